@@ -1,0 +1,4 @@
+export async function main(argv: string[]): Promise<number> {
+  console.log("reelay", argv.join(" "));
+  return 0;
+}

@@ -1,0 +1,58 @@
+/**
+ * The only module that reads `process.env`. Everything else receives a Config.
+ * Values are validated once; a bad value is a ReelayError naming the variable.
+ */
+import { ReelayError } from "./errors.ts";
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  apiKey: string | undefined;
+  /** Base URL of the real upstream, ending in /v1; undefined = the bundled simulator. */
+  upstreamUrl: string | undefined;
+  upstreamApiKey: string | undefined;
+  /** Overrides the per-job deadline computed by the polling policy. */
+  jobTimeoutS: number | undefined;
+  /** Client side: where the reelay API is. */
+  apiUrl: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function positiveInt(env: Env, name: string, fallback?: number): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new ReelayError("invalid_config", `${name} must be a positive whole number, got "${raw}".`, {
+      path: name,
+    });
+  }
+  return value;
+}
+
+function nonEmpty(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = positiveInt(env, "REELAY_PORT", 4700) as number;
+  if (port > 65535) {
+    throw new ReelayError("invalid_config", `REELAY_PORT must be at most 65535, got ${port}.`, {
+      path: "REELAY_PORT",
+    });
+  }
+  const host = nonEmpty(env, "REELAY_HOST") ?? "127.0.0.1";
+  return {
+    port,
+    host,
+    dataDir: nonEmpty(env, "REELAY_DATA_DIR") ?? ".reelay",
+    apiKey: nonEmpty(env, "REELAY_API_KEY"),
+    upstreamUrl: nonEmpty(env, "REELAY_UPSTREAM_URL"),
+    upstreamApiKey: nonEmpty(env, "REELAY_UPSTREAM_API_KEY"),
+    jobTimeoutS: positiveInt(env, "REELAY_JOB_TIMEOUT_S"),
+    apiUrl: nonEmpty(env, "REELAY_API_URL") ?? `http://${host}:${port}`,
+  };
+}

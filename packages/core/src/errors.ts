@@ -1,0 +1,56 @@
+/**
+ * One error type for every layer. The API, the CLI, rejected drops and the state machine all
+ * report the same stable `code`, so a user can search for it and a script can branch on it.
+ */
+
+/** A problem with one field of a request: an error (the request is refused) or a warning. */
+export interface Issue {
+  /** Field path as a person would write it, e.g. `frame_images[1].frame_type`; "" for the whole body. */
+  path: string;
+  /** Stable machine-readable code, e.g. `duration_not_allowed`. */
+  code: string;
+  /** A sentence a person understands, naming the allowed values where there are any. */
+  message: string;
+}
+
+export interface ReelayErrorOptions {
+  path?: string;
+  /** True when the same call may succeed if tried again later (429, 5xx, network). */
+  retryable?: boolean;
+  /** HTTP status this error maps to on reelay's own API, or the upstream's status. */
+  status?: number;
+  /** Extra structured data that is safe to show (never secrets). */
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+export class ReelayError extends Error {
+  readonly code: string;
+  readonly path: string | undefined;
+  readonly retryable: boolean;
+  readonly status: number | undefined;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: string, message: string, options: ReelayErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "ReelayError";
+    this.code = code;
+    this.path = options.path;
+    this.retryable = options.retryable ?? false;
+    this.status = options.status;
+    this.details = options.details;
+  }
+
+  toJSON(): { code: string; message: string; path?: string; retryable: boolean } {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.path === undefined ? {} : { path: this.path }),
+      retryable: this.retryable,
+    };
+  }
+}
+
+export function isReelayError(value: unknown): value is ReelayError {
+  return value instanceof ReelayError;
+}
