@@ -5,8 +5,8 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSimulator, DIALECTS, type Simulator } from "@reelay/simulator";
-import { ReelayError } from "@reelay/core/errors";
 import { UpstreamClient, type TaskAnswer } from "@reelay/core/upstream/client";
+import { caught } from "../packages/core/test/upstream/rejection.ts";
 
 const KEY = "sim-test-key-7f3a";
 const VIDEO = { model: "gamma-3.1", prompt: "a lighthouse at dusk", duration_sec: 4 };
@@ -52,16 +52,6 @@ async function pollToEnd(taskId: string): Promise<TaskAnswer> {
     await pause(25);
   }
   throw new Error(`task ${taskId} still running after 400 polls`);
-}
-
-async function caught(promise: Promise<unknown>): Promise<ReelayError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ReelayError);
-    return error as ReelayError;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("upstream client vs simulator", () => {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ReelayError } from "../../src/errors.ts";
 import { UpstreamClient, type UpstreamClientOptions } from "../../src/upstream/client.ts";
 import { hang, json, raw, reset, startScripted, type ScriptedServer, type Step } from "./http-fixture.ts";
+import { caught } from "./rejection.ts";
 
 const KEY = "sk-live-SECRET-0123456789abcdef";
 const TASK = { service_task: { task_id: "vidtsk_abc", status: "queued" }, task_id: "vidtsk_abc", status: "queued" };
@@ -26,16 +27,6 @@ async function setup(steps: Step[], options: Partial<UpstreamClientOptions> = {}
     ...options,
   });
   return { server, client, sleeps };
-}
-
-async function caught(promise: Promise<unknown>): Promise<ReelayError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ReelayError);
-    return error as ReelayError;
-  }
-  throw new Error("expected a rejection");
 }
 
 /** Everything an error exposes: message, details, JSON form and the whole cause chain. */
