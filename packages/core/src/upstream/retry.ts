@@ -31,6 +31,8 @@ export function parseRetryAfterMs(header: string | null | undefined, now: number
   const value = header.trim();
   if (value === "") return undefined;
   if (/^\d+(\.\d+)?$/.test(value)) return Math.min(Math.round(Number(value) * 1000), MAX_RETRY_AFTER_MS);
+  // HTTP dates always spell out day and month names; this keeps "-5" from parsing as a year.
+  if (!/[a-z]/i.test(value)) return undefined;
   const date = Date.parse(value);
   if (Number.isNaN(date)) return undefined;
   return Math.min(Math.max(date - now, 0), MAX_RETRY_AFTER_MS);
