@@ -1,0 +1,109 @@
+/**
+ * The shape of a model's rules, written so a family file reads side by side with §4.8 of the
+ * service contract. `strength` carries the contract's wording: hard words (must, only, exactly,
+ * not allowed, unsupported, requires, at most N) are "hard" and refuse a request; soft words
+ * (commonly, usually, about, recommended, generally, normally) are "soft" and only warn.
+ */
+
+export type Kind = "video" | "image";
+export type VideoMode = "text" | "first_frame" | "first_last_frame" | "reference" | "video_edit";
+export type ImageMode = "text" | "edit";
+export type Strength = "hard" | "soft";
+/** "discouraged": the contract says the mode is generally unused; it goes on with a warning. */
+export type Support = "allowed" | "discouraged";
+export type ReferenceKind = "image" | "video" | "audio";
+
+interface RuleBase {
+  strength: Strength;
+  /** The rule applies only in these modes; everywhere when absent. */
+  modes?: VideoMode[];
+  /** The rule applies only at these resolutions; everywhere when absent. */
+  resolutions?: string[];
+  /** The contract's words, shown in messages. */
+  quote?: string;
+}
+
+/** Allowed values; an empty soft set means "any value is unusual" (e.g. "should not be forced"). */
+export interface SetRule<T extends string | number> extends RuleBase {
+  values: T[];
+}
+
+export interface RangeRule extends RuleBase {
+  min: number;
+  max: number;
+}
+
+export type DurationRule = SetRule<number> | RangeRule;
+
+export interface CountRule {
+  min?: number;
+  max?: number;
+  strength: Strength;
+  quote?: string;
+}
+
+export interface ReferenceRules {
+  /** Reference kinds the model takes, each with its count bounds; a missing kind is refused. */
+  kinds: Partial<Record<ReferenceKind, CountRule>>;
+  /** "not_used": refused; "unusual": warns; "used" / "allowed": fine. */
+  objectId: "used" | "allowed" | "unusual" | "not_used";
+  /** reference_type values this model accepts, per item kind (§2.3 table). */
+  referenceTypes: Partial<Record<ReferenceKind, string[]>>;
+  /** Mixing frame_images with input_references: refused, warned, or unstated (§2.2 applies). */
+  withFrames: "not_allowed" | "discouraged" | "unspecified";
+  /** True when a request whose references are all audio is refused (beta). */
+  audioOnlyNotAllowed?: boolean;
+  quote?: string;
+}
+
+export interface ConfigKeySpec {
+  /** "scalar": string, number or boolean (the contract names the key but not its type). */
+  type: "boolean" | "integer" | "string" | "scalar";
+  values?: string[];
+  quote?: string;
+}
+
+interface ModelBase {
+  /** The exact model code or, when match is "prefix", the code prefix (lambda-, mu-). */
+  code: string;
+  match?: "exact" | "prefix";
+  family: string;
+  /** Why the entry looks the way it does, where the contract is thin. */
+  note?: string;
+  /** model_specific_config allow-list; every other key is refused. */
+  config: Record<string, ConfigKeySpec>;
+}
+
+export interface VideoModelSpec extends ModelBase {
+  kind: "video";
+  /** Modes the model takes; a mode that is absent is refused. */
+  modes: Partial<Record<VideoMode, Support>>;
+  /** True when the model needs a prompt even with material (alpha-2.7-videoedit). */
+  requiresPrompt?: boolean;
+  resolutions: SetRule<string>[];
+  durations: DurationRule[];
+  /** Model default replacing the global 5 s (gamma: "default understood as 8"). */
+  defaultDuration?: { value: number; quote?: string };
+  aspectRatios: SetRule<string>[];
+  audio: { default: boolean; support: "supported" | "unusual"; quote?: string };
+  frames: { lastRequiresFirst: boolean; quote?: string };
+  /** Absent when the model takes no input_references. */
+  references?: ReferenceRules;
+}
+
+export interface ImageModelSpec extends ModelBase {
+  kind: "image";
+  imageSizes: SetRule<string>[];
+  aspectRatios: SetRule<string>[];
+  referenceImages: CountRule;
+}
+
+export type ModelSpec = VideoModelSpec | ImageModelSpec;
+
+export interface Catalog {
+  /** The model for a code: exact entries first, then prefix entries (lambda-, mu-). */
+  get(code: string): ModelSpec | undefined;
+  list(kind?: Kind): ModelSpec[];
+  /** Codes close to a mistyped one, best first, for "Did you mean ...?". */
+  closeMatches(code: string, limit?: number): string[];
+}
