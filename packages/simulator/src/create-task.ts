@@ -1,0 +1,85 @@
+import { createHash } from "node:crypto";
+import { requestFaults, headerRules, isRequestFault, type FaultOutcome, type Req, type SimContext } from "./context.ts";
+import { TASK_FAULTS, type KeyedRule, type RequestTag } from "./fault-engine.ts";
+import { parseDirectives } from "./fault-parse.ts";
+import { newTaskId, type TaskRecord } from "./tasks.ts";
+import { videoSize } from "./video-output.ts";
+
+const DEFAULT_FAIL_REASON = "Content moderation rejected the prompt";
+
+export interface CreateInput {
+  kind: "video" | "image";
+  route: string;
+  model: string;
+  prompt: string;
+  request: unknown;
+  imageCount: number;
+  /** Image edits and synchronous images finish at once. */
+  immediate: boolean;
+}
+
+export function idempotencyKey(r: Req): string | undefined {
+  const raw = r.req.headers["x-idempotency-key"];
+  const key = Array.isArray(raw) ? raw[0] : raw;
+  return key === undefined || key === "" ? undefined : key;
+}
+
+/** Request faults a prompt asks for on its own create (`on=create`), counted per prompt text. */
+function promptCreateRules(prompt: string): KeyedRule[] {
+  const hash = createHash("sha256").update(prompt).digest("hex").slice(0, 16);
+  return parseDirectives(prompt)
+    .faults.filter((rule) => rule.on === "create" && isRequestFault(rule))
+    .map((rule, i) => ({ rule, key: `prompt:${hash}:${i}` }));
+}
+
+function makeTask(ctx: SimContext, r: Req, input: CreateInput, key: string | undefined, tags: readonly RequestTag[]): TaskRecord {
+  const id = newTaskId(input.kind);
+  const d = parseDirectives(input.prompt);
+  const o = ctx.opts;
+  const now = o.now();
+  const queue = input.immediate ? 0 : (d.queueMs ?? o.queueMs) * o.timeScale;
+  const generation = input.immediate ? 0 : (d.generationMs ?? o.generationMs) * o.timeScale;
+  // Task-level and download faults named on the create (header or prompt) stay with the task.
+  const own: KeyedRule[] = [
+    ...headerRules(r).filter((rule) => !isRequestFault(rule)),
+    ...d.faults.filter((rule) => rule.on !== "create" || !isRequestFault(rule)),
+  ].map((rule, i) => ({ rule, key: `task:${id}:${i}` }));
+  const taskLevel = [...ctx.serverRules, ...own];
+  const neverFinish = !input.immediate && ctx.engine.first(taskLevel, tags, new Set(["never_finish"])) !== undefined;
+  const fail = neverFinish ? undefined : ctx.engine.first(taskLevel, tags, new Set(["task_fail"]));
+  const task: TaskRecord = {
+    id,
+    kind: input.kind,
+    model: input.model,
+    dialect: d.dialect ?? o.dialect,
+    request: input.request,
+    idempotencyKey: key,
+    createdAt: now,
+    runningAt: now + queue,
+    finishesAt: neverFinish ? Number.POSITIVE_INFINITY : now + queue + generation,
+    failReason: fail === undefined ? undefined : (fail.reason ?? DEFAULT_FAIL_REASON),
+    outputBytes: videoSize(d.outputBytes ?? o.outputBytes),
+    imageCount: input.imageCount,
+    faults: own.filter((k) => !TASK_FAULTS.has(k.rule.fault)),
+    shaCache: new Map(),
+  };
+  ctx.tasks.set(id, task);
+  if (key !== undefined) ctx.byKey.set(`${input.route}\n${key}`, id);
+  ctx.counters.taskCreated(key);
+  return task;
+}
+
+export type CreateResult = { task: TaskRecord; after: FaultOutcome & { kind: "after" } | undefined } | undefined;
+
+/**
+ * The create path shared by every endpoint: faults, then idempotency, then a new task.
+ * Returns undefined when a fault already answered. Validation happens before this call.
+ */
+export async function createTask(ctx: SimContext, r: Req, tags: readonly RequestTag[], input: CreateInput): Promise<CreateResult> {
+  const key = idempotencyKey(r);
+  const outcome = await requestFaults(ctx, r, tags, promptCreateRules(input.prompt));
+  if (outcome.kind === "answered") return undefined;
+  const after = outcome.kind === "after" ? outcome : undefined;
+  const existing = key === undefined ? undefined : ctx.tasks.get(ctx.byKey.get(`${input.route}\n${key}`) ?? "");
+  return { task: existing ?? makeTask(ctx, r, input, key, tags), after };
+}

@@ -1,0 +1,70 @@
+import type { ServerResponse } from "node:http";
+import { keyedHeaderRules, requestFaults, type Req, type SimContext } from "../context.ts";
+import { HttpError, sendError } from "../http-io.ts";
+import { outputChunks, outputNames, outputSize, statusAt } from "../tasks.ts";
+
+function waitWritable(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
+/**
+ * Streams chunks with backpressure. With `cutAt`, stops after that many bytes and destroys the socket
+ * once they are flushed, so the client sees fewer bytes than Content-Length promised.
+ */
+async function pump(res: ServerResponse, chunks: Iterable<Buffer>, cutAt: number | undefined): Promise<void> {
+  let sent = 0;
+  for (const chunk of chunks) {
+    if (res.destroyed) return;
+    const part = cutAt !== undefined && sent + chunk.length > cutAt ? chunk.subarray(0, cutAt - sent) : chunk;
+    sent += part.length;
+    if (cutAt !== undefined && sent >= cutAt) {
+      res.write(part, () => res.destroy());
+      return;
+    }
+    if (!res.write(part)) await waitWritable(res);
+  }
+  res.end();
+}
+
+const CONTENT_TYPES: Record<string, string> = { mp4: "video/mp4", png: "image/png" };
+
+/** GET|HEAD /files/<taskId>/<name>: presigned-style, no Authorization. */
+export async function download(ctx: SimContext, r: Req, id: string, name: string): Promise<void> {
+  ctx.counters.download(id);
+  const task = ctx.tasks.get(id);
+  const outcome = await requestFaults(ctx, r, ["download"], task?.faults ?? []);
+  if (outcome.kind !== "none") return;
+  if (task === undefined || !outputNames(task).includes(name) || statusAt(task, ctx.opts.now()) !== "succeeded") {
+    throw new HttpError(404, "file_not_found", "No such file");
+  }
+  const check = ctx.signer.check(r.url.pathname, r.url.searchParams, ctx.opts.now());
+  if (check !== "ok") {
+    throw new HttpError(403, check === "expired" ? "url_expired" : "invalid_signature", check === "expired" ? "The URL has expired" : "The URL signature is invalid");
+  }
+  const rules = [...ctx.serverRules, ...task.faults, ...keyedHeaderRules(r, () => true)];
+  if (ctx.engine.first(rules, ["download"], new Set(["download_error"])) !== undefined) {
+    sendError(r.res, 503, "download_unavailable", "The file is temporarily unavailable");
+    return;
+  }
+  const truncate = ctx.engine.first(rules, ["download"], new Set(["truncate"])) !== undefined;
+  const size = outputSize(task, name);
+  const ext = name.slice(name.lastIndexOf(".") + 1);
+  r.res.writeHead(200, {
+    "content-type": CONTENT_TYPES[ext] ?? "application/octet-stream",
+    "content-length": size,
+    "cache-control": "no-store",
+  });
+  if (r.req.method === "HEAD") {
+    r.res.end();
+    return;
+  }
+  await pump(r.res, outputChunks(task, name), truncate ? Math.floor(size / 2) : undefined);
+}

@@ -1,0 +1,168 @@
+import { timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ResolvedOptions, Req, SimContext } from "./context.ts";
+import { Counters } from "./counters.ts";
+import { FaultEngine } from "./fault-engine.ts";
+import { HttpError, sendError } from "./http-io.ts";
+import { DEFAULT_MODELS } from "./models.ts";
+import { download } from "./routes/files.ts";
+import { chatImage, editImage, pollImage } from "./routes/images.ts";
+import { listModels } from "./routes/models.ts";
+import { createVideo, pollVideo } from "./routes/video.ts";
+import { UrlSigner } from "./signing.ts";
+import { outputUrls, snapshot } from "./tasks.ts";
+import type { FaultRule, Simulator, SimulatorOptions } from "./types.ts";
+
+const MiB = 1024 * 1024;
+
+function resolve(o: SimulatorOptions, base?: ResolvedOptions): ResolvedOptions {
+  const b: ResolvedOptions = base ?? {
+    apiKey: undefined,
+    generationMs: 20_000,
+    queueMs: 0,
+    timeScale: 1,
+    dialect: "standard",
+    outputBytes: undefined,
+    urlTtlMs: 600_000,
+    models: [...DEFAULT_MODELS],
+    syncImages: false,
+    maxBodyBytes: 10 * MiB,
+    now: Date.now,
+  };
+  const pick = <K extends keyof ResolvedOptions>(k: K): ResolvedOptions[K] =>
+    k in o ? ((o as Partial<ResolvedOptions>)[k] as ResolvedOptions[K]) : b[k];
+  return {
+    apiKey: pick("apiKey"),
+    generationMs: pick("generationMs"),
+    queueMs: pick("queueMs"),
+    timeScale: pick("timeScale"),
+    dialect: pick("dialect"),
+    outputBytes: pick("outputBytes"),
+    urlTtlMs: pick("urlTtlMs"),
+    models: pick("models"),
+    syncImages: pick("syncImages"),
+    maxBodyBytes: pick("maxBodyBytes"),
+    now: pick("now"),
+  };
+}
+
+function authorized(req: IncomingMessage, apiKey: string | undefined): boolean {
+  if (apiKey === undefined || apiKey === "") return true;
+  const given = Buffer.from(req.headers.authorization ?? "", "utf8");
+  const want = Buffer.from(`Bearer ${apiKey}`, "utf8");
+  return given.length === want.length && timingSafeEqual(given, want);
+}
+
+function decodeId(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+async function route(ctx: SimContext, r: Req): Promise<void> {
+  const method = r.req.method ?? "GET";
+  const path = r.url.pathname;
+  const file = /^\/files\/([^/]+)\/([^/]+)$/.exec(path);
+  if (file !== null) {
+    if (method !== "GET" && method !== "HEAD") throw new HttpError(405, "method_not_allowed", `${method} is not allowed here`);
+    return download(ctx, r, decodeId(file[1] ?? ""), decodeId(file[2] ?? ""));
+  }
+  if (path !== "/v1" && !path.startsWith("/v1/")) throw new HttpError(404, "not_found", `No route for ${path}`);
+  if (!authorized(r.req, ctx.opts.apiKey)) throw new HttpError(401, "unauthorized", "Missing or wrong `Authorization: Bearer <key>`");
+  const video = /^\/v1\/video\/tasks\/([^/]+)$/.exec(path);
+  const image = /^\/v1\/image\/tasks\/([^/]+)$/.exec(path);
+  const routes: [string, string | RegExpExecArray | null, () => Promise<void>][] = [
+    ["POST", path === "/v1/video/generations" ? path : null, () => createVideo(ctx, r)],
+    ["GET", video, () => pollVideo(ctx, r, decodeId(video?.[1] ?? ""))],
+    ["POST", path === "/v1/chat/completions" ? path : null, () => chatImage(ctx, r)],
+    ["GET", image, () => pollImage(ctx, r, decodeId(image?.[1] ?? ""))],
+    ["POST", path === "/v1/images/edits" ? path : null, () => editImage(ctx, r)],
+    ["GET", path === "/v1/models" ? path : null, () => listModels(ctx, r)],
+  ];
+  const matched = routes.filter(([, m]) => m !== null);
+  const hit = matched.find(([verb]) => verb === method);
+  if (hit !== undefined) return hit[2]();
+  if (matched.length > 0) throw new HttpError(405, "method_not_allowed", `${method} is not allowed on ${path}`);
+  throw new HttpError(404, "not_found", `No route for ${path}`);
+}
+
+/** Never lets a request crash the server: bad input is 4xx, a simulator bug is a 500 JSON answer. */
+async function handle(ctx: SimContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  ctx.counters.request();
+  try {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    await route(ctx, { req, res, url });
+  } catch (err) {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (err instanceof HttpError) sendError(res, err.status, err.code, err.message, err.headers);
+    else sendError(res, 500, "internal_error", "The simulator failed to handle this request");
+  }
+}
+
+/** Starts a real HTTP server that behaves like the upstream generation service. */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const engine = new FaultEngine();
+  let generation = 0;
+  const keyRules = (rules: FaultRule[]): SimContext["serverRules"] => {
+    generation++;
+    return rules.map((rule, i) => ({ rule, key: `server:${generation}:${i}` }));
+  };
+  const ctx: SimContext = {
+    opts: resolve(options),
+    tasks: new Map(),
+    byKey: new Map(),
+    counters: new Counters(),
+    engine,
+    signer: new UrlSigner(),
+    serverRules: keyRules(options.faults ?? []),
+    origin: "",
+  };
+  const server = createServer({ keepAlive: true }, (req, res) => void handle(ctx, req, res));
+  await new Promise<void>((resolveListen, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+      server.off("error", reject);
+      resolveListen();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  ctx.origin = `http://${host}:${address.port}`;
+
+  return {
+    url: `${ctx.origin}/v1`,
+    origin: ctx.origin,
+    counters: () => ctx.counters.snapshot(engine.injectedCounts()),
+    setDialect: (d) => {
+      ctx.opts.dialect = d;
+    },
+    setFaults: (rules) => {
+      ctx.serverRules = keyRules(rules);
+    },
+    setOptions: (o) => {
+      ctx.opts = resolve(o, ctx.opts);
+      if (o.faults !== undefined) ctx.serverRules = keyRules(o.faults);
+    },
+    task: (id) => {
+      const t = ctx.tasks.get(id);
+      return t === undefined ? undefined : snapshot(t, ctx.opts.now(), outputUrls(t, ctx.signer, ctx.origin, ctx.opts.urlTtlMs));
+    },
+    reset: () => {
+      ctx.tasks.clear();
+      ctx.byKey.clear();
+      ctx.counters.clear();
+      engine.clear();
+    },
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeAllConnections();
+      }),
+  };
+}

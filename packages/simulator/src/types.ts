@@ -1,0 +1,126 @@
+/** Public types of the simulator: the agreed interface between the simulator and its users. */
+
+export const DIALECTS = ["standard", "flat", "nested_output", "url_only", "string_error"] as const;
+export type DialectName = (typeof DIALECTS)[number];
+
+export type FaultName =
+  | "rate_limit"
+  | "server_error"
+  | "reset"
+  | "slow"
+  | "business_error"
+  | "task_fail"
+  | "never_finish"
+  | "download_error"
+  | "truncate";
+
+export const FAULT_NAMES: readonly FaultName[] = [
+  "rate_limit",
+  "server_error",
+  "reset",
+  "slow",
+  "business_error",
+  "task_fail",
+  "never_finish",
+  "download_error",
+  "truncate",
+];
+
+export type FaultTarget = "create" | "poll" | "download" | "image" | "any";
+
+export interface FaultRule {
+  fault: FaultName;
+  /** Which requests it applies to; default: create, poll and image requests (downloads for download faults). */
+  on?: FaultTarget;
+  /** 0..1, per request (or per task for task_fail/never_finish); default 1. */
+  probability?: number;
+  /** Apply at most this many times in total (per rule); default unlimited. */
+  times?: number;
+  retryAfterS?: number;
+  delayMs?: number;
+  status?: number;
+  /** For reset/server_error on create: the task is made, then the answer is lost. */
+  after?: boolean;
+  /** For task_fail: the failure reason shown to the client. */
+  reason?: string;
+}
+
+export interface ModelEntry {
+  id: string;
+  modality: "video" | "image";
+}
+
+export interface SimulatorOptions {
+  port?: number;
+  host?: string;
+  apiKey?: string;
+  generationMs?: number;
+  queueMs?: number;
+  timeScale?: number;
+  dialect?: DialectName;
+  faults?: FaultRule[];
+  outputBytes?: number;
+  urlTtlMs?: number;
+  models?: ModelEntry[];
+  syncImages?: boolean;
+  /** Request bodies above this many bytes answer 413. Default 10 MiB. */
+  maxBodyBytes?: number;
+  /** Clock in epoch milliseconds; tests may pass a fake one. Default Date.now. */
+  now?: () => number;
+}
+
+export type SimTaskStatus = "queued" | "running" | "succeeded" | "failed";
+
+export interface SimOutput {
+  name: string;
+  url: string;
+  bytes: number;
+  /** Lazily computed hex sha256 of exactly the bytes a download of `url` returns. */
+  readonly sha256: string;
+}
+
+export interface SimTask {
+  id: string;
+  kind: "video" | "image";
+  model: string;
+  dialect: DialectName;
+  status: SimTaskStatus;
+  request: unknown;
+  idempotencyKey: string | undefined;
+  createdAt: number;
+  /** Epoch ms at which the task ends (succeeds or fails); Infinity for never_finish. */
+  finishesAt: number;
+  failReason: string | undefined;
+  /** Signed download URLs; empty until the task succeeded. */
+  outputUrls: string[];
+  outputs: SimOutput[];
+  /** Size of the (first) output in bytes. */
+  outputBytes: number;
+  /** Hex sha256 of the (first) output; undefined until the task succeeded. */
+  readonly outputSha256: string | undefined;
+}
+
+export interface SimulatorCounters {
+  requests: number;
+  creates: number;
+  tasksCreated: number;
+  createsByKey: Record<string, number>;
+  tasksByKey: Record<string, number>;
+  polls: number;
+  pollsByTask: Record<string, number>;
+  downloads: number;
+  downloadsByTask: Record<string, number>;
+  faultsInjected: Record<string, number>;
+}
+
+export interface Simulator {
+  url: string;
+  origin: string;
+  counters(): SimulatorCounters;
+  setDialect(d: DialectName): void;
+  setFaults(rules: FaultRule[]): void;
+  setOptions(o: Partial<SimulatorOptions>): void;
+  task(id: string): SimTask | undefined;
+  reset(): void;
+  close(): Promise<void>;
+}
