@@ -16,6 +16,16 @@ export interface Config {
   jobTimeoutS: number | undefined;
   /** Client side: where the reelay API is. */
   apiUrl: string;
+  /** Model used for `inbox/*.txt` drops and CLI prompts without --model. */
+  defaultModel: string;
+  /** AWS resource names, set by the stack on every function (the local stack fills them itself). */
+  aws: {
+    region: string;
+    tableName: string | undefined;
+    bucketName: string | undefined;
+    eventBusName: string;
+    stateMachineArn: string | undefined;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -54,5 +64,13 @@ export function loadConfig(env: Env = process.env): Config {
     upstreamApiKey: nonEmpty(env, "REELAY_UPSTREAM_API_KEY"),
     jobTimeoutS: positiveInt(env, "REELAY_JOB_TIMEOUT_S"),
     apiUrl: nonEmpty(env, "REELAY_API_URL") ?? `http://${host}:${port}`,
+    defaultModel: nonEmpty(env, "REELAY_DEFAULT_MODEL") ?? "gamma-3.1",
+    aws: {
+      region: nonEmpty(env, "AWS_REGION") ?? "us-east-1",
+      tableName: nonEmpty(env, "REELAY_TABLE_NAME"),
+      bucketName: nonEmpty(env, "REELAY_BUCKET_NAME"),
+      eventBusName: nonEmpty(env, "REELAY_EVENT_BUS_NAME") ?? "reelay",
+      stateMachineArn: nonEmpty(env, "REELAY_STATE_MACHINE_ARN"),
+    },
   };
 }
