@@ -1,0 +1,46 @@
+import type { Issues } from "./issues.ts";
+
+const ASSET = /^asset:\/\/vidast_[A-Za-z0-9_-]+$/;
+
+/** Hosts that are never public: loopback, private, link-local, unique-local, unspecified. */
+function isPrivateHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal")) return true;
+  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host);
+  if (v4 !== null) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+  }
+  if (host.includes(":")) return host === "::" || host === "::1" || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith("::ffff:");
+  return !host.includes(".");
+}
+
+/**
+ * Material URLs must be public `https://` (§2.2, §2.3, §2.6), or `asset://vidast_<id>` in the
+ * fields §2.4 lists. Anything else would fail upstream after the user has queued (and maybe paid).
+ */
+export function checkUrl(url: string, path: string, allowAsset: boolean, issues: Issues): void {
+  const allowedText = allowAsset ? "a public https:// URL or asset://vidast_<asset_id>" : "a public https:// URL";
+  if (url.startsWith("asset:")) {
+    if (!allowAsset) {
+      issues.error(path, "asset_url_not_allowed", `\`${path}\` must be a public https:// URL; asset:// ids are accepted only in frame_images[].image_url.url, input_references[].image_url.url and input_references[].video_url (§2.4).`);
+    } else if (!ASSET.test(url)) {
+      issues.error(path, "invalid_url", `\`${path}\` must be ${allowedText}; "${url.slice(0, 80)}" is not of the form asset://vidast_<asset_id>.`);
+    }
+    return;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    issues.error(path, "invalid_url", `\`${path}\` must be ${allowedText}; "${url.slice(0, 80)}" is not a URL.`);
+    return;
+  }
+  if (parsed.protocol !== "https:") {
+    issues.error(path, "invalid_url", `\`${path}\` must be ${allowedText}; the ${parsed.protocol} scheme is not accepted.`);
+  } else if (parsed.username !== "" || parsed.password !== "") {
+    issues.error(path, "invalid_url", `\`${path}\` must be ${allowedText} without user name or password.`);
+  } else if (isPrivateHost(parsed.hostname)) {
+    issues.error(path, "invalid_url", `\`${path}\` must be ${allowedText}; ${parsed.hostname} is not a public address.`);
+  }
+}
