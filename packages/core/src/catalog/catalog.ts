@@ -43,6 +43,23 @@ function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
+interface PathIssue {
+  path: PropertyKey[];
+  message: string;
+  code?: string;
+  errors?: PathIssue[][];
+}
+
+/** Into a union's closest branch, so the path names the bad field rather than the union. */
+function innermost(issue: PathIssue): PathIssue {
+  if (issue.code !== "invalid_union" || issue.errors === undefined || issue.errors.length === 0) return issue;
+  const branch = [...issue.errors].sort((a, b) => a.length - b.length)[0];
+  const inner = branch?.[0];
+  if (inner === undefined) return issue;
+  const deeper = innermost(inner);
+  return { ...deeper, path: [...issue.path, ...deeper.path] };
+}
+
 /**
  * Validates one user catalog file (JSON text or an already parsed value) and returns its models.
  * A bad file is a ReelayError `catalog_invalid` whose `path` names the first bad field.
@@ -61,7 +78,7 @@ export function parseCatalogFile(file: unknown, source = "catalog file"): ModelS
   }
   const parsed = catalogFileSchema.safeParse(value);
   if (!parsed.success) {
-    const first = parsed.error.issues[0];
+    const first = parsed.error.issues[0] === undefined ? undefined : innermost(parsed.error.issues[0] as PathIssue);
     const path = formatPath(first?.path ?? []);
     throw new ReelayError("catalog_invalid", `${source}: ${path === "" ? "the file" : path}: ${first?.message ?? "invalid"}.`, {
       path,
