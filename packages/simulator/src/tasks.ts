@@ -1,10 +1,9 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { KeyedRule } from "./fault-engine.ts";
 import { solidPng } from "./png.ts";
 import type { UrlSigner } from "./signing.ts";
 import type { DialectName, SimOutput, SimTask, SimTaskStatus } from "./types.ts";
 import { videoChunks, videoSha256 } from "./video-output.ts";
-import { createHash } from "node:crypto";
 
 /** Everything fixed when a task is made; its status is derived from these timestamps at read time. */
 export interface TaskRecord {

@@ -89,4 +89,19 @@ describe("outputs", () => {
     expect(s.counters().downloads).toBe(2);
     expect(s.counters().downloadsByTask).toEqual({ [id]: 2 });
   });
+
+  it("a client that aborts a large download mid-stream leaves the server answering", async () => {
+    const clock = fakeClock();
+    const s = await sim({ now: clock.now, outputBytes: 256 * 1024 * 1024 });
+    const { url } = await finishedVideoUrl(s, clock);
+    const abort = new AbortController();
+    const res = await fetch(url, { signal: abort.signal });
+    const reader = res.body!.getReader();
+    await reader.read();
+    abort.abort();
+    await expect(reader.read()).rejects.toThrow();
+    const head = await fetch(url, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(256 * 1024 * 1024));
+  });
 });
