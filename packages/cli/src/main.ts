@@ -1,4 +1,59 @@
-export async function main(argv: string[]): Promise<number> {
-  console.log("reelay", argv.join(" "));
-  return 0;
+/**
+ * `reelay` command line. Each command lives in `commands/`; this file only dispatches.
+ * Exit codes: 0 success, 1 the thing checked is bad (e.g. an invalid request), 2 usage or I/O errors.
+ */
+import { runValidate } from "./commands/validate.ts";
+import { UsageError } from "./usage.ts";
+
+const HELP = `reelay — a durable pipeline in front of asynchronous video generation
+
+Usage:
+  reelay validate FILE... [--json] [--catalog FILE]   check requests offline ("-" reads stdin)
+  reelay help                                         this text
+`;
+
+type Command = (args: string[], io: Io) => Promise<number>;
+
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  readStdin: () => Promise<string>;
+}
+
+const commands: Record<string, Command> = {
+  validate: runValidate,
+};
+
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    io.stdout(HELP);
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands[name];
+  if (command === undefined) {
+    io.stderr(`reelay: unknown command "${name}".\n\n${HELP}`);
+    return 2;
+  }
+  try {
+    return await command(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`reelay ${name}: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+function processIo(): Io {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString("utf8");
+    },
+  };
 }

@@ -1,0 +1,96 @@
+/**
+ * `reelay validate FILE... [--json] [--catalog FILE]`: checks requests against the model catalog,
+ * offline. Exit 0 when every file is valid, 1 when any is invalid, 2 for usage errors or files that
+ * cannot be read.
+ */
+import { readFile } from "node:fs/promises";
+import { createCatalog, parseCatalogFile, validate, type Catalog, type Issue, type ValidationResult } from "@reelay/core";
+import type { Io } from "../main.ts";
+import { parseCommandArgs, UsageError } from "../usage.ts";
+
+export interface FileVerdict extends Omit<ValidationResult, "model"> {
+  file: string;
+}
+
+export async function runValidate(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    options: { json: { type: "boolean", default: false }, catalog: { type: "string", multiple: true } },
+  });
+  if (positionals.length === 0) throw new UsageError('give at least one FILE to check ("-" reads stdin).');
+
+  const catalog = await loadCatalogFiles(values.catalog ?? []);
+  let exit = 0;
+  for (const file of positionals) {
+    let text: string;
+    try {
+      text = file === "-" ? await io.readStdin() : await readFile(file, "utf8");
+    } catch (error) {
+      io.stderr(`reelay validate: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+      exit = 2;
+      continue;
+    }
+    const verdict = checkText(file, text, catalog);
+    if (!verdict.valid && exit === 0) exit = 1;
+    io.stdout(values.json ? `${JSON.stringify(verdict)}\n` : describe(verdict));
+  }
+  return exit;
+}
+
+/** A file that is not JSON is an invalid request, reported like any other field error. */
+export function checkText(file: string, text: string, catalog: Catalog): FileVerdict {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      file,
+      valid: false,
+      kind: null,
+      mode: null,
+      errors: [{ path: "", code: "invalid_json", message: `The file is not valid JSON: ${reason}.` }],
+      warnings: [],
+      normalized: null,
+    };
+  }
+  const result = validate(body, { catalog });
+  // Field order is part of the --json contract: file, valid, kind, mode, errors, warnings, normalized.
+  return {
+    file,
+    valid: result.valid,
+    kind: result.kind,
+    mode: result.mode,
+    errors: result.errors,
+    warnings: result.warnings,
+    normalized: result.normalized,
+  };
+}
+
+async function loadCatalogFiles(paths: string[]): Promise<Catalog> {
+  const extra = [];
+  for (const path of paths) {
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (error) {
+      throw new UsageError(`cannot read catalog ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    try {
+      extra.push(parseCatalogFile(JSON.parse(text)));
+    } catch (error) {
+      throw new UsageError(`catalog ${path} is not usable: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return createCatalog(extra.flat());
+}
+
+function describe(verdict: FileVerdict): string {
+  const lines: string[] = [];
+  const what = [verdict.kind, verdict.mode].filter(Boolean).join(", ");
+  lines.push(`${verdict.valid ? "valid" : "INVALID"}  ${verdict.file}${what ? `  (${what})` : ""}`);
+  const line = (label: string) => (issue: Issue) =>
+    lines.push(`  ${label} ${issue.path || "(body)"}: ${issue.message} [${issue.code}]`);
+  verdict.errors.forEach(line("error  "));
+  verdict.warnings.forEach(line("warning"));
+  return `${lines.join("\n")}\n`;
+}
