@@ -2,6 +2,7 @@
  * `reelay` command line. Each command lives in `commands/`; this file only dispatches.
  * Exit codes: 0 success, 1 the thing checked is bad (e.g. an invalid request), 2 usage or I/O errors.
  */
+import { runDemo } from "./commands/demo.ts";
 import { runValidate } from "./commands/validate.ts";
 import { UsageError } from "./usage.ts";
 
@@ -9,6 +10,7 @@ const HELP = `reelay — a durable pipeline in front of asynchronous video gener
 
 Usage:
   reelay validate FILE... [--json] [--catalog FILE]   check requests offline ("-" reads stdin)
+  reelay demo [--out DIR]                             generate one sample video end to end, locally
   reelay help                                         this text
 `;
 
@@ -22,6 +24,7 @@ export interface Io {
 
 const commands: Record<string, Command> = {
   validate: runValidate,
+  demo: runDemo,
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
