@@ -1,0 +1,137 @@
+/**
+ * The job flow, built in exactly one place. The SST stack deploys it and the local stack runs the
+ * ASL that `synthJobFlowDefinition()` (synth-definition.ts) produces from this same function, so
+ * AWS and one machine can never drift apart (a test compares the two).
+ *
+ *   Submit -> WaitForTask -> Poll -> IsDone ─ running, polls < maxPolls ─> WaitForTask
+ *                                          ├─ succeeded ─> Download -> Finish -> Succeeded
+ *                                          ├─ failed ──────────────────────────> RecordFailure -> Failed
+ *                                          └─ otherwise (loop bound) ─> LoopBoundReached -> RecordFailure
+ */
+import { Duration } from "aws-cdk-lib";
+import type { IFunction } from "aws-cdk-lib/aws-lambda";
+import * as sfn from "aws-cdk-lib/aws-stepfunctions";
+import * as tasks from "aws-cdk-lib/aws-stepfunctions-tasks";
+import type { Construct } from "constructs";
+
+export const JOB_FLOW_STEPS = ["submit", "poll", "download", "finish", "recordFailure"] as const;
+export type JobFlowStep = (typeof JOB_FLOW_STEPS)[number];
+
+/** Task state name of each step: also the keys of the local runner's handlers. */
+export const JOB_FLOW_STATE_NAMES: Record<JobFlowStep, string> = {
+  submit: "Submit",
+  poll: "Poll",
+  download: "Download",
+  finish: "Finish",
+  recordFailure: "RecordFailure",
+};
+
+/** The error name a step throws for "try again later" (TransientError in core sets it). */
+export const TRANSIENT_ERROR_NAME = "ReelayTransientError";
+
+/** Lambda's own service and throttling errors: the function never ran or could not answer. */
+export const LAMBDA_SERVICE_ERRORS = [
+  "Lambda.ServiceException",
+  "Lambda.AWSLambdaException",
+  "Lambda.SdkClientException",
+  "Lambda.TooManyRequestsException",
+];
+
+/**
+ * Lambda timeout per step, in seconds. The Task's TimeoutSeconds is this plus a margin, so a slow
+ * function times out inside Lambda (a clean error in its logs) before Step Functions gives up.
+ * Download copies a whole video, so it gets Lambda's maximum.
+ */
+export const STEP_LAMBDA_TIMEOUT_S: Record<JobFlowStep, number> = {
+  submit: 120,
+  poll: 120,
+  download: 900,
+  finish: 60,
+  recordFailure: 60,
+};
+const TASK_TIMEOUT_MARGIN_S = 15;
+
+/**
+ * Whole-execution bound: the longest job deadline (15 min, polling policy) plus a full download
+ * (15 min) plus retries, with room to spare. A REELAY_JOB_TIMEOUT_S far above 30 min would be cut
+ * here on AWS.
+ */
+export const JOB_FLOW_TIMEOUT = Duration.hours(1);
+
+export interface JobFlow {
+  definition: sfn.IChainable;
+  timeout: Duration;
+}
+
+export type JobFlowFunctions = Record<JobFlowStep, IFunction>;
+
+function task(scope: Construct, step: JobFlowStep, fn: IFunction): tasks.LambdaInvoke {
+  const invoke = new tasks.LambdaInvoke(scope, JOB_FLOW_STATE_NAMES[step], {
+    lambdaFunction: fn,
+    // The state is the step's answer itself (a FlowState), not Lambda's envelope around it.
+    payloadResponseOnly: true,
+    // Our own Retry rules below say exactly what is retried; no hidden default one.
+    retryOnServiceExceptions: false,
+    taskTimeout: sfn.Timeout.duration(Duration.seconds(STEP_LAMBDA_TIMEOUT_S[step] + TASK_TIMEOUT_MARGIN_S)),
+  });
+  invoke.addRetry({
+    errors: LAMBDA_SERVICE_ERRORS,
+    interval: Duration.seconds(2),
+    backoffRate: 2,
+    maxAttempts: 6,
+  });
+  // Upstream 429/5xx and network trouble that outlived the client's own retries: wait longer.
+  invoke.addRetry({
+    errors: [TRANSIENT_ERROR_NAME],
+    interval: Duration.seconds(10),
+    backoffRate: 2,
+    maxAttempts: 5,
+    maxDelay: Duration.seconds(120),
+  });
+  return invoke;
+}
+
+export function buildJobFlow(scope: Construct, fns: JobFlowFunctions): JobFlow {
+  const submit = task(scope, "submit", fns.submit);
+  const poll = task(scope, "poll", fns.poll);
+  const download = task(scope, "download", fns.download);
+  const finish = task(scope, "finish", fns.finish);
+  const recordFailure = task(scope, "recordFailure", fns.recordFailure);
+
+  const succeeded = new sfn.Succeed(scope, "Succeeded");
+  const failed = new sfn.Fail(scope, "Failed", {
+    error: "JobFailed",
+    cause: "The job ended failed; its record holds the error code and message.",
+  });
+  // Even recording the failure can fail for good; the execution must still end, as failed.
+  recordFailure.addCatch(failed, { errors: [sfn.Errors.ALL], resultPath: "$.error" });
+  recordFailure.next(failed);
+
+  for (const step of [submit, poll, download, finish]) {
+    step.addCatch(recordFailure, { errors: [sfn.Errors.ALL], resultPath: "$.error" });
+  }
+
+  const waitForTask = new sfn.Wait(scope, "WaitForTask", {
+    time: sfn.WaitTime.secondsPath("$.waitSeconds"),
+  });
+  const loopBoundReached = new sfn.Pass(scope, "LoopBoundReached", {
+    result: sfn.Result.fromObject({ code: "timeout", message: "The upstream task did not finish within its poll budget." }),
+    resultPath: "$.error",
+  });
+  loopBoundReached.next(recordFailure);
+
+  const isDone = new sfn.Choice(scope, "IsDone")
+    .when(sfn.Condition.stringEquals("$.outcome", "succeeded"), download.next(finish).next(succeeded))
+    .when(sfn.Condition.stringEquals("$.outcome", "failed"), recordFailure)
+    .when(
+      sfn.Condition.and(
+        sfn.Condition.stringEquals("$.outcome", "running"),
+        sfn.Condition.numberLessThanJsonPath("$.polls", "$.maxPolls"),
+      ),
+      waitForTask,
+    )
+    .otherwise(loopBoundReached);
+
+  const definition = submit.next(waitForTask).next(poll).next(isDone);
+  return { definition, timeout: JOB_FLOW_TIMEOUT };
+}

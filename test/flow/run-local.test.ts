@@ -1,0 +1,127 @@
+/**
+ * The job flow's real ASL run by the real interpreter (aws-local-stepfunctions). The handlers are
+ * fakes in this process: they stand in for the Lambdas so each branch can be forced; Wait, Choice,
+ * Retry, Catch and the loop bound are the definition's own.
+ */
+import { describe, expect, it } from "vitest";
+import { ReelayError } from "../../packages/core/src/errors.ts";
+import { synthJobFlowDefinition } from "../../packages/core/src/flow/synth-definition.ts";
+import { ExecutionError, runJobFlowLocally, type LocalTaskHandler } from "../../packages/core/src/flow/run-local.ts";
+
+const definition = synthJobFlowDefinition();
+
+/** What core's TransientError is to the state machine: an error whose name is ReelayTransientError. */
+class FakeTransientError extends ReelayError {
+  constructor(message: string) {
+    super("upstream_unavailable", message, { retryable: true });
+    this.name = "ReelayTransientError";
+  }
+}
+
+interface Flow {
+  jobId: string;
+  kind: "video";
+  waitSeconds: number;
+  polls: number;
+  maxPolls: number;
+  deadlineAt: string;
+  outcome: "running" | "succeeded" | "failed";
+  error?: unknown;
+}
+
+function flowState(jobId: string, over: Partial<Flow> = {}): Flow {
+  return { jobId, kind: "video", waitSeconds: 2, polls: 0, maxPolls: 5, deadlineAt: "2030-01-01T00:00:00Z", outcome: "running", ...over };
+}
+
+/** Fakes that record the states visited; `poll` decides the outcome of each poll. */
+function fakes(poll: (state: Flow) => Flow | Promise<Flow>, over: Record<string, LocalTaskHandler> = {}) {
+  const visited: string[] = [];
+  const failures: unknown[] = [];
+  const handlers: Record<string, LocalTaskHandler> = {
+    Submit: async (input: { jobId: string }) => flowState(input.jobId),
+    Poll: async (state: Flow) => poll({ ...state, polls: state.polls + 1 }),
+    Download: async (state: Flow) => state,
+    Finish: async (state: Flow) => ({ jobId: state.jobId, status: "succeeded" }),
+    RecordFailure: async (state: Flow) => {
+      failures.push(state.error);
+      return { jobId: state.jobId, status: "failed" };
+    },
+    ...over,
+  };
+  const traced = Object.fromEntries(
+    Object.entries(handlers).map(([name, fn]) => [
+      name,
+      async (input: unknown) => {
+        visited.push(name);
+        return fn(input);
+      },
+    ]),
+  );
+  return { handlers: traced, visited, failures };
+}
+
+function run(handlers: Record<string, LocalTaskHandler>, jobId = "vidtsk_test") {
+  // 2 s waits and 10 s retry intervals become 2 ms and 10 ms.
+  return runJobFlowLocally({ definition, handlers, input: { jobId }, executionName: jobId, waitScale: 0.001 });
+}
+
+describe("runJobFlowLocally on the synthesized job flow", () => {
+  it("succeeded path: polls until succeeded, then Download and Finish, ending with Finish's answer", async () => {
+    const f = fakes((s) => ({ ...s, outcome: s.polls >= 3 ? "succeeded" : "running" }));
+    const result = await run(f.handlers);
+    expect(result).toEqual({ jobId: "vidtsk_test", status: "succeeded" });
+    expect(f.visited).toEqual(["Submit", "Poll", "Poll", "Poll", "Download", "Finish"]);
+  });
+
+  it("failed outcome goes to RecordFailure with the poll's error, and the execution fails", async () => {
+    const error = { code: "upstream_failed", message: "content policy" };
+    const f = fakes((s) => ({ ...s, outcome: "failed", error }));
+    await expect(run(f.handlers)).rejects.toBeInstanceOf(ExecutionError);
+    expect(f.visited).toEqual(["Submit", "Poll", "RecordFailure"]);
+    expect(f.failures).toEqual([error]);
+  });
+
+  it("a ReelayTransientError thrown twice is retried by the Retry rule and the job then succeeds", async () => {
+    let calls = 0;
+    const f = fakes(
+      (s) => ({ ...s, outcome: "succeeded" }),
+      {
+        Download: async (s: Flow) => {
+          calls += 1;
+          if (calls <= 2) throw new FakeTransientError("upstream 503");
+          return s;
+        },
+      },
+    );
+    await expect(run(f.handlers)).resolves.toEqual({ jobId: "vidtsk_test", status: "succeeded" });
+    expect(calls).toBe(3);
+    expect(f.visited).not.toContain("RecordFailure");
+  });
+
+  it("a permanent ReelayError is not retried: Catch sends it to RecordFailure as {Error, Cause}", async () => {
+    let calls = 0;
+    const f = fakes((s) => s, {
+      Submit: async () => {
+        calls += 1;
+        throw new ReelayError("upstream_rejected", "model not available");
+      },
+    });
+    await expect(run(f.handlers)).rejects.toBeInstanceOf(ExecutionError);
+    expect(calls).toBe(1);
+    expect(f.visited).toEqual(["Submit", "RecordFailure"]);
+    expect(f.failures).toEqual([expect.objectContaining({ Error: "ReelayError" })]);
+  });
+
+  it("the loop bound stops a task that is running forever after maxPolls polls, as a timeout", async () => {
+    const f = fakes((s) => ({ ...s, outcome: "running" }));
+    await expect(run(f.handlers)).rejects.toBeInstanceOf(ExecutionError);
+    expect(f.visited.filter((name) => name === "Poll")).toHaveLength(5);
+    expect(f.visited.at(-1)).toBe("RecordFailure");
+    expect(f.failures).toEqual([expect.objectContaining({ code: "timeout" })]);
+  });
+
+  it("refuses a definition whose Task has no local handler", async () => {
+    const { Poll: _poll, ...rest } = fakes((s) => s).handlers;
+    await expect(run(rest)).rejects.toThrow(/Poll/);
+  });
+});
