@@ -1,4 +1,5 @@
 import { ReelayError } from "../errors.ts";
+import { formatPath } from "../validate/issues.ts";
 import { closeMatches } from "./close-matches.ts";
 import { builtInModels } from "./families/index.ts";
 import { catalogFileSchema } from "./file-schema.ts";
@@ -36,12 +37,6 @@ export function createCatalog(extra: readonly ModelSpec[] = []): Catalog {
 
 /** The catalog of the service contract alone. */
 export const defaultCatalog: Catalog = createCatalog();
-
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const key of path) out += typeof key === "number" ? `[${key}]` : `${out === "" ? "" : "."}${String(key)}`;
-  return out;
-}
 
 interface PathIssue {
   path: PropertyKey[];

@@ -1,4 +1,5 @@
 import type { DurationRule, SetRule, VideoModelSpec } from "../types.ts";
+import { imageAndVideoReferences } from "./shared.ts";
 
 // §4.8 alpha: "720p, 1080p"; "aspect_ratio examples: 16:9, 9:16, 1:1, 4:3, 3:4".
 const resolutions: SetRule<string>[] = [{ values: ["720p", "1080p"], strength: "hard" }];
@@ -11,12 +12,7 @@ const durations: DurationRule[] = [
   { min: 2, max: 10, strength: "soft", modes: ["reference"], quote: "reference about 2-10" },
 ];
 const audio = { default: false, support: "supported", quote: "optional; behaviour varies by model" } as const;
-const references = {
-  kinds: { image: { strength: "soft" }, video: { strength: "soft" } },
-  objectId: "allowed",
-  referenceTypes: {},
-  withFrames: "unspecified",
-} as const satisfies VideoModelSpec["references"];
+const references = imageAndVideoReferences();
 
 const base = { family: "alpha", kind: "video", resolutions, aspectRatios, durations, audio, config: {} } as const;
 

@@ -23,6 +23,13 @@ const references = {
 // etanew-c1 and v5.6 say "same order" for resolution: soft.
 const sameOrder: SetRule<string>[] = [{ values: ["480p", "720p", "1080p"], strength: "soft", quote: "same order" }];
 
+const multiImage = {
+  ...base,
+  modes: { text: "allowed", first_frame: "allowed", reference: "allowed" },
+  resolutions: sameOrder,
+  references,
+} as const satisfies Partial<VideoModelSpec>;
+
 export const etaModels: VideoModelSpec[] = [
   {
     ...base,
@@ -32,19 +39,13 @@ export const etaModels: VideoModelSpec[] = [
     audio: { default: false, support: "supported", quote: "audio can be on for v6.0 and c1" },
   },
   {
-    ...base,
+    ...multiImage,
     code: "etanew-c1",
-    modes: { text: "allowed", first_frame: "allowed", reference: "allowed" },
-    resolutions: [...sameOrder],
     audio: { default: false, support: "supported", quote: "audio can be on for v6.0 and c1" },
-    references,
   },
   {
-    ...base,
+    ...multiImage,
     code: "etanew-v5.6",
-    modes: { text: "allowed", first_frame: "allowed", reference: "allowed" },
-    resolutions: [...sameOrder],
     audio: { default: false, support: "unusual", quote: "v5.6 is usually off; mostly silent" },
-    references,
   },
 ];

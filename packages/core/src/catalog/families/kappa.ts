@@ -1,4 +1,5 @@
 import type { VideoModelSpec } from "../types.ts";
+import { imageAndVideoReferences } from "./shared.ts";
 
 export const kappaModels: VideoModelSpec[] = [
   {
@@ -12,13 +13,7 @@ export const kappaModels: VideoModelSpec[] = [
     aspectRatios: [{ values: ["16:9", "9:16"], strength: "hard", quote: "only 16:9 or 9:16" }],
     audio: { default: true, support: "supported", quote: "audio on by default; explicit false asks for silent semantics" },
     frames: { lastRequiresFirst: false, quote: "first+last interpolation unsupported" },
-    references: {
-      kinds: { image: { strength: "soft" }, video: { strength: "soft" } },
-      objectId: "allowed",
-      referenceTypes: {},
-      withFrames: "unspecified",
-      quote: "usable for multi-image or video reference",
-    },
+    references: imageAndVideoReferences("usable for multi-image or video reference"),
     config: {
       task: {
         type: "string",

@@ -1,4 +1,5 @@
 import type { VideoModelSpec } from "../types.ts";
+import { imageAndVideoReferences } from "./shared.ts";
 
 export const osModels: VideoModelSpec[] = [
   {
@@ -15,13 +16,7 @@ export const osModels: VideoModelSpec[] = [
     ],
     audio: { default: false, support: "supported" },
     frames: { lastRequiresFirst: false, quote: "first frame only" },
-    references: {
-      kinds: { image: { strength: "soft" }, video: { strength: "soft" } },
-      objectId: "allowed",
-      referenceTypes: {},
-      withFrames: "unspecified",
-      quote: "input_references generally unused",
-    },
+    references: imageAndVideoReferences("input_references generally unused"),
     config: {
       input_compliance_check: { type: "boolean", quote: "compliance switch" },
       output_compliance_check: { type: "boolean", quote: "compliance switch" },

@@ -1,4 +1,5 @@
 import type { VideoModelSpec } from "../types.ts";
+import { imageAndVideoReferences } from "./shared.ts";
 
 export const thetaModels: VideoModelSpec[] = [
   {
@@ -14,13 +15,7 @@ export const thetaModels: VideoModelSpec[] = [
     ],
     audio: { default: false, support: "unusual", quote: "audio usually off" },
     frames: { lastRequiresFirst: false, quote: "first frame only" },
-    references: {
-      kinds: { image: { strength: "soft" }, video: { strength: "soft" } },
-      objectId: "allowed",
-      referenceTypes: {},
-      withFrames: "unspecified",
-      quote: "input_references generally unused",
-    },
+    references: imageAndVideoReferences("input_references generally unused"),
     config: {},
   },
 ];
