@@ -148,4 +148,53 @@ describe("upstream client vs simulator", () => {
     expect(models.map((model) => model.id)).toContain("gamma-3.1");
     expect(models.every((model) => model.modality === "video")).toBe(true);
   });
+
+  describe("images", () => {
+    const IMAGE = { model: "deltaq2-image", messages: [{ role: "user", content: "a red kite" }], modalities: ["image", "text"] };
+
+    async function pollImageToEnd(taskId: string): Promise<TaskAnswer> {
+      for (let poll = 0; poll < 400; poll += 1) {
+        const answer = await client.getImageTask(taskId);
+        if (answer.state.state !== "running") return answer;
+        await pause(25);
+      }
+      throw new Error(`image task ${taskId} still running after 400 polls`);
+    }
+
+    it("an image task is created, polled to success, and its URL serves a PNG", async () => {
+      const created = await client.createImage(IMAGE, { idempotencyKey: nextKey("img") });
+      expect(created.taskId).toMatch(/^imgtsk_/);
+      const done = await pollImageToEnd(created.taskId as string);
+      expect(done.state.state).toBe("succeeded");
+      const download = await fetch(done.state.outputUrls[0] as string);
+      expect(download.headers.get("content-type")).toBe("image/png");
+    });
+
+    it("a synchronous chat answer has no task id and is already succeeded with the image URL", async () => {
+      sim.setOptions({ syncImages: true });
+      try {
+        const created = await client.createImage(IMAGE, { idempotencyKey: nextKey("sync") });
+        expect(created.taskId).toBeUndefined();
+        expect(created.state.state).toBe("succeeded");
+        expect(created.state.outputUrls).toHaveLength(1);
+        expect((await fetch(created.state.outputUrls[0] as string)).status).toBe(200);
+      } finally {
+        sim.setOptions({ syncImages: false });
+      }
+    });
+
+    it("an images/edits form lost to a reset is sent again with the same key and makes one task", async () => {
+      sim.setFaults([{ fault: "reset", on: "create", times: 1, after: true }]);
+      const form = new FormData();
+      form.set("model", "deltaq2-image");
+      form.set("prompt", "make the kite blue");
+      form.set("image", new Blob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" }), "kite.png");
+      const key = nextKey("edit");
+      const created = await client.editImages(form, { idempotencyKey: key });
+      expect(created.state.state).toBe("succeeded");
+      expect(created.state.outputUrls).toHaveLength(1);
+      expect(sim.counters().createsByKey[key]).toBe(2);
+      expect(sim.counters().tasksByKey[key]).toBe(1);
+    });
+  });
 });
