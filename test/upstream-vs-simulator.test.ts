@@ -45,13 +45,13 @@ beforeEach(() => {
 });
 
 /** Polls until the task leaves "running"; bounded so a stuck task fails the test instead of hanging. */
-async function pollToEnd(taskId: string): Promise<TaskAnswer> {
+async function pollToEnd(taskId: string, kind: "video" | "image" = "video"): Promise<TaskAnswer> {
   for (let poll = 0; poll < 400; poll += 1) {
-    const answer = await client.getVideoTask(taskId);
+    const answer = kind === "video" ? await client.getVideoTask(taskId) : await client.getImageTask(taskId);
     if (answer.state.state !== "running") return answer;
     await pause(25);
   }
-  throw new Error(`task ${taskId} still running after 400 polls`);
+  throw new Error(`${kind} task ${taskId} still running after 400 polls`);
 }
 
 describe("upstream client vs simulator", () => {
@@ -152,19 +152,10 @@ describe("upstream client vs simulator", () => {
   describe("images", () => {
     const IMAGE = { model: "deltaq2-image", messages: [{ role: "user", content: "a red kite" }], modalities: ["image", "text"] };
 
-    async function pollImageToEnd(taskId: string): Promise<TaskAnswer> {
-      for (let poll = 0; poll < 400; poll += 1) {
-        const answer = await client.getImageTask(taskId);
-        if (answer.state.state !== "running") return answer;
-        await pause(25);
-      }
-      throw new Error(`image task ${taskId} still running after 400 polls`);
-    }
-
     it("an image task is created, polled to success, and its URL serves a PNG", async () => {
       const created = await client.createImage(IMAGE, { idempotencyKey: nextKey("img") });
       expect(created.taskId).toMatch(/^imgtsk_/);
-      const done = await pollImageToEnd(created.taskId as string);
+      const done = await pollToEnd(created.taskId as string, "image");
       expect(done.state.state).toBe("succeeded");
       const download = await fetch(done.state.outputUrls[0] as string);
       expect(download.headers.get("content-type")).toBe("image/png");
