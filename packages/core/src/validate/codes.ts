@@ -46,6 +46,7 @@ export const ValidationCodes = {
   config_key_not_allowed: "A model_specific_config key outside the model's allow-list.",
   config_key_unsupported: "model_specific_config.logo_add, which the contract marks unsupported.",
   config_value_invalid: "A model_specific_config value of the wrong type or outside its listed values.",
+  config_task_mismatch: "Warning: model_specific_config.task names a different mode than the material selects.",
   modalities_missing_image: "modalities does not contain `image`.",
   stream_not_supported: "stream is true; image generation must not stream.",
   custom_size_unsupported: "image_config.custom_size is unsupported; use image_size.",

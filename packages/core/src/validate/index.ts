@@ -32,7 +32,7 @@ export interface ValidateOptions {
 
 /** Image when the body has the chat form's fields or names an image model; else video. */
 function detectKind(body: Record<string, unknown>, spec: ModelSpec | undefined): Kind {
-  if ("messages" in body || "modalities" in body) return "image";
+  if (Object.hasOwn(body, "messages") || Object.hasOwn(body, "modalities")) return "image";
   return spec?.kind === "image" ? "image" : "video";
 }
 

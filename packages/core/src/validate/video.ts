@@ -6,6 +6,20 @@ import { checkFrames, checkFramesWithReferences, checkReferences } from "./video
 import { checkModeSupport } from "./video-mode.ts";
 import { checkVideoParams } from "./video-params.ts";
 
+const TASK_FOR_MODE: Partial<Record<VideoMode, string>> = {
+  text: "text_to_video",
+  first_frame: "image_to_video",
+  reference: "reference_to_video",
+};
+
+/** kappa's `task` is "normally inferred from material": one that contradicts the material warns. */
+function checkTaskMatchesMode(task: unknown, mode: VideoMode, issues: Issues): void {
+  const expected = TASK_FOR_MODE[mode];
+  if (typeof task !== "string" || expected === undefined || task === expected) return;
+  if (!Object.values(TASK_FOR_MODE).includes(task)) return;
+  issues.warn("model_specific_config.task", "config_task_mismatch", `\`model_specific_config.task\` is "${task}" but the material selects ${mode} mode (task \`${expected}\`); the task is normally inferred from the material.`);
+}
+
 /** Every per-model rule for a video request whose shape is already valid; returns it normalised. */
 export function checkVideo(
   req: VideoRequest,
@@ -37,6 +51,7 @@ export function checkVideo(
 
   const filled = checkVideoParams(req, spec, { mode, resolution: req.resolution }, issues);
   checkModelConfig(rawConfig, spec.config, spec.code, issues);
+  checkTaskMatchesMode(req.model_specific_config?.task, mode, issues);
 
   const normalized: VideoRequest = { ...req, ...filled };
   if (filled.resolution === undefined) delete normalized.resolution;

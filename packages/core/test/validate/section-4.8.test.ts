@@ -253,6 +253,11 @@ describe("§4.8 kappa", () => {
     const r = expectError({ model: "kappa-omni-flash-preview", prompt: "x", model_specific_config: { task: "edit" } }, "config_value_invalid");
     expect(r.errors[0]?.message).toContain("reference_to_video");
   });
+  it("§4.8 kappa: a task that contradicts the material warns (normally inferred from material)", () => {
+    expectWarning({ model: "kappa-omni-flash-preview", prompt: "x", model_specific_config: { task: "image_to_video" } }, "config_task_mismatch");
+    const r = expectValid({ model: "kappa-omni-flash-preview", prompt: "x", frame_images: [first()], model_specific_config: { task: "image_to_video" } });
+    expect(r.warnings.map((w) => w.code)).not.toContain("config_task_mismatch");
+  });
 });
 
 describe("§4.8 os", () => {
