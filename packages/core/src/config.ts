@@ -3,6 +3,7 @@
  * Values are validated once; a bad value is a ReelayError naming the variable.
  */
 import { ReelayError } from "./errors.ts";
+import { parseBaseUrl } from "./upstream/base-url.ts";
 
 export interface Config {
   port: number;
@@ -55,12 +56,13 @@ export function loadConfig(env: Env = process.env): Config {
     });
   }
   const host = nonEmpty(env, "REELAY_HOST") ?? "127.0.0.1";
+  const upstreamUrl = nonEmpty(env, "REELAY_UPSTREAM_URL");
   return {
     port,
     host,
     dataDir: nonEmpty(env, "REELAY_DATA_DIR") ?? ".reelay",
     apiKey: nonEmpty(env, "REELAY_API_KEY"),
-    upstreamUrl: nonEmpty(env, "REELAY_UPSTREAM_URL"),
+    upstreamUrl: upstreamUrl === undefined ? undefined : parseBaseUrl(upstreamUrl, "REELAY_UPSTREAM_URL"),
     upstreamApiKey: nonEmpty(env, "REELAY_UPSTREAM_API_KEY"),
     jobTimeoutS: positiveInt(env, "REELAY_JOB_TIMEOUT_S"),
     apiUrl: nonEmpty(env, "REELAY_API_URL") ?? `http://${host}:${port}`,

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.ts";
+import { ReelayError } from "../src/errors.ts";
+
+describe("config", () => {
+  it("uses the fixed defaults when nothing is set", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 4700,
+      host: "127.0.0.1",
+      dataDir: ".reelay",
+      apiKey: undefined,
+      upstreamUrl: undefined,
+      jobTimeoutS: undefined,
+      apiUrl: "http://127.0.0.1:4700",
+      defaultModel: "gamma-3.1",
+      aws: { eventBusName: "reelay" },
+    });
+  });
+
+  it("reads every REELAY_ variable", () => {
+    const config = loadConfig({
+      REELAY_PORT: "5000",
+      REELAY_HOST: "0.0.0.0",
+      REELAY_DATA_DIR: "/tmp/r",
+      REELAY_API_KEY: "k",
+      REELAY_UPSTREAM_URL: "https://api.example.com/v1",
+      REELAY_UPSTREAM_API_KEY: "u",
+      REELAY_JOB_TIMEOUT_S: "90",
+      REELAY_API_URL: "http://10.0.0.2:4700",
+      REELAY_TABLE_NAME: "jobs",
+    });
+    expect(config).toMatchObject({
+      port: 5000,
+      host: "0.0.0.0",
+      dataDir: "/tmp/r",
+      apiKey: "k",
+      upstreamUrl: "https://api.example.com/v1",
+      upstreamApiKey: "u",
+      jobTimeoutS: 90,
+      apiUrl: "http://10.0.0.2:4700",
+      aws: { tableName: "jobs" },
+    });
+  });
+
+  it.each([
+    ["REELAY_PORT", "abc"],
+    ["REELAY_PORT", "70000"],
+    ["REELAY_JOB_TIMEOUT_S", "-5"],
+    ["REELAY_UPSTREAM_URL", "https://api.example.com"],
+  ])("refuses %s=%s with invalid_config or invalid_base_url naming the variable", (name, value) => {
+    let error: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ReelayError);
+    expect((error as ReelayError).path).toBe(name);
+    expect((error as ReelayError).message).toContain(name);
+  });
+});
