@@ -1,0 +1,127 @@
+/**
+ * The whole AWS side of reelay in one stack: storage, the job flow state machine and its step
+ * functions, the HTTP API and the S3 drop notification.
+ */
+import * as logs from "aws-cdk-lib/aws-logs";
+import * as s3 from "aws-cdk-lib/aws-s3";
+import * as s3n from "aws-cdk-lib/aws-s3-notifications";
+import * as sfn from "aws-cdk-lib/aws-stepfunctions";
+import { Api, Config, Function, type StackContext } from "sst/constructs";
+import { loadConfig } from "../packages/core/src/config.ts";
+import { ReelayError } from "../packages/core/src/errors.ts";
+import { STEP_LAMBDA_TIMEOUT_S, type JobFlowStep } from "../packages/core/src/flow/job-flow.ts";
+import { jobFlowStateMachineProps } from "../packages/core/src/flow/synth-definition.ts";
+import { suppressNagFindings } from "./nag.ts";
+import { allowObjects, allowPutEvents, allowStartExecution, allowTable } from "./permissions.ts";
+import { createStorage } from "./storage.ts";
+
+/** Stage "test" (the infra tests) synthesizes without a real upstream; every other stage needs one. */
+const TEST_UPSTREAM_URL = "https://upstream.test.invalid/v1";
+
+const STEP_HANDLERS: Record<JobFlowStep, string> = {
+  submit: "functions/submit.handler",
+  poll: "functions/poll.handler",
+  download: "functions/download.handler",
+  finish: "functions/finish.handler",
+  recordFailure: "functions/fail.handler",
+};
+
+export function ReelayStack({ stack, app }: StackContext) {
+  const config = loadConfig();
+  const upstreamUrl = config.upstreamUrl ?? (app.stage === "test" ? TEST_UPSTREAM_URL : undefined);
+  if (upstreamUrl === undefined) {
+    throw new ReelayError("invalid_config", "REELAY_UPSTREAM_URL must be set (a base URL ending in /v1) to deploy reelay.", {
+      path: "REELAY_UPSTREAM_URL",
+    });
+  }
+  // The bus name is fixed ("reelay") for prod; other stages in the same account get their own.
+  const eventBusName = app.stage === "prod" ? "reelay" : `reelay-${app.stage}`;
+  const { bucket, table, bus } = createStorage(stack, { eventBusName });
+
+  // Set with `npx sst secrets set UPSTREAM_API_KEY ...`; functions fetch it from SSM at cold start.
+  const upstreamApiKey = new Config.Secret(stack, "UPSTREAM_API_KEY");
+
+  const environment = {
+    REELAY_TABLE_NAME: table.tableName,
+    REELAY_BUCKET_NAME: bucket.bucketName,
+    REELAY_EVENT_BUS_NAME: bus.eventBusName,
+    REELAY_UPSTREAM_URL: upstreamUrl,
+    REELAY_DEFAULT_MODEL: config.defaultModel,
+  };
+
+  const stepFunction = (step: JobFlowStep, callsUpstream: boolean) =>
+    new Function(stack, `${step[0]!.toUpperCase()}${step.slice(1)}Function`, {
+      handler: STEP_HANDLERS[step],
+      timeout: STEP_LAMBDA_TIMEOUT_S[step],
+      environment,
+      bind: callsUpstream ? [upstreamApiKey] : [],
+    });
+  const steps = {
+    submit: stepFunction("submit", true),
+    poll: stepFunction("poll", true),
+    // Download may ask the upstream again for a fresh output URL when the first one expired.
+    download: stepFunction("download", true),
+    finish: stepFunction("finish", false),
+    recordFailure: stepFunction("recordFailure", false),
+  };
+  for (const fn of Object.values(steps)) allowTable(fn, table, ["GetItem", "UpdateItem"]);
+  allowObjects(steps.download, bucket, "outputs/", ["PutObject", "AbortMultipartUpload"]);
+  allowPutEvents(steps.finish, bus);
+  allowPutEvents(steps.recordFailure, bus);
+
+  const flowLogs = new logs.LogGroup(stack, "JobFlowLogs", { retention: logs.RetentionDays.ONE_MONTH });
+  const machine = new sfn.StateMachine(stack, "JobFlow", {
+    ...jobFlowStateMachineProps(stack, steps),
+    tracingEnabled: true,
+    logs: { destination: flowLogs, level: sfn.LogLevel.ALL, includeExecutionData: true },
+  });
+
+  const starterEnvironment = { ...environment, REELAY_STATE_MACHINE_ARN: machine.stateMachineArn };
+
+  const apiFunction = new Function(stack, "ApiFunction", {
+    handler: "functions/api.handler",
+    timeout: 30,
+    environment: starterEnvironment,
+  });
+  allowTable(apiFunction, table, ["GetItem", "PutItem", "UpdateItem", "Query"]);
+  // Presigned links to finished outputs are signed with this role, so it reads outputs/.
+  allowObjects(apiFunction, bucket, "outputs/", ["GetObject"]);
+  allowStartExecution(apiFunction, machine);
+
+  // Bearer auth is checked by the API function itself on every /v1 route (one key store, the
+  // same code path locally and on AWS); API Gateway routes carry no authorizer of their own.
+  const api = new Api(stack, "Api", {
+    routes: {
+      "GET /healthz": apiFunction,
+      "GET /openapi.json": apiFunction,
+      "ANY /v1/{proxy+}": apiFunction,
+    },
+  });
+
+  const dropFunction = new Function(stack, "DropFunction", {
+    handler: "functions/drop.handler",
+    timeout: 60,
+    environment: starterEnvironment,
+  });
+  allowTable(dropFunction, table, ["GetItem", "PutItem", "UpdateItem"]);
+  // Reads the drop, presigns materials beside it, moves a bad file to rejected/.
+  allowObjects(dropFunction, bucket, "inbox/", ["GetObject", "DeleteObject"]);
+  allowObjects(dropFunction, bucket, "rejected/", ["PutObject"]);
+  allowStartExecution(dropFunction, machine);
+  bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(dropFunction), { prefix: "inbox/" });
+
+  suppressNagFindings(stack, {
+    functions: [...Object.values(steps), apiFunction, dropFunction],
+    jobFlow: machine,
+    routes: api.node.children.filter((child) => child.node.id.startsWith("Route_")),
+  });
+
+  stack.addOutputs({
+    ApiUrl: api.url,
+    BucketName: bucket.bucketName,
+    TableName: table.tableName,
+    EventBusName: bus.eventBusName,
+    StateMachineArn: machine.stateMachineArn,
+  });
+  return { api, bucket, table, bus, machine, steps, apiFunction, dropFunction };
+}

@@ -1,0 +1,37 @@
+/**
+ * Least privilege, spelled out: each function gets named actions on the exact table, bucket prefix,
+ * bus or state machine it uses. No wildcard actions anywhere.
+ */
+import * as iam from "aws-cdk-lib/aws-iam";
+import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import type * as events from "aws-cdk-lib/aws-events";
+import type * as s3 from "aws-cdk-lib/aws-s3";
+import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
+import type { IFunction } from "aws-cdk-lib/aws-lambda";
+import { JOBS_LIST_INDEX } from "../packages/core/src/jobs/schema.ts";
+
+export type TableAction = "GetItem" | "PutItem" | "UpdateItem" | "Query";
+export type ObjectAction = "GetObject" | "PutObject" | "DeleteObject" | "AbortMultipartUpload";
+export type Prefix = "inbox/" | "outputs/" | "rejected/";
+
+function allow(fn: IFunction, actions: string[], resources: string[]): void {
+  fn.addToRolePolicy(new iam.PolicyStatement({ effect: iam.Effect.ALLOW, actions, resources }));
+}
+
+export function allowTable(fn: IFunction, table: dynamodb.ITable, actions: TableAction[]): void {
+  const resources = [table.tableArn];
+  if (actions.includes("Query")) resources.push(`${table.tableArn}/index/${JOBS_LIST_INDEX}`);
+  allow(fn, actions.map((a) => `dynamodb:${a}`), resources);
+}
+
+export function allowObjects(fn: IFunction, bucket: s3.IBucket, prefix: Prefix, actions: ObjectAction[]): void {
+  allow(fn, actions.map((a) => `s3:${a}`), [bucket.arnForObjects(`${prefix}*`)]);
+}
+
+export function allowPutEvents(fn: IFunction, bus: events.IEventBus): void {
+  allow(fn, ["events:PutEvents"], [bus.eventBusArn]);
+}
+
+export function allowStartExecution(fn: IFunction, machine: sfn.IStateMachine): void {
+  allow(fn, ["states:StartExecution"], [machine.stateMachineArn]);
+}

@@ -1,0 +1,59 @@
+/**
+ * Where jobs live: the private bucket (inbox/, outputs/, rejected/), the jobs table and the bus
+ * that carries terminal events.
+ */
+import { Duration, RemovalPolicy } from "aws-cdk-lib";
+import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as events from "aws-cdk-lib/aws-events";
+import * as s3 from "aws-cdk-lib/aws-s3";
+import type { Construct } from "constructs";
+import { JOBS_TABLE_SCHEMA } from "../packages/core/src/jobs/schema.ts";
+
+
+function privateBucketProps(): s3.BucketProps {
+  return {
+    blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+    enforceSSL: true,
+    encryption: s3.BucketEncryption.S3_MANAGED,
+  };
+}
+
+export function createStorage(scope: Construct, opts: { eventBusName: string }) {
+  const accessLogs = new s3.Bucket(scope, "AccessLogs", {
+    ...privateBucketProps(),
+    // S3 log delivery writes through the LogDeliveryWrite ACL here, which needs object-writer ownership.
+    objectOwnership: s3.ObjectOwnership.OBJECT_WRITER,
+    lifecycleRules: [{ expiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+
+  const bucket = new s3.Bucket(scope, "Bucket", {
+    ...privateBucketProps(),
+    objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    serverAccessLogsBucket: accessLogs,
+    serverAccessLogsPrefix: "bucket/",
+    // A download that died mid-copy leaves parts that cost money and are never completed.
+    lifecycleRules: [{ id: "abort-incomplete-multipart", abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+
+  // The same key schema the local stack creates: the job store's own description of it.
+  const table = new dynamodb.Table(scope, "Jobs", {
+    partitionKey: { name: JOBS_TABLE_SCHEMA.partitionKey.name, type: dynamodb.AttributeType.STRING },
+    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+  for (const index of JOBS_TABLE_SCHEMA.indexes) {
+    table.addGlobalSecondaryIndex({
+      indexName: index.name,
+      partitionKey: { name: index.partitionKey.name, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: index.sortKey.name, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.ALL,
+    });
+  }
+
+  const bus = new events.EventBus(scope, "Bus", { eventBusName: opts.eventBusName });
+
+  return { bucket, accessLogs, table, bus };
+}
