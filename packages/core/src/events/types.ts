@@ -1,0 +1,90 @@
+/** The one event that marks the end of every job (bus "reelay", source "reelay"). */
+import { ReelayError } from "../errors.ts";
+import type { Job, JobError, JobKind, JobOutput, TerminalStatus } from "../jobs/types.ts";
+import { isTerminal } from "../jobs/types.ts";
+
+export const EVENT_SOURCE = "reelay";
+
+export const DETAIL_TYPES = {
+  succeeded: "Generation Succeeded",
+  failed: "Generation Failed",
+  cancelled: "Generation Cancelled",
+} as const satisfies Record<TerminalStatus, string>;
+export type DetailType = (typeof DETAIL_TYPES)[TerminalStatus];
+
+export interface EventOutput {
+  bucket: string;
+  key: string;
+  bytes: number;
+  sha256: string;
+  contentType: string;
+}
+
+export interface TerminalEventDetail {
+  jobId: string;
+  kind: JobKind;
+  model: string;
+  status: TerminalStatus;
+  /** The first (for video the only) output; null unless succeeded. */
+  output: EventOutput | null;
+  outputs: EventOutput[];
+  error: JobError | null;
+  timings: {
+    createdAt: string;
+    submittedAt: string | null;
+    upstreamDoneAt: string | null;
+    finishedAt: string;
+    totalMs: number;
+  };
+  upstreamTaskId: string | null;
+}
+
+export interface TerminalEvent {
+  /** Stable per job, so a consumer can drop a repeat. */
+  id: string;
+  time: string;
+  source: typeof EVENT_SOURCE;
+  "detail-type": DetailType;
+  detail: TerminalEventDetail;
+}
+
+export interface EventSink {
+  emit(event: TerminalEvent): Promise<void>;
+}
+
+function outputOf(output: JobOutput): EventOutput {
+  return { bucket: output.bucket, key: output.key, bytes: output.bytes, sha256: output.sha256, contentType: output.contentType };
+}
+
+/** The terminal event for a job already in a terminal status. */
+export function buildTerminalEvent(job: Job): TerminalEvent {
+  const status = job.status;
+  if (!isTerminal(status)) {
+    throw new ReelayError("job_not_terminal", `Job ${job.id} is ${status}; only a terminal job has a terminal event.`);
+  }
+  const finishedAt = job.finishedAt ?? job.updatedAt;
+  const outputs = status === "succeeded" ? (job.outputs ?? []).map(outputOf) : [];
+  return {
+    id: `${job.id}.${status}`,
+    time: finishedAt,
+    source: EVENT_SOURCE,
+    "detail-type": DETAIL_TYPES[status],
+    detail: {
+      jobId: job.id,
+      kind: job.kind,
+      model: job.model,
+      status,
+      output: outputs[0] ?? null,
+      outputs,
+      error: status === "succeeded" ? null : (job.error ?? null),
+      timings: {
+        createdAt: job.createdAt,
+        submittedAt: job.submittedAt ?? null,
+        upstreamDoneAt: job.upstreamDoneAt ?? null,
+        finishedAt,
+        totalMs: Math.max(0, Date.parse(finishedAt) - Date.parse(job.createdAt)),
+      },
+      upstreamTaskId: job.upstreamTaskId ?? null,
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/** A validated request becomes a queued job record. */
+import { ReelayError } from "../errors.ts";
+import type { ValidationResult } from "../validate/index.ts";
+import { newJobId } from "./ids.ts";
+import type { JobStore } from "./store.ts";
+import type { Job, JobSource } from "./types.ts";
+
+export interface NewJobInput {
+  validation: ValidationResult;
+  source: JobSource;
+  /** The caller's X-Idempotency-Key; the job id when absent. */
+  idempotencyKey?: string;
+  /** A derived id (e.g. jobIdFrom for drops); a fresh ulid id when absent. */
+  jobId?: string;
+  now?: Date;
+}
+
+/** The queued record for a valid request; refuses an invalid one (the caller reports its errors). */
+export function buildJob(input: NewJobInput): Job {
+  const { validation } = input;
+  if (!validation.valid || validation.normalized === null || validation.kind === null || validation.model === null) {
+    throw new ReelayError("invalid_request", "Only a valid request becomes a job; fix the reported errors first.", {
+      status: 400,
+      details: { errors: validation.errors },
+    });
+  }
+  const id = input.jobId ?? newJobId(validation.kind);
+  const at = (input.now ?? new Date()).toISOString();
+  const key = input.idempotencyKey?.trim();
+  return {
+    id,
+    kind: validation.kind,
+    status: "queued",
+    model: validation.model,
+    mode: validation.mode ?? "text",
+    request: validation.normalized,
+    warnings: validation.warnings,
+    source: input.source,
+    idempotencyKey: key === undefined || key === "" ? id : key,
+    attempts: 0,
+    polls: 0,
+    createdAt: at,
+    updatedAt: at,
+    history: [{ status: "queued", at }],
+  };
+}
+
+/**
+ * Records a new queued job. With a derived `jobId` the same input seen twice yields the first job
+ * (`created: false`), never a second one.
+ */
+export async function createJob(store: JobStore, input: NewJobInput): Promise<{ job: Job; created: boolean }> {
+  return store.createOrGet(buildJob(input));
+}

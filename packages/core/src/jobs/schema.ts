@@ -1,0 +1,47 @@
+/**
+ * The jobs table as data, so the SST stack and the local stack create the same table.
+ * Partition key `pk` = job id. GSI `gsi1` lists jobs newest first: every job has gsi1pk "JOB" and
+ * gsi1sk `<createdAt>#<id>` (ISO times sort as text). One partition for the listing is fine at the
+ * rate jobs are created (each costs minutes of upstream generation).
+ */
+import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
+
+export const JOBS_TABLE_SCHEMA = {
+  partitionKey: { name: "pk", type: "S" },
+  indexes: [
+    {
+      name: "gsi1",
+      partitionKey: { name: "gsi1pk", type: "S" },
+      sortKey: { name: "gsi1sk", type: "S" },
+      projection: "ALL",
+    },
+  ],
+} as const;
+
+export const JOBS_LIST_INDEX = JOBS_TABLE_SCHEMA.indexes[0].name;
+export const JOBS_LIST_PARTITION = "JOB";
+
+/** CreateTable input for the local stack and tests (on AWS the stack declares the same schema). */
+export function createJobsTableInput(tableName: string): CreateTableCommandInput {
+  const index = JOBS_TABLE_SCHEMA.indexes[0];
+  return {
+    TableName: tableName,
+    BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: [
+      { AttributeName: JOBS_TABLE_SCHEMA.partitionKey.name, AttributeType: "S" },
+      { AttributeName: index.partitionKey.name, AttributeType: "S" },
+      { AttributeName: index.sortKey.name, AttributeType: "S" },
+    ],
+    KeySchema: [{ AttributeName: JOBS_TABLE_SCHEMA.partitionKey.name, KeyType: "HASH" }],
+    GlobalSecondaryIndexes: [
+      {
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey.name, KeyType: "HASH" },
+          { AttributeName: index.sortKey.name, KeyType: "RANGE" },
+        ],
+        Projection: { ProjectionType: "ALL" },
+      },
+    ],
+  };
+}

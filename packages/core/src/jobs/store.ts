@@ -1,0 +1,248 @@
+/**
+ * Job records in DynamoDB. Every write is conditional, with a timeline in mind:
+ *
+ *   Finish (attempt 1) ──write succeeded──X crash      Finish (retry) ──write──> condition fails
+ *   RecordFailure (late Catch)                 ──write──> condition fails
+ *
+ * A transition names the statuses it may leave from, and no terminal status is ever among them, so
+ * a late or repeated step can never move a job out of succeeded/failed/cancelled. dynalite has no
+ * transactions, so nothing here uses them.
+ */
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { ReelayError } from "../errors.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { JOBS_LIST_INDEX, JOBS_LIST_PARTITION } from "./schema.ts";
+import { isTerminal, TERMINAL_STATUSES, type Job, type JobStatus } from "./types.ts";
+
+export interface ListOptions {
+  limit?: number;
+  cursor?: string;
+  status?: JobStatus;
+}
+
+export interface JobPage {
+  jobs: Job[];
+  /** Pass back to get the next page; absent on the last page. */
+  cursor?: string;
+}
+
+export interface Transition {
+  from: readonly JobStatus[];
+  to: JobStatus;
+  set?: Partial<Job>;
+  note?: string;
+}
+
+export interface UpdateOptions {
+  /** Refuse the write when the job is terminal (counters, step bookkeeping). */
+  unlessTerminal?: boolean;
+  /** Refuse the write when this attribute is already set (write-once fields such as eventEmittedAt). */
+  unlessSet?: keyof Job;
+  /** Add these numbers to the named counters, atomically. */
+  increment?: Partial<Record<"attempts" | "polls", number>>;
+}
+
+/** Fields a patch may not touch: keys, and what only create/transition may write. */
+const PROTECTED = new Set(["id", "pk", "gsi1pk", "gsi1sk", "status", "history", "createdAt", "kind"]);
+const MAX_LIMIT = 100;
+
+function keysOf(job: Pick<Job, "id" | "createdAt">) {
+  return { pk: job.id, gsi1pk: JOBS_LIST_PARTITION, gsi1sk: `${job.createdAt}#${job.id}` };
+}
+
+function fromItem(item: Record<string, unknown>): Job {
+  const { pk: _pk, gsi1pk: _p, gsi1sk: _s, ...job } = item;
+  return job as unknown as Job;
+}
+
+/** DynamoDB refuses `undefined`; a JSON round trip drops it the way the API would. */
+function plain<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+function isConditionFailure(error: unknown): boolean {
+  return error instanceof ConditionalCheckFailedException || (error as { name?: string })?.name === "ConditionalCheckFailedException";
+}
+
+export function jobNotFound(id: string): ReelayError {
+  return new ReelayError("job_not_found", `No job with id ${id}.`, { status: 404, details: { jobId: id } });
+}
+
+class Expression {
+  readonly names: Record<string, string> = {};
+  readonly values: Record<string, unknown> = {};
+  readonly sets: string[] = [];
+  #n = 0;
+
+  name(field: string): string {
+    const alias = `#n${this.#n++}`;
+    this.names[alias] = field;
+    return alias;
+  }
+
+  value(value: unknown): string {
+    const alias = `:v${this.#n++}`;
+    this.values[alias] = value;
+    return alias;
+  }
+
+  setAll(patch: Record<string, unknown>): void {
+    for (const [field, value] of Object.entries(patch)) {
+      if (value === undefined) continue;
+      if (PROTECTED.has(field)) {
+        throw new ReelayError("invalid_job_patch", `A job patch may not write \`${field}\`.`, { path: field });
+      }
+      this.sets.push(`${this.name(field)} = ${this.value(plain(value))}`);
+    }
+  }
+
+  notTerminal(): string {
+    const status = this.name("status");
+    return `NOT (${status} IN (${TERMINAL_STATUSES.map((s) => this.value(s)).join(", ")}))`;
+  }
+}
+
+export class JobStore {
+  readonly tableName: string;
+  readonly #db: DynamoDBDocumentClient;
+  readonly #now: () => Date;
+
+  constructor(db: DynamoDBDocumentClient, tableName: string, options: { now?: () => Date } = {}) {
+    this.#db = db;
+    this.tableName = tableName;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** Writes a new job; `job_exists` (409) when the id is taken. */
+  async create(job: Job): Promise<Job> {
+    try {
+      await this.#db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...plain(job), ...keysOf(job) },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      );
+      return job;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      throw new ReelayError("job_exists", `A job with id ${job.id} already exists.`, { status: 409, details: { jobId: job.id } });
+    }
+  }
+
+  /** Creates the job, or returns the one already recorded under its id (same input seen twice). */
+  async createOrGet(job: Job): Promise<{ job: Job; created: boolean }> {
+    try {
+      return { job: await this.create(job), created: true };
+    } catch (error) {
+      if (!(error instanceof ReelayError) || error.code !== "job_exists") throw error;
+      const existing = await this.get(job.id);
+      if (existing === undefined) throw error;
+      return { job: existing, created: false };
+    }
+  }
+
+  async get(id: string): Promise<Job | undefined> {
+    const answer = await this.#db.send(new GetCommand({ TableName: this.tableName, Key: { pk: id }, ConsistentRead: true }));
+    return answer.Item === undefined ? undefined : fromItem(answer.Item);
+  }
+
+  async require(id: string): Promise<Job> {
+    const job = await this.get(id);
+    if (job === undefined) throw jobNotFound(id);
+    return job;
+  }
+
+  /** Newest first. With `status`, pages are filled by reading on until `limit` jobs match. */
+  async list(options: ListOptions = {}): Promise<JobPage> {
+    const limit = Math.min(Math.max(Math.floor(options.limit ?? 20), 1), MAX_LIMIT);
+    const start = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
+    let exclusiveStartKey: Record<string, unknown> | undefined =
+      start === undefined ? undefined : { pk: start.id, gsi1pk: JOBS_LIST_PARTITION, gsi1sk: start.sk };
+    const jobs: Job[] = [];
+    let more = false;
+    do {
+      const answer = await this.#db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: JOBS_LIST_INDEX,
+          KeyConditionExpression: "gsi1pk = :p",
+          ExpressionAttributeValues: { ":p": JOBS_LIST_PARTITION, ...(options.status === undefined ? {} : { ":s": options.status }) },
+          ...(options.status === undefined ? {} : { FilterExpression: "#s = :s", ExpressionAttributeNames: { "#s": "status" } }),
+          ScanIndexForward: false,
+          Limit: options.status === undefined ? limit - jobs.length + 1 : MAX_LIMIT,
+          ...(exclusiveStartKey === undefined ? {} : { ExclusiveStartKey: exclusiveStartKey }),
+        }),
+      );
+      for (const item of answer.Items ?? []) jobs.push(fromItem(item));
+      exclusiveStartKey = answer.LastEvaluatedKey;
+      more = exclusiveStartKey !== undefined;
+    } while (jobs.length <= limit && more);
+    // One extra item was asked for, so a full page with nothing after it has no cursor.
+    const page = jobs.slice(0, limit);
+    const last = page[page.length - 1];
+    const hasNext = jobs.length > limit || (more && jobs.length === limit);
+    return hasNext && last !== undefined ? { jobs: page, cursor: encodeCursor({ id: last.id, sk: keysOf(last).gsi1sk }) } : { jobs: page };
+  }
+
+  /**
+   * Moves a job from one of `from` to `to`, appending to its history, in one conditional write.
+   * `job_conflict` (409, details.status = the current status) when the job is not in `from`.
+   */
+  async transition(id: string, transition: Transition): Promise<Job> {
+    const leaving = transition.from.filter((status) => !isTerminal(status));
+    if (leaving.length === 0) {
+      throw new ReelayError("invalid_transition", `No transition may leave a terminal status (asked: ${transition.from.join(", ")}).`);
+    }
+    const at = this.#now().toISOString();
+    const x = new Expression();
+    x.setAll({ ...transition.set, updatedAt: at });
+    const status = x.name("status");
+    const history = x.name("history");
+    const entry = { status: transition.to, at, ...(transition.note === undefined ? {} : { note: transition.note }) };
+    x.sets.push(`${status} = ${x.value(transition.to)}`, `${history} = list_append(${history}, ${x.value([entry])})`);
+    const condition = `attribute_exists(pk) AND ${status} IN (${leaving.map((s) => x.value(s)).join(", ")})`;
+    return this.#update(id, x, condition, `move to ${transition.to}`);
+  }
+
+  /** A conditional patch that never changes status; see UpdateOptions for the conditions. */
+  async update(id: string, patch: Partial<Job>, options: UpdateOptions = {}): Promise<Job> {
+    const x = new Expression();
+    x.setAll({ ...patch, updatedAt: this.#now().toISOString() });
+    for (const [field, by] of Object.entries(options.increment ?? {})) {
+      const alias = x.name(field);
+      x.sets.push(`${alias} = if_not_exists(${alias}, ${x.value(0)}) + ${x.value(by)}`);
+    }
+    const conditions = ["attribute_exists(pk)"];
+    if (options.unlessTerminal === true) conditions.push(x.notTerminal());
+    if (options.unlessSet !== undefined) conditions.push(`attribute_not_exists(${x.name(options.unlessSet)})`);
+    return this.#update(id, x, conditions.join(" AND "), "update");
+  }
+
+  async #update(id: string, x: Expression, condition: string, what: string): Promise<Job> {
+    try {
+      const answer = await this.#db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: id },
+          UpdateExpression: `SET ${x.sets.join(", ")}`,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: x.names,
+          ExpressionAttributeValues: x.values,
+          ReturnValues: "ALL_NEW",
+        }),
+      );
+      return fromItem(answer.Attributes ?? {});
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const current = await this.get(id);
+      if (current === undefined) throw jobNotFound(id);
+      throw new ReelayError("job_conflict", `Job ${id} is ${current.status}; could not ${what}.`, {
+        status: 409,
+        details: { jobId: id, status: current.status },
+        cause: error,
+      });
+    }
+  }
+}

@@ -1,0 +1,73 @@
+/** The job record: one per request, the durable truth about where a generation stands. */
+import type { Issue } from "../errors.ts";
+
+export type JobKind = "video" | "image";
+
+export const JOB_STATUSES = ["queued", "running", "downloading", "succeeded", "failed", "cancelled"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** Only names a client of the service interface already treats as terminal (spec §3). */
+export const TERMINAL_STATUSES = ["succeeded", "failed", "cancelled"] as const;
+export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
+
+export function isTerminal(status: string): status is TerminalStatus {
+  return (TERMINAL_STATUSES as readonly string[]).includes(status);
+}
+
+export interface JobSource {
+  type: "api" | "drop" | "cli";
+  bucket?: string;
+  key?: string;
+  line?: number;
+  apiKeyId?: string;
+}
+
+export interface JobOutput {
+  bucket: string;
+  key: string;
+  bytes: number;
+  sha256: string;
+  contentType: string;
+  sourceUrlHost?: string;
+}
+
+export interface JobError {
+  code: string;
+  message: string;
+}
+
+export interface JobHistoryEntry {
+  status: string;
+  at: string;
+  note?: string;
+}
+
+export interface Job {
+  id: string;
+  kind: JobKind;
+  status: JobStatus;
+  model: string;
+  mode: string;
+  /** The normalized request, as sent upstream. */
+  request: object;
+  warnings: Issue[];
+  source: JobSource;
+  /** Sent upstream as X-Idempotency-Key: the job id unless the caller gave one. */
+  idempotencyKey: string;
+  upstreamTaskId?: string;
+  /** Upstream create attempts. */
+  attempts: number;
+  polls: number;
+  createdAt: string;
+  updatedAt: string;
+  submittedAt?: string;
+  upstreamDoneAt?: string;
+  finishedAt?: string;
+  deadlineAt?: string;
+  outputs?: JobOutput[];
+  error?: JobError;
+  /** The last error a pipeline step threw, so RecordFailure can name it even when the runtime drops the code. */
+  lastError?: JobError & { step: string };
+  history: JobHistoryEntry[];
+  eventEmittedAt?: string;
+}

@@ -1,0 +1,43 @@
+/** What the pipeline steps need, passed in so the same steps run on Lambda and in the local stack. */
+import type { EventSink } from "../events/types.ts";
+import type { JobStore } from "../jobs/store.ts";
+import type { ObjectStore } from "../storage/objects.ts";
+import type { UpstreamClient } from "../upstream/client.ts";
+
+export interface PipelineDeps {
+  jobs: JobStore;
+  objects: ObjectStore;
+  upstream: UpstreamClient;
+  events: EventSink;
+  /** For output downloads (the SSRF guard comes later). */
+  fetch: typeof fetch;
+  now: () => Date;
+  /** Config.jobTimeoutS: replaces the per-job deadline formula. */
+  jobTimeoutS?: number;
+}
+
+export interface FlowState {
+  jobId: string;
+  kind: "video" | "image";
+  /** Seconds for the next WaitForTask (from the polling policy). */
+  waitSeconds: number;
+  /** Polls made so far. */
+  polls: number;
+  /** The loop bound: maxPolls(deadline). */
+  maxPolls: number;
+  /** ISO time; a Poll past it ends the job failed with code "timeout". */
+  deadlineAt: string;
+  outcome: "running" | "succeeded" | "failed";
+  error?: { code: string; message: string };
+  /** Output URLs of an image answered synchronously (no task to poll). */
+  outputUrls?: string[];
+}
+
+/** What Step Functions' Catch puts at ResultPath $.error. */
+export interface CaughtError {
+  Error?: string;
+  Cause?: string;
+}
+
+/** RecordFailure's input: the flow state, where `error` is the poll's verdict or Catch's {Error, Cause}. */
+export type FailureInput = Omit<FlowState, "error"> & { error?: unknown };

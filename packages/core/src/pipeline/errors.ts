@@ -1,0 +1,34 @@
+/**
+ * The two kinds of failure a pipeline step reports. Lambda reports the thrown error's `name` as
+ * its errorType, and the state machine's Retry matches on it: "ReelayTransientError" is retried,
+ * a plain "ReelayError" is permanent and goes straight to RecordFailure.
+ */
+import { ReelayError, type ReelayErrorOptions } from "../errors.ts";
+
+export const TRANSIENT_ERROR_NAME = "ReelayTransientError";
+
+export class TransientError extends ReelayError {
+  constructor(code: string, message: string, options: Omit<ReelayErrorOptions, "retryable"> = {}) {
+    super(code, message, { ...options, retryable: true });
+    this.name = TRANSIENT_ERROR_NAME;
+  }
+}
+
+export function isTransientError(value: unknown): value is TransientError {
+  return value instanceof TransientError;
+}
+
+/** What a step throws for any error: retryable ReelayErrors become TransientErrors, unknown ones too (AWS SDK and network faults). */
+export function asStepError(error: unknown): ReelayError {
+  if (error instanceof TransientError) return error;
+  if (error instanceof ReelayError) {
+    if (!error.retryable) return error;
+    return new TransientError(error.code, error.message, {
+      cause: error,
+      ...(error.status === undefined ? {} : { status: error.status }),
+      ...(error.details === undefined ? {} : { details: error.details }),
+    });
+  }
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new TransientError("step_failed", message.slice(0, 500), { cause: error });
+}

@@ -1,0 +1,242 @@
+/**
+ * The job flow's steps, one per Task state (Submit, Poll, Download, Finish, RecordFailure). Each
+ * reads the job record first and acts on what it finds, so a step that is retried, repeated after
+ * a crash, or resumed by the local stack does the right thing: never a second upstream task, never
+ * a terminal job moved, never a second event.
+ */
+import { ReelayError } from "../errors.ts";
+import type { Job, JobOutput, TerminalStatus } from "../jobs/types.ts";
+import { isTerminal } from "../jobs/types.ts";
+import { jobDeadlineMs, maxPolls as pollLimit, pollDelayMs } from "../polling/policy.ts";
+import { copyUrlToS3 } from "../storage/copy.ts";
+import type { FailureInput, FlowState, PipelineDeps } from "./deps.ts";
+import { asStepError, TransientError } from "./errors.ts";
+import { failureOf, timeoutError } from "./failure.ts";
+import { imageKey, videoKey } from "./outputs.ts";
+import { emitOnce, isConflict, writeManifest } from "./terminal.ts";
+
+export type { CaughtError, FailureInput, FlowState, PipelineDeps } from "./deps.ts";
+
+/** Runs a step; whatever it throws leaves as a TransientError or a permanent ReelayError, recorded on the job. */
+async function guarded<T>(deps: PipelineDeps, jobId: string, step: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const failure = asStepError(error);
+    await deps.jobs
+      .update(jobId, { lastError: { code: failure.code, message: failure.message, step } }, { unlessTerminal: true })
+      .catch(() => undefined);
+    throw failure;
+  }
+}
+
+/** The flow's view of a job that ended elsewhere (cancelled, or failed by a late step). */
+function stopped(state: FlowState, job: Job): FlowState {
+  return {
+    ...state,
+    outcome: "failed",
+    waitSeconds: 0,
+    error: job.error ?? { code: job.status === "cancelled" ? "cancelled" : "job_ended", message: `Job ${job.id} is already ${job.status}.` },
+  };
+}
+
+function waitSecondsFor(polls: number, deadlineAt: string, now: Date): number {
+  const remaining = Date.parse(deadlineAt) - now.getTime();
+  const ms = Math.min(pollDelayMs(polls), Math.max(remaining, 1_000));
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+function durationOf(job: Job): number | undefined {
+  const value = (job.request as { duration_sec?: unknown }).duration_sec;
+  return typeof value === "number" ? value : undefined;
+}
+
+function baseState(deps: PipelineDeps, job: Job, deadlineAt: string): FlowState {
+  const deadlineMs = jobDeadlineMs({ durationSec: durationOf(job), ...(deps.jobTimeoutS === undefined ? {} : { overrideS: deps.jobTimeoutS }) });
+  return {
+    jobId: job.id,
+    kind: job.kind,
+    waitSeconds: waitSecondsFor(job.polls, deadlineAt, deps.now()),
+    polls: job.polls,
+    maxPolls: pollLimit(deadlineMs),
+    deadlineAt,
+    outcome: "running",
+  };
+}
+
+/** Creates the upstream task exactly once: none at all when the job already has a task id. */
+export function submit(deps: PipelineDeps, input: { jobId: string }): Promise<FlowState> {
+  return guarded(deps, input.jobId, "submit", async () => {
+    let job = await deps.jobs.require(input.jobId);
+    const now = deps.now();
+    const deadlineAt =
+      job.deadlineAt ??
+      new Date(now.getTime() + jobDeadlineMs({ durationSec: durationOf(job), ...(deps.jobTimeoutS === undefined ? {} : { overrideS: deps.jobTimeoutS }) })).toISOString();
+    if (isTerminal(job.status)) return stopped(baseState(deps, job, deadlineAt), job);
+    let outputUrls: string[] = [];
+    if (job.upstreamTaskId === undefined) {
+      job = await deps.jobs.update(job.id, {}, { unlessTerminal: true, increment: { attempts: 1 } });
+      // The same key on every attempt: the upstream answers a repeat with the task it already made.
+      const opts = { idempotencyKey: job.idempotencyKey };
+      const created = job.kind === "video" ? await deps.upstream.createVideo(job.request, opts) : await deps.upstream.createImage(job.request, opts);
+      if (created.state.state === "failed") {
+        throw new ReelayError("upstream_task_failed", created.state.error?.message ?? "The upstream refused the task.");
+      }
+      outputUrls = created.taskId === undefined ? created.state.outputUrls : [];
+      const set = { ...(created.taskId === undefined ? {} : { upstreamTaskId: created.taskId }), submittedAt: now.toISOString(), deadlineAt };
+      job = job.status === "queued"
+        ? await deps.jobs.transition(job.id, { from: ["queued"], to: "running", set, note: created.taskId === undefined ? "answered at once" : `upstream task ${created.taskId}` })
+        : await deps.jobs.update(job.id, set, { unlessTerminal: true });
+    } else if (job.status === "queued") {
+      job = await deps.jobs.transition(job.id, { from: ["queued"], to: "running", set: { deadlineAt } });
+    }
+    const state = baseState(deps, job, deadlineAt);
+    // An image answered synchronously has nothing to poll: go straight on to Download.
+    return outputUrls.length > 0 ? { ...state, outcome: "succeeded", waitSeconds: 0, outputUrls } : state;
+  });
+}
+
+async function countPoll(deps: PipelineDeps, jobId: string): Promise<Job | undefined> {
+  try {
+    return await deps.jobs.update(jobId, {}, { unlessTerminal: true, increment: { polls: 1 } });
+  } catch (error) {
+    if (isConflict(error)) return undefined;
+    throw error;
+  }
+}
+
+/** One look at the upstream task. Past the deadline or the poll bound, the job fails with code "timeout". */
+export function poll(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
+  return guarded(deps, state.jobId, "poll", async () => {
+    const job = await deps.jobs.require(state.jobId);
+    if (isTerminal(job.status)) return stopped(state, job);
+    if (job.upstreamTaskId === undefined && (state.outputUrls?.length ?? 0) > 0) return { ...state, outcome: "succeeded", waitSeconds: 0 };
+    const now = deps.now();
+    if (now.getTime() >= Date.parse(state.deadlineAt)) return { ...state, outcome: "failed", waitSeconds: 0, error: timeoutError(state) };
+    if (state.polls >= state.maxPolls) return { ...state, outcome: "failed", waitSeconds: 0, error: timeoutError(state, ", the poll limit was reached") };
+    if (job.upstreamTaskId === undefined) {
+      throw new ReelayError("not_submitted", `Job ${job.id} has no upstream task to poll; Submit did not finish.`);
+    }
+    const answer = job.kind === "video" ? await deps.upstream.getVideoTask(job.upstreamTaskId) : await deps.upstream.getImageTask(job.upstreamTaskId);
+    const counted = await countPoll(deps, job.id);
+    if (counted === undefined) return stopped(state, await deps.jobs.require(job.id));
+    const next = { ...state, polls: counted.polls };
+    if (answer.state.state === "running") {
+      return { ...next, outcome: "running", waitSeconds: waitSecondsFor(counted.polls, state.deadlineAt, now) };
+    }
+    if (answer.state.state === "failed") {
+      const reason = answer.state.error?.message ?? "The upstream task failed without a reason.";
+      return { ...next, outcome: "failed", waitSeconds: 0, error: { code: "upstream_task_failed", message: reason } };
+    }
+    await deps.jobs.update(job.id, { upstreamDoneAt: now.toISOString() }, { unlessTerminal: true });
+    return { ...next, outcome: "succeeded", waitSeconds: 0 };
+  });
+}
+
+/** Fresh URLs from the task itself (the poll's may be near expiry); a synchronous image's from the state. */
+async function outputUrlsOf(deps: PipelineDeps, job: Job, state: FlowState): Promise<string[]> {
+  if (job.upstreamTaskId === undefined) return state.outputUrls ?? [];
+  const answer = job.kind === "video" ? await deps.upstream.getVideoTask(job.upstreamTaskId) : await deps.upstream.getImageTask(job.upstreamTaskId);
+  if (answer.state.state === "failed") {
+    throw new ReelayError("upstream_task_failed", answer.state.error?.message ?? "The upstream task failed.");
+  }
+  if (answer.state.state === "running") {
+    throw new TransientError("output_not_ready", `The upstream task ${job.upstreamTaskId} shows no output yet.`);
+  }
+  return answer.state.outputUrls;
+}
+
+/** Streams every output into outputs/<jobId>/ and writes the job.json manifest. */
+export function download(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
+  return guarded(deps, state.jobId, "download", async () => {
+    let job = await deps.jobs.require(state.jobId);
+    if (isTerminal(job.status)) {
+      throw new ReelayError("job_conflict", `Job ${job.id} is already ${job.status}; nothing to download.`, { details: { status: job.status } });
+    }
+    if (job.status !== "downloading") {
+      job = await deps.jobs.transition(job.id, { from: ["queued", "running"], to: "downloading" });
+    }
+    const urls = await outputUrlsOf(deps, job, state);
+    if (urls.length === 0) throw new ReelayError("output_missing", `The upstream task for ${job.id} succeeded without an output URL.`);
+    const outputs: JobOutput[] = [];
+    for (const [index, url] of (job.kind === "video" ? urls.slice(0, 1) : urls).entries()) {
+      const key = job.kind === "video" ? videoKey(job.id) : (contentType: string) => imageKey(job.id, index, contentType, url);
+      const copied = await copyUrlToS3(deps.fetch, url, deps.objects, key);
+      outputs.push({
+        bucket: copied.bucket,
+        key: copied.key,
+        bytes: copied.bytes,
+        sha256: copied.sha256,
+        contentType: copied.contentType,
+        sourceUrlHost: copied.sourceUrlHost,
+      });
+    }
+    job = await deps.jobs.update(job.id, { outputs }, { unlessTerminal: true });
+    await writeManifest(deps, job);
+    return { ...state, outcome: "succeeded", waitSeconds: 0 };
+  });
+}
+
+/** The succeeded record and its one event; a repeat finds the job succeeded and emits only if the first did not. */
+export function finish(deps: PipelineDeps, state: FlowState): Promise<{ jobId: string; status: "succeeded" }> {
+  return guarded(deps, state.jobId, "finish", async () => {
+    const job = await deps.jobs.require(state.jobId);
+    const done = { jobId: job.id, status: "succeeded" as const };
+    if (job.status === "succeeded") {
+      await emitOnce(deps, job);
+      return done;
+    }
+    if (isTerminal(job.status)) {
+      throw new ReelayError("job_conflict", `Job ${job.id} is already ${job.status}; it cannot succeed.`, { details: { status: job.status } });
+    }
+    if (job.status !== "downloading" || (job.outputs ?? []).length === 0) {
+      throw new ReelayError("output_missing", `Job ${job.id} has no stored output; it cannot succeed.`);
+    }
+    let finished: Job;
+    try {
+      finished = await deps.jobs.transition(job.id, { from: ["downloading"], to: "succeeded", set: { finishedAt: deps.now().toISOString() } });
+    } catch (error) {
+      // Lost the race to another finish: that one emits.
+      if (isConflict(error) && error.details?.status === "succeeded") return done;
+      throw error;
+    }
+    await emitOnce(deps, finished);
+    await writeManifest(deps, (await deps.jobs.get(job.id)) ?? finished);
+    return done;
+  });
+}
+
+/**
+ * The failed record and its one event. A job already terminal (cancelled, or ended by another
+ * step) keeps its status; its event is emitted if nobody has yet. Returns the job's final status.
+ */
+export async function recordFailure(
+  deps: PipelineDeps,
+  input: FailureInput,
+): Promise<{ jobId: string; status: TerminalStatus }> {
+  try {
+    const job = await deps.jobs.require(input.jobId);
+    if (isTerminal(job.status)) {
+      await emitOnce(deps, job);
+      return { jobId: job.id, status: job.status };
+    }
+    let failed: Job;
+    try {
+      failed = await deps.jobs.transition(job.id, {
+        from: ["queued", "running", "downloading"],
+        to: "failed",
+        set: { error: failureOf(input, job), finishedAt: deps.now().toISOString() },
+      });
+    } catch (error) {
+      const status = isConflict(error) ? error.details?.status : undefined;
+      if (typeof status === "string" && isTerminal(status)) return { jobId: job.id, status };
+      throw error;
+    }
+    await emitOnce(deps, failed);
+    // The manifest is a convenience beside the outputs; the record and the event are what count.
+    await writeManifest(deps, failed).catch(() => undefined);
+    return { jobId: failed.id, status: "failed" };
+  } catch (error) {
+    throw asStepError(error);
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Ending a job: exactly one terminal event per job. Only the step that won the conditional terminal
+ * transition emits, then records eventEmittedAt; a later step that finds the job terminal without
+ * it (the winner crashed between write and emit) emits for it. A repeat is possible only if two
+ * steps overlap in that window, and carries the same event id, so a consumer can drop it.
+ */
+import { buildTerminalEvent } from "../events/types.ts";
+import { ReelayError } from "../errors.ts";
+import type { Job } from "../jobs/types.ts";
+import type { PipelineDeps } from "./deps.ts";
+import { manifestKey, manifestOf } from "./outputs.ts";
+
+export async function emitOnce(deps: PipelineDeps, job: Job): Promise<void> {
+  if (job.eventEmittedAt !== undefined) return;
+  await deps.events.emit(buildTerminalEvent(job));
+  try {
+    await deps.jobs.update(job.id, { eventEmittedAt: deps.now().toISOString() }, { unlessSet: "eventEmittedAt" });
+  } catch (error) {
+    // Someone recorded it first: the event is out either way.
+    if (!(error instanceof ReelayError && error.code === "job_conflict")) throw error;
+  }
+}
+
+export async function writeManifest(deps: PipelineDeps, job: Job): Promise<void> {
+  await deps.objects.putJson(manifestKey(job.id), manifestOf(job));
+}
+
+/** True when `error` says the job was not in a status the write could leave from. */
+export function isConflict(error: unknown): error is ReelayError {
+  return error instanceof ReelayError && error.code === "job_conflict";
+}
