@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ReelayError } from "../../src/errors.ts";
+import { buildJob, createJob } from "../../src/jobs/create.ts";
+import { isJobId, jobIdFrom, newJobId } from "../../src/jobs/ids.ts";
+import { JobStore } from "../../src/jobs/store.ts";
+import type { Job } from "../../src/jobs/types.ts";
+import { validate } from "../../src/validate/index.ts";
+import { startLocalAws, type LocalAws } from "../support/local-aws.ts";
+
+let aws: LocalAws;
+let store: JobStore;
+
+beforeAll(async () => {
+  aws = await startLocalAws();
+  store = new JobStore(aws.ddb, aws.tableName);
+});
+afterAll(() => aws.stop());
+
+function job(overrides: Partial<Job> = {}): Job {
+  const validation = validate({ model: "gamma-3.1", prompt: "a paper boat in the rain" });
+  return { ...buildJob({ validation, source: { type: "api" } }), ...overrides };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ReelayError> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  if (!(error instanceof ReelayError)) throw new Error(`expected a ReelayError, got ${String(error)}`);
+  return error;
+}
+
+describe("job ids", () => {
+  it("newJobId gives vidtsk_/imgtsk_ plus a 26-character ulid", () => {
+    expect(newJobId("video")).toMatch(/^vidtsk_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(newJobId("image")).toMatch(/^imgtsk_[0-9A-HJKMNP-TV-Z]{26}$/);
+  });
+
+  it("jobIdFrom is the same id for the same parts and a different one for other parts", () => {
+    const a = jobIdFrom("video", ["bucket", "inbox/a.jsonl", "etag", 1]);
+    expect(jobIdFrom("video", ["bucket", "inbox/a.jsonl", "etag", 1])).toBe(a);
+    expect(jobIdFrom("video", ["bucket", "inbox/a.jsonl", "etag", 2])).not.toBe(a);
+    expect(isJobId(a)).toBe(true);
+  });
+});
+
+describe("createJob", () => {
+  it("records a queued job with the normalized request, the job id as idempotency key and one history entry", async () => {
+    const validation = validate({ model: "gamma-3.1", prompt: "a lighthouse" });
+    const { job: made, created } = await createJob(store, { validation, source: { type: "cli" } });
+    expect(created).toBe(true);
+    const stored = await store.get(made.id);
+    expect(stored).toMatchObject({ status: "queued", kind: "video", model: "gamma-3.1", idempotencyKey: made.id, attempts: 0, polls: 0 });
+    expect((stored?.request as { duration_sec?: number }).duration_sec).toBe(8);
+    expect(stored?.history).toEqual([{ status: "queued", at: made.createdAt }]);
+  });
+
+  it("with a derived id, the same input twice gives the first job and created=false", async () => {
+    const validation = validate({ model: "gamma-3.1", prompt: "twice" });
+    const jobId = jobIdFrom("video", ["b", "inbox/twice.txt", "etag1", 0]);
+    const first = await createJob(store, { validation, source: { type: "drop" }, jobId });
+    const second = await createJob(store, { validation, source: { type: "drop" }, jobId, idempotencyKey: "other" });
+    expect(second.created).toBe(false);
+    expect(second.job.idempotencyKey).toBe(first.job.idempotencyKey);
+  });
+
+  it("refuses an invalid validation result with invalid_request", () => {
+    const validation = validate({ model: "gamma-3.1", prompt: "x", duration_sec: 5 });
+    expect(validation.valid).toBe(false);
+    expect(() => buildJob({ validation, source: { type: "api" } })).toThrow(expect.objectContaining({ code: "invalid_request" }));
+  });
+});
+
+describe("JobStore conditional writes", () => {
+  it("create refuses an id that exists with job_exists", async () => {
+    const j = await store.create(job());
+    expect((await rejection(store.create(j))).code).toBe("job_exists");
+  });
+
+  it("transition moves from an allowed status, sets fields and appends history", async () => {
+    const j = await store.create(job());
+    const moved = await store.transition(j.id, { from: ["queued"], to: "running", set: { upstreamTaskId: "vidtsk_up" }, note: "submitted" });
+    expect(moved.status).toBe("running");
+    expect(moved.upstreamTaskId).toBe("vidtsk_up");
+    expect(moved.history.map((h) => h.status)).toEqual(["queued", "running"]);
+    expect(moved.history[1]?.note).toBe("submitted");
+  });
+
+  it("transition from a status the job is not in fails with job_conflict naming the current status", async () => {
+    const j = await store.create(job());
+    const error = await rejection(store.transition(j.id, { from: ["downloading"], to: "succeeded" }));
+    expect(error.code).toBe("job_conflict");
+    expect(error.details?.status).toBe("queued");
+    expect((await store.get(j.id))?.status).toBe("queued");
+  });
+
+  it("a late step cannot move a terminal job: the status and history stay as they were", async () => {
+    const j = await store.create(job());
+    await store.transition(j.id, { from: ["queued"], to: "failed", set: { error: { code: "timeout", message: "late" } } });
+    const late = await rejection(store.transition(j.id, { from: ["queued", "running", "downloading"], to: "running" }));
+    expect(late.code).toBe("job_conflict");
+    expect(late.details?.status).toBe("failed");
+    const after = await store.get(j.id);
+    expect(after?.status).toBe("failed");
+    expect(after?.history.map((h) => h.status)).toEqual(["queued", "failed"]);
+  });
+
+  it("a transition that names a terminal status as its only source is refused before any write", async () => {
+    const j = await store.create(job());
+    expect((await rejection(store.transition(j.id, { from: ["succeeded"], to: "running" }))).code).toBe("invalid_transition");
+  });
+
+  it("two concurrent terminal transitions: exactly one wins, the other gets job_conflict", async () => {
+    const j = await store.create(job({ status: "downloading" }));
+    const results = await Promise.allSettled([
+      store.transition(j.id, { from: ["downloading"], to: "succeeded" }),
+      store.transition(j.id, { from: ["queued", "running", "downloading"], to: "failed" }),
+    ]);
+    const won = results.filter((r) => r.status === "fulfilled");
+    const lost = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect((lost[0]?.reason as ReelayError).code).toBe("job_conflict");
+    const winner = (won[0] as PromiseFulfilledResult<Job>).value.status;
+    expect((await store.get(j.id))?.status).toBe(winner);
+    expect((await store.get(j.id))?.history).toHaveLength(2);
+  });
+
+  it("update with unlessTerminal increments counters on a live job and refuses a terminal one", async () => {
+    const j = await store.create(job());
+    await store.update(j.id, {}, { unlessTerminal: true, increment: { polls: 1 } });
+    const twice = await store.update(j.id, {}, { unlessTerminal: true, increment: { polls: 1 } });
+    expect(twice.polls).toBe(2);
+    await store.transition(j.id, { from: ["queued"], to: "cancelled" });
+    expect((await rejection(store.update(j.id, {}, { unlessTerminal: true, increment: { polls: 1 } }))).code).toBe("job_conflict");
+    expect((await store.get(j.id))?.polls).toBe(2);
+  });
+
+  it("update with unlessSet writes a field once and refuses the second write", async () => {
+    const j = await store.create(job());
+    await store.update(j.id, { eventEmittedAt: "2026-01-01T00:00:00.000Z" }, { unlessSet: "eventEmittedAt" });
+    const second = await rejection(store.update(j.id, { eventEmittedAt: "2027-01-01T00:00:00.000Z" }, { unlessSet: "eventEmittedAt" }));
+    expect(second.code).toBe("job_conflict");
+    expect((await store.get(j.id))?.eventEmittedAt).toBe("2026-01-01T00:00:00.000Z");
+  });
+
+  it("update may not write status, and a missing job is job_not_found", async () => {
+    const j = await store.create(job());
+    expect((await rejection(store.update(j.id, { status: "succeeded" }))).code).toBe("invalid_job_patch");
+    expect((await rejection(store.update("vidtsk_nope", { polls: 1 }))).code).toBe("job_not_found");
+  });
+});
+
+describe("JobStore.list", () => {
+  it("lists newest first across pages joined by the cursor, each job exactly once", async () => {
+    const local = await startLocalAws({ tableName: "list-test" });
+    try {
+      const listing = new JobStore(local.ddb, local.tableName);
+      const ids: string[] = [];
+      for (let i = 0; i < 7; i += 1) {
+        const created = await listing.create(job({ id: newJobId("video"), createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }));
+        ids.push(created.id);
+      }
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await listing.list({ limit: 3, ...(cursor === undefined ? {} : { cursor }) });
+        expect(page.jobs.length).toBeLessThanOrEqual(3);
+        seen.push(...page.jobs.map((j) => j.id));
+        cursor = page.cursor;
+        pages += 1;
+      } while (cursor !== undefined && pages < 10);
+      expect(seen).toEqual([...ids].reverse());
+      expect(pages).toBe(3);
+    } finally {
+      await local.stop();
+    }
+  });
+
+  it("filters by status and still fills the page", async () => {
+    const local = await startLocalAws({ tableName: "filter-test" });
+    try {
+      const listing = new JobStore(local.ddb, local.tableName);
+      const failed: string[] = [];
+      for (let i = 0; i < 6; i += 1) {
+        const created = await listing.create(job({ id: newJobId("video"), createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }));
+        if (i % 2 === 0) {
+          await listing.transition(created.id, { from: ["queued"], to: "failed" });
+          failed.push(created.id);
+        }
+      }
+      const page = await listing.list({ status: "failed", limit: 2 });
+      expect(page.jobs.map((j) => j.id)).toEqual([failed[2], failed[1]]);
+      const rest = await listing.list({ status: "failed", limit: 2, ...(page.cursor === undefined ? {} : { cursor: page.cursor }) });
+      expect(rest.jobs.map((j) => j.id)).toEqual([failed[0]]);
+      expect(rest.cursor).toBeUndefined();
+    } finally {
+      await local.stop();
+    }
+  });
+
+  it("a cursor that was not issued is invalid_cursor", async () => {
+    expect((await rejection(store.list({ cursor: "not-a-cursor" }))).code).toBe("invalid_cursor");
+  });
+});
