@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { dropJobId } from "../../src/drops/ids.ts";
 import { replacePlaceholders, withPlaceholders } from "../../src/drops/material.ts";
 import { classifyDropKey, MAX_REQUESTS_PER_DROP, parseDropFile } from "../../src/drops/parse.ts";
 import { validate } from "../../src/validate/index.ts";
@@ -94,33 +93,5 @@ describe("material by bare file name", () => {
       ],
     });
     expect(material).toEqual([]);
-  });
-});
-
-describe("drop job ids", () => {
-  const origin = { bucket: "b", key: "inbox/a.jsonl", etag: '"abc"', entry: 2, lastModified: new Date("2026-11-21T10:00:00Z") };
-
-  it("the same object and line always give the same ULID-shaped id; another line, etag or key gives another", () => {
-    const id = dropJobId("video", origin);
-    expect(id).toMatch(/^vidtsk_[0-9A-HJKMNP-TV-Z]{26}$/);
-    expect(dropJobId("video", { ...origin, etag: "abc" })).toBe(id);
-    expect(dropJobId("video", { ...origin, entry: 3 })).not.toBe(id);
-    expect(dropJobId("video", { ...origin, etag: "abd" })).not.toBe(id);
-    expect(dropJobId("video", { ...origin, key: "inbox/b.jsonl" })).not.toBe(id);
-    expect(dropJobId("image", origin)).toMatch(/^imgtsk_/);
-  });
-
-  it("the id's time part is the object's last-modified time, so ids sort by upload time", () => {
-    const earlier = dropJobId("video", { ...origin, lastModified: new Date("2026-11-21T09:00:00Z") });
-    expect(earlier.slice(7, 17) < dropJobId("video", origin).slice(7, 17)).toBe(true);
-  });
-});
-
-describe("drop job ids are real ULIDs", () => {
-  it("the ulid package decodes the id's time as the object's last-modified time", async () => {
-    const { decodeTime } = await import("ulid");
-    const lastModified = new Date("2026-11-21T10:00:00.123Z");
-    const id = dropJobId("video", { bucket: "b", key: "k", etag: "e", entry: 0, lastModified });
-    expect(decodeTime(id.slice("vidtsk_".length))).toBe(lastModified.getTime());
   });
 });

@@ -1,0 +1,152 @@
+/**
+ * A file that landed in `inbox/` becomes jobs, or lands in `rejected/` with a readable error file,
+ * or both (a .jsonl with some bad lines). Nothing is lost and nothing is doubled: job ids derive
+ * from bucket, key, etag and entry, so a second notification of the same object (S3 delivers at
+ * least once) or the same file dropped again finds the jobs already made.
+ */
+import type { Readable } from "node:stream";
+import type { Catalog } from "../catalog/types.ts";
+import { ReelayError, type Issue } from "../errors.ts";
+import { createJob } from "../jobs/create.ts";
+import { jobIdFrom } from "../jobs/ids.ts";
+import type { Job } from "../jobs/types.ts";
+import type { JobStore } from "../jobs/store.ts";
+import type { ObjectStore } from "../storage/objects.ts";
+import { validate } from "../validate/index.ts";
+import { replacePlaceholders, withPlaceholders } from "./material.ts";
+import { classifyDropKey, entryLocation, parseDropFile, type DropEntry, type DropIssue } from "./parse.ts";
+
+export const INBOX_PREFIX = "inbox/";
+export const REJECTED_PREFIX = "rejected/";
+/** Prompt files are small; a larger one is refused before it is read into memory. */
+export const MAX_DROP_BYTES = 10 * 1024 * 1024;
+/** Presigned material URLs must outlive the longest job (15 min deadline) with a wide margin. */
+const MATERIAL_URL_TTL_S = 6 * 3600;
+
+export interface DropDeps {
+  jobs: JobStore;
+  objects: ObjectStore;
+  /** Starting an already started job must be harmless (AWS: same execution name; local: deduplicated). */
+  starter: { start(job: Job): Promise<void> };
+  defaultModel: string;
+  catalog?: Catalog;
+}
+
+export interface DropOutcome {
+  key: string;
+  /** material and objects outside inbox/ are left alone */
+  status: "ignored" | "accepted" | "rejected" | "partly_rejected";
+  jobs: { id: string; created: boolean; entry: string }[];
+  errors: DropIssue[];
+  rejectedKey?: string;
+}
+
+export async function ingestDrop(deps: DropDeps, key: string): Promise<DropOutcome> {
+  const type = classifyDropKey(key);
+  if (!key.startsWith(INBOX_PREFIX) || type === "material") return { key, status: "ignored", jobs: [], errors: [] };
+
+  const head = await deps.objects.head(key);
+  // Deleted between the notification and now: nothing to do, and nothing was lost by us.
+  if (head === undefined) return { key, status: "ignored", jobs: [], errors: [] };
+  const etag = (head.etag ?? "").replace(/"/g, "");
+
+  let text = "";
+  const errors: DropIssue[] = [];
+  if (head.bytes > MAX_DROP_BYTES) {
+    errors.push({ path: "", code: "drop_file_too_large", message: `Prompt files may be at most ${MAX_DROP_BYTES / 1024 / 1024} MiB; this one is ${head.bytes} bytes.` });
+  } else {
+    text = await readText((await deps.objects.getStream(key)).body);
+  }
+
+  const parsed = errors.length > 0 ? { entries: [], errors: [] } : parseDropFile(key, text, { defaultModel: deps.defaultModel });
+  errors.push(...parsed.errors);
+  const jobs: DropOutcome["jobs"] = [];
+  for (const entry of parsed.entries) {
+    const made = await entryToJob(deps, key, etag, entry);
+    if ("errors" in made) errors.push(...made.errors);
+    else jobs.push(made);
+  }
+
+  if (errors.length === 0) return { key, status: "accepted", jobs, errors };
+  // Report in file order, whichever stage found the problem.
+  errors.sort((a, b) => (a.line ?? a.index ?? -1) - (b.line ?? b.index ?? -1));
+  const rejectedKey = await reject(deps.objects, key, text, head.contentType, errors, jobs);
+  return { key, status: jobs.length > 0 ? "partly_rejected" : "rejected", jobs, errors, rejectedKey };
+}
+
+async function entryToJob(
+  deps: DropDeps,
+  key: string,
+  etag: string,
+  entry: DropEntry,
+): Promise<{ id: string; created: boolean; entry: string } | { errors: DropIssue[] }> {
+  const where = { ...(entry.line === undefined ? {} : { line: entry.line }), ...(entry.index === undefined ? {} : { index: entry.index }) };
+  const located = (issues: Issue[]): DropIssue[] => issues.map((issue) => ({ ...where, ...issue }));
+
+  const { body, material } = withPlaceholders(entry.body);
+  const verdict = validate(body, deps.catalog === undefined ? {} : { catalog: deps.catalog });
+  const folder = key.slice(0, key.lastIndexOf("/") + 1);
+  const urls = new Map<string, string>();
+  const missing: Issue[] = [];
+  for (const { path, name } of material) {
+    if (urls.has(name)) continue;
+    const object = await deps.objects.head(folder + name);
+    if (object === undefined) {
+      missing.push({ path, code: "material_not_found", message: `"${name}" was not found beside the prompt file; upload ${folder}${name} first, then the prompt file.` });
+    } else {
+      urls.set(name, await deps.objects.presignGet(folder + name, MATERIAL_URL_TTL_S));
+    }
+  }
+  if (!verdict.valid || missing.length > 0) return { errors: located([...verdict.errors, ...missing]) };
+
+  const entryNumber = entry.line ?? entry.index ?? 0;
+  const { job, created } = await createJob(deps.jobs, {
+    validation: { ...verdict, normalized: replacePlaceholders(verdict.normalized, urls) },
+    source: { type: "drop", bucket: deps.objects.bucket, key, ...(entry.line === undefined ? {} : { line: entry.line }) },
+    jobId: jobIdFrom(verdict.kind ?? "video", [deps.objects.bucket, key, etag, entryNumber]),
+  });
+  // A job still queued may never have been started (a crash between the two writes): start it.
+  // Starting is idempotent, so a duplicate notification costs nothing.
+  if (job.status === "queued") await deps.starter.start(job);
+  return { id: job.id, created, entry: entryLocation(entry) };
+}
+
+async function reject(
+  objects: ObjectStore,
+  key: string,
+  text: string,
+  contentType: string,
+  errors: DropIssue[],
+  jobs: DropOutcome["jobs"],
+): Promise<string> {
+  const name = key.slice(INBOX_PREFIX.length);
+  const rejectedKey = REJECTED_PREFIX + name;
+  await objects.putJson(`${rejectedKey}.error.json`, {
+    file: key,
+    message: summary(errors),
+    errors: errors.map((error) => ({ ...error, where: [entryLocation(error), error.path].filter(Boolean).join(": ") || "(file)" })),
+    accepted_jobs: jobs.map((job) => ({ id: job.id, entry: job.entry })),
+  });
+  if (text !== "") await objects.put(rejectedKey, text, { contentType });
+  await objects.delete(key);
+  return rejectedKey;
+}
+
+function summary(errors: DropIssue[]): string {
+  const first = errors[0];
+  if (first === undefined) return "";
+  const where = [entryLocation(first), first.path].filter(Boolean).join(", ");
+  const more = errors.length > 1 ? ` (+${errors.length - 1} more)` : "";
+  return `${where ? `${where}: ` : ""}${first.message}${more}`;
+}
+
+async function readText(body: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_DROP_BYTES) throw new ReelayError("drop_file_too_large", "The prompt file grew past the size limit while it was read.");
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
