@@ -1,0 +1,154 @@
+import { createHash } from "node:crypto";
+import { Readable } from "node:stream";
+import { ListMultipartUploadsCommand } from "@aws-sdk/client-s3";
+import { startSimulator, type Simulator } from "@reelay/simulator";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ReelayError } from "../../src/errors.ts";
+import { TransientError } from "../../src/pipeline/errors.ts";
+import { copyUrlToS3 } from "../../src/storage/copy.ts";
+import { DigestStream } from "../../src/storage/digest.ts";
+import { ObjectStore } from "../../src/storage/objects.ts";
+import { startLocalAws, type LocalAws } from "../support/local-aws.ts";
+
+const MB = 1024 * 1024;
+const KEY = "sim-key";
+
+let aws: LocalAws;
+let store: ObjectStore;
+let sim: Simulator;
+let clock = 1_700_000_000_000;
+
+beforeAll(async () => {
+  aws = await startLocalAws();
+  store = new ObjectStore(aws.s3, aws.bucket);
+  // A hand-moved clock: tasks finish and URLs expire exactly when the test says.
+  sim = await startSimulator({ apiKey: KEY, generationMs: 1_000, outputBytes: 20 * MB, urlTtlMs: 60_000, now: () => clock });
+});
+afterAll(async () => {
+  await sim.close();
+  await aws.stop();
+});
+afterEach(() => sim.setFaults([]));
+
+/** A succeeded simulator task and its signed output URL. */
+async function finishedTask(): Promise<{ id: string; url: string }> {
+  const res = await fetch(`${sim.url}/video/generations`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+    body: JSON.stringify({ model: "gamma-3.1", prompt: "a paper boat", duration_sec: 8 }),
+  });
+  const body = (await res.json()) as { service_task?: { task_id?: string }; task_id?: string };
+  const id = body.service_task?.task_id ?? body.task_id ?? "";
+  clock += 5_000;
+  const url = sim.task(id)?.outputUrls[0];
+  if (url === undefined) throw new Error(`task ${id} has no output URL`);
+  return { id, url };
+}
+
+/** The S3 commands this client sends from now on (a real client, watched, not replaced). */
+function recordCommands(): string[] {
+  const sent: string[] = [];
+  aws.s3.middlewareStack.add(
+    (next, context) => async (args) => {
+      sent.push(context.commandName ?? "");
+      return next(args);
+    },
+    { step: "initialize", name: "record-commands" },
+  );
+  return sent;
+}
+
+async function openUploads(): Promise<number> {
+  const answer = await aws.s3.send(new ListMultipartUploadsCommand({ Bucket: aws.bucket }));
+  return answer.Uploads?.length ?? 0;
+}
+
+async function failure(promise: Promise<unknown>): Promise<ReelayError> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  if (!(error instanceof ReelayError)) throw new Error(`expected a ReelayError, got ${String(error)}`);
+  return error;
+}
+
+describe("copyUrlToS3 against the simulator and s3rver", () => {
+  it("streams a 20 MB output in parts: bytes and sha256 equal the simulator's, and the stored object reads back the same", async () => {
+    const { id, url } = await finishedTask();
+    const copied = await copyUrlToS3(fetch, url, store, "outputs/t1/video.mp4");
+    const task = sim.task(id);
+    expect(copied.bytes).toBe(task?.outputBytes);
+    expect(copied.bytes).toBeGreaterThan(2 * 8 * MB);
+    expect(copied.sha256).toBe(task?.outputSha256);
+    expect(copied.contentType).toBe("video/mp4");
+    expect(copied.sourceUrlHost).toBe(new URL(sim.url).host);
+    expect(await store.head("outputs/t1/video.mp4")).toMatchObject({ bytes: copied.bytes, contentType: "video/mp4" });
+    const read = await store.getStream("outputs/t1/video.mp4");
+    const hash = createHash("sha256");
+    for await (const chunk of read.body) hash.update(chunk as Buffer);
+    expect(hash.digest("hex")).toBe(copied.sha256);
+    expect(await openUploads()).toBe(0);
+  });
+
+  it("a truncated download is a TransientError download_truncated; no object is stored and the multipart upload is aborted", async () => {
+    const { url } = await finishedTask();
+    sim.setFaults([{ fault: "truncate" }]);
+    const sent = recordCommands();
+    const error = await failure(copyUrlToS3(fetch, url, store, "outputs/t2/video.mp4"));
+    aws.s3.middlewareStack.remove("record-commands");
+    // The cut comes after the first 8 MiB part, so a multipart upload really was open.
+    expect(sent).toContain("CreateMultipartUploadCommand");
+    expect(sent).toContain("AbortMultipartUploadCommand");
+    expect(sent).not.toContain("CompleteMultipartUploadCommand");
+    expect(error).toBeInstanceOf(TransientError);
+    expect(error.name).toBe("ReelayTransientError");
+    expect(error.code).toBe("download_truncated");
+    expect(await store.head("outputs/t2/video.mp4")).toBeUndefined();
+    expect(await openUploads()).toBe(0);
+  });
+
+  it("a 503 from the output host is a TransientError and stores nothing", async () => {
+    const { url } = await finishedTask();
+    sim.setFaults([{ fault: "download_error" }]);
+    const error = await failure(copyUrlToS3(fetch, url, store, "outputs/t3/video.mp4"));
+    expect(error).toBeInstanceOf(TransientError);
+    expect(error.code).toBe("download_unavailable");
+    expect(await store.head("outputs/t3/video.mp4")).toBeUndefined();
+  });
+
+  it("an expired URL (403) is the permanent output_unavailable, and the message carries no signature", async () => {
+    const { url } = await finishedTask();
+    clock += 120_000;
+    const error = await failure(copyUrlToS3(fetch, url, store, "outputs/t4/video.mp4"));
+    expect(error).not.toBeInstanceOf(TransientError);
+    expect(error.code).toBe("output_unavailable");
+    expect(error.status).toBe(403);
+    expect(error.message).not.toContain(new URL(url).search.slice(1));
+  });
+});
+
+describe("ObjectStore", () => {
+  it("put, head, getStream, presignGet and delete round-trip one object", async () => {
+    await store.put("notes/a.txt", "hello", { contentType: "text/plain" });
+    expect(await store.head("notes/a.txt")).toMatchObject({ bytes: 5, contentType: "text/plain" });
+    const signed = await store.presignGet("notes/a.txt", 60);
+    expect(signed).toContain("X-Amz-Signature=");
+    expect(await (await fetch(signed)).text()).toBe("hello");
+    await store.delete("notes/a.txt");
+    expect(await store.head("notes/a.txt")).toBeUndefined();
+    expect((await failure(store.getStream("notes/a.txt"))).code).toBe("object_not_found");
+  });
+
+  it("uploadStream with expectedBytes refuses a stream that ends short and leaves no object", async () => {
+    const body = Readable.from([Buffer.alloc(1000, 1)]);
+    const error = await failure(store.uploadStream("short.bin", body, { contentType: "application/octet-stream", expectedBytes: 2000 }));
+    expect(error.code).toBe("download_truncated");
+    expect(await store.head("short.bin")).toBeUndefined();
+  });
+});
+
+describe("DigestStream", () => {
+  it("fails with download_truncated when more bytes arrive than announced", async () => {
+    const digest = new DigestStream(3);
+    const done = new Promise((resolve, reject) => digest.on("error", reject).on("finish", resolve));
+    digest.end(Buffer.from("four"));
+    await expect(done).rejects.toMatchObject({ code: "download_truncated" });
+  });
+});
