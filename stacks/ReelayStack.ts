@@ -18,7 +18,7 @@ import { createStorage } from "./storage.ts";
 /** Stage "test" (the infra tests) synthesizes without a real upstream; every other stage needs one. */
 const TEST_UPSTREAM_URL = "https://upstream.test.invalid/v1";
 
-const STEP_HANDLERS: Record<JobFlowStep, string> = {
+export const STEP_HANDLERS: Record<JobFlowStep, string> = {
   submit: "functions/submit.handler",
   poll: "functions/poll.handler",
   download: "functions/download.handler",
@@ -91,6 +91,7 @@ export function ReelayStack({ stack, app }: StackContext) {
   // Bearer auth is checked by the API function itself on every /v1 route (one key store, the
   // same code path locally and on AWS); API Gateway routes carry no authorizer of their own.
   const api = new Api(stack, "Api", {
+    accessLog: { retention: "one_month" },
     routes: {
       "GET /healthz": apiFunction,
       "GET /openapi.json": apiFunction,

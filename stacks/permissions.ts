@@ -19,9 +19,9 @@ function allow(fn: IFunction, actions: string[], resources: string[]): void {
 }
 
 export function allowTable(fn: IFunction, table: dynamodb.ITable, actions: TableAction[]): void {
-  const resources = [table.tableArn];
-  if (actions.includes("Query")) resources.push(`${table.tableArn}/index/${JOBS_LIST_INDEX}`);
-  allow(fn, actions.map((a) => `dynamodb:${a}`), resources);
+  allow(fn, actions.map((a) => `dynamodb:${a}`), [table.tableArn]);
+  // Listing reads the newest-first index; only Query ever touches it.
+  if (actions.includes("Query")) allow(fn, ["dynamodb:Query"], [`${table.tableArn}/index/${JOBS_LIST_INDEX}`]);
 }
 
 export function allowObjects(fn: IFunction, bucket: s3.IBucket, prefix: Prefix, actions: ObjectAction[]): void {

@@ -1,0 +1,262 @@
+/**
+ * The synthesized CloudFormation template of the SST app (stage "test", offline), with cdk-nag's
+ * AwsSolutions pack run over it. One synth for the whole file.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { MAX_DEADLINE_MS } from "../../packages/core/src/polling/policy.ts";
+import { LAMBDA_SERVICE_ERRORS, STEP_LAMBDA_TIMEOUT_S, TRANSIENT_ERROR_NAME } from "../../packages/core/src/flow/job-flow.ts";
+import { aslFromResolved } from "../../packages/core/src/flow/synth-definition.ts";
+import { reelayFunctions, render, resourcesOf, shortId, synthReelay, type Synth } from "./synth.ts";
+
+let synth: Synth;
+let asl: { States: Record<string, any>; TimeoutSeconds?: number };
+let machine: Record<string, any>;
+
+beforeAll(async () => {
+  synth = await synthReelay();
+  const machines = Object.values(resourcesOf(synth.template, "AWS::StepFunctions::StateMachine"));
+  expect(machines).toHaveLength(1);
+  machine = machines[0]!.Properties!;
+  asl = aslFromResolved(machine.DefinitionString, (token) => `<${render(token)}>`) as typeof asl;
+}, 120_000);
+
+const entries = <T>(record: Record<string, T>) => Object.entries(record);
+
+describe("cdk-nag AwsSolutions", () => {
+  it("reports no unsuppressed error anywhere in the stack", () => {
+    expect(synth.nagErrors).toEqual([]);
+  });
+});
+
+describe("job flow state machine", () => {
+  it("is a STANDARD machine with an overall timeout longer than the longest job deadline plus a full download", () => {
+    expect(machine.StateMachineType).toBe("STANDARD");
+    expect(asl.TimeoutSeconds).toBeGreaterThan(MAX_DEADLINE_MS / 1000 + STEP_LAMBDA_TIMEOUT_S.download);
+  });
+
+  it("logs every execution to a log group with finite retention and has X-Ray tracing on", () => {
+    expect(machine.LoggingConfiguration.Level).toBe("ALL");
+    const logGroup = machine.LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup.LogGroupArn["Fn::GetAtt"][0];
+    expect(resourcesOf(synth.template)[logGroup]!.Properties!.RetentionInDays).toBeGreaterThan(0);
+    expect(machine.TracingConfiguration).toEqual({ Enabled: true });
+  });
+
+  it("has the five Task states, each with Retry (Lambda service errors and ReelayTransientError), Catch States.ALL and TimeoutSeconds", () => {
+    const tasks = entries(asl.States).filter(([, s]) => s.Type === "Task");
+    expect(tasks.map(([name]) => name).sort()).toEqual(["Download", "Finish", "Poll", "RecordFailure", "Submit"]);
+    for (const [name, state] of tasks) {
+      const retried = (state.Retry ?? []).flatMap((r: { ErrorEquals: string[] }) => r.ErrorEquals);
+      expect(retried, name).toEqual(expect.arrayContaining([...LAMBDA_SERVICE_ERRORS, TRANSIENT_ERROR_NAME]));
+      expect(state.Catch, name).toEqual([expect.objectContaining({ ErrorEquals: ["States.ALL"], ResultPath: "$.error" })]);
+      expect(state.TimeoutSeconds, name).toBeGreaterThan(0);
+    }
+  });
+
+  it("catches every step into RecordFailure, and RecordFailure's own Catch ends in the Fail state", () => {
+    for (const name of ["Submit", "Poll", "Download", "Finish"]) expect(asl.States[name].Catch[0].Next).toBe("RecordFailure");
+    expect(asl.States.RecordFailure.Catch[0].Next).toBe("Failed");
+    expect(asl.States.RecordFailure.Next).toBe("Failed");
+    expect(asl.States.Failed.Type).toBe("Fail");
+  });
+
+  it("bounds the poll loop: the only way back to WaitForTask is a Choice rule requiring $.polls < $.maxPolls", () => {
+    const intoWait: string[] = [];
+    for (const [name, state] of entries(asl.States)) {
+      if (state.Next === "WaitForTask") intoWait.push(name);
+      for (const rule of state.Choices ?? []) {
+        if (rule.Next !== "WaitForTask") continue;
+        expect(rule.And).toContainEqual({ Variable: "$.polls", NumericLessThanPath: "$.maxPolls" });
+        expect(rule.And).toContainEqual({ Variable: "$.outcome", StringEquals: "running" });
+        intoWait.push(`${name} (bounded)`);
+      }
+    }
+    expect(intoWait).toEqual(["Submit", "IsDone (bounded)"]);
+    expect(asl.States.WaitForTask.SecondsPath).toBe("$.waitSeconds");
+    expect(asl.States.IsDone.Default).toBe("LoopBoundReached");
+    expect(asl.States.LoopBoundReached.Next).toBe("RecordFailure");
+  });
+});
+
+describe("storage", () => {
+  const buckets = () => resourcesOf(synth.template, "AWS::S3::Bucket");
+
+  it("blocks all public access and encrypts every bucket", () => {
+    expect(Object.keys(buckets())).toHaveLength(2);
+    for (const [, bucket] of entries(buckets())) {
+      expect(bucket.Properties!.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(bucket.Properties!.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe(
+        "AES256",
+      );
+    }
+  });
+
+  it("denies every request to every bucket that is not over TLS", () => {
+    const policies = Object.values(resourcesOf(synth.template, "AWS::S3::BucketPolicy"));
+    for (const id of Object.keys(buckets())) {
+      const policy = policies.find((p) => p.Properties!.Bucket.Ref === id);
+      expect(policy, id).toBeDefined();
+      expect(policy!.Properties!.PolicyDocument.Statement).toContainEqual(
+        expect.objectContaining({ Effect: "Deny", Action: "s3:*", Condition: { Bool: { "aws:SecureTransport": "false" } } }),
+      );
+    }
+  });
+
+  it("aborts incomplete multipart uploads after one day and logs access to the data bucket", () => {
+    const data = buckets()[Object.keys(buckets()).find((id) => shortId(id) === "Bucket")!]!.Properties!;
+    expect(data.LifecycleConfiguration.Rules).toContainEqual(
+      expect.objectContaining({ Status: "Enabled", AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+    );
+    expect(render(data.LoggingConfiguration.DestinationBucketName)).toBe("AccessLogs");
+  });
+
+  it("gives the jobs table point-in-time recovery, key pk and the gsi1 listing index", () => {
+    const tables = Object.values(resourcesOf(synth.template, "AWS::DynamoDB::Table"));
+    expect(tables).toHaveLength(1);
+    const table = tables[0]!.Properties!;
+    expect(table.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(table.KeySchema).toEqual([{ AttributeName: "pk", KeyType: "HASH" }]);
+    expect(table.GlobalSecondaryIndexes[0].IndexName).toBe("gsi1");
+  });
+
+  it("creates the event bus and notifies the drop function of objects created under inbox/ only", () => {
+    expect(Object.values(resourcesOf(synth.template, "AWS::Events::EventBus"))[0]!.Properties!.Name).toBe("reelay-test");
+    const notification = Object.values(resourcesOf(synth.template, "Custom::S3BucketNotifications"))[0]!.Properties!;
+    const configs = notification.NotificationConfiguration.LambdaFunctionConfigurations;
+    expect(configs).toHaveLength(1);
+    expect(configs[0].Events).toEqual(["s3:ObjectCreated:*"]);
+    expect(render(configs[0].LambdaFunctionArn)).toBe("DropFunction");
+    expect(configs[0].Filter.Key.FilterRules).toEqual([{ Name: "prefix", Value: "inbox/" }]);
+  });
+});
+
+describe("HTTP API", () => {
+  it("routes GET /healthz, GET /openapi.json and every /v1 path to the one API function (which checks the Bearer key)", () => {
+    const integrations = resourcesOf(synth.template, "AWS::ApiGatewayV2::Integration");
+    const routes = Object.values(resourcesOf(synth.template, "AWS::ApiGatewayV2::Route")).map((r) => {
+      const target = render(r.Properties!.Target).replace(/^integrations\//, "");
+      const integration = integrations[Object.keys(integrations).find((id) => shortId(id) === target || id === target)!];
+      return [r.Properties!.RouteKey, render(integration?.Properties?.IntegrationUri)];
+    });
+    expect(Object.fromEntries(routes)).toEqual({
+      "GET /healthz": "ApiFunction",
+      "GET /openapi.json": "ApiFunction",
+      "ANY /v1/{proxy+}": "ApiFunction",
+    });
+  });
+});
+
+describe("functions", () => {
+  it("are the seven reelay handlers", () => {
+    const handlers = Object.values(reelayFunctions(synth.template)).map((f) => f.Properties!.Handler);
+    expect(handlers.sort()).toEqual(
+      ["api", "download", "drop", "fail", "finish", "poll", "submit"].map((name) => `functions/${name}.handler`),
+    );
+  });
+
+  it("run Node 22 on arm64 with a finite log retention, each", () => {
+    const retention = Object.values(resourcesOf(synth.template, "Custom::LogRetention")).map((r) => [
+      render(r.Properties!.LogGroupName),
+      r.Properties!.RetentionInDays,
+    ]);
+    for (const [id, fn] of entries(reelayFunctions(synth.template))) {
+      expect(fn.Properties!.Runtime, id).toBe("nodejs22.x");
+      expect(fn.Properties!.Architectures, id).toEqual(["arm64"]);
+      expect(retention, id).toContainEqual([`/aws/lambda/${shortId(id)}`, expect.any(Number)]);
+    }
+    for (const [, days] of retention) expect(days).toBeGreaterThan(0);
+    for (const [id, group] of entries(resourcesOf(synth.template, "AWS::Logs::LogGroup"))) {
+      expect(group.Properties!.RetentionInDays, id).toBeGreaterThan(0);
+    }
+  });
+
+  it("get the REELAY_* settings; only api and drop get the state machine ARN", () => {
+    for (const [id, fn] of entries(reelayFunctions(synth.template))) {
+      const env = fn.Properties!.Environment.Variables;
+      expect(Object.keys(env), id).toEqual(
+        expect.arrayContaining(["REELAY_TABLE_NAME", "REELAY_BUCKET_NAME", "REELAY_EVENT_BUS_NAME", "REELAY_UPSTREAM_URL", "REELAY_DEFAULT_MODEL"]),
+      );
+      const starts = ["ApiFunction", "DropFunction"].includes(shortId(id));
+      expect("REELAY_STATE_MACHINE_ARN" in env, id).toBe(starts);
+      if (starts) expect(render(env.REELAY_STATE_MACHINE_ARN)).toBe("JobFlow");
+    }
+  });
+
+  it("never carry the upstream key in their environment: only SST's fetch-from-SSM marker, on the three upstream callers", () => {
+    const bound: string[] = [];
+    for (const [id, fn] of entries(reelayFunctions(synth.template))) {
+      const env = fn.Properties!.Environment.Variables as Record<string, unknown>;
+      expect(Object.keys(env).filter((k) => /API_KEY/i.test(k) && k !== "SST_Secret_value_UPSTREAM_API_KEY"), id).toEqual([]);
+      if ("SST_Secret_value_UPSTREAM_API_KEY" in env) {
+        expect(env.SST_Secret_value_UPSTREAM_API_KEY).toBe("__FETCH_FROM_SSM__");
+        bound.push(shortId(id));
+      }
+    }
+    expect(bound.sort()).toEqual(["DownloadFunction", "PollFunction", "SubmitFunction"]);
+  });
+});
+
+describe("IAM", () => {
+  type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+  const statements = (): [string, Statement][] =>
+    entries(resourcesOf(synth.template, "AWS::IAM::Policy")).flatMap(([id, p]) =>
+      (p.Properties!.PolicyDocument.Statement as Statement[]).map((s): [string, Statement] => [id, s]),
+    );
+
+  it("has no wildcard action (no '*', no 'service:*') in any policy", () => {
+    const actions = statements().flatMap(([, s]) => [s.Action].flat());
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.filter((a) => a.includes("*"))).toEqual([]);
+  });
+
+  it("grants each reelay function exactly these permissions", () => {
+    const roleOf = (fnId: string) => render(reelayFunctions(synth.template)[fnId]!.Properties!.Role);
+    const byRole = new Map<string, string[]>();
+    for (const [, p] of entries(resourcesOf(synth.template, "AWS::IAM::Policy"))) {
+      const role = render(p.Properties!.Roles[0]);
+      for (const s of p.Properties!.PolicyDocument.Statement as Statement[]) {
+        for (const action of [s.Action].flat()) {
+          for (const resource of [s.Resource].flat()) {
+            const r = render(resource).replace(/^arn:aws:ssm:[^:]+:[^:]+:parameter\/sst\/reelay\/test\//, "ssm:");
+            byRole.set(role, [...(byRole.get(role) ?? []), `${action} ${r}`]);
+          }
+        }
+      }
+    }
+    const granted = Object.fromEntries(
+      Object.keys(reelayFunctions(synth.template)).map((id) => [shortId(id), (byRole.get(roleOf(id)) ?? []).filter((g) => !g.startsWith("xray:")).sort()]),
+    );
+    const secret = ["ssm:GetParameters ssm:Secret/UPSTREAM_API_KEY/value", "ssm:GetParameters arn:aws:ssm:us-east-1:my-account:parameter/sst/reelay/.fallback/Secret/UPSTREAM_API_KEY/value"];
+    const step = ["dynamodb:GetItem Jobs", "dynamodb:UpdateItem Jobs"];
+    const sorted = (list: string[]) => [...list].sort();
+    expect(granted).toEqual({
+      SubmitFunction: sorted([...step, ...secret]),
+      PollFunction: sorted([...step, ...secret]),
+      DownloadFunction: sorted([...step, ...secret, "s3:PutObject Bucket/outputs/*", "s3:AbortMultipartUpload Bucket/outputs/*"]),
+      FinishFunction: sorted([...step, "events:PutEvents Bus"]),
+      RecordFailureFunction: sorted([...step, "events:PutEvents Bus"]),
+      ApiFunction: sorted([
+        "dynamodb:GetItem Jobs",
+        "dynamodb:PutItem Jobs",
+        "dynamodb:UpdateItem Jobs",
+        "dynamodb:Query Jobs",
+        "dynamodb:Query Jobs/index/gsi1",
+        "s3:GetObject Bucket/outputs/*",
+        "states:StartExecution JobFlow",
+      ]),
+      DropFunction: sorted([
+        "dynamodb:GetItem Jobs",
+        "dynamodb:PutItem Jobs",
+        "dynamodb:UpdateItem Jobs",
+        "s3:GetObject Bucket/inbox/*",
+        "s3:DeleteObject Bucket/inbox/*",
+        "s3:PutObject Bucket/rejected/*",
+        "states:StartExecution JobFlow",
+      ]),
+    });
+  });
+});
