@@ -1,0 +1,48 @@
+/**
+ * reelay's HTTP API as one hono app: the same app answers on Lambda (hono/aws-lambda) and on Node
+ * (@hono/node-server). It speaks the service contract itself, so a client written for the upstream
+ * can point its base URL at `http://host:port/v1` and keep working.
+ */
+import { Hono } from "hono";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { bearerAuth } from "./auth.ts";
+import { resolveDeps, type ApiDeps, type ApiEnv } from "./deps.ts";
+import { errorBody, handleError, sendError } from "./errors.ts";
+import { eventRoutes } from "./routes/events.ts";
+import { jobRoutes } from "./routes/jobs.ts";
+import { videoRoutes } from "./routes/video.ts";
+
+export function createApp(input: ApiDeps): Hono<ApiEnv> {
+  const deps = resolveDeps(input);
+  const app = new Hono<ApiEnv>();
+
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        sendError(c, 405, errorBody("method_not_allowed", `${c.req.method} is not allowed here; use ${methods.join(", ")}.`), {
+          Allow: methods.join(", "),
+        }),
+    }),
+  );
+
+  app.get("/healthz", async (c) => {
+    const health = deps.health;
+    if (health === undefined) return c.json({ ok: true });
+    try {
+      return c.json({ ...(await health()), ok: true });
+    } catch (error) {
+      const message = `A dependency check failed: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`;
+      return sendError(c, 503, { ok: false, ...errorBody("unhealthy", message) });
+    }
+  });
+
+  app.use("/v1/*", bearerAuth(deps.authenticate));
+  app.route("/v1/video", videoRoutes(deps));
+  app.route("/v1/jobs", jobRoutes(deps));
+  if (deps.events !== undefined) app.route("/v1/events", eventRoutes(deps.events, deps.sseHeartbeatMs));
+
+  app.notFound((c) => sendError(c, 404, errorBody("not_found", `No route ${c.req.method} ${c.req.path}.`)));
+  app.onError(handleError);
+  return app;
+}

@@ -1,0 +1,97 @@
+/**
+ * POST /v1/video/generations as one function: validate, record the job, start its execution. A job
+ * is either started or failed with `start_failed` before the caller hears back, so nothing is lost
+ * silently between the record and the state machine.
+ */
+import { ReelayError, validate, type Issue } from "@reelay/core";
+import { buildTerminalEvent } from "@reelay/core/events/types";
+import { createJob } from "@reelay/core/jobs/create";
+import type { Job } from "@reelay/core/jobs/types";
+import type { Caller, ResolvedDeps } from "./deps.ts";
+import { idempotentJobId } from "./idempotency.ts";
+
+export interface CreateInput {
+  body: unknown;
+  caller: Caller;
+  idempotencyKey?: string | undefined;
+}
+
+export function invalidRequest(errors: Issue[]): ReelayError {
+  const [first] = errors;
+  const more = errors.length > 1 ? ` (+${errors.length - 1} more)` : "";
+  return new ReelayError("invalid_request", `${first?.message ?? "The request is not valid."}${more}`, {
+    status: 400,
+    ...(first === undefined ? {} : { path: first.path }),
+    details: { errors },
+  });
+}
+
+function wrongEndpoint(): ReelayError {
+  return new ReelayError(
+    "wrong_endpoint",
+    "This is an image request (messages/modalities or an image model); send it to POST /v1/chat/completions. This endpoint creates videos.",
+    { status: 400, details: { endpoint: "/v1/chat/completions" } },
+  );
+}
+
+function describe(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.slice(0, 300);
+}
+
+/** The Generation Failed event for a job the API itself failed; recorded so no step emits a second. */
+async function announce(deps: ResolvedDeps, job: Job): Promise<void> {
+  if (deps.sink === undefined) return;
+  await deps.sink.emit(buildTerminalEvent(job));
+  await deps.jobs.update(job.id, { eventEmittedAt: deps.now().toISOString() }, { unlessSet: "eventEmittedAt" }).catch((error: unknown) => {
+    if (!(error instanceof ReelayError && error.code === "job_conflict")) throw error;
+  });
+}
+
+async function start(deps: ResolvedDeps, job: Job): Promise<Job> {
+  try {
+    await deps.starter.start(job);
+    return job;
+  } catch (cause) {
+    const error = { code: "start_failed", message: `The job was recorded but could not be started (${describe(cause)}).` };
+    let failed: Job;
+    try {
+      failed = await deps.jobs.transition(job.id, {
+        from: ["queued"],
+        to: "failed",
+        set: { error, finishedAt: deps.now().toISOString() },
+        note: "start_failed",
+      });
+    } catch (conflict) {
+      // The job moved on from queued: the start went through after all, only its answer was lost.
+      if (conflict instanceof ReelayError && conflict.code === "job_conflict") return deps.jobs.require(job.id);
+      throw conflict;
+    }
+    await announce(deps, failed);
+    throw new ReelayError("start_failed", `${error.message} The job ${job.id} is marked failed; submit again.`, {
+      status: 503,
+      retryable: true,
+      details: { task_id: job.id },
+      cause,
+    });
+  }
+}
+
+/**
+ * A repeat of an idempotency key answers with the first job as it stands, without starting it again
+ * (issue 4 adds the 409 for a repeat with a different payload).
+ */
+export async function createVideoJob(deps: ResolvedDeps, input: CreateInput): Promise<{ job: Job; created: boolean }> {
+  const validation = validate(input.body, deps.catalog === undefined ? {} : { catalog: deps.catalog });
+  if (validation.kind === "image") throw wrongEndpoint();
+  if (!validation.valid) throw invalidRequest(validation.errors);
+  const key = input.idempotencyKey;
+  const { job, created } = await createJob(deps.jobs, {
+    validation,
+    source: { type: "api", apiKeyId: input.caller.keyId },
+    ...(key === undefined ? {} : { jobId: idempotentJobId("video", input.caller.keyId, key) }),
+    now: deps.now(),
+  });
+  if (!created) return { job, created };
+  return { job: await start(deps, job), created };
+}

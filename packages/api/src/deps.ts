@@ -1,0 +1,71 @@
+/** What the API needs, passed in, so one app runs on Lambda (AWS clients) and in the local stack. */
+import type { Catalog } from "@reelay/core";
+import type { EventSink, TerminalEvent } from "@reelay/core/events/types";
+import type { JobStore } from "@reelay/core/jobs/store";
+import type { Job } from "@reelay/core/jobs/types";
+import type { ObjectStore } from "@reelay/core/storage/objects";
+
+export interface JobStarter {
+  /** AWS: StartExecution named by the job id; local: runs the flow in-process. */
+  start(job: Job): Promise<void>;
+}
+
+export interface EventSource {
+  /** Calls `listener` for every later terminal event; returns the unsubscribe function. */
+  subscribe(listener: (event: TerminalEvent) => void): () => void;
+}
+
+export interface Caller {
+  keyId: string;
+}
+
+export interface ApiDeps {
+  jobs: JobStore;
+  /** Presigns GETs for outputs. */
+  objects: ObjectStore;
+  starter: JobStarter;
+  /** A bearer token to its caller, or undefined for an unknown token. */
+  authenticate(token: string): Promise<Caller | undefined>;
+  /** For validate(); the built-in catalog when absent. */
+  catalog?: Catalog;
+  /** Lifetime of presigned output URLs; default 3600. */
+  presignTtlS?: number;
+  /** Extra fields for /healthz (local: the S3 endpoint and bucket). */
+  health?: () => Promise<Record<string, unknown>>;
+  /** When given, GET /v1/events streams terminal events as Server-Sent Events. */
+  events?: EventSource;
+  /**
+   * Where the Generation Failed event goes for a job that could not be started (the only terminal
+   * transition the API itself makes). Without it such a job is failed but announces nothing.
+   */
+  sink?: EventSink;
+  /** Heartbeat period of the event stream; default 15 000. */
+  sseHeartbeatMs?: number;
+  /** Largest accepted request body in bytes; default 1 MiB. */
+  maxBodyBytes?: number;
+  now?: () => Date;
+}
+
+/** ApiDeps with every default filled in. */
+export type ResolvedDeps = ApiDeps & Required<Pick<ApiDeps, "presignTtlS" | "sseHeartbeatMs" | "maxBodyBytes" | "now">>;
+
+export const DEFAULTS = {
+  presignTtlS: 3600,
+  sseHeartbeatMs: 15_000,
+  maxBodyBytes: 1024 * 1024,
+} as const;
+
+export function resolveDeps(deps: ApiDeps): ResolvedDeps {
+  return {
+    ...deps,
+    presignTtlS: deps.presignTtlS ?? DEFAULTS.presignTtlS,
+    sseHeartbeatMs: deps.sseHeartbeatMs ?? DEFAULTS.sseHeartbeatMs,
+    maxBodyBytes: deps.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    now: deps.now ?? (() => new Date()),
+  };
+}
+
+/** Hono context variables set by the auth middleware. */
+export interface ApiEnv {
+  Variables: { caller: Caller };
+}

@@ -1,0 +1,31 @@
+/** The service contract's video endpoints: create a task, query it. */
+import { Hono } from "hono";
+import { jobNotFound } from "@reelay/core/jobs/store";
+import { jsonBodyLimit, parseJson } from "../body.ts";
+import { createVideoJob } from "../create.ts";
+import type { ApiEnv, ResolvedDeps } from "../deps.ts";
+import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
+import { taskView } from "../views.ts";
+
+export function videoRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
+  const routes = new Hono<ApiEnv>();
+  const signer = { objects: deps.objects, ttlS: deps.presignTtlS, now: deps.now };
+
+  routes.post("/generations", jsonBodyLimit(deps.maxBodyBytes), async (c) => {
+    const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
+    const body = parseJson(await c.req.text());
+    const { job } = await createVideoJob(deps, { body, caller: c.get("caller"), idempotencyKey });
+    const task = { task_id: job.id, status: job.status };
+    return c.json({ service_task: task, ...task, model: job.model, warnings: job.warnings });
+  });
+
+  routes.get("/tasks/:taskId", async (c) => {
+    const id = c.req.param("taskId");
+    const job = await deps.jobs.get(id);
+    // Ids of image jobs are unknown here, as the contract's video endpoint would not know them.
+    if (job === undefined || job.kind !== "video") throw jobNotFound(id);
+    return c.json(await taskView(job, signer));
+  });
+
+  return routes;
+}

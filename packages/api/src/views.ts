@@ -1,0 +1,154 @@
+/**
+ * What a job looks like from outside: the service contract's task shape (for clients written for
+ * the upstream) and reelay's own JobView. Output links are presigned GETs of the S3 copies.
+ */
+import type { Issue } from "@reelay/core";
+import type { Job, JobError, JobHistoryEntry, JobOutput, JobSource } from "@reelay/core/jobs/types";
+import type { ObjectStore } from "@reelay/core/storage/objects";
+
+export interface OutputView {
+  bucket: string;
+  key: string;
+  bytes: number;
+  sha256: string;
+  contentType: string;
+  /** Presigned GET; null when the object lives in a bucket this API does not sign for. */
+  url: string | null;
+  expiresAt: string | null;
+}
+
+export interface JobView {
+  id: string;
+  kind: Job["kind"];
+  status: Job["status"];
+  model: string;
+  mode: string;
+  request: object;
+  warnings: Issue[];
+  source: JobSource;
+  idempotencyKey: string;
+  upstreamTaskId: string | null;
+  attempts: number;
+  polls: number;
+  outputs: OutputView[];
+  error: JobError | null;
+  history: JobHistoryEntry[];
+  timings: {
+    createdAt: string;
+    updatedAt: string;
+    submittedAt: string | null;
+    upstreamDoneAt: string | null;
+    finishedAt: string | null;
+    deadlineAt: string | null;
+    totalMs: number | null;
+  };
+}
+
+/** The contract's task record (spec §2.5), status names reelay's own (all terminal ones are in §3's list). */
+export interface TaskView {
+  service_task: { task_id: string; status: string; output?: { video_url: string } };
+  task_id: string;
+  status: string;
+  video_url?: string;
+  output?: { url: string; bytes: number; sha256: string; content_type: string; expires_at: string };
+  error: JobError | null;
+}
+
+export interface Presigner {
+  objects: ObjectStore;
+  ttlS: number;
+  now: () => Date;
+}
+
+async function presign(output: JobOutput, signer: Presigner): Promise<{ url: string; expiresAt: string } | undefined> {
+  if (output.bucket !== signer.objects.bucket) return undefined;
+  const expiresAt = new Date(signer.now().getTime() + signer.ttlS * 1000).toISOString();
+  return { url: await signer.objects.presignGet(output.key, signer.ttlS), expiresAt };
+}
+
+const SIGNED_QUERY = /[?&]x-amz-(signature|credential|security-token)=/i;
+
+/**
+ * Presigned material URLs (drops pass S3 objects upstream that way) carry a credential and, on
+ * Lambda, a session token in their query: a job view shows where they point, never the query.
+ */
+function withoutSignatures(value: unknown): unknown {
+  if (typeof value === "string") {
+    if (!SIGNED_QUERY.test(value)) return value;
+    const at = value.indexOf("?");
+    return `${value.slice(0, at)}?(signature removed)`;
+  }
+  if (Array.isArray(value)) return value.map(withoutSignatures);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutSignatures(item)]));
+  }
+  return value;
+}
+
+function ms(from: string, to: string | undefined): number | null {
+  if (to === undefined) return null;
+  const span = Date.parse(to) - Date.parse(from);
+  return Number.isFinite(span) ? Math.max(0, span) : null;
+}
+
+export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
+  const outputs = await Promise.all(
+    (job.outputs ?? []).map(async (output): Promise<OutputView> => {
+      const link = job.status === "succeeded" ? await presign(output, signer) : undefined;
+      return {
+        bucket: output.bucket,
+        key: output.key,
+        bytes: output.bytes,
+        sha256: output.sha256,
+        contentType: output.contentType,
+        url: link?.url ?? null,
+        expiresAt: link?.expiresAt ?? null,
+      };
+    }),
+  );
+  return {
+    id: job.id,
+    kind: job.kind,
+    status: job.status,
+    model: job.model,
+    mode: job.mode,
+    request: withoutSignatures(job.request) as object,
+    warnings: job.warnings,
+    source: job.source,
+    idempotencyKey: job.idempotencyKey,
+    upstreamTaskId: job.upstreamTaskId ?? null,
+    attempts: job.attempts,
+    polls: job.polls,
+    outputs,
+    error: job.error ?? null,
+    history: job.history,
+    timings: {
+      createdAt: job.createdAt,
+      updatedAt: job.updatedAt,
+      submittedAt: job.submittedAt ?? null,
+      upstreamDoneAt: job.upstreamDoneAt ?? null,
+      finishedAt: job.finishedAt ?? null,
+      deadlineAt: job.deadlineAt ?? null,
+      totalMs: ms(job.createdAt, job.finishedAt),
+    },
+  };
+}
+
+/**
+ * The video and output fields appear only on success: a client of the contract ends polling as
+ * soon as a video URL appears, so none may appear earlier.
+ */
+export async function taskView(job: Job, signer: Presigner): Promise<TaskView> {
+  const first = job.outputs?.[0];
+  const link = job.status === "succeeded" && first !== undefined ? await presign(first, signer) : undefined;
+  const base = { task_id: job.id, status: job.status };
+  const error = job.status === "failed" || job.status === "cancelled" ? (job.error ?? { code: job.status, message: `The job is ${job.status}.` }) : null;
+  if (link === undefined || first === undefined) return { service_task: { ...base }, ...base, error };
+  return {
+    service_task: { ...base, output: { video_url: link.url } },
+    ...base,
+    video_url: link.url,
+    output: { url: link.url, bytes: first.bytes, sha256: first.sha256, content_type: first.contentType, expires_at: link.expiresAt },
+    error,
+  };
+}
