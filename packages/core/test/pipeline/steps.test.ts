@@ -1,0 +1,219 @@
+import { GetObjectCommand } from "@aws-sdk/client-s3";
+import { afterEach, describe, expect, it } from "vitest";
+import { ReelayError } from "../../src/errors.ts";
+import { download, finish, poll, recordFailure, submit } from "../../src/pipeline/steps.ts";
+import { queuedJob, runFlow, startHarness, UPSTREAM_KEY, type Harness } from "./harness.ts";
+
+const VIDEO = { model: "gamma-3.1", prompt: "a paper boat in the rain" };
+const MB = 1024 * 1024;
+
+const running: Harness[] = [];
+async function harness(...args: Parameters<typeof startHarness>): Promise<Harness> {
+  const h = await startHarness(...args);
+  running.push(h);
+  return h;
+}
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((h) => h.stop()));
+});
+
+async function rejection(promise: Promise<unknown>): Promise<ReelayError> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  if (!(error instanceof ReelayError)) throw new Error(`expected a ReelayError, got ${String(error)}`);
+  return error;
+}
+
+async function objectText(h: Harness, key: string): Promise<string> {
+  const answer = await h.aws.s3.send(new GetObjectCommand({ Bucket: h.aws.bucket, Key: key }));
+  return (await answer.Body?.transformToString()) ?? "";
+}
+
+describe("a whole job, step by step", () => {
+  it("submit -> poll loop -> download -> finish: succeeded with the simulator's bytes and sha256, a manifest, and exactly one event", async () => {
+    const h = await harness({ outputBytes: 12 * MB });
+    const queued = await queuedJob(h.deps, VIDEO);
+    const { status } = await runFlow(h.deps, queued.id);
+    expect(status).toBe("succeeded");
+
+    const job = await h.deps.jobs.require(queued.id);
+    const task = h.sim.task(job.upstreamTaskId ?? "");
+    expect(job.status).toBe("succeeded");
+    expect(job.outputs).toEqual([
+      expect.objectContaining({ key: `outputs/${job.id}/video.mp4`, bytes: task?.outputBytes, sha256: task?.outputSha256, contentType: "video/mp4" }),
+    ]);
+    expect(job.history.map((entry) => entry.status)).toEqual(["queued", "running", "downloading", "succeeded"]);
+    expect(job.polls).toBeGreaterThan(0);
+    expect(job.attempts).toBe(1);
+    expect(job.eventEmittedAt).toBeDefined();
+
+    const events = await h.events.readAll();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ "detail-type": "Generation Succeeded", detail: { jobId: job.id, status: "succeeded" } });
+    expect(events[0]?.detail.output?.sha256).toBe(task?.outputSha256);
+
+    const manifest = JSON.parse(await objectText(h, `outputs/${job.id}/job.json`));
+    expect(manifest).toMatchObject({ id: job.id, status: "succeeded" });
+    // The upstream key appears in no record, event or manifest.
+    expect(JSON.stringify([job, events, manifest])).not.toContain(UPSTREAM_KEY);
+  });
+
+  it("an image job stores every image as outputs/<jobId>/image-<n>.png", async () => {
+    const h = await harness();
+    const queued = await queuedJob(h.deps, { model: "deltaq2-image", messages: [{ role: "user", content: "a red kite" }], modalities: ["image", "text"], output_image_count: 2 });
+    expect((await runFlow(h.deps, queued.id)).status).toBe("succeeded");
+    const job = await h.deps.jobs.require(queued.id);
+    expect(job.outputs?.map((o) => o.key)).toEqual([`outputs/${job.id}/image-1.png`, `outputs/${job.id}/image-2.png`]);
+    expect(job.outputs?.every((o) => o.contentType === "image/png" && o.bytes > 0)).toBe(true);
+    expect(await h.events.readAll()).toHaveLength(1);
+  });
+
+  it("a failing upstream task ends failed with the upstream's reason and one Generation Failed event", async () => {
+    const h = await harness({ faults: [{ fault: "task_fail", reason: "the prompt was refused by policy" }] });
+    const queued = await queuedJob(h.deps, VIDEO);
+    expect((await runFlow(h.deps, queued.id)).status).toBe("failed");
+    const job = await h.deps.jobs.require(queued.id);
+    expect(job.error?.code).toBe("upstream_task_failed");
+    expect(job.error?.message).toContain("the prompt was refused by policy");
+    const events = await h.events.readAll();
+    expect(events.map((e) => e["detail-type"])).toEqual(["Generation Failed"]);
+    expect(events[0]?.detail.error?.message).toContain("refused by policy");
+  });
+
+  it("a poll past the deadline ends the job failed with code timeout", async () => {
+    const h = await harness({ faults: [{ fault: "never_finish" }] });
+    const queued = await queuedJob(h.deps, VIDEO);
+    const state = await submit(h.deps, { jobId: queued.id });
+    const polled = await poll(h.deps, state);
+    expect(polled.outcome).toBe("running");
+    h.deps.now = () => new Date(Date.parse(state.deadlineAt) + 1);
+    const late = await poll(h.deps, polled);
+    expect(late.outcome).toBe("failed");
+    expect(late.error?.code).toBe("timeout");
+    await recordFailure(h.deps, late);
+    expect((await h.deps.jobs.require(queued.id)).error?.code).toBe("timeout");
+    expect((await h.events.readAll()).map((e) => e.detail.error?.code)).toEqual(["timeout"]);
+  });
+
+  it("a loop that reaches maxPolls (REELAY_JOB_TIMEOUT_S short) ends failed with code timeout", async () => {
+    const h = await harness({ faults: [{ fault: "never_finish" }] }, { jobTimeoutS: 0.3 });
+    const queued = await queuedJob(h.deps, VIDEO);
+    const { status, state } = await runFlow(h.deps, queued.id);
+    expect(status).toBe("failed");
+    expect(state.maxPolls).toBe(2);
+    expect((await h.deps.jobs.require(queued.id)).error?.code).toBe("timeout");
+    expect((await h.events.readAll()).map((e) => e.detail.error?.code)).toEqual(["timeout"]);
+  });
+});
+
+describe("repeats and late steps", () => {
+  it("submit called twice makes one upstream task and the second call sends no create", async () => {
+    const h = await harness();
+    const queued = await queuedJob(h.deps, VIDEO);
+    const first = await submit(h.deps, { jobId: queued.id });
+    const second = await submit(h.deps, { jobId: queued.id });
+    expect(h.sim.counters().creates).toBe(1);
+    expect(h.sim.counters().tasksCreated).toBe(1);
+    expect(second.deadlineAt).toBe(first.deadlineAt);
+    const job = await h.deps.jobs.require(queued.id);
+    expect(job.status).toBe("running");
+    expect(job.attempts).toBe(1);
+  });
+
+  it("a submit retried after a crash that created the task but recorded nothing reuses the task (same idempotency key)", async () => {
+    const h = await harness();
+    const queued = await queuedJob(h.deps, VIDEO);
+    const lost = await h.deps.upstream.createVideo(queued.request, { idempotencyKey: queued.idempotencyKey });
+    await submit(h.deps, { jobId: queued.id });
+    expect(h.sim.counters().tasksCreated).toBe(1);
+    expect((await h.deps.jobs.require(queued.id)).upstreamTaskId).toBe(lost.taskId);
+  });
+
+  it("finish called twice emits one event", async () => {
+    const h = await harness();
+    const queued = await queuedJob(h.deps, VIDEO);
+    let state = await submit(h.deps, { jobId: queued.id });
+    while (state.outcome === "running") state = await poll(h.deps, { ...state });
+    state = await download(h.deps, state);
+    await finish(h.deps, state);
+    await finish(h.deps, state);
+    expect(await h.events.readAll()).toHaveLength(1);
+  });
+
+  it("a finish retried after a crash between the terminal write and the emit emits once, then never again", async () => {
+    const h = await harness();
+    const queued = await queuedJob(h.deps, VIDEO);
+    let state = await submit(h.deps, { jobId: queued.id });
+    while (state.outcome === "running") state = await poll(h.deps, { ...state });
+    state = await download(h.deps, state);
+    // The crashed attempt got as far as the write.
+    await h.deps.jobs.transition(queued.id, { from: ["downloading"], to: "succeeded", set: { finishedAt: new Date().toISOString() } });
+    await finish(h.deps, state);
+    await finish(h.deps, state);
+    await recordFailure(h.deps, state);
+    expect((await h.events.readAll()).map((e) => e["detail-type"])).toEqual(["Generation Succeeded"]);
+    expect((await h.deps.jobs.require(queued.id)).status).toBe("succeeded");
+  });
+
+  it("a late RecordFailure cannot move a succeeded job and emits nothing more", async () => {
+    const h = await harness();
+    const queued = await queuedJob(h.deps, VIDEO);
+    const { state } = await runFlow(h.deps, queued.id);
+    const late = await recordFailure(h.deps, { ...state, error: { Error: "States.Timeout", Cause: "" } });
+    expect(late.status).toBe("succeeded");
+    expect((await h.deps.jobs.require(queued.id)).status).toBe("succeeded");
+    expect(await h.events.readAll()).toHaveLength(1);
+  });
+
+  it("a job cancelled mid-flight: poll stops the loop, RecordFailure keeps it cancelled and emits Generation Cancelled once", async () => {
+    const h = await harness({ faults: [{ fault: "never_finish" }] });
+    const queued = await queuedJob(h.deps, VIDEO);
+    const state = await submit(h.deps, { jobId: queued.id });
+    await h.deps.jobs.transition(queued.id, { from: ["running"], to: "cancelled", set: { finishedAt: new Date().toISOString() } });
+    const polled = await poll(h.deps, state);
+    expect(polled.outcome).toBe("failed");
+    expect(polled.error?.code).toBe("cancelled");
+    expect((await recordFailure(h.deps, polled)).status).toBe("cancelled");
+    await recordFailure(h.deps, polled);
+    expect((await h.events.readAll()).map((e) => e["detail-type"])).toEqual(["Generation Cancelled"]);
+  });
+
+  it("download of an expired output throws the permanent output_unavailable; RecordFailure (as Catch delivers it) names that code", async () => {
+    const h = await harness({ urlTtlMs: 1 });
+    const queued = await queuedJob(h.deps, VIDEO);
+    let state = await submit(h.deps, { jobId: queued.id });
+    while (state.outcome === "running") state = await poll(h.deps, { ...state });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const error = await rejection(download(h.deps, state));
+    expect(error.name).toBe("ReelayError");
+    expect(error.code).toBe("output_unavailable");
+    const cause = JSON.stringify({ errorType: error.name, errorMessage: error.message });
+    await recordFailure(h.deps, { ...state, error: { Error: error.name, Cause: cause } });
+    const job = await h.deps.jobs.require(queued.id);
+    expect(job.status).toBe("failed");
+    expect(job.error?.code).toBe("output_unavailable");
+    expect(job.outputs).toBeUndefined();
+  });
+
+  it("a download that fails transiently throws ReelayTransientError, and the retry stores the output", async () => {
+    const h = await harness();
+    const queued = await queuedJob(h.deps, VIDEO);
+    let state = await submit(h.deps, { jobId: queued.id });
+    while (state.outcome === "running") state = await poll(h.deps, { ...state });
+    h.sim.setFaults([{ fault: "truncate", times: 1 }]);
+    const error = await rejection(download(h.deps, state));
+    expect(error.name).toBe("ReelayTransientError");
+    expect((await h.deps.jobs.require(queued.id)).lastError).toMatchObject({ code: "download_truncated", step: "download" });
+    await download(h.deps, state);
+    expect((await finish(h.deps, state)).status).toBe("succeeded");
+    expect((await h.deps.jobs.require(queued.id)).outputs?.[0]?.sha256).toBe(h.sim.task((await h.deps.jobs.require(queued.id)).upstreamTaskId ?? "")?.outputSha256);
+  });
+
+  it("finish refuses a job with no stored output (a partial copy is never marked succeeded)", async () => {
+    const h = await harness();
+    const queued = await queuedJob(h.deps, VIDEO);
+    const state = await submit(h.deps, { jobId: queued.id });
+    const error = await rejection(finish(h.deps, state));
+    expect(error.code).toBe("output_missing");
+    expect((await h.deps.jobs.require(queued.id)).status).toBe("running");
+  });
+});
