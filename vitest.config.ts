@@ -5,6 +5,7 @@ export default defineConfig({
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    reporters: ["default", "./test/support/summary-reporter.ts"],
     // SST reports usage unless told not to; tests never phone home.
     env: { SST_TELEMETRY_DISABLED: "1" },
   },
