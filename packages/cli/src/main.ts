@@ -3,6 +3,11 @@
  * Exit codes: 0 success, 1 the thing checked is bad (e.g. an invalid request), 2 usage or I/O errors.
  */
 import { runDemo } from "./commands/demo.ts";
+import { runDrop } from "./commands/drop.ts";
+import { runGenerate } from "./commands/generate.ts";
+import { runJobs } from "./commands/jobs.ts";
+import { runStatus } from "./commands/status.ts";
+import { runWatch } from "./commands/watch.ts";
 import { runValidate } from "./commands/validate.ts";
 import { UsageError } from "./usage.ts";
 
@@ -11,6 +16,13 @@ const HELP = `reelay — a durable pipeline in front of asynchronous video gener
 Usage:
   reelay validate FILE... [--json] [--catalog FILE]   check requests offline ("-" reads stdin)
   reelay demo [--out DIR]                             generate one sample video end to end, locally
+  reelay generate "PROMPT" [--model M] [--duration N] [--resolution R] [--aspect A] [--audio|--no-audio]
+                  [--first-frame URL] [--last-frame URL] [--ref URL]... [--config key=value]...
+                  [--out DIR] [--no-wait] [--json]    validate, create, follow and save one video
+  reelay status ID [--json]                           one job's record
+  reelay jobs [--status S] [--limit N] [--json]       the newest jobs
+  reelay drop FILE... [--wait S] [--json]             put prompt files (and their material) into inbox/
+  reelay watch [--json] [--count N]                   follow finished jobs as they happen
   reelay help                                         this text
 `;
 
@@ -25,6 +37,11 @@ export interface Io {
 const commands: Record<string, Command> = {
   validate: runValidate,
   demo: runDemo,
+  generate: runGenerate,
+  status: runStatus,
+  jobs: runJobs,
+  drop: runDrop,
+  watch: runWatch,
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {

@@ -1,0 +1,122 @@
+/**
+ * A small HTTP client for reelay's API. Every failure is a ReelayError: `api_unreachable` when
+ * nothing answers (the CLI says how to start reelay), `unauthorized` for a wrong key, and for any
+ * other refusal the API's own `{error: {code, message, errors}}`, so the CLI shows the same codes.
+ */
+import { ReelayError, type Issue } from "@reelay/core";
+import { readSse, type SseMessage } from "./sse.ts";
+import type { CreatedTask, Health, JobPage, JobView, TaskView } from "./types.ts";
+
+export const LOCAL_API_URL = "http://127.0.0.1:4700";
+
+export interface ApiClientOptions {
+  apiUrl: string;
+  apiKey: string;
+}
+
+export interface ListJobsOptions {
+  limit?: number;
+  cursor?: string;
+  status?: string;
+}
+
+export class ReelayApiClient {
+  readonly apiUrl: string;
+  readonly #apiKey: string;
+
+  constructor(options: ApiClientOptions) {
+    this.apiUrl = options.apiUrl.replace(/\/+$/, "");
+    this.#apiKey = options.apiKey;
+  }
+
+  health(): Promise<Health> {
+    return this.#json<Health>("GET", "/healthz");
+  }
+
+  createVideo(body: unknown, idempotencyKey?: string): Promise<CreatedTask> {
+    return this.#json<CreatedTask>("POST", "/v1/video/generations", body, idempotencyKey === undefined ? {} : { "X-Idempotency-Key": idempotencyKey });
+  }
+
+  getVideoTask(id: string): Promise<TaskView> {
+    return this.#json<TaskView>("GET", `/v1/video/tasks/${encodeURIComponent(id)}`);
+  }
+
+  getJob(id: string): Promise<JobView> {
+    return this.#json<JobView>("GET", `/v1/jobs/${encodeURIComponent(id)}`);
+  }
+
+  listJobs(options: ListJobsOptions = {}): Promise<JobPage> {
+    const query = new URLSearchParams();
+    if (options.limit !== undefined) query.set("limit", String(options.limit));
+    if (options.cursor !== undefined) query.set("cursor", options.cursor);
+    if (options.status !== undefined) query.set("status", options.status);
+    const suffix = query.size > 0 ? `?${query}` : "";
+    return this.#json<JobPage>("GET", `/v1/jobs${suffix}`);
+  }
+
+  /** The event stream, until the server closes it or `signal` aborts. */
+  async *events(options: { signal?: AbortSignal; lastEventId?: string; onOpen?: () => void } = {}): AsyncGenerator<SseMessage> {
+    const headers: Record<string, string> = { accept: "text/event-stream" };
+    if (options.lastEventId !== undefined) headers["last-event-id"] = options.lastEventId;
+    const response = await this.#fetch("GET", "/v1/events", undefined, headers, options.signal);
+    if (!response.ok) throw await this.#refusal(response);
+    options.onOpen?.();
+    if (response.body === null) return;
+    yield* readSse(response.body as AsyncIterable<Uint8Array>);
+  }
+
+  async #json<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+    const response = await this.#fetch(method, path, body, headers);
+    if (!response.ok) throw await this.#refusal(response);
+    try {
+      return (await response.json()) as T;
+    } catch (error) {
+      throw new ReelayError("bad_response", `${method} ${this.apiUrl}${path} answered ${response.status} with a body that is not JSON.`, { cause: error });
+    }
+  }
+
+  async #fetch(method: string, path: string, body: unknown, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
+    const init: RequestInit = {
+      method,
+      headers: {
+        authorization: `Bearer ${this.#apiKey}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(signal === undefined ? {} : { signal }),
+    };
+    try {
+      return await fetch(`${this.apiUrl}${path}`, init);
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw unreachable(this.apiUrl, error);
+    }
+  }
+
+  async #refusal(response: Response): Promise<ReelayError> {
+    const text = await response.text().catch(() => "");
+    let parsed: { error?: { code?: unknown; message?: unknown; path?: unknown; errors?: unknown } } = {};
+    try {
+      parsed = JSON.parse(text) as typeof parsed;
+    } catch {
+      // Not reelay answering (a proxy, another server on the port): report the status alone.
+    }
+    const error = parsed.error ?? {};
+    const code = typeof error.code === "string" ? error.code : `http_${response.status}`;
+    const message = typeof error.message === "string" ? error.message : `${this.apiUrl} answered HTTP ${response.status}.`;
+    const errors = Array.isArray(error.errors) ? (error.errors as Issue[]) : [];
+    return new ReelayError(code, message, {
+      status: response.status,
+      ...(typeof error.path === "string" ? { path: error.path } : {}),
+      details: { errors },
+      retryable: response.status === 429 || response.status >= 500,
+    });
+  }
+}
+
+export function unreachable(apiUrl: string, cause: unknown): ReelayError {
+  const reason = (cause as { cause?: { code?: string } })?.cause?.code ?? (cause instanceof Error ? cause.message : String(cause));
+  const hint = apiUrl === LOCAL_API_URL || /^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(apiUrl) ? " — start it with `npm start`" : ` (${reason}); check REELAY_API_URL`;
+  return new ReelayError("api_unreachable", `reelay is not running at ${apiUrl}${hint}`, { retryable: true, cause, details: { reason } });
+}

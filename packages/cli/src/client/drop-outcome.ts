@@ -1,0 +1,93 @@
+/**
+ * What became of a dropped prompt file. The stack derives each job id from bucket, key, etag and
+ * entry, so the client can compute the ids it expects and ask for exactly those: a job made by an
+ * earlier version of the same file is never mistaken for a new one, and dropping the same file again
+ * reports the jobs it already made at once. A rejected file is moved out of `inbox/` after its error
+ * file is written, so "gone from inbox and an error file present" is this drop's rejection.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { isReelayError } from "@reelay/core";
+import { entryLocation, parseDropFile } from "@reelay/core/drops/parse";
+import { jobIdFrom } from "@reelay/core/jobs/ids";
+import type { ReelayApiClient } from "./api.ts";
+import type { Inbox } from "./inbox.ts";
+
+const POLL_MS = 250;
+
+export interface DropReport {
+  key: string;
+  status: "accepted" | "rejected" | "partly_rejected" | "pending";
+  jobs: { id: string; status: string; entry: string }[];
+  errors: { where: string; path: string; code: string; message: string }[];
+  rejectedKey?: string;
+  message?: string;
+}
+
+export interface DropWatch {
+  client: ReelayApiClient;
+  inbox: Inbox;
+  key: string;
+  etag: string;
+  /** The file's text, to know its entries (lines, or items of `requests`). */
+  text: string;
+  defaultModel: string;
+  waitMs: number;
+}
+
+interface ErrorFile {
+  message?: string;
+  errors?: { where?: string; path?: string; code?: string; message?: string }[];
+  accepted_jobs?: { id: string; entry: string }[];
+}
+
+export async function awaitDropOutcome(watch: DropWatch): Promise<DropReport> {
+  const { client, inbox, key } = watch;
+  const entries = parseDropFile(key, watch.text, { defaultModel: watch.defaultModel }).entries.map((entry) => ({
+    label: entryLocation(entry),
+    // The kind is the stack's verdict (its catalog may differ from ours): try both id forms.
+    ids: (["video", "image"] as const).map((kind) => jobIdFrom(kind, [inbox.bucket, key, watch.etag, entry.line ?? entry.index ?? 0])),
+  }));
+  const found = new Map<string, DropReport["jobs"][number]>();
+  const deadline = Date.now() + watch.waitMs;
+  const rejectedKey = `rejected/${key.slice(key.indexOf("/") + 1)}`;
+
+  for (;;) {
+    for (const entry of entries) {
+      if (found.has(entry.label)) continue;
+      for (const id of entry.ids) {
+        const job = await client.getJob(id).catch((error: unknown) => {
+          if (isReelayError(error) && error.status === 404) return undefined;
+          throw error;
+        });
+        if (job !== undefined) found.set(entry.label, { id: job.id, status: job.status, entry: entry.label });
+      }
+    }
+    const jobs = [...found.values()];
+    if (entries.length > 0 && found.size === entries.length) return { key, status: "accepted", jobs, errors: [] };
+
+    if (!(await inbox.exists(key))) {
+      const errorFile = (await inbox.readJson(`${rejectedKey}.error.json`)) as ErrorFile | undefined;
+      if (errorFile !== undefined) {
+        const errors = (errorFile.errors ?? []).map((error) => ({
+          where: error.where ?? error.path ?? "(file)",
+          path: error.path ?? "",
+          code: error.code ?? "rejected",
+          message: error.message ?? "",
+        }));
+        const accepted = errorFile.accepted_jobs ?? [];
+        return {
+          key,
+          status: accepted.length > 0 ? "partly_rejected" : "rejected",
+          jobs: accepted.map((job) => found.get(job.entry) ?? { id: job.id, status: "queued", entry: job.entry }),
+          errors,
+          rejectedKey,
+          message: errorFile.message ?? "rejected",
+        };
+      }
+    }
+    if (Date.now() >= deadline) {
+      return { key, status: "pending", jobs, errors: [], message: `no answer from the stack within ${watch.waitMs / 1000} s; check \`reelay jobs\` and the stack's log` };
+    }
+    await sleep(POLL_MS);
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * `reelay generate "prompt" --model M [...] [--out DIR] [--no-wait] [--json]`: validates the request
+ * locally (nothing is sent when it is invalid), creates the job, follows it with live progress,
+ * then saves the video as `<taskId>.mp4` after checking its sha256 against the job's record.
+ * Exit 0 saved (or created, with --no-wait), 1 invalid request or failed job, 2 usage or connection.
+ */
+import { randomUUID } from "node:crypto";
+import { join, resolve } from "node:path";
+import { loadConfig, ReelayError, validate } from "@reelay/core";
+import { downloadVerified } from "../client/download.ts";
+import { progressLine } from "../client/progress.ts";
+import { buildVideoRequest } from "../client/request.ts";
+import { formatIssues, openSession, reportFailures } from "../client/session.ts";
+import { waitForJob } from "../client/wait.ts";
+import type { Io } from "../main.ts";
+import { parseCommandArgs, UsageError } from "../usage.ts";
+
+export const DEFAULT_OUT_DIR = "reelay-output";
+const POLL_INTERVAL_MS = 1000;
+
+export async function runGenerate(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    options: {
+      model: { type: "string", short: "m" },
+      duration: { type: "string" },
+      resolution: { type: "string" },
+      aspect: { type: "string" },
+      audio: { type: "boolean" },
+      // node:util parseArgs on Node 20 has no negated flags, so --no-audio is its own option.
+      "no-audio": { type: "boolean" },
+      "first-frame": { type: "string" },
+      "last-frame": { type: "string" },
+      ref: { type: "string", multiple: true },
+      config: { type: "string", multiple: true },
+      out: { type: "string" },
+      "no-wait": { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
+    },
+  });
+  if (values.audio && values["no-audio"]) throw new UsageError("give either --audio or --no-audio, not both.");
+  const config = loadConfig();
+  const json = values.json;
+  const body = buildVideoRequest({
+    prompt: positionals.length > 0 ? positionals.join(" ") : undefined,
+    model: values.model ?? config.defaultModel,
+    duration: values.duration,
+    resolution: values.resolution,
+    aspect: values.aspect,
+    audio: values.audio ? true : values["no-audio"] ? false : undefined,
+    firstFrame: values["first-frame"],
+    lastFrame: values["last-frame"],
+    refs: values.ref,
+    config: values.config,
+  });
+
+  return reportFailures(io, "generate", json, async () => {
+    const verdict = validate(body);
+    if (!verdict.valid) {
+      const [first] = verdict.errors;
+      throw new ReelayError("invalid_request", `The request is invalid, so nothing was sent: ${first?.message ?? ""}`, {
+        ...(first === undefined ? {} : { path: first.path }),
+        details: { errors: verdict.errors },
+      });
+    }
+    const { client } = await openSession(config);
+    const started = Date.now();
+    const created = await client.createVideo(body, `cli-${randomUUID()}`);
+    const id = created.service_task?.task_id ?? created.task_id;
+    if (!json) {
+      io.stdout(`created   ${id} (${created.model}) at ${client.apiUrl}\n`);
+      if (created.warnings.length > 0) io.stdout(formatIssues(created.warnings, "warning"));
+    }
+    if (values["no-wait"]) {
+      if (json) io.stdout(`${JSON.stringify({ task_id: id, status: created.status, model: created.model, warnings: created.warnings })}\n`);
+      else io.stdout(`follow it with \`reelay status ${id}\`\n`);
+      return 0;
+    }
+
+    const progress = progressLine(io.stdout, !json && process.stdout.isTTY === true);
+    const job = await waitForJob(client, id, {
+      intervalMs: POLL_INTERVAL_MS,
+      onUpdate: (current) => !json && progress.update(current.status, Date.now() - started, current.polls),
+    });
+    progress.done();
+
+    const output = job.outputs[0];
+    if (job.status !== "succeeded" || output === undefined) {
+      const error = job.error ?? { code: job.status, message: `The job ended ${job.status}.` };
+      if (json) io.stdout(`${JSON.stringify({ task_id: id, status: job.status, model: job.model, error })}\n`);
+      io.stderr(`reelay generate: ${id} ${job.status}: ${error.message} [${error.code}]\n`);
+      return 1;
+    }
+    // The task endpoint presigns a fresh link; the job view's may be absent for a foreign bucket.
+    const url = output.url ?? (await client.getVideoTask(id)).video_url;
+    if (url === undefined || url === null) throw new ReelayError("no_output_link", `${id} succeeded but reelay offers no link to its video (${output.bucket}/${output.key}).`);
+    const saved = await downloadVerified(url, join(resolve(values.out ?? DEFAULT_OUT_DIR), `${id}.mp4`), output.sha256);
+    if (json) {
+      io.stdout(`${JSON.stringify({ task_id: id, status: job.status, model: job.model, file: saved.file, bytes: saved.bytes, sha256: saved.sha256, polls: job.polls, s3: { bucket: output.bucket, key: output.key } })}\n`);
+    } else {
+      io.stdout(`saved     ${saved.file}\n          ${saved.bytes} bytes, sha256 ${saved.sha256}\n`);
+    }
+    return 0;
+  });
+}
