@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ReelayError } from "../../src/errors.ts";
 import { buildJob, createJob } from "../../src/jobs/create.ts";
 import { isJobId, jobIdFrom, newJobId } from "../../src/jobs/ids.ts";
 import { JobStore } from "../../src/jobs/store.ts";
 import type { Job } from "../../src/jobs/types.ts";
 import { validate } from "../../src/validate/index.ts";
 import { startLocalAws, type LocalAws } from "../support/local-aws.ts";
+import { caught } from "../upstream/rejection.ts";
 
 let aws: LocalAws;
 let store: JobStore;
@@ -21,11 +21,6 @@ function job(overrides: Partial<Job> = {}): Job {
   return { ...buildJob({ validation, source: { type: "api" } }), ...overrides };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ReelayError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  if (!(error instanceof ReelayError)) throw new Error(`expected a ReelayError, got ${String(error)}`);
-  return error;
-}
 
 describe("job ids", () => {
   it("newJobId gives vidtsk_/imgtsk_ plus a 26-character ulid", () => {
@@ -71,7 +66,7 @@ describe("createJob", () => {
 describe("JobStore conditional writes", () => {
   it("create refuses an id that exists with job_exists", async () => {
     const j = await store.create(job());
-    expect((await rejection(store.create(j))).code).toBe("job_exists");
+    expect((await caught(store.create(j))).code).toBe("job_exists");
   });
 
   it("transition moves from an allowed status, sets fields and appends history", async () => {
@@ -85,7 +80,7 @@ describe("JobStore conditional writes", () => {
 
   it("transition from a status the job is not in fails with job_conflict naming the current status", async () => {
     const j = await store.create(job());
-    const error = await rejection(store.transition(j.id, { from: ["downloading"], to: "succeeded" }));
+    const error = await caught(store.transition(j.id, { from: ["downloading"], to: "succeeded" }));
     expect(error.code).toBe("job_conflict");
     expect(error.details?.status).toBe("queued");
     expect((await store.get(j.id))?.status).toBe("queued");
@@ -94,7 +89,7 @@ describe("JobStore conditional writes", () => {
   it("a late step cannot move a terminal job: the status and history stay as they were", async () => {
     const j = await store.create(job());
     await store.transition(j.id, { from: ["queued"], to: "failed", set: { error: { code: "timeout", message: "late" } } });
-    const late = await rejection(store.transition(j.id, { from: ["queued", "running", "downloading"], to: "running" }));
+    const late = await caught(store.transition(j.id, { from: ["queued", "running", "downloading"], to: "running" }));
     expect(late.code).toBe("job_conflict");
     expect(late.details?.status).toBe("failed");
     const after = await store.get(j.id);
@@ -104,7 +99,7 @@ describe("JobStore conditional writes", () => {
 
   it("a transition that names a terminal status as its only source is refused before any write", async () => {
     const j = await store.create(job());
-    expect((await rejection(store.transition(j.id, { from: ["succeeded"], to: "running" }))).code).toBe("invalid_transition");
+    expect((await caught(store.transition(j.id, { from: ["succeeded"], to: "running" }))).code).toBe("invalid_transition");
   });
 
   it("two concurrent terminal transitions: exactly one wins, the other gets job_conflict", async () => {
@@ -117,7 +112,7 @@ describe("JobStore conditional writes", () => {
     const lost = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
-    expect((lost[0]?.reason as ReelayError).code).toBe("job_conflict");
+    expect((lost[0]?.reason as { code?: string }).code).toBe("job_conflict");
     const winner = (won[0] as PromiseFulfilledResult<Job>).value.status;
     expect((await store.get(j.id))?.status).toBe(winner);
     expect((await store.get(j.id))?.history).toHaveLength(2);
@@ -129,35 +124,41 @@ describe("JobStore conditional writes", () => {
     const twice = await store.update(j.id, {}, { unlessTerminal: true, increment: { polls: 1 } });
     expect(twice.polls).toBe(2);
     await store.transition(j.id, { from: ["queued"], to: "cancelled" });
-    expect((await rejection(store.update(j.id, {}, { unlessTerminal: true, increment: { polls: 1 } }))).code).toBe("job_conflict");
+    expect((await caught(store.update(j.id, {}, { unlessTerminal: true, increment: { polls: 1 } }))).code).toBe("job_conflict");
     expect((await store.get(j.id))?.polls).toBe(2);
   });
 
   it("update with unlessSet writes a field once and refuses the second write", async () => {
     const j = await store.create(job());
     await store.update(j.id, { eventEmittedAt: "2026-01-01T00:00:00.000Z" }, { unlessSet: "eventEmittedAt" });
-    const second = await rejection(store.update(j.id, { eventEmittedAt: "2027-01-01T00:00:00.000Z" }, { unlessSet: "eventEmittedAt" }));
+    const second = await caught(store.update(j.id, { eventEmittedAt: "2027-01-01T00:00:00.000Z" }, { unlessSet: "eventEmittedAt" }));
     expect(second.code).toBe("job_conflict");
     expect((await store.get(j.id))?.eventEmittedAt).toBe("2026-01-01T00:00:00.000Z");
   });
 
   it("update may not write status, and a missing job is job_not_found", async () => {
     const j = await store.create(job());
-    expect((await rejection(store.update(j.id, { status: "succeeded" }))).code).toBe("invalid_job_patch");
-    expect((await rejection(store.update("vidtsk_nope", { polls: 1 }))).code).toBe("job_not_found");
+    expect((await caught(store.update(j.id, { status: "succeeded" }))).code).toBe("invalid_job_patch");
+    expect((await caught(store.update("vidtsk_nope", { polls: 1 }))).code).toBe("job_not_found");
   });
 });
 
 describe("JobStore.list", () => {
+  /** A table of its own holding `count` queued jobs created one second apart; ids oldest first. */
+  async function listingOf(name: string, count: number): Promise<{ listing: JobStore; ids: string[]; stop: () => Promise<void> }> {
+    const local = await startLocalAws({ tableName: name });
+    const listing = new JobStore(local.ddb, local.tableName);
+    const ids: string[] = [];
+    for (let i = 0; i < count; i += 1) {
+      const createdAt = new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
+      ids.push((await listing.create(job({ id: newJobId("video"), createdAt }))).id);
+    }
+    return { listing, ids, stop: () => local.stop() };
+  }
+
   it("lists newest first across pages joined by the cursor, each job exactly once", async () => {
-    const local = await startLocalAws({ tableName: "list-test" });
+    const { listing, ids, stop } = await listingOf("list-test", 7);
     try {
-      const listing = new JobStore(local.ddb, local.tableName);
-      const ids: string[] = [];
-      for (let i = 0; i < 7; i += 1) {
-        const created = await listing.create(job({ id: newJobId("video"), createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }));
-        ids.push(created.id);
-      }
       const seen: string[] = [];
       let cursor: string | undefined;
       let pages = 0;
@@ -171,33 +172,26 @@ describe("JobStore.list", () => {
       expect(seen).toEqual([...ids].reverse());
       expect(pages).toBe(3);
     } finally {
-      await local.stop();
+      await stop();
     }
   });
 
   it("filters by status and still fills the page", async () => {
-    const local = await startLocalAws({ tableName: "filter-test" });
+    const { listing, ids, stop } = await listingOf("filter-test", 6);
     try {
-      const listing = new JobStore(local.ddb, local.tableName);
-      const failed: string[] = [];
-      for (let i = 0; i < 6; i += 1) {
-        const created = await listing.create(job({ id: newJobId("video"), createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }));
-        if (i % 2 === 0) {
-          await listing.transition(created.id, { from: ["queued"], to: "failed" });
-          failed.push(created.id);
-        }
-      }
+      const failed = ids.filter((_, i) => i % 2 === 0);
+      for (const id of failed) await listing.transition(id, { from: ["queued"], to: "failed" });
       const page = await listing.list({ status: "failed", limit: 2 });
       expect(page.jobs.map((j) => j.id)).toEqual([failed[2], failed[1]]);
       const rest = await listing.list({ status: "failed", limit: 2, ...(page.cursor === undefined ? {} : { cursor: page.cursor }) });
       expect(rest.jobs.map((j) => j.id)).toEqual([failed[0]]);
       expect(rest.cursor).toBeUndefined();
     } finally {
-      await local.stop();
+      await stop();
     }
   });
 
   it("a cursor that was not issued is invalid_cursor", async () => {
-    expect((await rejection(store.list({ cursor: "not-a-cursor" }))).code).toBe("invalid_cursor");
+    expect((await caught(store.list({ cursor: "not-a-cursor" }))).code).toBe("invalid_cursor");
   });
 });

@@ -59,14 +59,19 @@ export async function queuedJob(deps: PipelineDeps, body: unknown): Promise<Job>
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Submit -> (Wait -> Poll)* -> Download -> Finish, or RecordFailure, as the state machine runs them. */
-export async function runFlow(deps: PipelineDeps, jobId: string, waitMs = 20): Promise<{ state: FlowState; status: string }> {
-  let state = await submit(deps, { jobId });
-  for (;;) {
+/** Submit's state through the Wait -> Poll loop until the outcome is not running or the bound is hit. */
+export async function pollToEnd(deps: PipelineDeps, submitted: FlowState, waitMs = 20): Promise<FlowState> {
+  let state = submitted;
+  do {
     await pause(waitMs);
     state = await poll(deps, state);
-    if (state.outcome !== "running" || state.polls >= state.maxPolls) break;
-  }
+  } while (state.outcome === "running" && state.polls < state.maxPolls);
+  return state;
+}
+
+/** Submit -> (Wait -> Poll)* -> Download -> Finish, or RecordFailure, as the state machine runs them. */
+export async function runFlow(deps: PipelineDeps, jobId: string): Promise<{ state: FlowState; status: string }> {
+  let state = await pollToEnd(deps, await submit(deps, { jobId }));
   if (state.outcome === "succeeded") {
     state = await download(deps, state);
     return { state, status: (await finish(deps, state)).status };

@@ -1,8 +1,8 @@
 import { GetObjectCommand } from "@aws-sdk/client-s3";
 import { afterEach, describe, expect, it } from "vitest";
-import { ReelayError } from "../../src/errors.ts";
 import { download, finish, poll, recordFailure, submit } from "../../src/pipeline/steps.ts";
-import { queuedJob, runFlow, startHarness, UPSTREAM_KEY, type Harness } from "./harness.ts";
+import { pollToEnd, queuedJob, runFlow, startHarness, UPSTREAM_KEY, type Harness } from "./harness.ts";
+import { caught } from "../upstream/rejection.ts";
 
 const VIDEO = { model: "gamma-3.1", prompt: "a paper boat in the rain" };
 const MB = 1024 * 1024;
@@ -17,11 +17,6 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((h) => h.stop()));
 });
 
-async function rejection(promise: Promise<unknown>): Promise<ReelayError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  if (!(error instanceof ReelayError)) throw new Error(`expected a ReelayError, got ${String(error)}`);
-  return error;
-}
 
 async function objectText(h: Harness, key: string): Promise<string> {
   const answer = await h.aws.s3.send(new GetObjectCommand({ Bucket: h.aws.bucket, Key: key }));
@@ -131,8 +126,7 @@ describe("repeats and late steps", () => {
   it("finish called twice emits one event", async () => {
     const h = await harness();
     const queued = await queuedJob(h.deps, VIDEO);
-    let state = await submit(h.deps, { jobId: queued.id });
-    while (state.outcome === "running") state = await poll(h.deps, { ...state });
+    let state = await pollToEnd(h.deps, await submit(h.deps, { jobId: queued.id }));
     state = await download(h.deps, state);
     await finish(h.deps, state);
     await finish(h.deps, state);
@@ -142,8 +136,7 @@ describe("repeats and late steps", () => {
   it("a finish retried after a crash between the terminal write and the emit emits once, then never again", async () => {
     const h = await harness();
     const queued = await queuedJob(h.deps, VIDEO);
-    let state = await submit(h.deps, { jobId: queued.id });
-    while (state.outcome === "running") state = await poll(h.deps, { ...state });
+    let state = await pollToEnd(h.deps, await submit(h.deps, { jobId: queued.id }));
     state = await download(h.deps, state);
     // The crashed attempt got as far as the write.
     await h.deps.jobs.transition(queued.id, { from: ["downloading"], to: "succeeded", set: { finishedAt: new Date().toISOString() } });
@@ -180,10 +173,9 @@ describe("repeats and late steps", () => {
   it("download of an expired output throws the permanent output_unavailable; RecordFailure (as Catch delivers it) names that code", async () => {
     const h = await harness({ urlTtlMs: 1 });
     const queued = await queuedJob(h.deps, VIDEO);
-    let state = await submit(h.deps, { jobId: queued.id });
-    while (state.outcome === "running") state = await poll(h.deps, { ...state });
+    let state = await pollToEnd(h.deps, await submit(h.deps, { jobId: queued.id }));
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const error = await rejection(download(h.deps, state));
+    const error = await caught(download(h.deps, state));
     expect(error.name).toBe("ReelayError");
     expect(error.code).toBe("output_unavailable");
     const cause = JSON.stringify({ errorType: error.name, errorMessage: error.message });
@@ -197,10 +189,9 @@ describe("repeats and late steps", () => {
   it("a download that fails transiently throws ReelayTransientError, and the retry stores the output", async () => {
     const h = await harness();
     const queued = await queuedJob(h.deps, VIDEO);
-    let state = await submit(h.deps, { jobId: queued.id });
-    while (state.outcome === "running") state = await poll(h.deps, { ...state });
+    let state = await pollToEnd(h.deps, await submit(h.deps, { jobId: queued.id }));
     h.sim.setFaults([{ fault: "truncate", times: 1 }]);
-    const error = await rejection(download(h.deps, state));
+    const error = await caught(download(h.deps, state));
     expect(error.name).toBe("ReelayTransientError");
     expect((await h.deps.jobs.require(queued.id)).lastError).toMatchObject({ code: "download_truncated", step: "download" });
     await download(h.deps, state);
@@ -212,7 +203,7 @@ describe("repeats and late steps", () => {
     const h = await harness();
     const queued = await queuedJob(h.deps, VIDEO);
     const state = await submit(h.deps, { jobId: queued.id });
-    const error = await rejection(finish(h.deps, state));
+    const error = await caught(finish(h.deps, state));
     expect(error.code).toBe("output_missing");
     expect((await h.deps.jobs.require(queued.id)).status).toBe("running");
   });

@@ -3,12 +3,12 @@ import { Readable } from "node:stream";
 import { ListMultipartUploadsCommand } from "@aws-sdk/client-s3";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ReelayError } from "../../src/errors.ts";
 import { TransientError } from "../../src/pipeline/errors.ts";
 import { copyUrlToS3 } from "../../src/storage/copy.ts";
 import { DigestStream } from "../../src/storage/digest.ts";
 import { ObjectStore } from "../../src/storage/objects.ts";
 import { startLocalAws, type LocalAws } from "../support/local-aws.ts";
+import { caught } from "../upstream/rejection.ts";
 
 const MB = 1024 * 1024;
 const KEY = "sim-key";
@@ -63,11 +63,6 @@ async function openUploads(): Promise<number> {
   return answer.Uploads?.length ?? 0;
 }
 
-async function failure(promise: Promise<unknown>): Promise<ReelayError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  if (!(error instanceof ReelayError)) throw new Error(`expected a ReelayError, got ${String(error)}`);
-  return error;
-}
 
 describe("copyUrlToS3 against the simulator and s3rver", () => {
   it("streams a 20 MB output in parts: bytes and sha256 equal the simulator's, and the stored object reads back the same", async () => {
@@ -91,7 +86,7 @@ describe("copyUrlToS3 against the simulator and s3rver", () => {
     const { url } = await finishedTask();
     sim.setFaults([{ fault: "truncate" }]);
     const sent = recordCommands();
-    const error = await failure(copyUrlToS3(fetch, url, store, "outputs/t2/video.mp4"));
+    const error = await caught(copyUrlToS3(fetch, url, store, "outputs/t2/video.mp4"));
     aws.s3.middlewareStack.remove("record-commands");
     // The cut comes after the first 8 MiB part, so a multipart upload really was open.
     expect(sent).toContain("CreateMultipartUploadCommand");
@@ -107,7 +102,7 @@ describe("copyUrlToS3 against the simulator and s3rver", () => {
   it("a 503 from the output host is a TransientError and stores nothing", async () => {
     const { url } = await finishedTask();
     sim.setFaults([{ fault: "download_error" }]);
-    const error = await failure(copyUrlToS3(fetch, url, store, "outputs/t3/video.mp4"));
+    const error = await caught(copyUrlToS3(fetch, url, store, "outputs/t3/video.mp4"));
     expect(error).toBeInstanceOf(TransientError);
     expect(error.code).toBe("download_unavailable");
     expect(await store.head("outputs/t3/video.mp4")).toBeUndefined();
@@ -116,7 +111,7 @@ describe("copyUrlToS3 against the simulator and s3rver", () => {
   it("an expired URL (403) is the permanent output_unavailable, and the message carries no signature", async () => {
     const { url } = await finishedTask();
     clock += 120_000;
-    const error = await failure(copyUrlToS3(fetch, url, store, "outputs/t4/video.mp4"));
+    const error = await caught(copyUrlToS3(fetch, url, store, "outputs/t4/video.mp4"));
     expect(error).not.toBeInstanceOf(TransientError);
     expect(error.code).toBe("output_unavailable");
     expect(error.status).toBe(403);
@@ -133,12 +128,12 @@ describe("ObjectStore", () => {
     expect(await (await fetch(signed)).text()).toBe("hello");
     await store.delete("notes/a.txt");
     expect(await store.head("notes/a.txt")).toBeUndefined();
-    expect((await failure(store.getStream("notes/a.txt"))).code).toBe("object_not_found");
+    expect((await caught(store.getStream("notes/a.txt"))).code).toBe("object_not_found");
   });
 
   it("uploadStream with expectedBytes refuses a stream that ends short and leaves no object", async () => {
     const body = Readable.from([Buffer.alloc(1000, 1)]);
-    const error = await failure(store.uploadStream("short.bin", body, { contentType: "application/octet-stream", expectedBytes: 2000 }));
+    const error = await caught(store.uploadStream("short.bin", body, { contentType: "application/octet-stream", expectedBytes: 2000 }));
     expect(error.code).toBe("download_truncated");
     expect(await store.head("short.bin")).toBeUndefined();
   });
