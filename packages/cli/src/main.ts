@@ -7,6 +7,7 @@ import { runDrop } from "./commands/drop.ts";
 import { runGenerate } from "./commands/generate.ts";
 import { runJobs } from "./commands/jobs.ts";
 import { runStatus } from "./commands/status.ts";
+import { runUp } from "./commands/up.ts";
 import { runWatch } from "./commands/watch.ts";
 import { runValidate } from "./commands/validate.ts";
 import { UsageError } from "./usage.ts";
@@ -14,6 +15,7 @@ import { UsageError } from "./usage.ts";
 const HELP = `reelay — a durable pipeline in front of asynchronous video generation
 
 Usage:
+  reelay up [--port P] [--data-dir D] [--sim-time-scale X]  run the whole service locally (= npm start)
   reelay validate FILE... [--json] [--catalog FILE]   check requests offline ("-" reads stdin)
   reelay demo [--out DIR]                             generate one sample video end to end, locally
   reelay generate "PROMPT" [--model M] [--duration N] [--resolution R] [--aspect A] [--audio|--no-audio]
@@ -42,6 +44,7 @@ const commands: Record<string, Command> = {
   jobs: runJobs,
   drop: runDrop,
   watch: runWatch,
+  up: runUp,
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {

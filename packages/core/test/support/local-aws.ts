@@ -2,7 +2,7 @@
  * Real local stand-ins for DynamoDB (dynalite) and S3 (s3rver) on 127.0.0.1, port 0, in a temp dir.
  * Tests talk to them over HTTP with the real AWS SDK clients, configured the way the local stack is.
  */
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,21 +12,9 @@ import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { createJobsTableInput } from "../../src/jobs/schema.ts";
+import { multipartExtras, type S3rverCtor } from "../../../local/src/s3rver-extras.ts";
 
-// Neither package ships types; these are the few members we use.
-interface S3rverInstance {
-  middleware: ((ctx: KoaContext, next: () => Promise<void>) => Promise<void>)[];
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-interface KoaContext {
-  method: string;
-  url: string;
-  status: number;
-  type: string;
-  body: unknown;
-}
-type S3rverCtor = new (options: Record<string, unknown>) => S3rverInstance;
+// dynalite ships no types; s3rver's few members come with the middleware from the local stack.
 type Dynalite = (options: Record<string, unknown>) => Server;
 
 const require = createRequire(import.meta.url);
@@ -61,38 +49,6 @@ function listen(server: Server): Promise<AddressInfo> {
 
 function close(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
-}
-
-const uploadsDir = (dir: string, bucket: string) => join(dir, bucket, "._S3rver_uploads");
-
-/**
- * s3rver 3.7.1 has no AbortMultipartUpload or ListMultipartUploads. Both are added here over its own
- * on-disk upload folders, so abort paths are exercised for real and a test can list what is left.
- */
-function multipartExtras(dir: string): S3rverInstance["middleware"][number] {
-  return async (ctx, next) => {
-    const url = new URL(ctx.url, "http://s3.local");
-    const [bucket, ...keyParts] = url.pathname.slice(1).split("/");
-    const uploadId = url.searchParams.get("uploadId");
-    if (ctx.method === "DELETE" && bucket !== undefined && keyParts.length > 0 && uploadId !== null) {
-      await rm(join(uploadsDir(dir, bucket), uploadId.replace(/[/\\]/g, "")), { recursive: true, force: true });
-      ctx.status = 204;
-      return;
-    }
-    if (ctx.method === "GET" && bucket !== undefined && keyParts.join("") === "" && url.searchParams.has("uploads")) {
-      const ids = await readdir(uploadsDir(dir, bucket)).catch(() => [] as string[]);
-      const uploads = await Promise.all(
-        ids.map(async (id) => {
-          const key = await readFile(join(uploadsDir(dir, bucket), id, "key"), "utf8").catch(() => "");
-          return `<Upload><Key>${key}</Key><UploadId>${id}</UploadId></Upload>`;
-        }),
-      );
-      ctx.type = "application/xml";
-      ctx.body = `<?xml version="1.0" encoding="UTF-8"?><ListMultipartUploadsResult><Bucket>${bucket}</Bucket><IsTruncated>false</IsTruncated>${uploads.join("")}</ListMultipartUploadsResult>`;
-      return;
-    }
-    await next();
-  };
 }
 
 /** Starts dynalite and s3rver, creates the jobs table (from JOBS_TABLE_SCHEMA) and the bucket. */

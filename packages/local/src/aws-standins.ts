@@ -1,0 +1,143 @@
+/**
+ * DynamoDB and S3 on one machine: dynalite and s3rver, persisted under the data dir, spoken to with
+ * the real AWS SDK clients, so the core's job store and object store run unchanged.
+ */
+import { mkdir } from "node:fs/promises";
+import type { Server } from "node:http";
+import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from "@aws-sdk/client-dynamodb";
+import { CreateBucketCommand, HeadBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { createJobsTableInput } from "@reelay/core/jobs/schema";
+import { multipartExtras, type S3rverCtor, type S3rverInstance } from "./s3rver-extras.ts";
+
+type Dynalite = (options: Record<string, unknown>) => Server;
+const require = createRequire(import.meta.url);
+
+export const LOCAL_REGION = "us-east-1";
+/** s3rver accepts only this pair; dynalite accepts any. */
+export const LOCAL_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+export const LOCAL_BUCKET = "reelay-local";
+export const LOCAL_TABLE = "reelay-jobs";
+
+export interface StandinOptions {
+  dataDir: string;
+  host?: string;
+  /** Fixed S3 port so users' tools find it across restarts; 0 or a taken port = any free port. */
+  s3Port?: number;
+  bucket?: string;
+  tableName?: string;
+}
+
+export interface Standins {
+  bucket: string;
+  tableName: string;
+  dynamoEndpoint: string;
+  s3Endpoint: string;
+  ddb: DynamoDBDocumentClient;
+  s3: S3Client;
+  s3rver: S3rverInstance;
+  close(): Promise<void>;
+}
+
+function listen(server: Server, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, host, () => {
+      server.off("error", reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections?.();
+  });
+}
+
+async function runS3rver(directory: string, host: string, port: number): Promise<{ s3rver: S3rverInstance; address: AddressInfo }> {
+  const S3rver = require("s3rver") as S3rverCtor;
+  const s3rver = new S3rver({ address: host, port, silent: true, directory, resetOnClose: false });
+  s3rver.middleware.unshift(multipartExtras(directory));
+  return { s3rver, address: await s3rver.run() };
+}
+
+async function ensureTable(ddb: DynamoDBDocumentClient, tableName: string): Promise<void> {
+  try {
+    await ddb.send(new DescribeTableCommand({ TableName: tableName }));
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException) && (error as { name?: string }).name !== "ResourceNotFoundException") throw error;
+    await ddb.send(new CreateTableCommand(createJobsTableInput(tableName)));
+  }
+}
+
+async function ensureBucket(s3: S3Client, bucket: string): Promise<void> {
+  try {
+    await s3.send(new HeadBucketCommand({ Bucket: bucket }));
+  } catch {
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  }
+}
+
+/** Starts both, creates the jobs table and the bucket when missing (a restart finds them on disk). */
+export async function startStandins(options: StandinOptions): Promise<Standins> {
+  const host = options.host ?? "127.0.0.1";
+  const bucket = options.bucket ?? LOCAL_BUCKET;
+  const tableName = options.tableName ?? LOCAL_TABLE;
+  const dynamoDir = join(options.dataDir, "dynamodb");
+  const s3Dir = join(options.dataDir, "s3");
+  await Promise.all([mkdir(dynamoDir, { recursive: true }), mkdir(s3Dir, { recursive: true })]);
+
+  const dynalite = require("dynalite") as Dynalite;
+  const dynamo = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  const dynamoAddress = await listen(dynamo, host);
+
+  let started: Awaited<ReturnType<typeof runS3rver>>;
+  try {
+    started = await runS3rver(s3Dir, host, options.s3Port ?? 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE" || !options.s3Port) {
+      await closeServer(dynamo);
+      throw error;
+    }
+    // The usual port is taken (another stack?): any port works, healthz names the one in use.
+    started = await runS3rver(s3Dir, host, 0);
+  }
+  const { s3rver } = started;
+
+  const dynamoEndpoint = `http://${host}:${dynamoAddress.port}`;
+  const s3Endpoint = `http://${host}:${started.address.port}`;
+  const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({ region: LOCAL_REGION, endpoint: dynamoEndpoint, credentials: LOCAL_CREDENTIALS }), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  const s3 = localS3Client(s3Endpoint);
+
+  const close = async () => {
+    ddb.destroy();
+    s3.destroy();
+    await Promise.all([closeServer(dynamo), s3rver.close()]);
+  };
+  try {
+    await Promise.all([ensureTable(ddb, tableName), ensureBucket(s3, bucket)]);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { bucket, tableName, dynamoEndpoint, s3Endpoint, ddb, s3, s3rver, close };
+}
+
+/** An S3 client for s3rver: path-style, its fixed credentials, no flexible checksums (s3rver predates them). */
+export function localS3Client(endpoint: string): S3Client {
+  return new S3Client({
+    region: LOCAL_REGION,
+    endpoint,
+    credentials: LOCAL_CREDENTIALS,
+    forcePathStyle: true,
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * The job flow's Task states bound to the core steps, in process. Each handler fails the way the
+ * Lambda would: the interpreter sees the error's name as the error type (so Retry on
+ * ReelayTransientError and Catch match as on AWS) and Lambda's JSON Cause `{errorType, errorMessage}`.
+ */
+import { JOB_FLOW_STATE_NAMES, type JobFlowStep } from "@reelay/core/flow/job-flow";
+import type { LocalTaskHandler } from "@reelay/core/flow/run-local";
+import { download, finish, poll, recordFailure, submit, type PipelineDeps } from "@reelay/core/pipeline/steps";
+
+type Step = (deps: PipelineDeps, input: any) => Promise<unknown>;
+
+const STEPS: Record<JobFlowStep, Step> = { submit, poll, download, finish, recordFailure };
+
+/** What the Lambda runtime reports for a thrown error. */
+export class LambdaStyleError extends Error {
+  constructor(error: unknown) {
+    const name = error instanceof Error ? error.name : "Error";
+    const message = error instanceof Error ? error.message : String(error);
+    super(JSON.stringify({ errorType: name, errorMessage: message, trace: [] }), { cause: error });
+    this.name = name;
+  }
+}
+
+export function jobFlowHandlers(deps: PipelineDeps): Record<string, LocalTaskHandler> {
+  return Object.fromEntries(
+    (Object.keys(STEPS) as JobFlowStep[]).map((step) => [
+      JOB_FLOW_STATE_NAMES[step],
+      async (input: unknown) => {
+        try {
+          return await STEPS[step](deps, input);
+        } catch (error) {
+          throw new LambdaStyleError(error);
+        }
+      },
+    ]),
+  );
+}

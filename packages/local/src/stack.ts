@@ -1,0 +1,169 @@
+/**
+ * The whole service in one process: dynalite and s3rver under the data dir, the job flow's
+ * synthesized ASL run by aws-local-stepfunctions with the core steps as its Tasks, s3rver's
+ * `inbox/` notifications to the drop ingester, the same API app, and the bundled simulator unless
+ * a real upstream is configured. Same handlers, same state machine as on AWS; only the transport differs.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { createApp, serveApp, singleKeyAuthenticator, type RunningServer } from "@reelay/api";
+import type { Config } from "@reelay/core";
+import { UpstreamClient } from "@reelay/core";
+import { JsonlFileSink } from "@reelay/core/events/jsonl";
+import { synthJobFlowDefinition } from "@reelay/core/flow/synth-definition";
+import { JobStore } from "@reelay/core/jobs/store";
+import type { PipelineDeps } from "@reelay/core/pipeline/deps";
+import { ObjectStore } from "@reelay/core/storage/objects";
+import { startSimulator, type Simulator } from "@reelay/simulator";
+import { loadOrCreateApiKey } from "./api-key.ts";
+import { startStandins, type Standins } from "./aws-standins.ts";
+import { routeDrops } from "./drops.ts";
+import { jobFlowHandlers } from "./handlers.ts";
+import { consoleLogger, silentLogger, type Logger } from "./log.ts";
+import { unfinishedJobs } from "./resume.ts";
+import { LocalJobStarter } from "./starter.ts";
+
+export const EVENTS_FILE = "events.jsonl";
+/** The simulator's generation time when nothing else is asked: a believable wait, not minutes. */
+export const DEFAULT_SIM_GENERATION_MS = 20_000;
+
+export interface LocalStackOptions {
+  config: Config;
+  simulator?: { timeScale?: number; generationMs?: number };
+  /** No background log lines (tests). */
+  quiet?: boolean;
+  logger?: Logger;
+  /** S3 port; default REELAY_PORT + 1 (so tools find it across restarts), 0 = any free port. */
+  s3Port?: number;
+}
+
+export interface LocalStack {
+  url: string;
+  apiKey: string;
+  bucket: string;
+  s3Endpoint: string;
+  dataDir: string;
+  /** "simulator" or the real upstream's host. */
+  upstream: string;
+  /** The bundled simulator, when it is the upstream (tests read its tasks and counters). */
+  simulator?: Simulator;
+  /** Jobs resumed at start. */
+  resumed: string[];
+  stop(): Promise<void>;
+}
+
+interface Upstream {
+  client: UpstreamClient;
+  name: string;
+  simulator?: Simulator;
+}
+
+async function startUpstream(options: LocalStackOptions): Promise<Upstream> {
+  const { config } = options;
+  if (config.upstreamUrl !== undefined) {
+    return {
+      client: new UpstreamClient({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey ?? "" }),
+      name: new URL(config.upstreamUrl).host,
+    };
+  }
+  const apiKey = randomBytes(18).toString("base64url");
+  const simulator = await startSimulator({
+    apiKey,
+    generationMs: options.simulator?.generationMs ?? DEFAULT_SIM_GENERATION_MS,
+    timeScale: options.simulator?.timeScale ?? 1,
+  });
+  return { client: new UpstreamClient({ baseUrl: simulator.url, apiKey }), name: "simulator", simulator };
+}
+
+/** Runs `stop` steps in order, each even if an earlier one failed, then rethrows the first failure. */
+async function inOrder(steps: (() => Promise<void> | void)[]): Promise<void> {
+  let first: unknown;
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      first ??= error;
+    }
+  }
+  if (first !== undefined) throw first;
+}
+
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const { config } = options;
+  const log = options.logger ?? (options.quiet ? silentLogger : consoleLogger());
+  const dataDir = resolve(config.dataDir);
+  await mkdir(dataDir, { recursive: true });
+
+  // The definition is synthesized first: it is the slowest part and needs nothing else.
+  const definition = synthJobFlowDefinition();
+  const apiKey = await loadOrCreateApiKey(dataDir, config.apiKey);
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const undo = () => inOrder(cleanups.reverse());
+
+  try {
+    const standins: Standins = await startStandins({
+      dataDir,
+      host: "127.0.0.1",
+      s3Port: options.s3Port ?? (config.port === 0 ? 0 : config.port + 1),
+      ...(config.aws.bucketName === undefined ? {} : { bucket: config.aws.bucketName }),
+      ...(config.aws.tableName === undefined ? {} : { tableName: config.aws.tableName }),
+    });
+    cleanups.push(() => standins.close());
+    const upstream = await startUpstream(options);
+    if (upstream.simulator !== undefined) cleanups.push(() => upstream.simulator?.close());
+
+    const jobs = new JobStore(standins.ddb, standins.tableName);
+    const objects = new ObjectStore(standins.s3, standins.bucket);
+    const events = new JsonlFileSink(join(dataDir, EVENTS_FILE));
+    const deps: PipelineDeps = {
+      jobs,
+      objects,
+      upstream: upstream.client,
+      events,
+      // Outputs come from the simulator on 127.0.0.1: loopback downloads are allowed here, and only
+      // here. The SSRF guard for AWS must not inherit this.
+      fetch: globalThis.fetch,
+      now: () => new Date(),
+      ...(config.jobTimeoutS === undefined ? {} : { jobTimeoutS: config.jobTimeoutS }),
+    };
+    const starter = new LocalJobStarter({ definition, handlers: jobFlowHandlers(deps), log });
+    cleanups.push(() => starter.stop());
+
+    const drops = routeDrops(standins.s3rver, { jobs, objects, starter, defaultModel: config.defaultModel }, log);
+    cleanups.push(() => drops.drain(), () => drops.stop());
+
+    const app = createApp({
+      jobs,
+      objects,
+      starter,
+      sink: events,
+      events,
+      authenticate: singleKeyAuthenticator(apiKey),
+      health: async () => ({ s3: { endpoint: standins.s3Endpoint, bucket: standins.bucket }, upstream: upstream.name }),
+    });
+    const server: RunningServer = await serveApp(app, { hostname: config.host, port: config.port });
+    cleanups.push(() => server.close());
+
+    const resumed = await unfinishedJobs(jobs);
+    for (const job of resumed) await starter.start(job);
+    if (resumed.length > 0) log.info(`resumed ${resumed.length} unfinished job(s): ${resumed.map((job) => job.id).join(", ")}`);
+
+    let stopping: Promise<void> | undefined;
+    return {
+      url: server.url,
+      apiKey,
+      bucket: standins.bucket,
+      s3Endpoint: standins.s3Endpoint,
+      dataDir,
+      upstream: upstream.name,
+      ...(upstream.simulator === undefined ? {} : { simulator: upstream.simulator }),
+      resumed: resumed.map((job) => job.id),
+      // Stop accepting (API, drops) first, then abort executions, then close the stores they used.
+      stop: () => (stopping ??= undo()),
+    };
+  } catch (error) {
+    await undo().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Runs one job flow execution per job in this process, on the synthesized ASL: what StartExecution
+ * is on AWS. Starting a job that is already running here is a no-op (AWS refuses a second execution
+ * of the same name), so the API, a repeated drop and the resume at start-up may all call it.
+ */
+import { ExecutionAbortedError, ExecutionError, runJobFlowLocally, type LocalTaskHandler } from "@reelay/core/flow/run-local";
+import { isTerminal, type Job } from "@reelay/core/jobs/types";
+import type { Logger } from "./log.ts";
+
+export interface LocalStarterOptions {
+  definition: Record<string, unknown>;
+  handlers: Record<string, LocalTaskHandler>;
+  log: Logger;
+  /** Multiplies Waits and Retry intervals; 1 (real time) unless a test asks otherwise. */
+  waitScale?: number;
+}
+
+export class LocalJobStarter {
+  readonly #opts: LocalStarterOptions;
+  readonly #running = new Map<string, Promise<void>>();
+  readonly #abort = new AbortController();
+  /** Steps in progress: an abort stops the interpreter, not a step already running. */
+  readonly #steps = new Set<Promise<unknown>>();
+  readonly #handlers: Record<string, LocalTaskHandler>;
+
+  constructor(opts: LocalStarterOptions) {
+    this.#opts = opts;
+    this.#handlers = Object.fromEntries(
+      Object.entries(opts.handlers).map(([name, handler]) => [
+        name,
+        (input: unknown) => {
+          const step = handler(input);
+          this.#steps.add(step);
+          void step.catch(() => undefined).finally(() => this.#steps.delete(step));
+          return step;
+        },
+      ]),
+    );
+  }
+
+  /** Ids of the executions running now. */
+  get running(): string[] {
+    return [...this.#running.keys()];
+  }
+
+  /**
+   * Starts the flow and returns at once. The execution's input is the job id alone: every step
+   * reads the job record first (upstream task id, deadlineAt, polls), so a flow started again after
+   * a crash picks up where the record says, without a second upstream task or a later deadline.
+   */
+  async start(job: Pick<Job, "id" | "status">): Promise<void> {
+    // Shutting down: the job stays queued in its record and the next start resumes it.
+    if (this.#abort.signal.aborted || this.#running.has(job.id) || isTerminal(job.status)) return;
+    const execution = runJobFlowLocally({
+      definition: this.#opts.definition,
+      handlers: this.#handlers,
+      input: { jobId: job.id },
+      executionName: job.id,
+      signal: this.#abort.signal,
+      ...(this.#opts.waitScale === undefined ? {} : { waitScale: this.#opts.waitScale }),
+    }).then(
+      () => this.#opts.log.info(`job ${job.id} succeeded`),
+      (error: unknown) => {
+        if (error instanceof ExecutionAbortedError) return;
+        // The flow's Fail state: RecordFailure already wrote the record and the event.
+        if (error instanceof ExecutionError) this.#opts.log.info(`job ${job.id} failed`);
+        else this.#opts.log.error(`job ${job.id}: the execution stopped unexpectedly`, error);
+      },
+    );
+    this.#running.set(job.id, execution);
+    void execution.finally(() => this.#running.delete(job.id));
+  }
+
+  /**
+   * Aborts every execution (their jobs resume on the next start) and waits until they and any step
+   * still running are done, so nothing touches the stores after they close.
+   */
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    await Promise.allSettled([...this.#running.values(), ...this.#steps]);
+  }
+}
