@@ -1,0 +1,104 @@
+import { createHash } from "node:crypto";
+import { mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closedPort, runCli, startClientStack, type ClientStack } from "./support/client-stack.ts";
+
+interface JobView {
+  id: string;
+  status: string;
+  outputs: { sha256: string; bytes: number }[];
+}
+
+describe("reelay generate against the local stack", () => {
+  let t: ClientStack;
+  beforeAll(async () => {
+    t = await startClientStack();
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("saves <taskId>.mp4 whose sha256 and size are the job's, starting with an ftyp box, and prints them", async () => {
+    const out = await mkdtemp(join(tmpdir(), "reelay-generate-"));
+    const result = await t.cli(["generate", "a paper boat in the rain", "--model", "gamma-3.1", "--duration", "4", "--out", out]);
+    expect(result.code, result.stderr).toBe(0);
+    const saved = /saved\s+(\S+)\n\s+(\d+) bytes, sha256 ([0-9a-f]{64})/.exec(result.stdout);
+    expect(saved, result.stdout).not.toBeNull();
+    const [, file, bytes, sha256] = saved!;
+    const id = /created\s+(vidtsk_\w+)/.exec(result.stdout)?.[1];
+    expect(file).toBe(join(out, `${id}.mp4`));
+    expect(result.stdout).toMatch(/succeeded\s+[\d.]+ s\s+\d+ polls?/);
+
+    const video = await readFile(file!);
+    expect(video.subarray(4, 8).toString("latin1")).toBe("ftyp");
+    expect(createHash("sha256").update(video).digest("hex")).toBe(sha256);
+    const { body: job } = await t.api<JobView>("GET", `/v1/jobs/${id}`);
+    expect(job.status).toBe("succeeded");
+    expect(job.outputs[0]).toMatchObject({ sha256, bytes: Number(bytes) });
+    expect(video.length).toBe(Number(bytes));
+  }, 60_000);
+
+  it("--json prints exactly one JSON object naming the saved file, and nothing else on stdout", async () => {
+    const out = await mkdtemp(join(tmpdir(), "reelay-generate-"));
+    const result = await t.cli(["generate", "a kite over a beach", "--model", "gamma-3.1", "--duration", "4", "--out", out, "--json"]);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    const summary = JSON.parse(lines[0]!) as { task_id: string; status: string; file: string; sha256: string };
+    expect(summary.status).toBe("succeeded");
+    expect(await readdir(out)).toEqual([`${summary.task_id}.mp4`]);
+    expect(createHash("sha256").update(await readFile(summary.file)).digest("hex")).toBe(summary.sha256);
+  }, 60_000);
+
+  it("an invalid request exits 1 with each error's path, and creates no job", async () => {
+    const before = await t.api<{ data: unknown[] }>("GET", "/v1/jobs?limit=100");
+    const result = await t.cli(["generate", "a boat", "--model", "gamma-3.1", "--duration", "5", "--aspect", "1:1"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/duration_sec: .*\[\w+\]/);
+    expect(result.stderr).toMatch(/aspect_ratio: .*\[\w+\]/);
+    expect(result.stdout).toBe("");
+    const after = await t.api<{ data: unknown[] }>("GET", "/v1/jobs?limit=100");
+    expect(after.body.data).toHaveLength(before.body.data.length);
+  });
+
+  it("--json on an invalid request prints {error: {code: invalid_request, errors}} on stdout", async () => {
+    const result = await t.cli(["generate", "a boat", "--model", "gamma-3.1", "--duration", "5", "--json"]);
+    expect(result.code).toBe(1);
+    const body = JSON.parse(result.stdout) as { error: { code: string; errors: { path: string }[] } };
+    expect(body.error.code).toBe("invalid_request");
+    expect(body.error.errors.map((issue) => issue.path)).toContain("duration_sec");
+  });
+
+  it("--no-wait --json prints the created task id and a non-terminal status, and the job exists", async () => {
+    const result = await t.cli(["generate", "a lighthouse at dusk", "--model", "gamma-3.1", "--duration", "4", "--no-wait", "--json"]);
+    expect(result.code, result.stderr).toBe(0);
+    const created = JSON.parse(result.stdout) as { task_id: string; status: string };
+    expect(created.task_id).toMatch(/^vidtsk_/);
+    expect(["queued", "running"]).toContain(created.status);
+    const { status } = await t.api("GET", `/v1/jobs/${created.task_id}`);
+    expect(status).toBe(200);
+  });
+
+  it("a local file given as --first-frame exits 2 and points to reelay drop, sending nothing", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "reelay-generate-"));
+    await writeFile(join(dir, "first.png"), "not really a png");
+    const result = await t.cli(["generate", "a boat", "--model", "gamma-3.1", "--first-frame", "first.png"], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("reelay drop");
+  });
+
+  it("a wrong API key exits 2 with the API's unauthorized code", async () => {
+    const result = await t.cli(["generate", "a boat", "--model", "gamma-3.1", "--duration", "4"], { env: { REELAY_API_KEY: "wrong" } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("[unauthorized]");
+  });
+});
+
+it("generate when reelay is not running exits 2 and says how to start it", async () => {
+  const url = `http://127.0.0.1:${await closedPort()}`;
+  const result = await runCli(["generate", "a boat", "--model", "gamma-3.1", "--duration", "4"], { REELAY_API_URL: url, REELAY_API_KEY: "k" });
+  expect(result.code).toBe(2);
+  expect(result.stderr).toContain(`reelay is not running at ${url} — start it with \`npm start\``);
+});
