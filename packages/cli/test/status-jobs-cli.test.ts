@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startClientStack, type ClientStack } from "./support/client-stack.ts";
+
+describe("reelay status and reelay jobs against the local stack", () => {
+  let t: ClientStack;
+  let id: string;
+  beforeAll(async () => {
+    t = await startClientStack();
+    const created = await t.api<{ task_id: string }>("POST", "/v1/video/generations", { model: "gamma-3.1", prompt: "a red bicycle", duration_sec: 4 });
+    id = created.body.task_id;
+    // A second job, so a page of one has a next page.
+    const second = await t.cli(["generate", "a second job", "--model", "gamma-3.1", "--duration", "4", "--no-wait"]);
+    expect(second.code, second.stderr).toBe(0);
+    for (let i = 0; i < 120; i++) {
+      const { body } = await t.api<{ status: string }>("GET", `/v1/jobs/${id}`);
+      if (body.status === "succeeded") break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    // Every test below reads a finished job.
+  }, 60_000);
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("status prints the job's id, status, model and its S3 output with size and sha256", async () => {
+    const result = await t.cli(["status", id]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^${id}  succeeded\\n`));
+    expect(result.stdout).toContain("gamma-3.1 (video, text)");
+    expect(result.stdout).toMatch(new RegExp(`output    s3://${t.stack.bucket}/outputs/${id}/\\S+\\n\\s+\\d+ bytes, video/mp4, sha256 [0-9a-f]{64}`));
+  });
+
+  it("status --json prints the API's job view unchanged", async () => {
+    const result = await t.cli(["status", id, "--json"]);
+    expect(result.code).toBe(0);
+    const printed = JSON.parse(result.stdout) as { id: string; status: string; outputs: { sha256: string }[] };
+    const { body } = await t.api<{ outputs: { sha256: string }[] }>("GET", `/v1/jobs/${id}`);
+    expect(printed).toMatchObject({ id, status: "succeeded" });
+    expect(printed.outputs[0]?.sha256).toBe(body.outputs[0]?.sha256);
+  });
+
+  it("status of an unknown job exits 1 with the API's error code", async () => {
+    const result = await t.cli(["status", "vidtsk_00000000000000000000000000"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/\[\w*not_found\]/);
+  });
+
+  it("status without an id exits 2 (usage)", async () => {
+    expect((await t.cli(["status"])).code).toBe(2);
+  });
+
+  it("jobs lists the job in a table row with its status, model and output size", async () => {
+    const result = await t.cli(["jobs"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.split("\n")[0]).toMatch(/^ID\s+STATUS\s+MODEL/);
+    expect(result.stdout).toMatch(new RegExp(`${id}\\s+succeeded\\s+gamma-3.1\\s+text\\s+\\d+\\s+\\S+\\s+\\d+ bytes s3://`));
+  });
+
+  it("jobs --status filters and --json prints the page {data, next_cursor}", async () => {
+    const succeeded = JSON.parse((await t.cli(["jobs", "--status", "succeeded", "--json"])).stdout) as { data: { id: string; status: string }[]; next_cursor: unknown };
+    expect(succeeded.data.map((job) => job.id)).toContain(id);
+    expect(succeeded.data.every((job) => job.status === "succeeded")).toBe(true);
+    expect(succeeded).toHaveProperty("next_cursor");
+    const failed = await t.cli(["jobs", "--status", "failed"]);
+    expect(failed.stdout).not.toContain(id);
+  });
+
+  it("jobs --limit 1 shows one row and how to get the next page", async () => {
+    const result = await t.cli(["jobs", "--limit", "1"]);
+    expect(result.code).toBe(0);
+    const rows = result.stdout.split("\n").filter((line) => line.startsWith("vidtsk_"));
+    expect(rows).toHaveLength(1);
+    expect(result.stdout).toMatch(/more: reelay jobs --cursor \S+/);
+  });
+
+  it("jobs with a status the API does not know exits 1 with its invalid_query code", async () => {
+    const result = await t.cli(["jobs", "--status", "sleeping"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("[invalid_query]");
+  });
+});
