@@ -1,0 +1,135 @@
+/**
+ * The local stack for end-to-end tests: real dynalite, s3rver, simulator, state machine interpreter
+ * and API on 127.0.0.1, a temp data dir, a fast simulator. Clients in the tests use plain fetch and
+ * the AWS SDK, nothing of reelay's own, so they see what a user sees.
+ */
+import { createHash } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { GetObjectCommand, HeadObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { loadConfig } from "../../../packages/core/src/config.ts";
+import { JsonlFileSink } from "../../../packages/core/src/events/jsonl.ts";
+import type { TerminalEvent } from "../../../packages/core/src/events/types.ts";
+import { localS3Client } from "../../../packages/local/src/aws-standins.ts";
+import { EVENTS_FILE, startLocalStack, type LocalStack } from "../../../packages/local/src/stack.ts";
+
+export const SIM_TIME_SCALE = 0.05;
+
+export async function tempDir(label: string): Promise<string> {
+  return mkdtemp(join(tmpdir(), `reelay-e2e-${label}-`));
+}
+
+/** A port free right now (the OS picks it); the caller binds it soon after. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestStack extends LocalStack {
+  s3: S3Client;
+  /** What the stack logged (drops handled, jobs ended), newest last. */
+  logLines: string[];
+  /** Stops the stack and removes its data dir. */
+  dispose(): Promise<void>;
+}
+
+/** Starts the stack in this process; `env` holds REELAY_* settings as a user would set them. */
+export async function startTestStack(env: Record<string, string> = {}): Promise<TestStack> {
+  const dataDir = await tempDir("stack");
+  const config = loadConfig({ REELAY_PORT: String(await freePort()), REELAY_DATA_DIR: dataDir, ...env });
+  const logLines: string[] = [];
+  const logger = { info: (line: string) => logLines.push(line), error: (line: string, error?: unknown) => logLines.push(`${line} ${String(error)}`) };
+  const stack = await startLocalStack({ config, logger, s3Port: 0, simulator: { timeScale: SIM_TIME_SCALE } });
+  const s3 = localS3Client(stack.s3Endpoint);
+  return {
+    ...stack,
+    s3,
+    logLines,
+    async dispose() {
+      s3.destroy();
+      await stack.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function bearer(apiKey: string): Record<string, string> {
+  return { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
+}
+
+export async function getJson<T = any>(url: string, apiKey: string): Promise<{ status: number; body: T }> {
+  const response = await fetch(url, { headers: bearer(apiKey) });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+export async function postJson<T = any>(url: string, apiKey: string, body: unknown): Promise<{ status: number; body: T }> {
+  const response = await fetch(url, { method: "POST", headers: bearer(apiKey), body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+/** Polls `probe` every `everyMs` until it returns a value, or fails after `timeoutMs` naming `what`. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 40_000, everyMs = 250): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last === undefined ? "" : ` (last error: ${String(last)})`}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
+
+/** The job's record from GET /v1/jobs/{id} once it is terminal. */
+export function waitForTerminalJob(url: string, apiKey: string, jobId: string, timeoutMs?: number): Promise<any> {
+  return waitFor(
+    `job ${jobId} to end`,
+    async () => {
+      const { body } = await getJson(`${url}/v1/jobs/${jobId}`, apiKey);
+      return TERMINAL.has(body.status) ? body : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+export async function sha256OfUrl(url: string): Promise<{ sha256: string; bytes: number }> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
+  const bytes = Buffer.from(await response.arrayBuffer());
+  return { sha256: createHash("sha256").update(bytes).digest("hex"), bytes: bytes.length };
+}
+
+export async function objectExists(s3: S3Client, bucket: string, key: string): Promise<boolean> {
+  try {
+    await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function objectText(s3: S3Client, bucket: string, key: string): Promise<string> {
+  const answer = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  return (await answer.Body?.transformToString("utf8")) ?? "";
+}
+
+export function eventsIn(dataDir: string): Promise<TerminalEvent[]> {
+  return new JsonlFileSink(join(dataDir, EVENTS_FILE)).readAll();
+}
+
+export async function eventsFor(dataDir: string, jobId: string): Promise<TerminalEvent[]> {
+  return (await eventsIn(dataDir)).filter((event) => event.detail.jobId === jobId);
+}
