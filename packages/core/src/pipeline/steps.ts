@@ -111,22 +111,23 @@ export function poll(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
     const job = await deps.jobs.require(state.jobId);
     if (isTerminal(job.status)) return stopped(state, job);
     if (job.upstreamTaskId === undefined && (state.outputUrls?.length ?? 0) > 0) return { ...state, outcome: "succeeded", waitSeconds: 0 };
-    const now = deps.now();
-    if (now.getTime() >= Date.parse(state.deadlineAt)) return { ...state, outcome: "failed", waitSeconds: 0, error: timeoutError(state) };
-    if (state.polls >= state.maxPolls) return { ...state, outcome: "failed", waitSeconds: 0, error: timeoutError(state, ", the poll limit was reached") };
     if (job.upstreamTaskId === undefined) {
       throw new ReelayError("not_submitted", `Job ${job.id} has no upstream task to poll; Submit did not finish.`);
     }
+    // Ask first: a task that finished just before a late poll is still worth its download.
     const answer = job.kind === "video" ? await deps.upstream.getVideoTask(job.upstreamTaskId) : await deps.upstream.getImageTask(job.upstreamTaskId);
+    const now = deps.now();
     const counted = await countPoll(deps, job.id);
     if (counted === undefined) return stopped(state, await deps.jobs.require(job.id));
     const next = { ...state, polls: counted.polls };
-    if (answer.state.state === "running") {
-      return { ...next, outcome: "running", waitSeconds: waitSecondsFor(counted.polls, state.deadlineAt, now) };
-    }
     if (answer.state.state === "failed") {
       const reason = answer.state.error?.message ?? "The upstream task failed without a reason.";
       return { ...next, outcome: "failed", waitSeconds: 0, error: { code: "upstream_task_failed", message: reason } };
+    }
+    if (answer.state.state === "running") {
+      if (now.getTime() >= Date.parse(state.deadlineAt)) return { ...next, outcome: "failed", waitSeconds: 0, error: timeoutError(next) };
+      if (counted.polls >= state.maxPolls) return { ...next, outcome: "failed", waitSeconds: 0, error: timeoutError(next, ", the poll limit was reached") };
+      return { ...next, outcome: "running", waitSeconds: waitSecondsFor(counted.polls, state.deadlineAt, now) };
     }
     await deps.jobs.update(job.id, { upstreamDoneAt: now.toISOString() }, { unlessTerminal: true });
     return { ...next, outcome: "succeeded", waitSeconds: 0 };
@@ -183,7 +184,9 @@ export function finish(deps: PipelineDeps, state: FlowState): Promise<{ jobId: s
     const job = await deps.jobs.require(state.jobId);
     const done = { jobId: job.id, status: "succeeded" as const };
     if (job.status === "succeeded") {
+      // A retry: the first attempt may have stopped after the write, the emit or the manifest.
       await emitOnce(deps, job);
+      await writeManifest(deps, (await deps.jobs.get(job.id)) ?? job);
       return done;
     }
     if (isTerminal(job.status)) {

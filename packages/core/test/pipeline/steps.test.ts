@@ -89,6 +89,16 @@ describe("a whole job, step by step", () => {
     expect((await h.events.readAll()).map((e) => e.detail.error?.code)).toEqual(["timeout"]);
   });
 
+  it("a poll after the deadline of a task that already succeeded reports succeeded, not timeout", async () => {
+    const h = await harness();
+    const queued = await queuedJob(h.deps, VIDEO);
+    const state = await submit(h.deps, { jobId: queued.id });
+    const taskId = (await h.deps.jobs.require(queued.id)).upstreamTaskId ?? "";
+    for (let i = 0; i < 500 && h.sim.task(taskId)?.status !== "succeeded"; i += 1) await new Promise((r) => setTimeout(r, 10));
+    h.deps.now = () => new Date(Date.parse(state.deadlineAt) + 1);
+    expect((await poll(h.deps, state)).outcome).toBe("succeeded");
+  });
+
   it("a loop that reaches maxPolls (REELAY_JOB_TIMEOUT_S short) ends failed with code timeout", async () => {
     const h = await harness({ faults: [{ fault: "never_finish" }] }, { jobTimeoutS: 0.3 });
     const queued = await queuedJob(h.deps, VIDEO);
