@@ -62,6 +62,18 @@ describe("a whole job, step by step", () => {
     expect(await h.events.readAll()).toHaveLength(1);
   });
 
+  it("an image answered at once (no task to poll) goes from submit straight to a stored image", async () => {
+    const h = await harness({ syncImages: true });
+    const queued = await queuedJob(h.deps, { model: "deltaq2-image", messages: [{ role: "user", content: "a kite" }], modalities: ["image", "text"] });
+    const submitted = await submit(h.deps, { jobId: queued.id });
+    expect(submitted).toMatchObject({ outcome: "succeeded", waitSeconds: 0 });
+    expect((await runFlow(h.deps, queued.id)).status).toBe("succeeded");
+    const job = await h.deps.jobs.require(queued.id);
+    expect(job.upstreamTaskId).toBeUndefined();
+    expect(job.outputs?.map((o) => o.key)).toEqual([`outputs/${job.id}/image-1.png`]);
+    expect(h.sim.counters().tasksCreated).toBe(1);
+  });
+
   it("a failing upstream task ends failed with the upstream's reason and one Generation Failed event", async () => {
     const h = await harness({ faults: [{ fault: "task_fail", reason: "the prompt was refused by policy" }] });
     const queued = await queuedJob(h.deps, VIDEO);
