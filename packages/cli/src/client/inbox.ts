@@ -1,12 +1,12 @@
 /**
  * The local stack's bucket, as `reelay drop` uses it: put files into `inbox/`, look for the
  * `rejected/<name>.error.json` a bad prompt file leaves behind. The endpoint and bucket come from
- * /healthz, so the CLI needs no S3 settings of its own.
+ * /healthz, so the CLI needs no S3 settings of its own; the reads and writes are core's ObjectStore.
  */
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
-import { ReelayError } from "@reelay/core";
+import { isReelayError, ReelayError } from "@reelay/core";
+import { ObjectStore } from "@reelay/core/storage/objects";
 import { localS3Client } from "@reelay/local/aws-standins";
 import type { Health } from "./types.ts";
 
@@ -27,12 +27,16 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 export class Inbox {
-  readonly bucket: string;
-  readonly #s3: S3Client;
+  readonly #objects: ObjectStore;
+  readonly #close: () => void;
 
-  constructor(s3: S3Client, bucket: string) {
-    this.#s3 = s3;
-    this.bucket = bucket;
+  constructor(objects: ObjectStore, close: () => void = () => undefined) {
+    this.#objects = objects;
+    this.#close = close;
+  }
+
+  get bucket(): string {
+    return this.#objects.bucket;
   }
 
   static fromHealth(health: Health, apiUrl: string): Inbox {
@@ -42,51 +46,38 @@ export class Inbox {
         `${apiUrl} does not name a local S3 endpoint in /healthz; on AWS, upload prompt files to s3://<bucket>/inbox/ with the AWS CLI instead.`,
       );
     }
-    return new Inbox(localS3Client(health.s3.endpoint), health.s3.bucket);
+    const s3 = localS3Client(health.s3.endpoint);
+    return new Inbox(new ObjectStore(s3, health.s3.bucket), () => s3.destroy());
   }
 
-  /** Streams the file up; returns the object's etag (part of the ids of the jobs it makes). */
+  /** Streams the file up; returns the object's etag as the stack will see it (part of its jobs' ids). */
   async put(key: string, file: string): Promise<string> {
     const { size } = await stat(file);
     const extension = file.slice(file.lastIndexOf(".") + 1).toLowerCase();
-    const result = await this.#s3.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: key,
-        Body: createReadStream(file),
-        ContentLength: size,
-        ContentType: CONTENT_TYPES[extension] ?? "application/octet-stream",
-      }),
-    );
-    return (result.ETag ?? "").replace(/"/g, "");
+    const contentType = CONTENT_TYPES[extension] ?? "application/octet-stream";
+    await this.#objects.uploadStream(key, createReadStream(file), { contentType, expectedBytes: size });
+    // Gone already means the stack read it and rejected it; its error file tells the rest.
+    const head = await this.#objects.head(key);
+    return (head?.etag ?? "").replace(/"/g, "");
   }
 
   async exists(key: string): Promise<boolean> {
-    try {
-      await this.#s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      return true;
-    } catch (error) {
-      if (isNotFound(error)) return false;
-      throw error;
-    }
+    return (await this.#objects.head(key)) !== undefined;
   }
 
   async readJson(key: string): Promise<unknown> {
     try {
-      const object = await this.#s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      return JSON.parse((await object.Body?.transformToString("utf8")) ?? "null");
+      const { body } = await this.#objects.getStream(key);
+      const chunks: Buffer[] = [];
+      for await (const chunk of body) chunks.push(chunk as Buffer);
+      return JSON.parse(Buffer.concat(chunks).toString("utf8"));
     } catch (error) {
-      if (isNotFound(error)) return undefined;
+      if (isReelayError(error) && error.code === "object_not_found") return undefined;
       throw error;
     }
   }
 
   close(): void {
-    this.#s3.destroy();
+    this.#close();
   }
-}
-
-function isNotFound(error: unknown): boolean {
-  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return e?.name === "NotFound" || e?.name === "NoSuchKey" || e?.$metadata?.httpStatusCode === 404;
 }

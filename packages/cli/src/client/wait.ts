@@ -5,7 +5,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { isReelayError } from "@reelay/core";
 import type { ReelayApiClient } from "./api.ts";
-import { TERMINAL, type JobView } from "./types.ts";
+import { isTerminal } from "@reelay/core/jobs/types";
+import type { JobView } from "./types.ts";
 
 export interface WaitOptions {
   intervalMs: number;
@@ -26,7 +27,7 @@ export async function waitForJob(client: ReelayApiClient, id: string, options: W
     }
     if (job !== undefined) {
       options.onUpdate?.(job);
-      if (TERMINAL.has(job.status)) return job;
+      if (isTerminal(job.status)) return job;
     }
     await sleep(options.intervalMs);
   }

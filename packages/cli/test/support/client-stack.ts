@@ -28,9 +28,10 @@ export interface ClientStack {
   stop(): Promise<void>;
 }
 
-export async function startClientStack(): Promise<ClientStack> {
-  const dataDir = await mkdtemp(join(tmpdir(), "reelay-cli-stack-"));
-  const config = { ...loadConfig({ REELAY_DATA_DIR: dataDir }), port: 0 };
+/** `restart` brings a stack back on the same data dir and port (the key file stays the same). */
+export async function startClientStack(restart?: { dataDir: string; port: number }): Promise<ClientStack> {
+  const dataDir = restart?.dataDir ?? (await mkdtemp(join(tmpdir(), "reelay-cli-stack-")));
+  const config = { ...loadConfig({ REELAY_DATA_DIR: dataDir }), port: restart?.port ?? 0 };
   const stack = await startLocalStack({ config, simulator: { timeScale: 0.02 }, quiet: true, s3Port: 0 });
   // The key is left to the key file the stack wrote, as a user's client finds it.
   const env = { REELAY_API_URL: stack.url, REELAY_DATA_DIR: dataDir };
