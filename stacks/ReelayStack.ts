@@ -9,7 +9,7 @@ import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { Api, Config, Function, type StackContext } from "sst/constructs";
 import { loadConfig } from "../packages/core/src/config.ts";
 import { ReelayError } from "../packages/core/src/errors.ts";
-import { STEP_LAMBDA_TIMEOUT_S, type JobFlowStep } from "../packages/core/src/flow/job-flow.ts";
+import { STEP_LAMBDA_TIMEOUT_S, UPSTREAM_STEPS, type JobFlowStep } from "../packages/core/src/flow/steps.ts";
 import { jobFlowStateMachineProps } from "../packages/core/src/flow/synth-definition.ts";
 import { suppressNagFindings } from "./nag.ts";
 import { allowObjects, allowPutEvents, allowStartExecution, allowTable } from "./permissions.ts";
@@ -49,23 +49,25 @@ export function ReelayStack({ stack, app }: StackContext) {
     REELAY_DEFAULT_MODEL: config.defaultModel,
   };
 
-  const stepFunction = (step: JobFlowStep, callsUpstream: boolean) =>
+  const stepFunction = (step: JobFlowStep) =>
     new Function(stack, `${step[0]!.toUpperCase()}${step.slice(1)}Function`, {
       handler: STEP_HANDLERS[step],
       timeout: STEP_LAMBDA_TIMEOUT_S[step],
       environment,
-      bind: callsUpstream ? [upstreamApiKey] : [],
+      bind: UPSTREAM_STEPS.includes(step) ? [upstreamApiKey] : [],
     });
   const steps = {
-    submit: stepFunction("submit", true),
-    poll: stepFunction("poll", true),
-    // Download may ask the upstream again for a fresh output URL when the first one expired.
-    download: stepFunction("download", true),
-    finish: stepFunction("finish", false),
-    recordFailure: stepFunction("recordFailure", false),
+    submit: stepFunction("submit"),
+    poll: stepFunction("poll"),
+    download: stepFunction("download"),
+    finish: stepFunction("finish"),
+    recordFailure: stepFunction("recordFailure"),
   };
   for (const fn of Object.values(steps)) allowTable(fn, table, ["GetItem", "UpdateItem"]);
+  // Download streams outputs in (multipart); every terminal step rewrites the job.json manifest.
   allowObjects(steps.download, bucket, "outputs/", ["PutObject", "AbortMultipartUpload"]);
+  allowObjects(steps.finish, bucket, "outputs/", ["PutObject"]);
+  allowObjects(steps.recordFailure, bucket, "outputs/", ["PutObject"]);
   allowPutEvents(steps.finish, bus);
   allowPutEvents(steps.recordFailure, bus);
 

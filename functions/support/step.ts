@@ -1,6 +1,32 @@
-import type { JobFlowStep } from "../../packages/core/src/flow/job-flow.ts";
+/**
+ * One job flow step on Lambda: check the state machine's input, then call the core step. Errors
+ * leave as thrown: their name (ReelayTransientError or ReelayError) is what Retry and Catch match.
+ */
+import { z } from "zod";
+import { ReelayError } from "../../packages/core/src/errors.ts";
+import { UPSTREAM_STEPS, type JobFlowStep } from "../../packages/core/src/flow/steps.ts";
+import type { FailureInput, FlowState, PipelineDeps } from "../../packages/core/src/pipeline/deps.ts";
+import { download, finish, poll, recordFailure, submit } from "../../packages/core/src/pipeline/steps.ts";
+import { buildPipelineDeps } from "./deps.ts";
 
-/** Placeholder until core's pipeline steps land: fails permanently so the flow records the failure. */
-export async function runStep(step: JobFlowStep, _event: unknown): Promise<unknown> {
-  throw new Error(`step ${step} is not wired yet`);
+const STEPS: Record<JobFlowStep, (deps: PipelineDeps, input: FlowState & FailureInput) => Promise<unknown>> = {
+  submit,
+  poll,
+  download,
+  finish,
+  recordFailure,
+};
+
+// Every step's input carries the job id; the step reads everything else it trusts from the record.
+const StepInput = z.looseObject({ jobId: z.string().min(1) });
+
+let deps: Promise<PipelineDeps> | undefined;
+
+export async function runStep(step: JobFlowStep, event: unknown): Promise<unknown> {
+  const parsed = StepInput.safeParse(event);
+  if (!parsed.success) {
+    throw new ReelayError("invalid_flow_state", `The ${step} step needs a job id in its input.`, { path: "jobId" });
+  }
+  deps ??= buildPipelineDeps({ callsUpstream: UPSTREAM_STEPS.includes(step) });
+  return STEPS[step](await deps, parsed.data as unknown as FlowState & FailureInput);
 }

@@ -3,7 +3,7 @@
  * must be the same definition, never a hand-kept copy: this compares them state by state.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { JOB_FLOW_STEPS, type JobFlowStep } from "../../packages/core/src/flow/job-flow.ts";
+import { JOB_FLOW_STEPS, type JobFlowStep } from "../../packages/core/src/flow/steps.ts";
 import { aslFromResolved, placeholderFunctionArn, synthJobFlowDefinition } from "../../packages/core/src/flow/synth-definition.ts";
 import { STEP_HANDLERS } from "../../stacks/ReelayStack.ts";
 import { resourcesOf, synthReelay } from "../infra/synth.ts";

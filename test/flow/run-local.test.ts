@@ -5,18 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { ReelayError } from "../../packages/core/src/errors.ts";
+import { TransientError } from "../../packages/core/src/pipeline/errors.ts";
 import { synthJobFlowDefinition } from "../../packages/core/src/flow/synth-definition.ts";
 import { ExecutionError, runJobFlowLocally, type LocalTaskHandler } from "../../packages/core/src/flow/run-local.ts";
 
 const definition = synthJobFlowDefinition();
 
-/** What core's TransientError is to the state machine: an error whose name is ReelayTransientError. */
-class FakeTransientError extends ReelayError {
-  constructor(message: string) {
-    super("upstream_unavailable", message, { retryable: true });
-    this.name = "ReelayTransientError";
-  }
-}
 
 interface Flow {
   jobId: string;
@@ -88,7 +82,7 @@ describe("runJobFlowLocally on the synthesized job flow", () => {
       {
         Download: async (s: Flow) => {
           calls += 1;
-          if (calls <= 2) throw new FakeTransientError("upstream 503");
+          if (calls <= 2) throw new TransientError("upstream_unavailable", "upstream 503");
           return s;
         },
       },

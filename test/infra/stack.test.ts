@@ -4,7 +4,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_DEADLINE_MS } from "../../packages/core/src/polling/policy.ts";
-import { LAMBDA_SERVICE_ERRORS, STEP_LAMBDA_TIMEOUT_S, TRANSIENT_ERROR_NAME } from "../../packages/core/src/flow/job-flow.ts";
+import { LAMBDA_SERVICE_ERRORS, STEP_LAMBDA_TIMEOUT_S } from "../../packages/core/src/flow/steps.ts";
+import { TRANSIENT_ERROR_NAME } from "../../packages/core/src/pipeline/errors.ts";
 import { aslFromResolved } from "../../packages/core/src/flow/synth-definition.ts";
 import { reelayFunctions, render, resourcesOf, shortId, synthReelay, type Synth } from "./synth.ts";
 
@@ -237,8 +238,8 @@ describe("IAM", () => {
       SubmitFunction: sorted([...step, ...secret]),
       PollFunction: sorted([...step, ...secret]),
       DownloadFunction: sorted([...step, ...secret, "s3:PutObject Bucket/outputs/*", "s3:AbortMultipartUpload Bucket/outputs/*"]),
-      FinishFunction: sorted([...step, "events:PutEvents Bus"]),
-      RecordFailureFunction: sorted([...step, "events:PutEvents Bus"]),
+      FinishFunction: sorted([...step, "events:PutEvents Bus", "s3:PutObject Bucket/outputs/*"]),
+      RecordFailureFunction: sorted([...step, "events:PutEvents Bus", "s3:PutObject Bucket/outputs/*"]),
       ApiFunction: sorted([
         "dynamodb:GetItem Jobs",
         "dynamodb:PutItem Jobs",

@@ -2,7 +2,9 @@
  * Synthesizes the real SST app offline (stage "test", no AWS credentials) with cdk-nag's
  * AwsSolutions pack applied, once per test file.
  */
-import { mkdir, rm, stat } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { Aspects } from "aws-cdk-lib";
 import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
 import { AwsSolutionsChecks } from "cdk-nag";
@@ -42,8 +44,35 @@ async function withSynthLock<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+const CACHE_FILE = ".sst/reelay-test-synth.json";
+// The lockfile stands for the CDK, SST and SDK versions that shape the template.
+const INPUTS = ["sst.config.ts", "package-lock.json", "stacks", "functions", "packages/core/src"];
+
+/** Hash of every source the synthesized template depends on. */
+async function inputsHash(): Promise<string> {
+  const hash = createHash("sha256");
+  const files: string[] = [];
+  for (const input of INPUTS) {
+    if ((await stat(input)).isFile()) files.push(input);
+    else for (const entry of await readdir(input, { recursive: true, withFileTypes: true })) if (entry.isFile()) files.push(join(entry.parentPath, entry.name));
+  }
+  for (const file of files.sort()) hash.update(file).update("\0").update(await readFile(file)).update("\0");
+  return hash.digest("hex");
+}
+
+/**
+ * Each test file that needs the template calls this; the first synthesizes (SST bundles seven
+ * functions, tens of seconds), the others reuse its result while no input file has changed.
+ */
 export function synthReelay(): Promise<Synth> {
-  return withSynthLock(synthOnce);
+  return withSynthLock(async () => {
+    const key = await inputsHash();
+    const cached = await readFile(CACHE_FILE, "utf8").then((text) => JSON.parse(text) as { key: string; template: object; nagErrors: Synth["nagErrors"] }, () => undefined);
+    if (cached?.key === key) return { template: Template.fromJSON(cached.template as Record<string, unknown>), nagErrors: cached.nagErrors };
+    const fresh = await synthOnce();
+    await writeFile(CACHE_FILE, JSON.stringify({ key, template: fresh.template.toJSON(), nagErrors: fresh.nagErrors }));
+    return fresh;
+  });
 }
 
 async function synthOnce(): Promise<Synth> {

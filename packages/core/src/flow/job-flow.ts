@@ -13,42 +13,9 @@ import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import * as tasks from "aws-cdk-lib/aws-stepfunctions-tasks";
 import type { Construct } from "constructs";
+import { TRANSIENT_ERROR_NAME } from "../pipeline/errors.ts";
+import { JOB_FLOW_STATE_NAMES, LAMBDA_SERVICE_ERRORS, STEP_LAMBDA_TIMEOUT_S, type JobFlowStep } from "./steps.ts";
 
-export const JOB_FLOW_STEPS = ["submit", "poll", "download", "finish", "recordFailure"] as const;
-export type JobFlowStep = (typeof JOB_FLOW_STEPS)[number];
-
-/** Task state name of each step: also the keys of the local runner's handlers. */
-export const JOB_FLOW_STATE_NAMES: Record<JobFlowStep, string> = {
-  submit: "Submit",
-  poll: "Poll",
-  download: "Download",
-  finish: "Finish",
-  recordFailure: "RecordFailure",
-};
-
-/** The error name a step throws for "try again later" (TransientError in core sets it). */
-export const TRANSIENT_ERROR_NAME = "ReelayTransientError";
-
-/** Lambda's own service and throttling errors: the function never ran or could not answer. */
-export const LAMBDA_SERVICE_ERRORS = [
-  "Lambda.ServiceException",
-  "Lambda.AWSLambdaException",
-  "Lambda.SdkClientException",
-  "Lambda.TooManyRequestsException",
-];
-
-/**
- * Lambda timeout per step, in seconds. The Task's TimeoutSeconds is this plus a margin, so a slow
- * function times out inside Lambda (a clean error in its logs) before Step Functions gives up.
- * Download copies a whole video, so it gets Lambda's maximum.
- */
-export const STEP_LAMBDA_TIMEOUT_S: Record<JobFlowStep, number> = {
-  submit: 120,
-  poll: 120,
-  download: 900,
-  finish: 60,
-  recordFailure: 60,
-};
 const TASK_TIMEOUT_MARGIN_S = 15;
 
 /**

@@ -1,0 +1,58 @@
+/**
+ * The pipeline's dependencies on Lambda, built once per cold start from the settings the stack
+ * put on the function. The upstream API key comes from SST's Config (SSM), never the environment.
+ */
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
+import { S3Client } from "@aws-sdk/client-s3";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { loadConfig, type Config } from "../../packages/core/src/config.ts";
+import { ReelayError } from "../../packages/core/src/errors.ts";
+import { EventBridgeSink } from "../../packages/core/src/events/eventbridge.ts";
+import { JobStore } from "../../packages/core/src/jobs/store.ts";
+import type { PipelineDeps } from "../../packages/core/src/pipeline/deps.ts";
+import { ObjectStore } from "../../packages/core/src/storage/objects.ts";
+import { UpstreamClient } from "../../packages/core/src/upstream/client.ts";
+
+function required(value: string | undefined, name: string): string {
+  if (value === undefined) throw new ReelayError("invalid_config", `${name} is not set on this function; the stack sets it.`, { path: name });
+  return value;
+}
+
+/** Stands in for the upstream client in functions that must never call it (no key bound). */
+function unboundUpstream(): UpstreamClient {
+  return new Proxy({} as UpstreamClient, {
+    get(_target, property) {
+      throw new ReelayError("upstream_not_bound", `This function has no upstream API key; it cannot use upstream.${String(property)}.`);
+    },
+  });
+}
+
+async function upstreamClient(config: Config): Promise<UpstreamClient> {
+  // Imported only where the secret is bound: the module fetches bound secrets from SSM on load.
+  const { Config: sstConfig } = await import("sst/node/config");
+  const apiKey = (sstConfig as unknown as Record<string, string>).UPSTREAM_API_KEY;
+  return new UpstreamClient({
+    baseUrl: required(config.upstreamUrl, "REELAY_UPSTREAM_URL"),
+    apiKey: required(apiKey, "UPSTREAM_API_KEY"),
+    // 3 attempts of at most 15 s, plus Retry-After waits, fit the 180 s Submit/Poll functions;
+    // anything longer is the state machine's ReelayTransientError retry.
+    timeoutMs: 15_000,
+    maxAttempts: 3,
+  });
+}
+
+export async function buildPipelineDeps(opts: { callsUpstream: boolean }): Promise<PipelineDeps> {
+  const config = loadConfig();
+  const region = config.aws.region;
+  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region }), { marshallOptions: { removeUndefinedValues: true } });
+  return {
+    jobs: new JobStore(db, required(config.aws.tableName, "REELAY_TABLE_NAME")),
+    objects: new ObjectStore(new S3Client({ region }), required(config.aws.bucketName, "REELAY_BUCKET_NAME")),
+    upstream: opts.callsUpstream ? await upstreamClient(config) : unboundUpstream(),
+    events: new EventBridgeSink(new EventBridgeClient({ region }), config.aws.eventBusName),
+    fetch: globalThis.fetch,
+    now: () => new Date(),
+    ...(config.jobTimeoutS === undefined ? {} : { jobTimeoutS: config.jobTimeoutS }),
+  };
+}

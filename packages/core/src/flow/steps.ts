@@ -1,0 +1,40 @@
+/**
+ * The job flow's names and limits, free of aws-cdk-lib so Lambda handlers and the local stack can
+ * import them without bundling the CDK.
+ */
+export const JOB_FLOW_STEPS = ["submit", "poll", "download", "finish", "recordFailure"] as const;
+export type JobFlowStep = (typeof JOB_FLOW_STEPS)[number];
+
+/** Task state name of each step: also the keys of the local runner's handlers. */
+export const JOB_FLOW_STATE_NAMES: Record<JobFlowStep, string> = {
+  submit: "Submit",
+  poll: "Poll",
+  download: "Download",
+  finish: "Finish",
+  recordFailure: "RecordFailure",
+};
+
+/** Steps that talk to the upstream service: only their functions get the upstream API key. */
+export const UPSTREAM_STEPS: readonly JobFlowStep[] = ["submit", "poll", "download"];
+
+/** Lambda's own service and throttling errors: the function never ran or could not answer. */
+export const LAMBDA_SERVICE_ERRORS = [
+  "Lambda.ServiceException",
+  "Lambda.AWSLambdaException",
+  "Lambda.SdkClientException",
+  "Lambda.TooManyRequestsException",
+];
+
+/**
+ * Lambda timeout per step, in seconds. The Task's TimeoutSeconds is this plus a margin, so a slow
+ * function times out inside Lambda (a clean error in its logs) before Step Functions gives up.
+ * Download copies a whole video, so it gets Lambda's maximum.
+ */
+export const STEP_LAMBDA_TIMEOUT_S: Record<JobFlowStep, number> = {
+  // Room for the upstream client's own attempts, including a Retry-After of up to a minute.
+  submit: 180,
+  poll: 180,
+  download: 900,
+  finish: 60,
+  recordFailure: 60,
+};
