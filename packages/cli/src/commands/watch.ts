@@ -13,6 +13,7 @@ import { parseCommandArgs, UsageError } from "../usage.ts";
 
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 10_000;
+const SEEN_IDS_KEPT = 1000;
 
 export async function runWatch(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -44,6 +45,8 @@ export async function runWatch(args: string[], io: Io): Promise<number> {
           const event = parseEvent(message.data);
           if (event === undefined || seen.has(event.id)) continue;
           seen.add(event.id);
+          // Only repeats right after a reconnect matter; old ids can go.
+          if (seen.size > SEEN_IDS_KEPT) seen.delete(seen.values().next().value as string);
           io.stdout(values.json ? `${JSON.stringify(event)}\n` : `${eventLine(event)}\n`);
           if (++printed >= count) return 0;
         }
