@@ -1,16 +1,16 @@
 /**
  * Saves a finished video: streamed to `<file>.part` while hashing (never whole in memory), then
- * renamed only when its sha256 is the one reelay recorded, so a file at the final path is always
- * the job's exact bytes.
+ * renamed only when its size and sha256 are the ones reelay recorded, so a file at the final path
+ * is always the job's exact bytes.
  */
-import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
-import { Readable, Transform } from "node:stream";
+import { Readable } from "node:stream";
 import type { ReadableStream } from "node:stream/web";
 import { pipeline } from "node:stream/promises";
 import { ReelayError } from "@reelay/core";
+import { DigestStream } from "@reelay/core/storage/digest";
 
 export interface SavedFile {
   file: string;
@@ -18,7 +18,12 @@ export interface SavedFile {
   sha256: string;
 }
 
-export async function downloadVerified(url: string, file: string, expectedSha256: string): Promise<SavedFile> {
+export interface Expected {
+  sha256: string;
+  bytes: number;
+}
+
+export async function downloadVerified(url: string, file: string, expected: Expected): Promise<SavedFile> {
   let response: Response;
   try {
     response = await fetch(url);
@@ -30,25 +35,18 @@ export async function downloadVerified(url: string, file: string, expectedSha256
   }
   await mkdir(dirname(file), { recursive: true });
   const partial = `${file}.part`;
-  const hash = createHash("sha256");
-  let bytes = 0;
-  const measure = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      done(null, chunk);
-    },
-  });
+  const digest = new DigestStream(expected.bytes);
   try {
-    await pipeline(Readable.fromWeb(response.body as ReadableStream), measure, createWriteStream(partial));
+    await pipeline(Readable.fromWeb(response.body as ReadableStream), digest, createWriteStream(partial));
   } catch (error) {
     await rm(partial, { force: true });
-    throw new ReelayError("download_failed", `The video download broke off after ${bytes} bytes.`, { cause: error, retryable: true });
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ReelayError("download_failed", `The video download failed after ${digest.bytes} bytes (${reason}); nothing was saved.`, { cause: error, retryable: true });
   }
-  const sha256 = hash.digest("hex");
-  if (sha256 !== expectedSha256) {
+  const { sha256, bytes } = digest;
+  if (sha256 !== expected.sha256) {
     await rm(partial, { force: true });
-    throw new ReelayError("checksum_mismatch", `The downloaded video (${bytes} bytes) has sha256 ${sha256}, but the job recorded ${expectedSha256}; nothing was saved.`);
+    throw new ReelayError("checksum_mismatch", `The downloaded video (${bytes} bytes) has sha256 ${sha256}, but the job recorded ${expected.sha256}; nothing was saved.`);
   }
   await rename(partial, file);
   return { file, bytes, sha256 };

@@ -93,7 +93,7 @@ export async function runGenerate(args: string[], io: Io): Promise<number> {
     // The task endpoint presigns a fresh link; the job view's may be absent for a foreign bucket.
     const url = output.url ?? (await client.getVideoTask(id)).video_url;
     if (url === undefined || url === null) throw new ReelayError("no_output_link", `${id} succeeded but reelay offers no link to its video (${output.bucket}/${output.key}).`);
-    const saved = await downloadVerified(url, join(resolve(values.out ?? DEFAULT_OUT_DIR), `${id}.mp4`), output.sha256);
+    const saved = await downloadVerified(url, join(resolve(values.out ?? DEFAULT_OUT_DIR), `${id}.mp4`), output);
     if (json) {
       io.stdout(`${JSON.stringify({ task_id: id, status: job.status, model: job.model, file: saved.file, bytes: saved.bytes, sha256: saved.sha256, polls: job.polls, s3: { bucket: output.bucket, key: output.key } })}\n`);
     } else {
