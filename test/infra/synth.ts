@@ -21,6 +21,22 @@ export interface Synth {
 const LOCK_DIR = ".sst/reelay-test-synth.lock";
 const STALE_LOCK_MS = 120_000;
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** The lock is free to take over when its holder died (a killed test run) or it is very old. */
+async function lockIsStale(): Promise<boolean> {
+  const holder = Number(await readFile(join(LOCK_DIR, "pid"), "utf8").catch(() => "NaN"));
+  const age = await stat(LOCK_DIR).then((s) => Date.now() - s.mtimeMs, () => 0);
+  return (Number.isInteger(holder) && !alive(holder)) || age > STALE_LOCK_MS;
+}
+
 /**
  * SST builds every function into the same .sst/artifacts folders, so two test files synthesizing
  * at once (vitest runs files in parallel) would write over each other: take turns.
@@ -30,10 +46,10 @@ async function withSynthLock<T>(work: () => Promise<T>): Promise<T> {
   for (;;) {
     try {
       await mkdir(LOCK_DIR);
+      await writeFile(join(LOCK_DIR, "pid"), String(process.pid));
       break;
     } catch {
-      const age = await stat(LOCK_DIR).then((s) => Date.now() - s.mtimeMs, () => 0);
-      if (age > STALE_LOCK_MS) await rm(LOCK_DIR, { recursive: true, force: true });
+      if (await lockIsStale()) await rm(LOCK_DIR, { recursive: true, force: true });
       else await new Promise((r) => setTimeout(r, 100));
     }
   }
