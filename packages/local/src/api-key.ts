@@ -3,7 +3,7 @@
  * first start and kept in `<data dir>/api-key` (mode 0600), so clients keep working across restarts.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 export const API_KEY_FILE = "api-key";
@@ -18,12 +18,17 @@ export async function loadOrCreateApiKey(dataDir: string, configured?: string): 
   if (existing !== "") return existing;
   await mkdir(dataDir, { recursive: true });
   const key = `rl_${randomBytes(24).toString("base64url")}`;
-  // "wx": two stacks starting at once must not each write a different key; the loser reads the winner's.
+  // Written whole beside it, then linked into place: link() refuses an existing name, so two stacks
+  // starting at once agree on one key, and neither can read a half-written file.
+  const draft = `${path}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  await writeFile(draft, `${key}\n`, { mode: 0o600 });
   try {
-    await writeFile(path, `${key}\n`, { mode: 0o600, flag: "wx" });
+    await link(draft, path);
     return key;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     return (await readFile(path, "utf8")).trim();
+  } finally {
+    await rm(draft, { force: true });
   }
 }
