@@ -1,33 +1,43 @@
 /**
- * Live progress of one job: on a terminal, one line rewritten in place; anywhere else (a log, a
- * pipe), a new line only when the status or the poll count changes, so logs stay short.
+ * Live progress of one job: on a terminal, one line rewritten in place, its clock ticking between
+ * polls; anywhere else (a log, a pipe), a new line only when the status or the poll count changes,
+ * so logs stay short.
  */
 import { seconds } from "./format.ts";
 
 export interface ProgressLine {
-  update(status: string, elapsedMs: number, polls: number): void;
+  update(status: string, polls: number): void;
   /** Ends the in-place line so later output starts on a fresh one. */
   done(): void;
 }
 
-export function progressLine(write: (text: string) => void, tty: boolean): ProgressLine {
-  let last = "";
-  let open = false;
+const TICK_MS = 200;
+
+export function progressLine(write: (text: string) => void, tty: boolean, startedAt: number, now: () => number = Date.now): ProgressLine {
+  let current: { status: string; polls: number } | undefined;
+  let ticker: NodeJS.Timeout | undefined;
+  const render = () => {
+    if (current === undefined) return "";
+    const { status, polls } = current;
+    return `${status.padEnd(11)} ${seconds(now() - startedAt).padStart(7)}  ${polls} poll${polls === 1 ? "" : "s"}`;
+  };
   return {
-    update(status, elapsedMs, polls) {
-      const text = `${status.padEnd(11)} ${seconds(elapsedMs).padStart(7)}  ${polls} poll${polls === 1 ? "" : "s"}`;
+    update(status, polls) {
+      const changed = current?.status !== status || current.polls !== polls;
+      current = { status, polls };
       if (tty) {
-        write(`\r\x1b[K${text}`);
-        open = true;
-        return;
+        write(`\r\x1b[K${render()}`);
+        ticker ??= setInterval(() => write(`\r\x1b[K${render()}`), TICK_MS).unref();
+      } else if (changed) {
+        write(`${render()}\n`);
       }
-      const key = `${status} ${polls}`;
-      if (key !== last) write(`${text}\n`);
-      last = key;
     },
     done() {
-      if (open) write("\n");
-      open = false;
+      if (ticker !== undefined) {
+        clearInterval(ticker);
+        write("\n");
+      }
+      ticker = undefined;
     },
   };
 }

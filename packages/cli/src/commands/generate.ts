@@ -76,12 +76,16 @@ export async function runGenerate(args: string[], io: Io): Promise<number> {
       return 0;
     }
 
-    const progress = progressLine(io.stdout, !json && process.stdout.isTTY === true);
-    const job = await waitForJob(client, id, {
-      intervalMs: POLL_INTERVAL_MS,
-      onUpdate: (current) => !json && progress.update(current.status, Date.now() - started, current.polls),
-    });
-    progress.done();
+    const progress = progressLine(io.stdout, !json && process.stdout.isTTY === true, started);
+    let job;
+    try {
+      job = await waitForJob(client, id, {
+        intervalMs: POLL_INTERVAL_MS,
+        onUpdate: (current) => !json && progress.update(current.status, current.polls),
+      });
+    } finally {
+      progress.done();
+    }
 
     const output = job.outputs[0];
     if (job.status !== "succeeded" || output === undefined) {
