@@ -1,14 +1,19 @@
 /**
- * The one API function behind every route. For now it answers /healthz and refuses the rest with
- * 501; the hono app (the same one the local stack serves) replaces this.
+ * The one API function behind every route: the same hono app the local stack serves. Reelay's own
+ * Bearer key is an SST secret bound to this function only.
  */
-import type { HttpApiEvent, HttpApiResult } from "./support/aws-events.ts";
+import { handle } from "hono/aws-lambda";
+import { Config } from "sst/node/config";
+import { createApp, singleKeyAuthenticator } from "../packages/api/src/index.ts";
+import { awsStarter, awsStores, required } from "./support/deps.ts";
 
-function json(statusCode: number, body: unknown): HttpApiResult {
-  return { statusCode, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
-}
+const stores = awsStores();
+const app = createApp({
+  jobs: stores.jobs,
+  objects: stores.objects,
+  sink: stores.events,
+  starter: awsStarter(),
+  authenticate: singleKeyAuthenticator(required((Config as unknown as Record<string, string | undefined>).REELAY_API_KEY, "REELAY_API_KEY")),
+});
 
-export async function handler(event: HttpApiEvent): Promise<HttpApiResult> {
-  if (event.requestContext.http.method === "GET" && event.rawPath === "/healthz") return json(200, { ok: true });
-  return json(501, { error: { code: "not_implemented", message: `${event.rawPath} is not served yet.` } });
-}
+export const handler = handle(app);

@@ -1,13 +1,18 @@
-/**
- * S3 notification for inbox/. For now it parses the event and logs what arrived; turning drops
- * into jobs (core) comes next.
- */
+/** S3 notification for inbox/: each object becomes jobs or a rejected/ entry (core's ingestDrop). */
+import { ingestDrop } from "../packages/core/src/drops/ingest.ts";
+import { loadConfig } from "../packages/core/src/config.ts";
+import { awsStarter, awsStores } from "./support/deps.ts";
 import type { S3NotificationEvent } from "./support/aws-events.ts";
+
+const config = loadConfig();
+const { jobs, objects } = awsStores(config);
+const starter = awsStarter(config);
 
 export async function handler(event: S3NotificationEvent): Promise<void> {
   for (const record of event.Records) {
     // S3 URL-encodes keys in notifications, with "+" for spaces.
     const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, " "));
-    console.log(JSON.stringify({ msg: "drop received", bucket: record.s3.bucket.name, key, etag: record.s3.object.eTag }));
+    const outcome = await ingestDrop({ jobs, objects, starter, defaultModel: config.defaultModel }, key);
+    console.log(JSON.stringify({ msg: "drop", key, status: outcome.status, jobs: outcome.jobs.map((job) => job.id), errors: outcome.errors.length }));
   }
 }

@@ -12,7 +12,7 @@ import { ReelayError } from "../packages/core/src/errors.ts";
 import { STEP_LAMBDA_TIMEOUT_S, UPSTREAM_STEPS, type JobFlowStep } from "../packages/core/src/flow/steps.ts";
 import { jobFlowStateMachineProps } from "../packages/core/src/flow/synth-definition.ts";
 import { suppressNagFindings } from "./nag.ts";
-import { allowObjects, allowPutEvents, allowStartExecution, allowTable } from "./permissions.ts";
+import { allowListPrefix, allowObjects, allowPutEvents, allowStartExecution, allowTable } from "./permissions.ts";
 import { createStorage } from "./storage.ts";
 
 /** Stage "test" (the infra tests) synthesizes without a real upstream; every other stage needs one. */
@@ -40,6 +40,8 @@ export function ReelayStack({ stack, app }: StackContext) {
 
   // Set with `npx sst secrets set UPSTREAM_API_KEY ...`; functions fetch it from SSM at cold start.
   const upstreamApiKey = new Config.Secret(stack, "UPSTREAM_API_KEY");
+  // The Bearer key clients use for reelay's own API (`npx sst secrets set REELAY_API_KEY ...`).
+  const apiKey = new Config.Secret(stack, "REELAY_API_KEY");
 
   const environment = {
     REELAY_TABLE_NAME: table.tableName,
@@ -84,11 +86,14 @@ export function ReelayStack({ stack, app }: StackContext) {
     handler: "functions/api.handler",
     timeout: 30,
     environment: starterEnvironment,
+    bind: [apiKey],
   });
   allowTable(apiFunction, table, ["GetItem", "PutItem", "UpdateItem", "Query"]);
   // Presigned links to finished outputs are signed with this role, so it reads outputs/.
   allowObjects(apiFunction, bucket, "outputs/", ["GetObject"]);
   allowStartExecution(apiFunction, machine);
+  // A job that cannot be started is failed by the API itself, which then announces it.
+  allowPutEvents(apiFunction, bus);
 
   // Bearer auth is checked by the API function itself on every /v1 route (one key store, the
   // same code path locally and on AWS); API Gateway routes carry no authorizer of their own.
@@ -110,6 +115,7 @@ export function ReelayStack({ stack, app }: StackContext) {
   // Reads the drop, presigns materials beside it, moves a bad file to rejected/.
   allowObjects(dropFunction, bucket, "inbox/", ["GetObject", "DeleteObject"]);
   allowObjects(dropFunction, bucket, "rejected/", ["PutObject"]);
+  allowListPrefix(dropFunction, bucket, "inbox/");
   allowStartExecution(dropFunction, machine);
   bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(dropFunction), { prefix: "inbox/" });
 

@@ -28,6 +28,21 @@ export function allowObjects(fn: IFunction, bucket: s3.IBucket, prefix: Prefix, 
   allow(fn, actions.map((a) => `s3:${a}`), [bucket.arnForObjects(`${prefix}*`)]);
 }
 
+/**
+ * Listing, limited to one prefix. Without s3:ListBucket a HEAD of a missing object answers 403
+ * instead of 404, and "not there yet" could not be told from "not allowed".
+ */
+export function allowListPrefix(fn: IFunction, bucket: s3.IBucket, prefix: Prefix): void {
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      effect: iam.Effect.ALLOW,
+      actions: ["s3:ListBucket"],
+      resources: [bucket.bucketArn],
+      conditions: { StringLike: { "s3:prefix": [`${prefix}*`] } },
+    }),
+  );
+}
+
 export function allowPutEvents(fn: IFunction, bus: events.IEventBus): void {
   allow(fn, ["events:PutEvents"], [bus.eventBusArn]);
 }

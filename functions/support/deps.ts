@@ -5,6 +5,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
 import { S3Client } from "@aws-sdk/client-s3";
+import { SFNClient } from "@aws-sdk/client-sfn";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { loadConfig, type Config } from "../../packages/core/src/config.ts";
 import { ReelayError } from "../../packages/core/src/errors.ts";
@@ -13,8 +14,9 @@ import { JobStore } from "../../packages/core/src/jobs/store.ts";
 import type { PipelineDeps } from "../../packages/core/src/pipeline/deps.ts";
 import { ObjectStore } from "../../packages/core/src/storage/objects.ts";
 import { UpstreamClient } from "../../packages/core/src/upstream/client.ts";
+import { stateMachineStarter } from "./starter.ts";
 
-function required(value: string | undefined, name: string): string {
+export function required(value: string | undefined, name: string): string {
   if (value === undefined) throw new ReelayError("invalid_config", `${name} is not set on this function; the stack sets it.`, { path: name });
   return value;
 }
@@ -42,15 +44,27 @@ async function upstreamClient(config: Config): Promise<UpstreamClient> {
   });
 }
 
-export async function buildPipelineDeps(opts: { callsUpstream: boolean }): Promise<PipelineDeps> {
-  const config = loadConfig();
+/** The clients every handler shares, from the names the stack set. */
+export function awsStores(config: Config = loadConfig()): Pick<PipelineDeps, "jobs" | "objects" | "events"> {
   const region = config.aws.region;
   const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region }), { marshallOptions: { removeUndefinedValues: true } });
   return {
     jobs: new JobStore(db, required(config.aws.tableName, "REELAY_TABLE_NAME")),
     objects: new ObjectStore(new S3Client({ region }), required(config.aws.bucketName, "REELAY_BUCKET_NAME")),
-    upstream: opts.callsUpstream ? await upstreamClient(config) : unboundUpstream(),
     events: new EventBridgeSink(new EventBridgeClient({ region }), config.aws.eventBusName),
+  };
+}
+
+/** Starts executions of this stack's state machine (API and drop functions). */
+export function awsStarter(config: Config = loadConfig()): ReturnType<typeof stateMachineStarter> {
+  return stateMachineStarter(new SFNClient({ region: config.aws.region }), required(config.aws.stateMachineArn, "REELAY_STATE_MACHINE_ARN"));
+}
+
+export async function buildPipelineDeps(opts: { callsUpstream: boolean }): Promise<PipelineDeps> {
+  const config = loadConfig();
+  return {
+    ...awsStores(config),
+    upstream: opts.callsUpstream ? await upstreamClient(config) : unboundUpstream(),
     fetch: globalThis.fetch,
     now: () => new Date(),
     ...(config.jobTimeoutS === undefined ? {} : { jobTimeoutS: config.jobTimeoutS }),

@@ -191,7 +191,12 @@ describe("functions", () => {
     const bound: string[] = [];
     for (const [id, fn] of entries(reelayFunctions(synth.template))) {
       const env = fn.Properties!.Environment.Variables as Record<string, unknown>;
-      expect(Object.keys(env).filter((k) => /API_KEY/i.test(k) && k !== "SST_Secret_value_UPSTREAM_API_KEY"), id).toEqual([]);
+      const markers = ["SST_Secret_value_UPSTREAM_API_KEY", "SST_Secret_value_REELAY_API_KEY"];
+      expect(Object.keys(env).filter((k) => /API_KEY/i.test(k) && !markers.includes(k)), id).toEqual([]);
+      if ("SST_Secret_value_REELAY_API_KEY" in env) {
+        expect(env.SST_Secret_value_REELAY_API_KEY).toBe("__FETCH_FROM_SSM__");
+        expect(shortId(id), "only the API function holds reelay's own key").toBe("ApiFunction");
+      }
       if ("SST_Secret_value_UPSTREAM_API_KEY" in env) {
         expect(env.SST_Secret_value_UPSTREAM_API_KEY).toBe("__FETCH_FROM_SSM__");
         bound.push(shortId(id));
@@ -232,6 +237,7 @@ describe("IAM", () => {
       Object.keys(reelayFunctions(synth.template)).map((id) => [shortId(id), (byRole.get(roleOf(id)) ?? []).filter((g) => !g.startsWith("xray:")).sort()]),
     );
     const secret = ["ssm:GetParameters ssm:Secret/UPSTREAM_API_KEY/value", "ssm:GetParameters arn:aws:ssm:us-east-1:my-account:parameter/sst/reelay/.fallback/Secret/UPSTREAM_API_KEY/value"];
+    const apiSecret = ["ssm:GetParameters ssm:Secret/REELAY_API_KEY/value", "ssm:GetParameters arn:aws:ssm:us-east-1:my-account:parameter/sst/reelay/.fallback/Secret/REELAY_API_KEY/value"];
     const step = ["dynamodb:GetItem Jobs", "dynamodb:UpdateItem Jobs"];
     const sorted = (list: string[]) => [...list].sort();
     expect(granted).toEqual({
@@ -248,6 +254,8 @@ describe("IAM", () => {
         "dynamodb:Query Jobs/index/gsi1",
         "s3:GetObject Bucket/outputs/*",
         "states:StartExecution JobFlow",
+        "events:PutEvents Bus",
+        ...apiSecret,
       ]),
       DropFunction: sorted([
         "dynamodb:GetItem Jobs",
@@ -256,6 +264,7 @@ describe("IAM", () => {
         "s3:GetObject Bucket/inbox/*",
         "s3:DeleteObject Bucket/inbox/*",
         "s3:PutObject Bucket/rejected/*",
+        "s3:ListBucket Bucket",
         "states:StartExecution JobFlow",
       ]),
     });
