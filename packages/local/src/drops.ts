@@ -3,11 +3,17 @@
  * those under `inbox/` in our bucket go to the same ingestDrop the drop Lambda calls on AWS.
  * A failure is logged and the stack carries on: one bad file must never take the service down.
  */
-import { ingestDrop, INBOX_PREFIX, type DropDeps } from "@reelay/core/drops/ingest";
+import { ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
+import { ingestDrop, INBOX_PREFIX, type DropDeps, type DropOutcome } from "@reelay/core/drops/ingest";
 import type { Logger } from "./log.ts";
 import type { S3rverEventRecord, S3rverInstance } from "./s3rver-extras.ts";
 
 export interface DropRouter {
+  /**
+   * Ingests every file in inbox/ again. A crash between s3rver storing a file and the drop being
+   * handled would otherwise lose it; files already handled find their jobs made (derived ids).
+   */
+  rescan(s3: S3Client): Promise<void>;
   /** Resolves when every drop being handled now is done. */
   drain(): Promise<void>;
   /** Ignore notifications from now on (shutting down). */
@@ -18,29 +24,43 @@ export function routeDrops(s3rver: S3rverInstance, deps: DropDeps, log: Logger):
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
 
-  const handle = async (record: S3rverEventRecord): Promise<void> => {
-    const key = record.s3.object.key;
+  const handle = async (key: string, quietIfNothingNew = false): Promise<void> => {
     try {
       const outcome = await ingestDrop(deps, key);
-      if (outcome.status === "ignored") return;
+      if (outcome.status === "ignored" || (quietIfNothingNew && nothingNew(outcome))) return;
       const jobs = outcome.jobs.map((job) => `${job.id}${job.created ? "" : " (already made)"}`).join(", ");
       log.info(`drop ${key}: ${outcome.status}${jobs ? ` -> ${jobs}` : ""}${outcome.rejectedKey ? `; see ${outcome.rejectedKey}.error.json` : ""}`);
     } catch (error) {
       log.error(`drop ${key} could not be handled`, error);
     }
   };
+  const track = (done: Promise<void>) => {
+    inFlight.add(done);
+    void done.catch(() => undefined).finally(() => inFlight.delete(done));
+    return done;
+  };
+  const rescanInbox = async (s3: S3Client): Promise<void> => {
+    let token: string | undefined;
+    do {
+      const page = await s3.send(new ListObjectsV2Command({ Bucket: deps.objects.bucket, Prefix: INBOX_PREFIX, ...(token === undefined ? {} : { ContinuationToken: token }) }));
+      for (const object of page.Contents ?? []) {
+        if (stopped || object.Key === undefined) continue;
+        await track(handle(object.Key, true));
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token !== undefined && !stopped);
+  };
 
   s3rver.on("event", (event) => {
     for (const record of event.Records ?? []) {
       if (stopped || !record.eventName.startsWith("ObjectCreated:")) continue;
       if (record.s3.bucket.name !== deps.objects.bucket || !record.s3.object.key.startsWith(INBOX_PREFIX)) continue;
-      const done = handle(record);
-      inFlight.add(done);
-      void done.finally(() => inFlight.delete(done));
+      track(handle(record.s3.object.key));
     }
   });
 
   return {
+    rescan: (s3) => track(rescanInbox(s3)),
     drain: async () => {
       await Promise.allSettled([...inFlight]);
     },
@@ -48,4 +68,8 @@ export function routeDrops(s3rver: S3rverInstance, deps: DropDeps, log: Logger):
       stopped = true;
     },
   };
+}
+
+function nothingNew(outcome: DropOutcome): boolean {
+  return outcome.status === "accepted" && outcome.jobs.every((job) => !job.created);
 }

@@ -148,6 +148,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const resumed = await unfinishedJobs(jobs);
     for (const job of resumed) await starter.start(job);
     if (resumed.length > 0) log.info(`resumed ${resumed.length} unfinished job(s): ${resumed.map((job) => job.id).join(", ")}`);
+    // In the background: readiness must not wait on a large inbox.
+    void drops.rescan(standins.s3).catch((error: unknown) => log.error("the inbox rescan stopped", error));
 
     let stopping: Promise<void> | undefined;
     return {
