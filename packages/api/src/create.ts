@@ -4,9 +4,9 @@
  * silently between the record and the state machine.
  */
 import { ReelayError, validate, type Issue } from "@reelay/core";
-import { buildTerminalEvent } from "@reelay/core/events/types";
 import { createJob } from "@reelay/core/jobs/create";
 import type { Job } from "@reelay/core/jobs/types";
+import { emitOnce } from "@reelay/core/pipeline/terminal";
 import type { Caller, ResolvedDeps } from "./deps.ts";
 import { idempotentJobId } from "./idempotency.ts";
 
@@ -41,11 +41,7 @@ function describe(error: unknown): string {
 
 /** The Generation Failed event for a job the API itself failed; recorded so no step emits a second. */
 async function announce(deps: ResolvedDeps, job: Job): Promise<void> {
-  if (deps.sink === undefined) return;
-  await deps.sink.emit(buildTerminalEvent(job));
-  await deps.jobs.update(job.id, { eventEmittedAt: deps.now().toISOString() }, { unlessSet: "eventEmittedAt" }).catch((error: unknown) => {
-    if (!(error instanceof ReelayError && error.code === "job_conflict")) throw error;
-  });
+  if (deps.sink !== undefined) await emitOnce({ jobs: deps.jobs, events: deps.sink, now: deps.now }, job);
 }
 
 async function start(deps: ResolvedDeps, job: Job): Promise<Job> {
@@ -78,8 +74,9 @@ async function start(deps: ResolvedDeps, job: Job): Promise<Job> {
 }
 
 /**
- * A repeat of an idempotency key answers with the first job as it stands, without starting it again
- * (issue 4 adds the 409 for a repeat with a different payload).
+ * A repeat of an idempotency key answers with the first job as it stands. A job still queued may
+ * never have been started (a crash between the record and the start), so it is started again:
+ * starters are idempotent per job id. Issue 4 adds the 409 for a repeat with a different payload.
  */
 export async function createVideoJob(deps: ResolvedDeps, input: CreateInput): Promise<{ job: Job; created: boolean }> {
   const validation = validate(input.body, deps.catalog === undefined ? {} : { catalog: deps.catalog });
@@ -92,6 +89,6 @@ export async function createVideoJob(deps: ResolvedDeps, input: CreateInput): Pr
     ...(key === undefined ? {} : { jobId: idempotentJobId("video", input.caller.keyId, key) }),
     now: deps.now(),
   });
-  if (!created) return { job, created };
+  if (!created && job.status !== "queued") return { job, created };
   return { job: await start(deps, job), created };
 }

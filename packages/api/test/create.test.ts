@@ -73,13 +73,14 @@ describe("POST /v1/video/generations", () => {
     expect(error.errors?.[0]).toMatchObject({ path: "model", code: "unknown_model" });
   });
 
-  it("the same X-Idempotency-Key twice answers the same task id, records one job and starts it once", async () => {
+  it("the same X-Idempotency-Key twice answers the same task id, records one job and starts one execution", async () => {
     const h = await harness(aws);
     const first = await bodyOf(await h.post(VALID, { "X-Idempotency-Key": "order-42" }));
     const second = await bodyOf(await h.post(VALID, { "X-Idempotency-Key": "order-42" }));
     expect(second.task_id).toBe(first.task_id);
     expect(await jobCount(h)).toBe(1);
-    expect(h.starter.started).toHaveLength(1);
+    // A repeat while the job is still queued asks again (starters are idempotent per job id).
+    expect(new Set(h.starter.started.map((job) => job.id))).toEqual(new Set([first.task_id]));
     // Another key is another job.
     const third = await bodyOf(await h.post(VALID, { "X-Idempotency-Key": "order-43" }));
     expect(third.task_id).not.toBe(first.task_id);
@@ -90,7 +91,17 @@ describe("POST /v1/video/generations", () => {
     const bodies = await Promise.all([1, 2, 3, 4].map(() => h.post(VALID, { "X-Idempotency-Key": "same" }).then(bodyOf)));
     expect(new Set(bodies.map((b) => b.task_id)).size).toBe(1);
     expect(await jobCount(h)).toBe(1);
-    expect(h.starter.started).toHaveLength(1);
+    expect(new Set(h.starter.started.map((job) => job.id)).size).toBe(1);
+  });
+
+  it("a repeat of the key after the job has moved on does not start it again", async () => {
+    const h = await harness(aws);
+    const first = await bodyOf(await h.post(VALID, { "X-Idempotency-Key": "moved-on" }));
+    await h.jobs.transition(first.task_id, { from: ["queued"], to: "running" });
+    const before = h.starter.started.length;
+    const again = await bodyOf(await h.post(VALID, { "X-Idempotency-Key": "moved-on" }));
+    expect(again).toMatchObject({ task_id: first.task_id, status: "running" });
+    expect(h.starter.started.length).toBe(before);
   });
 
   it("an empty or over-long X-Idempotency-Key is 400 invalid_idempotency_key", async () => {

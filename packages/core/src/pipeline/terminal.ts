@@ -10,7 +10,7 @@ import type { Job } from "../jobs/types.ts";
 import type { PipelineDeps } from "./deps.ts";
 import { manifestKey, manifestOf } from "./outputs.ts";
 
-export async function emitOnce(deps: PipelineDeps, job: Job): Promise<void> {
+export async function emitOnce(deps: Pick<PipelineDeps, "jobs" | "events" | "now">, job: Job): Promise<void> {
   if (job.eventEmittedAt !== undefined) return;
   await deps.events.emit(buildTerminalEvent(job));
   try {
