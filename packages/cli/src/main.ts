@@ -2,14 +2,6 @@
  * `reelay` command line. Each command lives in `commands/`; this file only dispatches.
  * Exit codes: 0 success, 1 the thing checked is bad (e.g. an invalid request), 2 usage or I/O errors.
  */
-import { runDemo } from "./commands/demo.ts";
-import { runDrop } from "./commands/drop.ts";
-import { runGenerate } from "./commands/generate.ts";
-import { runJobs } from "./commands/jobs.ts";
-import { runStatus } from "./commands/status.ts";
-import { runUp } from "./commands/up.ts";
-import { runWatch } from "./commands/watch.ts";
-import { runValidate } from "./commands/validate.ts";
 import { UsageError } from "./usage.ts";
 
 const HELP = `reelay — a durable pipeline in front of asynchronous video generation
@@ -36,15 +28,16 @@ export interface Io {
   readStdin: () => Promise<string>;
 }
 
-const commands: Record<string, Command> = {
-  validate: runValidate,
-  demo: runDemo,
-  generate: runGenerate,
-  status: runStatus,
-  jobs: runJobs,
-  drop: runDrop,
-  watch: runWatch,
-  up: runUp,
+// Loaded on demand: `up` pulls in the whole local stack, which a `status` call should not pay for.
+const commands: Record<string, () => Promise<Command>> = {
+  validate: async () => (await import("./commands/validate.ts")).runValidate,
+  demo: async () => (await import("./commands/demo.ts")).runDemo,
+  generate: async () => (await import("./commands/generate.ts")).runGenerate,
+  status: async () => (await import("./commands/status.ts")).runStatus,
+  jobs: async () => (await import("./commands/jobs.ts")).runJobs,
+  drop: async () => (await import("./commands/drop.ts")).runDrop,
+  watch: async () => (await import("./commands/watch.ts")).runWatch,
+  up: async () => (await import("./commands/up.ts")).runUp,
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
@@ -53,12 +46,13 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     io.stdout(HELP);
     return name === undefined ? 2 : 0;
   }
-  const command = commands[name];
-  if (command === undefined) {
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (load === undefined) {
     io.stderr(`reelay: unknown command "${name}".\n\n${HELP}`);
     return 2;
   }
   try {
+    const command = await load();
     return await command(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
