@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtemp, readFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -9,9 +10,24 @@ import { expect, it } from "vitest";
 const run = promisify(execFile);
 const BIN = join(import.meta.dirname, "..", "bin", "reelay.js");
 
-it("reelay demo saves an MP4 whose bytes match the sha256 it prints and says where", async () => {
-  const out = await mkdtemp(join(tmpdir(), "reelay-demo-"));
-  const { stdout } = await run(process.execPath, [BIN, "demo", "--out", out, "--time-scale", "0.02"]);
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+it("reelay demo starts the local stack, saves an MP4 whose bytes match the sha256 it prints, says where, and exits", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "reelay-demo-"));
+  const out = join(dir, "out");
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, REELAY_PORT: String(port), REELAY_DATA_DIR: join(dir, "data") };
+  delete env.REELAY_API_KEY;
+  delete env.REELAY_API_URL;
+  delete env.REELAY_UPSTREAM_URL;
+  const { stdout } = await run(process.execPath, [BIN, "demo", "--out", out, "--sim-time-scale", "0.05"], { env, timeout: 90_000 });
+  expect(stdout).toContain(`local stack ready at http://127.0.0.1:${port}`);
   const saved = /saved\s+(\S+\.mp4)\n\s+(\d+) bytes, sha256 ([0-9a-f]{64})/.exec(stdout);
   expect(saved, stdout).not.toBeNull();
   const [, file, bytes, sha256] = saved!;
@@ -20,5 +36,8 @@ it("reelay demo saves an MP4 whose bytes match the sha256 it prints and says whe
   expect(video.length).toBe(Number(bytes));
   expect(video.subarray(4, 8).toString("latin1")).toBe("ftyp");
   expect(createHash("sha256").update(video).digest("hex")).toBe(sha256);
-  expect(stdout).toMatch(/polling\s+succeeded/);
-}, 60_000);
+  // The job went through the pipeline: exactly one Generation Succeeded event for it.
+  const jobId = /(vidtsk_[0-9A-Z]{26})\.mp4/.exec(file!)![1];
+  const events = (await readFile(join(dir, "data", "events.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line));
+  expect(events.filter((e) => e.detail.jobId === jobId && e["detail-type"] === "Generation Succeeded")).toHaveLength(1);
+}, 120_000);
