@@ -51,11 +51,18 @@ export async function runUp(args: string[], io: Io): Promise<number> {
 
   const config = configFrom(values);
   const began = Date.now();
-  const stack = await startLocalStack({
-    config,
-    logger: consoleLogger(io.stderr),
-    ...(timeScale === undefined ? {} : { simulator: { timeScale } }),
-  });
+  let stack: Awaited<ReturnType<typeof startLocalStack>>;
+  try {
+    stack = await startLocalStack({
+      config,
+      logger: consoleLogger(io.stderr),
+      ...(timeScale === undefined ? {} : { simulator: { timeScale } }),
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+    io.stderr(`reelay up: ${config.host}:${config.port} is in use (another reelay up?); choose another with --port or REELAY_PORT.\n`);
+    return 2;
+  }
   io.stdout(readyBanner(stack, Date.now() - began));
 
   const signal = await nextSignal();
