@@ -7,7 +7,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../packages/simulator/src/index.ts";
 import { eventsIn, freePort, getJson, postJson, tempDir, waitFor, waitForTerminalJob } from "./support/stack.ts";
 
@@ -27,13 +29,14 @@ const apiKey = `e2e_${randomBytes(12).toString("hex")}`;
 const upstreamKey = `sim_${randomBytes(12).toString("hex")}`;
 const children: Child[] = [];
 
-function startStack(): Child {
+/** With `bundled`, the stack runs its own simulator (which dies with it); else the one here. */
+function startStack(options: { bundled?: boolean } = {}): Child {
+  const args = options.bundled ? ["--sim-time-scale", "0.3"] : [];
   // Only what the stack needs: the settings a user would export, nothing inherited.
-  const child = spawn(process.execPath, [BIN, "up", "--port", String(port), "--data-dir", dataDir], {
+  const child = spawn(process.execPath, [BIN, "up", "--port", String(port), "--data-dir", dataDir, ...args], {
     env: {
       REELAY_API_KEY: apiKey,
-      REELAY_UPSTREAM_URL: simulator.url,
-      REELAY_UPSTREAM_API_KEY: upstreamKey,
+      ...(options.bundled ? {} : { REELAY_UPSTREAM_URL: simulator.url, REELAY_UPSTREAM_API_KEY: upstreamKey }),
       TMPDIR: tmpdirOf(dataDir),
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -66,6 +69,9 @@ async function ready(child: Child): Promise<void> {
 beforeAll(async () => {
   // 6 s per task: long enough that every job is still being polled when the stack is killed.
   simulator = await startSimulator({ apiKey: upstreamKey, generationMs: 6_000, timeScale: 1 });
+});
+
+beforeEach(async () => {
   dataDir = await tempDir("crash");
   port = await freePort();
 });
@@ -73,6 +79,9 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const child of children) if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill("SIGKILL");
   await simulator?.close();
+});
+
+afterEach(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -113,6 +122,37 @@ describe("the local stack killed with jobs in flight", () => {
       expect(events.filter((event) => event.detail.jobId === id).map((event) => event["detail-type"])).toEqual(["Generation Succeeded"]);
     }
 
+    second.process.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+  }, 120_000);
+
+  it("with the bundled simulator too: SIGKILL mid-poll, start again, every job succeeds against the task it already had", async () => {
+    const first = startStack({ bundled: true });
+    await ready(first);
+    const url = `http://127.0.0.1:${port}`;
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { body } = await postJson(`${url}/v1/video/generations`, apiKey, { model: "os-2", prompt: `a lighthouse, take ${i + 1}`, duration_sec: 4 });
+      ids.push(body.task_id);
+    }
+    await waitFor("every job to be running", async () => {
+      const { body } = await getJson(`${url}/v1/jobs?limit=100`, apiKey);
+      const mine = (body.data as any[]).filter((job) => ids.includes(job.id));
+      return mine.length === ids.length && mine.every((job) => job.status === "running" && job.upstreamTaskId) ? mine : undefined;
+    }, 30_000, 100);
+    first.process.kill("SIGKILL");
+    await first.exited;
+
+    const second = startStack({ bundled: true });
+    await ready(second);
+    const jobs = await Promise.all(ids.map((id) => waitForTerminalJob(url, apiKey, id, 45_000)));
+    expect(jobs.map((job) => job.status)).toEqual(ids.map(() => "succeeded"));
+    // The bundled simulator's own record of the tasks it made: one per job, across both runs.
+    const made = (await readFile(join(dataDir, "simulator", "tasks.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line));
+    for (const id of ids) expect(made.filter((task) => task.idempotencyKey === id)).toHaveLength(1);
+    for (const job of jobs) expect(made.map((task) => task.id)).toContain(job.upstreamTaskId);
+    const events = await eventsIn(dataDir);
+    for (const id of ids) expect(events.filter((event) => event.detail.jobId === id)).toHaveLength(1);
     second.process.kill("SIGTERM");
     expect(await second.exited).toBe(0);
   }, 120_000);

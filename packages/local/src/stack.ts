@@ -25,6 +25,7 @@ import { unfinishedJobs } from "./resume.ts";
 import { LocalJobStarter } from "./starter.ts";
 
 export const EVENTS_FILE = "events.jsonl";
+export const SIMULATOR_STATE_FILE = join("simulator", "tasks.jsonl");
 /** The simulator's generation time when nothing else is asked: a believable wait, not minutes. */
 export const DEFAULT_SIM_GENERATION_MS = 20_000;
 
@@ -72,6 +73,9 @@ async function startUpstream(options: LocalStackOptions): Promise<Upstream> {
     apiKey,
     generationMs: options.simulator?.generationMs ?? DEFAULT_SIM_GENERATION_MS,
     timeScale: options.simulator?.timeScale ?? 1,
+    // The bundled upstream remembers its tasks across restarts, as a real one would; otherwise a
+    // job in flight at Ctrl-C or a crash would resume against a task that no longer exists.
+    stateFile: join(config.dataDir, SIMULATOR_STATE_FILE),
   });
   return { client: new UpstreamClient({ baseUrl: simulator.url, apiKey }), name: "simulator", simulator };
 }

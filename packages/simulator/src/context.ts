@@ -4,6 +4,7 @@ import { DOWNLOAD_FAULTS, TASK_FAULTS, type FaultEngine, type KeyedRule, type Re
 import { parseFaultHeader } from "./fault-parse.ts";
 import { delay, sendError, sendJson } from "./http-io.ts";
 import type { UrlSigner } from "./signing.ts";
+import type { TaskJournal } from "./persistence.ts";
 import type { TaskRecord } from "./tasks.ts";
 import type { DialectName, FaultName, FaultRule, ModelEntry } from "./types.ts";
 
@@ -33,6 +34,8 @@ export interface SimContext {
   signer: UrlSigner;
   serverRules: KeyedRule[];
   origin: string;
+  /** Set when tasks persist across restarts (option `stateFile`). */
+  journal?: TaskJournal;
 }
 
 export interface Req {

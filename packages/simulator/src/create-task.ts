@@ -63,8 +63,10 @@ function makeTask(ctx: SimContext, r: Req, input: CreateInput, key: string | und
     faults: own.filter((k) => !TASK_FAULTS.has(k.rule.fault)),
     shaCache: new Map(),
   };
+  const keyEntry = key === undefined ? undefined : `${input.route}\n${key}`;
+  ctx.journal?.append(task, keyEntry);
   ctx.tasks.set(id, task);
-  if (key !== undefined) ctx.byKey.set(`${input.route}\n${key}`, id);
+  if (keyEntry !== undefined) ctx.byKey.set(keyEntry, id);
   ctx.counters.taskCreated(key);
   return task;
 }

@@ -6,6 +6,7 @@ import { Counters } from "./counters.ts";
 import { FaultEngine } from "./fault-engine.ts";
 import { HttpError, sendError } from "./http-io.ts";
 import { DEFAULT_MODELS } from "./models.ts";
+import { loadTasks, taskJournal } from "./persistence.ts";
 import { download } from "./routes/files.ts";
 import { chatImage, editImage, pollImage } from "./routes/images.ts";
 import { listModels } from "./routes/models.ts";
@@ -123,6 +124,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     serverRules: keyRules(options.faults ?? []),
     origin: "",
   };
+  if (options.stateFile !== undefined) {
+    loadTasks(options.stateFile, ctx.tasks, ctx.byKey);
+    ctx.journal = taskJournal(options.stateFile);
+  }
   const server = createServer({ keepAlive: true }, (req, res) => void handle(ctx, req, res));
   await new Promise<void>((resolveListen, reject) => {
     server.once("error", reject);

@@ -63,6 +63,11 @@ export interface SimulatorOptions {
   urlTtlMs?: number;
   models?: ModelEntry[];
   syncImages?: boolean;
+  /**
+   * Keep tasks in this file (JSON lines) and load them at start, so a restarted simulator still
+   * knows every task it made, as a real upstream would. Counters and fault budgets start afresh.
+   */
+  stateFile?: string;
   /** Request bodies above this many bytes answer 413. Default 10 MiB. */
   maxBodyBytes?: number;
   /** Clock in epoch milliseconds; tests may pass a fake one. Default Date.now. */

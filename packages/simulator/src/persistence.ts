@@ -1,0 +1,62 @@
+/**
+ * Optional task persistence: the simulator is the local stack's upstream, and a real upstream does
+ * not forget its tasks when reelay restarts. With a state file, every task made is appended (before
+ * the create is answered, synchronously, so a SIGKILL right after cannot lose it) and read back at
+ * start; status keeps following the stored timestamps. Download URLs are signed anew after a
+ * restart, as a real upstream's temporary URLs would be.
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { TaskRecord } from "./tasks.ts";
+
+interface StoredTask extends Omit<TaskRecord, "shaCache" | "finishesAt" | "idempotencyKey" | "failReason"> {
+  /** null for a task that never finishes (JSON has no Infinity). */
+  finishesAt: number | null;
+  idempotencyKey: string | null;
+  failReason: string | null;
+  /** The byKey entry, `<route>\n<key>`, when the create carried a key. */
+  keyEntry: string | null;
+}
+
+export interface TaskJournal {
+  append(task: TaskRecord, keyEntry: string | undefined): void;
+}
+
+export function loadTasks(file: string, tasks: Map<string, TaskRecord>, byKey: Map<string, string>): void {
+  if (!existsSync(file)) return;
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    let stored: StoredTask;
+    try {
+      stored = JSON.parse(line) as StoredTask;
+    } catch {
+      continue; // a line cut short by a crash mid-write: that create was never answered
+    }
+    const { keyEntry, ...rest } = stored;
+    tasks.set(stored.id, {
+      ...rest,
+      finishesAt: stored.finishesAt ?? Number.POSITIVE_INFINITY,
+      idempotencyKey: stored.idempotencyKey ?? undefined,
+      failReason: stored.failReason ?? undefined,
+      shaCache: new Map(),
+    });
+    if (keyEntry !== null) byKey.set(keyEntry, stored.id);
+  }
+}
+
+export function taskJournal(file: string): TaskJournal {
+  mkdirSync(dirname(file), { recursive: true });
+  return {
+    append(task, keyEntry) {
+      const { shaCache: _cache, ...rest } = task;
+      const stored: StoredTask = {
+        ...rest,
+        finishesAt: Number.isFinite(task.finishesAt) ? task.finishesAt : null,
+        idempotencyKey: task.idempotencyKey ?? null,
+        failReason: task.failReason ?? null,
+        keyEntry: keyEntry ?? null,
+      };
+      appendFileSync(file, `${JSON.stringify(stored)}\n`);
+    },
+  };
+}
