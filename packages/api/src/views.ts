@@ -2,37 +2,21 @@
  * What a job looks like from outside: the service contract's task shape (for clients written for
  * the upstream) and reelay's own JobView. Output links are presigned GETs of the S3 copies.
  */
-import type { Issue } from "@reelay/core";
-import type { Job, JobError, JobHistoryEntry, JobOutput, JobSource } from "@reelay/core/jobs/types";
+import type { Job, JobError, JobOutput } from "@reelay/core/jobs/types";
 import type { ObjectStore } from "@reelay/core/storage/objects";
 
-export interface OutputView {
-  bucket: string;
-  key: string;
-  bytes: number;
-  sha256: string;
-  contentType: string;
+export interface OutputView extends Omit<JobOutput, "sourceUrlHost"> {
   /** Presigned GET; null when the object lives in a bucket this API does not sign for. */
   url: string | null;
   expiresAt: string | null;
 }
 
-export interface JobView {
-  id: string;
-  kind: Job["kind"];
-  status: Job["status"];
-  model: string;
-  mode: string;
-  request: object;
-  warnings: Issue[];
-  source: JobSource;
-  idempotencyKey: string;
+/** The job record as the API shows it: internal fields (lastError, eventEmittedAt) left out. */
+export interface JobView
+  extends Pick<Job, "id" | "kind" | "status" | "model" | "mode" | "request" | "warnings" | "source" | "idempotencyKey" | "attempts" | "polls" | "history"> {
   upstreamTaskId: string | null;
-  attempts: number;
-  polls: number;
   outputs: OutputView[];
   error: JobError | null;
-  history: JobHistoryEntry[];
   timings: {
     createdAt: string;
     updatedAt: string;

@@ -1,9 +1,13 @@
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closedPort, runCli, startClientStack, type ClientStack } from "./support/client-stack.ts";
+
+const run = promisify(execFile);
 
 interface JobView {
   id: string;
@@ -20,7 +24,7 @@ describe("reelay generate against the local stack", () => {
     await t?.stop();
   });
 
-  it("saves <taskId>.mp4 whose sha256 and size are the job's, starting with an ftyp box, and prints them", async () => {
+  it("saves <taskId>.mp4 whose sha256 and size are the job's, that ffprobe reads, with one Generation Succeeded event", async () => {
     const out = await mkdtemp(join(tmpdir(), "reelay-generate-"));
     const result = await t.cli(["generate", "a paper boat in the rain", "--model", "gamma-3.1", "--duration", "4", "--out", out]);
     expect(result.code, result.stderr).toBe(0);
@@ -38,6 +42,17 @@ describe("reelay generate against the local stack", () => {
     expect(job.status).toBe("succeeded");
     expect(job.outputs[0]).toMatchObject({ sha256, bytes: Number(bytes) });
     expect(video.length).toBe(Number(bytes));
+
+    // Issue 3 acceptance: ffprobe reads the MP4 (CI installs Debian's ffmpeg for this), and the
+    // event log holds exactly one Generation Succeeded for the job.
+    const probe = await run("ffprobe", ["-v", "error", "-show_entries", "format=format_name,duration", "-of", "json", file!]);
+    const format = (JSON.parse(probe.stdout) as { format: { format_name: string; duration: string } }).format;
+    expect(format.format_name).toContain("mp4");
+    expect(Number(format.duration)).toBeGreaterThan(0);
+    const events = (await readFile(join(t.stack.dataDir, "events.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { "detail-type": string; detail: { jobId: string; output: { bytes: number; sha256: string } } });
+    const mine = events.filter((event) => event.detail.jobId === id);
+    expect(mine.map((event) => event["detail-type"])).toEqual(["Generation Succeeded"]);
+    expect(mine[0]!.detail.output).toMatchObject({ bytes: Number(bytes), sha256 });
   }, 60_000);
 
   it("--json prints exactly one JSON object naming the saved file, and nothing else on stdout", async () => {
