@@ -12,6 +12,8 @@ export interface NewJobInput {
   idempotencyKey?: string;
   /** A derived id (e.g. jobIdFrom for drops); a fresh ulid id when absent. */
   jobId?: string;
+  /** See Job.requestHash. */
+  requestHash?: string;
   now?: Date;
 }
 
@@ -37,6 +39,7 @@ export function buildJob(input: NewJobInput): Job {
     warnings: validation.warnings,
     source: input.source,
     idempotencyKey: key === undefined || key === "" ? id : key,
+    ...(input.requestHash === undefined ? {} : { requestHash: input.requestHash }),
     attempts: 0,
     polls: 0,
     createdAt: at,

@@ -13,12 +13,19 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocum
 import { ReelayError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { JOBS_LIST_INDEX, JOBS_LIST_PARTITION } from "./schema.ts";
-import { isTerminal, TERMINAL_STATUSES, type Job, type JobStatus } from "./types.ts";
+import { isTerminal, TERMINAL_STATUSES, type Job, type JobKind, type JobSource, type JobStatus } from "./types.ts";
 
-export interface ListOptions {
+export interface ListFilters {
+  status?: JobStatus;
+  model?: string;
+  kind?: JobKind;
+  /** Where the job came from: source.type. */
+  source?: JobSource["type"];
+}
+
+export interface ListOptions extends ListFilters {
   limit?: number;
   cursor?: string;
-  status?: JobStatus;
 }
 
 export interface JobPage {
@@ -63,6 +70,26 @@ function plain<T>(value: T): T {
 
 function isConditionFailure(error: unknown): boolean {
   return error instanceof ConditionalCheckFailedException || (error as { name?: string })?.name === "ConditionalCheckFailedException";
+}
+
+const FILTER_FIELDS: Record<keyof ListFilters, string[]> = { status: ["status"], model: ["model"], kind: ["kind"], source: ["source", "type"] };
+
+/** The listing filters as one DynamoDB FilterExpression (all must match); undefined without filters. */
+function filterExpression(filters: ListFilters): { expression: string; names: Record<string, string>; values: Record<string, unknown> } | undefined {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const terms: string[] = [];
+  for (const [field, path] of Object.entries(FILTER_FIELDS) as [keyof ListFilters, string[]][]) {
+    const value = filters[field];
+    if (value === undefined) continue;
+    const aliases = path.map((part) => {
+      names[`#f_${part}`] = part;
+      return `#f_${part}`;
+    });
+    values[`:f_${field}`] = value;
+    terms.push(`${aliases.join(".")} = :f_${field}`);
+  }
+  return terms.length === 0 ? undefined : { expression: terms.join(" AND "), names, values };
 }
 
 export function jobNotFound(id: string): ReelayError {
@@ -154,12 +181,17 @@ export class JobStore {
     return job;
   }
 
-  /** Newest first. With `status`, pages are filled by reading on until `limit` jobs match. */
+  /**
+   * Newest first. With filters, DynamoDB filters after reading, so pages are filled by reading on
+   * until `limit` jobs match; the cursor is the last job returned, so the next page starts right
+   * after it whatever was skipped.
+   */
   async list(options: ListOptions = {}): Promise<JobPage> {
     const limit = Math.min(Math.max(Math.floor(options.limit ?? 20), 1), MAX_LIMIT);
     const start = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
     let exclusiveStartKey: Record<string, unknown> | undefined =
       start === undefined ? undefined : { pk: start.id, gsi1pk: JOBS_LIST_PARTITION, gsi1sk: start.sk };
+    const filter = filterExpression(options);
     const jobs: Job[] = [];
     let more = false;
     do {
@@ -168,10 +200,10 @@ export class JobStore {
           TableName: this.tableName,
           IndexName: JOBS_LIST_INDEX,
           KeyConditionExpression: "gsi1pk = :p",
-          ExpressionAttributeValues: { ":p": JOBS_LIST_PARTITION, ...(options.status === undefined ? {} : { ":s": options.status }) },
-          ...(options.status === undefined ? {} : { FilterExpression: "#s = :s", ExpressionAttributeNames: { "#s": "status" } }),
+          ExpressionAttributeValues: { ":p": JOBS_LIST_PARTITION, ...filter?.values },
+          ...(filter === undefined ? {} : { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names }),
           ScanIndexForward: false,
-          Limit: options.status === undefined ? limit - jobs.length + 1 : MAX_LIMIT,
+          Limit: filter === undefined ? limit - jobs.length + 1 : MAX_LIMIT,
           ...(exclusiveStartKey === undefined ? {} : { ExclusiveStartKey: exclusiveStartKey }),
         }),
       );

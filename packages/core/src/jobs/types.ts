@@ -54,6 +54,8 @@ export interface Job {
   source: JobSource;
   /** Sent upstream as X-Idempotency-Key: the job id unless the caller gave one. */
   idempotencyKey: string;
+  /** sha256 of the normalized request, so a repeated idempotency key with another payload is refused. */
+  requestHash?: string;
   upstreamTaskId?: string;
   /** Upstream create attempts. */
   attempts: number;

@@ -1,0 +1,58 @@
+/**
+ * Cancelling a job. The record is the truth, so it moves first, in one conditional write from an
+ * in-progress status; only then is the execution stopped. A step still running when the stop lands
+ * finds the job cancelled: its own transitions are conditional on an in-progress status, so it can
+ * never bring the job back.
+ *
+ *   cancel:  queued|running|downloading ──write──> cancelled ──emitOnce──> StopExecution
+ *   step:                      (late) Poll/Download/Finish ──write──> condition fails
+ */
+import { ReelayError } from "../errors.ts";
+import type { EventSink } from "../events/types.ts";
+import { emitOnce } from "../pipeline/terminal.ts";
+import type { JobStore } from "./store.ts";
+import type { Job, JobStatus } from "./types.ts";
+
+export const CANCELLABLE: readonly JobStatus[] = ["queued", "running", "downloading"];
+
+export interface ExecutionStopper {
+  /** AWS: StopExecution of the execution named by the job id; local: aborts it. No error when none runs. */
+  stop(jobId: string): Promise<void>;
+}
+
+export interface CancelDeps {
+  jobs: JobStore;
+  events: EventSink;
+  /** Without one the job is still cancelled; its execution then ends at its next step. */
+  stopper?: ExecutionStopper;
+  now: () => Date;
+}
+
+export function notCancellable(job: Pick<Job, "id" | "status">): ReelayError {
+  return new ReelayError("job_not_cancellable", `Job ${job.id} is already ${job.status}; only a queued, running or downloading job can be cancelled.`, {
+    status: 409,
+    details: { jobId: job.id, status: job.status },
+  });
+}
+
+/** Cancels the job: `job_not_found` (404) for an unknown id, `job_not_cancellable` (409) for a terminal one. */
+export async function cancelJob(deps: CancelDeps, id: string, reason = "Cancelled by request."): Promise<Job> {
+  const at = deps.now().toISOString();
+  let job: Job;
+  try {
+    job = await deps.jobs.transition(id, {
+      from: CANCELLABLE,
+      to: "cancelled",
+      set: { error: { code: "cancelled", message: reason }, finishedAt: at },
+      note: "cancel",
+    });
+  } catch (error) {
+    if (error instanceof ReelayError && error.code === "job_conflict") {
+      throw notCancellable({ id, status: (error.details as { status: JobStatus }).status });
+    }
+    throw error;
+  }
+  await emitOnce(deps, job);
+  await deps.stopper?.stop(id);
+  return deps.jobs.require(id);
+}
