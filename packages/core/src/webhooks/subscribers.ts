@@ -1,0 +1,42 @@
+/** Webhook subscribers as configuration: a JSON array of `{url, secret}`. */
+import { z } from "zod";
+import { ReelayError } from "../errors.ts";
+import { secretKey } from "./sign.ts";
+
+export interface WebhookSubscriber {
+  url: string;
+  secret: string;
+}
+
+const subscriberSchema = z.object({
+  url: z.url({ protocol: /^https?$/ }),
+  secret: z.string().min(1),
+});
+
+/**
+ * Validates a parsed subscriber list. `source` names where it came from (a variable or a file) in
+ * error messages; a secret never appears in one.
+ */
+export function parseSubscribers(value: unknown, source: string): WebhookSubscriber[] {
+  const parsed = z.array(subscriberSchema).safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined ? "" : issue.path.join(".");
+    throw new ReelayError("invalid_config", `${source} must be a JSON array of {url, secret} (http or https URLs); problem at [${where}]: ${issue?.message ?? "invalid"}.`, {
+      path: source,
+    });
+  }
+  parsed.data.forEach((subscriber, index) => secretKey(subscriber.secret, `${source}[${index}].secret`));
+  return parsed.data.map(({ url, secret }) => ({ url, secret }));
+}
+
+/** Parses the text of a subscriber list (the variable's value or the file's content). */
+export function parseSubscribersText(text: string, source: string): WebhookSubscriber[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ReelayError("invalid_config", `${source} is not valid JSON.`, { path: source });
+  }
+  return parseSubscribers(value, source);
+}
