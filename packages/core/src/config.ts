@@ -2,8 +2,10 @@
  * The only module that reads `process.env`. Everything else receives a Config.
  * Values are validated once; a bad value is a ReelayError naming the variable.
  */
+import { readFileSync } from "node:fs";
 import { ReelayError } from "./errors.ts";
 import { parseBaseUrl } from "./upstream/base-url.ts";
+import { parseSubscribersText, type WebhookSubscriber } from "./webhooks/subscribers.ts";
 
 export interface Config {
   port: number;
@@ -19,6 +21,8 @@ export interface Config {
   apiUrl: string;
   /** Model used for `inbox/*.txt` drops and CLI prompts without --model. */
   defaultModel: string;
+  /** Local stack: who receives terminal events as Standard Webhooks (REELAY_WEBHOOKS). */
+  webhooks: WebhookSubscriber[];
   /** AWS resource names, set by the stack on every function (the local stack fills them itself). */
   aws: {
     region: string;
@@ -48,6 +52,21 @@ function nonEmpty(env: Env, name: string): string | undefined {
   return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
 }
 
+/** REELAY_WEBHOOKS: a JSON array `[{url, secret}]`, or the path of a file holding one. */
+function webhooks(env: Env): WebhookSubscriber[] {
+  const raw = nonEmpty(env, "REELAY_WEBHOOKS");
+  if (raw === undefined) return [];
+  if (raw.startsWith("[")) return parseSubscribersText(raw, "REELAY_WEBHOOKS");
+  let text: string;
+  try {
+    text = readFileSync(raw, "utf8");
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new ReelayError("invalid_config", `REELAY_WEBHOOKS is neither a JSON array nor a readable file (${reason}: ${raw}).`, { path: "REELAY_WEBHOOKS" });
+  }
+  return parseSubscribersText(text, `REELAY_WEBHOOKS file ${raw}`);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = positiveInt(env, "REELAY_PORT", 4700) as number;
   if (port > 65535) {
@@ -67,6 +86,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobTimeoutS: positiveInt(env, "REELAY_JOB_TIMEOUT_S"),
     apiUrl: nonEmpty(env, "REELAY_API_URL") ?? `http://${host}:${port}`,
     defaultModel: nonEmpty(env, "REELAY_DEFAULT_MODEL") ?? "gamma-3.1",
+    webhooks: webhooks(env),
     aws: {
       region: nonEmpty(env, "AWS_REGION") ?? "us-east-1",
       tableName: nonEmpty(env, "REELAY_TABLE_NAME"),
