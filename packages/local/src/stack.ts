@@ -15,6 +15,9 @@ import { synthJobFlowDefinition } from "@reelay/core/flow/synth-definition";
 import { JobStore } from "@reelay/core/jobs/store";
 import type { PipelineDeps } from "@reelay/core/pipeline/deps";
 import { ObjectStore } from "@reelay/core/storage/objects";
+import { DEAD_LETTER_FILE, JsonlDeadLetters } from "@reelay/core/webhooks/dead-letter";
+import type { RetryPolicy } from "@reelay/core/webhooks/deliver";
+import { WebhookDispatcher } from "@reelay/core/webhooks/dispatch";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { loadOrCreateApiKey } from "./api-key.ts";
 import { startStandins, type Standins } from "./aws-standins.ts";
@@ -37,6 +40,8 @@ export interface LocalStackOptions {
   logger?: Logger;
   /** S3 port; default REELAY_PORT + 1 (so tools find it across restarts), 0 = any free port. */
   s3Port?: number;
+  /** Webhook retry timing (tests shorten it); subscribers come from config.webhooks. */
+  webhookRetry?: Partial<RetryPolicy>;
 }
 
 export interface LocalStack {
@@ -120,6 +125,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const jobs = new JobStore(standins.ddb, standins.tableName);
     const objects = new ObjectStore(standins.s3, standins.bucket);
     const events = new JsonlFileSink(join(dataDir, EVENTS_FILE));
+    // Loopback subscribers are allowed here (a local receiver); the AWS delivery function is where SSRF matters.
+    const webhooks = new WebhookDispatcher(config.webhooks, {
+      deadLetters: new JsonlDeadLetters(join(dataDir, DEAD_LETTER_FILE)),
+      ...(options.webhookRetry === undefined ? {} : { retry: options.webhookRetry }),
+      onError: (error) => log.error("a webhook delivery stopped", error),
+    });
+    const unsubscribeWebhooks = events.subscribe(webhooks.handle);
+    cleanups.push(() => webhooks.drain(), unsubscribeWebhooks);
     const deps: PipelineDeps = {
       jobs,
       objects,
