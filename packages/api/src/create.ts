@@ -8,7 +8,7 @@ import { createJob } from "@reelay/core/jobs/create";
 import type { Job } from "@reelay/core/jobs/types";
 import { emitOnce } from "@reelay/core/pipeline/terminal";
 import type { Caller, ResolvedDeps } from "./deps.ts";
-import { idempotentJobId } from "./idempotency.ts";
+import { assertSameRequest, idempotentJobId, requestHashOf } from "./idempotency.ts";
 
 export interface CreateInput {
   body: unknown;
@@ -76,19 +76,22 @@ async function start(deps: ResolvedDeps, job: Job): Promise<Job> {
 /**
  * A repeat of an idempotency key answers with the first job as it stands. A job still queued may
  * never have been started (a crash between the record and the start), so it is started again:
- * starters are idempotent per job id. Issue 4 adds the 409 for a repeat with a different payload.
+ * starters are idempotent per job id. A repeat with a different payload is 409 `idempotency_conflict`.
  */
 export async function createVideoJob(deps: ResolvedDeps, input: CreateInput): Promise<{ job: Job; created: boolean }> {
   const validation = validate(input.body, deps.catalog === undefined ? {} : { catalog: deps.catalog });
   if (validation.kind === "image") throw wrongEndpoint();
   if (!validation.valid) throw invalidRequest(validation.errors);
   const key = input.idempotencyKey;
+  const requestHash = requestHashOf("video", validation.normalized);
   const { job, created } = await createJob(deps.jobs, {
     validation,
     source: { type: "api", apiKeyId: input.caller.keyId },
     ...(key === undefined ? {} : { jobId: idempotentJobId("video", input.caller.keyId, key) }),
+    requestHash,
     now: deps.now(),
   });
+  if (!created && key !== undefined) assertSameRequest(job, requestHash, key);
   if (!created && job.status !== "queued") return { job, created };
   return { job: await start(deps, job), created };
 }

@@ -1,10 +1,12 @@
-/** reelay's own job endpoints: the full record, newest first, with cursor pages. */
+/** reelay's own job endpoints: the full record with its history, newest first with filters and cursor pages, and cancel. */
 import { Hono } from "hono";
-import { ReelayError } from "@reelay/core";
+import { defaultCatalog, ReelayError } from "@reelay/core";
+import { cancelJob } from "@reelay/core/jobs/cancel";
 import { decodeCursor } from "@reelay/core/jobs/cursor";
 import { isJobId } from "@reelay/core/jobs/ids";
-import { jobNotFound, type ListOptions } from "@reelay/core/jobs/store";
-import { JOB_STATUSES, type JobStatus } from "@reelay/core/jobs/types";
+import { jobNotFound, type ListFilters, type ListOptions } from "@reelay/core/jobs/store";
+import { JOB_STATUSES, type JobKind, type JobSource } from "@reelay/core/jobs/types";
+import { ownerFilter } from "../auth.ts";
 import type { ApiEnv, ResolvedDeps } from "../deps.ts";
 import { jobView } from "../views.ts";
 
@@ -22,10 +24,36 @@ function readLimit(raw: string | undefined): number | undefined {
   return Number(raw);
 }
 
-function readStatus(raw: string | undefined): JobStatus | undefined {
+function readOneOf<T extends string>(path: string, raw: string | undefined, allowed: readonly T[]): T | undefined {
   if (raw === undefined) return undefined;
-  if (!(JOB_STATUSES as readonly string[]).includes(raw)) throw badQuery("status", `status must be one of ${JOB_STATUSES.join(", ")}.`);
-  return raw as JobStatus;
+  if (!(allowed as readonly string[]).includes(raw)) throw badQuery(path, `${path} must be one of ${allowed.join(", ")} (got "${raw.slice(0, 40)}").`);
+  return raw as T;
+}
+
+const KINDS: readonly JobKind[] = ["video", "image"];
+const SOURCES: readonly JobSource["type"][] = ["api", "drop", "cli"];
+
+/** Only a model the catalog knows can have jobs, so anything else is a typo worth naming. */
+function readModel(raw: string | undefined, deps: ResolvedDeps): string | undefined {
+  if (raw === undefined) return undefined;
+  const catalog = deps.catalog ?? defaultCatalog;
+  if (catalog.get(raw) !== undefined) return raw;
+  const close = catalog.closeMatches(raw);
+  const hint = close.length === 0 ? "" : ` Did you mean ${close.join(", ")}?`;
+  throw badQuery("model", `model "${raw.slice(0, 60)}" is not a model in the catalog.${hint}`);
+}
+
+function readFilters(query: (name: string) => string | undefined, deps: ResolvedDeps): ListFilters {
+  const status = readOneOf("status", query("status"), JOB_STATUSES);
+  const model = readModel(query("model"), deps);
+  const kind = readOneOf("kind", query("kind"), KINDS);
+  const source = readOneOf("source", query("source"), SOURCES);
+  return {
+    ...(status === undefined ? {} : { status }),
+    ...(model === undefined ? {} : { model }),
+    ...(kind === undefined ? {} : { kind }),
+    ...(source === undefined ? {} : { source }),
+  };
 }
 
 /** A cursor must name a listing position this service could have returned, or DynamoDB would be asked nonsense. */
@@ -45,13 +73,12 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   routes.get("/", async (c) => {
     const limit = readLimit(c.req.query("limit"));
     const cursor = readCursor(c.req.query("cursor"));
-    const status = readStatus(c.req.query("status"));
     const options: ListOptions = {
+      ...readFilters((name) => c.req.query(name), deps),
       ...(limit === undefined ? {} : { limit }),
       ...(cursor === undefined ? {} : { cursor }),
-      ...(status === undefined ? {} : { status }),
     };
-    const page = await deps.jobs.list(options);
+    const page = await deps.jobs.list({ ...options, ...ownerFilter(c.get("caller")) });
     const data = await Promise.all(page.jobs.map((job) => jobView(job, signer)));
     return c.json({ data, next_cursor: page.cursor ?? null });
   });
@@ -60,6 +87,21 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     const id = c.req.param("id");
     const job = await deps.jobs.get(id);
     if (job === undefined) throw jobNotFound(id);
+    return c.json(await jobView(job, signer));
+  });
+
+  /** The record moves to cancelled first, then the execution is stopped (see cancelJob). */
+  routes.post("/:id/cancel", async (c) => {
+    const id = c.req.param("id");
+    const job = await cancelJob(
+      {
+        jobs: deps.jobs,
+        now: deps.now,
+        ...(deps.sink === undefined ? {} : { events: deps.sink }),
+        ...(deps.stopper === undefined ? {} : { stopper: deps.stopper }),
+      },
+      id,
+    );
     return c.json(await jobView(job, signer));
   });
 

@@ -22,7 +22,8 @@ export interface ExecutionStopper {
 
 export interface CancelDeps {
   jobs: JobStore;
-  events: EventSink;
+  /** Without one no event goes out here; the execution's RecordFailure announces the job instead. */
+  events?: EventSink;
   /** Without one the job is still cancelled; its execution then ends at its next step. */
   stopper?: ExecutionStopper;
   now: () => Date;
@@ -52,7 +53,7 @@ export async function cancelJob(deps: CancelDeps, id: string, reason = "Cancelle
     }
     throw error;
   }
-  await emitOnce(deps, job);
+  if (deps.events !== undefined) await emitOnce({ jobs: deps.jobs, events: deps.events, now: deps.now }, job);
   await deps.stopper?.stop(id);
   return deps.jobs.require(id);
 }
