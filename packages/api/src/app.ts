@@ -8,8 +8,12 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { bearerAuth } from "./auth.ts";
 import { resolveDeps, type ApiDeps, type ApiEnv } from "./deps.ts";
 import { errorBody, handleError, sendError } from "./errors.ts";
+import { lazyDocument } from "./openapi/document.ts";
+import { docsRoutes } from "./routes/docs.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { jobRoutes } from "./routes/jobs.ts";
+import { modelRoutes } from "./routes/models.ts";
+import { openApiRoutes } from "./routes/openapi.ts";
 import { videoRoutes } from "./routes/video.ts";
 
 export function createApp(input: ApiDeps): Hono<ApiEnv> {
@@ -37,9 +41,15 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
     }
   });
 
+  // Open, and describing exactly the routes registered below (read on first request).
+  const document = lazyDocument(() => app.routes);
+  app.route("/", openApiRoutes(document));
+  app.route("/", docsRoutes(document));
+
   app.use("/v1/*", bearerAuth(deps.authenticate));
   app.route("/v1/video", videoRoutes(deps));
   app.route("/v1/jobs", jobRoutes(deps));
+  app.route("/v1/models", modelRoutes(deps));
   if (deps.events !== undefined) app.route("/v1/events", eventRoutes(deps.events, deps.sseHeartbeatMs));
 
   app.notFound((c) => sendError(c, 404, errorBody("not_found", `No route ${c.req.method} ${c.req.path}.`)));

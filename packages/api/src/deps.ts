@@ -1,7 +1,6 @@
 /** What the API needs, passed in, so one app runs on Lambda (AWS clients) and in the local stack. */
 import type { Catalog } from "@reelay/core";
 import type { EventSink, TerminalEvent } from "@reelay/core/events/types";
-import type { ExecutionStopper } from "@reelay/core/jobs/cancel";
 import type { JobStore } from "@reelay/core/jobs/store";
 import type { Job } from "@reelay/core/jobs/types";
 import type { ObjectStore } from "@reelay/core/storage/objects";
@@ -40,17 +39,19 @@ export interface ApiDeps {
    * transition the API itself makes). Without it such a job is failed but announces nothing.
    */
   sink?: EventSink;
-  /**
-   * Stops a cancelled job's execution (AWS: StopExecution; local: aborts it). Without it a cancel
-   * still ends the job, and its execution stops at its next step.
-   */
-  stopper?: ExecutionStopper;
   /** Heartbeat period of the event stream; default 15 000. */
   sseHeartbeatMs?: number;
   /** Largest accepted request body in bytes; default 1 MiB. */
   maxBodyBytes?: number;
   now?: () => Date;
+  /** The upstream's own model listing, merged into GET /v1/models; the catalog alone when absent. */
+  upstreamModels?: UpstreamModelLister;
+  /** How long GET /v1/models waits for the upstream's listing; default 3000. */
+  upstreamModelsTimeoutMs?: number;
 }
+
+/** Local stack: UpstreamClient.listModels. Its failure only adds a warning to the listing. */
+export type UpstreamModelLister = (modality?: "video" | "image") => Promise<{ id: string; modality?: string }[]>;
 
 /** ApiDeps with every default filled in. */
 export type ResolvedDeps = ApiDeps & Required<Pick<ApiDeps, "presignTtlS" | "sseHeartbeatMs" | "maxBodyBytes" | "now">>;

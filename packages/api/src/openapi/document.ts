@@ -1,0 +1,132 @@
+/**
+ * The OpenAPI 3.1 document, generated: request bodies from core's contract schemas (the ones
+ * validate() uses), responses from ./responses.ts, everything else from ./operations.ts.
+ */
+import { z } from "zod";
+import { ErrorSchema } from "./responses.ts";
+import { OPERATIONS, type Operation } from "./operations.ts";
+
+export interface ServedRoute {
+  method: string;
+  path: string;
+}
+
+export type OpenApiDocument = {
+  openapi: string;
+  info: Record<string, unknown>;
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components: Record<string, unknown>;
+  [key: string]: unknown;
+};
+
+/** hono's `/v1/jobs/:id` (or `:id{regex}`) as OpenAPI's `/v1/jobs/{id}`. */
+export function openApiPath(honoPath: string): string {
+  return honoPath.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})?/g, "{$1}");
+}
+
+/** The routes an app serves as "METHOD /path" keys; middleware (method ALL) is not a route. */
+export function servedKeys(routes: readonly ServedRoute[]): string[] {
+  return [...new Set(routes.filter((route) => route.method !== "ALL").map((route) => `${route.method} ${openApiPath(route.path)}`))];
+}
+
+/** Served routes with no entry in OPERATIONS: each one is a hole in the docs. */
+export function undocumentedRoutes(routes: readonly ServedRoute[]): string[] {
+  return servedKeys(routes).filter((key) => OPERATIONS[key] === undefined);
+}
+
+function jsonSchema(schema: z.ZodType | Record<string, unknown>, io: "input" | "output"): Record<string, unknown> {
+  if (!(schema instanceof z.ZodType)) return schema;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any", io }) as Record<string, unknown>;
+  return rest;
+}
+
+function operationId(key: string): string {
+  return key
+    .toLowerCase()
+    .replace(/[{}]/g, "")
+    .split(/[^a-z0-9]+/)
+    .filter((part) => part !== "")
+    .map((part, index) => (index === 0 ? part : part[0]!.toUpperCase() + part.slice(1)))
+    .join("");
+}
+
+function errorResponses(op: Operation): Record<string, unknown> {
+  const byStatus = new Map<number, Operation["errors"]>();
+  for (const error of op.errors) byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), error]);
+  return Object.fromEntries(
+    [...byStatus].map(([status, cases]) => {
+      const first = cases[0]!;
+      return [
+        String(status),
+        {
+          description: cases.map((error) => `${error.codes.map((code) => `\`${code}\``).join(", ")}: ${error.when}`).join(" "),
+          content: {
+            "application/json": {
+              schema: { $ref: "#/components/schemas/Error" },
+              example: { error: { code: first.codes[0], message: first.when } },
+            },
+          },
+        },
+      ];
+    }),
+  );
+}
+
+function operation(key: string, op: Operation): Record<string, unknown> {
+  const response: Record<string, unknown> = { example: op.response.example };
+  if (op.response.schema !== undefined) response.schema = jsonSchema(op.response.schema, "output");
+  return {
+    operationId: operationId(key),
+    summary: op.summary,
+    description: op.description,
+    tags: [op.tag],
+    security: op.auth ? [{ bearer: [] }] : [],
+    ...(op.parameters === undefined ? {} : { parameters: op.parameters }),
+    ...(op.request === undefined
+      ? {}
+      : {
+          requestBody: {
+            required: true,
+            content: { [op.request.contentType]: { schema: jsonSchema(op.request.schema, "input"), example: op.request.example } },
+          },
+        }),
+    responses: {
+      [String(op.response.status)]: { description: op.response.description, content: { [op.response.contentType]: response } },
+      ...errorResponses(op),
+    },
+    "x-error-codes": op.errors.flatMap((error) => error.codes),
+  };
+}
+
+/** The document for an app serving `served`; every documented operation when not given. */
+export function buildOpenApiDocument(served?: readonly ServedRoute[]): OpenApiDocument {
+  const keys = served === undefined ? Object.keys(OPERATIONS) : servedKeys(served).filter((key) => OPERATIONS[key] !== undefined);
+  const paths: OpenApiDocument["paths"] = {};
+  for (const key of keys) {
+    const [method, path] = key.split(" ") as [string, string];
+    (paths[path] ??= {})[method.toLowerCase()] = operation(key, OPERATIONS[key]!);
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "reelay",
+      version: "1",
+      summary: "A durable pipeline in front of an asynchronous video and image generation service.",
+      description:
+        "Speaks the service contract itself (point a client's base URL at `<reelay>/v1`), with validation against each model's rules, durable S3 copies of every output, idempotency and job history on top. Every error is `{error: {code, message, path?, errors?}}`.",
+    },
+    servers: [{ url: "/" }],
+    tags: ["service", "video", "image", "models", "jobs", "events", "dashboard"].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "`Authorization: Bearer <API key>` on every /v1 route." } },
+      schemas: { Error: jsonSchema(ErrorSchema, "output") },
+    },
+  };
+}
+
+/** Built on first use, once every route of the app is registered. */
+export function lazyDocument(served: () => readonly ServedRoute[]): () => OpenApiDocument {
+  let document: OpenApiDocument | undefined;
+  return () => (document ??= buildOpenApiDocument(served()));
+}

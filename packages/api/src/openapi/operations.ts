@@ -1,0 +1,302 @@
+/**
+ * What each route does, for the OpenAPI document and /docs. Keyed by "METHOD /path" in OpenAPI's
+ * `{param}` form; a test compares the keys with the routes the app actually serves, so a route
+ * added without an entry here fails the suite. Entries for routes an app does not serve (e.g.
+ * /v1/events without an event source) are left out of that app's document.
+ */
+import type { z } from "zod";
+import { ImageRequestSchema, VideoRequestSchema } from "@reelay/core";
+import { HealthSchema, JobListSchema, JobViewSchema, ModelListSchema, TaskCreatedSchema, TaskSchema } from "./responses.ts";
+
+export interface ErrorCase {
+  status: number;
+  codes: string[];
+  when: string;
+}
+
+export interface Parameter {
+  name: string;
+  in: "path" | "query" | "header";
+  required: boolean;
+  description: string;
+  schema: Record<string, unknown>;
+  example?: string;
+}
+
+export interface Operation {
+  summary: string;
+  description: string;
+  tag: string;
+  /** Bearer key required (every /v1 route). */
+  auth: boolean;
+  parameters?: Parameter[];
+  request?: { contentType: string; schema: z.ZodType | Record<string, unknown>; example: unknown };
+  response: { status: number; contentType: string; schema?: z.ZodType; example: unknown; description: string };
+  errors: ErrorCase[];
+}
+
+const ID = "vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T";
+const IMAGE_ID = "imgtsk_01JD8ZA1B2C3D4E5F6G7H8J9K0";
+const NOW = "2026-11-22T00:00:00.000Z";
+const LATER = "2026-11-22T00:00:41.000Z";
+
+const task = (id: string, status: string) => ({ service_task: { task_id: id, status }, task_id: id, status });
+const videoUrl = "http://127.0.0.1:4701/reelay/outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/video.mp4?X-Amz-Signature=...";
+
+const JOB_EXAMPLE = {
+  id: ID,
+  kind: "video",
+  status: "succeeded",
+  model: "gamma-3.1",
+  mode: "text",
+  request: { model: "gamma-3.1", prompt: "a paper boat in the rain", duration_sec: 8, generate_audio: false },
+  warnings: [],
+  source: { type: "api" },
+  upstreamTaskId: "vidtsk_upstream123",
+  attempts: 1,
+  polls: 9,
+  outputs: [{ bucket: "reelay", key: `outputs/${ID}/video.mp4`, bytes: 1048576, sha256: "9f86d08...", contentType: "video/mp4", url: videoUrl, expiresAt: LATER }],
+  error: null,
+  history: [
+    { status: "queued", at: NOW },
+    { status: "running", at: NOW },
+    { status: "downloading", at: LATER },
+    { status: "succeeded", at: LATER },
+  ],
+  timings: { createdAt: NOW, updatedAt: LATER, submittedAt: NOW, upstreamDoneAt: LATER, finishedAt: LATER, deadlineAt: null, totalMs: 41000 },
+};
+
+const UNAUTHORIZED: ErrorCase = { status: 401, codes: ["unauthorized"], when: "The Bearer key is missing or unknown." };
+const FORBIDDEN: ErrorCase = { status: 403, codes: ["forbidden"], when: "The job belongs to another API key." };
+const NOT_FOUND: ErrorCase = { status: 404, codes: ["job_not_found"], when: "No job (of this kind) has that id." };
+const UNAVAILABLE: ErrorCase = { status: 503, codes: ["service_unavailable"], when: "DynamoDB, S3 or Step Functions did not answer; retry (Retry-After)." };
+const BODY_ERRORS: ErrorCase[] = [
+  { status: 400, codes: ["invalid_json", "invalid_request", "invalid_idempotency_key"], when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or the key is malformed." },
+  { status: 409, codes: ["idempotency_conflict"], when: "The X-Idempotency-Key was used before with a different payload." },
+  { status: 413, codes: ["payload_too_large"], when: "The body is larger than the limit (1 MiB by default)." },
+  { status: 503, codes: ["start_failed", "service_unavailable"], when: "The job was recorded but could not be started (it is marked failed), or a dependency did not answer." },
+];
+
+const IDEMPOTENCY: Parameter = {
+  name: "X-Idempotency-Key",
+  in: "header",
+  required: false,
+  description: "The same key with the same payload returns the same job; with a different payload, 409.",
+  schema: { type: "string", maxLength: 200 },
+  example: "order-1234",
+};
+const pathId = (name: string, example: string): Parameter => ({ name, in: "path", required: true, description: "The id create returned, exactly.", schema: { type: "string" }, example });
+
+const IMAGE_EXAMPLE = {
+  model: "deltaq2-image",
+  messages: [{ role: "user", content: "a lighthouse at dawn, watercolour" }],
+  modalities: ["image", "text"],
+  image_config: { image_size: "2K", aspect_ratio: "16:9", output_format: "url" },
+};
+
+export const OPERATIONS: Record<string, Operation> = {
+  "GET /healthz": {
+    summary: "Readiness",
+    description: "200 when the API and its dependencies answer; 503 `unhealthy` otherwise.",
+    tag: "service",
+    auth: false,
+    response: { status: 200, contentType: "application/json", schema: HealthSchema, example: { ok: true, upstream: "simulator" }, description: "Ready." },
+    errors: [{ status: 503, codes: ["unhealthy"], when: "A dependency check failed." }],
+  },
+  "GET /openapi.json": {
+    summary: "This OpenAPI 3.1 document",
+    description: "Generated from the zod schemas that validate requests.",
+    tag: "service",
+    auth: false,
+    response: { status: 200, contentType: "application/json", example: { openapi: "3.1.0", info: { title: "reelay" } }, description: "The document." },
+    errors: [],
+  },
+  "GET /docs": {
+    summary: "Human-readable API reference",
+    description: "A self-contained HTML page rendered from /openapi.json.",
+    tag: "service",
+    auth: false,
+    response: { status: 200, contentType: "text/html", example: "<!doctype html>...", description: "The page." },
+    errors: [],
+  },
+  "POST /v1/video/generations": {
+    summary: "Create a video task",
+    description:
+      "Validates the request against the model's rules (hard rules refuse, soft rules warn), records a job and starts it. Answers at once with the task; poll GET /v1/video/tasks/{taskId}.",
+    tag: "video",
+    auth: true,
+    parameters: [IDEMPOTENCY],
+    request: { contentType: "application/json", schema: VideoRequestSchema, example: { model: "gamma-3.1", prompt: "a paper boat in the rain", duration_sec: 8, resolution: "1080p", aspect_ratio: "16:9" } },
+    response: { status: 200, contentType: "application/json", schema: TaskCreatedSchema, example: { ...task(ID, "queued"), model: "gamma-3.1", warnings: [] }, description: "The task was created." },
+    errors: [...BODY_ERRORS, UNAUTHORIZED],
+  },
+  "GET /v1/video/tasks/{taskId}": {
+    summary: "Query a video task",
+    description: "The contract's task record; `video_url` (a presigned GET of reelay's S3 copy) appears only once the job succeeded.",
+    tag: "video",
+    auth: true,
+    parameters: [pathId("taskId", ID)],
+    response: {
+      status: 200,
+      contentType: "application/json",
+      schema: TaskSchema,
+      example: {
+        service_task: { task_id: ID, status: "succeeded", output: { video_url: videoUrl } },
+        task_id: ID,
+        status: "succeeded",
+        video_url: videoUrl,
+        output: { url: videoUrl, bytes: 1048576, sha256: "9f86d08...", content_type: "video/mp4", expires_at: LATER },
+        error: null,
+      },
+      description: "The task.",
+    },
+    errors: [UNAUTHORIZED, FORBIDDEN, NOT_FOUND, UNAVAILABLE],
+  },
+  "POST /v1/chat/completions": {
+    summary: "Create an image task (chat form)",
+    description: "The unified image contract (§2.6): `modalities` must contain `image`, `stream` false. Editing: several `image_config.reference_images` plus a prompt.",
+    tag: "image",
+    auth: true,
+    parameters: [IDEMPOTENCY],
+    request: { contentType: "application/json", schema: ImageRequestSchema, example: IMAGE_EXAMPLE },
+    response: { status: 200, contentType: "application/json", schema: TaskCreatedSchema, example: { ...task(IMAGE_ID, "queued"), model: "deltaq2-image", warnings: [] }, description: "The image task was created." },
+    errors: [...BODY_ERRORS, UNAUTHORIZED],
+  },
+  "GET /v1/image/tasks/{taskId}": {
+    summary: "Query an image task",
+    description: "Status, and once succeeded the durable URLs, sizes and checksums of every image (stored under outputs/<jobId>/).",
+    tag: "image",
+    auth: true,
+    parameters: [pathId("taskId", IMAGE_ID)],
+    response: {
+      status: 200,
+      contentType: "application/json",
+      example: { ...task(IMAGE_ID, "succeeded"), images: [{ url: "http://127.0.0.1:4701/reelay/outputs/imgtsk_.../image-1.png?X-Amz-Signature=...", bytes: 204800, sha256: "2c26b46...", content_type: "image/png" }], error: null },
+      description: "The image task.",
+    },
+    errors: [UNAUTHORIZED, FORBIDDEN, NOT_FOUND, UNAVAILABLE],
+  },
+  "POST /v1/images/edits": {
+    summary: "Edit images (OpenAI-compatible)",
+    description:
+      "multipart/form-data as OpenAI's images.edit: up to 7 `image`/`image[]` files, `prompt`, `model`, `n`, `size`, `response_format=url`. Files are stored in S3 and passed upstream as presigned reference_images. Answers with the task; with the opt-in wait, in OpenAI's shape `{created, data:[{url}]}`.",
+    tag: "image",
+    auth: true,
+    parameters: [IDEMPOTENCY],
+    request: {
+      contentType: "multipart/form-data",
+      schema: {
+        type: "object",
+        required: ["image", "prompt"],
+        properties: {
+          image: { type: "array", items: { type: "string", contentMediaType: "application/octet-stream" }, minItems: 1, maxItems: 7, description: "1 to 7 image files (`image` or `image[]`)." },
+          prompt: { type: "string", description: "What to change." },
+          model: { type: "string", description: "Image model code." },
+          n: { type: "integer", minimum: 1, description: "Number of images." },
+          size: { type: "string", description: "e.g. 2K or 1024x1024." },
+          response_format: { type: "string", enum: ["url"] },
+        },
+      },
+      example: { model: "deltaq2-image", prompt: "replace the sky with a sunset", n: 1, size: "2K", response_format: "url", image: ["(binary)"] },
+    },
+    response: { status: 200, contentType: "application/json", schema: TaskCreatedSchema, example: { ...task(IMAGE_ID, "queued"), model: "deltaq2-image", warnings: [] }, description: "The edit task (or, with the wait, `{created, data:[{url}]}`)." },
+    errors: [...BODY_ERRORS, UNAUTHORIZED],
+  },
+  "GET /v1/models": {
+    summary: "List models",
+    description:
+      "reelay's catalog (modes, resolutions, durations, ratios, audio default, allowed config keys) merged with the upstream's listing when it answers within a few seconds; otherwise the catalog alone with a warning.",
+    tag: "models",
+    auth: true,
+    parameters: [{ name: "modality", in: "query", required: false, description: "Only models of this modality.", schema: { type: "string", enum: ["video", "image"] }, example: "video" }],
+    response: {
+      status: 200,
+      contentType: "application/json",
+      schema: ModelListSchema,
+      example: {
+        object: "list",
+        data: [
+          { id: "gamma-3.1", object: "model", family: "gamma", modality: "video", match: "exact", modes: ["text", "first_frame", "first_last_frame", "reference"], resolutions: ["720p", "1080p", "4k"], durations: [4, 6, 8], aspect_ratios: ["16:9", "9:16"], audio_default: false, config_keys: [], source: "both" },
+          { id: "newmodel-1", object: "model", family: null, modality: "video", match: "exact", modes: null, resolutions: null, durations: null, aspect_ratios: null, audio_default: null, config_keys: null, source: "upstream" },
+        ],
+        warnings: [],
+      },
+      description: "The models.",
+    },
+    errors: [{ status: 400, codes: ["invalid_query"], when: "modality is not video or image (error.path = modality)." }, UNAUTHORIZED],
+  },
+  "GET /v1/jobs": {
+    summary: "List jobs",
+    description: "reelay's job records, newest first, with cursor pagination and filters.",
+    tag: "jobs",
+    auth: true,
+    parameters: [
+      { name: "status", in: "query", required: false, description: "Only jobs in this status.", schema: { type: "string", enum: ["queued", "running", "downloading", "succeeded", "failed", "cancelled"] }, example: "succeeded" },
+      { name: "model", in: "query", required: false, description: "Only jobs for this model.", schema: { type: "string" }, example: "gamma-3.1" },
+      { name: "kind", in: "query", required: false, description: "video or image.", schema: { type: "string", enum: ["video", "image"] }, example: "video" },
+      { name: "source", in: "query", required: false, description: "Where the job came from.", schema: { type: "string" }, example: "api" },
+      { name: "limit", in: "query", required: false, description: "Page size, 1 to 100.", schema: { type: "integer", minimum: 1, maximum: 100 }, example: "20" },
+      { name: "cursor", in: "query", required: false, description: "next_cursor of the previous page.", schema: { type: "string" } },
+    ],
+    response: { status: 200, contentType: "application/json", schema: JobListSchema, example: { data: [JOB_EXAMPLE], next_cursor: null }, description: "A page of jobs." },
+    errors: [{ status: 400, codes: ["invalid_query", "invalid_cursor"], when: "A filter or the limit is out of range, or the cursor is not one this service returned." }, UNAUTHORIZED, UNAVAILABLE],
+  },
+  "GET /v1/jobs/{id}": {
+    summary: "Get a job",
+    description: "The full record: request, warnings, outputs with presigned URLs, error, timings and the state history with timestamps.",
+    tag: "jobs",
+    auth: true,
+    parameters: [pathId("id", ID)],
+    response: { status: 200, contentType: "application/json", schema: JobViewSchema, example: JOB_EXAMPLE, description: "The job." },
+    errors: [UNAUTHORIZED, FORBIDDEN, NOT_FOUND, UNAVAILABLE],
+  },
+  "POST /v1/jobs/{id}/cancel": {
+    summary: "Cancel a job",
+    description: "Stops the execution and marks the job `cancelled` (one Generation Cancelled event); a late step cannot bring it back. A job already terminal is answered as it stands.",
+    tag: "jobs",
+    auth: true,
+    parameters: [pathId("id", ID)],
+    response: { status: 200, contentType: "application/json", schema: JobViewSchema, example: { ...JOB_EXAMPLE, status: "cancelled", outputs: [], error: { code: "cancelled", message: "Cancelled by the caller." } }, description: "The job after cancelling." },
+    errors: [UNAUTHORIZED, FORBIDDEN, NOT_FOUND, { status: 409, codes: ["job_conflict"], when: "The job finished before it could be cancelled." }, UNAVAILABLE],
+  },
+  "GET /v1/events": {
+    summary: "Stream terminal events (local stack)",
+    description: "Server-Sent Events: `event: <detail-type>` (Generation Succeeded / Failed / Cancelled), `data: <event JSON>`, `id: <event id>`; a comment heartbeat keeps the stream open.",
+    tag: "events",
+    auth: true,
+    response: { status: 200, contentType: "text/event-stream", example: 'event: Generation Succeeded\ndata: {"detail-type":"Generation Succeeded","detail":{"jobId":"vidtsk_..."}}\nid: 01JD...\n\n', description: "The event stream." },
+    errors: [UNAUTHORIZED],
+  },
+  "GET /": {
+    summary: "Dashboard (local stack)",
+    description: "The job list with live status, a job's timeline, previews and a submit form. The page's API key is entered in the page.",
+    tag: "dashboard",
+    auth: false,
+    response: { status: 200, contentType: "text/html", example: "<!doctype html>...", description: "The dashboard page." },
+    errors: [],
+  },
+  "GET /dashboard/app.js": {
+    summary: "Dashboard script",
+    description: "The dashboard's own script; no third-party code.",
+    tag: "dashboard",
+    auth: false,
+    response: { status: 200, contentType: "text/javascript", example: "/* script */", description: "The script." },
+    errors: [],
+  },
+  "GET /dashboard/style.css": {
+    summary: "Dashboard styles",
+    description: "The dashboard's stylesheet.",
+    tag: "dashboard",
+    auth: false,
+    response: { status: 200, contentType: "text/css", example: "/* styles */", description: "The stylesheet." },
+    errors: [],
+  },
+  "GET /dashboard/models.json": {
+    summary: "Models for the dashboard's submit form",
+    description: "Per model, the durations, resolutions and ratios the form offers, from the catalog.",
+    tag: "dashboard",
+    auth: false,
+    response: { status: 200, contentType: "application/json", example: { data: [{ id: "gamma-3.1" }] }, description: "The form's models." },
+    errors: [],
+  },
+};

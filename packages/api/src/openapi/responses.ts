@@ -1,0 +1,125 @@
+/**
+ * Response shapes of reelay's API as zod schemas. They exist for the OpenAPI document (requests
+ * come from core's contract schemas, which also validate); tests parse real responses with them,
+ * so the document cannot drift from what the routes send.
+ */
+import { z } from "zod";
+
+export const IssueSchema = z
+  .object({
+    path: z.string().describe("Field path, e.g. `frame_images[1].frame_type`; empty for the whole body."),
+    code: z.string().describe("Stable machine-readable code."),
+    message: z.string().describe("A sentence naming the allowed values where there are any."),
+  })
+  .describe("One problem with one field: an error (refused) or a warning (the request went on).");
+
+export const ErrorSchema = z
+  .object({
+    error: z
+      .looseObject({
+        code: z.string().describe("Stable error code (see each operation's error list)."),
+        message: z.string().describe("What went wrong, for a person."),
+        path: z.string().optional().describe("The field at fault, when one is."),
+        errors: z.array(IssueSchema).optional().describe("Every validation error, when the request broke model rules."),
+      })
+      .describe("The error."),
+  })
+  .describe("Every error reelay answers: `{error: {code, message, path?, errors?}}`.");
+
+const StatusSchema = z.enum(["queued", "running", "downloading", "succeeded", "failed", "cancelled"]).describe("reelay's job status.");
+
+const JobErrorSchema = z.looseObject({ code: z.string(), message: z.string() }).describe("Why the job failed or was cancelled.");
+
+export const TaskCreatedSchema = z
+  .object({
+    service_task: z.object({ task_id: z.string(), status: StatusSchema }).describe("The contract's task object (§2.5)."),
+    task_id: z.string().describe("Top-level alias of service_task.task_id: `vidtsk_<ulid>` or `imgtsk_<ulid>`."),
+    status: StatusSchema,
+    model: z.string(),
+    warnings: z.array(IssueSchema).describe("Soft rules the request broke; it went on anyway."),
+  })
+  .describe("A created task.");
+
+export const TaskSchema = z
+  .object({
+    service_task: z
+      .object({ task_id: z.string(), status: StatusSchema, output: z.object({ video_url: z.string() }).optional() })
+      .describe("The contract's task object (§2.5)."),
+    task_id: z.string(),
+    status: StatusSchema,
+    video_url: z.string().optional().describe("Presigned GET of the durable S3 copy; only once succeeded."),
+    output: z
+      .object({ url: z.string(), bytes: z.number(), sha256: z.string(), content_type: z.string(), expires_at: z.string() })
+      .optional()
+      .describe("The stored output, only once succeeded."),
+    error: JobErrorSchema.nullable(),
+  })
+  .describe("A task as the service contract shows it: clients written for the upstream read it unchanged.");
+
+const OutputSchema = z.object({
+  bucket: z.string(),
+  key: z.string().describe("outputs/<jobId>/..."),
+  bytes: z.number(),
+  sha256: z.string(),
+  contentType: z.string(),
+  url: z.string().nullable().describe("Presigned GET; null until succeeded."),
+  expiresAt: z.string().nullable(),
+});
+
+export const JobViewSchema = z
+  .looseObject({
+    id: z.string(),
+    kind: z.enum(["video", "image"]),
+    status: StatusSchema,
+    model: z.string(),
+    mode: z.string(),
+    request: z.looseObject({}).describe("The normalised request (presigned URLs shown without their signature)."),
+    warnings: z.array(IssueSchema),
+    source: z
+      .looseObject({ type: z.enum(["api", "drop", "cli"]), bucket: z.string().optional(), key: z.string().optional(), line: z.number().optional() })
+      .describe("Where the job came from; a drop names its S3 object."),
+    upstreamTaskId: z.string().nullable(),
+    attempts: z.number(),
+    polls: z.number(),
+    outputs: z.array(OutputSchema),
+    error: JobErrorSchema.nullable(),
+    history: z.array(z.looseObject({ status: z.string(), at: z.string() })).describe("Every state the job went through, with timestamps."),
+    timings: z.looseObject({ createdAt: z.string(), updatedAt: z.string(), totalMs: z.number().nullable() }),
+  })
+  .describe("reelay's full job record.");
+
+export const JobListSchema = z
+  .object({
+    data: z.array(JobViewSchema),
+    next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
+  })
+  .describe("A page of jobs, newest first.");
+
+export const ModelItemSchema = z
+  .object({
+    id: z.string().describe("Model code; a prefix entry (match=prefix) stands for every code starting with it."),
+    object: z.literal("model"),
+    family: z.string().nullable(),
+    modality: z.enum(["video", "image"]).nullable(),
+    match: z.enum(["exact", "prefix"]),
+    modes: z.array(z.string()).nullable().describe("Video: text, first_frame, first_last_frame, reference, video_edit. Image: text, edit."),
+    resolutions: z.array(z.string()).nullable().describe("Video resolutions or image sizes the model takes."),
+    durations: z.array(z.number()).nullable().describe("Allowed duration_sec values (video)."),
+    aspect_ratios: z.array(z.string()).nullable(),
+    audio_default: z.boolean().nullable().describe("generate_audio when the request leaves it out (video)."),
+    config_keys: z.array(z.string()).nullable().describe("The model_specific_config allow-list."),
+    source: z.enum(["catalog", "upstream", "both"]).describe("catalog: reelay's rules only; upstream: listed by the upstream, no rules known; both."),
+  })
+  .describe("One model. Upstream-only models carry no ranges (null).");
+
+export const ModelListSchema = z
+  .object({
+    object: z.literal("list"),
+    data: z.array(ModelItemSchema),
+    warnings: z.array(IssueSchema).describe("Set when the upstream's listing was not available."),
+  })
+  .describe("The models reelay knows, merged with the upstream's listing.");
+
+export const HealthSchema = z.looseObject({ ok: z.boolean() }).describe("Readiness; local stack adds its S3 endpoint and upstream.");
+
+export type ModelItem = z.infer<typeof ModelItemSchema>;

@@ -1,0 +1,12 @@
+/** GET /docs (open): the API reference as one self-contained page; the machine may be offline, so no CDN. */
+import { Hono } from "hono";
+import type { ApiEnv } from "../deps.ts";
+import type { OpenApiDocument } from "../openapi/document.ts";
+import { renderDocsPage } from "../openapi/html.ts";
+
+export function docsRoutes(document: () => OpenApiDocument): Hono<ApiEnv> {
+  const routes = new Hono<ApiEnv>();
+  let page: string | undefined;
+  routes.get("/docs", (c) => c.html((page ??= renderDocsPage(document()))));
+  return routes;
+}
