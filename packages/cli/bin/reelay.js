@@ -6,7 +6,8 @@ import { register } from "tsx/esm/api";
 // versions, so the notice is noise for a CLI user. Every other warning is printed as usual.
 process.removeAllListeners("warning");
 process.on("warning", (warning) => {
-  if (warning.name !== "NodeVersionSupportWarning") console.warn(`(node) ${warning.name}: ${warning.message}`);
+  const nodeVersionNotice = warning.name === "NodeVersionSupportWarning" || warning.message.startsWith("NodeVersionSupportWarning");
+  if (!nodeVersionNotice) console.warn(`(node) ${warning.name}: ${warning.message}`);
 });
 
 register();
