@@ -154,9 +154,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       jobs,
       objects,
       starter,
+      stopper: { stop: (jobId) => starter.cancel(jobId) },
       sink: events,
       events,
       authenticate: singleKeyAuthenticator(apiKey),
+      upstreamModels: (modality) => upstream.client.listModels(modality),
       health: async () => ({ s3: { endpoint: standins.s3Endpoint, bucket: standins.bucket }, upstream: upstream.name }),
     });
     const server: RunningServer = await serveApp(app, { hostname: config.host, port: config.port });

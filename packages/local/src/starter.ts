@@ -18,6 +18,8 @@ export interface LocalStarterOptions {
 export class LocalJobStarter {
   readonly #opts: LocalStarterOptions;
   readonly #running = new Map<string, Promise<void>>();
+  /** One per execution, so a cancel stops that job alone. */
+  readonly #cancels = new Map<string, AbortController>();
   readonly #abort = new AbortController();
   /** Steps in progress: an abort stops the interpreter, not a step already running. */
   readonly #steps = new Set<Promise<unknown>>();
@@ -51,12 +53,14 @@ export class LocalJobStarter {
   async start(job: Pick<Job, "id" | "status">): Promise<void> {
     // Shutting down: the job stays queued in its record and the next start resumes it.
     if (this.#abort.signal.aborted || this.#running.has(job.id) || isTerminal(job.status)) return;
+    const cancel = new AbortController();
+    this.#cancels.set(job.id, cancel);
     const execution = runJobFlowLocally({
       definition: this.#opts.definition,
       handlers: this.#handlers,
       input: { jobId: job.id },
       executionName: job.id,
-      signal: this.#abort.signal,
+      signal: AbortSignal.any([this.#abort.signal, cancel.signal]),
       ...(this.#opts.waitScale === undefined ? {} : { waitScale: this.#opts.waitScale }),
     }).then(
       () => this.#opts.log.info(`job ${job.id} succeeded`),
@@ -68,7 +72,24 @@ export class LocalJobStarter {
       },
     );
     this.#running.set(job.id, execution);
-    void execution.finally(() => this.#running.delete(job.id));
+    void execution.finally(() => {
+      this.#running.delete(job.id);
+      this.#cancels.delete(job.id);
+    });
+  }
+
+  /**
+   * Stops one job's execution, what StopExecution is on AWS, and waits until the interpreter has
+   * let go of it. A step already running finishes, but its writes are conditional on the job being
+   * in progress, so it cannot undo the cancel. No execution here: nothing to do.
+   */
+  async cancel(jobId: string): Promise<void> {
+    const execution = this.#running.get(jobId);
+    this.#cancels.get(jobId)?.abort();
+    if (execution !== undefined) {
+      await execution;
+      this.#opts.log.info(`job ${jobId} cancelled; its execution stopped`);
+    }
   }
 
   /**
