@@ -8,10 +8,12 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { bearerAuth } from "./auth.ts";
 import { resolveDeps, type ApiDeps, type ApiEnv } from "./deps.ts";
 import { errorBody, handleError, sendError } from "./errors.ts";
+import { jobAccess } from "./ownership.ts";
 import { lazyDocument } from "./openapi/document.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { jobRoutes } from "./routes/jobs.ts";
+import { keyRoutes } from "./routes/keys.ts";
 import { modelRoutes } from "./routes/models.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { videoRoutes } from "./routes/video.ts";
@@ -47,6 +49,8 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   app.route("/", docsRoutes(document));
 
   app.use("/v1/*", bearerAuth(deps.authenticate));
+  app.use("/v1/*", jobAccess(deps.jobs));
+  if (deps.keys !== undefined) app.route("/v1/keys", keyRoutes(deps.keys));
   app.route("/v1/video", videoRoutes(deps));
   app.route("/v1/jobs", jobRoutes(deps));
   app.route("/v1/models", modelRoutes(deps));

@@ -1,6 +1,13 @@
-/** Bearer auth for every /v1 route, and the one-key authenticator the local stack uses. */
+/**
+ * Bearer auth for every /v1 route. The deployment's own key (the local stack's `<data dir>/api-key`,
+ * REELAY_API_KEY on AWS) is the admin caller "local": it sees every job and manages keys. Keys made
+ * with `reelay keys create` are checked by their sha256 and see only the jobs they created.
+ */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
+import { ReelayError } from "@reelay/core";
+import type { Job } from "@reelay/core/jobs/types";
+import type { ApiKeyStore } from "@reelay/core/keys/store";
 import type { ApiDeps, ApiEnv, Caller } from "./deps.ts";
 import { errorBody, sendError } from "./errors.ts";
 
@@ -15,10 +22,42 @@ export function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
+/** The caller id of the deployment's own key. */
+export const ADMIN_KEY_ID = "local";
+
+export function isAdmin(caller: Caller): boolean {
+  return caller.keyId === ADMIN_KEY_ID;
+}
+
 /** Accepts exactly `key` as caller "local". */
 export function singleKeyAuthenticator(key: string): (token: string) => Promise<Caller | undefined> {
   if (key.trim() === "") throw new TypeError("singleKeyAuthenticator needs a non-empty key");
-  return async (token) => (sameSecret(token, key) ? { keyId: "local" } : undefined);
+  return async (token) => (sameSecret(token, key) ? { keyId: ADMIN_KEY_ID } : undefined);
+}
+
+/** The admin key as "local", else a live stored key as its own id. */
+export function keyStoreAuthenticator(adminKey: string, keys: Pick<ApiKeyStore, "verify">): (token: string) => Promise<Caller | undefined> {
+  const admin = singleKeyAuthenticator(adminKey);
+  return async (token) => {
+    const caller = await admin(token);
+    if (caller !== undefined) return caller;
+    const record = await keys.verify(token);
+    return record === undefined ? undefined : { keyId: record.id };
+  };
+}
+
+/** Whether `caller` may see `job`: the admin sees all; a key sees what it created. */
+export function mayAccess(caller: Caller, job: Pick<Job, "source">): boolean {
+  return isAdmin(caller) || job.source.apiKeyId === caller.keyId;
+}
+
+/** The listing filter for `caller`: none for the admin, its own key id for any other. */
+export function ownerFilter(caller: Caller): { apiKeyId?: string } {
+  return isAdmin(caller) ? {} : { apiKeyId: caller.keyId };
+}
+
+export function forbidden(message: string): ReelayError {
+  return new ReelayError("forbidden", message, { status: 403 });
 }
 
 export function bearerAuth(authenticate: ApiDeps["authenticate"]): MiddlewareHandler<ApiEnv> {

@@ -2,6 +2,7 @@
 import type { Catalog } from "@reelay/core";
 import type { EventSink, TerminalEvent } from "@reelay/core/events/types";
 import type { JobStore } from "@reelay/core/jobs/store";
+import type { ApiKeyStore } from "@reelay/core/keys/store";
 import type { Job } from "@reelay/core/jobs/types";
 import type { ObjectStore } from "@reelay/core/storage/objects";
 
@@ -26,6 +27,8 @@ export interface ApiDeps {
   starter: JobStarter;
   /** A bearer token to its caller, or undefined for an unknown token. */
   authenticate(token: string): Promise<Caller | undefined>;
+  /** Stored API keys: when given, /v1/keys lets the admin key create, list and revoke them. */
+  keys?: ApiKeyStore;
   /** For validate(); the built-in catalog when absent. */
   catalog?: Catalog;
   /** Lifetime of presigned output URLs; default 3600. */

@@ -21,6 +21,8 @@ export interface ListFilters {
   kind?: JobKind;
   /** Where the job came from: source.type. */
   source?: JobSource["type"];
+  /** Only jobs created with this API key (source.apiKeyId). */
+  apiKeyId?: string;
 }
 
 export interface ListOptions extends ListFilters {
@@ -72,7 +74,7 @@ function isConditionFailure(error: unknown): boolean {
   return error instanceof ConditionalCheckFailedException || (error as { name?: string })?.name === "ConditionalCheckFailedException";
 }
 
-const FILTER_FIELDS: Record<keyof ListFilters, string[]> = { status: ["status"], model: ["model"], kind: ["kind"], source: ["source", "type"] };
+const FILTER_FIELDS: Record<keyof ListFilters, string[]> = { status: ["status"], model: ["model"], kind: ["kind"], source: ["source", "type"], apiKeyId: ["source", "apiKeyId"] };
 
 /** The listing filters as one DynamoDB FilterExpression (all must match); undefined without filters. */
 function filterExpression(filters: ListFilters): { expression: string; names: Record<string, string>; values: Record<string, unknown> } | undefined {

@@ -1,0 +1,24 @@
+/**
+ * Each key sees only its own jobs: every route that names a job (`/v1/jobs/{id}` and below, the
+ * contract's task endpoints) answers 403 `forbidden` for a job another key created. An unknown id
+ * goes on to the route, which answers its usual 404, so ids are not probed through this check.
+ */
+import type { MiddlewareHandler } from "hono";
+import type { JobStore } from "@reelay/core/jobs/store";
+import { forbidden, isAdmin, mayAccess } from "./auth.ts";
+import type { ApiEnv } from "./deps.ts";
+
+const JOB_PATH = /^\/v1\/(?:jobs|video\/tasks|image\/tasks)\/([^/]+)/;
+
+export function jobAccess(jobs: Pick<JobStore, "get">): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    const caller = c.get("caller");
+    const match = JOB_PATH.exec(c.req.path);
+    if (match?.[1] !== undefined && !isAdmin(caller)) {
+      const id = decodeURIComponent(match[1]);
+      const job = await jobs.get(id);
+      if (job !== undefined && !mayAccess(caller, job)) throw forbidden(`Job ${id} belongs to another API key.`);
+    }
+    await next();
+  };
+}

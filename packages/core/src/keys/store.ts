@@ -1,0 +1,118 @@
+/**
+ * API keys in the jobs table, stored hashed: an item's key is `apikey#<sha256 of the key>`, so the
+ * key itself is never written anywhere and a bearer token is checked with one GetItem. Keys share
+ * the listing index under their own partition ("APIKEY"), which the job listing never reads.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { ulid } from "ulid";
+import { ReelayError } from "../errors.ts";
+import { JOBS_LIST_INDEX } from "../jobs/schema.ts";
+
+export const KEYS_LIST_PARTITION = "APIKEY";
+const KEY_PREFIX = "rk_";
+const KEY_ID = /^key_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+export interface ApiKeyRecord {
+  /** Public id, recorded on jobs as source.apiKeyId. */
+  id: string;
+  name: string;
+  /** The first characters of the key, to tell keys apart in a listing. */
+  hint: string;
+  createdAt: string;
+  revokedAt?: string;
+}
+
+export interface CreatedApiKey {
+  record: ApiKeyRecord;
+  /** The only time the key is available in clear. */
+  key: string;
+}
+
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+function toRecord(item: Record<string, unknown>): ApiKeyRecord {
+  const { id, name, hint, createdAt, revokedAt } = item as unknown as ApiKeyRecord;
+  return { id, name, hint, createdAt, ...(revokedAt === undefined ? {} : { revokedAt }) };
+}
+
+export function keyNotFound(id: string): ReelayError {
+  return new ReelayError("key_not_found", `No API key with id ${id}.`, { status: 404, details: { keyId: id } });
+}
+
+export class ApiKeyStore {
+  readonly #db: DynamoDBDocumentClient;
+  readonly #tableName: string;
+  readonly #now: () => Date;
+
+  constructor(db: DynamoDBDocumentClient, tableName: string, options: { now?: () => Date } = {}) {
+    this.#db = db;
+    this.#tableName = tableName;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  async create(name: string): Promise<CreatedApiKey> {
+    const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
+    const record: ApiKeyRecord = { id: `key_${ulid()}`, name, hint: key.slice(0, KEY_PREFIX.length + 4), createdAt: this.#now().toISOString() };
+    await this.#db.send(
+      new PutCommand({
+        TableName: this.#tableName,
+        Item: { pk: `apikey#${hashApiKey(key)}`, gsi1pk: KEYS_LIST_PARTITION, gsi1sk: `${record.createdAt}#${record.id}`, ...record },
+        ConditionExpression: "attribute_not_exists(pk)",
+      }),
+    );
+    return { record, key };
+  }
+
+  /** The live key's record, or undefined for an unknown or revoked key. */
+  async verify(key: string): Promise<ApiKeyRecord | undefined> {
+    const answer = await this.#db.send(new GetCommand({ TableName: this.#tableName, Key: { pk: `apikey#${hashApiKey(key)}` }, ConsistentRead: true }));
+    if (answer.Item === undefined || answer.Item.revokedAt !== undefined) return undefined;
+    return toRecord(answer.Item);
+  }
+
+  /** Every key, revoked ones included, newest first (a handful per deployment, so no pages). */
+  async list(): Promise<ApiKeyRecord[]> {
+    return (await this.#items()).map(toRecord);
+  }
+
+  async #items(): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const answer = await this.#db.send(
+        new QueryCommand({
+          TableName: this.#tableName,
+          IndexName: JOBS_LIST_INDEX,
+          KeyConditionExpression: "gsi1pk = :p",
+          ExpressionAttributeValues: { ":p": KEYS_LIST_PARTITION },
+          ScanIndexForward: false,
+          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
+        }),
+      );
+      items.push(...(answer.Items ?? []));
+      start = answer.LastEvaluatedKey;
+    } while (start !== undefined);
+    return items;
+  }
+
+  /** Marks the key revoked (kept for the audit trail); revoking twice keeps the first time. */
+  async revoke(id: string): Promise<ApiKeyRecord> {
+    if (!KEY_ID.test(id)) throw keyNotFound(id);
+    const item = (await this.#items()).find((candidate) => candidate.id === id);
+    if (item === undefined) throw keyNotFound(id);
+    if (item.revokedAt !== undefined) return toRecord(item);
+    const answer = await this.#db.send(
+      new UpdateCommand({
+        TableName: this.#tableName,
+        Key: { pk: item.pk as string },
+        UpdateExpression: "SET revokedAt = if_not_exists(revokedAt, :t)",
+        ExpressionAttributeValues: { ":t": this.#now().toISOString() },
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return toRecord(answer.Attributes ?? item);
+  }
+}
