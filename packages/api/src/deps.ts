@@ -1,6 +1,7 @@
 /** What the API needs, passed in, so one app runs on Lambda (AWS clients) and in the local stack. */
 import type { Catalog } from "@reelay/core";
 import type { EventSink, TerminalEvent } from "@reelay/core/events/types";
+import type { ExecutionStopper } from "@reelay/core/jobs/cancel";
 import type { JobStore } from "@reelay/core/jobs/store";
 import type { ApiKeyStore } from "@reelay/core/keys/store";
 import type { Job } from "@reelay/core/jobs/types";
@@ -42,6 +43,11 @@ export interface ApiDeps {
    * transition the API itself makes). Without it such a job is failed but announces nothing.
    */
   sink?: EventSink;
+  /**
+   * Stops a cancelled job's execution (AWS: StopExecution; local: aborts it). Without it a cancel
+   * still ends the job, and its execution stops at its next step.
+   */
+  stopper?: ExecutionStopper;
   /** Heartbeat period of the event stream; default 15 000. */
   sseHeartbeatMs?: number;
   /** Largest accepted request body in bytes; default 1 MiB. */
