@@ -12,6 +12,7 @@ import { jobAccess } from "./ownership.ts";
 import { lazyDocument } from "./openapi/document.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { eventRoutes } from "./routes/events.ts";
+import { imageRoutes } from "./routes/images.ts";
 import { jobRoutes } from "./routes/jobs.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { modelRoutes } from "./routes/models.ts";
@@ -52,6 +53,7 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   app.use("/v1/*", jobAccess(deps.jobs));
   if (deps.keys !== undefined) app.route("/v1/keys", keyRoutes(deps.keys));
   app.route("/v1/video", videoRoutes(deps));
+  app.route("/v1", imageRoutes(deps));
   app.route("/v1/jobs", jobRoutes(deps));
   app.route("/v1/models", modelRoutes(deps));
   if (deps.events !== undefined) app.route("/v1/events", eventRoutes(deps.events, deps.sseHeartbeatMs));

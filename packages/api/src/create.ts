@@ -3,7 +3,7 @@
  * is either started or failed with `start_failed` before the caller hears back, so nothing is lost
  * silently between the record and the state machine.
  */
-import { ReelayError, validate, type Issue } from "@reelay/core";
+import { ReelayError, validate, type Issue, type ValidationResult } from "@reelay/core";
 import { createJob } from "@reelay/core/jobs/create";
 import type { Job } from "@reelay/core/jobs/types";
 import { emitOnce } from "@reelay/core/pipeline/terminal";
@@ -74,24 +74,37 @@ async function start(deps: ResolvedDeps, job: Job): Promise<Job> {
 }
 
 /**
+ * Records the job for a valid request and starts it; shared by every endpoint that creates jobs.
  * A repeat of an idempotency key answers with the first job as it stands. A job still queued may
  * never have been started (a crash between the record and the start), so it is started again:
- * starters are idempotent per job id. A repeat with a different payload is 409 `idempotency_conflict`.
+ * starters are idempotent per job id. `jobId` fixes the id when the caller needs it before the
+ * record (uploads stored under it); it must be the idempotent id when a key was given.
  */
-export async function createVideoJob(deps: ResolvedDeps, input: CreateInput): Promise<{ job: Job; created: boolean }> {
-  const validation = validate(input.body, deps.catalog === undefined ? {} : { catalog: deps.catalog });
-  if (validation.kind === "image") throw wrongEndpoint();
-  if (!validation.valid) throw invalidRequest(validation.errors);
+export async function recordAndStart(
+  deps: ResolvedDeps,
+  validation: ValidationResult,
+  input: Omit<CreateInput, "body"> & { jobId?: string },
+): Promise<{ job: Job; created: boolean }> {
   const key = input.idempotencyKey;
-  const requestHash = requestHashOf("video", validation.normalized);
+  const kind = validation.kind ?? "video";
+  const jobId = input.jobId ?? (key === undefined ? undefined : idempotentJobId(kind, input.caller.keyId, key));
+  const requestHash = requestHashOf(kind, validation.normalized);
   const { job, created } = await createJob(deps.jobs, {
     validation,
     source: { type: "api", apiKeyId: input.caller.keyId },
-    ...(key === undefined ? {} : { jobId: idempotentJobId("video", input.caller.keyId, key) }),
+    ...(jobId === undefined ? {} : { jobId }),
     requestHash,
     now: deps.now(),
   });
   if (!created && key !== undefined) assertSameRequest(job, requestHash, key);
   if (!created && job.status !== "queued") return { job, created };
   return { job: await start(deps, job), created };
+}
+
+/** A repeated idempotency key with a different payload is 409 `idempotency_conflict` (see recordAndStart). */
+export async function createVideoJob(deps: ResolvedDeps, input: CreateInput): Promise<{ job: Job; created: boolean }> {
+  const validation = validate(input.body, deps.catalog === undefined ? {} : { catalog: deps.catalog });
+  if (validation.kind === "image") throw wrongEndpoint();
+  if (!validation.valid) throw invalidRequest(validation.errors);
+  return recordAndStart(deps, validation, input);
 }

@@ -1,0 +1,20 @@
+/** POST /v1/chat/completions with image modality: validate, then the same record-and-start path as video. */
+import { ReelayError, validate } from "@reelay/core";
+import type { Job } from "@reelay/core/jobs/types";
+import { invalidRequest, recordAndStart, type CreateInput } from "./create.ts";
+import type { ResolvedDeps } from "./deps.ts";
+
+function wrongEndpoint(): ReelayError {
+  return new ReelayError(
+    "wrong_endpoint",
+    "This is a video request (no messages/modalities and a video model); send it to POST /v1/video/generations. This endpoint creates images.",
+    { status: 400, details: { endpoint: "/v1/video/generations" } },
+  );
+}
+
+export async function createImageJob(deps: ResolvedDeps, input: CreateInput): Promise<{ job: Job; created: boolean }> {
+  const validation = validate(input.body, deps.catalog === undefined ? {} : { catalog: deps.catalog });
+  if (validation.kind === "video") throw wrongEndpoint();
+  if (!validation.valid) throw invalidRequest(validation.errors);
+  return recordAndStart(deps, validation, input);
+}
