@@ -17,6 +17,7 @@ Usage:
   reelay jobs [--status S] [--limit N] [--json]       the newest jobs
   reelay drop FILE... [--wait S] [--json]             put prompt files (and their material) into inbox/
   reelay watch [--json] [--count N]                   follow finished jobs as they happen
+  reelay keys create [--name N] | list | revoke ID    API keys (with the admin key; create prints the key once)
   reelay help                                         this text
 `;
 
@@ -38,6 +39,7 @@ const commands: Record<string, () => Promise<Command>> = {
   drop: async () => (await import("./commands/drop.ts")).runDrop,
   watch: async () => (await import("./commands/watch.ts")).runWatch,
   up: async () => (await import("./commands/up.ts")).runUp,
+  keys: async () => (await import("./commands/keys.ts")).runKeys,
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {

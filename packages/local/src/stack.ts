@@ -7,12 +7,13 @@
 import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { createApp, serveApp, singleKeyAuthenticator, type RunningServer } from "@reelay/api";
+import { createApp, keyStoreAuthenticator, serveApp, type RunningServer } from "@reelay/api";
 import type { Config } from "@reelay/core";
 import { UpstreamClient } from "@reelay/core";
 import { JsonlFileSink } from "@reelay/core/events/jsonl";
 import { synthJobFlowDefinition } from "@reelay/core/flow/synth-definition";
 import { JobStore } from "@reelay/core/jobs/store";
+import { ApiKeyStore } from "@reelay/core/keys/store";
 import type { PipelineDeps } from "@reelay/core/pipeline/deps";
 import { ObjectStore } from "@reelay/core/storage/objects";
 import { DEAD_LETTER_FILE, JsonlDeadLetters } from "@reelay/core/webhooks/dead-letter";
@@ -150,6 +151,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const drops = routeDrops(standins.s3rver, { jobs, objects, starter, defaultModel: config.defaultModel }, log);
     cleanups.push(() => drops.drain(), () => drops.stop());
 
+    const apiKeys = new ApiKeyStore(standins.ddb, standins.tableName);
     const app = createApp({
       jobs,
       objects,
@@ -157,7 +159,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       stopper: { stop: (jobId) => starter.cancel(jobId) },
       sink: events,
       events,
-      authenticate: singleKeyAuthenticator(apiKey),
+      // The stack's own key is the admin key: it sees every job and manages the stored keys.
+      keys: apiKeys,
+      authenticate: keyStoreAuthenticator(apiKey, apiKeys),
       upstreamModels: (modality) => upstream.client.listModels(modality),
       health: async () => ({ s3: { endpoint: standins.s3Endpoint, bucket: standins.bucket }, upstream: upstream.name }),
     });

@@ -20,6 +20,14 @@ export interface ListJobsOptions {
   status?: string;
 }
 
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  hint: string;
+  createdAt: string;
+  revokedAt?: string;
+}
+
 export class ReelayApiClient {
   readonly apiUrl: string;
   readonly #apiKey: string;
@@ -52,6 +60,18 @@ export class ReelayApiClient {
     if (options.status !== undefined) query.set("status", options.status);
     const suffix = query.size > 0 ? `?${query}` : "";
     return this.#json<JobPage>("GET", `/v1/jobs${suffix}`);
+  }
+
+  createKey(name: string): Promise<ApiKeyView & { key: string }> {
+    return this.#json("POST", "/v1/keys", { name });
+  }
+
+  async listKeys(): Promise<ApiKeyView[]> {
+    return (await this.#json<{ data: ApiKeyView[] }>("GET", "/v1/keys")).data;
+  }
+
+  revokeKey(id: string): Promise<ApiKeyView> {
+    return this.#json("DELETE", `/v1/keys/${encodeURIComponent(id)}`);
   }
 
   /** The event stream, until the server closes it or `signal` aborts. */

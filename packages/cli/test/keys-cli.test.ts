@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startClientStack, type ClientStack } from "./support/client-stack.ts";
+
+describe("reelay keys against the local stack", () => {
+  let t: ClientStack;
+  beforeAll(async () => {
+    t = await startClientStack();
+  }, 60_000);
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  async function asKey(key: string, path: string, init: RequestInit = {}): Promise<Response> {
+    return fetch(`${t.stack.url}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } });
+  }
+
+  it("create prints only the key, which then works and sees only its own jobs; list shows it without the key; revoke makes it 401", async () => {
+    const created = await t.cli(["keys", "create", "--name", "ci"]);
+    expect(created.code, created.stderr).toBe(0);
+    const key = created.stdout.trim();
+    expect(key).toMatch(/^rk_[A-Za-z0-9_-]+$/);
+    expect(created.stderr).toMatch(/created key_\w+ \(ci\); the key is shown only this once/);
+
+    const adminJob = await t.api<{ task_id: string }>("POST", "/v1/video/generations", { model: "gamma-3.1", prompt: "the admin's job", duration_sec: 4 });
+    const own = await asKey(key, "/v1/video/generations", { method: "POST", body: JSON.stringify({ model: "gamma-3.1", prompt: "the key's job", duration_sec: 4 }) });
+    expect(own.status).toBe(200);
+    const ownId = ((await own.json()) as { task_id: string }).task_id;
+    const listed = (await (await asKey(key, "/v1/jobs")).json()) as { data: { id: string }[] };
+    expect(listed.data.map((job) => job.id)).toEqual([ownId]);
+    expect((await asKey(key, `/v1/jobs/${adminJob.body.task_id}`)).status).toBe(403);
+
+    const list = await t.cli(["keys", "list", "--json"]);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).not.toContain(key);
+    const record = (JSON.parse(list.stdout) as { data: { id: string; name: string; revokedAt?: string }[] }).data.find((k) => k.name === "ci");
+    expect(record?.revokedAt).toBeUndefined();
+
+    const revoked = await t.cli(["keys", "revoke", record!.id]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stdout).toContain(`revoked ${record!.id}`);
+    expect((await asKey(key, "/v1/jobs")).status).toBe(401);
+    expect((await t.cli(["keys", "list"])).stdout).toMatch(new RegExp(`${record!.id}\\s+ci\\s+rk_\\S+\\s+\\S+\\s+\\d{4}-`));
+  });
+
+  it("a stored key cannot manage keys: keys list with it exits 1 with [forbidden]", async () => {
+    const key = (await t.cli(["keys", "create"])).stdout.trim();
+    const result = await t.cli(["keys", "list"], { env: { REELAY_API_KEY: key } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("[forbidden]");
+  });
+
+  it("revoking an unknown key id exits 1 with [key_not_found]; a missing action exits 2", async () => {
+    const result = await t.cli(["keys", "revoke", "key_01ARZ3NDEKTSV4RRFFQ69G5FAV"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("[key_not_found]");
+    expect((await t.cli(["keys"])).code).toBe(2);
+  });
+});
