@@ -2,6 +2,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { validate, VideoRequestSchema } from "@reelay/core";
+import { ApiKeyStore } from "@reelay/core/keys/store";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { servedKeys, undocumentedRoutes, type OpenApiDocument } from "../src/openapi/document.ts";
 import { OPERATIONS } from "../src/openapi/operations.ts";
@@ -14,8 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => aws.stop());
 
-/** With an event source, the app serves every route it can (events, dashboard). */
-const everything = { events: { subscribe: () => () => undefined } };
+/** With an event source and a key store, the app serves every route it can (events, dashboard, keys). */
+const everything = () => ({ events: { subscribe: () => () => undefined }, keys: new ApiKeyStore(aws.ddb, "keys-never-read") });
 
 async function documentOf(h: Awaited<ReturnType<typeof harness>>): Promise<OpenApiDocument> {
   const response = await h.app.request("/openapi.json");
@@ -28,7 +29,7 @@ const operationsOf = (doc: OpenApiDocument) => Object.entries(doc.paths).flatMap
 
 describe("GET /openapi.json", () => {
   it("is served without a key and is a valid OpenAPI 3.1 document (@seriousme/openapi-schema-validator)", async () => {
-    const doc = await documentOf(await harness(aws, everything));
+    const doc = await documentOf(await harness(aws, everything()));
     expect(doc.openapi).toBe("3.1.0");
     const result = await new Validator().validate(doc as never);
     expect(result.errors ?? []).toEqual([]);
@@ -36,12 +37,12 @@ describe("GET /openapi.json", () => {
   });
 
   it("documents every route the app serves, and nothing it does not serve", async () => {
-    const h = await harness(aws, everything);
+    const h = await harness(aws, everything());
     expect(undocumentedRoutes(h.app.routes)).toEqual([]);
     const doc = await documentOf(h);
     const documented = operationsOf(doc).map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort();
     expect(documented).toEqual(servedKeys(h.app.routes).sort());
-    expect(documented).toEqual(expect.arrayContaining(["GET /v1/models", "POST /v1/video/generations", "GET /openapi.json", "GET /docs"]));
+    expect(documented).toEqual(expect.arrayContaining(["GET /v1/models", "POST /v1/video/generations", "GET /openapi.json", "GET /docs", "GET /v1/events", "POST /v1/keys"]));
   });
 
   it("an app without an event source leaves /v1/events out of its document", async () => {
@@ -51,13 +52,13 @@ describe("GET /openapi.json", () => {
   });
 
   it("a route added without documentation is reported as undocumented", async () => {
-    const h = await harness(aws, everything);
+    const h = await harness(aws, everything());
     h.app.get("/v1/brand-new/:thing", (c) => c.text("x"));
     expect(undocumentedRoutes(h.app.routes)).toEqual(["GET /v1/brand-new/{thing}"]);
   });
 
   it("every /v1 operation needs the bearer scheme and documents 401; open routes need nothing", async () => {
-    const doc = await documentOf(await harness(aws, everything));
+    const doc = await documentOf(await harness(aws, everything()));
     expect(doc.components.securitySchemes).toEqual({ bearer: expect.objectContaining({ type: "http", scheme: "bearer" }) });
     for (const { path, op } of operationsOf(doc)) {
       if (path.startsWith("/v1/")) {
@@ -70,7 +71,7 @@ describe("GET /openapi.json", () => {
   });
 
   it("every operation has a success example, and every request body an example", async () => {
-    const doc = await documentOf(await harness(aws, everything));
+    const doc = await documentOf(await harness(aws, everything()));
     for (const { path, method, op } of operationsOf(doc)) {
       const success = Object.entries(op.responses).find(([status]) => status.startsWith("2"))?.[1];
       expect(Object.values(success?.content ?? {})[0]?.example, `${method} ${path}`).toBeDefined();

@@ -116,7 +116,7 @@ export function buildOpenApiDocument(served?: readonly ServedRoute[]): OpenApiDo
         "Speaks the service contract itself (point a client's base URL at `<reelay>/v1`), with validation against each model's rules, durable S3 copies of every output, idempotency and job history on top. Every error is `{error: {code, message, path?, errors?}}`.",
     },
     servers: [{ url: "/" }],
-    tags: ["service", "video", "image", "models", "jobs", "events", "dashboard"].map((name) => ({ name })),
+    tags: ["service", "video", "image", "models", "jobs", "events", "keys", "dashboard"].map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "`Authorization: Bearer <API key>` on every /v1 route." } },

@@ -53,7 +53,7 @@ function responses(op: Op): string {
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
 section{border-top:1px solid #ddd;padding:1rem 0}h3{font-family:ui-monospace,monospace}
-.method{display:inline-block;min-width:4.5rem;font-weight:bold}.get{color:#06c}.post{color:#080}
+.method{display:inline-block;min-width:4.5rem;font-weight:bold}.get{color:#06c}.post{color:#080}.delete{color:#b00}
 pre{background:#f6f6f6;padding:.6rem;overflow:auto;font-size:13px}table{border-collapse:collapse}
 td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top}nav a{display:block}`;
 

@@ -40,6 +40,7 @@ const IMAGE_ID = "imgtsk_01JD8ZA1B2C3D4E5F6G7H8J9K0";
 const NOW = "2026-11-22T00:00:00.000Z";
 const LATER = "2026-11-22T00:00:41.000Z";
 
+const IMAGE_URL = `http://127.0.0.1:4701/reelay/outputs/${IMAGE_ID}/image-1.png?X-Amz-Signature=...`;
 const task = (id: string, status: string) => ({ service_task: { task_id: id, status }, task_id: id, status });
 const videoUrl = "http://127.0.0.1:4701/reelay/outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/video.mp4?X-Amz-Signature=...";
 
@@ -66,13 +67,15 @@ const JOB_EXAMPLE = {
   timings: { createdAt: NOW, updatedAt: LATER, submittedAt: NOW, upstreamDoneAt: LATER, finishedAt: LATER, deadlineAt: null, totalMs: 41000 },
 };
 
+const KEY_RECORD = { id: "key_01JD8ZB...", name: "ci", hint: "rl_live_3q2", createdAt: NOW };
+const ADMIN_ONLY: ErrorCase = { status: 403, codes: ["forbidden"], when: "Only the deployment's own API key manages keys." };
 const UNAUTHORIZED: ErrorCase = { status: 401, codes: ["unauthorized"], when: "The Bearer key is missing or unknown." };
 const FORBIDDEN: ErrorCase = { status: 403, codes: ["forbidden"], when: "The job belongs to another API key." };
 const NOT_FOUND: ErrorCase = { status: 404, codes: ["job_not_found"], when: "No job (of this kind) has that id." };
 const UNAVAILABLE: ErrorCase = { status: 503, codes: ["service_unavailable"], when: "DynamoDB, S3 or Step Functions did not answer; retry (Retry-After)." };
 const BODY_ERRORS: ErrorCase[] = [
   { status: 400, codes: ["invalid_json", "invalid_request", "invalid_idempotency_key"], when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or the key is malformed." },
-  { status: 409, codes: ["idempotency_conflict"], when: "The X-Idempotency-Key was used before with a different payload." },
+  { status: 409, codes: ["idempotency_conflict"], when: "The X-Idempotency-Key was used before with a different payload (error.path = X-Idempotency-Key)." },
   { status: 413, codes: ["payload_too_large"], when: "The body is larger than the limit (1 MiB by default)." },
   { status: 503, codes: ["start_failed", "service_unavailable"], when: "The job was recorded but could not be started (it is marked failed), or a dependency did not answer." },
 ];
@@ -171,7 +174,13 @@ export const OPERATIONS: Record<string, Operation> = {
     response: {
       status: 200,
       contentType: "application/json",
-      example: { ...task(IMAGE_ID, "succeeded"), images: [{ url: "http://127.0.0.1:4701/reelay/outputs/imgtsk_.../image-1.png?X-Amz-Signature=...", bytes: 204800, sha256: "2c26b46...", content_type: "image/png" }], error: null },
+      example: {
+        ...task(IMAGE_ID, "succeeded"),
+        model: "deltaq2-image",
+        images: [{ url: IMAGE_URL, bytes: 204800, sha256: "2c26b46...", content_type: "image/png", expires_at: LATER }],
+        data: [{ url: IMAGE_URL }],
+        error: null,
+      },
       description: "The image task.",
     },
     errors: [UNAUTHORIZED, FORBIDDEN, NOT_FOUND, UNAVAILABLE],
@@ -179,10 +188,14 @@ export const OPERATIONS: Record<string, Operation> = {
   "POST /v1/images/edits": {
     summary: "Edit images (OpenAI-compatible)",
     description:
-      "multipart/form-data as OpenAI's images.edit: up to 7 `image`/`image[]` files, `prompt`, `model`, `n`, `size`, `response_format=url`. Files are stored in S3 and passed upstream as presigned reference_images. Answers with the task; with the opt-in wait, in OpenAI's shape `{created, data:[{url}]}`.",
+      "multipart/form-data as OpenAI's images.edit: up to 7 `image`/`image[]` files, `prompt`, `model`, `n`, `size`, `response_format=url`. Files are stored in S3 and passed upstream as presigned reference_images. Answers with the task; with the opt-in wait (`?wait=<s>` or `Prefer: wait=<s>`, at most 60), in OpenAI's shape `{created, data:[{url}]}` once done, 202 with the task if still running.",
     tag: "image",
     auth: true,
-    parameters: [IDEMPOTENCY],
+    parameters: [
+      IDEMPOTENCY,
+      { name: "wait", in: "query", required: false, description: "Seconds to wait for the result (at most 60); wins over Prefer.", schema: { type: "integer", minimum: 0, maximum: 60 }, example: "30" },
+      { name: "Prefer", in: "header", required: false, description: "RFC 7240 `wait=<s>`, as an alternative to ?wait.", schema: { type: "string" }, example: "respond-async, wait=30" },
+    ],
     request: {
       contentType: "multipart/form-data",
       schema: {
@@ -200,7 +213,12 @@ export const OPERATIONS: Record<string, Operation> = {
       example: { model: "deltaq2-image", prompt: "replace the sky with a sunset", n: 1, size: "2K", response_format: "url", image: ["(binary)"] },
     },
     response: { status: 200, contentType: "application/json", schema: TaskCreatedSchema, example: { ...task(IMAGE_ID, "queued"), model: "deltaq2-image", warnings: [] }, description: "The edit task (or, with the wait, `{created, data:[{url}]}`)." },
-    errors: [...BODY_ERRORS, UNAUTHORIZED],
+    errors: [
+      ...BODY_ERRORS,
+      { status: 400, codes: ["invalid_content_type", "invalid_multipart", "unsupported_response_format", "invalid_query"], when: "Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait." },
+      UNAUTHORIZED,
+      { status: 502, codes: ["upstream_failed", "timeout", "cancelled"], when: "With the wait: the edit job failed or was cancelled (error.code is the job's)." },
+    ],
   },
   "GET /v1/models": {
     summary: "List models",
@@ -252,12 +270,12 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   "POST /v1/jobs/{id}/cancel": {
     summary: "Cancel a job",
-    description: "Stops the execution and marks the job `cancelled` (one Generation Cancelled event); a late step cannot bring it back. A job already terminal is answered as it stands.",
+    description: "Marks the job `cancelled` (one Generation Cancelled event), then stops its execution; a late step cannot bring it back.",
     tag: "jobs",
     auth: true,
     parameters: [pathId("id", ID)],
     response: { status: 200, contentType: "application/json", schema: JobViewSchema, example: { ...JOB_EXAMPLE, status: "cancelled", outputs: [], error: { code: "cancelled", message: "Cancelled by the caller." } }, description: "The job after cancelling." },
-    errors: [UNAUTHORIZED, FORBIDDEN, NOT_FOUND, { status: 409, codes: ["job_conflict"], when: "The job finished before it could be cancelled." }, UNAVAILABLE],
+    errors: [UNAUTHORIZED, FORBIDDEN, NOT_FOUND, { status: 409, codes: ["job_not_cancellable"], when: "The job is already succeeded, failed or cancelled." }, UNAVAILABLE],
   },
   "GET /v1/events": {
     summary: "Stream terminal events (local stack)",
@@ -298,5 +316,35 @@ export const OPERATIONS: Record<string, Operation> = {
     auth: false,
     response: { status: 200, contentType: "application/json", example: { data: [{ id: "gamma-3.1" }] }, description: "The form's models." },
     errors: [],
+  },
+  "POST /v1/keys": {
+    summary: "Create an API key (admin key only)",
+    description: "Stores the key hashed; the key itself is in this answer only. Each key sees only its own jobs.",
+    tag: "keys",
+    auth: true,
+    request: { contentType: "application/json", schema: { type: "object", properties: { name: { type: "string", maxLength: 100 } } }, example: { name: "ci" } },
+    response: { status: 201, contentType: "application/json", example: { ...KEY_RECORD, key: "rl_live_3q2...full key, shown once" }, description: "The new key and its record." },
+    errors: [
+      { status: 400, codes: ["invalid_json", "invalid_request"], when: "The body is not JSON, or name is not a string of at most 100 characters (error.path = name)." },
+      UNAUTHORIZED,
+      ADMIN_ONLY,
+    ],
+  },
+  "GET /v1/keys": {
+    summary: "List API keys (admin key only)",
+    description: "Every stored key's record (id, name, hint, createdAt, revokedAt), never the key.",
+    tag: "keys",
+    auth: true,
+    response: { status: 200, contentType: "application/json", example: { data: [KEY_RECORD] }, description: "The keys." },
+    errors: [UNAUTHORIZED, ADMIN_ONLY],
+  },
+  "DELETE /v1/keys/{id}": {
+    summary: "Revoke an API key (admin key only)",
+    description: "The key stops working at once; revoking twice keeps the first revokedAt.",
+    tag: "keys",
+    auth: true,
+    parameters: [{ name: "id", in: "path", required: true, description: "The key's public id.", schema: { type: "string" }, example: "key_01JD8ZB..." }],
+    response: { status: 200, contentType: "application/json", example: { ...KEY_RECORD, revokedAt: LATER }, description: "The revoked key's record." },
+    errors: [UNAUTHORIZED, ADMIN_ONLY, { status: 404, codes: ["key_not_found"], when: "No key has that id." }],
   },
 };
