@@ -5,7 +5,7 @@
 import { handle } from "hono/aws-lambda";
 import { Config } from "sst/node/config";
 import { createApp, singleKeyAuthenticator } from "../packages/api/src/index.ts";
-import { awsStarter, awsStores, required } from "./support/deps.ts";
+import { awsStarter, awsStopper, awsStores, required } from "./support/deps.ts";
 
 const stores = awsStores();
 const app = createApp({
@@ -13,6 +13,7 @@ const app = createApp({
   objects: stores.objects,
   sink: stores.events,
   starter: awsStarter(),
+  stopper: awsStopper(),
   authenticate: singleKeyAuthenticator(required((Config as unknown as Record<string, string | undefined>).REELAY_API_KEY, "REELAY_API_KEY")),
 });
 

@@ -12,7 +12,7 @@ import { ReelayError } from "../packages/core/src/errors.ts";
 import { STEP_LAMBDA_TIMEOUT_S, UPSTREAM_STEPS, type JobFlowStep } from "../packages/core/src/flow/steps.ts";
 import { jobFlowStateMachineProps } from "../packages/core/src/flow/synth-definition.ts";
 import { suppressNagFindings } from "./nag.ts";
-import { allowListPrefix, allowObjects, allowPutEvents, allowStartExecution, allowTable } from "./permissions.ts";
+import { allowListPrefix, allowObjects, allowPutEvents, allowStartExecution, allowStopExecution, allowTable } from "./permissions.ts";
 import { createStorage } from "./storage.ts";
 
 /** Stage "test" (the infra tests) synthesizes without a real upstream; every other stage needs one. */
@@ -92,6 +92,8 @@ export function ReelayStack({ stack, app }: StackContext) {
   // Presigned links to finished outputs are signed with this role, so it reads outputs/.
   allowObjects(apiFunction, bucket, "outputs/", ["GetObject"]);
   allowStartExecution(apiFunction, machine);
+  // POST /v1/jobs/{id}/cancel stops the job's execution.
+  allowStopExecution(apiFunction, machine);
   // A job that cannot be started is failed by the API itself, which then announces it.
   allowPutEvents(apiFunction, bus);
 

@@ -44,6 +44,12 @@ export function suppressNagFindings(stack: Stack, scope: NagScope): void {
             "Objects under one bucket prefix (inbox/, outputs/ or rejected/): keys are job ids and file names unknown at deploy time, so the prefix is the scope.",
           appliesTo: [{ regex: "/^Resource::<Bucket[0-9A-F]+\\.Arn>\\/(inbox|outputs|rejected)\\/\\*$/" }],
         },
+        {
+          id: "AwsSolutions-IAM5",
+          reason:
+            "StopExecution (cancel) acts on executions, which are named by job ids unknown at deploy time: the scope is every execution of the one job-flow machine, no other machine's.",
+          appliesTo: [{ regex: "/^Resource::arn:<AWS::Partition>:states:[^:]+:[^:]+:execution:<JobFlow[0-9A-F]+\\.Name>:\\*$/" }],
+        },
       ],
       true,
     );

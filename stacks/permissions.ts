@@ -2,6 +2,7 @@
  * Least privilege, spelled out: each function gets named actions on the exact table, bucket prefix,
  * bus or state machine it uses. No wildcard actions anywhere.
  */
+import { ArnFormat, Stack } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import type * as events from "aws-cdk-lib/aws-events";
@@ -49,4 +50,18 @@ export function allowPutEvents(fn: IFunction, bus: events.IEventBus): void {
 
 export function allowStartExecution(fn: IFunction, machine: sfn.IStateMachine): void {
   allow(fn, ["states:StartExecution"], [machine.stateMachineArn]);
+}
+
+/**
+ * Cancel stops a job's execution. StopExecution acts on executions, not on the machine, so the
+ * resource is this machine's executions (named by job id, hence the `:*`), and no other machine's.
+ */
+export function allowStopExecution(fn: IFunction, machine: sfn.StateMachine): void {
+  const executions = Stack.of(machine).formatArn({
+    service: "states",
+    resource: "execution",
+    resourceName: `${machine.stateMachineName}:*`,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
+  allow(fn, ["states:StopExecution"], [executions]);
 }

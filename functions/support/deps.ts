@@ -10,11 +10,13 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { loadConfig, type Config } from "../../packages/core/src/config.ts";
 import { ReelayError } from "../../packages/core/src/errors.ts";
 import { EventBridgeSink } from "../../packages/core/src/events/eventbridge.ts";
+import type { ExecutionStopper } from "../../packages/core/src/jobs/cancel.ts";
 import { JobStore } from "../../packages/core/src/jobs/store.ts";
 import type { PipelineDeps } from "../../packages/core/src/pipeline/deps.ts";
 import { ObjectStore } from "../../packages/core/src/storage/objects.ts";
 import { UpstreamClient } from "../../packages/core/src/upstream/client.ts";
 import { stateMachineStarter } from "./starter.ts";
+import { stateMachineStopper } from "./stopper.ts";
 
 export function required(value: string | undefined, name: string): string {
   if (value === undefined) throw new ReelayError("invalid_config", `${name} is not set on this function; the stack sets it.`, { path: name });
@@ -58,6 +60,11 @@ export function awsStores(config: Config = loadConfig()): Pick<PipelineDeps, "jo
 /** Starts executions of this stack's state machine (API and drop functions). */
 export function awsStarter(config: Config = loadConfig()): ReturnType<typeof stateMachineStarter> {
   return stateMachineStarter(new SFNClient({ region: config.aws.region }), required(config.aws.stateMachineArn, "REELAY_STATE_MACHINE_ARN"));
+}
+
+/** Stops executions of this stack's state machine (the API's cancel). */
+export function awsStopper(config: Config = loadConfig()): ExecutionStopper {
+  return stateMachineStopper(new SFNClient({ region: config.aws.region }), required(config.aws.stateMachineArn, "REELAY_STATE_MACHINE_ARN"));
 }
 
 export async function buildPipelineDeps(opts: { callsUpstream: boolean }): Promise<PipelineDeps> {

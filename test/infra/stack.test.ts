@@ -254,6 +254,8 @@ describe("IAM", () => {
         "dynamodb:Query Jobs/index/gsi1",
         "s3:GetObject Bucket/outputs/*",
         "states:StartExecution JobFlow",
+        // Cancel: only this machine's executions, never another's.
+        "states:StopExecution arn:aws:states:us-east-1:my-account:execution:JobFlow:*",
         "events:PutEvents Bus",
         ...apiSecret,
       ]),

@@ -1,0 +1,25 @@
+/**
+ * Stops a cancelled job's execution on AWS. Executions are named by the job id, so the ARN follows
+ * from the machine's: arn:...:stateMachine:<name> -> arn:...:execution:<name>:<jobId>.
+ */
+import { ExecutionDoesNotExist, SFNClient, StopExecutionCommand } from "@aws-sdk/client-sfn";
+import type { ExecutionStopper } from "../../packages/core/src/jobs/cancel.ts";
+
+export function executionArn(stateMachineArn: string, jobId: string): string {
+  return `${stateMachineArn.replace(":stateMachine:", ":execution:")}:${jobId}`;
+}
+
+export function stateMachineStopper(sfn: SFNClient, stateMachineArn: string): ExecutionStopper {
+  return {
+    async stop(jobId) {
+      try {
+        await sfn.send(new StopExecutionCommand({ executionArn: executionArn(stateMachineArn, jobId), cause: "Cancelled through POST /v1/jobs/{id}/cancel." }));
+      } catch (error) {
+        // Never started (a start that failed) or long gone: nothing left to stop. A finished
+        // execution is not an error for StopExecution, so only a missing one needs this.
+        if (error instanceof ExecutionDoesNotExist) return;
+        throw error;
+      }
+    },
+  };
+}
