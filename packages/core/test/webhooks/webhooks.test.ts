@@ -9,6 +9,7 @@ import type { TerminalEvent } from "../../src/events/types.ts";
 import { JsonlDeadLetters } from "../../src/webhooks/dead-letter.ts";
 import { retryDelayMs, DEFAULT_RETRY } from "../../src/webhooks/deliver.ts";
 import { dispatchWebhooks, WebhookDispatcher } from "../../src/webhooks/dispatch.ts";
+import { eventFromBridge } from "../../src/webhooks/payload.ts";
 import { signWebhook } from "../../src/webhooks/sign.ts";
 import { parseSubscribersText } from "../../src/webhooks/subscribers.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
@@ -150,5 +151,17 @@ describe("WebhookDispatcher", () => {
     dispatcher.handle(event);
     await dispatcher.drain();
     expect(hook.received.map((r) => r.status)).toEqual([500, 200]);
+  });
+});
+
+describe("eventFromBridge", () => {
+  it("rebuilds the stable event id <jobId>.<status> from an EventBridge delivery", () => {
+    const rebuilt = eventFromBridge({ source: "reelay", "detail-type": "Generation Succeeded", detail: event.detail });
+    expect(rebuilt).toEqual({ ...event });
+  });
+
+  it("refuses another source and a detail-type that does not match the status", () => {
+    expect(() => eventFromBridge({ source: "other", "detail-type": "Generation Succeeded", detail: event.detail })).toThrow(/Not a reelay terminal event/);
+    expect(() => eventFromBridge({ source: "reelay", "detail-type": "Generation Failed", detail: event.detail })).toThrow(/Not a reelay terminal event/);
   });
 });
