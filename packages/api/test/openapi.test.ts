@@ -6,8 +6,8 @@ import { ApiKeyStore } from "@reelay/core/keys/store";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { servedKeys, undocumentedRoutes, type OpenApiDocument } from "../src/openapi/document.ts";
 import { OPERATIONS } from "../src/openapi/operations.ts";
-import { ErrorSchema, JobViewSchema, ModelListSchema, TaskCreatedSchema, TaskSchema } from "../src/openapi/responses.ts";
-import { created, harness } from "./support/harness.ts";
+import { ErrorSchema, ImageTaskSchema, JobViewSchema, ModelListSchema, TaskCreatedSchema, TaskSchema } from "../src/openapi/responses.ts";
+import { created, harness, json } from "./support/harness.ts";
 
 let aws: LocalAws;
 beforeAll(async () => {
@@ -98,5 +98,23 @@ describe("GET /openapi.json", () => {
     const refused = await h.post({ model: "gamma-3.1", prompt: "x", duration_sec: 5 });
     expect(refused.status).toBe(400);
     expect(ErrorSchema.parse(await refused.json()).error.code).toBe("invalid_request");
+  });
+
+  it("every documented example parses with the zod schema documented beside it (request and response)", () => {
+    for (const [key, op] of Object.entries(OPERATIONS)) {
+      if (op.response.schema !== undefined) expect(op.response.schema.safeParse(op.response.example).error, key).toBeUndefined();
+      const request = op.request?.schema;
+      if (request instanceof z.ZodType) expect(request.safeParse(op.request?.example).error, key).toBeUndefined();
+    }
+  });
+
+  it("a real image task, created and queried, matches the documented image schemas", async () => {
+    const h = await harness(aws);
+    const example = OPERATIONS["POST /v1/chat/completions"]!.request!.example;
+    const response = await h.app.request("/v1/chat/completions", { method: "POST", headers: json, body: JSON.stringify(example) });
+    expect(response.status).toBe(200);
+    const { task_id } = TaskCreatedSchema.parse(await response.json());
+    expect(task_id).toMatch(/^imgtsk_/);
+    ImageTaskSchema.parse(await (await h.get(`/v1/image/tasks/${task_id}`)).json());
   });
 });

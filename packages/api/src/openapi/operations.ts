@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { ImageRequestSchema, VideoRequestSchema } from "@reelay/core";
-import { HealthSchema, JobListSchema, JobViewSchema, ModelListSchema, TaskCreatedSchema, TaskSchema } from "./responses.ts";
+import { ApiKeyListSchema, ApiKeySchema, HealthSchema, ImageTaskSchema, JobListSchema, JobViewSchema, ModelListSchema, TaskCreatedSchema, TaskSchema } from "./responses.ts";
 
 export interface ErrorCase {
   status: number;
@@ -174,6 +174,7 @@ export const OPERATIONS: Record<string, Operation> = {
     response: {
       status: 200,
       contentType: "application/json",
+      schema: ImageTaskSchema,
       example: {
         ...task(IMAGE_ID, "succeeded"),
         model: "deltaq2-image",
@@ -323,7 +324,7 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: "keys",
     auth: true,
     request: { contentType: "application/json", schema: { type: "object", properties: { name: { type: "string", maxLength: 100 } } }, example: { name: "ci" } },
-    response: { status: 201, contentType: "application/json", example: { ...KEY_RECORD, key: "rl_live_3q2...full key, shown once" }, description: "The new key and its record." },
+    response: { status: 201, contentType: "application/json", schema: ApiKeySchema, example: { ...KEY_RECORD, key: "rl_live_3q2...full key, shown once" }, description: "The new key and its record." },
     errors: [
       { status: 400, codes: ["invalid_json", "invalid_request"], when: "The body is not JSON, or name is not a string of at most 100 characters (error.path = name)." },
       UNAUTHORIZED,
@@ -335,7 +336,7 @@ export const OPERATIONS: Record<string, Operation> = {
     description: "Every stored key's record (id, name, hint, createdAt, revokedAt), never the key.",
     tag: "keys",
     auth: true,
-    response: { status: 200, contentType: "application/json", example: { data: [KEY_RECORD] }, description: "The keys." },
+    response: { status: 200, contentType: "application/json", schema: ApiKeyListSchema, example: { data: [KEY_RECORD] }, description: "The keys." },
     errors: [UNAUTHORIZED, ADMIN_ONLY],
   },
   "DELETE /v1/keys/{id}": {
@@ -344,7 +345,7 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: "keys",
     auth: true,
     parameters: [{ name: "id", in: "path", required: true, description: "The key's public id.", schema: { type: "string" }, example: "key_01JD8ZB..." }],
-    response: { status: 200, contentType: "application/json", example: { ...KEY_RECORD, revokedAt: LATER }, description: "The revoked key's record." },
+    response: { status: 200, contentType: "application/json", schema: ApiKeySchema, example: { ...KEY_RECORD, revokedAt: LATER }, description: "The revoked key's record." },
     errors: [UNAUTHORIZED, ADMIN_ONLY, { status: 404, codes: ["key_not_found"], when: "No key has that id." }],
   },
 };

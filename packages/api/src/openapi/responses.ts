@@ -120,6 +120,39 @@ export const ModelListSchema = z
   })
   .describe("The models reelay knows, merged with the upstream's listing.");
 
+const StoredFileSchema = z.object({
+  url: z.string().describe("Presigned GET of the S3 copy under outputs/<jobId>/."),
+  bytes: z.number(),
+  sha256: z.string(),
+  content_type: z.string(),
+  expires_at: z.string(),
+});
+
+export const ImageTaskSchema = z
+  .object({
+    service_task: z.object({ task_id: z.string(), status: StatusSchema }),
+    task_id: z.string(),
+    status: StatusSchema,
+    model: z.string(),
+    images: z.array(StoredFileSchema).optional().describe("Every stored image, only once succeeded."),
+    data: z.array(z.object({ url: z.string() })).optional().describe("The same URLs in OpenAI's shape."),
+    error: JobErrorSchema.nullable(),
+  })
+  .describe("An image task: the contract's task shape plus the stored images.");
+
+export const ApiKeySchema = z
+  .object({
+    id: z.string().describe("Public id, recorded on the key's jobs."),
+    name: z.string(),
+    hint: z.string().describe("The first characters of the key."),
+    createdAt: z.string(),
+    revokedAt: z.string().optional(),
+    key: z.string().optional().describe("The key itself: only in the answer to create."),
+  })
+  .describe("A stored API key (hashed; the key is shown once).");
+
+export const ApiKeyListSchema = z.object({ data: z.array(ApiKeySchema) }).describe("Every stored key.");
+
 export const HealthSchema = z.looseObject({ ok: z.boolean() }).describe("Readiness; local stack adds its S3 endpoint and upstream.");
 
 export type ModelItem = z.infer<typeof ModelItemSchema>;
