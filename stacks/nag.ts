@@ -41,8 +41,8 @@ export function suppressNagFindings(stack: Stack, scope: NagScope): void {
         {
           id: "AwsSolutions-IAM5",
           reason:
-            "Objects under one bucket prefix (inbox/, outputs/ or rejected/): keys are job ids and file names unknown at deploy time, so the prefix is the scope.",
-          appliesTo: [{ regex: "/^Resource::<Bucket[0-9A-F]+\\.Arn>\\/(inbox|outputs|rejected)\\/\\*$/" }],
+            "Objects under one bucket prefix (inbox/, outputs/, rejected/ or uploads/): keys are job ids and file names unknown at deploy time, so the prefix is the scope.",
+          appliesTo: [{ regex: "/^Resource::<Bucket[0-9A-F]+\\.Arn>\\/(inbox|outputs|rejected|uploads)\\/\\*$/" }],
         },
         {
           id: "AwsSolutions-IAM5",

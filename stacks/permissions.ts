@@ -13,7 +13,7 @@ import { JOBS_LIST_INDEX } from "../packages/core/src/jobs/schema.ts";
 
 export type TableAction = "GetItem" | "PutItem" | "UpdateItem" | "Query";
 export type ObjectAction = "GetObject" | "PutObject" | "DeleteObject" | "AbortMultipartUpload";
-export type Prefix = "inbox/" | "outputs/" | "rejected/";
+export type Prefix = "inbox/" | "outputs/" | "rejected/" | "uploads/";
 
 function allow(fn: IFunction, actions: string[], resources: string[]): void {
   fn.addToRolePolicy(new iam.PolicyStatement({ effect: iam.Effect.ALLOW, actions, resources }));

@@ -253,11 +253,20 @@ describe("IAM", () => {
         "dynamodb:Query Jobs",
         "dynamodb:Query Jobs/index/gsi1",
         "s3:GetObject Bucket/outputs/*",
+        // images/edits: the uploads, stored and presigned.
+        "s3:PutObject Bucket/uploads/*",
+        "s3:GetObject Bucket/uploads/*",
         "states:StartExecution JobFlow",
         // Cancel: only this machine's executions, never another's.
         "states:StopExecution arn:aws:states:us-east-1:my-account:execution:JobFlow:*",
         "events:PutEvents Bus",
         ...apiSecret,
+      ]),
+      // Webhook delivery: its subscribers secret, and dead-letter items in the jobs table.
+      WebhookFunction: sorted([
+        "dynamodb:PutItem Jobs",
+        "ssm:GetParameters ssm:Secret/REELAY_WEBHOOKS/value",
+        "ssm:GetParameters arn:aws:ssm:us-east-1:my-account:parameter/sst/reelay/.fallback/Secret/REELAY_WEBHOOKS/value",
       ]),
       DropFunction: sorted([
         "dynamodb:GetItem Jobs",
