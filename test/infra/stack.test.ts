@@ -262,12 +262,6 @@ describe("IAM", () => {
         "events:PutEvents Bus",
         ...apiSecret,
       ]),
-      // Webhook delivery: its subscribers secret, and dead-letter items in the jobs table.
-      WebhookFunction: sorted([
-        "dynamodb:PutItem Jobs",
-        "ssm:GetParameters ssm:Secret/REELAY_WEBHOOKS/value",
-        "ssm:GetParameters arn:aws:ssm:us-east-1:my-account:parameter/sst/reelay/.fallback/Secret/REELAY_WEBHOOKS/value",
-      ]),
       DropFunction: sorted([
         "dynamodb:GetItem Jobs",
         "dynamodb:PutItem Jobs",
