@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { requestHashOf } from "../src/idempotency.ts";
-import { harness, VALID } from "./support/harness.ts";
+import { harness, json, VALID } from "./support/harness.ts";
 
 let aws: LocalAws;
 beforeAll(async () => {
@@ -68,6 +68,22 @@ describe("X-Idempotency-Key", () => {
     // Whichever prompt won, the two requests with the other one are refused.
     expect(statuses).toEqual([200, 200, 409, 409]);
     expect((await h.jobs.list({ limit: 100 })).jobs).toHaveLength(2);
+  });
+
+  it("POST /v1/chat/completions (image jobs) answers the first job for the same request and 409 idempotency_conflict for another prompt", async () => {
+    const h = await harness(aws);
+    const image = (prompt: string) => ({ model: "deltaq2-image", messages: [{ role: "user", content: prompt }], modalities: ["image", "text"] });
+    const send = (body: unknown) =>
+      h.app.request("/v1/chat/completions", { method: "POST", headers: { ...json, "X-Idempotency-Key": "img-1" }, body: JSON.stringify(body) });
+    const first = await send(image("a lighthouse"));
+    expect(first.status).toBe(200);
+    const id = ((await first.json()) as Body).task_id;
+    expect(id).toMatch(/^imgtsk_/);
+    const again = await send(image("a lighthouse"));
+    expect(((await again.json()) as Body).task_id).toBe(id);
+    const other = await send(image("a windmill"));
+    expect(other.status).toBe(409);
+    expect(((await other.json()) as Body).error).toMatchObject({ code: "idempotency_conflict", task_id: id });
   });
 
   it("requestHashOf ignores key order and presigned query strings, and tells kinds and values apart", () => {
