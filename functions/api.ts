@@ -4,17 +4,25 @@
  */
 import { handle } from "hono/aws-lambda";
 import { Config } from "sst/node/config";
-import { createApp, singleKeyAuthenticator } from "../packages/api/src/index.ts";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { createApp, keyStoreAuthenticator } from "../packages/api/src/index.ts";
+import { loadConfig } from "../packages/core/src/config.ts";
+import { ApiKeyStore } from "../packages/core/src/keys/store.ts";
 import { awsStarter, awsStopper, awsStores, required } from "./support/deps.ts";
 
 const stores = awsStores();
+const config = loadConfig();
+// Stored API keys live in the jobs table (hashed); the REELAY_API_KEY secret is the admin key.
+const keys = new ApiKeyStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: config.aws.region })), required(config.aws.tableName, "REELAY_TABLE_NAME"));
 const app = createApp({
   jobs: stores.jobs,
   objects: stores.objects,
   sink: stores.events,
   starter: awsStarter(),
   stopper: awsStopper(),
-  authenticate: singleKeyAuthenticator(required((Config as unknown as Record<string, string | undefined>).REELAY_API_KEY, "REELAY_API_KEY")),
+  keys,
+  authenticate: keyStoreAuthenticator(required((Config as unknown as Record<string, string | undefined>).REELAY_API_KEY, "REELAY_API_KEY"), keys),
 });
 
 export const handler = handle(app);

@@ -14,6 +14,7 @@ import { jobFlowStateMachineProps } from "../packages/core/src/flow/synth-defini
 import { suppressNagFindings } from "./nag.ts";
 import { allowListPrefix, allowObjects, allowPutEvents, allowStartExecution, allowStopExecution, allowTable } from "./permissions.ts";
 import { createStorage } from "./storage.ts";
+import { createWebhookDelivery } from "./webhooks.ts";
 
 /** Stage "test" (the infra tests) synthesizes without a real upstream; every other stage needs one. */
 const TEST_UPSTREAM_URL = "https://upstream.test.invalid/v1";
@@ -123,8 +124,10 @@ export function ReelayStack({ stack, app }: StackContext) {
   allowStartExecution(dropFunction, machine);
   bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(dropFunction), { prefix: "inbox/" });
 
+  const webhookFunction = createWebhookDelivery(stack, { bus, table, environment });
+
   suppressNagFindings(stack, {
-    functions: [...Object.values(steps), apiFunction, dropFunction],
+    functions: [...Object.values(steps), apiFunction, dropFunction, webhookFunction],
     jobFlow: machine,
     routes: api.node.children.filter((child) => child.node.id.startsWith("Route_")),
   });
@@ -136,5 +139,5 @@ export function ReelayStack({ stack, app }: StackContext) {
     EventBusName: bus.eventBusName,
     StateMachineArn: machine.stateMachineArn,
   });
-  return { api, bucket, table, bus, machine, steps, apiFunction, dropFunction };
+  return { api, bucket, table, bus, machine, steps, apiFunction, dropFunction, webhookFunction };
 }

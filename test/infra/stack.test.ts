@@ -133,6 +133,17 @@ describe("storage", () => {
     expect(render(configs[0].LambdaFunctionArn)).toBe("DropFunction");
     expect(configs[0].Filter.Key.FilterRules).toEqual([{ Name: "prefix", Value: "inbox/" }]);
   });
+
+  it("sends reelay's three terminal detail-types on the bus, and nothing else, to the webhook function, which Lambda does not retry", () => {
+    const rules = Object.values(resourcesOf(synth.template, "AWS::Events::Rule")).map((r) => r.Properties!);
+    expect(rules).toHaveLength(1);
+    const rule = rules[0]!;
+    expect(render(rule.EventBusName)).toBe("Bus");
+    expect(rule.EventPattern).toEqual({ source: ["reelay"], "detail-type": ["Generation Succeeded", "Generation Failed", "Generation Cancelled"] });
+    expect(rule.Targets.map((t: { Arn: unknown }) => render(t.Arn))).toEqual(["WebhookFunction"]);
+    const invokeConfigs = Object.values(resourcesOf(synth.template, "AWS::Lambda::EventInvokeConfig")).map((r) => [render(r.Properties!.FunctionName), r.Properties!.MaximumRetryAttempts]);
+    expect(invokeConfigs).toContainEqual(["WebhookFunction", 0]);
+  });
 });
 
 describe("HTTP API", () => {
@@ -152,10 +163,10 @@ describe("HTTP API", () => {
 });
 
 describe("functions", () => {
-  it("are the seven reelay handlers", () => {
+  it("are the eight reelay handlers", () => {
     const handlers = Object.values(reelayFunctions(synth.template)).map((f) => f.Properties!.Handler);
     expect(handlers.sort()).toEqual(
-      ["api", "download", "drop", "fail", "finish", "poll", "submit"].map((name) => `functions/${name}.handler`),
+      ["api", "download", "drop", "fail", "finish", "poll", "submit", "webhook"].map((name) => `functions/${name}.handler`),
     );
   });
 
@@ -261,6 +272,12 @@ describe("IAM", () => {
         "states:StopExecution arn:aws:states:us-east-1:my-account:execution:JobFlow:*",
         "events:PutEvents Bus",
         ...apiSecret,
+      ]),
+      // Webhook delivery: its subscribers secret, and dead-letter items in the jobs table.
+      WebhookFunction: sorted([
+        "dynamodb:PutItem Jobs",
+        "ssm:GetParameters ssm:Secret/REELAY_WEBHOOKS/value",
+        "ssm:GetParameters arn:aws:ssm:us-east-1:my-account:parameter/sst/reelay/.fallback/Secret/REELAY_WEBHOOKS/value",
       ]),
       DropFunction: sorted([
         "dynamodb:GetItem Jobs",
