@@ -4,9 +4,8 @@
  * output image lands in outputs/<jobId>/ byte for byte as the upstream made it. (The OpenAI
  * client's images.edit is in packages/api/test/images-openai.test.ts, where `openai` resolves.)
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { upstreamTaskOf } from "./support/upstream-task.ts";
 import { getJson, objectExists, postJson, sha256OfUrl, startTestStack, waitFor, type TestStack } from "./support/stack.ts";
 
 let stack: TestStack;
@@ -25,16 +24,6 @@ function imageBody(prompt: string, count?: number) {
   };
 }
 
-/** The upstream's own task for a job: reelay sends the job id as its idempotency key. */
-async function upstreamTaskOf(jobId: string) {
-  const lines = (await readFile(join(stack.dataDir, "simulator", "tasks.jsonl"), "utf8")).split("\n").filter((line) => line.trim() !== "");
-  const stored = lines.map((line) => JSON.parse(line) as { id: string; idempotencyKey: string | null }).find((task) => task.idempotencyKey === jobId);
-  expect(stored, `an upstream task made for ${jobId}`).toBeDefined();
-  const task = stack.simulator?.task(stored!.id);
-  expect(task?.status).toBe("succeeded");
-  return task!;
-}
-
 async function finishedImageTask(taskId: string): Promise<any> {
   return waitFor(`image task ${taskId} to end`, async () => {
     const { body } = await getJson(`${stack.url}/v1/image/tasks/${taskId}`, stack.apiKey);
@@ -44,7 +33,8 @@ async function finishedImageTask(taskId: string): Promise<any> {
 
 /** Every image reported is the upstream's output n, stored at outputs/<jobId>/image-<n>.png, served by its URL. */
 async function expectCopiesOfUpstream(taskId: string, task: any): Promise<void> {
-  const upstream = await upstreamTaskOf(taskId);
+  const upstream = await upstreamTaskOf(stack, taskId);
+  expect(upstream.status).toBe("succeeded");
   expect(task.images.map((image: any) => [image.bytes, image.sha256])).toEqual(upstream.outputs.map((output) => [output.bytes, output.sha256]));
   for (const [i, image] of task.images.entries()) {
     expect(await objectExists(stack.s3, stack.bucket, `outputs/${taskId}/image-${i + 1}.png`)).toBe(true);

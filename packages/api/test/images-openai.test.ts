@@ -3,10 +3,9 @@
  * user's code would call it (the client is a dev dependency of this package, so the test lives here).
  */
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import OpenAI, { toFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { upstreamTaskOf } from "../../../test/e2e/support/upstream-task.ts";
 import { solidPng } from "../../simulator/src/png.ts";
 import { startTestStack, type TestStack } from "../../../test/e2e/support/stack.ts";
 
@@ -17,14 +16,6 @@ beforeAll(async () => {
 afterAll(() => stack?.dispose());
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-
-/** The upstream's own task for a job: reelay sends the job id as its idempotency key. */
-async function upstreamTaskOf(jobId: string) {
-  const lines = (await readFile(join(stack.dataDir, "simulator", "tasks.jsonl"), "utf8")).split("\n").filter((line) => line.trim() !== "");
-  const stored = lines.map((line) => JSON.parse(line) as { id: string; idempotencyKey: string | null }).find((task) => task.idempotencyKey === jobId);
-  expect(stored, `an upstream task made for ${jobId}`).toBeDefined();
-  return stack.simulator!.task(stored!.id)!;
-}
 
 function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
@@ -46,7 +37,7 @@ describe("POST /v1/images/edits with the openai client", () => {
 
     const jobId = new URL(url!).pathname.match(/outputs\/(imgtsk_[0-9A-Z]{26})\//)?.[1];
     expect(jobId).toBeDefined();
-    const upstream = await upstreamTaskOf(jobId!);
+    const upstream = await upstreamTaskOf(stack, jobId!);
     const refs = (upstream.request as { image_config: { reference_images: { url: string }[]; aspect_ratio: string } }).image_config;
     expect(refs.aspect_ratio).toBe("1:1");
     expect(refs.reference_images).toHaveLength(1);
