@@ -73,7 +73,7 @@ function count(raw: string | undefined): number | undefined {
 export async function readEditForm(request: Request): Promise<EditForm> {
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("multipart/form-data")) {
-    throw new ReelayError("invalid_content_type", "POST /v1/images/edits takes multipart/form-data (fields image or image[], prompt, model, n, size).", { status: 415 });
+    throw new ReelayError("invalid_content_type", "POST /v1/images/edits takes multipart/form-data (fields image or image[], prompt, model, n, size).", { status: 400 });
   }
   let form: FormData;
   try {

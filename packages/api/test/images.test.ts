@@ -163,6 +163,15 @@ describe("POST /v1/images/edits", () => {
     expect(h.starter.started).toEqual([]);
   });
 
+  it("a JSON body answers 400 invalid_content_type naming multipart/form-data", async () => {
+    const h = await harness(aws);
+    const response = await h.app.request("/v1/images/edits", { method: "POST", headers: json, body: JSON.stringify({ prompt: "x" }) });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("invalid_content_type");
+    expect(body.error.message).toContain("multipart/form-data");
+  });
+
   it("refuses 8 images, a file that is not an image, and a missing prompt with 400", async () => {
     const h = await harness(aws);
     const eight = Array.from({ length: 8 }, (_, i): [string, Blob] => ["image[]", png(String(i))]);
