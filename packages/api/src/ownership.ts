@@ -2,6 +2,7 @@
  * Each key sees only its own jobs: every route that names a job (`/v1/jobs/{id}` and below, the
  * contract's task endpoints) answers 403 `forbidden` for a job another key created. An unknown id
  * goes on to the route, which answers its usual 404, so ids are not probed through this check.
+ * The event stream carries every job's terminal event, so only the admin key may follow it.
  */
 import type { MiddlewareHandler } from "hono";
 import type { JobStore } from "@reelay/core/jobs/store";
@@ -13,6 +14,9 @@ const JOB_PATH = /^\/v1\/(?:jobs|video\/tasks|image\/tasks)\/([^/]+)/;
 export function jobAccess(jobs: Pick<JobStore, "get">): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     const caller = c.get("caller");
+    if (!isAdmin(caller) && (c.req.path === "/v1/events" || c.req.path.startsWith("/v1/events/"))) {
+      throw forbidden("The event stream shows every job's events; follow it with the deployment's own API key.");
+    }
     const match = JOB_PATH.exec(c.req.path);
     if (match?.[1] !== undefined && !isAdmin(caller)) {
       const id = decodeURIComponent(match[1]);

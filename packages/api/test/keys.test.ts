@@ -32,6 +32,7 @@ beforeAll(async () => {
     starter: new RecordingStarter(),
     sink: new RecordingSink(),
     authenticate: keyStoreAuthenticator(API_KEY, keys),
+    events: { subscribe: () => () => undefined },
   });
 });
 afterAll(() => aws.stop());
@@ -106,6 +107,13 @@ describe("API keys", () => {
     const adminIds = (await call("GET", "/v1/jobs?limit=100", API_KEY)).body.data.map((job: Json) => job.id);
     expect(adminIds).toEqual(expect.arrayContaining([aliceJob, bobJob]));
     expect((await call("GET", `/v1/jobs/${bobJob}`, API_KEY)).status).toBe(200);
+  });
+
+  it("the event stream (every job's events) is 403 forbidden for a stored key", async () => {
+    const { key } = await newKey("gina");
+    const answer = await call("GET", "/v1/events", key);
+    expect(answer.status).toBe(403);
+    expect(answer.body.error.code).toBe("forbidden");
   });
 
   it("an unknown job id is still 404 for a stored key", async () => {
