@@ -22,6 +22,8 @@ const app = createApp({
   starter: awsStarter(),
   stopper: awsStopper(),
   keys,
+  // API Gateway ends a request at 30 s (and so does this function): an images/edits wait stays well inside.
+  maxWaitS: 20,
   authenticate: keyStoreAuthenticator(required((Config as unknown as Record<string, string | undefined>).REELAY_API_KEY, "REELAY_API_KEY"), keys),
 });
 

@@ -52,6 +52,11 @@ export interface ApiDeps {
   sseHeartbeatMs?: number;
   /** Largest accepted request body in bytes; default 1 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Longest opt-in wait of POST /v1/images/edits in seconds; default 60. On AWS, API Gateway ends
+   * a request at 30 s, so the function asks for less.
+   */
+  maxWaitS?: number;
   now?: () => Date;
   /** The upstream's own model listing, merged into GET /v1/models; the catalog alone when absent. */
   upstreamModels?: UpstreamModelLister;

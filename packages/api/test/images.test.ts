@@ -224,13 +224,15 @@ describe("POST /v1/images/edits", () => {
 });
 
 describe("edit helpers", () => {
-  it("readWait takes ?wait or Prefer: wait=, caps both at 60 and ignores a Prefer without wait", () => {
+  it("readWait takes ?wait or Prefer: wait=, caps both at 60 (or the deployment's lower maxWaitS) and ignores a Prefer without wait", () => {
     expect(readWait("30", undefined)).toBe(30);
     expect(readWait("600", undefined)).toBe(60);
     expect(readWait(undefined, "respond-async, wait=12")).toBe(12);
     expect(readWait(undefined, "wait=999")).toBe(60);
     expect(readWait(undefined, "respond-async")).toBeUndefined();
     expect(readWait(undefined, undefined)).toBeUndefined();
+    expect(readWait("30", undefined, 20)).toBe(20);
+    expect(readWait(undefined, "wait=25", 20)).toBe(20);
     expect(() => readWait("soon", undefined)).toThrow(/whole number/);
   });
 

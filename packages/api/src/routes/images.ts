@@ -46,7 +46,7 @@ export function imageRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
 
   routes.post("/images/edits", editBodyLimit(), async (c) => {
     const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
-    const wait = readWait(c.req.query("wait"), c.req.header("prefer"));
+    const wait = readWait(c.req.query("wait"), c.req.header("prefer"), deps.maxWaitS);
     const form = await readEditForm(c.req.raw);
     const { job } = await createEditJob(deps, form, { caller: c.get("caller"), idempotencyKey });
     if (wait === undefined || wait === 0) return c.json(created(job));
