@@ -1,20 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cancelJob, type CancelDeps } from "../../src/jobs/cancel.ts";
 import { download, finish, poll, recordFailure, submit } from "../../src/pipeline/steps.ts";
-import { pollToEnd, queuedJob, startHarness, type Harness } from "../pipeline/harness.ts";
+import { pollToEnd, queuedJob, harnessPerTest, type Harness } from "../pipeline/harness.ts";
 import { caught } from "../upstream/rejection.ts";
 
 const VIDEO = { model: "gamma-3.1", prompt: "a paper boat in the rain" };
 
-const running: Harness[] = [];
-async function harness(...args: Parameters<typeof startHarness>): Promise<Harness> {
-  const h = await startHarness(...args);
-  running.push(h);
-  return h;
-}
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((h) => h.stop()));
-});
+const harness = harnessPerTest();
 
 function cancelDeps(h: Harness, stopped: string[] = []): CancelDeps {
   return { jobs: h.deps.jobs, events: h.events, now: h.deps.now, stopper: { stop: async (id) => void stopped.push(id) } };

@@ -3,6 +3,7 @@
  * event file. `runFlow` walks the state machine's diagram by calling the steps directly.
  */
 import { join } from "node:path";
+import { afterEach } from "vitest";
 import { startSimulator, type Simulator, type SimulatorOptions } from "@reelay/simulator";
 import { JsonlFileSink } from "../../src/events/jsonl.ts";
 import { createJob } from "../../src/jobs/create.ts";
@@ -48,6 +49,19 @@ export async function startHarness(simOptions: SimulatorOptions = {}, depOptions
       await sim.close();
       await aws.stop();
     },
+  };
+}
+
+/** A `startHarness` whose harnesses stop by themselves after each test of the calling file. */
+export function harnessPerTest(): (...args: Parameters<typeof startHarness>) => Promise<Harness> {
+  const running: Harness[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((h) => h.stop()));
+  });
+  return async (...args) => {
+    const h = await startHarness(...args);
+    running.push(h);
+    return h;
   };
 }
 

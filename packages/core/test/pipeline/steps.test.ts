@@ -1,21 +1,13 @@
 import { GetObjectCommand } from "@aws-sdk/client-s3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { download, finish, poll, recordFailure, submit } from "../../src/pipeline/steps.ts";
-import { pollToEnd, queuedJob, runFlow, startHarness, UPSTREAM_KEY, type Harness } from "./harness.ts";
+import { pollToEnd, queuedJob, runFlow, harnessPerTest, UPSTREAM_KEY, type Harness } from "./harness.ts";
 import { caught } from "../upstream/rejection.ts";
 
 const VIDEO = { model: "gamma-3.1", prompt: "a paper boat in the rain" };
 const MB = 1024 * 1024;
 
-const running: Harness[] = [];
-async function harness(...args: Parameters<typeof startHarness>): Promise<Harness> {
-  const h = await startHarness(...args);
-  running.push(h);
-  return h;
-}
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((h) => h.stop()));
-});
+const harness = harnessPerTest();
 
 
 async function objectText(h: Harness, key: string): Promise<string> {
