@@ -2,7 +2,7 @@
  * DynamoDB and S3 on one machine: dynalite and s3rver, persisted under the data dir, spoken to with
  * the real AWS SDK clients, so the core's job store and object store run unchanged.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, rename } from "node:fs/promises";
 import type { Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
@@ -66,12 +66,39 @@ async function runS3rver(directory: string, host: string, port: number): Promise
   return { s3rver, address: await s3rver.run() };
 }
 
-async function ensureTable(ddb: DynamoDBDocumentClient, tableName: string): Promise<void> {
-  try {
-    await ddb.send(new DescribeTableCommand({ TableName: tableName }));
-  } catch (error) {
-    if (!(error instanceof ResourceNotFoundException) && (error as { name?: string }).name !== "ResourceNotFoundException") throw error;
-    await ddb.send(new CreateTableCommand(createJobsTableInput(tableName)));
+const TABLE_WAIT_STEP_MS = 50;
+/** dynalite turns a new table ACTIVE on a timer; past this, a CREATING table was left by a crash. */
+const TABLE_WAIT_STEPS = 100;
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof ResourceNotFoundException || (error as { name?: string }).name === "ResourceNotFoundException";
+}
+
+/** The jobs table is CREATING for good: dynalite's timer that would finish it died with a process. */
+export class TableStuckError extends Error {
+  override name = "TableStuckError";
+}
+
+/**
+ * Creates the jobs table when missing and returns once it is ACTIVE: dynalite answers "not found"
+ * to reads of a table that is still CREATING. A table that stays CREATING was persisted by a
+ * process killed mid-creation; dynalite will neither finish nor delete it (TableStuckError).
+ */
+export async function ensureTable(ddb: DynamoDBDocumentClient, tableName: string): Promise<void> {
+  for (let step = 0; ; step++) {
+    let status: string | undefined;
+    try {
+      status = (await ddb.send(new DescribeTableCommand({ TableName: tableName }))).Table?.TableStatus;
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      await ddb.send(new CreateTableCommand(createJobsTableInput(tableName))).catch((created: unknown) => {
+        if ((created as { name?: string }).name !== "ResourceInUseException") throw created;
+      });
+      continue;
+    }
+    if (status === "ACTIVE") return;
+    if (step >= TABLE_WAIT_STEPS) throw new TableStuckError(`Table ${tableName} is stuck in ${status ?? "an unknown status"}.`);
+    await new Promise((resolve) => setTimeout(resolve, TABLE_WAIT_STEP_MS));
   }
 }
 
@@ -84,6 +111,47 @@ async function ensureBucket(s3: S3Client, bucket: string): Promise<void> {
 }
 
 /** Starts both, creates the jobs table and the bucket when missing (a restart finds them on disk). */
+interface Dynamo {
+  server: Server;
+  ddb: DynamoDBDocumentClient;
+  endpoint: string;
+}
+
+/** dynalite on its data folder with the jobs table ACTIVE. */
+async function startDynamo(dynamoDir: string, host: string, tableName: string): Promise<Dynamo> {
+  const dynalite = require("dynalite") as Dynalite;
+  const server = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  const address = await listen(server, host);
+  const endpoint = `http://${host}:${address.port}`;
+  const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({ region: LOCAL_REGION, endpoint, credentials: LOCAL_CREDENTIALS }), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  try {
+    await ensureTable(ddb, tableName);
+  } catch (error) {
+    ddb.destroy();
+    await closeServer(server);
+    throw error;
+  }
+  return { server, ddb, endpoint };
+}
+
+/**
+ * A table stuck CREATING holds no items (dynalite refuses writes to it), but dynalite cannot finish
+ * or delete it: its folder is set aside, kept for inspection, and the database starts afresh.
+ */
+async function startDynamoRecovering(dynamoDir: string, host: string, tableName: string): Promise<Dynamo> {
+  try {
+    return await startDynamo(dynamoDir, host, tableName);
+  } catch (error) {
+    if (!(error instanceof TableStuckError)) throw error;
+    await rename(dynamoDir, `${dynamoDir}.stuck-${Date.now()}`);
+    await mkdir(dynamoDir, { recursive: true });
+    return startDynamo(dynamoDir, host, tableName);
+  }
+}
+
+/** Starts both, creates the jobs table and the bucket when missing (a restart finds them on disk). */
 export async function startStandins(options: StandinOptions): Promise<Standins> {
   const host = options.host ?? "127.0.0.1";
   const bucket = options.bucket ?? LOCAL_BUCKET;
@@ -92,42 +160,36 @@ export async function startStandins(options: StandinOptions): Promise<Standins> 
   const s3Dir = join(options.dataDir, "s3");
   await Promise.all([mkdir(dynamoDir, { recursive: true }), mkdir(s3Dir, { recursive: true })]);
 
-  const dynalite = require("dynalite") as Dynalite;
-  const dynamo = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  const dynamoAddress = await listen(dynamo, host);
-
+  const dynamo = await startDynamoRecovering(dynamoDir, host, tableName);
   let started: Awaited<ReturnType<typeof runS3rver>>;
   try {
     started = await runS3rver(s3Dir, host, options.s3Port ?? 0);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE" || !options.s3Port) {
-      await closeServer(dynamo);
+      dynamo.ddb.destroy();
+      await closeServer(dynamo.server);
       throw error;
     }
     // The usual port is taken (another stack?): any port works, healthz names the one in use.
     started = await runS3rver(s3Dir, host, 0);
   }
   const { s3rver } = started;
-
-  const dynamoEndpoint = `http://${host}:${dynamoAddress.port}`;
   const s3Endpoint = `http://${host}:${started.address.port}`;
-  const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({ region: LOCAL_REGION, endpoint: dynamoEndpoint, credentials: LOCAL_CREDENTIALS }), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
   const s3 = localS3Client(s3Endpoint);
+  const { ddb } = dynamo;
 
   const close = async () => {
     ddb.destroy();
     s3.destroy();
-    await Promise.all([closeServer(dynamo), s3rver.close()]);
+    await Promise.all([closeServer(dynamo.server), s3rver.close()]);
   };
   try {
-    await Promise.all([ensureTable(ddb, tableName), ensureBucket(s3, bucket)]);
+    await ensureBucket(s3, bucket);
   } catch (error) {
     await close();
     throw error;
   }
-  return { bucket, tableName, dynamoEndpoint, s3Endpoint, ddb, s3, s3rver, close };
+  return { bucket, tableName, dynamoEndpoint: dynamo.endpoint, s3Endpoint, ddb, s3, s3rver, close };
 }
 
 /** An S3 client for s3rver: path-style, its fixed credentials, no flexible checksums (s3rver predates them). */

@@ -8,10 +8,10 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
-import { createJobsTableInput } from "../../src/jobs/schema.ts";
+import { ensureTable } from "../../../local/src/aws-standins.ts";
 import { multipartExtras, type S3rverCtor } from "../../../local/src/s3rver-extras.ts";
 
 // dynalite ships no types; s3rver's few members come with the middleware from the local stack.
@@ -79,7 +79,7 @@ export async function startLocalAws(options: LocalAwsOptions = {}): Promise<Loca
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
   });
-  await ddb.send(new CreateTableCommand(createJobsTableInput(tableName)));
+  await ensureTable(ddb, tableName);
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
 
   return {
