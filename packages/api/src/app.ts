@@ -6,6 +6,7 @@
 import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { bearerAuth } from "./auth.ts";
+import { dashboardRoutes } from "./dashboard/routes.ts";
 import { resolveDeps, type ApiDeps, type ApiEnv } from "./deps.ts";
 import { errorBody, handleError, sendError } from "./errors.ts";
 import { jobAccess } from "./ownership.ts";
@@ -57,6 +58,8 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   app.route("/v1/jobs", jobRoutes(deps));
   app.route("/v1/models", modelRoutes(deps));
   if (deps.events !== undefined) app.route("/v1/events", eventRoutes(deps.events, deps.sseHeartbeatMs));
+  // The dashboard lives where the event stream does (the local stack): it shows jobs finishing live.
+  if (deps.events !== undefined) app.route("/", dashboardRoutes(deps.catalog));
 
   app.notFound((c) => sendError(c, 404, errorBody("not_found", `No route ${c.req.method} ${c.req.path}.`)));
   app.onError(handleError);

@@ -1,0 +1,348 @@
+// reelay's dashboard: a plain ES module calling the /v1 API with the caller's key, like any client.
+// Everything from the API is written with textContent, never as HTML (the key lives next to it).
+
+const KEY_STORAGE = "reelay.apiKey";
+const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
+const POLL_ACTIVE_MS = 1500;
+const POLL_IDLE_MS = 10000;
+const RECONNECT_MS = 2000;
+
+const $ = (selector) => document.querySelector(selector);
+const state = { key: null, models: [], jobs: [], selected: null, shownPreviewFor: null, pollTimer: null, stream: null };
+
+function el(tag, props = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(props)) {
+    if (name === "text") node.textContent = value;
+    else if (name === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+class Unauthorized extends Error {}
+
+async function api(path, init = {}) {
+  const headers = { authorization: `Bearer ${state.key}`, ...(init.body ? { "content-type": "application/json" } : {}) };
+  const response = await fetch(path, { ...init, headers: { ...headers, ...init.headers } });
+  if (response.status === 401) throw new Unauthorized("The API key was refused.");
+  const body = await response.json().catch(() => ({}));
+  return { status: response.status, body };
+}
+
+// --- the key -------------------------------------------------------------------------------------
+
+/** A key in the URL fragment (#key=...) is taken once and removed: fragments never reach a server. */
+function keyFromFragment() {
+  const match = /(?:^#|&)key=([^&]+)/.exec(location.hash);
+  if (!match) return null;
+  history.replaceState(null, "", location.pathname + location.search);
+  return decodeURIComponent(match[1]);
+}
+
+function askForKey(message = "") {
+  stopLive();
+  state.key = null;
+  $("#main").hidden = true;
+  $("#forget-key").hidden = true;
+  $("#key-panel").hidden = false;
+  $("#key-error").textContent = message;
+  $("#key-input").focus();
+}
+
+async function useKey(key) {
+  state.key = key;
+  try {
+    await api("/v1/jobs?limit=1");
+  } catch (error) {
+    if (error instanceof Unauthorized) {
+      localStorage.removeItem(KEY_STORAGE);
+      return askForKey("That key was refused; check the one `reelay up` printed.");
+    }
+    throw error;
+  }
+  localStorage.setItem(KEY_STORAGE, key);
+  $("#key-panel").hidden = true;
+  $("#main").hidden = false;
+  $("#forget-key").hidden = false;
+  await start();
+}
+
+// --- the submit form -----------------------------------------------------------------------------
+
+function option(value, label = value) {
+  return el("option", { value, text: label });
+}
+
+function fillModels() {
+  const select = $("#f-model");
+  const families = new Map();
+  for (const model of state.models) {
+    if (!families.has(model.family)) families.set(model.family, el("optgroup", { label: model.family }));
+    families.get(model.family).append(option(model.code));
+  }
+  select.replaceChildren(...families.values());
+}
+
+function currentModel() {
+  return state.models.find((model) => model.code === $("#f-model").value);
+}
+
+/** The fields follow the model: its durations, resolutions and ratios, its default duration. */
+function fitFieldsToModel() {
+  const model = currentModel();
+  if (!model) return;
+  const duration = $("#f-duration");
+  const durations = model.durations;
+  const list = $("#f-durations");
+  if ("values" in durations) {
+    list.replaceChildren(...durations.values.map((value) => option(String(value))));
+    duration.removeAttribute("min");
+    duration.removeAttribute("max");
+    $("#f-duration-hint").textContent = `allowed: ${durations.values.join(", ")}`;
+  } else {
+    list.replaceChildren();
+    duration.min = String(durations.min);
+    duration.max = String(durations.max);
+    $("#f-duration-hint").textContent = `${durations.min} to ${durations.max}`;
+  }
+  duration.value = String(model.defaultDuration);
+  $("#f-resolution").replaceChildren(option("", "model default"), ...model.resolutions.map((value) => option(value)));
+  $("#f-ratio").replaceChildren(option("", "model default"), ...model.aspectRatios.map((value) => option(value)));
+  $("#f-audio").options[0].textContent = `model default (${model.audioDefault ? "on" : "off"})`;
+  clearErrors();
+}
+
+function clearErrors() {
+  for (const node of document.querySelectorAll("#submit-form .field-error")) node.textContent = "";
+  for (const node of document.querySelectorAll("#submit-form .field.invalid")) node.classList.remove("invalid");
+  $("#form-warnings").replaceChildren();
+}
+
+/** `duration_sec`, `model_specific_config.seed`, `frame_images[0].image_url` -> the form field's name. */
+function fieldOf(path) {
+  return String(path ?? "").split(/[.[]/)[0];
+}
+
+function showErrors(error) {
+  const issues = Array.isArray(error?.errors) && error.errors.length > 0 ? error.errors : [{ path: error?.path, message: error?.message ?? "The request was refused." }];
+  const unplaced = [];
+  for (const issue of issues) {
+    const target = document.querySelector(`#submit-form .field-error[data-for="${CSS.escape(fieldOf(issue.path))}"]`);
+    if (!target) {
+      unplaced.push(issue.message);
+      continue;
+    }
+    target.textContent = target.textContent ? `${target.textContent} ${issue.message}` : issue.message;
+    target.closest(".field").classList.add("invalid");
+  }
+  $("#form-error").textContent = unplaced.join(" ");
+}
+
+function requestBody() {
+  const form = new FormData($("#submit-form"));
+  const body = { model: form.get("model") };
+  const prompt = String(form.get("prompt") ?? "").trim();
+  if (prompt) body.prompt = prompt;
+  const duration = String(form.get("duration_sec") ?? "").trim();
+  // Sent as typed, even when odd: the API's validator is the judge, and its answer shows inline.
+  if (duration) body.duration_sec = /^-?\d+$/.test(duration) ? Number(duration) : duration;
+  for (const name of ["resolution", "aspect_ratio"]) {
+    const value = form.get(name);
+    if (value) body[name] = value;
+  }
+  const audio = form.get("generate_audio");
+  if (audio) body.generate_audio = audio === "true";
+  return body;
+}
+
+async function submit(event) {
+  event.preventDefault();
+  clearErrors();
+  const button = $("#submit-button");
+  button.disabled = true;
+  try {
+    const { status, body } = await api("/v1/video/generations", { method: "POST", body: JSON.stringify(requestBody()) });
+    if (status >= 400) return showErrors(body.error);
+    for (const warning of body.warnings ?? []) $("#form-warnings").append(el("li", { text: warning.message }));
+    await refreshJobs();
+    await select(body.task_id);
+  } catch (error) {
+    if (error instanceof Unauthorized) return askForKey(error.message);
+    $("#form-error").textContent = `Could not reach reelay: ${error.message}`;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+// --- the job list --------------------------------------------------------------------------------
+
+function statusBadge(status) {
+  return el("span", { class: "status", text: status, dataset: { status } });
+}
+
+function renderJobs() {
+  const rows = state.jobs.map((job) =>
+    el("tr", { dataset: { id: job.id, status: job.status }, "aria-selected": String(job.id === state.selected) }, [
+      el("td", {}, [el("code", { text: job.id })]),
+      el("td", { text: job.model }),
+      el("td", {}, [statusBadge(job.status)]),
+      el("td", {}, [el("time", { datetime: job.timings.createdAt, text: new Date(job.timings.createdAt).toLocaleString() })]),
+    ]),
+  );
+  $("#jobs tbody").replaceChildren(...rows);
+}
+
+async function refreshJobs() {
+  const { status, body } = await api("/v1/jobs?limit=50");
+  if (status !== 200) return;
+  state.jobs = body.data;
+  renderJobs();
+  if (state.selected) await refreshDetail();
+}
+
+// --- one job -------------------------------------------------------------------------------------
+
+function previewOf(output) {
+  if (!output.url) return el("p", { class: "hint", text: `${output.key} (in a bucket this API does not sign for)` });
+  if (output.contentType.startsWith("video/")) {
+    return el("video", { src: output.url, controls: "", muted: "", preload: "auto", playsinline: "" });
+  }
+  if (output.contentType.startsWith("image/")) return el("img", { src: output.url, alt: output.key });
+  return el("a", { href: output.url, text: output.key });
+}
+
+function renderDetail(job) {
+  $("#detail").hidden = false;
+  $("#detail-id").textContent = job.id;
+  const badge = $("#detail-status");
+  badge.textContent = job.status;
+  badge.dataset.status = job.status;
+  const request = job.request ?? {};
+  const facts = [job.model, job.mode, request.duration_sec && `${request.duration_sec} s`, request.resolution, request.aspect_ratio, request.prompt && `"${request.prompt}"`];
+  $("#detail-summary").textContent = facts.filter(Boolean).join(" · ");
+  $("#detail-error").textContent = job.error ? `${job.error.code}: ${job.error.message}` : "";
+  $("#timeline").replaceChildren(
+    ...job.history.map((entry) =>
+      el("li", { dataset: { status: entry.status } }, [
+        el("time", { datetime: entry.at, text: new Date(entry.at).toLocaleTimeString(undefined, { hour12: false, fractionalSecondDigits: 3 }) }),
+        statusBadge(entry.status),
+        ...(entry.note ? [" ", el("span", { class: "hint", text: entry.note })] : []),
+      ]),
+    ),
+  );
+  // Rebuilt only when the outputs change, so a playing video is not reset by a refresh.
+  const previewKey = `${job.id}:${job.status}:${job.outputs.length}`;
+  if (state.shownPreviewFor !== previewKey) {
+    state.shownPreviewFor = previewKey;
+    $("#previews").replaceChildren(...(job.status === "succeeded" ? job.outputs.map(previewOf) : []));
+  }
+}
+
+async function refreshDetail() {
+  const { status, body } = await api(`/v1/jobs/${encodeURIComponent(state.selected)}`);
+  if (status === 200 && body.id === state.selected) renderDetail(body);
+}
+
+async function select(id) {
+  state.selected = id;
+  renderJobs();
+  await refreshDetail();
+}
+
+// --- live updates --------------------------------------------------------------------------------
+
+/**
+ * The event stream (GET /v1/events) carries terminal events only, so it makes a finished job show
+ * at once; steps in between (running, downloading) come from polling while a job is in progress.
+ * fetch, not EventSource: EventSource cannot send the Authorization header.
+ */
+async function streamEvents() {
+  const controller = new AbortController();
+  state.stream = controller;
+  const live = $("#live");
+  while (state.stream === controller) {
+    try {
+      const response = await fetch("/v1/events", { headers: { authorization: `Bearer ${state.key}` }, signal: controller.signal });
+      if (response.status === 401) throw new Unauthorized("The API key was refused.");
+      if (!response.ok || !response.body) throw new Error(`events answered ${response.status}`);
+      live.dataset.state = "on";
+      live.textContent = "live";
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        const blocks = buffer.split("\n\n");
+        buffer = blocks.pop() ?? "";
+        if (blocks.some((block) => block.split("\n").some((line) => line.startsWith("data:")))) void refreshJobs().catch(() => undefined);
+      }
+    } catch (error) {
+      if (error instanceof Unauthorized) return askForKey(error.message);
+      if (controller.signal.aborted) return;
+    }
+    live.dataset.state = "off";
+    live.textContent = "live updates off (reconnecting)";
+    await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
+  }
+}
+
+function schedulePoll() {
+  clearTimeout(state.pollTimer);
+  const active = state.jobs.some((job) => !TERMINAL.has(job.status));
+  state.pollTimer = setTimeout(async () => {
+    try {
+      await refreshJobs();
+    } catch (error) {
+      if (error instanceof Unauthorized) return askForKey(error.message);
+    }
+    if (state.key) schedulePoll();
+  }, active ? POLL_ACTIVE_MS : POLL_IDLE_MS);
+}
+
+function stopLive() {
+  clearTimeout(state.pollTimer);
+  state.stream?.abort();
+  state.stream = null;
+}
+
+// --- start ---------------------------------------------------------------------------------------
+
+async function loadModels() {
+  const response = await fetch("/dashboard/models.json");
+  state.models = (await response.json()).data;
+  fillModels();
+  fitFieldsToModel();
+}
+
+async function start() {
+  await loadModels();
+  await refreshJobs();
+  schedulePoll();
+  void streamEvents();
+}
+
+function wire() {
+  $("#key-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const key = $("#key-input").value.trim();
+    if (key) void useKey(key);
+  });
+  $("#forget-key").addEventListener("click", () => {
+    localStorage.removeItem(KEY_STORAGE);
+    askForKey();
+  });
+  $("#f-model").addEventListener("change", fitFieldsToModel);
+  $("#submit-form").addEventListener("submit", submit);
+  $("#jobs tbody").addEventListener("click", (event) => {
+    const row = event.target.closest("tr[data-id]");
+    if (row) void select(row.dataset.id);
+  });
+}
+
+wire();
+const initial = keyFromFragment() ?? localStorage.getItem(KEY_STORAGE);
+if (initial) void useKey(initial);
+else askForKey();
