@@ -213,6 +213,13 @@ function previewOf(output) {
   return el("a", { href: output.url, text: output.key });
 }
 
+const CLOCK = { hour: "2-digit", minute: "2-digit", second: "2-digit", fractionalSecondDigits: 3, hour12: false };
+
+/** Local wall-clock time to the millisecond: steps of a fast job are milliseconds apart. */
+function clock(iso) {
+  return new Date(iso).toLocaleTimeString(undefined, CLOCK);
+}
+
 function renderDetail(job) {
   $("#detail").hidden = false;
   $("#detail-id").textContent = job.id;
@@ -226,7 +233,7 @@ function renderDetail(job) {
   $("#timeline").replaceChildren(
     ...job.history.map((entry) =>
       el("li", { dataset: { status: entry.status } }, [
-        el("time", { datetime: entry.at, text: new Date(entry.at).toLocaleTimeString(undefined, { hour12: false, fractionalSecondDigits: 3 }) }),
+        el("time", { datetime: entry.at, text: clock(entry.at) }),
         statusBadge(entry.status),
         ...(entry.note ? [" ", el("span", { class: "hint", text: entry.note })] : []),
       ]),
