@@ -48,14 +48,18 @@ async function chooseModel(code: string): Promise<void> {
 }
 
 describe("dashboard in chromium", () => {
-  it("asks for the API key once, then shows the form with the chosen model's durations", async () => {
+  it("asks for the API key once, then shows the form with the chosen model's durations, resolutions and ratios from /v1/models", async () => {
     await page.goto(`${stack.url}/`);
     await page.fill("#key-input", stack.apiKey);
     await page.click("#key-form button[type=submit]");
     await page.waitForSelector("#main:not([hidden])");
     await chooseModel("gamma-3.1");
     expect(await page.textContent("#f-duration-hint")).toBe("allowed: 4, 6, 8");
-    expect(await page.inputValue("#f-duration")).toBe("8");
+    expect(await page.getAttribute("#f-duration", "placeholder")).toBe("model default");
+    await chooseModel("kappa-omni-flash-preview");
+    expect(await page.textContent("#f-duration-hint")).toBe("3 to 10");
+    expect(await page.$$eval("#f-resolution option", (options) => options.map((o) => (o as unknown as { value: string }).value))).toEqual(["", "720p"]);
+    await chooseModel("gamma-3.1");
     expect(await page.$$eval("#f-ratio option", (options) => options.map((o) => (o as unknown as { value: string }).value))).toEqual(["", "16:9", "9:16"]);
     expect(await page.evaluate(() => (globalThis as any).localStorage.getItem("reelay.apiKey"))).toBe(stack.apiKey);
     await page.waitForSelector('#live[data-state="on"]');

@@ -5,9 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { Hono } from "hono";
-import { defaultCatalog, type Catalog } from "@reelay/core";
 import type { ApiEnv } from "../deps.ts";
-import { formModels } from "./form-models.ts";
 
 const ASSETS = {
   "index.html": "text/html; charset=utf-8",
@@ -32,13 +30,11 @@ async function asset(name: keyof typeof ASSETS): Promise<Response> {
   return new Response(body, { headers: { "Content-Type": ASSETS[name], ...SECURITY_HEADERS } });
 }
 
-/** `catalog`: the one the API validates with; the built-in one when absent. */
-export function dashboardRoutes(catalog: Catalog = defaultCatalog): Hono<ApiEnv> {
+/** The form's choices come from GET /v1/models, like any client's. */
+export function dashboardRoutes(): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
   routes.get("/", () => asset("index.html"));
   routes.get("/dashboard/app.js", () => asset("app.js"));
   routes.get("/dashboard/style.css", () => asset("style.css"));
-  // The form's choices; the catalog is public knowledge (the service contract), so no key needed.
-  routes.get("/dashboard/models.json", (c) => c.json({ data: formModels(catalog) }));
   return routes;
 }

@@ -79,14 +79,24 @@ function fillModels() {
   const select = $("#f-model");
   const families = new Map();
   for (const model of state.models) {
-    if (!families.has(model.family)) families.set(model.family, el("optgroup", { label: model.family }));
-    families.get(model.family).append(option(model.code));
+    const family = model.family ?? "upstream only";
+    if (!families.has(family)) families.set(family, el("optgroup", { label: family }));
+    families.get(family).append(option(model.id));
   }
   select.replaceChildren(...families.values());
 }
 
 function currentModel() {
-  return state.models.find((model) => model.code === $("#f-model").value);
+  return state.models.find((model) => model.id === $("#f-model").value);
+}
+
+/** "allowed: 4, 6, 8", or "3 to 15" for a run of whole seconds. */
+function describeDurations(values) {
+  if (values.length === 0) return "";
+  const first = values[0];
+  const last = values[values.length - 1];
+  const run = values.length > 3 && values.every((value, index) => value === first + index);
+  return run ? `${first} to ${last}` : `allowed: ${values.join(", ")}`;
 }
 
 /** The fields follow the model: its durations, resolutions and ratios, its default duration. */
@@ -94,23 +104,14 @@ function fitFieldsToModel() {
   const model = currentModel();
   if (!model) return;
   const duration = $("#f-duration");
-  const durations = model.durations;
-  const list = $("#f-durations");
-  if ("values" in durations) {
-    list.replaceChildren(...durations.values.map((value) => option(String(value))));
-    duration.removeAttribute("min");
-    duration.removeAttribute("max");
-    $("#f-duration-hint").textContent = `allowed: ${durations.values.join(", ")}`;
-  } else {
-    list.replaceChildren();
-    duration.min = String(durations.min);
-    duration.max = String(durations.max);
-    $("#f-duration-hint").textContent = `${durations.min} to ${durations.max}`;
-  }
-  duration.value = String(model.defaultDuration);
-  $("#f-resolution").replaceChildren(option("", "model default"), ...model.resolutions.map((value) => option(value)));
-  $("#f-ratio").replaceChildren(option("", "model default"), ...model.aspectRatios.map((value) => option(value)));
-  $("#f-audio").options[0].textContent = `model default (${model.audioDefault ? "on" : "off"})`;
+  const durations = model.durations ?? [];
+  $("#f-durations").replaceChildren(...durations.map((value) => option(String(value))));
+  // Left empty: the API applies the model's own default (gamma: 8 s), which the listing does not name.
+  duration.value = "";
+  $("#f-duration-hint").textContent = describeDurations(durations);
+  $("#f-resolution").replaceChildren(option("", "model default"), ...(model.resolutions ?? []).map((value) => option(value)));
+  $("#f-ratio").replaceChildren(option("", "model default"), ...(model.aspect_ratios ?? []).map((value) => option(value)));
+  $("#f-audio").options[0].textContent = model.audio_default === null ? "model default" : `model default (${model.audio_default ? "on" : "off"})`;
   clearErrors();
 }
 
@@ -317,9 +318,11 @@ function stopLive() {
 
 // --- start ---------------------------------------------------------------------------------------
 
+/** GET /v1/models: exact codes only (a prefix entry such as lambda- is no model one can pick). */
 async function loadModels() {
-  const response = await fetch("/dashboard/models.json");
-  state.models = (await response.json()).data;
+  const { status, body } = await api("/v1/models?modality=video");
+  if (status !== 200) throw new Error(`models answered ${status}`);
+  state.models = body.data.filter((model) => model.match === "exact");
   fillModels();
   fitFieldsToModel();
 }
