@@ -136,3 +136,9 @@ export async function taskView(job: Job, signer: Presigner): Promise<TaskView> {
     error,
   };
 }
+
+/** The answer to a create, video or image: the task id at `service_task.task_id` and top level (spec §2.5). */
+export function createdView(job: Job): { service_task: { task_id: string; status: string }; task_id: string; status: string; model: string; warnings: Job["warnings"] } {
+  const task = { task_id: job.id, status: job.status };
+  return { service_task: task, ...task, model: job.model, warnings: job.warnings };
+}

@@ -13,12 +13,9 @@ import { createEditJob } from "../image-edit.ts";
 import { imageTaskView } from "../image-view.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
 import { editBodyLimit, readEditForm } from "../multipart.ts";
+import { createdView } from "../views.ts";
 import { readWait, waitForJob } from "../wait.ts";
 
-function created(job: Job) {
-  const task = { task_id: job.id, status: job.status };
-  return { service_task: task, ...task, model: job.model, warnings: job.warnings };
-}
 
 /** A failed edit is not a result; OpenAI clients throw on a non-2xx answer, which is what they should do. */
 function editFailed(job: Job): ReelayError {
@@ -34,7 +31,7 @@ export function imageRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const body = parseJson(await c.req.text());
     const { job } = await createImageJob(deps, { body, caller: c.get("caller"), idempotencyKey });
-    return c.json(created(job));
+    return c.json(createdView(job));
   });
 
   routes.get("/image/tasks/:taskId", async (c) => {
@@ -49,10 +46,10 @@ export function imageRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     const wait = readWait(c.req.query("wait"), c.req.header("prefer"), deps.maxWaitS);
     const form = await readEditForm(c.req.raw);
     const { job } = await createEditJob(deps, form, { caller: c.get("caller"), idempotencyKey });
-    if (wait === undefined || wait === 0) return c.json(created(job));
+    if (wait === undefined || wait === 0) return c.json(createdView(job));
     const done = await waitForJob(deps.jobs, job.id, wait);
     if (done.status === "failed" || done.status === "cancelled") throw editFailed(done);
-    if (done.status !== "succeeded") return c.json(created(done), 202);
+    if (done.status !== "succeeded") return c.json(createdView(done), 202);
     const view = await imageTaskView(done, signer);
     return c.json({ created: Math.floor(Date.parse(done.createdAt) / 1000), data: view.data ?? [] });
   });

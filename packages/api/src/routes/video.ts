@@ -5,7 +5,7 @@ import { jsonBodyLimit, parseJson } from "../body.ts";
 import { createVideoJob } from "../create.ts";
 import type { ApiEnv, ResolvedDeps } from "../deps.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
-import { taskView } from "../views.ts";
+import { createdView, taskView } from "../views.ts";
 
 export function videoRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
@@ -15,8 +15,7 @@ export function videoRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const body = parseJson(await c.req.text());
     const { job } = await createVideoJob(deps, { body, caller: c.get("caller"), idempotencyKey });
-    const task = { task_id: job.id, status: job.status };
-    return c.json({ service_task: task, ...task, model: job.model, warnings: job.warnings });
+    return c.json(createdView(job));
   });
 
   routes.get("/tasks/:taskId", async (c) => {
