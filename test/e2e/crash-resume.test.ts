@@ -66,6 +66,23 @@ async function ready(child: Child): Promise<void> {
   await Promise.race([up, died]);
 }
 
+/**
+ * Starts the stack and waits until it answers. The port came from freePort() and another test may
+ * take it (or port + 1, S3's) before the child binds it: then a fresh port is tried.
+ */
+async function startReady(options: { bundled?: boolean } = {}): Promise<{ child: Child; url: string }> {
+  for (let attempt = 0; ; attempt++) {
+    const child = startStack(options);
+    try {
+      await ready(child);
+      return { child, url: `http://127.0.0.1:${port}` };
+    } catch (error) {
+      if (attempt >= 3 || !child.output.join("").includes("EADDRINUSE")) throw error;
+      port = await freePort();
+    }
+  }
+}
+
 beforeAll(async () => {
   // 6 s per task: long enough that every job is still being polled when the stack is killed.
   simulator = await startSimulator({ apiKey: upstreamKey, generationMs: 6_000, timeScale: 1 });
@@ -87,9 +104,8 @@ afterEach(async () => {
 
 describe("the local stack killed with jobs in flight", () => {
   it("SIGKILL mid-poll, start again: all jobs succeed, one upstream task and one terminal event each; SIGTERM then exits 0", async () => {
-    const first = startStack();
-    await ready(first);
-    const url = `http://127.0.0.1:${port}`;
+    const { child: first, url: firstUrl } = await startReady();
+    let url = firstUrl;
     const ids: string[] = [];
     for (let i = 0; i < JOBS; i++) {
       const { status, body } = await postJson(`${url}/v1/video/generations`, apiKey, { model: "gamma-3.1", prompt: `a paper boat, take ${i + 1}`, duration_sec: 4 });
@@ -106,8 +122,8 @@ describe("the local stack killed with jobs in flight", () => {
     first.process.kill("SIGKILL");
     await first.exited;
 
-    const second = startStack();
-    await ready(second);
+    const { child: second, url: secondUrl } = await startReady();
+    url = secondUrl;
     const jobs = await Promise.all(ids.map((id) => waitForTerminalJob(url, apiKey, id, 45_000)));
     expect(jobs.map((job) => job.status)).toEqual(ids.map(() => "succeeded"));
     expect(second.output.join("")).toContain(`resumed    ${JOBS} unfinished job(s)`);
@@ -127,9 +143,8 @@ describe("the local stack killed with jobs in flight", () => {
   }, 120_000);
 
   it("with the bundled simulator too: SIGKILL mid-poll, start again, every job succeeds against the task it already had", async () => {
-    const first = startStack({ bundled: true });
-    await ready(first);
-    const url = `http://127.0.0.1:${port}`;
+    const { child: first, url: firstUrl } = await startReady({ bundled: true });
+    let url = firstUrl;
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const { body } = await postJson(`${url}/v1/video/generations`, apiKey, { model: "os-2", prompt: `a lighthouse, take ${i + 1}`, duration_sec: 4 });
@@ -143,8 +158,8 @@ describe("the local stack killed with jobs in flight", () => {
     first.process.kill("SIGKILL");
     await first.exited;
 
-    const second = startStack({ bundled: true });
-    await ready(second);
+    const { child: second, url: secondUrl } = await startReady({ bundled: true });
+    url = secondUrl;
     const jobs = await Promise.all(ids.map((id) => waitForTerminalJob(url, apiKey, id, 45_000)));
     expect(jobs.map((job) => job.status)).toEqual(ids.map(() => "succeeded"));
     // The bundled simulator's own record of the tasks it made: one per job, across both runs.
