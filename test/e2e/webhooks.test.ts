@@ -13,7 +13,7 @@ import { loadConfig } from "../../packages/core/src/config.ts";
 import { DEAD_LETTER_FILE, JsonlDeadLetters } from "../../packages/core/src/webhooks/dead-letter.ts";
 import { startLocalStack, type LocalStack } from "../../packages/local/src/stack.ts";
 import { startReceiver, type Receiver } from "../../packages/core/test/webhooks/receiver.ts";
-import { freePort, postJson, SIM_TIME_SCALE, tempDir, waitFor, waitForTerminalJob } from "./support/stack.ts";
+import { postJson, SIM_TIME_SCALE, tempDir, waitFor, waitForTerminalJob } from "./support/stack.ts";
 
 const secret = `whsec_${randomBytes(24).toString("base64")}`;
 let flaky: Receiver;
@@ -26,7 +26,7 @@ beforeAll(async () => {
   broken = await startReceiver(() => 500);
   dataDir = await tempDir("webhooks");
   const config = loadConfig({
-    REELAY_PORT: String(await freePort()),
+    REELAY_PORT: "0",
     REELAY_DATA_DIR: dataDir,
     REELAY_WEBHOOKS: JSON.stringify([
       { url: flaky.url, secret },

@@ -1,7 +1,6 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtemp, readFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -10,24 +9,16 @@ import { expect, it } from "vitest";
 const run = promisify(execFile);
 const BIN = join(import.meta.dirname, "..", "bin", "reelay.js");
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 it("reelay demo starts the local stack, saves an MP4 whose bytes match the sha256 it prints, says where, and exits", async () => {
   const dir = await mkdtemp(join(tmpdir(), "reelay-demo-"));
   const out = join(dir, "out");
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, REELAY_PORT: String(port), REELAY_DATA_DIR: join(dir, "data") };
+  // Port 0: the stack binds any free port itself, so no other test can take it in between.
+  const env: NodeJS.ProcessEnv = { ...process.env, REELAY_PORT: "0", REELAY_DATA_DIR: join(dir, "data") };
   delete env.REELAY_API_KEY;
   delete env.REELAY_API_URL;
   delete env.REELAY_UPSTREAM_URL;
   const { stdout } = await run(process.execPath, [BIN, "demo", "--out", out, "--sim-time-scale", "0.05"], { env, timeout: 90_000 });
-  expect(stdout).toContain(`local stack ready at http://127.0.0.1:${port}`);
+  expect(stdout).toMatch(/local stack ready at http:\/\/127\.0\.0\.1:\d+/);
   const saved = /saved\s+(\S+\.mp4)\n\s+(\d+) bytes, sha256 ([0-9a-f]{64})/.exec(stdout);
   expect(saved, stdout).not.toBeNull();
   const [, file, bytes, sha256] = saved!;

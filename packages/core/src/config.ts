@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { ReelayError } from "./errors.ts";
+import { DEFAULT_MAX_OUTPUT_BYTES } from "./net/policy.ts";
 import { parseBaseUrl } from "./upstream/base-url.ts";
 import { parseSubscribersText, type WebhookSubscriber } from "./webhooks/subscribers.ts";
 
@@ -17,6 +18,8 @@ export interface Config {
   upstreamApiKey: string | undefined;
   /** Overrides the per-job deadline computed by the polling policy. */
   jobTimeoutS: number | undefined;
+  /** Largest output reelay copies (REELAY_MAX_OUTPUT_BYTES); a bigger one fails output_too_large. */
+  maxOutputBytes: number;
   /** Client side: where the reelay API is. */
   apiUrl: string;
   /** Model used for `inbox/*.txt` drops and CLI prompts without --model. */
@@ -68,7 +71,8 @@ function webhooks(env: Env): WebhookSubscriber[] {
 }
 
 export function loadConfig(env: Env = process.env): Config {
-  const port = positiveInt(env, "REELAY_PORT", 4700) as number;
+  // 0 asks for any free port (tests and side-by-side stacks); S3 then takes any free port too.
+  const port = env.REELAY_PORT?.trim() === "0" ? 0 : (positiveInt(env, "REELAY_PORT", 4700) as number);
   if (port > 65535) {
     throw new ReelayError("invalid_config", `REELAY_PORT must be at most 65535, got ${port}.`, {
       path: "REELAY_PORT",
@@ -84,6 +88,7 @@ export function loadConfig(env: Env = process.env): Config {
     upstreamUrl: upstreamUrl === undefined ? undefined : parseBaseUrl(upstreamUrl, "REELAY_UPSTREAM_URL"),
     upstreamApiKey: nonEmpty(env, "REELAY_UPSTREAM_API_KEY"),
     jobTimeoutS: positiveInt(env, "REELAY_JOB_TIMEOUT_S"),
+    maxOutputBytes: positiveInt(env, "REELAY_MAX_OUTPUT_BYTES", DEFAULT_MAX_OUTPUT_BYTES) as number,
     apiUrl: nonEmpty(env, "REELAY_API_URL") ?? `http://${host}:${port}`,
     defaultModel: nonEmpty(env, "REELAY_DEFAULT_MODEL") ?? "gamma-3.1",
     webhooks: webhooks(env),

@@ -43,8 +43,13 @@ describe("config", () => {
     });
   });
 
+  it("takes REELAY_PORT=0 as any free port", () => {
+    expect(loadConfig({ REELAY_PORT: "0" }).port).toBe(0);
+  });
+
   it.each([
     ["REELAY_PORT", "abc"],
+    ["REELAY_PORT", "-1"],
     ["REELAY_PORT", "70000"],
     ["REELAY_JOB_TIMEOUT_S", "-5"],
     ["REELAY_UPSTREAM_URL", "https://api.example.com"],

@@ -44,7 +44,7 @@ export interface TestStack extends LocalStack {
 /** Starts the stack in this process; `env` holds REELAY_* settings as a user would set them. */
 export async function startTestStack(env: Record<string, string> = {}): Promise<TestStack> {
   const dataDir = await tempDir("stack");
-  const config = loadConfig({ REELAY_PORT: String(await freePort()), REELAY_DATA_DIR: dataDir, ...env });
+  const config = loadConfig({ REELAY_PORT: "0", REELAY_DATA_DIR: dataDir, ...env });
   const logLines: string[] = [];
   const logger = { info: (line: string) => logLines.push(line), error: (line: string, error?: unknown) => logLines.push(`${line} ${String(error)}`) };
   const stack = await startLocalStack({ config, logger, s3Port: 0, simulator: { timeScale: SIM_TIME_SCALE } });

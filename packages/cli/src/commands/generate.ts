@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { join, resolve } from "node:path";
-import { loadConfig, ReelayError, validate } from "@reelay/core";
+import { loadConfig, ReelayError, validate, type Config } from "@reelay/core";
 import { downloadVerified } from "../client/download.ts";
 import { progressLine } from "../client/progress.ts";
 import { buildVideoRequest } from "../client/request.ts";
@@ -18,7 +18,7 @@ import { parseCommandArgs, UsageError } from "../usage.ts";
 export const DEFAULT_OUT_DIR = "reelay-output";
 const POLL_INTERVAL_MS = 1000;
 
-export async function runGenerate(args: string[], io: Io): Promise<number> {
+export async function runGenerate(args: string[], io: Io, given?: Config): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     options: {
       model: { type: "string", short: "m" },
@@ -38,7 +38,7 @@ export async function runGenerate(args: string[], io: Io): Promise<number> {
     },
   });
   if (values.audio && values["no-audio"]) throw new UsageError("give either --audio or --no-audio, not both.");
-  const config = loadConfig();
+  const config = given ?? loadConfig();
   const json = values.json;
   const body = buildVideoRequest({
     prompt: positionals.length > 0 ? positionals.join(" ") : undefined,
