@@ -12,7 +12,7 @@ import { ReelayError } from "../packages/core/src/errors.ts";
 import { STEP_LAMBDA_TIMEOUT_S, UPSTREAM_STEPS, type JobFlowStep } from "../packages/core/src/flow/steps.ts";
 import { jobFlowStateMachineProps } from "../packages/core/src/flow/synth-definition.ts";
 import { suppressNagFindings } from "./nag.ts";
-import { allowListPrefix, allowObjects, allowPutEvents, allowStartExecution, allowStopExecution, allowTable } from "./permissions.ts";
+import { allowListPrefix, allowManifests, allowObjects, allowPutEvents, allowStartExecution, allowStopExecution, allowTable } from "./permissions.ts";
 import { createStorage } from "./storage.ts";
 import { createWebhookDelivery } from "./webhooks.ts";
 
@@ -66,11 +66,11 @@ export function ReelayStack({ stack, app }: StackContext) {
     finish: stepFunction("finish"),
     recordFailure: stepFunction("recordFailure"),
   };
-  for (const fn of Object.values(steps)) allowTable(fn, table, ["GetItem", "UpdateItem"]);
+  for (const fn of Object.values(steps)) allowTable(fn, table, ["GetItem", "UpdateItem"], "jobs");
   // Download streams outputs in (multipart); every terminal step rewrites the job.json manifest.
   allowObjects(steps.download, bucket, "outputs/", ["PutObject", "AbortMultipartUpload"]);
-  allowObjects(steps.finish, bucket, "outputs/", ["PutObject"]);
-  allowObjects(steps.recordFailure, bucket, "outputs/", ["PutObject"]);
+  allowManifests(steps.finish, bucket);
+  allowManifests(steps.recordFailure, bucket);
   allowPutEvents(steps.finish, bus);
   allowPutEvents(steps.recordFailure, bus);
 
@@ -89,7 +89,7 @@ export function ReelayStack({ stack, app }: StackContext) {
     environment: starterEnvironment,
     bind: [apiKey],
   });
-  allowTable(apiFunction, table, ["GetItem", "PutItem", "UpdateItem", "Query"]);
+  allowTable(apiFunction, table, ["GetItem", "PutItem", "UpdateItem", "Query"], "all");
   // Presigned links to finished outputs are signed with this role, so it reads outputs/.
   allowObjects(apiFunction, bucket, "outputs/", ["GetObject"]);
   // POST /v1/images/edits stores the uploaded images and passes them upstream as presigned links.
@@ -116,7 +116,7 @@ export function ReelayStack({ stack, app }: StackContext) {
     timeout: 60,
     environment: starterEnvironment,
   });
-  allowTable(dropFunction, table, ["GetItem", "PutItem", "UpdateItem"]);
+  allowTable(dropFunction, table, ["GetItem", "PutItem", "UpdateItem"], "jobs");
   // Reads the drop, presigns materials beside it, moves a bad file to rejected/.
   allowObjects(dropFunction, bucket, "inbox/", ["GetObject", "DeleteObject"]);
   allowObjects(dropFunction, bucket, "rejected/", ["PutObject"]);

@@ -1,6 +1,8 @@
 /**
- * Least privilege, spelled out: each function gets named actions on the exact table, bucket prefix,
- * bus or state machine it uses. No wildcard actions anywhere.
+ * Least privilege, spelled out: each function gets named actions on the exact table (and, where it
+ * can, the kind of item), bucket prefix or object, bus or state machine it uses. No wildcard actions
+ * anywhere. The infra test "grants each reelay function exactly these permissions" is the statement
+ * of truth for the result.
  */
 import { ArnFormat, Stack } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
@@ -9,29 +11,53 @@ import type * as events from "aws-cdk-lib/aws-events";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
+import { JOB_ID_PREFIXES } from "../packages/core/src/jobs/ids.ts";
 import { JOBS_LIST_INDEX } from "../packages/core/src/jobs/schema.ts";
+import { manifestKey } from "../packages/core/src/pipeline/outputs.ts";
+import { DEAD_LETTER_KEY_PREFIX } from "../packages/core/src/webhooks/dead-letter.ts";
 
 export type TableAction = "GetItem" | "PutItem" | "UpdateItem" | "Query";
 export type ObjectAction = "GetObject" | "PutObject" | "DeleteObject" | "AbortMultipartUpload";
 export type Prefix = "inbox/" | "outputs/" | "rejected/" | "uploads/";
 
-function allow(fn: IFunction, actions: string[], resources: string[]): void {
-  fn.addToRolePolicy(new iam.PolicyStatement({ effect: iam.Effect.ALLOW, actions, resources }));
+function allow(fn: IFunction, actions: string[], resources: string[], conditions?: Record<string, unknown>): void {
+  fn.addToRolePolicy(new iam.PolicyStatement({ effect: iam.Effect.ALLOW, actions, resources, ...(conditions === undefined ? {} : { conditions }) }));
 }
 
-export function allowTable(fn: IFunction, table: dynamodb.ITable, actions: TableAction[]): void {
-  allow(fn, actions.map((a) => `dynamodb:${a}`), [table.tableArn]);
+/**
+ * Which items of the one table a function may touch, by partition key: the table also holds API
+ * key hashes (`apikey#...`) and webhook dead letters, which a job step has no business reading.
+ * "all" is the API function, which serves jobs and manages keys.
+ */
+export type TableItems = "jobs" | "dead-letters" | "all";
+
+const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
+  jobs: JOB_ID_PREFIXES.map((prefix) => `${prefix}_*`),
+  "dead-letters": [`${DEAD_LETTER_KEY_PREFIX}*`],
+};
+
+export function allowTable(fn: IFunction, table: dynamodb.ITable, actions: TableAction[], items: TableItems): void {
+  // GetItem/PutItem/UpdateItem name one partition key each, so LeadingKeys limits them to those items.
+  const conditions = items === "all" ? undefined : { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ITEM_KEY_PATTERNS[items] } };
+  allow(fn, actions.map((a) => `dynamodb:${a}`), [table.tableArn], conditions);
   // Listing reads the newest-first index; only Query ever touches it.
-  if (actions.includes("Query")) allow(fn, ["dynamodb:Query"], [`${table.tableArn}/index/${JOBS_LIST_INDEX}`]);
+  if (actions.includes("Query")) allow(fn, ["dynamodb:Query"], [`${table.tableArn}/index/${JOBS_LIST_INDEX}`], conditions);
 }
 
 export function allowObjects(fn: IFunction, bucket: s3.IBucket, prefix: Prefix, actions: ObjectAction[]): void {
   allow(fn, actions.map((a) => `s3:${a}`), [bucket.arnForObjects(`${prefix}*`)]);
 }
 
+/** Only each job's `job.json` manifest under outputs/ (Finish and RecordFailure write nothing else there). */
+export function allowManifests(fn: IFunction, bucket: s3.IBucket): void {
+  allow(fn, ["s3:PutObject"], [bucket.arnForObjects(manifestKey("*"))]);
+}
+
 /**
  * Listing, limited to one prefix. Without s3:ListBucket a HEAD of a missing object answers 403
- * instead of 404, and "not there yet" could not be told from "not allowed".
+ * instead of 404, and "not there yet" could not be told from "not allowed". The s3:prefix condition
+ * keeps it to inbox/; that such a ListBucket still earns the 404 inside the prefix is what
+ * kopia/kopia#3072 reports from S3 itself (not checked against AWS here: no account in tests).
  */
 export function allowListPrefix(fn: IFunction, bucket: s3.IBucket, prefix: Prefix): void {
   fn.addToRolePolicy(

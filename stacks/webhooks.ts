@@ -27,7 +27,7 @@ export function createWebhookDelivery(stack: Stack, scope: { bus: events.IEventB
     retryAttempts: 0,
   });
   // Dead letters are items in the jobs table.
-  allowTable(fn, scope.table, ["PutItem"]);
+  allowTable(fn, scope.table, ["PutItem"], "dead-letters");
   new events.Rule(stack, "WebhookRule", {
     eventBus: scope.bus,
     eventPattern: { source: [EVENT_SOURCE], detailType: Object.values(DETAIL_TYPES) },

@@ -218,7 +218,7 @@ describe("functions", () => {
 });
 
 describe("IAM", () => {
-  type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+  type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, unknown>> };
   const statements = (): [string, Statement][] =>
     entries(resourcesOf(synth.template, "AWS::IAM::Policy")).flatMap(([id, p]) =>
       (p.Properties!.PolicyDocument.Statement as Statement[]).map((s): [string, Statement] => [id, s]),
@@ -230,33 +230,49 @@ describe("IAM", () => {
     expect(actions.filter((a) => a.includes("*"))).toEqual([]);
   });
 
-  it("grants each reelay function exactly these permissions", () => {
-    const roleOf = (fnId: string) => render(reelayFunctions(synth.template)[fnId]!.Properties!.Role);
+  /** One line per action and resource: `action resource`, then ` if <operator> <key>=<values>` for each condition. */
+  function grantsByRole(): Map<string, string[]> {
     const byRole = new Map<string, string[]>();
     for (const [, p] of entries(resourcesOf(synth.template, "AWS::IAM::Policy"))) {
       const role = render(p.Properties!.Roles[0]);
       for (const s of p.Properties!.PolicyDocument.Statement as Statement[]) {
+        expect(s.Effect).toBe("Allow");
+        const conditions = entries(s.Condition ?? {}).flatMap(([operator, keys]) =>
+          entries(keys).map(([key, values]) => ` if ${operator} ${key}=${[values].flat().map(render).join("|")}`),
+        );
         for (const action of [s.Action].flat()) {
           for (const resource of [s.Resource].flat()) {
-            const r = render(resource).replace(/^arn:aws:ssm:[^:]+:[^:]+:parameter\/sst\/reelay\/test\//, "ssm:");
-            byRole.set(role, [...(byRole.get(role) ?? []), `${action} ${r}`]);
+            const r = render(resource)
+              .replace(/^arn:aws:ssm:[^:]+:[^:]+:parameter\/sst\/reelay\/test\//, "ssm:")
+              .replace(/^arn:aws:ssm:[^:]+:[^:]+:parameter\/sst\/reelay\/\.fallback\//, "ssm-fallback:");
+            byRole.set(role, [...(byRole.get(role) ?? []), `${action} ${r}${conditions.join("")}`]);
           }
         }
       }
     }
-    const granted = Object.fromEntries(
-      Object.keys(reelayFunctions(synth.template)).map((id) => [shortId(id), (byRole.get(roleOf(id)) ?? []).filter((g) => !g.startsWith("xray:")).sort()]),
-    );
-    const secret = ["ssm:GetParameters ssm:Secret/UPSTREAM_API_KEY/value", "ssm:GetParameters arn:aws:ssm:us-east-1:my-account:parameter/sst/reelay/.fallback/Secret/UPSTREAM_API_KEY/value"];
-    const apiSecret = ["ssm:GetParameters ssm:Secret/REELAY_API_KEY/value", "ssm:GetParameters arn:aws:ssm:us-east-1:my-account:parameter/sst/reelay/.fallback/Secret/REELAY_API_KEY/value"];
-    const step = ["dynamodb:GetItem Jobs", "dynamodb:UpdateItem Jobs"];
+    return byRole;
+  }
+
+  it("grants each reelay function exactly these permissions", () => {
+    const byRole = grantsByRole();
+    const roleOf = (fnId: string) => render(reelayFunctions(synth.template)[fnId]!.Properties!.Role);
+    const granted = Object.fromEntries(Object.keys(reelayFunctions(synth.template)).map((id) => [shortId(id), (byRole.get(roleOf(id)) ?? []).sort()]));
+    const secret = (name: string) => [`ssm:GetParameters ssm:Secret/${name}/value`, `ssm:GetParameters ssm-fallback:Secret/${name}/value`];
+    // X-Ray's two actions take no resource-level permissions (AWS requires "*"); nothing else has "*".
+    const xray = ["xray:PutTelemetryRecords *", "xray:PutTraceSegments *"];
+    // Job items only (partition key vidtsk_... or imgtsk_...): never the API key hashes or dead letters beside them.
+    const jobItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=vidtsk_*|imgtsk_*";
+    const step = [`dynamodb:GetItem Jobs${jobItems}`, `dynamodb:UpdateItem Jobs${jobItems}`, ...xray];
+    // Finish and RecordFailure only rewrite each job's manifest; only Download writes the outputs themselves.
+    const manifest = "s3:PutObject Bucket/outputs/*/job.json";
     const sorted = (list: string[]) => [...list].sort();
     expect(granted).toEqual({
-      SubmitFunction: sorted([...step, ...secret]),
-      PollFunction: sorted([...step, ...secret]),
-      DownloadFunction: sorted([...step, ...secret, "s3:PutObject Bucket/outputs/*", "s3:AbortMultipartUpload Bucket/outputs/*"]),
-      FinishFunction: sorted([...step, "events:PutEvents Bus", "s3:PutObject Bucket/outputs/*"]),
-      RecordFailureFunction: sorted([...step, "events:PutEvents Bus", "s3:PutObject Bucket/outputs/*"]),
+      SubmitFunction: sorted([...step, ...secret("UPSTREAM_API_KEY")]),
+      PollFunction: sorted([...step, ...secret("UPSTREAM_API_KEY")]),
+      DownloadFunction: sorted([...step, ...secret("UPSTREAM_API_KEY"), "s3:PutObject Bucket/outputs/*", "s3:AbortMultipartUpload Bucket/outputs/*"]),
+      FinishFunction: sorted([...step, "events:PutEvents Bus", manifest]),
+      RecordFailureFunction: sorted([...step, "events:PutEvents Bus", manifest]),
+      // The API serves jobs and manages stored keys (apikey#<sha256> items): the whole table.
       ApiFunction: sorted([
         "dynamodb:GetItem Jobs",
         "dynamodb:PutItem Jobs",
@@ -271,24 +287,34 @@ describe("IAM", () => {
         // Cancel: only this machine's executions, never another's.
         "states:StopExecution arn:aws:states:us-east-1:my-account:execution:JobFlow:*",
         "events:PutEvents Bus",
-        ...apiSecret,
+        ...secret("REELAY_API_KEY"),
+        ...xray,
       ]),
-      // Webhook delivery: its subscribers secret, and dead-letter items in the jobs table.
+      // Webhook delivery: its subscribers secret, and dead-letter items (only those) in the jobs table.
       WebhookFunction: sorted([
-        "dynamodb:PutItem Jobs",
-        "ssm:GetParameters ssm:Secret/REELAY_WEBHOOKS/value",
-        "ssm:GetParameters arn:aws:ssm:us-east-1:my-account:parameter/sst/reelay/.fallback/Secret/REELAY_WEBHOOKS/value",
+        "dynamodb:PutItem Jobs if ForAllValues:StringLike dynamodb:LeadingKeys=webhook-dead#*",
+        ...secret("REELAY_WEBHOOKS"),
+        ...xray,
       ]),
       DropFunction: sorted([
-        "dynamodb:GetItem Jobs",
-        "dynamodb:PutItem Jobs",
-        "dynamodb:UpdateItem Jobs",
+        `dynamodb:GetItem Jobs${jobItems}`,
+        `dynamodb:PutItem Jobs${jobItems}`,
+        `dynamodb:UpdateItem Jobs${jobItems}`,
         "s3:GetObject Bucket/inbox/*",
         "s3:DeleteObject Bucket/inbox/*",
         "s3:PutObject Bucket/rejected/*",
-        "s3:ListBucket Bucket",
+        // Listing only inside inbox/ (so a missing material is a 404, not a 403).
+        "s3:ListBucket Bucket if StringLike s3:prefix=inbox/*",
         "states:StartExecution JobFlow",
+        ...xray,
       ]),
     });
+  });
+
+  it("lets the job flow's role invoke its five step functions (and their versions) and nothing else", () => {
+    const machineRole = render(machine.RoleArn);
+    const invokes = (grantsByRole().get(machineRole) ?? []).filter((g) => g.startsWith("lambda:")).sort();
+    const stepFns = ["DownloadFunction", "FinishFunction", "PollFunction", "RecordFailureFunction", "SubmitFunction"];
+    expect(invokes).toEqual(stepFns.flatMap((fn) => [`lambda:InvokeFunction ${fn}`, `lambda:InvokeFunction ${fn}:*`]).sort());
   });
 });

@@ -3,6 +3,8 @@ import { ulid } from "ulid";
 import type { JobKind } from "./types.ts";
 
 const PREFIX: Record<JobKind, string> = { video: "vidtsk", image: "imgtsk" };
+/** Every job id starts with one of these and "_" (the stack scopes table access by it). */
+export const JOB_ID_PREFIXES: readonly string[] = Object.values(PREFIX);
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 /** `vidtsk_<ulid>` or `imgtsk_<ulid>`: sortable by creation time. */

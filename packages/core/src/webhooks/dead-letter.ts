@@ -46,6 +46,9 @@ export class JsonlDeadLetters implements DeadLetterSink {
   }
 }
 
+/** Partition-key prefix of dead-letter items (the stack limits the webhook function to it). */
+export const DEAD_LETTER_KEY_PREFIX = "webhook-dead#";
+
 /**
  * One item per (message, subscriber) in the jobs table, keyed `webhook-dead#<id>#<url digest>` so a
  * redelivered event overwrites rather than piles up. It has no listing keys, so it never shows among jobs.
@@ -61,6 +64,6 @@ export class DynamoDeadLetters implements DeadLetterSink {
 
   async record(letter: DeadLetter): Promise<void> {
     const urlDigest = createHash("sha256").update(letter.url).digest("hex").slice(0, 16);
-    await this.#db.send(new PutCommand({ TableName: this.#tableName, Item: { pk: `webhook-dead#${letter.webhookId}#${urlDigest}`, type: "webhook-dead-letter", ...letter } }));
+    await this.#db.send(new PutCommand({ TableName: this.#tableName, Item: { pk: `${DEAD_LETTER_KEY_PREFIX}${letter.webhookId}#${urlDigest}`, type: "webhook-dead-letter", ...letter } }));
   }
 }
