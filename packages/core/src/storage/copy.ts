@@ -6,6 +6,7 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { ReelayError } from "../errors.ts";
+import { safeUrl } from "../net/guarded-fetch.ts";
 import { TransientError } from "../pipeline/errors.ts";
 import type { ObjectStore, StoredObject } from "./objects.ts";
 
@@ -15,16 +16,6 @@ export interface CopiedObject extends StoredObject {
 
 /** A fixed key, or one chosen from the response's content type (e.g. the image extension). */
 export type KeyChoice = string | ((contentType: string) => string);
-
-/** Where a URL points, without its query: signed URLs carry their signature there. */
-export function safeUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return "(unparseable URL)";
-  }
-}
 
 function statusError(status: number, where: string): ReelayError {
   if (status === 408 || status === 429 || status >= 500) {
@@ -42,6 +33,10 @@ function contentLength(headers: Headers): number | undefined {
   return Number(raw);
 }
 
+/**
+ * `fetcher` is the deployment's guarded fetch (net/guarded-fetch.ts): its refusals (url_forbidden,
+ * output_too_large, output_content_type) are permanent and pass through as they are.
+ */
 export async function copyUrlToS3(fetcher: typeof fetch, url: string, store: ObjectStore, key: KeyChoice): Promise<CopiedObject> {
   const where = safeUrl(url);
   const sourceUrlHost = new URL(url).host;
@@ -49,6 +44,7 @@ export async function copyUrlToS3(fetcher: typeof fetch, url: string, store: Obj
   try {
     response = await fetcher(url, { redirect: "follow" });
   } catch (error) {
+    if (error instanceof ReelayError) throw error;
     throw new TransientError("download_failed", `Could not fetch the output at ${where}: ${error instanceof Error ? error.message : String(error)}.`, {
       cause: error,
     });
