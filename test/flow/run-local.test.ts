@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ReelayError } from "../../packages/core/src/errors.ts";
 import { TransientError } from "../../packages/core/src/pipeline/errors.ts";
 import { synthJobFlowDefinition } from "../../packages/core/src/flow/synth-definition.ts";
-import { ExecutionError, runJobFlowLocally, type LocalTaskHandler } from "../../packages/core/src/flow/run-local.ts";
+import { ExecutionError, runJobFlowLocally, stateMachineFor, type LocalTaskHandler } from "../../packages/core/src/flow/run-local.ts";
 
 const definition = synthJobFlowDefinition();
 
@@ -117,5 +117,20 @@ describe("runJobFlowLocally on the synthesized job flow", () => {
   it("refuses a definition whose Task has no local handler", async () => {
     const { Poll: _poll, ...rest } = fakes((s) => s).handlers;
     await expect(run(rest)).rejects.toThrow(/Poll/);
+  });
+
+  it("builds one interpreter per definition (validated once, not per job) and still refuses an invalid definition", () => {
+    expect(stateMachineFor(definition)).toBe(stateMachineFor(definition));
+    expect(() => stateMachineFor({ StartAt: "Nowhere", States: {} })).toThrow(/invalid/);
+  });
+
+  it("executions sharing the interpreter keep their own state: one succeeds while another fails", async () => {
+    const ok = fakes((s) => ({ ...s, outcome: s.polls >= 2 ? "succeeded" : "running" }));
+    const bad = fakes((s) => ({ ...s, outcome: "failed", error: { code: "upstream_task_failed", message: "no" } }));
+    const [first, second] = await Promise.allSettled([run(ok.handlers, "vidtsk_one"), run(bad.handlers, "vidtsk_two")]);
+    expect(first).toEqual({ status: "fulfilled", value: { jobId: "vidtsk_one", status: "succeeded" } });
+    expect(second.status).toBe("rejected");
+    expect(ok.visited).toEqual(["Submit", "Poll", "Poll", "Download", "Finish"]);
+    expect(bad.visited).toEqual(["Submit", "Poll", "RecordFailure"]);
   });
 });

@@ -61,6 +61,22 @@ function readPath(value: unknown, path: string): unknown {
     .reduce<unknown>((at, key) => (at !== null && typeof at === "object" ? (at as Record<string, unknown>)[key] : undefined), value);
 }
 
+const machines = new WeakMap<object, StateMachine>();
+
+/**
+ * One interpreter per definition: building it validates the ASL, which costs about half a second of
+ * CPU, too much to pay per job (at a few jobs a second it held every Submit seconds behind). An
+ * instance keeps only the definition; each run() has its own state, so executions share it safely.
+ */
+export function stateMachineFor(definition: Record<string, unknown>): StateMachine {
+  let machine = machines.get(definition);
+  if (machine === undefined) {
+    machine = new StateMachine(definition as unknown as StateMachineDefinition, { validationOptions: { checkArn: false } });
+    machines.set(definition, machine);
+  }
+  return machine;
+}
+
 export async function runJobFlowLocally(opts: RunJobFlowLocallyOptions): Promise<unknown> {
   const states = statesOf(opts.definition);
   const scale = opts.waitScale ?? 1;
@@ -101,9 +117,7 @@ export async function runJobFlowLocally(opts: RunJobFlowLocallyOptions): Promise
     );
   }
 
-  const machine = new StateMachine(opts.definition as unknown as StateMachineDefinition, {
-    validationOptions: { checkArn: false },
-  });
+  const machine = stateMachineFor(opts.definition);
   const execution = machine.run(opts.input as Json, {
     overrides,
     context: { Execution: { Name: opts.executionName, Input: opts.input as Record<string, unknown> } } as never,
