@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { ReelayError } from "./errors.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./net/policy.ts";
+import { MAX_JOB_TIMEOUT_S } from "./polling/policy.ts";
 import { parseBaseUrl } from "./upstream/base-url.ts";
 import { parseSubscribersText, type WebhookSubscriber } from "./webhooks/subscribers.ts";
 
@@ -38,7 +39,7 @@ export interface Config {
 
 type Env = Record<string, string | undefined>;
 
-function positiveInt(env: Env, name: string, fallback?: number): number | undefined {
+function positiveInt(env: Env, name: string, fallback?: number, max?: { value: number; why: string }): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw.trim() === "") return fallback;
   const value = Number(raw);
@@ -46,6 +47,9 @@ function positiveInt(env: Env, name: string, fallback?: number): number | undefi
     throw new ReelayError("invalid_config", `${name} must be a positive whole number, got "${raw}".`, {
       path: name,
     });
+  }
+  if (max !== undefined && value > max.value) {
+    throw new ReelayError("invalid_config", `${name} must be at most ${max.value}${max.why}, got ${value}.`, { path: name });
   }
   return value;
 }
@@ -72,12 +76,7 @@ function webhooks(env: Env): WebhookSubscriber[] {
 
 export function loadConfig(env: Env = process.env): Config {
   // 0 asks for any free port (tests and side-by-side stacks); S3 then takes any free port too.
-  const port = env.REELAY_PORT?.trim() === "0" ? 0 : (positiveInt(env, "REELAY_PORT", 4700) as number);
-  if (port > 65535) {
-    throw new ReelayError("invalid_config", `REELAY_PORT must be at most 65535, got ${port}.`, {
-      path: "REELAY_PORT",
-    });
-  }
+  const port = env.REELAY_PORT?.trim() === "0" ? 0 : (positiveInt(env, "REELAY_PORT", 4700, { value: 65535, why: "" }) as number);
   const host = nonEmpty(env, "REELAY_HOST") ?? "127.0.0.1";
   const upstreamUrl = nonEmpty(env, "REELAY_UPSTREAM_URL");
   return {
@@ -87,7 +86,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiKey: nonEmpty(env, "REELAY_API_KEY"),
     upstreamUrl: upstreamUrl === undefined ? undefined : parseBaseUrl(upstreamUrl, "REELAY_UPSTREAM_URL"),
     upstreamApiKey: nonEmpty(env, "REELAY_UPSTREAM_API_KEY"),
-    jobTimeoutS: positiveInt(env, "REELAY_JOB_TIMEOUT_S"),
+    jobTimeoutS: positiveInt(env, "REELAY_JOB_TIMEOUT_S", undefined, { value: MAX_JOB_TIMEOUT_S, why: " seconds (the longest job deadline; see polling/policy.ts)" }),
     maxOutputBytes: positiveInt(env, "REELAY_MAX_OUTPUT_BYTES", DEFAULT_MAX_OUTPUT_BYTES) as number,
     apiUrl: nonEmpty(env, "REELAY_API_URL") ?? `http://${host}:${port}`,
     defaultModel: nonEmpty(env, "REELAY_DEFAULT_MODEL") ?? "gamma-3.1",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { ReelayError } from "../src/errors.ts";
+import { MAX_JOB_TIMEOUT_S } from "../src/polling/policy.ts";
 
 describe("config", () => {
   it("uses the fixed defaults when nothing is set", () => {
@@ -43,6 +44,10 @@ describe("config", () => {
     });
   });
 
+  it("takes REELAY_JOB_TIMEOUT_S up to the longest job deadline, MAX_JOB_TIMEOUT_S", () => {
+    expect(loadConfig({ REELAY_JOB_TIMEOUT_S: String(MAX_JOB_TIMEOUT_S) }).jobTimeoutS).toBe(MAX_JOB_TIMEOUT_S);
+  });
+
   it("takes REELAY_PORT=0 as any free port", () => {
     expect(loadConfig({ REELAY_PORT: "0" }).port).toBe(0);
   });
@@ -52,6 +57,7 @@ describe("config", () => {
     ["REELAY_PORT", "-1"],
     ["REELAY_PORT", "70000"],
     ["REELAY_JOB_TIMEOUT_S", "-5"],
+    ["REELAY_JOB_TIMEOUT_S", String(MAX_JOB_TIMEOUT_S + 1)],
     ["REELAY_UPSTREAM_URL", "https://api.example.com"],
   ])("refuses %s=%s with invalid_config or invalid_base_url naming the variable", (name, value) => {
     let error: unknown;

@@ -38,6 +38,12 @@ export function firstWaitMs(_request?: { durationSec?: number }): number {
 
 export const MIN_DEADLINE_MS = 5 * 60_000;
 export const MAX_DEADLINE_MS = 15 * 60_000;
+/**
+ * The largest REELAY_JOB_TIMEOUT_S accepted (config refuses more): the formula's own maximum. A
+ * longer poll loop could outgrow Step Functions' 25,000-event execution history in the worst case
+ * the definition allows (test/flow/history-limit.test.ts computes it); raise this only with that test.
+ */
+export const MAX_JOB_TIMEOUT_S = MAX_DEADLINE_MS / 1000;
 const BASE_DEADLINE_MS = 5 * 60_000;
 const PER_VIDEO_SECOND_MS = 40_000;
 const QUEUEING_MS = 2 * 60_000;
@@ -49,7 +55,7 @@ export interface DeadlineInput {
   durationSec?: number;
   /** The upstream is known to queue (e.g. a task was seen queued): allow 2 minutes more. */
   queueing?: boolean;
-  /** REELAY_JOB_TIMEOUT_S through Config: replaces the formula entirely, unclamped. */
+  /** REELAY_JOB_TIMEOUT_S through Config: replaces the formula entirely, up to MAX_JOB_TIMEOUT_S. */
   overrideS?: number;
 }
 
@@ -57,12 +63,12 @@ export interface DeadlineInput {
  * Overall deadline for one job, from create to a terminal state:
  *   5 min + 40 s per second of video (+ 2 min when queueing), clamped to [5, 15] min.
  * 5 s -> 8 min 20 s, 10 s -> 11 min 40 s, 15 s -> 15 min. Missing duration_sec counts as the
- * contract default 5. An operator override is taken as given (tests and slow accounts need both
- * directions), as long as it is a positive number.
+ * contract default 5. An operator override is taken as given (tests need short ones), as long as it
+ * is a positive number, up to MAX_JOB_TIMEOUT_S.
  */
 export function jobDeadlineMs(input: DeadlineInput): number {
   if (input.overrideS !== undefined && Number.isFinite(input.overrideS) && input.overrideS > 0) {
-    return Math.round(input.overrideS * 1000);
+    return Math.round(Math.min(input.overrideS, MAX_JOB_TIMEOUT_S) * 1000);
   }
   const raw = input.durationSec;
   const seconds =

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { firstWaitMs, jobDeadlineMs, maxPolls, pollDelayMs } from "../../src/polling/policy.ts";
+import { firstWaitMs, jobDeadlineMs, MAX_JOB_TIMEOUT_S, maxPolls, pollDelayMs } from "../../src/polling/policy.ts";
 
 const MIN = 60_000;
 
@@ -69,9 +69,11 @@ describe("jobDeadlineMs", () => {
     );
   });
 
-  it("lets a positive override replace the formula in both directions", () => {
+  it("lets a positive override replace the formula in both directions, up to MAX_JOB_TIMEOUT_S", () => {
     expect(jobDeadlineMs({ durationSec: 15, overrideS: 3 })).toBe(3000);
-    expect(jobDeadlineMs({ durationSec: 5, overrideS: 3600 })).toBe(3_600_000);
+    expect(jobDeadlineMs({ durationSec: 5, overrideS: 720 })).toBe(12 * MIN);
+    expect(MAX_JOB_TIMEOUT_S).toBe(15 * 60);
+    expect(jobDeadlineMs({ durationSec: 5, overrideS: 3600 })).toBe(MAX_JOB_TIMEOUT_S * 1000);
   });
 
   it("ignores a zero, negative or NaN override", () => {
