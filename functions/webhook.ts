@@ -8,6 +8,8 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { Config } from "sst/node/config";
 import { loadConfig } from "../packages/core/src/config.ts";
+import { guardedFetch } from "../packages/core/src/net/guarded-fetch.ts";
+import { webhookFetchPolicy } from "../packages/core/src/net/policy.ts";
 import { DynamoDeadLetters } from "../packages/core/src/webhooks/dead-letter.ts";
 import { dispatchWebhooks } from "../packages/core/src/webhooks/dispatch.ts";
 import { eventFromBridge, type BridgeEnvelope } from "../packages/core/src/webhooks/payload.ts";
@@ -18,10 +20,12 @@ const config = loadConfig();
 const subscribers = parseSubscribersText(required((Config as unknown as Record<string, string | undefined>).REELAY_WEBHOOKS, "REELAY_WEBHOOKS"), "REELAY_WEBHOOKS");
 const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: config.aws.region }));
 const deadLetters = new DynamoDeadLetters(db, required(config.aws.tableName, "REELAY_TABLE_NAME"));
+// Subscribers are the operator's, but this function runs beside the metadata service: https to public addresses only.
+const fetch = guardedFetch(webhookFetchPolicy("aws"));
 
 export async function handler(envelope: BridgeEnvelope): Promise<void> {
   const event = eventFromBridge(envelope);
-  const outcomes = await dispatchWebhooks(event, subscribers, { deadLetters });
+  const outcomes = await dispatchWebhooks(event, subscribers, { deadLetters, fetch });
   for (const outcome of outcomes) {
     console.log(JSON.stringify({ msg: "webhook", webhookId: event.id, host: new URL(outcome.url).host, delivered: outcome.delivered, attempts: outcome.attempts, lastError: outcome.lastError }));
   }

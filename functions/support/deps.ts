@@ -12,6 +12,8 @@ import { ReelayError } from "../../packages/core/src/errors.ts";
 import { EventBridgeSink } from "../../packages/core/src/events/eventbridge.ts";
 import type { ExecutionStopper } from "../../packages/core/src/jobs/cancel.ts";
 import { JobStore } from "../../packages/core/src/jobs/store.ts";
+import { guardedFetch, type FetchPolicy } from "../../packages/core/src/net/guarded-fetch.ts";
+import { outputFetchPolicy } from "../../packages/core/src/net/policy.ts";
 import type { PipelineDeps } from "../../packages/core/src/pipeline/deps.ts";
 import { ObjectStore } from "../../packages/core/src/storage/objects.ts";
 import { UpstreamClient } from "../../packages/core/src/upstream/client.ts";
@@ -67,12 +69,17 @@ export function awsStopper(config: Config = loadConfig()): ExecutionStopper {
   return stateMachineStopper(new SFNClient({ region: config.aws.region }), required(config.aws.stateMachineArn, "REELAY_STATE_MACHINE_ARN"));
 }
 
+/** Output downloads on AWS: https only, public addresses only, REELAY_MAX_OUTPUT_BYTES at most. */
+export function awsOutputFetchPolicy(config: Config): FetchPolicy {
+  return outputFetchPolicy("aws", config.maxOutputBytes);
+}
+
 export async function buildPipelineDeps(opts: { callsUpstream: boolean }): Promise<PipelineDeps> {
   const config = loadConfig();
   return {
     ...awsStores(config),
     upstream: opts.callsUpstream ? await upstreamClient(config) : unboundUpstream(),
-    fetch: globalThis.fetch,
+    fetch: guardedFetch(awsOutputFetchPolicy(config)),
     now: () => new Date(),
     ...(config.jobTimeoutS === undefined ? {} : { jobTimeoutS: config.jobTimeoutS }),
   };

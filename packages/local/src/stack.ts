@@ -13,6 +13,8 @@ import { UpstreamClient } from "@reelay/core";
 import { JsonlFileSink } from "@reelay/core/events/jsonl";
 import { synthJobFlowDefinition } from "@reelay/core/flow/synth-definition";
 import { JobStore } from "@reelay/core/jobs/store";
+import { guardedFetch } from "@reelay/core/net/guarded-fetch";
+import { outputFetchPolicy, webhookFetchPolicy } from "@reelay/core/net/policy";
 import { ApiKeyStore } from "@reelay/core/keys/store";
 import type { PipelineDeps } from "@reelay/core/pipeline/deps";
 import { ObjectStore } from "@reelay/core/storage/objects";
@@ -126,8 +128,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const jobs = new JobStore(standins.ddb, standins.tableName);
     const objects = new ObjectStore(standins.s3, standins.bucket);
     const events = new JsonlFileSink(join(dataDir, EVENTS_FILE));
-    // Loopback subscribers are allowed here (a local receiver); the AWS delivery function is where SSRF matters.
+    // Loopback subscribers are allowed here (a local receiver); private and metadata addresses are not.
     const webhooks = new WebhookDispatcher(config.webhooks, {
+      fetch: guardedFetch(webhookFetchPolicy("local")),
       deadLetters: new JsonlDeadLetters(join(dataDir, DEAD_LETTER_FILE)),
       ...(options.webhookRetry === undefined ? {} : { retry: options.webhookRetry }),
       onError: (error) => log.error("a webhook delivery stopped", error),
@@ -139,9 +142,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       objects,
       upstream: upstream.client,
       events,
-      // Outputs come from the simulator on 127.0.0.1: loopback downloads are allowed here, and only
-      // here. The SSRF guard for AWS must not inherit this.
-      fetch: globalThis.fetch,
+      // Outputs come from the simulator on 127.0.0.1: loopback (and http) downloads are allowed here,
+      // and only here; functions/support/deps.ts builds the strict AWS policy.
+      fetch: guardedFetch(outputFetchPolicy("local", config.maxOutputBytes)),
       now: () => new Date(),
       ...(config.jobTimeoutS === undefined ? {} : { jobTimeoutS: config.jobTimeoutS }),
     };

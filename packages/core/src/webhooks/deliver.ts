@@ -2,6 +2,7 @@
  * One message to one subscriber, retried with exponential backoff. Every attempt carries the same
  * webhook-id and is signed afresh with its own timestamp (receivers reject stale timestamps).
  */
+import { ReelayError } from "../errors.ts";
 import { signWebhook } from "./sign.ts";
 import type { WebhookSubscriber } from "./subscribers.ts";
 import type { WebhookMessage } from "./payload.ts";
@@ -20,6 +21,7 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseDelayMs: 1000, time
 
 export interface DeliveryOptions {
   retry?: Partial<RetryPolicy>;
+  /** The deployment's guarded fetch (net/policy.ts webhookFetchPolicy); its refusals are not retried. */
   fetch?: typeof globalThis.fetch;
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
@@ -28,7 +30,7 @@ export interface DeliveryOptions {
 export interface DeliveryResult {
   delivered: boolean;
   attempts: number;
-  /** Why the last attempt failed: `HTTP <status>` or the network error's message. */
+  /** Why the last attempt failed: `HTTP <status>`, the network error's message, or the guard's refusal. */
   lastError?: string;
 }
 
@@ -38,7 +40,14 @@ export function retryDelayMs(policy: RetryPolicy, failedAttempt: number): number
   return policy.baseDelayMs * 2 ** (failedAttempt - 1);
 }
 
-async function attempt(subscriber: WebhookSubscriber, message: WebhookMessage, options: Required<Omit<DeliveryOptions, "retry">>, timeoutMs: number): Promise<string | undefined> {
+/** Why an attempt failed, and whether trying again could help. */
+interface Failure {
+  message: string;
+  /** The guard refused the URL itself (url_forbidden): no later attempt can go better. */
+  final: boolean;
+}
+
+async function attempt(subscriber: WebhookSubscriber, message: WebhookMessage, options: Required<Omit<DeliveryOptions, "retry">>, timeoutMs: number): Promise<Failure | undefined> {
   const headers = signWebhook(subscriber.secret, message.id, options.now().getTime() / 1000, message.body);
   try {
     const response = await options.fetch(subscriber.url, {
@@ -50,20 +59,24 @@ async function attempt(subscriber: WebhookSubscriber, message: WebhookMessage, o
     });
     // The body is not needed; reading it frees the connection.
     await response.arrayBuffer().catch(() => undefined);
-    return response.status >= 200 && response.status < 300 ? undefined : `HTTP ${response.status}`;
+    return response.status >= 200 && response.status < 300 ? undefined : { message: `HTTP ${response.status}`, final: false };
   } catch (error) {
-    return error instanceof Error ? error.message.slice(0, 200) : String(error);
+    if (error instanceof ReelayError && !error.retryable) return { message: `${error.code}: ${error.message}`.slice(0, 200), final: true };
+    return { message: error instanceof Error ? error.message.slice(0, 200) : String(error), final: false };
   }
 }
 
 export async function deliverWebhook(subscriber: WebhookSubscriber, message: WebhookMessage, options: DeliveryOptions = {}): Promise<DeliveryResult> {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const io = { fetch: options.fetch ?? globalThis.fetch, now: options.now ?? (() => new Date()), sleep: options.sleep ?? sleepMs };
-  let lastError: string | undefined;
-  for (let tries = 1; tries <= policy.attempts; tries++) {
-    lastError = await attempt(subscriber, message, io, policy.timeoutMs);
-    if (lastError === undefined) return { delivered: true, attempts: tries };
+  let failure: Failure | undefined;
+  let tries = 0;
+  while (tries < policy.attempts) {
+    tries++;
+    failure = await attempt(subscriber, message, io, policy.timeoutMs);
+    if (failure === undefined) return { delivered: true, attempts: tries };
+    if (failure.final) break;
     if (tries < policy.attempts) await io.sleep(retryDelayMs(policy, tries));
   }
-  return { delivered: false, attempts: policy.attempts, ...(lastError === undefined ? {} : { lastError }) };
+  return { delivered: false, attempts: tries, ...(failure === undefined ? {} : { lastError: failure.message }) };
 }
