@@ -1,5 +1,6 @@
 /** What the pipeline steps need, passed in so the same steps run on Lambda and in the local stack. */
 import type { EventSink } from "../events/types.ts";
+import type { GenerationStatsStore } from "../jobs/generation-stats.ts";
 import type { JobStore } from "../jobs/store.ts";
 import type { ObjectStore } from "../storage/objects.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
@@ -14,6 +15,15 @@ export interface PipelineDeps {
   now: () => Date;
   /** Config.jobTimeoutS: replaces the per-job deadline formula. */
   jobTimeoutS?: number;
+  /** Observed generation times, for the predicted first wait; absent = the plain polling schedule. */
+  generationStats?: Pick<GenerationStatsStore, "history" | "record">;
+  /** How long one Poll keeps looking in-process (policy POLL_WINDOW_MS); absent or 0 = one look per Poll. */
+  pollWindowMs?: number;
+  /**
+   * The Poll window's pause between looks; default setTimeout. A rejection (the process is
+   * stopping) ends the window at once; the flow's Wait and next Poll carry on.
+   */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface FlowState {
@@ -31,6 +41,8 @@ export interface FlowState {
   error?: { code: string; message: string };
   /** Output URLs of an image answered synchronously (no task to poll). */
   outputUrls?: string[];
+  /** ISO time the upstream task was last seen running, so a finish can be timed to within a poll interval. */
+  runningSeenAt?: string;
 }
 
 /** What Step Functions' Catch puts at ResultPath $.error. */

@@ -7,7 +7,9 @@
 import { ReelayError } from "../errors.ts";
 import type { Job, JobOutput, TerminalStatus } from "../jobs/types.ts";
 import { isTerminal } from "../jobs/types.ts";
-import { jobDeadlineMs, maxPolls as pollLimit, pollDelayMs } from "../polling/policy.ts";
+import { generationStatsKey } from "../jobs/generation-stats.ts";
+import type { GenerationHistory } from "../polling/history.ts";
+import { firstWaitMs, jobDeadlineMs, maxPolls as pollLimit, nextPollDelayMs, observedGenerationMs, pollDelayMs } from "../polling/policy.ts";
 import { copyUrlToS3 } from "../storage/copy.ts";
 import type { FailureInput, FlowState, PipelineDeps } from "./deps.ts";
 import { asStepError, TransientError } from "./errors.ts";
@@ -40,10 +42,19 @@ function stopped(state: FlowState, job: Job): FlowState {
   };
 }
 
-function waitSecondsFor(polls: number, deadlineAt: string, now: Date): number {
-  const remaining = Date.parse(deadlineAt) - now.getTime();
-  const ms = Math.min(pollDelayMs(polls), Math.max(remaining, 1_000));
-  return Math.max(1, Math.ceil(ms / 1000));
+/** `ms` from now, cut at the deadline (at least 1 s, so the poll after it can say "timeout"). */
+function boundedMs(ms: number, deadlineAt: string, now: Date): number {
+  return Math.min(ms, Math.max(Date.parse(deadlineAt) - now.getTime(), 1_000));
+}
+
+/** The Wait state's whole seconds for a pause of `ms`. */
+function waitSecondsFor(ms: number, deadlineAt: string, now: Date): number {
+  return Math.max(1, Math.ceil(boundedMs(ms, deadlineAt, now) / 1000));
+}
+
+/** The model's observed generation times. Advisory: unreadable stats mean the plain schedule, never a failed step. */
+async function historyOf(deps: PipelineDeps, job: Job): Promise<GenerationHistory | undefined> {
+  return deps.generationStats?.history(generationStatsKey(job)).catch(() => undefined);
 }
 
 function durationOf(job: Job): number | undefined {
@@ -56,7 +67,7 @@ function baseState(deps: PipelineDeps, job: Job, deadlineAt: string): FlowState 
   return {
     jobId: job.id,
     kind: job.kind,
-    waitSeconds: waitSecondsFor(job.polls, deadlineAt, deps.now()),
+    waitSeconds: waitSecondsFor(pollDelayMs(job.polls), deadlineAt, deps.now()),
     polls: job.polls,
     maxPolls: pollLimit(deadlineMs),
     deadlineAt,
@@ -92,7 +103,11 @@ export function submit(deps: PipelineDeps, input: { jobId: string }): Promise<Fl
     }
     const state = baseState(deps, job, deadlineAt);
     // An image answered synchronously has nothing to poll: go straight on to Download.
-    return outputUrls.length > 0 ? { ...state, outcome: "succeeded", waitSeconds: 0, outputUrls } : state;
+    if (outputUrls.length > 0) return { ...state, outcome: "succeeded", waitSeconds: 0, outputUrls };
+    if (job.polls > 0 || job.submittedAt === undefined) return state;
+    // The first look, timed from the create by what this model and duration took before.
+    const dueMs = Date.parse(job.submittedAt) + firstWaitMs({ history: await historyOf(deps, job) }) - deps.now().getTime();
+    return { ...state, waitSeconds: waitSecondsFor(dueMs, deadlineAt, deps.now()) };
   });
 }
 
@@ -105,7 +120,45 @@ async function countPoll(deps: PipelineDeps, jobId: string): Promise<Job | undef
   }
 }
 
-/** One look at the upstream task. Past the deadline or the poll bound, the job fails with code "timeout". */
+function sleepOf(deps: PipelineDeps): (ms: number) => Promise<void> {
+  return deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+}
+
+/** One look at the upstream task: the job's verdict, or "running" with the look counted. */
+async function look(deps: PipelineDeps, job: Job & { upstreamTaskId: string }, state: FlowState): Promise<FlowState> {
+  // Ask first: a task that finished just before a late poll is still worth its download.
+  const answer = job.kind === "video" ? await deps.upstream.getVideoTask(job.upstreamTaskId) : await deps.upstream.getImageTask(job.upstreamTaskId);
+  const now = deps.now();
+  const counted = await countPoll(deps, job.id);
+  if (counted === undefined) return stopped(state, await deps.jobs.require(job.id));
+  const next = { ...state, polls: counted.polls };
+  if (answer.state.state === "failed") {
+    const reason = answer.state.error?.message ?? "The upstream task failed without a reason.";
+    return { ...next, outcome: "failed", waitSeconds: 0, error: { code: "upstream_task_failed", message: reason } };
+  }
+  if (answer.state.state === "running") {
+    if (now.getTime() >= Date.parse(state.deadlineAt)) return { ...next, outcome: "failed", waitSeconds: 0, error: timeoutError(next) };
+    if (counted.polls >= state.maxPolls) return { ...next, outcome: "failed", waitSeconds: 0, error: timeoutError(next, ", the poll limit was reached") };
+    return { ...next, outcome: "running", runningSeenAt: now.toISOString() };
+  }
+  await deps.jobs.update(job.id, { upstreamDoneAt: now.toISOString() }, { unlessTerminal: true });
+  if (counted.upstreamDoneAt === undefined && job.submittedAt !== undefined) {
+    const ms = observedGenerationMs({
+      submittedAtMs: Date.parse(job.submittedAt),
+      ...(state.runningSeenAt === undefined ? {} : { runningSeenAtMs: Date.parse(state.runningSeenAt) }),
+      doneSeenAtMs: now.getTime(),
+    });
+    // Advisory, like reading it: a lost sample must not fail a job whose task is done.
+    await deps.generationStats?.record(generationStatsKey(job), ms).catch(() => undefined);
+  }
+  return { ...next, outcome: "succeeded", waitSeconds: 0 };
+}
+
+/**
+ * Looks at the upstream task until it is done or the poll window (deps.pollWindowMs) is used up,
+ * pausing nextPollDelayMs between looks; then hands back to the state machine with the next wait.
+ * Past the deadline or the poll bound, the job fails with code "timeout".
+ */
 export function poll(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
   return guarded(deps, state.jobId, "poll", async () => {
     const job = await deps.jobs.require(state.jobId);
@@ -114,23 +167,25 @@ export function poll(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
     if (job.upstreamTaskId === undefined) {
       throw new ReelayError("not_submitted", `Job ${job.id} has no upstream task to poll; Submit did not finish.`);
     }
-    // Ask first: a task that finished just before a late poll is still worth its download.
-    const answer = job.kind === "video" ? await deps.upstream.getVideoTask(job.upstreamTaskId) : await deps.upstream.getImageTask(job.upstreamTaskId);
-    const now = deps.now();
-    const counted = await countPoll(deps, job.id);
-    if (counted === undefined) return stopped(state, await deps.jobs.require(job.id));
-    const next = { ...state, polls: counted.polls };
-    if (answer.state.state === "failed") {
-      const reason = answer.state.error?.message ?? "The upstream task failed without a reason.";
-      return { ...next, outcome: "failed", waitSeconds: 0, error: { code: "upstream_task_failed", message: reason } };
+    const task = { ...job, upstreamTaskId: job.upstreamTaskId };
+    const windowEnd = deps.now().getTime() + (deps.pollWindowMs ?? 0);
+    const history = await historyOf(deps, job);
+    const sleep = sleepOf(deps);
+    let current = state;
+    for (;;) {
+      current = await look(deps, task, current);
+      if (current.outcome !== "running") return current;
+      const now = deps.now();
+      const submittedAt = Date.parse(job.submittedAt ?? job.createdAt);
+      const pauseMs = boundedMs(nextPollDelayMs({ polls: current.polls, sinceSubmitMs: now.getTime() - submittedAt, history }), state.deadlineAt, now);
+      const handOff = { ...current, waitSeconds: waitSecondsFor(pauseMs, state.deadlineAt, now) };
+      if (now.getTime() + pauseMs > windowEnd) return handOff;
+      try {
+        await sleep(pauseMs);
+      } catch {
+        return handOff;
+      }
     }
-    if (answer.state.state === "running") {
-      if (now.getTime() >= Date.parse(state.deadlineAt)) return { ...next, outcome: "failed", waitSeconds: 0, error: timeoutError(next) };
-      if (counted.polls >= state.maxPolls) return { ...next, outcome: "failed", waitSeconds: 0, error: timeoutError(next, ", the poll limit was reached") };
-      return { ...next, outcome: "running", waitSeconds: waitSecondsFor(counted.polls, state.deadlineAt, now) };
-    }
-    await deps.jobs.update(job.id, { upstreamDoneAt: now.toISOString() }, { unlessTerminal: true });
-    return { ...next, outcome: "succeeded", waitSeconds: 0 };
   });
 }
 

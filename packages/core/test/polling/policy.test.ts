@@ -1,6 +1,20 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { firstWaitMs, jobDeadlineMs, MAX_JOB_TIMEOUT_S, maxPolls, pollDelayMs } from "../../src/polling/policy.ts";
+import { BUCKET_RATIO, bucketOf, quantileMs, type GenerationHistory } from "../../src/polling/history.ts";
+import {
+  DETECT_POLL_MS,
+  FIRST_POLL_MARGIN_MS,
+  FIRST_POLL_QUANTILE,
+  firstWaitMs,
+  jobDeadlineMs,
+  MAX_JOB_TIMEOUT_S,
+  maxPolls,
+  MIN_HISTORY_SAMPLES,
+  nextPollDelayMs,
+  observedGenerationMs,
+  pollDelayMs,
+  TAIL_QUANTILE,
+} from "../../src/polling/policy.ts";
 
 const MIN = 60_000;
 
@@ -36,10 +50,70 @@ describe("pollDelayMs", () => {
   });
 });
 
+/** A history of `count` samples of exactly `ms` each (one bucket). */
+function flat(ms: number, count: number): GenerationHistory {
+  return { samples: count, buckets: { [bucketOf(ms)]: count } };
+}
+
+/** 100 samples 100, 101, ..., 199 s: the 5 % quantile is 105 s, the 99 % quantile 199 s (to a bucket). */
+const spread: GenerationHistory = (() => {
+  const buckets: Record<number, number> = {};
+  for (let s = 100; s < 200; s++) buckets[bucketOf(s * 1000)] = (buckets[bucketOf(s * 1000)] ?? 0) + 1;
+  return { samples: 100, buckets };
+})();
+
 describe("firstWaitMs", () => {
-  it("is the first poll delay", () => {
+  it("is the first poll delay without a history", () => {
     expect(firstWaitMs({ durationSec: 10 })).toBe(2000);
     expect(firstWaitMs()).toBe(2000);
+  });
+
+  it("is the first poll delay while the history has fewer than MIN_HISTORY_SAMPLES samples", () => {
+    expect(firstWaitMs({ history: flat(300_000, MIN_HISTORY_SAMPLES - 1) })).toBe(2000);
+    expect(firstWaitMs({ history: flat(300_000, MIN_HISTORY_SAMPLES) })).toBeGreaterThan(290_000);
+  });
+
+  it("is the history's 5 % quantile less FIRST_POLL_MARGIN_MS once trusted", () => {
+    const wait = firstWaitMs({ history: spread });
+    expect(wait).toBe(Math.round(quantileMs(spread, FIRST_POLL_QUANTILE)! - FIRST_POLL_MARGIN_MS));
+    expect(wait).toBeGreaterThan(105_000 / BUCKET_RATIO - FIRST_POLL_MARGIN_MS);
+    expect(wait).toBeLessThan(105_000 * BUCKET_RATIO - FIRST_POLL_MARGIN_MS);
+  });
+
+  it("never goes under the first poll delay, however fast the model", () => {
+    expect(firstWaitMs({ history: flat(1_000, 50) })).toBe(2000);
+  });
+});
+
+describe("nextPollDelayMs", () => {
+  it("without a trusted history follows the backoff schedule", () => {
+    expect([0, 1, 2, 3].map((polls) => nextPollDelayMs({ polls, sinceSubmitMs: 150_000 }))).toEqual([2000, 3000, 4500, 5000]);
+    expect(nextPollDelayMs({ polls: 3, sinceSubmitMs: 150_000, history: flat(160_000, MIN_HISTORY_SAMPLES - 1) })).toBe(5000);
+  });
+
+  it("is DETECT_POLL_MS (3 s, inside the 2-5 s band) until the history's 99 % quantile", () => {
+    expect(DETECT_POLL_MS).toBe(3000);
+    expect(nextPollDelayMs({ polls: 7, sinceSubmitMs: 110_000, history: spread })).toBe(DETECT_POLL_MS);
+    expect(nextPollDelayMs({ polls: 7, sinceSubmitMs: quantileMs(spread, TAIL_QUANTILE)! - 1, history: spread })).toBe(DETECT_POLL_MS);
+  });
+
+  it("past the 99 % quantile goes back to the backoff schedule", () => {
+    expect(nextPollDelayMs({ polls: 7, sinceSubmitMs: quantileMs(spread, TAIL_QUANTILE)!, history: spread })).toBe(5000);
+  });
+});
+
+describe("observedGenerationMs", () => {
+  it("is the midpoint of the last running look and the done look when they were a poll interval apart", () => {
+    expect(observedGenerationMs({ submittedAtMs: 1_000, runningSeenAtMs: 91_000, doneSeenAtMs: 94_000 })).toBe(91_500);
+    expect(observedGenerationMs({ submittedAtMs: 0, runningSeenAtMs: 10_000, doneSeenAtMs: 16_000 })).toBe(13_000);
+  });
+
+  it("is the done look's time (an upper bound) when the first look already saw the task done", () => {
+    expect(observedGenerationMs({ submittedAtMs: 1_000, doneSeenAtMs: 301_000 })).toBe(300_000);
+  });
+
+  it("is the done look's time when the last running look is too far back to bracket the finish", () => {
+    expect(observedGenerationMs({ submittedAtMs: 0, runningSeenAtMs: 50_000, doneSeenAtMs: 60_000 })).toBe(60_000);
   });
 });
 
