@@ -7,7 +7,7 @@
  * programming error and is refused before anything is sent.
  */
 import { ReelayError } from "../errors.ts";
-import { classifyTask, readBusinessError, readTaskId, type TaskState } from "../contract/responses.ts";
+import { classifyTask, FAILURE_STATUSES, readBusinessError, readStatus, readTaskId, type TaskState } from "../contract/responses.ts";
 import { parseBaseUrl } from "./base-url.ts";
 import {
   badResponse,
@@ -196,7 +196,9 @@ export class UpstreamClient {
       );
     }
     const answer = await this.#send("POST", endpoint, { ...payload, idempotencyKey: key });
-    if (readBusinessError(answer.body) !== undefined) {
+    // A repeated create (its first answer was lost) may find its task already failed: the error
+    // then sits beside a task id and a failure status, and is the task's failure, not a refusal.
+    if (readBusinessError(answer.body) !== undefined && !isFailedTask(answer.body)) {
       throw businessError(answer.body, { method: "POST", endpoint, attempts: answer.attempts }, this.#redact);
     }
     return answer;
@@ -255,6 +257,11 @@ export class UpstreamClient {
       await this.#sleep(retryAfterMs ?? backoffDelayMs(attempt, this.#backoff, this.#random));
     }
   }
+}
+
+function isFailedTask(body: unknown): boolean {
+  const status = readStatus(body)?.toLowerCase();
+  return readTaskId(body) !== undefined && status !== undefined && FAILURE_STATUSES.includes(status);
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {

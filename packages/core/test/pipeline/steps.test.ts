@@ -78,6 +78,15 @@ describe("a whole job, step by step", () => {
     expect(events[0]?.detail.error?.message).toContain("refused by policy");
   });
 
+  it("a create whose answer was lost and whose task failed before the repeat: Submit says upstream_task_failed (not upstream_rejected), one upstream task", async () => {
+    // The first create makes the task and answers 503; by the repeat (same key) the task has failed.
+    const h = await harness({ generationMs: 0, faults: [{ fault: "task_fail", reason: "refused by policy" }, { fault: "server_error", on: "create", after: true, times: 1 }] });
+    const queued = await queuedJob(h.deps, VIDEO);
+    const error = await caught(submit(h.deps, { jobId: queued.id }));
+    expect(error).toMatchObject({ code: "upstream_task_failed", message: expect.stringContaining("refused by policy") });
+    expect(h.sim.counters()).toMatchObject({ creates: 2, tasksCreated: 1 });
+  });
+
   it("a poll past the deadline ends the job failed with code timeout", async () => {
     const h = await harness({ faults: [{ fault: "never_finish" }] });
     const queued = await queuedJob(h.deps, VIDEO);

@@ -269,6 +269,19 @@ describe("bad answers", () => {
     expect(error.details?.upstreamCode).toBe("insufficient_quota");
   });
 
+  it("reads a create answered with its task already failed (a repeat after a lost answer) as that task's failure, not a rejection", async () => {
+    const failed = { service_task: { task_id: "vidtsk_abc", status: "failed", error: { code: "generation_failed", message: "Content moderation rejected the prompt" } }, task_id: "vidtsk_abc", status: "failed" };
+    const { client } = await setup([json(200, failed)]);
+    const created = await client.createVideo({}, { idempotencyKey: "k" });
+    expect(created.taskId).toBe("vidtsk_abc");
+    expect(created.state).toMatchObject({ state: "failed", error: { message: "Content moderation rejected the prompt" } });
+  });
+
+  it("still reports a business error beside a task id but no failure status as upstream_rejected", async () => {
+    const { client } = await setup([json(200, { task_id: "vidtsk_abc", status: "queued", error: { code: "quota", message: "Your balance is too low" } })]);
+    expect((await caught(client.createVideo({}, { idempotencyKey: "k" }))).code).toBe("upstream_rejected");
+  });
+
   it("reads a short reason out of a non-JSON error page", async () => {
     const { client } = await setup([raw(400, "<html><body><h1>Bad gateway config</h1></body></html>")]);
     expect((await caught(client.getVideoTask("vidtsk_abc"))).message).toContain("Bad gateway config");
