@@ -1,8 +1,12 @@
 import { createHash } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import { Readable } from "node:stream";
 import { ListMultipartUploadsCommand } from "@aws-sdk/client-s3";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { guardedFetch } from "../../src/net/guarded-fetch.ts";
+import { outputFetchPolicy } from "../../src/net/policy.ts";
 import { TransientError } from "../../src/pipeline/errors.ts";
 import { copyUrlToS3 } from "../../src/storage/copy.ts";
 import { DigestStream } from "../../src/storage/digest.ts";
@@ -12,6 +16,8 @@ import { caught } from "../upstream/rejection.ts";
 
 const MB = 1024 * 1024;
 const KEY = "sim-key";
+/** The local stack's guarded fetch: the simulator is on 127.0.0.1. */
+const localFetch = guardedFetch(outputFetchPolicy("local"));
 
 let aws: LocalAws;
 let store: ObjectStore;
@@ -67,7 +73,7 @@ async function openUploads(): Promise<number> {
 describe("copyUrlToS3 against the simulator and s3rver", () => {
   it("streams a 20 MB output in parts: bytes and sha256 equal the simulator's, and the stored object reads back the same", async () => {
     const { id, url } = await finishedTask();
-    const copied = await copyUrlToS3(fetch, url, store, "outputs/t1/video.mp4");
+    const copied = await copyUrlToS3(localFetch, url, store, "outputs/t1/video.mp4");
     const task = sim.task(id);
     expect(copied.bytes).toBe(task?.outputBytes);
     expect(copied.bytes).toBeGreaterThan(2 * 8 * MB);
@@ -86,7 +92,7 @@ describe("copyUrlToS3 against the simulator and s3rver", () => {
     const { url } = await finishedTask();
     sim.setFaults([{ fault: "truncate" }]);
     const sent = recordCommands();
-    const error = await caught(copyUrlToS3(fetch, url, store, "outputs/t2/video.mp4"));
+    const error = await caught(copyUrlToS3(localFetch, url, store, "outputs/t2/video.mp4"));
     aws.s3.middlewareStack.remove("record-commands");
     // The cut comes after the first 8 MiB part, so a multipart upload really was open.
     expect(sent).toContain("CreateMultipartUploadCommand");
@@ -102,7 +108,7 @@ describe("copyUrlToS3 against the simulator and s3rver", () => {
   it("a 503 from the output host is a TransientError and stores nothing", async () => {
     const { url } = await finishedTask();
     sim.setFaults([{ fault: "download_error" }]);
-    const error = await caught(copyUrlToS3(fetch, url, store, "outputs/t3/video.mp4"));
+    const error = await caught(copyUrlToS3(localFetch, url, store, "outputs/t3/video.mp4"));
     expect(error).toBeInstanceOf(TransientError);
     expect(error.code).toBe("download_unavailable");
     expect(await store.head("outputs/t3/video.mp4")).toBeUndefined();
@@ -111,11 +117,100 @@ describe("copyUrlToS3 against the simulator and s3rver", () => {
   it("an expired URL (403) is the permanent output_unavailable, and the message carries no signature", async () => {
     const { url } = await finishedTask();
     clock += 120_000;
-    const error = await caught(copyUrlToS3(fetch, url, store, "outputs/t4/video.mp4"));
+    const error = await caught(copyUrlToS3(localFetch, url, store, "outputs/t4/video.mp4"));
     expect(error).not.toBeInstanceOf(TransientError);
     expect(error.code).toBe("output_unavailable");
     expect(error.status).toBe(403);
     expect(error.message).not.toContain(new URL(url).search.slice(1));
+  });
+});
+
+type Answer = (socket: Socket, write: (chunk: Buffer | string) => Promise<void>) => Promise<void>;
+
+/**
+ * Copies from a raw output host on 127.0.0.1 whose answer the test scripts, socket and all; returns
+ * the error and the S3 commands sent, after checking that nothing was stored and no upload is open.
+ */
+async function failedCopyFrom(answer: Answer, key: string, fetcher = localFetch): Promise<{ error: Awaited<ReturnType<typeof caught>>; sent: string[] }> {
+  const server: Server = createServer((req, res) => {
+    const socket = req.socket;
+    const write = (chunk: Buffer | string) => new Promise<void>((resolve, reject) => socket.write(chunk, (error) => (error ? reject(error) : resolve())));
+    // The test writes the raw response itself; the http layer only parsed the request.
+    res.detachSocket(socket);
+    void answer(socket, write).catch(() => socket.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/out.mp4?X-Signature=secret`;
+  const sent = recordCommands();
+  try {
+    const error = await caught(copyUrlToS3(fetcher, url, store, key));
+    const during = [...sent];
+    expect(error.message).not.toContain("secret");
+    expect(during).not.toContain("CompleteMultipartUploadCommand");
+    expect(await store.head(key)).toBeUndefined();
+    expect(await openUploads()).toBe(0);
+    return { error, sent: during };
+  } finally {
+    aws.s3.middlewareStack.remove("record-commands");
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+describe("copyUrlToS3: a download cut short is never stored", () => {
+  it("a connection RESET mid-body (after a part was uploaded) is a TransientError download_truncated; no object, the multipart upload aborted", async () => {
+    const { error, sent } = await failedCopyFrom(async (socket, write) => {
+      await write(`HTTP/1.1 200 OK\r\ncontent-type: video/mp4\r\ncontent-length: ${20 * MB}\r\n\r\n`);
+      for (let i = 0; i < 10; i++) await write(Buffer.alloc(MB, i));
+      socket.resetAndDestroy();
+    }, "outputs/rst/video.mp4");
+    expect(error).toBeInstanceOf(TransientError);
+    expect(error.code).toBe("download_truncated");
+    expect(sent).toContain("CreateMultipartUploadCommand");
+    expect(sent).toContain("AbortMultipartUploadCommand");
+  });
+
+  it("a body that ends cleanly but short of Content-Length (small, one part) is download_truncated and stores nothing", async () => {
+    const { error } = await failedCopyFrom(async (socket, write) => {
+      await write("HTTP/1.1 200 OK\r\ncontent-type: video/mp4\r\ncontent-length: 5000\r\nconnection: close\r\n\r\n");
+      await write(Buffer.alloc(3000, 1));
+      socket.end();
+    }, "outputs/short/video.mp4");
+    expect(error).toBeInstanceOf(TransientError);
+    expect(error.code).toBe("download_truncated");
+  });
+});
+
+describe("copyUrlToS3 through the guard's limits", () => {
+  it("a body with no Content-Length that grows past REELAY_MAX_OUTPUT_BYTES is the permanent output_too_large; no object, the multipart upload aborted", async () => {
+    const capped = guardedFetch(outputFetchPolicy("local", 12 * MB));
+    const { error, sent } = await failedCopyFrom(async (socket, write) => {
+      await write("HTTP/1.1 200 OK\r\ncontent-type: video/mp4\r\nconnection: close\r\n\r\n");
+      for (let i = 0; i < 20 && !socket.destroyed; i++) await write(Buffer.alloc(MB, i));
+      socket.end();
+    }, "outputs/big/video.mp4", capped);
+    expect(error).not.toBeInstanceOf(TransientError);
+    expect(error.code).toBe("output_too_large");
+    expect(sent).toContain("AbortMultipartUploadCommand");
+  });
+
+  it("an HTML answer where the video should be is the permanent output_content_type and stores nothing", async () => {
+    const { error, sent } = await failedCopyFrom(async (socket, write) => {
+      await write("HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 13\r\nconnection: close\r\n\r\n<h1>hi</h1>\r\n");
+      socket.end();
+    }, "outputs/html/video.mp4");
+    expect(error).not.toBeInstanceOf(TransientError);
+    expect(error.code).toBe("output_content_type");
+    expect(sent).toEqual([]);
+  });
+
+  it("the AWS policy refuses the simulator's loopback URL with the permanent url_forbidden, before any S3 call", async () => {
+    const { url } = await finishedTask();
+    const sent = recordCommands();
+    const error = await caught(copyUrlToS3(guardedFetch(outputFetchPolicy("aws")), url, store, "outputs/aws/video.mp4"));
+    aws.s3.middlewareStack.remove("record-commands");
+    expect(error).not.toBeInstanceOf(TransientError);
+    expect(error.code).toBe("url_forbidden");
+    expect(sent).toEqual([]);
   });
 });
 
