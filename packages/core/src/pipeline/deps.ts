@@ -10,7 +10,7 @@ export interface PipelineDeps {
   objects: ObjectStore;
   upstream: UpstreamClient;
   events: EventSink;
-  /** For output downloads (the SSRF guard comes later). */
+  /** For output downloads: the deployment's guardedFetch (net/policy.ts outputFetchPolicy), never a bare fetch. */
   fetch: typeof fetch;
   now: () => Date;
   /** Config.jobTimeoutS: replaces the per-job deadline formula. */
