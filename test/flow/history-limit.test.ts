@@ -171,11 +171,13 @@ describe("Step Functions history limit", () => {
     expect(loop.body.length).toBeGreaterThan(0);
   });
 
-  it("each Poll of a task still running advances $.polls, so the loop runs at most maxPolls times", async () => {
+  it("each Poll of a task still running advances $.polls, also when the upstream fails the look, so the loop runs at most maxPolls times", async () => {
     expect(submitted.outcome).toBe("running");
     expect(submitted.polls).toBe(0);
     let state = submitted;
-    for (let round = 0; round < 3; round += 1) {
+    for (let round = 0; round < 4; round += 1) {
+      // The last rounds: the upstream answers every poll 503 (a look that learned nothing).
+      if (round === 2) h.sim.setFaults([{ fault: "server_error", on: "poll" }]);
       const next = await poll(h.deps, state);
       expect(next.outcome).toBe("running");
       expect(next.polls).toBeGreaterThanOrEqual(state.polls + 1);

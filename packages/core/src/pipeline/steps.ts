@@ -9,8 +9,9 @@ import type { Job, JobOutput, TerminalStatus } from "../jobs/types.ts";
 import { isTerminal } from "../jobs/types.ts";
 import { generationStatsKey } from "../jobs/generation-stats.ts";
 import type { GenerationHistory } from "../polling/history.ts";
-import { firstWaitMs, jobDeadlineMs, maxPolls as pollLimit, nextPollDelayMs, observedGenerationMs, pollDelayMs } from "../polling/policy.ts";
+import { firstWaitMs, jobDeadlineMs, lookUntilMs, maxPolls as pollLimit, nextPollDelayMs, observedGenerationMs, pollDelayMs } from "../polling/policy.ts";
 import { copyUrlToS3 } from "../storage/copy.ts";
+import type { TaskAnswer } from "../upstream/client.ts";
 import type { FailureInput, FlowState, PipelineDeps } from "./deps.ts";
 import { asStepError, TransientError } from "./errors.ts";
 import { failureOf, timeoutError } from "./failure.ts";
@@ -111,9 +112,10 @@ export function submit(deps: PipelineDeps, input: { jobId: string }): Promise<Fl
   });
 }
 
-async function countPoll(deps: PipelineDeps, jobId: string): Promise<Job | undefined> {
+async function countPoll(deps: PipelineDeps, jobId: string, failedLook?: ReelayError): Promise<Job | undefined> {
+  const set = failedLook === undefined ? {} : { lastError: { code: failedLook.code, message: failedLook.message, step: "poll" } };
   try {
-    return await deps.jobs.update(jobId, {}, { unlessTerminal: true, increment: { polls: 1 } });
+    return await deps.jobs.update(jobId, set, { unlessTerminal: true, increment: { polls: 1 } });
   } catch (error) {
     if (isConflict(error)) return undefined;
     throw error;
@@ -124,22 +126,39 @@ function sleepOf(deps: PipelineDeps): (ms: number) => Promise<void> {
   return deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
 }
 
+/**
+ * Asks the upstream about the task, giving up LAST_LOOK_MS past the deadline at the latest. An
+ * upstream that is down, slow or rate limiting (a retryable error) makes a look that learned
+ * nothing (undefined): the loop goes on at its pace and the deadline still ends it. Thrown to the
+ * state machine instead, its Retry waits (up to 120 s each) could carry a job far past its deadline.
+ */
+async function ask(deps: PipelineDeps, job: Job & { upstreamTaskId: string }, state: FlowState): Promise<{ answer?: TaskAnswer; failed?: ReelayError }> {
+  const opts = { until: lookUntilMs(Date.parse(state.deadlineAt), deps.now().getTime()) };
+  try {
+    return { answer: job.kind === "video" ? await deps.upstream.getVideoTask(job.upstreamTaskId, opts) : await deps.upstream.getImageTask(job.upstreamTaskId, opts) };
+  } catch (error) {
+    if (error instanceof ReelayError && error.retryable) return { failed: error };
+    throw error;
+  }
+}
+
 /** One look at the upstream task: the job's verdict, or "running" with the look counted. */
 async function look(deps: PipelineDeps, job: Job & { upstreamTaskId: string }, state: FlowState): Promise<FlowState> {
   // Ask first: a task that finished just before a late poll is still worth its download.
-  const answer = job.kind === "video" ? await deps.upstream.getVideoTask(job.upstreamTaskId) : await deps.upstream.getImageTask(job.upstreamTaskId);
+  const { answer, failed } = await ask(deps, job, state);
   const now = deps.now();
-  const counted = await countPoll(deps, job.id);
+  const counted = await countPoll(deps, job.id, failed);
   if (counted === undefined) return stopped(state, await deps.jobs.require(job.id));
   const next = { ...state, polls: counted.polls };
-  if (answer.state.state === "failed") {
+  if (answer?.state.state === "failed") {
     const reason = answer.state.error?.message ?? "The upstream task failed without a reason.";
     return { ...next, outcome: "failed", waitSeconds: 0, error: { code: "upstream_task_failed", message: reason } };
   }
-  if (answer.state.state === "running") {
-    if (now.getTime() >= Date.parse(state.deadlineAt)) return { ...next, outcome: "failed", waitSeconds: 0, error: timeoutError(next) };
-    if (counted.polls >= state.maxPolls) return { ...next, outcome: "failed", waitSeconds: 0, error: timeoutError(next, ", the poll limit was reached") };
-    return { ...next, outcome: "running", runningSeenAt: now.toISOString() };
+  if (answer === undefined || answer.state.state === "running") {
+    const lastLook = failed === undefined ? "" : `; the last look failed: ${failed.message}`;
+    if (now.getTime() >= Date.parse(state.deadlineAt)) return { ...next, outcome: "failed", waitSeconds: 0, error: timeoutError(next, lastLook) };
+    if (counted.polls >= state.maxPolls) return { ...next, outcome: "failed", waitSeconds: 0, error: timeoutError(next, `, the poll limit was reached${lastLook}`) };
+    return { ...next, outcome: "running", ...(answer === undefined ? {} : { runningSeenAt: now.toISOString() }) };
   }
   await deps.jobs.update(job.id, { upstreamDoneAt: now.toISOString() }, { unlessTerminal: true });
   if (counted.upstreamDoneAt === undefined && job.submittedAt !== undefined) {

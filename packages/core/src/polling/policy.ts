@@ -163,3 +163,15 @@ export function maxPolls(deadlineMs: number): number {
   if (!Number.isFinite(deadlineMs) || deadlineMs <= 0) return 1;
   return Math.ceil(deadlineMs / MIN_POLL_MS) + 1;
 }
+
+/**
+ * How long a look at the upstream task may run past the job's deadline, retries, backoff and
+ * Retry-After included: one poll interval. After it the job fails with "timeout", so no job stays
+ * unfinished longer than its deadline plus this and the steps' own time, however the upstream fails.
+ */
+export const LAST_LOOK_MS = MAX_POLL_MS;
+
+/** When (epoch ms) a look starting at `nowMs` must give up: LAST_LOOK_MS past the deadline, or past now for a look that starts late. */
+export function lookUntilMs(deadlineAtMs: number, nowMs: number): number {
+  return Math.max(deadlineAtMs, nowMs) + LAST_LOOK_MS;
+}

@@ -42,6 +42,15 @@ export interface CreateOptions {
   idempotencyKey: string;
 }
 
+export interface QueryOptions {
+  /**
+   * Epoch ms (on the client's clock) after which no attempt starts, no backoff or Retry-After is
+   * slept and no answer is awaited: the call then fails with the error it last saw. For a poll that
+   * must not outlive its job's deadline.
+   */
+  until?: number;
+}
+
 export interface TaskAnswer {
   body: unknown;
   state: TaskState;
@@ -66,7 +75,7 @@ export interface UpstreamModel {
   modality?: string;
 }
 
-interface SendOptions {
+interface SendOptions extends QueryOptions {
   json?: unknown;
   form?: FormData;
   idempotencyKey?: string;
@@ -140,16 +149,16 @@ export class UpstreamClient {
     return { taskId, body: answer.body, state: classifyTask(answer.status, answer.body) };
   }
 
-  getVideoTask(taskId: string): Promise<TaskAnswer> {
-    return this.#query(`/video/tasks/${encodeURIComponent(taskId)}`);
+  getVideoTask(taskId: string, opts: QueryOptions = {}): Promise<TaskAnswer> {
+    return this.#query(`/video/tasks/${encodeURIComponent(taskId)}`, opts);
   }
 
   createImage(body: object, opts: CreateOptions): Promise<ImageCreated> {
     return this.#createImageLike("/chat/completions", { json: body }, opts);
   }
 
-  getImageTask(taskId: string): Promise<TaskAnswer> {
-    return this.#query(`/image/tasks/${encodeURIComponent(taskId)}`);
+  getImageTask(taskId: string, opts: QueryOptions = {}): Promise<TaskAnswer> {
+    return this.#query(`/image/tasks/${encodeURIComponent(taskId)}`, opts);
   }
 
   /** OpenAI-compatible multipart edit; fetch sets the multipart Content-Type with its boundary. */
@@ -167,8 +176,8 @@ export class UpstreamClient {
       : models.filter((model) => model.modality === undefined || model.modality === modality);
   }
 
-  async #query(endpoint: string): Promise<TaskAnswer> {
-    const answer = await this.#send("GET", endpoint, { taskQuery: true });
+  async #query(endpoint: string, opts: QueryOptions): Promise<TaskAnswer> {
+    const answer = await this.#send("GET", endpoint, { taskQuery: true, ...opts });
     return { body: answer.body, state: classifyTask(answer.status, answer.body), httpStatus: answer.status };
   }
 
@@ -216,9 +225,12 @@ export class UpstreamClient {
     const url = `${this.baseUrl}${endpoint}`;
     const headers = this.#headers(options);
     const body = options.json !== undefined ? JSON.stringify(options.json) : options.form;
+    // With a time limit, an attempt waits for its answer only until then, and a pause that would end after it is not taken.
+    const left = () => (options.until === undefined ? Number.POSITIVE_INFINITY : options.until - this.#now());
     for (let attempt = 1; ; attempt += 1) {
       const call = { method, endpoint, attempts: attempt };
       const last = attempt >= this.#maxAttempts;
+      const timeoutMs = Math.max(1, Math.min(this.#timeoutMs, left()));
       let status: number;
       let text: string;
       let retryAfter: string | null;
@@ -227,14 +239,15 @@ export class UpstreamClient {
           method,
           headers,
           ...(body === undefined ? {} : { body }),
-          signal: AbortSignal.timeout(this.#timeoutMs),
+          signal: AbortSignal.timeout(timeoutMs),
         });
         status = response.status;
         retryAfter = response.headers.get("retry-after");
         text = await response.text();
       } catch (error) {
-        if (last) throw transportError(error, { ...call, timeoutMs: this.#timeoutMs }, this.#redact);
-        await this.#sleep(backoffDelayMs(attempt, this.#backoff, this.#random));
+        const pauseMs = last ? 0 : backoffDelayMs(attempt, this.#backoff, this.#random);
+        if (last || pauseMs >= left()) throw transportError(error, { ...call, timeoutMs }, this.#redact);
+        await this.#sleep(pauseMs);
         continue;
       }
       if (status >= 200 && status < 300) {
@@ -246,7 +259,9 @@ export class UpstreamClient {
       }
       const errorBody = errorBodyOf(text);
       const retryAfterMs = status === 429 || status === 503 ? parseRetryAfterMs(retryAfter, this.#now()) : undefined;
-      if (last || !isTransientStatus(status)) {
+      const retry = !last && isTransientStatus(status);
+      const pauseMs = retry ? (retryAfterMs ?? backoffDelayMs(attempt, this.#backoff, this.#random)) : 0;
+      if (!retry || pauseMs >= left()) {
         throw httpError(
           status,
           errorBody,
@@ -254,7 +269,7 @@ export class UpstreamClient {
           this.#redact,
         );
       }
-      await this.#sleep(retryAfterMs ?? backoffDelayMs(attempt, this.#backoff, this.#random));
+      await this.#sleep(pauseMs);
     }
   }
 }

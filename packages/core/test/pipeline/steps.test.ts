@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { download, finish, poll, recordFailure, submit } from "../../src/pipeline/steps.ts";
 import { pollToEnd, queuedJob, runFlow, harnessPerTest, UPSTREAM_KEY, type Harness } from "./harness.ts";
 import { caught } from "../upstream/rejection.ts";
+import { UpstreamClient } from "../../src/upstream/client.ts";
 
 const VIDEO = { model: "gamma-3.1", prompt: "a paper boat in the rain" };
 const MB = 1024 * 1024;
@@ -100,6 +101,28 @@ describe("a whole job, step by step", () => {
     await recordFailure(h.deps, late);
     expect((await h.deps.jobs.require(queued.id)).error?.code).toBe("timeout");
     expect((await h.events.readAll()).map((e) => e.detail.error?.code)).toEqual(["timeout"]);
+  });
+
+  it("a poll the upstream answers 503 is a look that learned nothing: counted, the error kept on the job, the loop goes on; past the deadline it is a timeout naming that error", async () => {
+    const h = await harness({ faults: [{ fault: "never_finish" }, { fault: "server_error", on: "poll" }] });
+    const queued = await queuedJob(h.deps, VIDEO);
+    const state = await submit(h.deps, { jobId: queued.id });
+    const polled = await poll(h.deps, state);
+    expect(polled).toMatchObject({ outcome: "running", polls: state.polls + 1 });
+    expect((await h.deps.jobs.require(queued.id)).lastError).toMatchObject({ code: "upstream_unavailable", step: "poll" });
+    h.deps.now = () => new Date(Date.parse(state.deadlineAt) + 1);
+    const late = await poll(h.deps, polled);
+    expect(late.outcome).toBe("failed");
+    expect(late.error).toEqual({ code: "timeout", message: expect.stringContaining("the last look failed: The upstream failed GET /video/tasks/") });
+  });
+
+  it("a poll refused for good (401) still fails the step at once, not as a look that learned nothing", async () => {
+    const h = await harness({ faults: [{ fault: "never_finish" }] });
+    const queued = await queuedJob(h.deps, VIDEO);
+    const state = await submit(h.deps, { jobId: queued.id });
+    h.deps.upstream = new UpstreamClient({ baseUrl: h.sim.url, apiKey: "sk-wrong-key", sleep: async () => undefined });
+    const error = await caught(poll(h.deps, state));
+    expect(error).toMatchObject({ code: "upstream_auth", retryable: false });
   });
 
   it("a poll after the deadline of a task that already succeeded reports succeeded, not timeout", async () => {

@@ -247,6 +247,34 @@ describe("retries", () => {
   });
 });
 
+describe("a query with a time limit (until)", () => {
+  it("does not sleep a backoff or a Retry-After that would end after it: one 429 with Retry-After 30 fails at once", async () => {
+    const { server, client, sleeps } = await setup([json(429, {}, { "retry-after": "30" })], { maxAttempts: 5 });
+    const error = await caught(client.getVideoTask("vidtsk_abc", { until: Date.now() + 5_000 }));
+    expect(server.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+    expect(error.code).toBe("upstream_rate_limited");
+    expect(error.retryable).toBe(true);
+  });
+
+  it("still retries a 503 while the backoff fits before it", async () => {
+    const { server, client, sleeps } = await setup([json(503, {}), json(200, TASK)], { backoff: { baseMs: 100, capMs: 100 } });
+    const answer = await client.getVideoTask("vidtsk_abc", { until: Date.now() + 5_000 });
+    expect(answer.state.state).toBe("running");
+    expect(server.requests).toHaveLength(2);
+    expect(sleeps).toEqual([100]);
+  });
+
+  it("waits for an answer only until then, not the whole per-attempt timeout", async () => {
+    const { server, client } = await setup([hang], { timeoutMs: 30_000, maxAttempts: 5 });
+    const started = Date.now();
+    const error = await caught(client.getVideoTask("vidtsk_abc", { until: started + 300 }));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(server.requests).toHaveLength(1);
+    expect(error.code).toBe("upstream_timeout");
+  });
+});
+
 describe("bad answers", () => {
   it("reports a non-JSON 2xx as upstream_bad_response", async () => {
     const { client } = await setup([raw(200, "<html>hello</html>")]);
