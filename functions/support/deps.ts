@@ -10,11 +10,13 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { loadConfig, type Config } from "../../packages/core/src/config.ts";
 import { ReelayError } from "../../packages/core/src/errors.ts";
 import { EventBridgeSink } from "../../packages/core/src/events/eventbridge.ts";
+import { GenerationStatsStore } from "../../packages/core/src/jobs/generation-stats.ts";
 import type { ExecutionStopper } from "../../packages/core/src/jobs/cancel.ts";
 import { JobStore } from "../../packages/core/src/jobs/store.ts";
 import { guardedFetch, type FetchPolicy } from "../../packages/core/src/net/guarded-fetch.ts";
 import { outputFetchPolicy } from "../../packages/core/src/net/policy.ts";
 import type { PipelineDeps } from "../../packages/core/src/pipeline/deps.ts";
+import { POLL_WINDOW_MS } from "../../packages/core/src/polling/policy.ts";
 import { ObjectStore } from "../../packages/core/src/storage/objects.ts";
 import { UpstreamClient } from "../../packages/core/src/upstream/client.ts";
 import { stateMachineStarter } from "./starter.ts";
@@ -49,11 +51,13 @@ async function upstreamClient(config: Config): Promise<UpstreamClient> {
 }
 
 /** The clients every handler shares, from the names the stack set. */
-export function awsStores(config: Config = loadConfig()): Pick<PipelineDeps, "jobs" | "objects" | "events"> {
+export function awsStores(config: Config = loadConfig()): Pick<PipelineDeps, "jobs" | "objects" | "events" | "generationStats"> {
   const region = config.aws.region;
   const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region }), { marshallOptions: { removeUndefinedValues: true } });
+  const tableName = required(config.aws.tableName, "REELAY_TABLE_NAME");
   return {
-    jobs: new JobStore(db, required(config.aws.tableName, "REELAY_TABLE_NAME")),
+    jobs: new JobStore(db, tableName),
+    generationStats: new GenerationStatsStore(db, tableName),
     objects: new ObjectStore(new S3Client({ region }), required(config.aws.bucketName, "REELAY_BUCKET_NAME")),
     events: new EventBridgeSink(new EventBridgeClient({ region }), config.aws.eventBusName),
   };
@@ -81,6 +85,7 @@ export async function buildPipelineDeps(opts: { callsUpstream: boolean }): Promi
     upstream: opts.callsUpstream ? await upstreamClient(config) : unboundUpstream(),
     fetch: guardedFetch(awsOutputFetchPolicy(config)),
     now: () => new Date(),
+    pollWindowMs: POLL_WINDOW_MS,
     ...(config.jobTimeoutS === undefined ? {} : { jobTimeoutS: config.jobTimeoutS }),
   };
 }

@@ -6,17 +6,20 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
+import { setTimeout as pause } from "node:timers/promises";
 import { join, resolve } from "node:path";
 import { createApp, keyStoreAuthenticator, serveApp, type RunningServer } from "@reelay/api";
 import type { Config } from "@reelay/core";
 import { UpstreamClient } from "@reelay/core";
 import { JsonlFileSink } from "@reelay/core/events/jsonl";
 import { synthJobFlowDefinition } from "@reelay/core/flow/synth-definition";
+import { GenerationStatsStore } from "@reelay/core/jobs/generation-stats";
 import { JobStore } from "@reelay/core/jobs/store";
 import { guardedFetch } from "@reelay/core/net/guarded-fetch";
 import { outputFetchPolicy, webhookFetchPolicy } from "@reelay/core/net/policy";
 import { ApiKeyStore } from "@reelay/core/keys/store";
 import type { PipelineDeps } from "@reelay/core/pipeline/deps";
+import { POLL_WINDOW_MS } from "@reelay/core/polling/policy";
 import { ObjectStore } from "@reelay/core/storage/objects";
 import { DEAD_LETTER_FILE, JsonlDeadLetters } from "@reelay/core/webhooks/dead-letter";
 import type { RetryPolicy } from "@reelay/core/webhooks/deliver";
@@ -137,6 +140,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     const unsubscribeWebhooks = events.subscribe(webhooks.handle);
     cleanups.push(() => webhooks.drain(), unsubscribeWebhooks);
+    const windowsEnd = new AbortController();
     const deps: PipelineDeps = {
       jobs,
       objects,
@@ -146,10 +150,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       // and only here; functions/support/deps.ts builds the strict AWS policy.
       fetch: guardedFetch(outputFetchPolicy("local", config.maxOutputBytes)),
       now: () => new Date(),
+      generationStats: new GenerationStatsStore(standins.ddb, standins.tableName),
+      pollWindowMs: POLL_WINDOW_MS,
+      // Stopping cuts a Poll window's pause short, so a shutdown never waits out a window.
+      sleep: (ms) => pause(ms, undefined, { signal: windowsEnd.signal }),
       ...(config.jobTimeoutS === undefined ? {} : { jobTimeoutS: config.jobTimeoutS }),
     };
     const starter = new LocalJobStarter({ definition, handlers: jobFlowHandlers(deps), log });
     cleanups.push(() => starter.stop());
+    cleanups.push(() => windowsEnd.abort());
 
     const drops = routeDrops(standins.s3rver, { jobs, objects, starter, defaultModel: config.defaultModel }, log);
     cleanups.push(() => drops.drain(), () => drops.stop());
