@@ -204,6 +204,9 @@ export function poll(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
       } catch {
         return handOff;
       }
+      // A cancel during the pause ends the window before the task is asked about again.
+      const latest = await deps.jobs.require(job.id);
+      if (isTerminal(latest.status)) return stopped(current, latest);
     }
   });
 }
