@@ -84,8 +84,9 @@ export async function readEditForm(request: Request): Promise<EditForm> {
   const files = [...form.getAll("image"), ...form.getAll("image[]")];
   if (files.length === 0) throw bad("image", "Send 1 to 7 images as `image` or `image[]` files.");
   if (files.length > MAX_EDIT_IMAGES) throw bad("image", `At most ${MAX_EDIT_IMAGES} images, got ${files.length}.`);
+  // async, so a text field among the files rejects like a bad image and no read is left unawaited.
   const images = await Promise.all(
-    files.map((file, i) => {
+    files.map(async (file, i) => {
       if (typeof file === "string") throw bad(`image[${i}]`, "`image` must be a file, not a text field.");
       return image(file, `image[${i}]`);
     }),

@@ -11,6 +11,15 @@ import type { ApiEnv } from "./deps.ts";
 
 const JOB_PATH = /^\/v1\/(?:jobs|video\/tasks|image\/tasks)\/([^/]+)/;
 
+/** As hono decodes route params: a malformed escape (`%FF`) is kept as sent, not thrown as a 500. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 export function jobAccess(jobs: Pick<JobStore, "get">): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     const caller = c.get("caller");
@@ -19,7 +28,7 @@ export function jobAccess(jobs: Pick<JobStore, "get">): MiddlewareHandler<ApiEnv
     }
     const match = JOB_PATH.exec(c.req.path);
     if (match?.[1] !== undefined && !isAdmin(caller)) {
-      const id = decodeURIComponent(match[1]);
+      const id = decodeSegment(match[1]);
       const job = await jobs.get(id);
       if (job !== undefined && !mayAccess(caller, job)) throw forbidden(`Job ${id} belongs to another API key.`);
     }

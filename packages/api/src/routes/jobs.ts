@@ -56,11 +56,14 @@ function readFilters(query: (name: string) => string | undefined, deps: Resolved
   };
 }
 
+/** `<createdAt>#<id>`, as the store writes it; anything longer would fail DynamoDB's key-size check as a 503. */
+const LIST_SORT_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#(vidtsk|imgtsk)_[0-9A-Z]{26}$/;
+
 /** A cursor must name a listing position this service could have returned, or DynamoDB would be asked nonsense. */
 function readCursor(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   const position = decodeCursor(raw);
-  if (!isJobId(position.id) || !position.sk.endsWith(`#${position.id}`)) {
+  if (!isJobId(position.id) || !LIST_SORT_KEY.test(position.sk) || !position.sk.endsWith(`#${position.id}`)) {
     throw new ReelayError("invalid_cursor", "The cursor is not one this service returned; start the listing again without it.", { status: 400, path: "cursor" });
   }
   return raw;

@@ -12,6 +12,7 @@ import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ReelayError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { isJobId } from "./ids.ts";
 import { JOBS_LIST_INDEX, JOBS_LIST_PARTITION } from "./schema.ts";
 import { isTerminal, TERMINAL_STATUSES, type Job, type JobKind, type JobSource, type JobStatus } from "./types.ts";
 
@@ -173,6 +174,8 @@ export class JobStore {
   }
 
   async get(id: string): Promise<Job | undefined> {
+    // Ids come from URLs too; DynamoDB would refuse an empty or over-long key as a server fault.
+    if (!isJobId(id)) return undefined;
     const answer = await this.#db.send(new GetCommand({ TableName: this.tableName, Key: { pk: id }, ConsistentRead: true }));
     return answer.Item === undefined ? undefined : fromItem(answer.Item);
   }
@@ -255,6 +258,7 @@ export class JobStore {
   }
 
   async #update(id: string, x: Expression, condition: string, what: string): Promise<Job> {
+    if (!isJobId(id)) throw jobNotFound(id);
     try {
       const answer = await this.#db.send(
         new UpdateCommand({

@@ -50,6 +50,7 @@ export const ValidationCodes = {
   modalities_missing_image: "modalities does not contain `image`.",
   stream_not_supported: "stream is true; image generation must not stream.",
   custom_size_unsupported: "image_config.custom_size is unsupported; use image_size.",
+  request_too_large: "The request (as JSON) is larger than a job can hold (256 KiB); usually a very long prompt or too many messages.",
   internal_error: "validate() itself failed; please report it. The request is refused.",
 } as const;
 

@@ -9,6 +9,7 @@ import type { Issue } from "../errors.ts";
 import { checkImage, detectImageMode } from "./image.ts";
 import { Issues, isPlainObject, listValues, typeName } from "./issues.ts";
 import { checkShape } from "./shape.ts";
+import { checkRequestSize } from "./size.ts";
 import { checkVideo } from "./video.ts";
 import { detectVideoMode } from "./video-mode.ts";
 
@@ -80,6 +81,7 @@ export function validate(input: unknown, options: ValidateOptions = {}): Validat
   let outcome: Omit<ValidationResult, "valid" | "errors" | "warnings">;
   try {
     outcome = run(input, options.catalog ?? defaultCatalog, issues);
+    if (issues.errors.length === 0 && outcome.normalized !== null) checkRequestSize(outcome.normalized, issues);
   } catch (error) {
     // A bug here must refuse the request, not crash the handler that called us.
     issues.error("", "internal_error", `The request could not be validated (${error instanceof Error ? error.message.slice(0, 200) : "unknown error"}); it is refused.`);

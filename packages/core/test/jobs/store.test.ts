@@ -195,3 +195,20 @@ describe("JobStore.list", () => {
     expect((await caught(store.list({ cursor: "not-a-cursor" }))).code).toBe("invalid_cursor");
   });
 });
+
+// Found by the API fuzz (test/fuzz): ids from URLs reached DynamoDB, which refuses an empty key or
+// one over 2048 bytes with a ValidationException, and the API answered that as a 503.
+describe("ids that cannot be job ids", () => {
+  const notIds = ["", "x".repeat(3_000), "é".repeat(1_100), "vidtsk_nope", "\u0000"];
+
+  it("get finds no job for them", async () => {
+    for (const id of notIds) expect(await store.get(id)).toBeUndefined();
+  });
+
+  it("transition and update answer job_not_found (404) for them", async () => {
+    for (const id of notIds) {
+      expect(await caught(store.transition(id, { from: ["queued"], to: "cancelled" }))).toMatchObject({ code: "job_not_found", status: 404 });
+      expect(await caught(store.update(id, { polls: 1 }))).toMatchObject({ code: "job_not_found", status: 404 });
+    }
+  });
+});
