@@ -133,4 +133,22 @@ describe("runJobFlowLocally on the synthesized job flow", () => {
     expect(ok.visited).toEqual(["Submit", "Poll", "Poll", "Download", "Finish"]);
     expect(bad.visited).toEqual(["Submit", "Poll", "RecordFailure"]);
   });
+
+  it("onEvent sees every state entered, in order, and a retry, before the execution's promise settles", async () => {
+    let calls = 0;
+    const f = fakes((s) => ({ ...s, outcome: s.polls >= 2 ? "succeeded" : "running" }), {
+      Download: async (state: Flow) => {
+        calls += 1;
+        if (calls === 1) throw new TransientError("download_failed", "reset");
+        return state;
+      },
+    });
+    const events: { type: string; state?: { name: string } }[] = [];
+    await runJobFlowLocally({ definition, handlers: f.handlers, input: { jobId: "vidtsk_ev" }, executionName: "vidtsk_ev", waitScale: 0.001, onEvent: (e) => events.push(e as never) });
+    expect(events.filter((e) => e.type === "StateEntered").map((e) => e.state!.name)).toEqual([
+      "Submit", "WaitForTask", "Poll", "IsDone", "WaitForTask", "Poll", "IsDone", "Download", "Finish", "Succeeded",
+    ]);
+    expect(events.filter((e) => e.type === "StateRetried").map((e) => e.state!.name)).toEqual(["Download"]);
+    expect(events.at(-1)!.type).toBe("ExecutionSucceeded");
+  });
 });

@@ -23,6 +23,8 @@ if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== "function"
 
 type Json = Parameters<StateMachine["run"]>[0];
 export type LocalTaskHandler = (input: any) => Promise<unknown>;
+/** One entry of the interpreter's execution event log: StateEntered, StateExited, StateRetried, ... */
+export type ExecutionEvent = ReturnType<StateMachine["run"]>["eventLogs"] extends AsyncGenerator<infer E> ? E : never;
 
 export interface RunJobFlowLocallyOptions {
   /** The ASL, from `synthJobFlowDefinition()`. */
@@ -39,6 +41,11 @@ export interface RunJobFlowLocallyOptions {
   waitScale?: number;
   /** Stops the execution (e.g. on shutdown); the returned promise then rejects with ExecutionAbortedError. */
   signal?: AbortSignal;
+  /**
+   * Sees every event of the execution's log (what a benchmark counts state transitions from); the
+   * returned promise settles only after the last one was handed over.
+   */
+  onEvent?: (event: ExecutionEvent) => void;
 }
 
 interface StateDef {
@@ -126,7 +133,12 @@ export async function runJobFlowLocally(opts: RunJobFlowLocallyOptions): Promise
     if (opts.signal.aborted) execution.abort();
     else opts.signal.addEventListener("abort", () => execution.abort(), { once: true });
   }
-  return execution.result;
+  if (opts.onEvent === undefined) return execution.result;
+  const onEvent = opts.onEvent;
+  const drained = (async () => {
+    for await (const event of execution.eventLogs) onEvent(event);
+  })();
+  return execution.result.finally(() => drained);
 }
 
 export { ExecutionAbortedError, ExecutionError, ExecutionTimeoutError } from "aws-local-stepfunctions";
