@@ -1,0 +1,118 @@
+/**
+ * `npm run soak -- --jobs N [--faults MIX] [--kill-every S]`: runs the local stack against the
+ * simulator under a fault mix and prints one line on stdout:
+ *   soak: N jobs, S succeeded, F failed {by code}, L lost, D duplicate upstream tasks, C corrupt outputs, K stuck
+ * Progress and every finding go to stderr. Exit 0 when clean, 1 on any finding, 2 on a usage error.
+ */
+import { parseArgs } from "node:util";
+import { MIX_HELP, MixError, parseMix } from "./faults.ts";
+import { DEFAULTS, runSoak, tidy, type SoakResult } from "./run.ts";
+
+const HELP = `Usage: npm run soak -- --jobs N [--faults MIX] [--kill-every S] [options]
+
+Runs the local stack against the simulator (in this process) with a fault mix, submits N jobs through
+the HTTP API, waits until each is terminal (or past its deadline plus slack), then checks every job:
+exactly one terminal record and event, one upstream task, stored bytes equal to what the upstream
+served, and an outcome its faults justify. Prints one line on stdout; exits 1 on any finding.
+
+Options:
+  --jobs N          how many jobs (default 300)
+  --faults MIX      the fault mix (default below)
+  --kill-every S    run the stack as \`reelay up\` in a child process and SIGKILL + restart it about
+                    every S seconds (0.75 S to 1.25 S, seeded) until every job is terminal
+  --timeout S       REELAY_JOB_TIMEOUT_S for the stack (default ${DEFAULTS.jobTimeoutS}): never_finish jobs end then
+  --slack S         a job not terminal S seconds after its deadline is stuck (default ${DEFAULTS.slackS})
+  --rate R          submissions per second (default ${DEFAULTS.rate})
+  --seed N          seeds the deal of models, sizes and per-job faults (default: random, printed)
+  --keep            keep the work dir (data dir, stack.log); one with findings is always kept
+  -h, --help        this text
+
+${MIX_HELP}
+`;
+
+function positive(name: string, raw: string | undefined, fallback: number, integer = false): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) throw new MixError(`--${name} must be a positive ${integer ? "whole " : ""}number, got "${raw}".`);
+  return n;
+}
+
+function report(result: SoakResult): void {
+  const v = result.verdict;
+  const seconds = (ms: number | undefined) => (ms === undefined ? "-" : `${(ms / 1000).toFixed(1)} s`);
+  process.stderr.write(
+    `soak: took ${seconds(result.elapsedMs)}, ${result.restarts} restarts, job time p50 ${seconds(result.p50Ms)} p95 ${seconds(result.p95Ms)}, ` +
+      `upstream: ${result.counters.tasksCreated} tasks, ${result.counters.creates} creates, ${result.counters.polls} polls, ${result.counters.downloads} downloads, ` +
+      `faults injected ${JSON.stringify(result.counters.faultsInjected)}\n`,
+  );
+  const lists: [string, { jobId: string; why: string }[]][] = [
+    ["lost", v.lost],
+    ["duplicate", v.duplicates],
+    ["corrupt", v.corrupt],
+    ["stuck", v.stuck],
+    ["unexpected outcome", v.unexpected],
+    ["stray", v.strays],
+  ];
+  for (const [name, list] of lists) for (const f of list.slice(0, 20)) process.stderr.write(`soak: ${name}: ${f.jobId}: ${f.why}\n`);
+  for (const problem of result.problems) process.stderr.write(`soak: problem: ${problem}\n`);
+  if (!result.ok || result.problems.length > 0) process.stderr.write(`soak: the work dir is kept: ${result.workDir}\n`);
+}
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        jobs: { type: "string" },
+        faults: { type: "string" },
+        "kill-every": { type: "string" },
+        timeout: { type: "string" },
+        slack: { type: "string" },
+        rate: { type: "string" },
+        seed: { type: "string" },
+        keep: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    }).values;
+  } catch (error) {
+    process.stderr.write(`soak: ${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
+    return 2;
+  }
+  if (parsed.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  let options;
+  try {
+    options = {
+      jobs: positive("jobs", parsed.jobs, 300, true),
+      mix: parseMix(parsed.faults),
+      ...(parsed["kill-every"] === undefined ? {} : { killEveryS: positive("kill-every", parsed["kill-every"], 0) }),
+      jobTimeoutS: positive("timeout", parsed.timeout, DEFAULTS.jobTimeoutS, true),
+      slackS: positive("slack", parsed.slack, DEFAULTS.slackS),
+      rate: positive("rate", parsed.rate, DEFAULTS.rate),
+      seed: parsed.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : positive("seed", parsed.seed, 1, true),
+      generationMs: DEFAULTS.generationMs,
+      outputBytes: DEFAULTS.outputBytes,
+      keep: parsed.keep === true,
+      log: (line: string) => process.stderr.write(`${line}\n`),
+    };
+  } catch (error) {
+    if (!(error instanceof MixError)) throw error;
+    process.stderr.write(`soak: ${error.message}\n`);
+    return 2;
+  }
+  let result: SoakResult;
+  try {
+    result = await runSoak(options);
+  } catch (error) {
+    process.stderr.write(`soak: the run stopped: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  report(result);
+  process.stdout.write(`${result.line}\n`);
+  await tidy(result, options.keep);
+  return result.ok && result.problems.length === 0 ? 0 : 1;
+}
+
+process.exitCode = await main();

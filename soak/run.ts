@@ -1,0 +1,223 @@
+/**
+ * One soak: the simulator here (so its counters and its account of the bytes it served outlive any
+ * stack kill), the local stack pointed at it through REELAY_UPSTREAM_URL, jobs submitted through the
+ * HTTP API at a steady rate, the stack optionally SIGKILLed and started again every few seconds,
+ * then, once every job is terminal or past its deadline plus slack, the verdict (verify.ts).
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { JsonlFileSink } from "@reelay/core/events/jsonl";
+import { startSimulator, type Simulator, type SimulatorCounters } from "@reelay/simulator";
+import { ApiClient } from "./client.ts";
+import { formatMix, seededRandom, serverRules, type FaultMix } from "./faults.ts";
+import { planJobs } from "./plan.ts";
+import { stackLogFile, startChildStack, startInProcessStack, type SoakStack } from "./stack.ts";
+import { clean, hashUrl, percentile, summaryLine, verify, type SubmittedJob, type Verdict } from "./verify.ts";
+
+const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
+const WATCH_EVERY_MS = 2_000;
+const PROGRESS_EVERY_MS = 10_000;
+
+export interface SoakOptions {
+  jobs: number;
+  mix: FaultMix;
+  /** SIGKILL and restart the stack about every this many seconds (child process); undefined = in-process, no kills. */
+  killEveryS?: number;
+  /** REELAY_JOB_TIMEOUT_S for the stack: never_finish jobs end `timeout` after this. */
+  jobTimeoutS: number;
+  /** A job not terminal this long after its deadline is stuck. */
+  slackS: number;
+  /** Submissions per second. */
+  rate: number;
+  seed: number;
+  generationMs: [number, number];
+  outputBytes: [number, number];
+  /** Keep the work dir (data dir, stack log) even when the soak is clean. */
+  keep?: boolean;
+  log: (line: string) => void;
+}
+
+export const DEFAULTS = {
+  jobTimeoutS: 45,
+  slackS: 60,
+  rate: 5,
+  generationMs: [1_000, 3_000] as [number, number],
+  outputBytes: [50_000, 1_500_000] as [number, number],
+};
+
+export interface SoakResult {
+  verdict: Verdict;
+  line: string;
+  ok: boolean;
+  restarts: number;
+  elapsedMs: number;
+  p50Ms: number | undefined;
+  p95Ms: number | undefined;
+  counters: SimulatorCounters;
+  /** Problems with the run itself (a stack that would not stop cleanly). */
+  problems: string[];
+  workDir: string;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function submitAll(jobs: SubmittedJob[], client: ApiClient, rate: number, log: (line: string) => void): Promise<void> {
+  const began = Date.now();
+  await Promise.all(
+    jobs.map(async (job) => {
+      await sleep(Math.max(0, began + (job.index * 1000) / rate - Date.now()));
+      try {
+        const { status, body } = await client.call("POST", job.endpoint, { body: job.body, headers: { "x-idempotency-key": job.key } });
+        if (status >= 300 || typeof body?.task_id !== "string") {
+          log(`soak: job ${job.index + 1} refused: HTTP ${status} ${JSON.stringify(body).slice(0, 300)}`);
+          return;
+        }
+        job.jobId = body.task_id;
+      } catch (error) {
+        log(`soak: job ${job.index + 1} never acknowledged: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }),
+  );
+}
+
+/** Watches the listing until every acknowledged job is terminal, or past its deadline plus slack. */
+async function watch(jobs: SubmittedJob[], client: ApiClient, opts: SoakOptions, submitting: () => boolean, stack: SoakStack, began: number): Promise<void> {
+  const submittedAt = new Map<string, number>();
+  let lastProgress = 0;
+  for (;;) {
+    await sleep(WATCH_EVERY_MS);
+    const listed = new Map((await client.listJobs()).map((job) => [job.id as string, job]));
+    const now = Date.now();
+    const ids = jobs.flatMap((job) => (job.jobId === undefined ? [] : [job.jobId]));
+    for (const id of ids) if (!submittedAt.has(id)) submittedAt.set(id, now);
+    const open = ids.filter((id) => !TERMINAL.has(listed.get(id)?.status));
+    if (now - lastProgress >= PROGRESS_EVERY_MS) {
+      lastProgress = now;
+      const byStatus: Record<string, number> = {};
+      for (const id of ids) byStatus[listed.get(id)?.status ?? "unlisted"] = (byStatus[listed.get(id)?.status ?? "unlisted"] ?? 0) + 1;
+      opts.log(`soak: ${Math.round((now - began) / 1000)} s: ${ids.length}/${jobs.length} submitted ${JSON.stringify(byStatus)}, ${stack.restarts} restarts`);
+    }
+    if (submitting()) continue;
+    const waiting = open.filter((id) => {
+      const deadline = Date.parse(listed.get(id)?.timings?.deadlineAt ?? "") || (submittedAt.get(id) ?? now) + opts.jobTimeoutS * 1000;
+      return now <= deadline + opts.slackS * 1000;
+    });
+    if (waiting.length === 0) return;
+  }
+}
+
+interface KillLoop {
+  /** Ends the loop after a restart in progress, if any. */
+  stop(): Promise<void>;
+  /** Rejects when the stack could not be started again: the soak cannot go on. */
+  failed: Promise<never>;
+}
+
+/** SIGKILLs and restarts the stack every killEveryS (+-25%, seeded) until stopped. */
+function killLoop(stack: SoakStack, everyS: number, random: () => number, log: (line: string) => void): KillLoop {
+  let stopped = false;
+  let wake: () => void = () => undefined;
+  const loop = (async () => {
+    while (!stopped) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, everyS * 1000 * (0.75 + random() / 2));
+      });
+      if (stopped) return;
+      const t = Date.now();
+      await stack.crash?.();
+      log(`soak: SIGKILL #${stack.restarts}, the stack answers again after ${Date.now() - t} ms`);
+    }
+  })();
+  const failed = loop.then(() => new Promise<never>(() => undefined));
+  // Seen by whoever races `failed`; never an unhandled rejection.
+  failed.catch(() => undefined);
+  return {
+    stop: async () => {
+      stopped = true;
+      wake();
+      await loop.catch(() => undefined);
+    },
+    failed,
+  };
+}
+
+async function evidenceFrom(jobs: SubmittedJob[], client: ApiClient, dataDir: string, simulator: Simulator) {
+  const records = new Map((await client.listJobs()).map((job) => [job.id as string, job]));
+  const events = await new JsonlFileSink(join(dataDir, "events.jsonl")).readAll();
+  return {
+    jobs,
+    records,
+    events,
+    tasksByKey: simulator.counters().tasksByKey,
+    served: (taskId: string) => simulator.task(taskId)?.outputs.map((o) => ({ sha256: o.sha256, bytes: o.bytes })),
+    stored: (output: { url: string | null; key: string }) => {
+      if (output.url === null) throw new Error(`no presigned URL for ${output.key}`);
+      return hashUrl(output.url);
+    },
+  };
+}
+
+export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
+  const began = Date.now();
+  const workDir = await mkdtemp(join(tmpdir(), "reelay-soak-"));
+  const dataDir = join(workDir, "data");
+  await mkdir(dataDir);
+  const random = seededRandom(opts.seed);
+  const upstreamApiKey = `sim_${randomBytes(12).toString("hex")}`;
+  const apiKey = `soak_${randomBytes(12).toString("hex")}`;
+  const simulator = await startSimulator({ apiKey: upstreamApiKey, faults: serverRules(opts.mix), timeScale: 1 });
+  const problems: string[] = [];
+  const mode = opts.killEveryS === undefined ? "in-process stack" : `stack as a child process, SIGKILL about every ${opts.killEveryS} s`;
+  opts.log(`soak: ${opts.jobs} jobs, faults ${formatMix(opts.mix)}, ${mode}, job timeout ${opts.jobTimeoutS} s, seed ${opts.seed}, work dir ${workDir}`);
+  let stack: SoakStack | undefined;
+  try {
+    const settings = { dataDir, apiKey, upstreamUrl: simulator.url, upstreamApiKey, jobTimeoutS: opts.jobTimeoutS, logFile: stackLogFile(workDir) };
+    stack = opts.killEveryS === undefined ? await startInProcessStack(settings) : await startChildStack(settings);
+    const client = new ApiClient(stack.url, apiKey);
+    const jobs: SubmittedJob[] = planJobs({ ...opts, random, runId: randomBytes(4).toString("hex") }).map((job) => ({ ...job, jobId: undefined }));
+    const killing = opts.killEveryS === undefined ? undefined : killLoop(stack, opts.killEveryS, random, opts.log);
+    let submitting = true;
+    const submitted = submitAll(jobs, client, opts.rate, opts.log).finally(() => {
+      submitting = false;
+    });
+    try {
+      await Promise.race([watch(jobs, client, opts, () => submitting, stack, began), ...(killing === undefined ? [] : [killing.failed])]);
+    } catch (error) {
+      client.stop();
+      throw error;
+    } finally {
+      await killing?.stop();
+      await submitted;
+    }
+    // A job is terminal in its record a moment before its event is written.
+    await sleep(1_000);
+    const evidence = await evidenceFrom(jobs, client, dataDir, simulator);
+    // For a look afterwards (the work dir is kept when something was found).
+    await writeFile(join(workDir, "jobs.json"), JSON.stringify({ jobs, records: [...evidence.records.values()] }, null, 1));
+    const verdict = await verify(evidence);
+    const result: SoakResult = {
+      verdict,
+      line: summaryLine(verdict),
+      ok: clean(verdict),
+      restarts: stack.restarts,
+      elapsedMs: Date.now() - began,
+      p50Ms: percentile(verdict.durationsMs, 50),
+      p95Ms: percentile(verdict.durationsMs, 95),
+      counters: simulator.counters(),
+      problems,
+      workDir,
+    };
+    return result;
+  } finally {
+    await stack?.stop().catch((error: unknown) => problems.push(String(error)));
+    await simulator.close();
+  }
+}
+
+/** Removes the work dir of a clean soak (unless asked to keep it); a soak with findings keeps it for a look. */
+export async function tidy(result: SoakResult, keep: boolean): Promise<void> {
+  if (!keep && result.ok && result.problems.length === 0) await rm(result.workDir, { recursive: true, force: true });
+}

@@ -1,0 +1,146 @@
+/**
+ * The local stack under soak, configured only through the settings a user exports (REELAY_*): in
+ * this process for the plain soak, or as `reelay up` in a child process that can be SIGKILLed and
+ * started again on the same data dir and port, as a crash and a restart would.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadConfig } from "@reelay/core";
+import { startLocalStack, type LocalStack } from "@reelay/local";
+import { freePort } from "../test/e2e/support/stack.ts";
+
+const BIN = fileURLToPath(new URL("../packages/cli/bin/reelay.js", import.meta.url));
+const READY_TIMEOUT_MS = 60_000;
+
+export interface StackSettings {
+  dataDir: string;
+  apiKey: string;
+  upstreamUrl: string;
+  upstreamApiKey: string;
+  jobTimeoutS: number;
+  /** The stack's log lines go here (appended). */
+  logFile: string;
+}
+
+export interface SoakStack {
+  url: string;
+  /** How many times the stack was killed and started again. */
+  readonly restarts: number;
+  /** SIGKILL, then start again on the same data dir and port; resolves once it answers /healthz. Child only. */
+  crash?(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function envOf(s: StackSettings, port: number): Record<string, string> {
+  return {
+    REELAY_PORT: String(port),
+    REELAY_DATA_DIR: s.dataDir,
+    REELAY_API_KEY: s.apiKey,
+    REELAY_UPSTREAM_URL: s.upstreamUrl,
+    REELAY_UPSTREAM_API_KEY: s.upstreamApiKey,
+    REELAY_JOB_TIMEOUT_S: String(s.jobTimeoutS),
+  };
+}
+
+function fileLog(file: string): (line: string) => void {
+  return (line) => appendFileSync(file, line.endsWith("\n") ? line : `${line}\n`);
+}
+
+export async function startInProcessStack(s: StackSettings): Promise<SoakStack> {
+  const log = fileLog(s.logFile);
+  const stack: LocalStack = await startLocalStack({
+    config: loadConfig(envOf(s, await freePort())),
+    s3Port: 0,
+    logger: { info: (m) => log(`reelay: ${m}`), error: (m, e) => log(`reelay: ${m}${e === undefined ? "" : ` (${String(e)})`}`) },
+  });
+  return { url: stack.url, restarts: 0, stop: () => stack.stop() };
+}
+
+interface Child {
+  process: ChildProcess;
+  exited: Promise<void>;
+}
+
+async function waitReady(url: string, child: Child, output: () => string): Promise<void> {
+  let died = false;
+  void child.exited.then(() => {
+    died = true;
+  });
+  const until = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < until) {
+    if (died) throw new Error(`the stack exited before it was ready: ${output().slice(-2000)}`);
+    const answer = await fetch(`${url}/healthz`).catch(() => undefined);
+    if (answer?.ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the stack did not answer ${url}/healthz within ${READY_TIMEOUT_MS / 1000} s`);
+}
+
+export async function startChildStack(s: StackSettings): Promise<SoakStack> {
+  const log = fileLog(s.logFile);
+  let port = await freePort();
+  let child: Child | undefined;
+  let restarts = 0;
+  let recent = "";
+
+  const launch = async (): Promise<void> => {
+    recent = "";
+    const proc = spawn(process.execPath, [BIN, "up", "--port", String(port), "--data-dir", s.dataDir], {
+      // Only what the stack needs: the settings a user would export, nothing inherited.
+      env: { ...envOf(s, port), ...(process.env.TMPDIR === undefined ? {} : { TMPDIR: process.env.TMPDIR }) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const take = (chunk: Buffer) => {
+      const text = chunk.toString();
+      recent = (recent + text).slice(-20_000);
+      log(text);
+    };
+    proc.stdout?.on("data", take);
+    proc.stderr?.on("data", take);
+    child = { process: proc, exited: new Promise((resolve) => proc.once("exit", () => resolve())) };
+    await waitReady(`http://127.0.0.1:${port}`, child, () => recent);
+  };
+
+  // The port came from freePort(); if someone took it (or S3's, port + 1) before the child bound it, pick another.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await launch();
+      break;
+    } catch (error) {
+      if (attempt >= 3 || !recent.includes("EADDRINUSE")) throw error;
+      port = await freePort();
+    }
+  }
+
+  const kill = async (signal: NodeJS.Signals): Promise<void> => {
+    const c = child;
+    if (c === undefined || c.process.exitCode !== null || c.process.signalCode !== null) return;
+    c.process.kill(signal);
+    await c.exited;
+  };
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get restarts() {
+      return restarts;
+    },
+    async crash() {
+      await kill("SIGKILL");
+      log(`--- soak: SIGKILL, starting again (${restarts + 1}) ---`);
+      restarts++;
+      await launch();
+    },
+    async stop() {
+      await kill("SIGTERM");
+      if (child !== undefined && child.process.exitCode !== 0) {
+        throw new Error(`the stack ended with ${child.process.exitCode ?? child.process.signalCode} on SIGTERM: ${recent.slice(-2000)}`);
+      }
+    },
+  };
+}
+
+export function stackLogFile(workDir: string): string {
+  return join(workDir, "stack.log");
+}

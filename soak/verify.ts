@@ -1,0 +1,168 @@
+/**
+ * The soak's verdict, from what can be seen from outside: the job records (API), the terminal
+ * events (events.jsonl), the upstream's own account of the tasks it made and the bytes it served
+ * (the simulator), and the stored objects' bytes (read back from S3 and hashed).
+ *
+ *   lost       no record, a record that is terminal without exactly one terminal event, or an
+ *              event that disagrees with the record's status; also a submission never acknowledged
+ *   duplicate  more than one upstream task made for one job's idempotency key
+ *   corrupt    a succeeded job whose stored bytes (or recorded sha256) differ from what the upstream served
+ *   stuck      not terminal when the soak stopped waiting (its deadline plus slack)
+ *   unexpected ended otherwise than its faults say (transient faults must not fail a job; task_fail
+ *              must fail upstream_task_failed, never_finish must fail timeout)
+ */
+import { createHash } from "node:crypto";
+import type { PlannedJob } from "./plan.ts";
+
+const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
+
+export interface SubmittedJob extends PlannedJob {
+  /** The job id the API answered with; undefined when no try was ever acknowledged. */
+  jobId: string | undefined;
+}
+
+export interface ServedOutput {
+  sha256: string;
+  bytes: number;
+}
+
+export interface Evidence {
+  jobs: SubmittedJob[];
+  /** Final records by job id (the API's job view). */
+  records: Map<string, any>;
+  /** Every line of events.jsonl. */
+  events: { "detail-type": string; detail: { jobId: string; status: string; outputs?: { sha256: string }[] } }[];
+  /** Upstream tasks made per idempotency key (the simulator's counters). */
+  tasksByKey: Record<string, number>;
+  /** What the upstream served for a task, in output order; undefined when it knows no such task. */
+  served(taskId: string): ServedOutput[] | undefined;
+  /** sha256 and size of the bytes stored for an output (read from S3). */
+  stored(output: { url: string | null; bucket: string; key: string }): Promise<ServedOutput>;
+}
+
+export interface Finding {
+  jobId: string;
+  why: string;
+}
+
+export interface Verdict {
+  jobs: number;
+  succeeded: number;
+  failedByCode: Record<string, number>;
+  lost: Finding[];
+  duplicates: Finding[];
+  corrupt: Finding[];
+  stuck: Finding[];
+  unexpected: Finding[];
+  /** Jobs or events that belong to no submission (a client retry that made a second job). */
+  strays: Finding[];
+  /** createdAt -> finishedAt of every terminal job. */
+  durationsMs: number[];
+}
+
+function outcomeOf(record: any): string {
+  return record.status === "succeeded" ? "succeeded" : (record.error?.code ?? record.status);
+}
+
+async function corruptionOf(record: any, evidence: Evidence, event: Evidence["events"][number] | undefined): Promise<string | undefined> {
+  const outputs: any[] = record.outputs ?? [];
+  if (outputs.length === 0) return "succeeded without a stored output";
+  const served = record.upstreamTaskId === null ? undefined : evidence.served(record.upstreamTaskId);
+  if (served === undefined) return `the upstream knows no task ${record.upstreamTaskId}`;
+  if (served.length !== outputs.length && record.kind === "image") return `${outputs.length} outputs stored, ${served.length} served`;
+  for (const [i, output] of outputs.entries()) {
+    const want = served[i];
+    if (want === undefined) return `output ${i} was never served`;
+    const got = await evidence.stored(output);
+    if (got.sha256 !== want.sha256 || got.bytes !== want.bytes) {
+      return `${output.key}: stored ${got.bytes} bytes sha256 ${got.sha256.slice(0, 12)}, served ${want.bytes} bytes sha256 ${want.sha256.slice(0, 12)}`;
+    }
+    if (output.sha256 !== want.sha256) return `${output.key}: the record says sha256 ${String(output.sha256).slice(0, 12)}, served ${want.sha256.slice(0, 12)}`;
+    const announced = event?.detail.outputs?.[i]?.sha256;
+    if (announced !== want.sha256) return `${output.key}: the event says sha256 ${String(announced).slice(0, 12)}, served ${want.sha256.slice(0, 12)}`;
+  }
+  return undefined;
+}
+
+export async function verify(evidence: Evidence): Promise<Verdict> {
+  const verdict: Verdict = { jobs: evidence.jobs.length, succeeded: 0, failedByCode: {}, lost: [], duplicates: [], corrupt: [], stuck: [], unexpected: [], strays: [], durationsMs: [] };
+  const eventsByJob = new Map<string, Evidence["events"]>();
+  for (const event of evidence.events) {
+    const list = eventsByJob.get(event.detail.jobId) ?? [];
+    list.push(event);
+    eventsByJob.set(event.detail.jobId, list);
+  }
+  const ours = new Set<string>();
+  for (const job of evidence.jobs) {
+    if (job.jobId === undefined) {
+      verdict.lost.push({ jobId: job.key, why: "the submission was never acknowledged" });
+      continue;
+    }
+    const id = job.jobId;
+    ours.add(id);
+    const record = evidence.records.get(id);
+    if (record === undefined) {
+      verdict.lost.push({ jobId: id, why: "no job record" });
+      continue;
+    }
+    const tasks = evidence.tasksByKey[record.idempotencyKey] ?? 0;
+    if (tasks > 1) verdict.duplicates.push({ jobId: id, why: `${tasks} upstream tasks for key ${record.idempotencyKey}` });
+    if (!TERMINAL.has(record.status)) {
+      verdict.stuck.push({ jobId: id, why: `still ${record.status} (deadline ${record.timings?.deadlineAt ?? "none"})` });
+      continue;
+    }
+    const events = eventsByJob.get(id) ?? [];
+    const matching = events.filter((event) => event.detail.status === record.status);
+    if (events.length !== 1 || matching.length !== 1) {
+      verdict.lost.push({ jobId: id, why: `${record.status} with ${events.length} terminal event(s) [${events.map((e) => e["detail-type"]).join(", ")}]` });
+    }
+    const outcome = outcomeOf(record);
+    if (record.status === "succeeded") verdict.succeeded++;
+    else verdict.failedByCode[outcome] = (verdict.failedByCode[outcome] ?? 0) + 1;
+    if (outcome !== job.expect) {
+      verdict.unexpected.push({ jobId: id, why: `expected ${job.expect} (fault ${job.fault ?? "none"}), got ${outcome}: ${record.error?.message ?? ""}` });
+    }
+    if (typeof record.timings?.totalMs === "number") verdict.durationsMs.push(record.timings.totalMs);
+    if (record.status === "succeeded") {
+      const why = await corruptionOf(record, evidence, matching[0]).catch((error: unknown) => `the stored output could not be read: ${String(error)}`);
+      if (why !== undefined) verdict.corrupt.push({ jobId: id, why });
+    }
+  }
+  for (const id of evidence.records.keys()) if (!ours.has(id)) verdict.strays.push({ jobId: id, why: "a job no submission asked for" });
+  for (const id of eventsByJob.keys()) if (!ours.has(id) && !evidence.records.has(id)) verdict.strays.push({ jobId: id, why: "an event for no known job" });
+  return verdict;
+}
+
+/** True when the soak found nothing wrong. */
+export function clean(v: Verdict): boolean {
+  return [v.lost, v.duplicates, v.corrupt, v.stuck, v.unexpected, v.strays].every((list) => list.length === 0);
+}
+
+export function percentile(values: number[], p: number): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/** The one line the soak prints on stdout. */
+export function summaryLine(v: Verdict): string {
+  const failed = Object.values(v.failedByCode).reduce((a, b) => a + b, 0);
+  const codes = Object.entries(v.failedByCode)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([code, n]) => `${code}: ${n}`)
+    .join(", ");
+  return `soak: ${v.jobs} jobs, ${v.succeeded} succeeded, ${failed} failed {${codes}}, ${v.lost.length} lost, ${v.duplicates.length} duplicate upstream tasks, ${v.corrupt.length} corrupt outputs, ${v.stuck.length} stuck`;
+}
+
+/** Streams a URL's body through sha256. */
+export async function hashUrl(url: string): Promise<ServedOutput> {
+  const response = await fetch(url);
+  if (!response.ok || response.body === null) throw new Error(`GET ${url.split("?")[0]} answered ${response.status}`);
+  const hash = createHash("sha256");
+  let bytes = 0;
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  return { sha256: hash.digest("hex"), bytes };
+}

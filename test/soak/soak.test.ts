@@ -1,0 +1,60 @@
+/**
+ * The soak itself, small: the local stack against the simulator under the default fault mix, plain
+ * and with the stack SIGKILLed and restarted every few seconds. Everything is real (simulator over
+ * HTTP, dynalite, s3rver, the interpreter, the API, `reelay up` as a child process).
+ */
+import { describe, expect, it } from "vitest";
+import { DEFAULT_MIX } from "../../soak/faults.ts";
+import { DEFAULTS, runSoak, tidy, type SoakOptions, type SoakResult } from "../../soak/run.ts";
+
+function options(over: Partial<SoakOptions>): SoakOptions {
+  const lines: string[] = [];
+  return {
+    ...DEFAULTS,
+    jobs: 12,
+    mix: DEFAULT_MIX,
+    // Short, so the never_finish job ends timeout well inside the test.
+    jobTimeoutS: 12,
+    slackS: 20,
+    seed: 42,
+    log: (line) => lines.push(line),
+    ...over,
+  };
+}
+
+function expectClean(result: SoakResult): void {
+  const v = result.verdict;
+  expect({ lost: v.lost, duplicates: v.duplicates, corrupt: v.corrupt, stuck: v.stuck, unexpected: v.unexpected, strays: v.strays }).toEqual({
+    lost: [],
+    duplicates: [],
+    corrupt: [],
+    stuck: [],
+    unexpected: [],
+    strays: [],
+  });
+  expect(result.problems).toEqual([]);
+  expect(result.ok).toBe(true);
+  expect(result.line).toMatch(/, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck$/);
+}
+
+describe("the soak", () => {
+  it("20 jobs under the default mix: all four counts zero, failures only upstream_task_failed (task_fail) and timeout (never_finish)", async () => {
+    const result = await runSoak(options({ jobs: 20, rate: 5 }));
+    await tidy(result, false);
+    expectClean(result);
+    // The deal gives 20 jobs one of each per-job fault; the transient ones never fail a job.
+    expect(result.verdict.failedByCode).toEqual({ upstream_task_failed: 1, timeout: 1 });
+    expect(result.verdict.succeeded).toBe(18);
+    expect(result.line).toBe("soak: 20 jobs, 18 succeeded, 2 failed {timeout: 1, upstream_task_failed: 1}, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck");
+    expect(result.counters.faultsInjected).toMatchObject({ download_error: 1, truncate: 1, task_fail: 1, never_finish: 1 });
+    expect(result.counters.faultsInjected.rate_limit).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("12 jobs with the stack SIGKILLed and restarted every few seconds: all four counts zero, only justified failures", async () => {
+    const result = await runSoak(options({ jobs: 12, rate: 3, killEveryS: 5 }));
+    await tidy(result, false);
+    expect(result.restarts).toBeGreaterThanOrEqual(2);
+    expectClean(result);
+    expect(result.verdict.failedByCode).toEqual({ upstream_task_failed: 1, timeout: 1 });
+  }, 150_000);
+});
