@@ -9,7 +9,7 @@ import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { Api, Config, Function, type StackContext } from "sst/constructs";
 import { loadConfig } from "../packages/core/src/config.ts";
 import { ReelayError } from "../packages/core/src/errors.ts";
-import { STEP_LAMBDA_TIMEOUT_S, UPSTREAM_STEPS, type JobFlowStep } from "../packages/core/src/flow/steps.ts";
+import { STEP_LAMBDA_TIMEOUT_S, STEP_MEMORY_MB, UPSTREAM_STEPS, type JobFlowStep } from "../packages/core/src/flow/steps.ts";
 import { jobFlowStateMachineProps } from "../packages/core/src/flow/synth-definition.ts";
 import { suppressNagFindings } from "./nag.ts";
 import { allowListPrefix, allowManifests, allowObjects, allowPutEvents, allowStartExecution, allowStopExecution, allowTable } from "./permissions.ts";
@@ -56,6 +56,7 @@ export function ReelayStack({ stack, app }: StackContext) {
     new Function(stack, `${step[0]!.toUpperCase()}${step.slice(1)}Function`, {
       handler: STEP_HANDLERS[step],
       timeout: STEP_LAMBDA_TIMEOUT_S[step],
+      memorySize: `${STEP_MEMORY_MB[step]} MB`,
       environment,
       bind: UPSTREAM_STEPS.includes(step) ? [upstreamApiKey] : [],
     });
@@ -67,6 +68,9 @@ export function ReelayStack({ stack, app }: StackContext) {
     recordFailure: stepFunction("recordFailure"),
   };
   for (const fn of Object.values(steps)) allowTable(fn, table, ["GetItem", "UpdateItem"], "jobs");
+  // The predicted first wait: Submit reads the model's observed generation times, Poll reads and adds to them.
+  allowTable(steps.submit, table, ["GetItem"], "generation-stats");
+  allowTable(steps.poll, table, ["GetItem", "UpdateItem"], "generation-stats");
   // Download streams outputs in (multipart); every terminal step rewrites the job.json manifest.
   allowObjects(steps.download, bucket, "outputs/", ["PutObject", "AbortMultipartUpload"]);
   allowManifests(steps.finish, bucket);

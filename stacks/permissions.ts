@@ -11,6 +11,7 @@ import type * as events from "aws-cdk-lib/aws-events";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
+import { GENERATION_STATS_KEY_PREFIX } from "../packages/core/src/jobs/generation-stats.ts";
 import { JOB_ID_PREFIXES } from "../packages/core/src/jobs/ids.ts";
 import { JOBS_LIST_INDEX } from "../packages/core/src/jobs/schema.ts";
 import { manifestKey } from "../packages/core/src/pipeline/outputs.ts";
@@ -29,11 +30,12 @@ function allow(fn: IFunction, actions: string[], resources: string[], conditions
  * key hashes (`apikey#...`) and webhook dead letters, which a job step has no business reading.
  * "all" is the API function, which serves jobs and manages keys.
  */
-export type TableItems = "jobs" | "dead-letters" | "all";
+export type TableItems = "jobs" | "dead-letters" | "generation-stats" | "all";
 
 const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
   jobs: JOB_ID_PREFIXES.map((prefix) => `${prefix}_*`),
   "dead-letters": [`${DEAD_LETTER_KEY_PREFIX}*`],
+  "generation-stats": [`${GENERATION_STATS_KEY_PREFIX}*`],
 };
 
 export function allowTable(fn: IFunction, table: dynamodb.ITable, actions: TableAction[], items: TableItems): void {

@@ -4,7 +4,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_DEADLINE_MS } from "../../packages/core/src/polling/policy.ts";
-import { LAMBDA_SERVICE_ERRORS, STEP_LAMBDA_TIMEOUT_S } from "../../packages/core/src/flow/steps.ts";
+import { JOB_FLOW_STEPS, LAMBDA_SERVICE_ERRORS, STEP_LAMBDA_TIMEOUT_S, STEP_MEMORY_MB } from "../../packages/core/src/flow/steps.ts";
+import { STEP_HANDLERS } from "../../stacks/ReelayStack.ts";
 import { TRANSIENT_ERROR_NAME } from "../../packages/core/src/pipeline/errors.ts";
 import { aslFromResolved } from "../../packages/core/src/flow/synth-definition.ts";
 import { reelayFunctions, render, resourcesOf, shortId, synthReelay, type Synth } from "./synth.ts";
@@ -186,6 +187,21 @@ describe("functions", () => {
     }
   });
 
+  it("give each step function the memory STEP_MEMORY_MB names (Poll 128 MB) and every other function 512 MB", () => {
+    const stepOf = new Map(JOB_FLOW_STEPS.map((step) => [STEP_HANDLERS[step], step]));
+    const memory = Object.fromEntries(
+      entries(reelayFunctions(synth.template)).map(([id, fn]) => [shortId(id), fn.Properties!.MemorySize]),
+    );
+    const expected = Object.fromEntries(
+      entries(reelayFunctions(synth.template)).map(([id, fn]) => {
+        const step = stepOf.get(fn.Properties!.Handler);
+        return [shortId(id), step === undefined ? 512 : STEP_MEMORY_MB[step]];
+      }),
+    );
+    expect(memory).toEqual(expected);
+    expect(memory.PollFunction).toBe(128);
+  });
+
   it("get the REELAY_* settings; only api and drop get the state machine ARN", () => {
     for (const [id, fn] of entries(reelayFunctions(synth.template))) {
       const env = fn.Properties!.Environment.Variables;
@@ -262,13 +278,15 @@ describe("IAM", () => {
     const xray = ["xray:PutTelemetryRecords *", "xray:PutTraceSegments *"];
     // Job items only (partition key vidtsk_... or imgtsk_...): never the API key hashes or dead letters beside them.
     const jobItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=vidtsk_*|imgtsk_*";
+    const statsItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=stats#*";
     const step = [`dynamodb:GetItem Jobs${jobItems}`, `dynamodb:UpdateItem Jobs${jobItems}`, ...xray];
     // Finish and RecordFailure only rewrite each job's manifest; only Download writes the outputs themselves.
     const manifest = "s3:PutObject Bucket/outputs/*/job.json";
     const sorted = (list: string[]) => [...list].sort();
     expect(granted).toEqual({
-      SubmitFunction: sorted([...step, ...secret("UPSTREAM_API_KEY")]),
-      PollFunction: sorted([...step, ...secret("UPSTREAM_API_KEY")]),
+      // Generation stats (stats#<model>#<duration>): Submit reads them, Poll reads and adds samples.
+      SubmitFunction: sorted([...step, `dynamodb:GetItem Jobs${statsItems}`, ...secret("UPSTREAM_API_KEY")]),
+      PollFunction: sorted([...step, `dynamodb:GetItem Jobs${statsItems}`, `dynamodb:UpdateItem Jobs${statsItems}`, ...secret("UPSTREAM_API_KEY")]),
       DownloadFunction: sorted([...step, ...secret("UPSTREAM_API_KEY"), "s3:PutObject Bucket/outputs/*", "s3:AbortMultipartUpload Bucket/outputs/*"]),
       FinishFunction: sorted([...step, "events:PutEvents Bus", manifest]),
       RecordFailureFunction: sorted([...step, "events:PutEvents Bus", manifest]),

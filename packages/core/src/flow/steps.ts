@@ -38,3 +38,16 @@ export const STEP_LAMBDA_TIMEOUT_S: Record<JobFlowStep, number> = {
   finish: 60,
   recordFailure: 60,
 };
+
+/**
+ * Lambda memory per step, in MB (the stack sets it; the orchestration benchmark prices with it).
+ * Poll only waits on HTTP and DynamoDB, and with the Poll window it holds most of a job's Lambda
+ * time, so it gets Lambda's smallest size; the others keep the stack default.
+ */
+export const STEP_MEMORY_MB: Record<JobFlowStep, number> = {
+  submit: 512,
+  poll: 128,
+  download: 512,
+  finish: 512,
+  recordFailure: 512,
+};
