@@ -50,13 +50,15 @@ export async function ingestDrop(deps: DropDeps, key: string): Promise<DropOutco
   if (head === undefined) return { key, status: "ignored", jobs: [], errors: [] };
   const etag = (head.etag ?? "").replace(/"/g, "");
 
-  let text = "";
+  // The bytes as dropped (undefined when too large to read), so a rejected file is kept exactly.
+  let bytes: Buffer | undefined;
   const errors: DropIssue[] = [];
   if (head.bytes > MAX_DROP_BYTES) {
     errors.push({ path: "", code: "drop_file_too_large", message: `Prompt files may be at most ${MAX_DROP_BYTES / 1024 / 1024} MiB; this one is ${head.bytes} bytes.` });
   } else {
-    text = await readText((await deps.objects.getStream(key)).body);
+    bytes = await readBytes((await deps.objects.getStream(key)).body);
   }
+  const text = bytes?.toString("utf8") ?? "";
 
   const parsed = errors.length > 0 ? { entries: [], errors: [] } : parseDropFile(key, text, { defaultModel: deps.defaultModel });
   errors.push(...parsed.errors);
@@ -70,7 +72,7 @@ export async function ingestDrop(deps: DropDeps, key: string): Promise<DropOutco
   if (errors.length === 0) return { key, status: "accepted", jobs, errors };
   // Report in file order, whichever stage found the problem.
   errors.sort((a, b) => (a.line ?? a.index ?? -1) - (b.line ?? b.index ?? -1));
-  const rejectedKey = await reject(deps.objects, key, text, head.contentType, errors, jobs);
+  const rejectedKey = await reject(deps.objects, key, bytes, head.contentType, errors, jobs);
   return { key, status: jobs.length > 0 ? "partly_rejected" : "rejected", jobs, errors, rejectedKey };
 }
 
@@ -114,7 +116,7 @@ async function entryToJob(
 async function reject(
   objects: ObjectStore,
   key: string,
-  text: string,
+  bytes: Buffer | undefined,
   contentType: string,
   errors: DropIssue[],
   jobs: DropOutcome["jobs"],
@@ -127,7 +129,9 @@ async function reject(
     errors: errors.map((error) => ({ ...error, where: [entryLocation(error), error.path].filter(Boolean).join(": ") || "(file)" })),
     accepted_jobs: jobs.map((job) => ({ id: job.id, entry: job.entry })),
   });
-  if (text !== "") await objects.put(rejectedKey, text, { contentType });
+  // Kept byte for byte (binary, or not UTF-8, included); one too large to read is streamed across.
+  if (bytes !== undefined) await objects.put(rejectedKey, bytes, { contentType });
+  else await objects.uploadStream(rejectedKey, (await objects.getStream(key)).body, { contentType });
   await objects.delete(key);
   return rejectedKey;
 }
@@ -140,7 +144,7 @@ function summary(errors: DropIssue[]): string {
   return `${where ? `${where}: ` : ""}${first.message}${more}`;
 }
 
-async function readText(body: Readable): Promise<string> {
+async function readBytes(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -148,5 +152,5 @@ async function readText(body: Readable): Promise<string> {
     if (size > MAX_DROP_BYTES) throw new ReelayError("drop_file_too_large", "The prompt file grew past the size limit while it was read.");
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }

@@ -50,9 +50,9 @@ export function parseDropFile(key: string, text: string, options: { defaultModel
     case "txt":
       return parseTxt(text, options.defaultModel);
     case "json":
-      return parseJson(text);
+      return refuseDeepNesting(parseJson(text));
     case "jsonl":
-      return parseJsonl(text);
+      return refuseDeepNesting(parseJsonl(text));
     default:
       return {
         entries: [],
@@ -117,6 +117,41 @@ function tooMany(count: number): ParsedDrop {
     entries: [],
     errors: [{ path: "", code: "too_many_requests", message: `A drop file may hold at most ${MAX_REQUESTS_PER_DROP} requests; this one has ${count}. Split it.` }],
   };
+}
+
+/** A request nests a few levels; far deeper input would overflow the stack of code that copies it. */
+export const MAX_NESTING = 32;
+
+/** Whether `value` has objects or arrays more than `limit` levels down (iterative: depth is the point). */
+function deeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop()!;
+    if (current === null || typeof current !== "object") continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(current)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+function refuseDeepNesting(parsed: ParsedDrop): ParsedDrop {
+  const entries: DropEntry[] = [];
+  const errors = [...parsed.errors];
+  for (const entry of parsed.entries) {
+    if (!deeperThan(entry.body, MAX_NESTING)) {
+      entries.push(entry);
+      continue;
+    }
+    const where = entryLocation(entry);
+    errors.push({
+      ...(entry.line === undefined ? {} : { line: entry.line }),
+      ...(entry.index === undefined ? {} : { index: entry.index }),
+      path: "",
+      code: "nesting_too_deep",
+      message: `The request${where === "" ? "" : ` at ${where}`} is nested more than ${MAX_NESTING} levels deep; a request has only a few levels.`,
+    });
+  }
+  return { entries, errors };
 }
 
 /** Where a drop entry's problem is, in words: "line 3", "requests[2]", or "" for a single request. */

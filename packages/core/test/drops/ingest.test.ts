@@ -3,7 +3,7 @@
  * in for the state machine, which has its own tests.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ingestDrop, type DropDeps } from "../../src/drops/ingest.ts";
+import { ingestDrop, MAX_DROP_BYTES, type DropDeps } from "../../src/drops/ingest.ts";
 import { JobStore } from "../../src/jobs/store.ts";
 import type { Job } from "../../src/jobs/types.ts";
 import { ObjectStore } from "../../src/storage/objects.ts";
@@ -88,6 +88,32 @@ describe("S3 drops", () => {
     expect(outcome).toMatchObject({ status: "rejected", jobs: [] });
     expect((await readJson("rejected/notes.bin.error.json")).errors).toEqual([expect.objectContaining({ code: "unsupported_drop_file" })]);
     expect(started).toEqual([]);
+  });
+
+  // Found by the inbox fuzz (test/fuzz): a file over the size limit was deleted from inbox/ and not
+  // kept in rejected/, and a binary one was kept as its UTF-8 decoding, not its bytes.
+  it("a rejected file is kept in rejected/ byte for byte: binary, empty, and one over MAX_DROP_BYTES", async () => {
+    const binary = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0x00, 0xc3]);
+    const big = Buffer.alloc(MAX_DROP_BYTES + 1, 0x61);
+    for (const [name, bytes, code] of [["bin.json", binary, "invalid_json"], ["empty.json", Buffer.alloc(0), "invalid_json"], ["big.jsonl", big, "drop_file_too_large"]] as const) {
+      await deps.objects.put(`inbox/${name}`, bytes, { contentType: "application/octet-stream" });
+      const outcome = await ingestDrop(deps, `inbox/${name}`);
+      expect(outcome.errors.map((error) => error.code), name).toEqual([code]);
+      const { body, bytes: size } = await deps.objects.getStream(`rejected/${name}`);
+      const chunks: Buffer[] = [];
+      for await (const chunk of body) chunks.push(chunk as Buffer);
+      expect(size, name).toBe(bytes.length);
+      expect(Buffer.concat(chunks).equals(bytes), name).toBe(true);
+      expect(await deps.objects.head(`inbox/${name}`), name).toBeUndefined();
+    }
+  });
+
+  it("a request nested far too deep is rejected at its line, not left in inbox/ by a stack overflow", async () => {
+    const deep = `{"model":"gamma-3.1","prompt":"x","provider":${"[".repeat(200_000)}${"]".repeat(200_000)}}`;
+    await put("inbox/deep.jsonl", `{"model":"gamma-3.1","prompt":"fine"}\n${deep}`);
+    const outcome = await ingestDrop(deps, "inbox/deep.jsonl");
+    expect(outcome.status).toBe("partly_rejected");
+    expect(outcome.errors).toEqual([expect.objectContaining({ line: 2, code: "nesting_too_deep" })]);
   });
 
   it("material named by bare file name is passed upstream as a presigned URL of the object beside the prompt", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { replacePlaceholders, withPlaceholders } from "../../src/drops/material.ts";
-import { classifyDropKey, MAX_REQUESTS_PER_DROP, parseDropFile } from "../../src/drops/parse.ts";
+import { classifyDropKey, MAX_NESTING, MAX_REQUESTS_PER_DROP, parseDropFile } from "../../src/drops/parse.ts";
 import { validate } from "../../src/validate/index.ts";
 
 const opts = { defaultModel: "gamma-3.1" };
@@ -43,6 +43,19 @@ describe("drop files", () => {
   it("refuses more than MAX_REQUESTS_PER_DROP requests in one file", () => {
     const text = Array.from({ length: MAX_REQUESTS_PER_DROP + 1 }, () => '{"prompt":"a"}').join("\n");
     expect(parseDropFile("inbox/a.jsonl", text, opts)).toMatchObject({ entries: [], errors: [{ code: "too_many_requests" }] });
+  });
+
+  // Found by the inbox fuzz (test/fuzz): a request nested 100k deep overflowed the stack when its
+  // material was looked for, and the file was left in inbox/ unhandled.
+  it("a request nested deeper than MAX_NESTING is refused by its line or index, and the others still count", () => {
+    const deep = (n: number) => `{"model":"gamma-3.1","prompt":"x","provider":${"[".repeat(n)}${"]".repeat(n)}}`;
+    const lines = parseDropFile("inbox/a.jsonl", `{"prompt":"a"}\n${deep(200_000)}\n${deep(MAX_NESTING - 2)}`, opts);
+    expect(lines.entries.map((entry) => entry.line)).toEqual([1, 3]);
+    expect(lines.errors).toEqual([expect.objectContaining({ line: 2, code: "nesting_too_deep", path: "" })]);
+    expect(lines.errors[0]?.message).toContain("line 2");
+    const batch = parseDropFile("inbox/a.json", `{"requests":[{"prompt":"a"},${deep(5_000)}]}`, opts);
+    expect(batch.errors).toEqual([expect.objectContaining({ index: 1, code: "nesting_too_deep" })]);
+    expect(parseDropFile("inbox/a.json", deep(100_000), opts)).toMatchObject({ entries: [], errors: [{ code: "nesting_too_deep" }] });
   });
 
   it("an unsupported file gets unsupported_drop_file", () => {
