@@ -12,6 +12,8 @@ import { CreateBucketCommand, HeadBucketCommand, S3Client } from "@aws-sdk/clien
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { createJobsTableInput } from "@reelay/core/jobs/schema";
 import { multipartExtras, type S3rverCtor, type S3rverInstance } from "./s3rver-extras.ts";
+import { durableWrites } from "./s3rver-durable.ts";
+import { inPlaceMultipart } from "./s3rver-multipart.ts";
 
 type Dynalite = (options: Record<string, unknown>) => Server;
 const require = createRequire(import.meta.url);
@@ -63,6 +65,8 @@ async function runS3rver(directory: string, host: string, port: number): Promise
   const S3rver = require("s3rver") as S3rverCtor;
   const s3rver = new S3rver({ address: host, port, silent: true, directory, resetOnClose: false });
   s3rver.middleware.unshift(multipartExtras(directory));
+  durableWrites(s3rver);
+  inPlaceMultipart(s3rver.store);
   return { s3rver, address: await s3rver.run() };
 }
 
@@ -192,9 +196,16 @@ export async function startStandins(options: StandinOptions): Promise<Standins> 
   return { bucket, tableName, dynamoEndpoint: dynamo.endpoint, s3Endpoint, ddb, s3, s3rver, close };
 }
 
-/** An S3 client for s3rver: path-style, its fixed credentials, no flexible checksums (s3rver predates them). */
+/** Uploads whose body the SDK would otherwise hash for the signature. */
+const UPLOAD_COMMANDS = new Set(["PutObjectCommand", "UploadPartCommand"]);
+
+/**
+ * An S3 client for s3rver: path-style, its fixed credentials, no flexible checksums (s3rver predates
+ * them). Uploads are signed with UNSIGNED-PAYLOAD: over plain HTTP the SDK would hash every body for
+ * the signature, a second sha256 pass over each copied byte, and s3rver never checks that hash.
+ */
 export function localS3Client(endpoint: string): S3Client {
-  return new S3Client({
+  const client = new S3Client({
     region: LOCAL_REGION,
     endpoint,
     credentials: LOCAL_CREDENTIALS,
@@ -202,4 +213,15 @@ export function localS3Client(endpoint: string): S3Client {
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
   });
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      const request = args.request as { headers?: Record<string, string> };
+      if (UPLOAD_COMMANDS.has(context.commandName ?? "") && request.headers !== undefined) {
+        request.headers["x-amz-content-sha256"] = "UNSIGNED-PAYLOAD";
+      }
+      return next(args);
+    },
+    { step: "build", name: "localUnsignedPayload" },
+  );
+  return client;
 }

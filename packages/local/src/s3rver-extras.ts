@@ -6,6 +6,7 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import type { S3rverStore } from "./s3rver-multipart.ts";
 
 // s3rver ships no types; these are the few members we use.
 export interface KoaContext {
@@ -24,6 +25,7 @@ export interface S3rverEventRecord {
 }
 
 export interface S3rverInstance {
+  store: S3rverStore;
   middleware: S3rverMiddleware[];
   run(): Promise<AddressInfo>;
   close(): Promise<void>;

@@ -2,19 +2,26 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
+  UploadPartCommand,
+  type CompletedPart,
   type S3Client,
 } from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { ReelayError } from "../errors.ts";
 import { DigestStream } from "./digest.ts";
 
 export const PART_SIZE = 8 * 1024 * 1024;
+/** Parts uploading at once; one more buffer fills meanwhile. */
 export const QUEUE_SIZE = 2;
+/** S3's limit on parts in one upload (8 MiB parts: 78 GiB). */
+const MAX_PARTS = 10_000;
 
 export interface ObjectInfo {
   bucket: string;
@@ -94,35 +101,138 @@ export class ObjectStore {
   }
 
   /**
-   * Streams `body` into a multipart upload (8 MiB parts, 2 in flight, so memory stays near 16 MiB
-   * whatever the size), hashing and counting on the way. On any error the multipart upload is
-   * aborted, so no object and no orphaned parts are left, and the error is thrown.
+   * Streams `body` into the bucket, hashing and counting on the way: one PutObject when it is
+   * smaller than a part, otherwise a multipart upload of 8 MiB parts, 2 in flight while a third
+   * fills. The part buffers are allocated once per upload and reused, so memory stays near 24 MiB
+   * whatever the size and a 1 GiB copy does not churn 128 fresh 8 MiB buffers through the garbage
+   * collector (lib-storage's Upload did, and spent more time collecting than copying). The last
+   * part is sent only after the source ended with the expected byte count, so a short or long body
+   * never completes an object; on any error the multipart upload is aborted, so no object and no
+   * orphaned parts are left, and the error is thrown.
    */
   async uploadStream(key: string, body: Readable, options: UploadOptions): Promise<StoredObject> {
     const digest = new DigestStream(options.expectedBytes);
     const feeding = pipeline(body, digest);
-    const upload = new Upload({
-      client: this.#s3,
-      params: { Bucket: this.bucket, Key: key, Body: digest, ContentType: options.contentType },
-      partSize: PART_SIZE,
-      queueSize: QUEUE_SIZE,
-      leavePartsOnError: false,
-    });
-    // Upload aborts its multipart upload when its input fails; when Upload fails first, its input is
-    // destroyed so the source stops too. The source's error is the more telling one, so it wins.
-    const uploading = upload.done().catch((error: unknown) => {
-      digest.destroy(error instanceof Error ? error : new Error(String(error)));
-      throw error;
-    });
-    const [fed, uploaded] = await Promise.allSettled([feeding, uploading]);
-    if (fed.status === "rejected" || uploaded.status === "rejected") {
+    // Awaited below when all went well; otherwise the error that stopped the loop is the one thrown
+    // (the source's when the source failed: the pipeline hands it to the digest being read).
+    feeding.catch(() => undefined);
+    const parts = new PartUploads(this.#s3, this.bucket, key, options.contentType);
+    try {
+      let buffer = parts.freeBuffer();
+      let filled = 0;
+      for await (const chunk of digest as AsyncIterable<Buffer>) {
+        for (let at = 0; at < chunk.length; ) {
+          const n = chunk.copy(buffer, filled, at);
+          filled += n;
+          at += n;
+          if (filled === buffer.length) {
+            await parts.send(buffer, filled);
+            buffer = await parts.nextBuffer();
+            filled = 0;
+          }
+        }
+      }
+      await feeding;
+      await parts.finish(buffer, filled);
+    } catch (error) {
       if (!body.destroyed) body.destroy();
-      throw fed.status === "rejected" ? fed.reason : (uploaded as PromiseRejectedResult).reason;
+      await parts.abort();
+      throw error;
     }
     return { bucket: this.bucket, key, bytes: digest.bytes, sha256: digest.sha256, contentType: options.contentType };
   }
 
   #notFound(key: string): ReelayError {
     return new ReelayError("object_not_found", `No object ${key} in bucket ${this.bucket}.`, { status: 404, details: { key } });
+  }
+}
+
+/** One upload's parts: a PutObject when it all fit in one buffer, else a multipart upload. */
+class PartUploads {
+  readonly #s3: S3Client;
+  readonly #target: { Bucket: string; Key: string };
+  readonly #contentType: string;
+  readonly #free: Buffer[] = [];
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #done: CompletedPart[] = [];
+  #allocated = 0;
+  #creating: Promise<string> | undefined;
+  #next = 1;
+  #failure: { error: unknown } | undefined;
+
+  constructor(s3: S3Client, bucket: string, key: string, contentType: string) {
+    this.#s3 = s3;
+    this.#target = { Bucket: bucket, Key: key };
+    this.#contentType = contentType;
+  }
+
+  /** A buffer to fill: a returned one, or a new one while fewer than QUEUE_SIZE + 1 exist. */
+  freeBuffer(): Buffer {
+    const reused = this.#free.pop();
+    if (reused !== undefined) return reused;
+    this.#allocated++;
+    return Buffer.allocUnsafe(PART_SIZE);
+  }
+
+  /** Waits until a buffer is free (a part finished) and returns it. */
+  async nextBuffer(): Promise<Buffer> {
+    while (this.#free.length === 0 && this.#allocated > QUEUE_SIZE && this.#inFlight.size > 0) {
+      this.#throwIfFailed();
+      await Promise.race(this.#inFlight);
+    }
+    this.#throwIfFailed();
+    return this.freeBuffer();
+  }
+
+  /** Starts uploading `buffer[0, length)` as the next part; waits while QUEUE_SIZE are in flight. */
+  async send(buffer: Buffer, length: number): Promise<void> {
+    while (this.#inFlight.size >= QUEUE_SIZE) await Promise.race(this.#inFlight);
+    this.#throwIfFailed();
+    const partNumber = this.#next++;
+    if (partNumber > MAX_PARTS) {
+      throw new ReelayError("object_too_large", `The object is larger than ${MAX_PARTS} parts of ${PART_SIZE} bytes.`, { details: { key: this.#target.Key } });
+    }
+    this.#creating ??= this.#s3
+      .send(new CreateMultipartUploadCommand({ ...this.#target, ContentType: this.#contentType }))
+      .then((answer) => answer.UploadId ?? "");
+    const part = this.#creating
+      .then((uploadId) => this.#s3.send(new UploadPartCommand({ ...this.#target, UploadId: uploadId, PartNumber: partNumber, Body: buffer.subarray(0, length) })))
+      .then(
+        (answer) => {
+          this.#done.push({ PartNumber: partNumber, ETag: answer.ETag ?? "" });
+          this.#free.push(buffer);
+        },
+        (error: unknown) => {
+          this.#failure ??= { error };
+        },
+      )
+      .finally(() => this.#inFlight.delete(part));
+    this.#inFlight.add(part);
+  }
+
+  /** The source ended cleanly: stores the rest, as one object or as the last part. */
+  async finish(buffer: Buffer, length: number): Promise<void> {
+    if (this.#creating === undefined) {
+      await this.#s3.send(new PutObjectCommand({ ...this.#target, Body: buffer.subarray(0, length), ContentType: this.#contentType }));
+      return;
+    }
+    if (length > 0) await this.send(buffer, length);
+    await Promise.all(this.#inFlight);
+    this.#throwIfFailed();
+    const parts = [...this.#done].sort((a, b) => (a.PartNumber ?? 0) - (b.PartNumber ?? 0));
+    await this.#s3.send(new CompleteMultipartUploadCommand({ ...this.#target, UploadId: await this.#creating, MultipartUpload: { Parts: parts } }));
+  }
+
+  /** Lets the parts in flight settle, then aborts the multipart upload, if one was started. */
+  async abort(): Promise<void> {
+    if (this.#creating === undefined) return;
+    await Promise.allSettled(this.#inFlight);
+    const uploadId = await this.#creating.catch(() => undefined);
+    if (uploadId === undefined) return;
+    await this.#s3.send(new AbortMultipartUploadCommand({ ...this.#target, UploadId: uploadId })).catch(() => undefined);
+  }
+
+  #throwIfFailed(): void {
+    if (this.#failure !== undefined) throw this.#failure.error;
   }
 }
