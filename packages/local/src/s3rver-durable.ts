@@ -1,0 +1,81 @@
+/**
+ * s3rver 3.7.1 writes an object's bytes, its md5 and its metadata in place. A process killed in the
+ * middle (reelay up SIGKILLed while a manifest was being put) leaves a partial object under its key
+ * or an empty metadata file; s3rver then answers 500 to every listing of the bucket, HeadBucket
+ * included, and the stack can never start again (found by the crash soak). Here each of those
+ * files is written beside its place and renamed into it, so a key holds either its old complete
+ * object or the new one. The metadata goes first: a new key becomes visible only with its bytes.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+
+/** The members of s3rver's FilesystemStore replaced here (it has more). */
+interface Store {
+  getResourcePath(bucket: string, key: string | undefined, resource: string): string;
+  putMetadata(bucket: string, key: string, metadata: Record<string, unknown>, md5?: string): Promise<void>;
+  putObject(object: { bucket: string; key: string; metadata: Record<string, unknown>; content: Buffer | Readable }): Promise<{ size: number; md5: string }>;
+}
+
+const require = createRequire(import.meta.url);
+const ALLOWED_METADATA = (require("s3rver/lib/models/object") as { ALLOWED_METADATA: string[] }).ALLOWED_METADATA;
+
+/** A name beside `path` that s3rver never lists (its objects end in `._S3rver_object`). */
+function besides(path: string): string {
+  return `${path}.writing-${randomBytes(6).toString("hex")}`;
+}
+
+async function replaceFile(path: string, data: string): Promise<void> {
+  const temp = besides(path);
+  try {
+    await writeFile(temp, data);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** What s3rver keeps of an object's metadata: the standard headers and x-amz-meta-*. */
+function storedMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(metadata).filter(([key]) => ALLOWED_METADATA.includes(key) || key.startsWith("x-amz-meta-")));
+}
+
+/** Makes an s3rver instance's object and metadata writes atomic (renamed into place). */
+export function durableWrites(s3rver: object): void {
+  const store = (s3rver as { store: Store }).store;
+  store.putMetadata = async (bucket, key, metadata, md5) => {
+    if (md5) await replaceFile(store.getResourcePath(bucket, key, "object.md5"), md5);
+    await replaceFile(store.getResourcePath(bucket, key, "metadata.json"), JSON.stringify(storedMetadata(metadata), null, 2));
+  };
+
+  store.putObject = async (object) => {
+    const path = store.getResourcePath(object.bucket, object.key, "object");
+    await mkdir(dirname(path), { recursive: true });
+    const temp = besides(path);
+    const hash = createHash("md5");
+    let size = 0;
+    try {
+      const source = Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content;
+      const count = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          hash.update(chunk);
+          size += chunk.length;
+          done(null, chunk);
+        },
+      });
+      await pipeline(source, count, createWriteStream(temp));
+      const md5 = hash.digest("hex");
+      await store.putMetadata(object.bucket, object.key, object.metadata, md5);
+      await rename(temp, path);
+      return { size, md5 };
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * s3rver's writes are made atomic (s3rver-durable.ts): a PutObject that dies midway, as one does when
+ * `reelay up` is SIGKILLed, must leave the key as it was, and the bucket must still list and answer
+ * HeadBucket (before, a half-written object or an empty metadata file made every listing fail with
+ * 500, and the stack could not start again). The cut is made by the client here: it is the same
+ * half-written state on s3rver's side.
+ */
+import { request } from "node:http";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from "@aws-sdk/client-s3";
+import { afterEach, expect, it } from "vitest";
+import { startStandins, type Standins } from "../src/aws-standins.ts";
+
+let standins: Standins | undefined;
+let dataDir: string | undefined;
+
+afterEach(async () => {
+  await standins?.close();
+  if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
+  standins = undefined;
+  dataDir = undefined;
+});
+
+/** PUTs `key` announcing `total` bytes, sends `sent` of them, then drops the connection. */
+async function cutPut(endpoint: string, bucket: string, key: string, total: number, sent: number): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const req = request(`${endpoint}/${bucket}/${key}`, { method: "PUT", headers: { "content-length": total, "content-type": "video/mp4" } });
+    req.on("error", () => resolve());
+    req.write(Buffer.alloc(sent, 7), () => {
+      // Give s3rver time to start writing what it received, then vanish.
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 300);
+    });
+  });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true })).map(String);
+}
+
+it("a PutObject cut off midway leaves no object under a new key, no stray file, and the bucket still lists", async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "reelay-durable-"));
+  standins = await startStandins({ dataDir, s3Port: 0 });
+  const { s3, bucket } = standins;
+  await cutPut(standins.s3Endpoint, bucket, "outputs/a/video.mp4", 1_000_000, 400_000);
+
+  await expect(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: "outputs/a/video.mp4" }))).rejects.toMatchObject({ name: "NotFound" });
+  expect((await s3.send(new ListObjectsV2Command({ Bucket: bucket }))).Contents ?? []).toEqual([]);
+  await s3.send(new HeadBucketCommand({ Bucket: bucket }));
+  expect((await filesUnder(join(dataDir, "s3", bucket))).filter((f) => f.includes("._S3rver_") || f.includes(".writing-"))).toEqual([]);
+}, 30_000);
+
+it("a PutObject cut off midway over an existing object leaves the old object whole", async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "reelay-durable-"));
+  standins = await startStandins({ dataDir, s3Port: 0 });
+  const { s3, bucket } = standins;
+  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: "outputs/b/job.json", Body: '{"status":"running"}', ContentType: "application/json" }));
+  await cutPut(standins.s3Endpoint, bucket, "outputs/b/job.json", 1_000_000, 400_000);
+
+  const answer = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: "outputs/b/job.json" }));
+  expect(answer.ContentType).toBe("application/json");
+  expect(await answer.Body?.transformToString()).toBe('{"status":"running"}');
+  expect((await s3.send(new ListObjectsV2Command({ Bucket: bucket }))).Contents?.map((o) => o.Key)).toEqual(["outputs/b/job.json"]);
+}, 30_000);
