@@ -78,7 +78,8 @@ async function corruptionOf(record: any, evidence: Evidence, event: Evidence["ev
       return `${output.key}: stored ${got.bytes} bytes sha256 ${got.sha256.slice(0, 12)}, served ${want.bytes} bytes sha256 ${want.sha256.slice(0, 12)}`;
     }
     if (output.sha256 !== want.sha256) return `${output.key}: the record says sha256 ${String(output.sha256).slice(0, 12)}, served ${want.sha256.slice(0, 12)}`;
-    const announced = event?.detail.outputs?.[i]?.sha256;
+    // A missing event is counted as lost, not again here.
+    const announced = event === undefined ? want.sha256 : event.detail.outputs?.[i]?.sha256;
     if (announced !== want.sha256) return `${output.key}: the event says sha256 ${String(announced).slice(0, 12)}, served ${want.sha256.slice(0, 12)}`;
   }
   return undefined;

@@ -1,15 +1,54 @@
-/** On start, every job that was not terminal when the last process ended gets its flow started again. */
+/**
+ * On start, every job that was not terminal when the last process ended gets its flow started
+ * again, and every terminal job whose event was never recorded as sent gets it now.
+ */
+import type { JsonlFileSink } from "@reelay/core/events/jsonl";
+import { buildTerminalEvent } from "@reelay/core/events/types";
 import type { JobStore } from "@reelay/core/jobs/store";
 import { isTerminal, type Job } from "@reelay/core/jobs/types";
+import { emitOnce, isConflict } from "@reelay/core/pipeline/terminal";
 
-export async function unfinishedJobs(jobs: JobStore): Promise<Job[]> {
-  const found: Job[] = [];
+export interface Leftovers {
+  /** Not terminal: their flows start again, oldest first. */
+  unfinished: Job[];
+  /** Terminal without eventEmittedAt: the process died between the terminal write and the event. */
+  unannounced: Job[];
+}
+
+export async function leftoverJobs(jobs: JobStore): Promise<Leftovers> {
+  const all: Job[] = [];
   let cursor: string | undefined;
   do {
     const page = await jobs.list({ limit: 100, ...(cursor === undefined ? {} : { cursor }) });
-    found.push(...page.jobs.filter((job) => !isTerminal(job.status)));
+    all.push(...page.jobs);
     cursor = page.cursor;
   } while (cursor !== undefined);
-  // Oldest first, so the jobs waiting longest go first.
-  return found.reverse();
+  return {
+    // Oldest first, so the jobs waiting longest go first.
+    unfinished: all.filter((job) => !isTerminal(job.status)).reverse(),
+    unannounced: all.filter((job) => isTerminal(job.status) && job.eventEmittedAt === undefined),
+  };
+}
+
+/**
+ * Sends the terminal event of each job that missed it. On AWS the Finish or RecordFailure step would
+ * be retried and send it; here the execution died with the process, and a terminal job is never
+ * resumed. An event already in the file (the process died after the append, before recording it)
+ * is only recorded, so no job gets two.
+ */
+export async function announceLeftovers(unannounced: Job[], deps: { jobs: JobStore; events: JsonlFileSink; now: () => Date }): Promise<string[]> {
+  if (unannounced.length === 0) return [];
+  const sent = new Set((await deps.events.readAll()).map((event) => event.id));
+  const announced: string[] = [];
+  for (const job of unannounced) {
+    if (sent.has(buildTerminalEvent(job).id)) {
+      await deps.jobs.update(job.id, { eventEmittedAt: deps.now().toISOString() }, { unlessSet: "eventEmittedAt" }).catch((error: unknown) => {
+        if (!isConflict(error)) throw error;
+      });
+      continue;
+    }
+    await emitOnce(deps, job);
+    announced.push(job.id);
+  }
+  return announced;
 }

@@ -30,7 +30,7 @@ import { startStandins, type Standins } from "./aws-standins.ts";
 import { routeDrops } from "./drops.ts";
 import { jobFlowHandlers } from "./handlers.ts";
 import { consoleLogger, silentLogger, type Logger } from "./log.ts";
-import { unfinishedJobs } from "./resume.ts";
+import { announceLeftovers, leftoverJobs } from "./resume.ts";
 import { LocalJobStarter } from "./starter.ts";
 
 export const EVENTS_FILE = "events.jsonl";
@@ -180,7 +180,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const server: RunningServer = await serveApp(app, { hostname: config.host, port: config.port });
     cleanups.push(() => server.close());
 
-    const resumed = await unfinishedJobs(jobs);
+    const { unfinished: resumed, unannounced } = await leftoverJobs(jobs);
+    const announced = await announceLeftovers(unannounced, { jobs, events, now: () => new Date() });
+    if (announced.length > 0) log.info(`sent the terminal event of ${announced.length} job(s) that ended without it: ${announced.join(", ")}`);
     for (const job of resumed) await starter.start(job);
     if (resumed.length > 0) log.info(`resumed ${resumed.length} unfinished job(s): ${resumed.map((job) => job.id).join(", ")}`);
     // In the background: readiness must not wait on a large inbox.
