@@ -130,6 +130,26 @@ function objectFor(schema: JsonSchema, hints: readonly string[], example: unknow
   );
 }
 
+/**
+ * A copy of `value` with one of its strings (the `pick`-th, wherever it sits) replaced by `huge`:
+ * a request that is otherwise as valid as it was, with one field far longer than any real one.
+ */
+function inflate(value: unknown, pick: number, huge: string): unknown {
+  const copy: unknown = JSON.parse(JSON.stringify(value) ?? "null");
+  const slots: [Record<string, unknown>, string][] = [];
+  const walk = (node: unknown) => {
+    if (node === null || typeof node !== "object") return;
+    for (const [key, child] of Object.entries(node)) {
+      if (typeof child === "string") slots.push([node as Record<string, unknown>, key]);
+      else walk(child);
+    }
+  };
+  walk(copy);
+  const slot = slots[pick % Math.max(1, slots.length)];
+  if (slot !== undefined) slot[0][slot[1]] = huge;
+  return copy;
+}
+
 /** `depth` levels of arrays or objects, deeper than any recursive code could follow. */
 function nested(depth: number, arrays: boolean): string {
   return arrays ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
@@ -149,6 +169,7 @@ export function jsonTextFor(schema: JsonSchema, hints: readonly string[], exampl
         .tuple(value, field, fc.integer({ min: 1, max: 150_000 }), fc.boolean())
         .map(([v, name, depth, arrays]) => splice(JSON.stringify(v) ?? "{}", `${JSON.stringify(name)}:${nested(depth, arrays)}`)),
     },
+    { weight: 2, arbitrary: fc.tuple(value, fc.nat(), fc.integer({ min: 200_000, max: 1_000_000 })).map(([v, pick, n]) => JSON.stringify(inflate(v, pick, "x".repeat(n))) ?? "null") },
     { weight: 1, arbitrary: fc.tuple(value, field, junk).map(([v, name, other]) => splice(JSON.stringify(v) ?? "{}", `${JSON.stringify(name)}:${JSON.stringify(other)}`)) },
     { weight: 1, arbitrary: fc.tuple(value, fc.jsonValue({ maxDepth: 2 })).map(([v, p]) => splice(JSON.stringify(v) ?? "{}", `"__proto__":${JSON.stringify(p)},"constructor":{"prototype":{"polluted":true}}`)) },
     { weight: 1, arbitrary: fc.tuple(value, fc.nat()).map(([v, cut]) => { const text = JSON.stringify(v) ?? ""; return text.slice(0, cut % (text.length + 1)); }) },
@@ -283,21 +304,72 @@ function onTheWire(text: string): string {
 
 const queryValue = fc.oneof(
   fc.constantFrom("-1", "0", "1", "1e9", "1e309", "NaN", "Infinity", "0x10", "10.5", " 5", "5 ", "１", "", "%", "%00", "%FF", "a%20b", "null", "[]", "{}", "true"),
-  fc.string({ maxLength: 30 }).map(encodeURIComponent),
-  // Long, but five of them stay under Node's 16 KiB request-head limit (beyond it Node answers 431 itself).
+  fc.string({ maxLength: 30 }),
+  // Long, but four of them stay under Node's 16 KiB request-head limit (beyond it Node answers 431 itself).
   fc.integer({ min: 500, max: 2_500 }).map((n) => "z".repeat(n)),
-  // cursors: random base64url, and base64url of near-miss positions
-  fc.uint8Array({ maxLength: 120 }).map((bytes) => Buffer.from(bytes).toString("base64url")),
-  fc.jsonValue({ maxDepth: 2 }).map((v) => Buffer.from(JSON.stringify(v) ?? "").toString("base64url")),
-  fc
-    .tuple(fc.constantFrom("vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T", "imgtsk_01JD8ZA1B2C3D4E5F6G7H8J9K0", "x", ""), fc.oneof(fc.string({ maxLength: 30 }), fc.integer({ min: 1_000, max: 5_000 }).map((n) => "9".repeat(n))))
-    .map(([id, prefix]) => Buffer.from(JSON.stringify([id, `${prefix}#${id}`])).toString("base64url")),
 );
 
-/** A query string (without `?`) mixing the route's own parameters with garbage, repeats included. */
-export function queryFor(names: readonly string[]): fc.Arbitrary<string> {
-  const name = fc.oneof({ weight: 4, arbitrary: names.length > 0 ? fc.constantFrom(...names) : fc.constant("limit") }, { weight: 1, arbitrary: fc.constantFrom("__proto__", "constructor", "", "limit[]", "a%00") });
-  return fc.array(fc.tuple(name, queryValue.map(onTheWire), fc.boolean()), { maxLength: 5 }).map((pairs) => pairs.map(([n, v, bare]) => (bare && v === "" ? n : `${n}=${v}`)).join("&"));
+const base64url = (text: string) => Buffer.from(text).toString("base64url");
+
+/** Near-misses of a real cursor, `[id, "<createdAt>#<id>"]`: odd times, sort keys too long for DynamoDB, other ids. */
+const nearMissCursor = fc
+  .record({
+    id: fc.constantFrom("vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T", "imgtsk_01JD8ZA1B2C3D4E5F6G7H8J9K0", "x", ""),
+    at: fc.oneof(
+      { weight: 1, arbitrary: fc.constant("2026-11-22T00:00:00.000Z") },
+      { weight: 1, arbitrary: fc.string({ maxLength: 30 }) },
+      { weight: 2, arbitrary: fc.integer({ min: 1_100, max: 2_400 }).map((n) => "9".repeat(n)) },
+    ),
+    tail: fc.constantFrom("", "", "", "x", "#"),
+  })
+  .map(({ id, at, tail }) => base64url(JSON.stringify([id, `${at}#${id}${tail}`])));
+
+/** Any cursor garbage: plain values, random base64url, base64url JSON, near-misses. */
+const cursorValue = fc.oneof(
+  queryValue,
+  fc.uint8Array({ maxLength: 120 }).map((bytes) => Buffer.from(bytes).toString("base64url")),
+  fc.jsonValue({ maxDepth: 2 }).map((v) => base64url(JSON.stringify(v) ?? "")),
+  nearMissCursor,
+);
+
+/** A documented query parameter, as the OpenAPI document lists it. */
+export interface QueryParam {
+  name: string;
+  schema: JsonSchema;
+  example?: string;
+}
+
+/** A value the parameter takes: one of its enum, an integer in range, its example or a known string. */
+function fittingQueryValue(param: QueryParam, hints: readonly string[]): fc.Arbitrary<string> {
+  const { schema } = param;
+  if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as string[]));
+  if (schema.type === "integer") {
+    const min = typeof schema.minimum === "number" ? schema.minimum : 0;
+    const max = typeof schema.maximum === "number" ? schema.maximum : 100;
+    return fc.integer({ min, max }).map(String);
+  }
+  if (param.name === "cursor") return nearMissCursor;
+  const example = param.example === undefined ? [] : [{ weight: 3, arbitrary: fc.constant(param.example) }];
+  const known = hints.length === 0 ? [] : [{ weight: 1, arbitrary: fc.constantFrom(...hints) }];
+  return example.length + known.length > 0 ? fc.oneof(...example, ...known) : queryValue;
+}
+
+/**
+ * A query string (without `?`): each documented parameter absent, fitting or garbage, so most
+ * queries get past the other parameters to the one that is wrong; plus unknown and repeated names.
+ */
+export function queryFor(params: readonly QueryParam[], hints: readonly string[] = []): fc.Arbitrary<string> {
+  const garbageFor = (name: string) => (name === "cursor" ? cursorValue : queryValue);
+  const documented = params.map((param) =>
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constant<string | undefined>(undefined) },
+      { weight: 4, arbitrary: fittingQueryValue(param, hints).map((v) => `${param.name}=${onTheWire(v)}`) },
+      { weight: 1, arbitrary: garbageFor(param.name).map((v) => `${param.name}=${onTheWire(v)}`) },
+    ),
+  );
+  const extraName = fc.oneof(fc.constantFrom("__proto__", "constructor", "", "limit[]", "a%00"), ...(params.length > 0 ? [fc.constantFrom(...params.map((p) => p.name))] : []));
+  const extras = fc.array(fc.tuple(extraName, queryValue).map(([n, v]) => (v === "" ? n : `${n}=${onTheWire(v)}`)), { maxLength: 2 });
+  return fc.tuple(fc.tuple(...documented), extras).map(([given, more]) => [...given.filter((part) => part !== undefined), ...more].join("&"));
 }
 
 /** Authorization headers that must all be refused. */
