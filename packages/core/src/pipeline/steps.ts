@@ -191,12 +191,19 @@ export function poll(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
     const history = await historyOf(deps, job);
     const sleep = sleepOf(deps);
     let current = state;
-    for (;;) {
+    for (let first = true; ; first = false) {
+      // Looks keep their cadence: each pause is counted from when the look before it began.
+      const lookedAt = deps.now().getTime();
+      if (!first) {
+        // A cancel during the pause ends the window before the task is asked about again.
+        const latest = await deps.jobs.require(job.id);
+        if (isTerminal(latest.status)) return stopped(current, latest);
+      }
       current = await look(deps, task, current);
       if (current.outcome !== "running") return current;
       const now = deps.now();
-      const submittedAt = Date.parse(job.submittedAt ?? job.createdAt);
-      const pauseMs = boundedMs(nextPollDelayMs({ polls: current.polls, sinceSubmitMs: now.getTime() - submittedAt, history }), state.deadlineAt, now);
+      const delayMs = nextPollDelayMs({ polls: current.polls, sinceSubmitMs: lookedAt - Date.parse(job.submittedAt ?? job.createdAt), history });
+      const pauseMs = boundedMs(Math.max(0, lookedAt + delayMs - now.getTime()), state.deadlineAt, now);
       const handOff = { ...current, waitSeconds: waitSecondsFor(pauseMs, state.deadlineAt, now) };
       if (now.getTime() + pauseMs > windowEnd) return handOff;
       try {
@@ -204,9 +211,6 @@ export function poll(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
       } catch {
         return handOff;
       }
-      // A cancel during the pause ends the window before the task is asked about again.
-      const latest = await deps.jobs.require(job.id);
-      if (isTerminal(latest.status)) return stopped(current, latest);
     }
   });
 }

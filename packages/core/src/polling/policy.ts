@@ -79,20 +79,23 @@ export function firstWaitMs(request: PollingHistory & { durationSec?: number } =
   return Math.max(pollDelayMs(0), Math.round((at ?? 0) - FIRST_POLL_MARGIN_MS));
 }
 
-/** Two looks at most this far apart bracket a finish tightly enough to time it by their midpoint. */
-const BRACKET_MS = MAX_POLL_MS + 1_000;
+/** A task the first look already saw done is filed at this fraction of that look's time (see below). */
+export const EARLY_FINISH_FACTOR = 0.9;
 
 /**
  * The generation time a look that saw the task done vouches for, counted from the create: the
- * midpoint between the last look that saw it running and this one, when they were a poll interval
- * apart; otherwise (the first look already saw it done) the time of this look, an upper bound. The
- * upper bound never invents an early tail; FIRST_POLL_MARGIN_MS keeps it from pushing the first
- * look later and later.
+ * midpoint between the last look that saw it running and this one. When the first look already
+ * saw it done, all that is known is "before this look"; it is filed at 0.9 x the look's time. Filed
+ * at the look's time itself, such samples would hold the 5 % quantile at the first look whenever
+ * more than 5 % of tasks finish before it, so a prediction that came out late (the upstream got
+ * faster) could never move earlier. Filed below it, they move nothing while fewer than 5 % finish
+ * before the first look (they sit under the quantile either way), and otherwise pull the first look
+ * 10 % earlier each time they make up the 5 %.
  */
 export function observedGenerationMs(times: { submittedAtMs: number; runningSeenAtMs?: number; doneSeenAtMs: number }): number {
   const { submittedAtMs, runningSeenAtMs, doneSeenAtMs } = times;
-  const bracketed = runningSeenAtMs !== undefined && runningSeenAtMs > submittedAtMs && doneSeenAtMs - runningSeenAtMs <= BRACKET_MS;
-  return (bracketed ? (runningSeenAtMs + doneSeenAtMs) / 2 : doneSeenAtMs) - submittedAtMs;
+  if (runningSeenAtMs !== undefined && runningSeenAtMs > submittedAtMs) return (runningSeenAtMs + doneSeenAtMs) / 2 - submittedAtMs;
+  return EARLY_FINISH_FACTOR * (doneSeenAtMs - submittedAtMs);
 }
 
 export interface NextPollInput extends PollingHistory {

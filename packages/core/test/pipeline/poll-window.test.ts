@@ -110,6 +110,22 @@ describe("the Poll window", () => {
     expect(after.buckets[bucketOf(midpoint)]).toBe((before.buckets[bucketOf(midpoint)] ?? 0) + 1);
   });
 
+  it("keeps a 3 s cadence from look to look: a look that takes 400 ms is followed by a 2.6 s pause", async () => {
+    const { h, clock, stats } = await start({ generationMs: 70_000 });
+    const key = generationStatsKey({ model: REQUEST.model, request: REQUEST });
+    for (let s = 60; s < 80; s++) await stats.record(key, s * 1000);
+    const ask = h.deps.upstream.getVideoTask.bind(h.deps.upstream);
+    h.deps.upstream.getVideoTask = async (...args) => {
+      const answer = await ask(...args);
+      clock.advance(400);
+      return answer;
+    };
+    const result = await poll(h.deps, await submitAndWait(h, clock));
+    expect(result.outcome).toBe("succeeded");
+    expect(clock.pauses.length).toBeGreaterThan(1);
+    expect(clock.pauses.every((ms) => ms === DETECT_POLL_MS - 400)).toBe(true);
+  });
+
   it("hands back to the state machine when the window is used up, with the next pause as waitSeconds", async () => {
     const { h, clock } = await start({ generationMs: 60_000, windowMs: 10_000 });
     const submitted = await submitAndWait(h, clock);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { BUCKET_RATIO, bucketOf, quantileMs, type GenerationHistory } from "../../src/polling/history.ts";
 import {
   DETECT_POLL_MS,
+  EARLY_FINISH_FACTOR,
   FIRST_POLL_MARGIN_MS,
   FIRST_POLL_QUANTILE,
   firstWaitMs,
@@ -103,17 +104,31 @@ describe("nextPollDelayMs", () => {
 });
 
 describe("observedGenerationMs", () => {
-  it("is the midpoint of the last running look and the done look when they were a poll interval apart", () => {
+  it("is the midpoint of the last running look and the done look", () => {
     expect(observedGenerationMs({ submittedAtMs: 1_000, runningSeenAtMs: 91_000, doneSeenAtMs: 94_000 })).toBe(91_500);
-    expect(observedGenerationMs({ submittedAtMs: 0, runningSeenAtMs: 10_000, doneSeenAtMs: 16_000 })).toBe(13_000);
+    expect(observedGenerationMs({ submittedAtMs: 0, runningSeenAtMs: 50_000, doneSeenAtMs: 60_000 })).toBe(55_000);
   });
 
-  it("is the done look's time (an upper bound) when the first look already saw the task done", () => {
-    expect(observedGenerationMs({ submittedAtMs: 1_000, doneSeenAtMs: 301_000 })).toBe(300_000);
+  it("is 0.9 x the done look's time when the first look already saw the task done", () => {
+    expect(EARLY_FINISH_FACTOR).toBe(0.9);
+    expect(observedGenerationMs({ submittedAtMs: 1_000, doneSeenAtMs: 301_000 })).toBe(270_000);
+    expect(observedGenerationMs({ submittedAtMs: 1_000, runningSeenAtMs: 1_000, doneSeenAtMs: 301_000 })).toBe(270_000);
   });
 
-  it("is the done look's time when the last running look is too far back to bracket the finish", () => {
-    expect(observedGenerationMs({ submittedAtMs: 0, runningSeenAtMs: 50_000, doneSeenAtMs: 60_000 })).toBe(60_000);
+  it("leaves the 5 % quantile alone while fewer than 5 % finish before the first look, and pulls it earlier once more do", () => {
+    const firstLookMs = 100_000;
+    const running = Array.from({ length: 97 }, (_, i) => 101_000 + i * 1_000);
+    const historyWith = (early: number) => {
+      const buckets: Record<number, number> = {};
+      const add = (ms: number) => (buckets[bucketOf(ms)] = (buckets[bucketOf(ms)] ?? 0) + 1);
+      running.forEach(add);
+      for (let i = 0; i < early; i++) add(observedGenerationMs({ submittedAtMs: 0, doneSeenAtMs: firstLookMs }));
+      return { samples: running.length + early, buckets };
+    };
+    const without = quantileMs({ samples: 97, buckets: historyWith(0).buckets }, FIRST_POLL_QUANTILE)!;
+    expect(quantileMs(historyWith(3), FIRST_POLL_QUANTILE)!).toBeGreaterThan(firstLookMs);
+    expect(quantileMs(historyWith(3), FIRST_POLL_QUANTILE)!).toBeLessThanOrEqual(without);
+    expect(quantileMs(historyWith(20), FIRST_POLL_QUANTILE)!).toBeLessThan(firstLookMs * 0.95);
   });
 });
 
