@@ -31,6 +31,7 @@ export interface S3rverStore {
 type S3ErrorCtor = new (code: string, message: string, detail?: Record<string, unknown>) => Error;
 const require = createRequire(import.meta.url);
 
+const WRITE_BATCH = 1024 * 1024;
 /** Copy buffer when parts are moved or joined. */
 const COPY_CHUNK = 8 * 1024 * 1024;
 
@@ -57,13 +58,23 @@ async function writePart(content: IncomingMessage, target: NodeJS.WritableStream
   await pipeline(
     content,
     async function* (source: AsyncIterable<Buffer>) {
+      // Socket reads come in 64 KiB; the file gets them in 1 MiB writes, 16 times fewer calls.
+      let batch: Buffer[] = [];
+      let batched = 0;
       for await (const chunk of source) {
         size += chunk.length;
         // Never past the part's slot: the next part's bytes may be there.
         if (length !== undefined && size > length) throw new Error(`part body longer than its Content-Length ${length}`);
         hash.update(chunk);
-        yield chunk;
+        batch.push(chunk);
+        batched += chunk.length;
+        if (batched >= WRITE_BATCH) {
+          yield Buffer.concat(batch, batched);
+          batch = [];
+          batched = 0;
+        }
       }
+      if (batched > 0) yield Buffer.concat(batch, batched);
     },
     target,
   );

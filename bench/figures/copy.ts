@@ -1,0 +1,175 @@
+/**
+ * Streaming copy (issue 6, point 4): a simulator output copied into s3rver by reelay's copyUrlToS3,
+ * against a plain fetch-to-file of the same bytes on the same disk. Each copy runs in a fresh child
+ * process (bench/support/copy/*-child.ts, bundled to plain JavaScript so no TypeScript loader sits
+ * in it), so its peak RSS is the copier's alone. The simulator runs here, in the bench process, and
+ * s3rver (set up as the local stack sets it up) in a process of its own, as S3 and the upstream are
+ * different hosts. Every copy is checked: the stored object (read back from s3rver) and the
+ * baseline's file have the source's size and sha256.
+ */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { fileURLToPath } from "node:url";
+import { DeleteObjectCommand, GetObjectCommand } from "@aws-sdk/client-s3";
+import { localS3Client } from "../../packages/local/src/aws-standins.ts";
+import { startSimulator, type Simulator } from "../../packages/simulator/src/index.ts";
+import { median, runJson, startService, supportFile } from "../support/child.ts";
+import { bundle } from "../support/esbuild.ts";
+import type { BenchContext, Figure } from "../support/figure.ts";
+
+const MB = 1_000_000;
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+const SMALL = 100 * MB;
+/** Timed runs of each kind at 1 GiB (the median counts); the 100 MB size is run once each. */
+const REPEATS = 3;
+
+interface ChildResult {
+  ms: number;
+  bytes: number;
+  sha256?: string;
+  maxRssBytes: number;
+}
+
+interface Source {
+  url: string;
+  bytes: number;
+  sha256: string;
+}
+
+const API_KEY = "bench-copy";
+
+/** A succeeded simulator task of `bytes` (generation time 0), made over HTTP as reelay makes them. */
+async function makeOutput(sim: Simulator, bytes: number): Promise<Source> {
+  const response = await fetch(`${sim.url}/video/generations`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
+    body: JSON.stringify({ model: "alpha-2.7", prompt: `bench copy [[sim:output_bytes=${bytes}]]` }),
+  });
+  if (!response.ok) throw new Error(`simulator create answered ${response.status}: ${await response.text()}`);
+  const { task_id: taskId } = (await response.json()) as { task_id: string };
+  const task = sim.task(taskId);
+  const url = task?.outputUrls[0];
+  const sha256 = task?.outputSha256;
+  if (task === undefined || url === undefined || sha256 === undefined) throw new Error(`simulator task ${taskId} has no output`);
+  return { url, bytes: task.outputBytes, sha256 };
+}
+
+async function sha256Of(stream: Readable): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  await pipeline(stream, async function* (source: AsyncIterable<Buffer>) {
+    for await (const chunk of source) {
+      hash.update(chunk);
+      bytes += chunk.length;
+    }
+  });
+  return { sha256: hash.digest("hex"), bytes };
+}
+
+function check(what: string, got: { sha256: string; bytes: number }, source: Source): void {
+  if (got.bytes !== source.bytes || got.sha256 !== source.sha256) {
+    throw new Error(`${what}: ${got.bytes} bytes sha256 ${got.sha256}, the source has ${source.bytes} bytes sha256 ${source.sha256}`);
+  }
+}
+
+const mbps = (r: ChildResult): number => r.bytes / MB / (r.ms / 1000);
+const mb = (bytes: number): number => bytes / MB;
+
+export async function figures(ctx: BenchContext): Promise<Figure[]> {
+  // Bundled inside the checkout: the local stand-ins' modules find s3rver through node_modules.
+  const cache = fileURLToPath(new URL("../../node_modules/.cache/", import.meta.url));
+  await mkdir(cache, { recursive: true });
+  const bundleDir = await mkdtemp(join(cache, "reelay-bench-copy-"));
+  const cleanups: (() => Promise<void>)[] = [() => rm(bundleDir, { recursive: true, force: true })];
+  try {
+    const [fetchChild, copyChild, s3rverChild] = await Promise.all(
+      ["fetch-child", "copy-child", "s3rver-child"].map(
+        // Minified, as the Lambda functions are deployed.
+        async (name) => (await bundle(supportFile(`copy/${name}.ts`), join(bundleDir, `${name}.mjs`), { minify: true })).file,
+      ),
+    );
+    const sim = await startSimulator({ apiKey: API_KEY, generationMs: 0 });
+    cleanups.push(() => sim.close());
+    const s3rver = await startService<{ s3Endpoint: string; bucket: string }>(s3rverChild as string, [join(ctx.tmpDir, "stack")]);
+    cleanups.push(() => s3rver.stop());
+    const { s3Endpoint, bucket } = s3rver.info;
+    const s3 = localS3Client(s3Endpoint);
+    cleanups.push(async () => s3.destroy());
+    let n = 0;
+
+    const baseline = async (source: Source): Promise<ChildResult> => {
+      const file = join(ctx.tmpDir, `fetched-${n++}.mp4`);
+      const result = await runJson<ChildResult>(fetchChild as string, [source.url, file]);
+      check("the fetched file", await sha256Of(createReadStream(file)), source);
+      await rm(file, { force: true });
+      return result;
+    };
+    const copy = async (source: Source): Promise<ChildResult> => {
+      const key = `bench/copy-${n++}.mp4`;
+      const result = await runJson<ChildResult>(copyChild as string, [source.url, s3Endpoint, bucket, key]);
+      if (result.sha256 !== source.sha256) throw new Error(`copyUrlToS3 reported sha256 ${result.sha256}, the source is ${source.sha256}`);
+      const stored = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      check("the stored object", await sha256Of(stored.Body as Readable), source);
+      await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+      return result;
+    };
+
+    const small = await makeOutput(sim, SMALL);
+    const large = await makeOutput(sim, GiB);
+    ctx.log("warm-up and 100 MB runs");
+    await baseline(small);
+    const smallBase = await baseline(small);
+    const smallCopy = await copy(small);
+    const bases: ChildResult[] = [];
+    const copies: ChildResult[] = [];
+    for (let i = 0; i < REPEATS; i++) {
+      bases.push(await baseline(large));
+      copies.push(await copy(large));
+      ctx.log(`1 GiB run ${i + 1}/${REPEATS}: fetch-to-file ${mbps(bases.at(-1)!).toFixed(0)} MB/s, copyUrlToS3 ${mbps(copies.at(-1)!).toFixed(0)} MB/s`);
+    }
+    const copyRss = Math.max(...copies.map((r) => r.maxRssBytes));
+    const baseRss = Math.max(...bases.map((r) => r.maxRssBytes));
+    return [
+      {
+        name: "streaming copy of a 1 GiB output into s3rver",
+        value: median(copies.map(mbps)),
+        unit: "MB/s",
+        baselineName: "plain fetch to a file, same bytes, same disk",
+        baseline: median(bases.map(mbps)),
+        target: { on: "ratio", atLeast: 0.7 },
+        note: `${REPEATS} runs of each, alternating, median; every copy checked by size and sha256; ${loadNote()}`,
+      },
+      {
+        name: "copier peak RSS, 1 GiB output",
+        value: mb(copyRss),
+        unit: "MB",
+        baselineName: "plain fetch to a file",
+        baseline: mb(baseRss),
+        target: { on: "value", atMost: 150 },
+        note: `highest of ${REPEATS} fresh processes, process.resourceUsage().maxRSS; the baseline's at 100 MB: ${mb(smallBase.maxRssBytes).toFixed(0)} MB`,
+      },
+      {
+        name: "copier peak RSS, 1 GiB vs 100 MB output",
+        value: mb(copyRss),
+        unit: "MB",
+        baselineName: "the same copy of a 100 MB output",
+        baseline: mb(smallCopy.maxRssBytes),
+        target: { on: "ratio", atLeast: 0.9, atMost: 1.1 },
+        note: `the 100 MB copy ran at ${mbps(smallCopy).toFixed(0)} MB/s, its fetch-to-file at ${mbps(smallBase).toFixed(0)} MB/s`,
+      },
+    ];
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  }
+}
+
+/** The machine's load while measuring: the copy needs about three times the CPU of its baseline. */
+function loadNote(): string {
+  return `load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores`;
+}

@@ -1,0 +1,89 @@
+/**
+ * Runs a bench script (bundled to plain JavaScript first, see esbuild.ts) in a fresh Node process
+ * and returns the JSON line it prints last, so that what the script measures (time, peak RSS) is
+ * that process's alone, without a TypeScript loader in it.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** A file of bench/support by its path below that folder. */
+export const supportFile = (name: string): string => fileURLToPath(new URL(`./${name}`, import.meta.url));
+
+export interface ChildRun {
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node [nodeArgs] file args` and resolves with its output; rejects on a non-zero exit. */
+export function runNode(file: string, args: string[], options: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<ChildRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), file, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: options.env ?? process.env,
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("close", (code, signal) => {
+      if (code === 0) resolve({ stdout, stderr });
+      else reject(new Error(`${file} exited ${code ?? signal}: ${stderr.trim().split("\n").slice(-8).join("\n")}`));
+    });
+  });
+}
+
+/** Runs `node file args` and parses the JSON object on the last line it prints. */
+export async function runJson<T>(file: string, args: string[]): Promise<T> {
+  const { stdout } = await runNode(file, args);
+  const last = stdout.trim().split("\n").at(-1) ?? "";
+  try {
+    return JSON.parse(last) as T;
+  } catch {
+    throw new Error(`${file} printed no JSON result: ${stdout.slice(-500)}`);
+  }
+}
+
+export interface Service<T> {
+  info: T;
+  /** Closes its stdin (it stops itself) and waits for the exit. */
+  stop(): Promise<void>;
+}
+
+/** Starts `node file args` as a service: resolves with the JSON line it prints once ready. */
+export function startService<T>(file: string, args: string[]): Promise<Service<T>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [file, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    const exited = new Promise<void>((done) => child.once("exit", () => done()));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`${file} exited ${code} before it was ready: ${stderr.trim().split("\n").slice(-5).join("\n")}`)));
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      const line = stdout.split("\n").slice(0, -1).find((l) => l.startsWith("{"));
+      if (line === undefined) return;
+      resolve({
+        info: JSON.parse(line) as T,
+        stop: async () => {
+          child.stdin.end();
+          await exited;
+        },
+      });
+    });
+  });
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** The p-th percentile (0..100), nearest rank. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank] as number;
+}

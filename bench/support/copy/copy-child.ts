@@ -1,0 +1,26 @@
+/**
+ * The copy benchmark's subject, in a fresh process: `copy-child <url> <s3Endpoint> <bucket> <key>`
+ * runs reelay's copyUrlToS3 with what the local stack gives it (the guarded fetch with the local
+ * policy, the ObjectStore on the local S3 client). Prints one JSON line: { ms, bytes, sha256,
+ * maxRssBytes }; the time covers the copy alone, not the process start.
+ */
+import { guardedFetch } from "../../../packages/core/src/net/guarded-fetch.ts";
+import { outputFetchPolicy } from "../../../packages/core/src/net/policy.ts";
+import { copyUrlToS3 } from "../../../packages/core/src/storage/copy.ts";
+import { ObjectStore } from "../../../packages/core/src/storage/objects.ts";
+import { localS3Client } from "../../../packages/local/src/aws-standins.ts";
+
+const [url, s3Endpoint, bucket, key] = process.argv.slice(2);
+if (url === undefined || s3Endpoint === undefined || bucket === undefined || key === undefined) {
+  throw new Error("usage: copy-child <url> <s3Endpoint> <bucket> <key>");
+}
+const s3 = localS3Client(s3Endpoint);
+const store = new ObjectStore(s3, bucket);
+// The client's first call resolves credentials and the endpoint: done before the clock starts, as
+// in a running stack.
+await store.head(`${key}.warm-up`);
+const started = performance.now();
+const copied = await copyUrlToS3(guardedFetch(outputFetchPolicy("local")), url, store, key);
+const ms = performance.now() - started;
+s3.destroy();
+console.log(JSON.stringify({ ms, bytes: copied.bytes, sha256: copied.sha256, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));

@@ -1,0 +1,19 @@
+/**
+ * The copy benchmark's baseline, in a fresh process: `fetch-child <url> <file>` copies the URL to a
+ * file with plain fetch and fs.createWriteStream. Prints one JSON line: { ms, bytes, maxRssBytes }.
+ */
+import { createWriteStream } from "node:fs";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+
+const [url, file] = process.argv.slice(2);
+if (url === undefined || file === undefined) throw new Error("usage: fetch-child <url> <file>");
+const started = performance.now();
+const response = await fetch(url);
+if (!response.ok || response.body === null) throw new Error(`GET answered ${response.status}`);
+const out = createWriteStream(file);
+await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), out);
+const ms = performance.now() - started;
+// maxRSS is in kilobytes.
+console.log(JSON.stringify({ ms, bytes: out.bytesWritten, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));
