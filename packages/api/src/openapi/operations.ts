@@ -4,7 +4,7 @@
  * added without an entry here fails the suite. Entries for routes an app does not serve (e.g.
  * /v1/events without an event source) are left out of that app's document.
  */
-import type { z } from "zod";
+import type * as z from "zod";
 import { ImageRequestSchema, VideoRequestSchema } from "@reelay/core";
 import { ApiKeyListSchema, ApiKeySchema, HealthSchema, ImageTaskSchema, JobListSchema, JobViewSchema, ModelListSchema, TaskCreatedSchema, TaskSchema } from "./responses.ts";
 
