@@ -83,7 +83,7 @@ describe("the first wait", () => {
 });
 
 describe("the Poll window", () => {
-  it("looks every 3 s from the predicted first look until the task is done, sees it within 3 s, and records the midpoint", async () => {
+  it("looks every DETECT_POLL_MS from the predicted first look until the task is done, sees it within that, and records the midpoint", async () => {
     const { h, clock, stats } = await start({ generationMs: 70_000 });
     const key = generationStatsKey({ model: REQUEST.model, request: REQUEST });
     for (let s = 60; s < 80; s++) await stats.record(key, s * 1000);
@@ -110,7 +110,7 @@ describe("the Poll window", () => {
     expect(after.buckets[bucketOf(midpoint)]).toBe((before.buckets[bucketOf(midpoint)] ?? 0) + 1);
   });
 
-  it("keeps a 3 s cadence from look to look: a look that takes 400 ms is followed by a 2.6 s pause", async () => {
+  it("keeps its cadence from look to look: a look that takes 400 ms is followed by a pause 400 ms shorter", async () => {
     const { h, clock, stats } = await start({ generationMs: 70_000 });
     const key = generationStatsKey({ model: REQUEST.model, request: REQUEST });
     for (let s = 60; s < 80; s++) await stats.record(key, s * 1000);

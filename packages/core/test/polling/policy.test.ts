@@ -92,8 +92,8 @@ describe("nextPollDelayMs", () => {
     expect(nextPollDelayMs({ polls: 3, sinceSubmitMs: 150_000, history: flat(160_000, MIN_HISTORY_SAMPLES - 1) })).toBe(5000);
   });
 
-  it("is DETECT_POLL_MS (3 s, inside the 2-5 s band) until the history's 99 % quantile", () => {
-    expect(DETECT_POLL_MS).toBe(3000);
+  it("is DETECT_POLL_MS (2.5 s, inside the 2-5 s band) until the history's 99 % quantile", () => {
+    expect(DETECT_POLL_MS).toBe(2500);
     expect(nextPollDelayMs({ polls: 7, sinceSubmitMs: 110_000, history: spread })).toBe(DETECT_POLL_MS);
     expect(nextPollDelayMs({ polls: 7, sinceSubmitMs: quantileMs(spread, TAIL_QUANTILE)! - 1, history: spread })).toBe(DETECT_POLL_MS);
   });
