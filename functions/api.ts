@@ -3,13 +3,13 @@
  * Bearer key is an SST secret bound to this function only.
  */
 import { handle } from "hono/aws-lambda";
-import { Config } from "sst/node/config";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { createApp, keyStoreAuthenticator } from "../packages/api/src/index.ts";
 import { loadConfig } from "../packages/core/src/config.ts";
 import { ApiKeyStore } from "../packages/core/src/keys/store.ts";
 import { awsStarter, awsStopper, awsStores, required } from "./support/deps.ts";
+import { readSecret } from "./support/secrets.ts";
 
 const stores = awsStores();
 const config = loadConfig();
@@ -24,7 +24,7 @@ const app = createApp({
   keys,
   // API Gateway ends a request at 30 s (and so does this function): an images/edits wait stays well inside.
   maxWaitS: 20,
-  authenticate: keyStoreAuthenticator(required((Config as unknown as Record<string, string | undefined>).REELAY_API_KEY, "REELAY_API_KEY"), keys),
+  authenticate: keyStoreAuthenticator(await readSecret("REELAY_API_KEY"), keys),
 });
 
 export const handler = handle(app);

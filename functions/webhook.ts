@@ -6,7 +6,6 @@
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { Config } from "sst/node/config";
 import { loadConfig } from "../packages/core/src/config.ts";
 import { guardedFetch } from "../packages/core/src/net/guarded-fetch.ts";
 import { webhookFetchPolicy } from "../packages/core/src/net/policy.ts";
@@ -15,9 +14,10 @@ import { dispatchWebhooks } from "../packages/core/src/webhooks/dispatch.ts";
 import { eventFromBridge, type BridgeEnvelope } from "../packages/core/src/webhooks/payload.ts";
 import { parseSubscribersText } from "../packages/core/src/webhooks/subscribers.ts";
 import { required } from "./support/deps.ts";
+import { readSecret } from "./support/secrets.ts";
 
 const config = loadConfig();
-const subscribers = parseSubscribersText(required((Config as unknown as Record<string, string | undefined>).REELAY_WEBHOOKS, "REELAY_WEBHOOKS"), "REELAY_WEBHOOKS");
+const subscribers = parseSubscribersText(await readSecret("REELAY_WEBHOOKS"), "REELAY_WEBHOOKS");
 const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: config.aws.region }));
 const deadLetters = new DynamoDeadLetters(db, required(config.aws.tableName, "REELAY_TABLE_NAME"));
 // Subscribers are the operator's, but this function runs beside the metadata service: https to public addresses only.

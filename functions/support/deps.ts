@@ -19,6 +19,7 @@ import type { PipelineDeps } from "../../packages/core/src/pipeline/deps.ts";
 import { POLL_WINDOW_MS } from "../../packages/core/src/polling/policy.ts";
 import { ObjectStore } from "../../packages/core/src/storage/objects.ts";
 import { UpstreamClient } from "../../packages/core/src/upstream/client.ts";
+import { readSecret } from "./secrets.ts";
 import { stateMachineStarter } from "./starter.ts";
 import { stateMachineStopper } from "./stopper.ts";
 
@@ -37,12 +38,11 @@ function unboundUpstream(): UpstreamClient {
 }
 
 async function upstreamClient(config: Config): Promise<UpstreamClient> {
-  // Imported only where the secret is bound: the module fetches bound secrets from SSM on load.
-  const { Config: sstConfig } = await import("sst/node/config");
-  const apiKey = (sstConfig as unknown as Record<string, string>).UPSTREAM_API_KEY;
+  // Read only where the secret is bound (Submit, Poll): from SSM, once per cold start.
+  const apiKey = await readSecret("UPSTREAM_API_KEY");
   return new UpstreamClient({
     baseUrl: required(config.upstreamUrl, "REELAY_UPSTREAM_URL"),
-    apiKey: required(apiKey, "UPSTREAM_API_KEY"),
+    apiKey,
     // 3 attempts of at most 15 s, plus Retry-After waits, fit the 180 s Submit/Poll functions;
     // anything longer is the state machine's ReelayTransientError retry.
     timeoutMs: 15_000,
