@@ -80,6 +80,15 @@ describe("found by fuzzing the routes", () => {
     expect(image.body.error.errors).toEqual([expect.objectContaining({ code: "request_too_large", path: "messages" })]);
   });
 
+  it("an image request with a 200 KB aspect_ratio is made with a short warning, not a 503 from a record holding it twice", async () => {
+    const body = { model: "deltaq2-image", messages: [{ role: "user", content: "a lighthouse" }], modalities: ["image"], image_config: { aspect_ratio: "x".repeat(200_000) } };
+    const response = await h.app.request("/v1/chat/completions", { method: "POST", headers: json, body: JSON.stringify(body) });
+    const answer = (await response.json()) as { warnings?: { path: string; message: string }[]; error?: unknown };
+    expect(response.status, JSON.stringify(answer).slice(0, 300)).toBe(200);
+    const warning = answer.warnings?.find((w) => w.path === "image_config.aspect_ratio");
+    expect(warning?.message.length).toBeLessThan(600);
+  });
+
   it("images/edits with a bad image followed by a text `image` field is 400, with no unhandled rejection left behind", async () => {
     const rejections: unknown[] = [];
     const listen = (reason: unknown) => rejections.push(reason);

@@ -1,7 +1,7 @@
 import type { ImageMode, ImageModelSpec } from "../catalog/types.ts";
 import type { ImageRequest } from "../contract/schemas.ts";
 import { checkModelConfig } from "./config-keys.ts";
-import { type Issues, listValues } from "./issues.ts";
+import { type Issues, listValues, shown } from "./issues.ts";
 import { firstBroken } from "./rules.ts";
 import { checkUrl } from "./url.ts";
 
@@ -31,13 +31,13 @@ export function checkImage(req: ImageRequest, rawConfig: unknown, spec: ImageMod
   if (config?.image_size !== undefined) {
     const broken = firstBroken(spec.imageSizes, config.image_size);
     if (broken !== undefined) {
-      issues.report(broken.rule.strength, "image_config.image_size", ["image_size_not_allowed", "image_size_unusual"], `\`image_config.image_size\` "${config.image_size}" is not offered by ${spec.code}; allowed: ${broken.allowedText}.`);
+      issues.report(broken.rule.strength, "image_config.image_size", ["image_size_not_allowed", "image_size_unusual"], `\`image_config.image_size\` ${shown(config.image_size)} is not offered by ${spec.code}; allowed: ${broken.allowedText}.`);
     }
   }
   if (config?.aspect_ratio !== undefined) {
     const broken = firstBroken(spec.aspectRatios, config.aspect_ratio);
     if (broken !== undefined) {
-      issues.report(broken.rule.strength, "image_config.aspect_ratio", ["aspect_ratio_not_allowed", "aspect_ratio_unusual"], `\`image_config.aspect_ratio\` "${config.aspect_ratio}" is ${broken.rule.strength === "hard" ? "not allowed" : "unusual"} for ${spec.code}; allowed: ${broken.allowedText}.`);
+      issues.report(broken.rule.strength, "image_config.aspect_ratio", ["aspect_ratio_not_allowed", "aspect_ratio_unusual"], `\`image_config.aspect_ratio\` ${shown(config.aspect_ratio)} is ${broken.rule.strength === "hard" ? "not allowed" : "unusual"} for ${spec.code}; allowed: ${broken.allowedText}.`);
     }
   }
   const refs = config?.reference_images ?? [];

@@ -38,6 +38,15 @@ export function listValues(values: readonly (string | number)[]): string {
   return `${quoted.slice(0, -1).join(", ")} or ${quoted[quoted.length - 1]}`;
 }
 
+/**
+ * A value the caller sent, quoted for a message and cut to `max` characters: messages are stored
+ * with the job (warnings) and sent back (errors), so they never carry a huge field whole.
+ */
+export function shown(value: unknown, max = 60): string {
+  const cut = (text: string) => (text.length > max ? `${text.slice(0, max)}…` : text);
+  return typeof value === "string" ? JSON.stringify(cut(value)) : cut(JSON.stringify(value) ?? String(value));
+}
+
 /** JSON-ish type name of a value, for "got ..." in messages. */
 export function typeName(value: unknown): string {
   if (value === null) return "null";

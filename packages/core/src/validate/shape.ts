@@ -4,7 +4,7 @@
  */
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
-import { formatPath, isPlainObject, type Issues, listValues, typeName } from "./issues.ts";
+import { formatPath, isPlainObject, type Issues, listValues, shown, typeName } from "./issues.ts";
 
 const expectedNames: Record<string, string> = {
   int: "a whole number",
@@ -44,7 +44,7 @@ function reportZodIssue(issue: z.core.$ZodIssue, raw: unknown, issues: Issues): 
       if (!present) issues.error(path, "missing_field", `${field} is required; allowed values: ${listValues(allowed)}.`);
       else if (allowed.length > 0 && typeof value !== typeof allowed[0]) {
         issues.error(path, "invalid_type", `${field} must be a ${typeof allowed[0]} (${listValues(allowed)}), got ${typeName(value)}.`);
-      } else issues.error(path, "invalid_value", `${field} must be ${listValues(allowed)}, got ${JSON.stringify(value)}.`);
+      } else issues.error(path, "invalid_value", `${field} must be ${listValues(allowed)}, got ${shown(value)}.`);
       return;
     }
     case "too_small":

@@ -9,9 +9,9 @@ export const MAX_REQUEST_BYTES = 256 * 1024;
 
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");
 
-/** `request_too_large` at the largest top-level field when the normalized request does not fit. */
+/** `request_too_large` at the largest top-level field when the normalized request (and its warnings, stored with it) do not fit. */
 export function checkRequestSize(normalized: object, issues: Issues): void {
-  const total = bytesOf(normalized);
+  const total = bytesOf(normalized) + bytesOf(issues.warnings);
   if (total <= MAX_REQUEST_BYTES) return;
   const [largest = ""] = Object.entries(normalized)
     .map(([field, value]) => [field, bytesOf(value)] as const)

@@ -1,6 +1,6 @@
 import type { ReferenceKind, VideoModelSpec } from "../catalog/types.ts";
 import type { FrameImage, InputReference } from "../contract/schemas.ts";
-import { type Issues, listValues } from "./issues.ts";
+import { type Issues, listValues, shown } from "./issues.ts";
 import { checkUrl } from "./url.ts";
 
 /** §2.3 table: which family each reference_type value belongs to. */
@@ -84,7 +84,7 @@ function checkSemantics(ref: InputReference, kind: ReferenceKind, path: string, 
   if (!allowed.includes(value)) {
     const owner = REFERENCE_TYPE_OWNERS[value];
     const here = allowed.length === 0 ? `${spec.code} takes no reference_type on ${kind} items` : `${spec.code} takes ${listValues(allowed)} on ${kind} items`;
-    const whose = owner === undefined ? `"${value}" is not a reference_type value (§2.3 lists ${listValues(Object.keys(REFERENCE_TYPE_OWNERS))})` : `"${value}" applies to the ${owner}`;
+    const whose = owner === undefined ? `${shown(value)} is not a reference_type value (§2.3 lists ${listValues(Object.keys(REFERENCE_TYPE_OWNERS))})` : `"${value}" applies to the ${owner}`;
     issues.error(where, "reference_type_not_allowed", `\`${where}\`: ${whose}; ${here}. The upstream would ignore it and you would pay for a result without it.`);
   }
 }

@@ -1,6 +1,6 @@
 import type { VideoModelSpec } from "../catalog/types.ts";
 import type { VideoRequest } from "../contract/schemas.ts";
-import type { Issues } from "./issues.ts";
+import { type Issues, shown } from "./issues.ts";
 import { allows, applicable, firstBroken, type RuleContext } from "./rules.ts";
 
 /** §2.1 / §8: the duration used when a request names none. */
@@ -42,7 +42,7 @@ export function checkVideoParams(
   if (resolution !== undefined) {
     const broken = firstBroken(applicable(spec.resolutions, { ...ctx, resolution: undefined }), resolution);
     if (broken !== undefined) {
-      issues.report(broken.rule.strength, "resolution", ["resolution_not_allowed", "resolution_unusual"], `\`resolution\` "${resolution}" is not ${broken.rule.strength === "hard" ? "offered" : "commonly used"} by ${spec.code}; allowed: ${broken.allowedText}.`);
+      issues.report(broken.rule.strength, "resolution", ["resolution_not_allowed", "resolution_unusual"], `\`resolution\` ${shown(resolution)} is not ${broken.rule.strength === "hard" ? "offered" : "commonly used"} by ${spec.code}; allowed: ${broken.allowedText}.`);
     }
   } else {
     // A model with exactly one resolution (kappa: "fixed 720p") gets it written out.
@@ -72,7 +72,7 @@ export function checkVideoParams(
   if (req.aspect_ratio !== undefined) {
     const broken = firstBroken(applicable(spec.aspectRatios, withResolution), req.aspect_ratio);
     if (broken !== undefined) {
-      issues.report(broken.rule.strength, "aspect_ratio", ["aspect_ratio_not_allowed", "aspect_ratio_unusual"], `\`aspect_ratio\` "${req.aspect_ratio}" is ${broken.rule.strength === "hard" ? "not allowed" : "unusual"} for ${spec.code}; allowed: ${broken.allowedText}.`);
+      issues.report(broken.rule.strength, "aspect_ratio", ["aspect_ratio_not_allowed", "aspect_ratio_unusual"], `\`aspect_ratio\` ${shown(req.aspect_ratio)} is ${broken.rule.strength === "hard" ? "not allowed" : "unusual"} for ${spec.code}; allowed: ${broken.allowedText}.`);
     }
   }
 
