@@ -20,6 +20,7 @@ import {
   fuzzParams,
   jsonTextFor,
   multipartBody,
+  oddHeaders,
   pathSegment,
   queryFor,
   randomBody,
@@ -121,11 +122,11 @@ describe("fuzzing every route over real HTTP", () => {
     for (const route of jsonRoutes) {
       const body = route.body!;
       await fc.assert(
-        fc.asyncProperty(jsonTextFor(body.schema, hints, body.example), keyArb(), fc.boolean(), async (text, key, typed) => {
+        fc.asyncProperty(jsonTextFor(body.schema, hints, body.example), keyArb(), fc.boolean(), oddHeaders, async (text, key, typed, extra) => {
           await check({
             method: route.method,
             path: withParams(route),
-            headers: { ...authHeaders(key), ...(typed ? { "content-type": "application/json" } : {}) },
+            headers: { ...extra, ...authHeaders(key), ...(typed ? { "content-type": "application/json" } : {}) },
             body: text,
           });
         }),
@@ -152,8 +153,8 @@ describe("fuzzing every route over real HTTP", () => {
     const edits = routes.find((route) => route.body?.contentType === "multipart/form-data");
     expect(edits?.template).toBe("/v1/images/edits");
     await fc.assert(
-      fc.asyncProperty(multipartBody, keyArb(), async ({ contentType, body }, key) => {
-        await check({ method: "POST", path: edits!.template, headers: { ...authHeaders(key), "content-type": contentType }, body });
+      fc.asyncProperty(multipartBody, keyArb(), oddHeaders, fc.constantFrom("", "", "?wait=0", "?wait=1", "?wait=x"), async ({ contentType, body }, key, extra, query) => {
+        await check({ method: "POST", path: edits!.template + query, headers: { ...extra, ...authHeaders(key), "content-type": contentType }, body });
       }),
       fuzzParams(120),
     );

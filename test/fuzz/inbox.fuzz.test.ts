@@ -5,15 +5,16 @@
  * inbox/, and the stack still takes drops and answers afterwards.
  *
  * Accepted prompt files stay in inbox/ (the record of the drop, rescanned on restart without making
- * a second job), and material (.png, .mp4, ...) is left alone for prompt files to reference: both as
- * the README documents. The seed is printed; REELAY_FUZZ_SEED replays a run.
+ * a second job); material (.png, .mp4, ...) is left alone for prompt files to reference, as the
+ * README documents, and so are folder markers (`inbox/batch/`). The seed is printed;
+ * REELAY_FUZZ_SEED replays a run.
  */
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from "@aws-sdk/client-s3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, objectExists, objectText, startTestStack, waitFor, waitForTerminalJob, type TestStack } from "../e2e/support/stack.ts";
 import { FUZZ_SEED, runs } from "./support/arbitraries.ts";
-import { dropFile, isMaterialName, type DropFile } from "./support/drop-files.ts";
+import { dropFile, isLeftAlone, type DropFile } from "./support/drop-files.ts";
 
 let stack: TestStack;
 const rejections: unknown[] = [];
@@ -76,9 +77,9 @@ describe("fuzzing inbox/ on the local stack", () => {
 
     await Promise.all(files.map((file) => stack.s3.send(new PutObjectCommand({ Bucket: stack.bucket, Key: keyOf(file), Body: file.body }))));
     const inboxAfterPut = await keysUnder("inbox/");
-    for (const file of files) expect(inboxAfterPut.has(keyOf(file)) || !isMaterialName(file.name), `${describeFile(file, keyOf(file))} was stored under its key`).toBe(true);
+    for (const file of files) expect(inboxAfterPut.has(keyOf(file)) || !isLeftAlone(file.name), `${describeFile(file, keyOf(file))} was stored under its key`).toBe(true);
 
-    const prompts = files.filter((file) => !isMaterialName(file.name));
+    const prompts = files.filter((file) => !isLeftAlone(file.name));
     const unhandled = () => prompts.filter((file) => handledLine(keyOf(file)) === undefined);
     await waitFor("every prompt file to be handled", async () => (unhandled().length === 0 ? true : undefined), 60_000, 200).catch(() => {
       throw new Error(`never handled: ${unhandled().map((file) => describeFile(file, keyOf(file))).join(", ")}`);
@@ -92,9 +93,10 @@ describe("fuzzing inbox/ on the local stack", () => {
       const key = keyOf(file);
       const what = describeFile(file, key);
       const made = jobs.get(key) ?? [];
-      if (isMaterialName(file.name)) {
-        expect(inbox.has(key), `${what}: material stays in inbox/`).toBe(true);
-        expect(made, `${what}: material makes no job`).toEqual([]);
+      if (isLeftAlone(file.name)) {
+        expect(inbox.has(key), `${what}: material and folder markers stay in inbox/`).toBe(true);
+        expect(made, `${what}: material and folder markers make no job`).toEqual([]);
+        expect(rejected.has(`rejected/${file.name}.error.json`), `${what}: and are not rejected`).toBe(false);
         tally.material += 1;
         continue;
       }
@@ -118,7 +120,7 @@ describe("fuzzing inbox/ on the local stack", () => {
       if (made.length > 0) tally.partly += 1;
       else tally.rejected += 1;
     }
-    console.log(`inbox fuzz: ${files.length} files -> ${tally.jobs} made jobs, ${tally.rejected} rejected, ${tally.partly} partly rejected, ${tally.material} material left alone`);
+    console.log(`inbox fuzz: ${files.length} files -> ${tally.jobs} made jobs, ${tally.rejected} rejected, ${tally.partly} partly rejected, ${tally.material} material or folder markers left alone`);
   }, 120_000);
 
   it("afterwards the stack still takes a drop to a succeeded job and answers /healthz, with no unhandled rejection", async () => {

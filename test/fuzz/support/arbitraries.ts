@@ -372,6 +372,20 @@ export function queryFor(params: readonly QueryParam[], hints: readonly string[]
   return fc.tuple(fc.tuple(...documented), extras).map(([given, more]) => [...given.filter((part) => part !== undefined), ...more].join("&"));
 }
 
+const printable = (max: number) => fc.string({ maxLength: max }).map((v) => v.replace(/[^\x20-\x7e]/g, ""));
+
+/** Optional request headers the routes read or might trip on, with odd values. */
+export const oddHeaders: fc.Arbitrary<Record<string, string>> = fc.record(
+  {
+    "x-idempotency-key": fc.oneof(printable(40), fc.constantFrom("", " ", "k".repeat(255), "k".repeat(256), "fuzz-key-1", "fuzz-key-1 ")),
+    prefer: fc.oneof(printable(40), fc.constantFrom("wait=0", "wait=1", "respond-async, wait=3", "wait=-1", "wait=1e3", 'wait="2"')),
+    "content-encoding": fc.constantFrom("gzip", "br", "identity", "x"),
+    accept: fc.constantFrom("text/html", "*/*", "application/xml", ""),
+    "x-forwarded-for": printable(30),
+  },
+  { requiredKeys: [] },
+);
+
 /** Authorization headers that must all be refused. */
 export const badAuthorization: fc.Arbitrary<string | undefined> = fc.oneof(
   fc.constant(undefined),

@@ -16,8 +16,12 @@ export interface DropFile {
 
 const MATERIAL = new Set(["png", "jpg", "jpeg", "webp", "gif", "bmp", "mp4", "mov", "webm", "mkv", "mp3", "wav", "m4a", "aac", "ogg"]);
 
-/** Mirrors the documented rule: material is left in inbox/ for prompt files to reference. */
-export function isMaterialName(name: string): boolean {
+/**
+ * Mirrors the documented rules: material is left in inbox/ for prompt files to reference, and so is
+ * a folder marker (the empty `name/` object an S3 console makes).
+ */
+export function isLeftAlone(name: string): boolean {
+  if (name.endsWith("/")) return true;
   const base = name.slice(name.lastIndexOf("/") + 1);
   const dot = base.lastIndexOf(".");
   return dot > 0 && MATERIAL.has(base.slice(dot + 1).toLowerCase());
@@ -63,12 +67,13 @@ const oddName = fc.oneof(
 
 const ext = fc.oneof(
   { weight: 6, arbitrary: fc.constant(undefined) },
-  { weight: 1, arbitrary: fc.constantFrom("JSON", "Txt", "JSONL", "png", "mp4", "exe", "json.bak", "", "tar.gz", "txt~", "json ") },
+  { weight: 1, arbitrary: fc.constantFrom("JSON", "Txt", "JSONL", "png", "mp4", "exe", "json.bak", "", "tar.gz", "txt~", "json ", "/") },
 );
 
 export const dropFile: fc.Arbitrary<DropFile> = fc
   .record({ content, base: oddName, ext, folder: fc.constantFrom("", "", "", "sub/", "deep/er/") })
   .map(({ content: c, base, ext: forced, folder }) => {
     const extension = forced ?? c.ext;
+    if (extension === "/") return { kind: "folder marker", name: `${folder}${base}/`, body: Buffer.alloc(0) };
     return { kind: c.kind, name: `${folder}${base}${extension === "" ? "" : `.${extension}`}`, body: c.body };
   });

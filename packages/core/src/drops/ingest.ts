@@ -43,7 +43,8 @@ export interface DropOutcome {
 
 export async function ingestDrop(deps: DropDeps, key: string): Promise<DropOutcome> {
   const type = classifyDropKey(key);
-  if (!key.startsWith(INBOX_PREFIX) || type === "material") return { key, status: "ignored", jobs: [], errors: [] };
+  // A key ending in "/" is the folder marker an S3 console makes, not a file anyone dropped.
+  if (!key.startsWith(INBOX_PREFIX) || key.endsWith("/") || type === "material") return { key, status: "ignored", jobs: [], errors: [] };
 
   const head = await deps.objects.head(key);
   // Deleted between the notification and now: nothing to do, and nothing was lost by us.

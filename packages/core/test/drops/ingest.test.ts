@@ -147,6 +147,15 @@ describe("S3 drops", () => {
     expect(started).toEqual([]);
   });
 
+  // Seen while fuzzing inbox/ (test/fuzz): the empty "folder" object an S3 console makes for
+  // inbox/batch/ was rejected as an unsupported file, with an error report for a file nobody dropped.
+  it("a folder marker (a key ending in /) is ignored and left alone", async () => {
+    await deps.objects.put("inbox/batch/", new Uint8Array(0), { contentType: "application/x-directory" });
+    expect(await ingestDrop(deps, "inbox/batch/")).toMatchObject({ status: "ignored", errors: [] });
+    expect(await deps.objects.head("inbox/batch/")).toBeDefined();
+    expect(await deps.objects.head("rejected/batch/.error.json")).toBeUndefined();
+  });
+
   it("a job created but never started (crash between) is started when the object is notified again", async () => {
     await put("inbox/crash.txt", "a crane at dawn", "text/plain");
     const failing: DropDeps = { ...deps, starter: { start: async () => { throw new Error("crashed"); } } };
