@@ -34,8 +34,8 @@ export function runNode(file: string, args: string[], options: { nodeArgs?: stri
 }
 
 /** Runs `node file args` and parses the JSON object on the last line it prints. */
-export async function runJson<T>(file: string, args: string[]): Promise<T> {
-  const { stdout } = await runNode(file, args);
+export async function runJson<T>(file: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<T> {
+  const { stdout } = await runNode(file, args, options);
   const last = stdout.trim().split("\n").at(-1) ?? "";
   try {
     return JSON.parse(last) as T;

@@ -1,0 +1,59 @@
+/**
+ * What goes into each Lambda bundle, bundled as SST v2 bundles it (bench/support/esbuild.ts): read
+ * from esbuild's metafile, never timed. Infrastructure code (aws-cdk-lib, constructs, the CDK flow
+ * definition), the local stack and the simulator must stay out of every function, and so must
+ * sst/node's pinned second copy of the AWS SDK (secrets are read with the project's SDK).
+ */
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundle, type Bundle } from "../../bench/support/esbuild.ts";
+
+const FUNCTIONS_DIR = fileURLToPath(new URL("../../functions/", import.meta.url));
+const FORBIDDEN: [string, RegExp][] = [
+  ["aws-cdk-lib", /^node_modules\/aws-cdk-lib\//],
+  ["constructs", /^node_modules\/constructs\//],
+  ["sst/constructs", /^node_modules\/sst\/constructs\//],
+  ["sst's own AWS SDK copy", /^node_modules\/sst\/node_modules\/@aws-sdk\//],
+  ["the CDK job flow definition", /^packages\/core\/src\/flow\/(job-flow|synth-definition)\.ts$/],
+  ["the simulator", /^packages\/simulator\//],
+  ["the local stack", /^packages\/local\//],
+];
+
+let dir: string;
+const bundles = new Map<string, Bundle>();
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "reelay-bundles-"));
+  const handlers = (await readdir(FUNCTIONS_DIR)).filter((f) => f.endsWith(".ts"));
+  for (const file of handlers) {
+    bundles.set(basename(file, ".ts"), await bundle(join(FUNCTIONS_DIR, file), join(dir, `${basename(file, ".ts")}.mjs`), { minify: true }));
+  }
+}, 120_000);
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("Lambda bundles", () => {
+  it("every handler in functions/ bundles", () => {
+    expect([...bundles.keys()].sort()).toEqual(["api", "download", "drop", "fail", "finish", "poll", "submit", "webhook"]);
+  });
+
+  it("no bundle holds infrastructure code, the simulator, the local stack or a second AWS SDK", () => {
+    const found = [...bundles].flatMap(([name, b]) =>
+      FORBIDDEN.flatMap(([what, pattern]) => {
+        const hit = Object.keys(b.meta.inputs).find((input) => pattern.test(input));
+        return hit === undefined ? [] : [`${name}: ${what} (${hit})`];
+      }),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("the step functions use the flow's step names (flow/steps.ts), not the CDK definition", () => {
+    for (const step of ["submit", "poll", "download", "finish", "fail"]) {
+      expect(Object.keys(bundles.get(step)?.meta.inputs ?? {})).toContain("packages/core/src/flow/steps.ts");
+    }
+  });
+});
