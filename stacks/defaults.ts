@@ -11,6 +11,9 @@ export const FUNCTION_DEFAULTS = {
   logRetention: "one_month",
   tracing: "active",
   memorySize: "512 MB",
+  // SST v2 ships bundles unminified by default; minified they are under half the size and
+  // parse faster at a cold start (npm run bench: bundles).
+  nodejs: { minify: true },
 } as const;
 
 export function applyAppDefaults(app: App): void {
