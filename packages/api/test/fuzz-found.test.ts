@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
-import type { Caller } from "../src/index.ts";
+import { serveApp, type Caller } from "../src/index.ts";
+import { sendRaw } from "../../../test/fuzz/support/http.ts";
 import { API_KEY, auth, harness, json, type Harness } from "./support/harness.ts";
 
 const OTHER_KEY = "another-callers-key";
@@ -87,6 +88,21 @@ describe("found by fuzzing the routes", () => {
     expect(response.status, JSON.stringify(answer).slice(0, 300)).toBe(200);
     const warning = answer.warnings?.find((w) => w.path === "image_config.aspect_ratio");
     expect(warning?.message.length).toBeLessThan(600);
+  });
+
+  it("over HTTP, what Node's parser refuses before the app (a broken request, a 20 KB head) is JSON with a code, not bare text", async () => {
+    const server = await serveApp(h.app);
+    try {
+      const broken = await sendRaw(server.url, "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n");
+      expect(broken.status).toBe(400);
+      expect(broken.headers["content-type"]).toBe("application/json");
+      expect(JSON.parse(broken.body.toString("utf8")).error.code).toBe("bad_request");
+      const long = await sendRaw(server.url, `GET /v1/jobs?x=${"y".repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      expect(long.status).toBe(431);
+      expect(JSON.parse(long.body.toString("utf8")).error.code).toBe("request_header_fields_too_large");
+    } finally {
+      await server.close();
+    }
   });
 
   it("images/edits with a bad image followed by a text `image` field is 400, with no unhandled rejection left behind", async () => {

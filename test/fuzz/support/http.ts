@@ -4,6 +4,7 @@
  * first chunk of an event stream. Plus the one check every answer must pass.
  */
 import { request, type IncomingHttpHeaders } from "node:http";
+import { connect } from "node:net";
 import { expect } from "vitest";
 
 export interface RawRequest {
@@ -63,6 +64,26 @@ export function send(base: string, req: RawRequest): Promise<RawResponse> {
     } else {
       client.end();
     }
+  });
+}
+
+/** Writes `bytes` as they are on a fresh connection and reads the one answer (status, headers, body). */
+export function sendRaw(base: string, bytes: string): Promise<RawResponse> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(bytes));
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", reject);
+    socket.setTimeout(10_000, () => socket.destroy(new Error("no answer in 10 s")));
+    socket.on("close", () => {
+      const text = Buffer.concat(chunks).toString("latin1");
+      const [head = "", ...rest] = text.split("\r\n\r\n");
+      const [statusLine = "", ...lines] = head.split("\r\n");
+      const headers: IncomingHttpHeaders = {};
+      for (const line of lines) headers[line.slice(0, line.indexOf(":")).toLowerCase()] = line.slice(line.indexOf(":") + 1).trim();
+      resolve({ status: Number(statusLine.split(" ")[1]), headers, body: Buffer.from(rest.join("\r\n\r\n"), "latin1") });
+    });
   });
 }
 
