@@ -78,9 +78,15 @@ async function call(req: RawRequest): Promise<RawResponse> {
   return send(stack.url, req);
 }
 
+/** Every (status, error code) answered, for the summary printed at the end. */
+const seen = new Map<string, number>();
+
 async function check(req: RawRequest): Promise<RawResponse> {
   const res = await call(req);
   expectWellFormed(res, `${req.method} ${req.path.slice(0, 200)}`, req.method);
+  const code = res.status >= 400 && req.method !== "HEAD" ? (JSON.parse(res.body.toString("utf8")) as { error: { code: string } }).error.code : "";
+  const key = `${res.status}${code === "" ? "" : ` ${code}`}`;
+  seen.set(key, (seen.get(key) ?? 0) + 1);
   return res;
 }
 
@@ -104,6 +110,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  console.log(`api fuzz answers: ${[...seen].sort().map(([key, n]) => `${key} x${n}`).join(", ")}`);
   process.off("unhandledRejection", onRejection);
   await stack?.dispose();
 });
