@@ -13,6 +13,7 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { createJobsTableInput } from "@reelay/core/jobs/schema";
 import { multipartExtras, type S3rverCtor, type S3rverInstance } from "./s3rver-extras.ts";
 import { durableWrites } from "./s3rver-durable.ts";
+import { repairIndexes } from "./index-repair.ts";
 import { inPlaceMultipart } from "./s3rver-multipart.ts";
 
 type Dynalite = (options: Record<string, unknown>) => Server;
@@ -132,6 +133,7 @@ async function startDynamo(dynamoDir: string, host: string, tableName: string): 
   });
   try {
     await ensureTable(ddb, tableName);
+    await repairIndexes(ddb, tableName);
   } catch (error) {
     ddb.destroy();
     await closeServer(server);
