@@ -51,6 +51,7 @@ function report(result: SoakResult): void {
     ["corrupt", v.corrupt],
     ["stuck", v.stuck],
     ["unexpected outcome", v.unexpected],
+    ["listing", v.listing],
     ["stray", v.strays],
   ];
   for (const [name, list] of lists) for (const f of list.slice(0, 20)) process.stderr.write(`soak: ${name}: ${f.jobId}: ${f.why}\n`);

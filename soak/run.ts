@@ -19,6 +19,8 @@ import { clean, hashUrl, percentile, summaryLine, verify, type SubmittedJob, typ
 const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
 const WATCH_EVERY_MS = 2_000;
 const PROGRESS_EVERY_MS = 10_000;
+/** GET /v1/jobs/{id} calls in flight at once when the records are collected. */
+const RECORD_FETCHES = 10;
 
 export interface SoakOptions {
   jobs: number;
@@ -122,8 +124,11 @@ function killLoop(stack: SoakStack, everyS: number, random: () => number, log: (
   const loop = (async () => {
     while (!stopped) {
       await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, everyS * 1000 * (0.75 + random() / 2));
+        const timer = setTimeout(resolve, everyS * 1000 * (0.75 + random() / 2));
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
       });
       if (stopped) return;
       const t = Date.now();
@@ -145,11 +150,22 @@ function killLoop(stack: SoakStack, everyS: number, random: () => number, log: (
 }
 
 async function evidenceFrom(jobs: SubmittedJob[], client: ApiClient, dataDir: string, simulator: Simulator) {
-  const records = new Map((await client.listJobs()).map((job) => [job.id as string, job]));
+  const ids = jobs.flatMap((job) => (job.jobId === undefined ? [] : [job.jobId]));
+  const records = new Map<string, any>();
+  for (let i = 0; i < ids.length; i += RECORD_FETCHES) {
+    await Promise.all(
+      ids.slice(i, i + RECORD_FETCHES).map(async (id) => {
+        const { status, body } = await client.call("GET", `/v1/jobs/${id}`);
+        if (status === 200) records.set(id, body);
+      }),
+    );
+  }
+  const listed = await client.listJobs();
   const events = await new JsonlFileSink(join(dataDir, "events.jsonl")).readAll();
   return {
     jobs,
     records,
+    listed,
     events,
     tasksByKey: simulator.counters().tasksByKey,
     served: (taskId: string) => simulator.task(taskId)?.outputs.map((o) => ({ sha256: o.sha256, bytes: o.bytes })),

@@ -10,6 +10,8 @@
  *   stuck      not terminal when the soak stopped waiting (its deadline plus slack)
  *   unexpected ended otherwise than its faults say (transient faults must not fail a job; task_fail
  *              must fail upstream_task_failed, never_finish must fail timeout)
+ *   listing    GET /v1/jobs does not show the job exactly once, with its record's status
+ *   stray      a listed job or an event no submission asked for (a client retry that made a second job)
  */
 import { createHash } from "node:crypto";
 import type { PlannedJob } from "./plan.ts";
@@ -28,8 +30,10 @@ export interface ServedOutput {
 
 export interface Evidence {
   jobs: SubmittedJob[];
-  /** Final records by job id (the API's job view). */
+  /** Final records by job id (GET /v1/jobs/{id}), of the acknowledged jobs. */
   records: Map<string, any>;
+  /** Every entry of the job listing (GET /v1/jobs, all pages). */
+  listed: any[];
   /** Every line of events.jsonl. */
   events: { "detail-type": string; detail: { jobId: string; status: string; outputs?: { sha256: string }[] } }[];
   /** Upstream tasks made per idempotency key (the simulator's counters). */
@@ -54,7 +58,7 @@ export interface Verdict {
   corrupt: Finding[];
   stuck: Finding[];
   unexpected: Finding[];
-  /** Jobs or events that belong to no submission (a client retry that made a second job). */
+  listing: Finding[];
   strays: Finding[];
   /** createdAt -> finishedAt of every terminal job. */
   durationsMs: number[];
@@ -86,7 +90,7 @@ async function corruptionOf(record: any, evidence: Evidence, event: Evidence["ev
 }
 
 export async function verify(evidence: Evidence): Promise<Verdict> {
-  const verdict: Verdict = { jobs: evidence.jobs.length, succeeded: 0, failedByCode: {}, lost: [], duplicates: [], corrupt: [], stuck: [], unexpected: [], strays: [], durationsMs: [] };
+  const verdict: Verdict = { jobs: evidence.jobs.length, succeeded: 0, failedByCode: {}, lost: [], duplicates: [], corrupt: [], stuck: [], unexpected: [], listing: [], strays: [], durationsMs: [] };
   const eventsByJob = new Map<string, Evidence["events"]>();
   for (const event of evidence.events) {
     const list = eventsByJob.get(event.detail.jobId) ?? [];
@@ -129,14 +133,22 @@ export async function verify(evidence: Evidence): Promise<Verdict> {
       if (why !== undefined) verdict.corrupt.push({ jobId: id, why });
     }
   }
-  for (const id of evidence.records.keys()) if (!ours.has(id)) verdict.strays.push({ jobId: id, why: "a job no submission asked for" });
-  for (const id of eventsByJob.keys()) if (!ours.has(id) && !evidence.records.has(id)) verdict.strays.push({ jobId: id, why: "an event for no known job" });
+  const listedById = new Map<string, any[]>();
+  for (const entry of evidence.listed) listedById.set(entry.id, [...(listedById.get(entry.id) ?? []), entry]);
+  for (const [id, record] of evidence.records) {
+    const entries = listedById.get(id) ?? [];
+    if (entries.length !== 1 || entries[0].status !== record.status) {
+      verdict.listing.push({ jobId: id, why: `the record says ${record.status}, the listing [${entries.map((e) => e.status).join(", ")}]` });
+    }
+  }
+  for (const id of listedById.keys()) if (!ours.has(id)) verdict.strays.push({ jobId: id, why: "a listed job no submission asked for" });
+  for (const id of eventsByJob.keys()) if (!ours.has(id) && !listedById.has(id)) verdict.strays.push({ jobId: id, why: "an event for no known job" });
   return verdict;
 }
 
 /** True when the soak found nothing wrong. */
 export function clean(v: Verdict): boolean {
-  return [v.lost, v.duplicates, v.corrupt, v.stuck, v.unexpected, v.strays].every((list) => list.length === 0);
+  return [v.lost, v.duplicates, v.corrupt, v.stuck, v.unexpected, v.listing, v.strays].every((list) => list.length === 0);
 }
 
 export function percentile(values: number[], p: number): number | undefined {

@@ -68,6 +68,7 @@ function evidence(jobs: SubmittedJob[], records: any[], over: Partial<Evidence> 
   return {
     jobs,
     records: new Map(records.map((r) => [r.id, r])),
+    listed: records,
     events: records.filter((r) => ["succeeded", "failed"].includes(r.status)).map((r) => ({ "detail-type": "x", detail: { jobId: r.id, status: r.status, outputs: r.outputs.map((o: any) => ({ sha256: o.sha256 })) } })),
     tasksByKey: Object.fromEntries(records.map((r) => [r.idempotencyKey, 1])),
     served: () => [{ sha256: SHA, bytes: 10 }],
@@ -93,10 +94,16 @@ describe("the verdict", () => {
     expect(v.lost.map((f) => f.jobId).sort()).toEqual(["k4", "vidtsk_1", "vidtsk_2", "vidtsk_3"]);
   });
 
-  it("counts two upstream tasks for one key as a duplicate, and a job made by no submission as a stray", async () => {
-    const v = await verify(evidence([job(1)], [record(1), record(9)], { tasksByKey: { vidtsk_1: 2, vidtsk_9: 1 } }));
+  it("counts two upstream tasks for one key as a duplicate, and a listed job made by no submission as a stray", async () => {
+    const v = await verify(evidence([job(1)], [record(1)], { tasksByKey: { vidtsk_1: 2 }, listed: [record(1), record(9)] }));
     expect(v.duplicates.map((f) => f.jobId)).toEqual(["vidtsk_1"]);
-    expect(v.strays.map((f) => f.jobId)).toContain("vidtsk_9");
+    expect(v.strays.map((f) => f.jobId)).toEqual(["vidtsk_9"]);
+  });
+
+  it("reports a job the listing shows twice, or with another status than its record", async () => {
+    const v = await verify(evidence([job(1), job(2)], [record(1), record(2)], { listed: [record(1), record(1, { status: "queued" }), record(2, { status: "running" })] }));
+    expect(v.listing.map((f) => f.jobId)).toEqual(["vidtsk_1", "vidtsk_2"]);
+    expect(v.stuck).toEqual([]);
   });
 
   it("counts stored bytes that differ from what was served, or a record's wrong sha256, as corrupt", async () => {

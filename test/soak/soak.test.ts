@@ -24,12 +24,13 @@ function options(over: Partial<SoakOptions>): SoakOptions {
 
 function expectClean(result: SoakResult): void {
   const v = result.verdict;
-  expect({ lost: v.lost, duplicates: v.duplicates, corrupt: v.corrupt, stuck: v.stuck, unexpected: v.unexpected, strays: v.strays }).toEqual({
+  expect({ lost: v.lost, duplicates: v.duplicates, corrupt: v.corrupt, stuck: v.stuck, unexpected: v.unexpected, listing: v.listing, strays: v.strays }).toEqual({
     lost: [],
     duplicates: [],
     corrupt: [],
     stuck: [],
     unexpected: [],
+    listing: [],
     strays: [],
   });
   expect(result.problems).toEqual([]);
