@@ -1,0 +1,228 @@
+/**
+ * One pass of the orchestration bench: every job of a mix through a job-flow definition on the
+ * real interpreter (aws-local-stepfunctions), with reelay's real steps against dynalite, s3rver and
+ * the simulator over HTTP, all on one virtual clock. Counted from the run itself: state transitions
+ * from the interpreter's event log (every state entered, every retry), Lambda invocations and billed
+ * duration from the Task handlers (a Poll window's pauses count at their virtual length, the work at
+ * its real length), upstream requests from the simulator's per-task counters, and detection delay
+ * from the job record (upstreamDoneAt) against the simulator's task (finishesAt).
+ */
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { JOB_FLOW_STATE_NAMES, JOB_FLOW_STEPS, STEP_MEMORY_MB, type JobFlowStep } from "../../../packages/core/src/flow/steps.ts";
+import { runJobFlowLocally, type ExecutionEvent, type LocalTaskHandler } from "../../../packages/core/src/flow/run-local.ts";
+import { buildJob } from "../../../packages/core/src/jobs/create.ts";
+import { GenerationStatsStore } from "../../../packages/core/src/jobs/generation-stats.ts";
+import { JobStore } from "../../../packages/core/src/jobs/store.ts";
+import { guardedFetch } from "../../../packages/core/src/net/guarded-fetch.ts";
+import { outputFetchPolicy } from "../../../packages/core/src/net/policy.ts";
+import type { PipelineDeps } from "../../../packages/core/src/pipeline/deps.ts";
+import { POLL_WINDOW_MS } from "../../../packages/core/src/polling/policy.ts";
+import { ObjectStore } from "../../../packages/core/src/storage/objects.ts";
+import { UpstreamClient } from "../../../packages/core/src/upstream/client.ts";
+import { validate } from "../../../packages/core/src/validate/index.ts";
+import { ensureTable, LOCAL_CREDENTIALS, LOCAL_REGION } from "../../../packages/local/src/aws-standins.ts";
+import { multipartExtras, type S3rverCtor } from "../../../packages/local/src/s3rver-extras.ts";
+import { jobFlowHandlers } from "../../../packages/local/src/handlers.ts";
+import { startSimulator, type Simulator } from "../../../packages/simulator/src/index.ts";
+import { VirtualClock } from "./clock.ts";
+import type { MixJob } from "./mix.ts";
+
+const UPSTREAM_KEY = "bench-orchestration";
+/** Small outputs: the copy has its own figure; here the download only has to happen, the same in both flows. */
+const OUTPUT_BYTES = 64 * 1024;
+const TABLE = "reelay-jobs";
+const BUCKET = "reelay-bench";
+
+export interface BenchEnv {
+  clock: VirtualClock;
+  sim: Simulator;
+  jobs: JobStore;
+  objects: ObjectStore;
+  upstream: UpstreamClient;
+  stats: GenerationStatsStore;
+  close(): Promise<void>;
+}
+
+/** dynalite in a child process (dynalite-child.mjs): its port, and how to end it. */
+async function startDynalite(): Promise<{ endpoint: string; stop(): void }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL("./dynalite-child.mjs", import.meta.url))], { stdio: ["pipe", "pipe", "inherit"] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`dynalite exited ${code} before listening`)));
+    child.stdout.setEncoding("utf8").once("data", (line: string) => resolve((JSON.parse(line) as { port: number }).port));
+  });
+  return { endpoint: `http://127.0.0.1:${port}`, stop: () => child.stdin.end() };
+}
+
+/** s3rver in this process (one download per job), on a fresh folder. */
+async function startS3(dir: string): Promise<{ s3: S3Client; bucket: string; stop(): Promise<void> }> {
+  const S3rver = createRequire(import.meta.url)("s3rver") as S3rverCtor;
+  const directory = join(dir, "s3");
+  const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, resetOnClose: true });
+  server.middleware.unshift(multipartExtras(directory));
+  const { port } = await server.run();
+  const s3 = new S3Client({
+    region: LOCAL_REGION,
+    endpoint: `http://127.0.0.1:${port}`,
+    credentials: LOCAL_CREDENTIALS,
+    forcePathStyle: true,
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+  });
+  await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
+  return { s3, bucket: BUCKET, stop: () => server.close() };
+}
+
+export async function startEnv(dir: string, scale: number): Promise<BenchEnv> {
+  const clock = new VirtualClock(scale);
+  const dynamo = await startDynalite();
+  const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({ region: LOCAL_REGION, endpoint: dynamo.endpoint, credentials: LOCAL_CREDENTIALS }), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  await ensureTable(ddb, TABLE);
+  const s3 = await startS3(dir);
+  const sim = await startSimulator({ apiKey: UPSTREAM_KEY, now: clock.nowMs, timeScale: 1, outputBytes: OUTPUT_BYTES });
+  return {
+    clock,
+    sim,
+    jobs: new JobStore(ddb, TABLE, { now: clock.now }),
+    objects: new ObjectStore(s3.s3, s3.bucket),
+    upstream: new UpstreamClient({ baseUrl: sim.url, apiKey: UPSTREAM_KEY, sleep: clock.sleep, now: clock.nowMs }),
+    stats: new GenerationStatsStore(ddb, TABLE, { now: clock.now }),
+    async close() {
+      await sim.close();
+      ddb.destroy();
+      s3.s3.destroy();
+      await s3.stop();
+      dynamo.stop();
+    },
+  };
+}
+
+export interface JobMeasure {
+  jobId: string;
+  model: string;
+  status: string;
+  transitions: number;
+  invocations: number;
+  gbSeconds: number;
+  /** Every request the upstream saw for this job: create, task queries, output downloads. */
+  upstreamRequests: number;
+  /** Of those, task queries (the Poll looks and Download's fresh-URL query). */
+  taskQueries: number;
+  /** Upstream completion to reelay's look that saw it (virtual ms); undefined if never seen done. */
+  detectionMs: number | undefined;
+  /** The Poll steps' looks, and the virtual time from the create to the look that saw it done. */
+  looks: number;
+  watchedMs: number | undefined;
+}
+
+export interface PassOptions {
+  definition: Record<string, unknown>;
+  /** reelay: generation stats and the Poll window. The baseline: neither (one look per Poll). */
+  reelay: boolean;
+  jobs: readonly MixJob[];
+}
+
+interface Meter {
+  realPausedMs: number;
+  virtualPausedMs: number;
+}
+
+const stepOfState = new Map(JOB_FLOW_STEPS.map((step) => [JOB_FLOW_STATE_NAMES[step], step] as [string, JobFlowStep]));
+
+/** Runs every job of the pass (each starting at its arrival time) to its end, and measures each. */
+export async function runPass(env: BenchEnv, opts: PassOptions): Promise<JobMeasure[]> {
+  const { clock } = env;
+  const usage = new Map<string, { transitions: number; invocations: number; gbSeconds: number }>();
+  const usageOf = (jobId: string) => {
+    let u = usage.get(jobId);
+    if (u === undefined) usage.set(jobId, (u = { transitions: 0, invocations: 0, gbSeconds: 0 }));
+    return u;
+  };
+  const deps: PipelineDeps = {
+    jobs: env.jobs,
+    objects: env.objects,
+    upstream: env.upstream,
+    events: { emit: async () => undefined },
+    fetch: guardedFetch(outputFetchPolicy("local")),
+    now: clock.now,
+    ...(opts.reelay ? { generationStats: env.stats, pollWindowMs: POLL_WINDOW_MS } : { pollWindowMs: 0 }),
+  };
+  /** One invocation: its own deps, whose pauses (a Poll window's) are counted at their virtual length. */
+  const invoke = async (state: string, input: { jobId: string }): Promise<unknown> => {
+    const step = stepOfState.get(state);
+    if (step === undefined) throw new Error(`No step for Task state ${state}.`);
+    const meter: Meter = { realPausedMs: 0, virtualPausedMs: 0 };
+    const sleep = async (ms: number) => {
+      const started = performance.now();
+      await clock.sleep(ms);
+      meter.realPausedMs += performance.now() - started;
+      meter.virtualPausedMs += ms;
+    };
+    const started = performance.now();
+    try {
+      return await jobFlowHandlers({ ...deps, sleep })[state]!(input);
+    } finally {
+      const billedMs = Math.max(1, Math.ceil(performance.now() - started - meter.realPausedMs + meter.virtualPausedMs));
+      const u = usageOf(input.jobId);
+      u.invocations += 1;
+      u.gbSeconds += (billedMs / 1000) * (STEP_MEMORY_MB[step] / 1024);
+    }
+  };
+  const handlers: Record<string, LocalTaskHandler> = Object.fromEntries(
+    Object.values(JOB_FLOW_STATE_NAMES).map((state) => [state, (input: { jobId: string }) => invoke(state, input)]),
+  );
+
+  const passStart = clock.nowMs();
+  const ids: string[] = [];
+  const executions: Promise<unknown>[] = [];
+  for (const [index, mixJob] of opts.jobs.entries()) {
+    const due = passStart + mixJob.arrivalMs - clock.nowMs();
+    if (due > 0) await clock.sleep(due);
+    const validation = validate({
+      model: mixJob.model,
+      prompt: `bench job ${index} [[sim:generation_ms=${mixJob.generationMs}]]`,
+      duration_sec: mixJob.durationSec,
+    });
+    const job = await env.jobs.create(buildJob({ validation, source: { type: "api" }, now: clock.now() }));
+    ids.push(job.id);
+    const onEvent = (event: ExecutionEvent) => {
+      if (event.type === "StateEntered" || event.type === "StateRetried") usageOf(job.id).transitions += 1;
+    };
+    executions.push(
+      runJobFlowLocally({ definition: opts.definition, handlers, input: { jobId: job.id }, executionName: job.id, waitScale: clock.scale, onEvent }).catch(
+        () => undefined,
+      ),
+    );
+  }
+  await Promise.all(executions);
+
+  const counters = env.sim.counters();
+  return Promise.all(
+    ids.map(async (jobId): Promise<JobMeasure> => {
+      const job = await env.jobs.require(jobId);
+      const taskId = job.upstreamTaskId ?? "";
+      const task = env.sim.task(taskId);
+      const taskQueries = counters.pollsByTask[taskId] ?? 0;
+      const seen = job.upstreamDoneAt === undefined ? undefined : Date.parse(job.upstreamDoneAt);
+      return {
+        jobId,
+        model: job.model,
+        status: job.status,
+        ...usageOf(jobId),
+        upstreamRequests: (counters.createsByKey[job.idempotencyKey] ?? 0) + taskQueries + (counters.downloadsByTask[taskId] ?? 0),
+        taskQueries,
+        detectionMs: seen === undefined || task === undefined ? undefined : seen - task.finishesAt,
+        looks: job.polls,
+        watchedMs: seen === undefined || job.submittedAt === undefined ? undefined : seen - Date.parse(job.submittedAt),
+      };
+    }),
+  );
+}
