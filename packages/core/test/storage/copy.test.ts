@@ -125,23 +125,28 @@ describe("copyUrlToS3 against the simulator and s3rver", () => {
   });
 });
 
-type Answer = (socket: Socket, write: (chunk: Buffer | string) => Promise<void>) => Promise<void>;
+type Answer = (socket: Socket, write: (chunk: Buffer | string) => Promise<void>, sent: string[]) => Promise<void>;
+
+/** Waits until the copier has sent `command` to S3 (a reset discards bytes the client had not read yet). */
+async function untilSent(sent: string[], command: string): Promise<void> {
+  for (let i = 0; i < 500 && !sent.includes(command); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
 
 /**
  * Copies from a raw output host on 127.0.0.1 whose answer the test scripts, socket and all; returns
  * the error and the S3 commands sent, after checking that nothing was stored and no upload is open.
  */
 async function failedCopyFrom(answer: Answer, key: string, fetcher = localFetch): Promise<{ error: Awaited<ReturnType<typeof caught>>; sent: string[] }> {
+  const sent = recordCommands();
   const server: Server = createServer((req, res) => {
     const socket = req.socket;
     const write = (chunk: Buffer | string) => new Promise<void>((resolve, reject) => socket.write(chunk, (error) => (error ? reject(error) : resolve())));
     // The test writes the raw response itself; the http layer only parsed the request.
     res.detachSocket(socket);
-    void answer(socket, write).catch(() => socket.destroy());
+    void answer(socket, write, sent).catch(() => socket.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/out.mp4?X-Signature=secret`;
-  const sent = recordCommands();
   try {
     const error = await caught(copyUrlToS3(fetcher, url, store, key));
     const during = [...sent];
@@ -158,9 +163,10 @@ async function failedCopyFrom(answer: Answer, key: string, fetcher = localFetch)
 
 describe("copyUrlToS3: a download cut short is never stored", () => {
   it("a connection RESET mid-body (after a part was uploaded) is a TransientError download_truncated; no object, the multipart upload aborted", async () => {
-    const { error, sent } = await failedCopyFrom(async (socket, write) => {
+    const { error, sent } = await failedCopyFrom(async (socket, write, commands) => {
       await write(`HTTP/1.1 200 OK\r\ncontent-type: video/mp4\r\ncontent-length: ${20 * MB}\r\n\r\n`);
       for (let i = 0; i < 10; i++) await write(Buffer.alloc(MB, i));
+      await untilSent(commands, "UploadPartCommand");
       socket.resetAndDestroy();
     }, "outputs/rst/video.mp4");
     expect(error).toBeInstanceOf(TransientError);
