@@ -52,7 +52,7 @@ describe("the soak", () => {
   }, 120_000);
 
   it("12 jobs with the stack SIGKILLed and restarted every few seconds: all four counts zero, only justified failures", async () => {
-    const result = await runSoak(options({ jobs: 12, rate: 3, killEveryS: 5 }));
+    const result = await runSoak(options({ jobs: 12, rate: 3, killEveryS: 4 }));
     await tidy(result, false);
     expect(result.restarts).toBeGreaterThanOrEqual(2);
     expectClean(result);
