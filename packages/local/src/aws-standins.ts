@@ -129,6 +129,14 @@ const dynaliteSigner = {
   },
 };
 
+/**
+ * The SDK's logger middleware copies every input and output through a sensitive-data filter for
+ * its logger, even the default one that logs nothing: whole job records, on every call.
+ */
+function withoutSdkLogging(client: { middlewareStack: { remove(name: string): boolean } }): void {
+  client.middlewareStack.remove("loggerMiddleware");
+}
+
 /** Sockets per local client: the SDK's default 50 queued calls once many jobs were in flight. */
 const LOCAL_MAX_SOCKETS = 256;
 
@@ -149,10 +157,9 @@ async function startDynamo(dynamoDir: string, host: string, tableName: string): 
   const server = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   const address = await listen(server, host);
   const endpoint = `http://${host}:${address.port}`;
-  const ddb = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ region: LOCAL_REGION, endpoint, credentials: LOCAL_CREDENTIALS, signer: dynaliteSigner, requestHandler: localRequests() }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
+  const client = new DynamoDBClient({ region: LOCAL_REGION, endpoint, credentials: LOCAL_CREDENTIALS, signer: dynaliteSigner, requestHandler: localRequests() });
+  withoutSdkLogging(client);
+  const ddb = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   try {
     await ensureTable(ddb, tableName);
     await repairIndexes(ddb, tableName);
@@ -238,6 +245,7 @@ export function localS3Client(endpoint: string): S3Client {
     responseChecksumValidation: "WHEN_REQUIRED",
     requestHandler: localRequests(),
   });
+  withoutSdkLogging(client);
   client.middlewareStack.add(
     (next, context) => (args) => {
       const request = args.request as { headers?: Record<string, string> };
