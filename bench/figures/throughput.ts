@@ -1,0 +1,101 @@
+/**
+ * Local throughput (issue 6, point 5): 1,000 video jobs through the local stack (startLocalStack:
+ * dynalite, s3rver, the interpreter over the synthesized flow, the bundled simulator with zero
+ * generation time, 1 MB outputs), submitted through the HTTP API by a client in another process
+ * (bench/support/throughput/client.ts) keeping CONCURRENCY jobs in flight and following each to its
+ * terminal event on GET /v1/events. Against: the same 1,000 tasks driven straight at a simulator
+ * with the same options by the same client at the same concurrency (create, poll, download).
+ *
+ * Per-job reelay overhead = the job's time from created to finished (its event's timings) less the
+ * upstream's own time for its task (the simulator's record: created to finished, 0 here).
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { cpus, loadavg } from "node:os";
+import { loadConfig } from "../../packages/core/src/config.ts";
+import { startLocalStack } from "../../packages/local/src/stack.ts";
+import { startSimulator } from "../../packages/simulator/src/index.ts";
+import type { ReelayJobResult, UpstreamTaskResult } from "../support/throughput/client.ts";
+import { percentile, runJson, supportFile } from "../support/child.ts";
+import { bundle } from "../support/esbuild.ts";
+import type { BenchContext, Figure } from "../support/figure.ts";
+
+const JOBS = 1_000;
+const WARM_UP_JOBS = 50;
+/**
+ * Jobs in flight. Each spends at least the 2 s first Wait, so 20 jobs/s needs 40 or more; many more
+ * only queue inside the stack and stretch every job's time without finishing more per second.
+ */
+const CONCURRENCY = 60;
+const OUTPUT_BYTES = 1_000_000;
+const BODY = JSON.stringify({ model: "gamma-3.1", prompt: `a paper boat on a pond [[sim:output_bytes=${OUTPUT_BYTES}]]`, duration_sec: 4 });
+const SIM_KEY = "bench-throughput";
+
+interface Run<T> {
+  wallMs: number;
+  jobs: T[];
+}
+
+const perSecond = (count: number, ms: number): number => count / (ms / 1000);
+
+export async function figures(ctx: BenchContext): Promise<Figure[]> {
+  const cache = fileURLToPath(new URL("../../node_modules/.cache/", import.meta.url));
+  await mkdir(cache, { recursive: true });
+  const bundleDir = await mkdtemp(join(cache, "reelay-bench-throughput-"));
+  const client = (await bundle(supportFile("throughput/client.ts"), join(bundleDir, "client.mjs"), { minify: true })).file;
+  const config = loadConfig({ REELAY_PORT: "0", REELAY_DATA_DIR: join(ctx.tmpDir, "stack") });
+  const stack = await startLocalStack({ config, quiet: true, s3Port: 0, simulator: { generationMs: 0 } });
+  try {
+    ctx.log(`stack up at ${stack.url}; ${WARM_UP_JOBS} warm-up jobs`);
+    await runJson<Run<ReelayJobResult>>(client, ["reelay", stack.url, stack.apiKey, String(WARM_UP_JOBS), String(CONCURRENCY), BODY]);
+    ctx.log(`${JOBS} jobs, ${CONCURRENCY} in flight`);
+    const reelay = await runJson<Run<ReelayJobResult>>(client, ["reelay", stack.url, stack.apiKey, String(JOBS), String(CONCURRENCY), BODY]);
+    const failed = reelay.jobs.filter((j) => j.event.detail.status !== "succeeded");
+    if (failed.length > 0) throw new Error(`${failed.length} of ${JOBS} jobs did not succeed, e.g. ${JSON.stringify(failed[0]?.event.detail.error)}`);
+    const overheads = reelay.jobs.map((j) => {
+      const { createdAt, finishedAt } = j.event.detail.timings;
+      const task = stack.simulator?.task(j.event.detail.upstreamTaskId ?? "");
+      if (task === undefined) throw new Error(`job ${j.id}: the simulator has no task ${j.event.detail.upstreamTaskId}`);
+      return Date.parse(finishedAt) - Date.parse(createdAt) - (task.finishesAt - task.createdAt);
+    });
+    const load = loadavg()[0]?.toFixed(1);
+    await stack.stop();
+
+    ctx.log(`the same ${JOBS} tasks straight at a simulator`);
+    const sim = await startSimulator({ apiKey: SIM_KEY, generationMs: 0 });
+    let upstream: Run<UpstreamTaskResult>;
+    try {
+      upstream = await runJson<Run<UpstreamTaskResult>>(client, ["upstream", sim.url, SIM_KEY, String(JOBS), String(CONCURRENCY), BODY]);
+    } finally {
+      await sim.close();
+    }
+    const short = upstream.jobs.filter((t) => t.bytes !== OUTPUT_BYTES);
+    if (short.length > 0) throw new Error(`${short.length} upstream downloads were not ${OUTPUT_BYTES} bytes`);
+    const upstreamLatencies = upstream.jobs.map((t) => t.doneAt - t.startAt);
+
+    const machine = `${cpus().length} cores, load average ${load} during the run`;
+    return [
+      {
+        name: `local throughput, ${JOBS} jobs with 1 MB outputs`,
+        value: perSecond(JOBS, reelay.wallMs),
+        unit: "jobs/s",
+        baselineName: "the same tasks straight at the simulator",
+        baseline: perSecond(JOBS, upstream.wallMs),
+        target: { on: "value", atLeast: 20 },
+        note: `${CONCURRENCY} in flight, first to last terminal event ${(reelay.wallMs / 1000).toFixed(1)} s; ${machine}`,
+      },
+      {
+        name: "reelay overhead per job, p99",
+        value: percentile(overheads, 99),
+        unit: "ms",
+        baselineName: "upstream alone: create, poll, download, p99",
+        baseline: percentile(upstreamLatencies, 99),
+        note: `created to finished less the simulator's own time (0); median ${percentile(overheads, 50).toFixed(0)} ms; the flow's first Wait is at least 2 s`,
+      },
+    ];
+  } finally {
+    await stack.stop();
+    await rm(bundleDir, { recursive: true, force: true });
+  }
+}
