@@ -105,6 +105,10 @@ export function submit(deps: PipelineDeps, input: { jobId: string }): Promise<Fl
     const state = baseState(deps, job, deadlineAt);
     // An image answered synchronously has nothing to poll: go straight on to Download.
     if (outputUrls.length > 0) return { ...state, outcome: "succeeded", waitSeconds: 0, outputUrls };
+    // Resumed after the upstream task succeeded (a crash before or during the download): nothing to
+    // wait for, and its temporary URLs are ageing. Waiting here made a stack restarted every few
+    // seconds with many jobs downloading fall behind for good (the crash soak).
+    if (job.upstreamDoneAt !== undefined) return { ...state, waitSeconds: 0 };
     if (job.polls > 0 || job.submittedAt === undefined) return state;
     // The first look, timed from the create by what this model and duration took before.
     const dueMs = Date.parse(job.submittedAt) + firstWaitMs({ history: await historyOf(deps, job) }) - deps.now().getTime();

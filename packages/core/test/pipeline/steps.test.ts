@@ -88,6 +88,19 @@ describe("a whole job, step by step", () => {
     expect(h.sim.counters()).toMatchObject({ creates: 2, tasksCreated: 1 });
   });
 
+  it("a job resumed after its upstream task succeeded (a crash mid-download) goes from Submit to its look at once, then downloads", async () => {
+    const h = await harness();
+    const queued = await queuedJob(h.deps, VIDEO);
+    const polled = await pollToEnd(h.deps, await submit(h.deps, { jobId: queued.id }));
+    expect(polled.outcome).toBe("succeeded");
+    await h.deps.jobs.transition(queued.id, { from: ["running"], to: "downloading" });
+    // The process died here; the resumed flow starts again at Submit.
+    const resumed = await submit(h.deps, { jobId: queued.id });
+    expect(resumed.waitSeconds).toBe(0);
+    expect((await runFlow(h.deps, queued.id)).status).toBe("succeeded");
+    expect(h.sim.counters().tasksCreated).toBe(1);
+  });
+
   it("a poll past the deadline ends the job failed with code timeout", async () => {
     const h = await harness({ faults: [{ fault: "never_finish" }] });
     const queued = await queuedJob(h.deps, VIDEO);
