@@ -100,9 +100,11 @@ describe("the verdict", () => {
     expect(v.strays.map((f) => f.jobId)).toEqual(["vidtsk_9"]);
   });
 
-  it("reports a job the listing shows twice, or with another status than its record", async () => {
-    const v = await verify(evidence([job(1), job(2)], [record(1), record(2)], { listed: [record(1), record(1, { status: "queued" }), record(2, { status: "running" })] }));
+  it("reports a job the listing shows twice, or ended with another status than its record (a job still moving is only stuck)", async () => {
+    const moving = record(3, { status: "downloading" });
+    const v = await verify(evidence([job(1), job(2), job(3)], [record(1), record(2), moving], { listed: [record(1), record(1, { status: "queued" }), record(2, { status: "running" }), { ...moving, status: "succeeded" }] }));
     expect(v.listing.map((f) => f.jobId)).toEqual(["vidtsk_1", "vidtsk_2"]);
+    expect(v.stuck.map((f) => f.jobId)).toEqual(["vidtsk_3"]);
     expect(v.stuck).toEqual([]);
   });
 
