@@ -105,7 +105,6 @@ describe("the verdict", () => {
     const v = await verify(evidence([job(1), job(2), job(3)], [record(1), record(2), moving], { listed: [record(1), record(1, { status: "queued" }), record(2, { status: "running" }), { ...moving, status: "succeeded" }] }));
     expect(v.listing.map((f) => f.jobId)).toEqual(["vidtsk_1", "vidtsk_2"]);
     expect(v.stuck.map((f) => f.jobId)).toEqual(["vidtsk_3"]);
-    expect(v.stuck).toEqual([]);
   });
 
   it("counts stored bytes that differ from what was served, or a record's wrong sha256, as corrupt", async () => {
