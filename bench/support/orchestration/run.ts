@@ -11,9 +11,7 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { CreateBucketCommand, type S3Client } from "@aws-sdk/client-s3";
 import { JOB_FLOW_STATE_NAMES, JOB_FLOW_STEPS, STEP_MEMORY_MB, type JobFlowStep } from "../../../packages/core/src/flow/steps.ts";
 import { runJobFlowLocally, type ExecutionEvent, type LocalTaskHandler } from "../../../packages/core/src/flow/run-local.ts";
 import { buildJob } from "../../../packages/core/src/jobs/create.ts";
@@ -26,7 +24,7 @@ import { POLL_WINDOW_MS } from "../../../packages/core/src/polling/policy.ts";
 import { ObjectStore } from "../../../packages/core/src/storage/objects.ts";
 import { UpstreamClient } from "../../../packages/core/src/upstream/client.ts";
 import { validate } from "../../../packages/core/src/validate/index.ts";
-import { ensureTable, LOCAL_CREDENTIALS, LOCAL_REGION } from "../../../packages/local/src/aws-standins.ts";
+import { ensureTable, localDynamoClient, localS3Client } from "../../../packages/local/src/aws-standins.ts";
 import { multipartExtras, type S3rverCtor } from "../../../packages/local/src/s3rver-extras.ts";
 import { jobFlowHandlers } from "../../../packages/local/src/handlers.ts";
 import { startSimulator, type Simulator } from "../../../packages/simulator/src/index.ts";
@@ -67,14 +65,7 @@ async function startS3(dir: string): Promise<{ s3: S3Client; bucket: string; sto
   const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, resetOnClose: true });
   server.middleware.unshift(multipartExtras(directory));
   const { port } = await server.run();
-  const s3 = new S3Client({
-    region: LOCAL_REGION,
-    endpoint: `http://127.0.0.1:${port}`,
-    credentials: LOCAL_CREDENTIALS,
-    forcePathStyle: true,
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-  });
+  const s3 = localS3Client(`http://127.0.0.1:${port}`);
   await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
   return { s3, bucket: BUCKET, stop: () => server.close() };
 }
@@ -82,9 +73,7 @@ async function startS3(dir: string): Promise<{ s3: S3Client; bucket: string; sto
 export async function startEnv(dir: string, scale: number): Promise<BenchEnv> {
   const clock = new VirtualClock(scale);
   const dynamo = await startDynalite();
-  const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({ region: LOCAL_REGION, endpoint: dynamo.endpoint, credentials: LOCAL_CREDENTIALS }), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
+  const ddb = localDynamoClient(dynamo.endpoint);
   await ensureTable(ddb, TABLE);
   const s3 = await startS3(dir);
   const sim = await startSimulator({ apiKey: UPSTREAM_KEY, now: clock.nowMs, timeScale: 1, outputBytes: OUTPUT_BYTES });

@@ -144,7 +144,13 @@ function localRequests(): { httpAgent: Agent } {
   return { httpAgent: new Agent({ keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS }) };
 }
 
-/** Starts both, creates the jobs table and the bucket when missing (a restart finds them on disk). */
+/** A DynamoDB document client for dynalite: the unsigned signer, many sockets, no SDK logging. */
+export function localDynamoClient(endpoint: string): DynamoDBDocumentClient {
+  const client = new DynamoDBClient({ region: LOCAL_REGION, endpoint, credentials: LOCAL_CREDENTIALS, signer: dynaliteSigner, requestHandler: localRequests() });
+  withoutSdkLogging(client);
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
 interface Dynamo {
   server: Server;
   ddb: DynamoDBDocumentClient;
@@ -157,9 +163,7 @@ async function startDynamo(dynamoDir: string, host: string, tableName: string): 
   const server = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   const address = await listen(server, host);
   const endpoint = `http://${host}:${address.port}`;
-  const client = new DynamoDBClient({ region: LOCAL_REGION, endpoint, credentials: LOCAL_CREDENTIALS, signer: dynaliteSigner, requestHandler: localRequests() });
-  withoutSdkLogging(client);
-  const ddb = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const ddb = localDynamoClient(endpoint);
   try {
     await ensureTable(ddb, tableName);
     await repairIndexes(ddb, tableName);
