@@ -6,7 +6,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
-import { setTimeout as pause } from "node:timers/promises";
 import { join, resolve } from "node:path";
 import { createApp, keyStoreAuthenticator, serveApp, type RunningServer } from "@reelay/api";
 import type { Config } from "@reelay/core";
@@ -32,6 +31,7 @@ import { jobFlowHandlers } from "./handlers.ts";
 import { consoleLogger, silentLogger, type Logger } from "./log.ts";
 import { announceLeftovers, leftoverJobs } from "./resume.ts";
 import { LocalJobStarter } from "./starter.ts";
+import { windowSleeper } from "./window-sleep.ts";
 
 export const EVENTS_FILE = "events.jsonl";
 export const SIMULATOR_STATE_FILE = join("simulator", "tasks.jsonl");
@@ -140,7 +140,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     const unsubscribeWebhooks = events.subscribe(webhooks.handle);
     cleanups.push(() => webhooks.drain(), unsubscribeWebhooks);
-    const windowsEnd = new AbortController();
+    const windows = windowSleeper();
     const deps: PipelineDeps = {
       jobs,
       objects,
@@ -152,13 +152,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       now: () => new Date(),
       generationStats: new GenerationStatsStore(standins.ddb, standins.tableName),
       pollWindowMs: POLL_WINDOW_MS,
-      // Stopping cuts a Poll window's pause short, so a shutdown never waits out a window.
-      sleep: (ms) => pause(ms, undefined, { signal: windowsEnd.signal }),
+      sleep: windows.sleep,
       ...(config.jobTimeoutS === undefined ? {} : { jobTimeoutS: config.jobTimeoutS }),
     };
     const starter = new LocalJobStarter({ definition, handlers: jobFlowHandlers(deps), log });
     cleanups.push(() => starter.stop());
-    cleanups.push(() => windowsEnd.abort());
+    cleanups.push(() => windows.end());
 
     const drops = routeDrops(standins.s3rver, { jobs, objects, starter, defaultModel: config.defaultModel }, log);
     cleanups.push(() => drops.drain(), () => drops.stop());
