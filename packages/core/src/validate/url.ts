@@ -1,17 +1,17 @@
+import { classifyAddress } from "../net/address.ts";
 import type { Issues } from "./issues.ts";
 
 const ASSET = /^asset:\/\/vidast_[A-Za-z0-9_-]+$/;
 
-/** Hosts that are never public: loopback, private, link-local, unique-local, unspecified. */
+/**
+ * Hosts that are never public: local names, and addresses the SSRF guard would refuse (loopback,
+ * private, link-local, metadata, ... including IPv6 forms that carry such an IPv4 address).
+ */
 function isPrivateHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal")) return true;
-  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host);
-  if (v4 !== null) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
-  }
-  if (host.includes(":")) return host === "::" || host === "::1" || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith("::ffff:");
+  const kind = classifyAddress(host);
+  if (kind !== "invalid") return kind !== "public";
   return !host.includes(".");
 }
 

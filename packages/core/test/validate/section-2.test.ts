@@ -77,6 +77,12 @@ describe("§2.2 frame_images", () => {
     }
     expectValid(text({ frame_images: [first("asset://vidast_01HZX")] }));
   });
+  it("§2.2: a material URL on an address the SSRF guard refuses is invalid_url, IPv4 inside IPv6 included", () => {
+    for (const host of ["169.254.169.254", "[::ffff:169.254.169.254]", "[::ffff:a9fe:a9fe]", "[::a9fe:a9fe]", "[64:ff9b::a9fe:a9fe]", "[fd00:ec2::254]", "[::1]", "0.0.0.0", "2852039166"]) {
+      expectError(text({ frame_images: [first(`https://${host}/a.png`)] }), "invalid_url", "frame_images[0].image_url.url");
+    }
+    expectValid(text({ frame_images: [first("https://93.184.216.34/a.png")] }));
+  });
   it("§2.2: frame images with reference-semantics fields of input_references are rejected", () => {
     expectError({ model: "alpha-2.7", prompt: "x", frame_images: [first()], input_references: [imageRef({ object_id: "a" })] }, "frames_with_references");
   });
