@@ -1,12 +1,14 @@
 /**
- * DynamoDB and S3 on one machine: dynalite and s3rver, persisted under the data dir, spoken to with
- * the real AWS SDK clients, so the core's job store and object store run unchanged.
+ * DynamoDB and S3 on one machine: dynalite (in a child process) and s3rver, persisted under the data
+ * dir, spoken to with the real AWS SDK clients, so the core's job store and object store run unchanged.
  */
+import { spawn } from "node:child_process";
 import { mkdir, rename } from "node:fs/promises";
-import { Agent, type Server } from "node:http";
+import { Agent } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from "@aws-sdk/client-dynamodb";
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
@@ -16,7 +18,6 @@ import { durableWrites } from "./s3rver-durable.ts";
 import { repairIndexes } from "./index-repair.ts";
 import { inPlaceMultipart } from "./s3rver-multipart.ts";
 
-type Dynalite = (options: Record<string, unknown>) => Server;
 const require = createRequire(import.meta.url);
 
 export const LOCAL_REGION = "us-east-1";
@@ -43,23 +44,6 @@ export interface Standins {
   s3: S3Client;
   s3rver: S3rverInstance;
   close(): Promise<void>;
-}
-
-function listen(server: Server, host: string): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, host, () => {
-      server.off("error", reject);
-      resolve(server.address() as AddressInfo);
-    });
-  });
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections?.();
-  });
 }
 
 async function runS3rver(directory: string, host: string, port: number): Promise<{ s3rver: S3rverInstance; address: AddressInfo }> {
@@ -152,27 +136,62 @@ export function localDynamoClient(endpoint: string): DynamoDBDocumentClient {
 }
 
 interface Dynamo {
-  server: Server;
   ddb: DynamoDBDocumentClient;
   endpoint: string;
+  /** Ends the child (it closes its database first) and waits for it. */
+  stop(): Promise<void>;
+}
+
+/** How long a stopping dynalite child may take to close its database before it is killed. */
+const DYNALITE_STOP_MS = 10_000;
+
+/**
+ * dynalite on its data folder in a child process (dynalite-child.mjs), so the database's work runs
+ * on another core than the flows, the API and s3rver. The child ends when its stdin closes: at
+ * stop, and when this process exits or is killed.
+ */
+async function spawnDynalite(dynamoDir: string, host: string): Promise<{ port: number; stop(): Promise<void> }> {
+  const script = fileURLToPath(new URL("./dynalite-child.mjs", import.meta.url));
+  const child = spawn(process.execPath, [script, dynamoDir, host], { stdio: ["pipe", "pipe", "inherit"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // A child that died already makes ending its stdin fail (EPIPE): it is gone either way.
+  child.stdin.on("error", () => undefined);
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code, signal) => reject(new Error(`dynalite exited (${code ?? signal}) before listening on ${dynamoDir}`)));
+    let buffered = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk;
+      const line = buffered.indexOf("\n");
+      if (line >= 0) resolve((JSON.parse(buffered.slice(0, line)) as { port: number }).port);
+    });
+  });
+  const stop = async () => {
+    child.stdin.end();
+    const timer = setTimeout(() => child.kill("SIGKILL"), DYNALITE_STOP_MS);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { port, stop };
 }
 
 /** dynalite on its data folder with the jobs table ACTIVE. */
 async function startDynamo(dynamoDir: string, host: string, tableName: string): Promise<Dynamo> {
-  const dynalite = require("dynalite") as Dynalite;
-  const server = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  const address = await listen(server, host);
-  const endpoint = `http://${host}:${address.port}`;
+  const dynalite = await spawnDynalite(dynamoDir, host);
+  const endpoint = `http://${host}:${dynalite.port}`;
   const ddb = localDynamoClient(endpoint);
+  const stop = async () => {
+    ddb.destroy();
+    await dynalite.stop();
+  };
   try {
     await ensureTable(ddb, tableName);
     await repairIndexes(ddb, tableName);
   } catch (error) {
-    ddb.destroy();
-    await closeServer(server);
+    await stop();
     throw error;
   }
-  return { server, ddb, endpoint };
+  return { ddb, endpoint, stop };
 }
 
 /**
@@ -205,8 +224,7 @@ export async function startStandins(options: StandinOptions): Promise<Standins> 
     started = await runS3rver(s3Dir, host, options.s3Port ?? 0);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE" || !options.s3Port) {
-      dynamo.ddb.destroy();
-      await closeServer(dynamo.server);
+      await dynamo.stop();
       throw error;
     }
     // The usual port is taken (another stack?): any port works, healthz names the one in use.
@@ -218,9 +236,8 @@ export async function startStandins(options: StandinOptions): Promise<Standins> 
   const { ddb } = dynamo;
 
   const close = async () => {
-    ddb.destroy();
     s3.destroy();
-    await Promise.all([closeServer(dynamo.server), s3rver.close()]);
+    await Promise.all([dynamo.stop(), s3rver.close()]);
   };
   try {
     await ensureBucket(s3, bucket);

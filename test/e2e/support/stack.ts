@@ -130,6 +130,13 @@ export function eventsIn(dataDir: string): Promise<TerminalEvent[]> {
   return new JsonlFileSink(join(dataDir, EVENTS_FILE)).readAll();
 }
 
-export async function eventsFor(dataDir: string, jobId: string): Promise<TerminalEvent[]> {
-  return (await eventsIn(dataDir)).filter((event) => event.detail.jobId === jobId);
+/**
+ * The job's terminal events, once there is one: the event is emitted after the terminal record is
+ * written (core pipeline/terminal.ts), so a job seen terminal may not have it yet for a moment.
+ */
+export function eventsFor(dataDir: string, jobId: string): Promise<TerminalEvent[]> {
+  return waitFor(`the terminal event of job ${jobId}`, async () => {
+    const events = (await eventsIn(dataDir)).filter((event) => event.detail.jobId === jobId);
+    return events.length > 0 ? events : undefined;
+  }, 5_000, 50);
 }
