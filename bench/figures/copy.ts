@@ -9,7 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -94,6 +94,9 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
         async (name) => (await bundle(supportFile(`copy/${name}.ts`), join(bundleDir, `${name}.mjs`), { minify: true })).file,
       ),
     );
+    // The stand-ins start dynalite from the file beside their module: beside the bundle here.
+    const dynaliteChild = fileURLToPath(new URL("../../packages/local/src/dynalite-child.mjs", import.meta.url));
+    await copyFile(dynaliteChild, join(bundleDir, "dynalite-child.mjs"));
     const sim = await startSimulator({ apiKey: API_KEY, generationMs: 0 });
     cleanups.push(() => sim.close());
     const s3rver = await startService<{ s3Endpoint: string; bucket: string }>(s3rverChild as string, [join(ctx.tmpDir, "stack")]);
