@@ -7,10 +7,8 @@
  * its real length), upstream requests from the simulator's per-task counters, and detection delay
  * from the job record (upstreamDoneAt) against the simulator's task (finishesAt).
  */
-import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { CreateBucketCommand, type S3Client } from "@aws-sdk/client-s3";
 import { JOB_FLOW_STATE_NAMES, JOB_FLOW_STEPS, STEP_MEMORY_MB, type JobFlowStep } from "../../../packages/core/src/flow/steps.ts";
 import { runJobFlowLocally, type ExecutionEvent, type LocalTaskHandler } from "../../../packages/core/src/flow/run-local.ts";
@@ -24,7 +22,7 @@ import { POLL_WINDOW_MS } from "../../../packages/core/src/polling/policy.ts";
 import { ObjectStore } from "../../../packages/core/src/storage/objects.ts";
 import { UpstreamClient } from "../../../packages/core/src/upstream/client.ts";
 import { validate } from "../../../packages/core/src/validate/index.ts";
-import { ensureTable, localDynamoClient, localS3Client } from "../../../packages/local/src/aws-standins.ts";
+import { ensureTable, localDynamoClient, localS3Client, spawnDynalite } from "../../../packages/local/src/aws-standins.ts";
 import { multipartExtras, type S3rverCtor } from "../../../packages/local/src/s3rver-extras.ts";
 import { jobFlowHandlers } from "../../../packages/local/src/handlers.ts";
 import { startSimulator, type Simulator } from "../../../packages/simulator/src/index.ts";
@@ -47,17 +45,6 @@ export interface BenchEnv {
   close(): Promise<void>;
 }
 
-/** dynalite in a child process (dynalite-child.mjs): its port, and how to end it. */
-async function startDynalite(): Promise<{ endpoint: string; stop(): void }> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL("./dynalite-child.mjs", import.meta.url))], { stdio: ["pipe", "pipe", "inherit"] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`dynalite exited ${code} before listening`)));
-    child.stdout.setEncoding("utf8").once("data", (line: string) => resolve((JSON.parse(line) as { port: number }).port));
-  });
-  return { endpoint: `http://127.0.0.1:${port}`, stop: () => child.stdin.end() };
-}
-
 /** s3rver in this process (one download per job), on a fresh folder. */
 async function startS3(dir: string): Promise<{ s3: S3Client; bucket: string; stop(): Promise<void> }> {
   const S3rver = createRequire(import.meta.url)("s3rver") as S3rverCtor;
@@ -72,8 +59,9 @@ async function startS3(dir: string): Promise<{ s3: S3Client; bucket: string; sto
 
 export async function startEnv(dir: string, scale: number): Promise<BenchEnv> {
   const clock = new VirtualClock(scale);
-  const dynamo = await startDynalite();
-  const ddb = localDynamoClient(dynamo.endpoint);
+  // The stack's own dynalite child, on this run's folder: the database works on the second core.
+  const dynamo = await spawnDynalite(join(dir, "dynamo"), "127.0.0.1");
+  const ddb = localDynamoClient(`http://127.0.0.1:${dynamo.port}`);
   await ensureTable(ddb, TABLE);
   const s3 = await startS3(dir);
   const sim = await startSimulator({ apiKey: UPSTREAM_KEY, now: clock.nowMs, timeScale: 1, outputBytes: OUTPUT_BYTES });
@@ -89,7 +77,7 @@ export async function startEnv(dir: string, scale: number): Promise<BenchEnv> {
       ddb.destroy();
       s3.s3.destroy();
       await s3.stop();
-      dynamo.stop();
+      await dynamo.stop();
     },
   };
 }

@@ -150,7 +150,7 @@ const DYNALITE_STOP_MS = 10_000;
  * on another core than the flows, the API and s3rver. The child ends when its stdin closes: at
  * stop, and when this process exits or is killed.
  */
-async function spawnDynalite(dynamoDir: string, host: string): Promise<{ port: number; stop(): Promise<void> }> {
+export async function spawnDynalite(dynamoDir: string, host: string): Promise<{ port: number; stop(): Promise<void> }> {
   const script = fileURLToPath(new URL("./dynalite-child.mjs", import.meta.url));
   const child = spawn(process.execPath, [script, dynamoDir, host], { stdio: ["pipe", "pipe", "inherit"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
