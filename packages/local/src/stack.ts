@@ -12,7 +12,7 @@ import type { Config } from "@reelay/core";
 import { UpstreamClient } from "@reelay/core";
 import { JsonlFileSink } from "@reelay/core/events/jsonl";
 import { synthJobFlowDefinition } from "@reelay/core/flow/synth-definition";
-import { GenerationStatsStore } from "@reelay/core/jobs/generation-stats";
+import { CachedGenerationStats, GenerationStatsStore } from "@reelay/core/jobs/generation-stats";
 import { JobStore } from "@reelay/core/jobs/store";
 import { guardedFetch } from "@reelay/core/net/guarded-fetch";
 import { outputFetchPolicy, webhookFetchPolicy } from "@reelay/core/net/policy";
@@ -150,7 +150,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       // and only here; functions/support/deps.ts builds the strict AWS policy.
       fetch: guardedFetch(outputFetchPolicy("local", config.maxOutputBytes)),
       now: () => new Date(),
-      generationStats: new GenerationStatsStore(standins.ddb, standins.tableName),
+      // One process runs every step: Submit's and Poll's reads of a model's stats share one read.
+      generationStats: new CachedGenerationStats(new GenerationStatsStore(standins.ddb, standins.tableName)),
       pollWindowMs: POLL_WINDOW_MS,
       sleep: windows.sleep,
       ...(config.jobTimeoutS === undefined ? {} : { jobTimeoutS: config.jobTimeoutS }),

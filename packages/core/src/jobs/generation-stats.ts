@@ -54,3 +54,94 @@ export class GenerationStatsStore {
     );
   }
 }
+
+/** How long a history read in this process answers later reads (other processes' samples show up within it). */
+export const GENERATION_STATS_CACHE_MS = 5_000;
+
+interface CachedHistory {
+  history: GenerationHistory | undefined;
+  readAt: number;
+}
+
+/**
+ * The stats as one process sees them, without a read per step: Submit and Poll each wanted the
+ * model's history, two reads of the same item per job. A read answers for `ttlMs`; a sample this
+ * process records is added to what it holds once the write is done, so its own samples count at
+ * once (the predicted wait after the 20th finish). A read that overlapped a write of its key is
+ * handed to its caller but not kept: it may or may not hold that sample, and keeping it could
+ * count the sample twice or not at all. A write that fails may still have landed: the sample is
+ * then missing here until the next read. Samples from other processes show up within `ttlMs`.
+ */
+export class CachedGenerationStats implements Pick<GenerationStatsStore, "history" | "record"> {
+  readonly #store: Pick<GenerationStatsStore, "history" | "record">;
+  readonly #ttlMs: number;
+  readonly #clock: () => number;
+  readonly #cache = new Map<string, CachedHistory>();
+  /** Bumped when a write of the key starts and when it ends: a read spanning either is not kept. */
+  readonly #versions = new Map<string, number>();
+  /** Writes of the key not yet answered: a read answered meanwhile may or may not hold their samples. */
+  readonly #writing = new Map<string, number>();
+  readonly #reading = new Map<string, { version: number; read: Promise<GenerationHistory | undefined> }>();
+
+  constructor(store: Pick<GenerationStatsStore, "history" | "record">, options: { ttlMs?: number; clock?: () => number } = {}) {
+    this.#store = store;
+    this.#ttlMs = options.ttlMs ?? GENERATION_STATS_CACHE_MS;
+    this.#clock = options.clock ?? Date.now;
+  }
+
+  #bump(key: string): number {
+    const version = (this.#versions.get(key) ?? 0) + 1;
+    this.#versions.set(key, version);
+    return version;
+  }
+
+  async history(key: string): Promise<GenerationHistory | undefined> {
+    const cached = this.#cache.get(key);
+    if (cached !== undefined && this.#clock() - cached.readAt < this.#ttlMs) return copyOf(cached.history);
+    const version = this.#versions.get(key) ?? 0;
+    let reading = this.#reading.get(key);
+    if (reading === undefined || reading.version !== version) {
+      const readAt = this.#clock();
+      const read = this.#store.history(key);
+      reading = { version, read };
+      this.#reading.set(key, reading);
+      const mine = reading;
+      void read.then(
+        (history) => {
+          if (this.#reading.get(key) === mine) this.#reading.delete(key);
+          if ((this.#versions.get(key) ?? 0) === version && !this.#writing.has(key)) this.#cache.set(key, { history, readAt });
+        },
+        () => {
+          if (this.#reading.get(key) === mine) this.#reading.delete(key);
+        },
+      );
+    }
+    return copyOf(await reading.read);
+  }
+
+  async record(key: string, ms: number): Promise<void> {
+    this.#bump(key);
+    this.#writing.set(key, (this.#writing.get(key) ?? 0) + 1);
+    try {
+      await this.#store.record(key, ms);
+    } finally {
+      const left = (this.#writing.get(key) ?? 1) - 1;
+      if (left === 0) this.#writing.delete(key);
+      else this.#writing.set(key, left);
+      this.#bump(key);
+    }
+    // What is held predates this write (reads overlapping it are not kept): add the sample to it.
+    const cached = this.#cache.get(key);
+    if (cached === undefined) return;
+    const bucket = bucketOf(ms);
+    const history = cached.history ?? { samples: 0, buckets: {} };
+    this.#cache.set(key, {
+      readAt: cached.readAt,
+      history: { samples: history.samples + 1, buckets: { ...history.buckets, [bucket]: (history.buckets[bucket] ?? 0) + 1 } },
+    });
+  }
+}
+
+function copyOf(history: GenerationHistory | undefined): GenerationHistory | undefined {
+  return history === undefined ? undefined : { samples: history.samples, buckets: { ...history.buckets } };
+}

@@ -1,6 +1,6 @@
 /** Generation-time samples as items of the jobs table, on dynalite (the real DynamoDB API). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GenerationStatsStore, generationStatsKey } from "../../src/jobs/generation-stats.ts";
+import { CachedGenerationStats, GenerationStatsStore, generationStatsKey } from "../../src/jobs/generation-stats.ts";
 import { JobStore } from "../../src/jobs/store.ts";
 import { bucketOf } from "../../src/polling/history.ts";
 import { startLocalAws, type LocalAws } from "../support/local-aws.ts";
@@ -43,5 +43,68 @@ describe("GenerationStatsStore", () => {
     await stats.record("stats#os-2#4", 30_000);
     const page = await new JobStore(aws.ddb, aws.tableName).list({ limit: 100 });
     expect(page.jobs.filter((job) => String(job.id).startsWith("stats#"))).toEqual([]);
+  });
+});
+
+/** The real store on dynalite, its reads counted (a spy, not a stand-in). */
+function countedStore(): { store: Pick<GenerationStatsStore, "history" | "record">; reads: () => number } {
+  let reads = 0;
+  return {
+    store: {
+      history: (key) => {
+        reads++;
+        return stats.history(key);
+      },
+      record: (key, ms) => stats.record(key, ms),
+    },
+    reads: () => reads,
+  };
+}
+
+describe("CachedGenerationStats", () => {
+  it("answers repeated reads of a key from one read until its time is up, then reads again", async () => {
+    const key = "stats#cache-ttl#4";
+    await stats.record(key, 20_000);
+    let now = 1_000_000;
+    const { store, reads } = countedStore();
+    const cached = new CachedGenerationStats(store, { ttlMs: 5_000, clock: () => now });
+    const first = await Promise.all([cached.history(key), cached.history(key)]);
+    expect(await cached.history(key)).toEqual(first[0]);
+    expect(first[0]?.samples).toBe(1);
+    expect(reads()).toBe(1);
+    // A sample from elsewhere (another process) shows once the held read is older than the ttl.
+    await stats.record(key, 20_000);
+    now += 4_999;
+    expect((await cached.history(key))?.samples).toBe(1);
+    now += 1;
+    expect((await cached.history(key))?.samples).toBe(2);
+    expect(reads()).toBe(2);
+  });
+
+  it("counts a sample this process records at once, exactly once, without reading again", async () => {
+    const key = "stats#cache-own#4";
+    const { store, reads } = countedStore();
+    const cached = new CachedGenerationStats(store, { ttlMs: 60_000 });
+    expect(await cached.history(key)).toBeUndefined();
+    await Promise.all([cached.record(key, 20_000), cached.record(key, 20_000), cached.record(key, 90_000)]);
+    const held = await cached.history(key);
+    expect(reads()).toBe(1);
+    expect(held).toEqual(await stats.history(key));
+    expect(held?.samples).toBe(3);
+  });
+
+  it("does not keep a read that overlapped a write of its key (it may or may not hold the sample)", async () => {
+    const key = "stats#cache-overlap#4";
+    const { store, reads } = countedStore();
+    const cached = new CachedGenerationStats(store, { ttlMs: 60_000 });
+    const recording = cached.record(key, 20_000);
+    const during = cached.history(key);
+    await Promise.all([recording, during]);
+    const after = await cached.history(key);
+    expect(after?.samples).toBe(1);
+    expect(reads()).toBe(2);
+    // That second read, after the write, is kept.
+    expect((await cached.history(key))?.samples).toBe(1);
+    expect(reads()).toBe(2);
   });
 });
