@@ -263,6 +263,11 @@ export function download(deps: PipelineDeps, state: FlowState): Promise<FlowStat
   });
 }
 
+/** The record after emitOnce: its answer, else (another step recorded the emit) read again. */
+async function recorded(deps: PipelineDeps, emitted: Job | undefined, before: Job): Promise<Job> {
+  return emitted ?? (await deps.jobs.get(before.id)) ?? before;
+}
+
 /** The succeeded record and its one event; a repeat finds the job succeeded and emits only if the first did not. */
 export function finish(deps: PipelineDeps, state: FlowState): Promise<{ jobId: string; status: "succeeded" }> {
   return guarded(deps, state.jobId, "finish", async () => {
@@ -270,8 +275,7 @@ export function finish(deps: PipelineDeps, state: FlowState): Promise<{ jobId: s
     const done = { jobId: job.id, status: "succeeded" as const };
     if (job.status === "succeeded") {
       // A retry: the first attempt may have stopped after the write, the emit or the manifest.
-      await emitOnce(deps, job);
-      await writeManifest(deps, (await deps.jobs.get(job.id)) ?? job);
+      await writeManifest(deps, await recorded(deps, await emitOnce(deps, job), job));
       return done;
     }
     if (isTerminal(job.status)) {
@@ -288,8 +292,7 @@ export function finish(deps: PipelineDeps, state: FlowState): Promise<{ jobId: s
       if (isConflict(error) && error.details?.status === "succeeded") return done;
       throw error;
     }
-    await emitOnce(deps, finished);
-    await writeManifest(deps, (await deps.jobs.get(job.id)) ?? finished);
+    await writeManifest(deps, await recorded(deps, await emitOnce(deps, finished), finished));
     return done;
   });
 }
