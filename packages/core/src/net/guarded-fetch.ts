@@ -129,35 +129,57 @@ function headersOf(res: IncomingMessage): Headers {
   return headers;
 }
 
-/** The body as a web stream that errors past `maxBytes` or when the connection ends early. */
-function bodyStream(res: IncomingMessage, url: URL, maxBytes: number): ReadableStream<Uint8Array> {
-  const chunks = res[Symbol.asyncIterator]();
+/** The body of each Response made here, as the Buffers Node read (see nodeBody). */
+const nodeBodies = new WeakMap<Response, AsyncIterable<Buffer>>();
+
+/**
+ * The body of a Response guardedFetch made, as the Buffers Node read it, with the same checks as
+ * its web stream but without that layer (for a 1 GiB copy the web-stream layers cost more CPU than
+ * hashing the bytes); undefined for a Response made elsewhere. Read one or the other, not both.
+ */
+export function nodeBody(response: Response): AsyncIterable<Buffer> | undefined {
+  return nodeBodies.get(response);
+}
+
+/** The body's chunks; errors past `maxBytes` (output_too_large) or when the connection ends early. */
+async function* bodyChunks(res: IncomingMessage, url: URL, maxBytes: number): AsyncGenerator<Buffer> {
   let received = 0;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await chunks.next();
-        if (next.done === true) {
-          controller.close();
-          return;
+  try {
+    for await (const chunk of res as AsyncIterable<Buffer>) {
+      received += chunk.length;
+      if (received > maxBytes) throw tooLarge(url, received, maxBytes);
+      yield chunk;
+    }
+  } catch (error) {
+    if (error instanceof ReelayError) throw error;
+    // Node says "aborted" when the peer closes before Content-Length bytes; undici said "terminated".
+    throw error instanceof Error ? new Error(`terminated: ${error.message}`, { cause: error }) : error;
+  } finally {
+    // Stopped early by the reader, cut, or failed: the connection goes too.
+    res.destroy();
+  }
+}
+
+/** The same chunks as a web stream, for the Response. */
+function webBody(chunks: AsyncGenerator<Buffer>, res: IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = await chunks.next();
+          if (next.done === true) controller.close();
+          else controller.enqueue(new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.byteLength));
+        } catch (error) {
+          controller.error(error);
         }
-        const chunk = next.value as Buffer;
-        received += chunk.length;
-        if (received > maxBytes) {
-          res.destroy();
-          controller.error(tooLarge(url, received, maxBytes));
-          return;
-        }
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-      } catch (error) {
-        // Node says "aborted" when the peer closes before Content-Length bytes; undici said "terminated".
-        controller.error(error instanceof Error ? new Error(`terminated: ${error.message}`, { cause: error }) : error);
-      }
+      },
+      cancel() {
+        res.destroy();
+      },
     },
-    cancel() {
-      res.destroy();
-    },
-  });
+    // Pulled only when read: a stream that filled ahead would take chunks from nodeBody's reader.
+    { highWaterMark: 0 },
+  );
 }
 
 interface Exchange {
@@ -245,8 +267,14 @@ export function guardedFetch(policy: FetchPolicy, resolve: Resolver = systemReso
         }
       }
       const nullBody = NULL_BODY.has(status) || exchange.method === "HEAD";
-      if (nullBody) res.resume();
-      return new Response(nullBody ? null : bodyStream(res, url, policy.maxBytes), { status, statusText: res.statusMessage ?? "", headers });
+      if (nullBody) {
+        res.resume();
+        return new Response(null, { status, statusText: res.statusMessage ?? "", headers });
+      }
+      const chunks = bodyChunks(res, url, policy.maxBytes);
+      const response = new Response(webBody(chunks, res), { status, statusText: res.statusMessage ?? "", headers });
+      nodeBodies.set(response, chunks);
+      return response;
     }
   };
 }

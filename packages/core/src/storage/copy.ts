@@ -6,7 +6,7 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { ReelayError } from "../errors.ts";
-import { safeUrl } from "../net/guarded-fetch.ts";
+import { nodeBody, safeUrl } from "../net/guarded-fetch.ts";
 import { TransientError } from "../pipeline/errors.ts";
 import type { ObjectStore, StoredObject } from "./objects.ts";
 
@@ -58,24 +58,26 @@ export async function copyUrlToS3(fetcher: typeof fetch, url: string, store: Obj
   }
   const contentType = (response.headers.get("content-type") ?? "application/octet-stream").split(";")[0]?.trim() || "application/octet-stream";
   const expectedBytes = contentLength(response.headers);
-  const source = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
-  let sourceError: unknown;
-  source.once("error", (error) => {
-    sourceError = error;
-  });
+  // The guard's own chunks when it made the Response; a web stream otherwise (any other fetch).
+  const source = nodeBody(response) ?? Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
   const objectKey = typeof key === "string" ? key : key(contentType);
+  const stored = await store.uploadStream(objectKey, downloaded(source, where, expectedBytes), {
+    contentType,
+    ...(expectedBytes === undefined ? {} : { expectedBytes }),
+  });
+  return { ...stored, sourceUrlHost };
+}
+
+/** The source's chunks; a connection that fails mid-body is download_truncated (the guard's refusals pass as they are). */
+async function* downloaded(source: AsyncIterable<Uint8Array>, where: string, expectedBytes: number | undefined): AsyncGenerator<Uint8Array> {
   try {
-    const stored = await store.uploadStream(objectKey, source, { contentType, ...(expectedBytes === undefined ? {} : { expectedBytes }) });
-    return { ...stored, sourceUrlHost };
+    yield* source;
   } catch (error) {
     if (error instanceof ReelayError) throw error;
-    if (sourceError !== undefined) {
-      // The connection closed before the body was complete (undici says "terminated").
-      throw new TransientError("download_truncated", `The download of ${where} ended early: ${String((sourceError as Error).message ?? sourceError)}.`, {
-        cause: sourceError,
-        ...(expectedBytes === undefined ? {} : { details: { expectedBytes } }),
-      });
-    }
-    throw error;
+    // The connection closed before the body was complete (undici says "terminated").
+    throw new TransientError("download_truncated", `The download of ${where} ended early: ${String((error as Error).message ?? error)}.`, {
+      cause: error,
+      ...(expectedBytes === undefined ? {} : { details: { expectedBytes } }),
+    });
   }
 }

@@ -1,6 +1,5 @@
 /** The one bucket reelay writes to: small puts, streamed multipart uploads, reads and presigned links. */
 import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -15,7 +14,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { ReelayError } from "../errors.ts";
-import { DigestStream } from "./digest.ts";
+import { ByteDigest } from "./digest.ts";
 
 export const PART_SIZE = 8 * 1024 * 1024;
 /** Parts uploading at once; one more buffer fills meanwhile. */
@@ -102,27 +101,27 @@ export class ObjectStore {
 
   /**
    * Streams `body` into the bucket, hashing and counting on the way: one PutObject when it is
-   * smaller than a part, otherwise a multipart upload of 8 MiB parts, 2 in flight while a third
-   * fills. The part buffers are allocated once per upload and reused, so memory stays near 24 MiB
+   * smaller than a part, otherwise a multipart upload of 8 MiB parts, QUEUE_SIZE in flight while one
+   * more fills. The part buffers are allocated once per upload and reused, so memory stays flat
    * whatever the size and a 1 GiB copy does not churn 128 fresh 8 MiB buffers through the garbage
-   * collector (lib-storage's Upload did, and spent more time collecting than copying). The last
-   * part is sent only after the source ended with the expected byte count, so a short or long body
-   * never completes an object; on any error the multipart upload is aborted, so no object and no
-   * orphaned parts are left, and the error is thrown.
+   * collector (lib-storage's Upload did, and spent more time collecting than copying). The body is
+   * read as plain chunks (any Readable or async iterable), with no stream layer between it and the
+   * part buffers. The last part is sent only after the source ended with the expected byte count,
+   * so a short or long body never completes an object; on any error the multipart upload is
+   * aborted, so no object and no orphaned parts are left, and the error is thrown.
    */
-  async uploadStream(key: string, body: Readable, options: UploadOptions): Promise<StoredObject> {
-    const digest = new DigestStream(options.expectedBytes);
-    const feeding = pipeline(body, digest);
-    // Awaited below when all went well; otherwise the error that stopped the loop is the one thrown
-    // (the source's when the source failed: the pipeline hands it to the digest being read).
-    feeding.catch(() => undefined);
+  async uploadStream(key: string, body: AsyncIterable<Uint8Array>, options: UploadOptions): Promise<StoredObject> {
+    const digest = new ByteDigest(options.expectedBytes);
     const parts = new PartUploads(this.#s3, this.bucket, key, options.contentType);
     try {
       let buffer = parts.freeBuffer();
       let filled = 0;
-      for await (const chunk of digest as AsyncIterable<Buffer>) {
+      // Leaving the loop by an error stops the source (a Readable is destroyed).
+      for await (const chunk of body) {
+        digest.update(chunk);
         for (let at = 0; at < chunk.length; ) {
-          const n = chunk.copy(buffer, filled, at);
+          const n = Math.min(chunk.length - at, buffer.length - filled);
+          buffer.set(at === 0 && n === chunk.length ? chunk : chunk.subarray(at, at + n), filled);
           filled += n;
           at += n;
           if (filled === buffer.length) {
@@ -132,10 +131,9 @@ export class ObjectStore {
           }
         }
       }
-      await feeding;
+      digest.finish();
       await parts.finish(buffer, filled);
     } catch (error) {
-      if (!body.destroyed) body.destroy();
       await parts.abort();
       throw error;
     }

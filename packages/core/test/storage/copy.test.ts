@@ -88,6 +88,22 @@ describe("copyUrlToS3 against the simulator and s3rver", () => {
     expect(await openUploads()).toBe(0);
   });
 
+  it("a Response from another fetch (Node's global fetch) is copied through its web stream, byte for byte", async () => {
+    const { id, url } = await finishedTask();
+    const copied = await copyUrlToS3(fetch, url, store, "outputs/global/video.mp4");
+    expect(copied.bytes).toBe(sim.task(id)?.outputBytes);
+    expect(copied.sha256).toBe(sim.task(id)?.outputSha256);
+    expect(await store.head("outputs/global/video.mp4")).toMatchObject({ bytes: copied.bytes });
+  });
+
+  it("the guard's Response still reads as a web stream, whole, when nodeBody is not taken", async () => {
+    const { id, url } = await finishedTask();
+    const response = await localFetch(url);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect(bytes.length).toBe(sim.task(id)?.outputBytes);
+    expect(createHash("sha256").update(bytes).digest("hex")).toBe(sim.task(id)?.outputSha256);
+  });
+
   it("a truncated download is a TransientError download_truncated; no object is stored and the multipart upload is aborted", async () => {
     const { url } = await finishedTask();
     sim.setFaults([{ fault: "truncate" }]);
