@@ -42,6 +42,8 @@ export interface Transition {
   to: JobStatus;
   set?: Partial<Job>;
   note?: string;
+  /** The write also needs this list to hold at least one item (Finish: the stored outputs). */
+  nonEmpty?: "outputs";
 }
 
 export interface UpdateOptions {
@@ -239,7 +241,8 @@ export class JobStore {
     const history = x.name("history");
     const entry = { status: transition.to, at, ...(transition.note === undefined ? {} : { note: transition.note }) };
     x.sets.push(`${status} = ${x.value(transition.to)}`, `${history} = list_append(${history}, ${x.value([entry])})`);
-    const condition = `attribute_exists(pk) AND ${status} IN (${leaving.map((s) => x.value(s)).join(", ")})`;
+    const nonEmpty = transition.nonEmpty === undefined ? "" : ` AND size(${x.name(transition.nonEmpty)}) > ${x.value(0)}`;
+    const condition = `attribute_exists(pk) AND ${status} IN (${leaving.map((s) => x.value(s)).join(", ")})${nonEmpty}`;
     return this.#update(id, x, condition, `move to ${transition.to}`);
   }
 

@@ -1,8 +1,10 @@
 /**
  * The job flow's steps, one per Task state (Submit, Poll, Download, Finish, RecordFailure). Each
- * reads the job record first and acts on what it finds, so a step that is retried, repeated after
- * a crash, or resumed by the local stack does the right thing: never a second upstream task, never
- * a terminal job moved, never a second event.
+ * acts on the job record as it stands, so a step that is retried, repeated after a crash, or
+ * resumed by the local stack does the right thing: never a second upstream task, never a terminal
+ * job moved, never a second event. Submit, Download and Finish open with the conditional write
+ * their usual case needs (its answer is the record); only when its condition fails (a repeat, a
+ * resume, a cancel) do they read the record and decide from it, as they always did.
  */
 import { ReelayError } from "../errors.ts";
 import type { Job, JobOutput, TerminalStatus } from "../jobs/types.ts";
@@ -76,18 +78,29 @@ function baseState(deps: PipelineDeps, job: Job, deadlineAt: string): FlowState 
   };
 }
 
+/** The write's answer, or undefined when the job was not in a state it could be made in. */
+async function unlessConflict(write: Promise<Job>): Promise<Job | undefined> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isConflict(error)) return undefined;
+    throw error;
+  }
+}
+
 /** Creates the upstream task exactly once: none at all when the job already has a task id. */
 export function submit(deps: PipelineDeps, input: { jobId: string }): Promise<FlowState> {
   return guarded(deps, input.jobId, "submit", async () => {
-    let job = await deps.jobs.require(input.jobId);
+    // A job in progress with no upstream task yet: this attempt is counted by the write that reads it.
+    const counted = await unlessConflict(deps.jobs.update(input.jobId, {}, { unlessTerminal: true, unlessSet: "upstreamTaskId", increment: { attempts: 1 } }));
+    let job = counted ?? (await deps.jobs.require(input.jobId));
     const now = deps.now();
     const deadlineAt =
       job.deadlineAt ??
       new Date(now.getTime() + jobDeadlineMs({ durationSec: durationOf(job), ...(deps.jobTimeoutS === undefined ? {} : { overrideS: deps.jobTimeoutS }) })).toISOString();
     if (isTerminal(job.status)) return stopped(baseState(deps, job, deadlineAt), job);
     let outputUrls: string[] = [];
-    if (job.upstreamTaskId === undefined) {
-      job = await deps.jobs.update(job.id, {}, { unlessTerminal: true, increment: { attempts: 1 } });
+    if (counted !== undefined) {
       // The same key on every attempt: the upstream answers a repeat with the task it already made.
       const opts = { idempotencyKey: job.idempotencyKey };
       const created = job.kind === "video" ? await deps.upstream.createVideo(job.request, opts) : await deps.upstream.createImage(job.request, opts);
@@ -116,14 +129,14 @@ export function submit(deps: PipelineDeps, input: { jobId: string }): Promise<Fl
   });
 }
 
-async function countPoll(deps: PipelineDeps, jobId: string, failedLook?: ReelayError): Promise<Job | undefined> {
-  const set = failedLook === undefined ? {} : { lastError: { code: failedLook.code, message: failedLook.message, step: "poll" } };
-  try {
-    return await deps.jobs.update(jobId, set, { unlessTerminal: true, increment: { polls: 1 } });
-  } catch (error) {
-    if (isConflict(error)) return undefined;
-    throw error;
-  }
+/** Counts the look, with what it learned: a failed look's error, or the time the task was seen done. */
+function countPoll(deps: PipelineDeps, jobId: string, learned: { failedLook?: ReelayError; upstreamDoneAt?: string }): Promise<Job | undefined> {
+  const { failedLook, upstreamDoneAt } = learned;
+  const set = {
+    ...(failedLook === undefined ? {} : { lastError: { code: failedLook.code, message: failedLook.message, step: "poll" } }),
+    ...(upstreamDoneAt === undefined ? {} : { upstreamDoneAt }),
+  };
+  return unlessConflict(deps.jobs.update(jobId, set, { unlessTerminal: true, increment: { polls: 1 } }));
 }
 
 function sleepOf(deps: PipelineDeps): (ms: number) => Promise<void> {
@@ -151,7 +164,9 @@ async function look(deps: PipelineDeps, job: Job & { upstreamTaskId: string }, s
   // Ask first: a task that finished just before a late poll is still worth its download.
   const { answer, failed } = await ask(deps, job, state);
   const now = deps.now();
-  const counted = await countPoll(deps, job.id, failed);
+  const done = answer !== undefined && answer.state.state !== "failed" && answer.state.state !== "running";
+  // A task seen done is recorded with the look's count, in one write.
+  const counted = await countPoll(deps, job.id, { ...(failed === undefined ? {} : { failedLook: failed }), ...(done ? { upstreamDoneAt: now.toISOString() } : {}) });
   if (counted === undefined) return stopped(state, await deps.jobs.require(job.id));
   const next = { ...state, polls: counted.polls };
   if (answer?.state.state === "failed") {
@@ -164,8 +179,9 @@ async function look(deps: PipelineDeps, job: Job & { upstreamTaskId: string }, s
     if (counted.polls >= state.maxPolls) return { ...next, outcome: "failed", waitSeconds: 0, error: timeoutError(next, `, the poll limit was reached${lastLook}`) };
     return { ...next, outcome: "running", ...(answer === undefined ? {} : { runningSeenAt: now.toISOString() }) };
   }
-  await deps.jobs.update(job.id, { upstreamDoneAt: now.toISOString() }, { unlessTerminal: true });
-  if (counted.upstreamDoneAt === undefined && job.submittedAt !== undefined) {
+  // Seen done before (a repeat or a resume): its sample is in the stats already. `job` is the
+  // record this Poll read first; no look of its window before this one saw the task done.
+  if (job.upstreamDoneAt === undefined && job.submittedAt !== undefined) {
     const ms = observedGenerationMs({
       submittedAtMs: Date.parse(job.submittedAt),
       ...(state.runningSeenAt === undefined ? {} : { runningSeenAtMs: Date.parse(state.runningSeenAt) }),
@@ -235,13 +251,12 @@ async function outputUrlsOf(deps: PipelineDeps, job: Job, state: FlowState): Pro
 /** Streams every output into outputs/<jobId>/ and writes the job.json manifest. */
 export function download(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
   return guarded(deps, state.jobId, "download", async () => {
-    let job = await deps.jobs.require(state.jobId);
+    const toDownloading = () => deps.jobs.transition(state.jobId, { from: ["queued", "running"], to: "downloading" });
+    let job = (await unlessConflict(toDownloading())) ?? (await deps.jobs.require(state.jobId));
     if (isTerminal(job.status)) {
       throw new ReelayError("job_conflict", `Job ${job.id} is already ${job.status}; nothing to download.`, { details: { status: job.status } });
     }
-    if (job.status !== "downloading") {
-      job = await deps.jobs.transition(job.id, { from: ["queued", "running"], to: "downloading" });
-    }
+    if (job.status !== "downloading") job = await toDownloading();
     const urls = await outputUrlsOf(deps, job, state);
     if (urls.length === 0) throw new ReelayError("output_missing", `The upstream task for ${job.id} succeeded without an output URL.`);
     const outputs: JobOutput[] = [];
@@ -271,26 +286,30 @@ async function recorded(deps: PipelineDeps, emitted: Job | undefined, before: Jo
 /** The succeeded record and its one event; a repeat finds the job succeeded and emits only if the first did not. */
 export function finish(deps: PipelineDeps, state: FlowState): Promise<{ jobId: string; status: "succeeded" }> {
   return guarded(deps, state.jobId, "finish", async () => {
-    const job = await deps.jobs.require(state.jobId);
-    const done = { jobId: job.id, status: "succeeded" as const };
-    if (job.status === "succeeded") {
-      // A retry: the first attempt may have stopped after the write, the emit or the manifest.
-      await writeManifest(deps, await recorded(deps, await emitOnce(deps, job), job));
-      return done;
-    }
-    if (isTerminal(job.status)) {
-      throw new ReelayError("job_conflict", `Job ${job.id} is already ${job.status}; it cannot succeed.`, { details: { status: job.status } });
-    }
-    if (job.status !== "downloading" || (job.outputs ?? []).length === 0) {
-      throw new ReelayError("output_missing", `Job ${job.id} has no stored output; it cannot succeed.`);
-    }
-    let finished: Job;
-    try {
-      finished = await deps.jobs.transition(job.id, { from: ["downloading"], to: "succeeded", set: { finishedAt: deps.now().toISOString() } });
-    } catch (error) {
-      // Lost the race to another finish: that one emits.
-      if (isConflict(error) && error.details?.status === "succeeded") return done;
-      throw error;
+    const done = { jobId: state.jobId, status: "succeeded" as const };
+    const succeed = () =>
+      deps.jobs.transition(state.jobId, { from: ["downloading"], to: "succeeded", set: { finishedAt: deps.now().toISOString() }, nonEmpty: "outputs" });
+    let finished = await unlessConflict(succeed());
+    if (finished === undefined) {
+      const job = await deps.jobs.require(state.jobId);
+      if (job.status === "succeeded") {
+        // A retry: the first attempt may have stopped after the write, the emit or the manifest.
+        await writeManifest(deps, await recorded(deps, await emitOnce(deps, job), job));
+        return done;
+      }
+      if (isTerminal(job.status)) {
+        throw new ReelayError("job_conflict", `Job ${job.id} is already ${job.status}; it cannot succeed.`, { details: { status: job.status } });
+      }
+      if (job.status !== "downloading" || (job.outputs ?? []).length === 0) {
+        throw new ReelayError("output_missing", `Job ${job.id} has no stored output; it cannot succeed.`);
+      }
+      try {
+        finished = await succeed();
+      } catch (error) {
+        // Lost the race to another finish: that one emits.
+        if (isConflict(error) && error.details?.status === "succeeded") return done;
+        throw error;
+      }
     }
     await writeManifest(deps, await recorded(deps, await emitOnce(deps, finished), finished));
     return done;

@@ -97,6 +97,20 @@ describe("JobStore conditional writes", () => {
     expect(after?.history.map((h) => h.status)).toEqual(["queued", "failed"]);
   });
 
+  it("a transition that needs a non-empty list refuses a job without it or with it empty (job_conflict), and moves one that has it", async () => {
+    const output = { bucket: "b", key: "outputs/x/video.mp4", bytes: 1, sha256: "0".repeat(64), contentType: "video/mp4", sourceUrlHost: "example.com" };
+    const succeed = { from: ["downloading"] as const, to: "succeeded" as const, nonEmpty: "outputs" as const };
+    const none = await store.create(job({ status: "downloading" }));
+    const empty = await store.create(job({ status: "downloading", outputs: [] }));
+    for (const j of [none, empty]) {
+      const error = await caught(store.transition(j.id, succeed));
+      expect(error.code).toBe("job_conflict");
+      expect((await store.get(j.id))?.status).toBe("downloading");
+    }
+    const stored = await store.create(job({ status: "downloading", outputs: [output] }));
+    expect((await store.transition(stored.id, succeed)).status).toBe("succeeded");
+  });
+
   it("a transition that names a terminal status as its only source is refused before any write", async () => {
     const j = await store.create(job());
     expect((await caught(store.transition(j.id, { from: ["succeeded"], to: "running" }))).code).toBe("invalid_transition");

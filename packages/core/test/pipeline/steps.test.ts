@@ -4,6 +4,7 @@ import { download, finish, poll, recordFailure, submit } from "../../src/pipelin
 import { pollToEnd, queuedJob, runFlow, harnessPerTest, UPSTREAM_KEY, type Harness } from "./harness.ts";
 import { caught } from "../upstream/rejection.ts";
 import { UpstreamClient } from "../../src/upstream/client.ts";
+import { GenerationStatsStore, generationStatsKey } from "../../src/jobs/generation-stats.ts";
 
 const VIDEO = { model: "gamma-3.1", prompt: "a paper boat in the rain" };
 const MB = 1024 * 1024;
@@ -227,6 +228,50 @@ describe("repeats and late steps", () => {
     expect((await recordFailure(h.deps, polled)).status).toBe("cancelled");
     await recordFailure(h.deps, polled);
     expect((await h.events.readAll()).map((e) => e["detail-type"])).toEqual(["Generation Cancelled"]);
+  });
+
+  it("a cancel between steps is seen by the next one, whose opening write is refused: Submit creates no task, Download stores nothing, Finish does not succeed", async () => {
+    const h = await harness();
+    const cancel = (id: string) => h.deps.jobs.transition(id, { from: ["queued", "running", "downloading"], to: "cancelled", set: { finishedAt: new Date().toISOString() } });
+
+    const beforeSubmit = await queuedJob(h.deps, VIDEO);
+    await cancel(beforeSubmit.id);
+    const submitted = await submit(h.deps, { jobId: beforeSubmit.id });
+    expect(submitted).toMatchObject({ outcome: "failed", error: { code: "cancelled" } });
+    expect(h.sim.counters().creates).toBe(0);
+    expect((await h.deps.jobs.require(beforeSubmit.id)).attempts).toBe(0);
+
+    const beforeDownload = await queuedJob(h.deps, VIDEO);
+    const polled = await pollToEnd(h.deps, await submit(h.deps, { jobId: beforeDownload.id }));
+    expect(polled.outcome).toBe("succeeded");
+    await cancel(beforeDownload.id);
+    expect((await caught(download(h.deps, polled))).code).toBe("job_conflict");
+    const notDownloaded = await h.deps.jobs.require(beforeDownload.id);
+    expect(notDownloaded.status).toBe("cancelled");
+    expect(notDownloaded.outputs).toBeUndefined();
+
+    const beforeFinish = await queuedJob(h.deps, VIDEO);
+    const downloaded = await download(h.deps, await pollToEnd(h.deps, await submit(h.deps, { jobId: beforeFinish.id })));
+    await cancel(beforeFinish.id);
+    expect((await caught(finish(h.deps, downloaded))).code).toBe("job_conflict");
+    expect((await h.deps.jobs.require(beforeFinish.id)).status).toBe("cancelled");
+    expect(await h.events.readAll()).toEqual([]);
+  });
+
+  it("a task seen done is recorded with the look's count, and a repeated Poll of a done task files no second generation sample", async () => {
+    const h = await harness();
+    const stats = new GenerationStatsStore(h.aws.ddb, h.aws.tableName);
+    h.deps.generationStats = stats;
+    const queued = await queuedJob(h.deps, VIDEO);
+    const polled = await pollToEnd(h.deps, await submit(h.deps, { jobId: queued.id }));
+    expect(polled.outcome).toBe("succeeded");
+    const seen = await h.deps.jobs.require(queued.id);
+    expect(seen.upstreamDoneAt).toBeDefined();
+    expect(seen.polls).toBe(polled.polls);
+    // Poll again, as a resumed flow would: counted, still succeeded, no second sample.
+    expect((await poll(h.deps, polled)).outcome).toBe("succeeded");
+    expect((await h.deps.jobs.require(queued.id)).polls).toBe(polled.polls + 1);
+    expect((await stats.history(generationStatsKey(queued)))?.samples).toBe(1);
   });
 
   it("download of an expired output throws the permanent output_unavailable; RecordFailure (as Catch delivers it) names that code", async () => {
