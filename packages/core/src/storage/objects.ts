@@ -16,11 +16,22 @@ import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { ReelayError } from "../errors.ts";
 import { ByteDigest } from "./digest.ts";
 
-export const PART_SIZE = 8 * 1024 * 1024;
+/**
+ * Part size: S3's smallest (5 MiB), which keeps the copier's memory low (three part buffers, about
+ * 16 MB); a larger announced object gets the smallest whole-MiB size that fits in MAX_PARTS parts.
+ */
+export const MIN_PART_SIZE = 5 * 1024 * 1024;
 /** Parts uploading at once; one more buffer fills meanwhile. */
 export const QUEUE_SIZE = 2;
-/** S3's limit on parts in one upload (8 MiB parts: 78 GiB). */
+/** S3's limit on parts in one upload (5 MiB parts: 48.8 GiB). */
 const MAX_PARTS = 10_000;
+
+/** The part size for an object of `bytes` (unknown: the smallest; such a body may reach 48.8 GiB). */
+export function partSizeFor(bytes: number | undefined): number {
+  if (bytes === undefined || bytes <= MIN_PART_SIZE * MAX_PARTS) return MIN_PART_SIZE;
+  const MiB = 1024 * 1024;
+  return Math.ceil(bytes / MAX_PARTS / MiB) * MiB;
+}
 
 export interface ObjectInfo {
   bucket: string;
@@ -101,9 +112,9 @@ export class ObjectStore {
 
   /**
    * Streams `body` into the bucket, hashing and counting on the way: one PutObject when it is
-   * smaller than a part, otherwise a multipart upload of 8 MiB parts, QUEUE_SIZE in flight while one
+   * smaller than a part, otherwise a multipart upload of 5 MiB parts (see partSizeFor), QUEUE_SIZE in flight while one
    * more fills. The part buffers are allocated once per upload and reused, so memory stays flat
-   * whatever the size and a 1 GiB copy does not churn 128 fresh 8 MiB buffers through the garbage
+   * whatever the size and a 1 GiB copy does not churn 205 fresh part buffers through the garbage
    * collector (lib-storage's Upload did, and spent more time collecting than copying). The body is
    * read as plain chunks (any Readable or async iterable), with no stream layer between it and the
    * part buffers. The last part is sent only after the source ended with the expected byte count,
@@ -112,7 +123,7 @@ export class ObjectStore {
    */
   async uploadStream(key: string, body: AsyncIterable<Uint8Array>, options: UploadOptions): Promise<StoredObject> {
     const digest = new ByteDigest(options.expectedBytes);
-    const parts = new PartUploads(this.#s3, this.bucket, key, options.contentType);
+    const parts = new PartUploads(this.#s3, this.bucket, key, options.contentType, partSizeFor(options.expectedBytes));
     try {
       let buffer = parts.freeBuffer();
       let filled = 0;
@@ -150,6 +161,7 @@ class PartUploads {
   readonly #s3: S3Client;
   readonly #target: { Bucket: string; Key: string };
   readonly #contentType: string;
+  readonly #partSize: number;
   readonly #free: Buffer[] = [];
   readonly #inFlight = new Set<Promise<void>>();
   readonly #done: CompletedPart[] = [];
@@ -158,10 +170,11 @@ class PartUploads {
   #next = 1;
   #failure: { error: unknown } | undefined;
 
-  constructor(s3: S3Client, bucket: string, key: string, contentType: string) {
+  constructor(s3: S3Client, bucket: string, key: string, contentType: string, partSize: number) {
     this.#s3 = s3;
     this.#target = { Bucket: bucket, Key: key };
     this.#contentType = contentType;
+    this.#partSize = partSize;
   }
 
   /** A buffer to fill: a returned one, or a new one while fewer than QUEUE_SIZE + 1 exist. */
@@ -169,7 +182,7 @@ class PartUploads {
     const reused = this.#free.pop();
     if (reused !== undefined) return reused;
     this.#allocated++;
-    return Buffer.allocUnsafe(PART_SIZE);
+    return Buffer.allocUnsafe(this.#partSize);
   }
 
   /** Waits until a buffer is free (a part finished) and returns it. */
@@ -188,7 +201,7 @@ class PartUploads {
     this.#throwIfFailed();
     const partNumber = this.#next++;
     if (partNumber > MAX_PARTS) {
-      throw new ReelayError("object_too_large", `The object is larger than ${MAX_PARTS} parts of ${PART_SIZE} bytes.`, { details: { key: this.#target.Key } });
+      throw new ReelayError("object_too_large", `The object is larger than ${MAX_PARTS} parts of ${this.#partSize} bytes.`, { details: { key: this.#target.Key } });
     }
     this.#creating ??= this.#s3
       .send(new CreateMultipartUploadCommand({ ...this.#target, ContentType: this.#contentType }))
