@@ -3,20 +3,19 @@
  * dir, spoken to with the real AWS SDK clients, so the core's job store and object store run unchanged.
  */
 import { spawn } from "node:child_process";
+import { EventEmitter } from "node:events";
 import { mkdir, rename } from "node:fs/promises";
 import { Agent } from "node:http";
 import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from "@aws-sdk/client-dynamodb";
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { createJobsTableInput } from "@reelay/core/jobs/schema";
-import { multipartExtras, type S3rverCtor, type S3rverInstance } from "./s3rver-extras.ts";
-import { durableWrites } from "./s3rver-durable.ts";
+import type { S3rverEventRecord, S3rverInstance } from "./s3rver-extras.ts";
 import { repairIndexes } from "./index-repair.ts";
-import { inPlaceMultipart } from "./s3rver-multipart.ts";
+import { runS3rver } from "./s3rver-run.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -31,6 +30,8 @@ export interface StandinOptions {
   host?: string;
   /** Fixed S3 port so users' tools find it across restarts; 0 or a taken port = any free port. */
   s3Port?: number;
+  /** s3rver in a child process (s3rver-child.ts), off this process's event loop; default in this process. */
+  s3InChild?: boolean;
   bucket?: string;
   tableName?: string;
 }
@@ -42,18 +43,12 @@ export interface Standins {
   s3Endpoint: string;
   ddb: DynamoDBDocumentClient;
   s3: S3Client;
-  s3rver: S3rverInstance;
+  /** s3rver's notifications (the drops listen), from this process or from its child. */
+  s3rver: S3Notifications;
   close(): Promise<void>;
 }
 
-async function runS3rver(directory: string, host: string, port: number): Promise<{ s3rver: S3rverInstance; address: AddressInfo }> {
-  const S3rver = require("s3rver") as S3rverCtor;
-  const s3rver = new S3rver({ address: host, port, silent: true, directory, resetOnClose: false });
-  s3rver.middleware.unshift(multipartExtras(directory));
-  durableWrites(s3rver);
-  inPlaceMultipart(s3rver.store);
-  return { s3rver, address: await s3rver.run() };
-}
+export type S3Notifications = Pick<S3rverInstance, "on">;
 
 const TABLE_WAIT_STEP_MS = 50;
 /** dynalite turns a new table ACTIVE on a timer; past this, a CREATING table was left by a crash. */
@@ -142,8 +137,58 @@ interface Dynamo {
   stop(): Promise<void>;
 }
 
-/** How long a stopping dynalite child may take to close its database before it is killed. */
-const DYNALITE_STOP_MS = 10_000;
+/** How long a stopping child (dynalite, s3rver) may take to close its store before it is killed. */
+const CHILD_STOP_MS = 10_000;
+
+interface ChildService<T> {
+  /** The first line the child printed. */
+  ready: T;
+  /** Every later line, parsed. */
+  lines: EventEmitter<{ line: [unknown] }>;
+  /** Closes the child's stdin (it stops itself) and waits for it; killed past CHILD_STOP_MS. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `node [nodeArgs] script args` as a service of this process: resolves with the JSON line it prints
+ * once ready. The child ends when its stdin closes: at stop, and when this process exits or is killed.
+ */
+async function spawnService<T>(script: string, args: string[], nodeArgs: string[] = []): Promise<ChildService<T>> {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ["pipe", "pipe", "inherit"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // A child that died already makes ending its stdin fail (EPIPE): it is gone either way.
+  child.stdin.on("error", () => undefined);
+  const lines = new EventEmitter<{ line: [unknown] }>();
+  const ready = await new Promise<T>((resolve, reject) => {
+    let started = false;
+    child.once("error", reject);
+    child.once("exit", (code, signal) => reject(new Error(`${script} exited (${code ?? signal}) before it was ready`)));
+    let buffered = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk;
+      for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
+        const text = buffered.slice(0, end);
+        buffered = buffered.slice(end + 1);
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          continue; // Not one of the child's lines (a library printing): never a reason to fail here.
+        }
+        if (started) lines.emit("line", parsed);
+        else resolve(parsed as T);
+        started = true;
+      }
+    });
+  });
+  const stop = async () => {
+    child.stdin.end();
+    const timer = setTimeout(() => child.kill("SIGKILL"), CHILD_STOP_MS);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { ready, lines, stop };
+}
 
 /**
  * dynalite on its data folder in a child process (dynalite-child.mjs), so the database's work runs
@@ -152,27 +197,36 @@ const DYNALITE_STOP_MS = 10_000;
  */
 export async function spawnDynalite(dynamoDir: string, host: string): Promise<{ port: number; stop(): Promise<void> }> {
   const script = fileURLToPath(new URL("./dynalite-child.mjs", import.meta.url));
-  const child = spawn(process.execPath, [script, dynamoDir, host], { stdio: ["pipe", "pipe", "inherit"] });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  // A child that died already makes ending its stdin fail (EPIPE): it is gone either way.
-  child.stdin.on("error", () => undefined);
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("exit", (code, signal) => reject(new Error(`dynalite exited (${code ?? signal}) before listening on ${dynamoDir}`)));
-    let buffered = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      buffered += chunk;
-      const line = buffered.indexOf("\n");
-      if (line >= 0) resolve((JSON.parse(buffered.slice(0, line)) as { port: number }).port);
-    });
+  const { ready, stop } = await spawnService<{ port: number }>(script, [dynamoDir, host]);
+  return { port: ready.port, stop };
+}
+
+/** A child's refusal to start, with the code it gave (EADDRINUSE: the port is taken). */
+function childError(error: { code?: string; message?: string }): NodeJS.ErrnoException {
+  return Object.assign(new Error(error.message ?? "s3rver did not start"), error.code === undefined ? {} : { code: error.code });
+}
+
+/**
+ * s3rver in a child process (s3rver-child.ts, run with tsx's loader), its notifications passed on
+ * as events of the returned emitter. Ends with this process, as dynalite does.
+ */
+async function spawnS3rver(directory: string, host: string, port: number): Promise<{ s3rver: S3Notifications & { close(): Promise<void> }; port: number }> {
+  const script = fileURLToPath(new URL("./s3rver-child.ts", import.meta.url));
+  const loader = pathToFileURL(require.resolve("tsx")).href;
+  const service = await spawnService<{ port?: number; error?: { code?: string; message?: string } }>(script, [directory, host, String(port)], ["--import", loader]);
+  if (service.ready.port === undefined) {
+    await service.stop();
+    throw childError(service.ready.error ?? {});
+  }
+  const notifications = new EventEmitter();
+  service.lines.on("line", (line) => {
+    const { event } = line as { event?: { Records: S3rverEventRecord[] } };
+    if (event !== undefined) notifications.emit("event", event);
   });
-  const stop = async () => {
-    child.stdin.end();
-    const timer = setTimeout(() => child.kill("SIGKILL"), DYNALITE_STOP_MS);
-    await exited;
-    clearTimeout(timer);
+  return {
+    port: service.ready.port,
+    s3rver: { on: (name, listener) => void notifications.on(name, listener), close: service.stop },
   };
-  return { port, stop };
 }
 
 /** dynalite on its data folder with the jobs table ACTIVE. */
@@ -219,19 +273,27 @@ export async function startStandins(options: StandinOptions): Promise<Standins> 
   await Promise.all([mkdir(dynamoDir, { recursive: true }), mkdir(s3Dir, { recursive: true })]);
 
   const dynamo = await startDynamoRecovering(dynamoDir, host, tableName);
-  let started: Awaited<ReturnType<typeof runS3rver>>;
+  const run = async (port: number) => {
+    if (options.s3InChild === true) return spawnS3rver(s3Dir, host, port);
+    const { s3rver, address } = await runS3rver(s3Dir, host, port);
+    return { s3rver, port: address.port };
+  };
+  let started: Awaited<ReturnType<typeof run>>;
   try {
-    started = await runS3rver(s3Dir, host, options.s3Port ?? 0);
+    started = await run(options.s3Port ?? 0);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE" || !options.s3Port) {
       await dynamo.stop();
       throw error;
     }
     // The usual port is taken (another stack?): any port works, healthz names the one in use.
-    started = await runS3rver(s3Dir, host, 0);
+    started = await run(0).catch(async (again: unknown) => {
+      await dynamo.stop();
+      throw again;
+    });
   }
   const { s3rver } = started;
-  const s3Endpoint = `http://${host}:${started.address.port}`;
+  const s3Endpoint = `http://${host}:${started.port}`;
   const s3 = localS3Client(s3Endpoint);
   const { ddb } = dynamo;
 

@@ -20,7 +20,7 @@ export interface DropRouter {
   stop(): void;
 }
 
-export function routeDrops(s3rver: S3rverInstance, deps: DropDeps, log: Logger): DropRouter {
+export function routeDrops(s3rver: Pick<S3rverInstance, "on">, deps: DropDeps, log: Logger): DropRouter {
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
 

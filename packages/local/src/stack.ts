@@ -1,7 +1,7 @@
 /**
- * The whole service in one process: dynalite and s3rver under the data dir, the job flow's
- * synthesized ASL run by aws-local-stepfunctions with the core steps as its Tasks, s3rver's
- * `inbox/` notifications to the drop ingester, the same API app, and the bundled simulator unless
+ * The whole service on one machine: dynalite and s3rver under the data dir (each in a child
+ * process that ends with this one), the job flow's synthesized ASL run by aws-local-stepfunctions
+ * with the core steps as its Tasks, s3rver's `inbox/` notifications to the drop ingester, the same API app, and the bundled simulator unless
  * a real upstream is configured. Same handlers, same state machine as on AWS; only the transport differs.
  */
 import { randomBytes } from "node:crypto";
@@ -121,6 +121,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dataDir,
       host: "127.0.0.1",
       s3Port: options.s3Port ?? (config.port === 0 ? 0 : config.port + 1),
+      // Storing outputs (hashing, file writes) on the other core, as dynalite's work is.
+      s3InChild: true,
       ...(config.aws.bucketName === undefined ? {} : { bucket: config.aws.bucketName }),
       ...(config.aws.tableName === undefined ? {} : { tableName: config.aws.tableName }),
     });
