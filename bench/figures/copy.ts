@@ -26,8 +26,8 @@ const MB = 1_000_000;
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 const SMALL = 100 * MB;
-/** Timed runs of each kind at 1 GiB (the median counts); the 100 MB size is run once each. */
-const REPEATS = 3;
+/** Runs of each kind at each size, alternating: the median speed counts, and the highest RSS. */
+const REPEATS = 5;
 
 interface ChildResult {
   ms: number;
@@ -127,8 +127,16 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
     const large = await makeOutput(sim, GiB);
     ctx.log("warm-up and 100 MB runs");
     await baseline(small);
-    const smallBase = await baseline(small);
-    const smallCopy = await copy(small);
+    const smallBases: ChildResult[] = [];
+    const smallCopies: ChildResult[] = [];
+    for (let i = 0; i < REPEATS; i++) {
+      smallBases.push(await baseline(small));
+      smallCopies.push(await copy(small));
+    }
+    // Peak RSS is compared highest against highest, over the same number of fresh processes.
+    const smallRss = Math.max(...smallCopies.map((r) => r.maxRssBytes));
+    const smallSpeed = median(smallCopies.map(mbps));
+    const smallBaseSpeed = median(smallBases.map(mbps));
     const bases: ChildResult[] = [];
     const copies: ChildResult[] = [];
     for (let i = 0; i < REPEATS; i++) {
@@ -155,16 +163,16 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
         baselineName: "plain fetch to a file",
         baseline: mb(baseRss),
         target: { on: "value", atMost: 150 },
-        note: `highest of ${REPEATS} fresh processes, process.resourceUsage().maxRSS; the baseline's at 100 MB: ${mb(smallBase.maxRssBytes).toFixed(0)} MB`,
+        note: `highest of ${REPEATS} fresh processes, process.resourceUsage().maxRSS; the baseline's at 100 MB: ${mb(Math.max(...smallBases.map((r) => r.maxRssBytes))).toFixed(0)} MB`,
       },
       {
         name: "copier peak RSS, 1 GiB vs 100 MB output",
         value: mb(copyRss),
         unit: "MB",
         baselineName: "the same copy of a 100 MB output",
-        baseline: mb(smallCopy.maxRssBytes),
+        baseline: mb(smallRss),
         target: { on: "ratio", atLeast: 0.9, atMost: 1.1 },
-        note: `the 100 MB copy ran at ${mbps(smallCopy).toFixed(0)} MB/s, its fetch-to-file at ${mbps(smallBase).toFixed(0)} MB/s`,
+        note: `highest of ${REPEATS} fresh processes at each size; the 100 MB copy ran at ${smallSpeed.toFixed(0)} MB/s, its fetch-to-file at ${smallBaseSpeed.toFixed(0)} MB/s (medians)`,
       },
     ];
   } finally {
