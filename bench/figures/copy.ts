@@ -34,6 +34,11 @@ interface ChildResult {
   bytes: number;
   sha256?: string;
   maxRssBytes: number;
+  /** The child's own CPU time, user + system. */
+  cpuMs: number;
+  /** CPU the other parties spent meanwhile: the simulator (this process) and, for a copy, s3rver. */
+  simulatorCpuMs?: number;
+  s3rverCpuMs?: number;
 }
 
 interface Source {
@@ -108,14 +113,21 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
 
     const baseline = async (source: Source): Promise<ChildResult> => {
       const file = join(ctx.tmpDir, `fetched-${n++}.mp4`);
+      const simulator = process.cpuUsage();
       const result = await runJson<ChildResult>(fetchChild as string, [source.url, file]);
+      result.simulatorCpuMs = cpuMsSince(simulator);
       check("the fetched file", await sha256Of(createReadStream(file)), source);
       await rm(file, { force: true });
       return result;
     };
     const copy = async (source: Source): Promise<ChildResult> => {
       const key = `bench/copy-${n++}.mp4`;
+      const simulator = process.cpuUsage();
+      const s3rverBefore = s3rver.cpuMs();
       const result = await runJson<ChildResult>(copyChild as string, [source.url, s3Endpoint, bucket, key]);
+      result.simulatorCpuMs = cpuMsSince(simulator);
+      const s3rverAfter = s3rver.cpuMs();
+      if (s3rverBefore !== undefined && s3rverAfter !== undefined) result.s3rverCpuMs = s3rverAfter - s3rverBefore;
       if (result.sha256 !== source.sha256) throw new Error(`copyUrlToS3 reported sha256 ${result.sha256}, the source is ${source.sha256}`);
       const stored = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       check("the stored object", await sha256Of(stored.Body as Readable), source);
@@ -154,7 +166,7 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
         baselineName: "plain fetch to a file, same bytes, same disk",
         baseline: median(bases.map(mbps)),
         target: { on: "ratio", atLeast: 0.7 },
-        note: `${REPEATS} runs of each, alternating, median; every copy checked by size and sha256; ${loadNote()}`,
+        note: `${REPEATS} runs of each, alternating, median; every copy checked by size and sha256; ${cpuNote(copies, bases)}; ${loadNote()}`,
       },
       {
         name: "copier peak RSS, 1 GiB output",
@@ -183,4 +195,26 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
 /** The machine's load while measuring: the copy needs about three times the CPU of its baseline. */
 function loadNote(): string {
   return `load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores`;
+}
+
+const cpuMsSince = (start: NodeJS.CpuUsage): number => {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
+};
+
+/** CPU seconds per run (medians) of every party: the copy is three processes, the baseline two. */
+function cpuNote(copies: ChildResult[], bases: ChildResult[]): string {
+  const s = (values: (number | undefined)[]) => {
+    const known = values.filter((v): v is number => v !== undefined);
+    return known.length === 0 ? Number.NaN : median(known) / 1000;
+  };
+  const copier = s(copies.map((r) => r.cpuMs));
+  const s3rver = s(copies.map((r) => r.s3rverCpuMs));
+  const copySim = s(copies.map((r) => r.simulatorCpuMs));
+  const fetcher = s(bases.map((r) => r.cpuMs));
+  const fetchSim = s(bases.map((r) => r.simulatorCpuMs));
+  return (
+    `CPU per run: copy ${(copier + s3rver + copySim).toFixed(1)} s (copier ${copier.toFixed(1)}, s3rver ${s3rver.toFixed(1)}, simulator ${copySim.toFixed(1)}), ` +
+    `fetch-to-file ${(fetcher + fetchSim).toFixed(1)} s (fetch ${fetcher.toFixed(1)}, simulator ${fetchSim.toFixed(1)})`
+  );
 }

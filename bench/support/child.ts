@@ -4,6 +4,7 @@
  * that process's alone, without a TypeScript loader in it.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** A file of bench/support by its path below that folder. */
@@ -46,6 +47,8 @@ export async function runJson<T>(file: string, args: string[], options: { env?: 
 
 export interface Service<T> {
   info: T;
+  /** The child's CPU time so far (user + system, all its threads), from /proc; undefined off Linux. */
+  cpuMs(): number | undefined;
   /** Closes its stdin (it stops itself) and waits for the exit. */
   stop(): Promise<void>;
 }
@@ -66,6 +69,7 @@ export function startService<T>(file: string, args: string[]): Promise<Service<T
       if (line === undefined) return;
       resolve({
         info: JSON.parse(line) as T,
+        cpuMs: () => procCpuMs(child.pid),
         stop: async () => {
           child.stdin.end();
           await exited;
@@ -86,4 +90,17 @@ export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[rank] as number;
+}
+
+/** utime + stime of a process from /proc/<pid>/stat, in ms (Linux's USER_HZ is 100). */
+function procCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // The fields after the command name (which may hold spaces) start with the state, field 3.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -2,7 +2,7 @@
  * The copy benchmark's subject, in a fresh process: `copy-child <url> <s3Endpoint> <bucket> <key>`
  * runs reelay's copyUrlToS3 with what the local stack gives it (the guarded fetch with the local
  * policy, the ObjectStore on the local S3 client). Prints one JSON line: { ms, bytes, sha256,
- * maxRssBytes }; the time covers the copy alone, not the process start.
+ * maxRssBytes, cpuMs }; the time covers the copy alone, not the process start.
  */
 import { guardedFetch } from "../../../packages/core/src/net/guarded-fetch.ts";
 import { outputFetchPolicy } from "../../../packages/core/src/net/policy.ts";
@@ -23,4 +23,10 @@ const started = performance.now();
 const copied = await copyUrlToS3(guardedFetch(outputFetchPolicy("local")), url, store, key);
 const ms = performance.now() - started;
 s3.destroy();
-console.log(JSON.stringify({ ms, bytes: copied.bytes, sha256: copied.sha256, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));
+console.log(JSON.stringify({ ms, bytes: copied.bytes, sha256: copied.sha256, maxRssBytes: process.resourceUsage().maxRSS * 1024, cpuMs: cpuMs() }));
+
+/** This process's CPU time (user + system), in ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}

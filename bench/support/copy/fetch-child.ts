@@ -1,6 +1,6 @@
 /**
  * The copy benchmark's baseline, in a fresh process: `fetch-child <url> <file>` copies the URL to a
- * file with plain fetch and fs.createWriteStream. Prints one JSON line: { ms, bytes, maxRssBytes }.
+ * file with plain fetch and fs.createWriteStream. Prints one JSON line: { ms, bytes, maxRssBytes, cpuMs }.
  */
 import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
@@ -16,4 +16,10 @@ const out = createWriteStream(file);
 await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), out);
 const ms = performance.now() - started;
 // maxRSS is in kilobytes.
-console.log(JSON.stringify({ ms, bytes: out.bytesWritten, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));
+console.log(JSON.stringify({ ms, bytes: out.bytesWritten, maxRssBytes: process.resourceUsage().maxRSS * 1024, cpuMs: cpuMs() }));
+
+/** This process's CPU time (user + system), in ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
