@@ -3,19 +3,19 @@
  * against a plain fetch-to-file of the same bytes on the same disk. Each copy runs in a fresh child
  * process (bench/support/copy/*-child.ts, bundled to plain JavaScript so no TypeScript loader sits
  * in it), so its peak RSS is the copier's alone. The simulator runs here, in the bench process, and
- * s3rver (set up as the local stack sets it up) in a process of its own, as S3 and the upstream are
+ * s3rver (set up as the local stack's own s3rver child sets it up) in a process of its own, as S3 and the upstream are
  * different hosts. Every copy is checked: the stored object (read back from s3rver) and the
  * baseline's file have the source's size and sha256.
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
-import { DeleteObjectCommand, GetObjectCommand } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand } from "@aws-sdk/client-s3";
 import { localS3Client } from "../../packages/local/src/aws-standins.ts";
 import { startSimulator, type Simulator } from "../../packages/simulator/src/index.ts";
 import { median, runJson, startService, supportFile } from "../support/child.ts";
@@ -48,6 +48,7 @@ interface Source {
 }
 
 const API_KEY = "bench-copy";
+const BUCKET = "reelay-bench-copy";
 
 /** A succeeded simulator task of `bytes` (generation time 0), made over HTTP as reelay makes them. */
 async function makeOutput(sim: Simulator, bytes: number): Promise<Source> {
@@ -99,16 +100,15 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
         async (name) => (await bundle(supportFile(`copy/${name}.ts`), join(bundleDir, `${name}.mjs`), { minify: true })).file,
       ),
     );
-    // The stand-ins start dynalite from the file beside their module: beside the bundle here.
-    const dynaliteChild = fileURLToPath(new URL("../../packages/local/src/dynalite-child.mjs", import.meta.url));
-    await copyFile(dynaliteChild, join(bundleDir, "dynalite-child.mjs"));
     const sim = await startSimulator({ apiKey: API_KEY, generationMs: 0 });
     cleanups.push(() => sim.close());
-    const s3rver = await startService<{ s3Endpoint: string; bucket: string }>(s3rverChild as string, [join(ctx.tmpDir, "stack")]);
+    const s3rver = await startService<{ s3Endpoint: string }>(s3rverChild as string, [join(ctx.tmpDir, "s3")]);
     cleanups.push(() => s3rver.stop());
-    const { s3Endpoint, bucket } = s3rver.info;
+    const { s3Endpoint } = s3rver.info;
     const s3 = localS3Client(s3Endpoint);
     cleanups.push(async () => s3.destroy());
+    const bucket = BUCKET;
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     let n = 0;
 
     const baseline = async (source: Source): Promise<ChildResult> => {
