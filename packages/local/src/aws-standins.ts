@@ -13,7 +13,7 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFo
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { createJobsTableInput } from "@reelay/core/jobs/schema";
-import type { S3rverEventRecord, S3rverInstance } from "./s3rver-extras.ts";
+import type { S3Notifications, S3rverEventRecord } from "./s3rver-extras.ts";
 import { repairIndexes } from "./index-repair.ts";
 import { runS3rver } from "./s3rver-run.ts";
 
@@ -48,7 +48,6 @@ export interface Standins {
   close(): Promise<void>;
 }
 
-export type S3Notifications = Pick<S3rverInstance, "on">;
 
 const TABLE_WAIT_STEP_MS = 50;
 /** dynalite turns a new table ACTIVE on a timer; past this, a CREATING table was left by a crash. */

@@ -6,7 +6,7 @@
 import { ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
 import { ingestDrop, INBOX_PREFIX, type DropDeps, type DropOutcome } from "@reelay/core/drops/ingest";
 import type { Logger } from "./log.ts";
-import type { S3rverEventRecord, S3rverInstance } from "./s3rver-extras.ts";
+import type { S3Notifications, S3rverEventRecord } from "./s3rver-extras.ts";
 
 export interface DropRouter {
   /**
@@ -20,7 +20,7 @@ export interface DropRouter {
   stop(): void;
 }
 
-export function routeDrops(s3rver: Pick<S3rverInstance, "on">, deps: DropDeps, log: Logger): DropRouter {
+export function routeDrops(s3rver: S3Notifications, deps: DropDeps, log: Logger): DropRouter {
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
 

@@ -32,6 +32,8 @@ export interface S3rverInstance {
   on(event: "event", listener: (event: { Records: S3rverEventRecord[] }) => void): void;
 }
 export type S3rverCtor = new (options: Record<string, unknown>) => S3rverInstance;
+/** What the drops need of s3rver: its notifications, from this process or from its child. */
+export type S3Notifications = Pick<S3rverInstance, "on">;
 
 const uploadsDir = (dir: string, bucket: string) => join(dir, bucket, "._S3rver_uploads");
 

@@ -1,8 +1,8 @@
 /**
  * The whole service on one machine: dynalite and s3rver under the data dir (each in a child
  * process that ends with this one), the job flow's synthesized ASL run by aws-local-stepfunctions
- * with the core steps as its Tasks, s3rver's `inbox/` notifications to the drop ingester, the same API app, and the bundled simulator unless
- * a real upstream is configured. Same handlers, same state machine as on AWS; only the transport differs.
+ * with the core steps as its Tasks, s3rver's `inbox/` notifications to the drop ingester, the same
+ * API app, and the bundled simulator unless a real upstream is configured. Same handlers, same state machine as on AWS; only the transport differs.
  */
 import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";

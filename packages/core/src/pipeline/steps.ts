@@ -279,8 +279,10 @@ export function download(deps: PipelineDeps, state: FlowState): Promise<FlowStat
 }
 
 /** The record after emitOnce: its answer, else (another step recorded the emit) read again. */
-async function recorded(deps: PipelineDeps, emitted: Job | undefined, before: Job): Promise<Job> {
-  return emitted ?? (await deps.jobs.get(before.id)) ?? before;
+/** Emits the succeeded job's event once, then writes its manifest from the record as it now stands. */
+async function announce(deps: PipelineDeps, job: Job): Promise<void> {
+  const emitted = await emitOnce(deps, job);
+  await writeManifest(deps, emitted ?? (await deps.jobs.get(job.id)) ?? job);
 }
 
 /** The succeeded record and its one event; a repeat finds the job succeeded and emits only if the first did not. */
@@ -294,7 +296,7 @@ export function finish(deps: PipelineDeps, state: FlowState): Promise<{ jobId: s
       const job = await deps.jobs.require(state.jobId);
       if (job.status === "succeeded") {
         // A retry: the first attempt may have stopped after the write, the emit or the manifest.
-        await writeManifest(deps, await recorded(deps, await emitOnce(deps, job), job));
+        await announce(deps, job);
         return done;
       }
       if (isTerminal(job.status)) {
@@ -311,7 +313,7 @@ export function finish(deps: PipelineDeps, state: FlowState): Promise<{ jobId: s
         throw error;
       }
     }
-    await writeManifest(deps, await recorded(deps, await emitOnce(deps, finished), finished));
+    await announce(deps, finished);
     return done;
   });
 }

@@ -132,7 +132,7 @@ export class ObjectStore {
         digest.update(chunk);
         for (let at = 0; at < chunk.length; ) {
           const n = Math.min(chunk.length - at, buffer.length - filled);
-          buffer.set(at === 0 && n === chunk.length ? chunk : chunk.subarray(at, at + n), filled);
+          buffer.set(chunk.subarray(at, at + n), filled);
           filled += n;
           at += n;
           if (filled === buffer.length) {
