@@ -3,8 +3,8 @@
  * against a plain fetch-to-file of the same bytes on the same disk. Each copy runs in a fresh child
  * process (bench/support/copy/*-child.ts, bundled to plain JavaScript so no TypeScript loader sits
  * in it), so its peak RSS is the copier's alone. The simulator runs here, in the bench process, and
- * s3rver (set up as the local stack's own s3rver child sets it up) in a process of its own, as S3 and the upstream are
- * different hosts. Every copy is checked: the stored object (read back from s3rver) and the
+ * s3rver in a process of its own (the local stack's s3rver child, bundled the same way), as S3 and
+ * the upstream are different hosts. Every copy is checked: the stored object (read back from s3rver) and the
  * baseline's file have the source's size and sha256.
  */
 import { createHash } from "node:crypto";
@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand } from "@aws-sdk/client-s3";
 import { localS3Client } from "../../packages/local/src/aws-standins.ts";
 import { startSimulator, type Simulator } from "../../packages/simulator/src/index.ts";
-import { median, runJson, startService, supportFile } from "../support/child.ts";
+import { cpuMs, median, runJson, startService, supportFile } from "../support/child.ts";
 import { bundle } from "../support/esbuild.ts";
 import type { BenchContext, Figure } from "../support/figure.ts";
 
@@ -94,17 +94,18 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
   const bundleDir = await mkdtemp(join(cache, "reelay-bench-copy-"));
   const cleanups: (() => Promise<void>)[] = [() => rm(bundleDir, { recursive: true, force: true })];
   try {
+    // Minified, as the Lambda functions are deployed; s3rver is the local stack's own s3rver child.
+    const s3rverEntry = fileURLToPath(new URL("../../packages/local/src/s3rver-child.ts", import.meta.url));
     const [fetchChild, copyChild, s3rverChild] = await Promise.all(
-      ["fetch-child", "copy-child", "s3rver-child"].map(
-        // Minified, as the Lambda functions are deployed.
-        async (name) => (await bundle(supportFile(`copy/${name}.ts`), join(bundleDir, `${name}.mjs`), { minify: true })).file,
+      [supportFile("copy/fetch-child.ts"), supportFile("copy/copy-child.ts"), s3rverEntry].map(
+        async (entry, i) => (await bundle(entry, join(bundleDir, `child-${i}.mjs`), { minify: true })).file,
       ),
     );
     const sim = await startSimulator({ apiKey: API_KEY, generationMs: 0 });
     cleanups.push(() => sim.close());
-    const s3rver = await startService<{ s3Endpoint: string }>(s3rverChild as string, [join(ctx.tmpDir, "s3")]);
+    const s3rver = await startService<{ port: number }>(s3rverChild as string, [join(ctx.tmpDir, "s3"), "127.0.0.1", "0"]);
     cleanups.push(() => s3rver.stop());
-    const { s3Endpoint } = s3rver.info;
+    const s3Endpoint = `http://127.0.0.1:${s3rver.info.port}`;
     const s3 = localS3Client(s3Endpoint);
     cleanups.push(async () => s3.destroy());
     const bucket = BUCKET;
@@ -115,7 +116,7 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
       const file = join(ctx.tmpDir, `fetched-${n++}.mp4`);
       const simulator = process.cpuUsage();
       const result = await runJson<ChildResult>(fetchChild as string, [source.url, file]);
-      result.simulatorCpuMs = cpuMsSince(simulator);
+      result.simulatorCpuMs = cpuMs(simulator);
       check("the fetched file", await sha256Of(createReadStream(file)), source);
       await rm(file, { force: true });
       return result;
@@ -125,7 +126,7 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
       const simulator = process.cpuUsage();
       const s3rverBefore = s3rver.cpuMs();
       const result = await runJson<ChildResult>(copyChild as string, [source.url, s3Endpoint, bucket, key]);
-      result.simulatorCpuMs = cpuMsSince(simulator);
+      result.simulatorCpuMs = cpuMs(simulator);
       const s3rverAfter = s3rver.cpuMs();
       if (s3rverBefore !== undefined && s3rverAfter !== undefined) result.s3rverCpuMs = s3rverAfter - s3rverBefore;
       if (result.sha256 !== source.sha256) throw new Error(`copyUrlToS3 reported sha256 ${result.sha256}, the source is ${source.sha256}`);
@@ -196,11 +197,6 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
 function loadNote(): string {
   return `load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores`;
 }
-
-const cpuMsSince = (start: NodeJS.CpuUsage): number => {
-  const { user, system } = process.cpuUsage(start);
-  return (user + system) / 1000;
-};
 
 /** CPU seconds per run (medians) of every party: the copy is three processes, the baseline two. */
 function cpuNote(copies: ChildResult[], bases: ChildResult[]): string {

@@ -92,6 +92,12 @@ export function percentile(values: number[], p: number): number {
   return sorted[rank] as number;
 }
 
+/** CPU time (user + system) of this process, in ms: all of it, or since `start`. */
+export function cpuMs(start?: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
+}
+
 /** utime + stime of a process from /proc/<pid>/stat, in ms (Linux's USER_HZ is 100). */
 function procCpuMs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;

@@ -9,6 +9,7 @@ import { outputFetchPolicy } from "../../../packages/core/src/net/policy.ts";
 import { copyUrlToS3 } from "../../../packages/core/src/storage/copy.ts";
 import { ObjectStore } from "../../../packages/core/src/storage/objects.ts";
 import { localS3Client } from "../../../packages/local/src/aws-standins.ts";
+import { cpuMs } from "../child.ts";
 
 const [url, s3Endpoint, bucket, key] = process.argv.slice(2);
 if (url === undefined || s3Endpoint === undefined || bucket === undefined || key === undefined) {
@@ -24,9 +25,3 @@ const copied = await copyUrlToS3(guardedFetch(outputFetchPolicy("local")), url, 
 const ms = performance.now() - started;
 s3.destroy();
 console.log(JSON.stringify({ ms, bytes: copied.bytes, sha256: copied.sha256, maxRssBytes: process.resourceUsage().maxRSS * 1024, cpuMs: cpuMs() }));
-
-/** This process's CPU time (user + system), in ms. */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}

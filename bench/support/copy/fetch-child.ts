@@ -6,6 +6,7 @@ import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { cpuMs } from "../child.ts";
 
 const [url, file] = process.argv.slice(2);
 if (url === undefined || file === undefined) throw new Error("usage: fetch-child <url> <file>");
@@ -17,9 +18,3 @@ await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>),
 const ms = performance.now() - started;
 // maxRSS is in kilobytes.
 console.log(JSON.stringify({ ms, bytes: out.bytesWritten, maxRssBytes: process.resourceUsage().maxRSS * 1024, cpuMs: cpuMs() }));
-
-/** This process's CPU time (user + system), in ms. */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
