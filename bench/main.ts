@@ -11,25 +11,33 @@ import { parseArgs } from "node:util";
 import { formatFigure, meetsTarget, type FigureModule } from "./support/figure.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
-const only = values.only === undefined ? undefined : new Set(values.only.split(",").map((s) => s.trim()));
+const only =
+  values.only === undefined ? undefined : new Set(values.only.split(",").map((s) => s.trim()));
 const dir = fileURLToPath(new URL("./figures/", import.meta.url));
 const names = (await readdir(dir)).filter((f) => f.endsWith(".ts")).sort();
 let failed = false;
-console.log(`bench on ${process.platform}/${process.arch}, node ${process.version}, ${(await import("node:os")).cpus().length} cores`);
+console.log(
+  `bench on ${process.platform}/${process.arch}, node ${process.version}, ${(await import("node:os")).cpus().length} cores`,
+);
 for (const file of names) {
   const name = basename(file, ".ts");
   if (only !== undefined && !only.has(name)) continue;
   const tmpDir = await mkdtemp(join(tmpdir(), `reelay-bench-${name}-`));
   try {
     const mod = (await import(pathToFileURL(join(dir, file)).href)) as FigureModule;
-    const figures = await mod.figures({ tmpDir, log: (line) => console.error(`  [${name}] ${line}`) });
+    const figures = await mod.figures({
+      tmpDir,
+      log: (line) => console.error(`  [${name}] ${line}`),
+    });
     for (const figure of figures) {
       console.log(formatFigure(figure));
       if (!meetsTarget(figure)) failed = true;
     }
   } catch (error) {
     failed = true;
-    console.log(`${name}: FAILED ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    console.log(
+      `${name}: FAILED ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
   } finally {
     await rm(tmpDir, { recursive: true, force: true });
   }

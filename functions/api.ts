@@ -14,7 +14,10 @@ import { readSecret } from "./support/secrets.ts";
 const stores = awsStores();
 const config = loadConfig();
 // Stored API keys live in the jobs table (hashed); the REELAY_API_KEY secret is the admin key.
-const keys = new ApiKeyStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: config.aws.region })), required(config.aws.tableName, "REELAY_TABLE_NAME"));
+const keys = new ApiKeyStore(
+  DynamoDBDocumentClient.from(new DynamoDBClient({ region: config.aws.region })),
+  required(config.aws.tableName, "REELAY_TABLE_NAME"),
+);
 const app = createApp({
   jobs: stores.jobs,
   objects: stores.objects,

@@ -12,7 +12,18 @@ export async function handler(event: S3NotificationEvent): Promise<void> {
   for (const record of event.Records) {
     // S3 URL-encodes keys in notifications, with "+" for spaces.
     const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, " "));
-    const outcome = await ingestDrop({ jobs, objects, starter, defaultModel: config.defaultModel }, key);
-    console.log(JSON.stringify({ msg: "drop", key, status: outcome.status, jobs: outcome.jobs.map((job) => job.id), errors: outcome.errors.length }));
+    const outcome = await ingestDrop(
+      { jobs, objects, starter, defaultModel: config.defaultModel },
+      key,
+    );
+    console.log(
+      JSON.stringify({
+        msg: "drop",
+        key,
+        status: outcome.status,
+        jobs: outcome.jobs.map((job) => job.id),
+        errors: outcome.errors.length,
+      }),
+    );
   }
 }

@@ -27,6 +27,15 @@ export async function handler(envelope: BridgeEnvelope): Promise<void> {
   const event = eventFromBridge(envelope);
   const outcomes = await dispatchWebhooks(event, subscribers, { deadLetters, fetch });
   for (const outcome of outcomes) {
-    console.log(JSON.stringify({ msg: "webhook", webhookId: event.id, host: new URL(outcome.url).host, delivered: outcome.delivered, attempts: outcome.attempts, lastError: outcome.lastError }));
+    console.log(
+      JSON.stringify({
+        msg: "webhook",
+        webhookId: event.id,
+        host: new URL(outcome.url).host,
+        delivered: outcome.delivered,
+        attempts: outcome.attempts,
+        lastError: outcome.lastError,
+      }),
+    );
   }
 }

@@ -16,25 +16,40 @@ export class ApiClient {
   ) {}
 
   /** Answers with status < 500; network failures and 5xx are tried again until `patienceMs`. */
-  async call(method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: any }> {
+  async call(
+    method: string,
+    path: string,
+    options: { body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<{ status: number; body: any }> {
     const until = Date.now() + this.patienceMs;
     let last = "";
     for (let attempt = 1; ; attempt++) {
       try {
         const response = await fetch(`${this.url}${path}`, {
           method,
-          headers: { authorization: `Bearer ${this.apiKey}`, "content-type": "application/json", ...options.headers },
+          headers: {
+            authorization: `Bearer ${this.apiKey}`,
+            "content-type": "application/json",
+            ...options.headers,
+          },
           ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
           signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
         });
         const text = await response.text();
-        if (response.status < 500) return { status: response.status, body: text === "" ? undefined : JSON.parse(text) };
+        if (response.status < 500)
+          return { status: response.status, body: text === "" ? undefined : JSON.parse(text) };
         last = `HTTP ${response.status} ${text.slice(0, 300)}`;
       } catch (error) {
-        last = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ""}` : String(error);
+        last =
+          error instanceof Error
+            ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ""}`
+            : String(error);
       }
       if (this.#stopped) throw new Error(`${method} ${path}: the soak stopped (last: ${last})`);
-      if (Date.now() > until) throw new Error(`${method} ${path} got no answer in ${this.patienceMs / 1000} s (${attempt} tries; last: ${last})`);
+      if (Date.now() > until)
+        throw new Error(
+          `${method} ${path} got no answer in ${this.patienceMs / 1000} s (${attempt} tries; last: ${last})`,
+        );
       await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 100 * attempt)));
     }
   }
@@ -51,7 +66,8 @@ export class ApiClient {
     do {
       const query = `limit=100${cursor === undefined ? "" : `&cursor=${encodeURIComponent(cursor)}`}`;
       const { status, body } = await this.call("GET", `/v1/jobs?${query}`);
-      if (status !== 200) throw new Error(`GET /v1/jobs answered ${status}: ${JSON.stringify(body).slice(0, 300)}`);
+      if (status !== 200)
+        throw new Error(`GET /v1/jobs answered ${status}: ${JSON.stringify(body).slice(0, 300)}`);
       jobs.push(...(body.data as any[]));
       cursor = body.next_cursor ?? undefined;
     } while (cursor !== undefined);

@@ -32,14 +32,18 @@ export const DEFAULT_MIX: FaultMix = {
   truncate: 0.02,
 };
 
-export const NO_FAULTS: FaultMix = Object.fromEntries(Object.keys(DEFAULT_MIX).map((k) => [k, 0])) as FaultMix;
+export const NO_FAULTS: FaultMix = Object.fromEntries(
+  Object.keys(DEFAULT_MIX).map((k) => [k, 0]),
+) as FaultMix;
 
 /** How the simulator answers a transient fault. */
 export const RETRY_AFTER_S = 1;
 export const SLOW_MS = 2_000;
 
 export const MIX_HELP = `MIX is "none", or comma-separated name=probability pairs that replace the defaults they name:
-  ${Object.entries(DEFAULT_MIX).map(([k, v]) => `${k}=${v}`).join(",")}
+  ${Object.entries(DEFAULT_MIX)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(",")}
   per upstream request: rate_limit (429, Retry-After ${RETRY_AFTER_S} s), server_error (503), reset (connection
     dropped), slow (answer ${SLOW_MS} ms late); half the server_errors and resets hit a create after the
     task is made, so only the idempotency key keeps the retry from paying twice.
@@ -55,14 +59,22 @@ export function parseMix(text: string | undefined): FaultMix {
   const trimmed = text.trim();
   if (trimmed === "none") return { ...NO_FAULTS };
   const mix = { ...DEFAULT_MIX };
-  for (const part of trimmed.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of trimmed
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [name = "", value = ""] = part.split("=").map((s) => s.trim());
-    if (!(name in mix)) throw new MixError(`--faults: unknown fault "${name}"; known: ${Object.keys(mix).join(", ")}.`);
+    if (!(name in mix))
+      throw new MixError(
+        `--faults: unknown fault "${name}"; known: ${Object.keys(mix).join(", ")}.`,
+      );
     const p = Number(value);
-    if (value === "" || !Number.isFinite(p) || p < 0 || p > 1) throw new MixError(`--faults: ${name} needs a probability from 0 to 1, got "${value}".`);
+    if (value === "" || !Number.isFinite(p) || p < 0 || p > 1)
+      throw new MixError(`--faults: ${name} needs a probability from 0 to 1, got "${value}".`);
     mix[name as SoakFault] = p;
   }
-  if (mix.task_fail + mix.never_finish > 1) throw new MixError("--faults: task_fail + never_finish must not exceed 1.");
+  if (mix.task_fail + mix.never_finish > 1)
+    throw new MixError("--faults: task_fail + never_finish must not exceed 1.");
   return mix;
 }
 
@@ -75,12 +87,16 @@ export function formatMix(mix: FaultMix): string {
 export function serverRules(mix: FaultMix): FaultRule[] {
   const rules: FaultRule[] = [];
   if (mix.slow > 0) rules.push({ fault: "slow", probability: mix.slow, delayMs: SLOW_MS });
-  if (mix.rate_limit > 0) rules.push({ fault: "rate_limit", probability: mix.rate_limit, retryAfterS: RETRY_AFTER_S });
+  if (mix.rate_limit > 0)
+    rules.push({ fault: "rate_limit", probability: mix.rate_limit, retryAfterS: RETRY_AFTER_S });
   for (const fault of ["server_error", "reset"] as const) {
     if (mix[fault] <= 0) continue;
     // Rules are tried in order: the second one's chance is of the requests the first let through.
     const half = mix[fault] / 2;
-    rules.push({ fault, probability: half, after: true }, { fault, probability: half / (1 - half) });
+    rules.push(
+      { fault, probability: half, after: true },
+      { fault, probability: half / (1 - half) },
+    );
   }
   return rules;
 }
@@ -113,7 +129,11 @@ function dealCount(p: number, jobs: number): number {
  * Which job gets which per-job fault: exact counts, shuffled. A job gets at most one failing fault;
  * download faults go to jobs that will reach their download (none of a failing fault).
  */
-export function dealJobFaults(mix: FaultMix, jobs: number, random: () => number): (JobFault | undefined)[] {
+export function dealJobFaults(
+  mix: FaultMix,
+  jobs: number,
+  random: () => number,
+): (JobFault | undefined)[] {
   const fail = dealCount(mix.task_fail, jobs);
   const never = Math.min(dealCount(mix.never_finish, jobs), jobs - fail);
   const rest = jobs - fail - never;
@@ -131,5 +151,7 @@ export function dealJobFaults(mix: FaultMix, jobs: number, random: () => number)
 
 /** The prompt directive that gives a task its fault: the simulator reads it from the prompt. */
 export function directiveFor(fault: JobFault): string {
-  return fault === "download_error" || fault === "truncate" ? `[[sim:${fault} times=1]]` : `[[sim:${fault}]]`;
+  return fault === "download_error" || fault === "truncate"
+    ? `[[sim:${fault} times=1]]`
+    : `[[sim:${fault}]]`;
 }

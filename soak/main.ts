@@ -30,16 +30,25 @@ Options:
 ${MIX_HELP}
 `;
 
-function positive(name: string, raw: string | undefined, fallback: number, integer = false): number {
+function positive(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  integer = false,
+): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) throw new MixError(`--${name} must be a positive ${integer ? "whole " : ""}number, got "${raw}".`);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+    throw new MixError(
+      `--${name} must be a positive ${integer ? "whole " : ""}number, got "${raw}".`,
+    );
   return n;
 }
 
 function report(result: SoakResult): void {
   const v = result.verdict;
-  const seconds = (ms: number | undefined) => (ms === undefined ? "-" : `${(ms / 1000).toFixed(1)} s`);
+  const seconds = (ms: number | undefined) =>
+    ms === undefined ? "-" : `${(ms / 1000).toFixed(1)} s`;
   process.stderr.write(
     `soak: took ${seconds(result.elapsedMs)}, ${result.restarts} restarts, job time p50 ${seconds(result.p50Ms)} p95 ${seconds(result.p95Ms)}, ` +
       `upstream: ${result.counters.tasksCreated} tasks, ${result.counters.creates} creates, ${result.counters.polls} polls, ${result.counters.downloads} downloads, ` +
@@ -54,9 +63,12 @@ function report(result: SoakResult): void {
     ["listing", v.listing],
     ["stray", v.strays],
   ];
-  for (const [name, list] of lists) for (const f of list.slice(0, 20)) process.stderr.write(`soak: ${name}: ${f.jobId}: ${f.why}\n`);
+  for (const [name, list] of lists)
+    for (const f of list.slice(0, 20))
+      process.stderr.write(`soak: ${name}: ${f.jobId}: ${f.why}\n`);
   for (const problem of result.problems) process.stderr.write(`soak: problem: ${problem}\n`);
-  if (!result.ok || result.problems.length > 0) process.stderr.write(`soak: the work dir is kept: ${result.workDir}\n`);
+  if (!result.ok || result.problems.length > 0)
+    process.stderr.write(`soak: the work dir is kept: ${result.workDir}\n`);
 }
 
 async function main(): Promise<number> {
@@ -76,7 +88,9 @@ async function main(): Promise<number> {
       },
     }).values;
   } catch (error) {
-    process.stderr.write(`soak: ${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
+    process.stderr.write(
+      `soak: ${error instanceof Error ? error.message : String(error)}\n\n${HELP}`,
+    );
     return 2;
   }
   if (parsed.help) {
@@ -88,11 +102,16 @@ async function main(): Promise<number> {
     options = {
       jobs: positive("jobs", parsed.jobs, 300, true),
       mix: parseMix(parsed.faults),
-      ...(parsed["kill-every"] === undefined ? {} : { killEveryS: positive("kill-every", parsed["kill-every"], 0) }),
+      ...(parsed["kill-every"] === undefined
+        ? {}
+        : { killEveryS: positive("kill-every", parsed["kill-every"], 0) }),
       jobTimeoutS: positive("timeout", parsed.timeout, DEFAULTS.jobTimeoutS, true),
       slackS: positive("slack", parsed.slack, DEFAULTS.slackS),
       rate: positive("rate", parsed.rate, DEFAULTS.rate),
-      seed: parsed.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : positive("seed", parsed.seed, 1, true),
+      seed:
+        parsed.seed === undefined
+          ? Math.floor(Math.random() * 2 ** 31)
+          : positive("seed", parsed.seed, 1, true),
       generationMs: DEFAULTS.generationMs,
       outputBytes: DEFAULTS.outputBytes,
       keep: parsed.keep === true,
@@ -107,7 +126,9 @@ async function main(): Promise<number> {
   try {
     result = await runSoak(options);
   } catch (error) {
-    process.stderr.write(`soak: the run stopped: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `soak: the run stopped: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     return 1;
   }
   report(result);

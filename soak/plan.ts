@@ -2,7 +2,13 @@
  * The soak's jobs, decided before the run: which endpoint and model, how long the simulator takes,
  * how big the output is, which per-job fault it carries and so how it must end.
  */
-import { dealJobFaults, directiveFor, EXPECTED_CODE, type FaultMix, type JobFault } from "./faults.ts";
+import {
+  dealJobFaults,
+  directiveFor,
+  EXPECTED_CODE,
+  type FaultMix,
+  type JobFault,
+} from "./faults.ts";
 
 export interface PlannedJob {
   index: number;
@@ -25,7 +31,13 @@ const VIDEO_REQUESTS: Record<string, unknown>[] = [
   { model: "alpha-2.7", duration_sec: 5, resolution: "1080p" },
   { model: "epsilon-2.3", duration_sec: 6, resolution: "720p" },
 ];
-const SUBJECTS = ["a paper boat in the rain", "a lighthouse at dusk", "a fox in fresh snow", "a tram crossing a bridge", "bees over lavender"];
+const SUBJECTS = [
+  "a paper boat in the rain",
+  "a lighthouse at dusk",
+  "a fox in fresh snow",
+  "a tram crossing a bridge",
+  "bees over lavender",
+];
 /** One job in this many asks for images (small PNGs, 1 or 2 per task). */
 const IMAGE_EVERY = 8;
 
@@ -66,6 +78,13 @@ export function planJobs(opts: PlanOptions): PlannedJob[] {
       return { index, key, endpoint: "/v1/chat/completions", body, fault, expect };
     }
     const request = VIDEO_REQUESTS[index % VIDEO_REQUESTS.length] ?? VIDEO_REQUESTS[0];
-    return { index, key, endpoint: "/v1/video/generations", body: { ...request, prompt }, fault, expect };
+    return {
+      index,
+      key,
+      endpoint: "/v1/video/generations",
+      body: { ...request, prompt },
+      fault,
+      expect,
+    };
   });
 }

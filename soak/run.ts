@@ -14,7 +14,15 @@ import { ApiClient } from "./client.ts";
 import { formatMix, seededRandom, serverRules, type FaultMix } from "./faults.ts";
 import { planJobs } from "./plan.ts";
 import { stackLogFile, startChildStack, startInProcessStack, type SoakStack } from "./stack.ts";
-import { clean, hashUrl, percentile, summaryLine, verify, type SubmittedJob, type Verdict } from "./verify.ts";
+import {
+  clean,
+  hashUrl,
+  percentile,
+  summaryLine,
+  verify,
+  type SubmittedJob,
+  type Verdict,
+} from "./verify.ts";
 
 const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
 const WATCH_EVERY_MS = 2_000;
@@ -65,27 +73,46 @@ export interface SoakResult {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function submitAll(jobs: SubmittedJob[], client: ApiClient, rate: number, log: (line: string) => void): Promise<void> {
+async function submitAll(
+  jobs: SubmittedJob[],
+  client: ApiClient,
+  rate: number,
+  log: (line: string) => void,
+): Promise<void> {
   const began = Date.now();
   await Promise.all(
     jobs.map(async (job) => {
       await sleep(Math.max(0, began + (job.index * 1000) / rate - Date.now()));
       try {
-        const { status, body } = await client.call("POST", job.endpoint, { body: job.body, headers: { "x-idempotency-key": job.key } });
+        const { status, body } = await client.call("POST", job.endpoint, {
+          body: job.body,
+          headers: { "x-idempotency-key": job.key },
+        });
         if (status >= 300 || typeof body?.task_id !== "string") {
-          log(`soak: job ${job.index + 1} refused: HTTP ${status} ${JSON.stringify(body).slice(0, 300)}`);
+          log(
+            `soak: job ${job.index + 1} refused: HTTP ${status} ${JSON.stringify(body).slice(0, 300)}`,
+          );
           return;
         }
         job.jobId = body.task_id;
       } catch (error) {
-        log(`soak: job ${job.index + 1} never acknowledged: ${error instanceof Error ? error.message : String(error)}`);
+        log(
+          `soak: job ${job.index + 1} never acknowledged: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }),
   );
 }
 
 /** Watches the listing until every acknowledged job is terminal, or past its deadline plus slack. */
-async function watch(jobs: SubmittedJob[], client: ApiClient, opts: SoakOptions, submitting: () => boolean, stack: SoakStack, began: number): Promise<void> {
+async function watch(
+  jobs: SubmittedJob[],
+  client: ApiClient,
+  opts: SoakOptions,
+  submitting: () => boolean,
+  stack: SoakStack,
+  began: number,
+): Promise<void> {
   const submittedAt = new Map<string, number>();
   let lastProgress = 0;
   for (;;) {
@@ -98,12 +125,18 @@ async function watch(jobs: SubmittedJob[], client: ApiClient, opts: SoakOptions,
     if (now - lastProgress >= PROGRESS_EVERY_MS) {
       lastProgress = now;
       const byStatus: Record<string, number> = {};
-      for (const id of ids) byStatus[listed.get(id)?.status ?? "unlisted"] = (byStatus[listed.get(id)?.status ?? "unlisted"] ?? 0) + 1;
-      opts.log(`soak: ${Math.round((now - began) / 1000)} s: ${ids.length}/${jobs.length} submitted ${JSON.stringify(byStatus)}, ${stack.restarts} restarts`);
+      for (const id of ids)
+        byStatus[listed.get(id)?.status ?? "unlisted"] =
+          (byStatus[listed.get(id)?.status ?? "unlisted"] ?? 0) + 1;
+      opts.log(
+        `soak: ${Math.round((now - began) / 1000)} s: ${ids.length}/${jobs.length} submitted ${JSON.stringify(byStatus)}, ${stack.restarts} restarts`,
+      );
     }
     if (submitting()) continue;
     const waiting = open.filter((id) => {
-      const deadline = Date.parse(listed.get(id)?.timings?.deadlineAt ?? "") || (submittedAt.get(id) ?? now) + opts.jobTimeoutS * 1000;
+      const deadline =
+        Date.parse(listed.get(id)?.timings?.deadlineAt ?? "") ||
+        (submittedAt.get(id) ?? now) + opts.jobTimeoutS * 1000;
       return now <= deadline + opts.slackS * 1000;
     });
     if (waiting.length === 0) return;
@@ -118,7 +151,12 @@ interface KillLoop {
 }
 
 /** SIGKILLs and restarts the stack every killEveryS (+-25%, seeded) until stopped. */
-function killLoop(stack: SoakStack, everyS: number, random: () => number, log: (line: string) => void): KillLoop {
+function killLoop(
+  stack: SoakStack,
+  everyS: number,
+  random: () => number,
+  log: (line: string) => void,
+): KillLoop {
   let stopped = false;
   let wake: () => void = () => undefined;
   const loop = (async () => {
@@ -149,7 +187,12 @@ function killLoop(stack: SoakStack, everyS: number, random: () => number, log: (
   };
 }
 
-async function evidenceFrom(jobs: SubmittedJob[], client: ApiClient, dataDir: string, simulator: Simulator) {
+async function evidenceFrom(
+  jobs: SubmittedJob[],
+  client: ApiClient,
+  dataDir: string,
+  simulator: Simulator,
+) {
   const ids = jobs.flatMap((job) => (job.jobId === undefined ? [] : [job.jobId]));
   const records = new Map<string, any>();
   for (let i = 0; i < ids.length; i += RECORD_FETCHES) {
@@ -168,7 +211,8 @@ async function evidenceFrom(jobs: SubmittedJob[], client: ApiClient, dataDir: st
     listed,
     events,
     tasksByKey: simulator.counters().tasksByKey,
-    served: (taskId: string) => simulator.task(taskId)?.outputs.map((o) => ({ sha256: o.sha256, bytes: o.bytes })),
+    served: (taskId: string) =>
+      simulator.task(taskId)?.outputs.map((o) => ({ sha256: o.sha256, bytes: o.bytes })),
     stored: (output: { url: string | null; key: string }) => {
       if (output.url === null) throw new Error(`no presigned URL for ${output.key}`);
       return hashUrl(output.url);
@@ -184,23 +228,52 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
   const random = seededRandom(opts.seed);
   const upstreamApiKey = `sim_${randomBytes(12).toString("hex")}`;
   const apiKey = `soak_${randomBytes(12).toString("hex")}`;
-  const simulator = await startSimulator({ apiKey: upstreamApiKey, faults: serverRules(opts.mix), timeScale: 1 });
+  const simulator = await startSimulator({
+    apiKey: upstreamApiKey,
+    faults: serverRules(opts.mix),
+    timeScale: 1,
+  });
   const problems: string[] = [];
-  const mode = opts.killEveryS === undefined ? "in-process stack" : `stack as a child process, SIGKILL about every ${opts.killEveryS} s`;
-  opts.log(`soak: ${opts.jobs} jobs, faults ${formatMix(opts.mix)}, ${mode}, job timeout ${opts.jobTimeoutS} s, seed ${opts.seed}, work dir ${workDir}`);
+  const mode =
+    opts.killEveryS === undefined
+      ? "in-process stack"
+      : `stack as a child process, SIGKILL about every ${opts.killEveryS} s`;
+  opts.log(
+    `soak: ${opts.jobs} jobs, faults ${formatMix(opts.mix)}, ${mode}, job timeout ${opts.jobTimeoutS} s, seed ${opts.seed}, work dir ${workDir}`,
+  );
   let stack: SoakStack | undefined;
   try {
-    const settings = { dataDir, apiKey, upstreamUrl: simulator.url, upstreamApiKey, jobTimeoutS: opts.jobTimeoutS, logFile: stackLogFile(workDir) };
-    stack = opts.killEveryS === undefined ? await startInProcessStack(settings) : await startChildStack(settings);
+    const settings = {
+      dataDir,
+      apiKey,
+      upstreamUrl: simulator.url,
+      upstreamApiKey,
+      jobTimeoutS: opts.jobTimeoutS,
+      logFile: stackLogFile(workDir),
+    };
+    stack =
+      opts.killEveryS === undefined
+        ? await startInProcessStack(settings)
+        : await startChildStack(settings);
     const client = new ApiClient(stack.url, apiKey);
-    const jobs: SubmittedJob[] = planJobs({ ...opts, random, runId: randomBytes(4).toString("hex") }).map((job) => ({ ...job, jobId: undefined }));
-    const killing = opts.killEveryS === undefined ? undefined : killLoop(stack, opts.killEveryS, random, opts.log);
+    const jobs: SubmittedJob[] = planJobs({
+      ...opts,
+      random,
+      runId: randomBytes(4).toString("hex"),
+    }).map((job) => ({ ...job, jobId: undefined }));
+    const killing =
+      opts.killEveryS === undefined
+        ? undefined
+        : killLoop(stack, opts.killEveryS, random, opts.log);
     let submitting = true;
     const submitted = submitAll(jobs, client, opts.rate, opts.log).finally(() => {
       submitting = false;
     });
     try {
-      await Promise.race([watch(jobs, client, opts, () => submitting, stack, began), ...(killing === undefined ? [] : [killing.failed])]);
+      await Promise.race([
+        watch(jobs, client, opts, () => submitting, stack, began),
+        ...(killing === undefined ? [] : [killing.failed]),
+      ]);
     } catch (error) {
       client.stop();
       throw error;
@@ -212,7 +285,10 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
     await sleep(1_000);
     const evidence = await evidenceFrom(jobs, client, dataDir, simulator);
     // For a look afterwards (the work dir is kept when something was found).
-    await writeFile(join(workDir, "jobs.json"), JSON.stringify({ jobs, records: [...evidence.records.values()] }, null, 1));
+    await writeFile(
+      join(workDir, "jobs.json"),
+      JSON.stringify({ jobs, records: [...evidence.records.values()] }, null, 1),
+    );
     const verdict = await verify(evidence);
     const result: SoakResult = {
       verdict,
@@ -235,5 +311,6 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
 
 /** Removes the work dir of a clean soak (unless asked to keep it); a soak with findings keeps it for a look. */
 export async function tidy(result: SoakResult, keep: boolean): Promise<void> {
-  if (!keep && result.ok && result.problems.length === 0) await rm(result.workDir, { recursive: true, force: true });
+  if (!keep && result.ok && result.problems.length === 0)
+    await rm(result.workDir, { recursive: true, force: true });
 }

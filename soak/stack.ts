@@ -53,7 +53,10 @@ export async function startInProcessStack(s: StackSettings): Promise<SoakStack> 
   const stack: LocalStack = await startLocalStack({
     config: loadConfig(envOf(s, await freePort())),
     s3Port: 0,
-    logger: { info: (m) => log(`reelay: ${m}`), error: (m, e) => log(`reelay: ${m}${e === undefined ? "" : ` (${String(e)})`}`) },
+    logger: {
+      info: (m) => log(`reelay: ${m}`),
+      error: (m, e) => log(`reelay: ${m}${e === undefined ? "" : ` (${String(e)})`}`),
+    },
   });
   return { url: stack.url, restarts: 0, stop: () => stack.stop() };
 }
@@ -87,11 +90,18 @@ export async function startChildStack(s: StackSettings): Promise<SoakStack> {
 
   const launch = async (): Promise<void> => {
     recent = "";
-    const proc = spawn(process.execPath, [BIN, "up", "--port", String(port), "--data-dir", s.dataDir], {
-      // Only what the stack needs: the settings a user would export, nothing inherited.
-      env: { ...envOf(s, port), ...(process.env.TMPDIR === undefined ? {} : { TMPDIR: process.env.TMPDIR }) },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const proc = spawn(
+      process.execPath,
+      [BIN, "up", "--port", String(port), "--data-dir", s.dataDir],
+      {
+        // Only what the stack needs: the settings a user would export, nothing inherited.
+        env: {
+          ...envOf(s, port),
+          ...(process.env.TMPDIR === undefined ? {} : { TMPDIR: process.env.TMPDIR }),
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     const take = (chunk: Buffer) => {
       const text = chunk.toString();
       recent = (recent + text).slice(-20_000);
@@ -135,7 +145,9 @@ export async function startChildStack(s: StackSettings): Promise<SoakStack> {
     async stop() {
       await kill("SIGTERM");
       if (child !== undefined && child.process.exitCode !== 0) {
-        throw new Error(`the stack ended with ${child.process.exitCode ?? child.process.signalCode} on SIGTERM: ${recent.slice(-2000)}`);
+        throw new Error(
+          `the stack ended with ${child.process.exitCode ?? child.process.signalCode} on SIGTERM: ${recent.slice(-2000)}`,
+        );
       }
     },
   };

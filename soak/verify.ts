@@ -35,7 +35,10 @@ export interface Evidence {
   /** Every entry of the job listing (GET /v1/jobs, all pages). */
   listed: any[];
   /** Every line of events.jsonl. */
-  events: { "detail-type": string; detail: { jobId: string; status: string; outputs?: { sha256: string }[] } }[];
+  events: {
+    "detail-type": string;
+    detail: { jobId: string; status: string; outputs?: { sha256: string }[] };
+  }[];
   /** Upstream tasks made per idempotency key (the simulator's counters). */
   tasksByKey: Record<string, number>;
   /** What the upstream served for a task, in output order; undefined when it knows no such task. */
@@ -68,12 +71,18 @@ function outcomeOf(record: any): string {
   return record.status === "succeeded" ? "succeeded" : (record.error?.code ?? record.status);
 }
 
-async function corruptionOf(record: any, evidence: Evidence, event: Evidence["events"][number] | undefined): Promise<string | undefined> {
+async function corruptionOf(
+  record: any,
+  evidence: Evidence,
+  event: Evidence["events"][number] | undefined,
+): Promise<string | undefined> {
   const outputs: any[] = record.outputs ?? [];
   if (outputs.length === 0) return "succeeded without a stored output";
-  const served = record.upstreamTaskId === null ? undefined : evidence.served(record.upstreamTaskId);
+  const served =
+    record.upstreamTaskId === null ? undefined : evidence.served(record.upstreamTaskId);
   if (served === undefined) return `the upstream knows no task ${record.upstreamTaskId}`;
-  if (served.length !== outputs.length && record.kind === "image") return `${outputs.length} outputs stored, ${served.length} served`;
+  if (served.length !== outputs.length && record.kind === "image")
+    return `${outputs.length} outputs stored, ${served.length} served`;
   for (const [i, output] of outputs.entries()) {
     const want = served[i];
     if (want === undefined) return `output ${i} was never served`;
@@ -81,16 +90,30 @@ async function corruptionOf(record: any, evidence: Evidence, event: Evidence["ev
     if (got.sha256 !== want.sha256 || got.bytes !== want.bytes) {
       return `${output.key}: stored ${got.bytes} bytes sha256 ${got.sha256.slice(0, 12)}, served ${want.bytes} bytes sha256 ${want.sha256.slice(0, 12)}`;
     }
-    if (output.sha256 !== want.sha256) return `${output.key}: the record says sha256 ${String(output.sha256).slice(0, 12)}, served ${want.sha256.slice(0, 12)}`;
+    if (output.sha256 !== want.sha256)
+      return `${output.key}: the record says sha256 ${String(output.sha256).slice(0, 12)}, served ${want.sha256.slice(0, 12)}`;
     // A missing event is counted as lost, not again here.
     const announced = event === undefined ? want.sha256 : event.detail.outputs?.[i]?.sha256;
-    if (announced !== want.sha256) return `${output.key}: the event says sha256 ${String(announced).slice(0, 12)}, served ${want.sha256.slice(0, 12)}`;
+    if (announced !== want.sha256)
+      return `${output.key}: the event says sha256 ${String(announced).slice(0, 12)}, served ${want.sha256.slice(0, 12)}`;
   }
   return undefined;
 }
 
 export async function verify(evidence: Evidence): Promise<Verdict> {
-  const verdict: Verdict = { jobs: evidence.jobs.length, succeeded: 0, failedByCode: {}, lost: [], duplicates: [], corrupt: [], stuck: [], unexpected: [], listing: [], strays: [], durationsMs: [] };
+  const verdict: Verdict = {
+    jobs: evidence.jobs.length,
+    succeeded: 0,
+    failedByCode: {},
+    lost: [],
+    duplicates: [],
+    corrupt: [],
+    stuck: [],
+    unexpected: [],
+    listing: [],
+    strays: [],
+    durationsMs: [],
+  };
   const eventsByJob = new Map<string, Evidence["events"]>();
   for (const event of evidence.events) {
     const list = eventsByJob.get(event.detail.jobId) ?? [];
@@ -111,45 +134,74 @@ export async function verify(evidence: Evidence): Promise<Verdict> {
       continue;
     }
     const tasks = evidence.tasksByKey[record.idempotencyKey] ?? 0;
-    if (tasks > 1) verdict.duplicates.push({ jobId: id, why: `${tasks} upstream tasks for key ${record.idempotencyKey}` });
+    if (tasks > 1)
+      verdict.duplicates.push({
+        jobId: id,
+        why: `${tasks} upstream tasks for key ${record.idempotencyKey}`,
+      });
     if (!TERMINAL.has(record.status)) {
-      verdict.stuck.push({ jobId: id, why: `still ${record.status} (deadline ${record.timings?.deadlineAt ?? "none"})` });
+      verdict.stuck.push({
+        jobId: id,
+        why: `still ${record.status} (deadline ${record.timings?.deadlineAt ?? "none"})`,
+      });
       continue;
     }
     const events = eventsByJob.get(id) ?? [];
     const matching = events.filter((event) => event.detail.status === record.status);
     if (events.length !== 1 || matching.length !== 1) {
-      verdict.lost.push({ jobId: id, why: `${record.status} with ${events.length} terminal event(s) [${events.map((e) => e["detail-type"]).join(", ")}]` });
+      verdict.lost.push({
+        jobId: id,
+        why: `${record.status} with ${events.length} terminal event(s) [${events.map((e) => e["detail-type"]).join(", ")}]`,
+      });
     }
     const outcome = outcomeOf(record);
     if (record.status === "succeeded") verdict.succeeded++;
     else verdict.failedByCode[outcome] = (verdict.failedByCode[outcome] ?? 0) + 1;
     if (outcome !== job.expect) {
-      verdict.unexpected.push({ jobId: id, why: `expected ${job.expect} (fault ${job.fault ?? "none"}), got ${outcome}: ${record.error?.message ?? ""}` });
+      verdict.unexpected.push({
+        jobId: id,
+        why: `expected ${job.expect} (fault ${job.fault ?? "none"}), got ${outcome}: ${record.error?.message ?? ""}`,
+      });
     }
-    if (typeof record.timings?.totalMs === "number") verdict.durationsMs.push(record.timings.totalMs);
+    if (typeof record.timings?.totalMs === "number")
+      verdict.durationsMs.push(record.timings.totalMs);
     if (record.status === "succeeded") {
-      const why = await corruptionOf(record, evidence, matching[0]).catch((error: unknown) => `the stored output could not be read: ${String(error)}`);
+      const why = await corruptionOf(record, evidence, matching[0]).catch(
+        (error: unknown) => `the stored output could not be read: ${String(error)}`,
+      );
       if (why !== undefined) verdict.corrupt.push({ jobId: id, why });
     }
   }
   const listedById = new Map<string, any[]>();
-  for (const entry of evidence.listed) listedById.set(entry.id, [...(listedById.get(entry.id) ?? []), entry]);
+  for (const entry of evidence.listed)
+    listedById.set(entry.id, [...(listedById.get(entry.id) ?? []), entry]);
   for (const [id, record] of evidence.records) {
     const entries = listedById.get(id) ?? [];
     // A job still moving may change between the two reads; it is counted stuck anyway.
-    if (entries.length !== 1 || (TERMINAL.has(record.status) && entries[0].status !== record.status)) {
-      verdict.listing.push({ jobId: id, why: `the record says ${record.status}, the listing [${entries.map((e) => e.status).join(", ")}]` });
+    if (
+      entries.length !== 1 ||
+      (TERMINAL.has(record.status) && entries[0].status !== record.status)
+    ) {
+      verdict.listing.push({
+        jobId: id,
+        why: `the record says ${record.status}, the listing [${entries.map((e) => e.status).join(", ")}]`,
+      });
     }
   }
-  for (const id of listedById.keys()) if (!ours.has(id)) verdict.strays.push({ jobId: id, why: "a listed job no submission asked for" });
-  for (const id of eventsByJob.keys()) if (!ours.has(id) && !listedById.has(id)) verdict.strays.push({ jobId: id, why: "an event for no known job" });
+  for (const id of listedById.keys())
+    if (!ours.has(id))
+      verdict.strays.push({ jobId: id, why: "a listed job no submission asked for" });
+  for (const id of eventsByJob.keys())
+    if (!ours.has(id) && !listedById.has(id))
+      verdict.strays.push({ jobId: id, why: "an event for no known job" });
   return verdict;
 }
 
 /** True when the soak found nothing wrong. */
 export function clean(v: Verdict): boolean {
-  return [v.lost, v.duplicates, v.corrupt, v.stuck, v.unexpected, v.listing, v.strays].every((list) => list.length === 0);
+  return [v.lost, v.duplicates, v.corrupt, v.stuck, v.unexpected, v.listing, v.strays].every(
+    (list) => list.length === 0,
+  );
 }
 
 export function percentile(values: number[], p: number): number | undefined {
@@ -171,7 +223,8 @@ export function summaryLine(v: Verdict): string {
 /** Streams a URL's body through sha256. */
 export async function hashUrl(url: string): Promise<ServedOutput> {
   const response = await fetch(url);
-  if (!response.ok || response.body === null) throw new Error(`GET ${url.split("?")[0]} answered ${response.status}`);
+  if (!response.ok || response.body === null)
+    throw new Error(`GET ${url.split("?")[0]} answered ${response.status}`);
   const hash = createHash("sha256");
   let bytes = 0;
   for await (const chunk of response.body as AsyncIterable<Uint8Array>) {

@@ -9,10 +9,23 @@ import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { Api, Config, Function, type StackContext } from "sst/constructs";
 import { loadConfig } from "../packages/core/src/config.ts";
 import { ReelayError } from "../packages/core/src/errors.ts";
-import { STEP_LAMBDA_TIMEOUT_S, STEP_MEMORY_MB, UPSTREAM_STEPS, type JobFlowStep } from "../packages/core/src/flow/steps.ts";
+import {
+  STEP_LAMBDA_TIMEOUT_S,
+  STEP_MEMORY_MB,
+  UPSTREAM_STEPS,
+  type JobFlowStep,
+} from "../packages/core/src/flow/steps.ts";
 import { jobFlowStateMachineProps } from "../packages/core/src/flow/synth-definition.ts";
 import { suppressNagFindings } from "./nag.ts";
-import { allowListPrefix, allowManifests, allowObjects, allowPutEvents, allowStartExecution, allowStopExecution, allowTable } from "./permissions.ts";
+import {
+  allowListPrefix,
+  allowManifests,
+  allowObjects,
+  allowPutEvents,
+  allowStartExecution,
+  allowStopExecution,
+  allowTable,
+} from "./permissions.ts";
 import { createStorage } from "./storage.ts";
 import { createWebhookDelivery } from "./webhooks.ts";
 
@@ -31,9 +44,13 @@ export function ReelayStack({ stack, app }: StackContext) {
   const config = loadConfig();
   const upstreamUrl = config.upstreamUrl ?? (app.stage === "test" ? TEST_UPSTREAM_URL : undefined);
   if (upstreamUrl === undefined) {
-    throw new ReelayError("invalid_config", "REELAY_UPSTREAM_URL must be set (a base URL ending in /v1) to deploy reelay.", {
-      path: "REELAY_UPSTREAM_URL",
-    });
+    throw new ReelayError(
+      "invalid_config",
+      "REELAY_UPSTREAM_URL must be set (a base URL ending in /v1) to deploy reelay.",
+      {
+        path: "REELAY_UPSTREAM_URL",
+      },
+    );
   }
   // The bus name is fixed ("reelay") for prod; other stages in the same account get their own.
   const eventBusName = app.stage === "prod" ? "reelay" : `reelay-${app.stage}`;
@@ -78,7 +95,9 @@ export function ReelayStack({ stack, app }: StackContext) {
   allowPutEvents(steps.finish, bus);
   allowPutEvents(steps.recordFailure, bus);
 
-  const flowLogs = new logs.LogGroup(stack, "JobFlowLogs", { retention: logs.RetentionDays.ONE_MONTH });
+  const flowLogs = new logs.LogGroup(stack, "JobFlowLogs", {
+    retention: logs.RetentionDays.ONE_MONTH,
+  });
   const machine = new sfn.StateMachine(stack, "JobFlow", {
     ...jobFlowStateMachineProps(stack, steps),
     tracingEnabled: true,
@@ -126,7 +145,11 @@ export function ReelayStack({ stack, app }: StackContext) {
   allowObjects(dropFunction, bucket, "rejected/", ["PutObject"]);
   allowListPrefix(dropFunction, bucket, "inbox/");
   allowStartExecution(dropFunction, machine);
-  bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(dropFunction), { prefix: "inbox/" });
+  bucket.addEventNotification(
+    s3.EventType.OBJECT_CREATED,
+    new s3n.LambdaDestination(dropFunction),
+    { prefix: "inbox/" },
+  );
 
   const webhookFunction = createWebhookDelivery(stack, { bus, table, environment });
 

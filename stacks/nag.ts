@@ -10,19 +10,23 @@ const BASIC_EXECUTION_ROLE: NagPackSuppression = {
   id: "AwsSolutions-IAM4",
   reason:
     "AWSLambdaBasicExecutionRole grants only logs:CreateLogGroup/CreateLogStream/PutLogEvents for the function's own logs; a hand-written copy would be the same three actions.",
-  appliesTo: ["Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole"],
+  appliesTo: [
+    "Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole",
+  ],
 };
 
 const NODE_22: NagPackSuppression = {
   id: "AwsSolutions-L1",
-  reason: "Node 22 is the runtime reelay is built and tested for (design choice); moving to a newer one is a deliberate upgrade with its own test run.",
+  reason:
+    "Node 22 is the runtime reelay is built and tested for (design choice); moving to a newer one is a deliberate upgrade with its own test run.",
 };
 
 function resourceStar(reason: string): NagPackSuppression {
   return { id: "AwsSolutions-IAM5", reason, appliesTo: ["Resource::*"] };
 }
 
-const XRAY = "X-Ray tracing: xray:PutTraceSegments/PutTelemetryRecords do not support resource-level permissions, so AWS requires Resource '*'.";
+const XRAY =
+  "X-Ray tracing: xray:PutTraceSegments/PutTelemetryRecords do not support resource-level permissions, so AWS requires Resource '*'.";
 
 export interface NagScope {
   functions: IConstruct[];
@@ -42,13 +46,23 @@ export function suppressNagFindings(stack: Stack, scope: NagScope): void {
           id: "AwsSolutions-IAM5",
           reason:
             "Objects under one bucket prefix (inbox/, outputs/, rejected/ or uploads/), or each job's outputs/<job id>/job.json manifest: keys are job ids and file names unknown at deploy time, so the prefix (or the manifest name under it) is the scope.",
-          appliesTo: [{ regex: "/^Resource::<Bucket[0-9A-F]+\\.Arn>\\/((inbox|outputs|rejected|uploads)\\/\\*|outputs\\/\\*\\/job\\.json)$/" }],
+          appliesTo: [
+            {
+              regex:
+                "/^Resource::<Bucket[0-9A-F]+\\.Arn>\\/((inbox|outputs|rejected|uploads)\\/\\*|outputs\\/\\*\\/job\\.json)$/",
+            },
+          ],
         },
         {
           id: "AwsSolutions-IAM5",
           reason:
             "StopExecution (cancel) acts on executions, which are named by job ids unknown at deploy time: the scope is every execution of the one job-flow machine, no other machine's.",
-          appliesTo: [{ regex: "/^Resource::arn:<AWS::Partition>:states:[^:]+:[^:]+:execution:<JobFlow[0-9A-F]+\\.Name>:\\*$/" }],
+          appliesTo: [
+            {
+              regex:
+                "/^Resource::arn:<AWS::Partition>:states:[^:]+:[^:]+:execution:<JobFlow[0-9A-F]+\\.Name>:\\*$/",
+            },
+          ],
         },
       ],
       true,
@@ -63,7 +77,8 @@ export function suppressNagFindings(stack: Stack, scope: NagScope): void {
       ),
       {
         id: "AwsSolutions-IAM5",
-        reason: "LambdaInvoke's grant covers the versions and aliases (ARN:*) of each step's own function, never another function.",
+        reason:
+          "LambdaInvoke's grant covers the versions and aliases (ARN:*) of each step's own function, never another function.",
         appliesTo: [{ regex: "/^Resource::<\\w+Function[0-9A-F]+\\.Arn>:\\*$/" }],
       },
     ],
@@ -83,10 +98,25 @@ export function suppressNagFindings(stack: Stack, scope: NagScope): void {
   // Singletons that CDK and SST add for their own custom resources (log retention, bucket
   // notifications, SST metadata): provider code, not reelay's, deployed and updated with the tools.
   const providers: [string, NagPackSuppression[]][] = [
-    ["CustomResourceHandler", [BASIC_EXECUTION_ROLE, { ...NODE_22, reason: "SST's own custom resource provider; its runtime is SST's choice, updated with SST." }]],
+    [
+      "CustomResourceHandler",
+      [
+        BASIC_EXECUTION_ROLE,
+        {
+          ...NODE_22,
+          reason:
+            "SST's own custom resource provider; its runtime is SST's choice, updated with SST.",
+        },
+      ],
+    ],
     [
       "LogRetentionaae0aa3c5b4d4f87b02d85b201efdd8a",
-      [BASIC_EXECUTION_ROLE, resourceStar("CDK's log retention provider sets retention on log groups created by Lambda at run time, whose ARNs do not exist at deploy time.")],
+      [
+        BASIC_EXECUTION_ROLE,
+        resourceStar(
+          "CDK's log retention provider sets retention on log groups created by Lambda at run time, whose ARNs do not exist at deploy time.",
+        ),
+      ],
     ],
     ["BucketNotificationsHandler050a0587b7544547bf325f094a3db834", [BASIC_EXECUTION_ROLE]],
   ];

@@ -21,8 +21,20 @@ export type TableAction = "GetItem" | "PutItem" | "UpdateItem" | "Query";
 export type ObjectAction = "GetObject" | "PutObject" | "DeleteObject" | "AbortMultipartUpload";
 export type Prefix = "inbox/" | "outputs/" | "rejected/" | "uploads/";
 
-function allow(fn: IFunction, actions: string[], resources: string[], conditions?: Record<string, unknown>): void {
-  fn.addToRolePolicy(new iam.PolicyStatement({ effect: iam.Effect.ALLOW, actions, resources, ...(conditions === undefined ? {} : { conditions }) }));
+function allow(
+  fn: IFunction,
+  actions: string[],
+  resources: string[],
+  conditions?: Record<string, unknown>,
+): void {
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      effect: iam.Effect.ALLOW,
+      actions,
+      resources,
+      ...(conditions === undefined ? {} : { conditions }),
+    }),
+  );
 }
 
 /**
@@ -38,16 +50,39 @@ const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
   "generation-stats": [`${GENERATION_STATS_KEY_PREFIX}*`],
 };
 
-export function allowTable(fn: IFunction, table: dynamodb.ITable, actions: TableAction[], items: TableItems): void {
+export function allowTable(
+  fn: IFunction,
+  table: dynamodb.ITable,
+  actions: TableAction[],
+  items: TableItems,
+): void {
   // GetItem/PutItem/UpdateItem name one partition key each, so LeadingKeys limits them to those items.
-  const conditions = items === "all" ? undefined : { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ITEM_KEY_PATTERNS[items] } };
-  allow(fn, actions.map((a) => `dynamodb:${a}`), [table.tableArn], conditions);
+  const conditions =
+    items === "all"
+      ? undefined
+      : { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ITEM_KEY_PATTERNS[items] } };
+  allow(
+    fn,
+    actions.map((a) => `dynamodb:${a}`),
+    [table.tableArn],
+    conditions,
+  );
   // Listing reads the newest-first index; only Query ever touches it.
-  if (actions.includes("Query")) allow(fn, ["dynamodb:Query"], [`${table.tableArn}/index/${JOBS_LIST_INDEX}`], conditions);
+  if (actions.includes("Query"))
+    allow(fn, ["dynamodb:Query"], [`${table.tableArn}/index/${JOBS_LIST_INDEX}`], conditions);
 }
 
-export function allowObjects(fn: IFunction, bucket: s3.IBucket, prefix: Prefix, actions: ObjectAction[]): void {
-  allow(fn, actions.map((a) => `s3:${a}`), [bucket.arnForObjects(`${prefix}*`)]);
+export function allowObjects(
+  fn: IFunction,
+  bucket: s3.IBucket,
+  prefix: Prefix,
+  actions: ObjectAction[],
+): void {
+  allow(
+    fn,
+    actions.map((a) => `s3:${a}`),
+    [bucket.arnForObjects(`${prefix}*`)],
+  );
 }
 
 /** Only each job's `job.json` manifest under outputs/ (Finish and RecordFailure write nothing else there). */

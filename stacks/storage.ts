@@ -9,7 +9,6 @@ import * as s3 from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
 import { JOBS_TABLE_SCHEMA } from "../packages/core/src/jobs/schema.ts";
 
-
 function privateBucketProps(): s3.BucketProps {
   return {
     blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
@@ -23,7 +22,9 @@ export function createStorage(scope: Construct, opts: { eventBusName: string }) 
     ...privateBucketProps(),
     // S3 log delivery writes through the LogDeliveryWrite ACL here, which needs object-writer ownership.
     objectOwnership: s3.ObjectOwnership.OBJECT_WRITER,
-    lifecycleRules: [{ expiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    lifecycleRules: [
+      { expiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+    ],
     removalPolicy: RemovalPolicy.RETAIN,
   });
 
@@ -33,13 +34,18 @@ export function createStorage(scope: Construct, opts: { eventBusName: string }) 
     serverAccessLogsBucket: accessLogs,
     serverAccessLogsPrefix: "bucket/",
     // A download that died mid-copy leaves parts that cost money and are never completed.
-    lifecycleRules: [{ id: "abort-incomplete-multipart", abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    lifecycleRules: [
+      { id: "abort-incomplete-multipart", abortIncompleteMultipartUploadAfter: Duration.days(1) },
+    ],
     removalPolicy: RemovalPolicy.RETAIN,
   });
 
   // The same key schema the local stack creates: the job store's own description of it.
   const table = new dynamodb.Table(scope, "Jobs", {
-    partitionKey: { name: JOBS_TABLE_SCHEMA.partitionKey.name, type: dynamodb.AttributeType.STRING },
+    partitionKey: {
+      name: JOBS_TABLE_SCHEMA.partitionKey.name,
+      type: dynamodb.AttributeType.STRING,
+    },
     billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     removalPolicy: RemovalPolicy.RETAIN,

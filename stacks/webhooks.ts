@@ -15,7 +15,10 @@ import { allowTable } from "./permissions.ts";
 /** 5 tries of at most 10 s plus 15 s of backoff fit easily; more would be a stuck receiver. */
 export const WEBHOOK_LAMBDA_TIMEOUT_S = 120;
 
-export function createWebhookDelivery(stack: Stack, scope: { bus: events.IEventBus; table: dynamodb.ITable; environment: Record<string, string> }): Function {
+export function createWebhookDelivery(
+  stack: Stack,
+  scope: { bus: events.IEventBus; table: dynamodb.ITable; environment: Record<string, string> },
+): Function {
   const subscribers = new Config.Secret(stack, "REELAY_WEBHOOKS");
   const fn = new Function(stack, "WebhookFunction", {
     handler: "functions/webhook.handler",

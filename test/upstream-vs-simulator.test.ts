@@ -47,7 +47,8 @@ beforeEach(() => {
 /** Polls until the task leaves "running"; bounded so a stuck task fails the test instead of hanging. */
 async function pollToEnd(taskId: string, kind: "video" | "image" = "video"): Promise<TaskAnswer> {
   for (let poll = 0; poll < 400; poll += 1) {
-    const answer = kind === "video" ? await client.getVideoTask(taskId) : await client.getImageTask(taskId);
+    const answer =
+      kind === "video" ? await client.getVideoTask(taskId) : await client.getImageTask(taskId);
     if (answer.state.state !== "running") return answer;
     await pause(25);
   }
@@ -117,11 +118,16 @@ describe("upstream client vs simulator", () => {
     // Read the simulator's own wording first, through a raw request with a per-request fault.
     const rawAnswer = await fetch(`${sim.url}/video/generations`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json", "X-Sim-Fault": "business_error" },
+      headers: {
+        Authorization: `Bearer ${KEY}`,
+        "Content-Type": "application/json",
+        "X-Sim-Fault": "business_error",
+      },
       body: JSON.stringify(VIDEO),
     });
     expect(rawAnswer.status).toBe(200);
-    const upstreamMessage = ((await rawAnswer.json()) as { error: { message: string } }).error.message;
+    const upstreamMessage = ((await rawAnswer.json()) as { error: { message: string } }).error
+      .message;
     sim.reset();
 
     sim.setFaults([{ fault: "business_error", on: "create", times: 1 }]);
@@ -140,7 +146,9 @@ describe("upstream client vs simulator", () => {
   });
 
   it("a query for an id that was never created is upstream_not_found", async () => {
-    expect((await caught(client.getVideoTask("vidtsk_doesnotexist"))).code).toBe("upstream_not_found");
+    expect((await caught(client.getVideoTask("vidtsk_doesnotexist"))).code).toBe(
+      "upstream_not_found",
+    );
   });
 
   it("listModels returns the simulator's video models only when asked for video", async () => {
@@ -150,7 +158,11 @@ describe("upstream client vs simulator", () => {
   });
 
   describe("images", () => {
-    const IMAGE = { model: "deltaq2-image", messages: [{ role: "user", content: "a red kite" }], modalities: ["image", "text"] };
+    const IMAGE = {
+      model: "deltaq2-image",
+      messages: [{ role: "user", content: "a red kite" }],
+      modalities: ["image", "text"],
+    };
 
     it("an image task is created, polled to success, and its URL serves a PNG", async () => {
       const created = await client.createImage(IMAGE, { idempotencyKey: nextKey("img") });
@@ -179,7 +191,11 @@ describe("upstream client vs simulator", () => {
       const form = new FormData();
       form.set("model", "deltaq2-image");
       form.set("prompt", "make the kite blue");
-      form.set("image", new Blob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" }), "kite.png");
+      form.set(
+        "image",
+        new Blob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" }),
+        "kite.png",
+      );
       const key = nextKey("edit");
       const created = await client.editImages(form, { idempotencyKey: key });
       expect(created.state.state).toBe("succeeded");

@@ -49,7 +49,12 @@ interface Timing {
 
 async function coldImports(importer: string, module: string): Promise<Timing[]> {
   const runs: Timing[] = [];
-  for (let i = 0; i < IMPORTS; i++) runs.push(await runJson<Timing>(importer, [pathToFileURL(module).href], { env: { PATH: process.env.PATH ?? "", ...FUNCTION_ENV } }));
+  for (let i = 0; i < IMPORTS; i++)
+    runs.push(
+      await runJson<Timing>(importer, [pathToFileURL(module).href], {
+        env: { PATH: process.env.PATH ?? "", ...FUNCTION_ENV },
+      }),
+    );
   return runs;
 }
 
@@ -59,7 +64,9 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
   const empty = join(ctx.tmpDir, "empty.mjs");
   await writeFile(importer, IMPORTER);
   await writeFile(empty, "export {};\n");
-  ctx.log(`esbuild ${await esbuildVersion()}, ${handlers.length} handlers, ${IMPORTS} cold imports each`);
+  ctx.log(
+    `esbuild ${await esbuildVersion()}, ${handlers.length} handlers, ${IMPORTS} cold imports each`,
+  );
   const emptyRuns = await coldImports(importer, empty);
   const emptyMs = median(emptyRuns.map((r) => r.sinceStartMs));
 

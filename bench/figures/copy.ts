@@ -55,14 +55,19 @@ async function makeOutput(sim: Simulator, bytes: number): Promise<Source> {
   const response = await fetch(`${sim.url}/video/generations`, {
     method: "POST",
     headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
-    body: JSON.stringify({ model: "alpha-2.7", prompt: `bench copy [[sim:output_bytes=${bytes}]]` }),
+    body: JSON.stringify({
+      model: "alpha-2.7",
+      prompt: `bench copy [[sim:output_bytes=${bytes}]]`,
+    }),
   });
-  if (!response.ok) throw new Error(`simulator create answered ${response.status}: ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(`simulator create answered ${response.status}: ${await response.text()}`);
   const { task_id: taskId } = (await response.json()) as { task_id: string };
   const task = sim.task(taskId);
   const url = task?.outputUrls[0];
   const sha256 = task?.outputSha256;
-  if (task === undefined || url === undefined || sha256 === undefined) throw new Error(`simulator task ${taskId} has no output`);
+  if (task === undefined || url === undefined || sha256 === undefined)
+    throw new Error(`simulator task ${taskId} has no output`);
   return { url, bytes: task.outputBytes, sha256 };
 }
 
@@ -80,7 +85,9 @@ async function sha256Of(stream: Readable): Promise<{ sha256: string; bytes: numb
 
 function check(what: string, got: { sha256: string; bytes: number }, source: Source): void {
   if (got.bytes !== source.bytes || got.sha256 !== source.sha256) {
-    throw new Error(`${what}: ${got.bytes} bytes sha256 ${got.sha256}, the source has ${source.bytes} bytes sha256 ${source.sha256}`);
+    throw new Error(
+      `${what}: ${got.bytes} bytes sha256 ${got.sha256}, the source has ${source.bytes} bytes sha256 ${source.sha256}`,
+    );
   }
 }
 
@@ -95,15 +102,22 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
   const cleanups: (() => Promise<void>)[] = [() => rm(bundleDir, { recursive: true, force: true })];
   try {
     // Minified, as the Lambda functions are deployed; s3rver is the local stack's own s3rver child.
-    const s3rverEntry = fileURLToPath(new URL("../../packages/local/src/s3rver-child.ts", import.meta.url));
+    const s3rverEntry = fileURLToPath(
+      new URL("../../packages/local/src/s3rver-child.ts", import.meta.url),
+    );
     const [fetchChild, copyChild, s3rverChild] = await Promise.all(
       [supportFile("copy/fetch-child.ts"), supportFile("copy/copy-child.ts"), s3rverEntry].map(
-        async (entry, i) => (await bundle(entry, join(bundleDir, `child-${i}.mjs`), { minify: true })).file,
+        async (entry, i) =>
+          (await bundle(entry, join(bundleDir, `child-${i}.mjs`), { minify: true })).file,
       ),
     );
     const sim = await startSimulator({ apiKey: API_KEY, generationMs: 0 });
     cleanups.push(() => sim.close());
-    const s3rver = await startService<{ port: number }>(s3rverChild as string, [join(ctx.tmpDir, "s3"), "127.0.0.1", "0"]);
+    const s3rver = await startService<{ port: number }>(s3rverChild as string, [
+      join(ctx.tmpDir, "s3"),
+      "127.0.0.1",
+      "0",
+    ]);
     cleanups.push(() => s3rver.stop());
     const s3Endpoint = `http://127.0.0.1:${s3rver.info.port}`;
     const s3 = localS3Client(s3Endpoint);
@@ -125,11 +139,20 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
       const key = `bench/copy-${n++}.mp4`;
       const simulator = process.cpuUsage();
       const s3rverBefore = s3rver.cpuMs();
-      const result = await runJson<ChildResult>(copyChild as string, [source.url, s3Endpoint, bucket, key]);
+      const result = await runJson<ChildResult>(copyChild as string, [
+        source.url,
+        s3Endpoint,
+        bucket,
+        key,
+      ]);
       result.simulatorCpuMs = cpuMs(simulator);
       const s3rverAfter = s3rver.cpuMs();
-      if (s3rverBefore !== undefined && s3rverAfter !== undefined) result.s3rverCpuMs = s3rverAfter - s3rverBefore;
-      if (result.sha256 !== source.sha256) throw new Error(`copyUrlToS3 reported sha256 ${result.sha256}, the source is ${source.sha256}`);
+      if (s3rverBefore !== undefined && s3rverAfter !== undefined)
+        result.s3rverCpuMs = s3rverAfter - s3rverBefore;
+      if (result.sha256 !== source.sha256)
+        throw new Error(
+          `copyUrlToS3 reported sha256 ${result.sha256}, the source is ${source.sha256}`,
+        );
       const stored = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       check("the stored object", await sha256Of(stored.Body as Readable), source);
       await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
@@ -155,7 +178,9 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
     for (let i = 0; i < REPEATS; i++) {
       bases.push(await baseline(large));
       copies.push(await copy(large));
-      ctx.log(`1 GiB run ${i + 1}/${REPEATS}: fetch-to-file ${mbps(bases.at(-1)!).toFixed(0)} MB/s, copyUrlToS3 ${mbps(copies.at(-1)!).toFixed(0)} MB/s`);
+      ctx.log(
+        `1 GiB run ${i + 1}/${REPEATS}: fetch-to-file ${mbps(bases.at(-1)!).toFixed(0)} MB/s, copyUrlToS3 ${mbps(copies.at(-1)!).toFixed(0)} MB/s`,
+      );
     }
     const copyRss = Math.max(...copies.map((r) => r.maxRssBytes));
     const baseRss = Math.max(...bases.map((r) => r.maxRssBytes));

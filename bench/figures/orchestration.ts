@@ -16,7 +16,11 @@
 import { availableParallelism, loadavg } from "node:os";
 import { synthJobFlowDefinition } from "../../packages/core/src/flow/synth-definition.ts";
 import type { BenchContext, Figure } from "../support/figure.ts";
-import { EQUAL_DELAY_WAIT_S, jobPollerDefinition, POLLER_WAIT_S } from "../support/orchestration/job-poller.ts";
+import {
+  EQUAL_DELAY_WAIT_S,
+  jobPollerDefinition,
+  POLLER_WAIT_S,
+} from "../support/orchestration/job-poller.ts";
 import { drawMix, GENERATION_CV, TIERS } from "../support/orchestration/mix.ts";
 import { costUsd } from "../support/orchestration/pricing.ts";
 import { runPass, startEnv, type JobMeasure } from "../support/orchestration/run.ts";
@@ -44,7 +48,9 @@ function mean(measures: JobMeasure[], pick: (m: JobMeasure) => number): number {
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN;
+  return (
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN
+  );
 }
 
 interface Summary {
@@ -76,7 +82,11 @@ function summarize(measures: JobMeasure[]): Summary {
     gbSeconds,
     requests: per((m) => m.upstreamRequests),
     taskQueries: per((m) => m.taskQueries),
-    cost: costUsd({ transitions: transitions * 1000, invocations: invocations * 1000, gbSeconds: gbSeconds * 1000 }),
+    cost: costUsd({
+      transitions: transitions * 1000,
+      invocations: invocations * 1000,
+      gbSeconds: gbSeconds * 1000,
+    }),
     p95S: percentile(delays, 0.95) / 1000,
     maxS: Math.max(...delays) / 1000,
     roundS: sum(watched.map((m) => m.watchedMs!)) / sum(watched.map((m) => m.looks)) / 1000,
@@ -90,32 +100,53 @@ function usd(x: number): string {
 function perTier(s: Summary): string {
   return TIERS.map((tier) => {
     const mine = s.measures.filter((m) => m.model === tier.model);
-    const p95 = percentile(mine.map((m) => m.detectionMs ?? Number.POSITIVE_INFINITY), 0.95) / 1000;
+    const p95 =
+      percentile(
+        mine.map((m) => m.detectionMs ?? Number.POSITIVE_INFINITY),
+        0.95,
+      ) / 1000;
     return `${tier.meanMs / 1000} s: ${mean(mine, (m) => m.upstreamRequests).toFixed(1)} req, p95 ${p95.toFixed(2)} s`;
   }).join("; ");
 }
 
-const breakdown = (s: Summary) => `transitions ${usd(s.cost.transitions)} + requests ${usd(s.cost.requests)} + GB-s ${usd(s.cost.duration)}`;
+const breakdown = (s: Summary) =>
+  `transitions ${usd(s.cost.transitions)} + requests ${usd(s.cost.requests)} + GB-s ${usd(s.cost.duration)}`;
 
 export async function figures(ctx: BenchContext): Promise<Figure[]> {
-  ctx.log(`load average at start ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores (other work on the machine stretches every flow)`);
+  ctx.log(
+    `load average at start ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores (other work on the machine stretches every flow)`,
+  );
   const env = await startEnv(ctx.tmpDir, TIME_SCALE);
   try {
     const reelayFlow = synthJobFlowDefinition();
-    const warmupJobs = drawMix({ seed: 11, perTier: WARMUP_PER_TIER, arrivalSpreadMs: ARRIVALS_MS });
+    const warmupJobs = drawMix({
+      seed: 11,
+      perTier: WARMUP_PER_TIER,
+      arrivalSpreadMs: ARRIVALS_MS,
+    });
     const jobs = drawMix({ seed: 22, perTier: MEASURED_PER_TIER, arrivalSpreadMs: ARRIVALS_MS });
     const pass = async (label: string, run: () => Promise<JobMeasure[]>): Promise<Summary> => {
       const started = performance.now();
       const s = summarize(await run());
       const ok = s.measures.filter((m) => m.status === "succeeded").length;
-      ctx.log(`${label}: ${ok}/${s.measures.length} succeeded in ${((performance.now() - started) / 1000).toFixed(0)} s; per tier ${perTier(s)}; round ${s.roundS.toFixed(2)} s`);
-      if (ok !== s.measures.length) throw new Error(`${label}: ${s.measures.length - ok} job(s) did not succeed`);
+      ctx.log(
+        `${label}: ${ok}/${s.measures.length} succeeded in ${((performance.now() - started) / 1000).toFixed(0)} s; per tier ${perTier(s)}; round ${s.roundS.toFixed(2)} s`,
+      );
+      if (ok !== s.measures.length)
+        throw new Error(`${label}: ${s.measures.length - ok} job(s) did not succeed`);
       return s;
     };
 
-    const warm = await pass("warm-up (reelay learns)", () => runPass(env, { definition: reelayFlow, reelay: true, jobs: warmupJobs }));
-    const reelay = await pass("reelay", () => runPass(env, { definition: reelayFlow, reelay: true, jobs }));
-    const pollerPass = (waitS: number) => pass(poller(waitS), () => runPass(env, { definition: jobPollerDefinition(waitS), reelay: false, jobs }));
+    const warm = await pass("warm-up (reelay learns)", () =>
+      runPass(env, { definition: reelayFlow, reelay: true, jobs: warmupJobs }),
+    );
+    const reelay = await pass("reelay", () =>
+      runPass(env, { definition: reelayFlow, reelay: true, jobs }),
+    );
+    const pollerPass = (waitS: number) =>
+      pass(poller(waitS), () =>
+        runPass(env, { definition: jobPollerDefinition(waitS), reelay: false, jobs }),
+      );
     const usual = await pollerPass(POLLER_WAIT_S);
     const equal = await pollerPass(EQUAL_DELAY_WAIT_S);
 

@@ -29,7 +29,11 @@ const WARM_UP_JOBS = 50;
  */
 const CONCURRENCY = 60;
 const OUTPUT_BYTES = 1_000_000;
-const BODY = JSON.stringify({ model: "gamma-3.1", prompt: `a paper boat on a pond [[sim:output_bytes=${OUTPUT_BYTES}]]`, duration_sec: 4 });
+const BODY = JSON.stringify({
+  model: "gamma-3.1",
+  prompt: `a paper boat on a pond [[sim:output_bytes=${OUTPUT_BYTES}]]`,
+  duration_sec: 4,
+});
 const SIM_KEY = "bench-throughput";
 
 interface Run<T> {
@@ -43,20 +47,47 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
   const cache = fileURLToPath(new URL("../../node_modules/.cache/", import.meta.url));
   await mkdir(cache, { recursive: true });
   const bundleDir = await mkdtemp(join(cache, "reelay-bench-throughput-"));
-  const client = (await bundle(supportFile("throughput/client.ts"), join(bundleDir, "client.mjs"), { minify: true })).file;
+  const client = (
+    await bundle(supportFile("throughput/client.ts"), join(bundleDir, "client.mjs"), {
+      minify: true,
+    })
+  ).file;
   const config = loadConfig({ REELAY_PORT: "0", REELAY_DATA_DIR: join(ctx.tmpDir, "stack") });
-  const stack = await startLocalStack({ config, quiet: true, s3Port: 0, simulator: { generationMs: 0 } });
+  const stack = await startLocalStack({
+    config,
+    quiet: true,
+    s3Port: 0,
+    simulator: { generationMs: 0 },
+  });
   try {
     ctx.log(`stack up at ${stack.url}; ${WARM_UP_JOBS} warm-up jobs`);
-    await runJson<Run<ReelayJobResult>>(client, ["reelay", stack.url, stack.apiKey, String(WARM_UP_JOBS), String(CONCURRENCY), BODY]);
+    await runJson<Run<ReelayJobResult>>(client, [
+      "reelay",
+      stack.url,
+      stack.apiKey,
+      String(WARM_UP_JOBS),
+      String(CONCURRENCY),
+      BODY,
+    ]);
     ctx.log(`${JOBS} jobs, ${CONCURRENCY} in flight`);
-    const reelay = await runJson<Run<ReelayJobResult>>(client, ["reelay", stack.url, stack.apiKey, String(JOBS), String(CONCURRENCY), BODY]);
+    const reelay = await runJson<Run<ReelayJobResult>>(client, [
+      "reelay",
+      stack.url,
+      stack.apiKey,
+      String(JOBS),
+      String(CONCURRENCY),
+      BODY,
+    ]);
     const failed = reelay.jobs.filter((j) => j.event.detail.status !== "succeeded");
-    if (failed.length > 0) throw new Error(`${failed.length} of ${JOBS} jobs did not succeed, e.g. ${JSON.stringify(failed[0]?.event.detail.error)}`);
+    if (failed.length > 0)
+      throw new Error(
+        `${failed.length} of ${JOBS} jobs did not succeed, e.g. ${JSON.stringify(failed[0]?.event.detail.error)}`,
+      );
     const overheads = reelay.jobs.map((j) => {
       const { createdAt, finishedAt } = j.event.detail.timings;
       const task = stack.simulator?.task(j.event.detail.upstreamTaskId ?? "");
-      if (task === undefined) throw new Error(`job ${j.id}: the simulator has no task ${j.event.detail.upstreamTaskId}`);
+      if (task === undefined)
+        throw new Error(`job ${j.id}: the simulator has no task ${j.event.detail.upstreamTaskId}`);
       return Date.parse(finishedAt) - Date.parse(createdAt) - (task.finishesAt - task.createdAt);
     });
     const load = loadavg()[0]?.toFixed(1);
@@ -66,12 +97,20 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
     const sim = await startSimulator({ apiKey: SIM_KEY, generationMs: 0 });
     let upstream: Run<UpstreamTaskResult>;
     try {
-      upstream = await runJson<Run<UpstreamTaskResult>>(client, ["upstream", sim.url, SIM_KEY, String(JOBS), String(CONCURRENCY), BODY]);
+      upstream = await runJson<Run<UpstreamTaskResult>>(client, [
+        "upstream",
+        sim.url,
+        SIM_KEY,
+        String(JOBS),
+        String(CONCURRENCY),
+        BODY,
+      ]);
     } finally {
       await sim.close();
     }
     const short = upstream.jobs.filter((t) => t.bytes !== OUTPUT_BYTES);
-    if (short.length > 0) throw new Error(`${short.length} upstream downloads were not ${OUTPUT_BYTES} bytes`);
+    if (short.length > 0)
+      throw new Error(`${short.length} upstream downloads were not ${OUTPUT_BYTES} bytes`);
     const upstreamLatencies = upstream.jobs.map((t) => t.doneAt - t.startAt);
 
     const machine = `${cpus().length} cores, load average ${load} during the run`;

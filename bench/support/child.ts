@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** A file of bench/support by its path below that folder. */
-export const supportFile = (name: string): string => fileURLToPath(new URL(`./${name}`, import.meta.url));
+export const supportFile = (name: string): string =>
+  fileURLToPath(new URL(`./${name}`, import.meta.url));
 
 export interface ChildRun {
   stdout: string;
@@ -16,7 +17,11 @@ export interface ChildRun {
 }
 
 /** Runs `node [nodeArgs] file args` and resolves with its output; rejects on a non-zero exit. */
-export function runNode(file: string, args: string[], options: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<ChildRun> {
+export function runNode(
+  file: string,
+  args: string[],
+  options: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), file, ...args], {
       stdio: ["ignore", "pipe", "pipe"],
@@ -29,13 +34,22 @@ export function runNode(file: string, args: string[], options: { nodeArgs?: stri
     child.once("error", reject);
     child.once("close", (code, signal) => {
       if (code === 0) resolve({ stdout, stderr });
-      else reject(new Error(`${file} exited ${code ?? signal}: ${stderr.trim().split("\n").slice(-8).join("\n")}`));
+      else
+        reject(
+          new Error(
+            `${file} exited ${code ?? signal}: ${stderr.trim().split("\n").slice(-8).join("\n")}`,
+          ),
+        );
     });
   });
 }
 
 /** Runs `node file args` and parses the JSON object on the last line it prints. */
-export async function runJson<T>(file: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<T> {
+export async function runJson<T>(
+  file: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv } = {},
+): Promise<T> {
   const { stdout } = await runNode(file, args, options);
   const last = stdout.trim().split("\n").at(-1) ?? "";
   try {
@@ -62,10 +76,19 @@ export function startService<T>(file: string, args: string[]): Promise<Service<T
     const exited = new Promise<void>((done) => child.once("exit", () => done()));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`${file} exited ${code} before it was ready: ${stderr.trim().split("\n").slice(-5).join("\n")}`)));
+    child.once("exit", (code) =>
+      reject(
+        new Error(
+          `${file} exited ${code} before it was ready: ${stderr.trim().split("\n").slice(-5).join("\n")}`,
+        ),
+      ),
+    );
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
-      const line = stdout.split("\n").slice(0, -1).find((l) => l.startsWith("{"));
+      const line = stdout
+        .split("\n")
+        .slice(0, -1)
+        .find((l) => l.startsWith("{"));
       if (line === undefined) return;
       resolve({
         info: JSON.parse(line) as T,
@@ -82,7 +105,9 @@ export function startService<T>(file: string, args: string[]): Promise<Service<T
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** The p-th percentile (0..100), nearest rank. */

@@ -32,7 +32,10 @@ export interface Bundle {
   file: string;
   bytes: number;
   /** esbuild's metafile: every input file and its bytes in the output. */
-  meta: { inputs: Record<string, { bytes: number }>; outputs: Record<string, { bytes: number; inputs: Record<string, { bytesInOutput: number }> }> };
+  meta: {
+    inputs: Record<string, { bytes: number }>;
+    outputs: Record<string, { bytes: number; inputs: Record<string, { bytesInOutput: number }> }>;
+  };
 }
 
 export async function esbuildVersion(): Promise<string> {
@@ -40,7 +43,11 @@ export async function esbuildVersion(): Promise<string> {
 }
 
 /** Bundles `entry` (relative to the repo root or absolute) into `outfile` (.mjs). */
-export async function bundle(entry: string, outfile: string, options: BundleOptions): Promise<Bundle> {
+export async function bundle(
+  entry: string,
+  outfile: string,
+  options: BundleOptions,
+): Promise<Bundle> {
   const metafile = `${outfile}.meta.json`;
   await run(
     ESBUILD,

@@ -45,7 +45,10 @@ function num(x: number): string {
 function targetText(figure: Figure): string {
   const t = figure.target;
   if (t === undefined) return "";
-  const parts = [t.atLeast === undefined ? "" : `>= ${num(t.atLeast)}`, t.atMost === undefined ? "" : `<= ${num(t.atMost)}`].filter(Boolean);
+  const parts = [
+    t.atLeast === undefined ? "" : `>= ${num(t.atLeast)}`,
+    t.atMost === undefined ? "" : `<= ${num(t.atMost)}`,
+  ].filter(Boolean);
   return ` | target ${t.on} ${parts.join(" and ")} ${meetsTarget(figure) ? "ok" : "MISSED"}`;
 }
 

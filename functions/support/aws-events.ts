@@ -17,5 +17,7 @@ export interface HttpApiResult {
 }
 
 export interface S3NotificationEvent {
-  Records: { s3: { bucket: { name: string }; object: { key: string; eTag?: string; size?: number } } }[];
+  Records: {
+    s3: { bucket: { name: string }; object: { key: string; eTag?: string; size?: number } };
+  }[];
 }

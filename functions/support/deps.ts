@@ -24,7 +24,12 @@ import { stateMachineStarter } from "./starter.ts";
 import { stateMachineStopper } from "./stopper.ts";
 
 export function required(value: string | undefined, name: string): string {
-  if (value === undefined) throw new ReelayError("invalid_config", `${name} is not set on this function; the stack sets it.`, { path: name });
+  if (value === undefined)
+    throw new ReelayError(
+      "invalid_config",
+      `${name} is not set on this function; the stack sets it.`,
+      { path: name },
+    );
   return value;
 }
 
@@ -32,7 +37,10 @@ export function required(value: string | undefined, name: string): string {
 function unboundUpstream(): UpstreamClient {
   return new Proxy({} as UpstreamClient, {
     get(_target, property) {
-      throw new ReelayError("upstream_not_bound", `This function has no upstream API key; it cannot use upstream.${String(property)}.`);
+      throw new ReelayError(
+        "upstream_not_bound",
+        `This function has no upstream API key; it cannot use upstream.${String(property)}.`,
+      );
     },
   });
 }
@@ -51,26 +59,39 @@ async function upstreamClient(config: Config): Promise<UpstreamClient> {
 }
 
 /** The clients every handler shares, from the names the stack set. */
-export function awsStores(config: Config = loadConfig()): Pick<PipelineDeps, "jobs" | "objects" | "events" | "generationStats"> {
+export function awsStores(
+  config: Config = loadConfig(),
+): Pick<PipelineDeps, "jobs" | "objects" | "events" | "generationStats"> {
   const region = config.aws.region;
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region }), { marshallOptions: { removeUndefinedValues: true } });
+  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region }), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
   const tableName = required(config.aws.tableName, "REELAY_TABLE_NAME");
   return {
     jobs: new JobStore(db, tableName),
     generationStats: new GenerationStatsStore(db, tableName),
-    objects: new ObjectStore(new S3Client({ region }), required(config.aws.bucketName, "REELAY_BUCKET_NAME")),
+    objects: new ObjectStore(
+      new S3Client({ region }),
+      required(config.aws.bucketName, "REELAY_BUCKET_NAME"),
+    ),
     events: new EventBridgeSink(new EventBridgeClient({ region }), config.aws.eventBusName),
   };
 }
 
 /** Starts executions of this stack's state machine (API and drop functions). */
 export function awsStarter(config: Config = loadConfig()): ReturnType<typeof stateMachineStarter> {
-  return stateMachineStarter(new SFNClient({ region: config.aws.region }), required(config.aws.stateMachineArn, "REELAY_STATE_MACHINE_ARN"));
+  return stateMachineStarter(
+    new SFNClient({ region: config.aws.region }),
+    required(config.aws.stateMachineArn, "REELAY_STATE_MACHINE_ARN"),
+  );
 }
 
 /** Stops executions of this stack's state machine (the API's cancel). */
 export function awsStopper(config: Config = loadConfig()): ExecutionStopper {
-  return stateMachineStopper(new SFNClient({ region: config.aws.region }), required(config.aws.stateMachineArn, "REELAY_STATE_MACHINE_ARN"));
+  return stateMachineStopper(
+    new SFNClient({ region: config.aws.region }),
+    required(config.aws.stateMachineArn, "REELAY_STATE_MACHINE_ARN"),
+  );
 }
 
 /** Output downloads on AWS: https only, public addresses only, REELAY_MAX_OUTPUT_BYTES at most. */

@@ -20,7 +20,11 @@ function ssmReader(region: string | undefined): ParameterReader {
   return async (names) => {
     ssm ??= new SSMClient({ region });
     const answer = await ssm.send(new GetParametersCommand({ Names: names, WithDecryption: true }));
-    return new Map((answer.Parameters ?? []).flatMap((p) => (p.Name === undefined || p.Value === undefined ? [] : [[p.Name, p.Value] as const])));
+    return new Map(
+      (answer.Parameters ?? []).flatMap((p) =>
+        p.Name === undefined || p.Value === undefined ? [] : [[p.Name, p.Value] as const],
+      ),
+    );
   };
 }
 
@@ -28,19 +32,31 @@ function ssmReader(region: string | undefined): ParameterReader {
  * The value of bound secret `name`; `secret_not_bound` when the function has no such binding and
  * `secret_not_set` when SSM has no value for it (`npx sst secrets set NAME ...`). Never logs it.
  */
-export async function readSecret(name: string, env: NodeJS.ProcessEnv = process.env, read: ParameterReader = ssmReader(env.AWS_REGION)): Promise<string> {
+export async function readSecret(
+  name: string,
+  env: NodeJS.ProcessEnv = process.env,
+  read: ParameterReader = ssmReader(env.AWS_REGION),
+): Promise<string> {
   const bound = env[`SST_Secret_value_${name}`];
   if (bound === undefined) {
-    throw new ReelayError("secret_not_bound", `Secret ${name} is not bound to this function; the stack binds it.`, { path: name });
+    throw new ReelayError(
+      "secret_not_bound",
+      `Secret ${name} is not bound to this function; the stack binds it.`,
+      { path: name },
+    );
   }
   if (bound !== FROM_SSM) return bound;
   const own = `${env.SST_SSM_PREFIX ?? ""}Secret/${name}/value`;
   const fallback = `/sst/${env.SST_APP ?? ""}/.fallback/Secret/${name}/value`;
   const value = (await read([own])).get(own) ?? (await read([fallback])).get(fallback);
   if (value === undefined) {
-    throw new ReelayError("secret_not_set", `Secret ${name} has no value in stage ${env.SST_STAGE ?? "(unknown)"}: set it with \`npx sst secrets set ${name} ...\`.`, {
-      path: name,
-    });
+    throw new ReelayError(
+      "secret_not_set",
+      `Secret ${name} has no value in stage ${env.SST_STAGE ?? "(unknown)"}: set it with \`npx sst secrets set ${name} ...\`.`,
+      {
+        path: name,
+      },
+    );
   }
   return value;
 }

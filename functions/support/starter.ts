@@ -6,11 +6,20 @@
 import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand } from "@aws-sdk/client-sfn";
 import type { Job } from "../../packages/core/src/jobs/types.ts";
 
-export function stateMachineStarter(sfn: SFNClient, stateMachineArn: string): { start(job: Job): Promise<void> } {
+export function stateMachineStarter(
+  sfn: SFNClient,
+  stateMachineArn: string,
+): { start(job: Job): Promise<void> } {
   return {
     async start(job) {
       try {
-        await sfn.send(new StartExecutionCommand({ stateMachineArn, name: job.id, input: JSON.stringify({ jobId: job.id }) }));
+        await sfn.send(
+          new StartExecutionCommand({
+            stateMachineArn,
+            name: job.id,
+            input: JSON.stringify({ jobId: job.id }),
+          }),
+        );
       } catch (error) {
         if (error instanceof ExecutionAlreadyExists) return;
         throw error;

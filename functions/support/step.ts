@@ -6,11 +6,24 @@
 import * as z from "zod";
 import { ReelayError } from "../../packages/core/src/errors.ts";
 import { UPSTREAM_STEPS, type JobFlowStep } from "../../packages/core/src/flow/steps.ts";
-import type { FailureInput, FlowState, PipelineDeps } from "../../packages/core/src/pipeline/deps.ts";
-import { download, finish, poll, recordFailure, submit } from "../../packages/core/src/pipeline/steps.ts";
+import type {
+  FailureInput,
+  FlowState,
+  PipelineDeps,
+} from "../../packages/core/src/pipeline/deps.ts";
+import {
+  download,
+  finish,
+  poll,
+  recordFailure,
+  submit,
+} from "../../packages/core/src/pipeline/steps.ts";
 import { buildPipelineDeps } from "./deps.ts";
 
-const STEPS: Record<JobFlowStep, (deps: PipelineDeps, input: FlowState & FailureInput) => Promise<unknown>> = {
+const STEPS: Record<
+  JobFlowStep,
+  (deps: PipelineDeps, input: FlowState & FailureInput) => Promise<unknown>
+> = {
   submit,
   poll,
   download,
@@ -26,7 +39,9 @@ let deps: Promise<PipelineDeps> | undefined;
 export async function runStep(step: JobFlowStep, event: unknown): Promise<unknown> {
   const parsed = StepInput.safeParse(event);
   if (!parsed.success) {
-    throw new ReelayError("invalid_flow_state", `The ${step} step needs a job id in its input.`, { path: "jobId" });
+    throw new ReelayError("invalid_flow_state", `The ${step} step needs a job id in its input.`, {
+      path: "jobId",
+    });
   }
   deps ??= buildPipelineDeps({ callsUpstream: UPSTREAM_STEPS.includes(step) });
   return STEPS[step](await deps, parsed.data as unknown as FlowState & FailureInput);

@@ -13,7 +13,12 @@ export function stateMachineStopper(sfn: SFNClient, stateMachineArn: string): Ex
   return {
     async stop(jobId) {
       try {
-        await sfn.send(new StopExecutionCommand({ executionArn: executionArn(stateMachineArn, jobId), cause: "Cancelled through POST /v1/jobs/{id}/cancel." }));
+        await sfn.send(
+          new StopExecutionCommand({
+            executionArn: executionArn(stateMachineArn, jobId),
+            cause: "Cancelled through POST /v1/jobs/{id}/cancel.",
+          }),
+        );
       } catch (error) {
         // Never started (a start that failed) or long gone: nothing left to stop. A finished
         // execution is not an error for StopExecution, so only a missing one needs this.

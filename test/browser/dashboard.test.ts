@@ -33,7 +33,12 @@ let page: Page;
 beforeAll(async () => {
   stack = await startTestStack();
   profile = await mkdtemp(join(tmpdir(), "reelay-chromium-"));
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1200, height: 1000 } });
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1200, height: 1000 },
+  });
   page = context.pages()[0] ?? (await context.newPage());
 }, 60_000);
 
@@ -58,43 +63,77 @@ describe("dashboard in chromium", () => {
     expect(await page.getAttribute("#f-duration", "placeholder")).toBe("model default");
     await chooseModel("kappa-omni-flash-preview");
     expect(await page.textContent("#f-duration-hint")).toBe("3 to 10");
-    expect(await page.$$eval("#f-resolution option", (options) => options.map((o) => (o as unknown as { value: string }).value))).toEqual(["", "720p"]);
+    expect(
+      await page.$$eval("#f-resolution option", (options) =>
+        options.map((o) => (o as unknown as { value: string }).value),
+      ),
+    ).toEqual(["", "720p"]);
     await chooseModel("gamma-3.1");
-    expect(await page.$$eval("#f-ratio option", (options) => options.map((o) => (o as unknown as { value: string }).value))).toEqual(["", "16:9", "9:16"]);
-    expect(await page.evaluate(() => (globalThis as any).localStorage.getItem("reelay.apiKey"))).toBe(stack.apiKey);
+    expect(
+      await page.$$eval("#f-ratio option", (options) =>
+        options.map((o) => (o as unknown as { value: string }).value),
+      ),
+    ).toEqual(["", "16:9", "9:16"]);
+    expect(
+      await page.evaluate(() => (globalThis as any).localStorage.getItem("reelay.apiKey")),
+    ).toBe(stack.apiKey);
     await page.waitForSelector('#live[data-state="on"]');
   });
 
-  it("submits a video job that reaches succeeded in the list, with a timeline and a video showing a frame", async () => {
-    expect(await page.evaluate(() => (globalThis as any).document.createElement("video").canPlayType('video/mp4; codecs="avc1.42E01E"'))).toBe("probably");
-    await chooseModel("gamma-3.1");
-    await page.fill("#f-prompt", "a lighthouse at dusk, waves below");
-    await page.fill("#f-duration", "4");
-    await page.selectOption("#f-resolution", "720p");
-    await page.click("#submit-button");
-    await page.waitForFunction(() => (globalThis as any).document.querySelector("#detail-id")?.textContent?.startsWith("vidtsk_"));
-    const jobId = (await page.textContent("#detail-id")) ?? "";
+  it(
+    "submits a video job that reaches succeeded in the list, with a timeline and a video showing a frame",
+    async () => {
+      expect(
+        await page.evaluate(() =>
+          (globalThis as any).document
+            .createElement("video")
+            .canPlayType('video/mp4; codecs="avc1.42E01E"'),
+        ),
+      ).toBe("probably");
+      await chooseModel("gamma-3.1");
+      await page.fill("#f-prompt", "a lighthouse at dusk, waves below");
+      await page.fill("#f-duration", "4");
+      await page.selectOption("#f-resolution", "720p");
+      await page.click("#submit-button");
+      await page.waitForFunction(() =>
+        (globalThis as any).document
+          .querySelector("#detail-id")
+          ?.textContent?.startsWith("vidtsk_"),
+      );
+      const jobId = (await page.textContent("#detail-id")) ?? "";
 
-    await page.waitForSelector(`#jobs tr[data-id="${jobId}"][data-status="succeeded"]`, { timeout: JOB_TIMEOUT_MS });
-    await page.click(`#jobs tr[data-id="${jobId}"]`);
-    await page.waitForSelector('#detail-status[data-status="succeeded"]');
-    const timeline = await page.$$eval("#timeline li", (items) => items.map((item) => (item as unknown as { dataset: Record<string, string> }).dataset["status"]));
-    expect(timeline[0]).toBe("queued");
-    expect(timeline.at(-1)).toBe("succeeded");
-    expect(timeline).toContain("running");
+      await page.waitForSelector(`#jobs tr[data-id="${jobId}"][data-status="succeeded"]`, {
+        timeout: JOB_TIMEOUT_MS,
+      });
+      await page.click(`#jobs tr[data-id="${jobId}"]`);
+      await page.waitForSelector('#detail-status[data-status="succeeded"]');
+      const timeline = await page.$$eval("#timeline li", (items) =>
+        items.map(
+          (item) => (item as unknown as { dataset: Record<string, string> }).dataset["status"],
+        ),
+      );
+      expect(timeline[0]).toBe("queued");
+      expect(timeline.at(-1)).toBe("succeeded");
+      expect(timeline).toContain("running");
 
-    await page.waitForFunction(() => ((globalThis as any).document.querySelector("#previews video")?.readyState ?? 0) >= 2, undefined, { timeout: 20_000 });
-    const video = await page.$eval("#previews video", (node) => {
-      const v = node as unknown as { readyState: number; videoWidth: number; currentSrc: string };
-      return { readyState: v.readyState, width: v.videoWidth, src: v.currentSrc };
-    });
-    expect(video.readyState).toBeGreaterThanOrEqual(2);
-    expect(video.width).toBeGreaterThan(0);
-    expect(video.src).toContain(`outputs/${jobId}/`);
+      await page.waitForFunction(
+        () => ((globalThis as any).document.querySelector("#previews video")?.readyState ?? 0) >= 2,
+        undefined,
+        { timeout: 20_000 },
+      );
+      const video = await page.$eval("#previews video", (node) => {
+        const v = node as unknown as { readyState: number; videoWidth: number; currentSrc: string };
+        return { readyState: v.readyState, width: v.videoWidth, src: v.currentSrc };
+      });
+      expect(video.readyState).toBeGreaterThanOrEqual(2);
+      expect(video.width).toBeGreaterThan(0);
+      expect(video.src).toContain(`outputs/${jobId}/`);
 
-    await mkdir(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: join(ARTIFACTS, "dashboard.png"), fullPage: true });
-  }, JOB_TIMEOUT_MS + 30_000);
+      await mkdir(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, "dashboard.png"), fullPage: true });
+    },
+    JOB_TIMEOUT_MS + 30_000,
+  );
 
   it("shows the API's refusal of a duration the model does not take next to the duration field, and makes no job", async () => {
     const rowsBefore = await page.$$eval("#jobs tbody tr", (rows) => rows.length);
@@ -104,11 +143,19 @@ describe("dashboard in chromium", () => {
     await page.click("#submit-button");
     const error = await page.waitForSelector('.field-error[data-for="duration_sec"]:not(:empty)');
     expect(await error.textContent()).toMatch(/4, 6 or 8/);
-    expect(await page.$eval('.field[data-field="duration_sec"]', (node) => node.classList.contains("invalid"))).toBe(true);
+    expect(
+      await page.$eval('.field[data-field="duration_sec"]', (node) =>
+        node.classList.contains("invalid"),
+      ),
+    ).toBe(true);
     expect(await page.textContent("#form-error")).toBe("");
     await page.screenshot({ path: join(ARTIFACTS, "dashboard-invalid.png"), fullPage: true });
 
-    const { body } = await (await fetch(`${stack.url}/v1/jobs`, { headers: { authorization: `Bearer ${stack.apiKey}` } })).json().then((b) => ({ body: b as { data: unknown[] } }));
+    const { body } = await (
+      await fetch(`${stack.url}/v1/jobs`, { headers: { authorization: `Bearer ${stack.apiKey}` } })
+    )
+      .json()
+      .then((b) => ({ body: b as { data: unknown[] } }));
     expect(body.data.length).toBe(rowsBefore);
   });
 });

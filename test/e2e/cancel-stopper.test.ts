@@ -25,7 +25,12 @@ beforeAll(async () => {
       res.setHeader("content-type", "application/x-amz-json-1.0");
       if (missing.has(body.executionArn ?? "")) {
         res.statusCode = 400;
-        res.end(JSON.stringify({ __type: "com.amazonaws.states#ExecutionDoesNotExist", message: "Execution Does Not Exist" }));
+        res.end(
+          JSON.stringify({
+            __type: "com.amazonaws.states#ExecutionDoesNotExist",
+            message: "Execution Does Not Exist",
+          }),
+        );
         return;
       }
       res.end(JSON.stringify({ stopDate: 1_700_000_000 }));
@@ -33,7 +38,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
-  sfn = new SFNClient({ region: "us-east-1", endpoint: `http://127.0.0.1:${port}`, credentials: { accessKeyId: "test", secretAccessKey: "test" }, maxAttempts: 1 });
+  sfn = new SFNClient({
+    region: "us-east-1",
+    endpoint: `http://127.0.0.1:${port}`,
+    credentials: { accessKeyId: "test", secretAccessKey: "test" },
+    maxAttempts: 1,
+  });
 });
 afterAll(async () => {
   sfn?.destroy();
@@ -42,7 +52,9 @@ afterAll(async () => {
 
 describe("AWS execution stopper", () => {
   it("names the execution by the job id under the machine's ARN", () => {
-    expect(executionArn(MACHINE, JOB)).toBe(`arn:aws:states:us-east-1:123456789012:execution:JobFlow530BA379-abc:${JOB}`);
+    expect(executionArn(MACHINE, JOB)).toBe(
+      `arn:aws:states:us-east-1:123456789012:execution:JobFlow530BA379-abc:${JOB}`,
+    );
   });
 
   it("sends one StopExecution for that execution ARN with a cause", async () => {
@@ -56,6 +68,8 @@ describe("AWS execution stopper", () => {
 
   it("an execution that does not exist (never started) is nothing to stop, not an error", async () => {
     missing.add(executionArn(MACHINE, "vidtsk_NEVERSTARTED"));
-    await expect(stateMachineStopper(sfn, MACHINE).stop("vidtsk_NEVERSTARTED")).resolves.toBeUndefined();
+    await expect(
+      stateMachineStopper(sfn, MACHINE).stop("vidtsk_NEVERSTARTED"),
+    ).resolves.toBeUndefined();
   });
 });

@@ -4,7 +4,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_POLL_MS } from "../../packages/core/src/polling/policy.ts";
-import { eventsFor, getJson, postJson, startTestStack, waitFor, type TestStack } from "./support/stack.ts";
+import {
+  eventsFor,
+  getJson,
+  postJson,
+  startTestStack,
+  waitFor,
+  type TestStack,
+} from "./support/stack.ts";
 
 let stack: TestStack;
 
@@ -23,13 +30,21 @@ function pollsOf(taskId: string): number {
 
 describe("cancel on the local stack", () => {
   it("a running job is cancelled: status cancelled, one Generation Cancelled event, and no more polls of its upstream task", async () => {
-    const created = await postJson(`${stack.url}/v1/video/generations`, stack.apiKey, { model: "gamma-3.1", prompt: "a clock with no hands [[sim:never_finish]]", duration_sec: 4 });
+    const created = await postJson(`${stack.url}/v1/video/generations`, stack.apiKey, {
+      model: "gamma-3.1",
+      prompt: "a clock with no hands [[sim:never_finish]]",
+      duration_sec: 4,
+    });
     expect(created.status).toBe(200);
     const id = created.body.task_id as string;
     // Running and polled at least once, so the execution is in its Wait -> Poll loop.
     const taskId = await waitFor(`job ${id} to be polled`, async () => {
       const { body } = await getJson(`${stack.url}/v1/jobs/${id}`, stack.apiKey);
-      return body.status === "running" && typeof body.upstreamTaskId === "string" && pollsOf(body.upstreamTaskId) > 0 ? (body.upstreamTaskId as string) : undefined;
+      return body.status === "running" &&
+        typeof body.upstreamTaskId === "string" &&
+        pollsOf(body.upstreamTaskId) > 0
+        ? (body.upstreamTaskId as string)
+        : undefined;
     });
 
     const cancelled = await postJson(`${stack.url}/v1/jobs/${id}/cancel`, stack.apiKey, {});
@@ -42,7 +57,11 @@ describe("cancel on the local stack", () => {
     expect(pollsOf(taskId)).toBe(pollsAtCancel);
     const { body: job } = await getJson(`${stack.url}/v1/jobs/${id}`, stack.apiKey);
     expect(job.status).toBe("cancelled");
-    expect(job.history.map((entry: { status: string }) => entry.status)).toEqual(["queued", "running", "cancelled"]);
+    expect(job.history.map((entry: { status: string }) => entry.status)).toEqual([
+      "queued",
+      "running",
+      "cancelled",
+    ]);
     const events = await eventsFor(stack.dataDir, id);
     expect(events.map((event) => event["detail-type"])).toEqual(["Generation Cancelled"]);
     expect(stack.logLines).toContain(`job ${id} cancelled; its execution stopped`);

@@ -11,7 +11,15 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../packages/simulator/src/index.ts";
-import { eventsIn, freePort, getJson, postJson, tempDir, waitFor, waitForTerminalJob } from "./support/stack.ts";
+import {
+  eventsIn,
+  freePort,
+  getJson,
+  postJson,
+  tempDir,
+  waitFor,
+  waitForTerminalJob,
+} from "./support/stack.ts";
 
 const BIN = fileURLToPath(new URL("../../packages/cli/bin/reelay.js", import.meta.url));
 const JOBS = 5;
@@ -33,18 +41,26 @@ const children: Child[] = [];
 function startStack(options: { bundled?: boolean } = {}): Child {
   const args = options.bundled ? ["--sim-time-scale", "0.3"] : [];
   // Only what the stack needs: the settings a user would export, nothing inherited.
-  const child = spawn(process.execPath, [BIN, "up", "--port", String(port), "--data-dir", dataDir, ...args], {
-    env: {
-      REELAY_API_KEY: apiKey,
-      ...(options.bundled ? {} : { REELAY_UPSTREAM_URL: simulator.url, REELAY_UPSTREAM_API_KEY: upstreamKey }),
-      TMPDIR: tmpdirOf(dataDir),
+  const child = spawn(
+    process.execPath,
+    [BIN, "up", "--port", String(port), "--data-dir", dataDir, ...args],
+    {
+      env: {
+        REELAY_API_KEY: apiKey,
+        ...(options.bundled
+          ? {}
+          : { REELAY_UPSTREAM_URL: simulator.url, REELAY_UPSTREAM_API_KEY: upstreamKey }),
+        TMPDIR: tmpdirOf(dataDir),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  );
   const output: string[] = [];
   child.stdout?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => resolve(code)),
+  );
   const started = { process: child, output, exited };
   children.push(started);
   return started;
@@ -60,7 +76,10 @@ async function ready(child: Child): Promise<void> {
   });
   const up = waitFor(
     `the stack on port ${port} to answer /healthz`,
-    async () => ((await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok ? true : undefined),
+    async () =>
+      (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok
+        ? true
+        : undefined,
     30_000,
   );
   await Promise.race([up, died]);
@@ -70,7 +89,9 @@ async function ready(child: Child): Promise<void> {
  * Starts the stack and waits until it answers. The port came from freePort() and another test may
  * take it (or port + 1, S3's) before the child binds it: then a fresh port is tried.
  */
-async function startReady(options: { bundled?: boolean } = {}): Promise<{ child: Child; url: string }> {
+async function startReady(
+  options: { bundled?: boolean } = {},
+): Promise<{ child: Child; url: string }> {
   for (let attempt = 0; ; attempt++) {
     const child = startStack(options);
     try {
@@ -94,7 +115,9 @@ beforeEach(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill("SIGKILL");
+  for (const child of children)
+    if (child.process.exitCode === null && child.process.signalCode === null)
+      child.process.kill("SIGKILL");
   await simulator?.close();
 });
 
@@ -108,17 +131,34 @@ describe("the local stack killed with jobs in flight", () => {
     let url = firstUrl;
     const ids: string[] = [];
     for (let i = 0; i < JOBS; i++) {
-      const { status, body } = await postJson(`${url}/v1/video/generations`, apiKey, { model: "gamma-3.1", prompt: `a paper boat, take ${i + 1}`, duration_sec: 4 });
+      const { status, body } = await postJson(`${url}/v1/video/generations`, apiKey, {
+        model: "gamma-3.1",
+        prompt: `a paper boat, take ${i + 1}`,
+        duration_sec: 4,
+      });
       expect(status).toBeLessThan(300);
       ids.push(body.task_id);
     }
     // Every job has its upstream task and is being polled: the moment a crash hurts most.
-    await waitFor("every job to be submitted and polled once", async () => {
-      const counters = simulator.counters();
-      return counters.tasksCreated === JOBS && ids.every((id) => counters.tasksByKey[id] === 1) && counters.polls >= JOBS ? true : undefined;
-    }, 30_000, 100);
+    await waitFor(
+      "every job to be submitted and polled once",
+      async () => {
+        const counters = simulator.counters();
+        return counters.tasksCreated === JOBS &&
+          ids.every((id) => counters.tasksByKey[id] === 1) &&
+          counters.polls >= JOBS
+          ? true
+          : undefined;
+      },
+      30_000,
+      100,
+    );
     const { body: midway } = await getJson(`${url}/v1/jobs?limit=100`, apiKey);
-    expect((midway.data as any[]).filter((job) => ids.includes(job.id)).every((job) => job.status === "running")).toBe(true);
+    expect(
+      (midway.data as any[])
+        .filter((job) => ids.includes(job.id))
+        .every((job) => job.status === "running"),
+    ).toBe(true);
     first.process.kill("SIGKILL");
     await first.exited;
 
@@ -130,12 +170,16 @@ describe("the local stack killed with jobs in flight", () => {
 
     const counters = simulator.counters();
     expect(counters.tasksCreated).toBe(JOBS);
-    expect(Object.fromEntries(ids.map((id) => [id, counters.tasksByKey[id]]))).toEqual(Object.fromEntries(ids.map((id) => [id, 1])));
+    expect(Object.fromEntries(ids.map((id) => [id, counters.tasksByKey[id]]))).toEqual(
+      Object.fromEntries(ids.map((id) => [id, 1])),
+    );
     for (const job of jobs) expect(job.upstreamTaskId).toBe(simulator.task(job.upstreamTaskId)?.id);
 
     const events = await eventsIn(dataDir);
     for (const id of ids) {
-      expect(events.filter((event) => event.detail.jobId === id).map((event) => event["detail-type"])).toEqual(["Generation Succeeded"]);
+      expect(
+        events.filter((event) => event.detail.jobId === id).map((event) => event["detail-type"]),
+      ).toEqual(["Generation Succeeded"]);
     }
 
     second.process.kill("SIGTERM");
@@ -147,14 +191,26 @@ describe("the local stack killed with jobs in flight", () => {
     let url = firstUrl;
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const { body } = await postJson(`${url}/v1/video/generations`, apiKey, { model: "os-2", prompt: `a lighthouse, take ${i + 1}`, duration_sec: 4 });
+      const { body } = await postJson(`${url}/v1/video/generations`, apiKey, {
+        model: "os-2",
+        prompt: `a lighthouse, take ${i + 1}`,
+        duration_sec: 4,
+      });
       ids.push(body.task_id);
     }
-    await waitFor("every job to be running", async () => {
-      const { body } = await getJson(`${url}/v1/jobs?limit=100`, apiKey);
-      const mine = (body.data as any[]).filter((job) => ids.includes(job.id));
-      return mine.length === ids.length && mine.every((job) => job.status === "running" && job.upstreamTaskId) ? mine : undefined;
-    }, 30_000, 100);
+    await waitFor(
+      "every job to be running",
+      async () => {
+        const { body } = await getJson(`${url}/v1/jobs?limit=100`, apiKey);
+        const mine = (body.data as any[]).filter((job) => ids.includes(job.id));
+        return mine.length === ids.length &&
+          mine.every((job) => job.status === "running" && job.upstreamTaskId)
+          ? mine
+          : undefined;
+      },
+      30_000,
+      100,
+    );
     first.process.kill("SIGKILL");
     await first.exited;
 
@@ -163,11 +219,15 @@ describe("the local stack killed with jobs in flight", () => {
     const jobs = await Promise.all(ids.map((id) => waitForTerminalJob(url, apiKey, id, 45_000)));
     expect(jobs.map((job) => job.status)).toEqual(ids.map(() => "succeeded"));
     // The bundled simulator's own record of the tasks it made: one per job, across both runs.
-    const made = (await readFile(join(dataDir, "simulator", "tasks.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line));
+    const made = (await readFile(join(dataDir, "simulator", "tasks.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     for (const id of ids) expect(made.filter((task) => task.idempotencyKey === id)).toHaveLength(1);
     for (const job of jobs) expect(made.map((task) => task.id)).toContain(job.upstreamTaskId);
     const events = await eventsIn(dataDir);
-    for (const id of ids) expect(events.filter((event) => event.detail.jobId === id)).toHaveLength(1);
+    for (const id of ids)
+      expect(events.filter((event) => event.detail.jobId === id)).toHaveLength(1);
     second.process.kill("SIGTERM");
     expect(await second.exited).toBe(0);
   }, 120_000);

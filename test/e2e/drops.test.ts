@@ -4,7 +4,16 @@
  */
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventsFor, getJson, objectExists, objectText, startTestStack, waitFor, waitForTerminalJob, type TestStack } from "./support/stack.ts";
+import {
+  eventsFor,
+  getJson,
+  objectExists,
+  objectText,
+  startTestStack,
+  waitFor,
+  waitForTerminalJob,
+  type TestStack,
+} from "./support/stack.ts";
 
 let stack: TestStack;
 
@@ -16,7 +25,9 @@ afterAll(async () => {
 });
 
 function drop(key: string, body: string, contentType = "text/plain") {
-  return stack.s3.send(new PutObjectCommand({ Bucket: stack.bucket, Key: key, Body: body, ContentType: contentType }));
+  return stack.s3.send(
+    new PutObjectCommand({ Bucket: stack.bucket, Key: key, Body: body, ContentType: contentType }),
+  );
 }
 
 async function jobsFromKey(key: string): Promise<any[]> {
@@ -35,13 +46,21 @@ describe("drops into inbox/ on the local stack", () => {
     const job = await waitForTerminalJob(stack.url, stack.apiKey, made.id);
     expect(job.status).toBe("succeeded");
     expect(job.request).toMatchObject({ prompt: "a paper boat in the rain" });
-    expect((await eventsFor(stack.dataDir, made.id)).map((event) => event["detail-type"])).toEqual(["Generation Succeeded"]);
+    expect((await eventsFor(stack.dataDir, made.id)).map((event) => event["detail-type"])).toEqual([
+      "Generation Succeeded",
+    ]);
   });
 
   it("a bad file is moved to rejected/ beside a .error.json naming the bad field, and makes no job", async () => {
-    await drop("inbox/bad.json", JSON.stringify({ model: "gamma-3.1", prompt: "a kite", duration_sec: 5 }), "application/json");
+    await drop(
+      "inbox/bad.json",
+      JSON.stringify({ model: "gamma-3.1", prompt: "a kite", duration_sec: 5 }),
+      "application/json",
+    );
     const errorFile = await waitFor("rejected/bad.json.error.json", async () =>
-      (await objectExists(stack.s3, stack.bucket, "rejected/bad.json.error.json")) ? objectText(stack.s3, stack.bucket, "rejected/bad.json.error.json") : undefined,
+      (await objectExists(stack.s3, stack.bucket, "rejected/bad.json.error.json"))
+        ? objectText(stack.s3, stack.bucket, "rejected/bad.json.error.json")
+        : undefined,
     );
     const report = JSON.parse(errorFile);
     expect(report.file).toBe("inbox/bad.json");
@@ -61,7 +80,10 @@ describe("drops into inbox/ on the local stack", () => {
     });
     await drop("inbox/twice.txt", text);
     await waitFor("the second notification to be handled", async () =>
-      stack.logLines.find((line) => line.startsWith("drop inbox/twice.txt") && line.includes(`${first.id} (already made)`)),
+      stack.logLines.find(
+        (line) =>
+          line.startsWith("drop inbox/twice.txt") && line.includes(`${first.id} (already made)`),
+      ),
     );
     const job = await waitForTerminalJob(stack.url, stack.apiKey, first.id);
     expect(job.status).toBe("succeeded");

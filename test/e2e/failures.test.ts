@@ -10,7 +10,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LAST_LOOK_MS } from "../../packages/core/src/polling/policy.ts";
-import { eventsFor, postJson, startTestStack, waitForTerminalJob, type TestStack } from "./support/stack.ts";
+import {
+  eventsFor,
+  postJson,
+  startTestStack,
+  waitForTerminalJob,
+  type TestStack,
+} from "./support/stack.ts";
 
 const JOB_TIMEOUT_S = 4;
 /** Wait rounding (1 s) and the steps' own work on one machine, generously. */
@@ -26,17 +32,26 @@ afterAll(async () => {
 });
 
 async function create(prompt: string): Promise<string> {
-  const { status, body } = await postJson(`${stack.url}/v1/video/generations`, stack.apiKey, { model: "gamma-3.1", prompt, duration_sec: 4 });
+  const { status, body } = await postJson(`${stack.url}/v1/video/generations`, stack.apiKey, {
+    model: "gamma-3.1",
+    prompt,
+    duration_sec: 4,
+  });
   expect(status).toBeLessThan(300);
   return body.task_id as string;
 }
 
 describe("failed jobs on the local stack", () => {
   it("an upstream task that fails ends the job failed with the upstream's reason and one Generation Failed event", async () => {
-    const id = await create('a glass city [[sim:task_fail reason="blocked by the content policy"]]');
+    const id = await create(
+      'a glass city [[sim:task_fail reason="blocked by the content policy"]]',
+    );
     const job = await waitForTerminalJob(stack.url, stack.apiKey, id);
     expect(job.status).toBe("failed");
-    expect(job.error).toEqual({ code: "upstream_task_failed", message: expect.stringContaining("blocked by the content policy") });
+    expect(job.error).toEqual({
+      code: "upstream_task_failed",
+      message: expect.stringContaining("blocked by the content policy"),
+    });
     const events = await eventsFor(stack.dataDir, id);
     expect(events.map((event) => event["detail-type"])).toEqual(["Generation Failed"]);
     expect(events[0]?.detail.error).toEqual(job.error);
@@ -49,9 +64,13 @@ describe("failed jobs on the local stack", () => {
     expect(job.status).toBe("failed");
     expect(job.error?.code).toBe("timeout");
     // The deadline is the override, counted from submission, not the 5-15 min formula.
-    expect(Date.parse(job.timings.deadlineAt) - Date.parse(job.timings.submittedAt)).toBe(JOB_TIMEOUT_S * 1000);
+    expect(Date.parse(job.timings.deadlineAt) - Date.parse(job.timings.submittedAt)).toBe(
+      JOB_TIMEOUT_S * 1000,
+    );
     expect(stack.simulator?.counters().tasksByKey[id]).toBe(1);
-    expect((await eventsFor(stack.dataDir, id)).map((event) => event["detail-type"])).toEqual(["Generation Failed"]);
+    expect((await eventsFor(stack.dataDir, id)).map((event) => event["detail-type"])).toEqual([
+      "Generation Failed",
+    ]);
   });
 
   it.each([
@@ -63,13 +82,24 @@ describe("failed jobs on the local stack", () => {
     async (name, directive) => {
       const id = await create(`a clock with no hands [[sim:never_finish]] ${directive}`);
       // No longer than the deadline plus the slack plus a margin: a late job fails the test instead of hanging it.
-      const job = await waitForTerminalJob(stack.url, stack.apiKey, id, JOB_TIMEOUT_S * 1000 + SLACK_MS + 20_000);
-      console.log(`deadlines: ${name}: terminal ${lateness(job)} ms after the deadline (slack ${SLACK_MS} ms)`);
+      const job = await waitForTerminalJob(
+        stack.url,
+        stack.apiKey,
+        id,
+        JOB_TIMEOUT_S * 1000 + SLACK_MS + 20_000,
+      );
+      console.log(
+        `deadlines: ${name}: terminal ${lateness(job)} ms after the deadline (slack ${SLACK_MS} ms)`,
+      );
       expect(job.status).toBe("failed");
       expect(job.error?.code).toBe("timeout");
-      expect(Date.parse(job.timings.deadlineAt) - Date.parse(job.timings.submittedAt)).toBe(JOB_TIMEOUT_S * 1000);
+      expect(Date.parse(job.timings.deadlineAt) - Date.parse(job.timings.submittedAt)).toBe(
+        JOB_TIMEOUT_S * 1000,
+      );
       expect(lateness(job)).toBeLessThanOrEqual(SLACK_MS);
-      expect((await eventsFor(stack.dataDir, id)).map((event) => event["detail-type"])).toEqual(["Generation Failed"]);
+      expect((await eventsFor(stack.dataDir, id)).map((event) => event["detail-type"])).toEqual([
+        "Generation Failed",
+      ]);
     },
     JOB_TIMEOUT_S * 1000 + SLACK_MS + 30_000,
   );

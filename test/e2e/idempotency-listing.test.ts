@@ -3,7 +3,14 @@
  * and the job listing's filters, cursor and state history.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, getJson, postJson, startTestStack, waitForTerminalJob, type TestStack } from "./support/stack.ts";
+import {
+  bearer,
+  getJson,
+  postJson,
+  startTestStack,
+  waitForTerminalJob,
+  type TestStack,
+} from "./support/stack.ts";
 
 let stack: TestStack;
 
@@ -17,7 +24,11 @@ afterAll(async () => {
 function create(body: unknown, key?: string): Promise<Response> {
   return fetch(`${stack.url}/v1/video/generations`, {
     method: "POST",
-    headers: { ...bearer(stack.apiKey), "content-type": "application/json", ...(key === undefined ? {} : { "x-idempotency-key": key }) },
+    headers: {
+      ...bearer(stack.apiKey),
+      "content-type": "application/json",
+      ...(key === undefined ? {} : { "x-idempotency-key": key }),
+    },
     body: JSON.stringify(body),
   });
 }
@@ -27,13 +38,19 @@ describe("idempotency and listing on the local stack", () => {
     const body = { model: "os-2", prompt: "a lighthouse", duration_sec: 8 };
     const answers = await Promise.all([1, 2, 3].map(() => create(body, "order-1")));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
-    const ids = new Set(await Promise.all(answers.map(async (a) => ((await a.json()) as { task_id: string }).task_id)));
+    const ids = new Set(
+      await Promise.all(
+        answers.map(async (a) => ((await a.json()) as { task_id: string }).task_id),
+      ),
+    );
     expect(ids.size).toBe(1);
     const [id] = [...ids];
 
     const conflict = await create({ ...body, prompt: "a different lighthouse" }, "order-1");
     expect(conflict.status).toBe(409);
-    expect(await conflict.json()).toMatchObject({ error: { code: "idempotency_conflict", path: "X-Idempotency-Key" } });
+    expect(await conflict.json()).toMatchObject({
+      error: { code: "idempotency_conflict", path: "X-Idempotency-Key" },
+    });
 
     const job = await waitForTerminalJob(stack.url, stack.apiKey, id!);
     expect(job.status).toBe("succeeded");
@@ -44,7 +61,11 @@ describe("idempotency and listing on the local stack", () => {
   it("GET /v1/jobs filters by status, model, kind and source with a cursor, and a job shows its timed history", async () => {
     const made: string[] = [];
     for (const model of ["os-2", "os-2", "theta-3.0-pro"]) {
-      const { body } = await postJson(`${stack.url}/v1/video/generations`, stack.apiKey, { model, prompt: `listing ${made.length}`, duration_sec: model === "os-2" ? 4 : 5 });
+      const { body } = await postJson(`${stack.url}/v1/video/generations`, stack.apiKey, {
+        model,
+        prompt: `listing ${made.length}`,
+        duration_sec: model === "os-2" ? 4 : 5,
+      });
       made.push(body.task_id);
     }
     await Promise.all(made.map((id) => waitForTerminalJob(stack.url, stack.apiKey, id)));
@@ -56,7 +77,12 @@ describe("idempotency and listing on the local stack", () => {
       const { status, body } = await getJson(`${stack.url}/v1/jobs?${query}`, stack.apiKey);
       expect(status).toBe(200);
       for (const job of body.data) {
-        expect(job).toMatchObject({ model: "os-2", status: "succeeded", kind: "video", source: { type: "api" } });
+        expect(job).toMatchObject({
+          model: "os-2",
+          status: "succeeded",
+          kind: "video",
+          source: { type: "api" },
+        });
         seen.push(job.id);
       }
       cursor = body.next_cursor;

@@ -6,7 +6,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upstreamTaskOf } from "./support/upstream-task.ts";
-import { getJson, objectExists, postJson, sha256OfUrl, startTestStack, waitFor, type TestStack } from "./support/stack.ts";
+import {
+  getJson,
+  objectExists,
+  postJson,
+  sha256OfUrl,
+  startTestStack,
+  waitFor,
+  type TestStack,
+} from "./support/stack.ts";
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -35,9 +43,13 @@ async function finishedImageTask(taskId: string): Promise<any> {
 async function expectCopiesOfUpstream(taskId: string, task: any): Promise<void> {
   const upstream = await upstreamTaskOf(stack, taskId);
   expect(upstream.status).toBe("succeeded");
-  expect(task.images.map((image: any) => [image.bytes, image.sha256])).toEqual(upstream.outputs.map((output) => [output.bytes, output.sha256]));
+  expect(task.images.map((image: any) => [image.bytes, image.sha256])).toEqual(
+    upstream.outputs.map((output) => [output.bytes, output.sha256]),
+  );
   for (const [i, image] of task.images.entries()) {
-    expect(await objectExists(stack.s3, stack.bucket, `outputs/${taskId}/image-${i + 1}.png`)).toBe(true);
+    expect(await objectExists(stack.s3, stack.bucket, `outputs/${taskId}/image-${i + 1}.png`)).toBe(
+      true,
+    );
     expect(await sha256OfUrl(image.url)).toEqual({ sha256: image.sha256, bytes: image.bytes });
     expect(task.data[i].url).toBe(image.url);
   }
@@ -45,7 +57,11 @@ async function expectCopiesOfUpstream(taskId: string, task: any): Promise<void> 
 
 describe("images on the local stack", () => {
   it("an upstream answering with a task to poll: output_image_count 2 ends succeeded with both images copied to outputs/<jobId>/", async () => {
-    const created = await postJson(`${stack.url}/v1/chat/completions`, stack.apiKey, imageBody("two red apples", 2));
+    const created = await postJson(
+      `${stack.url}/v1/chat/completions`,
+      stack.apiKey,
+      imageBody("two red apples", 2),
+    );
     expect(created.status).toBe(200);
     const taskId: string = created.body.task_id;
     expect(taskId).toMatch(/^imgtsk_/);
@@ -60,7 +76,11 @@ describe("images on the local stack", () => {
   it("an upstream answering synchronously with image URLs: the job ends succeeded with the images copied, no task polled", async () => {
     stack.simulator?.setOptions({ syncImages: true });
     try {
-      const created = await postJson(`${stack.url}/v1/chat/completions`, stack.apiKey, imageBody("one blue pear"));
+      const created = await postJson(
+        `${stack.url}/v1/chat/completions`,
+        stack.apiKey,
+        imageBody("one blue pear"),
+      );
       const taskId: string = created.body.task_id;
       const task = await finishedImageTask(taskId);
       expect(task.status).toBe("succeeded");
@@ -75,9 +95,12 @@ describe("images on the local stack", () => {
   }, 60_000);
 
   it("a video body on /v1/chat/completions is 400 wrong_endpoint", async () => {
-    const answer = await postJson(`${stack.url}/v1/chat/completions`, stack.apiKey, { model: "gamma-3.1", prompt: "a boat", duration_sec: 8 });
+    const answer = await postJson(`${stack.url}/v1/chat/completions`, stack.apiKey, {
+      model: "gamma-3.1",
+      prompt: "a boat",
+      duration_sec: 8,
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe("wrong_endpoint");
   });
-
 });

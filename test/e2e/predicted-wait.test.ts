@@ -6,7 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIN_HISTORY_SAMPLES } from "../../packages/core/src/polling/policy.ts";
-import { postJson, SIM_TIME_SCALE, startTestStack, waitForTerminalJob, type TestStack } from "./support/stack.ts";
+import {
+  postJson,
+  SIM_TIME_SCALE,
+  startTestStack,
+  waitForTerminalJob,
+  type TestStack,
+} from "./support/stack.ts";
 
 const GENERATION_MS = 12_000;
 const request = (n: number) => ({
@@ -27,7 +33,12 @@ afterAll(async () => {
 async function run(n: number): Promise<{ polls: number }> {
   const created = await postJson(`${stack.url}/v1/video/generations`, stack.apiKey, request(n));
   expect(created.status).toBe(200);
-  const job = await waitForTerminalJob(stack.url, stack.apiKey, created.body.task_id as string, 60_000);
+  const job = await waitForTerminalJob(
+    stack.url,
+    stack.apiKey,
+    created.body.task_id as string,
+    60_000,
+  );
   expect(job.status).toBe("succeeded");
   return { polls: job.polls as number };
 }
@@ -35,7 +46,9 @@ async function run(n: number): Promise<{ polls: number }> {
 describe("predicted first wait on the local stack", () => {
   it("after 20 jobs of a model, the next one looks first near the model's time and polls fewer times than the first ones", async () => {
     // No history: the backoff schedule looks at 2, 5, 9.5 and 14.5 s, and sees the task done at the 4th.
-    const learning = await Promise.all(Array.from({ length: MIN_HISTORY_SAMPLES }, (_, n) => run(n)));
+    const learning = await Promise.all(
+      Array.from({ length: MIN_HISTORY_SAMPLES }, (_, n) => run(n)),
+    );
     const coldPolls = learning.map((job) => job.polls);
     expect(Math.min(...coldPolls)).toBeGreaterThanOrEqual(4);
 

@@ -38,10 +38,16 @@ const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
  * of the three byte alignments it could sit at inside a longer encoded text (edges trimmed).
  */
 function leakForms(secret: string): string[] {
-  const forms = [secret, secret.slice(secret.lastIndexOf("-") + 1), Buffer.from(secret).toString("hex"), encodeURIComponent(`Bearer ${secret}`)];
+  const forms = [
+    secret,
+    secret.slice(secret.lastIndexOf("-") + 1),
+    Buffer.from(secret).toString("hex"),
+    encodeURIComponent(`Bearer ${secret}`),
+  ];
   for (const offset of [0, 1, 2]) {
     const bytes = Buffer.concat([Buffer.alloc(offset, 0x20), Buffer.from(secret)]);
-    for (const alphabet of ["base64", "base64url"] as const) forms.push(bytes.toString(alphabet).slice(4, -4));
+    for (const alphabet of ["base64", "base64url"] as const)
+      forms.push(bytes.toString(alphabet).slice(4, -4));
   }
   return forms;
 }
@@ -49,7 +55,9 @@ const FORMS = leakForms(CANARY);
 
 /** Where (by label) any form of the key occurs; texts are searched as given and as latin1 of their bytes. */
 function leaksIn(places: [string, string][]): string[] {
-  return places.filter(([, text]) => FORMS.some((form) => text.includes(form))).map(([label]) => label);
+  return places
+    .filter(([, text]) => FORMS.some((form) => text.includes(form)))
+    .map(([label]) => label);
 }
 
 // ---- the upstream: the simulator behind a proxy that can echo the Authorization header ----
@@ -72,7 +80,9 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
 }
 
 function listen(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)),
+  );
 }
 
 async function startEchoProxy(sim: Simulator): Promise<EchoProxy> {
@@ -86,23 +96,63 @@ async function startEchoProxy(sim: Simulator): Promise<EchoProxy> {
     const auth = String(req.headers.authorization ?? "");
     authorizations.add(auth);
     const send = (status: number, payload: string, type = "application/json") => {
-      if (payload.includes(auth.replace(/^Bearer /, ""))) echoes[req.method === "POST" ? "creates" : (req.url ?? "").includes("/models") ? "models" : "polls"] += 1;
+      if (payload.includes(auth.replace(/^Bearer /, "")))
+        echoes[
+          req.method === "POST"
+            ? "creates"
+            : (req.url ?? "").includes("/models")
+              ? "models"
+              : "polls"
+        ] += 1;
       res.writeHead(status, { "content-type": type });
       res.end(payload);
     };
     const headersEcho = JSON.stringify(req.headers);
-    if (req.method === "POST" && text.includes("[[echo:create-401]]")) return send(401, JSON.stringify({ error: { code: "invalid_api_key", message: `Incorrect API key provided: ${auth}` } }));
-    if (req.method === "POST" && text.includes("[[echo:create-400-html]]")) return send(400, `<html><body><h1>Bad request</h1><p>key ${auth.replace(/^Bearer /, "")} may not use this model</p></body></html>`, "text/html");
-    if (req.method === "POST" && text.includes("[[echo:create-business]]")) return send(200, JSON.stringify({ error: { code: "key_disabled", message: `The key ${auth.replace(/^Bearer /, "")} is disabled` } }));
+    if (req.method === "POST" && text.includes("[[echo:create-401]]"))
+      return send(
+        401,
+        JSON.stringify({
+          error: { code: "invalid_api_key", message: `Incorrect API key provided: ${auth}` },
+        }),
+      );
+    if (req.method === "POST" && text.includes("[[echo:create-400-html]]"))
+      return send(
+        400,
+        `<html><body><h1>Bad request</h1><p>key ${auth.replace(/^Bearer /, "")} may not use this model</p></body></html>`,
+        "text/html",
+      );
+    if (req.method === "POST" && text.includes("[[echo:create-business]]"))
+      return send(
+        200,
+        JSON.stringify({
+          error: {
+            code: "key_disabled",
+            message: `The key ${auth.replace(/^Bearer /, "")} is disabled`,
+          },
+        }),
+      );
     const taskId = /\/tasks\/([^/?]+)/.exec(req.url ?? "")?.[1];
-    if (req.method === "GET" && taskId !== undefined && echoPolls.has(taskId)) return send(500, JSON.stringify({ error: { message: `internal error; the request was ${headersEcho}` } }));
-    if (req.method === "GET" && (req.url ?? "").includes("/models") && state.echoModels) return send(500, JSON.stringify({ error: { message: `listing failed for ${headersEcho}` } }));
+    if (req.method === "GET" && taskId !== undefined && echoPolls.has(taskId))
+      return send(
+        500,
+        JSON.stringify({ error: { message: `internal error; the request was ${headersEcho}` } }),
+      );
+    if (req.method === "GET" && (req.url ?? "").includes("/models") && state.echoModels)
+      return send(500, JSON.stringify({ error: { message: `listing failed for ${headersEcho}` } }));
     // Everything else goes to the simulator as sent.
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name))) as Record<string, string>;
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(
+        ([name]) => !["host", "connection", "content-length"].includes(name),
+      ),
+    ) as Record<string, string>;
     let answer: Response;
     let answerText: string;
     try {
-      answer = await fetch(`${sim.origin}${req.url}`, { method: req.method!, headers, ...(body.length > 0 ? { body } : {}) });
+      answer = await fetch(`${sim.origin}${req.url}`, {
+        method: req.method!,
+        headers,
+        ...(body.length > 0 ? { body } : {}),
+      });
       answerText = await answer.text();
     } catch {
       // The simulator reset the connection ([[sim:reset]]): so does the proxy.
@@ -110,11 +160,19 @@ async function startEchoProxy(sim: Simulator): Promise<EchoProxy> {
       return;
     }
     if (req.method === "POST" && text.includes("[[echo:poll-500]]")) {
-      const parsed = JSON.parse(answerText) as { task_id?: string; service_task?: { task_id?: string } };
+      const parsed = JSON.parse(answerText) as {
+        task_id?: string;
+        service_task?: { task_id?: string };
+      };
       const id = parsed.service_task?.task_id ?? parsed.task_id;
       if (id !== undefined) echoPolls.add(id);
     }
-    res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([name]) => ["content-type", "retry-after"].includes(name))));
+    res.writeHead(
+      answer.status,
+      Object.fromEntries(
+        [...answer.headers].filter(([name]) => ["content-type", "retry-after"].includes(name)),
+      ),
+    );
     res.end(answerText);
   });
   const port = await listen(server);
@@ -150,14 +208,24 @@ let dataDir: string;
 let stopped = false;
 const jobs: Record<string, string> = {};
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: any; text: string }> {
+async function api(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: any; text: string }> {
   const response = await fetch(`${stack.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${stack.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${stack.apiKey}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
-  seen.push([`${method} ${path} -> ${response.status}`, `${JSON.stringify([...response.headers])}\n${text}`]);
+  seen.push([
+    `${method} ${path} -> ${response.status}`,
+    `${JSON.stringify([...response.headers])}\n${text}`,
+  ]);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -168,25 +236,36 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
 }
 
 async function createVideo(label: string, prompt: string): Promise<void> {
-  const { status, json } = await api("POST", "/v1/video/generations", { model: "gamma-3.1", prompt, duration_sec: 4 });
+  const { status, json } = await api("POST", "/v1/video/generations", {
+    model: "gamma-3.1",
+    prompt,
+    duration_sec: 4,
+  });
   expect(status, label).toBe(200);
   jobs[label] = json.task_id as string;
 }
 
 async function terminal(label: string, id: string): Promise<any> {
   let last: unknown;
-  return waitFor(`job "${label}" to end (last seen ${JSON.stringify(last)})`, async () => {
-    const { json } = await api("GET", `/v1/jobs/${id}`);
-    last = json;
-    return TERMINAL.has(json.status) ? json : undefined;
-  }, 60_000, 500).catch((error: Error) => {
+  return waitFor(
+    `job "${label}" to end (last seen ${JSON.stringify(last)})`,
+    async () => {
+      const { json } = await api("GET", `/v1/jobs/${id}`);
+      last = json;
+      return TERMINAL.has(json.status) ? json : undefined;
+    },
+    60_000,
+    500,
+  ).catch((error: Error) => {
     throw new Error(`${error.message}; last seen ${JSON.stringify(last)}`);
   });
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 const consoleSpies: { mockRestore(): void }[] = [];
@@ -197,7 +276,10 @@ beforeAll(async () => {
     const original = console[method].bind(console);
     consoleSpies.push(
       vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-        seen.push([`console.${method}`, args.map((a) => (typeof a === "string" ? a : inspect(a, { depth: null }))).join(" ")]);
+        seen.push([
+          `console.${method}`,
+          args.map((a) => (typeof a === "string" ? a : inspect(a, { depth: null }))).join(" "),
+        ]);
         original(...args);
       }),
     );
@@ -206,7 +288,10 @@ beforeAll(async () => {
     const original = stream.write.bind(stream);
     consoleSpies.push(
       vi.spyOn(stream, "write").mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
-        seen.push([stream === process.stdout ? "stdout" : "stderr", Buffer.isBuffer(chunk) ? chunk.toString("latin1") : String(chunk)]);
+        seen.push([
+          stream === process.stdout ? "stdout" : "stderr",
+          Buffer.isBuffer(chunk) ? chunk.toString("latin1") : String(chunk),
+        ]);
         return (original as (...args: unknown[]) => boolean)(chunk, ...rest);
       }) as typeof stream.write),
     );
@@ -227,7 +312,12 @@ beforeAll(async () => {
     REELAY_UPSTREAM_URL: proxy.url,
     REELAY_UPSTREAM_API_KEY: CANARY,
     REELAY_JOB_TIMEOUT_S: String(JOB_TIMEOUT_S),
-    REELAY_WEBHOOKS: JSON.stringify([{ url: `http://127.0.0.1:${receiverPort}/hook`, secret: `whsec_${randomBytes(24).toString("base64")}` }]),
+    REELAY_WEBHOOKS: JSON.stringify([
+      {
+        url: `http://127.0.0.1:${receiverPort}/hook`,
+        secret: `whsec_${randomBytes(24).toString("base64")}`,
+      },
+    ]),
   });
   // The stack's real log formatting (consoleLogger), kept line by line, plus each error in full (cause chain included).
   const formatted = consoleLogger((line) => logLines.push(line));
@@ -238,7 +328,12 @@ beforeAll(async () => {
       logLines.push(inspect(error, { depth: null }));
     },
   };
-  stack = await startLocalStack({ config, logger, s3Port: 0, webhookRetry: { attempts: 1, baseDelayMs: 10 } });
+  stack = await startLocalStack({
+    config,
+    logger,
+    s3Port: 0,
+    webhookRetry: { attempts: 1, baseDelayMs: 10 },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -260,42 +355,73 @@ describe("the upstream API key", () => {
       `...${CANARY.slice(-24)}`,
     ];
     for (const text of planted) expect(leaksIn([["planted", text]]), text).toEqual(["planted"]);
-    expect(leaksIn([["clean", `sk-reelay-SECRET-canary-${randomBytes(12).toString("hex")}`]])).toEqual([]);
+    expect(
+      leaksIn([["clean", `sk-reelay-SECRET-canary-${randomBytes(12).toString("hex")}`]]),
+    ).toEqual([]);
   });
 
   it("appears in no log line, console output, event, job record, API answer, object, data file or webhook after jobs of every outcome", async () => {
     await createVideo("succeeds", "a paper boat");
-    await createVideo("succeeds after 429s and 503s", "a kite [[sim:rate_limit times=2 retry_after=0]] [[sim:server_error times=2]]");
+    await createVideo(
+      "succeeds after 429s and 503s",
+      "a kite [[sim:rate_limit times=2 retry_after=0]] [[sim:server_error times=2]]",
+    );
     await createVideo("succeeds after resets", "a lantern [[sim:reset times=2]]");
-    await createVideo("upstream task fails", 'a storm [[sim:task_fail reason="blocked by the content policy"]]');
+    await createVideo(
+      "upstream task fails",
+      'a storm [[sim:task_fail reason="blocked by the content policy"]]',
+    );
     await createVideo("times out", "a clock with no hands [[sim:never_finish]]");
     await createVideo("download fails once", "a broken reel [[sim:download_error times=1]]");
     await createVideo("create 401 echoing the key", "a locked door [[echo:create-401]]");
     await createVideo("create 400 page naming the key", "a wrong turn [[echo:create-400-html]]");
-    await createVideo("create 2xx business error naming the key", "a closed shop [[echo:create-business]]");
-    await createVideo("polls answered 500 echoing the headers", "a stuck gear [[sim:never_finish]] [[echo:poll-500]]");
-    const image = await api("POST", "/v1/chat/completions", { model: "deltaq2-image", messages: [{ role: "user", content: "a lighthouse" }], modalities: ["image", "text"] });
+    await createVideo(
+      "create 2xx business error naming the key",
+      "a closed shop [[echo:create-business]]",
+    );
+    await createVideo(
+      "polls answered 500 echoing the headers",
+      "a stuck gear [[sim:never_finish]] [[echo:poll-500]]",
+    );
+    const image = await api("POST", "/v1/chat/completions", {
+      model: "deltaq2-image",
+      messages: [{ role: "user", content: "a lighthouse" }],
+      modalities: ["image", "text"],
+    });
     expect(image.status).toBe(200);
     jobs["image succeeds"] = image.json.task_id;
     const s3 = localS3Client(stack.s3Endpoint);
-    await s3.send(new PutObjectCommand({ Bucket: stack.bucket, Key: "inbox/drop.txt", Body: "a dropped prompt" }));
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: stack.bucket,
+        Key: "inbox/drop.txt",
+        Body: "a dropped prompt",
+      }),
+    );
 
     // The listing answered 500 with the headers echoed: the catalog with a warning, then the merged listing.
     proxy.echoModels = true;
     const failedListing = await api("GET", "/v1/models");
     expect(failedListing.status).toBe(200);
-    expect(failedListing.json.warnings).toEqual([expect.objectContaining({ code: "upstream_models_unavailable" })]);
+    expect(failedListing.json.warnings).toEqual([
+      expect.objectContaining({ code: "upstream_models_unavailable" }),
+    ]);
     expect(proxy.echoes.models).toBeGreaterThan(0);
     proxy.echoModels = false;
     await api("GET", "/v1/models?modality=video");
 
     const ended: Record<string, any> = {};
     for (const [label, id] of Object.entries(jobs)) ended[label] = await terminal(label, id);
-    const drop = await waitFor("the dropped prompt's job", async () => {
-      const { json } = await api("GET", "/v1/jobs?source=drop");
-      const job = json.data?.[0];
-      return job !== undefined && TERMINAL.has(job.status) ? job : undefined;
-    }, 60_000, 500);
+    const drop = await waitFor(
+      "the dropped prompt's job",
+      async () => {
+        const { json } = await api("GET", "/v1/jobs?source=drop");
+        const job = json.data?.[0];
+        return job !== undefined && TERMINAL.has(job.status) ? job : undefined;
+      },
+      60_000,
+      500,
+    );
     expect(drop.status).toBe("succeeded");
 
     // The outcomes the test set out to produce.
@@ -310,10 +436,18 @@ describe("the upstream API key", () => {
     expect(outcome("download fails once")).toEqual(["succeeded", undefined]);
     expect(outcome("create 401 echoing the key")).toEqual(["failed", "upstream_auth"]);
     expect(outcome("create 400 page naming the key")).toEqual(["failed", "upstream_rejected"]);
-    expect(outcome("create 2xx business error naming the key")).toEqual(["failed", "upstream_rejected"]);
+    expect(outcome("create 2xx business error naming the key")).toEqual([
+      "failed",
+      "upstream_rejected",
+    ]);
     expect(outcome("polls answered 500 echoing the headers")).toEqual(["failed", "timeout"]);
     // The echoes reached reelay and were redacted on the way in.
-    for (const label of ["create 401 echoing the key", "create 400 page naming the key", "create 2xx business error naming the key", "polls answered 500 echoing the headers"]) {
+    for (const label of [
+      "create 401 echoing the key",
+      "create 400 page naming the key",
+      "create 2xx business error naming the key",
+      "polls answered 500 echoing the headers",
+    ]) {
       expect(ended[label].error.message, label).toContain("[redacted]");
     }
     // The key really was in use, and echoed back by creates, polls and the listing.
@@ -324,7 +458,10 @@ describe("the upstream API key", () => {
     // Every answer reelay gives, listing pages included.
     let cursor: string | undefined;
     do {
-      const page = await api("GET", `/v1/jobs?limit=3${cursor === undefined ? "" : `&cursor=${encodeURIComponent(cursor)}`}`);
+      const page = await api(
+        "GET",
+        `/v1/jobs?limit=3${cursor === undefined ? "" : `&cursor=${encodeURIComponent(cursor)}`}`,
+      );
       cursor = page.json.next_cursor ?? undefined;
     } while (cursor !== undefined);
     for (const id of Object.values(jobs)) {
@@ -336,16 +473,25 @@ describe("the upstream API key", () => {
     await api("POST", "/v1/video/generations", { model: "no-such-model", prompt: "x" });
     for (const path of ["/healthz", "/openapi.json", "/docs", "/"]) await api("GET", path);
     const dashboard = seen.find(([label]) => label.startsWith("GET / ->"))?.[1] ?? "";
-    for (const asset of dashboard.matchAll(/(?:src|href)="(\/[^"]+)"/g)) await api("GET", asset[1]!);
+    for (const asset of dashboard.matchAll(/(?:src|href)="(\/[^"]+)"/g))
+      await api("GET", asset[1]!);
 
     // Every object in the bucket, read back through S3.
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: stack.bucket }));
     for (const object of listed.Contents ?? []) {
       const got = await s3.send(new GetObjectCommand({ Bucket: stack.bucket, Key: object.Key! }));
-      seen.push([`s3://${object.Key}`, Buffer.from(await got.Body!.transformToByteArray()).toString("latin1")]);
+      seen.push([
+        `s3://${object.Key}`,
+        Buffer.from(await got.Body!.transformToByteArray()).toString("latin1"),
+      ]);
     }
     s3.destroy();
-    await waitFor("a webhook per terminal event", async () => (webhookBodies.length >= Object.keys(jobs).length + 1 ? true : undefined), 20_000, 200);
+    await waitFor(
+      "a webhook per terminal event",
+      async () => (webhookBodies.length >= Object.keys(jobs).length + 1 ? true : undefined),
+      20_000,
+      200,
+    );
 
     await stack.stop();
     stopped = true;
@@ -354,11 +500,18 @@ describe("the upstream API key", () => {
     try {
       const items = await standins.ddb.send(new ScanCommand({ TableName: standins.tableName }));
       expect(items.Items?.length).toBeGreaterThanOrEqual(Object.keys(jobs).length + 1);
-      for (const item of items.Items ?? []) seen.push([`table item ${String(item.pk)}`, JSON.stringify(item)]);
+      for (const item of items.Items ?? [])
+        seen.push([`table item ${String(item.pk)}`, JSON.stringify(item)]);
       // Internal fields the API leaves out: the failed download and the echoed poll error are there, redacted.
       const item = (label: string) => items.Items?.find((i) => i.pk === jobs[label]);
-      expect(item("download fails once")?.lastError).toMatchObject({ code: "download_unavailable", step: "download" });
-      expect(item("polls answered 500 echoing the headers")?.lastError).toMatchObject({ code: "upstream_unavailable", message: expect.stringContaining("[redacted]") });
+      expect(item("download fails once")?.lastError).toMatchObject({
+        code: "download_unavailable",
+        step: "download",
+      });
+      expect(item("polls answered 500 echoing the headers")?.lastError).toMatchObject({
+        code: "upstream_unavailable",
+        message: expect.stringContaining("[redacted]"),
+      });
     } finally {
       await standins.close();
     }
@@ -366,7 +519,14 @@ describe("the upstream API key", () => {
     const events = await readFile(join(dataDir, EVENTS_FILE), "utf8");
     expect(events.split("\n").filter(Boolean).length).toBe(Object.keys(jobs).length + 1);
     const files = await filesUnder(dataDir);
-    const fileTexts = await Promise.all(files.map(async (file): Promise<[string, string]> => [`file ${file.slice(dataDir.length)}`, (await readFile(file)).toString("latin1")]));
+    const fileTexts = await Promise.all(
+      files.map(
+        async (file): Promise<[string, string]> => [
+          `file ${file.slice(dataDir.length)}`,
+          (await readFile(file)).toString("latin1"),
+        ],
+      ),
+    );
 
     const places: [string, string][] = [
       ...logLines.map((line, i): [string, string] => [`log line ${i}`, line]),

@@ -10,7 +10,10 @@ import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../packages/core/src/config.ts";
-import { DEAD_LETTER_FILE, JsonlDeadLetters } from "../../packages/core/src/webhooks/dead-letter.ts";
+import {
+  DEAD_LETTER_FILE,
+  JsonlDeadLetters,
+} from "../../packages/core/src/webhooks/dead-letter.ts";
 import { startLocalStack, type LocalStack } from "../../packages/local/src/stack.ts";
 import { startReceiver, type Receiver } from "../../packages/core/test/webhooks/receiver.ts";
 import { postJson, SIM_TIME_SCALE, tempDir, waitFor, waitForTerminalJob } from "./support/stack.ts";
@@ -33,7 +36,13 @@ beforeAll(async () => {
       { url: broken.url, secret },
     ]),
   });
-  stack = await startLocalStack({ config, quiet: true, s3Port: 0, simulator: { timeScale: SIM_TIME_SCALE }, webhookRetry: { attempts: 4, baseDelayMs: 20 } });
+  stack = await startLocalStack({
+    config,
+    quiet: true,
+    s3Port: 0,
+    simulator: { timeScale: SIM_TIME_SCALE },
+    webhookRetry: { attempts: 4, baseDelayMs: 20 },
+  });
 });
 
 afterAll(async () => {
@@ -45,7 +54,11 @@ afterAll(async () => {
 
 describe("webhooks on the local stack", () => {
   it("delivers the terminal event once to a receiver failing twice (same webhook-id on all 3 tries) and dead-letters the one that always fails", async () => {
-    const created = await postJson(`${stack.url}/v1/video/generations`, stack.apiKey, { model: "gamma-3.1", prompt: "a kite over the dunes", duration_sec: 4 });
+    const created = await postJson(`${stack.url}/v1/video/generations`, stack.apiKey, {
+      model: "gamma-3.1",
+      prompt: "a kite over the dunes",
+      duration_sec: 4,
+    });
     expect(created.status).toBe(200);
     const jobId = created.body.task_id as string;
     const job = await waitForTerminalJob(stack.url, stack.apiKey, jobId);
@@ -56,19 +69,31 @@ describe("webhooks on the local stack", () => {
       const all = await letters.readAll();
       return all.length > 0 ? all : undefined;
     });
-    await waitFor("the third delivery", async () => (flaky.received.length >= 3 ? true : undefined));
+    await waitFor("the third delivery", async () =>
+      flaky.received.length >= 3 ? true : undefined,
+    );
 
     expect(flaky.received.map((r) => r.status)).toEqual([503, 503, 200]);
     const ids = new Set(flaky.received.map((r) => r.headers["webhook-id"]));
     expect(ids).toEqual(new Set([`${jobId}.succeeded`]));
     const verifier = new Webhook(secret);
     for (const request of flaky.received) {
-      const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
-      expect(verifier.verify(request.body, headers)).toMatchObject({ type: "Generation Succeeded", data: { jobId, status: "succeeded" } });
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).map(([k, v]) => [k, String(v)]),
+      );
+      expect(verifier.verify(request.body, headers)).toMatchObject({
+        type: "Generation Succeeded",
+        data: { jobId, status: "succeeded" },
+      });
     }
 
     expect(broken.received).toHaveLength(4);
     expect(dead).toHaveLength(1);
-    expect(dead[0]).toMatchObject({ webhookId: `${jobId}.succeeded`, url: broken.url, attempts: 4, lastError: "HTTP 500" });
+    expect(dead[0]).toMatchObject({
+      webhookId: `${jobId}.succeeded`,
+      url: broken.url,
+      attempts: 4,
+      lastError: "HTTP 500",
+    });
   });
 });

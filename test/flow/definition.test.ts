@@ -4,7 +4,11 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { JOB_FLOW_STEPS, type JobFlowStep } from "../../packages/core/src/flow/steps.ts";
-import { aslFromResolved, placeholderFunctionArn, synthJobFlowDefinition } from "../../packages/core/src/flow/synth-definition.ts";
+import {
+  aslFromResolved,
+  placeholderFunctionArn,
+  synthJobFlowDefinition,
+} from "../../packages/core/src/flow/synth-definition.ts";
 import { STEP_HANDLERS } from "../../stacks/ReelayStack.ts";
 import { resourcesOf, synthReelay } from "../infra/synth.ts";
 
@@ -13,13 +17,17 @@ let deployed: Record<string, unknown>;
 beforeAll(async () => {
   const { template } = await synthReelay();
   const functions = resourcesOf(template, "AWS::Lambda::Function");
-  const stepOfHandler = new Map(JOB_FLOW_STEPS.map((step) => [STEP_HANDLERS[step], step] as [string, JobFlowStep]));
+  const stepOfHandler = new Map(
+    JOB_FLOW_STEPS.map((step) => [STEP_HANDLERS[step], step] as [string, JobFlowStep]),
+  );
   const machine = Object.values(resourcesOf(template, "AWS::StepFunctions::StateMachine"))[0]!;
   // Each function ARN token becomes the placeholder ARN of the step whose handler that function runs.
   deployed = aslFromResolved(machine.Properties!.DefinitionString, (token) => {
-    const [logicalId, attribute] = (token as { "Fn::GetAtt": [string, string] })["Fn::GetAtt"] ?? [];
+    const [logicalId, attribute] =
+      (token as { "Fn::GetAtt": [string, string] })["Fn::GetAtt"] ?? [];
     const step = stepOfHandler.get(String(functions[logicalId ?? ""]?.Properties?.Handler));
-    if (attribute !== "Arn" || step === undefined) throw new Error(`Unexpected token in the deployed definition: ${JSON.stringify(token)}`);
+    if (attribute !== "Arn" || step === undefined)
+      throw new Error(`Unexpected token in the deployed definition: ${JSON.stringify(token)}`);
     return placeholderFunctionArn(step);
   });
 }, 120_000);
@@ -30,7 +38,9 @@ describe("job flow definition", () => {
   });
 
   it("calls a different function in each Task state, one per step", () => {
-    const resources = Object.values((deployed as { States: Record<string, { Type: string; Resource?: string }> }).States)
+    const resources = Object.values(
+      (deployed as { States: Record<string, { Type: string; Resource?: string }> }).States,
+    )
       .filter((s) => s.Type === "Task")
       .map((s) => s.Resource);
     expect(resources.sort()).toEqual(JOB_FLOW_STEPS.map(placeholderFunctionArn).sort());

@@ -21,14 +21,29 @@ import { STEP_LAMBDA_TIMEOUT_S } from "../../packages/core/src/flow/steps.ts";
 import { synthJobFlowDefinition } from "../../packages/core/src/flow/synth-definition.ts";
 import type { FlowState } from "../../packages/core/src/pipeline/deps.ts";
 import { poll, submit } from "../../packages/core/src/pipeline/steps.ts";
-import { jobDeadlineMs, MAX_DEADLINE_MS, MAX_JOB_TIMEOUT_S } from "../../packages/core/src/polling/policy.ts";
-import { queuedJob, startHarness, type Harness } from "../../packages/core/test/pipeline/harness.ts";
+import {
+  jobDeadlineMs,
+  MAX_DEADLINE_MS,
+  MAX_JOB_TIMEOUT_S,
+} from "../../packages/core/src/polling/policy.ts";
+import {
+  queuedJob,
+  startHarness,
+  type Harness,
+} from "../../packages/core/test/pipeline/harness.ts";
 
 const HISTORY_LIMIT = 25_000;
 /** ASL's default MaxAttempts for a retrier that names none. */
 const DEFAULT_MAX_ATTEMPTS = 3;
 const EVENTS_PER_ATTEMPT = 3;
-const EVENTS_PER_VISIT: Record<string, number> = { Task: 2, Wait: 2, Choice: 2, Pass: 2, Succeed: 2, Fail: 1 };
+const EVENTS_PER_VISIT: Record<string, number> = {
+  Task: 2,
+  Wait: 2,
+  Choice: 2,
+  Pass: 2,
+  Succeed: 2,
+  Fail: 1,
+};
 const EXECUTION_EVENTS = 2;
 
 interface Rule {
@@ -54,9 +69,17 @@ interface Definition {
 
 function visitEvents(state: State): number {
   const base = EVENTS_PER_VISIT[state.Type];
-  if (base === undefined) throw new Error(`No event count for a ${state.Type} state: extend EVENTS_PER_VISIT from the HistoryEvent types.`);
+  if (base === undefined)
+    throw new Error(
+      `No event count for a ${state.Type} state: extend EVENTS_PER_VISIT from the HistoryEvent types.`,
+    );
   if (state.Type !== "Task") return base;
-  const attempts = 1 + (state.Retry ?? []).reduce((sum, retrier) => sum + (retrier.MaxAttempts ?? DEFAULT_MAX_ATTEMPTS), 0);
+  const attempts =
+    1 +
+    (state.Retry ?? []).reduce(
+      (sum, retrier) => sum + (retrier.MaxAttempts ?? DEFAULT_MAX_ATTEMPTS),
+      0,
+    );
   return base + EVENTS_PER_ATTEMPT * attempts;
 }
 
@@ -111,7 +134,11 @@ function loopsOf(def: Definition): LoopShape {
  * The most events any run can record: the longest path through the definition with the loop's back
  * edge removed, where each state of the loop counts `iterations` times.
  */
-function worstCaseEvents(def: Definition, loop: LoopShape, iterations: number): { events: number; path: string[] } {
+function worstCaseEvents(
+  def: Definition,
+  loop: LoopShape,
+  iterations: number,
+): { events: number; path: string[] } {
   const back = new Set(loop.backEdges);
   const memo = new Map<string, { events: number; path: string[] }>();
   const longest = (name: string): { events: number; path: string[] } => {
@@ -140,8 +167,15 @@ let submitted: FlowState;
 
 beforeAll(async () => {
   // The longest deadline: REELAY_JOB_TIMEOUT_S at its largest (the formula's own maximum is no longer).
-  h = await startHarness({ faults: [{ fault: "never_finish" }] }, { jobTimeoutS: MAX_JOB_TIMEOUT_S });
-  const job = await queuedJob(h.deps, { model: "gamma-3.1", prompt: "a very long wait", duration_sec: 8 });
+  h = await startHarness(
+    { faults: [{ fault: "never_finish" }] },
+    { jobTimeoutS: MAX_JOB_TIMEOUT_S },
+  );
+  const job = await queuedJob(h.deps, {
+    model: "gamma-3.1",
+    prompt: "a very long wait",
+    duration_sec: 8,
+  });
   submitted = await submit(h.deps, { jobId: job.id });
 }, 60_000);
 afterAll(async () => {
@@ -151,17 +185,28 @@ afterAll(async () => {
 describe("Step Functions history limit", () => {
   it("the longest deadline is REELAY_JOB_TIMEOUT_S's largest allowed value, and config refuses a larger one", () => {
     expect(MAX_JOB_TIMEOUT_S * 1000).toBeGreaterThanOrEqual(MAX_DEADLINE_MS);
-    expect(jobDeadlineMs({ durationSec: 1_000, queueing: true })).toBeLessThanOrEqual(MAX_JOB_TIMEOUT_S * 1000);
+    expect(jobDeadlineMs({ durationSec: 1_000, queueing: true })).toBeLessThanOrEqual(
+      MAX_JOB_TIMEOUT_S * 1000,
+    );
     expect(jobDeadlineMs({ overrideS: MAX_JOB_TIMEOUT_S * 100 })).toBe(MAX_JOB_TIMEOUT_S * 1000);
-    expect(loadConfig({ REELAY_JOB_TIMEOUT_S: String(MAX_JOB_TIMEOUT_S) }).jobTimeoutS).toBe(MAX_JOB_TIMEOUT_S);
-    expect(() => loadConfig({ REELAY_JOB_TIMEOUT_S: String(MAX_JOB_TIMEOUT_S + 1) })).toThrow(ReelayError);
-    expect(Date.parse(submitted.deadlineAt) - Date.now()).toBeLessThanOrEqual(MAX_JOB_TIMEOUT_S * 1000);
+    expect(loadConfig({ REELAY_JOB_TIMEOUT_S: String(MAX_JOB_TIMEOUT_S) }).jobTimeoutS).toBe(
+      MAX_JOB_TIMEOUT_S,
+    );
+    expect(() => loadConfig({ REELAY_JOB_TIMEOUT_S: String(MAX_JOB_TIMEOUT_S + 1) })).toThrow(
+      ReelayError,
+    );
+    expect(Date.parse(submitted.deadlineAt) - Date.now()).toBeLessThanOrEqual(
+      MAX_JOB_TIMEOUT_S * 1000,
+    );
   });
 
   it("the execution's own timeout leaves room after the longest deadline for a download and the last steps", () => {
-    const afterDeadline = STEP_LAMBDA_TIMEOUT_S.poll + STEP_LAMBDA_TIMEOUT_S.download + STEP_LAMBDA_TIMEOUT_S.finish;
+    const afterDeadline =
+      STEP_LAMBDA_TIMEOUT_S.poll + STEP_LAMBDA_TIMEOUT_S.download + STEP_LAMBDA_TIMEOUT_S.finish;
     expect(definition.TimeoutSeconds).toBe(JOB_FLOW_TIMEOUT.toSeconds());
-    expect(definition.TimeoutSeconds!).toBeGreaterThan(STEP_LAMBDA_TIMEOUT_S.submit + MAX_JOB_TIMEOUT_S + afterDeadline);
+    expect(definition.TimeoutSeconds!).toBeGreaterThan(
+      STEP_LAMBDA_TIMEOUT_S.submit + MAX_JOB_TIMEOUT_S + afterDeadline,
+    );
   });
 
   it("has exactly one loop, closed only by a Choice rule that requires $.polls < $.maxPolls", () => {
@@ -190,7 +235,10 @@ describe("Step Functions history limit", () => {
     const loop = loopsOf(definition);
     const iterations = submitted.maxPolls - submitted.polls;
     const worst = worstCaseEvents(definition, loop, iterations);
-    const perRound = loop.body.reduce((sum, name) => sum + visitEvents(definition.States[name]!), 0);
+    const perRound = loop.body.reduce(
+      (sum, name) => sum + visitEvents(definition.States[name]!),
+      0,
+    );
     const margin = HISTORY_LIMIT - worst.events;
     console.log(
       `history-limit: worst case ${worst.events} events (${iterations} rounds of ${loop.body.join(" -> ")} at ${perRound} events each, ` +

@@ -7,10 +7,14 @@ import { describe, expect, it } from "vitest";
 import { ReelayError } from "../../packages/core/src/errors.ts";
 import { TransientError } from "../../packages/core/src/pipeline/errors.ts";
 import { synthJobFlowDefinition } from "../../packages/core/src/flow/synth-definition.ts";
-import { ExecutionError, runJobFlowLocally, stateMachineFor, type LocalTaskHandler } from "../../packages/core/src/flow/run-local.ts";
+import {
+  ExecutionError,
+  runJobFlowLocally,
+  stateMachineFor,
+  type LocalTaskHandler,
+} from "../../packages/core/src/flow/run-local.ts";
 
 const definition = synthJobFlowDefinition();
-
 
 interface Flow {
   jobId: string;
@@ -24,11 +28,23 @@ interface Flow {
 }
 
 function flowState(jobId: string, over: Partial<Flow> = {}): Flow {
-  return { jobId, kind: "video", waitSeconds: 2, polls: 0, maxPolls: 5, deadlineAt: "2030-01-01T00:00:00Z", outcome: "running", ...over };
+  return {
+    jobId,
+    kind: "video",
+    waitSeconds: 2,
+    polls: 0,
+    maxPolls: 5,
+    deadlineAt: "2030-01-01T00:00:00Z",
+    outcome: "running",
+    ...over,
+  };
 }
 
 /** Fakes that record the states visited; `poll` decides the outcome of each poll. */
-function fakes(poll: (state: Flow) => Flow | Promise<Flow>, over: Record<string, LocalTaskHandler> = {}) {
+function fakes(
+  poll: (state: Flow) => Flow | Promise<Flow>,
+  over: Record<string, LocalTaskHandler> = {},
+) {
   const visited: string[] = [];
   const failures: unknown[] = [];
   const handlers: Record<string, LocalTaskHandler> = {
@@ -56,7 +72,13 @@ function fakes(poll: (state: Flow) => Flow | Promise<Flow>, over: Record<string,
 
 function run(handlers: Record<string, LocalTaskHandler>, jobId = "vidtsk_test") {
   // 2 s waits and 10 s retry intervals become 2 ms and 10 ms.
-  return runJobFlowLocally({ definition, handlers, input: { jobId }, executionName: jobId, waitScale: 0.001 });
+  return runJobFlowLocally({
+    definition,
+    handlers,
+    input: { jobId },
+    executionName: jobId,
+    waitScale: 0.001,
+  });
 }
 
 describe("runJobFlowLocally on the synthesized job flow", () => {
@@ -77,16 +99,13 @@ describe("runJobFlowLocally on the synthesized job flow", () => {
 
   it("a ReelayTransientError thrown twice is retried by the Retry rule and the job then succeeds", async () => {
     let calls = 0;
-    const f = fakes(
-      (s) => ({ ...s, outcome: "succeeded" }),
-      {
-        Download: async (s: Flow) => {
-          calls += 1;
-          if (calls <= 2) throw new TransientError("upstream_unavailable", "upstream 503");
-          return s;
-        },
+    const f = fakes((s) => ({ ...s, outcome: "succeeded" }), {
+      Download: async (s: Flow) => {
+        calls += 1;
+        if (calls <= 2) throw new TransientError("upstream_unavailable", "upstream 503");
+        return s;
       },
-    );
+    });
     await expect(run(f.handlers)).resolves.toEqual({ jobId: "vidtsk_test", status: "succeeded" });
     expect(calls).toBe(3);
     expect(f.visited).not.toContain("RecordFailure");
@@ -126,9 +145,19 @@ describe("runJobFlowLocally on the synthesized job flow", () => {
 
   it("executions sharing the interpreter keep their own state: one succeeds while another fails", async () => {
     const ok = fakes((s) => ({ ...s, outcome: s.polls >= 2 ? "succeeded" : "running" }));
-    const bad = fakes((s) => ({ ...s, outcome: "failed", error: { code: "upstream_task_failed", message: "no" } }));
-    const [first, second] = await Promise.allSettled([run(ok.handlers, "vidtsk_one"), run(bad.handlers, "vidtsk_two")]);
-    expect(first).toEqual({ status: "fulfilled", value: { jobId: "vidtsk_one", status: "succeeded" } });
+    const bad = fakes((s) => ({
+      ...s,
+      outcome: "failed",
+      error: { code: "upstream_task_failed", message: "no" },
+    }));
+    const [first, second] = await Promise.allSettled([
+      run(ok.handlers, "vidtsk_one"),
+      run(bad.handlers, "vidtsk_two"),
+    ]);
+    expect(first).toEqual({
+      status: "fulfilled",
+      value: { jobId: "vidtsk_one", status: "succeeded" },
+    });
     expect(second.status).toBe("rejected");
     expect(ok.visited).toEqual(["Submit", "Poll", "Poll", "Download", "Finish"]);
     expect(bad.visited).toEqual(["Submit", "Poll", "RecordFailure"]);
@@ -144,11 +173,29 @@ describe("runJobFlowLocally on the synthesized job flow", () => {
       },
     });
     const events: { type: string; state?: { name: string } }[] = [];
-    await runJobFlowLocally({ definition, handlers: f.handlers, input: { jobId: "vidtsk_ev" }, executionName: "vidtsk_ev", waitScale: 0.001, onEvent: (e) => events.push(e as never) });
+    await runJobFlowLocally({
+      definition,
+      handlers: f.handlers,
+      input: { jobId: "vidtsk_ev" },
+      executionName: "vidtsk_ev",
+      waitScale: 0.001,
+      onEvent: (e) => events.push(e as never),
+    });
     expect(events.filter((e) => e.type === "StateEntered").map((e) => e.state!.name)).toEqual([
-      "Submit", "WaitForTask", "Poll", "IsDone", "WaitForTask", "Poll", "IsDone", "Download", "Finish", "Succeeded",
+      "Submit",
+      "WaitForTask",
+      "Poll",
+      "IsDone",
+      "WaitForTask",
+      "Poll",
+      "IsDone",
+      "Download",
+      "Finish",
+      "Succeeded",
     ]);
-    expect(events.filter((e) => e.type === "StateRetried").map((e) => e.state!.name)).toEqual(["Download"]);
+    expect(events.filter((e) => e.type === "StateRetried").map((e) => e.state!.name)).toEqual([
+      "Download",
+    ]);
     expect(events.at(-1)!.type).toBe("ExecutionSucceeded");
   });
 });

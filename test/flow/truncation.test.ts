@@ -9,7 +9,11 @@ import { ExecutionError, runJobFlowLocally } from "../../packages/core/src/flow/
 import { synthJobFlowDefinition } from "../../packages/core/src/flow/synth-definition.ts";
 import { guardedFetch } from "../../packages/core/src/net/guarded-fetch.ts";
 import { outputFetchPolicy } from "../../packages/core/src/net/policy.ts";
-import { harnessPerTest, queuedJob, type Harness } from "../../packages/core/test/pipeline/harness.ts";
+import {
+  harnessPerTest,
+  queuedJob,
+  type Harness,
+} from "../../packages/core/test/pipeline/harness.ts";
 import { jobFlowHandlers } from "../../packages/local/src/handlers.ts";
 
 const MB = 1024 * 1024;
@@ -24,19 +28,28 @@ function start(policy = outputFetchPolicy("local")): Promise<Harness> {
 async function run(h: Harness, prompt: string): Promise<{ jobId: string; result: unknown }> {
   const job = await queuedJob(h.deps, { model: "gamma-3.1", prompt });
   // 10 s retry intervals become 10 ms; 2 s waits 2 ms.
-  const result = await runJobFlowLocally({ definition, handlers: jobFlowHandlers(h.deps), input: { jobId: job.id }, executionName: job.id, waitScale: 0.001 }).catch(
-    (error: unknown) => error,
-  );
+  const result = await runJobFlowLocally({
+    definition,
+    handlers: jobFlowHandlers(h.deps),
+    input: { jobId: job.id },
+    executionName: job.id,
+    waitScale: 0.001,
+  }).catch((error: unknown) => error);
   return { jobId: job.id, result };
 }
 
 async function storedKeys(h: Harness, jobId: string): Promise<string[]> {
-  const answer = await h.aws.s3.send(new ListObjectsV2Command({ Bucket: h.aws.bucket, Prefix: `outputs/${jobId}/` }));
+  const answer = await h.aws.s3.send(
+    new ListObjectsV2Command({ Bucket: h.aws.bucket, Prefix: `outputs/${jobId}/` }),
+  );
   return (answer.Contents ?? []).map((object) => object.Key ?? "");
 }
 
 async function openUploads(h: Harness): Promise<number> {
-  return (await h.aws.s3.send(new ListMultipartUploadsCommand({ Bucket: h.aws.bucket }))).Uploads?.length ?? 0;
+  return (
+    (await h.aws.s3.send(new ListMultipartUploadsCommand({ Bucket: h.aws.bucket }))).Uploads
+      ?.length ?? 0
+  );
 }
 
 describe("truncated downloads through the whole job flow", () => {
@@ -47,11 +60,19 @@ describe("truncated downloads through the whole job flow", () => {
     const job = await h.deps.jobs.require(jobId);
     const task = h.sim.task(job.upstreamTaskId ?? "");
     expect(job.status).toBe("succeeded");
-    expect(job.outputs).toEqual([expect.objectContaining({ key: `outputs/${jobId}/video.mp4`, bytes: task?.outputBytes, sha256: task?.outputSha256 })]);
+    expect(job.outputs).toEqual([
+      expect.objectContaining({
+        key: `outputs/${jobId}/video.mp4`,
+        bytes: task?.outputBytes,
+        sha256: task?.outputSha256,
+      }),
+    ]);
     expect(h.sim.counters().downloadsByTask[job.upstreamTaskId ?? ""]).toBe(2);
     expect(h.sim.counters().faultsInjected.truncate).toBe(1);
     expect(await openUploads(h)).toBe(0);
-    expect((await h.events.readAll()).map((event) => event["detail-type"])).toEqual(["Generation Succeeded"]);
+    expect((await h.events.readAll()).map((event) => event["detail-type"])).toEqual([
+      "Generation Succeeded",
+    ]);
   });
 
   it("[[sim:truncate]] on every download: the retries run out and the job ends failed with download_truncated, no video stored, never succeeded", async () => {
@@ -67,7 +88,9 @@ describe("truncated downloads through the whole job flow", () => {
     expect(h.sim.counters().downloadsByTask[job.upstreamTaskId ?? ""]).toBe(6);
     expect((await storedKeys(h, jobId)).filter((key) => key.endsWith("video.mp4"))).toEqual([]);
     expect(await openUploads(h)).toBe(0);
-    expect((await h.events.readAll()).map((event) => event["detail-type"])).toEqual(["Generation Failed"]);
+    expect((await h.events.readAll()).map((event) => event["detail-type"])).toEqual([
+      "Generation Failed",
+    ]);
   });
 
   it("a guard refusal is permanent: with the AWS policy the simulator's loopback URL fails the job url_forbidden on the first download, not retried", async () => {

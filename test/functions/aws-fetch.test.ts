@@ -13,7 +13,9 @@ import { ReelayError } from "../../packages/core/src/errors.ts";
 let server: Server | undefined;
 afterEach(async () => {
   vi.unstubAllEnvs();
-  await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
+  await new Promise<void>((resolve) =>
+    server === undefined ? resolve() : server.close(() => resolve()),
+  );
   server = undefined;
 });
 

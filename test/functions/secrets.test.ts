@@ -10,7 +10,9 @@ function parameters(values: Record<string, string>): { read: ParameterReader; as
   const asked: string[][] = [];
   const read: ParameterReader = async (names) => {
     asked.push(names);
-    return new Map(names.flatMap((name) => (name in values ? [[name, values[name] as string] as const] : [])));
+    return new Map(
+      names.flatMap((name) => (name in values ? [[name, values[name] as string] as const] : [])),
+    );
   };
   return { read, asked };
 }
@@ -20,28 +22,52 @@ const ENV = { SST_APP: "reelay", SST_STAGE: "prod", SST_SSM_PREFIX: "/sst/reelay
 describe("readSecret", () => {
   it("reads a bound secret from the stage's SSM parameter, decrypted, and asks for nothing else", async () => {
     const ssm = parameters({ "/sst/reelay/prod/Secret/UPSTREAM_API_KEY/value": "sk-stage" });
-    const value = await readSecret("UPSTREAM_API_KEY", { ...ENV, SST_Secret_value_UPSTREAM_API_KEY: "__FETCH_FROM_SSM__" }, ssm.read);
+    const value = await readSecret(
+      "UPSTREAM_API_KEY",
+      { ...ENV, SST_Secret_value_UPSTREAM_API_KEY: "__FETCH_FROM_SSM__" },
+      ssm.read,
+    );
     expect(value).toBe("sk-stage");
     expect(ssm.asked).toEqual([["/sst/reelay/prod/Secret/UPSTREAM_API_KEY/value"]]);
   });
 
   it("falls back to the app-wide fallback parameter when the stage has none", async () => {
     const ssm = parameters({ "/sst/reelay/.fallback/Secret/REELAY_API_KEY/value": "fallback" });
-    const value = await readSecret("REELAY_API_KEY", { ...ENV, SST_Secret_value_REELAY_API_KEY: "__FETCH_FROM_SSM__" }, ssm.read);
+    const value = await readSecret(
+      "REELAY_API_KEY",
+      { ...ENV, SST_Secret_value_REELAY_API_KEY: "__FETCH_FROM_SSM__" },
+      ssm.read,
+    );
     expect(value).toBe("fallback");
-    expect(ssm.asked).toEqual([["/sst/reelay/prod/Secret/REELAY_API_KEY/value"], ["/sst/reelay/.fallback/Secret/REELAY_API_KEY/value"]]);
+    expect(ssm.asked).toEqual([
+      ["/sst/reelay/prod/Secret/REELAY_API_KEY/value"],
+      ["/sst/reelay/.fallback/Secret/REELAY_API_KEY/value"],
+    ]);
   });
 
   it("a value put on the function itself is used as it is, without SSM", async () => {
     const ssm = parameters({});
-    expect(await readSecret("REELAY_WEBHOOKS", { ...ENV, SST_Secret_value_REELAY_WEBHOOKS: "[]" }, ssm.read)).toBe("[]");
+    expect(
+      await readSecret(
+        "REELAY_WEBHOOKS",
+        { ...ENV, SST_Secret_value_REELAY_WEBHOOKS: "[]" },
+        ssm.read,
+      ),
+    ).toBe("[]");
     expect(ssm.asked).toEqual([]);
   });
 
   it("an unbound secret is secret_not_bound and an unset one secret_not_set, naming the secret and not any value", async () => {
     const ssm = parameters({ "/sst/reelay/prod/Secret/OTHER/value": "sk-other" });
-    await expect(readSecret("UPSTREAM_API_KEY", ENV, ssm.read)).rejects.toMatchObject({ code: "secret_not_bound", path: "UPSTREAM_API_KEY" });
-    const unset = readSecret("UPSTREAM_API_KEY", { ...ENV, SST_Secret_value_UPSTREAM_API_KEY: "__FETCH_FROM_SSM__" }, ssm.read);
+    await expect(readSecret("UPSTREAM_API_KEY", ENV, ssm.read)).rejects.toMatchObject({
+      code: "secret_not_bound",
+      path: "UPSTREAM_API_KEY",
+    });
+    const unset = readSecret(
+      "UPSTREAM_API_KEY",
+      { ...ENV, SST_Secret_value_UPSTREAM_API_KEY: "__FETCH_FROM_SSM__" },
+      ssm.read,
+    );
     await expect(unset).rejects.toMatchObject({ code: "secret_not_set", path: "UPSTREAM_API_KEY" });
     await expect(unset).rejects.toThrow(/npx sst secrets set UPSTREAM_API_KEY/);
     await expect(unset).rejects.not.toThrow(/sk-other/);

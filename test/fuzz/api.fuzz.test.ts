@@ -27,7 +27,13 @@ import {
   type JsonSchema,
   type QueryParam,
 } from "./support/arbitraries.ts";
-import { expectWellFormed, send, sendRaw, type RawRequest, type RawResponse } from "./support/http.ts";
+import {
+  expectWellFormed,
+  send,
+  sendRaw,
+  type RawRequest,
+  type RawResponse,
+} from "./support/http.ts";
 
 interface Route {
   method: string;
@@ -49,13 +55,27 @@ const onRejection = (reason: unknown) => rejections.push(reason);
 function routesOf(doc: { paths: Record<string, Record<string, any>> }): Route[] {
   return Object.entries(doc.paths).flatMap(([template, ops]) =>
     Object.entries(ops).map(([method, op]) => {
-      const [contentType, media] = Object.entries((op.requestBody?.content ?? {}) as Record<string, { schema: JsonSchema; example: unknown }>)[0] ?? [];
+      const [contentType, media] =
+        Object.entries(
+          (op.requestBody?.content ?? {}) as Record<
+            string,
+            { schema: JsonSchema; example: unknown }
+          >,
+        )[0] ?? [];
       return {
         method: method.toUpperCase(),
         template,
         auth: (op.security ?? []).length > 0,
-        query: ((op.parameters ?? []) as (QueryParam & { in: string })[]).filter((p) => p.in === "query").map(({ name, schema, example }) => ({ name, schema, ...(example === undefined ? {} : { example }) })),
-        ...(contentType === undefined || media === undefined ? {} : { body: { contentType, schema: media.schema, example: media.example } }),
+        query: ((op.parameters ?? []) as (QueryParam & { in: string })[])
+          .filter((p) => p.in === "query")
+          .map(({ name, schema, example }) => ({
+            name,
+            schema,
+            ...(example === undefined ? {} : { example }),
+          })),
+        ...(contentType === undefined || media === undefined
+          ? {}
+          : { body: { contentType, schema: media.schema, example: media.example } }),
       };
     }),
   );
@@ -65,7 +85,8 @@ function routesOf(doc: { paths: Record<string, Record<string, any>> }): Route[] 
 function stringsIn(value: unknown, out = new Set<string>()): Set<string> {
   if (typeof value === "string" && value.length < 100) out.add(value);
   else if (Array.isArray(value)) value.forEach((item) => stringsIn(item, out));
-  else if (value !== null && typeof value === "object") Object.values(value).forEach((item) => stringsIn(item, out));
+  else if (value !== null && typeof value === "object")
+    Object.values(value).forEach((item) => stringsIn(item, out));
   return out;
 }
 
@@ -84,7 +105,10 @@ const seen = new Map<string, number>();
 async function check(req: RawRequest): Promise<RawResponse> {
   const res = await call(req);
   expectWellFormed(res, `${req.method} ${req.path.slice(0, 200)}`, req.method);
-  const code = res.status >= 400 && req.method !== "HEAD" ? (JSON.parse(res.body.toString("utf8")) as { error: { code: string } }).error.code : "";
+  const code =
+    res.status >= 400 && req.method !== "HEAD"
+      ? (JSON.parse(res.body.toString("utf8")) as { error: { code: string } }).error.code
+      : "";
   const key = `${res.status}${code === "" ? "" : ` ${code}`}`;
   seen.set(key, (seen.get(key) ?? 0) + 1);
   return res;
@@ -94,11 +118,22 @@ beforeAll(async () => {
   process.on("unhandledRejection", onRejection);
   console.log(`api fuzz seed ${FUZZ_SEED} (replay: REELAY_FUZZ_SEED=${FUZZ_SEED})`);
   stack = await startTestStack();
-  const doc = JSON.parse((await call({ method: "GET", path: "/openapi.json" })).body.toString("utf8"));
+  const doc = JSON.parse(
+    (await call({ method: "GET", path: "/openapi.json" })).body.toString("utf8"),
+  );
   routes = routesOf(doc);
-  const models = JSON.parse((await call({ method: "GET", path: "/v1/models", headers: authHeaders(stack.apiKey) })).body.toString("utf8"));
+  const models = JSON.parse(
+    (
+      await call({ method: "GET", path: "/v1/models", headers: authHeaders(stack.apiKey) })
+    ).body.toString("utf8"),
+  );
   hints = [...stringsIn(models.data), ...stringsIn(routes.map((route) => route.body?.example))];
-  const key = await call({ method: "POST", path: "/v1/keys", headers: { ...authHeaders(stack.apiKey), "content-type": "application/json" }, body: '{"name":"fuzz"}' });
+  const key = await call({
+    method: "POST",
+    path: "/v1/keys",
+    headers: { ...authHeaders(stack.apiKey), "content-type": "application/json" },
+    body: '{"name":"fuzz"}',
+  });
   storedKey = JSON.parse(key.body.toString("utf8")).key;
   const created = await call({
     method: "POST",
@@ -110,7 +145,12 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  console.log(`api fuzz answers: ${[...seen].sort().map(([key, n]) => `${key} x${n}`).join(", ")}`);
+  console.log(
+    `api fuzz answers: ${[...seen]
+      .sort()
+      .map(([key, n]) => `${key} x${n}`)
+      .join(", ")}`,
+  );
   process.off("unhandledRejection", onRejection);
   await stack?.dispose();
 });
@@ -118,7 +158,15 @@ afterAll(async () => {
 describe("fuzzing every route over real HTTP", () => {
   it("the routes come from the served OpenAPI document, with every body route among them", () => {
     const keys = routes.map((route) => `${route.method} ${route.template}`);
-    expect(keys).toEqual(expect.arrayContaining(["POST /v1/video/generations", "POST /v1/chat/completions", "POST /v1/images/edits", "GET /v1/jobs", "GET /v1/events"]));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        "POST /v1/video/generations",
+        "POST /v1/chat/completions",
+        "POST /v1/images/edits",
+        "GET /v1/jobs",
+        "GET /v1/events",
+      ]),
+    );
     expect(routes.filter((route) => route.body !== undefined).length).toBeGreaterThanOrEqual(4);
     expect(storedKey).toMatch(/\S{16,}/);
     expect(jobId).toMatch(/^vidtsk_/);
@@ -129,14 +177,24 @@ describe("fuzzing every route over real HTTP", () => {
     for (const route of jsonRoutes) {
       const body = route.body!;
       await fc.assert(
-        fc.asyncProperty(jsonTextFor(body.schema, hints, body.example), keyArb(), fc.boolean(), oddHeaders, async (text, key, typed, extra) => {
-          await check({
-            method: route.method,
-            path: withParams(route),
-            headers: { ...extra, ...authHeaders(key), ...(typed ? { "content-type": "application/json" } : {}) },
-            body: text,
-          });
-        }),
+        fc.asyncProperty(
+          jsonTextFor(body.schema, hints, body.example),
+          keyArb(),
+          fc.boolean(),
+          oddHeaders,
+          async (text, key, typed, extra) => {
+            await check({
+              method: route.method,
+              path: withParams(route),
+              headers: {
+                ...extra,
+                ...authHeaders(key),
+                ...(typed ? { "content-type": "application/json" } : {}),
+              },
+              body: text,
+            });
+          },
+        ),
         fuzzParams(60),
       );
     }
@@ -144,14 +202,22 @@ describe("fuzzing every route over real HTTP", () => {
 
   it("random bytes with a random, wrong or missing Content-Type on every route and method never get a 5xx", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...routes), randomBody, keyArb(), async (route, { bytes, contentType }, key) => {
-        await check({
-          method: route.method,
-          path: withParams(route),
-          headers: { ...authHeaders(key), ...(contentType === undefined ? {} : { "content-type": contentType }) },
-          body: bytes,
-        });
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...routes),
+        randomBody,
+        keyArb(),
+        async (route, { bytes, contentType }, key) => {
+          await check({
+            method: route.method,
+            path: withParams(route),
+            headers: {
+              ...authHeaders(key),
+              ...(contentType === undefined ? {} : { "content-type": contentType }),
+            },
+            body: bytes,
+          });
+        },
+      ),
       fuzzParams(150),
     );
   }, 120_000);
@@ -160,9 +226,20 @@ describe("fuzzing every route over real HTTP", () => {
     const edits = routes.find((route) => route.body?.contentType === "multipart/form-data");
     expect(edits?.template).toBe("/v1/images/edits");
     await fc.assert(
-      fc.asyncProperty(multipartBody, keyArb(), oddHeaders, fc.constantFrom("", "", "?wait=0", "?wait=1", "?wait=x"), async ({ contentType, body }, key, extra, query) => {
-        await check({ method: "POST", path: edits!.template + query, headers: { ...extra, ...authHeaders(key), "content-type": contentType }, body });
-      }),
+      fc.asyncProperty(
+        multipartBody,
+        keyArb(),
+        oddHeaders,
+        fc.constantFrom("", "", "?wait=0", "?wait=1", "?wait=x"),
+        async ({ contentType, body }, key, extra, query) => {
+          await check({
+            method: "POST",
+            path: edits!.template + query,
+            headers: { ...extra, ...authHeaders(key), "content-type": contentType },
+            body,
+          });
+        },
+      ),
       fuzzParams(120),
     );
   }, 120_000);
@@ -171,11 +248,23 @@ describe("fuzzing every route over real HTTP", () => {
     const templated = routes.filter((route) => route.template.includes("{"));
     expect(templated.length).toBeGreaterThanOrEqual(4);
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...templated), pathSegment, keyArb(), async (route, segment, key) => {
-        const res = await check({ method: route.method, path: fill(route.template, segment), headers: authHeaders(key) });
-        // Nothing is found by a made-up id; a 2xx would mean the id reached someone's job.
-        expect(res.status, `${route.method} ${route.template} with ${segment.slice(0, 80)}`).toBeGreaterThanOrEqual(400);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...templated),
+        pathSegment,
+        keyArb(),
+        async (route, segment, key) => {
+          const res = await check({
+            method: route.method,
+            path: fill(route.template, segment),
+            headers: authHeaders(key),
+          });
+          // Nothing is found by a made-up id; a 2xx would mean the id reached someone's job.
+          expect(
+            res.status,
+            `${route.method} ${route.template} with ${segment.slice(0, 80)}`,
+          ).toBeGreaterThanOrEqual(400);
+        },
+      ),
       fuzzParams(200),
     );
   }, 120_000);
@@ -185,24 +274,42 @@ describe("fuzzing every route over real HTTP", () => {
     for (const route of routes.filter((r) => r.query.length > 0)) {
       await fc.assert(
         fc.asyncProperty(queryFor(route.query, hints), keyArb(), async (query, key) => {
-          await check({ method: route.method, path: `${withParams(route)}?${query}`, headers: authHeaders(key) });
+          await check({
+            method: route.method,
+            path: `${withParams(route)}?${query}`,
+            headers: authHeaders(key),
+          });
         }),
         fuzzParams(60),
       );
     }
     const gets = routes.filter((route) => route.method === "GET");
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...gets), queryFor([]), keyArb(), async (route, query, key) => {
-        await check({ method: "GET", path: `${withParams(route)}?${query}`, headers: authHeaders(key) });
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...gets),
+        queryFor([]),
+        keyArb(),
+        async (route, query, key) => {
+          await check({
+            method: "GET",
+            path: `${withParams(route)}?${query}`,
+            headers: authHeaders(key),
+          });
+        },
+      ),
       fuzzParams(60),
     );
     // Every listing parameter on its own too, with the values named in the brief.
     const list = routes.find((route) => route.template === "/v1/jobs" && route.method === "GET")!;
     for (const { name } of list.query) {
       for (const value of ["-1", "1e9", "NaN", "", "%FF", "0", "101", "x".repeat(3000)]) {
-        const res = await check({ method: "GET", path: `/v1/jobs?${name}=${value}`, headers: authHeaders(stack.apiKey) });
-        if (name === "limit" && value !== "") expect(res.status, `limit=${value.slice(0, 20)}`).toBe(400);
+        const res = await check({
+          method: "GET",
+          path: `/v1/jobs?${name}=${value}`,
+          headers: authHeaders(stack.apiKey),
+        });
+        if (name === "limit" && value !== "")
+          expect(res.status, `limit=${value.slice(0, 20)}`).toBe(400);
       }
     }
   }, 120_000);
@@ -210,10 +317,26 @@ describe("fuzzing every route over real HTTP", () => {
   it("a method a path does not serve answers 405 with Allow (HEAD of a GET route aside), with the error shape", async () => {
     const paths = [...new Set(routes.map((route) => route.template))];
     for (const template of paths) {
-      const served = routes.filter((route) => route.template === template).map((route) => route.method);
-      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "PROPFIND", "PURGE"]) {
+      const served = routes
+        .filter((route) => route.template === template)
+        .map((route) => route.method);
+      for (const method of [
+        "GET",
+        "POST",
+        "PUT",
+        "PATCH",
+        "DELETE",
+        "OPTIONS",
+        "HEAD",
+        "PROPFIND",
+        "PURGE",
+      ]) {
         if (served.includes(method) || (method === "HEAD" && served.includes("GET"))) continue;
-        const res = await check({ method, path: fill(template, jobId), headers: authHeaders(stack.apiKey) });
+        const res = await check({
+          method,
+          path: fill(template, jobId),
+          headers: authHeaders(stack.apiKey),
+        });
         expect(res.status, `${method} ${template}`).toBe(405);
         expect(res.headers.allow, `${method} ${template}`).toBeTruthy();
       }
@@ -224,15 +347,25 @@ describe("fuzzing every route over real HTTP", () => {
     const guarded = routes.filter((route) => route.auth);
     expect(guarded.every((route) => route.template.startsWith("/v1/"))).toBe(true);
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...guarded), badAuthorization, async (route, authorization) => {
-        const res = await check({
-          method: route.method,
-          path: withParams(route),
-          headers: { "content-type": "application/json", ...(authorization === undefined ? {} : { authorization }) },
-          body: route.body === undefined ? undefined : "{}",
-        });
-        expect(res.status, `${route.method} ${route.template} with ${JSON.stringify(authorization)?.slice(0, 60)}`).toBe(401);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...guarded),
+        badAuthorization,
+        async (route, authorization) => {
+          const res = await check({
+            method: route.method,
+            path: withParams(route),
+            headers: {
+              "content-type": "application/json",
+              ...(authorization === undefined ? {} : { authorization }),
+            },
+            body: route.body === undefined ? undefined : "{}",
+          });
+          expect(
+            res.status,
+            `${route.method} ${route.template} with ${JSON.stringify(authorization)?.slice(0, 60)}`,
+          ).toBe(401);
+        },
+      ),
       fuzzParams(120),
     );
   });
@@ -250,14 +383,38 @@ describe("fuzzing every route over real HTTP", () => {
     for (const route of bodied) {
       const what = `${route.method} ${route.template}`;
       const limit = LIMITS[what] ?? MAX_EDIT_BODY_BYTES;
-      const headers = { ...authHeaders(stack.apiKey), "content-type": route.body!.contentType === "multipart/form-data" ? "multipart/form-data; boundary=x" : "application/json" };
+      const headers = {
+        ...authHeaders(stack.apiKey),
+        "content-type":
+          route.body!.contentType === "multipart/form-data"
+            ? "multipart/form-data; boundary=x"
+            : "application/json",
+      };
       const over = Buffer.alloc(limit + 1, 0x20);
       const chunk = Buffer.alloc(64 * 1024, 0x20);
       const cases: [string, RawRequest][] = [
         ["Content-Length", { method: route.method, path: route.template, headers, body: over }],
         // Claims more than the limit and sends a little: refused on the header, nothing read.
-        ["lying Content-Length", { method: route.method, path: route.template, headers: { ...headers, "content-length": String(limit + 1) }, body: "{}" }],
-        ["chunked", { method: route.method, path: route.template, headers, body: (function* () { for (let sent = 0; sent <= limit; sent += chunk.length) yield chunk; })() }],
+        [
+          "lying Content-Length",
+          {
+            method: route.method,
+            path: route.template,
+            headers: { ...headers, "content-length": String(limit + 1) },
+            body: "{}",
+          },
+        ],
+        [
+          "chunked",
+          {
+            method: route.method,
+            path: route.template,
+            headers,
+            body: (function* () {
+              for (let sent = 0; sent <= limit; sent += chunk.length) yield chunk;
+            })(),
+          },
+        ],
       ];
       for (const [how, req] of cases) {
         const res = await call(req);
@@ -267,15 +424,29 @@ describe("fuzzing every route over real HTTP", () => {
       }
       // A Content-Length smaller than the body: the bytes after it are a malformed next request, which
       // Node's HTTP parser refuses (400 bad_request, connection closed), usually before the app answers.
-      const short = await check({ method: route.method, path: route.template, headers: { ...headers, "content-length": "2" }, body: '{"model":"gamma-3.1"}' });
+      const short = await check({
+        method: route.method,
+        path: route.template,
+        headers: { ...headers, "content-length": "2" },
+        body: '{"model":"gamma-3.1"}',
+      });
       expect(short.status, `${what} (short Content-Length)`).toBeGreaterThanOrEqual(400);
     }
   }, 120_000);
 
   it("what Node's HTTP parser refuses before the app sees it carries the error shape too: a 20 KB request line (431), a broken request", async () => {
-    const long = await check({ method: "GET", path: `/v1/jobs?cursor=${"x".repeat(20_000)}`, headers: authHeaders(stack.apiKey) });
+    const long = await check({
+      method: "GET",
+      path: `/v1/jobs?cursor=${"x".repeat(20_000)}`,
+      headers: authHeaders(stack.apiKey),
+    });
     expect(long.status).toBe(431);
-    for (const raw of ["GARBAGE\r\n\r\n", "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", "GET /\u0000 HTTP/1.1\r\n\r\n", "POST /v1/keys HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"]) {
+    for (const raw of [
+      "GARBAGE\r\n\r\n",
+      "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
+      "GET /\u0000 HTTP/1.1\r\n\r\n",
+      "POST /v1/keys HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+    ]) {
       const res = await sendRaw(stack.url, raw);
       expectWellFormed(res, JSON.stringify(raw));
       expect(res.status, JSON.stringify(raw)).toBe(400);

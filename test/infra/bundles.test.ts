@@ -29,7 +29,12 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "reelay-bundles-"));
   const handlers = (await readdir(FUNCTIONS_DIR)).filter((f) => f.endsWith(".ts"));
   for (const file of handlers) {
-    bundles.set(basename(file, ".ts"), await bundle(join(FUNCTIONS_DIR, file), join(dir, `${basename(file, ".ts")}.mjs`), { minify: true }));
+    bundles.set(
+      basename(file, ".ts"),
+      await bundle(join(FUNCTIONS_DIR, file), join(dir, `${basename(file, ".ts")}.mjs`), {
+        minify: true,
+      }),
+    );
   }
 }, 120_000);
 afterAll(async () => {
@@ -38,7 +43,16 @@ afterAll(async () => {
 
 describe("Lambda bundles", () => {
   it("every handler in functions/ bundles", () => {
-    expect([...bundles.keys()].sort()).toEqual(["api", "download", "drop", "fail", "finish", "poll", "submit", "webhook"]);
+    expect([...bundles.keys()].sort()).toEqual([
+      "api",
+      "download",
+      "drop",
+      "fail",
+      "finish",
+      "poll",
+      "submit",
+      "webhook",
+    ]);
   });
 
   it("no bundle holds infrastructure code, the simulator, the local stack or a second AWS SDK", () => {
@@ -53,7 +67,9 @@ describe("Lambda bundles", () => {
 
   it("the step functions use the flow's step names (flow/steps.ts), not the CDK definition", () => {
     for (const step of ["submit", "poll", "download", "finish", "fail"]) {
-      expect(Object.keys(bundles.get(step)?.meta.inputs ?? {})).toContain("packages/core/src/flow/steps.ts");
+      expect(Object.keys(bundles.get(step)?.meta.inputs ?? {})).toContain(
+        "packages/core/src/flow/steps.ts",
+      );
     }
   });
 });

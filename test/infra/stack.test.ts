@@ -4,7 +4,12 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_DEADLINE_MS } from "../../packages/core/src/polling/policy.ts";
-import { JOB_FLOW_STEPS, LAMBDA_SERVICE_ERRORS, STEP_LAMBDA_TIMEOUT_S, STEP_MEMORY_MB } from "../../packages/core/src/flow/steps.ts";
+import {
+  JOB_FLOW_STEPS,
+  LAMBDA_SERVICE_ERRORS,
+  STEP_LAMBDA_TIMEOUT_S,
+  STEP_MEMORY_MB,
+} from "../../packages/core/src/flow/steps.ts";
 import { STEP_HANDLERS } from "../../stacks/ReelayStack.ts";
 import { TRANSIENT_ERROR_NAME } from "../../packages/core/src/pipeline/errors.ts";
 import { aslFromResolved } from "../../packages/core/src/flow/synth-definition.ts";
@@ -33,29 +38,45 @@ describe("cdk-nag AwsSolutions", () => {
 describe("job flow state machine", () => {
   it("is a STANDARD machine with an overall timeout longer than the longest job deadline plus a full download", () => {
     expect(machine.StateMachineType).toBe("STANDARD");
-    expect(asl.TimeoutSeconds).toBeGreaterThan(MAX_DEADLINE_MS / 1000 + STEP_LAMBDA_TIMEOUT_S.download);
+    expect(asl.TimeoutSeconds).toBeGreaterThan(
+      MAX_DEADLINE_MS / 1000 + STEP_LAMBDA_TIMEOUT_S.download,
+    );
   });
 
   it("logs every execution to a log group with finite retention and has X-Ray tracing on", () => {
     expect(machine.LoggingConfiguration.Level).toBe("ALL");
-    const logGroup = machine.LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup.LogGroupArn["Fn::GetAtt"][0];
+    const logGroup =
+      machine.LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup.LogGroupArn[
+        "Fn::GetAtt"
+      ][0];
     expect(resourcesOf(synth.template)[logGroup]!.Properties!.RetentionInDays).toBeGreaterThan(0);
     expect(machine.TracingConfiguration).toEqual({ Enabled: true });
   });
 
   it("has the five Task states, each with Retry (Lambda service errors and ReelayTransientError), Catch States.ALL and TimeoutSeconds", () => {
     const tasks = entries(asl.States).filter(([, s]) => s.Type === "Task");
-    expect(tasks.map(([name]) => name).sort()).toEqual(["Download", "Finish", "Poll", "RecordFailure", "Submit"]);
+    expect(tasks.map(([name]) => name).sort()).toEqual([
+      "Download",
+      "Finish",
+      "Poll",
+      "RecordFailure",
+      "Submit",
+    ]);
     for (const [name, state] of tasks) {
       const retried = (state.Retry ?? []).flatMap((r: { ErrorEquals: string[] }) => r.ErrorEquals);
-      expect(retried, name).toEqual(expect.arrayContaining([...LAMBDA_SERVICE_ERRORS, TRANSIENT_ERROR_NAME]));
-      expect(state.Catch, name).toEqual([expect.objectContaining({ ErrorEquals: ["States.ALL"], ResultPath: "$.error" })]);
+      expect(retried, name).toEqual(
+        expect.arrayContaining([...LAMBDA_SERVICE_ERRORS, TRANSIENT_ERROR_NAME]),
+      );
+      expect(state.Catch, name).toEqual([
+        expect.objectContaining({ ErrorEquals: ["States.ALL"], ResultPath: "$.error" }),
+      ]);
       expect(state.TimeoutSeconds, name).toBeGreaterThan(0);
     }
   });
 
   it("catches every step into RecordFailure, and RecordFailure's own Catch ends in the Fail state", () => {
-    for (const name of ["Submit", "Poll", "Download", "Finish"]) expect(asl.States[name].Catch[0].Next).toBe("RecordFailure");
+    for (const name of ["Submit", "Poll", "Download", "Finish"])
+      expect(asl.States[name].Catch[0].Next).toBe("RecordFailure");
     expect(asl.States.RecordFailure.Catch[0].Next).toBe("Failed");
     expect(asl.States.RecordFailure.Next).toBe("Failed");
     expect(asl.States.Failed.Type).toBe("Fail");
@@ -91,9 +112,10 @@ describe("storage", () => {
         IgnorePublicAcls: true,
         RestrictPublicBuckets: true,
       });
-      expect(bucket.Properties!.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe(
-        "AES256",
-      );
+      expect(
+        bucket.Properties!.BucketEncryption.ServerSideEncryptionConfiguration[0]
+          .ServerSideEncryptionByDefault.SSEAlgorithm,
+      ).toBe("AES256");
     }
   });
 
@@ -103,15 +125,23 @@ describe("storage", () => {
       const policy = policies.find((p) => p.Properties!.Bucket.Ref === id);
       expect(policy, id).toBeDefined();
       expect(policy!.Properties!.PolicyDocument.Statement).toContainEqual(
-        expect.objectContaining({ Effect: "Deny", Action: "s3:*", Condition: { Bool: { "aws:SecureTransport": "false" } } }),
+        expect.objectContaining({
+          Effect: "Deny",
+          Action: "s3:*",
+          Condition: { Bool: { "aws:SecureTransport": "false" } },
+        }),
       );
     }
   });
 
   it("aborts incomplete multipart uploads after one day and logs access to the data bucket", () => {
-    const data = buckets()[Object.keys(buckets()).find((id) => shortId(id) === "Bucket")!]!.Properties!;
+    const data =
+      buckets()[Object.keys(buckets()).find((id) => shortId(id) === "Bucket")!]!.Properties!;
     expect(data.LifecycleConfiguration.Rules).toContainEqual(
-      expect.objectContaining({ Status: "Enabled", AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+      expect.objectContaining({
+        Status: "Enabled",
+        AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+      }),
     );
     expect(render(data.LoggingConfiguration.DestinationBucketName)).toBe("AccessLogs");
   });
@@ -126,8 +156,12 @@ describe("storage", () => {
   });
 
   it("creates the event bus and notifies the drop function of objects created under inbox/ only", () => {
-    expect(Object.values(resourcesOf(synth.template, "AWS::Events::EventBus"))[0]!.Properties!.Name).toBe("reelay-test");
-    const notification = Object.values(resourcesOf(synth.template, "Custom::S3BucketNotifications"))[0]!.Properties!;
+    expect(
+      Object.values(resourcesOf(synth.template, "AWS::Events::EventBus"))[0]!.Properties!.Name,
+    ).toBe("reelay-test");
+    const notification = Object.values(
+      resourcesOf(synth.template, "Custom::S3BucketNotifications"),
+    )[0]!.Properties!;
     const configs = notification.NotificationConfiguration.LambdaFunctionConfigurations;
     expect(configs).toHaveLength(1);
     expect(configs[0].Events).toEqual(["s3:ObjectCreated:*"]);
@@ -136,13 +170,20 @@ describe("storage", () => {
   });
 
   it("sends reelay's three terminal detail-types on the bus, and nothing else, to the webhook function, which Lambda does not retry", () => {
-    const rules = Object.values(resourcesOf(synth.template, "AWS::Events::Rule")).map((r) => r.Properties!);
+    const rules = Object.values(resourcesOf(synth.template, "AWS::Events::Rule")).map(
+      (r) => r.Properties!,
+    );
     expect(rules).toHaveLength(1);
     const rule = rules[0]!;
     expect(render(rule.EventBusName)).toBe("Bus");
-    expect(rule.EventPattern).toEqual({ source: ["reelay"], "detail-type": ["Generation Succeeded", "Generation Failed", "Generation Cancelled"] });
+    expect(rule.EventPattern).toEqual({
+      source: ["reelay"],
+      "detail-type": ["Generation Succeeded", "Generation Failed", "Generation Cancelled"],
+    });
     expect(rule.Targets.map((t: { Arn: unknown }) => render(t.Arn))).toEqual(["WebhookFunction"]);
-    const invokeConfigs = Object.values(resourcesOf(synth.template, "AWS::Lambda::EventInvokeConfig")).map((r) => [render(r.Properties!.FunctionName), r.Properties!.MaximumRetryAttempts]);
+    const invokeConfigs = Object.values(
+      resourcesOf(synth.template, "AWS::Lambda::EventInvokeConfig"),
+    ).map((r) => [render(r.Properties!.FunctionName), r.Properties!.MaximumRetryAttempts]);
     expect(invokeConfigs).toContainEqual(["WebhookFunction", 0]);
   });
 });
@@ -150,11 +191,16 @@ describe("storage", () => {
 describe("HTTP API", () => {
   it("routes GET /healthz, GET /openapi.json and every /v1 path to the one API function (which checks the Bearer key)", () => {
     const integrations = resourcesOf(synth.template, "AWS::ApiGatewayV2::Integration");
-    const routes = Object.values(resourcesOf(synth.template, "AWS::ApiGatewayV2::Route")).map((r) => {
-      const target = render(r.Properties!.Target).replace(/^integrations\//, "");
-      const integration = integrations[Object.keys(integrations).find((id) => shortId(id) === target || id === target)!];
-      return [r.Properties!.RouteKey, render(integration?.Properties?.IntegrationUri)];
-    });
+    const routes = Object.values(resourcesOf(synth.template, "AWS::ApiGatewayV2::Route")).map(
+      (r) => {
+        const target = render(r.Properties!.Target).replace(/^integrations\//, "");
+        const integration =
+          integrations[
+            Object.keys(integrations).find((id) => shortId(id) === target || id === target)!
+          ];
+        return [r.Properties!.RouteKey, render(integration?.Properties?.IntegrationUri)];
+      },
+    );
     expect(Object.fromEntries(routes)).toEqual({
       "GET /healthz": "ApiFunction",
       "GET /openapi.json": "ApiFunction",
@@ -165,17 +211,20 @@ describe("HTTP API", () => {
 
 describe("functions", () => {
   it("are the eight reelay handlers", () => {
-    const handlers = Object.values(reelayFunctions(synth.template)).map((f) => f.Properties!.Handler);
+    const handlers = Object.values(reelayFunctions(synth.template)).map(
+      (f) => f.Properties!.Handler,
+    );
     expect(handlers.sort()).toEqual(
-      ["api", "download", "drop", "fail", "finish", "poll", "submit", "webhook"].map((name) => `functions/${name}.handler`),
+      ["api", "download", "drop", "fail", "finish", "poll", "submit", "webhook"].map(
+        (name) => `functions/${name}.handler`,
+      ),
     );
   });
 
   it("run Node 22 on arm64 with a finite log retention, each", () => {
-    const retention = Object.values(resourcesOf(synth.template, "Custom::LogRetention")).map((r) => [
-      render(r.Properties!.LogGroupName),
-      r.Properties!.RetentionInDays,
-    ]);
+    const retention = Object.values(resourcesOf(synth.template, "Custom::LogRetention")).map(
+      (r) => [render(r.Properties!.LogGroupName), r.Properties!.RetentionInDays],
+    );
     for (const [id, fn] of entries(reelayFunctions(synth.template))) {
       expect(fn.Properties!.Runtime, id).toBe("nodejs22.x");
       expect(fn.Properties!.Architectures, id).toEqual(["arm64"]);
@@ -190,7 +239,10 @@ describe("functions", () => {
   it("give each step function the memory STEP_MEMORY_MB names (Poll 128 MB) and every other function 512 MB", () => {
     const stepOf = new Map(JOB_FLOW_STEPS.map((step) => [STEP_HANDLERS[step], step]));
     const memory = Object.fromEntries(
-      entries(reelayFunctions(synth.template)).map(([id, fn]) => [shortId(id), fn.Properties!.MemorySize]),
+      entries(reelayFunctions(synth.template)).map(([id, fn]) => [
+        shortId(id),
+        fn.Properties!.MemorySize,
+      ]),
     );
     const expected = Object.fromEntries(
       entries(reelayFunctions(synth.template)).map(([id, fn]) => {
@@ -206,7 +258,13 @@ describe("functions", () => {
     for (const [id, fn] of entries(reelayFunctions(synth.template))) {
       const env = fn.Properties!.Environment.Variables;
       expect(Object.keys(env), id).toEqual(
-        expect.arrayContaining(["REELAY_TABLE_NAME", "REELAY_BUCKET_NAME", "REELAY_EVENT_BUS_NAME", "REELAY_UPSTREAM_URL", "REELAY_DEFAULT_MODEL"]),
+        expect.arrayContaining([
+          "REELAY_TABLE_NAME",
+          "REELAY_BUCKET_NAME",
+          "REELAY_EVENT_BUS_NAME",
+          "REELAY_UPSTREAM_URL",
+          "REELAY_DEFAULT_MODEL",
+        ]),
       );
       const starts = ["ApiFunction", "DropFunction"].includes(shortId(id));
       expect("REELAY_STATE_MACHINE_ARN" in env, id).toBe(starts);
@@ -219,7 +277,10 @@ describe("functions", () => {
     for (const [id, fn] of entries(reelayFunctions(synth.template))) {
       const env = fn.Properties!.Environment.Variables as Record<string, unknown>;
       const markers = ["SST_Secret_value_UPSTREAM_API_KEY", "SST_Secret_value_REELAY_API_KEY"];
-      expect(Object.keys(env).filter((k) => /API_KEY/i.test(k) && !markers.includes(k)), id).toEqual([]);
+      expect(
+        Object.keys(env).filter((k) => /API_KEY/i.test(k) && !markers.includes(k)),
+        id,
+      ).toEqual([]);
       if ("SST_Secret_value_REELAY_API_KEY" in env) {
         expect(env.SST_Secret_value_REELAY_API_KEY).toBe("__FETCH_FROM_SSM__");
         expect(shortId(id), "only the API function holds reelay's own key").toBe("ApiFunction");
@@ -234,10 +295,18 @@ describe("functions", () => {
 });
 
 describe("IAM", () => {
-  type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, unknown>> };
+  type Statement = {
+    Effect: string;
+    Action: string | string[];
+    Resource: unknown;
+    Condition?: Record<string, Record<string, unknown>>;
+  };
   const statements = (): [string, Statement][] =>
     entries(resourcesOf(synth.template, "AWS::IAM::Policy")).flatMap(([id, p]) =>
-      (p.Properties!.PolicyDocument.Statement as Statement[]).map((s): [string, Statement] => [id, s]),
+      (p.Properties!.PolicyDocument.Statement as Statement[]).map((s): [string, Statement] => [
+        id,
+        s,
+      ]),
     );
 
   it("has no wildcard action (no '*', no 'service:*') in any policy", () => {
@@ -254,13 +323,18 @@ describe("IAM", () => {
       for (const s of p.Properties!.PolicyDocument.Statement as Statement[]) {
         expect(s.Effect).toBe("Allow");
         const conditions = entries(s.Condition ?? {}).flatMap(([operator, keys]) =>
-          entries(keys).map(([key, values]) => ` if ${operator} ${key}=${[values].flat().map(render).join("|")}`),
+          entries(keys).map(
+            ([key, values]) => ` if ${operator} ${key}=${[values].flat().map(render).join("|")}`,
+          ),
         );
         for (const action of [s.Action].flat()) {
           for (const resource of [s.Resource].flat()) {
             const r = render(resource)
               .replace(/^arn:aws:ssm:[^:]+:[^:]+:parameter\/sst\/reelay\/test\//, "ssm:")
-              .replace(/^arn:aws:ssm:[^:]+:[^:]+:parameter\/sst\/reelay\/\.fallback\//, "ssm-fallback:");
+              .replace(
+                /^arn:aws:ssm:[^:]+:[^:]+:parameter\/sst\/reelay\/\.fallback\//,
+                "ssm-fallback:",
+              );
             byRole.set(role, [...(byRole.get(role) ?? []), `${action} ${r}${conditions.join("")}`]);
           }
         }
@@ -271,23 +345,50 @@ describe("IAM", () => {
 
   it("grants each reelay function exactly these permissions", () => {
     const byRole = grantsByRole();
-    const roleOf = (fnId: string) => render(reelayFunctions(synth.template)[fnId]!.Properties!.Role);
-    const granted = Object.fromEntries(Object.keys(reelayFunctions(synth.template)).map((id) => [shortId(id), (byRole.get(roleOf(id)) ?? []).sort()]));
-    const secret = (name: string) => [`ssm:GetParameters ssm:Secret/${name}/value`, `ssm:GetParameters ssm-fallback:Secret/${name}/value`];
+    const roleOf = (fnId: string) =>
+      render(reelayFunctions(synth.template)[fnId]!.Properties!.Role);
+    const granted = Object.fromEntries(
+      Object.keys(reelayFunctions(synth.template)).map((id) => [
+        shortId(id),
+        (byRole.get(roleOf(id)) ?? []).sort(),
+      ]),
+    );
+    const secret = (name: string) => [
+      `ssm:GetParameters ssm:Secret/${name}/value`,
+      `ssm:GetParameters ssm-fallback:Secret/${name}/value`,
+    ];
     // X-Ray's two actions take no resource-level permissions (AWS requires "*"); nothing else has "*".
     const xray = ["xray:PutTelemetryRecords *", "xray:PutTraceSegments *"];
     // Job items only (partition key vidtsk_... or imgtsk_...): never the API key hashes or dead letters beside them.
     const jobItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=vidtsk_*|imgtsk_*";
     const statsItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=stats#*";
-    const step = [`dynamodb:GetItem Jobs${jobItems}`, `dynamodb:UpdateItem Jobs${jobItems}`, ...xray];
+    const step = [
+      `dynamodb:GetItem Jobs${jobItems}`,
+      `dynamodb:UpdateItem Jobs${jobItems}`,
+      ...xray,
+    ];
     // Finish and RecordFailure only rewrite each job's manifest; only Download writes the outputs themselves.
     const manifest = "s3:PutObject Bucket/outputs/*/job.json";
     const sorted = (list: string[]) => [...list].sort();
     expect(granted).toEqual({
       // Generation stats (stats#<model>#<duration>): Submit reads them, Poll reads and adds samples.
-      SubmitFunction: sorted([...step, `dynamodb:GetItem Jobs${statsItems}`, ...secret("UPSTREAM_API_KEY")]),
-      PollFunction: sorted([...step, `dynamodb:GetItem Jobs${statsItems}`, `dynamodb:UpdateItem Jobs${statsItems}`, ...secret("UPSTREAM_API_KEY")]),
-      DownloadFunction: sorted([...step, ...secret("UPSTREAM_API_KEY"), "s3:PutObject Bucket/outputs/*", "s3:AbortMultipartUpload Bucket/outputs/*"]),
+      SubmitFunction: sorted([
+        ...step,
+        `dynamodb:GetItem Jobs${statsItems}`,
+        ...secret("UPSTREAM_API_KEY"),
+      ]),
+      PollFunction: sorted([
+        ...step,
+        `dynamodb:GetItem Jobs${statsItems}`,
+        `dynamodb:UpdateItem Jobs${statsItems}`,
+        ...secret("UPSTREAM_API_KEY"),
+      ]),
+      DownloadFunction: sorted([
+        ...step,
+        ...secret("UPSTREAM_API_KEY"),
+        "s3:PutObject Bucket/outputs/*",
+        "s3:AbortMultipartUpload Bucket/outputs/*",
+      ]),
       FinishFunction: sorted([...step, "events:PutEvents Bus", manifest]),
       RecordFailureFunction: sorted([...step, "events:PutEvents Bus", manifest]),
       // The API serves jobs and manages stored keys (apikey#<sha256> items): the whole table.
@@ -331,8 +432,20 @@ describe("IAM", () => {
 
   it("lets the job flow's role invoke its five step functions (and their versions) and nothing else", () => {
     const machineRole = render(machine.RoleArn);
-    const invokes = (grantsByRole().get(machineRole) ?? []).filter((g) => g.startsWith("lambda:")).sort();
-    const stepFns = ["DownloadFunction", "FinishFunction", "PollFunction", "RecordFailureFunction", "SubmitFunction"];
-    expect(invokes).toEqual(stepFns.flatMap((fn) => [`lambda:InvokeFunction ${fn}`, `lambda:InvokeFunction ${fn}:*`]).sort());
+    const invokes = (grantsByRole().get(machineRole) ?? [])
+      .filter((g) => g.startsWith("lambda:"))
+      .sort();
+    const stepFns = [
+      "DownloadFunction",
+      "FinishFunction",
+      "PollFunction",
+      "RecordFailureFunction",
+      "SubmitFunction",
+    ];
+    expect(invokes).toEqual(
+      stepFns
+        .flatMap((fn) => [`lambda:InvokeFunction ${fn}`, `lambda:InvokeFunction ${fn}:*`])
+        .sort(),
+    );
   });
 });

@@ -33,7 +33,10 @@ function alive(pid: number): boolean {
 /** The lock is free to take over when its holder died (a killed test run) or it is very old. */
 async function lockIsStale(): Promise<boolean> {
   const holder = Number(await readFile(join(LOCK_DIR, "pid"), "utf8").catch(() => "NaN"));
-  const age = await stat(LOCK_DIR).then((s) => Date.now() - s.mtimeMs, () => 0);
+  const age = await stat(LOCK_DIR).then(
+    (s) => Date.now() - s.mtimeMs,
+    () => 0,
+  );
   return (Number.isInteger(holder) && !alive(holder)) || age > STALE_LOCK_MS;
 }
 
@@ -70,9 +73,16 @@ async function inputsHash(): Promise<string> {
   const files: string[] = [];
   for (const input of INPUTS) {
     if ((await stat(input)).isFile()) files.push(input);
-    else for (const entry of await readdir(input, { recursive: true, withFileTypes: true })) if (entry.isFile()) files.push(join(entry.parentPath, entry.name));
+    else
+      for (const entry of await readdir(input, { recursive: true, withFileTypes: true }))
+        if (entry.isFile()) files.push(join(entry.parentPath, entry.name));
   }
-  for (const file of files.sort()) hash.update(file).update("\0").update(await readFile(file)).update("\0");
+  for (const file of files.sort())
+    hash
+      .update(file)
+      .update("\0")
+      .update(await readFile(file))
+      .update("\0");
   return hash.digest("hex");
 }
 
@@ -83,10 +93,21 @@ async function inputsHash(): Promise<string> {
 export function synthReelay(): Promise<Synth> {
   return withSynthLock(async () => {
     const key = await inputsHash();
-    const cached = await readFile(CACHE_FILE, "utf8").then((text) => JSON.parse(text) as { key: string; template: object; nagErrors: Synth["nagErrors"] }, () => undefined);
-    if (cached?.key === key) return { template: Template.fromJSON(cached.template as Record<string, unknown>), nagErrors: cached.nagErrors };
+    const cached = await readFile(CACHE_FILE, "utf8").then(
+      (text) =>
+        JSON.parse(text) as { key: string; template: object; nagErrors: Synth["nagErrors"] },
+      () => undefined,
+    );
+    if (cached?.key === key)
+      return {
+        template: Template.fromJSON(cached.template as Record<string, unknown>),
+        nagErrors: cached.nagErrors,
+      };
     const fresh = await synthOnce();
-    await writeFile(CACHE_FILE, JSON.stringify({ key, template: fresh.template.toJSON(), nagErrors: fresh.nagErrors }));
+    await writeFile(
+      CACHE_FILE,
+      JSON.stringify({ key, template: fresh.template.toJSON(), nagErrors: fresh.nagErrors }),
+    );
     return fresh;
   });
 }
@@ -110,7 +131,9 @@ type Resources = Record<string, { Type: string; Properties?: Record<string, any>
 
 export function resourcesOf(template: Template, type?: string): Resources {
   const all = template.toJSON().Resources as Resources;
-  return Object.fromEntries(Object.entries(all).filter(([, r]) => type === undefined || r.Type === type));
+  return Object.fromEntries(
+    Object.entries(all).filter(([, r]) => type === undefined || r.Type === type),
+  );
 }
 
 /** Logical id without CDK's 8-hex-digit hash: `Bucket83908E77` -> `Bucket`. */

@@ -1,24 +1,57 @@
 /** The soak's own parts without a stack: the fault mix, the deal of per-job faults, and the verdict's checks. */
 import { describe, expect, it } from "vitest";
-import { dealJobFaults, DEFAULT_MIX, MixError, NO_FAULTS, parseMix, seededRandom, serverRules } from "../../soak/faults.ts";
+import {
+  dealJobFaults,
+  DEFAULT_MIX,
+  MixError,
+  NO_FAULTS,
+  parseMix,
+  seededRandom,
+  serverRules,
+} from "../../soak/faults.ts";
 import { planJobs } from "../../soak/plan.ts";
-import { percentile, summaryLine, verify, type Evidence, type SubmittedJob } from "../../soak/verify.ts";
+import {
+  percentile,
+  summaryLine,
+  verify,
+  type Evidence,
+  type SubmittedJob,
+} from "../../soak/verify.ts";
 
 describe("the fault mix", () => {
   it("defaults to the issue's mix, takes name=p pairs over it, and 'none'", () => {
     expect(parseMix(undefined)).toEqual(DEFAULT_MIX);
     expect(parseMix("none")).toEqual(NO_FAULTS);
-    expect(parseMix("rate_limit=0.3, truncate=0")).toEqual({ ...DEFAULT_MIX, rate_limit: 0.3, truncate: 0 });
+    expect(parseMix("rate_limit=0.3, truncate=0")).toEqual({
+      ...DEFAULT_MIX,
+      rate_limit: 0.3,
+      truncate: 0,
+    });
   });
 
-  it.each(["bogus=0.1", "rate_limit=2", "rate_limit=", "task_fail=0.6,never_finish=0.6"])("refuses %s with a message naming the problem", (text) => {
-    expect(() => parseMix(text)).toThrow(MixError);
-  });
+  it.each(["bogus=0.1", "rate_limit=2", "rate_limit=", "task_fail=0.6,never_finish=0.6"])(
+    "refuses %s with a message naming the problem",
+    (text) => {
+      expect(() => parseMix(text)).toThrow(MixError);
+    },
+  );
 
   it("makes server rules for the transient faults only, half the 5xx and resets landing after the task is made", () => {
     const rules = serverRules(DEFAULT_MIX);
-    expect(rules.map((r) => r.fault).sort()).toEqual(["rate_limit", "reset", "reset", "server_error", "server_error", "slow"]);
-    expect(rules.filter((r) => r.after === true).map((r) => r.fault).sort()).toEqual(["reset", "server_error"]);
+    expect(rules.map((r) => r.fault).sort()).toEqual([
+      "rate_limit",
+      "reset",
+      "reset",
+      "server_error",
+      "server_error",
+      "slow",
+    ]);
+    expect(
+      rules
+        .filter((r) => r.after === true)
+        .map((r) => r.fault)
+        .sort(),
+    ).toEqual(["reset", "server_error"]);
     expect(rules.find((r) => r.fault === "rate_limit")?.retryAfterS).toBeGreaterThan(0);
     expect(serverRules(NO_FAULTS)).toEqual([]);
   });
@@ -26,20 +59,40 @@ describe("the fault mix", () => {
   it("deals per-job faults in exact counts (at least one when asked for), never a download fault to a failing job", () => {
     const deal = dealJobFaults(DEFAULT_MIX, 300, seededRandom(1));
     const count = (f: string) => deal.filter((x) => x === f).length;
-    expect([count("task_fail"), count("never_finish"), count("download_error"), count("truncate")]).toEqual([15, 6, 9, 6]);
+    expect([
+      count("task_fail"),
+      count("never_finish"),
+      count("download_error"),
+      count("truncate"),
+    ]).toEqual([15, 6, 9, 6]);
     const small = dealJobFaults(DEFAULT_MIX, 3, seededRandom(1));
     expect(small.filter((x) => x !== undefined)).toHaveLength(3);
     expect(new Set(small)).toEqual(new Set(["task_fail", "never_finish", "download_error"]));
   });
 
   it("plans jobs whose prompts carry their fault as a directive and whose expected ending follows from it", () => {
-    const jobs = planJobs({ jobs: 40, mix: DEFAULT_MIX, random: seededRandom(3), runId: "r", generationMs: [1000, 2000], outputBytes: [10_000, 20_000] });
+    const jobs = planJobs({
+      jobs: 40,
+      mix: DEFAULT_MIX,
+      random: seededRandom(3),
+      runId: "r",
+      generationMs: [1000, 2000],
+      outputBytes: [10_000, 20_000],
+    });
     for (const job of jobs) {
       const prompt = JSON.stringify(job.body);
       if (job.fault !== undefined) expect(prompt).toContain(`[[sim:${job.fault}`);
-      expect(job.expect).toBe(job.fault === "task_fail" ? "upstream_task_failed" : job.fault === "never_finish" ? "timeout" : "succeeded");
+      expect(job.expect).toBe(
+        job.fault === "task_fail"
+          ? "upstream_task_failed"
+          : job.fault === "never_finish"
+            ? "timeout"
+            : "succeeded",
+      );
     }
-    expect(new Set(jobs.map((j) => j.endpoint))).toEqual(new Set(["/v1/video/generations", "/v1/chat/completions"]));
+    expect(new Set(jobs.map((j) => j.endpoint))).toEqual(
+      new Set(["/v1/video/generations", "/v1/chat/completions"]),
+    );
     expect(new Set(jobs.map((j) => j.key)).size).toBe(40);
   });
 });
@@ -47,7 +100,16 @@ describe("the fault mix", () => {
 const SHA = "a".repeat(64);
 
 function job(i: number, over: Partial<SubmittedJob> = {}): SubmittedJob {
-  return { index: i, key: `k${i}`, endpoint: "/v1/video/generations", body: {}, fault: undefined, expect: "succeeded", jobId: `vidtsk_${i}`, ...over };
+  return {
+    index: i,
+    key: `k${i}`,
+    endpoint: "/v1/video/generations",
+    body: {},
+    fault: undefined,
+    expect: "succeeded",
+    jobId: `vidtsk_${i}`,
+    ...over,
+  };
 }
 
 function record(i: number, over: Record<string, unknown> = {}) {
@@ -57,7 +119,9 @@ function record(i: number, over: Record<string, unknown> = {}) {
     status: "succeeded",
     idempotencyKey: `vidtsk_${i}`,
     upstreamTaskId: `up_${i}`,
-    outputs: [{ bucket: "b", key: `outputs/vidtsk_${i}/video.mp4`, sha256: SHA, url: `http://s3/${i}` }],
+    outputs: [
+      { bucket: "b", key: `outputs/vidtsk_${i}/video.mp4`, sha256: SHA, url: `http://s3/${i}` },
+    ],
     error: null,
     timings: { totalMs: 1000 * i, deadlineAt: null },
     ...over,
@@ -69,7 +133,16 @@ function evidence(jobs: SubmittedJob[], records: any[], over: Partial<Evidence> 
     jobs,
     records: new Map(records.map((r) => [r.id, r])),
     listed: records,
-    events: records.filter((r) => ["succeeded", "failed"].includes(r.status)).map((r) => ({ "detail-type": "x", detail: { jobId: r.id, status: r.status, outputs: r.outputs.map((o: any) => ({ sha256: o.sha256 })) } })),
+    events: records
+      .filter((r) => ["succeeded", "failed"].includes(r.status))
+      .map((r) => ({
+        "detail-type": "x",
+        detail: {
+          jobId: r.id,
+          status: r.status,
+          outputs: r.outputs.map((o: any) => ({ sha256: o.sha256 })),
+        },
+      })),
     tasksByKey: Object.fromEntries(records.map((r) => [r.idempotencyKey, 1])),
     served: () => [{ sha256: SHA, bytes: 10 }],
     stored: async () => ({ sha256: SHA, bytes: 10 }),
@@ -80,9 +153,19 @@ function evidence(jobs: SubmittedJob[], records: any[], over: Partial<Evidence> 
 describe("the verdict", () => {
   it("a clean run: every count zero, failures by code, the line in the issue's format", async () => {
     const jobs = [job(1), job(2), job(3, { fault: "task_fail", expect: "upstream_task_failed" })];
-    const records = [record(1), record(2), record(3, { status: "failed", outputs: [], error: { code: "upstream_task_failed", message: "no" } })];
+    const records = [
+      record(1),
+      record(2),
+      record(3, {
+        status: "failed",
+        outputs: [],
+        error: { code: "upstream_task_failed", message: "no" },
+      }),
+    ];
     const v = await verify(evidence(jobs, records));
-    expect(summaryLine(v)).toBe("soak: 3 jobs, 2 succeeded, 1 failed {upstream_task_failed: 1}, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck");
+    expect(summaryLine(v)).toBe(
+      "soak: 3 jobs, 2 succeeded, 1 failed {upstream_task_failed: 1}, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck",
+    );
     expect(v.unexpected).toEqual([]);
   });
 
@@ -90,34 +173,76 @@ describe("the verdict", () => {
     const jobs = [job(1), job(2), job(3), job(4, { jobId: undefined })];
     const base = evidence(jobs, [record(1), record(2)]);
     const twice = base.events.filter((e) => e.detail.jobId === "vidtsk_2");
-    const v = await verify({ ...base, events: [...base.events.filter((e) => e.detail.jobId !== "vidtsk_1"), ...twice] });
+    const v = await verify({
+      ...base,
+      events: [...base.events.filter((e) => e.detail.jobId !== "vidtsk_1"), ...twice],
+    });
     expect(v.lost.map((f) => f.jobId).sort()).toEqual(["k4", "vidtsk_1", "vidtsk_2", "vidtsk_3"]);
   });
 
   it("counts two upstream tasks for one key as a duplicate, and a listed job made by no submission as a stray", async () => {
-    const v = await verify(evidence([job(1)], [record(1)], { tasksByKey: { vidtsk_1: 2 }, listed: [record(1), record(9)] }));
+    const v = await verify(
+      evidence([job(1)], [record(1)], {
+        tasksByKey: { vidtsk_1: 2 },
+        listed: [record(1), record(9)],
+      }),
+    );
     expect(v.duplicates.map((f) => f.jobId)).toEqual(["vidtsk_1"]);
     expect(v.strays.map((f) => f.jobId)).toEqual(["vidtsk_9"]);
   });
 
   it("reports a job the listing shows twice, or ended with another status than its record (a job still moving is only stuck)", async () => {
     const moving = record(3, { status: "downloading" });
-    const v = await verify(evidence([job(1), job(2), job(3)], [record(1), record(2), moving], { listed: [record(1), record(1, { status: "queued" }), record(2, { status: "running" }), { ...moving, status: "succeeded" }] }));
+    const v = await verify(
+      evidence([job(1), job(2), job(3)], [record(1), record(2), moving], {
+        listed: [
+          record(1),
+          record(1, { status: "queued" }),
+          record(2, { status: "running" }),
+          { ...moving, status: "succeeded" },
+        ],
+      }),
+    );
     expect(v.listing.map((f) => f.jobId)).toEqual(["vidtsk_1", "vidtsk_2"]);
     expect(v.stuck.map((f) => f.jobId)).toEqual(["vidtsk_3"]);
   });
 
   it("counts stored bytes that differ from what was served, or a record's wrong sha256, as corrupt", async () => {
-    const bytes = await verify(evidence([job(1)], [record(1)], { stored: async () => ({ sha256: "b".repeat(64), bytes: 10 }) }));
+    const bytes = await verify(
+      evidence([job(1)], [record(1)], {
+        stored: async () => ({ sha256: "b".repeat(64), bytes: 10 }),
+      }),
+    );
     expect(bytes.corrupt).toHaveLength(1);
-    const recorded = await verify(evidence([job(1)], [record(1, { outputs: [{ key: "k", sha256: "c".repeat(64), url: "u" }] })]));
+    const recorded = await verify(
+      evidence(
+        [job(1)],
+        [record(1, { outputs: [{ key: "k", sha256: "c".repeat(64), url: "u" }] })],
+      ),
+    );
     expect(recorded.corrupt[0]?.why).toContain("record");
-    const missing = await verify(evidence([job(1)], [record(1)], { stored: async () => Promise.reject(new Error("NoSuchKey")) }));
+    const missing = await verify(
+      evidence([job(1)], [record(1)], {
+        stored: async () => Promise.reject(new Error("NoSuchKey")),
+      }),
+    );
     expect(missing.corrupt[0]?.why).toContain("NoSuchKey");
   });
 
   it("counts a job not terminal as stuck, and a transient-only job that failed as unexpected", async () => {
-    const v = await verify(evidence([job(1), job(2)], [record(1, { status: "running" }), record(2, { status: "failed", outputs: [], error: { code: "upstream_rejected", message: "x" } })]));
+    const v = await verify(
+      evidence(
+        [job(1), job(2)],
+        [
+          record(1, { status: "running" }),
+          record(2, {
+            status: "failed",
+            outputs: [],
+            error: { code: "upstream_rejected", message: "x" },
+          }),
+        ],
+      ),
+    );
     expect(v.stuck.map((f) => f.jobId)).toEqual(["vidtsk_1"]);
     expect(v.unexpected.map((f) => f.jobId)).toEqual(["vidtsk_2"]);
     expect(summaryLine(v)).toContain("1 failed {upstream_rejected: 1}");

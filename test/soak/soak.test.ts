@@ -24,7 +24,15 @@ function options(over: Partial<SoakOptions>): SoakOptions {
 
 function expectClean(result: SoakResult): void {
   const v = result.verdict;
-  expect({ lost: v.lost, duplicates: v.duplicates, corrupt: v.corrupt, stuck: v.stuck, unexpected: v.unexpected, listing: v.listing, strays: v.strays }).toEqual({
+  expect({
+    lost: v.lost,
+    duplicates: v.duplicates,
+    corrupt: v.corrupt,
+    stuck: v.stuck,
+    unexpected: v.unexpected,
+    listing: v.listing,
+    strays: v.strays,
+  }).toEqual({
     lost: [],
     duplicates: [],
     corrupt: [],
@@ -46,8 +54,15 @@ describe("the soak", () => {
     // The deal gives 20 jobs one of each per-job fault; the transient ones never fail a job.
     expect(result.verdict.failedByCode).toEqual({ upstream_task_failed: 1, timeout: 1 });
     expect(result.verdict.succeeded).toBe(18);
-    expect(result.line).toBe("soak: 20 jobs, 18 succeeded, 2 failed {timeout: 1, upstream_task_failed: 1}, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck");
-    expect(result.counters.faultsInjected).toMatchObject({ download_error: 1, truncate: 1, task_fail: 1, never_finish: 1 });
+    expect(result.line).toBe(
+      "soak: 20 jobs, 18 succeeded, 2 failed {timeout: 1, upstream_task_failed: 1}, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck",
+    );
+    expect(result.counters.faultsInjected).toMatchObject({
+      download_error: 1,
+      truncate: 1,
+      task_fail: 1,
+      never_finish: 1,
+    });
     expect(result.counters.faultsInjected.rate_limit).toBeGreaterThan(0);
   }, 120_000);
 

@@ -24,4 +24,12 @@ const started = performance.now();
 const copied = await copyUrlToS3(guardedFetch(outputFetchPolicy("local")), url, store, key);
 const ms = performance.now() - started;
 s3.destroy();
-console.log(JSON.stringify({ ms, bytes: copied.bytes, sha256: copied.sha256, maxRssBytes: process.resourceUsage().maxRSS * 1024, cpuMs: cpuMs() }));
+console.log(
+  JSON.stringify({
+    ms,
+    bytes: copied.bytes,
+    sha256: copied.sha256,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    cpuMs: cpuMs(),
+  }),
+);

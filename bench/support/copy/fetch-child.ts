@@ -17,4 +17,11 @@ const out = createWriteStream(file);
 await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), out);
 const ms = performance.now() - started;
 // maxRSS is in kilobytes.
-console.log(JSON.stringify({ ms, bytes: out.bytesWritten, maxRssBytes: process.resourceUsage().maxRSS * 1024, cpuMs: cpuMs() }));
+console.log(
+  JSON.stringify({
+    ms,
+    bytes: out.bytesWritten,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    cpuMs: cpuMs(),
+  }),
+);

@@ -16,7 +16,17 @@ function task(step: JobFlowStep, next: string): Record<string, unknown> {
     Type: "Task",
     Resource: `arn:aws:lambda:us-east-1:000000000000:function:job-poller-${step}`,
     Next: next,
-    ...(step === "recordFailure" ? {} : { Catch: [{ ErrorEquals: ["States.ALL"], ResultPath: "$.error", Next: JOB_FLOW_STATE_NAMES.recordFailure }] }),
+    ...(step === "recordFailure"
+      ? {}
+      : {
+          Catch: [
+            {
+              ErrorEquals: ["States.ALL"],
+              ResultPath: "$.error",
+              Next: JOB_FLOW_STATE_NAMES.recordFailure,
+            },
+          ],
+        }),
   };
 }
 

@@ -37,10 +37,19 @@ function lognormal(random: () => number, mean: number, cv: number): number {
 }
 
 /** `perTier` jobs of every tier, arriving in random order spread evenly over `arrivalSpreadMs`. */
-export function drawMix(opts: { seed: number; perTier: number; arrivalSpreadMs: number; cv?: number }): MixJob[] {
+export function drawMix(opts: {
+  seed: number;
+  perTier: number;
+  arrivalSpreadMs: number;
+  cv?: number;
+}): MixJob[] {
   const random = seededRandom(opts.seed);
   const jobs = TIERS.flatMap((tier) =>
-    Array.from({ length: opts.perTier }, () => ({ ...tier, generationMs: Math.round(lognormal(random, tier.meanMs, opts.cv ?? GENERATION_CV)), arrivalMs: 0 })),
+    Array.from({ length: opts.perTier }, () => ({
+      ...tier,
+      generationMs: Math.round(lognormal(random, tier.meanMs, opts.cv ?? GENERATION_CV)),
+      arrivalMs: 0,
+    })),
   );
   for (const job of jobs) job.arrivalMs = Math.round(random() * opts.arrivalSpreadMs);
   return jobs.sort((a, b) => a.arrivalMs - b.arrivalMs);

@@ -16,7 +16,12 @@ export interface Usage {
   gbSeconds: number;
 }
 
-export function costUsd(usage: Usage): { total: number; transitions: number; requests: number; duration: number } {
+export function costUsd(usage: Usage): {
+  total: number;
+  transitions: number;
+  requests: number;
+  duration: number;
+} {
   const transitions = usage.transitions * RATES.perTransitionUsd;
   const requests = usage.invocations * RATES.perLambdaRequestUsd;
   const duration = usage.gbSeconds * RATES.perGbSecondUsd;

@@ -10,8 +10,17 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { CreateBucketCommand, type S3Client } from "@aws-sdk/client-s3";
-import { JOB_FLOW_STATE_NAMES, JOB_FLOW_STEPS, STEP_MEMORY_MB, type JobFlowStep } from "../../../packages/core/src/flow/steps.ts";
-import { runJobFlowLocally, type ExecutionEvent, type LocalTaskHandler } from "../../../packages/core/src/flow/run-local.ts";
+import {
+  JOB_FLOW_STATE_NAMES,
+  JOB_FLOW_STEPS,
+  STEP_MEMORY_MB,
+  type JobFlowStep,
+} from "../../../packages/core/src/flow/steps.ts";
+import {
+  runJobFlowLocally,
+  type ExecutionEvent,
+  type LocalTaskHandler,
+} from "../../../packages/core/src/flow/run-local.ts";
 import { buildJob } from "../../../packages/core/src/jobs/create.ts";
 import { GenerationStatsStore } from "../../../packages/core/src/jobs/generation-stats.ts";
 import { JobStore } from "../../../packages/core/src/jobs/store.ts";
@@ -22,7 +31,12 @@ import { POLL_WINDOW_MS } from "../../../packages/core/src/polling/policy.ts";
 import { ObjectStore } from "../../../packages/core/src/storage/objects.ts";
 import { UpstreamClient } from "../../../packages/core/src/upstream/client.ts";
 import { validate } from "../../../packages/core/src/validate/index.ts";
-import { ensureTable, localDynamoClient, localS3Client, spawnDynalite } from "../../../packages/local/src/aws-standins.ts";
+import {
+  ensureTable,
+  localDynamoClient,
+  localS3Client,
+  spawnDynalite,
+} from "../../../packages/local/src/aws-standins.ts";
 import { multipartExtras, type S3rverCtor } from "../../../packages/local/src/s3rver-extras.ts";
 import { jobFlowHandlers } from "../../../packages/local/src/handlers.ts";
 import { startSimulator, type Simulator } from "../../../packages/simulator/src/index.ts";
@@ -46,10 +60,18 @@ export interface BenchEnv {
 }
 
 /** s3rver in this process (one download per job), on a fresh folder. */
-async function startS3(dir: string): Promise<{ s3: S3Client; bucket: string; stop(): Promise<void> }> {
+async function startS3(
+  dir: string,
+): Promise<{ s3: S3Client; bucket: string; stop(): Promise<void> }> {
   const S3rver = createRequire(import.meta.url)("s3rver") as S3rverCtor;
   const directory = join(dir, "s3");
-  const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, resetOnClose: true });
+  const server = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    silent: true,
+    directory,
+    resetOnClose: true,
+  });
   server.middleware.unshift(multipartExtras(directory));
   const { port } = await server.run();
   const s3 = localS3Client(`http://127.0.0.1:${port}`);
@@ -64,13 +86,23 @@ export async function startEnv(dir: string, scale: number): Promise<BenchEnv> {
   const ddb = localDynamoClient(`http://127.0.0.1:${dynamo.port}`);
   await ensureTable(ddb, TABLE);
   const s3 = await startS3(dir);
-  const sim = await startSimulator({ apiKey: UPSTREAM_KEY, now: clock.nowMs, timeScale: 1, outputBytes: OUTPUT_BYTES });
+  const sim = await startSimulator({
+    apiKey: UPSTREAM_KEY,
+    now: clock.nowMs,
+    timeScale: 1,
+    outputBytes: OUTPUT_BYTES,
+  });
   return {
     clock,
     sim,
     jobs: new JobStore(ddb, TABLE, { now: clock.now }),
     objects: new ObjectStore(s3.s3, s3.bucket),
-    upstream: new UpstreamClient({ baseUrl: sim.url, apiKey: UPSTREAM_KEY, sleep: clock.sleep, now: clock.nowMs }),
+    upstream: new UpstreamClient({
+      baseUrl: sim.url,
+      apiKey: UPSTREAM_KEY,
+      sleep: clock.sleep,
+      now: clock.nowMs,
+    }),
     stats: new GenerationStatsStore(ddb, TABLE, { now: clock.now }),
     async close() {
       await sim.close();
@@ -112,7 +144,9 @@ interface Meter {
   virtualPausedMs: number;
 }
 
-const stepOfState = new Map(JOB_FLOW_STEPS.map((step) => [JOB_FLOW_STATE_NAMES[step], step] as [string, JobFlowStep]));
+const stepOfState = new Map(
+  JOB_FLOW_STEPS.map((step) => [JOB_FLOW_STATE_NAMES[step], step] as [string, JobFlowStep]),
+);
 
 /** Runs every job of the pass (each starting at its arrival time) to its end, and measures each. */
 export async function runPass(env: BenchEnv, opts: PassOptions): Promise<JobMeasure[]> {
@@ -130,7 +164,9 @@ export async function runPass(env: BenchEnv, opts: PassOptions): Promise<JobMeas
     events: { emit: async () => undefined },
     fetch: guardedFetch(outputFetchPolicy("local")),
     now: clock.now,
-    ...(opts.reelay ? { generationStats: env.stats, pollWindowMs: POLL_WINDOW_MS } : { pollWindowMs: 0 }),
+    ...(opts.reelay
+      ? { generationStats: env.stats, pollWindowMs: POLL_WINDOW_MS }
+      : { pollWindowMs: 0 }),
   };
   /** One invocation: its own deps, whose pauses (a Poll window's) are counted at their virtual length. */
   const invoke = async (state: string, input: { jobId: string }): Promise<unknown> => {
@@ -147,14 +183,20 @@ export async function runPass(env: BenchEnv, opts: PassOptions): Promise<JobMeas
     try {
       return await jobFlowHandlers({ ...deps, sleep })[state]!(input);
     } finally {
-      const billedMs = Math.max(1, Math.ceil(performance.now() - started - meter.realPausedMs + meter.virtualPausedMs));
+      const billedMs = Math.max(
+        1,
+        Math.ceil(performance.now() - started - meter.realPausedMs + meter.virtualPausedMs),
+      );
       const u = usageOf(input.jobId);
       u.invocations += 1;
       u.gbSeconds += (billedMs / 1000) * (STEP_MEMORY_MB[step] / 1024);
     }
   };
   const handlers: Record<string, LocalTaskHandler> = Object.fromEntries(
-    Object.values(JOB_FLOW_STATE_NAMES).map((state) => [state, (input: { jobId: string }) => invoke(state, input)]),
+    Object.values(JOB_FLOW_STATE_NAMES).map((state) => [
+      state,
+      (input: { jobId: string }) => invoke(state, input),
+    ]),
   );
 
   const passStart = clock.nowMs();
@@ -168,15 +210,23 @@ export async function runPass(env: BenchEnv, opts: PassOptions): Promise<JobMeas
       prompt: `bench job ${index} [[sim:generation_ms=${mixJob.generationMs}]]`,
       duration_sec: mixJob.durationSec,
     });
-    const job = await env.jobs.create(buildJob({ validation, source: { type: "api" }, now: clock.now() }));
+    const job = await env.jobs.create(
+      buildJob({ validation, source: { type: "api" }, now: clock.now() }),
+    );
     ids.push(job.id);
     const onEvent = (event: ExecutionEvent) => {
-      if (event.type === "StateEntered" || event.type === "StateRetried") usageOf(job.id).transitions += 1;
+      if (event.type === "StateEntered" || event.type === "StateRetried")
+        usageOf(job.id).transitions += 1;
     };
     executions.push(
-      runJobFlowLocally({ definition: opts.definition, handlers, input: { jobId: job.id }, executionName: job.id, waitScale: clock.scale, onEvent }).catch(
-        () => undefined,
-      ),
+      runJobFlowLocally({
+        definition: opts.definition,
+        handlers,
+        input: { jobId: job.id },
+        executionName: job.id,
+        waitScale: clock.scale,
+        onEvent,
+      }).catch(() => undefined),
     );
   }
   await Promise.all(executions);
@@ -194,11 +244,17 @@ export async function runPass(env: BenchEnv, opts: PassOptions): Promise<JobMeas
         model: job.model,
         status: job.status,
         ...usageOf(jobId),
-        upstreamRequests: (counters.createsByKey[job.idempotencyKey] ?? 0) + taskQueries + (counters.downloadsByTask[taskId] ?? 0),
+        upstreamRequests:
+          (counters.createsByKey[job.idempotencyKey] ?? 0) +
+          taskQueries +
+          (counters.downloadsByTask[taskId] ?? 0),
         taskQueries,
         detectionMs: seen === undefined || task === undefined ? undefined : seen - task.finishesAt,
         looks: job.polls,
-        watchedMs: seen === undefined || job.submittedAt === undefined ? undefined : seen - Date.parse(job.submittedAt),
+        watchedMs:
+          seen === undefined || job.submittedAt === undefined
+            ? undefined
+            : seen - Date.parse(job.submittedAt),
       };
     }),
   );

@@ -13,7 +13,13 @@
 import type { TerminalEvent } from "../../../packages/core/src/events/types.ts";
 
 const [mode, baseUrl, key, jobsArg, concurrencyArg, bodyArg] = process.argv.slice(2);
-if (baseUrl === undefined || key === undefined || jobsArg === undefined || concurrencyArg === undefined || bodyArg === undefined) {
+if (
+  baseUrl === undefined ||
+  key === undefined ||
+  jobsArg === undefined ||
+  concurrencyArg === undefined ||
+  bodyArg === undefined
+) {
   throw new Error("usage: client reelay|upstream <url> <key> <jobs> <concurrency> <body JSON>");
 }
 const total = Number(jobsArg);
@@ -38,7 +44,8 @@ export interface UpstreamTaskResult {
 async function postJson(url: string, body: string): Promise<any> {
   const response = await fetch(url, { method: "POST", headers, body });
   const text = await response.text();
-  if (!response.ok) throw new Error(`POST ${url} answered ${response.status}: ${text.slice(0, 300)}`);
+  if (!response.ok)
+    throw new Error(`POST ${url} answered ${response.status}: ${text.slice(0, 300)}`);
   return JSON.parse(text);
 }
 
@@ -58,10 +65,16 @@ async function pool<T>(work: (i: number) => Promise<T>): Promise<T[]> {
 }
 
 /** Every terminal event from GET /v1/events, by job id, with its arrival time. */
-async function followEvents(apiUrl: string): Promise<{ ended: (id: string) => Promise<{ at: number; event: TerminalEvent }>; close: () => void }> {
+async function followEvents(
+  apiUrl: string,
+): Promise<{
+  ended: (id: string) => Promise<{ at: number; event: TerminalEvent }>;
+  close: () => void;
+}> {
   const controller = new AbortController();
   const response = await fetch(`${apiUrl}/v1/events`, { headers, signal: controller.signal });
-  if (!response.ok || response.body === null) throw new Error(`GET /v1/events answered ${response.status}`);
+  if (!response.ok || response.body === null)
+    throw new Error(`GET /v1/events answered ${response.status}`);
   const seen = new Map<string, { at: number; event: TerminalEvent }>();
   const waiting = new Map<string, (value: { at: number; event: TerminalEvent }) => void>();
   let subscribed!: () => void;
@@ -89,7 +102,9 @@ async function followEvents(apiUrl: string): Promise<{ ended: (id: string) => Pr
   return {
     ended: (id) => {
       const known = seen.get(id);
-      return known !== undefined ? Promise.resolve(known) : new Promise((resolve) => waiting.set(id, resolve));
+      return known !== undefined
+        ? Promise.resolve(known)
+        : new Promise((resolve) => waiting.set(id, resolve));
     },
     close: () => controller.abort(),
   };
@@ -120,7 +135,10 @@ async function straightToUpstream(simUrl: string, body: string): Promise<Upstrea
     while (url === undefined) {
       polls++;
       const response = await fetch(`${simUrl}/video/tasks/${id}`, { headers });
-      const task = (await response.json()) as { status?: string; service_task?: { output?: { video_url?: string } } };
+      const task = (await response.json()) as {
+        status?: string;
+        service_task?: { output?: { video_url?: string } };
+      };
       if (task.status === "failed") throw new Error(`task ${id} failed`);
       url = task.service_task?.output?.video_url;
     }
@@ -132,5 +150,8 @@ async function straightToUpstream(simUrl: string, body: string): Promise<Upstrea
 }
 
 const started = Date.now();
-const jobs = mode === "reelay" ? await throughReelay(baseUrl, bodyArg) : await straightToUpstream(baseUrl, bodyArg);
+const jobs =
+  mode === "reelay"
+    ? await throughReelay(baseUrl, bodyArg)
+    : await straightToUpstream(baseUrl, bodyArg);
 console.log(JSON.stringify({ wallMs: Date.now() - started, jobs }));

@@ -28,9 +28,17 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c, methods) =>
-        sendError(c, 405, errorBody("method_not_allowed", `${c.req.method} is not allowed here; use ${methods.join(", ")}.`), {
-          Allow: methods.join(", "),
-        }),
+        sendError(
+          c,
+          405,
+          errorBody(
+            "method_not_allowed",
+            `${c.req.method} is not allowed here; use ${methods.join(", ")}.`,
+          ),
+          {
+            Allow: methods.join(", "),
+          },
+        ),
     }),
   );
 
@@ -57,11 +65,14 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   app.route("/v1", imageRoutes(deps));
   app.route("/v1/jobs", jobRoutes(deps));
   app.route("/v1/models", modelRoutes(deps));
-  if (deps.events !== undefined) app.route("/v1/events", eventRoutes(deps.events, deps.sseHeartbeatMs));
+  if (deps.events !== undefined)
+    app.route("/v1/events", eventRoutes(deps.events, deps.sseHeartbeatMs));
   // The dashboard lives where the event stream does (the local stack): it shows jobs finishing live.
   if (deps.events !== undefined) app.route("/", dashboardRoutes());
 
-  app.notFound((c) => sendError(c, 404, errorBody("not_found", `No route ${c.req.method} ${c.req.path}.`)));
+  app.notFound((c) =>
+    sendError(c, 404, errorBody("not_found", `No route ${c.req.method} ${c.req.path}.`)),
+  );
   app.onError(handleError);
   return app;
 }

@@ -30,13 +30,18 @@ export function isAdmin(caller: Caller): boolean {
 }
 
 /** Accepts exactly `key` as caller "local". */
-export function singleKeyAuthenticator(key: string): (token: string) => Promise<Caller | undefined> {
+export function singleKeyAuthenticator(
+  key: string,
+): (token: string) => Promise<Caller | undefined> {
   if (key.trim() === "") throw new TypeError("singleKeyAuthenticator needs a non-empty key");
   return async (token) => (sameSecret(token, key) ? { keyId: ADMIN_KEY_ID } : undefined);
 }
 
 /** The admin key as "local", else a live stored key as its own id. */
-export function keyStoreAuthenticator(adminKey: string, keys: Pick<ApiKeyStore, "verify">): (token: string) => Promise<Caller | undefined> {
+export function keyStoreAuthenticator(
+  adminKey: string,
+  keys: Pick<ApiKeyStore, "verify">,
+): (token: string) => Promise<Caller | undefined> {
   const admin = singleKeyAuthenticator(adminKey);
   return async (token) => {
     const caller = await admin(token);
@@ -65,8 +70,13 @@ export function bearerAuth(authenticate: ApiDeps["authenticate"]): MiddlewareHan
     const header = c.req.header("authorization");
     const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
     if (token === undefined) {
-      const message = header === undefined ? "Send the API key as `Authorization: Bearer <key>`." : "The Authorization header must be `Bearer <key>`.";
-      return sendError(c, 401, errorBody("unauthorized", message), { "WWW-Authenticate": 'Bearer realm="reelay"' });
+      const message =
+        header === undefined
+          ? "Send the API key as `Authorization: Bearer <key>`."
+          : "The Authorization header must be `Bearer <key>`.";
+      return sendError(c, 401, errorBody("unauthorized", message), {
+        "WWW-Authenticate": 'Bearer realm="reelay"',
+      });
     }
     const caller = await authenticate(token);
     if (caller === undefined) {

@@ -7,7 +7,11 @@ export function jsonBodyLimit(maxBytes: number): MiddlewareHandler {
   return bodyLimit({
     maxSize: maxBytes,
     onError: () => {
-      throw new ReelayError("payload_too_large", `The request body is larger than ${maxBytes} bytes.`, { status: 413 });
+      throw new ReelayError(
+        "payload_too_large",
+        `The request body is larger than ${maxBytes} bytes.`,
+        { status: 413 },
+      );
     },
   });
 }
@@ -18,12 +22,18 @@ export function jsonBodyLimit(maxBytes: number): MiddlewareHandler {
  */
 export function parseJson(text: string): unknown {
   if (text.trim() === "") {
-    throw new ReelayError("invalid_json", "The request body is empty; send a JSON object (Content-Type: application/json).", { status: 400 });
+    throw new ReelayError(
+      "invalid_json",
+      "The request body is empty; send a JSON object (Content-Type: application/json).",
+      { status: 400 },
+    );
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     const why = error instanceof SyntaxError ? `: ${error.message.slice(0, 200)}` : "";
-    throw new ReelayError("invalid_json", `The request body is not valid JSON${why}.`, { status: 400 });
+    throw new ReelayError("invalid_json", `The request body is not valid JSON${why}.`, {
+      status: 400,
+    });
   }
 }

@@ -12,8 +12,14 @@ function wrongEndpoint(): ReelayError {
   );
 }
 
-export async function createImageJob(deps: ResolvedDeps, input: CreateInput): Promise<{ job: Job; created: boolean }> {
-  const validation = validate(input.body, deps.catalog === undefined ? {} : { catalog: deps.catalog });
+export async function createImageJob(
+  deps: ResolvedDeps,
+  input: CreateInput,
+): Promise<{ job: Job; created: boolean }> {
+  const validation = validate(
+    input.body,
+    deps.catalog === undefined ? {} : { catalog: deps.catalog },
+  );
   if (validation.kind === "video") throw wrongEndpoint();
   if (!validation.valid) throw invalidRequest(validation.errors);
   return recordAndStart(deps, validation, input);

@@ -19,11 +19,15 @@ export interface CreateInput {
 export function invalidRequest(errors: Issue[]): ReelayError {
   const [first] = errors;
   const more = errors.length > 1 ? ` (+${errors.length - 1} more)` : "";
-  return new ReelayError("invalid_request", `${first?.message ?? "The request is not valid."}${more}`, {
-    status: 400,
-    ...(first === undefined ? {} : { path: first.path }),
-    details: { errors },
-  });
+  return new ReelayError(
+    "invalid_request",
+    `${first?.message ?? "The request is not valid."}${more}`,
+    {
+      status: 400,
+      ...(first === undefined ? {} : { path: first.path }),
+      details: { errors },
+    },
+  );
 }
 
 function wrongEndpoint(): ReelayError {
@@ -41,7 +45,8 @@ function describe(error: unknown): string {
 
 /** The Generation Failed event for a job the API itself failed; recorded so no step emits a second. */
 async function announce(deps: ResolvedDeps, job: Job): Promise<void> {
-  if (deps.sink !== undefined) await emitOnce({ jobs: deps.jobs, events: deps.sink, now: deps.now }, job);
+  if (deps.sink !== undefined)
+    await emitOnce({ jobs: deps.jobs, events: deps.sink, now: deps.now }, job);
 }
 
 async function start(deps: ResolvedDeps, job: Job): Promise<Job> {
@@ -49,7 +54,10 @@ async function start(deps: ResolvedDeps, job: Job): Promise<Job> {
     await deps.starter.start(job);
     return job;
   } catch (cause) {
-    const error = { code: "start_failed", message: `The job was recorded but could not be started (${describe(cause)}).` };
+    const error = {
+      code: "start_failed",
+      message: `The job was recorded but could not be started (${describe(cause)}).`,
+    };
     let failed: Job;
     try {
       failed = await deps.jobs.transition(job.id, {
@@ -60,16 +68,21 @@ async function start(deps: ResolvedDeps, job: Job): Promise<Job> {
       });
     } catch (conflict) {
       // The job moved on from queued: the start went through after all, only its answer was lost.
-      if (conflict instanceof ReelayError && conflict.code === "job_conflict") return deps.jobs.require(job.id);
+      if (conflict instanceof ReelayError && conflict.code === "job_conflict")
+        return deps.jobs.require(job.id);
       throw conflict;
     }
     await announce(deps, failed);
-    throw new ReelayError("start_failed", `${error.message} The job ${job.id} is marked failed; submit again.`, {
-      status: 503,
-      retryable: true,
-      details: { task_id: job.id },
-      cause,
-    });
+    throw new ReelayError(
+      "start_failed",
+      `${error.message} The job ${job.id} is marked failed; submit again.`,
+      {
+        status: 503,
+        retryable: true,
+        details: { task_id: job.id },
+        cause,
+      },
+    );
   }
 }
 
@@ -87,7 +100,8 @@ export async function recordAndStart(
 ): Promise<{ job: Job; created: boolean }> {
   const key = input.idempotencyKey;
   const kind = validation.kind ?? "video";
-  const jobId = input.jobId ?? (key === undefined ? undefined : idempotentJobId(kind, input.caller.keyId, key));
+  const jobId =
+    input.jobId ?? (key === undefined ? undefined : idempotentJobId(kind, input.caller.keyId, key));
   const requestHash = requestHashOf(kind, validation.normalized);
   const { job, created } = await createJob(deps.jobs, {
     validation,
@@ -102,8 +116,14 @@ export async function recordAndStart(
 }
 
 /** A repeated idempotency key with a different payload is 409 `idempotency_conflict` (see recordAndStart). */
-export async function createVideoJob(deps: ResolvedDeps, input: CreateInput): Promise<{ job: Job; created: boolean }> {
-  const validation = validate(input.body, deps.catalog === undefined ? {} : { catalog: deps.catalog });
+export async function createVideoJob(
+  deps: ResolvedDeps,
+  input: CreateInput,
+): Promise<{ job: Job; created: boolean }> {
+  const validation = validate(
+    input.body,
+    deps.catalog === undefined ? {} : { catalog: deps.catalog },
+  );
   if (validation.kind === "image") throw wrongEndpoint();
   if (!validation.valid) throw invalidRequest(validation.errors);
   return recordAndStart(deps, validation, input);

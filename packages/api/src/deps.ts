@@ -65,10 +65,13 @@ export interface ApiDeps {
 }
 
 /** Local stack: UpstreamClient.listModels. Its failure only adds a warning to the listing. */
-export type UpstreamModelLister = (modality?: "video" | "image") => Promise<{ id: string; modality?: string }[]>;
+export type UpstreamModelLister = (
+  modality?: "video" | "image",
+) => Promise<{ id: string; modality?: string }[]>;
 
 /** ApiDeps with every default filled in. */
-export type ResolvedDeps = ApiDeps & Required<Pick<ApiDeps, "presignTtlS" | "sseHeartbeatMs" | "maxBodyBytes" | "now">>;
+export type ResolvedDeps = ApiDeps &
+  Required<Pick<ApiDeps, "presignTtlS" | "sseHeartbeatMs" | "maxBodyBytes" | "now">>;
 
 export const DEFAULTS = {
   presignTtlS: 3600,

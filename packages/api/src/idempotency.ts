@@ -17,10 +17,14 @@ export function readIdempotencyKey(value: string | undefined): string | undefine
   if (value === undefined) return undefined;
   const key = value.trim();
   if (key === "" || key.length > MAX_KEY_LENGTH) {
-    throw new ReelayError("invalid_idempotency_key", `X-Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`, {
-      status: 400,
-      path: "X-Idempotency-Key",
-    });
+    throw new ReelayError(
+      "invalid_idempotency_key",
+      `X-Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`,
+      {
+        status: 400,
+        path: "X-Idempotency-Key",
+      },
+    );
   }
   return key;
 }
@@ -33,7 +37,8 @@ const SIGNED_QUERY = /[?&]x-amz-(signature|credential|security-token)=/i;
 
 /** Object keys sorted at every level, and presigned URLs without their query (it changes per signing). */
 function canonical(value: unknown): unknown {
-  if (typeof value === "string") return SIGNED_QUERY.test(value) ? value.slice(0, value.indexOf("?")) : value;
+  if (typeof value === "string")
+    return SIGNED_QUERY.test(value) ? value.slice(0, value.indexOf("?")) : value;
   if (Array.isArray(value)) return value.map(canonical);
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(
@@ -50,11 +55,17 @@ function canonical(value: unknown): unknown {
  * same job (keys reordered, a default spelled out) match and any real difference does not.
  */
 export function requestHashOf(kind: JobKind, normalized: unknown): string {
-  return createHash("sha256").update(JSON.stringify([kind, canonical(normalized)])).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([kind, canonical(normalized)]))
+    .digest("hex");
 }
 
 /** `idempotency_conflict` (409) when the key's first job was made from a different request. */
-export function assertSameRequest(job: Pick<Job, "id" | "requestHash">, requestHash: string, key: string): void {
+export function assertSameRequest(
+  job: Pick<Job, "id" | "requestHash">,
+  requestHash: string,
+  key: string,
+): void {
   // Jobs recorded before hashes existed carry none; they keep the old answer (the first job).
   if (job.requestHash === undefined || job.requestHash === requestHash) return;
   throw new ReelayError(

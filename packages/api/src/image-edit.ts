@@ -38,7 +38,10 @@ function gcd(a: number, b: number): number {
  * OpenAI's `size` (WIDTHxHEIGHT, auto, or one of the model's image_size tiers) as image_config: the model's listed aspect ratio closest
  * to the size's, and the image_size tier that covers it when the model offers tiers.
  */
-export function sizeToImageConfig(size: string, spec: ImageModelSpec | undefined): { aspect_ratio?: string; image_size?: string } {
+export function sizeToImageConfig(
+  size: string,
+  spec: ImageModelSpec | undefined,
+): { aspect_ratio?: string; image_size?: string } {
   if (size === "auto") return { aspect_ratio: "auto" };
   const offered = spec?.imageSizes.flatMap((rule) => rule.values) ?? [];
   // The model's own tier names (1080p, 2K, 4K) are taken as they are.
@@ -48,15 +51,25 @@ export function sizeToImageConfig(size: string, spec: ImageModelSpec | undefined
   const width = Number(match?.[1]);
   const height = Number(match?.[2]);
   if (match === null || width === 0 || height === 0) {
-    throw new ReelayError("invalid_request", `\`size\` must be WIDTHxHEIGHT (e.g. 1024x1024), auto${offered.length > 0 ? ` or one of ${offered.join(", ")}` : ""}, got "${size.slice(0, 40)}".`, { status: 400, path: "size" });
+    throw new ReelayError(
+      "invalid_request",
+      `\`size\` must be WIDTHxHEIGHT (e.g. 1024x1024), auto${offered.length > 0 ? ` or one of ${offered.join(", ")}` : ""}, got "${size.slice(0, 40)}".`,
+      { status: 400, path: "size" },
+    );
   }
   const wanted = Math.log(width / height);
-  const listed = (spec?.aspectRatios.flatMap((rule) => rule.values) ?? []).filter((value) => ratioOf(value) !== undefined);
-  const closest = listed.sort((a, b) => Math.abs(Math.log(ratioOf(a)!) - wanted) - Math.abs(Math.log(ratioOf(b)!) - wanted))[0];
+  const listed = (spec?.aspectRatios.flatMap((rule) => rule.values) ?? []).filter(
+    (value) => ratioOf(value) !== undefined,
+  );
+  const closest = listed.sort(
+    (a, b) => Math.abs(Math.log(ratioOf(a)!) - wanted) - Math.abs(Math.log(ratioOf(b)!) - wanted),
+  )[0];
   const divisor = gcd(width, height);
   const aspect_ratio = closest ?? `${width / divisor}:${height / divisor}`;
   const tier = SIZE_TIERS.find((t) => Math.max(width, height) <= t.upTo)?.value;
-  return tier !== undefined && offered.includes(tier) ? { aspect_ratio, image_size: tier } : { aspect_ratio };
+  return tier !== undefined && offered.includes(tier)
+    ? { aspect_ratio, image_size: tier }
+    : { aspect_ratio };
 }
 
 function imageSpec(deps: ResolvedDeps, model: string): ImageModelSpec | undefined {
@@ -69,10 +82,21 @@ function imageSpec(deps: ResolvedDeps, model: string): ImageModelSpec | undefine
  * the content in the name makes a repeated idempotency key with other images a different request
  * (409), and keeps such a repeat from overwriting the first job's uploads.
  */
-export function editRequest(form: EditForm, spec: ImageModelSpec | undefined, model: string): { body: Record<string, unknown>; names: string[] } {
-  const names = form.images.map((image, i) => `ref-${i + 1}-${createHash("sha256").update(image.bytes).digest("hex").slice(0, 16)}.${image.ext}`);
+export function editRequest(
+  form: EditForm,
+  spec: ImageModelSpec | undefined,
+  model: string,
+): { body: Record<string, unknown>; names: string[] } {
+  const names = form.images.map(
+    (image, i) =>
+      `ref-${i + 1}-${createHash("sha256").update(image.bytes).digest("hex").slice(0, 16)}.${image.ext}`,
+  );
   const image_config = {
-    reference_images: names.map((name, i) => ({ type: "url", url: name, text: `image ${i + 1} to edit` })),
+    reference_images: names.map((name, i) => ({
+      type: "url",
+      url: name,
+      text: `image ${i + 1} to edit`,
+    })),
     output_format: "url",
     ...(form.size === undefined ? {} : sizeToImageConfig(form.size, spec)),
   };
@@ -86,20 +110,32 @@ export function editRequest(form: EditForm, spec: ImageModelSpec | undefined, mo
   return { body, names };
 }
 
-export async function createEditJob(deps: ResolvedDeps, form: EditForm, input: Omit<CreateInput, "body">): Promise<{ job: Job; created: boolean }> {
+export async function createEditJob(
+  deps: ResolvedDeps,
+  form: EditForm,
+  input: Omit<CreateInput, "body">,
+): Promise<{ job: Job; created: boolean }> {
   if (form.responseFormat !== undefined && form.responseFormat !== "url") {
-    throw new ReelayError("unsupported_response_format", `response_format "${form.responseFormat.slice(0, 40)}" is not offered: reelay answers with URLs of durable S3 copies; use response_format=url (or leave it out).`, {
-      status: 400,
-      path: "response_format",
-    });
+    throw new ReelayError(
+      "unsupported_response_format",
+      `response_format "${form.responseFormat.slice(0, 40)}" is not offered: reelay answers with URLs of durable S3 copies; use response_format=url (or leave it out).`,
+      {
+        status: 400,
+        path: "response_format",
+      },
+    );
   }
   const model = form.model ?? DEFAULT_EDIT_MODEL;
   const { body, names } = editRequest(form, imageSpec(deps, model), model);
-  const validation = validate(withPlaceholders(body).body, deps.catalog === undefined ? {} : { catalog: deps.catalog });
+  const validation = validate(
+    withPlaceholders(body).body,
+    deps.catalog === undefined ? {} : { catalog: deps.catalog },
+  );
   if (!validation.valid) throw invalidRequest(validation.errors);
 
   const key = input.idempotencyKey;
-  const jobId = key === undefined ? newJobId("image") : idempotentJobId("image", input.caller.keyId, key);
+  const jobId =
+    key === undefined ? newJobId("image") : idempotentJobId("image", input.caller.keyId, key);
   // A repeat of the key answers with the first job, whose uploads are stored already; its URLs
   // are still signed, so the repeat's request matches the first one's.
   const repeat = key !== undefined && (await deps.jobs.get(jobId)) !== undefined;
@@ -108,7 +144,8 @@ export async function createEditJob(deps: ResolvedDeps, form: EditForm, input: O
     form.images.map(async (image, i) => {
       const name = names[i]!;
       const objectKey = `uploads/${jobId}/${name}`;
-      if (!repeat) await deps.objects.put(objectKey, image.bytes, { contentType: image.contentType });
+      if (!repeat)
+        await deps.objects.put(objectKey, image.bytes, { contentType: image.contentType });
       urls.set(name, await deps.objects.presignGet(objectKey, REFERENCE_URL_TTL_S));
     }),
   );

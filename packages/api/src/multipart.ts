@@ -34,15 +34,27 @@ export function editBodyLimit(): MiddlewareHandler {
   return bodyLimit({
     maxSize: MAX_EDIT_BODY_BYTES,
     onError: () => {
-      throw new ReelayError("payload_too_large", `The request body is larger than ${MAX_EDIT_BODY_BYTES} bytes.`, { status: 413 });
+      throw new ReelayError(
+        "payload_too_large",
+        `The request body is larger than ${MAX_EDIT_BODY_BYTES} bytes.`,
+        { status: 413 },
+      );
     },
   });
 }
 
 const SIGNATURES: { type: string; ext: string; test: (b: Uint8Array) => boolean }[] = [
-  { type: "image/png", ext: "png", test: (b) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 },
+  {
+    type: "image/png",
+    ext: "png",
+    test: (b) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47,
+  },
   { type: "image/jpeg", ext: "jpg", test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { type: "image/webp", ext: "webp", test: (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 12) === "WEBP" },
+  {
+    type: "image/webp",
+    ext: "webp",
+    test: (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 12) === "WEBP",
+  },
   { type: "image/gif", ext: "gif", test: (b) => ascii(b, 0, 4) === "GIF8" },
 ];
 
@@ -53,7 +65,8 @@ function ascii(bytes: Uint8Array, from: number, to: number): string {
 async function image(value: File, path: string): Promise<UploadedImage> {
   const bytes = new Uint8Array(await value.arrayBuffer());
   const kind = SIGNATURES.find((signature) => signature.test(bytes));
-  if (kind === undefined) throw bad(path, `${path} is not a PNG, JPEG, WEBP or GIF image.`, "invalid_image");
+  if (kind === undefined)
+    throw bad(path, `${path} is not a PNG, JPEG, WEBP or GIF image.`, "invalid_image");
   return { bytes, contentType: kind.type, ext: kind.ext };
 }
 
@@ -73,26 +86,37 @@ function count(raw: string | undefined): number | undefined {
 export async function readEditForm(request: Request): Promise<EditForm> {
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("multipart/form-data")) {
-    throw new ReelayError("invalid_content_type", "POST /v1/images/edits takes multipart/form-data (fields image or image[], prompt, model, n, size).", { status: 400 });
+    throw new ReelayError(
+      "invalid_content_type",
+      "POST /v1/images/edits takes multipart/form-data (fields image or image[], prompt, model, n, size).",
+      { status: 400 },
+    );
   }
   let form: FormData;
   try {
     form = await request.formData();
   } catch {
-    throw new ReelayError("invalid_multipart", "The request body is not valid multipart/form-data.", { status: 400 });
+    throw new ReelayError(
+      "invalid_multipart",
+      "The request body is not valid multipart/form-data.",
+      { status: 400 },
+    );
   }
   const files = [...form.getAll("image"), ...form.getAll("image[]")];
   if (files.length === 0) throw bad("image", "Send 1 to 7 images as `image` or `image[]` files.");
-  if (files.length > MAX_EDIT_IMAGES) throw bad("image", `At most ${MAX_EDIT_IMAGES} images, got ${files.length}.`);
+  if (files.length > MAX_EDIT_IMAGES)
+    throw bad("image", `At most ${MAX_EDIT_IMAGES} images, got ${files.length}.`);
   // async, so a text field among the files rejects like a bad image and no read is left unawaited.
   const images = await Promise.all(
     files.map(async (file, i) => {
-      if (typeof file === "string") throw bad(`image[${i}]`, "`image` must be a file, not a text field.");
+      if (typeof file === "string")
+        throw bad(`image[${i}]`, "`image` must be a file, not a text field.");
       return image(file, `image[${i}]`);
     }),
   );
   const prompt = text(form, "prompt");
-  if (prompt === undefined) throw bad("prompt", "`prompt` is required: say what to change in the image(s).");
+  if (prompt === undefined)
+    throw bad("prompt", "`prompt` is required: say what to change in the image(s).");
   const model = text(form, "model");
   const n = count(text(form, "n"));
   const size = text(form, "size");

@@ -24,13 +24,16 @@ export function jobAccess(jobs: Pick<JobStore, "get">): MiddlewareHandler<ApiEnv
   return async (c, next) => {
     const caller = c.get("caller");
     if (!isAdmin(caller) && (c.req.path === "/v1/events" || c.req.path.startsWith("/v1/events/"))) {
-      throw forbidden("The event stream shows every job's events; follow it with the deployment's own API key.");
+      throw forbidden(
+        "The event stream shows every job's events; follow it with the deployment's own API key.",
+      );
     }
     const match = JOB_PATH.exec(c.req.path);
     if (match?.[1] !== undefined && !isAdmin(caller)) {
       const id = decodeSegment(match[1]);
       const job = await jobs.get(id);
-      if (job !== undefined && !mayAccess(caller, job)) throw forbidden(`Job ${id} belongs to another API key.`);
+      if (job !== undefined && !mayAccess(caller, job))
+        throw forbidden(`Job ${id} belongs to another API key.`);
     }
     await next();
   };

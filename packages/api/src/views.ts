@@ -13,7 +13,21 @@ export interface OutputView extends Omit<JobOutput, "sourceUrlHost"> {
 
 /** The job record as the API shows it: internal fields (lastError, eventEmittedAt) left out. */
 export interface JobView
-  extends Pick<Job, "id" | "kind" | "status" | "model" | "mode" | "request" | "warnings" | "source" | "idempotencyKey" | "attempts" | "polls" | "history"> {
+  extends Pick<
+    Job,
+    | "id"
+    | "kind"
+    | "status"
+    | "model"
+    | "mode"
+    | "request"
+    | "warnings"
+    | "source"
+    | "idempotencyKey"
+    | "attempts"
+    | "polls"
+    | "history"
+  > {
   upstreamTaskId: string | null;
   outputs: OutputView[];
   error: JobError | null;
@@ -44,7 +58,10 @@ export interface Presigner {
   now: () => Date;
 }
 
-async function presign(output: JobOutput, signer: Presigner): Promise<{ url: string; expiresAt: string } | undefined> {
+async function presign(
+  output: JobOutput,
+  signer: Presigner,
+): Promise<{ url: string; expiresAt: string } | undefined> {
   if (output.bucket !== signer.objects.bucket) return undefined;
   const expiresAt = new Date(signer.now().getTime() + signer.ttlS * 1000).toISOString();
   return { url: await signer.objects.presignGet(output.key, signer.ttlS), expiresAt };
@@ -64,7 +81,9 @@ function withoutSignatures(value: unknown): unknown {
   }
   if (Array.isArray(value)) return value.map(withoutSignatures);
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutSignatures(item)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, withoutSignatures(item)]),
+    );
   }
   return value;
 }
@@ -124,21 +143,38 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
  */
 export async function taskView(job: Job, signer: Presigner): Promise<TaskView> {
   const first = job.outputs?.[0];
-  const link = job.status === "succeeded" && first !== undefined ? await presign(first, signer) : undefined;
+  const link =
+    job.status === "succeeded" && first !== undefined ? await presign(first, signer) : undefined;
   const base = { task_id: job.id, status: job.status };
-  const error = job.status === "failed" || job.status === "cancelled" ? (job.error ?? { code: job.status, message: `The job is ${job.status}.` }) : null;
-  if (link === undefined || first === undefined) return { service_task: { ...base }, ...base, error };
+  const error =
+    job.status === "failed" || job.status === "cancelled"
+      ? (job.error ?? { code: job.status, message: `The job is ${job.status}.` })
+      : null;
+  if (link === undefined || first === undefined)
+    return { service_task: { ...base }, ...base, error };
   return {
     service_task: { ...base, output: { video_url: link.url } },
     ...base,
     video_url: link.url,
-    output: { url: link.url, bytes: first.bytes, sha256: first.sha256, content_type: first.contentType, expires_at: link.expiresAt },
+    output: {
+      url: link.url,
+      bytes: first.bytes,
+      sha256: first.sha256,
+      content_type: first.contentType,
+      expires_at: link.expiresAt,
+    },
     error,
   };
 }
 
 /** The answer to a create, video or image: the task id at `service_task.task_id` and top level (spec §2.5). */
-export function createdView(job: Job): { service_task: { task_id: string; status: string }; task_id: string; status: string; model: string; warnings: Job["warnings"] } {
+export function createdView(job: Job): {
+  service_task: { task_id: string; status: string };
+  task_id: string;
+  status: string;
+  model: string;
+  warnings: Job["warnings"];
+} {
   const task = { task_id: job.id, status: job.status };
   return { service_task: task, ...task, model: job.model, warnings: job.warnings };
 }

@@ -7,10 +7,19 @@ export const MAX_WAIT_S = 60;
 const POLL_MS = 250;
 
 /** Seconds to wait (capped at `maxS`), undefined when the caller did not ask. The query wins. */
-export function readWait(query: string | undefined, prefer: string | undefined, maxS: number = MAX_WAIT_S): number | undefined {
+export function readWait(
+  query: string | undefined,
+  prefer: string | undefined,
+  maxS: number = MAX_WAIT_S,
+): number | undefined {
   const cap = Math.min(maxS, MAX_WAIT_S);
   if (query !== undefined) {
-    if (!/^\d{1,6}$/.test(query)) throw new ReelayError("invalid_query", `wait must be a whole number of seconds (at most ${cap}).`, { status: 400, path: "wait" });
+    if (!/^\d{1,6}$/.test(query))
+      throw new ReelayError(
+        "invalid_query",
+        `wait must be a whole number of seconds (at most ${cap}).`,
+        { status: 400, path: "wait" },
+      );
     return Math.min(Number(query), cap);
   }
   // RFC 7240: `Prefer: respond-async, wait=30`; an unusable preference is ignored, as the RFC says.

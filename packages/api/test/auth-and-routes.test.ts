@@ -10,7 +10,9 @@ let aws: LocalAws;
 let h: Harness;
 beforeAll(async () => {
   aws = await startLocalAws();
-  h = await harness(aws, { health: async () => ({ s3Endpoint: "http://127.0.0.1:1", bucket: "reelay-local" }) });
+  h = await harness(aws, {
+    health: async () => ({ s3Endpoint: "http://127.0.0.1:1", bucket: "reelay-local" }),
+  });
 });
 afterAll(() => aws.stop());
 
@@ -25,21 +27,30 @@ describe("bearer auth on /v1", () => {
     ["GET", "/v1/no-such-route"],
   ];
 
-  it.each(routes)("%s %s without Authorization is 401 unauthorized with WWW-Authenticate: Bearer", async (method, path) => {
-    const response = await h.app.request(path, { method, ...(method === "POST" ? { body: JSON.stringify(VALID) } : {}) });
-    expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toMatch(/^Bearer\b/);
-    expect(((await response.json()) as ErrorAnswer).error.code).toBe("unauthorized");
-  });
-
-  it.each([["Basic dXNlcjpwYXNz"], ["Bearer"], ["Bearer "], [API_KEY], [`Bearer ${API_KEY} extra`]])(
-    "a malformed header %j is 401 with WWW-Authenticate: Bearer",
-    async (header) => {
-      const response = await h.app.request("/v1/jobs", { headers: { Authorization: header } });
+  it.each(routes)(
+    "%s %s without Authorization is 401 unauthorized with WWW-Authenticate: Bearer",
+    async (method, path) => {
+      const response = await h.app.request(path, {
+        method,
+        ...(method === "POST" ? { body: JSON.stringify(VALID) } : {}),
+      });
       expect(response.status).toBe(401);
       expect(response.headers.get("www-authenticate")).toMatch(/^Bearer\b/);
+      expect(((await response.json()) as ErrorAnswer).error.code).toBe("unauthorized");
     },
   );
+
+  it.each([
+    ["Basic dXNlcjpwYXNz"],
+    ["Bearer"],
+    ["Bearer "],
+    [API_KEY],
+    [`Bearer ${API_KEY} extra`],
+  ])("a malformed header %j is 401 with WWW-Authenticate: Bearer", async (header) => {
+    const response = await h.app.request("/v1/jobs", { headers: { Authorization: header } });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toMatch(/^Bearer\b/);
+  });
 
   it("an unknown token is 401 invalid_token and creates nothing", async () => {
     const response = await h.app.request("/v1/video/generations", {
@@ -53,7 +64,9 @@ describe("bearer auth on /v1", () => {
   });
 
   it("the scheme name is case-insensitive", async () => {
-    const response = await h.app.request("/v1/jobs", { headers: { Authorization: `bearer ${API_KEY}` } });
+    const response = await h.app.request("/v1/jobs", {
+      headers: { Authorization: `bearer ${API_KEY}` },
+    });
     expect(response.status).toBe(200);
   });
 
@@ -73,7 +86,11 @@ describe("open routes and route errors", () => {
   it("GET /healthz needs no key and answers ok plus the health fields", async () => {
     const response = await h.app.request("/healthz");
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true, s3Endpoint: "http://127.0.0.1:1", bucket: "reelay-local" });
+    expect(await response.json()).toEqual({
+      ok: true,
+      s3Endpoint: "http://127.0.0.1:1",
+      bucket: "reelay-local",
+    });
   });
 
   it("GET /healthz answers 503 ok:false when the health check throws", async () => {
@@ -96,7 +113,10 @@ describe("open routes and route errors", () => {
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toContain("POST");
     expect(((await response.json()) as ErrorAnswer).error.code).toBe("method_not_allowed");
-    const remove = await h.app.request("/v1/jobs/vidtsk_01ARZ3NDEKTSV4RRFFQ69G5FAV", { method: "DELETE", headers: auth });
+    const remove = await h.app.request("/v1/jobs/vidtsk_01ARZ3NDEKTSV4RRFFQ69G5FAV", {
+      method: "DELETE",
+      headers: auth,
+    });
     expect(remove.status).toBe(405);
   });
 
@@ -109,9 +129,19 @@ describe("open routes and route errors", () => {
     const broken = await harness(aws);
     // A DynamoDB endpoint nobody listens on: port 9 on loopback refuses the connection.
     const nowhere = DynamoDBDocumentClient.from(
-      new DynamoDBClient({ region: "us-east-1", endpoint: "http://127.0.0.1:9", credentials: { accessKeyId: "x", secretAccessKey: "x" }, maxAttempts: 1 }),
+      new DynamoDBClient({
+        region: "us-east-1",
+        endpoint: "http://127.0.0.1:9",
+        credentials: { accessKeyId: "x", secretAccessKey: "x" },
+        maxAttempts: 1,
+      }),
     );
-    const app = createApp({ jobs: new JobStore(nowhere, "t"), objects: broken.objects, starter: broken.starter, authenticate: singleKeyAuthenticator(API_KEY) });
+    const app = createApp({
+      jobs: new JobStore(nowhere, "t"),
+      objects: broken.objects,
+      starter: broken.starter,
+      authenticate: singleKeyAuthenticator(API_KEY),
+    });
     const response = await app.request("/v1/jobs", { headers: auth });
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).not.toBeNull();

@@ -18,7 +18,8 @@ interface View {
 async function withStopper() {
   const stopped: string[] = [];
   const h = await harness(aws, { stopper: { stop: async (id) => void stopped.push(id) } });
-  const cancel = (id: string) => h.app.request(`/v1/jobs/${id}/cancel`, { method: "POST", headers: auth });
+  const cancel = (id: string) =>
+    h.app.request(`/v1/jobs/${id}/cancel`, { method: "POST", headers: auth });
   return { ...h, stopped, cancel };
 }
 
@@ -32,7 +33,9 @@ describe("POST /v1/jobs/{id}/cancel", () => {
     expect(view).toMatchObject({ id, status: "cancelled", error: { code: "cancelled" } });
     expect(view.history.map((entry) => entry.status)).toEqual(["queued", "cancelled"]);
     expect(h.stopped).toEqual([id]);
-    expect(h.sink.emitted.map((event) => [event["detail-type"], event.detail.jobId])).toEqual([["Generation Cancelled", id]]);
+    expect(h.sink.emitted.map((event) => [event["detail-type"], event.detail.jobId])).toEqual([
+      ["Generation Cancelled", id],
+    ]);
     expect((await h.jobs.require(id)).status).toBe("cancelled");
   });
 
@@ -41,7 +44,8 @@ describe("POST /v1/jobs/{id}/cancel", () => {
     for (const status of ["running", "downloading"] as const) {
       const id = await created(h);
       await h.jobs.transition(id, { from: ["queued"], to: "running" });
-      if (status === "downloading") await h.jobs.transition(id, { from: ["running"], to: "downloading" });
+      if (status === "downloading")
+        await h.jobs.transition(id, { from: ["running"], to: "downloading" });
       expect((await h.cancel(id)).status).toBe(200);
       expect((await h.jobs.require(id)).status).toBe("cancelled");
     }
@@ -56,10 +60,15 @@ describe("POST /v1/jobs/{id}/cancel", () => {
     await h.cancel(cancelled);
     const emittedBefore = h.sink.emitted.length;
 
-    for (const [id, status] of [[done, "succeeded"], [cancelled, "cancelled"]] as const) {
+    for (const [id, status] of [
+      [done, "succeeded"],
+      [cancelled, "cancelled"],
+    ] as const) {
       const response = await h.cancel(id);
       expect(response.status).toBe(409);
-      const { error } = (await response.json()) as { error: { code: string; message: string; status: string } };
+      const { error } = (await response.json()) as {
+        error: { code: string; message: string; status: string };
+      };
       expect(error.code).toBe("job_not_cancellable");
       expect(error.status).toBe(status);
       expect(error.message).toContain(status);
@@ -73,7 +82,9 @@ describe("POST /v1/jobs/{id}/cancel", () => {
     const h = await withStopper();
     const response = await h.cancel("vidtsk_01J0000000000000000000000Z");
     expect(response.status).toBe(404);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("job_not_found");
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+      "job_not_found",
+    );
     expect(h.stopped).toEqual([]);
   });
 
@@ -88,7 +99,10 @@ describe("POST /v1/jobs/{id}/cancel", () => {
   it("without a stopper the job is still cancelled (its execution ends at its next step)", async () => {
     const h = await harness(aws);
     const id = await created(h);
-    const response = await h.app.request(`/v1/jobs/${id}/cancel`, { method: "POST", headers: auth });
+    const response = await h.app.request(`/v1/jobs/${id}/cancel`, {
+      method: "POST",
+      headers: auth,
+    });
     expect(response.status).toBe(200);
     expect((await h.jobs.require(id)).status).toBe("cancelled");
   });

@@ -15,7 +15,12 @@ interface Body {
   status: string;
   model: string;
   warnings: unknown[];
-  error: { code: string; message: string; path?: string; errors?: { path: string; code: string; message: string }[] };
+  error: {
+    code: string;
+    message: string;
+    path?: string;
+    errors?: { path: string; code: string; message: string }[];
+  };
 }
 
 async function bodyOf(response: Response): Promise<Body> {
@@ -37,14 +42,21 @@ describe("POST /v1/video/generations", () => {
     expect(body).toMatchObject({ status: "queued", model: "gamma-3.1", warnings: [] });
 
     const job = await h.jobs.get(body.task_id);
-    expect(job).toMatchObject({ status: "queued", kind: "video", model: "gamma-3.1", source: { type: "api", apiKeyId: "local" } });
+    expect(job).toMatchObject({
+      status: "queued",
+      kind: "video",
+      model: "gamma-3.1",
+      source: { type: "api", apiKeyId: "local" },
+    });
     expect(h.starter.started.map((j) => j.id)).toEqual([body.task_id]);
   });
 
   it("answers with the validator's warnings and records them on the job (gamma's duration defaulted to 8)", async () => {
     const h = await harness(aws);
     const body = await bodyOf(await h.post({ model: "gamma-3.1", prompt: "a boat" }));
-    expect(body.warnings).toEqual([expect.objectContaining({ path: "duration_sec", code: "duration_defaulted" })]);
+    expect(body.warnings).toEqual([
+      expect.objectContaining({ path: "duration_sec", code: "duration_defaulted" }),
+    ]);
     const job = await h.jobs.get(body.task_id);
     expect(job?.warnings).toEqual(body.warnings);
     expect((job?.request as { duration_sec?: number }).duration_sec).toBe(8);
@@ -59,7 +71,9 @@ describe("POST /v1/video/generations", () => {
     expect(error.errors?.length).toBeGreaterThanOrEqual(2);
     const paths = error.errors?.map((issue) => issue.path) ?? [];
     expect(paths).toEqual(expect.arrayContaining(["duration_sec", "aspect_ratio"]));
-    expect(error.message).toBe(`${error.errors?.[0]?.message} (+${(error.errors?.length ?? 0) - 1} more)`);
+    expect(error.message).toBe(
+      `${error.errors?.[0]?.message} (+${(error.errors?.length ?? 0) - 1} more)`,
+    );
     expect(error.path).toBe(error.errors?.[0]?.path);
     expect(await jobCount(h)).toBe(0);
     expect(h.starter.started).toEqual([]);
@@ -88,7 +102,9 @@ describe("POST /v1/video/generations", () => {
 
   it("concurrent requests with one idempotency key make one job", async () => {
     const h = await harness(aws);
-    const bodies = await Promise.all([1, 2, 3, 4].map(() => h.post(VALID, { "X-Idempotency-Key": "same" }).then(bodyOf)));
+    const bodies = await Promise.all(
+      [1, 2, 3, 4].map(() => h.post(VALID, { "X-Idempotency-Key": "same" }).then(bodyOf)),
+    );
     expect(new Set(bodies.map((b) => b.task_id)).size).toBe(1);
     expect(await jobCount(h)).toBe(1);
     expect(new Set(h.starter.started.map((job) => job.id)).size).toBe(1);
@@ -116,7 +132,11 @@ describe("POST /v1/video/generations", () => {
 
   it("an image request is refused with 400 wrong_endpoint pointing at /v1/chat/completions, and no job", async () => {
     const h = await harness(aws);
-    const response = await h.post({ model: "deltaq2-image", messages: [{ role: "user", content: "a cat" }], modalities: ["image"] });
+    const response = await h.post({
+      model: "deltaq2-image",
+      messages: [{ role: "user", content: "a cat" }],
+      modalities: ["image"],
+    });
     expect(response.status).toBe(400);
     const { error } = await bodyOf(response);
     expect(error.code).toBe("wrong_endpoint");
@@ -169,19 +189,37 @@ describe("POST /v1/video/generations", () => {
     expect(job?.error?.code).toBe("start_failed");
     expect(job?.error?.message).toContain("throttled");
     expect(job?.eventEmittedAt).toBeDefined();
-    expect(h.sink.emitted.map((e) => [e["detail-type"], e.detail.jobId])).toEqual([["Generation Failed", id]]);
+    expect(h.sink.emitted.map((e) => [e["detail-type"], e.detail.jobId])).toEqual([
+      ["Generation Failed", id],
+    ]);
   });
 
   it("never answers 500 or more for 50 random bodies", async () => {
     const h = await harness(aws);
-    const field = fc.oneof(fc.jsonValue(), fc.constantFrom("gamma-3.1", "kappa-omni-flash-preview", "720p", "16:9", 8, true));
+    const field = fc.oneof(
+      fc.jsonValue(),
+      fc.constantFrom("gamma-3.1", "kappa-omni-flash-preview", "720p", "16:9", 8, true),
+    );
     const body = fc.oneof(
       fc.jsonValue().map((value) => JSON.stringify(value)),
       fc.string(),
-      fc.dictionary(
-        fc.constantFrom("model", "prompt", "duration_sec", "resolution", "aspect_ratio", "generate_audio", "frame_images", "input_references", "model_specific_config", "messages"),
-        field,
-      ).map((value) => JSON.stringify(value)),
+      fc
+        .dictionary(
+          fc.constantFrom(
+            "model",
+            "prompt",
+            "duration_sec",
+            "resolution",
+            "aspect_ratio",
+            "generate_audio",
+            "frame_images",
+            "input_references",
+            "model_specific_config",
+            "messages",
+          ),
+          field,
+        )
+        .map((value) => JSON.stringify(value)),
     );
     await fc.assert(
       fc.asyncProperty(body, async (text) => {

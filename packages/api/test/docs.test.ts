@@ -19,7 +19,10 @@ describe("GET /docs", () => {
     const page = await response.text();
     const doc = (await (await h.app.request("/openapi.json")).json()) as OpenApiDocument;
     for (const [path, methods] of Object.entries(doc.paths)) {
-      for (const method of Object.keys(methods)) expect(page, `${method} ${path}`).toContain(`${method.toUpperCase()}</span> ${escapeHtml(path)}</h3>`);
+      for (const method of Object.keys(methods))
+        expect(page, `${method} ${path}`).toContain(
+          `${method.toUpperCase()}</span> ${escapeHtml(path)}</h3>`,
+        );
     }
     expect(page).toContain(escapeHtml('"model": "gamma-3.1"'));
     expect(page).toContain("<code>invalid_query</code>");

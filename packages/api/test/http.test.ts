@@ -61,25 +61,36 @@ function textReader(body: ReadableStream<Uint8Array>) {
 }
 
 async function eventually(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+  for (let i = 0; i < 200 && !check(); i += 1)
+    await new Promise((resolve) => setTimeout(resolve, 25));
   if (!check()) throw new Error(`never happened: ${what}`);
 }
 
 describe("over real HTTP with @hono/node-server", () => {
   it("a contract client creates a task at base URL /v1, polls it, and downloads the video from video_url", async () => {
     const base = `${server.url}/v1`;
-    const create = await fetch(`${base}/video/generations`, { method: "POST", headers, body: JSON.stringify(VALID) });
+    const create = await fetch(`${base}/video/generations`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(VALID),
+    });
     expect(create.status).toBe(200);
     const created = (await create.json()) as { service_task: { task_id: string } };
     const taskId = created.service_task.task_id;
 
-    const before = (await (await fetch(`${base}/video/tasks/${taskId}`, { headers })).json()) as { status: string; video_url?: string };
+    const before = (await (await fetch(`${base}/video/tasks/${taskId}`, { headers })).json()) as {
+      status: string;
+      video_url?: string;
+    };
     expect(before.status).toBe("queued");
     expect(before.video_url).toBeUndefined();
 
     const bytes = new TextEncoder().encode("video bytes over http");
     await succeed(h, taskId, bytes);
-    const after = (await (await fetch(`${base}/video/tasks/${taskId}`, { headers })).json()) as { status: string; video_url: string };
+    const after = (await (await fetch(`${base}/video/tasks/${taskId}`, { headers })).json()) as {
+      status: string;
+      video_url: string;
+    };
     expect(after.status).toBe("succeeded");
     expect(new Uint8Array(await (await fetch(after.video_url)).arrayBuffer())).toEqual(bytes);
   });
@@ -98,17 +109,30 @@ describe("over real HTTP with @hono/node-server", () => {
     // The first comment is written after the subscription, so an event emitted now is not missed.
     await stream.until((text) => text.includes(": subscribed\n\n"));
 
-    const id = (await (await fetch(`${server.url}/v1/video/generations`, { method: "POST", headers, body: JSON.stringify(VALID) })).json()) as { task_id: string };
+    const id = (await (
+      await fetch(`${server.url}/v1/video/generations`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(VALID),
+      })
+    ).json()) as { task_id: string };
     const job = await succeed(h, id.task_id, new Uint8Array([1, 2, 3]));
     const event = buildTerminalEvent(job);
     await bus.emit(event);
     const marker = "event: Generation Succeeded";
-    const text = await stream.until((seen) => seen.includes(marker) && seen.slice(seen.indexOf(marker)).includes(": heartbeat\n\n"));
+    const text = await stream.until(
+      (seen) =>
+        seen.includes(marker) && seen.slice(seen.indexOf(marker)).includes(": heartbeat\n\n"),
+    );
     await stream.cancel();
 
     expect(text.startsWith(": subscribed\n\n")).toBe(true);
     const block = text.slice(text.indexOf("event: Generation Succeeded")).split("\n\n")[0] ?? "";
-    const data = block.split("\n").find((line) => line.startsWith("data: "))?.slice("data: ".length) ?? "";
+    const data =
+      block
+        .split("\n")
+        .find((line) => line.startsWith("data: "))
+        ?.slice("data: ".length) ?? "";
     const sent = JSON.parse(data) as TerminalEvent;
     expect(sent.detail.jobId).toBe(id.task_id);
     expect(sent["detail-type"]).toBe("Generation Succeeded");

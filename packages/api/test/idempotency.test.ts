@@ -19,8 +19,13 @@ const KEY = { "X-Idempotency-Key": "order-7" };
 describe("X-Idempotency-Key", () => {
   it("the same payload with keys reordered and a default spelled out answers the first job; one job is recorded with its request hash", async () => {
     const h = await harness(aws);
-    const first = (await (await h.post({ model: "gamma-3.1", prompt: "a paper boat in the rain" }, KEY)).json()) as Body;
-    const again = await h.post({ prompt: "a paper boat in the rain", duration_sec: 8, model: "gamma-3.1" }, KEY);
+    const first = (await (
+      await h.post({ model: "gamma-3.1", prompt: "a paper boat in the rain" }, KEY)
+    ).json()) as Body;
+    const again = await h.post(
+      { prompt: "a paper boat in the rain", duration_sec: 8, model: "gamma-3.1" },
+      KEY,
+    );
     expect(again.status).toBe(200);
     expect(((await again.json()) as Body).task_id).toBe(first.task_id);
     expect((await h.jobs.list({ limit: 100 })).jobs).toHaveLength(1);
@@ -56,13 +61,17 @@ describe("X-Idempotency-Key", () => {
 
   it("concurrent requests with one key and one payload make one job; with two payloads, one job and every loser is 409", async () => {
     const h = await harness(aws);
-    const same = await Promise.all([1, 2, 3, 4].map(() => h.post(VALID, { "X-Idempotency-Key": "burst" })));
+    const same = await Promise.all(
+      [1, 2, 3, 4].map(() => h.post(VALID, { "X-Idempotency-Key": "burst" })),
+    );
     const ids = await Promise.all(same.map(async (r) => ((await r.json()) as Body).task_id));
     expect(same.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     expect(new Set(ids).size).toBe(1);
 
     const mixed = await Promise.all(
-      ["a fox", "a fox", "an owl", "an owl"].map((prompt) => h.post({ ...VALID, prompt }, { "X-Idempotency-Key": "race" })),
+      ["a fox", "a fox", "an owl", "an owl"].map((prompt) =>
+        h.post({ ...VALID, prompt }, { "X-Idempotency-Key": "race" }),
+      ),
     );
     const statuses = mixed.map((r) => r.status).sort();
     // Whichever prompt won, the two requests with the other one are refused.
@@ -72,9 +81,17 @@ describe("X-Idempotency-Key", () => {
 
   it("POST /v1/chat/completions (image jobs) answers the first job for the same request and 409 idempotency_conflict for another prompt", async () => {
     const h = await harness(aws);
-    const image = (prompt: string) => ({ model: "deltaq2-image", messages: [{ role: "user", content: prompt }], modalities: ["image", "text"] });
+    const image = (prompt: string) => ({
+      model: "deltaq2-image",
+      messages: [{ role: "user", content: prompt }],
+      modalities: ["image", "text"],
+    });
     const send = (body: unknown) =>
-      h.app.request("/v1/chat/completions", { method: "POST", headers: { ...json, "X-Idempotency-Key": "img-1" }, body: JSON.stringify(body) });
+      h.app.request("/v1/chat/completions", {
+        method: "POST",
+        headers: { ...json, "X-Idempotency-Key": "img-1" },
+        body: JSON.stringify(body),
+      });
     const first = await send(image("a lighthouse"));
     expect(first.status).toBe(200);
     const id = ((await first.json()) as Body).task_id;
@@ -83,14 +100,29 @@ describe("X-Idempotency-Key", () => {
     expect(((await again.json()) as Body).task_id).toBe(id);
     const other = await send(image("a windmill"));
     expect(other.status).toBe(409);
-    expect(((await other.json()) as Body).error).toMatchObject({ code: "idempotency_conflict", task_id: id });
+    expect(((await other.json()) as Body).error).toMatchObject({
+      code: "idempotency_conflict",
+      task_id: id,
+    });
   });
 
   it("requestHashOf ignores key order and presigned query strings, and tells kinds and values apart", () => {
-    const a = requestHashOf("video", { model: "m", prompt: "p", refs: [{ url: "https://b.s3/x.png?X-Amz-Signature=1&X-Amz-Credential=a" }] });
-    const b = requestHashOf("video", { refs: [{ url: "https://b.s3/x.png?X-Amz-Credential=b&X-Amz-Signature=2" }], prompt: "p", model: "m" });
+    const a = requestHashOf("video", {
+      model: "m",
+      prompt: "p",
+      refs: [{ url: "https://b.s3/x.png?X-Amz-Signature=1&X-Amz-Credential=a" }],
+    });
+    const b = requestHashOf("video", {
+      refs: [{ url: "https://b.s3/x.png?X-Amz-Credential=b&X-Amz-Signature=2" }],
+      prompt: "p",
+      model: "m",
+    });
     expect(a).toBe(b);
-    expect(requestHashOf("image", { model: "m", prompt: "p" })).not.toBe(requestHashOf("video", { model: "m", prompt: "p" }));
-    expect(requestHashOf("video", { model: "m", prompt: "p" })).not.toBe(requestHashOf("video", { model: "m", prompt: "q" }));
+    expect(requestHashOf("image", { model: "m", prompt: "p" })).not.toBe(
+      requestHashOf("video", { model: "m", prompt: "p" }),
+    );
+    expect(requestHashOf("video", { model: "m", prompt: "p" })).not.toBe(
+      requestHashOf("video", { model: "m", prompt: "q" }),
+    );
   });
 });

@@ -26,7 +26,12 @@ describe("POST /v1/images/edits with the openai client", () => {
     const client = new OpenAI({ apiKey: stack.apiKey, baseURL: `${stack.url}/v1`, maxRetries: 0 });
     const upload = solidPng("edit-me");
     const result = await client.images.edit(
-      { image: await toFile(upload, "photo.png", { type: "image/png" }), prompt: "make it sunset orange", model: "deltaq2-image", size: "1024x1024" },
+      {
+        image: await toFile(upload, "photo.png", { type: "image/png" }),
+        prompt: "make it sunset orange",
+        model: "deltaq2-image",
+        size: "1024x1024",
+      },
       { headers: { Prefer: "wait=30" } },
     );
     const url = result.data?.[0]?.url;
@@ -38,7 +43,11 @@ describe("POST /v1/images/edits with the openai client", () => {
     const jobId = new URL(url!).pathname.match(/outputs\/(imgtsk_[0-9A-Z]{26})\//)?.[1];
     expect(jobId).toBeDefined();
     const upstream = await upstreamTaskOf(stack, jobId!);
-    const refs = (upstream.request as { image_config: { reference_images: { url: string }[]; aspect_ratio: string } }).image_config;
+    const refs = (
+      upstream.request as {
+        image_config: { reference_images: { url: string }[]; aspect_ratio: string };
+      }
+    ).image_config;
     expect(refs.aspect_ratio).toBe("1:1");
     expect(refs.reference_images).toHaveLength(1);
     const sent = new Uint8Array(await (await fetch(refs.reference_images[0]!.url)).arrayBuffer());
@@ -47,7 +56,10 @@ describe("POST /v1/images/edits with the openai client", () => {
 
   it("images.edit without the wait answers the task (the client sees no data yet)", async () => {
     const client = new OpenAI({ apiKey: stack.apiKey, baseURL: `${stack.url}/v1`, maxRetries: 0 });
-    const result = (await client.images.edit({ image: await toFile(solidPng("x"), "x.png", { type: "image/png" }), prompt: "x" })) as unknown as { task_id: string; status: string; data?: unknown };
+    const result = (await client.images.edit({
+      image: await toFile(solidPng("x"), "x.png", { type: "image/png" }),
+      prompt: "x",
+    })) as unknown as { task_id: string; status: string; data?: unknown };
     expect(result.task_id).toMatch(/^imgtsk_/);
     expect(result.status).toBe("queued");
     expect(result.data).toBeUndefined();
@@ -55,7 +67,14 @@ describe("POST /v1/images/edits with the openai client", () => {
 
   it("images.edit with response_format b64_json is refused: the client throws a 400 naming response_format=url", async () => {
     const client = new OpenAI({ apiKey: stack.apiKey, baseURL: `${stack.url}/v1`, maxRetries: 0 });
-    const call = client.images.edit({ image: await toFile(solidPng("x"), "x.png", { type: "image/png" }), prompt: "x", response_format: "b64_json" });
-    await expect(call).rejects.toMatchObject({ status: 400, message: expect.stringContaining("response_format=url") });
+    const call = client.images.edit({
+      image: await toFile(solidPng("x"), "x.png", { type: "image/png" }),
+      prompt: "x",
+      response_format: "b64_json",
+    });
+    await expect(call).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("response_format=url"),
+    });
   }, 30_000);
 });

@@ -26,14 +26,31 @@ function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-async function chat(h: Harness, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return h.app.request("/v1/chat/completions", { method: "POST", headers: { ...json, ...headers }, body: JSON.stringify(body) });
+async function chat(
+  h: Harness,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return h.app.request("/v1/chat/completions", {
+    method: "POST",
+    headers: { ...json, ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
-async function edit(h: Harness, fields: [string, string | Blob][], query = "", headers: Record<string, string> = {}): Promise<Response> {
+async function edit(
+  h: Harness,
+  fields: [string, string | Blob][],
+  query = "",
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const form = new FormData();
   for (const [name, value] of fields) form.append(name, value);
-  return h.app.request(`/v1/images/edits${query}`, { method: "POST", headers: { ...auth, ...headers }, body: form });
+  return h.app.request(`/v1/images/edits${query}`, {
+    method: "POST",
+    headers: { ...auth, ...headers },
+    body: form,
+  });
 }
 
 function png(seed: string): Blob {
@@ -53,10 +70,20 @@ async function succeedWithImages(h: Harness, id: string): Promise<Uint8Array[]> 
     images.map(async (bytes, i) => {
       const key = `outputs/${id}/image-${i + 1}.png`;
       await h.objects.put(key, bytes, { contentType: "image/png" });
-      return { bucket: h.objects.bucket, key, bytes: bytes.length, sha256: sha256(bytes), contentType: "image/png" };
+      return {
+        bucket: h.objects.bucket,
+        key,
+        bytes: bytes.length,
+        sha256: sha256(bytes),
+        contentType: "image/png",
+      };
     }),
   );
-  await h.jobs.transition(id, { from: ["queued"], to: "succeeded", set: { outputs, finishedAt: new Date().toISOString() } });
+  await h.jobs.transition(id, {
+    from: ["queued"],
+    to: "succeeded",
+    set: { outputs, finishedAt: new Date().toISOString() },
+  });
   return images;
 }
 
@@ -67,7 +94,13 @@ describe("POST /v1/chat/completions (image)", () => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as { task_id: string; [k: string]: unknown };
     expect(body.task_id).toMatch(/^imgtsk_[0-9A-Z]{26}$/);
-    expect(body).toEqual({ service_task: { task_id: body.task_id, status: "queued" }, task_id: body.task_id, status: "queued", model: "deltaq2-image", warnings: [] });
+    expect(body).toEqual({
+      service_task: { task_id: body.task_id, status: "queued" },
+      task_id: body.task_id,
+      status: "queued",
+      model: "deltaq2-image",
+      warnings: [],
+    });
     expect(h.starter.started.map((job) => [job.id, job.kind])).toEqual([[body.task_id, "image"]]);
   });
 
@@ -91,8 +124,12 @@ describe("POST /v1/chat/completions (image)", () => {
 
   it("the same X-Idempotency-Key twice answers the same job and starts no other", async () => {
     const h = await harness(aws);
-    const first = (await (await chat(h, IMAGE, { "X-Idempotency-Key": "img-1" })).json()) as { task_id: string };
-    const second = (await (await chat(h, IMAGE, { "X-Idempotency-Key": "img-1" })).json()) as { task_id: string };
+    const first = (await (await chat(h, IMAGE, { "X-Idempotency-Key": "img-1" })).json()) as {
+      task_id: string;
+    };
+    const second = (await (await chat(h, IMAGE, { "X-Idempotency-Key": "img-1" })).json()) as {
+      task_id: string;
+    };
     expect(second.task_id).toBe(first.task_id);
     expect(first.task_id).toMatch(/^imgtsk_/);
     // A repeat restarts a job still queued (starters are idempotent per id), never a second job.
@@ -105,7 +142,13 @@ describe("GET /v1/image/tasks/{taskId}", () => {
     const h = await harness(aws);
     const { task_id } = (await (await chat(h, IMAGE)).json()) as { task_id: string };
     const body = (await (await h.get(`/v1/image/tasks/${task_id}`)).json()) as ImageTaskView;
-    expect(body).toEqual({ service_task: { task_id, status: "queued" }, task_id, status: "queued", model: "deltaq2-image", error: null });
+    expect(body).toEqual({
+      service_task: { task_id, status: "queued" },
+      task_id,
+      status: "queued",
+      model: "deltaq2-image",
+      error: null,
+    });
   });
 
   it("a succeeded job lists every stored image with a presigned URL that downloads exactly its bytes and sha256", async () => {
@@ -114,9 +157,12 @@ describe("GET /v1/image/tasks/{taskId}", () => {
     const stored = await succeedWithImages(h, task_id);
     const body = (await (await h.get(`/v1/image/tasks/${task_id}`)).json()) as ImageTaskView;
     expect(body.status).toBe("succeeded");
-    expect(body.images?.map((image) => [image.bytes, image.sha256, image.content_type])).toEqual(stored.map((bytes) => [bytes.length, sha256(bytes), "image/png"]));
+    expect(body.images?.map((image) => [image.bytes, image.sha256, image.content_type])).toEqual(
+      stored.map((bytes) => [bytes.length, sha256(bytes), "image/png"]),
+    );
     expect(body.data).toEqual(body.images?.map((image) => ({ url: image.url })));
-    for (const [i, image] of (body.images ?? []).entries()) expect(sha256(await download(image.url))).toBe(sha256(stored[i]!));
+    for (const [i, image] of (body.images ?? []).entries())
+      expect(sha256(await download(image.url))).toBe(sha256(stored[i]!));
   });
 
   it("answers 404 for a video job's id and for an unknown id", async () => {
@@ -132,12 +178,26 @@ describe("POST /v1/images/edits", () => {
     const h = await harness(aws);
     const a = png("a");
     const b = png("b");
-    const response = await edit(h, [["image[]", a], ["image[]", b], ["prompt", "make the sky purple"], ["n", "2"], ["size", "1536x1024"]]);
+    const response = await edit(h, [
+      ["image[]", a],
+      ["image[]", b],
+      ["prompt", "make the sky purple"],
+      ["n", "2"],
+      ["size", "1536x1024"],
+    ]);
     expect(response.status).toBe(200);
     const { task_id } = (await response.json()) as { task_id: string };
     const job = await h.jobs.require(task_id);
     expect(job).toMatchObject({ kind: "image", model: "deltaq2-image", mode: "edit" });
-    const request = job.request as { messages: unknown; output_image_count: number; image_config: { aspect_ratio: string; image_size: string; reference_images: { type: string; url: string; text: string }[] } };
+    const request = job.request as {
+      messages: unknown;
+      output_image_count: number;
+      image_config: {
+        aspect_ratio: string;
+        image_size: string;
+        reference_images: { type: string; url: string; text: string }[];
+      };
+    };
     expect(request.messages).toEqual([{ role: "user", content: "make the sky purple" }]);
     expect(request.output_image_count).toBe(2);
     expect(request.image_config.aspect_ratio).toBe("3:2");
@@ -148,24 +208,41 @@ describe("POST /v1/images/edits", () => {
       expect.stringMatching(new RegExp(`/uploads/${task_id}/ref-1-[0-9a-f]{16}\\.png$`)),
       expect.stringMatching(new RegExp(`/uploads/${task_id}/ref-2-[0-9a-f]{16}\\.png$`)),
     ]);
-    expect(sha256(await download(refs[0]!.url))).toBe(sha256(new Uint8Array(await a.arrayBuffer())));
-    expect(sha256(await download(refs[1]!.url))).toBe(sha256(new Uint8Array(await b.arrayBuffer())));
+    expect(sha256(await download(refs[0]!.url))).toBe(
+      sha256(new Uint8Array(await a.arrayBuffer())),
+    );
+    expect(sha256(await download(refs[1]!.url))).toBe(
+      sha256(new Uint8Array(await b.arrayBuffer())),
+    );
     expect(h.starter.started.map((started) => started.id)).toEqual([task_id]);
   });
 
   it("response_format=b64_json answers 400 unsupported_response_format and records no job", async () => {
     const h = await harness(aws);
-    const response = await edit(h, [["image", png("a")], ["prompt", "x"], ["response_format", "b64_json"]]);
+    const response = await edit(h, [
+      ["image", png("a")],
+      ["prompt", "x"],
+      ["response_format", "b64_json"],
+    ]);
     expect(response.status).toBe(400);
-    const body = (await response.json()) as { error: { code: string; path: string; message: string } };
-    expect(body.error).toMatchObject({ code: "unsupported_response_format", path: "response_format" });
+    const body = (await response.json()) as {
+      error: { code: string; path: string; message: string };
+    };
+    expect(body.error).toMatchObject({
+      code: "unsupported_response_format",
+      path: "response_format",
+    });
     expect(body.error.message).toContain("response_format=url");
     expect(h.starter.started).toEqual([]);
   });
 
   it("a JSON body answers 400 invalid_content_type naming multipart/form-data", async () => {
     const h = await harness(aws);
-    const response = await h.app.request("/v1/images/edits", { method: "POST", headers: json, body: JSON.stringify({ prompt: "x" }) });
+    const response = await h.app.request("/v1/images/edits", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ prompt: "x" }),
+    });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe("invalid_content_type");
@@ -177,8 +254,13 @@ describe("POST /v1/images/edits", () => {
     const eight = Array.from({ length: 8 }, (_, i): [string, Blob] => ["image[]", png(String(i))]);
     const tooMany = await edit(h, [...eight, ["prompt", "x"]]);
     expect(tooMany.status).toBe(400);
-    const notImage = await edit(h, [["image", new Blob(["hello"], { type: "image/png" })], ["prompt", "x"]]);
-    expect(((await notImage.json()) as { error: { code: string } }).error.code).toBe("invalid_image");
+    const notImage = await edit(h, [
+      ["image", new Blob(["hello"], { type: "image/png" })],
+      ["prompt", "x"],
+    ]);
+    expect(((await notImage.json()) as { error: { code: string } }).error.code).toBe(
+      "invalid_image",
+    );
     const noPrompt = await edit(h, [["image", png("a")]]);
     expect(((await noPrompt.json()) as { error: { path: string } }).error.path).toBe("prompt");
     expect(h.starter.started).toEqual([]);
@@ -187,18 +269,53 @@ describe("POST /v1/images/edits", () => {
   it("the same X-Idempotency-Key with the same images answers the same job; with another image 409 idempotency_conflict", async () => {
     const h = await harness(aws);
     const key = { "X-Idempotency-Key": "edit-1" };
-    const first = (await (await edit(h, [["image", png("a")], ["prompt", "x"]], "", key)).json()) as { task_id: string };
-    const again = await edit(h, [["image", png("a")], ["prompt", "x"]], "", key);
+    const first = (await (
+      await edit(
+        h,
+        [
+          ["image", png("a")],
+          ["prompt", "x"],
+        ],
+        "",
+        key,
+      )
+    ).json()) as { task_id: string };
+    const again = await edit(
+      h,
+      [
+        ["image", png("a")],
+        ["prompt", "x"],
+      ],
+      "",
+      key,
+    );
     expect(again.status).toBe(200);
     expect(((await again.json()) as { task_id: string }).task_id).toBe(first.task_id);
-    const other = await edit(h, [["image", png("b")], ["prompt", "x"]], "", key);
+    const other = await edit(
+      h,
+      [
+        ["image", png("b")],
+        ["prompt", "x"],
+      ],
+      "",
+      key,
+    );
     expect(other.status).toBe(409);
-    expect(((await other.json()) as { error: { code: string } }).error.code).toBe("idempotency_conflict");
+    expect(((await other.json()) as { error: { code: string } }).error.code).toBe(
+      "idempotency_conflict",
+    );
   });
 
   it("with ?wait=1 on a job that does not finish in time answers 202 with the task shape", async () => {
     const h = await harness(aws);
-    const response = await edit(h, [["image", png("a")], ["prompt", "x"]], "?wait=1");
+    const response = await edit(
+      h,
+      [
+        ["image", png("a")],
+        ["prompt", "x"],
+      ],
+      "?wait=1",
+    );
     expect(response.status).toBe(202);
     const body = (await response.json()) as { task_id: string; status: string };
     expect(body.status).toBe("queued");
@@ -213,7 +330,15 @@ describe("POST /v1/images/edits", () => {
         setTimeout(() => void succeedWithImages(h, job.id).then(resolve), 300);
       };
     });
-    const response = await edit(h, [["image", png("a")], ["prompt", "x"]], "", { Prefer: "respond-async, wait=5" });
+    const response = await edit(
+      h,
+      [
+        ["image", png("a")],
+        ["prompt", "x"],
+      ],
+      "",
+      { Prefer: "respond-async, wait=5" },
+    );
     expect(response.status).toBe(200);
     const body = (await response.json()) as { created: number; data: { url: string }[] };
     const stored = await finished;
@@ -237,10 +362,22 @@ describe("edit helpers", () => {
   });
 
   it("sizeToImageConfig maps WIDTHxHEIGHT or a tier name (2K) to the model's closest ratio and the covering image_size tier", () => {
-    expect(sizeToImageConfig("1024x1024", DELTA_IMAGE)).toEqual({ aspect_ratio: "1:1", image_size: "1080p" });
-    expect(sizeToImageConfig("1024x1536", DELTA_IMAGE)).toEqual({ aspect_ratio: "2:3", image_size: "1080p" });
-    expect(sizeToImageConfig("3840x2160", DELTA_IMAGE)).toEqual({ aspect_ratio: "16:9", image_size: "4K" });
-    expect(sizeToImageConfig("2048x1152", DELTA_IMAGE)).toEqual({ aspect_ratio: "16:9", image_size: "2K" });
+    expect(sizeToImageConfig("1024x1024", DELTA_IMAGE)).toEqual({
+      aspect_ratio: "1:1",
+      image_size: "1080p",
+    });
+    expect(sizeToImageConfig("1024x1536", DELTA_IMAGE)).toEqual({
+      aspect_ratio: "2:3",
+      image_size: "1080p",
+    });
+    expect(sizeToImageConfig("3840x2160", DELTA_IMAGE)).toEqual({
+      aspect_ratio: "16:9",
+      image_size: "4K",
+    });
+    expect(sizeToImageConfig("2048x1152", DELTA_IMAGE)).toEqual({
+      aspect_ratio: "16:9",
+      image_size: "2K",
+    });
     expect(sizeToImageConfig("auto", DELTA_IMAGE)).toEqual({ aspect_ratio: "auto" });
     expect(sizeToImageConfig("2k", DELTA_IMAGE)).toEqual({ image_size: "2K" });
     expect(sizeToImageConfig("1000x500", undefined)).toEqual({ aspect_ratio: "2:1" });

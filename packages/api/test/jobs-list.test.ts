@@ -9,7 +9,14 @@ beforeAll(async () => {
 afterAll(() => aws.stop());
 
 interface Page {
-  data: { id: string; status: string; model: string; kind: string; source: { type: string }; history: { status: string; at: string; note?: string }[] }[];
+  data: {
+    id: string;
+    status: string;
+    model: string;
+    kind: string;
+    source: { type: string };
+    history: { status: string; at: string; note?: string }[];
+  }[];
   next_cursor: string | null;
 }
 
@@ -36,7 +43,13 @@ describe("GET /v1/jobs filters", () => {
     do {
       const query: string = `status=failed&model=gamma-3.1&kind=video&source=api&limit=1${cursor === null ? "" : `&cursor=${cursor}`}`;
       const page = (await (await h.get(`/v1/jobs?${query}`)).json()) as Page;
-      for (const job of page.data) expect(job).toMatchObject({ status: "failed", model: "gamma-3.1", kind: "video", source: { type: "api" } });
+      for (const job of page.data)
+        expect(job).toMatchObject({
+          status: "failed",
+          model: "gamma-3.1",
+          kind: "video",
+          source: { type: "api" },
+        });
       seen.push(...page.data.map((job) => job.id));
       cursor = page.next_cursor;
       pages += 1;
@@ -64,10 +77,14 @@ describe("GET /v1/jobs filters", () => {
     for (const [query, path] of cases) {
       const response = await h.get(`/v1/jobs?${query}`);
       expect(response.status, query).toBe(400);
-      const { error } = (await response.json()) as { error: { code: string; path: string; message: string } };
+      const { error } = (await response.json()) as {
+        error: { code: string; path: string; message: string };
+      };
       expect(error, query).toMatchObject({ code: "invalid_query", path });
     }
-    const typo = (await (await h.get("/v1/jobs?model=gamma-3.2")).json()) as { error: { message: string } };
+    const typo = (await (await h.get("/v1/jobs?model=gamma-3.2")).json()) as {
+      error: { message: string };
+    };
     expect(typo.error.message).toContain("gamma-3.1");
   });
 });
@@ -80,7 +97,12 @@ describe("GET /v1/jobs/{id} history", () => {
     await h.jobs.transition(id, { from: ["running"], to: "downloading" });
     await fail(h, id);
     const view = (await (await h.get(`/v1/jobs/${id}`)).json()) as Page["data"][number];
-    expect(view.history.map((entry) => entry.status)).toEqual(["queued", "running", "downloading", "failed"]);
+    expect(view.history.map((entry) => entry.status)).toEqual([
+      "queued",
+      "running",
+      "downloading",
+      "failed",
+    ]);
     expect(view.history[1]?.note).toBe("submitted");
     const times = view.history.map((entry) => entry.at);
     for (const at of times) expect(new Date(at).toISOString()).toBe(at);

@@ -39,10 +39,18 @@ afterAll(() => aws.stop());
 
 type Json = Record<string, any>;
 
-async function call(method: string, path: string, key: string | undefined, body?: unknown): Promise<{ status: number; body: Json }> {
+async function call(
+  method: string,
+  path: string,
+  key: string | undefined,
+  body?: unknown,
+): Promise<{ status: number; body: Json }> {
   const response = await app.request(path, {
     method,
-    headers: { ...(key === undefined ? {} : { Authorization: `Bearer ${key}` }), "Content-Type": "application/json" },
+    headers: {
+      ...(key === undefined ? {} : { Authorization: `Bearer ${key}` }),
+      "Content-Type": "application/json",
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, body: (await response.json()) as Json };
@@ -104,7 +112,9 @@ describe("API keys", () => {
     }
     expect((await jobs.get(bobJob))?.status).toBe("queued");
 
-    const adminIds = (await call("GET", "/v1/jobs?limit=100", API_KEY)).body.data.map((job: Json) => job.id);
+    const adminIds = (await call("GET", "/v1/jobs?limit=100", API_KEY)).body.data.map(
+      (job: Json) => job.id,
+    );
     expect(adminIds).toEqual(expect.arrayContaining([aliceJob, bobJob]));
     expect((await call("GET", `/v1/jobs/${bobJob}`, API_KEY)).status).toBe(200);
   });
@@ -135,14 +145,20 @@ describe("API keys", () => {
     expect(revoked.status).toBe(200);
     expect(revoked.body.revokedAt).toEqual(expect.any(String));
     expect((await call("GET", "/v1/jobs", key)).status).toBe(401);
-    const listed = (await call("GET", "/v1/keys", API_KEY)).body.data.find((record: Json) => record.id === id);
+    const listed = (await call("GET", "/v1/keys", API_KEY)).body.data.find(
+      (record: Json) => record.id === id,
+    );
     expect(listed.revokedAt).toBe(revoked.body.revokedAt);
-    expect((await call("DELETE", "/v1/keys/key_01ARZ3NDEKTSV4RRFFQ69G5FAV", API_KEY)).status).toBe(404);
+    expect((await call("DELETE", "/v1/keys/key_01ARZ3NDEKTSV4RRFFQ69G5FAV", API_KEY)).status).toBe(
+      404,
+    );
   });
 
   it("stored keys never show up as jobs in the admin's listing", async () => {
     await newKey("frank");
-    const ids: string[] = (await call("GET", "/v1/jobs?limit=100", API_KEY)).body.data.map((job: Json) => job.id);
+    const ids: string[] = (await call("GET", "/v1/jobs?limit=100", API_KEY)).body.data.map(
+      (job: Json) => job.id,
+    );
     expect(ids.every((id) => /^(vidtsk|imgtsk)_/.test(id))).toBe(true);
   });
 });

@@ -12,7 +12,11 @@ beforeAll(async () => {
 });
 afterAll(() => aws.stop());
 
-function httpApiEvent(method: string, path: string, options: { body?: string; headers?: Record<string, string>; query?: string } = {}) {
+function httpApiEvent(
+  method: string,
+  path: string,
+  options: { body?: string; headers?: Record<string, string>; query?: string } = {},
+) {
   return {
     version: "2.0",
     routeKey: "$default",
@@ -45,11 +49,18 @@ describe("on Lambda via hono/aws-lambda", () => {
     const result = await handler(
       httpApiEvent("POST", "/v1/video/generations", {
         body,
-        headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json", "content-length": String(body.length) },
+        headers: {
+          authorization: `Bearer ${API_KEY}`,
+          "content-type": "application/json",
+          "content-length": String(body.length),
+        },
       }),
     );
     expect(result.statusCode).toBe(200);
-    const answer = JSON.parse(result.body) as { task_id: string; service_task: { task_id: string } };
+    const answer = JSON.parse(result.body) as {
+      task_id: string;
+      service_task: { task_id: string };
+    };
     expect(answer.service_task.task_id).toBe(answer.task_id);
     expect((await h.jobs.get(answer.task_id))?.status).toBe("queued");
     expect(h.starter.started.map((job) => job.id)).toEqual([answer.task_id]);

@@ -36,8 +36,16 @@ describe("GET /v1/models", () => {
       audio_default: false,
       config_keys: [],
     });
-    expect(byId(body.data, "kappa-omni-flash-preview")).toMatchObject({ durations: [3, 4, 5, 6, 7, 8, 9, 10], audio_default: true });
-    expect(byId(body.data, "deltaq2-image")).toMatchObject({ modality: "image", resolutions: ["1080p", "2K", "4K"], durations: null, config_keys: ["seed"] });
+    expect(byId(body.data, "kappa-omni-flash-preview")).toMatchObject({
+      durations: [3, 4, 5, 6, 7, 8, 9, 10],
+      audio_default: true,
+    });
+    expect(byId(body.data, "deltaq2-image")).toMatchObject({
+      modality: "image",
+      resolutions: ["1080p", "2K", "4K"],
+      durations: null,
+      config_keys: ["seed"],
+    });
   });
 
   it("modality=image lists only image models and modality=video only video models", async () => {
@@ -53,7 +61,10 @@ describe("GET /v1/models", () => {
     const h = await harness(aws);
     const response = await h.get("/v1/models?modality=audio");
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: unknown }).error).toMatchObject({ code: "invalid_query", path: "modality" });
+    expect(((await response.json()) as { error: unknown }).error).toMatchObject({
+      code: "invalid_query",
+      path: "modality",
+    });
   });
 
   it("merges a real upstream's listing: shared codes are both, a prefix family's code gets its rules, unknown codes are upstream with no ranges", async () => {
@@ -74,7 +85,11 @@ describe("GET /v1/models", () => {
       expect(body.warnings).toEqual([]);
       expect(byId(body.data, "gamma-3.1")?.source).toBe("both");
       expect(byId(body.data, "gamma-3.1-lite")?.source).toBe("catalog");
-      expect(byId(body.data, "lambda-2.0")).toMatchObject({ family: "lambda", match: "exact", source: "both" });
+      expect(byId(body.data, "lambda-2.0")).toMatchObject({
+        family: "lambda",
+        match: "exact",
+        source: "both",
+      });
       expect(byId(body.data, "newmodel-1")).toEqual({
         id: "newmodel-1",
         object: "model",
@@ -108,7 +123,10 @@ describe("GET /v1/models", () => {
   });
 
   it("an upstream listing that never answers is cut off by upstreamModelsTimeoutMs and the catalog is answered", async () => {
-    const h = await harness(aws, { upstreamModels: () => new Promise(() => undefined), upstreamModelsTimeoutMs: 50 });
+    const h = await harness(aws, {
+      upstreamModels: () => new Promise(() => undefined),
+      upstreamModelsTimeoutMs: 50,
+    });
     const body = await list(h);
     expect(body.data.length).toBeGreaterThan(20);
     expect(body.warnings[0]?.message).toContain("50 ms");

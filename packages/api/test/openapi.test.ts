@@ -6,7 +6,14 @@ import { ApiKeyStore } from "@reelay/core/keys/store";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { servedKeys, undocumentedRoutes, type OpenApiDocument } from "../src/openapi/document.ts";
 import { OPERATIONS } from "../src/openapi/operations.ts";
-import { ErrorSchema, ImageTaskSchema, JobViewSchema, ModelListSchema, TaskCreatedSchema, TaskSchema } from "../src/openapi/responses.ts";
+import {
+  ErrorSchema,
+  ImageTaskSchema,
+  JobViewSchema,
+  ModelListSchema,
+  TaskCreatedSchema,
+  TaskSchema,
+} from "../src/openapi/responses.ts";
 import { created, harness, json } from "./support/harness.ts";
 
 let aws: LocalAws;
@@ -16,7 +23,10 @@ beforeAll(async () => {
 afterAll(() => aws.stop());
 
 /** With an event source and a key store, the app serves every route it can (events, dashboard, keys). */
-const everything = () => ({ events: { subscribe: () => () => undefined }, keys: new ApiKeyStore(aws.ddb, "keys-never-read") });
+const everything = () => ({
+  events: { subscribe: () => () => undefined },
+  keys: new ApiKeyStore(aws.ddb, "keys-never-read"),
+});
 
 async function documentOf(h: Awaited<ReturnType<typeof harness>>): Promise<OpenApiDocument> {
   const response = await h.app.request("/openapi.json");
@@ -24,8 +34,15 @@ async function documentOf(h: Awaited<ReturnType<typeof harness>>): Promise<OpenA
   return (await response.json()) as OpenApiDocument;
 }
 
-type Op = { security: unknown[]; responses: Record<string, { content?: Record<string, { example?: unknown }> }>; requestBody?: { content: Record<string, { schema: unknown; example: unknown }> } };
-const operationsOf = (doc: OpenApiDocument) => Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Op })));
+type Op = {
+  security: unknown[];
+  responses: Record<string, { content?: Record<string, { example?: unknown }> }>;
+  requestBody?: { content: Record<string, { schema: unknown; example: unknown }> };
+};
+const operationsOf = (doc: OpenApiDocument) =>
+  Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Op })),
+  );
 
 describe("GET /openapi.json", () => {
   it("is served without a key and is a valid OpenAPI 3.1 document (@seriousme/openapi-schema-validator)", async () => {
@@ -40,9 +57,20 @@ describe("GET /openapi.json", () => {
     const h = await harness(aws, everything());
     expect(undocumentedRoutes(h.app.routes)).toEqual([]);
     const doc = await documentOf(h);
-    const documented = operationsOf(doc).map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort();
+    const documented = operationsOf(doc)
+      .map(({ method, path }) => `${method.toUpperCase()} ${path}`)
+      .sort();
     expect(documented).toEqual(servedKeys(h.app.routes).sort());
-    expect(documented).toEqual(expect.arrayContaining(["GET /v1/models", "POST /v1/video/generations", "GET /openapi.json", "GET /docs", "GET /v1/events", "POST /v1/keys"]));
+    expect(documented).toEqual(
+      expect.arrayContaining([
+        "GET /v1/models",
+        "POST /v1/video/generations",
+        "GET /openapi.json",
+        "GET /docs",
+        "GET /v1/events",
+        "POST /v1/keys",
+      ]),
+    );
   });
 
   it("an app without an event source leaves /v1/events out of its document", async () => {
@@ -59,7 +87,9 @@ describe("GET /openapi.json", () => {
 
   it("every /v1 operation needs the bearer scheme and documents 401; open routes need nothing", async () => {
     const doc = await documentOf(await harness(aws, everything()));
-    expect(doc.components.securitySchemes).toEqual({ bearer: expect.objectContaining({ type: "http", scheme: "bearer" }) });
+    expect(doc.components.securitySchemes).toEqual({
+      bearer: expect.objectContaining({ type: "http", scheme: "bearer" }),
+    });
     for (const { path, op } of operationsOf(doc)) {
       if (path.startsWith("/v1/")) {
         expect(op.security, path).toEqual([{ bearer: [] }]);
@@ -75,21 +105,30 @@ describe("GET /openapi.json", () => {
     for (const { path, method, op } of operationsOf(doc)) {
       const success = Object.entries(op.responses).find(([status]) => status.startsWith("2"))?.[1];
       expect(Object.values(success?.content ?? {})[0]?.example, `${method} ${path}`).toBeDefined();
-      for (const media of Object.values(op.requestBody?.content ?? {})) expect(media.example, `${method} ${path}`).toBeDefined();
+      for (const media of Object.values(op.requestBody?.content ?? {}))
+        expect(media.example, `${method} ${path}`).toBeDefined();
     }
   });
 
   it("the video request body schema is the one validate() parses with (VideoRequestSchema), and its example passes validate()", async () => {
     const doc = await documentOf(await harness(aws));
-    const body = (doc.paths["/v1/video/generations"]?.post as Op).requestBody?.content["application/json"];
-    const { $schema: _ignored, ...expected } = z.toJSONSchema(VideoRequestSchema, { target: "draft-2020-12", unrepresentable: "any", io: "input" }) as Record<string, unknown>;
+    const body = (doc.paths["/v1/video/generations"]?.post as Op).requestBody?.content[
+      "application/json"
+    ];
+    const { $schema: _ignored, ...expected } = z.toJSONSchema(VideoRequestSchema, {
+      target: "draft-2020-12",
+      unrepresentable: "any",
+      io: "input",
+    }) as Record<string, unknown>;
     expect(body?.schema).toEqual(expected);
     expect(validate(body?.example).valid).toBe(true);
   });
 
   it("real responses match the documented response schemas (create, task, job, models, error)", async () => {
     const h = await harness(aws);
-    const create = await h.post((OPERATIONS["POST /v1/video/generations"]!.request!.example) as object);
+    const create = await h.post(
+      OPERATIONS["POST /v1/video/generations"]!.request!.example as object,
+    );
     TaskCreatedSchema.parse(await create.json());
     const id = await created(h);
     TaskSchema.parse(await (await h.get(`/v1/video/tasks/${id}`)).json());
@@ -102,16 +141,22 @@ describe("GET /openapi.json", () => {
 
   it("every documented example parses with the zod schema documented beside it (request and response)", () => {
     for (const [key, op] of Object.entries(OPERATIONS)) {
-      if (op.response.schema !== undefined) expect(op.response.schema.safeParse(op.response.example).error, key).toBeUndefined();
+      if (op.response.schema !== undefined)
+        expect(op.response.schema.safeParse(op.response.example).error, key).toBeUndefined();
       const request = op.request?.schema;
-      if (request instanceof z.ZodType) expect(request.safeParse(op.request?.example).error, key).toBeUndefined();
+      if (request instanceof z.ZodType)
+        expect(request.safeParse(op.request?.example).error, key).toBeUndefined();
     }
   });
 
   it("a real image task, created and queried, matches the documented image schemas", async () => {
     const h = await harness(aws);
     const example = OPERATIONS["POST /v1/chat/completions"]!.request!.example;
-    const response = await h.app.request("/v1/chat/completions", { method: "POST", headers: json, body: JSON.stringify(example) });
+    const response = await h.app.request("/v1/chat/completions", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify(example),
+    });
     expect(response.status).toBe(200);
     const { task_id } = TaskCreatedSchema.parse(await response.json());
     expect(task_id).toMatch(/^imgtsk_/);

@@ -22,7 +22,12 @@ describe("GET /v1/video/tasks/{taskId}", () => {
     const response = await h.get(`/v1/video/tasks/${id}`);
     expect(response.status).toBe(200);
     const body = (await response.json()) as TaskView;
-    expect(body).toEqual({ service_task: { task_id: id, status: "queued" }, task_id: id, status: "queued", error: null });
+    expect(body).toEqual({
+      service_task: { task_id: id, status: "queued" },
+      task_id: id,
+      status: "queued",
+      error: null,
+    });
   });
 
   it("a succeeded job answers a presigned video_url that downloads the stored bytes, with size, sha256 and expiry", async () => {
@@ -62,13 +67,22 @@ describe("GET /v1/video/tasks/{taskId}", () => {
 
   it("an unknown id, a malformed id and an image job's id are all 404 job_not_found", async () => {
     const h = await harness(aws);
-    const image = buildJob({ validation: validate({ model: "deltaq2-image", messages: [{ role: "user", content: "a cat" }], modalities: ["image"] }), source: { type: "api" } });
+    const image = buildJob({
+      validation: validate({
+        model: "deltaq2-image",
+        messages: [{ role: "user", content: "a cat" }],
+        modalities: ["image"],
+      }),
+      source: { type: "api" },
+    });
     expect(image.kind).toBe("image");
     await h.jobs.create(image);
     for (const id of ["vidtsk_01ARZ3NDEKTSV4RRFFQ69G5FAV", "nonsense", image.id]) {
       const response = await h.get(`/v1/video/tasks/${id}`);
       expect(response.status, id).toBe(404);
-      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("job_not_found");
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+        "job_not_found",
+      );
     }
   });
 });
@@ -79,7 +93,14 @@ describe("GET /v1/jobs and /v1/jobs/{id}", () => {
     const id = await created(h);
     await succeed(h, id, VIDEO);
     const view = (await (await h.get(`/v1/jobs/${id}`)).json()) as JobView;
-    expect(view).toMatchObject({ id, kind: "video", status: "succeeded", model: "gamma-3.1", error: null, upstreamTaskId: null });
+    expect(view).toMatchObject({
+      id,
+      kind: "video",
+      status: "succeeded",
+      model: "gamma-3.1",
+      error: null,
+      upstreamTaskId: null,
+    });
     expect(view.history.map((entry) => entry.status)).toEqual(["queued", "succeeded"]);
     expect(view.outputs).toHaveLength(1);
     expect(view.outputs[0]?.bytes).toBe(VIDEO.length);
@@ -92,10 +113,18 @@ describe("GET /v1/jobs and /v1/jobs/{id}", () => {
 
   it("a presigned material URL in the request is shown without its signature", async () => {
     const h = await harness(aws);
-    const signed = "https://bucket.s3.amazonaws.com/inbox/first.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIA&X-Amz-Security-Token=secret-token&X-Amz-Signature=abc";
-    const validation = validate({ model: "gamma-3.1", prompt: "a boat", frame_images: [{ type: "image_url", frame_type: "first_frame", image_url: { url: signed } }] });
+    const signed =
+      "https://bucket.s3.amazonaws.com/inbox/first.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIA&X-Amz-Security-Token=secret-token&X-Amz-Signature=abc";
+    const validation = validate({
+      model: "gamma-3.1",
+      prompt: "a boat",
+      frame_images: [{ type: "image_url", frame_type: "first_frame", image_url: { url: signed } }],
+    });
     expect(validation.valid).toBe(true);
-    const job = buildJob({ validation, source: { type: "drop", bucket: "b", key: "inbox/a.json" } });
+    const job = buildJob({
+      validation,
+      source: { type: "drop", bucket: "b", key: "inbox/a.json" },
+    });
     await h.jobs.create(job);
     const text = await (await h.get(`/v1/jobs/${job.id}`)).text();
     expect(text).toContain("https://bucket.s3.amazonaws.com/inbox/first.png");
@@ -107,7 +136,9 @@ describe("GET /v1/jobs and /v1/jobs/{id}", () => {
     const h = await harness(aws);
     const response = await h.get("/v1/jobs/vidtsk_01ARZ3NDEKTSV4RRFFQ69G5FAV");
     expect(response.status).toBe(404);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("job_not_found");
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+      "job_not_found",
+    );
   });
 
   it("lists newest first in pages of `limit`, following next_cursor to the end, filtered by status", async () => {
@@ -115,7 +146,8 @@ describe("GET /v1/jobs and /v1/jobs/{id}", () => {
     let tick = 0;
     const h = await harness(aws, { now: () => new Date(Date.UTC(2030, 0, 1) + 1000 * tick++) });
     const ids: string[] = [];
-    for (let i = 0; i < 5; i += 1) ids.push(await created(h, { model: "gamma-3.1", prompt: `boat ${i}`, duration_sec: 8 }));
+    for (let i = 0; i < 5; i += 1)
+      ids.push(await created(h, { model: "gamma-3.1", prompt: `boat ${i}`, duration_sec: 8 }));
     await fail(h, ids[1] ?? "");
     await fail(h, ids[3] ?? "");
 
@@ -123,8 +155,12 @@ describe("GET /v1/jobs and /v1/jobs/{id}", () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const query: string = cursor === null ? "?limit=2" : `?limit=2&cursor=${encodeURIComponent(cursor)}`;
-      const page = (await (await h.get(`/v1/jobs${query}`)).json()) as { data: JobView[]; next_cursor: string | null };
+      const query: string =
+        cursor === null ? "?limit=2" : `?limit=2&cursor=${encodeURIComponent(cursor)}`;
+      const page = (await (await h.get(`/v1/jobs${query}`)).json()) as {
+        data: JobView[];
+        next_cursor: string | null;
+      };
       expect(page.data.length).toBeLessThanOrEqual(2);
       seen.push(...page.data.map((job) => job.id));
       cursor = page.next_cursor;
@@ -133,7 +169,10 @@ describe("GET /v1/jobs and /v1/jobs/{id}", () => {
     expect(pages).toBe(3);
     expect(seen).toEqual([...ids].reverse());
 
-    const failed = (await (await h.get("/v1/jobs?status=failed")).json()) as { data: JobView[]; next_cursor: string | null };
+    const failed = (await (await h.get("/v1/jobs?status=failed")).json()) as {
+      data: JobView[];
+      next_cursor: string | null;
+    };
     expect(failed.data.map((job) => job.id)).toEqual([ids[3], ids[1]]);
     expect(failed.next_cursor).toBeNull();
   });
@@ -141,10 +180,19 @@ describe("GET /v1/jobs and /v1/jobs/{id}", () => {
   it("a bad limit, status or cursor is 400 with the query field as path", async () => {
     const h = await harness(aws);
     const forged = Buffer.from(JSON.stringify(["x", "y"])).toString("base64url");
-    for (const [query, path] of [["limit=0", "limit"], ["limit=abc", "limit"], ["limit=101", "limit"], ["status=done", "status"], ["cursor=%%%", "cursor"], [`cursor=${forged}`, "cursor"]] as const) {
+    for (const [query, path] of [
+      ["limit=0", "limit"],
+      ["limit=abc", "limit"],
+      ["limit=101", "limit"],
+      ["status=done", "status"],
+      ["cursor=%%%", "cursor"],
+      [`cursor=${forged}`, "cursor"],
+    ] as const) {
       const response = await h.get(`/v1/jobs?${query}`);
       expect(response.status, query).toBe(400);
-      expect(((await response.json()) as { error: { path?: string } }).error.path, query).toBe(path);
+      expect(((await response.json()) as { error: { path?: string } }).error.path, query).toBe(
+        path,
+      );
     }
   });
 });

@@ -6,7 +6,9 @@ import { register } from "tsx/esm/api";
 // versions, so the notice is noise for a CLI user. Every other warning is printed as usual.
 process.removeAllListeners("warning");
 process.on("warning", (warning) => {
-  const nodeVersionNotice = warning.name === "NodeVersionSupportWarning" || warning.message.startsWith("NodeVersionSupportWarning");
+  const nodeVersionNotice =
+    warning.name === "NodeVersionSupportWarning" ||
+    warning.message.startsWith("NodeVersionSupportWarning");
   if (!nodeVersionNotice) console.warn(`(node) ${warning.name}: ${warning.message}`);
 });
 

@@ -37,8 +37,14 @@ describe("reelay drop against the local stack", () => {
   it("dropping the same file again reports the same job, and no second one is made", async () => {
     const file = join(dir, "again.txt");
     await writeFile(file, "a lantern on a pier\n");
-    const first = JSON.parse((await t.cli(["drop", file, "--json"])).stdout) as { status: string; jobs: { id: string }[] };
-    const second = JSON.parse((await t.cli(["drop", file, "--json"])).stdout) as { status: string; jobs: { id: string }[] };
+    const first = JSON.parse((await t.cli(["drop", file, "--json"])).stdout) as {
+      status: string;
+      jobs: { id: string }[];
+    };
+    const second = JSON.parse((await t.cli(["drop", file, "--json"])).stdout) as {
+      status: string;
+      jobs: { id: string }[];
+    };
     expect(first.status).toBe("accepted");
     expect(second.status).toBe("accepted");
     expect(second.jobs.map((job) => job.id)).toEqual(first.jobs.map((job) => job.id));
@@ -48,7 +54,10 @@ describe("reelay drop against the local stack", () => {
 
   it("a bad prompt file is reported rejected with each bad line and field, exit 1", async () => {
     const file = join(dir, "bad.jsonl");
-    await writeFile(file, `${JSON.stringify({ model: "gamma-3.1", prompt: "ok", duration_sec: 4 })}\n${JSON.stringify({ model: "gamma-3.1", prompt: "x", duration_sec: 5 })}\n`);
+    await writeFile(
+      file,
+      `${JSON.stringify({ model: "gamma-3.1", prompt: "ok", duration_sec: 4 })}\n${JSON.stringify({ model: "gamma-3.1", prompt: "x", duration_sec: 5 })}\n`,
+    );
     const result = await t.cli(["drop", file]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/partly rejected\s+inbox\/bad\.jsonl -> rejected\/bad\.jsonl/);
@@ -61,7 +70,11 @@ describe("reelay drop against the local stack", () => {
     await writeFile(file, "{ not json");
     const result = await t.cli(["drop", file, "--json"]);
     expect(result.code).toBe(1);
-    const report = JSON.parse(result.stdout) as { status: string; rejectedKey: string; errors: { code: string }[] };
+    const report = JSON.parse(result.stdout) as {
+      status: string;
+      rejectedKey: string;
+      errors: { code: string }[];
+    };
     expect(report.status).toBe("rejected");
     expect(report.rejectedKey).toBe("rejected/broken.json");
     expect(report.errors.length).toBeGreaterThan(0);
@@ -70,16 +83,23 @@ describe("reelay drop against the local stack", () => {
   it("material is uploaded before the prompt that names it by bare file name, whatever the order given", async () => {
     const prompt = join(dir, "framed.json");
     const image = join(dir, "first.png");
-    await writeFile(prompt, JSON.stringify({
-      model: "gamma-3.1",
-      prompt: "the boat sets sail",
-      duration_sec: 4,
-      frame_images: [{ type: "image_url", frame_type: "first_frame", image_url: { url: "first.png" } }],
-    }));
+    await writeFile(
+      prompt,
+      JSON.stringify({
+        model: "gamma-3.1",
+        prompt: "the boat sets sail",
+        duration_sec: 4,
+        frame_images: [
+          { type: "image_url", frame_type: "first_frame", image_url: { url: "first.png" } },
+        ],
+      }),
+    );
     await writeFile(image, Buffer.from("89504e470d0a1a0a", "hex"));
     const result = await t.cli(["drop", prompt, image]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(result.stdout.indexOf("uploaded  inbox/first.png")).toBeLessThan(result.stdout.indexOf("uploaded  inbox/framed.json"));
+    expect(result.stdout.indexOf("uploaded  inbox/first.png")).toBeLessThan(
+      result.stdout.indexOf("uploaded  inbox/framed.json"),
+    );
     const id = /accepted\s+inbox\/framed\.json -> (vidtsk_\w+)/.exec(result.stdout)?.[1];
     const { body } = await t.api<JobView>("GET", `/v1/jobs/${id}`);
     expect(body.request.frame_images?.[0]?.image_url.url).toContain("inbox/first.png");

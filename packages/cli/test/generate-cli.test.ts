@@ -26,7 +26,16 @@ describe("reelay generate against the local stack", () => {
 
   it("saves <taskId>.mp4 whose sha256 and size are the job's, that ffprobe reads, with one Generation Succeeded event", async () => {
     const out = await mkdtemp(join(tmpdir(), "reelay-generate-"));
-    const result = await t.cli(["generate", "a paper boat in the rain", "--model", "gamma-3.1", "--duration", "4", "--out", out]);
+    const result = await t.cli([
+      "generate",
+      "a paper boat in the rain",
+      "--model",
+      "gamma-3.1",
+      "--duration",
+      "4",
+      "--out",
+      out,
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const saved = /saved\s+(\S+)\n\s+(\d+) bytes, sha256 ([0-9a-f]{64})/.exec(result.stdout);
     expect(saved, result.stdout).not.toBeNull();
@@ -45,11 +54,30 @@ describe("reelay generate against the local stack", () => {
 
     // Issue 3 acceptance: ffprobe reads the MP4 (CI installs Debian's ffmpeg for this), and the
     // event log holds exactly one Generation Succeeded for the job.
-    const probe = await run("ffprobe", ["-v", "error", "-show_entries", "format=format_name,duration", "-of", "json", file!]);
-    const format = (JSON.parse(probe.stdout) as { format: { format_name: string; duration: string } }).format;
+    const probe = await run("ffprobe", [
+      "-v",
+      "error",
+      "-show_entries",
+      "format=format_name,duration",
+      "-of",
+      "json",
+      file!,
+    ]);
+    const format = (
+      JSON.parse(probe.stdout) as { format: { format_name: string; duration: string } }
+    ).format;
     expect(format.format_name).toContain("mp4");
     expect(Number(format.duration)).toBeGreaterThan(0);
-    const events = (await readFile(join(t.stack.dataDir, "events.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { "detail-type": string; detail: { jobId: string; output: { bytes: number; sha256: string } } });
+    const events = (await readFile(join(t.stack.dataDir, "events.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            "detail-type": string;
+            detail: { jobId: string; output: { bytes: number; sha256: string } };
+          },
+      );
     const mine = events.filter((event) => event.detail.jobId === id);
     expect(mine.map((event) => event["detail-type"])).toEqual(["Generation Succeeded"]);
     expect(mine[0]!.detail.output).toMatchObject({ bytes: Number(bytes), sha256 });
@@ -57,19 +85,47 @@ describe("reelay generate against the local stack", () => {
 
   it("--json prints exactly one JSON object naming the saved file, and nothing else on stdout", async () => {
     const out = await mkdtemp(join(tmpdir(), "reelay-generate-"));
-    const result = await t.cli(["generate", "a kite over a beach", "--model", "gamma-3.1", "--duration", "4", "--out", out, "--json"]);
+    const result = await t.cli([
+      "generate",
+      "a kite over a beach",
+      "--model",
+      "gamma-3.1",
+      "--duration",
+      "4",
+      "--out",
+      out,
+      "--json",
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trim().split("\n");
     expect(lines).toHaveLength(1);
-    const summary = JSON.parse(lines[0]!) as { task_id: string; status: string; file: string; sha256: string };
+    const summary = JSON.parse(lines[0]!) as {
+      task_id: string;
+      status: string;
+      file: string;
+      sha256: string;
+    };
     expect(summary.status).toBe("succeeded");
     expect(await readdir(out)).toEqual([`${summary.task_id}.mp4`]);
-    expect(createHash("sha256").update(await readFile(summary.file)).digest("hex")).toBe(summary.sha256);
+    expect(
+      createHash("sha256")
+        .update(await readFile(summary.file))
+        .digest("hex"),
+    ).toBe(summary.sha256);
   }, 60_000);
 
   it("an invalid request exits 1 with each error's path, and creates no job", async () => {
     const before = await t.api<{ data: unknown[] }>("GET", "/v1/jobs?limit=100");
-    const result = await t.cli(["generate", "a boat", "--model", "gamma-3.1", "--duration", "5", "--aspect", "1:1"]);
+    const result = await t.cli([
+      "generate",
+      "a boat",
+      "--model",
+      "gamma-3.1",
+      "--duration",
+      "5",
+      "--aspect",
+      "1:1",
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/duration_sec: .*\[\w+\]/);
     expect(result.stderr).toMatch(/aspect_ratio: .*\[\w+\]/);
@@ -79,15 +135,34 @@ describe("reelay generate against the local stack", () => {
   });
 
   it("--json on an invalid request prints {error: {code: invalid_request, errors}} on stdout", async () => {
-    const result = await t.cli(["generate", "a boat", "--model", "gamma-3.1", "--duration", "5", "--json"]);
+    const result = await t.cli([
+      "generate",
+      "a boat",
+      "--model",
+      "gamma-3.1",
+      "--duration",
+      "5",
+      "--json",
+    ]);
     expect(result.code).toBe(1);
-    const body = JSON.parse(result.stdout) as { error: { code: string; errors: { path: string }[] } };
+    const body = JSON.parse(result.stdout) as {
+      error: { code: string; errors: { path: string }[] };
+    };
     expect(body.error.code).toBe("invalid_request");
     expect(body.error.errors.map((issue) => issue.path)).toContain("duration_sec");
   });
 
   it("--no-wait --json prints the created task id and a non-terminal status, and the job exists", async () => {
-    const result = await t.cli(["generate", "a lighthouse at dusk", "--model", "gamma-3.1", "--duration", "4", "--no-wait", "--json"]);
+    const result = await t.cli([
+      "generate",
+      "a lighthouse at dusk",
+      "--model",
+      "gamma-3.1",
+      "--duration",
+      "4",
+      "--no-wait",
+      "--json",
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const created = JSON.parse(result.stdout) as { task_id: string; status: string };
     expect(created.task_id).toMatch(/^vidtsk_/);
@@ -99,13 +174,18 @@ describe("reelay generate against the local stack", () => {
   it("a local file given as --first-frame exits 2 and points to reelay drop, sending nothing", async () => {
     const dir = await mkdtemp(join(tmpdir(), "reelay-generate-"));
     await writeFile(join(dir, "first.png"), "not really a png");
-    const result = await t.cli(["generate", "a boat", "--model", "gamma-3.1", "--first-frame", "first.png"], { cwd: dir });
+    const result = await t.cli(
+      ["generate", "a boat", "--model", "gamma-3.1", "--first-frame", "first.png"],
+      { cwd: dir },
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("reelay drop");
   });
 
   it("a wrong API key exits 2 with the API's unauthorized code", async () => {
-    const result = await t.cli(["generate", "a boat", "--model", "gamma-3.1", "--duration", "4"], { env: { REELAY_API_KEY: "wrong" } });
+    const result = await t.cli(["generate", "a boat", "--model", "gamma-3.1", "--duration", "4"], {
+      env: { REELAY_API_KEY: "wrong" },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("[unauthorized]");
   });
@@ -113,7 +193,10 @@ describe("reelay generate against the local stack", () => {
 
 it("generate when reelay is not running exits 2 and says how to start it", async () => {
   const url = `http://127.0.0.1:${await closedPort()}`;
-  const result = await runCli(["generate", "a boat", "--model", "gamma-3.1", "--duration", "4"], { REELAY_API_URL: url, REELAY_API_KEY: "k" });
+  const result = await runCli(["generate", "a boat", "--model", "gamma-3.1", "--duration", "4"], {
+    REELAY_API_URL: url,
+    REELAY_API_KEY: "k",
+  });
   expect(result.code).toBe(2);
   expect(result.stderr).toContain(`reelay is not running at ${url} — start it with \`npm start\``);
 });

@@ -28,7 +28,10 @@ describe("downloadVerified (how generate saves a video)", () => {
 
   it("saves the bytes at the path when size and sha256 match, leaving no .part file", async () => {
     const dir = await mkdtemp(join(tmpdir(), "reelay-download-"));
-    const saved = await downloadVerified(`${base}/whole`, join(dir, "v.mp4"), { sha256: SHA256, bytes: VIDEO.length });
+    const saved = await downloadVerified(`${base}/whole`, join(dir, "v.mp4"), {
+      sha256: SHA256,
+      bytes: VIDEO.length,
+    });
     expect(saved).toEqual({ file: join(dir, "v.mp4"), bytes: VIDEO.length, sha256: SHA256 });
     expect((await readFile(saved.file)).equals(VIDEO)).toBe(true);
     expect(await readdir(dir)).toEqual(["v.mp4"]);
@@ -37,13 +40,20 @@ describe("downloadVerified (how generate saves a video)", () => {
   it("saves nothing and says checksum_mismatch when the sha256 differs from the job's", async () => {
     const dir = await mkdtemp(join(tmpdir(), "reelay-download-"));
     const wrong = "0".repeat(64);
-    await expect(downloadVerified(`${base}/whole`, join(dir, "v.mp4"), { sha256: wrong, bytes: VIDEO.length })).rejects.toMatchObject({ code: "checksum_mismatch" });
+    await expect(
+      downloadVerified(`${base}/whole`, join(dir, "v.mp4"), { sha256: wrong, bytes: VIDEO.length }),
+    ).rejects.toMatchObject({ code: "checksum_mismatch" });
     expect(await readdir(dir)).toEqual([]);
   });
 
   it("saves nothing and says download_failed when the body breaks off", async () => {
     const dir = await mkdtemp(join(tmpdir(), "reelay-download-"));
-    await expect(downloadVerified(`${base}/short`, join(dir, "v.mp4"), { sha256: SHA256, bytes: VIDEO.length })).rejects.toMatchObject({
+    await expect(
+      downloadVerified(`${base}/short`, join(dir, "v.mp4"), {
+        sha256: SHA256,
+        bytes: VIDEO.length,
+      }),
+    ).rejects.toMatchObject({
       code: "download_failed",
       message: expect.stringMatching(/failed after 100 bytes/),
     });

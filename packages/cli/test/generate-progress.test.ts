@@ -18,7 +18,11 @@ describe("progressLine (generate's live status)", () => {
     now = 4000;
     line.update("running", 1);
     line.done();
-    expect(out.written).toEqual(["queued        0.0 s  0 polls\n", "running       1.5 s  0 polls\n", "running       3.0 s  1 poll\n"]);
+    expect(out.written).toEqual([
+      "queued        0.0 s  0 polls\n",
+      "running       1.5 s  0 polls\n",
+      "running       3.0 s  1 poll\n",
+    ]);
   });
 
   it("on a terminal rewrites one line in place and ends it with a newline when done", () => {

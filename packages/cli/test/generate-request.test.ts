@@ -23,14 +23,26 @@ describe("buildVideoRequest (reelay generate's flags as a contract request)", ()
       aspect_ratio: "9:16",
       generate_audio: false,
       frame_images: [
-        { type: "image_url", frame_type: "first_frame", image_url: { url: "https://example.com/a.png" } },
-        { type: "image_url", frame_type: "last_frame", image_url: { url: "https://example.com/b.png" } },
+        {
+          type: "image_url",
+          frame_type: "first_frame",
+          image_url: { url: "https://example.com/a.png" },
+        },
+        {
+          type: "image_url",
+          frame_type: "last_frame",
+          image_url: { url: "https://example.com/b.png" },
+        },
       ],
     });
   });
 
   it("makes a --ref ending in a video extension a video_url reference and any other an image_url one", () => {
-    const body = buildVideoRequest({ prompt: "p", model: "m", refs: ["https://x.test/clip.mp4", "asset://vidast_1"] });
+    const body = buildVideoRequest({
+      prompt: "p",
+      model: "m",
+      refs: ["https://x.test/clip.mp4", "asset://vidast_1"],
+    });
     expect(body.input_references).toEqual([
       { type: "video_url", video_url: "https://x.test/clip.mp4" },
       { type: "image_url", image_url: { url: "asset://vidast_1" } },
@@ -38,12 +50,23 @@ describe("buildVideoRequest (reelay generate's flags as a contract request)", ()
   });
 
   it("reads --config values as JSON when they parse and as text otherwise", () => {
-    const body = buildVideoRequest({ prompt: "p", model: "m", config: ["seed=42", "watermark=false", "scene_type=text_to_video", "eq=a=b"] });
-    expect(body.model_specific_config).toEqual({ seed: 42, watermark: false, scene_type: "text_to_video", eq: "a=b" });
+    const body = buildVideoRequest({
+      prompt: "p",
+      model: "m",
+      config: ["seed=42", "watermark=false", "scene_type=text_to_video", "eq=a=b"],
+    });
+    expect(body.model_specific_config).toEqual({
+      seed: 42,
+      watermark: false,
+      scene_type: "text_to_video",
+      eq: "a=b",
+    });
   });
 
   it("leaves out what was not given, so the model's defaults apply", () => {
-    expect(buildVideoRequest({ prompt: undefined, model: "gamma-3.1" })).toEqual({ model: "gamma-3.1" });
+    expect(buildVideoRequest({ prompt: undefined, model: "gamma-3.1" })).toEqual({
+      model: "gamma-3.1",
+    });
   });
 
   it.each([

@@ -11,7 +11,10 @@ describe("reelay keys against the local stack", () => {
   });
 
   async function asKey(key: string, path: string, init: RequestInit = {}): Promise<Response> {
-    return fetch(`${t.stack.url}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } });
+    return fetch(`${t.stack.url}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    });
   }
 
   it("create prints only the key, which then works and sees only its own jobs; list shows it without the key; revoke makes it 401", async () => {
@@ -21,8 +24,15 @@ describe("reelay keys against the local stack", () => {
     expect(key).toMatch(/^rk_[A-Za-z0-9_-]+$/);
     expect(created.stderr).toMatch(/created key_\w+ \(ci\); the key is shown only this once/);
 
-    const adminJob = await t.api<{ task_id: string }>("POST", "/v1/video/generations", { model: "gamma-3.1", prompt: "the admin's job", duration_sec: 4 });
-    const own = await asKey(key, "/v1/video/generations", { method: "POST", body: JSON.stringify({ model: "gamma-3.1", prompt: "the key's job", duration_sec: 4 }) });
+    const adminJob = await t.api<{ task_id: string }>("POST", "/v1/video/generations", {
+      model: "gamma-3.1",
+      prompt: "the admin's job",
+      duration_sec: 4,
+    });
+    const own = await asKey(key, "/v1/video/generations", {
+      method: "POST",
+      body: JSON.stringify({ model: "gamma-3.1", prompt: "the key's job", duration_sec: 4 }),
+    });
     expect(own.status).toBe(200);
     const ownId = ((await own.json()) as { task_id: string }).task_id;
     const listed = (await (await asKey(key, "/v1/jobs")).json()) as { data: { id: string }[] };
@@ -32,14 +42,18 @@ describe("reelay keys against the local stack", () => {
     const list = await t.cli(["keys", "list", "--json"]);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).not.toContain(key);
-    const record = (JSON.parse(list.stdout) as { data: { id: string; name: string; revokedAt?: string }[] }).data.find((k) => k.name === "ci");
+    const record = (
+      JSON.parse(list.stdout) as { data: { id: string; name: string; revokedAt?: string }[] }
+    ).data.find((k) => k.name === "ci");
     expect(record?.revokedAt).toBeUndefined();
 
     const revoked = await t.cli(["keys", "revoke", record!.id]);
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(revoked.stdout).toContain(`revoked ${record!.id}`);
     expect((await asKey(key, "/v1/jobs")).status).toBe(401);
-    expect((await t.cli(["keys", "list"])).stdout).toMatch(new RegExp(`${record!.id}\\s+ci\\s+rk_\\S+\\s+\\S+\\s+\\d{4}-`));
+    expect((await t.cli(["keys", "list"])).stdout).toMatch(
+      new RegExp(`${record!.id}\\s+ci\\s+rk_\\S+\\s+\\S+\\s+\\d{4}-`),
+    );
   });
 
   it("a stored key cannot manage keys: keys list with it exits 1 with [forbidden]", async () => {

@@ -6,10 +6,22 @@ describe("reelay status and reelay jobs against the local stack", () => {
   let id: string;
   beforeAll(async () => {
     t = await startClientStack();
-    const created = await t.api<{ task_id: string }>("POST", "/v1/video/generations", { model: "gamma-3.1", prompt: "a red bicycle", duration_sec: 4 });
+    const created = await t.api<{ task_id: string }>("POST", "/v1/video/generations", {
+      model: "gamma-3.1",
+      prompt: "a red bicycle",
+      duration_sec: 4,
+    });
     id = created.body.task_id;
     // A second job, so a page of one has a next page.
-    const second = await t.cli(["generate", "a second job", "--model", "gamma-3.1", "--duration", "4", "--no-wait"]);
+    const second = await t.cli([
+      "generate",
+      "a second job",
+      "--model",
+      "gamma-3.1",
+      "--duration",
+      "4",
+      "--no-wait",
+    ]);
     expect(second.code, second.stderr).toBe(0);
     for (let i = 0; i < 120; i++) {
       const { body } = await t.api<{ status: string }>("GET", `/v1/jobs/${id}`);
@@ -27,13 +39,21 @@ describe("reelay status and reelay jobs against the local stack", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^${id}  succeeded\\n`));
     expect(result.stdout).toContain("gamma-3.1 (video, text)");
-    expect(result.stdout).toMatch(new RegExp(`output    s3://${t.stack.bucket}/outputs/${id}/\\S+\\n\\s+\\d+ bytes, video/mp4, sha256 [0-9a-f]{64}`));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `output    s3://${t.stack.bucket}/outputs/${id}/\\S+\\n\\s+\\d+ bytes, video/mp4, sha256 [0-9a-f]{64}`,
+      ),
+    );
   });
 
   it("status --json prints the API's job view unchanged", async () => {
     const result = await t.cli(["status", id, "--json"]);
     expect(result.code).toBe(0);
-    const printed = JSON.parse(result.stdout) as { id: string; status: string; outputs: { sha256: string }[] };
+    const printed = JSON.parse(result.stdout) as {
+      id: string;
+      status: string;
+      outputs: { sha256: string }[];
+    };
     const { body } = await t.api<{ outputs: { sha256: string }[] }>("GET", `/v1/jobs/${id}`);
     expect(printed).toMatchObject({ id, status: "succeeded" });
     expect(printed.outputs[0]?.sha256).toBe(body.outputs[0]?.sha256);
@@ -53,11 +73,15 @@ describe("reelay status and reelay jobs against the local stack", () => {
     const result = await t.cli(["jobs"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.split("\n")[0]).toMatch(/^ID\s+STATUS\s+MODEL/);
-    expect(result.stdout).toMatch(new RegExp(`${id}\\s+succeeded\\s+gamma-3.1\\s+text\\s+\\d+\\s+\\S+\\s+\\d+ bytes s3://`));
+    expect(result.stdout).toMatch(
+      new RegExp(`${id}\\s+succeeded\\s+gamma-3.1\\s+text\\s+\\d+\\s+\\S+\\s+\\d+ bytes s3://`),
+    );
   });
 
   it("jobs --status filters and --json prints the page {data, next_cursor}", async () => {
-    const succeeded = JSON.parse((await t.cli(["jobs", "--status", "succeeded", "--json"])).stdout) as { data: { id: string; status: string }[]; next_cursor: unknown };
+    const succeeded = JSON.parse(
+      (await t.cli(["jobs", "--status", "succeeded", "--json"])).stdout,
+    ) as { data: { id: string; status: string }[]; next_cursor: unknown };
     expect(succeeded.data.map((job) => job.id)).toContain(id);
     expect(succeeded.data.every((job) => job.status === "succeeded")).toBe(true);
     expect(succeeded).toHaveProperty("next_cursor");

@@ -1,6 +1,12 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, closedPort, runCli, startClientStack, type ClientStack } from "./support/client-stack.ts";
+import {
+  BIN,
+  closedPort,
+  runCli,
+  startClientStack,
+  type ClientStack,
+} from "./support/client-stack.ts";
 
 /** Starts `reelay watch`, resolving once it says it is subscribed; `done` resolves at its exit. */
 function startWatch(args: string[], env: Record<string, string>) {
@@ -34,11 +40,19 @@ describe("reelay watch against the local stack", () => {
     const watch = startWatch(["--count", "1"], t.env);
     try {
       await watch.ready;
-      const created = await t.api<{ task_id: string }>("POST", "/v1/video/generations", { model: "gamma-3.1", prompt: "a swan", duration_sec: 4 });
+      const created = await t.api<{ task_id: string }>("POST", "/v1/video/generations", {
+        model: "gamma-3.1",
+        prompt: "a swan",
+        duration_sec: 4,
+      });
       const { code, stdout } = await watch.done;
       expect(code).toBe(0);
       const id = created.body.task_id;
-      expect(stdout).toMatch(new RegExp(`^succeeded ${id} gamma-3\\.1 \\d+ bytes s3://${t.stack.bucket}/outputs/${id}/\\S+\\n$`));
+      expect(stdout).toMatch(
+        new RegExp(
+          `^succeeded ${id} gamma-3\\.1 \\d+ bytes s3://${t.stack.bucket}/outputs/${id}/\\S+\\n$`,
+        ),
+      );
     } finally {
       watch.child.kill();
     }
@@ -48,10 +62,22 @@ describe("reelay watch against the local stack", () => {
     const watch = startWatch(["--count", "1", "--json"], t.env);
     try {
       await watch.ready;
-      const created = await t.api<{ task_id: string }>("POST", "/v1/video/generations", { model: "gamma-3.1", prompt: "a heron", duration_sec: 4 });
+      const created = await t.api<{ task_id: string }>("POST", "/v1/video/generations", {
+        model: "gamma-3.1",
+        prompt: "a heron",
+        duration_sec: 4,
+      });
       const { stdout } = await watch.done;
-      const event = JSON.parse(stdout) as { "detail-type": string; source: string; detail: { jobId: string; status: string } };
-      expect(event).toMatchObject({ "detail-type": "Generation Succeeded", source: "reelay", detail: { jobId: created.body.task_id, status: "succeeded" } });
+      const event = JSON.parse(stdout) as {
+        "detail-type": string;
+        source: string;
+        detail: { jobId: string; status: string };
+      };
+      expect(event).toMatchObject({
+        "detail-type": "Generation Succeeded",
+        source: "reelay",
+        detail: { jobId: created.body.task_id, status: "succeeded" },
+      });
     } finally {
       watch.child.kill();
     }
@@ -64,7 +90,11 @@ describe("reelay watch against the local stack", () => {
       const port = Number(new URL(t.stack.url).port);
       await t.stop();
       t = await startClientStack({ dataDir: t.env.REELAY_DATA_DIR!, port });
-      const created = await t.api<{ task_id: string }>("POST", "/v1/video/generations", { model: "gamma-3.1", prompt: "a crane", duration_sec: 4 });
+      const created = await t.api<{ task_id: string }>("POST", "/v1/video/generations", {
+        model: "gamma-3.1",
+        prompt: "a crane",
+        duration_sec: 4,
+      });
       const { code, stdout, stderr } = await watch.done;
       expect(code).toBe(0);
       expect(stderr).toContain("reconnecting");

@@ -39,17 +39,30 @@ export interface Config {
 
 type Env = Record<string, string | undefined>;
 
-function positiveInt(env: Env, name: string, fallback?: number, max?: { value: number; why: string }): number | undefined {
+function positiveInt(
+  env: Env,
+  name: string,
+  fallback?: number,
+  max?: { value: number; why: string },
+): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw.trim() === "") return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) {
-    throw new ReelayError("invalid_config", `${name} must be a positive whole number, got "${raw}".`, {
-      path: name,
-    });
+    throw new ReelayError(
+      "invalid_config",
+      `${name} must be a positive whole number, got "${raw}".`,
+      {
+        path: name,
+      },
+    );
   }
   if (max !== undefined && value > max.value) {
-    throw new ReelayError("invalid_config", `${name} must be at most ${max.value}${max.why}, got ${value}.`, { path: name });
+    throw new ReelayError(
+      "invalid_config",
+      `${name} must be at most ${max.value}${max.why}, got ${value}.`,
+      { path: name },
+    );
   }
   return value;
 }
@@ -69,14 +82,21 @@ function webhooks(env: Env): WebhookSubscriber[] {
     text = readFileSync(raw, "utf8");
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new ReelayError("invalid_config", `REELAY_WEBHOOKS is neither a JSON array nor a readable file (${reason}: ${raw}).`, { path: "REELAY_WEBHOOKS" });
+    throw new ReelayError(
+      "invalid_config",
+      `REELAY_WEBHOOKS is neither a JSON array nor a readable file (${reason}: ${raw}).`,
+      { path: "REELAY_WEBHOOKS" },
+    );
   }
   return parseSubscribersText(text, `REELAY_WEBHOOKS file ${raw}`);
 }
 
 export function loadConfig(env: Env = process.env): Config {
   // 0 asks for any free port (tests and side-by-side stacks); S3 then takes any free port too.
-  const port = env.REELAY_PORT?.trim() === "0" ? 0 : (positiveInt(env, "REELAY_PORT", 4700, { value: 65535, why: "" }) as number);
+  const port =
+    env.REELAY_PORT?.trim() === "0"
+      ? 0
+      : (positiveInt(env, "REELAY_PORT", 4700, { value: 65535, why: "" }) as number);
   const host = nonEmpty(env, "REELAY_HOST") ?? "127.0.0.1";
   const upstreamUrl = nonEmpty(env, "REELAY_UPSTREAM_URL");
   return {
@@ -84,9 +104,13 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     dataDir: nonEmpty(env, "REELAY_DATA_DIR") ?? ".reelay",
     apiKey: nonEmpty(env, "REELAY_API_KEY"),
-    upstreamUrl: upstreamUrl === undefined ? undefined : parseBaseUrl(upstreamUrl, "REELAY_UPSTREAM_URL"),
+    upstreamUrl:
+      upstreamUrl === undefined ? undefined : parseBaseUrl(upstreamUrl, "REELAY_UPSTREAM_URL"),
     upstreamApiKey: nonEmpty(env, "REELAY_UPSTREAM_API_KEY"),
-    jobTimeoutS: positiveInt(env, "REELAY_JOB_TIMEOUT_S", undefined, { value: MAX_JOB_TIMEOUT_S, why: " seconds (the longest job deadline; see polling/policy.ts)" }),
+    jobTimeoutS: positiveInt(env, "REELAY_JOB_TIMEOUT_S", undefined, {
+      value: MAX_JOB_TIMEOUT_S,
+      why: " seconds (the longest job deadline; see polling/policy.ts)",
+    }),
     maxOutputBytes: positiveInt(env, "REELAY_MAX_OUTPUT_BYTES", DEFAULT_MAX_OUTPUT_BYTES) as number,
     apiUrl: nonEmpty(env, "REELAY_API_URL") ?? `http://${host}:${port}`,
     defaultModel: nonEmpty(env, "REELAY_DEFAULT_MODEL") ?? "gamma-3.1",

@@ -45,7 +45,9 @@ describe("config", () => {
   });
 
   it("takes REELAY_JOB_TIMEOUT_S up to the longest job deadline, MAX_JOB_TIMEOUT_S", () => {
-    expect(loadConfig({ REELAY_JOB_TIMEOUT_S: String(MAX_JOB_TIMEOUT_S) }).jobTimeoutS).toBe(MAX_JOB_TIMEOUT_S);
+    expect(loadConfig({ REELAY_JOB_TIMEOUT_S: String(MAX_JOB_TIMEOUT_S) }).jobTimeoutS).toBe(
+      MAX_JOB_TIMEOUT_S,
+    );
   });
 
   it("takes REELAY_PORT=0 as any free port", () => {

@@ -11,10 +11,13 @@ export const API_KEY_FILE = "api-key";
 export async function loadOrCreateApiKey(dataDir: string, configured?: string): Promise<string> {
   if (configured !== undefined && configured !== "") return configured;
   const path = join(dataDir, API_KEY_FILE);
-  const existing = await readFile(path, "utf8").then((text) => text.trim(), (error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return "";
-    throw error;
-  });
+  const existing = await readFile(path, "utf8").then(
+    (text) => text.trim(),
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return "";
+      throw error;
+    },
+  );
   if (existing !== "") return existing;
   await mkdir(dataDir, { recursive: true });
   const key = `rl_${randomBytes(24).toString("base64url")}`;

@@ -9,7 +9,12 @@ import { Agent } from "node:http";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from "@aws-sdk/client-dynamodb";
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceNotFoundException,
+} from "@aws-sdk/client-dynamodb";
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { createJobsTableInput } from "@reelay/core/jobs/schema";
@@ -48,13 +53,15 @@ export interface Standins {
   close(): Promise<void>;
 }
 
-
 const TABLE_WAIT_STEP_MS = 50;
 /** dynalite turns a new table ACTIVE on a timer; past this, a CREATING table was left by a crash. */
 const TABLE_WAIT_STEPS = 100;
 
 function isNotFound(error: unknown): boolean {
-  return error instanceof ResourceNotFoundException || (error as { name?: string }).name === "ResourceNotFoundException";
+  return (
+    error instanceof ResourceNotFoundException ||
+    (error as { name?: string }).name === "ResourceNotFoundException"
+  );
 }
 
 /** The jobs table is CREATING for good: dynalite's timer that would finish it died with a process. */
@@ -71,16 +78,20 @@ export async function ensureTable(ddb: DynamoDBDocumentClient, tableName: string
   for (let step = 0; ; step++) {
     let status: string | undefined;
     try {
-      status = (await ddb.send(new DescribeTableCommand({ TableName: tableName }))).Table?.TableStatus;
+      status = (await ddb.send(new DescribeTableCommand({ TableName: tableName }))).Table
+        ?.TableStatus;
     } catch (error) {
       if (!isNotFound(error)) throw error;
-      await ddb.send(new CreateTableCommand(createJobsTableInput(tableName))).catch((created: unknown) => {
-        if ((created as { name?: string }).name !== "ResourceInUseException") throw created;
-      });
+      await ddb
+        .send(new CreateTableCommand(createJobsTableInput(tableName)))
+        .catch((created: unknown) => {
+          if ((created as { name?: string }).name !== "ResourceInUseException") throw created;
+        });
       continue;
     }
     if (status === "ACTIVE") return;
-    if (step >= TABLE_WAIT_STEPS) throw new TableStuckError(`Table ${tableName} is stuck in ${status ?? "an unknown status"}.`);
+    if (step >= TABLE_WAIT_STEPS)
+      throw new TableStuckError(`Table ${tableName} is stuck in ${status ?? "an unknown status"}.`);
     await new Promise((resolve) => setTimeout(resolve, TABLE_WAIT_STEP_MS));
   }
 }
@@ -124,7 +135,13 @@ function localRequests(): { httpAgent: Agent } {
 
 /** A DynamoDB document client for dynalite: the unsigned signer, many sockets, no SDK logging. */
 export function localDynamoClient(endpoint: string): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({ region: LOCAL_REGION, endpoint, credentials: LOCAL_CREDENTIALS, signer: dynaliteSigner, requestHandler: localRequests() });
+  const client = new DynamoDBClient({
+    region: LOCAL_REGION,
+    endpoint,
+    credentials: LOCAL_CREDENTIALS,
+    signer: dynaliteSigner,
+    requestHandler: localRequests(),
+  });
   withoutSdkLogging(client);
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
@@ -152,8 +169,14 @@ interface ChildService<T> {
  * `node [nodeArgs] script args` as a service of this process: resolves with the JSON line it prints
  * once ready. The child ends when its stdin closes: at stop, and when this process exits or is killed.
  */
-async function spawnService<T>(script: string, args: string[], nodeArgs: string[] = []): Promise<ChildService<T>> {
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ["pipe", "pipe", "inherit"] });
+async function spawnService<T>(
+  script: string,
+  args: string[],
+  nodeArgs: string[] = [],
+): Promise<ChildService<T>> {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   // A child that died already makes ending its stdin fail (EPIPE): it is gone either way.
   child.stdin.on("error", () => undefined);
@@ -161,7 +184,9 @@ async function spawnService<T>(script: string, args: string[], nodeArgs: string[
   const ready = await new Promise<T>((resolve, reject) => {
     let started = false;
     child.once("error", reject);
-    child.once("exit", (code, signal) => reject(new Error(`${script} exited (${code ?? signal}) before it was ready`)));
+    child.once("exit", (code, signal) =>
+      reject(new Error(`${script} exited (${code ?? signal}) before it was ready`)),
+    );
     let buffered = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       buffered += chunk;
@@ -194,7 +219,10 @@ async function spawnService<T>(script: string, args: string[], nodeArgs: string[
  * on another core than the flows, the API and s3rver. The child ends when its stdin closes: at
  * stop, and when this process exits or is killed.
  */
-export async function spawnDynalite(dynamoDir: string, host: string): Promise<{ port: number; stop(): Promise<void> }> {
+export async function spawnDynalite(
+  dynamoDir: string,
+  host: string,
+): Promise<{ port: number; stop(): Promise<void> }> {
   const script = fileURLToPath(new URL("./dynalite-child.mjs", import.meta.url));
   const { ready, stop } = await spawnService<{ port: number }>(script, [dynamoDir, host]);
   return { port: ready.port, stop };
@@ -202,17 +230,27 @@ export async function spawnDynalite(dynamoDir: string, host: string): Promise<{ 
 
 /** A child's refusal to start, with the code it gave (EADDRINUSE: the port is taken). */
 function childError(error: { code?: string; message?: string }): NodeJS.ErrnoException {
-  return Object.assign(new Error(error.message ?? "s3rver did not start"), error.code === undefined ? {} : { code: error.code });
+  return Object.assign(
+    new Error(error.message ?? "s3rver did not start"),
+    error.code === undefined ? {} : { code: error.code },
+  );
 }
 
 /**
  * s3rver in a child process (s3rver-child.ts, run with tsx's loader), its notifications passed on
  * as events of the returned emitter. Ends with this process, as dynalite does.
  */
-async function spawnS3rver(directory: string, host: string, port: number): Promise<{ s3rver: S3Notifications & { close(): Promise<void> }; port: number }> {
+async function spawnS3rver(
+  directory: string,
+  host: string,
+  port: number,
+): Promise<{ s3rver: S3Notifications & { close(): Promise<void> }; port: number }> {
   const script = fileURLToPath(new URL("./s3rver-child.ts", import.meta.url));
   const loader = pathToFileURL(require.resolve("tsx")).href;
-  const service = await spawnService<{ port?: number; error?: { code?: string; message?: string } }>(script, [directory, host, String(port)], ["--import", loader]);
+  const service = await spawnService<{
+    port?: number;
+    error?: { code?: string; message?: string };
+  }>(script, [directory, host, String(port)], ["--import", loader]);
   if (service.ready.port === undefined) {
     await service.stop();
     throw childError(service.ready.error ?? {});
@@ -251,7 +289,11 @@ async function startDynamo(dynamoDir: string, host: string, tableName: string): 
  * A table stuck CREATING holds no items (dynalite refuses writes to it), but dynalite cannot finish
  * or delete it: its folder is set aside, kept for inspection, and the database starts afresh.
  */
-async function startDynamoRecovering(dynamoDir: string, host: string, tableName: string): Promise<Dynamo> {
+async function startDynamoRecovering(
+  dynamoDir: string,
+  host: string,
+  tableName: string,
+): Promise<Dynamo> {
   try {
     return await startDynamo(dynamoDir, host, tableName);
   } catch (error) {

@@ -1,7 +1,13 @@
 /** What `reelay up` prints once the stack is ready: where it is, the key, and what to try first. */
 import type { LocalStack } from "./stack.ts";
 
-export function readyBanner(stack: Pick<LocalStack, "url" | "apiKey" | "bucket" | "s3Endpoint" | "dataDir" | "upstream" | "resumed">, startedMs: number): string {
+export function readyBanner(
+  stack: Pick<
+    LocalStack,
+    "url" | "apiKey" | "bucket" | "s3Endpoint" | "dataDir" | "upstream" | "resumed"
+  >,
+  startedMs: number,
+): string {
   const lines = [
     `reelay is up (${(startedMs / 1000).toFixed(1)} s)`,
     ``,
@@ -11,7 +17,8 @@ export function readyBanner(stack: Pick<LocalStack, "url" | "apiKey" | "bucket" 
     `  upstream   ${stack.upstream === "simulator" ? "the bundled simulator" : stack.upstream}`,
     `  data       ${stack.dataDir}   (events in events.jsonl)`,
   ];
-  if (stack.resumed.length > 0) lines.push(`  resumed    ${stack.resumed.length} unfinished job(s)`);
+  if (stack.resumed.length > 0)
+    lines.push(`  resumed    ${stack.resumed.length} unfinished job(s)`);
   lines.push(
     ``,
     `Try, in another terminal:`,

@@ -4,7 +4,12 @@
  * A failure is logged and the stack carries on: one bad file must never take the service down.
  */
 import { ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
-import { ingestDrop, INBOX_PREFIX, type DropDeps, type DropOutcome } from "@reelay/core/drops/ingest";
+import {
+  ingestDrop,
+  INBOX_PREFIX,
+  type DropDeps,
+  type DropOutcome,
+} from "@reelay/core/drops/ingest";
 import type { Logger } from "./log.ts";
 import type { S3Notifications, S3rverEventRecord } from "./s3rver-extras.ts";
 
@@ -28,8 +33,12 @@ export function routeDrops(s3rver: S3Notifications, deps: DropDeps, log: Logger)
     try {
       const outcome = await ingestDrop(deps, key);
       if (outcome.status === "ignored" || (quietIfNothingNew && nothingNew(outcome))) return;
-      const jobs = outcome.jobs.map((job) => `${job.id}${job.created ? "" : " (already made)"}`).join(", ");
-      log.info(`drop ${key}: ${outcome.status}${jobs ? ` -> ${jobs}` : ""}${outcome.rejectedKey ? `; see ${outcome.rejectedKey}.error.json` : ""}`);
+      const jobs = outcome.jobs
+        .map((job) => `${job.id}${job.created ? "" : " (already made)"}`)
+        .join(", ");
+      log.info(
+        `drop ${key}: ${outcome.status}${jobs ? ` -> ${jobs}` : ""}${outcome.rejectedKey ? `; see ${outcome.rejectedKey}.error.json` : ""}`,
+      );
     } catch (error) {
       log.error(`drop ${key} could not be handled`, error);
     }
@@ -42,7 +51,13 @@ export function routeDrops(s3rver: S3Notifications, deps: DropDeps, log: Logger)
   const rescanInbox = async (s3: S3Client): Promise<void> => {
     let token: string | undefined;
     do {
-      const page = await s3.send(new ListObjectsV2Command({ Bucket: deps.objects.bucket, Prefix: INBOX_PREFIX, ...(token === undefined ? {} : { ContinuationToken: token }) }));
+      const page = await s3.send(
+        new ListObjectsV2Command({
+          Bucket: deps.objects.bucket,
+          Prefix: INBOX_PREFIX,
+          ...(token === undefined ? {} : { ContinuationToken: token }),
+        }),
+      );
       for (const object of page.Contents ?? []) {
         if (stopped || object.Key === undefined) continue;
         await track(handle(object.Key, true));
@@ -54,7 +69,11 @@ export function routeDrops(s3rver: S3Notifications, deps: DropDeps, log: Logger)
   s3rver.on("event", (event) => {
     for (const record of event.Records ?? []) {
       if (stopped || !record.eventName.startsWith("ObjectCreated:")) continue;
-      if (record.s3.bucket.name !== deps.objects.bucket || !record.s3.object.key.startsWith(INBOX_PREFIX)) continue;
+      if (
+        record.s3.bucket.name !== deps.objects.bucket ||
+        !record.s3.object.key.startsWith(INBOX_PREFIX)
+      )
+        continue;
       track(handle(record.s3.object.key));
     }
   });

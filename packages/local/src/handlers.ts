@@ -5,7 +5,14 @@
  */
 import { JOB_FLOW_STATE_NAMES, type JobFlowStep } from "@reelay/core/flow/steps";
 import type { LocalTaskHandler } from "@reelay/core/flow/run-local";
-import { download, finish, poll, recordFailure, submit, type PipelineDeps } from "@reelay/core/pipeline/steps";
+import {
+  download,
+  finish,
+  poll,
+  recordFailure,
+  submit,
+  type PipelineDeps,
+} from "@reelay/core/pipeline/steps";
 
 type Step = (deps: PipelineDeps, input: any) => Promise<unknown>;
 

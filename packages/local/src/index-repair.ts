@@ -8,15 +8,25 @@
  * overwritten or deleted). Found by the crash soak: a job listed both succeeded and queued.
  */
 import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
-import { DeleteCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import {
+  DeleteCommand,
+  PutCommand,
+  ScanCommand,
+  type DynamoDBDocumentClient,
+} from "@aws-sdk/lib-dynamodb";
 
 type Item = Record<string, unknown>;
 
-async function scanAll(ddb: DynamoDBDocumentClient, input: { TableName: string; IndexName?: string }): Promise<Item[]> {
+async function scanAll(
+  ddb: DynamoDBDocumentClient,
+  input: { TableName: string; IndexName?: string },
+): Promise<Item[]> {
   const items: Item[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await ddb.send(new ScanCommand({ ...input, ...(start === undefined ? {} : { ExclusiveStartKey: start }) }));
+    const page = await ddb.send(
+      new ScanCommand({ ...input, ...(start === undefined ? {} : { ExclusiveStartKey: start }) }),
+    );
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start !== undefined);
@@ -32,20 +42,32 @@ function canonical(value: unknown): string {
   );
 }
 
-const pick = (item: Item, names: string[]): Item => Object.fromEntries(names.map((name) => [name, item[name]]));
+const pick = (item: Item, names: string[]): Item =>
+  Object.fromEntries(names.map((name) => [name, item[name]]));
 
 /** Puts every index of `tableName` back in line with its items; returns how many entries were wrong. */
-export async function repairIndexes(ddb: DynamoDBDocumentClient, tableName: string): Promise<number> {
+export async function repairIndexes(
+  ddb: DynamoDBDocumentClient,
+  tableName: string,
+): Promise<number> {
   const { Table: table } = await ddb.send(new DescribeTableCommand({ TableName: tableName }));
   const tableKeys = (table?.KeySchema ?? []).map((k) => k.AttributeName ?? "");
   const indexes = table?.GlobalSecondaryIndexes ?? [];
   if (indexes.length === 0) return 0;
-  const items = new Map((await scanAll(ddb, { TableName: tableName })).map((item) => [canonical(pick(item, tableKeys)), item]));
+  const items = new Map(
+    (await scanAll(ddb, { TableName: tableName })).map((item) => [
+      canonical(pick(item, tableKeys)),
+      item,
+    ]),
+  );
   let repaired = 0;
   for (const index of indexes) {
     const indexKeys = (index.KeySchema ?? []).map((k) => k.AttributeName ?? "");
     const projectsAll = index.Projection?.ProjectionType === "ALL";
-    for (const entry of await scanAll(ddb, { TableName: tableName, IndexName: index.IndexName ?? "" })) {
+    for (const entry of await scanAll(ddb, {
+      TableName: tableName,
+      IndexName: index.IndexName ?? "",
+    })) {
       const key = pick(entry, tableKeys);
       const item = items.get(canonical(key));
       if (item === undefined) {
@@ -55,7 +77,9 @@ export async function repairIndexes(ddb: DynamoDBDocumentClient, tableName: stri
       } else if (canonical(pick(item, indexKeys)) !== canonical(pick(entry, indexKeys))) {
         // The item moved on under other index keys: give it the entry's keys (so that entry is the
         // item's), then put it back as it is, which replaces that entry with the right one.
-        await ddb.send(new PutCommand({ TableName: tableName, Item: { ...item, ...pick(entry, indexKeys) } }));
+        await ddb.send(
+          new PutCommand({ TableName: tableName, Item: { ...item, ...pick(entry, indexKeys) } }),
+        );
         await ddb.send(new PutCommand({ TableName: tableName, Item: item }));
       } else if (projectsAll && canonical(entry) !== canonical(item)) {
         // Same keys, other content: the item as it is rewrites its entry.

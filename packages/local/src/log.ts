@@ -8,10 +8,13 @@ function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-export function consoleLogger(write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
+export function consoleLogger(
+  write: (line: string) => void = (line) => process.stderr.write(line),
+): Logger {
   return {
     info: (message) => write(`reelay: ${message}\n`),
-    error: (message, error) => write(`reelay: ${message}${error === undefined ? "" : ` (${describe(error)})`}\n`),
+    error: (message, error) =>
+      write(`reelay: ${message}${error === undefined ? "" : ` (${describe(error)})`}\n`),
   };
 }
 

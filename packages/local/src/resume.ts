@@ -36,15 +36,24 @@ export async function leftoverJobs(jobs: JobStore): Promise<Leftovers> {
  * resumed. An event already in the file (the process died after the append, before recording it)
  * is only recorded, so no job gets two.
  */
-export async function announceLeftovers(unannounced: Job[], deps: { jobs: JobStore; events: JsonlFileSink; now: () => Date }): Promise<string[]> {
+export async function announceLeftovers(
+  unannounced: Job[],
+  deps: { jobs: JobStore; events: JsonlFileSink; now: () => Date },
+): Promise<string[]> {
   if (unannounced.length === 0) return [];
   const sent = new Set((await deps.events.readAll()).map((event) => event.id));
   const announced: string[] = [];
   for (const job of unannounced) {
     if (sent.has(buildTerminalEvent(job).id)) {
-      await deps.jobs.update(job.id, { eventEmittedAt: deps.now().toISOString() }, { unlessSet: "eventEmittedAt" }).catch((error: unknown) => {
-        if (!isConflict(error)) throw error;
-      });
+      await deps.jobs
+        .update(
+          job.id,
+          { eventEmittedAt: deps.now().toISOString() },
+          { unlessSet: "eventEmittedAt" },
+        )
+        .catch((error: unknown) => {
+          if (!isConflict(error)) throw error;
+        });
       continue;
     }
     await emitOnce(deps, job);

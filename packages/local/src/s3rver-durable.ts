@@ -17,12 +17,23 @@ import { pipeline } from "node:stream/promises";
 /** The members of s3rver's FilesystemStore replaced here (it has more). */
 interface Store {
   getResourcePath(bucket: string, key: string | undefined, resource: string): string;
-  putMetadata(bucket: string, key: string, metadata: Record<string, unknown>, md5?: string): Promise<void>;
-  putObject(object: { bucket: string; key: string; metadata: Record<string, unknown>; content: Buffer | Readable }): Promise<{ size: number; md5: string }>;
+  putMetadata(
+    bucket: string,
+    key: string,
+    metadata: Record<string, unknown>,
+    md5?: string,
+  ): Promise<void>;
+  putObject(object: {
+    bucket: string;
+    key: string;
+    metadata: Record<string, unknown>;
+    content: Buffer | Readable;
+  }): Promise<{ size: number; md5: string }>;
 }
 
 const require = createRequire(import.meta.url);
-const ALLOWED_METADATA = (require("s3rver/lib/models/object") as { ALLOWED_METADATA: string[] }).ALLOWED_METADATA;
+const ALLOWED_METADATA = (require("s3rver/lib/models/object") as { ALLOWED_METADATA: string[] })
+  .ALLOWED_METADATA;
 
 /** A name beside `path` that s3rver never lists (its objects end in `._S3rver_object`). */
 function besides(path: string): string {
@@ -42,7 +53,11 @@ async function replaceFile(path: string, data: string): Promise<void> {
 
 /** What s3rver keeps of an object's metadata: the standard headers and x-amz-meta-*. */
 function storedMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(metadata).filter(([key]) => ALLOWED_METADATA.includes(key) || key.startsWith("x-amz-meta-")));
+  return Object.fromEntries(
+    Object.entries(metadata).filter(
+      ([key]) => ALLOWED_METADATA.includes(key) || key.startsWith("x-amz-meta-"),
+    ),
+  );
 }
 
 /** Makes an s3rver instance's object and metadata writes atomic (renamed into place). */
@@ -50,7 +65,10 @@ export function durableWrites(s3rver: object): void {
   const store = (s3rver as { store: Store }).store;
   store.putMetadata = async (bucket, key, metadata, md5) => {
     if (md5) await replaceFile(store.getResourcePath(bucket, key, "object.md5"), md5);
-    await replaceFile(store.getResourcePath(bucket, key, "metadata.json"), JSON.stringify(storedMetadata(metadata), null, 2));
+    await replaceFile(
+      store.getResourcePath(bucket, key, "metadata.json"),
+      JSON.stringify(storedMetadata(metadata), null, 2),
+    );
   };
 
   store.putObject = async (object) => {
@@ -60,7 +78,9 @@ export function durableWrites(s3rver: object): void {
     const hash = createHash("md5");
     let size = 0;
     try {
-      const source = Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content;
+      const source = Buffer.isBuffer(object.content)
+        ? Readable.from([object.content])
+        : object.content;
       const count = new Transform({
         transform(chunk: Buffer, _encoding, done) {
           hash.update(chunk);

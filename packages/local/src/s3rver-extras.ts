@@ -43,16 +43,31 @@ export function multipartExtras(dir: string): S3rverMiddleware {
     const url = new URL(ctx.url, "http://s3.local");
     const [bucket, ...keyParts] = url.pathname.slice(1).split("/");
     const uploadId = url.searchParams.get("uploadId");
-    if (ctx.method === "DELETE" && bucket !== undefined && keyParts.length > 0 && uploadId !== null) {
-      await rm(join(uploadsDir(dir, bucket), uploadId.replace(/[/\\]/g, "")), { recursive: true, force: true });
+    if (
+      ctx.method === "DELETE" &&
+      bucket !== undefined &&
+      keyParts.length > 0 &&
+      uploadId !== null
+    ) {
+      await rm(join(uploadsDir(dir, bucket), uploadId.replace(/[/\\]/g, "")), {
+        recursive: true,
+        force: true,
+      });
       ctx.status = 204;
       return;
     }
-    if (ctx.method === "GET" && bucket !== undefined && keyParts.join("") === "" && url.searchParams.has("uploads")) {
+    if (
+      ctx.method === "GET" &&
+      bucket !== undefined &&
+      keyParts.join("") === "" &&
+      url.searchParams.has("uploads")
+    ) {
       const ids = await readdir(uploadsDir(dir, bucket)).catch(() => [] as string[]);
       const uploads = await Promise.all(
         ids.map(async (id) => {
-          const key = await readFile(join(uploadsDir(dir, bucket), id, "key"), "utf8").catch(() => "");
+          const key = await readFile(join(uploadsDir(dir, bucket), id, "key"), "utf8").catch(
+            () => "",
+          );
           return `<Upload><Key>${key}</Key><UploadId>${id}</UploadId></Upload>`;
         }),
       );

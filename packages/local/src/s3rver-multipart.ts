@@ -28,9 +28,23 @@ import { Md5Worker } from "./md5-worker.ts";
 /** The part of s3rver's FilesystemStore replaced here (it has more). */
 export interface S3rverStore {
   getResourcePath(bucket: string, key: string | undefined, resource: string): string;
-  putMetadata(bucket: string, key: string, metadata: Record<string, unknown>, md5: string): Promise<void>;
-  putPart(bucket: string, uploadId: string, partNumber: string | number, content: IncomingMessage): Promise<{ size: number; md5: string }>;
-  putObjectMultipart(bucket: string, uploadId: string, parts: { number: number; etag: string }[]): Promise<{ size: number; md5: string }>;
+  putMetadata(
+    bucket: string,
+    key: string,
+    metadata: Record<string, unknown>,
+    md5: string,
+  ): Promise<void>;
+  putPart(
+    bucket: string,
+    uploadId: string,
+    partNumber: string | number,
+    content: IncomingMessage,
+  ): Promise<{ size: number; md5: string }>;
+  putObjectMultipart(
+    bucket: string,
+    uploadId: string,
+    parts: { number: number; etag: string }[],
+  ): Promise<{ size: number; md5: string }>;
 }
 
 type S3ErrorCtor = new (code: string, message: string, detail?: Record<string, unknown>) => Error;
@@ -61,7 +75,12 @@ function declaredLength(content: IncomingMessage): number | undefined {
  * write in flight while the next batch gathers); returns the byte count. A body of another length
  * than `length` fails, and one longer never writes past its slot (the next part's bytes may be there).
  */
-async function writePart(content: IncomingMessage, file: FileHandle, offset: number, length: number | undefined): Promise<number> {
+async function writePart(
+  content: IncomingMessage,
+  file: FileHandle,
+  offset: number,
+  length: number | undefined,
+): Promise<number> {
   let size = 0;
   let batch: Buffer[] = [];
   let batched = 0;
@@ -77,7 +96,8 @@ async function writePart(content: IncomingMessage, file: FileHandle, offset: num
   try {
     for await (const chunk of content as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (length !== undefined && size > length) throw new Error(`part body longer than its Content-Length ${length}`);
+      if (length !== undefined && size > length)
+        throw new Error(`part body longer than its Content-Length ${length}`);
       batch.push(chunk);
       batched += chunk.length;
       if (batched >= WRITE_BATCH) await flush();
@@ -89,7 +109,8 @@ async function writePart(content: IncomingMessage, file: FileHandle, offset: num
     throw error;
   }
   await writing;
-  if (length !== undefined && size !== length) throw new Error(`part body of ${size} bytes, Content-Length ${length}`);
+  if (length !== undefined && size !== length)
+    throw new Error(`part body of ${size} bytes, Content-Length ${length}`);
   return size;
 }
 
@@ -114,13 +135,26 @@ async function writeAll(file: FileHandle, buffers: Buffer[], position: number): 
 }
 
 /** Copies `length` bytes of `from` at `start` to `out` at `at`. */
-async function copyRange(from: string, start: number, length: number, out: FileHandle, at: number, buffer: Buffer): Promise<void> {
+async function copyRange(
+  from: string,
+  start: number,
+  length: number,
+  out: FileHandle,
+  at: number,
+  buffer: Buffer,
+): Promise<void> {
   const input = await open(from, "r");
   try {
     for (let done = 0; done < length; ) {
-      const { bytesRead } = await input.read(buffer, 0, Math.min(buffer.length, length - done), start + done);
+      const { bytesRead } = await input.read(
+        buffer,
+        0,
+        Math.min(buffer.length, length - done),
+        start + done,
+      );
       if (bytesRead === 0) throw new Error(`${from} ended early`);
-      for (let put = 0; put < bytesRead; ) put += (await out.write(buffer, put, bytesRead - put, at + done + put)).bytesWritten;
+      for (let put = 0; put < bytesRead; )
+        put += (await out.write(buffer, put, bytesRead - put, at + done + put)).bytesWritten;
       done += bytesRead;
     }
   } finally {
@@ -131,7 +165,8 @@ async function copyRange(from: string, start: number, length: number, out: FileH
 /** Replaces the store's putPart and putObjectMultipart (see the file comment). */
 export function inPlaceMultipart(store: S3rverStore): void {
   const S3Error = require("s3rver/lib/models/error") as S3ErrorCtor;
-  const uploadDirOf = (bucket: string, uploadId: string) => join(store.getResourcePath(bucket, undefined, "uploads"), uploadId);
+  const uploadDirOf = (bucket: string, uploadId: string) =>
+    join(store.getResourcePath(bucket, undefined, "uploads"), uploadId);
   const md5 = new Md5Worker();
 
   store.putPart = async (bucket, uploadId, partNumber, content) => {
@@ -162,12 +197,16 @@ export function inPlaceMultipart(store: S3rverStore): void {
     const uploadDir = uploadDirOf(bucket, uploadId);
     const [key, metadata] = await Promise.all([
       readFile(join(uploadDir, "key"), "utf8"),
-      readFile(join(uploadDir, "metadata"), "utf8").then((text) => JSON.parse(text) as Record<string, unknown>),
+      readFile(join(uploadDir, "metadata"), "utf8").then(
+        (text) => JSON.parse(text) as Record<string, unknown>,
+      ),
     ]);
     const sorted = [...parts].sort((a, b) => a.number - b.number);
     const records = await Promise.all(
       sorted.map(async (part) => {
-        const text = await readFile(recordFile(uploadDir, part.number), "utf8").catch(() => undefined);
+        const text = await readFile(recordFile(uploadDir, part.number), "utf8").catch(
+          () => undefined,
+        );
         const record = text === undefined ? undefined : (JSON.parse(text) as PartRecord);
         if (record === undefined || record.md5 !== part.etag) {
           throw new S3Error(
@@ -183,16 +222,25 @@ export function inPlaceMultipart(store: S3rverStore): void {
     // One part size: parts 1..N, all but the last of part 1's size, the last no larger.
     const partSize = records[0]?.size ?? 0;
     const uniform =
-      partSize > 0 && records.every((r, i) => sorted[i]?.number === i + 1 && (i === records.length - 1 ? r.size <= partSize : r.size === partSize));
+      partSize > 0 &&
+      records.every(
+        (r, i) =>
+          sorted[i]?.number === i + 1 &&
+          (i === records.length - 1 ? r.size <= partSize : r.size === partSize),
+      );
     const target = uniform ? sizedFile(partSize) : "joined";
     // Uniform: opened as it is (created when part 1 went elsewhere); otherwise a new file.
-    const out = await open(join(uploadDir, target), uniform ? constants.O_RDWR | constants.O_CREAT : "w");
+    const out = await open(
+      join(uploadDir, target),
+      uniform ? constants.O_RDWR | constants.O_CREAT : "w",
+    );
     const buffer = Buffer.allocUnsafe(COPY_CHUNK);
     try {
       let at = 0;
       for (const r of records) {
         // In a uniform upload, only the parts not already at their place are copied.
-        if (r.file !== target || r.offset !== at) await copyRange(join(uploadDir, r.file), r.offset, r.size, out, at, buffer);
+        if (r.file !== target || r.offset !== at)
+          await copyRange(join(uploadDir, r.file), r.offset, r.size, out, at, buffer);
         at += r.size;
       }
       await out.truncate(size);

@@ -8,7 +8,11 @@ import { inPlaceMultipart } from "./s3rver-multipart.ts";
 const require = createRequire(import.meta.url);
 
 /** s3rver in this process, with reelay's extras (multipart in place, durable writes). */
-export async function runS3rver(directory: string, host: string, port: number): Promise<{ s3rver: S3rverInstance; address: AddressInfo }> {
+export async function runS3rver(
+  directory: string,
+  host: string,
+  port: number,
+): Promise<{ s3rver: S3rverInstance; address: AddressInfo }> {
   const S3rver = require("s3rver") as S3rverCtor;
   const s3rver = new S3rver({ address: host, port, silent: true, directory, resetOnClose: false });
   s3rver.middleware.unshift(multipartExtras(directory));

@@ -75,7 +75,10 @@ async function startUpstream(options: LocalStackOptions): Promise<Upstream> {
   const { config } = options;
   if (config.upstreamUrl !== undefined) {
     return {
-      client: new UpstreamClient({ baseUrl: config.upstreamUrl, apiKey: config.upstreamApiKey ?? "" }),
+      client: new UpstreamClient({
+        baseUrl: config.upstreamUrl,
+        apiKey: config.upstreamApiKey ?? "",
+      }),
       name: new URL(config.upstreamUrl).host,
     };
   }
@@ -88,7 +91,11 @@ async function startUpstream(options: LocalStackOptions): Promise<Upstream> {
     // job in flight at Ctrl-C or a crash would resume against a task that no longer exists.
     stateFile: join(config.dataDir, SIMULATOR_STATE_FILE),
   });
-  return { client: new UpstreamClient({ baseUrl: simulator.url, apiKey }), name: "simulator", simulator };
+  return {
+    client: new UpstreamClient({ baseUrl: simulator.url, apiKey }),
+    name: "simulator",
+    simulator,
+  };
 }
 
 /** Runs `stop` steps in order, each even if an earlier one failed, then rethrows the first failure. */
@@ -153,7 +160,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       fetch: guardedFetch(outputFetchPolicy("local", config.maxOutputBytes)),
       now: () => new Date(),
       // One process runs every step: Submit's and Poll's reads of a model's stats share one read.
-      generationStats: new CachedGenerationStats(new GenerationStatsStore(standins.ddb, standins.tableName)),
+      generationStats: new CachedGenerationStats(
+        new GenerationStatsStore(standins.ddb, standins.tableName),
+      ),
       pollWindowMs: POLL_WINDOW_MS,
       sleep: windows.sleep,
       ...(config.jobTimeoutS === undefined ? {} : { jobTimeoutS: config.jobTimeoutS }),
@@ -162,8 +171,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     cleanups.push(() => starter.stop());
     cleanups.push(() => windows.end());
 
-    const drops = routeDrops(standins.s3rver, { jobs, objects, starter, defaultModel: config.defaultModel }, log);
-    cleanups.push(() => drops.drain(), () => drops.stop());
+    const drops = routeDrops(
+      standins.s3rver,
+      { jobs, objects, starter, defaultModel: config.defaultModel },
+      log,
+    );
+    cleanups.push(
+      () => drops.drain(),
+      () => drops.stop(),
+    );
 
     const apiKeys = new ApiKeyStore(standins.ddb, standins.tableName);
     const app = createApp({
@@ -177,18 +193,29 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       keys: apiKeys,
       authenticate: keyStoreAuthenticator(apiKey, apiKeys),
       upstreamModels: (modality) => upstream.client.listModels(modality),
-      health: async () => ({ s3: { endpoint: standins.s3Endpoint, bucket: standins.bucket }, upstream: upstream.name }),
+      health: async () => ({
+        s3: { endpoint: standins.s3Endpoint, bucket: standins.bucket },
+        upstream: upstream.name,
+      }),
     });
     const server: RunningServer = await serveApp(app, { hostname: config.host, port: config.port });
     cleanups.push(() => server.close());
 
     const { unfinished: resumed, unannounced } = await leftoverJobs(jobs);
     const announced = await announceLeftovers(unannounced, { jobs, events, now: () => new Date() });
-    if (announced.length > 0) log.info(`sent the terminal event of ${announced.length} job(s) that ended without it: ${announced.join(", ")}`);
+    if (announced.length > 0)
+      log.info(
+        `sent the terminal event of ${announced.length} job(s) that ended without it: ${announced.join(", ")}`,
+      );
     for (const job of resumed) await starter.start(job);
-    if (resumed.length > 0) log.info(`resumed ${resumed.length} unfinished job(s): ${resumed.map((job) => job.id).join(", ")}`);
+    if (resumed.length > 0)
+      log.info(
+        `resumed ${resumed.length} unfinished job(s): ${resumed.map((job) => job.id).join(", ")}`,
+      );
     // In the background: readiness must not wait on a large inbox.
-    void drops.rescan(standins.s3).catch((error: unknown) => log.error("the inbox rescan stopped", error));
+    void drops
+      .rescan(standins.s3)
+      .catch((error: unknown) => log.error("the inbox rescan stopped", error));
 
     let stopping: Promise<void> | undefined;
     return {

@@ -3,7 +3,12 @@
  * is on AWS. Starting a job that is already running here is a no-op (AWS refuses a second execution
  * of the same name), so the API, a repeated drop and the resume at start-up may all call it.
  */
-import { ExecutionAbortedError, ExecutionError, runJobFlowLocally, type LocalTaskHandler } from "@reelay/core/flow/run-local";
+import {
+  ExecutionAbortedError,
+  ExecutionError,
+  runJobFlowLocally,
+  type LocalTaskHandler,
+} from "@reelay/core/flow/run-local";
 import { isTerminal, type Job } from "@reelay/core/jobs/types";
 import type { Logger } from "./log.ts";
 

@@ -21,7 +21,9 @@ it("a SIGKILLed stack's dynalite child exits with it, and the next start reads t
 
     const standins = await startStandins({ dataDir, s3Port: 0 });
     try {
-      const read = await standins.ddb.send(new GetCommand({ TableName: standins.tableName, Key: { pk: "before-the-kill" } }));
+      const read = await standins.ddb.send(
+        new GetCommand({ TableName: standins.tableName, Key: { pk: "before-the-kill" } }),
+      );
       expect(read.Item?.pk).toBe("before-the-kill");
     } finally {
       await standins.close();

@@ -23,15 +23,30 @@ describe("the inbox rescan at start", () => {
     dataDir = await mkdtemp(join(tmpdir(), "reelay-rescan-"));
     // Only S3 and DynamoDB run here: nobody listens for the notification.
     const standins = await startStandins({ dataDir });
-    await standins.s3.send(new PutObjectCommand({ Bucket: standins.bucket, Key: "inbox/late.txt", Body: "a paper boat in the rain\n" }));
+    await standins.s3.send(
+      new PutObjectCommand({
+        Bucket: standins.bucket,
+        Key: "inbox/late.txt",
+        Body: "a paper boat in the rain\n",
+      }),
+    );
     await standins.close();
 
     const config = { ...loadConfig({ REELAY_DATA_DIR: dataDir }), port: 0 };
     const listJobs = async (s: LocalStack) => {
-      const response = await fetch(`${s.url}/v1/jobs`, { headers: { authorization: `Bearer ${s.apiKey}` } });
-      return ((await response.json()) as { data: { id: string; source: { key?: string } }[] }).data.filter((job) => job.source.key === "inbox/late.txt");
+      const response = await fetch(`${s.url}/v1/jobs`, {
+        headers: { authorization: `Bearer ${s.apiKey}` },
+      });
+      return (
+        (await response.json()) as { data: { id: string; source: { key?: string } }[] }
+      ).data.filter((job) => job.source.key === "inbox/late.txt");
     };
-    stack = await startLocalStack({ config, quiet: true, s3Port: 0, simulator: { timeScale: 0.05 } });
+    stack = await startLocalStack({
+      config,
+      quiet: true,
+      s3Port: 0,
+      simulator: { timeScale: 0.05 },
+    });
     let jobs = await listJobs(stack);
     for (let i = 0; i < 100 && jobs.length === 0; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -40,7 +55,12 @@ describe("the inbox rescan at start", () => {
     expect(jobs).toHaveLength(1);
     await stack.stop();
 
-    stack = await startLocalStack({ config, quiet: true, s3Port: 0, simulator: { timeScale: 0.05 } });
+    stack = await startLocalStack({
+      config,
+      quiet: true,
+      s3Port: 0,
+      simulator: { timeScale: 0.05 },
+    });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await listJobs(stack)).map((job) => job.id)).toEqual(jobs.map((job) => job.id));
   });

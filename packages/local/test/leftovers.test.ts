@@ -30,7 +30,11 @@ afterEach(async () => {
 async function failedJob(jobs: JobStore, prompt: string, emitted = false): Promise<Job> {
   const validation = validate({ model: "gamma-3.1", prompt, duration_sec: 4 });
   const { job } = await createJob(jobs, { validation, source: { type: "api" } });
-  const failed = await jobs.transition(job.id, { from: ["queued"], to: "failed", set: { error: { code: "timeout", message: "late" }, finishedAt: new Date().toISOString() } });
+  const failed = await jobs.transition(job.id, {
+    from: ["queued"],
+    to: "failed",
+    set: { error: { code: "timeout", message: "late" }, finishedAt: new Date().toISOString() },
+  });
   return emitted ? jobs.update(job.id, { eventEmittedAt: new Date().toISOString() }) : failed;
 }
 
@@ -49,9 +53,15 @@ it("the next start sends the event a killed process owed, once, and records it; 
   await events.emit(buildTerminalEvent(done));
   await standins.close();
 
-  const config = loadConfig({ REELAY_PORT: "1", REELAY_DATA_DIR: dataDir, REELAY_UPSTREAM_URL: "http://127.0.0.1:9/v1" });
+  const config = loadConfig({
+    REELAY_PORT: "1",
+    REELAY_DATA_DIR: dataDir,
+    REELAY_UPSTREAM_URL: "http://127.0.0.1:9/v1",
+  });
   stack = await startLocalStack({ config: { ...config, port: 0 }, quiet: true, s3Port: 0 });
-  const perJob = (await events.readAll()).map((event) => `${event.detail.jobId} ${event["detail-type"]}`).sort();
+  const perJob = (await events.readAll())
+    .map((event) => `${event.detail.jobId} ${event["detail-type"]}`)
+    .sort();
   expect(perJob).toEqual([owed, written, done].map((job) => `${job.id} Generation Failed`).sort());
   expect(stack.resumed).toEqual([]);
   await stack.stop();

@@ -28,8 +28,12 @@ describe("Md5Worker", () => {
       [2 * 1024 * 1024, 1024 * 1024 + 17],
       [100, 0],
     ];
-    const got = await Promise.all(ranges.map(([offset, length]) => worker.ofRange(file, offset, length)));
-    expect(got).toEqual(ranges.map(([offset, length]) => md5(bytes.subarray(offset, offset + length))));
+    const got = await Promise.all(
+      ranges.map(([offset, length]) => worker.ofRange(file, offset, length)),
+    );
+    expect(got).toEqual(
+      ranges.map(([offset, length]) => md5(bytes.subarray(offset, offset + length))),
+    );
   });
 
   it("a missing file or a range past the end fails that request with the reason, and the worker goes on", async () => {

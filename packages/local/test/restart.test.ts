@@ -26,14 +26,21 @@ afterAll(async () => {
 });
 
 async function start(): Promise<LocalStack> {
-  const config = loadConfig({ REELAY_PORT: "1", REELAY_DATA_DIR: dataDir, REELAY_UPSTREAM_URL: simulator.url, REELAY_UPSTREAM_API_KEY: "sim-key" });
+  const config = loadConfig({
+    REELAY_PORT: "1",
+    REELAY_DATA_DIR: dataDir,
+    REELAY_UPSTREAM_URL: simulator.url,
+    REELAY_UPSTREAM_API_KEY: "sim-key",
+  });
   const stack = await startLocalStack({ config: { ...config, port: 0 }, quiet: true, s3Port: 0 });
   stacks.push(stack);
   return stack;
 }
 
 async function job(stack: LocalStack, id: string): Promise<any> {
-  const response = await fetch(`${stack.url}/v1/jobs/${id}`, { headers: { authorization: `Bearer ${stack.apiKey}` } });
+  const response = await fetch(`${stack.url}/v1/jobs/${id}`, {
+    headers: { authorization: `Bearer ${stack.apiKey}` },
+  });
   return response.json();
 }
 
@@ -44,10 +51,15 @@ describe("stopping and starting the local stack", () => {
     const created = await fetch(`${first.url}/v1/video/generations`, {
       method: "POST",
       headers: { authorization: `Bearer ${first.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ model: "gamma-3.1", prompt: "a paper boat in the rain", duration_sec: 4 }),
+      body: JSON.stringify({
+        model: "gamma-3.1",
+        prompt: "a paper boat in the rain",
+        duration_sec: 4,
+      }),
     });
     const id = ((await created.json()) as { task_id: string }).task_id;
-    for (let i = 0; i < 100 && simulator.counters().tasksByKey[id] !== 1; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 100 && simulator.counters().tasksByKey[id] !== 1; i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     await first.stop();
     expect(simulator.counters().tasksByKey[id]).toBe(1);
 

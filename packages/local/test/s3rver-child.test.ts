@@ -21,7 +21,9 @@ it("a SIGKILLed stack's s3rver child exits with it, and the next start serves th
 
     const standins = await startStandins({ dataDir, s3Port: 0, s3InChild: true });
     try {
-      const read = await standins.s3.send(new GetObjectCommand({ Bucket: standins.bucket, Key: "before-the-kill.txt" }));
+      const read = await standins.s3.send(
+        new GetObjectCommand({ Bucket: standins.bucket, Key: "before-the-kill.txt" }),
+      );
       expect(await read.Body?.transformToString()).toBe("stored");
     } finally {
       await standins.close();
@@ -42,7 +44,9 @@ it("s3rver's notifications from the child reach the stack's listeners, and close
         resolve();
       }),
     );
-    await standins.s3.send(new PutObjectCommand({ Bucket: standins.bucket, Key: "inbox/a.jsonl", Body: "{}" }));
+    await standins.s3.send(
+      new PutObjectCommand({ Bucket: standins.bucket, Key: "inbox/a.jsonl", Body: "{}" }),
+    );
     await seen;
     expect(keys).toEqual(["ObjectCreated:Put inbox/a.jsonl"]);
     await standins.close();

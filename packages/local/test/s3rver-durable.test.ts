@@ -9,7 +9,13 @@ import { request } from "node:http";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from "@aws-sdk/client-s3";
+import {
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+} from "@aws-sdk/client-s3";
 import { afterEach, expect, it } from "vitest";
 import { startStandins, type Standins } from "../src/aws-standins.ts";
 
@@ -24,9 +30,18 @@ afterEach(async () => {
 });
 
 /** PUTs `key` announcing `total` bytes, sends `sent` of them, then drops the connection. */
-async function cutPut(endpoint: string, bucket: string, key: string, total: number, sent: number): Promise<void> {
+async function cutPut(
+  endpoint: string,
+  bucket: string,
+  key: string,
+  total: number,
+  sent: number,
+): Promise<void> {
   await new Promise<void>((resolve) => {
-    const req = request(`${endpoint}/${bucket}/${key}`, { method: "PUT", headers: { "content-length": total, "content-type": "video/mp4" } });
+    const req = request(`${endpoint}/${bucket}/${key}`, {
+      method: "PUT",
+      headers: { "content-length": total, "content-type": "video/mp4" },
+    });
     req.on("error", () => resolve());
     req.write(Buffer.alloc(sent, 7), () => {
       // Give s3rver time to start writing what it received, then vanish.
@@ -49,21 +64,36 @@ it("a PutObject cut off midway leaves no object under a new key, no stray file, 
   const { s3, bucket } = standins;
   await cutPut(standins.s3Endpoint, bucket, "outputs/a/video.mp4", 1_000_000, 400_000);
 
-  await expect(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: "outputs/a/video.mp4" }))).rejects.toMatchObject({ name: "NotFound" });
+  await expect(
+    s3.send(new HeadObjectCommand({ Bucket: bucket, Key: "outputs/a/video.mp4" })),
+  ).rejects.toMatchObject({ name: "NotFound" });
   expect((await s3.send(new ListObjectsV2Command({ Bucket: bucket }))).Contents ?? []).toEqual([]);
   await s3.send(new HeadBucketCommand({ Bucket: bucket }));
-  expect((await filesUnder(join(dataDir, "s3", bucket))).filter((f) => f.includes("._S3rver_") || f.includes(".writing-"))).toEqual([]);
+  expect(
+    (await filesUnder(join(dataDir, "s3", bucket))).filter(
+      (f) => f.includes("._S3rver_") || f.includes(".writing-"),
+    ),
+  ).toEqual([]);
 }, 30_000);
 
 it("a PutObject cut off midway over an existing object leaves the old object whole", async () => {
   dataDir = await mkdtemp(join(tmpdir(), "reelay-durable-"));
   standins = await startStandins({ dataDir, s3Port: 0 });
   const { s3, bucket } = standins;
-  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: "outputs/b/job.json", Body: '{"status":"running"}', ContentType: "application/json" }));
+  await s3.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: "outputs/b/job.json",
+      Body: '{"status":"running"}',
+      ContentType: "application/json",
+    }),
+  );
   await cutPut(standins.s3Endpoint, bucket, "outputs/b/job.json", 1_000_000, 400_000);
 
   const answer = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: "outputs/b/job.json" }));
   expect(answer.ContentType).toBe("application/json");
   expect(await answer.Body?.transformToString()).toBe('{"status":"running"}');
-  expect((await s3.send(new ListObjectsV2Command({ Bucket: bucket }))).Contents?.map((o) => o.Key)).toEqual(["outputs/b/job.json"]);
+  expect(
+    (await s3.send(new ListObjectsV2Command({ Bucket: bucket }))).Contents?.map((o) => o.Key),
+  ).toEqual(["outputs/b/job.json"]);
 }, 30_000);

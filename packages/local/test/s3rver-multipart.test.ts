@@ -35,10 +35,15 @@ afterAll(async () => {
 
 const md5 = (bytes: Buffer) => createHash("md5").update(bytes).digest();
 /** S3's ETag for a multipart object: md5 of the parts' md5s, then "-N". */
-const multipartEtag = (parts: Buffer[]) => `"${createHash("md5").update(Buffer.concat(parts.map(md5))).digest("hex")}-${parts.length}"`;
+const multipartEtag = (parts: Buffer[]) =>
+  `"${createHash("md5")
+    .update(Buffer.concat(parts.map(md5)))
+    .digest("hex")}-${parts.length}"`;
 
 async function stored(key: string): Promise<{ bytes: Buffer; etag: string | undefined }> {
-  const answer = await standins.s3.send(new GetObjectCommand({ Bucket: standins.bucket, Key: key }));
+  const answer = await standins.s3.send(
+    new GetObjectCommand({ Bucket: standins.bucket, Key: key }),
+  );
   const bytes = Buffer.from(await answer.Body!.transformToByteArray());
   const head = await standins.s3.send(new HeadObjectCommand({ Bucket: standins.bucket, Key: key }));
   return { bytes, etag: head.ETag };
@@ -49,26 +54,42 @@ async function openUploadFolders(): Promise<string[]> {
 }
 
 /** Uploads `parts` (number, bytes) in the order given, then completes with `listed` (default: all, with their ETags). */
-async function multipart(key: string, parts: [number, Buffer][], listed?: (etags: Map<number, string>) => CompletedPart[]): Promise<void> {
+async function multipart(
+  key: string,
+  parts: [number, Buffer][],
+  listed?: (etags: Map<number, string>) => CompletedPart[],
+): Promise<void> {
   const target = { Bucket: standins.bucket, Key: key };
-  const { UploadId } = await standins.s3.send(new CreateMultipartUploadCommand({ ...target, ContentType: "application/octet-stream" }));
+  const { UploadId } = await standins.s3.send(
+    new CreateMultipartUploadCommand({ ...target, ContentType: "application/octet-stream" }),
+  );
   const etags = new Map<number, string>();
   for (const [n, bytes] of parts) {
-    const answer = await standins.s3.send(new UploadPartCommand({ ...target, UploadId, PartNumber: n, Body: bytes }));
+    const answer = await standins.s3.send(
+      new UploadPartCommand({ ...target, UploadId, PartNumber: n, Body: bytes }),
+    );
     etags.set(n, answer.ETag ?? "");
   }
-  const list = listed?.(etags) ?? [...etags].sort(([a], [b]) => a - b).map(([PartNumber, ETag]) => ({ PartNumber, ETag }));
-  await standins.s3.send(new CompleteMultipartUploadCommand({ ...target, UploadId, MultipartUpload: { Parts: list } }));
+  const list =
+    listed?.(etags) ??
+    [...etags].sort(([a], [b]) => a - b).map(([PartNumber, ETag]) => ({ PartNumber, ETag }));
+  await standins.s3.send(
+    new CompleteMultipartUploadCommand({ ...target, UploadId, MultipartUpload: { Parts: list } }),
+  );
 }
 
 describe("multipart uploads into the local s3rver", () => {
   it("a streamed 20 MiB upload (5 MiB parts, the last smaller) reads back byte for byte with S3's multipart ETag, no upload folder left", async () => {
     const body = randomBytes(20 * 1024 * 1024 + 123);
     const store = new ObjectStore(standins.s3, standins.bucket);
-    const result = await store.uploadStream("big/one.bin", Readable.from([body.subarray(0, 5_000_000), body.subarray(5_000_000)]), {
-      contentType: "application/octet-stream",
-      expectedBytes: body.length,
-    });
+    const result = await store.uploadStream(
+      "big/one.bin",
+      Readable.from([body.subarray(0, 5_000_000), body.subarray(5_000_000)]),
+      {
+        contentType: "application/octet-stream",
+        expectedBytes: body.length,
+      },
+    );
     expect(result.sha256).toBe(createHash("sha256").update(body).digest("hex"));
     const { bytes, etag } = await stored("big/one.bin");
     expect(bytes.equals(body)).toBe(true);
@@ -124,13 +145,23 @@ describe("multipart uploads into the local s3rver", () => {
   });
 
   it("a listed part with a wrong ETag, or never uploaded, is InvalidPart (400) and stores nothing", async () => {
-    const wrongEtag = multipart("bad/d.bin", [[1, randomBytes(1024)]], () => [{ PartNumber: 1, ETag: '"0123456789abcdef0123456789abcdef"' }]);
-    await expect(wrongEtag).rejects.toMatchObject({ name: "InvalidPart", $metadata: { httpStatusCode: 400 } });
+    const wrongEtag = multipart("bad/d.bin", [[1, randomBytes(1024)]], () => [
+      { PartNumber: 1, ETag: '"0123456789abcdef0123456789abcdef"' },
+    ]);
+    await expect(wrongEtag).rejects.toMatchObject({
+      name: "InvalidPart",
+      $metadata: { httpStatusCode: 400 },
+    });
     const missing = multipart("bad/e.bin", [[1, randomBytes(1024)]], (etags) => [
       { PartNumber: 1, ETag: etags.get(1) },
       { PartNumber: 2, ETag: etags.get(1) },
     ]);
-    await expect(missing).rejects.toMatchObject({ name: "InvalidPart", $metadata: { httpStatusCode: 400 } });
-    await expect(standins.s3.send(new HeadObjectCommand({ Bucket: standins.bucket, Key: "bad/d.bin" }))).rejects.toMatchObject({ name: "NotFound" });
+    await expect(missing).rejects.toMatchObject({
+      name: "InvalidPart",
+      $metadata: { httpStatusCode: 400 },
+    });
+    await expect(
+      standins.s3.send(new HeadObjectCommand({ Bucket: standins.bucket, Key: "bad/d.bin" })),
+    ).rejects.toMatchObject({ name: "NotFound" });
   });
 });

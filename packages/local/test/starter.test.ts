@@ -12,13 +12,27 @@ const definition = synthJobFlowDefinition();
 function counting(pollOutcome: () => "running" | "succeeded") {
   const visits: Record<string, number> = {};
   const visit = (name: string) => (visits[name] = (visits[name] ?? 0) + 1);
-  const state = (jobId: string) => ({ jobId, kind: "video", waitSeconds: 1, polls: 0, maxPolls: 1000, deadlineAt: "2100-01-01T00:00:00Z", outcome: "running" });
+  const state = (jobId: string) => ({
+    jobId,
+    kind: "video",
+    waitSeconds: 1,
+    polls: 0,
+    maxPolls: 1000,
+    deadlineAt: "2100-01-01T00:00:00Z",
+    outcome: "running",
+  });
   const handlers = {
     Submit: async (input: { jobId: string }) => (visit("Submit"), state(input.jobId)),
-    Poll: async (input: { jobId: string }) => (visit("Poll"), { ...state(input.jobId), outcome: pollOutcome() }),
+    Poll: async (input: { jobId: string }) => (
+      visit("Poll"), { ...state(input.jobId), outcome: pollOutcome() }
+    ),
     Download: async (input: object) => (visit("Download"), input),
-    Finish: async (input: { jobId: string }) => (visit("Finish"), { jobId: input.jobId, status: "succeeded" }),
-    RecordFailure: async (input: { jobId: string }) => (visit("RecordFailure"), { jobId: input.jobId, status: "failed" }),
+    Finish: async (input: { jobId: string }) => (
+      visit("Finish"), { jobId: input.jobId, status: "succeeded" }
+    ),
+    RecordFailure: async (input: { jobId: string }) => (
+      visit("RecordFailure"), { jobId: input.jobId, status: "failed" }
+    ),
   };
   return { visits, handlers };
 }
@@ -32,8 +46,16 @@ describe("LocalJobStarter", () => {
   it("starting a job that is running here already starts nothing; a terminal job is not started", async () => {
     let done = false;
     const { visits, handlers } = counting(() => (done ? "succeeded" : "running"));
-    const starter = new LocalJobStarter({ definition, handlers, log: silentLogger, waitScale: 0.001 });
-    await Promise.all([starter.start({ id: "vidtsk_a", status: "queued" }), starter.start({ id: "vidtsk_a", status: "queued" })]);
+    const starter = new LocalJobStarter({
+      definition,
+      handlers,
+      log: silentLogger,
+      waitScale: 0.001,
+    });
+    await Promise.all([
+      starter.start({ id: "vidtsk_a", status: "queued" }),
+      starter.start({ id: "vidtsk_a", status: "queued" }),
+    ]);
     await starter.start({ id: "vidtsk_b", status: "succeeded" });
     expect(starter.running).toEqual(["vidtsk_a"]);
     done = true;
@@ -43,7 +65,12 @@ describe("LocalJobStarter", () => {
 
   it("stop() ends every running execution before it resolves, and later starts do nothing", async () => {
     const { visits, handlers } = counting(() => "running");
-    const starter = new LocalJobStarter({ definition, handlers, log: silentLogger, waitScale: 0.001 });
+    const starter = new LocalJobStarter({
+      definition,
+      handlers,
+      log: silentLogger,
+      waitScale: 0.001,
+    });
     await starter.start({ id: "vidtsk_c", status: "running" });
     await until(() => (visits.Poll ?? 0) > 0);
     await starter.stop();

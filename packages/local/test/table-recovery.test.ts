@@ -13,7 +13,12 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from "@aws-s
 import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { expect, it } from "vitest";
 import { createJobsTableInput } from "@reelay/core/jobs/schema";
-import { LOCAL_CREDENTIALS, LOCAL_REGION, LOCAL_TABLE, startStandins } from "../src/aws-standins.ts";
+import {
+  LOCAL_CREDENTIALS,
+  LOCAL_REGION,
+  LOCAL_TABLE,
+  startStandins,
+} from "../src/aws-standins.ts";
 
 const require = createRequire(import.meta.url);
 const dynalite = require("dynalite") as (options: Record<string, unknown>) => Server;
@@ -25,17 +30,30 @@ it("a jobs table left CREATING by a crash is made again at the next start, and t
     const stuck = dynalite({ path: join(dataDir, "dynamodb"), createTableMs: 3_600_000 });
     await new Promise<void>((resolve) => stuck.listen(0, "127.0.0.1", resolve));
     const endpoint = `http://127.0.0.1:${(stuck.address() as AddressInfo).port}`;
-    const client = new DynamoDBClient({ region: LOCAL_REGION, endpoint, credentials: LOCAL_CREDENTIALS });
+    const client = new DynamoDBClient({
+      region: LOCAL_REGION,
+      endpoint,
+      credentials: LOCAL_CREDENTIALS,
+    });
     await client.send(new CreateTableCommand(createJobsTableInput(LOCAL_TABLE)));
-    expect((await client.send(new DescribeTableCommand({ TableName: LOCAL_TABLE }))).Table?.TableStatus).toBe("CREATING");
+    expect(
+      (await client.send(new DescribeTableCommand({ TableName: LOCAL_TABLE }))).Table?.TableStatus,
+    ).toBe("CREATING");
     client.destroy();
     await new Promise((resolve) => stuck.close(resolve));
 
     const standins = await startStandins({ dataDir, s3Port: 0 });
     try {
-      const described = await standins.ddb.send(new DescribeTableCommand({ TableName: standins.tableName }));
+      const described = await standins.ddb.send(
+        new DescribeTableCommand({ TableName: standins.tableName }),
+      );
       expect(described.Table?.TableStatus).toBe("ACTIVE");
-      await standins.ddb.send(new PutCommand({ TableName: standins.tableName, Item: { pk: "probe", gsi1pk: "PROBE", gsi1sk: "1" } }));
+      await standins.ddb.send(
+        new PutCommand({
+          TableName: standins.tableName,
+          Item: { pk: "probe", gsi1pk: "PROBE", gsi1sk: "1" },
+        }),
+      );
     } finally {
       await standins.close();
     }

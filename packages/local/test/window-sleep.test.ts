@@ -20,7 +20,12 @@ describe("windowSleeper", () => {
   it("end() cuts every pause short, and a pause asked for afterwards ends at once", async () => {
     const { sleep, end } = windowSleeper();
     const started = Date.now();
-    const pauses = Array.from({ length: 3 }, () => sleep(60_000).then(() => "slept", (error: Error) => error.name));
+    const pauses = Array.from({ length: 3 }, () =>
+      sleep(60_000).then(
+        () => "slept",
+        (error: Error) => error.name,
+      ),
+    );
     end();
     expect(await Promise.all(pauses)).toEqual(["AbortError", "AbortError", "AbortError"]);
     await expect(sleep(60_000)).rejects.toMatchObject({ name: "AbortError" });

@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Counters } from "./counters.ts";
-import { DOWNLOAD_FAULTS, TASK_FAULTS, type FaultEngine, type KeyedRule, type RequestTag } from "./fault-engine.ts";
+import {
+  DOWNLOAD_FAULTS,
+  TASK_FAULTS,
+  type FaultEngine,
+  type KeyedRule,
+  type RequestTag,
+} from "./fault-engine.ts";
 import { parseFaultHeader } from "./fault-parse.ts";
 import { delay, sendError, sendJson } from "./http-io.ts";
 import type { UrlSigner } from "./signing.ts";
@@ -44,7 +50,12 @@ export interface Req {
   url: URL;
 }
 
-const REQUEST_FAULTS: ReadonlySet<FaultName> = new Set(["rate_limit", "server_error", "reset", "business_error"]);
+const REQUEST_FAULTS: ReadonlySet<FaultName> = new Set([
+  "rate_limit",
+  "server_error",
+  "reset",
+  "business_error",
+]);
 const SLOW: ReadonlySet<FaultName> = new Set(["slow"]);
 
 export function headerRules(r: Req): FaultRule[] {
@@ -56,7 +67,10 @@ export function headerRules(r: Req): FaultRule[] {
 export function keyedHeaderRules(r: Req, only: (rule: FaultRule) => boolean): KeyedRule[] {
   return headerRules(r)
     .filter(only)
-    .map((rule, i) => ({ rule: { ...rule, on: rule.on ?? "any" }, key: `hdr:${r.req.method} ${r.url.pathname}:${i}:${JSON.stringify(rule)}` }));
+    .map((rule, i) => ({
+      rule: { ...rule, on: rule.on ?? "any" },
+      key: `hdr:${r.req.method} ${r.url.pathname}:${i}:${JSON.stringify(rule)}`,
+    }));
 }
 
 export function isRequestFault(rule: FaultRule): boolean {
@@ -67,14 +81,23 @@ export function answerFault(r: Req, rule: FaultRule): void {
   switch (rule.fault) {
     case "rate_limit": {
       const s = rule.retryAfterS ?? 1;
-      sendError(r.res, 429, "rate_limited", "Too many requests; retry later", { "retry-after": String(Math.max(0, Math.ceil(s))) });
+      sendError(r.res, 429, "rate_limited", "Too many requests; retry later", {
+        "retry-after": String(Math.max(0, Math.ceil(s))),
+      });
       return;
     }
     case "server_error":
-      sendError(r.res, rule.status ?? 503, "server_error", "The service is temporarily unavailable");
+      sendError(
+        r.res,
+        rule.status ?? 503,
+        "server_error",
+        "The service is temporarily unavailable",
+      );
       return;
     case "business_error":
-      sendJson(r.res, 200, { error: { code: "business_error", message: "The request was refused by the service" } });
+      sendJson(r.res, 200, {
+        error: { code: "business_error", message: "The request was refused by the service" },
+      });
       return;
     default:
       // reset, and any fault without an answer of its own: the client sees the connection drop.
@@ -82,19 +105,31 @@ export function answerFault(r: Req, rule: FaultRule): void {
   }
 }
 
-export type FaultOutcome = { kind: "none" } | { kind: "answered" } | { kind: "after"; rule: FaultRule };
+export type FaultOutcome =
+  | { kind: "none" }
+  | { kind: "answered" }
+  | { kind: "after"; rule: FaultRule };
 
 /**
  * Applies request-level faults (server rules, the request's X-Sim-Fault header, and `extra`).
  * `after` (reset/server_error on create) is returned instead of answered: the caller makes the task first.
  */
-export async function requestFaults(ctx: SimContext, r: Req, tags: readonly RequestTag[], extra: KeyedRule[] = []): Promise<FaultOutcome> {
+export async function requestFaults(
+  ctx: SimContext,
+  r: Req,
+  tags: readonly RequestTag[],
+  extra: KeyedRule[] = [],
+): Promise<FaultOutcome> {
   const rules = [...ctx.serverRules, ...keyedHeaderRules(r, isRequestFault), ...extra];
   const slow = ctx.engine.first(rules, tags, SLOW);
   if (slow !== undefined) await delay(slow.delayMs ?? 2000);
   const hit = ctx.engine.first(rules, tags, REQUEST_FAULTS);
   if (hit === undefined) return { kind: "none" };
-  if (hit.after === true && tags.includes("create") && (hit.fault === "reset" || hit.fault === "server_error")) {
+  if (
+    hit.after === true &&
+    tags.includes("create") &&
+    (hit.fault === "reset" || hit.fault === "server_error")
+  ) {
     return { kind: "after", rule: hit };
   }
   answerFault(r, hit);

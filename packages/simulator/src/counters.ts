@@ -9,7 +9,17 @@ export class Counters {
   private c = Counters.empty();
 
   private static empty(): Omit<SimulatorCounters, "faultsInjected"> {
-    return { requests: 0, creates: 0, tasksCreated: 0, createsByKey: {}, tasksByKey: {}, polls: 0, pollsByTask: {}, downloads: 0, downloadsByTask: {} };
+    return {
+      requests: 0,
+      creates: 0,
+      tasksCreated: 0,
+      createsByKey: {},
+      tasksByKey: {},
+      polls: 0,
+      pollsByTask: {},
+      downloads: 0,
+      downloadsByTask: {},
+    };
   }
 
   request(): void {

@@ -1,5 +1,12 @@
 import { createHash } from "node:crypto";
-import { requestFaults, headerRules, isRequestFault, type FaultOutcome, type Req, type SimContext } from "./context.ts";
+import {
+  requestFaults,
+  headerRules,
+  isRequestFault,
+  type FaultOutcome,
+  type Req,
+  type SimContext,
+} from "./context.ts";
 import { TASK_FAULTS, type KeyedRule, type RequestTag } from "./fault-engine.ts";
 import { parseDirectives } from "./fault-parse.ts";
 import { newTaskId, type TaskRecord } from "./tasks.ts";
@@ -32,7 +39,13 @@ function promptCreateRules(prompt: string): KeyedRule[] {
     .map((rule, i) => ({ rule, key: `prompt:${hash}:${i}` }));
 }
 
-function makeTask(ctx: SimContext, r: Req, input: CreateInput, key: string | undefined, tags: readonly RequestTag[]): TaskRecord {
+function makeTask(
+  ctx: SimContext,
+  r: Req,
+  input: CreateInput,
+  key: string | undefined,
+  tags: readonly RequestTag[],
+): TaskRecord {
   const id = newTaskId(input.kind);
   const d = parseDirectives(input.prompt);
   const o = ctx.opts;
@@ -45,7 +58,8 @@ function makeTask(ctx: SimContext, r: Req, input: CreateInput, key: string | und
     ...d.faults.filter((rule) => rule.on !== "create" || !isRequestFault(rule)),
   ].map((rule, i) => ({ rule, key: `task:${id}:${i}` }));
   const taskLevel = [...ctx.serverRules, ...own];
-  const neverFinish = !input.immediate && ctx.engine.first(taskLevel, tags, new Set(["never_finish"])) !== undefined;
+  const neverFinish =
+    !input.immediate && ctx.engine.first(taskLevel, tags, new Set(["never_finish"])) !== undefined;
   const fail = neverFinish ? undefined : ctx.engine.first(taskLevel, tags, new Set(["task_fail"]));
   const task: TaskRecord = {
     id,
@@ -71,17 +85,25 @@ function makeTask(ctx: SimContext, r: Req, input: CreateInput, key: string | und
   return task;
 }
 
-export type CreateResult = { task: TaskRecord; after: FaultOutcome & { kind: "after" } | undefined } | undefined;
+export type CreateResult =
+  | { task: TaskRecord; after: (FaultOutcome & { kind: "after" }) | undefined }
+  | undefined;
 
 /**
  * The create path shared by every endpoint: faults, then idempotency, then a new task.
  * Returns undefined when a fault already answered. Validation happens before this call.
  */
-export async function createTask(ctx: SimContext, r: Req, tags: readonly RequestTag[], input: CreateInput): Promise<CreateResult> {
+export async function createTask(
+  ctx: SimContext,
+  r: Req,
+  tags: readonly RequestTag[],
+  input: CreateInput,
+): Promise<CreateResult> {
   const key = idempotencyKey(r);
   const outcome = await requestFaults(ctx, r, tags, promptCreateRules(input.prompt));
   if (outcome.kind === "answered") return undefined;
   const after = outcome.kind === "after" ? outcome : undefined;
-  const existing = key === undefined ? undefined : ctx.tasks.get(ctx.byKey.get(`${input.route}\n${key}`) ?? "");
+  const existing =
+    key === undefined ? undefined : ctx.tasks.get(ctx.byKey.get(`${input.route}\n${key}`) ?? "");
   return { task: existing ?? makeTask(ctx, r, input, key, tags), after };
 }

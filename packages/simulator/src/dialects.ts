@@ -25,13 +25,23 @@ export function renderVideoTask(dialect: DialectName, t: TaskView): Record<strin
       return { service_task: serviceTask, task_id: t.id, status };
     }
     case "flat": {
-      const status = { queued: "PENDING", running: "PROCESSING", succeeded: "SUCCESS", failed: "FAILED" }[t.status];
+      const status = {
+        queued: "PENDING",
+        running: "PROCESSING",
+        succeeded: "SUCCESS",
+        failed: "FAILED",
+      }[t.status];
       if (t.status === "succeeded") return { task_id: t.id, status, video_url: t.videoUrl };
       if (t.status === "failed") return { task_id: t.id, status, fail_reason: reason };
       return { task_id: t.id, status };
     }
     case "nested_output": {
-      const status = { queued: "in_progress", running: "in_progress", succeeded: "completed", failed: "error" }[t.status];
+      const status = {
+        queued: "in_progress",
+        running: "in_progress",
+        succeeded: "completed",
+        failed: "error",
+      }[t.status];
       const body: Record<string, unknown> = { service_task: { task_id: t.id, status } };
       if (t.status === "succeeded") body.data = { outputs: [{ type: "video", url: t.videoUrl }] };
       else body.data = { outputs: [] };
@@ -45,7 +55,8 @@ export function renderVideoTask(dialect: DialectName, t: TaskView): Record<strin
       return { task_id: t.id, status: "processing", result: { videos } };
     }
     case "string_error": {
-      if (t.status === "succeeded") return { task_id: t.id, status: "Completed", output: t.videoUrl };
+      if (t.status === "succeeded")
+        return { task_id: t.id, status: "Completed", output: t.videoUrl };
       if (t.status === "failed") return { task_id: t.id, status: "Error", error: reason };
       return { task_id: t.id, status: "Running" };
     }

@@ -44,7 +44,11 @@ export class FaultEngine {
   }
 
   /** The first rule of `names` that applies to a request with `tags` and fires. */
-  first(rules: readonly KeyedRule[], tags: readonly RequestTag[], names: ReadonlySet<FaultName>): FaultRule | undefined {
+  first(
+    rules: readonly KeyedRule[],
+    tags: readonly RequestTag[],
+    names: ReadonlySet<FaultName>,
+  ): FaultRule | undefined {
     for (const k of rules) {
       if (names.has(k.rule.fault) && matches(k.rule, tags) && this.fire(k)) return k.rule;
     }

@@ -1,5 +1,11 @@
 import { isDialect } from "./dialects.ts";
-import { FAULT_NAMES, type DialectName, type FaultName, type FaultRule, type FaultTarget } from "./types.ts";
+import {
+  FAULT_NAMES,
+  type DialectName,
+  type FaultName,
+  type FaultRule,
+  type FaultTarget,
+} from "./types.ts";
 
 const TARGETS: readonly string[] = ["create", "poll", "download", "image", "any"];
 
@@ -18,8 +24,10 @@ function applyParam(rule: FaultRule, key: string, value: string): void {
   const n = finite(value);
   if (k === "times" && n !== undefined) rule.times = n;
   else if (k === "probability" && n !== undefined) rule.probability = n;
-  else if ((k === "retry_after" || k === "retry_after_s" || k === "retryafters") && n !== undefined) rule.retryAfterS = n;
-  else if ((k === "delay_ms" || k === "delay" || k === "delayms") && n !== undefined) rule.delayMs = n;
+  else if ((k === "retry_after" || k === "retry_after_s" || k === "retryafters") && n !== undefined)
+    rule.retryAfterS = n;
+  else if ((k === "delay_ms" || k === "delay" || k === "delayms") && n !== undefined)
+    rule.delayMs = n;
   else if (k === "status" && n !== undefined) rule.status = n;
   else if (k === "on" && TARGETS.includes(value)) rule.on = value as FaultTarget;
   else if (k === "after") rule.after = value === "" || value === "true" || value === "1";

@@ -13,7 +13,12 @@ export class HttpError extends Error {
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
   res.writeHead(status, {
@@ -24,7 +29,13 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, status, { error: { code, message } }, headers);
 }
 
@@ -51,7 +62,9 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
 }
 
 function tooLarge(limit: number): HttpError {
-  return new HttpError(413, "payload_too_large", `Request body exceeds ${limit} bytes`, { connection: "close" });
+  return new HttpError(413, "payload_too_large", `Request body exceeds ${limit} bytes`, {
+    connection: "close",
+  });
 }
 
 export async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {

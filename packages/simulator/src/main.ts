@@ -48,7 +48,8 @@ const numeric = {
   outputBytes: num("output-bytes", values["output-bytes"]),
   urlTtlMs: num("url-ttl-ms", values["url-ttl-ms"]),
 };
-for (const [k, v] of Object.entries(numeric)) if (v !== undefined) Object.assign(options, { [k]: v });
+for (const [k, v] of Object.entries(numeric))
+  if (v !== undefined) Object.assign(options, { [k]: v });
 
 const sim = await startSimulator(options);
 console.log(`reelay upstream simulator listening at ${sim.url}`);

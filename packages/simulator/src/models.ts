@@ -41,6 +41,10 @@ export const DEFAULT_MODELS: readonly ModelEntry[] = [
   ...IMAGE_MODELS.map((id) => ({ id, modality: "image" as const })),
 ];
 
-export function hasModel(models: readonly ModelEntry[], id: string, modality: ModelEntry["modality"]): boolean {
+export function hasModel(
+  models: readonly ModelEntry[],
+  id: string,
+  modality: ModelEntry["modality"],
+): boolean {
   return models.some((m) => m.id === id && m.modality === modality);
 }

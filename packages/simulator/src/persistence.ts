@@ -9,7 +9,8 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { TaskRecord } from "./tasks.ts";
 
-interface StoredTask extends Omit<TaskRecord, "shaCache" | "finishesAt" | "idempotencyKey" | "failReason"> {
+interface StoredTask
+  extends Omit<TaskRecord, "shaCache" | "finishesAt" | "idempotencyKey" | "failReason"> {
   /** null for a task that never finishes (JSON has no Infinity). */
   finishesAt: number | null;
   idempotencyKey: string | null;
@@ -22,7 +23,11 @@ export interface TaskJournal {
   append(task: TaskRecord, keyEntry: string | undefined): void;
 }
 
-export function loadTasks(file: string, tasks: Map<string, TaskRecord>, byKey: Map<string, string>): void {
+export function loadTasks(
+  file: string,
+  tasks: Map<string, TaskRecord>,
+  byKey: Map<string, string>,
+): void {
   if (!existsSync(file)) return;
   for (const line of readFileSync(file, "utf8").split("\n")) {
     if (line.trim() === "") continue;

@@ -36,5 +36,10 @@ export function solidPng(seed: string): Buffer {
   const row = Buffer.alloc(1 + SIDE * 3);
   for (let x = 0; x < SIDE; x++) row.set([r, g, b], 1 + x * 3);
   const raw = Buffer.concat(Array.from({ length: SIDE }, () => row));
-  return Buffer.concat([SIGNATURE, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }

@@ -68,11 +68,14 @@ async function route(ctx: SimContext, r: Req): Promise<void> {
   const path = r.url.pathname;
   const file = /^\/files\/([^/]+)\/([^/]+)$/.exec(path);
   if (file !== null) {
-    if (method !== "GET" && method !== "HEAD") throw new HttpError(405, "method_not_allowed", `${method} is not allowed here`);
+    if (method !== "GET" && method !== "HEAD")
+      throw new HttpError(405, "method_not_allowed", `${method} is not allowed here`);
     return download(ctx, r, decodeId(file[1] ?? ""), decodeId(file[2] ?? ""));
   }
-  if (path !== "/v1" && !path.startsWith("/v1/")) throw new HttpError(404, "not_found", `No route for ${path}`);
-  if (!authorized(r.req, ctx.opts.apiKey)) throw new HttpError(401, "unauthorized", "Missing or wrong `Authorization: Bearer <key>`");
+  if (path !== "/v1" && !path.startsWith("/v1/"))
+    throw new HttpError(404, "not_found", `No route for ${path}`);
+  if (!authorized(r.req, ctx.opts.apiKey))
+    throw new HttpError(401, "unauthorized", "Missing or wrong `Authorization: Bearer <key>`");
   const video = /^\/v1\/video\/tasks\/([^/]+)$/.exec(path);
   const image = /^\/v1\/image\/tasks\/([^/]+)$/.exec(path);
   const routes: [string, string | RegExpExecArray | null, () => Promise<void>][] = [
@@ -86,7 +89,8 @@ async function route(ctx: SimContext, r: Req): Promise<void> {
   const matched = routes.filter(([, m]) => m !== null);
   const hit = matched.find(([verb]) => verb === method);
   if (hit !== undefined) return hit[2]();
-  if (matched.length > 0) throw new HttpError(405, "method_not_allowed", `${method} is not allowed on ${path}`);
+  if (matched.length > 0)
+    throw new HttpError(405, "method_not_allowed", `${method} is not allowed on ${path}`);
   throw new HttpError(404, "not_found", `No route for ${path}`);
 }
 
@@ -156,7 +160,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     task: (id) => {
       const t = ctx.tasks.get(id);
-      return t === undefined ? undefined : snapshot(t, ctx.opts.now(), outputUrls(t, ctx.signer, ctx.origin, ctx.opts.urlTtlMs));
+      return t === undefined
+        ? undefined
+        : snapshot(t, ctx.opts.now(), outputUrls(t, ctx.signer, ctx.origin, ctx.opts.urlTtlMs));
     },
     reset: () => {
       ctx.tasks.clear();

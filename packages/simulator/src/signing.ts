@@ -17,7 +17,8 @@ export class UrlSigner {
     const expires = Number(params.get("expires"));
     const given = Buffer.from(params.get("sig") ?? "", "utf8");
     const want = Buffer.from(this.sig(path, expires), "utf8");
-    if (!Number.isFinite(expires) || given.length !== want.length || !timingSafeEqual(given, want)) return "bad_signature";
+    if (!Number.isFinite(expires) || given.length !== want.length || !timingSafeEqual(given, want))
+      return "bad_signature";
     return now > expires ? "expired" : "ok";
   }
 }

@@ -67,8 +67,15 @@ export function outputSha(t: TaskRecord, name: string): string {
 }
 
 /** Signed URLs of a succeeded task; they expire `ttlMs` after the moment of success. */
-export function outputUrls(t: TaskRecord, signer: UrlSigner, origin: string, ttlMs: number): string[] {
-  return outputNames(t).map((name) => signer.sign(origin, `/files/${t.id}/${name}`, t.finishesAt + ttlMs));
+export function outputUrls(
+  t: TaskRecord,
+  signer: UrlSigner,
+  origin: string,
+  ttlMs: number,
+): string[] {
+  return outputNames(t).map((name) =>
+    signer.sign(origin, `/files/${t.id}/${name}`, t.finishesAt + ttlMs),
+  );
 }
 
 export function snapshot(t: TaskRecord, now: number, urls: string[]): SimTask {

@@ -2,7 +2,9 @@ import { createHash, type Hash } from "node:crypto";
 import { readFileSync } from "node:fs";
 
 /** A real, playable 2 s H.264 MP4 (see fixtures/make-fixtures.sh). */
-export const VIDEO_FIXTURE: Buffer = readFileSync(new URL("../fixtures/video.mp4", import.meta.url));
+export const VIDEO_FIXTURE: Buffer = readFileSync(
+  new URL("../fixtures/video.mp4", import.meta.url),
+);
 
 const SMALL_BOX_MAX = 0xffff_ffff;
 const CHUNK = 64 * 1024;

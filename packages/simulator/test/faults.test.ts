@@ -5,7 +5,9 @@ const BODY = { model: "alpha-2.7", prompt: "a cat" };
 
 describe("faults", () => {
   it("rate_limit answers 429 with Retry-After and an error body, then stops after `times`", async () => {
-    const s = await sim({ faults: [{ fault: "rate_limit", on: "create", times: 1, retryAfterS: 3 }] });
+    const s = await sim({
+      faults: [{ fault: "rate_limit", on: "create", times: 1, retryAfterS: 3 }],
+    });
     const first = await post(s, "/video/generations", BODY);
     expect(first.status).toBe(429);
     expect(first.headers.get("retry-after")).toBe("3");
@@ -31,7 +33,9 @@ describe("faults", () => {
 
   it("reset with after:true on create makes the task but loses the answer", async () => {
     const s = await sim({ faults: [{ fault: "reset", on: "create", after: true, times: 1 }] });
-    await expect(post(s, "/video/generations", BODY, { "x-idempotency-key": "k1" })).rejects.toThrow();
+    await expect(
+      post(s, "/video/generations", BODY, { "x-idempotency-key": "k1" }),
+    ).rejects.toThrow();
     expect(s.counters().tasksCreated).toBe(1);
     expect(s.counters().tasksByKey).toEqual({ k1: 1 });
   });
@@ -58,7 +62,9 @@ describe("faults", () => {
   it("business_error on poll answers 200 with an error and no status", async () => {
     const s = await sim({ faults: [{ fault: "business_error", on: "poll", times: 1 }] });
     const id = await createVideo(s);
-    expect(await pollJson(s, id)).toEqual({ error: { code: "business_error", message: expect.any(String) } });
+    expect(await pollJson(s, id)).toEqual({
+      error: { code: "business_error", message: expect.any(String) },
+    });
     expect(await pollJson(s, id)).toMatchObject({ task_id: id });
   });
 
@@ -91,9 +97,12 @@ describe("faults", () => {
 
   it("X-Sim-Fault applies to the request that carries it, `times` counted per identical request", async () => {
     const s = await sim();
-    const header = { "x-sim-fault": "rate_limit;times=2;retry_after=1, server_error;status=500;times=1" };
+    const header = {
+      "x-sim-fault": "rate_limit;times=2;retry_after=1, server_error;status=500;times=1",
+    };
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await post(s, "/video/generations", BODY, header)).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await post(s, "/video/generations", BODY, header)).status);
     expect(statuses).toEqual([429, 429, 500, 200]);
     expect((await post(s, "/video/generations", BODY)).status).toBe(200);
   });

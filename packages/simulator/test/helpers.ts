@@ -17,7 +17,12 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.close()));
 });
 
-export async function post(s: Simulator, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+export async function post(
+  s: Simulator,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${s.url}${path}`, {
     method: "POST",
     headers: { ...AUTH, "content-type": "application/json", ...headers },
@@ -25,11 +30,19 @@ export async function post(s: Simulator, path: string, body: unknown, headers: R
   });
 }
 
-export async function get(s: Simulator, path: string, headers: Record<string, string> = {}): Promise<Response> {
+export async function get(
+  s: Simulator,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${s.url}${path}`, { headers: { ...AUTH, ...headers } });
 }
 
-export async function createVideo(s: Simulator, prompt = "a cat surfing", headers: Record<string, string> = {}): Promise<string> {
+export async function createVideo(
+  s: Simulator,
+  prompt = "a cat surfing",
+  headers: Record<string, string> = {},
+): Promise<string> {
   const res = await post(s, "/video/generations", { model: "alpha-2.7", prompt }, headers);
   if (res.status !== 200) throw new Error(`create answered ${res.status}: ${await res.text()}`);
   const body = (await res.json()) as { task_id?: string; service_task?: { task_id?: string } };
@@ -39,7 +52,11 @@ export async function createVideo(s: Simulator, prompt = "a cat surfing", header
 }
 
 /** Polls until `done` says so; the bound is generous because CI machines are slow, never a timing assertion. */
-export async function pollUntil<T>(fn: () => Promise<T>, done: (v: T) => boolean, limitMs = 10_000): Promise<T> {
+export async function pollUntil<T>(
+  fn: () => Promise<T>,
+  done: (v: T) => boolean,
+  limitMs = 10_000,
+): Promise<T> {
   const end = Date.now() + limitMs;
   for (;;) {
     const v = await fn();
@@ -49,7 +66,10 @@ export async function pollUntil<T>(fn: () => Promise<T>, done: (v: T) => boolean
 }
 
 /** A clock the test moves by hand, so lifecycle tests never wait. */
-export function fakeClock(start = 1_700_000_000_000): { now: () => number; advance: (ms: number) => void } {
+export function fakeClock(start = 1_700_000_000_000): {
+  now: () => number;
+  advance: (ms: number) => void;
+} {
   let t = start;
   return { now: () => t, advance: (ms) => void (t += ms) };
 }
@@ -60,7 +80,11 @@ export async function pollJson(s: Simulator, id: string): Promise<Record<string,
 }
 
 /** Succeeds a video task at once (fake clock) and returns its signed URL from the standard dialect. */
-export async function finishedVideoUrl(s: Simulator, clock: { advance: (ms: number) => void }, prompt?: string): Promise<{ id: string; url: string }> {
+export async function finishedVideoUrl(
+  s: Simulator,
+  clock: { advance: (ms: number) => void },
+  prompt?: string,
+): Promise<{ id: string; url: string }> {
   const id = await createVideo(s, prompt);
   clock.advance(10_000); // past generationMs, well inside urlTtlMs
   const body = (await pollJson(s, id)) as { service_task: { output?: { video_url?: string } } };

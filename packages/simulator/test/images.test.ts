@@ -4,7 +4,12 @@ import { AUTH, fakeClock, get, post, sim } from "./helpers.ts";
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 function chat(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { model: "deltaq2-image", messages: [{ role: "user", content: "a red fox" }], modalities: ["image", "text"], ...extra };
+  return {
+    model: "deltaq2-image",
+    messages: [{ role: "user", content: "a red fox" }],
+    modalities: ["image", "text"],
+    ...extra,
+  };
 }
 
 async function expectPng(url: string): Promise<Buffer> {
@@ -19,8 +24,18 @@ async function expectPng(url: string): Promise<Buffer> {
 
 function editForm(images: number, fields: Record<string, string> = {}): FormData {
   const form = new FormData();
-  for (let i = 0; i < images; i++) form.append("image[]", new Blob([Buffer.from([1, 2, 3, i])], { type: "image/png" }), `in-${i}.png`);
-  for (const [k, v] of Object.entries({ model: "deltaq2-image", prompt: "make it blue", ...fields })) form.append(k, v);
+  for (let i = 0; i < images; i++)
+    form.append(
+      "image[]",
+      new Blob([Buffer.from([1, 2, 3, i])], { type: "image/png" }),
+      `in-${i}.png`,
+    );
+  for (const [k, v] of Object.entries({
+    model: "deltaq2-image",
+    prompt: "make it blue",
+    ...fields,
+  }))
+    form.append(k, v);
   return form;
 }
 
@@ -32,9 +47,15 @@ describe("images", () => {
     expect(res.status).toBe(200);
     const created = (await res.json()) as { task_id: string };
     expect(created.task_id).toMatch(/^imgtsk_/);
-    expect(await (await get(s, `/image/tasks/${created.task_id}`)).json()).toEqual({ task_id: created.task_id, status: "running" });
+    expect(await (await get(s, `/image/tasks/${created.task_id}`)).json()).toEqual({
+      task_id: created.task_id,
+      status: "running",
+    });
     clock.advance(10_000);
-    const done = (await (await get(s, `/image/tasks/${created.task_id}`)).json()) as { status: string; images: { url: string }[] };
+    const done = (await (await get(s, `/image/tasks/${created.task_id}`)).json()) as {
+      status: string;
+      images: { url: string }[];
+    };
     expect(done.status).toBe("succeeded");
     expect(done.images).toHaveLength(2);
     const [a, b] = [await expectPng(done.images[0]!.url), await expectPng(done.images[1]!.url)];
@@ -63,7 +84,13 @@ describe("images", () => {
     ["modalities lacks image", chat({ modalities: ["text"] }), "invalid_modalities"],
     ["stream is true", chat({ stream: true }), "stream_unsupported"],
     ["model is a video model", chat({ model: "alpha-2.7" }), "model_not_found"],
-    ["reference_images has 8 items", chat({ image_config: { reference_images: Array(8).fill({ type: "url", url: "https://x/a.png" }) } }), "invalid_reference_images"],
+    [
+      "reference_images has 8 items",
+      chat({
+        image_config: { reference_images: Array(8).fill({ type: "url", url: "https://x/a.png" }) },
+      }),
+      "invalid_reference_images",
+    ],
   ];
   for (const [what, body, code] of invalid) {
     it(`chat/completions answers 400 ${code} when ${what}`, async () => {
@@ -81,7 +108,11 @@ describe("images", () => {
 
   it("images/edits takes multipart with image[] files and answers {created, data:[{url}]}", async () => {
     const s = await sim();
-    const res = await fetch(`${s.url}/images/edits`, { method: "POST", headers: AUTH, body: editForm(3, { n: "2" }) });
+    const res = await fetch(`${s.url}/images/edits`, {
+      method: "POST",
+      headers: AUTH,
+      body: editForm(3, { n: "2" }),
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { created: number; data: { url: string }[] };
     expect(typeof body.created).toBe("number");
@@ -93,9 +124,15 @@ describe("images", () => {
   it("images/edits answers 400 for zero or eight images and for a missing prompt", async () => {
     const s = await sim();
     for (const form of [editForm(0), editForm(8), editForm(1, { prompt: "" })]) {
-      const res = await fetch(`${s.url}/images/edits`, { method: "POST", headers: AUTH, body: form });
+      const res = await fetch(`${s.url}/images/edits`, {
+        method: "POST",
+        headers: AUTH,
+        body: form,
+      });
       expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
+      expect(await res.json()).toMatchObject({
+        error: { code: expect.any(String), message: expect.any(String) },
+      });
     }
   });
 

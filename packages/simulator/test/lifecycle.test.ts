@@ -25,7 +25,10 @@ describe("task lifecycle", () => {
       const s = await sim({ dialect, generationMs: 200 });
       const id = await createVideo(s);
       expect(id).toMatch(/^vidtsk_[0-9a-f]+$/);
-      const body = await pollUntil(() => pollJson(s, id), (b) => READ[dialect]!(b).url !== undefined);
+      const body = await pollUntil(
+        () => pollJson(s, id),
+        (b) => READ[dialect]!(b).url !== undefined,
+      );
       const { status, url } = READ[dialect]!(body);
       expect(status).toBe(STATUSES[dialect]![2]);
       const video = await fetch(url!);
@@ -35,7 +38,13 @@ describe("task lifecycle", () => {
 
     it(`${dialect}: queued, running, succeeded follow the clock and queueMs/generationMs scaled by timeScale`, async () => {
       const clock = fakeClock();
-      const s = await sim({ dialect, queueMs: 1000, generationMs: 4000, timeScale: 0.5, now: clock.now });
+      const s = await sim({
+        dialect,
+        queueMs: 1000,
+        generationMs: 4000,
+        timeScale: 0.5,
+        now: clock.now,
+      });
       const id = await createVideo(s);
       const [queued, running, done] = STATUSES[dialect]!;
       expect(READ[dialect]!(await pollJson(s, id))).toEqual({ status: queued, url: undefined });
@@ -58,7 +67,11 @@ describe("task lifecycle", () => {
       const body = (await pollJson(s, id)) as any;
       expect(READ[dialect]!(body).status).toBe(STATUSES[dialect]![3]);
       const reason =
-        body.service_task?.error?.message ?? body.fail_reason ?? body.error?.message ?? body.message ?? body.error;
+        body.service_task?.error?.message ??
+        body.fail_reason ??
+        body.error?.message ??
+        body.message ??
+        body.error;
       expect(reason).toBe("Content moderation rejected the prompt");
       expect(s.task(id)?.outputUrls).toEqual([]);
     });
@@ -66,11 +79,17 @@ describe("task lifecycle", () => {
 
   it("standard dialect failure carries service_task.error with code and message", async () => {
     const clock = fakeClock();
-    const s = await sim({ now: clock.now, faults: [{ fault: "task_fail", reason: "No credits left" }] });
+    const s = await sim({
+      now: clock.now,
+      faults: [{ fault: "task_fail", reason: "No credits left" }],
+    });
     const id = await createVideo(s);
     clock.advance(1_000_000);
     expect(await pollJson(s, id)).toMatchObject({
-      service_task: { status: "failed", error: { code: "generation_failed", message: "No credits left" } },
+      service_task: {
+        status: "failed",
+        error: { code: "generation_failed", message: "No credits left" },
+      },
       status: "failed",
     });
   });

@@ -48,7 +48,9 @@ describe("outputs", () => {
     const { url } = await finishedVideoUrl(s, clock);
     const buf = Buffer.from(await (await fetch(url)).arrayBuffer());
     expect(buf.readUInt32BE(VIDEO_FIXTURE.length)).toBe(1000);
-    expect(buf.subarray(VIDEO_FIXTURE.length + 4, VIDEO_FIXTURE.length + 8).toString("latin1")).toBe("free");
+    expect(
+      buf.subarray(VIDEO_FIXTURE.length + 4, VIDEO_FIXTURE.length + 8).toString("latin1"),
+    ).toBe("free");
   });
 
   it("two tasks of the same size have different bytes and different sha256", async () => {

@@ -3,7 +3,11 @@ import { parseDirectives, parseFaultHeader } from "../src/index.ts";
 
 describe("fault header and prompt directives", () => {
   it("parses a header list with parameters, skipping unknown fault names", () => {
-    expect(parseFaultHeader("rate_limit;times=2;retry_after=1, server_error;status=500, bogus, reset;after")).toEqual([
+    expect(
+      parseFaultHeader(
+        "rate_limit;times=2;retry_after=1, server_error;status=500, bogus, reset;after",
+      ),
+    ).toEqual([
       { fault: "rate_limit", times: 2, retryAfterS: 1 },
       { fault: "server_error", status: 500 },
       { fault: "reset", after: true },
@@ -26,7 +30,11 @@ describe("fault header and prompt directives", () => {
   });
 
   it("takes a quoted task_fail reason and ignores unknown directives and bad values", () => {
-    expect(parseDirectives('x [[sim:task_fail reason="No GPU"]] [[sim:wat]] [[sim:dialect=martian]] [[sim:generation_ms=abc]]')).toEqual({
+    expect(
+      parseDirectives(
+        'x [[sim:task_fail reason="No GPU"]] [[sim:wat]] [[sim:dialect=martian]] [[sim:generation_ms=abc]]',
+      ),
+    ).toEqual({
       faults: [{ fault: "task_fail", reason: "No GPU" }],
     });
   });

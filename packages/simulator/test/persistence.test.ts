@@ -18,15 +18,24 @@ async function start(stateFile: string, generationMs = 400): Promise<Simulator> 
 async function create(sim: Simulator, key: string, prompt = "a lighthouse"): Promise<string> {
   const answer = await fetch(`${sim.url}/video/generations`, {
     method: "POST",
-    headers: { authorization: "Bearer k", "content-type": "application/json", "x-idempotency-key": key },
+    headers: {
+      authorization: "Bearer k",
+      "content-type": "application/json",
+      "x-idempotency-key": key,
+    },
     body: JSON.stringify({ model: "os-2", prompt, duration_sec: 4 }),
   });
   expect(answer.status).toBe(200);
   return ((await answer.json()) as { task_id: string }).task_id;
 }
 
-async function poll(sim: Simulator, id: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const answer = await fetch(`${sim.url}/video/tasks/${id}`, { headers: { authorization: "Bearer k" } });
+async function poll(
+  sim: Simulator,
+  id: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const answer = await fetch(`${sim.url}/video/tasks/${id}`, {
+    headers: { authorization: "Bearer k" },
+  });
   return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
 }
 

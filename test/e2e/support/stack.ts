@@ -13,7 +13,11 @@ import { loadConfig } from "../../../packages/core/src/config.ts";
 import { JsonlFileSink } from "../../../packages/core/src/events/jsonl.ts";
 import type { TerminalEvent } from "../../../packages/core/src/events/types.ts";
 import { localS3Client } from "../../../packages/local/src/aws-standins.ts";
-import { EVENTS_FILE, startLocalStack, type LocalStack } from "../../../packages/local/src/stack.ts";
+import {
+  EVENTS_FILE,
+  startLocalStack,
+  type LocalStack,
+} from "../../../packages/local/src/stack.ts";
 
 export const SIM_TIME_SCALE = 0.05;
 
@@ -46,8 +50,16 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
   const dataDir = await tempDir("stack");
   const config = loadConfig({ REELAY_PORT: "0", REELAY_DATA_DIR: dataDir, ...env });
   const logLines: string[] = [];
-  const logger = { info: (line: string) => logLines.push(line), error: (line: string, error?: unknown) => logLines.push(`${line} ${String(error)}`) };
-  const stack = await startLocalStack({ config, logger, s3Port: 0, simulator: { timeScale: SIM_TIME_SCALE } });
+  const logger = {
+    info: (line: string) => logLines.push(line),
+    error: (line: string, error?: unknown) => logLines.push(`${line} ${String(error)}`),
+  };
+  const stack = await startLocalStack({
+    config,
+    logger,
+    s3Port: 0,
+    simulator: { timeScale: SIM_TIME_SCALE },
+  });
   const s3 = localS3Client(stack.s3Endpoint);
   return {
     ...stack,
@@ -65,18 +77,34 @@ export function bearer(apiKey: string): Record<string, string> {
   return { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
 }
 
-export async function getJson<T = any>(url: string, apiKey: string): Promise<{ status: number; body: T }> {
+export async function getJson<T = any>(
+  url: string,
+  apiKey: string,
+): Promise<{ status: number; body: T }> {
   const response = await fetch(url, { headers: bearer(apiKey) });
   return { status: response.status, body: (await response.json()) as T };
 }
 
-export async function postJson<T = any>(url: string, apiKey: string, body: unknown): Promise<{ status: number; body: T }> {
-  const response = await fetch(url, { method: "POST", headers: bearer(apiKey), body: JSON.stringify(body) });
+export async function postJson<T = any>(
+  url: string,
+  apiKey: string,
+  body: unknown,
+): Promise<{ status: number; body: T }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: bearer(apiKey),
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as T };
 }
 
 /** Polls `probe` every `everyMs` until it returns a value, or fails after `timeoutMs` naming `what`. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 40_000, everyMs = 250): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 40_000,
+  everyMs = 250,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -86,7 +114,10 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     } catch (error) {
       last = error;
     }
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last === undefined ? "" : ` (last error: ${String(last)})`}`);
+    if (Date.now() > until)
+      throw new Error(
+        `timed out waiting for ${what}${last === undefined ? "" : ` (last error: ${String(last)})`}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
@@ -94,7 +125,12 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
 
 /** The job's record from GET /v1/jobs/{id} once it is terminal. */
-export function waitForTerminalJob(url: string, apiKey: string, jobId: string, timeoutMs?: number): Promise<any> {
+export function waitForTerminalJob(
+  url: string,
+  apiKey: string,
+  jobId: string,
+  timeoutMs?: number,
+): Promise<any> {
   return waitFor(
     `job ${jobId} to end`,
     async () => {
@@ -135,8 +171,13 @@ export function eventsIn(dataDir: string): Promise<TerminalEvent[]> {
  * written (core pipeline/terminal.ts), so a job seen terminal may not have it yet for a moment.
  */
 export function eventsFor(dataDir: string, jobId: string): Promise<TerminalEvent[]> {
-  return waitFor(`the terminal event of job ${jobId}`, async () => {
-    const events = (await eventsIn(dataDir)).filter((event) => event.detail.jobId === jobId);
-    return events.length > 0 ? events : undefined;
-  }, 5_000, 50);
+  return waitFor(
+    `the terminal event of job ${jobId}`,
+    async () => {
+      const events = (await eventsIn(dataDir)).filter((event) => event.detail.jobId === jobId);
+      return events.length > 0 ? events : undefined;
+    },
+    5_000,
+    50,
+  );
 }

@@ -5,9 +5,16 @@ import type { SimTask } from "../../../packages/simulator/src/types.ts";
 import { SIMULATOR_STATE_FILE } from "../../../packages/local/src/stack.ts";
 import type { LocalStack } from "../../../packages/local/src/stack.ts";
 
-export async function upstreamTaskOf(stack: Pick<LocalStack, "dataDir" | "simulator">, jobId: string): Promise<SimTask> {
-  const lines = (await readFile(join(stack.dataDir, SIMULATOR_STATE_FILE), "utf8")).split("\n").filter((line) => line.trim() !== "");
-  const stored = lines.map((line) => JSON.parse(line) as { id: string; idempotencyKey: string | null }).find((task) => task.idempotencyKey === jobId);
+export async function upstreamTaskOf(
+  stack: Pick<LocalStack, "dataDir" | "simulator">,
+  jobId: string,
+): Promise<SimTask> {
+  const lines = (await readFile(join(stack.dataDir, SIMULATOR_STATE_FILE), "utf8"))
+    .split("\n")
+    .filter((line) => line.trim() !== "");
+  const stored = lines
+    .map((line) => JSON.parse(line) as { id: string; idempotencyKey: string | null })
+    .find((task) => task.idempotencyKey === jobId);
   const task = stored === undefined ? undefined : stack.simulator?.task(stored.id);
   if (task === undefined) throw new Error(`the simulator made no task for ${jobId}`);
   return task;

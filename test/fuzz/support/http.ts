@@ -31,26 +31,47 @@ export function send(base: string, req: RawRequest): Promise<RawResponse> {
     let answered = false;
     const headers: Record<string, string> = { ...req.headers };
     const body = req.body;
-    const fixed = typeof body === "string" || body instanceof Uint8Array ? Buffer.from(body) : undefined;
-    if (fixed !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === "content-length")) {
+    const fixed =
+      typeof body === "string" || body instanceof Uint8Array ? Buffer.from(body) : undefined;
+    if (
+      fixed !== undefined &&
+      !Object.keys(headers).some((name) => name.toLowerCase() === "content-length")
+    ) {
       headers["content-length"] = String(fixed.length);
     }
-    const client = request({ host: url.hostname, port: url.port, method: req.method, path: req.path, headers, agent: false }, (res) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      const streaming = STREAMING.test(res.headers["content-type"] ?? "");
-      res.on("data", (chunk: Buffer) => {
-        chunks.push(chunk);
-        if (streaming) res.destroy();
-      });
-      const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
-      res.on("end", done);
-      res.on("close", done);
-      res.on("error", () => done());
-    });
+    const client = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: req.method,
+        path: req.path,
+        headers,
+        agent: false,
+      },
+      (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        const streaming = STREAMING.test(res.headers["content-type"] ?? "");
+        res.on("data", (chunk: Buffer) => {
+          chunks.push(chunk);
+          if (streaming) res.destroy();
+        });
+        const done = () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+          });
+        res.on("end", done);
+        res.on("close", done);
+        res.on("error", () => done());
+      },
+    );
     // The server may answer (413) and close before the whole body is written: the answer counts.
     client.on("error", (error) => (answered ? undefined : reject(error)));
-    client.setTimeout(30_000, () => client.destroy(new Error(`no answer to ${req.method} ${req.path.slice(0, 80)} in 30 s`)));
+    client.setTimeout(30_000, () =>
+      client.destroy(new Error(`no answer to ${req.method} ${req.path.slice(0, 80)} in 30 s`)),
+    );
     if (fixed !== undefined) {
       client.end(fixed);
     } else if (body !== undefined && typeof body !== "string") {
@@ -81,8 +102,15 @@ export function sendRaw(base: string, bytes: string): Promise<RawResponse> {
       const [head = "", ...rest] = text.split("\r\n\r\n");
       const [statusLine = "", ...lines] = head.split("\r\n");
       const headers: IncomingHttpHeaders = {};
-      for (const line of lines) headers[line.slice(0, line.indexOf(":")).toLowerCase()] = line.slice(line.indexOf(":") + 1).trim();
-      resolve({ status: Number(statusLine.split(" ")[1]), headers, body: Buffer.from(rest.join("\r\n\r\n"), "latin1") });
+      for (const line of lines)
+        headers[line.slice(0, line.indexOf(":")).toLowerCase()] = line
+          .slice(line.indexOf(":") + 1)
+          .trim();
+      resolve({
+        status: Number(statusLine.split(" ")[1]),
+        headers,
+        body: Buffer.from(rest.join("\r\n\r\n"), "latin1"),
+      });
     });
   });
 }
@@ -110,7 +138,9 @@ export function expectWellFormed(res: RawResponse, what: string, method = "GET")
     const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
     expect(typeof body.error, shown).toBe("object");
     expect(body.error?.code, shown).toEqual(expect.stringMatching(CODE));
-    expect(typeof body.error?.message === "string" && body.error.message.trim() !== "", shown).toBe(true);
+    expect(typeof body.error?.message === "string" && body.error.message.trim() !== "", shown).toBe(
+      true,
+    );
     return;
   }
   if (NON_JSON_TYPES.test(type)) return;

@@ -27,7 +27,13 @@ export function openApiPath(honoPath: string): string {
 
 /** The routes an app serves as "METHOD /path" keys; middleware (method ALL) is not a route. */
 export function servedKeys(routes: readonly ServedRoute[]): string[] {
-  return [...new Set(routes.filter((route) => route.method !== "ALL").map((route) => `${route.method} ${openApiPath(route.path)}`))];
+  return [
+    ...new Set(
+      routes
+        .filter((route) => route.method !== "ALL")
+        .map((route) => `${route.method} ${openApiPath(route.path)}`),
+    ),
+  ];
 }
 
 /** Served routes with no entry in OPERATIONS: each one is a hole in the docs. */
@@ -35,9 +41,16 @@ export function undocumentedRoutes(routes: readonly ServedRoute[]): string[] {
   return servedKeys(routes).filter((key) => OPERATIONS[key] === undefined);
 }
 
-function jsonSchema(schema: z.ZodType | Record<string, unknown>, io: "input" | "output"): Record<string, unknown> {
+function jsonSchema(
+  schema: z.ZodType | Record<string, unknown>,
+  io: "input" | "output",
+): Record<string, unknown> {
   if (!(schema instanceof z.ZodType)) return schema;
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any", io }) as Record<string, unknown>;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    target: "draft-2020-12",
+    unrepresentable: "any",
+    io,
+  }) as Record<string, unknown>;
   return rest;
 }
 
@@ -53,14 +66,17 @@ function operationId(key: string): string {
 
 function errorResponses(op: Operation): Record<string, unknown> {
   const byStatus = new Map<number, Operation["errors"]>();
-  for (const error of op.errors) byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), error]);
+  for (const error of op.errors)
+    byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), error]);
   return Object.fromEntries(
     [...byStatus].map(([status, cases]) => {
       const first = cases[0]!;
       return [
         String(status),
         {
-          description: cases.map((error) => `${error.codes.map((code) => `\`${code}\``).join(", ")}: ${error.when}`).join(" "),
+          description: cases
+            .map((error) => `${error.codes.map((code) => `\`${code}\``).join(", ")}: ${error.when}`)
+            .join(" "),
           content: {
             "application/json": {
               schema: { $ref: "#/components/schemas/Error" },
@@ -88,11 +104,19 @@ function operation(key: string, op: Operation): Record<string, unknown> {
       : {
           requestBody: {
             required: true,
-            content: { [op.request.contentType]: { schema: jsonSchema(op.request.schema, "input"), example: op.request.example } },
+            content: {
+              [op.request.contentType]: {
+                schema: jsonSchema(op.request.schema, "input"),
+                example: op.request.example,
+              },
+            },
           },
         }),
     responses: {
-      [String(op.response.status)]: { description: op.response.description, content: { [op.response.contentType]: response } },
+      [String(op.response.status)]: {
+        description: op.response.description,
+        content: { [op.response.contentType]: response },
+      },
       ...errorResponses(op),
     },
     "x-error-codes": op.errors.flatMap((error) => error.codes),
@@ -101,7 +125,10 @@ function operation(key: string, op: Operation): Record<string, unknown> {
 
 /** The document for an app serving `served`; every documented operation when not given. */
 export function buildOpenApiDocument(served?: readonly ServedRoute[]): OpenApiDocument {
-  const keys = served === undefined ? Object.keys(OPERATIONS) : servedKeys(served).filter((key) => OPERATIONS[key] !== undefined);
+  const keys =
+    served === undefined
+      ? Object.keys(OPERATIONS)
+      : servedKeys(served).filter((key) => OPERATIONS[key] !== undefined);
   const paths: OpenApiDocument["paths"] = {};
   for (const key of keys) {
     const [method, path] = key.split(" ") as [string, string];
@@ -117,10 +144,18 @@ export function buildOpenApiDocument(served?: readonly ServedRoute[]): OpenApiDo
         "Speaks the service contract itself (point a client's base URL at `<reelay>/v1`), with validation against each model's rules, durable S3 copies of every output, idempotency and job history on top. Every error is `{error: {code, message, path?, errors?}}`.",
     },
     servers: [{ url: "/" }],
-    tags: ["service", "video", "image", "models", "jobs", "events", "keys", "dashboard"].map((name) => ({ name })),
+    tags: ["service", "video", "image", "models", "jobs", "events", "keys", "dashboard"].map(
+      (name) => ({ name }),
+    ),
     paths,
     components: {
-      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "`Authorization: Bearer <API key>` on every /v1 route." } },
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "`Authorization: Bearer <API key>` on every /v1 route.",
+        },
+      },
       schemas: { Error: jsonSchema(ErrorSchema, "output") },
     },
   };

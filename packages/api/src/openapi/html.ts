@@ -1,7 +1,13 @@
 /** The OpenAPI document as plain HTML: every operation with its parameters, examples and error codes. */
 import type { OpenApiDocument } from "./document.ts";
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
@@ -23,7 +29,10 @@ function parametersTable(op: Op): string {
   const parameters = (op.parameters ?? []) as Op[];
   if (parameters.length === 0) return "";
   const rows = parameters
-    .map((p) => `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${p.required ? "yes" : "no"}</td><td>${prose(p.description)}${p.example === undefined ? "" : ` e.g. <code>${escapeHtml(String(p.example))}</code>`}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${p.required ? "yes" : "no"}</td><td>${prose(p.description)}${p.example === undefined ? "" : ` e.g. <code>${escapeHtml(String(p.example))}</code>`}</td></tr>`,
+    )
     .join("");
   return `<h4>Parameters</h4><table><tr><th>name</th><th>in</th><th>required</th><th>description</th></tr>${rows}</table>`;
 }
@@ -32,7 +41,10 @@ function requestBody(op: Op): string {
   const content = op.requestBody?.content as Record<string, Op> | undefined;
   if (content === undefined) return "";
   return Object.entries(content)
-    .map(([type, media]) => `<h4>Request <small>${escapeHtml(type)}</small></h4>${example(media.example)}`)
+    .map(
+      ([type, media]) =>
+        `<h4>Request <small>${escapeHtml(type)}</small></h4>${example(media.example)}`,
+    )
     .join("");
 }
 
@@ -43,12 +55,25 @@ function responses(op: Op): string {
   const okHtml = ok
     .map(([status, response]) =>
       Object.entries((response.content ?? {}) as Record<string, Op>)
-        .map(([type, media]) => `<h4>Response ${escapeHtml(status)} <small>${escapeHtml(type)}</small></h4>${example(media.example)}`)
+        .map(
+          ([type, media]) =>
+            `<h4>Response ${escapeHtml(status)} <small>${escapeHtml(type)}</small></h4>${example(media.example)}`,
+        )
         .join(""),
     )
     .join("");
-  const errorRows = errors.map(([status, response]) => `<tr><td>${escapeHtml(status)}</td><td>${prose(response.description)}</td></tr>`).join("");
-  return okHtml + (errorRows === "" ? "" : `<h4>Errors</h4><table><tr><th>status</th><th>codes and when</th></tr>${errorRows}</table>`);
+  const errorRows = errors
+    .map(
+      ([status, response]) =>
+        `<tr><td>${escapeHtml(status)}</td><td>${prose(response.description)}</td></tr>`,
+    )
+    .join("");
+  return (
+    okHtml +
+    (errorRows === ""
+      ? ""
+      : `<h4>Errors</h4><table><tr><th>status</th><th>codes and when</th></tr>${errorRows}</table>`)
+  );
 }
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -58,9 +83,17 @@ pre{background:#f6f6f6;padding:.6rem;overflow:auto;font-size:13px}table{border-c
 td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top}nav a{display:block}`;
 
 export function renderDocsPage(document: OpenApiDocument): string {
-  const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Op })));
-  const anchor = (method: string, path: string) => `${method}${path}`.replace(/[^A-Za-z0-9]+/g, "-");
-  const nav = operations.map(({ path, method, op }) => `<a href="#${anchor(method, path)}">${method.toUpperCase()} ${escapeHtml(path)}</a> ${escapeHtml(op.summary ?? "")}`).join("\n");
+  const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Op })),
+  );
+  const anchor = (method: string, path: string) =>
+    `${method}${path}`.replace(/[^A-Za-z0-9]+/g, "-");
+  const nav = operations
+    .map(
+      ({ path, method, op }) =>
+        `<a href="#${anchor(method, path)}">${method.toUpperCase()} ${escapeHtml(path)}</a> ${escapeHtml(op.summary ?? "")}`,
+    )
+    .join("\n");
   const sections = operations
     .map(
       ({ path, method, op }) => `<section id="${anchor(method, path)}">

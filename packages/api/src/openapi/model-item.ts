@@ -15,7 +15,10 @@ function valuesOf<T extends string | number>(rule: Rule<T>): T[] {
 
 /** The unconditional hard rule says what is allowed; without one, every value any rule names. */
 function allowed<T extends string | number>(rules: readonly Rule<T>[]): T[] {
-  const hard = rules.find((rule) => rule.strength === "hard" && rule.modes === undefined && rule.resolutions === undefined);
+  const hard = rules.find(
+    (rule) =>
+      rule.strength === "hard" && rule.modes === undefined && rule.resolutions === undefined,
+  );
   if (hard !== undefined) return valuesOf(hard);
   return [...new Set(rules.flatMap((rule) => valuesOf(rule)))];
 }

@@ -6,7 +6,17 @@
  */
 import type * as z from "zod";
 import { ImageRequestSchema, VideoRequestSchema } from "@reelay/core";
-import { ApiKeyListSchema, ApiKeySchema, HealthSchema, ImageTaskSchema, JobListSchema, JobViewSchema, ModelListSchema, TaskCreatedSchema, TaskSchema } from "./responses.ts";
+import {
+  ApiKeyListSchema,
+  ApiKeySchema,
+  HealthSchema,
+  ImageTaskSchema,
+  JobListSchema,
+  JobViewSchema,
+  ModelListSchema,
+  TaskCreatedSchema,
+  TaskSchema,
+} from "./responses.ts";
 
 export interface ErrorCase {
   status: number;
@@ -31,7 +41,13 @@ export interface Operation {
   auth: boolean;
   parameters?: Parameter[];
   request?: { contentType: string; schema: z.ZodType | Record<string, unknown>; example: unknown };
-  response: { status: number; contentType: string; schema?: z.ZodType; example: unknown; description: string };
+  response: {
+    status: number;
+    contentType: string;
+    schema?: z.ZodType;
+    example: unknown;
+    description: string;
+  };
   errors: ErrorCase[];
 }
 
@@ -41,8 +57,13 @@ const NOW = "2026-11-22T00:00:00.000Z";
 const LATER = "2026-11-22T00:00:41.000Z";
 
 const IMAGE_URL = `http://127.0.0.1:4701/reelay/outputs/${IMAGE_ID}/image-1.png?X-Amz-Signature=...`;
-const task = (id: string, status: string) => ({ service_task: { task_id: id, status }, task_id: id, status });
-const videoUrl = "http://127.0.0.1:4701/reelay/outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/video.mp4?X-Amz-Signature=...";
+const task = (id: string, status: string) => ({
+  service_task: { task_id: id, status },
+  task_id: id,
+  status,
+});
+const videoUrl =
+  "http://127.0.0.1:4701/reelay/outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/video.mp4?X-Amz-Signature=...";
 
 const JOB_EXAMPLE = {
   id: ID,
@@ -50,13 +71,28 @@ const JOB_EXAMPLE = {
   status: "succeeded",
   model: "gamma-3.1",
   mode: "text",
-  request: { model: "gamma-3.1", prompt: "a paper boat in the rain", duration_sec: 8, generate_audio: false },
+  request: {
+    model: "gamma-3.1",
+    prompt: "a paper boat in the rain",
+    duration_sec: 8,
+    generate_audio: false,
+  },
   warnings: [],
   source: { type: "api" },
   upstreamTaskId: "vidtsk_upstream123",
   attempts: 1,
   polls: 9,
-  outputs: [{ bucket: "reelay", key: `outputs/${ID}/video.mp4`, bytes: 1048576, sha256: "9f86d08...", contentType: "video/mp4", url: videoUrl, expiresAt: LATER }],
+  outputs: [
+    {
+      bucket: "reelay",
+      key: `outputs/${ID}/video.mp4`,
+      bytes: 1048576,
+      sha256: "9f86d08...",
+      contentType: "video/mp4",
+      url: videoUrl,
+      expiresAt: LATER,
+    },
+  ],
   error: null,
   history: [
     { status: "queued", at: NOW },
@@ -64,31 +100,83 @@ const JOB_EXAMPLE = {
     { status: "downloading", at: LATER },
     { status: "succeeded", at: LATER },
   ],
-  timings: { createdAt: NOW, updatedAt: LATER, submittedAt: NOW, upstreamDoneAt: LATER, finishedAt: LATER, deadlineAt: null, totalMs: 41000 },
+  timings: {
+    createdAt: NOW,
+    updatedAt: LATER,
+    submittedAt: NOW,
+    upstreamDoneAt: LATER,
+    finishedAt: LATER,
+    deadlineAt: null,
+    totalMs: 41000,
+  },
 };
 
 const KEY_RECORD = { id: "key_01JD8ZB...", name: "ci", hint: "rl_live_3q2", createdAt: NOW };
-const ADMIN_ONLY: ErrorCase = { status: 403, codes: ["forbidden"], when: "Only the deployment's own API key manages keys." };
-const UNAUTHORIZED: ErrorCase = { status: 401, codes: ["unauthorized"], when: "The Bearer key is missing or unknown." };
-const FORBIDDEN: ErrorCase = { status: 403, codes: ["forbidden"], when: "The job belongs to another API key." };
-const NOT_FOUND: ErrorCase = { status: 404, codes: ["job_not_found"], when: "No job (of this kind) has that id." };
-const UNAVAILABLE: ErrorCase = { status: 503, codes: ["service_unavailable"], when: "DynamoDB, S3 or Step Functions did not answer; retry (Retry-After)." };
+const ADMIN_ONLY: ErrorCase = {
+  status: 403,
+  codes: ["forbidden"],
+  when: "Only the deployment's own API key manages keys.",
+};
+const UNAUTHORIZED: ErrorCase = {
+  status: 401,
+  codes: ["unauthorized"],
+  when: "The Bearer key is missing or unknown.",
+};
+const FORBIDDEN: ErrorCase = {
+  status: 403,
+  codes: ["forbidden"],
+  when: "The job belongs to another API key.",
+};
+const NOT_FOUND: ErrorCase = {
+  status: 404,
+  codes: ["job_not_found"],
+  when: "No job (of this kind) has that id.",
+};
+const UNAVAILABLE: ErrorCase = {
+  status: 503,
+  codes: ["service_unavailable"],
+  when: "DynamoDB, S3 or Step Functions did not answer; retry (Retry-After).",
+};
 const BODY_ERRORS: ErrorCase[] = [
-  { status: 400, codes: ["invalid_json", "invalid_request", "invalid_idempotency_key"], when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or the key is malformed." },
-  { status: 409, codes: ["idempotency_conflict"], when: "The X-Idempotency-Key was used before with a different payload (error.path = X-Idempotency-Key)." },
-  { status: 413, codes: ["payload_too_large"], when: "The body is larger than the limit (1 MiB by default)." },
-  { status: 503, codes: ["start_failed", "service_unavailable"], when: "The job was recorded but could not be started (it is marked failed), or a dependency did not answer." },
+  {
+    status: 400,
+    codes: ["invalid_json", "invalid_request", "invalid_idempotency_key"],
+    when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or the key is malformed.",
+  },
+  {
+    status: 409,
+    codes: ["idempotency_conflict"],
+    when: "The X-Idempotency-Key was used before with a different payload (error.path = X-Idempotency-Key).",
+  },
+  {
+    status: 413,
+    codes: ["payload_too_large"],
+    when: "The body is larger than the limit (1 MiB by default).",
+  },
+  {
+    status: 503,
+    codes: ["start_failed", "service_unavailable"],
+    when: "The job was recorded but could not be started (it is marked failed), or a dependency did not answer.",
+  },
 ];
 
 const IDEMPOTENCY: Parameter = {
   name: "X-Idempotency-Key",
   in: "header",
   required: false,
-  description: "The same key with the same payload returns the same job; with a different payload, 409.",
+  description:
+    "The same key with the same payload returns the same job; with a different payload, 409.",
   schema: { type: "string", maxLength: 200 },
   example: "order-1234",
 };
-const pathId = (name: string, example: string): Parameter => ({ name, in: "path", required: true, description: "The id create returned, exactly.", schema: { type: "string" }, example });
+const pathId = (name: string, example: string): Parameter => ({
+  name,
+  in: "path",
+  required: true,
+  description: "The id create returned, exactly.",
+  schema: { type: "string" },
+  example,
+});
 
 const IMAGE_EXAMPLE = {
   model: "deltaq2-image",
@@ -103,7 +191,13 @@ export const OPERATIONS: Record<string, Operation> = {
     description: "200 when the API and its dependencies answer; 503 `unhealthy` otherwise.",
     tag: "service",
     auth: false,
-    response: { status: 200, contentType: "application/json", schema: HealthSchema, example: { ok: true, upstream: "simulator" }, description: "Ready." },
+    response: {
+      status: 200,
+      contentType: "application/json",
+      schema: HealthSchema,
+      example: { ok: true, upstream: "simulator" },
+      description: "Ready.",
+    },
     errors: [{ status: 503, codes: ["unhealthy"], when: "A dependency check failed." }],
   },
   "GET /openapi.json": {
@@ -111,7 +205,12 @@ export const OPERATIONS: Record<string, Operation> = {
     description: "Generated from the zod schemas that validate requests.",
     tag: "service",
     auth: false,
-    response: { status: 200, contentType: "application/json", example: { openapi: "3.1.0", info: { title: "reelay" } }, description: "The document." },
+    response: {
+      status: 200,
+      contentType: "application/json",
+      example: { openapi: "3.1.0", info: { title: "reelay" } },
+      description: "The document.",
+    },
     errors: [],
   },
   "GET /docs": {
@@ -119,7 +218,12 @@ export const OPERATIONS: Record<string, Operation> = {
     description: "A self-contained HTML page rendered from /openapi.json.",
     tag: "service",
     auth: false,
-    response: { status: 200, contentType: "text/html", example: "<!doctype html>...", description: "The page." },
+    response: {
+      status: 200,
+      contentType: "text/html",
+      example: "<!doctype html>...",
+      description: "The page.",
+    },
     errors: [],
   },
   "POST /v1/video/generations": {
@@ -129,13 +233,30 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: "video",
     auth: true,
     parameters: [IDEMPOTENCY],
-    request: { contentType: "application/json", schema: VideoRequestSchema, example: { model: "gamma-3.1", prompt: "a paper boat in the rain", duration_sec: 8, resolution: "1080p", aspect_ratio: "16:9" } },
-    response: { status: 200, contentType: "application/json", schema: TaskCreatedSchema, example: { ...task(ID, "queued"), model: "gamma-3.1", warnings: [] }, description: "The task was created." },
+    request: {
+      contentType: "application/json",
+      schema: VideoRequestSchema,
+      example: {
+        model: "gamma-3.1",
+        prompt: "a paper boat in the rain",
+        duration_sec: 8,
+        resolution: "1080p",
+        aspect_ratio: "16:9",
+      },
+    },
+    response: {
+      status: 200,
+      contentType: "application/json",
+      schema: TaskCreatedSchema,
+      example: { ...task(ID, "queued"), model: "gamma-3.1", warnings: [] },
+      description: "The task was created.",
+    },
     errors: [...BODY_ERRORS, UNAUTHORIZED],
   },
   "GET /v1/video/tasks/{taskId}": {
     summary: "Query a video task",
-    description: "The contract's task record; `video_url` (a presigned GET of reelay's S3 copy) appears only once the job succeeded.",
+    description:
+      "The contract's task record; `video_url` (a presigned GET of reelay's S3 copy) appears only once the job succeeded.",
     tag: "video",
     auth: true,
     parameters: [pathId("taskId", ID)],
@@ -148,7 +269,13 @@ export const OPERATIONS: Record<string, Operation> = {
         task_id: ID,
         status: "succeeded",
         video_url: videoUrl,
-        output: { url: videoUrl, bytes: 1048576, sha256: "9f86d08...", content_type: "video/mp4", expires_at: LATER },
+        output: {
+          url: videoUrl,
+          bytes: 1048576,
+          sha256: "9f86d08...",
+          content_type: "video/mp4",
+          expires_at: LATER,
+        },
         error: null,
       },
       description: "The task.",
@@ -157,17 +284,29 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   "POST /v1/chat/completions": {
     summary: "Create an image task (chat form)",
-    description: "The unified image contract (§2.6): `modalities` must contain `image`, `stream` false. Editing: several `image_config.reference_images` plus a prompt.",
+    description:
+      "The unified image contract (§2.6): `modalities` must contain `image`, `stream` false. Editing: several `image_config.reference_images` plus a prompt.",
     tag: "image",
     auth: true,
     parameters: [IDEMPOTENCY],
-    request: { contentType: "application/json", schema: ImageRequestSchema, example: IMAGE_EXAMPLE },
-    response: { status: 200, contentType: "application/json", schema: TaskCreatedSchema, example: { ...task(IMAGE_ID, "queued"), model: "deltaq2-image", warnings: [] }, description: "The image task was created." },
+    request: {
+      contentType: "application/json",
+      schema: ImageRequestSchema,
+      example: IMAGE_EXAMPLE,
+    },
+    response: {
+      status: 200,
+      contentType: "application/json",
+      schema: TaskCreatedSchema,
+      example: { ...task(IMAGE_ID, "queued"), model: "deltaq2-image", warnings: [] },
+      description: "The image task was created.",
+    },
     errors: [...BODY_ERRORS, UNAUTHORIZED],
   },
   "GET /v1/image/tasks/{taskId}": {
     summary: "Query an image task",
-    description: "Status, and once succeeded the durable URLs, sizes and checksums of every image (stored under outputs/<jobId>/).",
+    description:
+      "Status, and once succeeded the durable URLs, sizes and checksums of every image (stored under outputs/<jobId>/).",
     tag: "image",
     auth: true,
     parameters: [pathId("taskId", IMAGE_ID)],
@@ -178,7 +317,15 @@ export const OPERATIONS: Record<string, Operation> = {
       example: {
         ...task(IMAGE_ID, "succeeded"),
         model: "deltaq2-image",
-        images: [{ url: IMAGE_URL, bytes: 204800, sha256: "2c26b46...", content_type: "image/png", expires_at: LATER }],
+        images: [
+          {
+            url: IMAGE_URL,
+            bytes: 204800,
+            sha256: "2c26b46...",
+            content_type: "image/png",
+            expires_at: LATER,
+          },
+        ],
         data: [{ url: IMAGE_URL }],
         error: null,
       },
@@ -194,8 +341,22 @@ export const OPERATIONS: Record<string, Operation> = {
     auth: true,
     parameters: [
       IDEMPOTENCY,
-      { name: "wait", in: "query", required: false, description: "Seconds to wait for the result (at most 60); wins over Prefer.", schema: { type: "integer", minimum: 0, maximum: 60 }, example: "30" },
-      { name: "Prefer", in: "header", required: false, description: "RFC 7240 `wait=<s>`, as an alternative to ?wait.", schema: { type: "string" }, example: "respond-async, wait=30" },
+      {
+        name: "wait",
+        in: "query",
+        required: false,
+        description: "Seconds to wait for the result (at most 60); wins over Prefer.",
+        schema: { type: "integer", minimum: 0, maximum: 60 },
+        example: "30",
+      },
+      {
+        name: "Prefer",
+        in: "header",
+        required: false,
+        description: "RFC 7240 `wait=<s>`, as an alternative to ?wait.",
+        schema: { type: "string" },
+        example: "respond-async, wait=30",
+      },
     ],
     request: {
       contentType: "multipart/form-data",
@@ -203,7 +364,13 @@ export const OPERATIONS: Record<string, Operation> = {
         type: "object",
         required: ["image", "prompt"],
         properties: {
-          image: { type: "array", items: { type: "string", contentMediaType: "application/octet-stream" }, minItems: 1, maxItems: 7, description: "1 to 7 image files (`image` or `image[]`)." },
+          image: {
+            type: "array",
+            items: { type: "string", contentMediaType: "application/octet-stream" },
+            minItems: 1,
+            maxItems: 7,
+            description: "1 to 7 image files (`image` or `image[]`).",
+          },
           prompt: { type: "string", description: "What to change." },
           model: { type: "string", description: "Image model code." },
           n: { type: "integer", minimum: 1, description: "Number of images." },
@@ -211,14 +378,40 @@ export const OPERATIONS: Record<string, Operation> = {
           response_format: { type: "string", enum: ["url"] },
         },
       },
-      example: { model: "deltaq2-image", prompt: "replace the sky with a sunset", n: 1, size: "2K", response_format: "url", image: ["(binary)"] },
+      example: {
+        model: "deltaq2-image",
+        prompt: "replace the sky with a sunset",
+        n: 1,
+        size: "2K",
+        response_format: "url",
+        image: ["(binary)"],
+      },
     },
-    response: { status: 200, contentType: "application/json", schema: TaskCreatedSchema, example: { ...task(IMAGE_ID, "queued"), model: "deltaq2-image", warnings: [] }, description: "The edit task (or, with the wait, `{created, data:[{url}]}`)." },
+    response: {
+      status: 200,
+      contentType: "application/json",
+      schema: TaskCreatedSchema,
+      example: { ...task(IMAGE_ID, "queued"), model: "deltaq2-image", warnings: [] },
+      description: "The edit task (or, with the wait, `{created, data:[{url}]}`).",
+    },
     errors: [
       ...BODY_ERRORS,
-      { status: 400, codes: ["invalid_content_type", "invalid_multipart", "unsupported_response_format", "invalid_query"], when: "Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait." },
+      {
+        status: 400,
+        codes: [
+          "invalid_content_type",
+          "invalid_multipart",
+          "unsupported_response_format",
+          "invalid_query",
+        ],
+        when: "Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait.",
+      },
       UNAUTHORIZED,
-      { status: 502, codes: ["upstream_failed", "timeout", "cancelled"], when: "With the wait: the edit job failed or was cancelled (error.code is the job's)." },
+      {
+        status: 502,
+        codes: ["upstream_failed", "timeout", "cancelled"],
+        when: "With the wait: the edit job failed or was cancelled (error.code is the job's).",
+      },
     ],
   },
   "GET /v1/models": {
@@ -227,7 +420,16 @@ export const OPERATIONS: Record<string, Operation> = {
       "reelay's catalog (modes, resolutions, durations, ratios, audio default, allowed config keys) merged with the upstream's listing when it answers within a few seconds; otherwise the catalog alone with a warning.",
     tag: "models",
     auth: true,
-    parameters: [{ name: "modality", in: "query", required: false, description: "Only models of this modality.", schema: { type: "string", enum: ["video", "image"] }, example: "video" }],
+    parameters: [
+      {
+        name: "modality",
+        in: "query",
+        required: false,
+        description: "Only models of this modality.",
+        schema: { type: "string", enum: ["video", "image"] },
+        example: "video",
+      },
+    ],
     response: {
       status: 200,
       contentType: "application/json",
@@ -235,14 +437,47 @@ export const OPERATIONS: Record<string, Operation> = {
       example: {
         object: "list",
         data: [
-          { id: "gamma-3.1", object: "model", family: "gamma", modality: "video", match: "exact", modes: ["text", "first_frame", "first_last_frame", "reference"], resolutions: ["720p", "1080p", "4k"], durations: [4, 6, 8], aspect_ratios: ["16:9", "9:16"], audio_default: false, config_keys: [], source: "both" },
-          { id: "newmodel-1", object: "model", family: null, modality: "video", match: "exact", modes: null, resolutions: null, durations: null, aspect_ratios: null, audio_default: null, config_keys: null, source: "upstream" },
+          {
+            id: "gamma-3.1",
+            object: "model",
+            family: "gamma",
+            modality: "video",
+            match: "exact",
+            modes: ["text", "first_frame", "first_last_frame", "reference"],
+            resolutions: ["720p", "1080p", "4k"],
+            durations: [4, 6, 8],
+            aspect_ratios: ["16:9", "9:16"],
+            audio_default: false,
+            config_keys: [],
+            source: "both",
+          },
+          {
+            id: "newmodel-1",
+            object: "model",
+            family: null,
+            modality: "video",
+            match: "exact",
+            modes: null,
+            resolutions: null,
+            durations: null,
+            aspect_ratios: null,
+            audio_default: null,
+            config_keys: null,
+            source: "upstream",
+          },
         ],
         warnings: [],
       },
       description: "The models.",
     },
-    errors: [{ status: 400, codes: ["invalid_query"], when: "modality is not video or image (error.path = modality)." }, UNAUTHORIZED],
+    errors: [
+      {
+        status: 400,
+        codes: ["invalid_query"],
+        when: "modality is not video or image (error.path = modality).",
+      },
+      UNAUTHORIZED,
+    ],
   },
   "GET /v1/jobs": {
     summary: "List jobs",
@@ -250,48 +485,148 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: "jobs",
     auth: true,
     parameters: [
-      { name: "status", in: "query", required: false, description: "Only jobs in this status.", schema: { type: "string", enum: ["queued", "running", "downloading", "succeeded", "failed", "cancelled"] }, example: "succeeded" },
-      { name: "model", in: "query", required: false, description: "Only jobs for this model.", schema: { type: "string" }, example: "gamma-3.1" },
-      { name: "kind", in: "query", required: false, description: "video or image.", schema: { type: "string", enum: ["video", "image"] }, example: "video" },
-      { name: "source", in: "query", required: false, description: "Where the job came from.", schema: { type: "string" }, example: "api" },
-      { name: "limit", in: "query", required: false, description: "Page size, 1 to 100.", schema: { type: "integer", minimum: 1, maximum: 100 }, example: "20" },
-      { name: "cursor", in: "query", required: false, description: "next_cursor of the previous page.", schema: { type: "string" } },
+      {
+        name: "status",
+        in: "query",
+        required: false,
+        description: "Only jobs in this status.",
+        schema: {
+          type: "string",
+          enum: ["queued", "running", "downloading", "succeeded", "failed", "cancelled"],
+        },
+        example: "succeeded",
+      },
+      {
+        name: "model",
+        in: "query",
+        required: false,
+        description: "Only jobs for this model.",
+        schema: { type: "string" },
+        example: "gamma-3.1",
+      },
+      {
+        name: "kind",
+        in: "query",
+        required: false,
+        description: "video or image.",
+        schema: { type: "string", enum: ["video", "image"] },
+        example: "video",
+      },
+      {
+        name: "source",
+        in: "query",
+        required: false,
+        description: "Where the job came from.",
+        schema: { type: "string" },
+        example: "api",
+      },
+      {
+        name: "limit",
+        in: "query",
+        required: false,
+        description: "Page size, 1 to 100.",
+        schema: { type: "integer", minimum: 1, maximum: 100 },
+        example: "20",
+      },
+      {
+        name: "cursor",
+        in: "query",
+        required: false,
+        description: "next_cursor of the previous page.",
+        schema: { type: "string" },
+      },
     ],
-    response: { status: 200, contentType: "application/json", schema: JobListSchema, example: { data: [JOB_EXAMPLE], next_cursor: null }, description: "A page of jobs." },
-    errors: [{ status: 400, codes: ["invalid_query", "invalid_cursor"], when: "A filter or the limit is out of range, or the cursor is not one this service returned." }, UNAUTHORIZED, UNAVAILABLE],
+    response: {
+      status: 200,
+      contentType: "application/json",
+      schema: JobListSchema,
+      example: { data: [JOB_EXAMPLE], next_cursor: null },
+      description: "A page of jobs.",
+    },
+    errors: [
+      {
+        status: 400,
+        codes: ["invalid_query", "invalid_cursor"],
+        when: "A filter or the limit is out of range, or the cursor is not one this service returned.",
+      },
+      UNAUTHORIZED,
+      UNAVAILABLE,
+    ],
   },
   "GET /v1/jobs/{id}": {
     summary: "Get a job",
-    description: "The full record: request, warnings, outputs with presigned URLs, error, timings and the state history with timestamps.",
+    description:
+      "The full record: request, warnings, outputs with presigned URLs, error, timings and the state history with timestamps.",
     tag: "jobs",
     auth: true,
     parameters: [pathId("id", ID)],
-    response: { status: 200, contentType: "application/json", schema: JobViewSchema, example: JOB_EXAMPLE, description: "The job." },
+    response: {
+      status: 200,
+      contentType: "application/json",
+      schema: JobViewSchema,
+      example: JOB_EXAMPLE,
+      description: "The job.",
+    },
     errors: [UNAUTHORIZED, FORBIDDEN, NOT_FOUND, UNAVAILABLE],
   },
   "POST /v1/jobs/{id}/cancel": {
     summary: "Cancel a job",
-    description: "Marks the job `cancelled` (one Generation Cancelled event), then stops its execution; a late step cannot bring it back.",
+    description:
+      "Marks the job `cancelled` (one Generation Cancelled event), then stops its execution; a late step cannot bring it back.",
     tag: "jobs",
     auth: true,
     parameters: [pathId("id", ID)],
-    response: { status: 200, contentType: "application/json", schema: JobViewSchema, example: { ...JOB_EXAMPLE, status: "cancelled", outputs: [], error: { code: "cancelled", message: "Cancelled by the caller." } }, description: "The job after cancelling." },
-    errors: [UNAUTHORIZED, FORBIDDEN, NOT_FOUND, { status: 409, codes: ["job_not_cancellable"], when: "The job is already succeeded, failed or cancelled." }, UNAVAILABLE],
+    response: {
+      status: 200,
+      contentType: "application/json",
+      schema: JobViewSchema,
+      example: {
+        ...JOB_EXAMPLE,
+        status: "cancelled",
+        outputs: [],
+        error: { code: "cancelled", message: "Cancelled by the caller." },
+      },
+      description: "The job after cancelling.",
+    },
+    errors: [
+      UNAUTHORIZED,
+      FORBIDDEN,
+      NOT_FOUND,
+      {
+        status: 409,
+        codes: ["job_not_cancellable"],
+        when: "The job is already succeeded, failed or cancelled.",
+      },
+      UNAVAILABLE,
+    ],
   },
   "GET /v1/events": {
     summary: "Stream terminal events (local stack)",
-    description: "Server-Sent Events: `event: <detail-type>` (Generation Succeeded / Failed / Cancelled), `data: <event JSON>`, `id: <event id>`; a comment heartbeat keeps the stream open.",
+    description:
+      "Server-Sent Events: `event: <detail-type>` (Generation Succeeded / Failed / Cancelled), `data: <event JSON>`, `id: <event id>`; a comment heartbeat keeps the stream open.",
     tag: "events",
     auth: true,
-    response: { status: 200, contentType: "text/event-stream", example: 'event: Generation Succeeded\ndata: {"detail-type":"Generation Succeeded","detail":{"jobId":"vidtsk_..."}}\nid: 01JD...\n\n', description: "The event stream." },
+    response: {
+      status: 200,
+      contentType: "text/event-stream",
+      example:
+        'event: Generation Succeeded\ndata: {"detail-type":"Generation Succeeded","detail":{"jobId":"vidtsk_..."}}\nid: 01JD...\n\n',
+      description: "The event stream.",
+    },
     errors: [UNAUTHORIZED],
   },
   "GET /": {
     summary: "Dashboard (local stack)",
-    description: "The job list with live status, a job's timeline, previews and a submit form. The page's API key is entered in the page.",
+    description:
+      "The job list with live status, a job's timeline, previews and a submit form. The page's API key is entered in the page.",
     tag: "dashboard",
     auth: false,
-    response: { status: 200, contentType: "text/html", example: "<!doctype html>...", description: "The dashboard page." },
+    response: {
+      status: 200,
+      contentType: "text/html",
+      example: "<!doctype html>...",
+      description: "The dashboard page.",
+    },
     errors: [],
   },
   "GET /dashboard/app.js": {
@@ -299,7 +634,12 @@ export const OPERATIONS: Record<string, Operation> = {
     description: "The dashboard's own script; no third-party code.",
     tag: "dashboard",
     auth: false,
-    response: { status: 200, contentType: "text/javascript", example: "/* script */", description: "The script." },
+    response: {
+      status: 200,
+      contentType: "text/javascript",
+      example: "/* script */",
+      description: "The script.",
+    },
     errors: [],
   },
   "GET /dashboard/style.css": {
@@ -307,26 +647,52 @@ export const OPERATIONS: Record<string, Operation> = {
     description: "The dashboard's stylesheet.",
     tag: "dashboard",
     auth: false,
-    response: { status: 200, contentType: "text/css", example: "/* styles */", description: "The stylesheet." },
+    response: {
+      status: 200,
+      contentType: "text/css",
+      example: "/* styles */",
+      description: "The stylesheet.",
+    },
     errors: [],
   },
   "GET /dashboard/models.json": {
     summary: "Models for the dashboard's submit form",
-    description: "Per model, the durations, resolutions and ratios the form offers, from the catalog.",
+    description:
+      "Per model, the durations, resolutions and ratios the form offers, from the catalog.",
     tag: "dashboard",
     auth: false,
-    response: { status: 200, contentType: "application/json", example: { data: [{ id: "gamma-3.1" }] }, description: "The form's models." },
+    response: {
+      status: 200,
+      contentType: "application/json",
+      example: { data: [{ id: "gamma-3.1" }] },
+      description: "The form's models.",
+    },
     errors: [],
   },
   "POST /v1/keys": {
     summary: "Create an API key (admin key only)",
-    description: "Stores the key hashed; the key itself is in this answer only. Each key sees only its own jobs.",
+    description:
+      "Stores the key hashed; the key itself is in this answer only. Each key sees only its own jobs.",
     tag: "keys",
     auth: true,
-    request: { contentType: "application/json", schema: { type: "object", properties: { name: { type: "string", maxLength: 100 } } }, example: { name: "ci" } },
-    response: { status: 201, contentType: "application/json", schema: ApiKeySchema, example: { ...KEY_RECORD, key: "rl_live_3q2...full key, shown once" }, description: "The new key and its record." },
+    request: {
+      contentType: "application/json",
+      schema: { type: "object", properties: { name: { type: "string", maxLength: 100 } } },
+      example: { name: "ci" },
+    },
+    response: {
+      status: 201,
+      contentType: "application/json",
+      schema: ApiKeySchema,
+      example: { ...KEY_RECORD, key: "rl_live_3q2...full key, shown once" },
+      description: "The new key and its record.",
+    },
     errors: [
-      { status: 400, codes: ["invalid_json", "invalid_request"], when: "The body is not JSON, or name is not a string of at most 100 characters (error.path = name)." },
+      {
+        status: 400,
+        codes: ["invalid_json", "invalid_request"],
+        when: "The body is not JSON, or name is not a string of at most 100 characters (error.path = name).",
+      },
       UNAUTHORIZED,
       ADMIN_ONLY,
     ],
@@ -336,7 +702,13 @@ export const OPERATIONS: Record<string, Operation> = {
     description: "Every stored key's record (id, name, hint, createdAt, revokedAt), never the key.",
     tag: "keys",
     auth: true,
-    response: { status: 200, contentType: "application/json", schema: ApiKeyListSchema, example: { data: [KEY_RECORD] }, description: "The keys." },
+    response: {
+      status: 200,
+      contentType: "application/json",
+      schema: ApiKeyListSchema,
+      example: { data: [KEY_RECORD] },
+      description: "The keys.",
+    },
     errors: [UNAUTHORIZED, ADMIN_ONLY],
   },
   "DELETE /v1/keys/{id}": {
@@ -344,8 +716,27 @@ export const OPERATIONS: Record<string, Operation> = {
     description: "The key stops working at once; revoking twice keeps the first revokedAt.",
     tag: "keys",
     auth: true,
-    parameters: [{ name: "id", in: "path", required: true, description: "The key's public id.", schema: { type: "string" }, example: "key_01JD8ZB..." }],
-    response: { status: 200, contentType: "application/json", schema: ApiKeySchema, example: { ...KEY_RECORD, revokedAt: LATER }, description: "The revoked key's record." },
-    errors: [UNAUTHORIZED, ADMIN_ONLY, { status: 404, codes: ["key_not_found"], when: "No key has that id." }],
+    parameters: [
+      {
+        name: "id",
+        in: "path",
+        required: true,
+        description: "The key's public id.",
+        schema: { type: "string" },
+        example: "key_01JD8ZB...",
+      },
+    ],
+    response: {
+      status: 200,
+      contentType: "application/json",
+      schema: ApiKeySchema,
+      example: { ...KEY_RECORD, revokedAt: LATER },
+      description: "The revoked key's record.",
+    },
+    errors: [
+      UNAUTHORIZED,
+      ADMIN_ONLY,
+      { status: 404, codes: ["key_not_found"], when: "No key has that id." },
+    ],
   },
 };

@@ -8,7 +8,9 @@ import * as z from "zod";
 
 export const IssueSchema = z
   .object({
-    path: z.string().describe("Field path, e.g. `frame_images[1].frame_type`; empty for the whole body."),
+    path: z
+      .string()
+      .describe("Field path, e.g. `frame_images[1].frame_type`; empty for the whole body."),
     code: z.string().describe("Stable machine-readable code."),
     message: z.string().describe("A sentence naming the allowed values where there are any."),
   })
@@ -21,20 +23,31 @@ export const ErrorSchema = z
         code: z.string().describe("Stable error code (see each operation's error list)."),
         message: z.string().describe("What went wrong, for a person."),
         path: z.string().optional().describe("The field at fault, when one is."),
-        errors: z.array(IssueSchema).optional().describe("Every validation error, when the request broke model rules."),
+        errors: z
+          .array(IssueSchema)
+          .optional()
+          .describe("Every validation error, when the request broke model rules."),
       })
       .describe("The error."),
   })
   .describe("Every error reelay answers: `{error: {code, message, path?, errors?}}`.");
 
-const StatusSchema = z.enum(["queued", "running", "downloading", "succeeded", "failed", "cancelled"]).describe("reelay's job status.");
+const StatusSchema = z
+  .enum(["queued", "running", "downloading", "succeeded", "failed", "cancelled"])
+  .describe("reelay's job status.");
 
-const JobErrorSchema = z.looseObject({ code: z.string(), message: z.string() }).describe("Why the job failed or was cancelled.");
+const JobErrorSchema = z
+  .looseObject({ code: z.string(), message: z.string() })
+  .describe("Why the job failed or was cancelled.");
 
 export const TaskCreatedSchema = z
   .object({
-    service_task: z.object({ task_id: z.string(), status: StatusSchema }).describe("The contract's task object (§2.5)."),
-    task_id: z.string().describe("Top-level alias of service_task.task_id: `vidtsk_<ulid>` or `imgtsk_<ulid>`."),
+    service_task: z
+      .object({ task_id: z.string(), status: StatusSchema })
+      .describe("The contract's task object (§2.5)."),
+    task_id: z
+      .string()
+      .describe("Top-level alias of service_task.task_id: `vidtsk_<ulid>` or `imgtsk_<ulid>`."),
     status: StatusSchema,
     model: z.string(),
     warnings: z.array(IssueSchema).describe("Soft rules the request broke; it went on anyway."),
@@ -44,18 +57,33 @@ export const TaskCreatedSchema = z
 export const TaskSchema = z
   .object({
     service_task: z
-      .object({ task_id: z.string(), status: StatusSchema, output: z.object({ video_url: z.string() }).optional() })
+      .object({
+        task_id: z.string(),
+        status: StatusSchema,
+        output: z.object({ video_url: z.string() }).optional(),
+      })
       .describe("The contract's task object (§2.5)."),
     task_id: z.string(),
     status: StatusSchema,
-    video_url: z.string().optional().describe("Presigned GET of the durable S3 copy; only once succeeded."),
+    video_url: z
+      .string()
+      .optional()
+      .describe("Presigned GET of the durable S3 copy; only once succeeded."),
     output: z
-      .object({ url: z.string(), bytes: z.number(), sha256: z.string(), content_type: z.string(), expires_at: z.string() })
+      .object({
+        url: z.string(),
+        bytes: z.number(),
+        sha256: z.string(),
+        content_type: z.string(),
+        expires_at: z.string(),
+      })
       .optional()
       .describe("The stored output, only once succeeded."),
     error: JobErrorSchema.nullable(),
   })
-  .describe("A task as the service contract shows it: clients written for the upstream read it unchanged.");
+  .describe(
+    "A task as the service contract shows it: clients written for the upstream read it unchanged.",
+  );
 
 const OutputSchema = z.object({
   bucket: z.string(),
@@ -74,42 +102,77 @@ export const JobViewSchema = z
     status: StatusSchema,
     model: z.string(),
     mode: z.string(),
-    request: z.looseObject({}).describe("The normalised request (presigned URLs shown without their signature)."),
+    request: z
+      .looseObject({})
+      .describe("The normalised request (presigned URLs shown without their signature)."),
     warnings: z.array(IssueSchema),
     source: z
-      .looseObject({ type: z.enum(["api", "drop", "cli"]), bucket: z.string().optional(), key: z.string().optional(), line: z.number().optional() })
+      .looseObject({
+        type: z.enum(["api", "drop", "cli"]),
+        bucket: z.string().optional(),
+        key: z.string().optional(),
+        line: z.number().optional(),
+      })
       .describe("Where the job came from; a drop names its S3 object."),
     upstreamTaskId: z.string().nullable(),
     attempts: z.number(),
     polls: z.number(),
     outputs: z.array(OutputSchema),
     error: JobErrorSchema.nullable(),
-    history: z.array(z.looseObject({ status: z.string(), at: z.string() })).describe("Every state the job went through, with timestamps."),
-    timings: z.looseObject({ createdAt: z.string(), updatedAt: z.string(), totalMs: z.number().nullable() }),
+    history: z
+      .array(z.looseObject({ status: z.string(), at: z.string() }))
+      .describe("Every state the job went through, with timestamps."),
+    timings: z.looseObject({
+      createdAt: z.string(),
+      updatedAt: z.string(),
+      totalMs: z.number().nullable(),
+    }),
   })
   .describe("reelay's full job record.");
 
 export const JobListSchema = z
   .object({
     data: z.array(JobViewSchema),
-    next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
+    next_cursor: z
+      .string()
+      .nullable()
+      .describe("Pass as `cursor` for the next page; null on the last page."),
   })
   .describe("A page of jobs, newest first.");
 
 export const ModelItemSchema = z
   .object({
-    id: z.string().describe("Model code; a prefix entry (match=prefix) stands for every code starting with it."),
+    id: z
+      .string()
+      .describe(
+        "Model code; a prefix entry (match=prefix) stands for every code starting with it.",
+      ),
     object: z.literal("model"),
     family: z.string().nullable(),
     modality: z.enum(["video", "image"]).nullable(),
     match: z.enum(["exact", "prefix"]),
-    modes: z.array(z.string()).nullable().describe("Video: text, first_frame, first_last_frame, reference, video_edit. Image: text, edit."),
-    resolutions: z.array(z.string()).nullable().describe("Video resolutions or image sizes the model takes."),
+    modes: z
+      .array(z.string())
+      .nullable()
+      .describe(
+        "Video: text, first_frame, first_last_frame, reference, video_edit. Image: text, edit.",
+      ),
+    resolutions: z
+      .array(z.string())
+      .nullable()
+      .describe("Video resolutions or image sizes the model takes."),
     durations: z.array(z.number()).nullable().describe("Allowed duration_sec values (video)."),
     aspect_ratios: z.array(z.string()).nullable(),
-    audio_default: z.boolean().nullable().describe("generate_audio when the request leaves it out (video)."),
+    audio_default: z
+      .boolean()
+      .nullable()
+      .describe("generate_audio when the request leaves it out (video)."),
     config_keys: z.array(z.string()).nullable().describe("The model_specific_config allow-list."),
-    source: z.enum(["catalog", "upstream", "both"]).describe("catalog: reelay's rules only; upstream: listed by the upstream, no rules known; both."),
+    source: z
+      .enum(["catalog", "upstream", "both"])
+      .describe(
+        "catalog: reelay's rules only; upstream: listed by the upstream, no rules known; both.",
+      ),
   })
   .describe("One model. Upstream-only models carry no ranges (null).");
 
@@ -135,8 +198,14 @@ export const ImageTaskSchema = z
     task_id: z.string(),
     status: StatusSchema,
     model: z.string(),
-    images: z.array(StoredFileSchema).optional().describe("Every stored image, only once succeeded."),
-    data: z.array(z.object({ url: z.string() })).optional().describe("The same URLs in OpenAI's shape."),
+    images: z
+      .array(StoredFileSchema)
+      .optional()
+      .describe("Every stored image, only once succeeded."),
+    data: z
+      .array(z.object({ url: z.string() }))
+      .optional()
+      .describe("The same URLs in OpenAI's shape."),
     error: JobErrorSchema.nullable(),
   })
   .describe("An image task: the contract's task shape plus the stored images.");
@@ -152,8 +221,12 @@ export const ApiKeySchema = z
   })
   .describe("A stored API key (hashed; the key is shown once).");
 
-export const ApiKeyListSchema = z.object({ data: z.array(ApiKeySchema) }).describe("Every stored key.");
+export const ApiKeyListSchema = z
+  .object({ data: z.array(ApiKeySchema) })
+  .describe("Every stored key.");
 
-export const HealthSchema = z.looseObject({ ok: z.boolean() }).describe("Readiness; local stack adds its S3 endpoint and upstream.");
+export const HealthSchema = z
+  .looseObject({ ok: z.boolean() })
+  .describe("Readiness; local stack adds its S3 endpoint and upstream.");
 
 export type ModelItem = z.infer<typeof ModelItemSchema>;

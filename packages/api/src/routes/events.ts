@@ -31,7 +31,11 @@ export function eventRoutes(source: EventSource, heartbeatMs: number): Hono<ApiE
             wake = undefined;
             continue;
           }
-          await stream.writeSSE({ event: event["detail-type"], data: JSON.stringify(event), id: event.id });
+          await stream.writeSSE({
+            event: event["detail-type"],
+            data: JSON.stringify(event),
+            id: event.id,
+          });
         }
       } finally {
         clearInterval(heartbeat);

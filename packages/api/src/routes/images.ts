@@ -16,11 +16,13 @@ import { editBodyLimit, readEditForm } from "../multipart.ts";
 import { createdView } from "../views.ts";
 import { readWait, waitForJob } from "../wait.ts";
 
-
 /** A failed edit is not a result; OpenAI clients throw on a non-2xx answer, which is what they should do. */
 function editFailed(job: Job): ReelayError {
   const error = job.error ?? { code: job.status, message: `The job is ${job.status}.` };
-  return new ReelayError(error.code, `The edit ${job.id} ${job.status}: ${error.message}`, { status: 502, details: { task_id: job.id, status: job.status } });
+  return new ReelayError(error.code, `The edit ${job.id} ${job.status}: ${error.message}`, {
+    status: 502,
+    details: { task_id: job.id, status: job.status },
+  });
 }
 
 export function imageRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
@@ -51,7 +53,10 @@ export function imageRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     if (done.status === "failed" || done.status === "cancelled") throw editFailed(done);
     if (done.status !== "succeeded") return c.json(createdView(done), 202);
     const view = await imageTaskView(done, signer);
-    return c.json({ created: Math.floor(Date.parse(done.createdAt) / 1000), data: view.data ?? [] });
+    return c.json({
+      created: Math.floor(Date.parse(done.createdAt) / 1000),
+      data: view.data ?? [],
+    });
   });
 
   return routes;

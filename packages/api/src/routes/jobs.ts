@@ -24,9 +24,17 @@ function readLimit(raw: string | undefined): number | undefined {
   return Number(raw);
 }
 
-function readOneOf<T extends string>(path: string, raw: string | undefined, allowed: readonly T[]): T | undefined {
+function readOneOf<T extends string>(
+  path: string,
+  raw: string | undefined,
+  allowed: readonly T[],
+): T | undefined {
   if (raw === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(raw)) throw badQuery(path, `${path} must be one of ${allowed.join(", ")} (got "${raw.slice(0, 40)}").`);
+  if (!(allowed as readonly string[]).includes(raw))
+    throw badQuery(
+      path,
+      `${path} must be one of ${allowed.join(", ")} (got "${raw.slice(0, 40)}").`,
+    );
   return raw as T;
 }
 
@@ -63,8 +71,16 @@ const LIST_SORT_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#(vidtsk|imgt
 function readCursor(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   const position = decodeCursor(raw);
-  if (!isJobId(position.id) || !LIST_SORT_KEY.test(position.sk) || !position.sk.endsWith(`#${position.id}`)) {
-    throw new ReelayError("invalid_cursor", "The cursor is not one this service returned; start the listing again without it.", { status: 400, path: "cursor" });
+  if (
+    !isJobId(position.id) ||
+    !LIST_SORT_KEY.test(position.sk) ||
+    !position.sk.endsWith(`#${position.id}`)
+  ) {
+    throw new ReelayError(
+      "invalid_cursor",
+      "The cursor is not one this service returned; start the listing again without it.",
+      { status: 400, path: "cursor" },
+    );
   }
   return raw;
 }

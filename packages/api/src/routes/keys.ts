@@ -9,10 +9,15 @@ import type { ApiEnv } from "../deps.ts";
 const MAX_NAME = 100;
 
 function readName(body: unknown): string {
-  const name = body === null || typeof body !== "object" ? undefined : (body as { name?: unknown }).name;
+  const name =
+    body === null || typeof body !== "object" ? undefined : (body as { name?: unknown }).name;
   if (name === undefined) return "";
   if (typeof name !== "string" || name.length > MAX_NAME) {
-    throw new ReelayError("invalid_request", `name must be a string of at most ${MAX_NAME} characters.`, { status: 400, path: "name" });
+    throw new ReelayError(
+      "invalid_request",
+      `name must be a string of at most ${MAX_NAME} characters.`,
+      { status: 400, path: "name" },
+    );
   }
   return name;
 }
@@ -21,7 +26,8 @@ export function keyRoutes(keys: ApiKeyStore): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
 
   routes.use("*", async (c, next) => {
-    if (!isAdmin(c.get("caller"))) throw forbidden("Only the deployment's own API key manages keys.");
+    if (!isAdmin(c.get("caller")))
+      throw forbidden("Only the deployment's own API key manages keys.");
     await next();
   });
 

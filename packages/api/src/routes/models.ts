@@ -4,7 +4,14 @@
  * upstream that is down or slow leaves the catalog alone, with a warning, and never fails the call.
  */
 import { Hono } from "hono";
-import { defaultCatalog, ReelayError, type Catalog, type Issue, type Kind, type ModelSpec } from "@reelay/core";
+import {
+  defaultCatalog,
+  ReelayError,
+  type Catalog,
+  type Issue,
+  type Kind,
+  type ModelSpec,
+} from "@reelay/core";
 import type { ApiEnv, ResolvedDeps, UpstreamModelLister } from "../deps.ts";
 import { modelItem, upstreamOnlyItem, type ModelItem } from "../openapi/model-item.ts";
 
@@ -14,16 +21,32 @@ export const DEFAULT_UPSTREAM_MODELS_TIMEOUT_MS = 3000;
 function readModality(raw: string | undefined): Kind | undefined {
   if (raw === undefined) return undefined;
   if (!(MODALITIES as readonly string[]).includes(raw)) {
-    throw new ReelayError("invalid_query", `modality must be one of ${MODALITIES.join(", ")}.`, { status: 400, path: "modality" });
+    throw new ReelayError("invalid_query", `modality must be one of ${MODALITIES.join(", ")}.`, {
+      status: 400,
+      path: "modality",
+    });
   }
   return raw as Kind;
 }
 
-type Listing = { ok: true; models: { id: string; modality?: string }[] } | { ok: false; warning: Issue };
+type Listing =
+  | { ok: true; models: { id: string; modality?: string }[] }
+  | { ok: false; warning: Issue };
 
-async function askUpstream(list: UpstreamModelLister | undefined, modality: Kind | undefined, timeoutMs: number): Promise<Listing> {
+async function askUpstream(
+  list: UpstreamModelLister | undefined,
+  modality: Kind | undefined,
+  timeoutMs: number,
+): Promise<Listing> {
   if (list === undefined) {
-    return { ok: false, warning: { path: "", code: "upstream_models_unavailable", message: "No upstream listing is configured here; the catalog alone is shown." } };
+    return {
+      ok: false,
+      warning: {
+        path: "",
+        code: "upstream_models_unavailable",
+        message: "No upstream listing is configured here; the catalog alone is shown.",
+      },
+    };
   }
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -33,14 +56,25 @@ async function askUpstream(list: UpstreamModelLister | undefined, modality: Kind
     return { ok: true, models: await Promise.race([list(modality), timeout]) };
   } catch (error) {
     const reason = error instanceof Error ? error.message.slice(0, 200) : String(error);
-    return { ok: false, warning: { path: "", code: "upstream_models_unavailable", message: `The upstream's model listing did not answer (${reason}); the catalog alone is shown.` } };
+    return {
+      ok: false,
+      warning: {
+        path: "",
+        code: "upstream_models_unavailable",
+        message: `The upstream's model listing did not answer (${reason}); the catalog alone is shown.`,
+      },
+    };
   } finally {
     clearTimeout(timer);
   }
 }
 
 /** Catalog entries first (in catalog order), then what only the upstream lists. */
-export function mergeModels(catalog: Catalog, modality: Kind | undefined, upstream: readonly { id: string; modality?: string }[] | undefined): ModelItem[] {
+export function mergeModels(
+  catalog: Catalog,
+  modality: Kind | undefined,
+  upstream: readonly { id: string; modality?: string }[] | undefined,
+): ModelItem[] {
   const items = new Map<string, ModelItem>();
   for (const spec of catalog.list(modality)) items.set(spec.code, modelItem(spec, "catalog"));
   for (const model of upstream ?? []) {
@@ -56,7 +90,10 @@ export function mergeModels(catalog: Catalog, modality: Kind | undefined, upstre
       items.set(model.id, { ...modelItem(spec, "both"), id: model.id, match: "exact" });
       continue;
     }
-    const kind = model.modality === "video" || model.modality === "image" ? model.modality : (modality ?? null);
+    const kind =
+      model.modality === "video" || model.modality === "image"
+        ? model.modality
+        : (modality ?? null);
     items.set(model.id, upstreamOnlyItem(model.id, kind));
   }
   return [...items.values()];

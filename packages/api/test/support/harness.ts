@@ -44,9 +44,20 @@ export async function harness(aws: LocalAws, overrides: Partial<ApiDeps> = {}) {
   const objects = new ObjectStore(aws.s3, aws.bucket);
   const starter = new RecordingStarter();
   const sink = new RecordingSink();
-  const app = createApp({ jobs, objects, starter, sink, authenticate: singleKeyAuthenticator(API_KEY), ...overrides });
+  const app = createApp({
+    jobs,
+    objects,
+    starter,
+    sink,
+    authenticate: singleKeyAuthenticator(API_KEY),
+    ...overrides,
+  });
   const post = async (body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
-    app.request("/v1/video/generations", { method: "POST", headers: { ...json, ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+    app.request("/v1/video/generations", {
+      method: "POST",
+      headers: { ...json, ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
   const get = async (path: string): Promise<Response> => app.request(path, { headers: auth });
   return { app, jobs, objects, starter, sink, post, get };
 }
@@ -58,17 +69,40 @@ export async function succeed(h: Harness, id: string, bytes: Uint8Array): Promis
   const key = `outputs/${id}/video.mp4`;
   await h.objects.put(key, bytes, { contentType: "video/mp4" });
   const sha256 = createHash("sha256").update(bytes).digest("hex");
-  const output = { bucket: h.objects.bucket, key, bytes: bytes.length, sha256, contentType: "video/mp4" };
-  return h.jobs.transition(id, { from: ["queued", "running", "downloading"], to: "succeeded", set: { outputs: [output], finishedAt: new Date().toISOString() } });
+  const output = {
+    bucket: h.objects.bucket,
+    key,
+    bytes: bytes.length,
+    sha256,
+    contentType: "video/mp4",
+  };
+  return h.jobs.transition(id, {
+    from: ["queued", "running", "downloading"],
+    to: "succeeded",
+    set: { outputs: [output], finishedAt: new Date().toISOString() },
+  });
 }
 
-export async function fail(h: Harness, id: string, error = { code: "upstream_failed", message: "The upstream said no." }): Promise<Job> {
-  return h.jobs.transition(id, { from: ["queued", "running", "downloading"], to: "failed", set: { error, finishedAt: new Date().toISOString() } });
+export async function fail(
+  h: Harness,
+  id: string,
+  error = { code: "upstream_failed", message: "The upstream said no." },
+): Promise<Job> {
+  return h.jobs.transition(id, {
+    from: ["queued", "running", "downloading"],
+    to: "failed",
+    set: { error, finishedAt: new Date().toISOString() },
+  });
 }
 
 /** Creates a video job through the API and returns its id. */
-export async function created(h: Harness, body: unknown = VALID, headers: Record<string, string> = {}): Promise<string> {
+export async function created(
+  h: Harness,
+  body: unknown = VALID,
+  headers: Record<string, string> = {},
+): Promise<string> {
   const response = await h.post(body, headers);
-  if (response.status !== 200) throw new Error(`create answered ${response.status}: ${await response.text()}`);
+  if (response.status !== 200)
+    throw new Error(`create answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { task_id: string }).task_id;
 }

@@ -42,7 +42,12 @@ export class ReelayApiClient {
   }
 
   createVideo(body: unknown, idempotencyKey?: string): Promise<CreatedTask> {
-    return this.#json<CreatedTask>("POST", "/v1/video/generations", body, idempotencyKey === undefined ? {} : { "X-Idempotency-Key": idempotencyKey });
+    return this.#json<CreatedTask>(
+      "POST",
+      "/v1/video/generations",
+      body,
+      idempotencyKey === undefined ? {} : { "X-Idempotency-Key": idempotencyKey },
+    );
   }
 
   getVideoTask(id: string): Promise<TaskView> {
@@ -75,7 +80,9 @@ export class ReelayApiClient {
   }
 
   /** The event stream, until the server closes it or `signal` aborts. */
-  async *events(options: { signal?: AbortSignal; lastEventId?: string; onOpen?: () => void } = {}): AsyncGenerator<SseMessage> {
+  async *events(
+    options: { signal?: AbortSignal; lastEventId?: string; onOpen?: () => void } = {},
+  ): AsyncGenerator<SseMessage> {
     const headers: Record<string, string> = { accept: "text/event-stream" };
     if (options.lastEventId !== undefined) headers["last-event-id"] = options.lastEventId;
     const response = await this.#fetch("GET", "/v1/events", undefined, headers, options.signal);
@@ -85,17 +92,32 @@ export class ReelayApiClient {
     yield* readSse(response.body as AsyncIterable<Uint8Array>);
   }
 
-  async #json<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  async #json<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
     const response = await this.#fetch(method, path, body, headers);
     if (!response.ok) throw await this.#refusal(response);
     try {
       return (await response.json()) as T;
     } catch (error) {
-      throw new ReelayError("bad_response", `${method} ${this.apiUrl}${path} answered ${response.status} with a body that is not JSON.`, { cause: error });
+      throw new ReelayError(
+        "bad_response",
+        `${method} ${this.apiUrl}${path} answered ${response.status} with a body that is not JSON.`,
+        { cause: error },
+      );
     }
   }
 
-  async #fetch(method: string, path: string, body: unknown, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
+  async #fetch(
+    method: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<Response> {
     const init: RequestInit = {
       method,
       headers: {
@@ -116,7 +138,9 @@ export class ReelayApiClient {
 
   async #refusal(response: Response): Promise<ReelayError> {
     const text = await response.text().catch(() => "");
-    let parsed: { error?: { code?: unknown; message?: unknown; path?: unknown; errors?: unknown } } = {};
+    let parsed: {
+      error?: { code?: unknown; message?: unknown; path?: unknown; errors?: unknown };
+    } = {};
     try {
       parsed = JSON.parse(text) as typeof parsed;
     } catch {
@@ -124,7 +148,10 @@ export class ReelayApiClient {
     }
     const error = parsed.error ?? {};
     const code = typeof error.code === "string" ? error.code : `http_${response.status}`;
-    const message = typeof error.message === "string" ? error.message : `${this.apiUrl} answered HTTP ${response.status}.`;
+    const message =
+      typeof error.message === "string"
+        ? error.message
+        : `${this.apiUrl} answered HTTP ${response.status}.`;
     const errors = Array.isArray(error.errors) ? (error.errors as Issue[]) : [];
     return new ReelayError(code, message, {
       status: response.status,
@@ -136,7 +163,16 @@ export class ReelayApiClient {
 }
 
 export function unreachable(apiUrl: string, cause: unknown): ReelayError {
-  const reason = (cause as { cause?: { code?: string } })?.cause?.code ?? (cause instanceof Error ? cause.message : String(cause));
-  const hint = apiUrl === LOCAL_API_URL || /^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(apiUrl) ? " — start it with `npm start`" : ` (${reason}); check REELAY_API_URL`;
-  return new ReelayError("api_unreachable", `reelay is not running at ${apiUrl}${hint}`, { retryable: true, cause, details: { reason } });
+  const reason =
+    (cause as { cause?: { code?: string } })?.cause?.code ??
+    (cause instanceof Error ? cause.message : String(cause));
+  const hint =
+    apiUrl === LOCAL_API_URL || /^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(apiUrl)
+      ? " — start it with `npm start`"
+      : ` (${reason}); check REELAY_API_URL`;
+  return new ReelayError("api_unreachable", `reelay is not running at ${apiUrl}${hint}`, {
+    retryable: true,
+    cause,
+    details: { reason },
+  });
 }

@@ -23,30 +23,53 @@ export interface Expected {
   bytes: number;
 }
 
-export async function downloadVerified(url: string, file: string, expected: Expected): Promise<SavedFile> {
+export async function downloadVerified(
+  url: string,
+  file: string,
+  expected: Expected,
+): Promise<SavedFile> {
   let response: Response;
   try {
     response = await fetch(url);
   } catch (error) {
-    throw new ReelayError("download_failed", `Could not fetch the video from ${new URL(url).origin}: ${String((error as Error).cause ?? error)}.`, { cause: error, retryable: true });
+    throw new ReelayError(
+      "download_failed",
+      `Could not fetch the video from ${new URL(url).origin}: ${String((error as Error).cause ?? error)}.`,
+      { cause: error, retryable: true },
+    );
   }
   if (!response.ok || response.body === null) {
-    throw new ReelayError("download_failed", `Fetching the video answered HTTP ${response.status}.`, { status: response.status, retryable: response.status >= 500 });
+    throw new ReelayError(
+      "download_failed",
+      `Fetching the video answered HTTP ${response.status}.`,
+      { status: response.status, retryable: response.status >= 500 },
+    );
   }
   await mkdir(dirname(file), { recursive: true });
   const partial = `${file}.part`;
   const digest = new DigestStream(expected.bytes);
   try {
-    await pipeline(Readable.fromWeb(response.body as ReadableStream), digest, createWriteStream(partial));
+    await pipeline(
+      Readable.fromWeb(response.body as ReadableStream),
+      digest,
+      createWriteStream(partial),
+    );
   } catch (error) {
     await rm(partial, { force: true });
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ReelayError("download_failed", `The video download failed after ${digest.bytes} bytes (${reason}); nothing was saved.`, { cause: error, retryable: true });
+    throw new ReelayError(
+      "download_failed",
+      `The video download failed after ${digest.bytes} bytes (${reason}); nothing was saved.`,
+      { cause: error, retryable: true },
+    );
   }
   const { sha256, bytes } = digest;
   if (sha256 !== expected.sha256) {
     await rm(partial, { force: true });
-    throw new ReelayError("checksum_mismatch", `The downloaded video (${bytes} bytes) has sha256 ${sha256}, but the job recorded ${expected.sha256}; nothing was saved.`);
+    throw new ReelayError(
+      "checksum_mismatch",
+      `The downloaded video (${bytes} bytes) has sha256 ${sha256}, but the job recorded ${expected.sha256}; nothing was saved.`,
+    );
   }
   await rename(partial, file);
   return { file, bytes, sha256 };

@@ -42,11 +42,15 @@ interface ErrorFile {
 
 export async function awaitDropOutcome(watch: DropWatch): Promise<DropReport> {
   const { client, inbox, key } = watch;
-  const entries = parseDropFile(key, watch.text, { defaultModel: watch.defaultModel }).entries.map((entry) => ({
-    label: entryLocation(entry),
-    // The kind is the stack's verdict (its catalog may differ from ours): try both id forms.
-    ids: (["video", "image"] as const).map((kind) => jobIdFrom(kind, [inbox.bucket, key, watch.etag, entry.line ?? entry.index ?? 0])),
-  }));
+  const entries = parseDropFile(key, watch.text, { defaultModel: watch.defaultModel }).entries.map(
+    (entry) => ({
+      label: entryLocation(entry),
+      // The kind is the stack's verdict (its catalog may differ from ours): try both id forms.
+      ids: (["video", "image"] as const).map((kind) =>
+        jobIdFrom(kind, [inbox.bucket, key, watch.etag, entry.line ?? entry.index ?? 0]),
+      ),
+    }),
+  );
   const found = new Map<string, DropReport["jobs"][number]>();
   const deadline = Date.now() + watch.waitMs;
   const rejectedKey = `rejected/${key.slice(key.indexOf("/") + 1)}`;
@@ -59,14 +63,18 @@ export async function awaitDropOutcome(watch: DropWatch): Promise<DropReport> {
           if (isReelayError(error) && error.status === 404) return undefined;
           throw error;
         });
-        if (job !== undefined) found.set(entry.label, { id: job.id, status: job.status, entry: entry.label });
+        if (job !== undefined)
+          found.set(entry.label, { id: job.id, status: job.status, entry: entry.label });
       }
     }
     const jobs = [...found.values()];
-    if (entries.length > 0 && found.size === entries.length) return { key, status: "accepted", jobs, errors: [] };
+    if (entries.length > 0 && found.size === entries.length)
+      return { key, status: "accepted", jobs, errors: [] };
 
     if (!(await inbox.exists(key))) {
-      const errorFile = (await inbox.readJson(`${rejectedKey}.error.json`)) as ErrorFile | undefined;
+      const errorFile = (await inbox.readJson(`${rejectedKey}.error.json`)) as
+        | ErrorFile
+        | undefined;
       if (errorFile !== undefined) {
         const errors = (errorFile.errors ?? []).map((error) => ({
           where: error.where ?? error.path ?? "(file)",
@@ -78,7 +86,9 @@ export async function awaitDropOutcome(watch: DropWatch): Promise<DropReport> {
         return {
           key,
           status: accepted.length > 0 ? "partly_rejected" : "rejected",
-          jobs: accepted.map((job) => found.get(job.entry) ?? { id: job.id, status: "queued", entry: job.entry }),
+          jobs: accepted.map(
+            (job) => found.get(job.entry) ?? { id: job.id, status: "queued", entry: job.entry },
+          ),
           errors,
           rejectedKey,
           message: errorFile.message ?? "rejected",
@@ -86,7 +96,13 @@ export async function awaitDropOutcome(watch: DropWatch): Promise<DropReport> {
       }
     }
     if (Date.now() >= deadline) {
-      return { key, status: "pending", jobs, errors: [], message: `no answer from the stack within ${watch.waitMs / 1000} s; check \`reelay jobs\` and the stack's log` };
+      return {
+        key,
+        status: "pending",
+        jobs,
+        errors: [],
+        message: `no answer from the stack within ${watch.waitMs / 1000} s; check \`reelay jobs\` and the stack's log`,
+      };
     }
     await sleep(POLL_MS);
   }

@@ -26,18 +26,35 @@ export function jobSummary(job: JobView): string {
     `  created   ${job.timings.createdAt}`,
     `  progress  ${job.polls} polls, ${job.attempts} submit attempts${job.upstreamTaskId ? `, upstream ${job.upstreamTaskId}` : ""}`,
   ];
-  if (job.timings.finishedAt !== null) lines.push(`  finished  ${job.timings.finishedAt}${job.timings.totalMs === null ? "" : ` (${seconds(job.timings.totalMs)})`}`);
+  if (job.timings.finishedAt !== null)
+    lines.push(
+      `  finished  ${job.timings.finishedAt}${job.timings.totalMs === null ? "" : ` (${seconds(job.timings.totalMs)})`}`,
+    );
   for (const output of job.outputs) {
-    lines.push(`  output    ${s3Uri(output)}`, `            ${output.bytes} bytes, ${output.contentType}, sha256 ${output.sha256}`);
+    lines.push(
+      `  output    ${s3Uri(output)}`,
+      `            ${output.bytes} bytes, ${output.contentType}, sha256 ${output.sha256}`,
+    );
   }
   if (job.error !== null) lines.push(`  error     ${job.error.code}: ${job.error.message}`);
-  for (const warning of job.warnings) lines.push(`  warning   ${warning.path || "(body)"}: ${warning.message} [${warning.code}]`);
+  for (const warning of job.warnings)
+    lines.push(`  warning   ${warning.path || "(body)"}: ${warning.message} [${warning.code}]`);
   return `${lines.join("\n")}\n`;
 }
 
 /** Columns padded to their widest cell; the last column is left ragged. */
 export function table(rows: string[][]): string {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ").trimEnd()).join("\n") + "\n";
+  for (const row of rows)
+    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return (
+    rows
+      .map((row) =>
+        row
+          .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+          .join("  ")
+          .trimEnd(),
+      )
+      .join("\n") + "\n"
+  );
 }

@@ -55,7 +55,10 @@ export class Inbox {
     const { size } = await stat(file);
     const extension = file.slice(file.lastIndexOf(".") + 1).toLowerCase();
     const contentType = CONTENT_TYPES[extension] ?? "application/octet-stream";
-    await this.#objects.uploadStream(key, createReadStream(file), { contentType, expectedBytes: size });
+    await this.#objects.uploadStream(key, createReadStream(file), {
+      contentType,
+      expectedBytes: size,
+    });
     // Gone already means the stack read it and rejected it; its error file tells the rest.
     const head = await this.#objects.head(key);
     return (head?.etag ?? "").replace(/"/g, "");

@@ -13,7 +13,12 @@ export interface ProgressLine {
 
 const TICK_MS = 200;
 
-export function progressLine(write: (text: string) => void, tty: boolean, startedAt: number, now: () => number = Date.now): ProgressLine {
+export function progressLine(
+  write: (text: string) => void,
+  tty: boolean,
+  startedAt: number,
+  now: () => number = Date.now,
+): ProgressLine {
   let current: { status: string; polls: number } | undefined;
   let ticker: NodeJS.Timeout | undefined;
   const render = () => {

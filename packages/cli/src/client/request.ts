@@ -46,7 +46,10 @@ export function buildVideoRequest(flags: GenerateFlags): Record<string, unknown>
   if (flags.prompt !== undefined && flags.prompt !== "") body.prompt = flags.prompt;
   if (flags.duration !== undefined) {
     const seconds = Number(flags.duration);
-    if (flags.duration.trim() === "" || !Number.isInteger(seconds)) throw new UsageError(`--duration must be a whole number of seconds, got "${flags.duration}".`);
+    if (flags.duration.trim() === "" || !Number.isInteger(seconds))
+      throw new UsageError(
+        `--duration must be a whole number of seconds, got "${flags.duration}".`,
+      );
     body.duration_sec = seconds;
   }
   if (flags.resolution !== undefined) body.resolution = flags.resolution;
@@ -54,13 +57,25 @@ export function buildVideoRequest(flags: GenerateFlags): Record<string, unknown>
   if (flags.audio !== undefined) body.generate_audio = flags.audio;
 
   const frames: object[] = [];
-  if (flags.firstFrame !== undefined) frames.push({ type: "image_url", frame_type: "first_frame", image_url: { url: materialUrl("--first-frame", flags.firstFrame) } });
-  if (flags.lastFrame !== undefined) frames.push({ type: "image_url", frame_type: "last_frame", image_url: { url: materialUrl("--last-frame", flags.lastFrame) } });
+  if (flags.firstFrame !== undefined)
+    frames.push({
+      type: "image_url",
+      frame_type: "first_frame",
+      image_url: { url: materialUrl("--first-frame", flags.firstFrame) },
+    });
+  if (flags.lastFrame !== undefined)
+    frames.push({
+      type: "image_url",
+      frame_type: "last_frame",
+      image_url: { url: materialUrl("--last-frame", flags.lastFrame) },
+    });
   if (frames.length > 0) body.frame_images = frames;
 
   const refs = (flags.refs ?? []).map((value) => {
     const url = materialUrl("--ref", value);
-    return VIDEO_FILE.test(url) ? { type: "video_url", video_url: url } : { type: "image_url", image_url: { url } };
+    return VIDEO_FILE.test(url)
+      ? { type: "video_url", video_url: url }
+      : { type: "image_url", image_url: { url } };
   });
   if (refs.length > 0) body.input_references = refs;
 

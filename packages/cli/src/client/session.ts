@@ -8,7 +8,13 @@ import type { Io } from "../main.ts";
 import { ReelayApiClient } from "./api.ts";
 import { clientSettings } from "./settings.ts";
 
-const SETUP_CODES = new Set(["api_unreachable", "unauthorized", "no_api_key", "invalid_config", "bad_response"]);
+const SETUP_CODES = new Set([
+  "api_unreachable",
+  "unauthorized",
+  "no_api_key",
+  "invalid_config",
+  "bad_response",
+]);
 
 export interface Session {
   client: ReelayApiClient;
@@ -20,18 +26,33 @@ export async function openSession(config: Config = loadConfig()): Promise<Sessio
 }
 
 /** Runs `body`, reporting a thrown ReelayError on stderr (and as `{"error": …}` on stdout for --json). */
-export async function reportFailures(io: Io, command: string, json: boolean, body: () => Promise<number>): Promise<number> {
+export async function reportFailures(
+  io: Io,
+  command: string,
+  json: boolean,
+  body: () => Promise<number>,
+): Promise<number> {
   try {
     return await body();
   } catch (error) {
     if (!isReelayError(error)) throw error;
     const errors = ((error.details?.errors as Issue[] | undefined) ?? []).filter(Boolean);
-    if (json) io.stdout(`${JSON.stringify({ error: { code: error.code, message: error.message, ...(error.path ? { path: error.path } : {}), errors } })}\n`);
-    io.stderr(`reelay ${command}: ${error.message}${error.code === "api_unreachable" ? "" : ` [${error.code}]`}\n${formatIssues(errors, "error")}`);
+    if (json)
+      io.stdout(
+        `${JSON.stringify({ error: { code: error.code, message: error.message, ...(error.path ? { path: error.path } : {}), errors } })}\n`,
+      );
+    io.stderr(
+      `reelay ${command}: ${error.message}${error.code === "api_unreachable" ? "" : ` [${error.code}]`}\n${formatIssues(errors, "error")}`,
+    );
     return SETUP_CODES.has(error.code) ? 2 : 1;
   }
 }
 
 export function formatIssues(issues: readonly Issue[], label: "error" | "warning"): string {
-  return issues.map((issue) => `  ${label.padEnd(7)} ${issue.path || "(body)"}: ${issue.message} [${issue.code}]\n`).join("");
+  return issues
+    .map(
+      (issue) =>
+        `  ${label.padEnd(7)} ${issue.path || "(body)"}: ${issue.message} [${issue.code}]\n`,
+    )
+    .join("");
 }

@@ -13,7 +13,9 @@ export interface ClientSettings {
   apiKey: string;
 }
 
-export async function clientSettings(config: Pick<Config, "apiUrl" | "apiKey" | "dataDir">): Promise<ClientSettings> {
+export async function clientSettings(
+  config: Pick<Config, "apiUrl" | "apiKey" | "dataDir">,
+): Promise<ClientSettings> {
   const apiUrl = config.apiUrl.replace(/\/+$/, "");
   if (config.apiKey !== undefined) return { apiUrl, apiKey: config.apiKey };
   const file = join(config.dataDir, API_KEY_FILE);
@@ -27,6 +29,9 @@ export async function clientSettings(config: Pick<Config, "apiUrl" | "apiKey" | 
       { path: "REELAY_API_KEY", cause: error },
     );
   }
-  if (apiKey === "") throw new ReelayError("no_api_key", `No API key: ${file} is empty; set REELAY_API_KEY.`, { path: "REELAY_API_KEY" });
+  if (apiKey === "")
+    throw new ReelayError("no_api_key", `No API key: ${file} is empty; set REELAY_API_KEY.`, {
+      path: "REELAY_API_KEY",
+    });
   return { apiUrl, apiKey };
 }

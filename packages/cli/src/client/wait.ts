@@ -15,7 +15,11 @@ export interface WaitOptions {
   onUpdate?: (job: JobView) => void;
 }
 
-export async function waitForJob(client: ReelayApiClient, id: string, options: WaitOptions): Promise<JobView> {
+export async function waitForJob(
+  client: ReelayApiClient,
+  id: string,
+  options: WaitOptions,
+): Promise<JobView> {
   let failures = 0;
   for (;;) {
     let job: JobView | undefined;
@@ -23,7 +27,12 @@ export async function waitForJob(client: ReelayApiClient, id: string, options: W
       job = await client.getJob(id);
       failures = 0;
     } catch (error) {
-      if (!isReelayError(error) || !error.retryable || ++failures > (options.maxTransientFailures ?? 15)) throw error;
+      if (
+        !isReelayError(error) ||
+        !error.retryable ||
+        ++failures > (options.maxTransientFailures ?? 15)
+      )
+        throw error;
     }
     if (job !== undefined) {
       options.onUpdate?.(job);

@@ -45,12 +45,28 @@ export async function runDemo(args: string[], io: Io): Promise<number> {
     stack = await startLocalStack({ config, quiet: true, simulator: { timeScale } });
     // REELAY_PORT=0 binds any free port: talk to the one the stack got.
     apiUrl = stack.url;
-    io.stdout(`local stack ready at ${stack.url}; upstream: ${stack.upstream}; bucket ${stack.bucket} at ${stack.s3Endpoint}\n`);
+    io.stdout(
+      `local stack ready at ${stack.url}; upstream: ${stack.upstream}; bucket ${stack.bucket} at ${stack.s3Endpoint}\n`,
+    );
   }
   try {
     io.stdout(`generating "${SAMPLE_PROMPT}" with ${SAMPLE_MODEL}\n`);
-    const code = await runGenerate([SAMPLE_PROMPT, "--model", SAMPLE_MODEL, "--duration", "4", ...(values.out === undefined ? [] : ["--out", values.out])], io, { ...config, apiUrl });
-    if (code === 0) io.stdout("done: the video above is also kept in the local bucket under outputs/<job id>/ with its job.json\n");
+    const code = await runGenerate(
+      [
+        SAMPLE_PROMPT,
+        "--model",
+        SAMPLE_MODEL,
+        "--duration",
+        "4",
+        ...(values.out === undefined ? [] : ["--out", values.out]),
+      ],
+      io,
+      { ...config, apiUrl },
+    );
+    if (code === 0)
+      io.stdout(
+        "done: the video above is also kept in the local bucket under outputs/<job id>/ with its job.json\n",
+      );
     return code;
   } finally {
     await stack?.stop();

@@ -20,9 +20,13 @@ export async function runDrop(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     options: { wait: { type: "string", default: "15" }, json: { type: "boolean", default: false } },
   });
-  if (positionals.length === 0) throw new UsageError("give at least one FILE to drop (prompt files: .json, .jsonl, .txt; material: images, videos, audio).");
+  if (positionals.length === 0)
+    throw new UsageError(
+      "give at least one FILE to drop (prompt files: .json, .jsonl, .txt; material: images, videos, audio).",
+    );
   const waitS = Number(values.wait);
-  if (!(waitS >= 0)) throw new UsageError(`--wait must be a number of seconds, got "${values.wait}".`);
+  if (!(waitS >= 0))
+    throw new UsageError(`--wait must be a number of seconds, got "${values.wait}".`);
   const files = await describeFiles(positionals);
   const json = values.json;
   const config = loadConfig();
@@ -35,7 +39,10 @@ export async function runDrop(args: string[], io: Io): Promise<number> {
       for (const file of files) {
         const etag = await inbox.put(file.key, file.path);
         uploaded.push({ file: file.path, key: file.key, etag, prompt: file.prompt });
-        if (json && !file.prompt) io.stdout(`${JSON.stringify({ file: file.path, key: file.key, status: "uploaded", bytes: file.bytes })}\n`);
+        if (json && !file.prompt)
+          io.stdout(
+            `${JSON.stringify({ file: file.path, key: file.key, status: "uploaded", bytes: file.bytes })}\n`,
+          );
         if (!json) io.stdout(`uploaded  ${file.key} (${file.bytes} bytes)\n`);
       }
       let exit = 0;
@@ -88,10 +95,14 @@ function describe(report: DropReport): string {
   const lines: string[] = [];
   const jobs = report.jobs.map((job) => `${job.id} (${job.status})`).join(", ");
   if (report.status === "accepted") lines.push(`accepted  ${report.key} -> ${jobs}`);
-  else if (report.status === "pending") lines.push(`pending   ${report.key}: ${report.message}${jobs ? `; so far ${jobs}` : ""}`);
+  else if (report.status === "pending")
+    lines.push(`pending   ${report.key}: ${report.message}${jobs ? `; so far ${jobs}` : ""}`);
   else {
-    lines.push(`${report.status === "rejected" ? "rejected" : "partly rejected"}  ${report.key} -> ${report.rejectedKey}: ${report.message}`);
-    for (const error of report.errors) lines.push(`  ${error.where}: ${error.message} [${error.code}]`);
+    lines.push(
+      `${report.status === "rejected" ? "rejected" : "partly rejected"}  ${report.key} -> ${report.rejectedKey}: ${report.message}`,
+    );
+    for (const error of report.errors)
+      lines.push(`  ${error.where}: ${error.message} [${error.code}]`);
     if (jobs) lines.push(`  accepted: ${jobs}`);
   }
   return `${lines.join("\n")}\n`;

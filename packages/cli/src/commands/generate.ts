@@ -37,7 +37,8 @@ export async function runGenerate(args: string[], io: Io, given?: Config): Promi
       json: { type: "boolean", default: false },
     },
   });
-  if (values.audio && values["no-audio"]) throw new UsageError("give either --audio or --no-audio, not both.");
+  if (values.audio && values["no-audio"])
+    throw new UsageError("give either --audio or --no-audio, not both.");
   const config = given ?? loadConfig();
   const json = values.json;
   const body = buildVideoRequest({
@@ -57,10 +58,14 @@ export async function runGenerate(args: string[], io: Io, given?: Config): Promi
     const verdict = validate(body);
     if (!verdict.valid) {
       const [first] = verdict.errors;
-      throw new ReelayError("invalid_request", `The request is invalid, so nothing was sent: ${first?.message ?? ""}`, {
-        ...(first === undefined ? {} : { path: first.path }),
-        details: { errors: verdict.errors },
-      });
+      throw new ReelayError(
+        "invalid_request",
+        `The request is invalid, so nothing was sent: ${first?.message ?? ""}`,
+        {
+          ...(first === undefined ? {} : { path: first.path }),
+          details: { errors: verdict.errors },
+        },
+      );
     }
     const { client } = await openSession(config);
     const started = Date.now();
@@ -71,7 +76,10 @@ export async function runGenerate(args: string[], io: Io, given?: Config): Promi
       if (created.warnings.length > 0) io.stdout(formatIssues(created.warnings, "warning"));
     }
     if (values["no-wait"]) {
-      if (json) io.stdout(`${JSON.stringify({ task_id: id, status: created.status, model: created.model, warnings: created.warnings })}\n`);
+      if (json)
+        io.stdout(
+          `${JSON.stringify({ task_id: id, status: created.status, model: created.model, warnings: created.warnings })}\n`,
+        );
       else io.stdout(`follow it with \`reelay status ${id}\`\n`);
       return 0;
     }
@@ -90,18 +98,33 @@ export async function runGenerate(args: string[], io: Io, given?: Config): Promi
     const output = job.outputs[0];
     if (job.status !== "succeeded" || output === undefined) {
       const error = job.error ?? { code: job.status, message: `The job ended ${job.status}.` };
-      if (json) io.stdout(`${JSON.stringify({ task_id: id, status: job.status, model: job.model, error })}\n`);
+      if (json)
+        io.stdout(
+          `${JSON.stringify({ task_id: id, status: job.status, model: job.model, error })}\n`,
+        );
       io.stderr(`reelay generate: ${id} ${job.status}: ${error.message} [${error.code}]\n`);
       return 1;
     }
     // The task endpoint presigns a fresh link; the job view's may be absent for a foreign bucket.
     const url = output.url ?? (await client.getVideoTask(id)).video_url;
-    if (url === undefined || url === null) throw new ReelayError("no_output_link", `${id} succeeded but reelay offers no link to its video (${output.bucket}/${output.key}).`);
-    const saved = await downloadVerified(url, join(resolve(values.out ?? DEFAULT_OUT_DIR), `${id}.mp4`), output);
+    if (url === undefined || url === null)
+      throw new ReelayError(
+        "no_output_link",
+        `${id} succeeded but reelay offers no link to its video (${output.bucket}/${output.key}).`,
+      );
+    const saved = await downloadVerified(
+      url,
+      join(resolve(values.out ?? DEFAULT_OUT_DIR), `${id}.mp4`),
+      output,
+    );
     if (json) {
-      io.stdout(`${JSON.stringify({ task_id: id, status: job.status, model: job.model, file: saved.file, bytes: saved.bytes, sha256: saved.sha256, polls: job.polls, s3: { bucket: output.bucket, key: output.key } })}\n`);
+      io.stdout(
+        `${JSON.stringify({ task_id: id, status: job.status, model: job.model, file: saved.file, bytes: saved.bytes, sha256: saved.sha256, polls: job.polls, s3: { bucket: output.bucket, key: output.key } })}\n`,
+      );
     } else {
-      io.stdout(`saved     ${saved.file}\n          ${saved.bytes} bytes, sha256 ${saved.sha256}\n`);
+      io.stdout(
+        `saved     ${saved.file}\n          ${saved.bytes} bytes, sha256 ${saved.sha256}\n`,
+      );
     }
     return 0;
   });

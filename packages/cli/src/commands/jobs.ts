@@ -19,7 +19,8 @@ export async function runJobs(args: string[], io: Io): Promise<number> {
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}".`);
   const limit = Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive whole number, got "${values.limit}".`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new UsageError(`--limit must be a positive whole number, got "${values.limit}".`);
   return reportFailures(io, "jobs", values.json, async () => {
     const { client } = await openSession();
     const page = await client.listJobs({
@@ -35,7 +36,12 @@ export async function runJobs(args: string[], io: Io): Promise<number> {
       io.stdout(values.status === undefined ? "no jobs yet\n" : `no ${values.status} jobs\n`);
       return 0;
     }
-    io.stdout(table([["ID", "STATUS", "MODEL", "MODE", "POLLS", "CREATED", "RESULT"], ...page.data.map(row)]));
+    io.stdout(
+      table([
+        ["ID", "STATUS", "MODEL", "MODE", "POLLS", "CREATED", "RESULT"],
+        ...page.data.map(row),
+      ]),
+    );
     if (page.next_cursor !== null) io.stdout(`more: reelay jobs --cursor ${page.next_cursor}\n`);
     return 0;
   });
@@ -43,6 +49,19 @@ export async function runJobs(args: string[], io: Io): Promise<number> {
 
 function row(job: JobView): string[] {
   const output = job.outputs[0];
-  const result = output !== undefined ? `${output.bytes} bytes ${s3Uri(output)}` : job.error !== null ? `${job.error.code}: ${job.error.message}` : "";
-  return [job.id, job.status, job.model, job.mode, String(job.polls), job.timings.createdAt, result];
+  const result =
+    output !== undefined
+      ? `${output.bytes} bytes ${s3Uri(output)}`
+      : job.error !== null
+        ? `${job.error.code}: ${job.error.message}`
+        : "";
+  return [
+    job.id,
+    job.status,
+    job.model,
+    job.mode,
+    String(job.polls),
+    job.timings.createdAt,
+    result,
+  ];
 }

@@ -8,10 +8,20 @@ import type { ApiKeyView } from "../client/api.ts";
 import type { Io } from "../main.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
-const USAGE = "use `reelay keys create [--name N]`, `reelay keys list` or `reelay keys revoke KEY_ID`.";
+const USAGE =
+  "use `reelay keys create [--name N]`, `reelay keys list` or `reelay keys revoke KEY_ID`.";
 
 function rows(keys: readonly ApiKeyView[]): string[][] {
-  return [["ID", "NAME", "KEY", "CREATED", "REVOKED"], ...keys.map((key) => [key.id, key.name || "-", `${key.hint}…`, key.createdAt, key.revokedAt ?? "-"])];
+  return [
+    ["ID", "NAME", "KEY", "CREATED", "REVOKED"],
+    ...keys.map((key) => [
+      key.id,
+      key.name || "-",
+      `${key.hint}…`,
+      key.createdAt,
+      key.revokedAt ?? "-",
+    ]),
+  ];
 }
 
 export async function runKeys(args: string[], io: Io): Promise<number> {
@@ -20,24 +30,39 @@ export async function runKeys(args: string[], io: Io): Promise<number> {
   });
   const [action, ...rest] = positionals;
   const wantsId = action === "revoke";
-  if (action === undefined || !["create", "list", "revoke"].includes(action)) throw new UsageError(USAGE);
+  if (action === undefined || !["create", "list", "revoke"].includes(action))
+    throw new UsageError(USAGE);
   if (rest.length !== (wantsId ? 1 : 0)) throw new UsageError(USAGE);
-  if (values.name !== undefined && action !== "create") throw new UsageError("--name goes with `reelay keys create`.");
+  if (values.name !== undefined && action !== "create")
+    throw new UsageError("--name goes with `reelay keys create`.");
   return reportFailures(io, "keys", values.json, async () => {
     const { client } = await openSession();
     if (action === "create") {
       const created = await client.createKey(values.name ?? "");
       io.stdout(values.json ? `${JSON.stringify(created)}\n` : `${created.key}\n`);
-      if (!values.json) io.stderr(`created ${created.id}${created.name ? ` (${created.name})` : ""}; the key is shown only this once.\n`);
+      if (!values.json)
+        io.stderr(
+          `created ${created.id}${created.name ? ` (${created.name})` : ""}; the key is shown only this once.\n`,
+        );
       return 0;
     }
     if (action === "list") {
       const keys = await client.listKeys();
-      io.stdout(values.json ? `${JSON.stringify({ data: keys })}\n` : keys.length === 0 ? "no keys yet\n" : table(rows(keys)));
+      io.stdout(
+        values.json
+          ? `${JSON.stringify({ data: keys })}\n`
+          : keys.length === 0
+            ? "no keys yet\n"
+            : table(rows(keys)),
+      );
       return 0;
     }
     const revoked = await client.revokeKey(rest[0] as string);
-    io.stdout(values.json ? `${JSON.stringify(revoked)}\n` : `revoked ${revoked.id} at ${revoked.revokedAt}\n`);
+    io.stdout(
+      values.json
+        ? `${JSON.stringify(revoked)}\n`
+        : `revoked ${revoked.id} at ${revoked.revokedAt}\n`,
+    );
     return 0;
   });
 }

@@ -8,9 +8,12 @@ import type { Io } from "../main.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 export async function runStatus(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, { options: { json: { type: "boolean", default: false } } });
+  const { values, positionals } = parseCommandArgs(args, {
+    options: { json: { type: "boolean", default: false } },
+  });
   const [id, ...extra] = positionals;
-  if (id === undefined || extra.length > 0) throw new UsageError("give exactly one job id, e.g. `reelay status vidtsk_01J…`.");
+  if (id === undefined || extra.length > 0)
+    throw new UsageError("give exactly one job id, e.g. `reelay status vidtsk_01J…`.");
   return reportFailures(io, "status", values.json, async () => {
     const { client } = await openSession();
     const job = await client.getJob(id);

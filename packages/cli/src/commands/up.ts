@@ -12,7 +12,8 @@ const STOP_GRACE_MS = 10_000;
 
 function portOf(raw: string): number {
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, got "${raw}".`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be a whole number from 0 to 65535, got "${raw}".`);
   return port;
 }
 
@@ -46,8 +47,10 @@ export async function runUp(args: string[], io: Io): Promise<number> {
     },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}".`);
-  const timeScale = values["sim-time-scale"] === undefined ? undefined : Number(values["sim-time-scale"]);
-  if (timeScale !== undefined && !(timeScale > 0)) throw new UsageError("--sim-time-scale must be a positive number.");
+  const timeScale =
+    values["sim-time-scale"] === undefined ? undefined : Number(values["sim-time-scale"]);
+  if (timeScale !== undefined && !(timeScale > 0))
+    throw new UsageError("--sim-time-scale must be a positive number.");
 
   const config = configFrom(values);
   const began = Date.now();
@@ -60,7 +63,9 @@ export async function runUp(args: string[], io: Io): Promise<number> {
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
-    io.stderr(`reelay up: ${config.host}:${config.port} is in use (another reelay up?); choose another with --port or REELAY_PORT.\n`);
+    io.stderr(
+      `reelay up: ${config.host}:${config.port} is in use (another reelay up?); choose another with --port or REELAY_PORT.\n`,
+    );
     return 2;
   }
   io.stdout(readyBanner(stack, Date.now() - began));
@@ -69,8 +74,11 @@ export async function runUp(args: string[], io: Io): Promise<number> {
   io.stderr(`reelay: ${signal}, stopping (unfinished jobs resume on the next start)\n`);
   // A second signal while stopping means "now".
   const forced = nextSignal().then(() => "forced" as const);
-  const grace = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), STOP_GRACE_MS).unref());
+  const grace = new Promise<"timeout">((resolve) =>
+    setTimeout(() => resolve("timeout"), STOP_GRACE_MS).unref(),
+  );
   const ended = await Promise.race([stack.stop().then(() => "stopped" as const), forced, grace]);
-  if (ended !== "stopped") io.stderr(`reelay: stop ${ended === "forced" ? "forced" : "took too long"}; exiting anyway\n`);
+  if (ended !== "stopped")
+    io.stderr(`reelay: stop ${ended === "forced" ? "forced" : "took too long"}; exiting anyway\n`);
   return 0;
 }

@@ -4,7 +4,14 @@
  * cannot be read.
  */
 import { readFile } from "node:fs/promises";
-import { createCatalog, parseCatalogFile, validate, type Catalog, type Issue, type ValidationResult } from "@reelay/core";
+import {
+  createCatalog,
+  parseCatalogFile,
+  validate,
+  type Catalog,
+  type Issue,
+  type ValidationResult,
+} from "@reelay/core";
 import type { Io } from "../main.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
@@ -14,9 +21,13 @@ export interface FileVerdict extends Omit<ValidationResult, "model"> {
 
 export async function runValidate(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
-    options: { json: { type: "boolean", default: false }, catalog: { type: "string", multiple: true } },
+    options: {
+      json: { type: "boolean", default: false },
+      catalog: { type: "string", multiple: true },
+    },
   });
-  if (positionals.length === 0) throw new UsageError('give at least one FILE to check ("-" reads stdin).');
+  if (positionals.length === 0)
+    throw new UsageError('give at least one FILE to check ("-" reads stdin).');
 
   const catalog = await loadCatalogFiles(values.catalog ?? []);
   let exit = 0;
@@ -25,7 +36,9 @@ export async function runValidate(args: string[], io: Io): Promise<number> {
     try {
       text = file === "-" ? await io.readStdin() : await readFile(file, "utf8");
     } catch (error) {
-      io.stderr(`reelay validate: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+      io.stderr(
+        `reelay validate: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`,
+      );
       exit = 2;
       continue;
     }
@@ -48,7 +61,9 @@ export function checkText(file: string, text: string, catalog: Catalog): FileVer
       valid: false,
       kind: null,
       mode: null,
-      errors: [{ path: "", code: "invalid_json", message: `The file is not valid JSON: ${reason}.` }],
+      errors: [
+        { path: "", code: "invalid_json", message: `The file is not valid JSON: ${reason}.` },
+      ],
       warnings: [],
       normalized: null,
     };
@@ -73,12 +88,16 @@ async function loadCatalogFiles(paths: string[]): Promise<Catalog> {
     try {
       text = await readFile(path, "utf8");
     } catch (error) {
-      throw new UsageError(`cannot read catalog ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw new UsageError(
+        `cannot read catalog ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      );
     }
     try {
       extra.push(parseCatalogFile(JSON.parse(text)));
     } catch (error) {
-      throw new UsageError(`catalog ${path} is not usable: ${error instanceof Error ? error.message : String(error)}`);
+      throw new UsageError(
+        `catalog ${path} is not usable: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   return createCatalog(extra.flat());

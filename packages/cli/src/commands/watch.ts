@@ -21,7 +21,8 @@ export async function runWatch(args: string[], io: Io): Promise<number> {
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}".`);
   const count = values.count === undefined ? Infinity : Number(values.count);
-  if (!(Number.isInteger(count) && count > 0) && count !== Infinity) throw new UsageError(`--count must be a positive whole number, got "${values.count}".`);
+  if (!(Number.isInteger(count) && count > 0) && count !== Infinity)
+    throw new UsageError(`--count must be a positive whole number, got "${values.count}".`);
 
   return reportFailures(io, "watch", values.json, async () => {
     const { client } = await openSession();
@@ -35,7 +36,9 @@ export async function runWatch(args: string[], io: Io): Promise<number> {
         const stream = client.events({
           ...(lastEventId === undefined ? {} : { lastEventId }),
           onOpen: () => {
-            io.stderr(opened ? "reconnected\n" : `watching ${client.apiUrl}/v1/events (Ctrl-C to stop)\n`);
+            io.stderr(
+              opened ? "reconnected\n" : `watching ${client.apiUrl}/v1/events (Ctrl-C to stop)\n`,
+            );
             opened = true;
             backoff = FIRST_BACKOFF_MS;
           },
@@ -66,7 +69,9 @@ export async function runWatch(args: string[], io: Io): Promise<number> {
 function parseEvent(data: string): TerminalEvent | undefined {
   try {
     const event = JSON.parse(data) as TerminalEvent;
-    return typeof event?.id === "string" && typeof event.detail?.jobId === "string" ? event : undefined;
+    return typeof event?.id === "string" && typeof event.detail?.jobId === "string"
+      ? event
+      : undefined;
   } catch {
     return undefined;
   }

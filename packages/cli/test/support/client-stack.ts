@@ -29,10 +29,18 @@ export interface ClientStack {
 }
 
 /** `restart` brings a stack back on the same data dir and port (the key file stays the same). */
-export async function startClientStack(restart?: { dataDir: string; port: number }): Promise<ClientStack> {
+export async function startClientStack(restart?: {
+  dataDir: string;
+  port: number;
+}): Promise<ClientStack> {
   const dataDir = restart?.dataDir ?? (await mkdtemp(join(tmpdir(), "reelay-cli-stack-")));
   const config = { ...loadConfig({ REELAY_DATA_DIR: dataDir }), port: restart?.port ?? 0 };
-  const stack = await startLocalStack({ config, simulator: { timeScale: 0.02 }, quiet: true, s3Port: 0 });
+  const stack = await startLocalStack({
+    config,
+    simulator: { timeScale: 0.02 },
+    quiet: true,
+    s3Port: 0,
+  });
   // The key is left to the key file the stack wrote, as a user's client finds it.
   const env = { REELAY_API_URL: stack.url, REELAY_DATA_DIR: dataDir };
   return {
@@ -42,7 +50,10 @@ export async function startClientStack(restart?: { dataDir: string; port: number
     api: async <T>(method: string, path: string, body?: unknown) => {
       const response = await fetch(`${stack.url}${path}`, {
         method,
-        headers: { authorization: `Bearer ${stack.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        headers: {
+          authorization: `Bearer ${stack.apiKey}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       return { status: response.status, body: (await response.json()) as T };
@@ -51,12 +62,21 @@ export async function startClientStack(restart?: { dataDir: string; port: number
   };
 }
 
-export function runCli(args: string[], env: Record<string, string>, cwd?: string): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  cwd?: string,
+): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env, ...(cwd === undefined ? {} : { cwd }), timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env, ...(cwd === undefined ? {} : { cwd }), timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 

@@ -19,7 +19,11 @@ export function createCatalog(extra: readonly ModelSpec[] = []): Catalog {
       // Longest prefix wins so a user's "lambda-x-" can refine the family entry "lambda-".
       let best: ModelSpec | undefined;
       for (const spec of prefixes) {
-        if (code.startsWith(spec.code) && code.length > spec.code.length && (best === undefined || spec.code.length > best.code.length)) {
+        if (
+          code.startsWith(spec.code) &&
+          code.length > spec.code.length &&
+          (best === undefined || spec.code.length > best.code.length)
+        ) {
           best = spec;
         }
       }
@@ -29,7 +33,9 @@ export function createCatalog(extra: readonly ModelSpec[] = []): Catalog {
       return kind === undefined ? [...models] : models.filter((spec) => spec.kind === kind);
     },
     closeMatches(code, limit = 3) {
-      const names = models.map((spec) => (spec.match === "prefix" ? `${spec.code}<version>` : spec.code));
+      const names = models.map((spec) =>
+        spec.match === "prefix" ? `${spec.code}<version>` : spec.code,
+      );
       return closeMatches(code, names, limit);
     },
   };
@@ -47,7 +53,8 @@ interface PathIssue {
 
 /** Into a union's closest branch, so the path names the bad field rather than the union. */
 function innermost(issue: PathIssue): PathIssue {
-  if (issue.code !== "invalid_union" || issue.errors === undefined || issue.errors.length === 0) return issue;
+  if (issue.code !== "invalid_union" || issue.errors === undefined || issue.errors.length === 0)
+    return issue;
   const branch = [...issue.errors].sort((a, b) => a.length - b.length)[0];
   const inner = branch?.[0];
   if (inner === undefined) return issue;
@@ -65,25 +72,43 @@ export function parseCatalogFile(file: unknown, source = "catalog file"): ModelS
     try {
       value = JSON.parse(file);
     } catch (error) {
-      throw new ReelayError("catalog_invalid", `${source} is not valid JSON: ${(error as Error).message}`, {
-        path: "",
-        cause: error,
-      });
+      throw new ReelayError(
+        "catalog_invalid",
+        `${source} is not valid JSON: ${(error as Error).message}`,
+        {
+          path: "",
+          cause: error,
+        },
+      );
     }
   }
   const parsed = catalogFileSchema.safeParse(value);
   if (!parsed.success) {
-    const first = parsed.error.issues[0] === undefined ? undefined : innermost(parsed.error.issues[0] as PathIssue);
+    const first =
+      parsed.error.issues[0] === undefined
+        ? undefined
+        : innermost(parsed.error.issues[0] as PathIssue);
     const path = formatPath(first?.path ?? []);
-    throw new ReelayError("catalog_invalid", `${source}: ${path === "" ? "the file" : path}: ${first?.message ?? "invalid"}.`, {
-      path,
-      details: { issues: parsed.error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message })) },
-    });
+    throw new ReelayError(
+      "catalog_invalid",
+      `${source}: ${path === "" ? "the file" : path}: ${first?.message ?? "invalid"}.`,
+      {
+        path,
+        details: {
+          issues: parsed.error.issues.map((issue) => ({
+            path: formatPath(issue.path),
+            message: issue.message,
+          })),
+        },
+      },
+    );
   }
   return parsed.data.models;
 }
 
 /** The built-in catalog extended by user files, later files winning over earlier ones. */
 export function loadCatalog(files: readonly unknown[] = []): Catalog {
-  return createCatalog(files.flatMap((file, index) => parseCatalogFile(file, `catalog file #${index + 1}`)));
+  return createCatalog(
+    files.flatMap((file, index) => parseCatalogFile(file, `catalog file #${index + 1}`)),
+  );
 }

@@ -25,7 +25,8 @@ export function closeMatches(typed: string, codes: readonly string[], limit = 3)
     const candidate = code.toLowerCase();
     const distance = editDistance(wanted, candidate);
     if (distance <= budget) scored.push({ code, score: distance });
-    else if (candidate.startsWith(wanted) && wanted.length >= 3) scored.push({ code, score: budget + 1 });
+    else if (candidate.startsWith(wanted) && wanted.length >= 3)
+      scored.push({ code, score: budget + 1 });
   }
   scored.sort((x, y) => x.score - y.score || x.code.localeCompare(y.code));
   return scored.slice(0, limit).map((entry) => entry.code);

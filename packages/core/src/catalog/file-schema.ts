@@ -14,9 +14,25 @@ const quote = z.string().optional();
 const when = { modes: z.array(videoMode).optional(), resolutions: z.array(z.string()).optional() };
 
 const stringSet = z.strictObject({ values: z.array(z.string()), strength, ...when, quote });
-const numberSet = z.strictObject({ values: z.array(z.number().int().min(0)), strength, ...when, quote });
-const range = z.strictObject({ min: z.number().int().min(0), max: z.number().int().min(0), strength, ...when, quote });
-const count = z.strictObject({ min: z.number().int().min(0).optional(), max: z.number().int().min(0).optional(), strength, quote });
+const numberSet = z.strictObject({
+  values: z.array(z.number().int().min(0)),
+  strength,
+  ...when,
+  quote,
+});
+const range = z.strictObject({
+  min: z.number().int().min(0),
+  max: z.number().int().min(0),
+  strength,
+  ...when,
+  quote,
+});
+const count = z.strictObject({
+  min: z.number().int().min(0).optional(),
+  max: z.number().int().min(0).optional(),
+  strength,
+  quote,
+});
 
 const configKey = z.strictObject({
   type: z.enum(["boolean", "integer", "string", "scalar"]),
@@ -32,7 +48,11 @@ const base = {
   config: z.record(z.string(), configKey).default({}),
 };
 
-const referenceKinds = z.strictObject({ image: count.optional(), video: count.optional(), audio: count.optional() });
+const referenceKinds = z.strictObject({
+  image: count.optional(),
+  video: count.optional(),
+  audio: count.optional(),
+});
 
 export const videoModelSpecSchema = z.strictObject({
   ...base,
@@ -52,7 +72,9 @@ export const videoModelSpecSchema = z.strictObject({
   audio: z
     .strictObject({ default: z.boolean(), support: z.enum(["supported", "unusual"]), quote })
     .default({ default: false, support: "supported" }),
-  frames: z.strictObject({ lastRequiresFirst: z.boolean(), quote }).default({ lastRequiresFirst: false }),
+  frames: z
+    .strictObject({ lastRequiresFirst: z.boolean(), quote })
+    .default({ lastRequiresFirst: false }),
   references: z
     .strictObject({
       kinds: referenceKinds,
@@ -79,13 +101,22 @@ export const imageModelSpecSchema = z.strictObject({
   referenceImages: count.default({ min: 1, max: 7, strength: "hard" }),
 });
 
-export const modelSpecSchema = z.discriminatedUnion("kind", [videoModelSpecSchema, imageModelSpecSchema]);
+export const modelSpecSchema = z.discriminatedUnion("kind", [
+  videoModelSpecSchema,
+  imageModelSpecSchema,
+]);
 
 export const catalogFileSchema = z.strictObject({
-  models: z.array(modelSpecSchema).describe("Models to add; a code that exists replaces the built-in entry."),
+  models: z
+    .array(modelSpecSchema)
+    .describe("Models to add; a code that exists replaces the built-in entry."),
 });
 
 // The file schema and the hand-written types must describe the same thing.
 type Parsed = z.output<typeof modelSpecSchema>;
-const sameShape: [Parsed] extends [ModelSpec] ? ([ModelSpec] extends [Parsed] ? true : false) : false = true;
+const sameShape: [Parsed] extends [ModelSpec]
+  ? [ModelSpec] extends [Parsed]
+    ? true
+    : false
+  : false = true;
 void sameShape;

@@ -67,12 +67,34 @@ export function readStatus(body: unknown): string | undefined {
  * Document order is kept and repeats are dropped (dialects often put one URL in two places).
  */
 const OUTPUT_KEYS = new Set([
-  "video_url", "url", "output", "outputs", "result", "results", "videos", "images", "data",
-  "file_url", "download_url", "image_url", "video", "image", "urls", "output_url", "output_urls",
+  "video_url",
+  "url",
+  "output",
+  "outputs",
+  "result",
+  "results",
+  "videos",
+  "images",
+  "data",
+  "file_url",
+  "download_url",
+  "image_url",
+  "video",
+  "image",
+  "urls",
+  "output_url",
+  "output_urls",
 ]);
 const SKIPPED_KEYS = new Set([
-  "frame_images", "input_references", "request", "input", "reference_images", "image_config",
-  "messages", "error", "errors",
+  "frame_images",
+  "input_references",
+  "request",
+  "input",
+  "reference_images",
+  "image_config",
+  "messages",
+  "error",
+  "errors",
 ]);
 const MAX_DEPTH = 32;
 
@@ -118,7 +140,8 @@ function errorFrom(value: unknown): { code?: string; message: string } | undefin
   const rawCode = text(value.code) ?? text(value.type);
   // `code: 0` is how several upstreams say "no error" inside an otherwise empty error object.
   const code = rawCode === "0" ? undefined : rawCode;
-  const message = text(value.message) ?? text(value.msg) ?? text(value.detail) ?? text(value.reason);
+  const message =
+    text(value.message) ?? text(value.msg) ?? text(value.detail) ?? text(value.reason);
   if (message === undefined && code === undefined) return undefined;
   return {
     ...(code === undefined ? {} : { code }),
@@ -148,7 +171,9 @@ function detailText(detail: unknown): string | undefined {
   if (plain !== undefined) return plain;
   // FastAPI-style validation answers: detail: [{loc, msg}]
   if (Array.isArray(detail)) {
-    const parts = detail.map((item) => (isObject(item) ? text(item.msg) ?? text(item.message) : text(item)));
+    const parts = detail.map((item) =>
+      isObject(item) ? (text(item.msg) ?? text(item.message)) : text(item),
+    );
     const joined = parts.filter((part): part is string => part !== undefined).join("; ");
     return joined === "" ? undefined : joined;
   }

@@ -11,7 +11,9 @@ export const FrameImageSchema = z
     type: z.literal("image_url").describe("Fixed value `image_url`."),
     frame_type: z.enum(["first_frame", "last_frame"]).describe("`first_frame` or `last_frame`."),
     image_url: z
-      .object({ url: z.string().describe("Public HTTPS image URL, or `asset://vidast_<asset_id>`.") })
+      .object({
+        url: z.string().describe("Public HTTPS image URL, or `asset://vidast_<asset_id>`."),
+      })
       .describe("The frame image."),
   })
   .describe("A first or last frame image (§2.2).");
@@ -20,23 +22,37 @@ export const InputReferenceSchema = z
   .object({
     type: z
       .enum(["image_url", "video_url", "audio_url"])
-      .describe("`image_url` or `video_url` (§2.3); `audio_url` for models that take audio references (§4.8 beta, alpha-2.7)."),
+      .describe(
+        "`image_url` or `video_url` (§2.3); `audio_url` for models that take audio references (§4.8 beta, alpha-2.7).",
+      ),
     image_url: z
       .object({ url: z.string().describe("HTTPS or `asset://vidast_<asset_id>`.") })
       .optional()
       .describe("Required when type is `image_url`."),
-    video_url: z.string().optional().describe("Required when type is `video_url`; HTTPS or `asset://vidast_<asset_id>`."),
+    video_url: z
+      .string()
+      .optional()
+      .describe("Required when type is `video_url`; HTTPS or `asset://vidast_<asset_id>`."),
     audio_url: z.string().optional().describe("Required when type is `audio_url`; HTTPS."),
-    object_id: z.string().optional().describe("Images of the same subject carry the same id; the prompt may cite `@<object_id>`."),
+    object_id: z
+      .string()
+      .optional()
+      .describe(
+        "Images of the same subject carry the same id; the prompt may cite `@<object_id>`.",
+      ),
     reference_type: z
       .string()
       .optional()
-      .describe("Reference semantics: asset/style (mu), subject/background (eta), feature/base (lambda, video)."),
+      .describe(
+        "Reference semantics: asset/style (mu), subject/background (eta), feature/base (lambda, video).",
+      ),
   })
   .describe("A reference image, video or audio (§2.3).");
 
 export const ProviderSchema = z
-  .object({ raw_passthrough: z.boolean().optional().describe("Does not take part in create mapping.") })
+  .object({
+    raw_passthrough: z.boolean().optional().describe("Does not take part in create mapping."),
+  })
   .describe("Provider options (§2.1).");
 
 export const ModelSpecificConfigSchema = z
@@ -46,13 +62,24 @@ export const ModelSpecificConfigSchema = z
 export const VideoRequestSchema = z
   .object({
     model: z.string().min(1).describe("Video model code."),
-    prompt: z.string().optional().describe("Required when neither frame_images nor input_references is given."),
-    duration_sec: z.number().int().min(0).optional().describe("Seconds. Default 5, bounded by the model."),
+    prompt: z
+      .string()
+      .optional()
+      .describe("Required when neither frame_images nor input_references is given."),
+    duration_sec: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("Seconds. Default 5, bounded by the model."),
     resolution: z.string().optional().describe("e.g. 480p, 720p, 1080p (some models 540p, 4k)."),
     aspect_ratio: z.string().optional().describe("e.g. 16:9, 9:16, 1:1 (more per model)."),
     generate_audio: z.boolean().optional().describe("Default false (kappa: true)."),
     frame_images: z.array(FrameImageSchema).optional().describe("First/last frame images."),
-    input_references: z.array(InputReferenceSchema).optional().describe("Reference images, videos or audio."),
+    input_references: z
+      .array(InputReferenceSchema)
+      .optional()
+      .describe("Reference images, videos or audio."),
     model_specific_config: ModelSpecificConfigSchema.optional(),
     provider: ProviderSchema.optional(),
   })
@@ -76,9 +103,17 @@ export const ReferenceImageSchema = z
 export const ImageConfigSchema = z
   .object({
     image_size: z.string().optional().describe("For deltaq2-image: 1080p, 2K or 4K."),
-    aspect_ratio: z.string().optional().describe("Commonly auto, 16:9, 9:16, 1:1, 3:4, 4:3, 21:9, 2:3, 3:2."),
+    aspect_ratio: z
+      .string()
+      .optional()
+      .describe("Commonly auto, 16:9, 9:16, 1:1, 3:4, 4:3, 21:9, 2:3, 3:2."),
     output_format: z.literal("url").optional().describe("`url` is used."),
-    reference_images: z.array(ReferenceImageSchema).min(1).max(7).optional().describe("1 to 7 reference images."),
+    reference_images: z
+      .array(ReferenceImageSchema)
+      .min(1)
+      .max(7)
+      .optional()
+      .describe("1 to 7 reference images."),
     custom_size: z.unknown().optional().describe("Unsupported; use image_size."),
   })
   .describe("Image options (§2.6).");
@@ -86,7 +121,10 @@ export const ImageConfigSchema = z
 export const ImageRequestSchema = z
   .object({
     model: z.string().min(1).describe("Image model code."),
-    messages: z.array(ImageMessageSchema).min(1).describe("Items with role and string content (the prompt)."),
+    messages: z
+      .array(ImageMessageSchema)
+      .min(1)
+      .describe("Items with role and string content (the prompt)."),
     modalities: z.array(z.string()).describe("Must contain `image`; commonly [image, text]."),
     stream: z.boolean().optional().describe("Must be false or omitted."),
     image_config: ImageConfigSchema.optional(),

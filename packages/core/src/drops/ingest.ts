@@ -14,7 +14,13 @@ import type { JobStore } from "../jobs/store.ts";
 import type { ObjectStore } from "../storage/objects.ts";
 import { validate } from "../validate/index.ts";
 import { replacePlaceholders, withPlaceholders } from "./material.ts";
-import { classifyDropKey, entryLocation, parseDropFile, type DropEntry, type DropIssue } from "./parse.ts";
+import {
+  classifyDropKey,
+  entryLocation,
+  parseDropFile,
+  type DropEntry,
+  type DropIssue,
+} from "./parse.ts";
 
 export const INBOX_PREFIX = "inbox/";
 export const REJECTED_PREFIX = "rejected/";
@@ -44,7 +50,8 @@ export interface DropOutcome {
 export async function ingestDrop(deps: DropDeps, key: string): Promise<DropOutcome> {
   const type = classifyDropKey(key);
   // A key ending in "/" is the folder marker an S3 console makes, not a file anyone dropped.
-  if (!key.startsWith(INBOX_PREFIX) || key.endsWith("/") || type === "material") return { key, status: "ignored", jobs: [], errors: [] };
+  if (!key.startsWith(INBOX_PREFIX) || key.endsWith("/") || type === "material")
+    return { key, status: "ignored", jobs: [], errors: [] };
 
   const head = await deps.objects.head(key);
   // Deleted between the notification and now: nothing to do, and nothing was lost by us.
@@ -55,13 +62,20 @@ export async function ingestDrop(deps: DropDeps, key: string): Promise<DropOutco
   let bytes: Buffer | undefined;
   const errors: DropIssue[] = [];
   if (head.bytes > MAX_DROP_BYTES) {
-    errors.push({ path: "", code: "drop_file_too_large", message: `Prompt files may be at most ${MAX_DROP_BYTES / 1024 / 1024} MiB; this one is ${head.bytes} bytes.` });
+    errors.push({
+      path: "",
+      code: "drop_file_too_large",
+      message: `Prompt files may be at most ${MAX_DROP_BYTES / 1024 / 1024} MiB; this one is ${head.bytes} bytes.`,
+    });
   } else {
     bytes = await readBytes((await deps.objects.getStream(key)).body);
   }
   const text = bytes?.toString("utf8") ?? "";
 
-  const parsed = errors.length > 0 ? { entries: [], errors: [] } : parseDropFile(key, text, { defaultModel: deps.defaultModel });
+  const parsed =
+    errors.length > 0
+      ? { entries: [], errors: [] }
+      : parseDropFile(key, text, { defaultModel: deps.defaultModel });
   errors.push(...parsed.errors);
   const jobs: DropOutcome["jobs"] = [];
   for (const entry of parsed.entries) {
@@ -74,7 +88,13 @@ export async function ingestDrop(deps: DropDeps, key: string): Promise<DropOutco
   // Report in file order, whichever stage found the problem.
   errors.sort((a, b) => (a.line ?? a.index ?? -1) - (b.line ?? b.index ?? -1));
   const rejectedKey = await reject(deps.objects, key, bytes, head.contentType, errors, jobs);
-  return { key, status: jobs.length > 0 ? "partly_rejected" : "rejected", jobs, errors, rejectedKey };
+  return {
+    key,
+    status: jobs.length > 0 ? "partly_rejected" : "rejected",
+    jobs,
+    errors,
+    rejectedKey,
+  };
 }
 
 async function entryToJob(
@@ -83,7 +103,10 @@ async function entryToJob(
   etag: string,
   entry: DropEntry,
 ): Promise<{ id: string; created: boolean; entry: string } | { errors: DropIssue[] }> {
-  const where = { ...(entry.line === undefined ? {} : { line: entry.line }), ...(entry.index === undefined ? {} : { index: entry.index }) };
+  const where = {
+    ...(entry.line === undefined ? {} : { line: entry.line }),
+    ...(entry.index === undefined ? {} : { index: entry.index }),
+  };
   const located = (issues: Issue[]): DropIssue[] => issues.map((issue) => ({ ...where, ...issue }));
 
   const { body, material } = withPlaceholders(entry.body);
@@ -95,17 +118,27 @@ async function entryToJob(
     if (urls.has(name)) continue;
     const object = await deps.objects.head(folder + name);
     if (object === undefined) {
-      missing.push({ path, code: "material_not_found", message: `"${name}" was not found beside the prompt file; upload ${folder}${name} first, then the prompt file.` });
+      missing.push({
+        path,
+        code: "material_not_found",
+        message: `"${name}" was not found beside the prompt file; upload ${folder}${name} first, then the prompt file.`,
+      });
     } else {
       urls.set(name, await deps.objects.presignGet(folder + name, MATERIAL_URL_TTL_S));
     }
   }
-  if (!verdict.valid || missing.length > 0) return { errors: located([...verdict.errors, ...missing]) };
+  if (!verdict.valid || missing.length > 0)
+    return { errors: located([...verdict.errors, ...missing]) };
 
   const entryNumber = entry.line ?? entry.index ?? 0;
   const { job, created } = await createJob(deps.jobs, {
     validation: { ...verdict, normalized: replacePlaceholders(verdict.normalized, urls) },
-    source: { type: "drop", bucket: deps.objects.bucket, key, ...(entry.line === undefined ? {} : { line: entry.line }) },
+    source: {
+      type: "drop",
+      bucket: deps.objects.bucket,
+      key,
+      ...(entry.line === undefined ? {} : { line: entry.line }),
+    },
     jobId: jobIdFrom(verdict.kind ?? "video", [deps.objects.bucket, key, etag, entryNumber]),
   });
   // A job still queued may never have been started (a crash between the two writes): start it.
@@ -127,12 +160,16 @@ async function reject(
   await objects.putJson(`${rejectedKey}.error.json`, {
     file: key,
     message: summary(errors),
-    errors: errors.map((error) => ({ ...error, where: [entryLocation(error), error.path].filter(Boolean).join(": ") || "(file)" })),
+    errors: errors.map((error) => ({
+      ...error,
+      where: [entryLocation(error), error.path].filter(Boolean).join(": ") || "(file)",
+    })),
     accepted_jobs: jobs.map((job) => ({ id: job.id, entry: job.entry })),
   });
   // Kept byte for byte (binary, or not UTF-8, included); one too large to read is streamed across.
   if (bytes !== undefined) await objects.put(rejectedKey, bytes, { contentType });
-  else await objects.uploadStream(rejectedKey, (await objects.getStream(key)).body, { contentType });
+  else
+    await objects.uploadStream(rejectedKey, (await objects.getStream(key)).body, { contentType });
   await objects.delete(key);
   return rejectedKey;
 }
@@ -150,7 +187,11 @@ async function readBytes(body: Readable): Promise<Buffer> {
   let size = 0;
   for await (const chunk of body) {
     size += (chunk as Buffer).length;
-    if (size > MAX_DROP_BYTES) throw new ReelayError("drop_file_too_large", "The prompt file grew past the size limit while it was read.");
+    if (size > MAX_DROP_BYTES)
+      throw new ReelayError(
+        "drop_file_too_large",
+        "The prompt file grew past the size limit while it was read.",
+      );
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);

@@ -15,11 +15,18 @@ const BARE_NAME = /^[\w][\w .()+-]*\.[A-Za-z0-9]{1,8}$/;
 
 /** A bare file name: no scheme, no slash, has an extension. */
 export function isBareName(value: unknown): value is string {
-  return typeof value === "string" && value.length <= 255 && !value.includes("://") && BARE_NAME.test(value);
+  return (
+    typeof value === "string" &&
+    value.length <= 255 &&
+    !value.includes("://") &&
+    BARE_NAME.test(value)
+  );
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 function items(value: unknown): Record<string, unknown>[] {
@@ -42,7 +49,8 @@ function slots(body: unknown): MaterialSlot[] {
     if (ref === undefined) return;
     const image = record(ref.image_url);
     if (image) urlOf(image, "url", `input_references[${i}].image_url.url`);
-    if (typeof ref.video_url === "string") urlOf(ref, "video_url", `input_references[${i}].video_url`);
+    if (typeof ref.video_url === "string")
+      urlOf(ref, "video_url", `input_references[${i}].video_url`);
   });
   items(record(root.image_config)?.reference_images).forEach((ref, i) => {
     urlOf(ref, "url", `image_config.reference_images[${i}].url`);

@@ -11,7 +11,21 @@ import type { Issue } from "../errors.ts";
 export type DropFileType = "json" | "jsonl" | "txt" | "material" | "unsupported";
 
 const MATERIAL_EXTENSIONS = new Set([
-  "png", "jpg", "jpeg", "webp", "gif", "bmp", "mp4", "mov", "webm", "mkv", "mp3", "wav", "m4a", "aac", "ogg",
+  "png",
+  "jpg",
+  "jpeg",
+  "webp",
+  "gif",
+  "bmp",
+  "mp4",
+  "mov",
+  "webm",
+  "mkv",
+  "mp3",
+  "wav",
+  "m4a",
+  "aac",
+  "ogg",
 ]);
 
 /** Prompt files end in .json, .jsonl or .txt; material is left alone; anything else is rejected. */
@@ -44,7 +58,11 @@ export interface ParsedDrop {
 /** Large enough for any real batch, small enough that a stray huge file cannot fan out forever. */
 export const MAX_REQUESTS_PER_DROP = 1000;
 
-export function parseDropFile(key: string, text: string, options: { defaultModel: string }): ParsedDrop {
+export function parseDropFile(
+  key: string,
+  text: string,
+  options: { defaultModel: string },
+): ParsedDrop {
   const type = classifyDropKey(key);
   switch (type) {
     case "txt":
@@ -70,7 +88,16 @@ export function parseDropFile(key: string, text: string, options: { defaultModel
 function parseTxt(text: string, defaultModel: string): ParsedDrop {
   const prompt = text.replace(/^\uFEFF/, "").trim();
   if (prompt === "") {
-    return { entries: [], errors: [{ path: "", code: "empty_drop_file", message: "The .txt file is empty; write the prompt in it." }] };
+    return {
+      entries: [],
+      errors: [
+        {
+          path: "",
+          code: "empty_drop_file",
+          message: "The .txt file is empty; write the prompt in it.",
+        },
+      ],
+    };
   }
   return { entries: [{ body: { model: defaultModel, prompt } }], errors: [] };
 }
@@ -80,12 +107,35 @@ function parseJson(text: string): ParsedDrop {
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
-    return { entries: [], errors: [{ path: "", code: "invalid_json", message: `The file is not valid JSON: ${(error as Error).message}.` }] };
+    return {
+      entries: [],
+      errors: [
+        {
+          path: "",
+          code: "invalid_json",
+          message: `The file is not valid JSON: ${(error as Error).message}.`,
+        },
+      ],
+    };
   }
-  if (value !== null && typeof value === "object" && !Array.isArray(value) && Object.hasOwn(value, "requests")) {
+  if (
+    value !== null &&
+    typeof value === "object" &&
+    !Array.isArray(value) &&
+    Object.hasOwn(value, "requests")
+  ) {
     const requests = (value as { requests: unknown }).requests;
     if (!Array.isArray(requests) || requests.length === 0) {
-      return { entries: [], errors: [{ path: "requests", code: "invalid_type", message: "`requests` must be a non-empty array of request objects." }] };
+      return {
+        entries: [],
+        errors: [
+          {
+            path: "requests",
+            code: "invalid_type",
+            message: "`requests` must be a non-empty array of request objects.",
+          },
+        ],
+      };
     }
     if (requests.length > MAX_REQUESTS_PER_DROP) return tooMany(requests.length);
     return { entries: requests.map((body, index) => ({ index, body })), errors: [] };
@@ -102,12 +152,22 @@ function parseJsonl(text: string): ParsedDrop {
     try {
       entries.push({ line: i + 1, body: JSON.parse(raw) });
     } catch (error) {
-      errors.push({ line: i + 1, path: "", code: "invalid_json", message: `Line ${i + 1} is not valid JSON: ${(error as Error).message}.` });
+      errors.push({
+        line: i + 1,
+        path: "",
+        code: "invalid_json",
+        message: `Line ${i + 1} is not valid JSON: ${(error as Error).message}.`,
+      });
     }
   });
-  if (entries.length + errors.length > MAX_REQUESTS_PER_DROP) return tooMany(entries.length + errors.length);
+  if (entries.length + errors.length > MAX_REQUESTS_PER_DROP)
+    return tooMany(entries.length + errors.length);
   if (entries.length === 0 && errors.length === 0) {
-    errors.push({ path: "", code: "empty_drop_file", message: "The .jsonl file has no requests; write one JSON request per line." });
+    errors.push({
+      path: "",
+      code: "empty_drop_file",
+      message: "The .jsonl file has no requests; write one JSON request per line.",
+    });
   }
   return { entries, errors };
 }
@@ -115,7 +175,13 @@ function parseJsonl(text: string): ParsedDrop {
 function tooMany(count: number): ParsedDrop {
   return {
     entries: [],
-    errors: [{ path: "", code: "too_many_requests", message: `A drop file may hold at most ${MAX_REQUESTS_PER_DROP} requests; this one has ${count}. Split it.` }],
+    errors: [
+      {
+        path: "",
+        code: "too_many_requests",
+        message: `A drop file may hold at most ${MAX_REQUESTS_PER_DROP} requests; this one has ${count}. Split it.`,
+      },
+    ],
   };
 }
 

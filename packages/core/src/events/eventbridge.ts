@@ -29,9 +29,13 @@ export class EventBridgeSink implements EventSink {
     const failed = answer.FailedEntryCount ?? 0;
     if (failed > 0) {
       const entry = answer.Entries?.[0];
-      throw new TransientError("event_emit_failed", `EventBridge refused the ${event["detail-type"]} event for ${event.detail.jobId}: ${entry?.ErrorCode ?? "unknown"} ${entry?.ErrorMessage ?? ""}`.trim(), {
-        details: { jobId: event.detail.jobId },
-      });
+      throw new TransientError(
+        "event_emit_failed",
+        `EventBridge refused the ${event["detail-type"]} event for ${event.detail.jobId}: ${entry?.ErrorCode ?? "unknown"} ${entry?.ErrorMessage ?? ""}`.trim(),
+        {
+          details: { jobId: event.detail.jobId },
+        },
+      );
     }
   }
 }

@@ -14,7 +14,13 @@ export class JsonlFileSink implements EventSink {
   }
 
   async emit(event: TerminalEvent): Promise<void> {
-    const line = { id: event.id, time: event.time, source: event.source, "detail-type": event["detail-type"], detail: event.detail };
+    const line = {
+      id: event.id,
+      time: event.time,
+      source: event.source,
+      "detail-type": event["detail-type"],
+      detail: event.detail,
+    };
     await mkdir(dirname(this.path), { recursive: true });
     // One write per line with O_APPEND, so concurrent emits never interleave inside a line.
     await appendFile(this.path, `${JSON.stringify(line)}\n`, "utf8");

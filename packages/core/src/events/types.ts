@@ -53,14 +53,23 @@ export interface EventSink {
 }
 
 function outputOf(output: JobOutput): EventOutput {
-  return { bucket: output.bucket, key: output.key, bytes: output.bytes, sha256: output.sha256, contentType: output.contentType };
+  return {
+    bucket: output.bucket,
+    key: output.key,
+    bytes: output.bytes,
+    sha256: output.sha256,
+    contentType: output.contentType,
+  };
 }
 
 /** The terminal event for a job already in a terminal status. */
 export function buildTerminalEvent(job: Job): TerminalEvent {
   const status = job.status;
   if (!isTerminal(status)) {
-    throw new ReelayError("job_not_terminal", `Job ${job.id} is ${status}; only a terminal job has a terminal event.`);
+    throw new ReelayError(
+      "job_not_terminal",
+      `Job ${job.id} is ${status}; only a terminal job has a terminal event.`,
+    );
   }
   const finishedAt = job.finishedAt ?? job.updatedAt;
   const outputs = status === "succeeded" ? (job.outputs ?? []).map(outputOf) : [];

@@ -14,7 +14,12 @@ import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import * as tasks from "aws-cdk-lib/aws-stepfunctions-tasks";
 import type { Construct } from "constructs";
 import { TRANSIENT_ERROR_NAME } from "../pipeline/errors.ts";
-import { JOB_FLOW_STATE_NAMES, LAMBDA_SERVICE_ERRORS, STEP_LAMBDA_TIMEOUT_S, type JobFlowStep } from "./steps.ts";
+import {
+  JOB_FLOW_STATE_NAMES,
+  LAMBDA_SERVICE_ERRORS,
+  STEP_LAMBDA_TIMEOUT_S,
+  type JobFlowStep,
+} from "./steps.ts";
 
 const TASK_TIMEOUT_MARGIN_S = 15;
 
@@ -39,7 +44,9 @@ function task(scope: Construct, step: JobFlowStep, fn: IFunction): tasks.LambdaI
     payloadResponseOnly: true,
     // Our own Retry rules below say exactly what is retried; no hidden default one.
     retryOnServiceExceptions: false,
-    taskTimeout: sfn.Timeout.duration(Duration.seconds(STEP_LAMBDA_TIMEOUT_S[step] + TASK_TIMEOUT_MARGIN_S)),
+    taskTimeout: sfn.Timeout.duration(
+      Duration.seconds(STEP_LAMBDA_TIMEOUT_S[step] + TASK_TIMEOUT_MARGIN_S),
+    ),
   });
   invoke.addRetry({
     errors: LAMBDA_SERVICE_ERRORS,
@@ -82,13 +89,19 @@ export function buildJobFlow(scope: Construct, fns: JobFlowFunctions): JobFlow {
     time: sfn.WaitTime.secondsPath("$.waitSeconds"),
   });
   const loopBoundReached = new sfn.Pass(scope, "LoopBoundReached", {
-    result: sfn.Result.fromObject({ code: "timeout", message: "The upstream task did not finish within its poll budget." }),
+    result: sfn.Result.fromObject({
+      code: "timeout",
+      message: "The upstream task did not finish within its poll budget.",
+    }),
     resultPath: "$.error",
   });
   loopBoundReached.next(recordFailure);
 
   const isDone = new sfn.Choice(scope, "IsDone")
-    .when(sfn.Condition.stringEquals("$.outcome", "succeeded"), download.next(finish).next(succeeded))
+    .when(
+      sfn.Condition.stringEquals("$.outcome", "succeeded"),
+      download.next(finish).next(succeeded),
+    )
     .when(sfn.Condition.stringEquals("$.outcome", "failed"), recordFailure)
     .when(
       sfn.Condition.and(

@@ -24,7 +24,8 @@ if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== "function"
 type Json = Parameters<StateMachine["run"]>[0];
 export type LocalTaskHandler = (input: any) => Promise<unknown>;
 /** One entry of the interpreter's execution event log: StateEntered, StateExited, StateRetried, ... */
-export type ExecutionEvent = ReturnType<StateMachine["run"]>["eventLogs"] extends AsyncGenerator<infer E> ? E : never;
+export type ExecutionEvent =
+  ReturnType<StateMachine["run"]>["eventLogs"] extends AsyncGenerator<infer E> ? E : never;
 
 export interface RunJobFlowLocallyOptions {
   /** The ASL, from `synthJobFlowDefinition()`. */
@@ -65,7 +66,11 @@ function readPath(value: unknown, path: string): unknown {
     .replace(/^\$\.?/, "")
     .split(".")
     .filter(Boolean)
-    .reduce<unknown>((at, key) => (at !== null && typeof at === "object" ? (at as Record<string, unknown>)[key] : undefined), value);
+    .reduce<unknown>(
+      (at, key) =>
+        at !== null && typeof at === "object" ? (at as Record<string, unknown>)[key] : undefined,
+      value,
+    );
 }
 
 const machines = new WeakMap<object, StateMachine>();
@@ -78,7 +83,9 @@ const machines = new WeakMap<object, StateMachine>();
 export function stateMachineFor(definition: Record<string, unknown>): StateMachine {
   let machine = machines.get(definition);
   if (machine === undefined) {
-    machine = new StateMachine(definition as unknown as StateMachineDefinition, { validationOptions: { checkArn: false } });
+    machine = new StateMachine(definition as unknown as StateMachineDefinition, {
+      validationOptions: { checkArn: false },
+    });
     machines.set(definition, machine);
   }
   return machine;
@@ -89,7 +96,8 @@ export async function runJobFlowLocally(opts: RunJobFlowLocallyOptions): Promise
   const scale = opts.waitScale ?? 1;
   const taskNames = Object.keys(states).filter((name) => states[name]?.Type === "Task");
   const missing = taskNames.filter((name) => !(name in opts.handlers));
-  if (missing.length > 0) throw new Error(`No local handler for Task state(s): ${missing.join(", ")}.`);
+  if (missing.length > 0)
+    throw new Error(`No local handler for Task state(s): ${missing.join(", ")}.`);
 
   // The last state output: a Wait's input is its predecessor's output, so a scaled wait reads it.
   let lastOutput: unknown = opts.input;
@@ -104,7 +112,9 @@ export async function runJobFlowLocally(opts: RunJobFlowLocallyOptions): Promise
     ]),
   );
 
-  const overrides: NonNullable<Parameters<StateMachine["run"]>[1]>["overrides"] = { taskResourceLocalHandlers };
+  const overrides: NonNullable<Parameters<StateMachine["run"]>[1]>["overrides"] = {
+    taskResourceLocalHandlers,
+  };
   if (scale !== 1) {
     const waits: Record<string, number> = {};
     for (const [name, state] of Object.entries(states)) {
@@ -113,21 +123,29 @@ export async function runJobFlowLocally(opts: RunJobFlowLocallyOptions): Promise
       Object.defineProperty(waits, name, {
         enumerable: true,
         get: () => {
-          const seconds = state.SecondsPath !== undefined ? Number(readPath(lastOutput, state.SecondsPath)) : (state.Seconds ?? 0);
+          const seconds =
+            state.SecondsPath !== undefined
+              ? Number(readPath(lastOutput, state.SecondsPath))
+              : (state.Seconds ?? 0);
           return Math.max(0, (Number.isFinite(seconds) ? seconds : 0) * 1000 * scale);
         },
       });
     }
     overrides.waitTimeOverrides = waits;
     overrides.retryIntervalOverrides = Object.fromEntries(
-      taskNames.map((name) => [name, (states[name]?.Retry ?? []).map((r) => (r.IntervalSeconds ?? 1) * 1000 * scale)]),
+      taskNames.map((name) => [
+        name,
+        (states[name]?.Retry ?? []).map((r) => (r.IntervalSeconds ?? 1) * 1000 * scale),
+      ]),
     );
   }
 
   const machine = stateMachineFor(opts.definition);
   const execution = machine.run(opts.input as Json, {
     overrides,
-    context: { Execution: { Name: opts.executionName, Input: opts.input as Record<string, unknown> } } as never,
+    context: {
+      Execution: { Name: opts.executionName, Input: opts.input as Record<string, unknown> },
+    } as never,
   });
   if (opts.signal) {
     if (opts.signal.aborted) execution.abort();
@@ -141,4 +159,8 @@ export async function runJobFlowLocally(opts: RunJobFlowLocallyOptions): Promise
   return execution.result.finally(() => drained);
 }
 
-export { ExecutionAbortedError, ExecutionError, ExecutionTimeoutError } from "aws-local-stepfunctions";
+export {
+  ExecutionAbortedError,
+  ExecutionError,
+  ExecutionTimeoutError,
+} from "aws-local-stepfunctions";

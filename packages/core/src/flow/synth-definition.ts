@@ -14,7 +14,10 @@ export function placeholderFunctionArn(step: JobFlowStep): string {
 }
 
 /** Builds the flow into a state machine in `stack` with the given functions; shared by stack and local. */
-export function jobFlowStateMachineProps(stack: Stack, fns: JobFlowFunctions): Pick<sfn.StateMachineProps, "definitionBody" | "timeout" | "stateMachineType"> {
+export function jobFlowStateMachineProps(
+  stack: Stack,
+  fns: JobFlowFunctions,
+): Pick<sfn.StateMachineProps, "definitionBody" | "timeout" | "stateMachineType"> {
   const flow = buildJobFlow(stack, fns);
   return {
     definitionBody: sfn.DefinitionBody.fromChainable(flow.definition),
@@ -24,19 +27,27 @@ export function jobFlowStateMachineProps(stack: Stack, fns: JobFlowFunctions): P
 }
 
 /** Turns a resolved CloudFormation DefinitionString (a string or an Fn::Join) into the ASL object. */
-export function aslFromResolved(resolved: unknown, replaceToken: (token: unknown) => string): Record<string, unknown> {
+export function aslFromResolved(
+  resolved: unknown,
+  replaceToken: (token: unknown) => string,
+): Record<string, unknown> {
   if (typeof resolved === "string") return JSON.parse(resolved) as Record<string, unknown>;
   const join = (resolved as { "Fn::Join"?: [string, unknown[]] })["Fn::Join"];
   if (!join) throw new Error("The state machine definition is neither a string nor an Fn::Join.");
   const [separator, parts] = join;
-  const text = parts.map((part) => (typeof part === "string" ? part : replaceToken(part))).join(separator);
+  const text = parts
+    .map((part) => (typeof part === "string" ? part : replaceToken(part)))
+    .join(separator);
   return JSON.parse(text) as Record<string, unknown>;
 }
 
 export function synthJobFlowDefinition(): Record<string, unknown> {
   const stack = new Stack(new App(), "ReelayJobFlow");
   const fns = Object.fromEntries(
-    JOB_FLOW_STEPS.map((step) => [step, lambda.Function.fromFunctionArn(stack, `${step}Fn`, placeholderFunctionArn(step))]),
+    JOB_FLOW_STEPS.map((step) => [
+      step,
+      lambda.Function.fromFunctionArn(stack, `${step}Fn`, placeholderFunctionArn(step)),
+    ]),
   ) as JobFlowFunctions;
   const machine = new sfn.StateMachine(stack, "JobFlow", jobFlowStateMachineProps(stack, fns));
   const cfn = machine.node.defaultChild as sfn.CfnStateMachine;

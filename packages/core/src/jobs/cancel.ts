@@ -30,14 +30,22 @@ export interface CancelDeps {
 }
 
 export function notCancellable(job: Pick<Job, "id" | "status">): ReelayError {
-  return new ReelayError("job_not_cancellable", `Job ${job.id} is already ${job.status}; only a queued, running or downloading job can be cancelled.`, {
-    status: 409,
-    details: { jobId: job.id, status: job.status },
-  });
+  return new ReelayError(
+    "job_not_cancellable",
+    `Job ${job.id} is already ${job.status}; only a queued, running or downloading job can be cancelled.`,
+    {
+      status: 409,
+      details: { jobId: job.id, status: job.status },
+    },
+  );
 }
 
 /** Cancels the job: `job_not_found` (404) for an unknown id, `job_not_cancellable` (409) for a terminal one. */
-export async function cancelJob(deps: CancelDeps, id: string, reason = "Cancelled by request."): Promise<Job> {
+export async function cancelJob(
+  deps: CancelDeps,
+  id: string,
+  reason = "Cancelled by request.",
+): Promise<Job> {
   const at = deps.now().toISOString();
   let job: Job;
   try {
@@ -53,7 +61,8 @@ export async function cancelJob(deps: CancelDeps, id: string, reason = "Cancelle
     }
     throw error;
   }
-  if (deps.events !== undefined) await emitOnce({ jobs: deps.jobs, events: deps.events, now: deps.now }, job);
+  if (deps.events !== undefined)
+    await emitOnce({ jobs: deps.jobs, events: deps.events, now: deps.now }, job);
   await deps.stopper?.stop(id);
   return deps.jobs.require(id);
 }

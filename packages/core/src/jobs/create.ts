@@ -20,11 +20,20 @@ export interface NewJobInput {
 /** The queued record for a valid request; refuses an invalid one (the caller reports its errors). */
 export function buildJob(input: NewJobInput): Job {
   const { validation } = input;
-  if (!validation.valid || validation.normalized === null || validation.kind === null || validation.model === null) {
-    throw new ReelayError("invalid_request", "Only a valid request becomes a job; fix the reported errors first.", {
-      status: 400,
-      details: { errors: validation.errors },
-    });
+  if (
+    !validation.valid ||
+    validation.normalized === null ||
+    validation.kind === null ||
+    validation.model === null
+  ) {
+    throw new ReelayError(
+      "invalid_request",
+      "Only a valid request becomes a job; fix the reported errors first.",
+      {
+        status: 400,
+        details: { errors: validation.errors },
+      },
+    );
   }
   const id = input.jobId ?? newJobId(validation.kind);
   const at = (input.now ?? new Date()).toISOString();
@@ -52,6 +61,9 @@ export function buildJob(input: NewJobInput): Job {
  * Records a new queued job. With a derived `jobId` the same input seen twice yields the first job
  * (`created: false`), never a second one.
  */
-export async function createJob(store: JobStore, input: NewJobInput): Promise<{ job: Job; created: boolean }> {
+export async function createJob(
+  store: JobStore,
+  input: NewJobInput,
+): Promise<{ job: Job; created: boolean }> {
   return store.createOrGet(buildJob(input));
 }

@@ -13,14 +13,23 @@ export function encodeCursor(position: ListPosition): string {
 export function decodeCursor(cursor: string): ListPosition {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string") {
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === "string" &&
+      typeof value[1] === "string"
+    ) {
       return { id: value[0], sk: value[1] };
     }
   } catch {
     // fall through to the one error below
   }
-  throw new ReelayError("invalid_cursor", "The cursor is not one this service returned; start the listing again without it.", {
-    path: "cursor",
-    status: 400,
-  });
+  throw new ReelayError(
+    "invalid_cursor",
+    "The cursor is not one this service returned; start the listing again without it.",
+    {
+      path: "cursor",
+      status: 400,
+    },
+  );
 }

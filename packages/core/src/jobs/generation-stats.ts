@@ -31,7 +31,9 @@ export class GenerationStatsStore {
 
   /** What has been recorded under `key`; undefined before the first sample. */
   async history(key: string): Promise<GenerationHistory | undefined> {
-    const answer = await this.#db.send(new GetCommand({ TableName: this.#tableName, Key: { pk: key } }));
+    const answer = await this.#db.send(
+      new GetCommand({ TableName: this.#tableName, Key: { pk: key } }),
+    );
     if (answer.Item === undefined) return undefined;
     const buckets: Record<number, number> = {};
     for (const [name, value] of Object.entries(answer.Item)) {
@@ -81,9 +83,15 @@ export class CachedGenerationStats implements Pick<GenerationStatsStore, "histor
   readonly #versions = new Map<string, number>();
   /** Writes of the key not yet answered: a read answered meanwhile may or may not hold their samples. */
   readonly #writing = new Map<string, number>();
-  readonly #reading = new Map<string, { version: number; read: Promise<GenerationHistory | undefined> }>();
+  readonly #reading = new Map<
+    string,
+    { version: number; read: Promise<GenerationHistory | undefined> }
+  >();
 
-  constructor(store: Pick<GenerationStatsStore, "history" | "record">, options: { ttlMs?: number; clock?: () => number } = {}) {
+  constructor(
+    store: Pick<GenerationStatsStore, "history" | "record">,
+    options: { ttlMs?: number; clock?: () => number } = {},
+  ) {
     this.#store = store;
     this.#ttlMs = options.ttlMs ?? GENERATION_STATS_CACHE_MS;
     this.#clock = options.clock ?? Date.now;
@@ -97,7 +105,8 @@ export class CachedGenerationStats implements Pick<GenerationStatsStore, "histor
 
   async history(key: string): Promise<GenerationHistory | undefined> {
     const cached = this.#cache.get(key);
-    if (cached !== undefined && this.#clock() - cached.readAt < this.#ttlMs) return copyOf(cached.history);
+    if (cached !== undefined && this.#clock() - cached.readAt < this.#ttlMs)
+      return copyOf(cached.history);
     const version = this.#versions.get(key) ?? 0;
     let reading = this.#reading.get(key);
     if (reading === undefined || reading.version !== version) {
@@ -109,7 +118,8 @@ export class CachedGenerationStats implements Pick<GenerationStatsStore, "histor
       void read.then(
         (history) => {
           if (this.#reading.get(key) === mine) this.#reading.delete(key);
-          if ((this.#versions.get(key) ?? 0) === version && !this.#writing.has(key)) this.#cache.set(key, { history, readAt });
+          if ((this.#versions.get(key) ?? 0) === version && !this.#writing.has(key))
+            this.#cache.set(key, { history, readAt });
         },
         () => {
           if (this.#reading.get(key) === mine) this.#reading.delete(key);
@@ -137,11 +147,16 @@ export class CachedGenerationStats implements Pick<GenerationStatsStore, "histor
     const history = cached.history ?? { samples: 0, buckets: {} };
     this.#cache.set(key, {
       readAt: cached.readAt,
-      history: { samples: history.samples + 1, buckets: { ...history.buckets, [bucket]: (history.buckets[bucket] ?? 0) + 1 } },
+      history: {
+        samples: history.samples + 1,
+        buckets: { ...history.buckets, [bucket]: (history.buckets[bucket] ?? 0) + 1 },
+      },
     });
   }
 }
 
 function copyOf(history: GenerationHistory | undefined): GenerationHistory | undefined {
-  return history === undefined ? undefined : { samples: history.samples, buckets: { ...history.buckets } };
+  return history === undefined
+    ? undefined
+    : { samples: history.samples, buckets: { ...history.buckets } };
 }

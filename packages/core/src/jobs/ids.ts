@@ -18,7 +18,9 @@ export function newJobId(kind: JobKind): string {
  * Crockford base32 characters, here taken from a sha256 of the parts.
  */
 export function jobIdFrom(kind: JobKind, parts: readonly (string | number)[]): string {
-  const digest = createHash("sha256").update(JSON.stringify(parts.map(String))).digest();
+  const digest = createHash("sha256")
+    .update(JSON.stringify(parts.map(String)))
+    .digest();
   let out = "";
   for (let i = 0; i < 26; i += 1) {
     const bit = i * 5;

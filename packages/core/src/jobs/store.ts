@@ -9,12 +9,25 @@
  * transactions, so nothing here uses them.
  */
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from "@aws-sdk/lib-dynamodb";
 import { ReelayError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { isJobId } from "./ids.ts";
 import { JOBS_LIST_INDEX, JOBS_LIST_PARTITION } from "./schema.ts";
-import { isTerminal, TERMINAL_STATUSES, type Job, type JobKind, type JobSource, type JobStatus } from "./types.ts";
+import {
+  isTerminal,
+  TERMINAL_STATUSES,
+  type Job,
+  type JobKind,
+  type JobSource,
+  type JobStatus,
+} from "./types.ts";
 
 export interface ListFilters {
   status?: JobStatus;
@@ -56,7 +69,16 @@ export interface UpdateOptions {
 }
 
 /** Fields a patch may not touch: keys, and what only create/transition may write. */
-const PROTECTED = new Set(["id", "pk", "gsi1pk", "gsi1sk", "status", "history", "createdAt", "kind"]);
+const PROTECTED = new Set([
+  "id",
+  "pk",
+  "gsi1pk",
+  "gsi1sk",
+  "status",
+  "history",
+  "createdAt",
+  "kind",
+]);
 const MAX_LIMIT = 100;
 
 function keysOf(job: Pick<Job, "id" | "createdAt">) {
@@ -74,13 +96,26 @@ function plain<T>(value: T): T {
 }
 
 function isConditionFailure(error: unknown): boolean {
-  return error instanceof ConditionalCheckFailedException || (error as { name?: string })?.name === "ConditionalCheckFailedException";
+  return (
+    error instanceof ConditionalCheckFailedException ||
+    (error as { name?: string })?.name === "ConditionalCheckFailedException"
+  );
 }
 
-const FILTER_FIELDS: Record<keyof ListFilters, string[]> = { status: ["status"], model: ["model"], kind: ["kind"], source: ["source", "type"], apiKeyId: ["source", "apiKeyId"] };
+const FILTER_FIELDS: Record<keyof ListFilters, string[]> = {
+  status: ["status"],
+  model: ["model"],
+  kind: ["kind"],
+  source: ["source", "type"],
+  apiKeyId: ["source", "apiKeyId"],
+};
 
 /** The listing filters as one DynamoDB FilterExpression (all must match); undefined without filters. */
-function filterExpression(filters: ListFilters): { expression: string; names: Record<string, string>; values: Record<string, unknown> } | undefined {
+function filterExpression(
+  filters: ListFilters,
+):
+  | { expression: string; names: Record<string, string>; values: Record<string, unknown> }
+  | undefined {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const terms: string[] = [];
@@ -98,7 +133,10 @@ function filterExpression(filters: ListFilters): { expression: string; names: Re
 }
 
 export function jobNotFound(id: string): ReelayError {
-  return new ReelayError("job_not_found", `No job with id ${id}.`, { status: 404, details: { jobId: id } });
+  return new ReelayError("job_not_found", `No job with id ${id}.`, {
+    status: 404,
+    details: { jobId: id },
+  });
 }
 
 class Expression {
@@ -123,7 +161,9 @@ class Expression {
     for (const [field, value] of Object.entries(patch)) {
       if (value === undefined) continue;
       if (PROTECTED.has(field)) {
-        throw new ReelayError("invalid_job_patch", `A job patch may not write \`${field}\`.`, { path: field });
+        throw new ReelayError("invalid_job_patch", `A job patch may not write \`${field}\`.`, {
+          path: field,
+        });
       }
       this.sets.push(`${this.name(field)} = ${this.value(plain(value))}`);
     }
@@ -159,7 +199,10 @@ export class JobStore {
       return job;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      throw new ReelayError("job_exists", `A job with id ${job.id} already exists.`, { status: 409, details: { jobId: job.id } });
+      throw new ReelayError("job_exists", `A job with id ${job.id} already exists.`, {
+        status: 409,
+        details: { jobId: job.id },
+      });
     }
   }
 
@@ -178,7 +221,9 @@ export class JobStore {
   async get(id: string): Promise<Job | undefined> {
     // Ids come from URLs too; DynamoDB would refuse an empty or over-long key as a server fault.
     if (!isJobId(id)) return undefined;
-    const answer = await this.#db.send(new GetCommand({ TableName: this.tableName, Key: { pk: id }, ConsistentRead: true }));
+    const answer = await this.#db.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: id }, ConsistentRead: true }),
+    );
     return answer.Item === undefined ? undefined : fromItem(answer.Item);
   }
 
@@ -197,7 +242,9 @@ export class JobStore {
     const limit = Math.min(Math.max(Math.floor(options.limit ?? 20), 1), MAX_LIMIT);
     const start = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
     let exclusiveStartKey: Record<string, unknown> | undefined =
-      start === undefined ? undefined : { pk: start.id, gsi1pk: JOBS_LIST_PARTITION, gsi1sk: start.sk };
+      start === undefined
+        ? undefined
+        : { pk: start.id, gsi1pk: JOBS_LIST_PARTITION, gsi1sk: start.sk };
     const filter = filterExpression(options);
     const jobs: Job[] = [];
     let more = false;
@@ -208,7 +255,9 @@ export class JobStore {
           IndexName: JOBS_LIST_INDEX,
           KeyConditionExpression: "gsi1pk = :p",
           ExpressionAttributeValues: { ":p": JOBS_LIST_PARTITION, ...filter?.values },
-          ...(filter === undefined ? {} : { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names }),
+          ...(filter === undefined
+            ? {}
+            : { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names }),
           ScanIndexForward: false,
           Limit: filter === undefined ? limit - jobs.length + 1 : MAX_LIMIT,
           ...(exclusiveStartKey === undefined ? {} : { ExclusiveStartKey: exclusiveStartKey }),
@@ -222,7 +271,9 @@ export class JobStore {
     const page = jobs.slice(0, limit);
     const last = page[page.length - 1];
     const hasNext = jobs.length > limit || (more && jobs.length === limit);
-    return hasNext && last !== undefined ? { jobs: page, cursor: encodeCursor({ id: last.id, sk: keysOf(last).gsi1sk }) } : { jobs: page };
+    return hasNext && last !== undefined
+      ? { jobs: page, cursor: encodeCursor({ id: last.id, sk: keysOf(last).gsi1sk }) }
+      : { jobs: page };
   }
 
   /**
@@ -232,16 +283,29 @@ export class JobStore {
   async transition(id: string, transition: Transition): Promise<Job> {
     const leaving = transition.from.filter((status) => !isTerminal(status));
     if (leaving.length === 0) {
-      throw new ReelayError("invalid_transition", `No transition may leave a terminal status (asked: ${transition.from.join(", ")}).`);
+      throw new ReelayError(
+        "invalid_transition",
+        `No transition may leave a terminal status (asked: ${transition.from.join(", ")}).`,
+      );
     }
     const at = this.#now().toISOString();
     const x = new Expression();
     x.setAll({ ...transition.set, updatedAt: at });
     const status = x.name("status");
     const history = x.name("history");
-    const entry = { status: transition.to, at, ...(transition.note === undefined ? {} : { note: transition.note }) };
-    x.sets.push(`${status} = ${x.value(transition.to)}`, `${history} = list_append(${history}, ${x.value([entry])})`);
-    const nonEmpty = transition.nonEmpty === undefined ? "" : ` AND size(${x.name(transition.nonEmpty)}) > ${x.value(0)}`;
+    const entry = {
+      status: transition.to,
+      at,
+      ...(transition.note === undefined ? {} : { note: transition.note }),
+    };
+    x.sets.push(
+      `${status} = ${x.value(transition.to)}`,
+      `${history} = list_append(${history}, ${x.value([entry])})`,
+    );
+    const nonEmpty =
+      transition.nonEmpty === undefined
+        ? ""
+        : ` AND size(${x.name(transition.nonEmpty)}) > ${x.value(0)}`;
     const condition = `attribute_exists(pk) AND ${status} IN (${leaving.map((s) => x.value(s)).join(", ")})${nonEmpty}`;
     return this.#update(id, x, condition, `move to ${transition.to}`);
   }
@@ -256,7 +320,8 @@ export class JobStore {
     }
     const conditions = ["attribute_exists(pk)"];
     if (options.unlessTerminal === true) conditions.push(x.notTerminal());
-    if (options.unlessSet !== undefined) conditions.push(`attribute_not_exists(${x.name(options.unlessSet)})`);
+    if (options.unlessSet !== undefined)
+      conditions.push(`attribute_not_exists(${x.name(options.unlessSet)})`);
     return this.#update(id, x, conditions.join(" AND "), "update");
   }
 

@@ -3,7 +3,14 @@ import type { Issue } from "../errors.ts";
 
 export type JobKind = "video" | "image";
 
-export const JOB_STATUSES = ["queued", "running", "downloading", "succeeded", "failed", "cancelled"] as const;
+export const JOB_STATUSES = [
+  "queued",
+  "running",
+  "downloading",
+  "succeeded",
+  "failed",
+  "cancelled",
+] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** Only names a client of the service interface already treats as terminal (spec §3). */

@@ -4,7 +4,13 @@
  * the listing index under their own partition ("APIKEY"), which the job listing never reads.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from "@aws-sdk/lib-dynamodb";
 import { ulid } from "ulid";
 import { ReelayError } from "../errors.ts";
 import { JOBS_LIST_INDEX } from "../jobs/schema.ts";
@@ -39,7 +45,10 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
 }
 
 export function keyNotFound(id: string): ReelayError {
-  return new ReelayError("key_not_found", `No API key with id ${id}.`, { status: 404, details: { keyId: id } });
+  return new ReelayError("key_not_found", `No API key with id ${id}.`, {
+    status: 404,
+    details: { keyId: id },
+  });
 }
 
 export class ApiKeyStore {
@@ -55,11 +64,21 @@ export class ApiKeyStore {
 
   async create(name: string): Promise<CreatedApiKey> {
     const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
-    const record: ApiKeyRecord = { id: `key_${ulid()}`, name, hint: key.slice(0, KEY_PREFIX.length + 4), createdAt: this.#now().toISOString() };
+    const record: ApiKeyRecord = {
+      id: `key_${ulid()}`,
+      name,
+      hint: key.slice(0, KEY_PREFIX.length + 4),
+      createdAt: this.#now().toISOString(),
+    };
     await this.#db.send(
       new PutCommand({
         TableName: this.#tableName,
-        Item: { pk: `apikey#${hashApiKey(key)}`, gsi1pk: KEYS_LIST_PARTITION, gsi1sk: `${record.createdAt}#${record.id}`, ...record },
+        Item: {
+          pk: `apikey#${hashApiKey(key)}`,
+          gsi1pk: KEYS_LIST_PARTITION,
+          gsi1sk: `${record.createdAt}#${record.id}`,
+          ...record,
+        },
         ConditionExpression: "attribute_not_exists(pk)",
       }),
     );
@@ -68,7 +87,13 @@ export class ApiKeyStore {
 
   /** The live key's record, or undefined for an unknown or revoked key. */
   async verify(key: string): Promise<ApiKeyRecord | undefined> {
-    const answer = await this.#db.send(new GetCommand({ TableName: this.#tableName, Key: { pk: `apikey#${hashApiKey(key)}` }, ConsistentRead: true }));
+    const answer = await this.#db.send(
+      new GetCommand({
+        TableName: this.#tableName,
+        Key: { pk: `apikey#${hashApiKey(key)}` },
+        ConsistentRead: true,
+      }),
+    );
     if (answer.Item === undefined || answer.Item.revokedAt !== undefined) return undefined;
     return toRecord(answer.Item);
   }

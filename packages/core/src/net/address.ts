@@ -98,7 +98,8 @@ export function ipv6Bytes(text: string): number[] | undefined {
   const head = dotted === null ? bare : bare.slice(0, -dotted[1]!.length);
   if (dotted !== null) tail = dotted[1]!.split(".").map(Number);
   const [left = "", right] = head.split("::");
-  const split = (part: string) => (part === "" ? [] : part.split(":").filter((group) => group !== ""));
+  const split = (part: string) =>
+    part === "" ? [] : part.split(":").filter((group) => group !== "");
   const tailGroups = tail.length / 2;
   if (right === undefined) {
     groups = split(left);

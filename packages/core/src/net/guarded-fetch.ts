@@ -25,7 +25,10 @@ export interface ResolvedAddress {
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemResolver: Resolver = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({
+    address,
+    family: family === 6 ? 6 : 4,
+  }));
 
 export interface FetchPolicy {
   /** Plain http:// is fetched too (local mode); otherwise https only. */
@@ -66,7 +69,9 @@ export function safeUrl(url: string | URL): string {
 }
 
 function forbidden(url: URL, why: string, details: Record<string, unknown> = {}): ReelayError {
-  return new ReelayError(URL_FORBIDDEN, `reelay does not fetch ${safeUrl(url)}: ${why}.`, { details: { host: url.hostname, ...details } });
+  return new ReelayError(URL_FORBIDDEN, `reelay does not fetch ${safeUrl(url)}: ${why}.`, {
+    details: { host: url.hostname, ...details },
+  });
 }
 
 function allowed(kind: AddressKind, policy: FetchPolicy): boolean {
@@ -77,13 +82,21 @@ function allowed(kind: AddressKind, policy: FetchPolicy): boolean {
 }
 
 /** The address to connect to, once the scheme and every address of the host passed the policy. */
-export async function checkTarget(url: URL, policy: FetchPolicy, resolve: Resolver = systemResolver): Promise<ResolvedAddress> {
+export async function checkTarget(
+  url: URL,
+  policy: FetchPolicy,
+  resolve: Resolver = systemResolver,
+): Promise<ResolvedAddress> {
   if (url.protocol !== "https:" && !(url.protocol === "http:" && policy.allowHttp)) {
-    throw forbidden(url, `only ${policy.allowHttp ? "http and https" : "https"} URLs are fetched, not ${url.protocol.replace(/:$/, "")}`);
+    throw forbidden(
+      url,
+      `only ${policy.allowHttp ? "http and https" : "https"} URLs are fetched, not ${url.protocol.replace(/:$/, "")}`,
+    );
   }
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const literal = isIP(host);
-  const addresses: ResolvedAddress[] = literal !== 0 ? [{ address: host, family: literal === 6 ? 6 : 4 }] : await resolve(host);
+  const addresses: ResolvedAddress[] =
+    literal !== 0 ? [{ address: host, family: literal === 6 ? 6 : 4 }] : await resolve(host);
   if (addresses.length === 0) throw forbidden(url, `${host} resolves to no address`);
   for (const { address } of addresses) {
     const kind = classifyAddress(address);
@@ -97,24 +110,39 @@ export async function checkTarget(url: URL, policy: FetchPolicy, resolve: Resolv
 
 /** A lookup that answers the checked address whatever name it is asked about. */
 function pinned(target: ResolvedAddress): LookupFunction {
-  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+  return ((
+    _hostname: string,
+    options: { all?: boolean },
+    callback: (...args: unknown[]) => void,
+  ) => {
     if (options?.all === true) callback(null, [target]);
     else callback(null, target.address, target.family);
   }) as LookupFunction;
 }
 
 function mediaType(headers: Headers): string {
-  return (headers.get("content-type") ?? "application/octet-stream").split(";")[0]?.trim().toLowerCase() || "application/octet-stream";
+  return (
+    (headers.get("content-type") ?? "application/octet-stream")
+      .split(";")[0]
+      ?.trim()
+      .toLowerCase() || "application/octet-stream"
+  );
 }
 
 function typeAllowed(type: string, patterns: readonly string[]): boolean {
-  return patterns.some((pattern) => (pattern.endsWith("/*") ? type.startsWith(pattern.slice(0, -1)) : type === pattern));
+  return patterns.some((pattern) =>
+    pattern.endsWith("/*") ? type.startsWith(pattern.slice(0, -1)) : type === pattern,
+  );
 }
 
 function tooLarge(url: URL, bytes: number, maxBytes: number): ReelayError {
-  return new ReelayError(OUTPUT_TOO_LARGE, `The answer from ${safeUrl(url)} is larger than the ${maxBytes}-byte limit (${bytes} bytes or more).`, {
-    details: { maxBytes },
-  });
+  return new ReelayError(
+    OUTPUT_TOO_LARGE,
+    `The answer from ${safeUrl(url)} is larger than the ${maxBytes}-byte limit (${bytes} bytes or more).`,
+    {
+      details: { maxBytes },
+    },
+  );
 }
 
 function headersOf(res: IncomingMessage): Headers {
@@ -142,7 +170,11 @@ export function nodeBody(response: Response): AsyncIterable<Buffer> | undefined 
 }
 
 /** The body's chunks; errors past `maxBytes` (output_too_large) or when the connection ends early. */
-async function* bodyChunks(res: IncomingMessage, url: URL, maxBytes: number): AsyncGenerator<Buffer> {
+async function* bodyChunks(
+  res: IncomingMessage,
+  url: URL,
+  maxBytes: number,
+): AsyncGenerator<Buffer> {
   let received = 0;
   try {
     for await (const chunk of res as AsyncIterable<Buffer>) {
@@ -153,7 +185,9 @@ async function* bodyChunks(res: IncomingMessage, url: URL, maxBytes: number): As
   } catch (error) {
     if (error instanceof ReelayError) throw error;
     // Node says "aborted" when the peer closes before Content-Length bytes; undici said "terminated".
-    throw error instanceof Error ? new Error(`terminated: ${error.message}`, { cause: error }) : error;
+    throw error instanceof Error
+      ? new Error(`terminated: ${error.message}`, { cause: error })
+      : error;
   } finally {
     // Stopped early by the reader, cut, or failed: the connection goes too.
     res.destroy();
@@ -168,7 +202,10 @@ function webBody(chunks: AsyncGenerator<Buffer>, res: IncomingMessage): Readable
         try {
           const next = await chunks.next();
           if (next.done === true) controller.close();
-          else controller.enqueue(new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.byteLength));
+          else
+            controller.enqueue(
+              new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.byteLength),
+            );
         } catch (error) {
           controller.error(error);
         }
@@ -189,7 +226,12 @@ interface Exchange {
   signal: AbortSignal | undefined;
 }
 
-function send(url: URL, target: ResolvedAddress, exchange: Exchange, idleTimeoutMs: number): Promise<IncomingMessage> {
+function send(
+  url: URL,
+  target: ResolvedAddress,
+  exchange: Exchange,
+  idleTimeoutMs: number,
+): Promise<IncomingMessage> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const options: RequestOptions = {
     protocol: url.protocol,
@@ -206,14 +248,25 @@ function send(url: URL, target: ResolvedAddress, exchange: Exchange, idleTimeout
   return new Promise((resolve, reject) => {
     const req = (url.protocol === "https:" ? httpsRequest : httpRequest)(options, resolve);
     req.once("error", reject);
-    req.setTimeout(idleTimeoutMs, () => req.destroy(new Error(`no data from ${url.host} for ${idleTimeoutMs} ms`)));
+    req.setTimeout(idleTimeoutMs, () =>
+      req.destroy(new Error(`no data from ${url.host} for ${idleTimeoutMs} ms`)),
+    );
     req.end(exchange.body);
   });
 }
 
-function exchangeOf(input: string | URL | Request, init: RequestInit): { url: URL; exchange: Exchange; redirect: NonNullable<RequestInit["redirect"]> } {
-  if (input instanceof Request) throw new TypeError("guardedFetch takes a URL and init, not a Request");
-  if (init.body !== undefined && init.body !== null && typeof init.body !== "string" && !(init.body instanceof Uint8Array)) {
+function exchangeOf(
+  input: string | URL | Request,
+  init: RequestInit,
+): { url: URL; exchange: Exchange; redirect: NonNullable<RequestInit["redirect"]> } {
+  if (input instanceof Request)
+    throw new TypeError("guardedFetch takes a URL and init, not a Request");
+  if (
+    init.body !== undefined &&
+    init.body !== null &&
+    typeof init.body !== "string" &&
+    !(init.body instanceof Uint8Array)
+  ) {
     throw new TypeError("guardedFetch sends string or byte bodies only");
   }
   const headers: Record<string, string> = { "user-agent": "reelay" };
@@ -223,12 +276,20 @@ function exchangeOf(input: string | URL | Request, init: RequestInit): { url: UR
   return {
     url: new URL(input),
     redirect: init.redirect ?? "follow",
-    exchange: { method: (init.method ?? "GET").toUpperCase(), headers, body: init.body ?? undefined, signal: init.signal ?? undefined },
+    exchange: {
+      method: (init.method ?? "GET").toUpperCase(),
+      headers,
+      body: init.body ?? undefined,
+      signal: init.signal ?? undefined,
+    },
   };
 }
 
 /** A fetch that only reaches what `policy` allows; errors of the guard are ReelayErrors with stable codes. */
-export function guardedFetch(policy: FetchPolicy, resolve: Resolver = systemResolver): typeof fetch {
+export function guardedFetch(
+  policy: FetchPolicy,
+  resolve: Resolver = systemResolver,
+): typeof fetch {
   const idleTimeoutMs = policy.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   return async (input, init = {}) => {
     let { url, exchange, redirect } = exchangeOf(input as string | URL | Request, init);
@@ -237,15 +298,22 @@ export function guardedFetch(policy: FetchPolicy, resolve: Resolver = systemReso
       const res = await send(url, target, exchange, idleTimeoutMs);
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
-      const follows = redirect === "follow" && (exchange.method === "GET" || exchange.method === "HEAD");
+      const follows =
+        redirect === "follow" && (exchange.method === "GET" || exchange.method === "HEAD");
       if (REDIRECTS.has(status) && location !== undefined && follows) {
         res.destroy();
         if (hops >= policy.maxRedirects) {
-          throw new ReelayError(TOO_MANY_REDIRECTS, `${safeUrl(url)} redirected more than ${policy.maxRedirects} times.`, { details: { maxRedirects: policy.maxRedirects } });
+          throw new ReelayError(
+            TOO_MANY_REDIRECTS,
+            `${safeUrl(url)} redirected more than ${policy.maxRedirects} times.`,
+            { details: { maxRedirects: policy.maxRedirects } },
+          );
         }
         const next = new URL(location, url);
         if (next.origin !== url.origin) {
-          const headers = Object.fromEntries(Object.entries(exchange.headers).filter(([name]) => !CREDENTIAL_HEADERS.includes(name)));
+          const headers = Object.fromEntries(
+            Object.entries(exchange.headers).filter(([name]) => !CREDENTIAL_HEADERS.includes(name)),
+          );
           exchange = { ...exchange, headers };
         }
         url = next;
@@ -259,11 +327,18 @@ export function guardedFetch(policy: FetchPolicy, resolve: Resolver = systemReso
           throw tooLarge(url, declared, policy.maxBytes);
         }
         const type = mediaType(headers);
-        if (policy.allowedContentTypes !== undefined && !typeAllowed(type, policy.allowedContentTypes)) {
+        if (
+          policy.allowedContentTypes !== undefined &&
+          !typeAllowed(type, policy.allowedContentTypes)
+        ) {
           res.destroy();
-          throw new ReelayError(OUTPUT_CONTENT_TYPE, `${safeUrl(url)} answered ${type}, not one of ${policy.allowedContentTypes.join(", ")}.`, {
-            details: { contentType: type, allowed: [...policy.allowedContentTypes] },
-          });
+          throw new ReelayError(
+            OUTPUT_CONTENT_TYPE,
+            `${safeUrl(url)} answered ${type}, not one of ${policy.allowedContentTypes.join(", ")}.`,
+            {
+              details: { contentType: type, allowed: [...policy.allowedContentTypes] },
+            },
+          );
         }
       }
       const nullBody = NULL_BODY.has(status) || exchange.method === "HEAD";
@@ -272,7 +347,11 @@ export function guardedFetch(policy: FetchPolicy, resolve: Resolver = systemReso
         return new Response(null, { status, statusText: res.statusMessage ?? "", headers });
       }
       const chunks = bodyChunks(res, url, policy.maxBytes);
-      const response = new Response(webBody(chunks, res), { status, statusText: res.statusMessage ?? "", headers });
+      const response = new Response(webBody(chunks, res), {
+        status,
+        statusText: res.statusMessage ?? "",
+        headers,
+      });
       nodeBodies.set(response, chunks);
       return response;
     }

@@ -26,7 +26,10 @@ function causeMessage(cause: unknown): { message?: string; code?: string } {
   return { message: cause };
 }
 
-export function timeoutError(state: Pick<FlowState, "deadlineAt" | "polls">, detail = ""): JobError {
+export function timeoutError(
+  state: Pick<FlowState, "deadlineAt" | "polls">,
+  detail = "",
+): JobError {
   return {
     code: "timeout",
     message: `The upstream gave no result before the job's deadline (${state.deadlineAt}, ${state.polls} polls)${detail}.`,
@@ -48,12 +51,20 @@ export function failureOf(input: FailureInput, job: Job): JobError {
     if (OWN_ERRORS.has(error.Error) && job.lastError !== undefined) {
       return { code: job.lastError.code, message: job.lastError.message };
     }
-    if (cause.code !== undefined) return { code: cause.code, message: cause.message ?? error.Error };
+    if (cause.code !== undefined)
+      return { code: cause.code, message: cause.message ?? error.Error };
     if (error.Error === "States.Timeout") {
-      return { code: "step_timeout", message: `A pipeline step ran past its time limit${job.lastError ? ` (last error: ${job.lastError.message})` : ""}.` };
+      return {
+        code: "step_timeout",
+        message: `A pipeline step ran past its time limit${job.lastError ? ` (last error: ${job.lastError.message})` : ""}.`,
+      };
     }
-    return { code: "step_failed", message: cause.message ?? `A pipeline step failed with ${error.Error}.` };
+    return {
+      code: "step_failed",
+      message: cause.message ?? `A pipeline step failed with ${error.Error}.`,
+    };
   }
-  if (input.outcome === "running" && input.polls >= input.maxPolls) return timeoutError(input, ", the poll limit was reached");
+  if (input.outcome === "running" && input.polls >= input.maxPolls)
+    return timeoutError(input, ", the poll limit was reached");
   return { code: "internal_error", message: "The job failed without a recorded reason." };
 }

@@ -28,7 +28,8 @@ export function manifestKey(jobId: string): string {
   return `${outputPrefix(jobId)}job.json`;
 }
 
-const SIGNED_QUERY = /[?&](x-amz-signature|x-amz-security-token|x-amz-credential|signature|sig|token)=/i;
+const SIGNED_QUERY =
+  /[?&](x-amz-signature|x-amz-security-token|x-amz-credential|signature|sig|token)=/i;
 
 /**
  * The job record as `job.json`. A record holds no secrets by design; the one thing scrubbed here is
@@ -36,7 +37,8 @@ const SIGNED_QUERY = /[?&](x-amz-signature|x-amz-security-token|x-amz-credential
  */
 export function manifestOf(job: Job): Job {
   const scrub = (value: unknown): unknown => {
-    if (typeof value === "string") return SIGNED_QUERY.test(value) && /^https?:\/\//i.test(value) ? value.split("?")[0] : value;
+    if (typeof value === "string")
+      return SIGNED_QUERY.test(value) && /^https?:\/\//i.test(value) ? value.split("?")[0] : value;
     if (Array.isArray(value)) return value.map(scrub);
     if (typeof value === "object" && value !== null) {
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)]));

@@ -11,7 +11,15 @@ import type { Job, JobOutput, TerminalStatus } from "../jobs/types.ts";
 import { isTerminal } from "../jobs/types.ts";
 import { generationStatsKey } from "../jobs/generation-stats.ts";
 import type { GenerationHistory } from "../polling/history.ts";
-import { firstWaitMs, jobDeadlineMs, lookUntilMs, maxPolls as pollLimit, nextPollDelayMs, observedGenerationMs, pollDelayMs } from "../polling/policy.ts";
+import {
+  firstWaitMs,
+  jobDeadlineMs,
+  lookUntilMs,
+  maxPolls as pollLimit,
+  nextPollDelayMs,
+  observedGenerationMs,
+  pollDelayMs,
+} from "../polling/policy.ts";
 import { copyUrlToS3 } from "../storage/copy.ts";
 import type { TaskAnswer } from "../upstream/client.ts";
 import type { FailureInput, FlowState, PipelineDeps } from "./deps.ts";
@@ -23,13 +31,22 @@ import { emitOnce, isConflict, writeManifest } from "./terminal.ts";
 export type { CaughtError, FailureInput, FlowState, PipelineDeps } from "./deps.ts";
 
 /** Runs a step; whatever it throws leaves as a TransientError or a permanent ReelayError, recorded on the job. */
-async function guarded<T>(deps: PipelineDeps, jobId: string, step: string, run: () => Promise<T>): Promise<T> {
+async function guarded<T>(
+  deps: PipelineDeps,
+  jobId: string,
+  step: string,
+  run: () => Promise<T>,
+): Promise<T> {
   try {
     return await run();
   } catch (error) {
     const failure = asStepError(error);
     await deps.jobs
-      .update(jobId, { lastError: { code: failure.code, message: failure.message, step } }, { unlessTerminal: true })
+      .update(
+        jobId,
+        { lastError: { code: failure.code, message: failure.message, step } },
+        { unlessTerminal: true },
+      )
       .catch(() => undefined);
     throw failure;
   }
@@ -41,7 +58,10 @@ function stopped(state: FlowState, job: Job): FlowState {
     ...state,
     outcome: "failed",
     waitSeconds: 0,
-    error: job.error ?? { code: job.status === "cancelled" ? "cancelled" : "job_ended", message: `Job ${job.id} is already ${job.status}.` },
+    error: job.error ?? {
+      code: job.status === "cancelled" ? "cancelled" : "job_ended",
+      message: `Job ${job.id} is already ${job.status}.`,
+    },
   };
 }
 
@@ -66,7 +86,10 @@ function durationOf(job: Job): number | undefined {
 }
 
 function baseState(deps: PipelineDeps, job: Job, deadlineAt: string): FlowState {
-  const deadlineMs = jobDeadlineMs({ durationSec: durationOf(job), ...(deps.jobTimeoutS === undefined ? {} : { overrideS: deps.jobTimeoutS }) });
+  const deadlineMs = jobDeadlineMs({
+    durationSec: durationOf(job),
+    ...(deps.jobTimeoutS === undefined ? {} : { overrideS: deps.jobTimeoutS }),
+  });
   return {
     jobId: job.id,
     kind: job.kind,
@@ -92,51 +115,98 @@ async function unlessConflict(write: Promise<Job>): Promise<Job | undefined> {
 export function submit(deps: PipelineDeps, input: { jobId: string }): Promise<FlowState> {
   return guarded(deps, input.jobId, "submit", async () => {
     // A job in progress with no upstream task yet: this attempt is counted by the write that reads it.
-    const counted = await unlessConflict(deps.jobs.update(input.jobId, {}, { unlessTerminal: true, unlessSet: "upstreamTaskId", increment: { attempts: 1 } }));
+    const counted = await unlessConflict(
+      deps.jobs.update(
+        input.jobId,
+        {},
+        { unlessTerminal: true, unlessSet: "upstreamTaskId", increment: { attempts: 1 } },
+      ),
+    );
     let job = counted ?? (await deps.jobs.require(input.jobId));
     const now = deps.now();
     const deadlineAt =
       job.deadlineAt ??
-      new Date(now.getTime() + jobDeadlineMs({ durationSec: durationOf(job), ...(deps.jobTimeoutS === undefined ? {} : { overrideS: deps.jobTimeoutS }) })).toISOString();
+      new Date(
+        now.getTime() +
+          jobDeadlineMs({
+            durationSec: durationOf(job),
+            ...(deps.jobTimeoutS === undefined ? {} : { overrideS: deps.jobTimeoutS }),
+          }),
+      ).toISOString();
     if (isTerminal(job.status)) return stopped(baseState(deps, job, deadlineAt), job);
     let outputUrls: string[] = [];
     if (counted !== undefined) {
       // The same key on every attempt: the upstream answers a repeat with the task it already made.
       const opts = { idempotencyKey: job.idempotencyKey };
-      const created = job.kind === "video" ? await deps.upstream.createVideo(job.request, opts) : await deps.upstream.createImage(job.request, opts);
+      const created =
+        job.kind === "video"
+          ? await deps.upstream.createVideo(job.request, opts)
+          : await deps.upstream.createImage(job.request, opts);
       if (created.state.state === "failed") {
-        throw new ReelayError("upstream_task_failed", created.state.error?.message ?? "The upstream refused the task.");
+        throw new ReelayError(
+          "upstream_task_failed",
+          created.state.error?.message ?? "The upstream refused the task.",
+        );
       }
       outputUrls = created.taskId === undefined ? created.state.outputUrls : [];
-      const set = { ...(created.taskId === undefined ? {} : { upstreamTaskId: created.taskId }), submittedAt: now.toISOString(), deadlineAt };
-      job = job.status === "queued"
-        ? await deps.jobs.transition(job.id, { from: ["queued"], to: "running", set, note: created.taskId === undefined ? "answered at once" : `upstream task ${created.taskId}` })
-        : await deps.jobs.update(job.id, set, { unlessTerminal: true });
+      const set = {
+        ...(created.taskId === undefined ? {} : { upstreamTaskId: created.taskId }),
+        submittedAt: now.toISOString(),
+        deadlineAt,
+      };
+      job =
+        job.status === "queued"
+          ? await deps.jobs.transition(job.id, {
+              from: ["queued"],
+              to: "running",
+              set,
+              note:
+                created.taskId === undefined
+                  ? "answered at once"
+                  : `upstream task ${created.taskId}`,
+            })
+          : await deps.jobs.update(job.id, set, { unlessTerminal: true });
     } else if (job.status === "queued") {
-      job = await deps.jobs.transition(job.id, { from: ["queued"], to: "running", set: { deadlineAt } });
+      job = await deps.jobs.transition(job.id, {
+        from: ["queued"],
+        to: "running",
+        set: { deadlineAt },
+      });
     }
     const state = baseState(deps, job, deadlineAt);
     // An image answered synchronously has nothing to poll: go straight on to Download.
-    if (outputUrls.length > 0) return { ...state, outcome: "succeeded", waitSeconds: 0, outputUrls };
+    if (outputUrls.length > 0)
+      return { ...state, outcome: "succeeded", waitSeconds: 0, outputUrls };
     // Resumed after the upstream task succeeded (a crash before or during the download): nothing to
     // wait for, and its temporary URLs are ageing. Waiting here made a stack restarted every few
     // seconds with many jobs downloading fall behind for good (the crash soak).
     if (job.upstreamDoneAt !== undefined) return { ...state, waitSeconds: 0 };
     if (job.polls > 0 || job.submittedAt === undefined) return state;
     // The first look, timed from the create by what this model and duration took before.
-    const dueMs = Date.parse(job.submittedAt) + firstWaitMs({ history: await historyOf(deps, job) }) - deps.now().getTime();
+    const dueMs =
+      Date.parse(job.submittedAt) +
+      firstWaitMs({ history: await historyOf(deps, job) }) -
+      deps.now().getTime();
     return { ...state, waitSeconds: waitSecondsFor(dueMs, deadlineAt, deps.now()) };
   });
 }
 
 /** Counts the look, with what it learned: a failed look's error, or the time the task was seen done. */
-function countPoll(deps: PipelineDeps, jobId: string, learned: { failedLook?: ReelayError; upstreamDoneAt?: string }): Promise<Job | undefined> {
+function countPoll(
+  deps: PipelineDeps,
+  jobId: string,
+  learned: { failedLook?: ReelayError; upstreamDoneAt?: string },
+): Promise<Job | undefined> {
   const { failedLook, upstreamDoneAt } = learned;
   const set = {
-    ...(failedLook === undefined ? {} : { lastError: { code: failedLook.code, message: failedLook.message, step: "poll" } }),
+    ...(failedLook === undefined
+      ? {}
+      : { lastError: { code: failedLook.code, message: failedLook.message, step: "poll" } }),
     ...(upstreamDoneAt === undefined ? {} : { upstreamDoneAt }),
   };
-  return unlessConflict(deps.jobs.update(jobId, set, { unlessTerminal: true, increment: { polls: 1 } }));
+  return unlessConflict(
+    deps.jobs.update(jobId, set, { unlessTerminal: true, increment: { polls: 1 } }),
+  );
 }
 
 function sleepOf(deps: PipelineDeps): (ms: number) => Promise<void> {
@@ -149,10 +219,19 @@ function sleepOf(deps: PipelineDeps): (ms: number) => Promise<void> {
  * nothing (undefined): the loop goes on at its pace and the deadline still ends it. Thrown to the
  * state machine instead, its Retry waits (up to 120 s each) could carry a job far past its deadline.
  */
-async function ask(deps: PipelineDeps, job: Job & { upstreamTaskId: string }, state: FlowState): Promise<{ answer?: TaskAnswer; failed?: ReelayError }> {
+async function ask(
+  deps: PipelineDeps,
+  job: Job & { upstreamTaskId: string },
+  state: FlowState,
+): Promise<{ answer?: TaskAnswer; failed?: ReelayError }> {
   const opts = { until: lookUntilMs(Date.parse(state.deadlineAt), deps.now().getTime()) };
   try {
-    return { answer: job.kind === "video" ? await deps.upstream.getVideoTask(job.upstreamTaskId, opts) : await deps.upstream.getImageTask(job.upstreamTaskId, opts) };
+    return {
+      answer:
+        job.kind === "video"
+          ? await deps.upstream.getVideoTask(job.upstreamTaskId, opts)
+          : await deps.upstream.getImageTask(job.upstreamTaskId, opts),
+    };
   } catch (error) {
     if (error instanceof ReelayError && error.retryable) return { failed: error };
     throw error;
@@ -160,31 +239,57 @@ async function ask(deps: PipelineDeps, job: Job & { upstreamTaskId: string }, st
 }
 
 /** One look at the upstream task: the job's verdict, or "running" with the look counted. */
-async function look(deps: PipelineDeps, job: Job & { upstreamTaskId: string }, state: FlowState): Promise<FlowState> {
+async function look(
+  deps: PipelineDeps,
+  job: Job & { upstreamTaskId: string },
+  state: FlowState,
+): Promise<FlowState> {
   // Ask first: a task that finished just before a late poll is still worth its download.
   const { answer, failed } = await ask(deps, job, state);
   const now = deps.now();
-  const done = answer !== undefined && answer.state.state !== "failed" && answer.state.state !== "running";
+  const done =
+    answer !== undefined && answer.state.state !== "failed" && answer.state.state !== "running";
   // A task seen done is recorded with the look's count, in one write.
-  const counted = await countPoll(deps, job.id, { ...(failed === undefined ? {} : { failedLook: failed }), ...(done ? { upstreamDoneAt: now.toISOString() } : {}) });
+  const counted = await countPoll(deps, job.id, {
+    ...(failed === undefined ? {} : { failedLook: failed }),
+    ...(done ? { upstreamDoneAt: now.toISOString() } : {}),
+  });
   if (counted === undefined) return stopped(state, await deps.jobs.require(job.id));
   const next = { ...state, polls: counted.polls };
   if (answer?.state.state === "failed") {
     const reason = answer.state.error?.message ?? "The upstream task failed without a reason.";
-    return { ...next, outcome: "failed", waitSeconds: 0, error: { code: "upstream_task_failed", message: reason } };
+    return {
+      ...next,
+      outcome: "failed",
+      waitSeconds: 0,
+      error: { code: "upstream_task_failed", message: reason },
+    };
   }
   if (answer === undefined || answer.state.state === "running") {
     const lastLook = failed === undefined ? "" : `; the last look failed: ${failed.message}`;
-    if (now.getTime() >= Date.parse(state.deadlineAt)) return { ...next, outcome: "failed", waitSeconds: 0, error: timeoutError(next, lastLook) };
-    if (counted.polls >= state.maxPolls) return { ...next, outcome: "failed", waitSeconds: 0, error: timeoutError(next, `, the poll limit was reached${lastLook}`) };
-    return { ...next, outcome: "running", ...(answer === undefined ? {} : { runningSeenAt: now.toISOString() }) };
+    if (now.getTime() >= Date.parse(state.deadlineAt))
+      return { ...next, outcome: "failed", waitSeconds: 0, error: timeoutError(next, lastLook) };
+    if (counted.polls >= state.maxPolls)
+      return {
+        ...next,
+        outcome: "failed",
+        waitSeconds: 0,
+        error: timeoutError(next, `, the poll limit was reached${lastLook}`),
+      };
+    return {
+      ...next,
+      outcome: "running",
+      ...(answer === undefined ? {} : { runningSeenAt: now.toISOString() }),
+    };
   }
   // Seen done before (a repeat or a resume): its sample is in the stats already. `job` is the
   // record this Poll read first; no look of its window before this one saw the task done.
   if (job.upstreamDoneAt === undefined && job.submittedAt !== undefined) {
     const ms = observedGenerationMs({
       submittedAtMs: Date.parse(job.submittedAt),
-      ...(state.runningSeenAt === undefined ? {} : { runningSeenAtMs: Date.parse(state.runningSeenAt) }),
+      ...(state.runningSeenAt === undefined
+        ? {}
+        : { runningSeenAtMs: Date.parse(state.runningSeenAt) }),
       doneSeenAtMs: now.getTime(),
     });
     // Advisory, like reading it: a lost sample must not fail a job whose task is done.
@@ -202,9 +307,13 @@ export function poll(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
   return guarded(deps, state.jobId, "poll", async () => {
     const job = await deps.jobs.require(state.jobId);
     if (isTerminal(job.status)) return stopped(state, job);
-    if (job.upstreamTaskId === undefined && (state.outputUrls?.length ?? 0) > 0) return { ...state, outcome: "succeeded", waitSeconds: 0 };
+    if (job.upstreamTaskId === undefined && (state.outputUrls?.length ?? 0) > 0)
+      return { ...state, outcome: "succeeded", waitSeconds: 0 };
     if (job.upstreamTaskId === undefined) {
-      throw new ReelayError("not_submitted", `Job ${job.id} has no upstream task to poll; Submit did not finish.`);
+      throw new ReelayError(
+        "not_submitted",
+        `Job ${job.id} has no upstream task to poll; Submit did not finish.`,
+      );
     }
     const task = { ...job, upstreamTaskId: job.upstreamTaskId };
     const windowEnd = deps.now().getTime() + (deps.pollWindowMs ?? 0);
@@ -222,8 +331,16 @@ export function poll(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
       current = await look(deps, task, current);
       if (current.outcome !== "running") return current;
       const now = deps.now();
-      const delayMs = nextPollDelayMs({ polls: current.polls, sinceSubmitMs: lookedAt - Date.parse(job.submittedAt ?? job.createdAt), history });
-      const pauseMs = boundedMs(Math.max(0, lookedAt + delayMs - now.getTime()), state.deadlineAt, now);
+      const delayMs = nextPollDelayMs({
+        polls: current.polls,
+        sinceSubmitMs: lookedAt - Date.parse(job.submittedAt ?? job.createdAt),
+        history,
+      });
+      const pauseMs = boundedMs(
+        Math.max(0, lookedAt + delayMs - now.getTime()),
+        state.deadlineAt,
+        now,
+      );
       const handOff = { ...current, waitSeconds: waitSecondsFor(pauseMs, state.deadlineAt, now) };
       if (now.getTime() + pauseMs > windowEnd) return handOff;
       try {
@@ -238,12 +355,21 @@ export function poll(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
 /** Fresh URLs from the task itself (the poll's may be near expiry); a synchronous image's from the state. */
 async function outputUrlsOf(deps: PipelineDeps, job: Job, state: FlowState): Promise<string[]> {
   if (job.upstreamTaskId === undefined) return state.outputUrls ?? [];
-  const answer = job.kind === "video" ? await deps.upstream.getVideoTask(job.upstreamTaskId) : await deps.upstream.getImageTask(job.upstreamTaskId);
+  const answer =
+    job.kind === "video"
+      ? await deps.upstream.getVideoTask(job.upstreamTaskId)
+      : await deps.upstream.getImageTask(job.upstreamTaskId);
   if (answer.state.state === "failed") {
-    throw new ReelayError("upstream_task_failed", answer.state.error?.message ?? "The upstream task failed.");
+    throw new ReelayError(
+      "upstream_task_failed",
+      answer.state.error?.message ?? "The upstream task failed.",
+    );
   }
   if (answer.state.state === "running") {
-    throw new TransientError("output_not_ready", `The upstream task ${job.upstreamTaskId} shows no output yet.`);
+    throw new TransientError(
+      "output_not_ready",
+      `The upstream task ${job.upstreamTaskId} shows no output yet.`,
+    );
   }
   return answer.state.outputUrls;
 }
@@ -251,17 +377,29 @@ async function outputUrlsOf(deps: PipelineDeps, job: Job, state: FlowState): Pro
 /** Streams every output into outputs/<jobId>/ and writes the job.json manifest. */
 export function download(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
   return guarded(deps, state.jobId, "download", async () => {
-    const toDownloading = () => deps.jobs.transition(state.jobId, { from: ["queued", "running"], to: "downloading" });
+    const toDownloading = () =>
+      deps.jobs.transition(state.jobId, { from: ["queued", "running"], to: "downloading" });
     let job = (await unlessConflict(toDownloading())) ?? (await deps.jobs.require(state.jobId));
     if (isTerminal(job.status)) {
-      throw new ReelayError("job_conflict", `Job ${job.id} is already ${job.status}; nothing to download.`, { details: { status: job.status } });
+      throw new ReelayError(
+        "job_conflict",
+        `Job ${job.id} is already ${job.status}; nothing to download.`,
+        { details: { status: job.status } },
+      );
     }
     if (job.status !== "downloading") job = await toDownloading();
     const urls = await outputUrlsOf(deps, job, state);
-    if (urls.length === 0) throw new ReelayError("output_missing", `The upstream task for ${job.id} succeeded without an output URL.`);
+    if (urls.length === 0)
+      throw new ReelayError(
+        "output_missing",
+        `The upstream task for ${job.id} succeeded without an output URL.`,
+      );
     const outputs: JobOutput[] = [];
     for (const [index, url] of (job.kind === "video" ? urls.slice(0, 1) : urls).entries()) {
-      const key = job.kind === "video" ? videoKey(job.id) : (contentType: string) => imageKey(job.id, index, contentType, url);
+      const key =
+        job.kind === "video"
+          ? videoKey(job.id)
+          : (contentType: string) => imageKey(job.id, index, contentType, url);
       const copied = await copyUrlToS3(deps.fetch, url, deps.objects, key);
       outputs.push({
         bucket: copied.bucket,
@@ -286,11 +424,19 @@ async function announce(deps: PipelineDeps, job: Job): Promise<void> {
 }
 
 /** The succeeded record and its one event; a repeat finds the job succeeded and emits only if the first did not. */
-export function finish(deps: PipelineDeps, state: FlowState): Promise<{ jobId: string; status: "succeeded" }> {
+export function finish(
+  deps: PipelineDeps,
+  state: FlowState,
+): Promise<{ jobId: string; status: "succeeded" }> {
   return guarded(deps, state.jobId, "finish", async () => {
     const done = { jobId: state.jobId, status: "succeeded" as const };
     const succeed = () =>
-      deps.jobs.transition(state.jobId, { from: ["downloading"], to: "succeeded", set: { finishedAt: deps.now().toISOString() }, nonEmpty: "outputs" });
+      deps.jobs.transition(state.jobId, {
+        from: ["downloading"],
+        to: "succeeded",
+        set: { finishedAt: deps.now().toISOString() },
+        nonEmpty: "outputs",
+      });
     let finished = await unlessConflict(succeed());
     if (finished === undefined) {
       const job = await deps.jobs.require(state.jobId);
@@ -300,10 +446,17 @@ export function finish(deps: PipelineDeps, state: FlowState): Promise<{ jobId: s
         return done;
       }
       if (isTerminal(job.status)) {
-        throw new ReelayError("job_conflict", `Job ${job.id} is already ${job.status}; it cannot succeed.`, { details: { status: job.status } });
+        throw new ReelayError(
+          "job_conflict",
+          `Job ${job.id} is already ${job.status}; it cannot succeed.`,
+          { details: { status: job.status } },
+        );
       }
       if (job.status !== "downloading" || (job.outputs ?? []).length === 0) {
-        throw new ReelayError("output_missing", `Job ${job.id} has no stored output; it cannot succeed.`);
+        throw new ReelayError(
+          "output_missing",
+          `Job ${job.id} has no stored output; it cannot succeed.`,
+        );
       }
       try {
         finished = await succeed();

@@ -14,11 +14,18 @@ import { manifestKey, manifestOf } from "./outputs.ts";
  * Emits the job's terminal event unless its record says one went out. Returns the record as it
  * stands after that (eventEmittedAt set), or undefined when another step recorded its emit first.
  */
-export async function emitOnce(deps: Pick<PipelineDeps, "jobs" | "events" | "now">, job: Job): Promise<Job | undefined> {
+export async function emitOnce(
+  deps: Pick<PipelineDeps, "jobs" | "events" | "now">,
+  job: Job,
+): Promise<Job | undefined> {
   if (job.eventEmittedAt !== undefined) return job;
   await deps.events.emit(buildTerminalEvent(job));
   try {
-    return await deps.jobs.update(job.id, { eventEmittedAt: deps.now().toISOString() }, { unlessSet: "eventEmittedAt" });
+    return await deps.jobs.update(
+      job.id,
+      { eventEmittedAt: deps.now().toISOString() },
+      { unlessSet: "eventEmittedAt" },
+    );
   } catch (error) {
     // Someone recorded it first: the event is out either way.
     if (!(error instanceof ReelayError && error.code === "job_conflict")) throw error;

@@ -93,9 +93,14 @@ export const EARLY_FINISH_FACTOR = 0.9;
  * before the first look (they sit under the quantile either way), and otherwise pull the first look
  * 10 % earlier each time they make up the 5 %.
  */
-export function observedGenerationMs(times: { submittedAtMs: number; runningSeenAtMs?: number; doneSeenAtMs: number }): number {
+export function observedGenerationMs(times: {
+  submittedAtMs: number;
+  runningSeenAtMs?: number;
+  doneSeenAtMs: number;
+}): number {
   const { submittedAtMs, runningSeenAtMs, doneSeenAtMs } = times;
-  if (runningSeenAtMs !== undefined && runningSeenAtMs > submittedAtMs) return (runningSeenAtMs + doneSeenAtMs) / 2 - submittedAtMs;
+  if (runningSeenAtMs !== undefined && runningSeenAtMs > submittedAtMs)
+    return (runningSeenAtMs + doneSeenAtMs) / 2 - submittedAtMs;
   return EARLY_FINISH_FACTOR * (doneSeenAtMs - submittedAtMs);
 }
 
@@ -114,7 +119,9 @@ export interface NextPollInput extends PollingHistory {
 export function nextPollDelayMs(input: NextPollInput): number {
   const history = trusted(input.history);
   const tail = history === undefined ? undefined : quantileMs(history, TAIL_QUANTILE);
-  return tail !== undefined && input.sinceSubmitMs < tail ? DETECT_POLL_MS : pollDelayMs(input.polls);
+  return tail !== undefined && input.sinceSubmitMs < tail
+    ? DETECT_POLL_MS
+    : pollDelayMs(input.polls);
 }
 
 export const MIN_DEADLINE_MS = 5 * 60_000;
@@ -153,8 +160,13 @@ export function jobDeadlineMs(input: DeadlineInput): number {
   }
   const raw = input.durationSec;
   const seconds =
-    raw === undefined || !Number.isFinite(raw) || raw < 0 ? DEFAULT_DURATION_SEC : raw === 0 ? FOLLOW_SOURCE_SEC : raw;
-  const wanted = BASE_DEADLINE_MS + seconds * PER_VIDEO_SECOND_MS + (input.queueing === true ? QUEUEING_MS : 0);
+    raw === undefined || !Number.isFinite(raw) || raw < 0
+      ? DEFAULT_DURATION_SEC
+      : raw === 0
+        ? FOLLOW_SOURCE_SEC
+        : raw;
+  const wanted =
+    BASE_DEADLINE_MS + seconds * PER_VIDEO_SECOND_MS + (input.queueing === true ? QUEUEING_MS : 0);
   return clamp(wanted, MIN_DEADLINE_MS, MAX_DEADLINE_MS);
 }
 

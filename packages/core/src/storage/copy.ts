@@ -19,12 +19,23 @@ export type KeyChoice = string | ((contentType: string) => string);
 
 function statusError(status: number, where: string): ReelayError {
   if (status === 408 || status === 429 || status >= 500) {
-    return new TransientError("download_unavailable", `The output at ${where} answered HTTP ${status}; will try again.`, {
-      status,
-    });
+    return new TransientError(
+      "download_unavailable",
+      `The output at ${where} answered HTTP ${status}; will try again.`,
+      {
+        status,
+      },
+    );
   }
-  const why = status === 403 || status === 404 || status === 410 ? " (the temporary URL has expired or was never valid)" : "";
-  return new ReelayError("output_unavailable", `The output at ${where} answered HTTP ${status}${why}.`, { status });
+  const why =
+    status === 403 || status === 404 || status === 410
+      ? " (the temporary URL has expired or was never valid)"
+      : "";
+  return new ReelayError(
+    "output_unavailable",
+    `The output at ${where} answered HTTP ${status}${why}.`,
+    { status },
+  );
 }
 
 function contentLength(headers: Headers): number | undefined {
@@ -37,7 +48,12 @@ function contentLength(headers: Headers): number | undefined {
  * `fetcher` is the deployment's guarded fetch (net/guarded-fetch.ts): its refusals (url_forbidden,
  * output_too_large, output_content_type) are permanent and pass through as they are.
  */
-export async function copyUrlToS3(fetcher: typeof fetch, url: string, store: ObjectStore, key: KeyChoice): Promise<CopiedObject> {
+export async function copyUrlToS3(
+  fetcher: typeof fetch,
+  url: string,
+  store: ObjectStore,
+  key: KeyChoice,
+): Promise<CopiedObject> {
   const where = safeUrl(url);
   const sourceUrlHost = new URL(url).host;
   let response: Response;
@@ -45,21 +61,31 @@ export async function copyUrlToS3(fetcher: typeof fetch, url: string, store: Obj
     response = await fetcher(url, { redirect: "follow" });
   } catch (error) {
     if (error instanceof ReelayError) throw error;
-    throw new TransientError("download_failed", `Could not fetch the output at ${where}: ${error instanceof Error ? error.message : String(error)}.`, {
-      cause: error,
-    });
+    throw new TransientError(
+      "download_failed",
+      `Could not fetch the output at ${where}: ${error instanceof Error ? error.message : String(error)}.`,
+      {
+        cause: error,
+      },
+    );
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
     throw statusError(response.status, where);
   }
   if (response.body === null) {
-    throw new TransientError("download_truncated", `The output at ${where} answered HTTP ${response.status} with no body.`);
+    throw new TransientError(
+      "download_truncated",
+      `The output at ${where} answered HTTP ${response.status} with no body.`,
+    );
   }
-  const contentType = (response.headers.get("content-type") ?? "application/octet-stream").split(";")[0]?.trim() || "application/octet-stream";
+  const contentType =
+    (response.headers.get("content-type") ?? "application/octet-stream").split(";")[0]?.trim() ||
+    "application/octet-stream";
   const expectedBytes = contentLength(response.headers);
   // The guard's own chunks when it made the Response; a web stream otherwise (any other fetch).
-  const source = nodeBody(response) ?? Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
+  const source =
+    nodeBody(response) ?? Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
   const objectKey = typeof key === "string" ? key : key(contentType);
   const stored = await store.uploadStream(objectKey, downloaded(source, where, expectedBytes), {
     contentType,
@@ -69,15 +95,23 @@ export async function copyUrlToS3(fetcher: typeof fetch, url: string, store: Obj
 }
 
 /** The source's chunks; a connection that fails mid-body is download_truncated (the guard's refusals pass as they are). */
-async function* downloaded(source: AsyncIterable<Uint8Array>, where: string, expectedBytes: number | undefined): AsyncGenerator<Uint8Array> {
+async function* downloaded(
+  source: AsyncIterable<Uint8Array>,
+  where: string,
+  expectedBytes: number | undefined,
+): AsyncGenerator<Uint8Array> {
   try {
     yield* source;
   } catch (error) {
     if (error instanceof ReelayError) throw error;
     // The connection closed before the body was complete (undici says "terminated").
-    throw new TransientError("download_truncated", `The download of ${where} ended early: ${String((error as Error).message ?? error)}.`, {
-      cause: error,
-      ...(expectedBytes === undefined ? {} : { details: { expectedBytes } }),
-    });
+    throw new TransientError(
+      "download_truncated",
+      `The download of ${where} ended early: ${String((error as Error).message ?? error)}.`,
+      {
+        cause: error,
+        ...(expectedBytes === undefined ? {} : { details: { expectedBytes } }),
+      },
+    );
   }
 }

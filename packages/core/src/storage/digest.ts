@@ -17,12 +17,14 @@ export class ByteDigest {
   update(chunk: Uint8Array): void {
     this.bytes += chunk.length;
     this.#hash.update(chunk);
-    if (this.#expected !== undefined && this.bytes > this.#expected) throw truncated(this.bytes, this.#expected, "more");
+    if (this.#expected !== undefined && this.bytes > this.#expected)
+      throw truncated(this.bytes, this.#expected, "more");
   }
 
   /** The source ended: checks the count and seals the hash. */
   finish(): void {
-    if (this.#expected !== undefined && this.bytes !== this.#expected) throw truncated(this.bytes, this.#expected, "fewer");
+    if (this.#expected !== undefined && this.bytes !== this.#expected)
+      throw truncated(this.bytes, this.#expected, "fewer");
     this.#sha256 = this.#hash.digest("hex");
   }
 
@@ -74,7 +76,11 @@ export class DigestStream extends Transform {
 }
 
 function truncated(got: number, expected: number, which: "more" | "fewer"): TransientError {
-  return new TransientError("download_truncated", `Got ${which} bytes than announced: ${got} of ${expected}.`, {
-    details: { bytes: got, expectedBytes: expected },
-  });
+  return new TransientError(
+    "download_truncated",
+    `Got ${which} bytes than announced: ${got} of ${expected}.`,
+    {
+      details: { bytes: got, expectedBytes: expected },
+    },
+  );
 }

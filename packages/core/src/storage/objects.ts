@@ -64,8 +64,19 @@ export class ObjectStore {
     this.bucket = bucket;
   }
 
-  async put(key: string, body: string | Uint8Array, options: { contentType: string }): Promise<void> {
-    await this.#s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: options.contentType }));
+  async put(
+    key: string,
+    body: string | Uint8Array,
+    options: { contentType: string },
+  ): Promise<void> {
+    await this.#s3.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: body,
+        ContentType: options.contentType,
+      }),
+    );
   }
 
   async putJson(key: string, value: unknown): Promise<void> {
@@ -78,7 +89,13 @@ export class ObjectStore {
       const answer = await this.#s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       const body = answer.Body;
       if (!(body instanceof Readable)) throw new Error("S3 GetObject returned no Node stream");
-      return { bucket: this.bucket, key, bytes: answer.ContentLength ?? 0, contentType: answer.ContentType ?? "application/octet-stream", body };
+      return {
+        bucket: this.bucket,
+        key,
+        bytes: answer.ContentLength ?? 0,
+        contentType: answer.ContentType ?? "application/octet-stream",
+        body,
+      };
     } catch (error) {
       if (isNotFound(error)) throw this.#notFound(key);
       throw error;
@@ -107,7 +124,9 @@ export class ObjectStore {
   }
 
   presignGet(key: string, ttlS: number): Promise<string> {
-    return getSignedUrl(this.#s3, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: Math.max(1, Math.floor(ttlS)) });
+    return getSignedUrl(this.#s3, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
+      expiresIn: Math.max(1, Math.floor(ttlS)),
+    });
   }
 
   /**
@@ -121,9 +140,19 @@ export class ObjectStore {
    * so a short or long body never completes an object; on any error the multipart upload is
    * aborted, so no object and no orphaned parts are left, and the error is thrown.
    */
-  async uploadStream(key: string, body: AsyncIterable<Uint8Array>, options: UploadOptions): Promise<StoredObject> {
+  async uploadStream(
+    key: string,
+    body: AsyncIterable<Uint8Array>,
+    options: UploadOptions,
+  ): Promise<StoredObject> {
     const digest = new ByteDigest(options.expectedBytes);
-    const parts = new PartUploads(this.#s3, this.bucket, key, options.contentType, partSizeFor(options.expectedBytes));
+    const parts = new PartUploads(
+      this.#s3,
+      this.bucket,
+      key,
+      options.contentType,
+      partSizeFor(options.expectedBytes),
+    );
     try {
       let buffer = parts.freeBuffer();
       let filled = 0;
@@ -148,11 +177,20 @@ export class ObjectStore {
       await parts.abort();
       throw error;
     }
-    return { bucket: this.bucket, key, bytes: digest.bytes, sha256: digest.sha256, contentType: options.contentType };
+    return {
+      bucket: this.bucket,
+      key,
+      bytes: digest.bytes,
+      sha256: digest.sha256,
+      contentType: options.contentType,
+    };
   }
 
   #notFound(key: string): ReelayError {
-    return new ReelayError("object_not_found", `No object ${key} in bucket ${this.bucket}.`, { status: 404, details: { key } });
+    return new ReelayError("object_not_found", `No object ${key} in bucket ${this.bucket}.`, {
+      status: 404,
+      details: { key },
+    });
   }
 }
 
@@ -201,13 +239,26 @@ class PartUploads {
     this.#throwIfFailed();
     const partNumber = this.#next++;
     if (partNumber > MAX_PARTS) {
-      throw new ReelayError("object_too_large", `The object is larger than ${MAX_PARTS} parts of ${this.#partSize} bytes.`, { details: { key: this.#target.Key } });
+      throw new ReelayError(
+        "object_too_large",
+        `The object is larger than ${MAX_PARTS} parts of ${this.#partSize} bytes.`,
+        { details: { key: this.#target.Key } },
+      );
     }
     this.#creating ??= this.#s3
       .send(new CreateMultipartUploadCommand({ ...this.#target, ContentType: this.#contentType }))
       .then((answer) => answer.UploadId ?? "");
     const part = this.#creating
-      .then((uploadId) => this.#s3.send(new UploadPartCommand({ ...this.#target, UploadId: uploadId, PartNumber: partNumber, Body: buffer.subarray(0, length) })))
+      .then((uploadId) =>
+        this.#s3.send(
+          new UploadPartCommand({
+            ...this.#target,
+            UploadId: uploadId,
+            PartNumber: partNumber,
+            Body: buffer.subarray(0, length),
+          }),
+        ),
+      )
       .then(
         (answer) => {
           this.#done.push({ PartNumber: partNumber, ETag: answer.ETag ?? "" });
@@ -224,14 +275,26 @@ class PartUploads {
   /** The source ended cleanly: stores the rest, as one object or as the last part. */
   async finish(buffer: Buffer, length: number): Promise<void> {
     if (this.#creating === undefined) {
-      await this.#s3.send(new PutObjectCommand({ ...this.#target, Body: buffer.subarray(0, length), ContentType: this.#contentType }));
+      await this.#s3.send(
+        new PutObjectCommand({
+          ...this.#target,
+          Body: buffer.subarray(0, length),
+          ContentType: this.#contentType,
+        }),
+      );
       return;
     }
     if (length > 0) await this.send(buffer, length);
     await Promise.all(this.#inFlight);
     this.#throwIfFailed();
     const parts = [...this.#done].sort((a, b) => (a.PartNumber ?? 0) - (b.PartNumber ?? 0));
-    await this.#s3.send(new CompleteMultipartUploadCommand({ ...this.#target, UploadId: await this.#creating, MultipartUpload: { Parts: parts } }));
+    await this.#s3.send(
+      new CompleteMultipartUploadCommand({
+        ...this.#target,
+        UploadId: await this.#creating,
+        MultipartUpload: { Parts: parts },
+      }),
+    );
   }
 
   /** Lets the parts in flight settle, then aborts the multipart upload, if one was started. */
@@ -240,7 +303,9 @@ class PartUploads {
     await Promise.allSettled(this.#inFlight);
     const uploadId = await this.#creating.catch(() => undefined);
     if (uploadId === undefined) return;
-    await this.#s3.send(new AbortMultipartUploadCommand({ ...this.#target, UploadId: uploadId })).catch(() => undefined);
+    await this.#s3
+      .send(new AbortMultipartUploadCommand({ ...this.#target, UploadId: uploadId }))
+      .catch(() => undefined);
   }
 
   #throwIfFailed(): void {

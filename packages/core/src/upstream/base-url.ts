@@ -16,10 +16,16 @@ export function checkBaseUrl(raw: string): BaseUrlCheck {
     return { ok: false, reason: "it is not an absolute URL" };
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    return { ok: false, reason: `its scheme must be http or https, not ${parsed.protocol.replace(":", "")}` };
+    return {
+      ok: false,
+      reason: `its scheme must be http or https, not ${parsed.protocol.replace(":", "")}`,
+    };
   }
   if (parsed.username !== "" || parsed.password !== "") {
-    return { ok: false, reason: "it must not carry credentials; the API key goes in its own setting" };
+    return {
+      ok: false,
+      reason: "it must not carry credentials; the API key goes in its own setting",
+    };
   }
   if (parsed.search !== "" || parsed.hash !== "") {
     return { ok: false, reason: "it must not carry a query or fragment" };

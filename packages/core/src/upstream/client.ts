@@ -7,7 +7,14 @@
  * programming error and is refused before anything is sent.
  */
 import { ReelayError } from "../errors.ts";
-import { classifyTask, FAILURE_STATUSES, readBusinessError, readStatus, readTaskId, type TaskState } from "../contract/responses.ts";
+import {
+  classifyTask,
+  FAILURE_STATUSES,
+  readBusinessError,
+  readStatus,
+  readTaskId,
+  type TaskState,
+} from "../contract/responses.ts";
 import { parseBaseUrl } from "./base-url.ts";
 import {
   badResponse,
@@ -94,10 +101,18 @@ function invalidOption(path: string, message: string): ReelayError {
   return new ReelayError("invalid_config", message, { path });
 }
 
-function positiveNumber(value: number | undefined, fallback: number, path: string, integer: boolean): number {
+function positiveNumber(
+  value: number | undefined,
+  fallback: number,
+  path: string,
+  integer: boolean,
+): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
-    throw invalidOption(path, `${path} must be a positive ${integer ? "whole number" : "number"}, got ${value}.`);
+    throw invalidOption(
+      path,
+      `${path} must be a positive ${integer ? "whole number" : "number"}, got ${value}.`,
+    );
   }
   return value;
 }
@@ -119,7 +134,10 @@ export class UpstreamClient {
     this.baseUrl = parseBaseUrl(options.baseUrl);
     // The key goes in a header; a control character would make fetch throw a message quoting it.
     if (/[\s\u0000-\u001f\u007f]/.test(options.apiKey)) {
-      throw invalidOption("apiKey", "The upstream API key must not contain spaces or control characters.");
+      throw invalidOption(
+        "apiKey",
+        "The upstream API key must not contain spaces or control characters.",
+      );
     }
     this.#apiKey = options.apiKey;
     this.#timeoutMs = positiveNumber(options.timeoutMs, 30_000, "timeoutMs", false);
@@ -178,10 +196,18 @@ export class UpstreamClient {
 
   async #query(endpoint: string, opts: QueryOptions): Promise<TaskAnswer> {
     const answer = await this.#send("GET", endpoint, { taskQuery: true, ...opts });
-    return { body: answer.body, state: classifyTask(answer.status, answer.body), httpStatus: answer.status };
+    return {
+      body: answer.body,
+      state: classifyTask(answer.status, answer.body),
+      httpStatus: answer.status,
+    };
   }
 
-  async #createImageLike(endpoint: string, payload: SendOptions, opts: CreateOptions): Promise<ImageCreated> {
+  async #createImageLike(
+    endpoint: string,
+    payload: SendOptions,
+    opts: CreateOptions,
+  ): Promise<ImageCreated> {
     const answer = await this.#create(endpoint, payload, opts);
     const taskId = readTaskId(answer.body);
     const state = classifyTask(answer.status, answer.body);
@@ -196,7 +222,11 @@ export class UpstreamClient {
     return { ...(taskId === undefined ? {} : { taskId }), body: answer.body, state };
   }
 
-  async #create(endpoint: string, payload: SendOptions, opts: CreateOptions | undefined): Promise<Answer> {
+  async #create(
+    endpoint: string,
+    payload: SendOptions,
+    opts: CreateOptions | undefined,
+  ): Promise<Answer> {
     const key = opts?.idempotencyKey;
     if (typeof key !== "string" || key.trim() === "") {
       throw new ReelayError(
@@ -208,7 +238,11 @@ export class UpstreamClient {
     // A repeated create (its first answer was lost) may find its task already failed: the error
     // then sits beside a task id and a failure status, and is the task's failure, not a refusal.
     if (readBusinessError(answer.body) !== undefined && !isFailedTask(answer.body)) {
-      throw businessError(answer.body, { method: "POST", endpoint, attempts: answer.attempts }, this.#redact);
+      throw businessError(
+        answer.body,
+        { method: "POST", endpoint, attempts: answer.attempts },
+        this.#redact,
+      );
     }
     return answer;
   }
@@ -226,7 +260,8 @@ export class UpstreamClient {
     const headers = this.#headers(options);
     const body = options.json !== undefined ? JSON.stringify(options.json) : options.form;
     // With a time limit, an attempt waits for its answer only until then, and a pause that would end after it is not taken.
-    const left = () => (options.until === undefined ? Number.POSITIVE_INFINITY : options.until - this.#now());
+    const left = () =>
+      options.until === undefined ? Number.POSITIVE_INFINITY : options.until - this.#now();
     for (let attempt = 1; ; attempt += 1) {
       const call = { method, endpoint, attempts: attempt };
       const last = attempt >= this.#maxAttempts;
@@ -246,26 +281,39 @@ export class UpstreamClient {
         text = await response.text();
       } catch (error) {
         const pauseMs = last ? 0 : backoffDelayMs(attempt, this.#backoff, this.#random);
-        if (last || pauseMs >= left()) throw transportError(error, { ...call, timeoutMs }, this.#redact);
+        if (last || pauseMs >= left())
+          throw transportError(error, { ...call, timeoutMs }, this.#redact);
         await this.#sleep(pauseMs);
         continue;
       }
       if (status >= 200 && status < 300) {
         const parsed = parseJson(text);
         if (!parsed.ok) {
-          throw badResponse(`HTTP ${status} and a body that is not JSON`, status, call, this.#redact);
+          throw badResponse(
+            `HTTP ${status} and a body that is not JSON`,
+            status,
+            call,
+            this.#redact,
+          );
         }
         return { status, body: parsed.value, attempts: attempt };
       }
       const errorBody = errorBodyOf(text);
-      const retryAfterMs = status === 429 || status === 503 ? parseRetryAfterMs(retryAfter, this.#now()) : undefined;
+      const retryAfterMs =
+        status === 429 || status === 503 ? parseRetryAfterMs(retryAfter, this.#now()) : undefined;
       const retry = !last && isTransientStatus(status);
-      const pauseMs = retry ? (retryAfterMs ?? backoffDelayMs(attempt, this.#backoff, this.#random)) : 0;
+      const pauseMs = retry
+        ? (retryAfterMs ?? backoffDelayMs(attempt, this.#backoff, this.#random))
+        : 0;
       if (!retry || pauseMs >= left()) {
         throw httpError(
           status,
           errorBody,
-          { ...call, taskQuery: options.taskQuery === true, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
+          {
+            ...call,
+            taskQuery: options.taskQuery === true,
+            ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+          },
           this.#redact,
         );
       }
@@ -276,7 +324,9 @@ export class UpstreamClient {
 
 function isFailedTask(body: unknown): boolean {
   const status = readStatus(body)?.toLowerCase();
-  return readTaskId(body) !== undefined && status !== undefined && FAILURE_STATUSES.includes(status);
+  return (
+    readTaskId(body) !== undefined && status !== undefined && FAILURE_STATUSES.includes(status)
+  );
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -291,13 +341,20 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 function errorBodyOf(text: string): unknown {
   const parsed = parseJson(text);
   if (parsed.ok) return parsed.value;
-  const plain = text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  const plain = text
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return plain === "" ? {} : { message: plain.length > 300 ? `${plain.slice(0, 300)}...` : plain };
 }
 
 function readModels(body: unknown): UpstreamModel[] {
   const record = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
-  const list = Array.isArray(body) ? body : Array.isArray(record.data) ? record.data : record.models;
+  const list = Array.isArray(body)
+    ? body
+    : Array.isArray(record.data)
+      ? record.data
+      : record.models;
   if (!Array.isArray(list)) return [];
   const models: UpstreamModel[] = [];
   for (const item of list) {

@@ -68,13 +68,25 @@ export function httpError(
     new ReelayError(code, message, { status, retryable, details });
   const tries = call.attempts > 1 ? ` after ${call.attempts} attempts` : "";
   if (status === 429) {
-    return make("upstream_rate_limited", `The upstream is rate limiting ${site(call)}${tries}: ${upstream}`, true);
+    return make(
+      "upstream_rate_limited",
+      `The upstream is rate limiting ${site(call)}${tries}: ${upstream}`,
+      true,
+    );
   }
   if (status >= 500) {
-    return make("upstream_unavailable", `The upstream failed ${site(call)} with HTTP ${status}${tries}: ${upstream}`, true);
+    return make(
+      "upstream_unavailable",
+      `The upstream failed ${site(call)} with HTTP ${status}${tries}: ${upstream}`,
+      true,
+    );
   }
   if (status === 408) {
-    return make("upstream_timeout", `The upstream timed out ${site(call)} (HTTP 408)${tries}: ${upstream}`, true);
+    return make(
+      "upstream_timeout",
+      `The upstream timed out ${site(call)} (HTTP 408)${tries}: ${upstream}`,
+      true,
+    );
   }
   if (status === 401 || status === 403) {
     return make(
@@ -91,7 +103,11 @@ export function httpError(
     );
   }
   // 409 is retried as "a request with this key is still in flight"; if it persists, say so.
-  return make("upstream_rejected", `The upstream rejected ${site(call)} with HTTP ${status}: ${upstream}`, status === 409);
+  return make(
+    "upstream_rejected",
+    `The upstream rejected ${site(call)} with HTTP ${status}: ${upstream}`,
+    status === 409,
+  );
 }
 
 /** A 2xx whose body carries a business-level error (spec §3.2): the upstream said no. */
@@ -112,12 +128,21 @@ export function businessError(body: unknown, call: Attempted, redact: Redact): R
   );
 }
 
-export function badResponse(reason: string, status: number, call: Attempted, redact: Redact): ReelayError {
-  return new ReelayError("upstream_bad_response", `The upstream answered ${site(call)} with ${redact(reason)}.`, {
-    status,
-    retryable: false,
-    details: { endpoint: call.endpoint, attempts: call.attempts },
-  });
+export function badResponse(
+  reason: string,
+  status: number,
+  call: Attempted,
+  redact: Redact,
+): ReelayError {
+  return new ReelayError(
+    "upstream_bad_response",
+    `The upstream answered ${site(call)} with ${redact(reason)}.`,
+    {
+      status,
+      retryable: false,
+      details: { endpoint: call.endpoint, attempts: call.attempts },
+    },
+  );
 }
 
 export function isTimeout(error: unknown): boolean {
@@ -147,7 +172,11 @@ function causeText(error: unknown, redact: Redact): string {
 }
 
 /** A request that got no answer: timed out, reset, refused, DNS... */
-export function transportError(error: unknown, call: Attempted & { timeoutMs: number }, redact: Redact): ReelayError {
+export function transportError(
+  error: unknown,
+  call: Attempted & { timeoutMs: number },
+  redact: Redact,
+): ReelayError {
   const tries = call.attempts > 1 ? ` (${call.attempts} attempts)` : "";
   const cause = safeCause(error, redact);
   const options = {

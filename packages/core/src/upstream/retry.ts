@@ -26,11 +26,15 @@ export function backoffDelayMs(attempt: number, backoff: Backoff, random: () => 
  * Retry-After as milliseconds: delta-seconds or an HTTP date (RFC 9110 §10.2.3), capped at
  * MAX_RETRY_AFTER_MS. Undefined when absent or unreadable, so the caller falls back to backoff.
  */
-export function parseRetryAfterMs(header: string | null | undefined, now: number): number | undefined {
+export function parseRetryAfterMs(
+  header: string | null | undefined,
+  now: number,
+): number | undefined {
   if (header === null || header === undefined) return undefined;
   const value = header.trim();
   if (value === "") return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.min(Math.round(Number(value) * 1000), MAX_RETRY_AFTER_MS);
+  if (/^\d+(\.\d+)?$/.test(value))
+    return Math.min(Math.round(Number(value) * 1000), MAX_RETRY_AFTER_MS);
   // HTTP dates always spell out day and month names; this keeps "-5" from parsing as a year.
   if (!/[a-z]/i.test(value)) return undefined;
   const date = Date.parse(value);

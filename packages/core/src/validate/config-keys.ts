@@ -9,7 +9,9 @@ function fits(spec: ConfigKeySpec, value: unknown): boolean {
         ? Number.isSafeInteger(value)
         : spec.type === "string"
           ? typeof value === "string"
-          : typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
+          : typeof value === "string" ||
+            typeof value === "boolean" ||
+            (typeof value === "number" && Number.isFinite(value));
   return typeOk && (spec.values === undefined || spec.values.includes(value as string));
 }
 
@@ -36,13 +38,28 @@ export function checkModelConfig(
     const path = `model_specific_config.${key}`;
     const spec = Object.prototype.hasOwnProperty.call(allowList, key) ? allowList[key] : undefined;
     if (key === "logo_add") {
-      issues.error(path, "config_key_unsupported", "`model_specific_config.logo_add` is unsupported by the service (§2.1); remove it.");
+      issues.error(
+        path,
+        "config_key_unsupported",
+        "`model_specific_config.logo_add` is unsupported by the service (§2.1); remove it.",
+      );
     } else if (spec === undefined) {
-      const allowed = allowedKeys.length === 0 ? `${model} takes no model_specific_config keys` : `${model} accepts ${listValues(allowedKeys)}`;
-      issues.error(path, "config_key_not_allowed", `\`${path}\` is not in the model's allow-list: ${allowed}.`);
+      const allowed =
+        allowedKeys.length === 0
+          ? `${model} takes no model_specific_config keys`
+          : `${model} accepts ${listValues(allowedKeys)}`;
+      issues.error(
+        path,
+        "config_key_not_allowed",
+        `\`${path}\` is not in the model's allow-list: ${allowed}.`,
+      );
     } else if (!fits(spec, raw[key])) {
       const expected = spec.values === undefined ? typeWords[spec.type] : listValues(spec.values);
-      issues.error(path, "config_value_invalid", `\`${path}\` must be ${expected}, got ${typeName(raw[key])} ${JSON.stringify(raw[key])?.slice(0, 60) ?? ""}.`);
+      issues.error(
+        path,
+        "config_value_invalid",
+        `\`${path}\` must be ${expected}, got ${typeName(raw[key])} ${JSON.stringify(raw[key])?.slice(0, 60) ?? ""}.`,
+      );
     }
   }
 }

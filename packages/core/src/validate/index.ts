@@ -4,7 +4,12 @@
  */
 import { defaultCatalog } from "../catalog/catalog.ts";
 import type { Catalog, ImageMode, Kind, ModelSpec, VideoMode } from "../catalog/types.ts";
-import { ImageRequestSchema, type ImageRequest, VideoRequestSchema, type VideoRequest } from "../contract/schemas.ts";
+import {
+  ImageRequestSchema,
+  type ImageRequest,
+  VideoRequestSchema,
+  type VideoRequest,
+} from "../contract/schemas.ts";
 import type { Issue } from "../errors.ts";
 import { checkImage, detectImageMode } from "./image.ts";
 import { Issues, isPlainObject, listValues, typeName } from "./issues.ts";
@@ -37,21 +42,36 @@ function detectKind(body: Record<string, unknown>, spec: ModelSpec | undefined):
   return spec?.kind === "image" ? "image" : "video";
 }
 
-function lookUp(body: Record<string, unknown>, catalog: Catalog, issues: Issues): ModelSpec | undefined {
+function lookUp(
+  body: Record<string, unknown>,
+  catalog: Catalog,
+  issues: Issues,
+): ModelSpec | undefined {
   const model = body.model;
   if (typeof model !== "string" || model === "") return undefined;
   const spec = catalog.get(model);
   if (spec === undefined) {
     const matches = catalog.closeMatches(model);
-    const hint = matches.length > 0 ? ` Did you mean ${listValues(matches)}?` : " List the models with `GET /v1/models`.";
+    const hint =
+      matches.length > 0
+        ? ` Did you mean ${listValues(matches)}?`
+        : " List the models with `GET /v1/models`.";
     issues.error("model", "unknown_model", `Unknown model '${model.slice(0, 100)}'.${hint}`);
   }
   return spec;
 }
 
-function run(input: unknown, catalog: Catalog, issues: Issues): Omit<ValidationResult, "valid" | "errors" | "warnings"> {
+function run(
+  input: unknown,
+  catalog: Catalog,
+  issues: Issues,
+): Omit<ValidationResult, "valid" | "errors" | "warnings"> {
   if (!isPlainObject(input)) {
-    issues.error("", "invalid_body", `The request body must be a JSON object, got ${typeName(input)}.`);
+    issues.error(
+      "",
+      "invalid_body",
+      `The request body must be a JSON object, got ${typeName(input)}.`,
+    );
     return { kind: null, mode: null, model: null, normalized: null };
   }
   const spec = lookUp(input, catalog, issues);
@@ -62,18 +82,32 @@ function run(input: unknown, catalog: Catalog, issues: Issues): Omit<ValidationR
     const mode = detectImageMode(input);
     const req = checkShape(ImageRequestSchema, input, issues);
     if (spec !== undefined && spec.kind !== "image") {
-      issues.error("model", "model_kind_mismatch", `'${spec.code}' is a video model; the image form (messages, modalities) needs an image model such as ${listValues(catalog.list("image").map((s) => s.code))}.`);
+      issues.error(
+        "model",
+        "model_kind_mismatch",
+        `'${spec.code}' is a video model; the image form (messages, modalities) needs an image model such as ${listValues(catalog.list("image").map((s) => s.code))}.`,
+      );
       return { kind, mode, model, normalized: null };
     }
     if (req === undefined || spec === undefined) return { kind, mode, model, normalized: null };
-    return { kind, mode, model, normalized: checkImage(req, input.model_specific_config, spec, issues) };
+    return {
+      kind,
+      mode,
+      model,
+      normalized: checkImage(req, input.model_specific_config, spec, issues),
+    };
   }
 
   const videoSpec = spec?.kind === "video" ? spec : undefined;
   const mode = detectVideoMode(input, videoSpec);
   const req = checkShape(VideoRequestSchema, input, issues);
   if (req === undefined || videoSpec === undefined) return { kind, mode, model, normalized: null };
-  return { kind, mode, model, normalized: checkVideo(req, input.model_specific_config, videoSpec, mode, issues) };
+  return {
+    kind,
+    mode,
+    model,
+    normalized: checkVideo(req, input.model_specific_config, videoSpec, mode, issues),
+  };
 }
 
 export function validate(input: unknown, options: ValidateOptions = {}): ValidationResult {
@@ -81,10 +115,15 @@ export function validate(input: unknown, options: ValidateOptions = {}): Validat
   let outcome: Omit<ValidationResult, "valid" | "errors" | "warnings">;
   try {
     outcome = run(input, options.catalog ?? defaultCatalog, issues);
-    if (issues.errors.length === 0 && outcome.normalized !== null) checkRequestSize(outcome.normalized, issues);
+    if (issues.errors.length === 0 && outcome.normalized !== null)
+      checkRequestSize(outcome.normalized, issues);
   } catch (error) {
     // A bug here must refuse the request, not crash the handler that called us.
-    issues.error("", "internal_error", `The request could not be validated (${error instanceof Error ? error.message.slice(0, 200) : "unknown error"}); it is refused.`);
+    issues.error(
+      "",
+      "internal_error",
+      `The request could not be validated (${error instanceof Error ? error.message.slice(0, 200) : "unknown error"}); it is refused.`,
+    );
     outcome = { kind: null, mode: null, model: null, normalized: null };
   }
   const valid = issues.errors.length === 0;

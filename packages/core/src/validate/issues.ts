@@ -15,7 +15,12 @@ export class Issues {
   }
 
   /** Hard rules refuse, soft rules warn: the one switch every catalog rule goes through. */
-  report(strength: "hard" | "soft", path: string, codes: [ValidationCode, ValidationCode], message: string): void {
+  report(
+    strength: "hard" | "soft",
+    path: string,
+    codes: [ValidationCode, ValidationCode],
+    message: string,
+  ): void {
     if (strength === "hard") this.error(path, codes[0], message);
     else this.warn(path, codes[1], message);
   }
@@ -44,7 +49,9 @@ export function listValues(values: readonly (string | number)[]): string {
  */
 export function shown(value: unknown, max = 60): string {
   const cut = (text: string) => (text.length > max ? `${text.slice(0, max)}…` : text);
-  return typeof value === "string" ? JSON.stringify(cut(value)) : cut(JSON.stringify(value) ?? String(value));
+  return typeof value === "string"
+    ? JSON.stringify(cut(value))
+    : cut(JSON.stringify(value) ?? String(value));
 }
 
 /** JSON-ish type name of a value, for "got ..." in messages. */

@@ -7,11 +7,15 @@ export interface RuleContext {
 }
 
 /** The catalog rules that apply in this mode and at this resolution. */
-export function applicable<R extends { modes?: VideoMode[]; resolutions?: string[] }>(rules: readonly R[], ctx: RuleContext): R[] {
+export function applicable<R extends { modes?: VideoMode[]; resolutions?: string[] }>(
+  rules: readonly R[],
+  ctx: RuleContext,
+): R[] {
   return rules.filter(
     (rule) =>
       (rule.modes === undefined || (ctx.mode !== null && rule.modes.includes(ctx.mode))) &&
-      (rule.resolutions === undefined || (ctx.resolution !== undefined && rule.resolutions.includes(ctx.resolution))),
+      (rule.resolutions === undefined ||
+        (ctx.resolution !== undefined && rule.resolutions.includes(ctx.resolution))),
   );
 }
 
@@ -43,7 +47,12 @@ export function firstBroken<R extends DurationRule | SetRule<string>>(
   rules: readonly R[],
   value: string | number,
 ): { rule: R; allowedText: string } | undefined {
-  const ordered = [...rules.filter((r) => r.strength === "hard"), ...rules.filter((r) => r.strength === "soft")];
+  const ordered = [
+    ...rules.filter((r) => r.strength === "hard"),
+    ...rules.filter((r) => r.strength === "soft"),
+  ];
   const rule = ordered.find((candidate) => !allows(candidate, value));
-  return rule === undefined ? undefined : { rule, allowedText: `${describeRule(rule)}${where(rule)}` };
+  return rule === undefined
+    ? undefined
+    : { rule, allowedText: `${describeRule(rule)}${where(rule)}` };
 }

@@ -35,22 +35,42 @@ function reportZodIssue(issue: z.core.$ZodIssue, raw: unknown, issues: Issues): 
   switch (issue.code) {
     case "invalid_type": {
       const expected = expectedNames[issue.expected] ?? issue.expected;
-      if (!present) issues.error(path, "missing_field", `${field} is required; it must be ${expected}.`);
-      else issues.error(path, "invalid_type", `${field} must be ${expected}, got ${typeName(value)}.`);
+      if (!present)
+        issues.error(path, "missing_field", `${field} is required; it must be ${expected}.`);
+      else
+        issues.error(path, "invalid_type", `${field} must be ${expected}, got ${typeName(value)}.`);
       return;
     }
     case "invalid_value": {
-      const allowed = issue.values.filter((v): v is string | number => typeof v === "string" || typeof v === "number");
-      if (!present) issues.error(path, "missing_field", `${field} is required; allowed values: ${listValues(allowed)}.`);
+      const allowed = issue.values.filter(
+        (v): v is string | number => typeof v === "string" || typeof v === "number",
+      );
+      if (!present)
+        issues.error(
+          path,
+          "missing_field",
+          `${field} is required; allowed values: ${listValues(allowed)}.`,
+        );
       else if (allowed.length > 0 && typeof value !== typeof allowed[0]) {
-        issues.error(path, "invalid_type", `${field} must be a ${typeof allowed[0]} (${listValues(allowed)}), got ${typeName(value)}.`);
-      } else issues.error(path, "invalid_value", `${field} must be ${listValues(allowed)}, got ${shown(value)}.`);
+        issues.error(
+          path,
+          "invalid_type",
+          `${field} must be a ${typeof allowed[0]} (${listValues(allowed)}), got ${typeName(value)}.`,
+        );
+      } else
+        issues.error(
+          path,
+          "invalid_value",
+          `${field} must be ${listValues(allowed)}, got ${shown(value)}.`,
+        );
       return;
     }
     case "too_small":
     case "too_big": {
       const small = issue.code === "too_small";
-      const bound = Number(small ? (issue as { minimum: unknown }).minimum : (issue as { maximum: unknown }).maximum);
+      const bound = Number(
+        small ? (issue as { minimum: unknown }).minimum : (issue as { maximum: unknown }).maximum,
+      );
       if (issue.origin === "array") {
         const count = Array.isArray(value) ? value.length : 0;
         issues.error(
@@ -61,7 +81,11 @@ function reportZodIssue(issue: z.core.$ZodIssue, raw: unknown, issues: Issues): 
       } else if (issue.origin === "string") {
         issues.error(path, "invalid_value", `${field} must not be empty.`);
       } else {
-        issues.error(path, "out_of_range", `${field} must be ${small ? "at least" : "at most"} ${bound}, got ${String(value)}.`);
+        issues.error(
+          path,
+          "out_of_range",
+          `${field} must be ${small ? "at least" : "at most"} ${bound}, got ${String(value)}.`,
+        );
       }
       return;
     }
@@ -73,24 +97,41 @@ function reportZodIssue(issue: z.core.$ZodIssue, raw: unknown, issues: Issues): 
 function hasKey(root: unknown, path: readonly PropertyKey[]): boolean {
   const parent = valueAt(root, path.slice(0, -1));
   const last = path[path.length - 1];
-  return last !== undefined && typeof parent === "object" && parent !== null && Object.prototype.hasOwnProperty.call(parent, last);
+  return (
+    last !== undefined &&
+    typeof parent === "object" &&
+    parent !== null &&
+    Object.prototype.hasOwnProperty.call(parent, last)
+  );
 }
 
 /** Walks the schema alongside the value and warns about keys the schema does not know. */
-function warnUnknownKeys(schema: z.ZodType, value: unknown, path: PropertyKey[], issues: Issues): void {
+function warnUnknownKeys(
+  schema: z.ZodType,
+  value: unknown,
+  path: PropertyKey[],
+  issues: Issues,
+): void {
   let inner: z.ZodType = schema;
-  while (inner instanceof z.ZodOptional || inner instanceof z.ZodDefault) inner = inner.unwrap() as z.ZodType;
+  while (inner instanceof z.ZodOptional || inner instanceof z.ZodDefault)
+    inner = inner.unwrap() as z.ZodType;
   if (inner instanceof z.ZodObject && isPlainObject(value)) {
     const shape = inner.shape as Record<string, z.ZodType>;
     for (const key of Object.keys(value)) {
       const field = shape[key];
       if (field === undefined || !Object.prototype.hasOwnProperty.call(shape, key)) {
         const where = formatPath([...path, key]);
-        issues.warn(where, "unknown_field", `\`${where}\` is not a field of this request; it is left out.`);
+        issues.warn(
+          where,
+          "unknown_field",
+          `\`${where}\` is not a field of this request; it is left out.`,
+        );
       } else warnUnknownKeys(field, value[key], [...path, key], issues);
     }
   } else if (inner instanceof z.ZodArray && Array.isArray(value)) {
-    value.forEach((item, index) => warnUnknownKeys(inner.element as z.ZodType, item, [...path, index], issues));
+    value.forEach((item, index) =>
+      warnUnknownKeys(inner.element as z.ZodType, item, [...path, index], issues),
+    );
   }
 }
 

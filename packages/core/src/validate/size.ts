@@ -13,9 +13,10 @@ const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? "
 export function checkRequestSize(normalized: object, issues: Issues): void {
   const total = bytesOf(normalized) + bytesOf(issues.warnings);
   if (total <= MAX_REQUEST_BYTES) return;
-  const [largest = ""] = Object.entries(normalized)
-    .map(([field, value]) => [field, bytesOf(value)] as const)
-    .sort((a, b) => b[1] - a[1])[0] ?? [];
+  const [largest = ""] =
+    Object.entries(normalized)
+      .map(([field, value]) => [field, bytesOf(value)] as const)
+      .sort((a, b) => b[1] - a[1])[0] ?? [];
   issues.error(
     largest,
     "request_too_large",

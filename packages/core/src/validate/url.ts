@@ -9,7 +9,13 @@ const ASSET = /^asset:\/\/vidast_[A-Za-z0-9_-]+$/;
  */
 function isPrivateHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal")) return true;
+  if (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    host.endsWith(".local") ||
+    host.endsWith(".internal")
+  )
+    return true;
   const kind = classifyAddress(host);
   if (kind !== "invalid") return kind !== "public";
   return !host.includes(".");
@@ -20,12 +26,22 @@ function isPrivateHost(hostname: string): boolean {
  * fields §2.4 lists. Anything else would fail upstream after the user has queued (and maybe paid).
  */
 export function checkUrl(url: string, path: string, allowAsset: boolean, issues: Issues): void {
-  const allowedText = allowAsset ? "a public https:// URL or asset://vidast_<asset_id>" : "a public https:// URL";
+  const allowedText = allowAsset
+    ? "a public https:// URL or asset://vidast_<asset_id>"
+    : "a public https:// URL";
   if (url.startsWith("asset:")) {
     if (!allowAsset) {
-      issues.error(path, "asset_url_not_allowed", `\`${path}\` must be a public https:// URL; asset:// ids are accepted only in frame_images[].image_url.url, input_references[].image_url.url and input_references[].video_url (§2.4).`);
+      issues.error(
+        path,
+        "asset_url_not_allowed",
+        `\`${path}\` must be a public https:// URL; asset:// ids are accepted only in frame_images[].image_url.url, input_references[].image_url.url and input_references[].video_url (§2.4).`,
+      );
     } else if (!ASSET.test(url)) {
-      issues.error(path, "invalid_url", `\`${path}\` must be ${allowedText}; "${url.slice(0, 80)}" is not of the form asset://vidast_<asset_id>.`);
+      issues.error(
+        path,
+        "invalid_url",
+        `\`${path}\` must be ${allowedText}; "${url.slice(0, 80)}" is not of the form asset://vidast_<asset_id>.`,
+      );
     }
     return;
   }
@@ -33,14 +49,30 @@ export function checkUrl(url: string, path: string, allowAsset: boolean, issues:
   try {
     parsed = new URL(url);
   } catch {
-    issues.error(path, "invalid_url", `\`${path}\` must be ${allowedText}; "${url.slice(0, 80)}" is not a URL.`);
+    issues.error(
+      path,
+      "invalid_url",
+      `\`${path}\` must be ${allowedText}; "${url.slice(0, 80)}" is not a URL.`,
+    );
     return;
   }
   if (parsed.protocol !== "https:") {
-    issues.error(path, "invalid_url", `\`${path}\` must be ${allowedText}; the ${parsed.protocol} scheme is not accepted.`);
+    issues.error(
+      path,
+      "invalid_url",
+      `\`${path}\` must be ${allowedText}; the ${parsed.protocol} scheme is not accepted.`,
+    );
   } else if (parsed.username !== "" || parsed.password !== "") {
-    issues.error(path, "invalid_url", `\`${path}\` must be ${allowedText} without user name or password.`);
+    issues.error(
+      path,
+      "invalid_url",
+      `\`${path}\` must be ${allowedText} without user name or password.`,
+    );
   } else if (isPrivateHost(parsed.hostname)) {
-    issues.error(path, "invalid_url", `\`${path}\` must be ${allowedText}; ${parsed.hostname} is not a public address.`);
+    issues.error(
+      path,
+      "invalid_url",
+      `\`${path}\` must be ${allowedText}; ${parsed.hostname} is not a public address.`,
+    );
   }
 }

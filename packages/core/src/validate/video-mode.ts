@@ -11,7 +11,10 @@ function items(value: unknown): unknown[] {
  * references then carry the request); an edit model is always video_edit. Works on raw input so
  * a mode can be reported even for a request with shape errors.
  */
-export function detectVideoMode(body: Record<string, unknown>, spec: VideoModelSpec | undefined): VideoMode {
+export function detectVideoMode(
+  body: Record<string, unknown>,
+  spec: VideoModelSpec | undefined,
+): VideoMode {
   if (spec?.modes.video_edit !== undefined) return "video_edit";
   if (items(body.input_references).length > 0) return "reference";
   const frames = items(body.frame_images);
@@ -39,12 +42,24 @@ export function checkModeSupport(
   const offered = (Object.keys(spec.modes) as VideoMode[]).map((m) => modeWords[m]).join(", ");
   if (support === undefined && mode === "first_last_frame") {
     const path = `frame_images[${lastFrameIndex}].frame_type`;
-    issues.error(path, "last_frame_unsupported", `${spec.code} takes a first frame only: \`last_frame\` is unsupported (§4.8, §8 "last_frame only where stated"). Remove the last frame.`);
+    issues.error(
+      path,
+      "last_frame_unsupported",
+      `${spec.code} takes a first frame only: \`last_frame\` is unsupported (§4.8, §8 "last_frame only where stated"). Remove the last frame.`,
+    );
   } else if (support === undefined) {
     const path = mode === "reference" ? "input_references" : mode === "text" ? "" : "frame_images";
-    issues.error(path, "mode_not_supported", `${spec.code} does not offer ${modeWords[mode]}; it offers: ${offered}.`);
+    issues.error(
+      path,
+      "mode_not_supported",
+      `${spec.code} does not offer ${modeWords[mode]}; it offers: ${offered}.`,
+    );
   } else if (support === "discouraged") {
     const path = mode === "reference" ? "input_references" : mode === "text" ? "" : "frame_images";
-    issues.warn(path, "mode_unusual", `${spec.code} generally does not use ${modeWords[mode]} (§4.8); the request goes on.`);
+    issues.warn(
+      path,
+      "mode_unusual",
+      `${spec.code} generally does not use ${modeWords[mode]} (§4.8); the request goes on.`,
+    );
   }
 }

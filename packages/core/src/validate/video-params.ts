@@ -10,13 +10,19 @@ export const GLOBAL_DEFAULT_DURATION = 5;
  * The model's default, else 5 s when the model allows it, else the value nearest to 5 that the
  * hard rules (and, where possible, the soft ones) allow; ties go to the longer video.
  */
-function defaultDuration(spec: VideoModelSpec, ctx: RuleContext): { value: number; reason?: string } {
+function defaultDuration(
+  spec: VideoModelSpec,
+  ctx: RuleContext,
+): { value: number; reason?: string } {
   if (spec.defaultDuration !== undefined) {
     const { value, quote } = spec.defaultDuration;
-    return value === GLOBAL_DEFAULT_DURATION ? { value } : { value, reason: quote === undefined ? "the model's default" : `contract: "${quote}"` };
+    return value === GLOBAL_DEFAULT_DURATION
+      ? { value }
+      : { value, reason: quote === undefined ? "the model's default" : `contract: "${quote}"` };
   }
   const rules = applicable(spec.durations, ctx);
-  if (rules.every((rule) => allows(rule, GLOBAL_DEFAULT_DURATION))) return { value: GLOBAL_DEFAULT_DURATION };
+  if (rules.every((rule) => allows(rule, GLOBAL_DEFAULT_DURATION)))
+    return { value: GLOBAL_DEFAULT_DURATION };
   const candidates = Array.from({ length: 120 }, (_, i) => i + 1).filter((d) =>
     rules.every((rule) => rule.strength === "soft" || allows(rule, d)),
   );
@@ -40,13 +46,23 @@ export function checkVideoParams(
 ): Pick<VideoRequest, "duration_sec" | "resolution" | "generate_audio"> {
   let resolution = req.resolution;
   if (resolution !== undefined) {
-    const broken = firstBroken(applicable(spec.resolutions, { ...ctx, resolution: undefined }), resolution);
+    const broken = firstBroken(
+      applicable(spec.resolutions, { ...ctx, resolution: undefined }),
+      resolution,
+    );
     if (broken !== undefined) {
-      issues.report(broken.rule.strength, "resolution", ["resolution_not_allowed", "resolution_unusual"], `\`resolution\` ${shown(resolution)} is not ${broken.rule.strength === "hard" ? "offered" : "commonly used"} by ${spec.code}; allowed: ${broken.allowedText}.`);
+      issues.report(
+        broken.rule.strength,
+        "resolution",
+        ["resolution_not_allowed", "resolution_unusual"],
+        `\`resolution\` ${shown(resolution)} is not ${broken.rule.strength === "hard" ? "offered" : "commonly used"} by ${spec.code}; allowed: ${broken.allowedText}.`,
+      );
     }
   } else {
     // A model with exactly one resolution (kappa: "fixed 720p") gets it written out.
-    const fixed = applicable(spec.resolutions, ctx).filter((rule) => rule.strength === "hard" && rule.values.length === 1);
+    const fixed = applicable(spec.resolutions, ctx).filter(
+      (rule) => rule.strength === "hard" && rule.values.length === 1,
+    );
     if (fixed.length > 0) resolution = fixed[0]?.values[0];
   }
   const withResolution = { ...ctx, resolution };
@@ -54,30 +70,56 @@ export function checkVideoParams(
   let duration = req.duration_sec;
   if (duration !== undefined) {
     if (duration === 0 && !spec.durations.some((rule) => allows(rule, 0))) {
-      issues.error("duration_sec", "duration_not_allowed", `\`duration_sec\` 0 ("follow the source length") is only for video edit models; ${spec.code} needs a positive number of seconds.`);
+      issues.error(
+        "duration_sec",
+        "duration_not_allowed",
+        `\`duration_sec\` 0 ("follow the source length") is only for video edit models; ${spec.code} needs a positive number of seconds.`,
+      );
     } else {
       const broken = firstBroken(applicable(spec.durations, withResolution), duration);
       if (broken !== undefined) {
-        issues.report(broken.rule.strength, "duration_sec", ["duration_not_allowed", "duration_unusual"], `\`duration_sec\` ${duration} is ${broken.rule.strength === "hard" ? "not allowed" : "unusual"} for ${spec.code}; allowed: ${broken.allowedText}.`);
+        issues.report(
+          broken.rule.strength,
+          "duration_sec",
+          ["duration_not_allowed", "duration_unusual"],
+          `\`duration_sec\` ${duration} is ${broken.rule.strength === "hard" ? "not allowed" : "unusual"} for ${spec.code}; allowed: ${broken.allowedText}.`,
+        );
       }
     }
   } else {
     const chosen = defaultDuration(spec, withResolution);
     duration = chosen.value;
     if (chosen.reason !== undefined) {
-      issues.warn("duration_sec", "duration_defaulted", `\`duration_sec\` was not given; ${spec.code} uses ${chosen.value} s (${chosen.reason}).`);
+      issues.warn(
+        "duration_sec",
+        "duration_defaulted",
+        `\`duration_sec\` was not given; ${spec.code} uses ${chosen.value} s (${chosen.reason}).`,
+      );
     }
   }
 
   if (req.aspect_ratio !== undefined) {
     const broken = firstBroken(applicable(spec.aspectRatios, withResolution), req.aspect_ratio);
     if (broken !== undefined) {
-      issues.report(broken.rule.strength, "aspect_ratio", ["aspect_ratio_not_allowed", "aspect_ratio_unusual"], `\`aspect_ratio\` ${shown(req.aspect_ratio)} is ${broken.rule.strength === "hard" ? "not allowed" : "unusual"} for ${spec.code}; allowed: ${broken.allowedText}.`);
+      issues.report(
+        broken.rule.strength,
+        "aspect_ratio",
+        ["aspect_ratio_not_allowed", "aspect_ratio_unusual"],
+        `\`aspect_ratio\` ${shown(req.aspect_ratio)} is ${broken.rule.strength === "hard" ? "not allowed" : "unusual"} for ${spec.code}; allowed: ${broken.allowedText}.`,
+      );
     }
   }
 
   if (req.generate_audio === true && spec.audio.support === "unusual") {
-    issues.warn("generate_audio", "audio_unusual", `\`generate_audio\` true: ${spec.code} usually makes silent video${spec.audio.quote === undefined ? "" : ` (contract: "${spec.audio.quote}")`}; the request goes on.`);
+    issues.warn(
+      "generate_audio",
+      "audio_unusual",
+      `\`generate_audio\` true: ${spec.code} usually makes silent video${spec.audio.quote === undefined ? "" : ` (contract: "${spec.audio.quote}")`}; the request goes on.`,
+    );
   }
-  return { duration_sec: duration, resolution, generate_audio: req.generate_audio ?? spec.audio.default };
+  return {
+    duration_sec: duration,
+    resolution,
+    generate_audio: req.generate_audio ?? spec.audio.default,
+  };
 }

@@ -64,6 +64,15 @@ export class DynamoDeadLetters implements DeadLetterSink {
 
   async record(letter: DeadLetter): Promise<void> {
     const urlDigest = createHash("sha256").update(letter.url).digest("hex").slice(0, 16);
-    await this.#db.send(new PutCommand({ TableName: this.#tableName, Item: { pk: `${DEAD_LETTER_KEY_PREFIX}${letter.webhookId}#${urlDigest}`, type: "webhook-dead-letter", ...letter } }));
+    await this.#db.send(
+      new PutCommand({
+        TableName: this.#tableName,
+        Item: {
+          pk: `${DEAD_LETTER_KEY_PREFIX}${letter.webhookId}#${urlDigest}`,
+          type: "webhook-dead-letter",
+          ...letter,
+        },
+      }),
+    );
   }
 }

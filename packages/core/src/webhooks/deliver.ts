@@ -47,8 +47,18 @@ interface Failure {
   final: boolean;
 }
 
-async function attempt(subscriber: WebhookSubscriber, message: WebhookMessage, options: Required<Omit<DeliveryOptions, "retry">>, timeoutMs: number): Promise<Failure | undefined> {
-  const headers = signWebhook(subscriber.secret, message.id, options.now().getTime() / 1000, message.body);
+async function attempt(
+  subscriber: WebhookSubscriber,
+  message: WebhookMessage,
+  options: Required<Omit<DeliveryOptions, "retry">>,
+  timeoutMs: number,
+): Promise<Failure | undefined> {
+  const headers = signWebhook(
+    subscriber.secret,
+    message.id,
+    options.now().getTime() / 1000,
+    message.body,
+  );
   try {
     const response = await options.fetch(subscriber.url, {
       method: "POST",
@@ -59,16 +69,30 @@ async function attempt(subscriber: WebhookSubscriber, message: WebhookMessage, o
     });
     // The body is not needed; reading it frees the connection.
     await response.arrayBuffer().catch(() => undefined);
-    return response.status >= 200 && response.status < 300 ? undefined : { message: `HTTP ${response.status}`, final: false };
+    return response.status >= 200 && response.status < 300
+      ? undefined
+      : { message: `HTTP ${response.status}`, final: false };
   } catch (error) {
-    if (error instanceof ReelayError && !error.retryable) return { message: `${error.code}: ${error.message}`.slice(0, 200), final: true };
-    return { message: error instanceof Error ? error.message.slice(0, 200) : String(error), final: false };
+    if (error instanceof ReelayError && !error.retryable)
+      return { message: `${error.code}: ${error.message}`.slice(0, 200), final: true };
+    return {
+      message: error instanceof Error ? error.message.slice(0, 200) : String(error),
+      final: false,
+    };
   }
 }
 
-export async function deliverWebhook(subscriber: WebhookSubscriber, message: WebhookMessage, options: DeliveryOptions = {}): Promise<DeliveryResult> {
+export async function deliverWebhook(
+  subscriber: WebhookSubscriber,
+  message: WebhookMessage,
+  options: DeliveryOptions = {},
+): Promise<DeliveryResult> {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
-  const io = { fetch: options.fetch ?? globalThis.fetch, now: options.now ?? (() => new Date()), sleep: options.sleep ?? sleepMs };
+  const io = {
+    fetch: options.fetch ?? globalThis.fetch,
+    now: options.now ?? (() => new Date()),
+    sleep: options.sleep ?? sleepMs,
+  };
   let failure: Failure | undefined;
   let tries = 0;
   while (tries < policy.attempts) {
@@ -78,5 +102,9 @@ export async function deliverWebhook(subscriber: WebhookSubscriber, message: Web
     if (failure.final) break;
     if (tries < policy.attempts) await io.sleep(retryDelayMs(policy, tries));
   }
-  return { delivered: false, attempts: tries, ...(failure === undefined ? {} : { lastError: failure.message }) };
+  return {
+    delivered: false,
+    attempts: tries,
+    ...(failure === undefined ? {} : { lastError: failure.message }),
+  };
 }

@@ -13,7 +13,11 @@ export interface SubscriberOutcome extends DeliveryResult {
   url: string;
 }
 
-export async function dispatchWebhooks(event: TerminalEvent, subscribers: readonly WebhookSubscriber[], options: DispatchOptions): Promise<SubscriberOutcome[]> {
+export async function dispatchWebhooks(
+  event: TerminalEvent,
+  subscribers: readonly WebhookSubscriber[],
+  options: DispatchOptions,
+): Promise<SubscriberOutcome[]> {
   const message = webhookMessage(event);
   const now = options.now ?? (() => new Date());
   return Promise.all(
@@ -44,7 +48,10 @@ export class WebhookDispatcher {
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #onError: (error: unknown) => void;
 
-  constructor(subscribers: readonly WebhookSubscriber[], options: DispatchOptions & { onError?: (error: unknown) => void }) {
+  constructor(
+    subscribers: readonly WebhookSubscriber[],
+    options: DispatchOptions & { onError?: (error: unknown) => void },
+  ) {
     this.#subscribers = subscribers;
     this.#options = options;
     this.#onError = options.onError ?? (() => undefined);

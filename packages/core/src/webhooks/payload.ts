@@ -4,7 +4,12 @@
  * so a receiver can drop a repeat, and the same on every retry.
  */
 import { ReelayError } from "../errors.ts";
-import { DETAIL_TYPES, EVENT_SOURCE, type TerminalEvent, type TerminalEventDetail } from "../events/types.ts";
+import {
+  DETAIL_TYPES,
+  EVENT_SOURCE,
+  type TerminalEvent,
+  type TerminalEventDetail,
+} from "../events/types.ts";
 
 export interface WebhookMessage {
   id: string;
@@ -33,8 +38,16 @@ export function eventFromBridge(envelope: BridgeEnvelope): TerminalEvent {
   const detail = envelope.detail as Partial<TerminalEventDetail> | undefined;
   const detailType = envelope["detail-type"];
   const status = detail?.status;
-  if (envelope.source !== EVENT_SOURCE || typeof detail?.jobId !== "string" || status === undefined || DETAIL_TYPES[status] !== detailType) {
-    throw new ReelayError("invalid_event", `Not a reelay terminal event (source ${String(envelope.source)}, detail-type ${String(detailType)}).`);
+  if (
+    envelope.source !== EVENT_SOURCE ||
+    typeof detail?.jobId !== "string" ||
+    status === undefined ||
+    DETAIL_TYPES[status] !== detailType
+  ) {
+    throw new ReelayError(
+      "invalid_event",
+      `Not a reelay terminal event (source ${String(envelope.source)}, detail-type ${String(detailType)}).`,
+    );
   }
   return {
     id: `${detail.jobId}.${status}`,

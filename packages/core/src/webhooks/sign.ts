@@ -14,7 +14,11 @@ export function secretKey(secret: string, path = "secret"): Buffer {
   const key = Buffer.from(encoded, "base64");
   // Buffer.from ignores bad characters, so a round trip is what proves the text was base64.
   if (key.length < 16 || key.toString("base64").replace(/=+$/, "") !== encoded.replace(/=+$/, "")) {
-    throw new ReelayError("invalid_webhook_secret", "A webhook secret must be `whsec_` followed by at least 16 base64-encoded bytes.", { path });
+    throw new ReelayError(
+      "invalid_webhook_secret",
+      "A webhook secret must be `whsec_` followed by at least 16 base64-encoded bytes.",
+      { path },
+    );
   }
   return key;
 }
@@ -26,8 +30,15 @@ export interface SignedHeaders {
 }
 
 /** Headers for one delivery attempt; `timestampS` is Unix seconds. */
-export function signWebhook(secret: string, id: string, timestampS: number, body: string): SignedHeaders {
+export function signWebhook(
+  secret: string,
+  id: string,
+  timestampS: number,
+  body: string,
+): SignedHeaders {
   const timestamp = String(Math.floor(timestampS));
-  const mac = createHmac("sha256", secretKey(secret)).update(`${id}.${timestamp}.${body}`, "utf8").digest("base64");
+  const mac = createHmac("sha256", secretKey(secret))
+    .update(`${id}.${timestamp}.${body}`, "utf8")
+    .digest("base64");
   return { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": `v1,${mac}` };
 }

@@ -23,11 +23,17 @@ export function parseSubscribers(value: unknown, source: string): WebhookSubscri
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined ? "" : issue.path.join(".");
-    throw new ReelayError("invalid_config", `${source} must be a JSON array of {url, secret} (http or https URLs); problem at [${where}]: ${issue?.message ?? "invalid"}.`, {
-      path: source,
-    });
+    throw new ReelayError(
+      "invalid_config",
+      `${source} must be a JSON array of {url, secret} (http or https URLs); problem at [${where}]: ${issue?.message ?? "invalid"}.`,
+      {
+        path: source,
+      },
+    );
   }
-  parsed.data.forEach((subscriber, index) => secretKey(subscriber.secret, `${source}[${index}].secret`));
+  parsed.data.forEach((subscriber, index) =>
+    secretKey(subscriber.secret, `${source}[${index}].secret`),
+  );
   return parsed.data.map(({ url, secret }) => ({ url, secret }));
 }
 

@@ -27,7 +27,8 @@ beforeEach(() => {
   };
 });
 
-const put = (key: string, text: string, contentType = "application/json") => deps.objects.put(key, text, { contentType });
+const put = (key: string, text: string, contentType = "application/json") =>
+  deps.objects.put(key, text, { contentType });
 async function readJson(key: string): Promise<Record<string, unknown>> {
   const { body } = await deps.objects.getStream(key);
   const chunks: Buffer[] = [];
@@ -41,7 +42,11 @@ describe("S3 drops", () => {
     const outcome = await ingestDrop(deps, "inbox/boat.txt");
     expect(outcome).toMatchObject({ status: "accepted", errors: [], jobs: [{ created: true }] });
     const job = await deps.jobs.require(outcome.jobs[0]!.id);
-    expect(job).toMatchObject({ status: "queued", model: "gamma-3.1", source: { type: "drop", key: "inbox/boat.txt" } });
+    expect(job).toMatchObject({
+      status: "queued",
+      model: "gamma-3.1",
+      source: { type: "drop", key: "inbox/boat.txt" },
+    });
     expect(job.request).toMatchObject({ prompt: "a paper boat in the rain", duration_sec: 8 });
     expect(started).toEqual([job.id]);
   });
@@ -74,7 +79,12 @@ describe("S3 drops", () => {
     const report = await readJson("rejected/batch.jsonl.error.json");
     expect(report.file).toBe("inbox/batch.jsonl");
     expect(report.errors).toEqual([
-      expect.objectContaining({ line: 2, path: "duration_sec", code: "duration_not_allowed", where: "line 2: duration_sec" }),
+      expect.objectContaining({
+        line: 2,
+        path: "duration_sec",
+        code: "duration_not_allowed",
+        where: "line 2: duration_sec",
+      }),
       expect.objectContaining({ line: 3, code: "invalid_json", where: "line 3" }),
     ]);
     expect(String(report.message)).toContain("line 2, duration_sec");
@@ -86,7 +96,9 @@ describe("S3 drops", () => {
     await put("inbox/notes.bin", "\u0000\u0001garbage", "application/octet-stream");
     const outcome = await ingestDrop(deps, "inbox/notes.bin");
     expect(outcome).toMatchObject({ status: "rejected", jobs: [] });
-    expect((await readJson("rejected/notes.bin.error.json")).errors).toEqual([expect.objectContaining({ code: "unsupported_drop_file" })]);
+    expect((await readJson("rejected/notes.bin.error.json")).errors).toEqual([
+      expect.objectContaining({ code: "unsupported_drop_file" }),
+    ]);
     expect(started).toEqual([]);
   });
 
@@ -95,10 +107,17 @@ describe("S3 drops", () => {
   it("a rejected file is kept in rejected/ byte for byte: binary, empty, and one over MAX_DROP_BYTES", async () => {
     const binary = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0x00, 0xc3]);
     const big = Buffer.alloc(MAX_DROP_BYTES + 1, 0x61);
-    for (const [name, bytes, code] of [["bin.json", binary, "invalid_json"], ["empty.json", Buffer.alloc(0), "invalid_json"], ["big.jsonl", big, "drop_file_too_large"]] as const) {
+    for (const [name, bytes, code] of [
+      ["bin.json", binary, "invalid_json"],
+      ["empty.json", Buffer.alloc(0), "invalid_json"],
+      ["big.jsonl", big, "drop_file_too_large"],
+    ] as const) {
       await deps.objects.put(`inbox/${name}`, bytes, { contentType: "application/octet-stream" });
       const outcome = await ingestDrop(deps, `inbox/${name}`);
-      expect(outcome.errors.map((error) => error.code), name).toEqual([code]);
+      expect(
+        outcome.errors.map((error) => error.code),
+        name,
+      ).toEqual([code]);
       const { body, bytes: size } = await deps.objects.getStream(`rejected/${name}`);
       const chunks: Buffer[] = [];
       for await (const chunk of body) chunks.push(chunk as Buffer);
@@ -113,19 +132,31 @@ describe("S3 drops", () => {
     await put("inbox/deep.jsonl", `{"model":"gamma-3.1","prompt":"fine"}\n${deep}`);
     const outcome = await ingestDrop(deps, "inbox/deep.jsonl");
     expect(outcome.status).toBe("partly_rejected");
-    expect(outcome.errors).toEqual([expect.objectContaining({ line: 2, code: "nesting_too_deep" })]);
+    expect(outcome.errors).toEqual([
+      expect.objectContaining({ line: 2, code: "nesting_too_deep" }),
+    ]);
   });
 
   it("material named by bare file name is passed upstream as a presigned URL of the object beside the prompt", async () => {
-    await deps.objects.put("inbox/shots/first.png", new Uint8Array([137, 80, 78, 71]), { contentType: "image/png" });
+    await deps.objects.put("inbox/shots/first.png", new Uint8Array([137, 80, 78, 71]), {
+      contentType: "image/png",
+    });
     await put(
       "inbox/shots/go.json",
-      JSON.stringify({ model: "epsilon-2.3", prompt: "zoom out", duration_sec: 6, frame_images: [{ type: "image_url", frame_type: "first_frame", image_url: { url: "first.png" } }] }),
+      JSON.stringify({
+        model: "epsilon-2.3",
+        prompt: "zoom out",
+        duration_sec: 6,
+        frame_images: [
+          { type: "image_url", frame_type: "first_frame", image_url: { url: "first.png" } },
+        ],
+      }),
     );
     const outcome = await ingestDrop(deps, "inbox/shots/go.json");
     expect(outcome.status).toBe("accepted");
     const job = await deps.jobs.require(outcome.jobs[0]!.id);
-    const url = (job.request as { frame_images: { image_url: { url: string } }[] }).frame_images[0]!.image_url.url;
+    const url = (job.request as { frame_images: { image_url: { url: string } }[] }).frame_images[0]!
+      .image_url.url;
     expect(url).toContain("/inbox/shots/first.png");
     expect(url).toContain("X-Amz-Signature=");
     const fetched = await fetch(url);
@@ -133,10 +164,25 @@ describe("S3 drops", () => {
   });
 
   it("material that was not uploaded is a material_not_found error at its field path", async () => {
-    await put("inbox/lost.json", JSON.stringify({ model: "epsilon-2.3", prompt: "p", duration_sec: 6, frame_images: [{ type: "image_url", frame_type: "first_frame", image_url: { url: "nowhere.png" } }] }));
+    await put(
+      "inbox/lost.json",
+      JSON.stringify({
+        model: "epsilon-2.3",
+        prompt: "p",
+        duration_sec: 6,
+        frame_images: [
+          { type: "image_url", frame_type: "first_frame", image_url: { url: "nowhere.png" } },
+        ],
+      }),
+    );
     const outcome = await ingestDrop(deps, "inbox/lost.json");
     expect(outcome.status).toBe("rejected");
-    expect(outcome.errors).toEqual([expect.objectContaining({ code: "material_not_found", path: "frame_images[0].image_url.url" })]);
+    expect(outcome.errors).toEqual([
+      expect.objectContaining({
+        code: "material_not_found",
+        path: "frame_images[0].image_url.url",
+      }),
+    ]);
   });
 
   it("material files themselves, objects outside inbox/ and vanished objects are ignored", async () => {
@@ -150,7 +196,9 @@ describe("S3 drops", () => {
   // Seen while fuzzing inbox/ (test/fuzz): the empty "folder" object an S3 console makes for
   // inbox/batch/ was rejected as an unsupported file, with an error report for a file nobody dropped.
   it("a folder marker (a key ending in /) is ignored and left alone", async () => {
-    await deps.objects.put("inbox/batch/", new Uint8Array(0), { contentType: "application/x-directory" });
+    await deps.objects.put("inbox/batch/", new Uint8Array(0), {
+      contentType: "application/x-directory",
+    });
     expect(await ingestDrop(deps, "inbox/batch/")).toMatchObject({ status: "ignored", errors: [] });
     expect(await deps.objects.head("inbox/batch/")).toBeDefined();
     expect(await deps.objects.head("rejected/batch/.error.json")).toBeUndefined();
@@ -158,7 +206,14 @@ describe("S3 drops", () => {
 
   it("a job created but never started (crash between) is started when the object is notified again", async () => {
     await put("inbox/crash.txt", "a crane at dawn", "text/plain");
-    const failing: DropDeps = { ...deps, starter: { start: async () => { throw new Error("crashed"); } } };
+    const failing: DropDeps = {
+      ...deps,
+      starter: {
+        start: async () => {
+          throw new Error("crashed");
+        },
+      },
+    };
     await expect(ingestDrop(failing, "inbox/crash.txt")).rejects.toThrow("crashed");
     const outcome = await ingestDrop(deps, "inbox/crash.txt");
     expect(outcome.jobs[0]!.created).toBe(false);

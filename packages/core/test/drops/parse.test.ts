@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { replacePlaceholders, withPlaceholders } from "../../src/drops/material.ts";
-import { classifyDropKey, MAX_NESTING, MAX_REQUESTS_PER_DROP, parseDropFile } from "../../src/drops/parse.ts";
+import {
+  classifyDropKey,
+  MAX_NESTING,
+  MAX_REQUESTS_PER_DROP,
+  parseDropFile,
+} from "../../src/drops/parse.ts";
 import { validate } from "../../src/validate/index.ts";
 
 const opts = { defaultModel: "gamma-3.1" };
@@ -26,36 +31,76 @@ describe("drop files", () => {
   });
 
   it("a .json file is one request, or {requests: [...]} with each request's index", () => {
-    expect(parseDropFile("inbox/a.json", '{"model":"os-2","prompt":"x"}', opts).entries).toEqual([{ body: { model: "os-2", prompt: "x" } }]);
-    const batch = parseDropFile("inbox/a.json", '{"requests":[{"prompt":"a"},{"prompt":"b"}]}', opts);
-    expect(batch.entries).toEqual([{ index: 0, body: { prompt: "a" } }, { index: 1, body: { prompt: "b" } }]);
-    expect(parseDropFile("inbox/a.json", '{"requests":[]}', opts).errors[0]).toMatchObject({ path: "requests", code: "invalid_type" });
+    expect(parseDropFile("inbox/a.json", '{"model":"os-2","prompt":"x"}', opts).entries).toEqual([
+      { body: { model: "os-2", prompt: "x" } },
+    ]);
+    const batch = parseDropFile(
+      "inbox/a.json",
+      '{"requests":[{"prompt":"a"},{"prompt":"b"}]}',
+      opts,
+    );
+    expect(batch.entries).toEqual([
+      { index: 0, body: { prompt: "a" } },
+      { index: 1, body: { prompt: "b" } },
+    ]);
+    expect(parseDropFile("inbox/a.json", '{"requests":[]}', opts).errors[0]).toMatchObject({
+      path: "requests",
+      code: "invalid_type",
+    });
     expect(parseDropFile("inbox/a.json", "{oops", opts).errors[0]?.code).toBe("invalid_json");
   });
 
   it("a .jsonl file has one request per line; a bad line is named by its number and the others still count", () => {
-    const parsed = parseDropFile("inbox/a.jsonl", '{"prompt":"a"}\n\nnot json\r\n{"prompt":"c"}\n', opts);
-    expect(parsed.entries).toEqual([{ line: 1, body: { prompt: "a" } }, { line: 4, body: { prompt: "c" } }]);
-    expect(parsed.errors).toEqual([expect.objectContaining({ line: 3, code: "invalid_json", path: "" })]);
+    const parsed = parseDropFile(
+      "inbox/a.jsonl",
+      '{"prompt":"a"}\n\nnot json\r\n{"prompt":"c"}\n',
+      opts,
+    );
+    expect(parsed.entries).toEqual([
+      { line: 1, body: { prompt: "a" } },
+      { line: 4, body: { prompt: "c" } },
+    ]);
+    expect(parsed.errors).toEqual([
+      expect.objectContaining({ line: 3, code: "invalid_json", path: "" }),
+    ]);
     expect(parseDropFile("inbox/a.jsonl", "\n\n", opts).errors[0]?.code).toBe("empty_drop_file");
   });
 
   it("refuses more than MAX_REQUESTS_PER_DROP requests in one file", () => {
-    const text = Array.from({ length: MAX_REQUESTS_PER_DROP + 1 }, () => '{"prompt":"a"}').join("\n");
-    expect(parseDropFile("inbox/a.jsonl", text, opts)).toMatchObject({ entries: [], errors: [{ code: "too_many_requests" }] });
+    const text = Array.from({ length: MAX_REQUESTS_PER_DROP + 1 }, () => '{"prompt":"a"}').join(
+      "\n",
+    );
+    expect(parseDropFile("inbox/a.jsonl", text, opts)).toMatchObject({
+      entries: [],
+      errors: [{ code: "too_many_requests" }],
+    });
   });
 
   // Found by the inbox fuzz (test/fuzz): a request nested 100k deep overflowed the stack when its
   // material was looked for, and the file was left in inbox/ unhandled.
   it("a request nested deeper than MAX_NESTING is refused by its line or index, and the others still count", () => {
-    const deep = (n: number) => `{"model":"gamma-3.1","prompt":"x","provider":${"[".repeat(n)}${"]".repeat(n)}}`;
-    const lines = parseDropFile("inbox/a.jsonl", `{"prompt":"a"}\n${deep(200_000)}\n${deep(MAX_NESTING - 2)}`, opts);
+    const deep = (n: number) =>
+      `{"model":"gamma-3.1","prompt":"x","provider":${"[".repeat(n)}${"]".repeat(n)}}`;
+    const lines = parseDropFile(
+      "inbox/a.jsonl",
+      `{"prompt":"a"}\n${deep(200_000)}\n${deep(MAX_NESTING - 2)}`,
+      opts,
+    );
     expect(lines.entries.map((entry) => entry.line)).toEqual([1, 3]);
-    expect(lines.errors).toEqual([expect.objectContaining({ line: 2, code: "nesting_too_deep", path: "" })]);
+    expect(lines.errors).toEqual([
+      expect.objectContaining({ line: 2, code: "nesting_too_deep", path: "" }),
+    ]);
     expect(lines.errors[0]?.message).toContain("line 2");
-    const batch = parseDropFile("inbox/a.json", `{"requests":[{"prompt":"a"},${deep(5_000)}]}`, opts);
+    const batch = parseDropFile(
+      "inbox/a.json",
+      `{"requests":[{"prompt":"a"},${deep(5_000)}]}`,
+      opts,
+    );
     expect(batch.errors).toEqual([expect.objectContaining({ index: 1, code: "nesting_too_deep" })]);
-    expect(parseDropFile("inbox/a.json", deep(100_000), opts)).toMatchObject({ entries: [], errors: [{ code: "nesting_too_deep" }] });
+    expect(parseDropFile("inbox/a.json", deep(100_000), opts)).toMatchObject({
+      entries: [],
+      errors: [{ code: "nesting_too_deep" }],
+    });
   });
 
   it("an unsupported file gets unsupported_drop_file", () => {
@@ -70,7 +115,11 @@ describe("material by bare file name", () => {
     duration_sec: 8,
     frame_images: [
       { type: "image_url", frame_type: "first_frame", image_url: { url: "first.png" } },
-      { type: "image_url", frame_type: "last_frame", image_url: { url: "https://cdn.example.com/last.png" } },
+      {
+        type: "image_url",
+        frame_type: "last_frame",
+        image_url: { url: "https://cdn.example.com/last.png" },
+      },
     ],
   };
 
@@ -80,14 +129,20 @@ describe("material by bare file name", () => {
     expect(request.frame_images[0]!.image_url.url).toBe("first.png");
     const verdict = validate(body);
     expect(verdict.errors).toEqual([]);
-    const final = replacePlaceholders(verdict.normalized, new Map([["first.png", "https://bucket.example/first.png?sig=1"]])) as typeof request;
+    const final = replacePlaceholders(
+      verdict.normalized,
+      new Map([["first.png", "https://bucket.example/first.png?sig=1"]]),
+    ) as typeof request;
     expect(final.frame_images[0]!.image_url.url).toBe("https://bucket.example/first.png?sig=1");
     expect(final.frame_images[1]!.image_url.url).toBe("https://cdn.example.com/last.png");
   });
 
   it("finds bare names in input_references (image and video) and image reference_images", () => {
     const { material } = withPlaceholders({
-      input_references: [{ type: "video_url", video_url: "clip.mp4" }, { type: "image_url", image_url: { url: "hero.jpg" } }],
+      input_references: [
+        { type: "video_url", video_url: "clip.mp4" },
+        { type: "image_url", image_url: { url: "hero.jpg" } },
+      ],
       image_config: { reference_images: [{ type: "url", url: "style.webp", text: "style" }] },
     });
     expect(material.map((m) => m.path)).toEqual([

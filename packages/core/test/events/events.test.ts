@@ -26,7 +26,16 @@ const succeeded: Job = {
   submittedAt: "2026-01-01T00:00:01.000Z",
   upstreamDoneAt: "2026-01-01T00:01:00.000Z",
   finishedAt: "2026-01-01T00:01:30.000Z",
-  outputs: [{ bucket: "b", key: "outputs/x/video.mp4", bytes: 10, sha256: "ab", contentType: "video/mp4", sourceUrlHost: "up.example" }],
+  outputs: [
+    {
+      bucket: "b",
+      key: "outputs/x/video.mp4",
+      bytes: 10,
+      sha256: "ab",
+      contentType: "video/mp4",
+      sourceUrlHost: "up.example",
+    },
+  ],
   history: [],
 };
 
@@ -40,7 +49,13 @@ describe("buildTerminalEvent", () => {
     const event = buildTerminalEvent(succeeded);
     expect(event.source).toBe("reelay");
     expect(event["detail-type"]).toBe("Generation Succeeded");
-    expect(event.detail.output).toEqual({ bucket: "b", key: "outputs/x/video.mp4", bytes: 10, sha256: "ab", contentType: "video/mp4" });
+    expect(event.detail.output).toEqual({
+      bucket: "b",
+      key: "outputs/x/video.mp4",
+      bytes: 10,
+      sha256: "ab",
+      contentType: "video/mp4",
+    });
     expect(event.detail.outputs).toHaveLength(1);
     expect(event.detail.error).toBeNull();
     expect(event.detail.timings.totalMs).toBe(90_000);
@@ -48,7 +63,11 @@ describe("buildTerminalEvent", () => {
   });
 
   it("a failed job gives Generation Failed with its error and no output", () => {
-    const event = buildTerminalEvent({ ...succeeded, status: "failed", error: { code: "timeout", message: "late" } });
+    const event = buildTerminalEvent({
+      ...succeeded,
+      status: "failed",
+      error: { code: "timeout", message: "late" },
+    });
     expect(event["detail-type"]).toBe("Generation Failed");
     expect(event.detail.output).toBeNull();
     expect(event.detail.outputs).toEqual([]);
@@ -56,8 +75,12 @@ describe("buildTerminalEvent", () => {
   });
 
   it("a cancelled job gives Generation Cancelled; a running job has no terminal event", () => {
-    expect(buildTerminalEvent({ ...succeeded, status: "cancelled" })["detail-type"]).toBe("Generation Cancelled");
-    expect(() => buildTerminalEvent({ ...succeeded, status: "running" })).toThrow(expect.objectContaining({ code: "job_not_terminal" }));
+    expect(buildTerminalEvent({ ...succeeded, status: "cancelled" })["detail-type"]).toBe(
+      "Generation Cancelled",
+    );
+    expect(() => buildTerminalEvent({ ...succeeded, status: "running" })).toThrow(
+      expect.objectContaining({ code: "job_not_terminal" }),
+    );
   });
 });
 
@@ -74,9 +97,18 @@ describe("JsonlFileSink", () => {
     await sink.emit(buildTerminalEvent({ ...succeeded, id: "vidtsk_other", status: "failed" }));
     const lines = (await readFile(sink.path, "utf8")).trim().split("\n");
     expect(lines).toHaveLength(2);
-    expect(Object.keys(JSON.parse(lines[0] ?? "{}"))).toEqual(["id", "time", "source", "detail-type", "detail"]);
+    expect(Object.keys(JSON.parse(lines[0] ?? "{}"))).toEqual([
+      "id",
+      "time",
+      "source",
+      "detail-type",
+      "detail",
+    ]);
     expect(heard).toEqual([first]);
-    expect((await sink.readAll()).map((e) => e["detail-type"])).toEqual(["Generation Succeeded", "Generation Failed"]);
+    expect((await sink.readAll()).map((e) => e["detail-type"])).toEqual([
+      "Generation Succeeded",
+      "Generation Failed",
+    ]);
   });
 
   it("a subscriber that throws does not fail the emit", async () => {
@@ -94,7 +126,10 @@ describe("JsonlFileSink", () => {
 // EventBridge has no local stand-in (neither dynalite nor s3rver covers it), so this one test uses
 // a fake client object that records the command it is sent and answers like PutEvents does.
 describe("EventBridgeSink (fake client: there is no local EventBridge)", () => {
-  function fakeClient(answer: { FailedEntryCount: number; Entries: { ErrorCode?: string; ErrorMessage?: string }[] }) {
+  function fakeClient(answer: {
+    FailedEntryCount: number;
+    Entries: { ErrorCode?: string; ErrorMessage?: string }[];
+  }) {
     const sent: PutEventsCommand[] = [];
     return { sent, send: async (command: PutEventsCommand) => (sent.push(command), answer) };
   }
@@ -103,13 +138,22 @@ describe("EventBridgeSink (fake client: there is no local EventBridge)", () => {
     const client = fakeClient({ FailedEntryCount: 0, Entries: [{}] });
     await new EventBridgeSink(client as never, "reelay").emit(buildTerminalEvent(succeeded));
     const entry = client.sent[0]?.input.Entries?.[0];
-    expect(entry).toMatchObject({ EventBusName: "reelay", Source: "reelay", DetailType: "Generation Succeeded" });
+    expect(entry).toMatchObject({
+      EventBusName: "reelay",
+      Source: "reelay",
+      DetailType: "Generation Succeeded",
+    });
     expect(JSON.parse(entry?.Detail ?? "{}").jobId).toBe(succeeded.id);
   });
 
   it("a refused entry is a ReelayTransientError event_emit_failed", async () => {
-    const client = fakeClient({ FailedEntryCount: 1, Entries: [{ ErrorCode: "InternalFailure", ErrorMessage: "try again" }] });
-    await expect(new EventBridgeSink(client as never, "reelay").emit(buildTerminalEvent(succeeded))).rejects.toMatchObject({
+    const client = fakeClient({
+      FailedEntryCount: 1,
+      Entries: [{ ErrorCode: "InternalFailure", ErrorMessage: "try again" }],
+    });
+    await expect(
+      new EventBridgeSink(client as never, "reelay").emit(buildTerminalEvent(succeeded)),
+    ).rejects.toMatchObject({
       name: "ReelayTransientError",
       code: "event_emit_failed",
     });

@@ -9,7 +9,12 @@ const VIDEO = { model: "gamma-3.1", prompt: "a paper boat in the rain" };
 const harness = harnessPerTest();
 
 function cancelDeps(h: Harness, stopped: string[] = []): CancelDeps {
-  return { jobs: h.deps.jobs, events: h.events, now: h.deps.now, stopper: { stop: async (id) => void stopped.push(id) } };
+  return {
+    jobs: h.deps.jobs,
+    events: h.events,
+    now: h.deps.now,
+    stopper: { stop: async (id) => void stopped.push(id) },
+  };
 }
 
 describe("cancelJob", () => {
@@ -27,7 +32,9 @@ describe("cancelJob", () => {
     expect(job.eventEmittedAt).toBeDefined();
     expect(stopped).toEqual([queued.id]);
     const events = await h.events.readAll();
-    expect(events.map((e) => [e["detail-type"], e.detail.jobId])).toEqual([["Generation Cancelled", queued.id]]);
+    expect(events.map((e) => [e["detail-type"], e.detail.jobId])).toEqual([
+      ["Generation Cancelled", queued.id],
+    ]);
   });
 
   it("steps that run after the cancel (poll, download, finish, recordFailure) leave the job cancelled and emit nothing more", async () => {
@@ -49,7 +56,9 @@ describe("cancelJob", () => {
     expect(job.status).toBe("cancelled");
     expect(job.outputs ?? []).toEqual([]);
     expect(job.history.map((entry) => entry.status)).toEqual(["queued", "running", "cancelled"]);
-    expect((await h.events.readAll()).map((e) => e["detail-type"])).toEqual(["Generation Cancelled"]);
+    expect((await h.events.readAll()).map((e) => e["detail-type"])).toEqual([
+      "Generation Cancelled",
+    ]);
   });
 
   it("a terminal job is job_not_cancellable (409) naming its status; an unknown id is job_not_found (404)", async () => {
@@ -58,7 +67,11 @@ describe("cancelJob", () => {
     await cancelJob(cancelDeps(h), queued.id);
 
     const again = await caught(cancelJob(cancelDeps(h), queued.id));
-    expect(again).toMatchObject({ code: "job_not_cancellable", status: 409, details: { status: "cancelled" } });
+    expect(again).toMatchObject({
+      code: "job_not_cancellable",
+      status: 409,
+      details: { status: "cancelled" },
+    });
     expect(again.message).toContain("cancelled");
     const unknown = await caught(cancelJob(cancelDeps(h), "vidtsk_01J0000000000000000000000Z"));
     expect(unknown).toMatchObject({ code: "job_not_found", status: 404 });
@@ -68,10 +81,15 @@ describe("cancelJob", () => {
   it("two concurrent cancels of one job: one wins, the other is job_not_cancellable, and one event is emitted", async () => {
     const h = await harness();
     const queued = await queuedJob(h.deps, VIDEO);
-    const results = await Promise.allSettled([cancelJob(cancelDeps(h), queued.id), cancelJob(cancelDeps(h), queued.id)]);
+    const results = await Promise.allSettled([
+      cancelJob(cancelDeps(h), queued.id),
+      cancelJob(cancelDeps(h), queued.id),
+    ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const rejected = results.find((r) => r.status === "rejected");
-    expect((rejected as PromiseRejectedResult).reason).toMatchObject({ code: "job_not_cancellable" });
+    expect((rejected as PromiseRejectedResult).reason).toMatchObject({
+      code: "job_not_cancellable",
+    });
     expect(await h.events.readAll()).toHaveLength(1);
   });
 });

@@ -1,6 +1,10 @@
 /** Generation-time samples as items of the jobs table, on dynalite (the real DynamoDB API). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CachedGenerationStats, GenerationStatsStore, generationStatsKey } from "../../src/jobs/generation-stats.ts";
+import {
+  CachedGenerationStats,
+  GenerationStatsStore,
+  generationStatsKey,
+} from "../../src/jobs/generation-stats.ts";
 import { JobStore } from "../../src/jobs/store.ts";
 import { bucketOf } from "../../src/polling/history.ts";
 import { startLocalAws, type LocalAws } from "../support/local-aws.ts";
@@ -18,8 +22,12 @@ afterAll(async () => {
 
 describe("generationStatsKey", () => {
   it("files a job under its model and requested duration, or 'default' without one", () => {
-    expect(generationStatsKey({ model: "gamma-3.1", request: { duration_sec: 8 } })).toBe("stats#gamma-3.1#8");
-    expect(generationStatsKey({ model: "deltaq2-image", request: {} })).toBe("stats#deltaq2-image#default");
+    expect(generationStatsKey({ model: "gamma-3.1", request: { duration_sec: 8 } })).toBe(
+      "stats#gamma-3.1#8",
+    );
+    expect(generationStatsKey({ model: "deltaq2-image", request: {} })).toBe(
+      "stats#deltaq2-image#default",
+    );
   });
 });
 
@@ -47,7 +55,10 @@ describe("GenerationStatsStore", () => {
 });
 
 /** The real store on dynalite, its reads counted (a spy, not a stand-in). */
-function countedStore(): { store: Pick<GenerationStatsStore, "history" | "record">; reads: () => number } {
+function countedStore(): {
+  store: Pick<GenerationStatsStore, "history" | "record">;
+  reads: () => number;
+} {
   let reads = 0;
   return {
     store: {
@@ -86,7 +97,11 @@ describe("CachedGenerationStats", () => {
     const { store, reads } = countedStore();
     const cached = new CachedGenerationStats(store, { ttlMs: 60_000 });
     expect(await cached.history(key)).toBeUndefined();
-    await Promise.all([cached.record(key, 20_000), cached.record(key, 20_000), cached.record(key, 90_000)]);
+    await Promise.all([
+      cached.record(key, 20_000),
+      cached.record(key, 20_000),
+      cached.record(key, 90_000),
+    ]);
     const held = await cached.history(key);
     expect(reads()).toBe(1);
     expect(held).toEqual(await stats.history(key));

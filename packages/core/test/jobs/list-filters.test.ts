@@ -20,7 +20,10 @@ let all: Job[] = [];
 beforeAll(async () => {
   aws = await startLocalAws({ tableName: "list-filters-test" });
   store = new JobStore(aws.ddb, aws.tableName);
-  const base = buildJob({ validation: validate({ model: "gamma-3.1", prompt: "a paper boat" }), source: { type: "api" } });
+  const base = buildJob({
+    validation: validate({ model: "gamma-3.1", prompt: "a paper boat" }),
+    source: { type: "api" },
+  });
   // 24 jobs covering every combination, one second apart, so the expected order is known.
   for (let i = 0; i < 24; i += 1) {
     const kind = KINDS[i % 2] ?? "video";
@@ -48,12 +51,19 @@ function matches(job: Job, filters: ListFilters): boolean {
   );
 }
 
-async function walk(filters: ListFilters, limit: number): Promise<{ ids: string[]; pages: number }> {
+async function walk(
+  filters: ListFilters,
+  limit: number,
+): Promise<{ ids: string[]; pages: number }> {
   const ids: string[] = [];
   let cursor: string | undefined;
   let pages = 0;
   do {
-    const page = await store.list({ ...filters, limit, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await store.list({
+      ...filters,
+      limit,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
     expect(page.jobs.length).toBeLessThanOrEqual(limit);
     // Every page but the last is full: filters never leave a short page with a cursor.
     if (page.cursor !== undefined) expect(page.jobs.length).toBe(limit);
@@ -73,7 +83,12 @@ describe("JobStore.list with filters", () => {
 
   it("any combination of status, model, kind and source, walked page by page with the cursor, gives exactly the matching jobs newest first", async () => {
     const filters = fc.record(
-      { status: fc.constantFrom(...STATUSES), model: fc.constantFrom(...MODELS), kind: fc.constantFrom(...KINDS), source: fc.constantFrom(...SOURCES) },
+      {
+        status: fc.constantFrom(...STATUSES),
+        model: fc.constantFrom(...MODELS),
+        kind: fc.constantFrom(...KINDS),
+        source: fc.constantFrom(...SOURCES),
+      },
       { requiredKeys: [] },
     );
     await fc.assert(

@@ -21,7 +21,6 @@ function job(overrides: Partial<Job> = {}): Job {
   return { ...buildJob({ validation, source: { type: "api" } }), ...overrides };
 }
 
-
 describe("job ids", () => {
   it("newJobId gives vidtsk_/imgtsk_ plus a 26-character ulid", () => {
     expect(newJobId("video")).toMatch(/^vidtsk_[0-9A-HJKMNP-TV-Z]{26}$/);
@@ -42,7 +41,14 @@ describe("createJob", () => {
     const { job: made, created } = await createJob(store, { validation, source: { type: "cli" } });
     expect(created).toBe(true);
     const stored = await store.get(made.id);
-    expect(stored).toMatchObject({ status: "queued", kind: "video", model: "gamma-3.1", idempotencyKey: made.id, attempts: 0, polls: 0 });
+    expect(stored).toMatchObject({
+      status: "queued",
+      kind: "video",
+      model: "gamma-3.1",
+      idempotencyKey: made.id,
+      attempts: 0,
+      polls: 0,
+    });
     expect((stored?.request as { duration_sec?: number }).duration_sec).toBe(8);
     expect(stored?.history).toEqual([{ status: "queued", at: made.createdAt }]);
   });
@@ -51,7 +57,12 @@ describe("createJob", () => {
     const validation = validate({ model: "gamma-3.1", prompt: "twice" });
     const jobId = jobIdFrom("video", ["b", "inbox/twice.txt", "etag1", 0]);
     const first = await createJob(store, { validation, source: { type: "drop" }, jobId });
-    const second = await createJob(store, { validation, source: { type: "drop" }, jobId, idempotencyKey: "other" });
+    const second = await createJob(store, {
+      validation,
+      source: { type: "drop" },
+      jobId,
+      idempotencyKey: "other",
+    });
     expect(second.created).toBe(false);
     expect(second.job.idempotencyKey).toBe(first.job.idempotencyKey);
   });
@@ -59,7 +70,9 @@ describe("createJob", () => {
   it("refuses an invalid validation result with invalid_request", () => {
     const validation = validate({ model: "gamma-3.1", prompt: "x", duration_sec: 5 });
     expect(validation.valid).toBe(false);
-    expect(() => buildJob({ validation, source: { type: "api" } })).toThrow(expect.objectContaining({ code: "invalid_request" }));
+    expect(() => buildJob({ validation, source: { type: "api" } })).toThrow(
+      expect.objectContaining({ code: "invalid_request" }),
+    );
   });
 });
 
@@ -71,7 +84,12 @@ describe("JobStore conditional writes", () => {
 
   it("transition moves from an allowed status, sets fields and appends history", async () => {
     const j = await store.create(job());
-    const moved = await store.transition(j.id, { from: ["queued"], to: "running", set: { upstreamTaskId: "vidtsk_up" }, note: "submitted" });
+    const moved = await store.transition(j.id, {
+      from: ["queued"],
+      to: "running",
+      set: { upstreamTaskId: "vidtsk_up" },
+      note: "submitted",
+    });
     expect(moved.status).toBe("running");
     expect(moved.upstreamTaskId).toBe("vidtsk_up");
     expect(moved.history.map((h) => h.status)).toEqual(["queued", "running"]);
@@ -88,8 +106,14 @@ describe("JobStore conditional writes", () => {
 
   it("a late step cannot move a terminal job: the status and history stay as they were", async () => {
     const j = await store.create(job());
-    await store.transition(j.id, { from: ["queued"], to: "failed", set: { error: { code: "timeout", message: "late" } } });
-    const late = await caught(store.transition(j.id, { from: ["queued", "running", "downloading"], to: "running" }));
+    await store.transition(j.id, {
+      from: ["queued"],
+      to: "failed",
+      set: { error: { code: "timeout", message: "late" } },
+    });
+    const late = await caught(
+      store.transition(j.id, { from: ["queued", "running", "downloading"], to: "running" }),
+    );
     expect(late.code).toBe("job_conflict");
     expect(late.details?.status).toBe("failed");
     const after = await store.get(j.id);
@@ -98,8 +122,19 @@ describe("JobStore conditional writes", () => {
   });
 
   it("a transition that needs a non-empty list refuses a job without it or with it empty (job_conflict), and moves one that has it", async () => {
-    const output = { bucket: "b", key: "outputs/x/video.mp4", bytes: 1, sha256: "0".repeat(64), contentType: "video/mp4", sourceUrlHost: "example.com" };
-    const succeed = { from: ["downloading"] as const, to: "succeeded" as const, nonEmpty: "outputs" as const };
+    const output = {
+      bucket: "b",
+      key: "outputs/x/video.mp4",
+      bytes: 1,
+      sha256: "0".repeat(64),
+      contentType: "video/mp4",
+      sourceUrlHost: "example.com",
+    };
+    const succeed = {
+      from: ["downloading"] as const,
+      to: "succeeded" as const,
+      nonEmpty: "outputs" as const,
+    };
     const none = await store.create(job({ status: "downloading" }));
     const empty = await store.create(job({ status: "downloading", outputs: [] }));
     for (const j of [none, empty]) {
@@ -113,7 +148,9 @@ describe("JobStore conditional writes", () => {
 
   it("a transition that names a terminal status as its only source is refused before any write", async () => {
     const j = await store.create(job());
-    expect((await caught(store.transition(j.id, { from: ["succeeded"], to: "running" }))).code).toBe("invalid_transition");
+    expect(
+      (await caught(store.transition(j.id, { from: ["succeeded"], to: "running" }))).code,
+    ).toBe("invalid_transition");
   });
 
   it("two concurrent terminal transitions: exactly one wins, the other gets job_conflict", async () => {
@@ -138,28 +175,46 @@ describe("JobStore conditional writes", () => {
     const twice = await store.update(j.id, {}, { unlessTerminal: true, increment: { polls: 1 } });
     expect(twice.polls).toBe(2);
     await store.transition(j.id, { from: ["queued"], to: "cancelled" });
-    expect((await caught(store.update(j.id, {}, { unlessTerminal: true, increment: { polls: 1 } }))).code).toBe("job_conflict");
+    expect(
+      (await caught(store.update(j.id, {}, { unlessTerminal: true, increment: { polls: 1 } })))
+        .code,
+    ).toBe("job_conflict");
     expect((await store.get(j.id))?.polls).toBe(2);
   });
 
   it("update with unlessSet writes a field once and refuses the second write", async () => {
     const j = await store.create(job());
-    await store.update(j.id, { eventEmittedAt: "2026-01-01T00:00:00.000Z" }, { unlessSet: "eventEmittedAt" });
-    const second = await caught(store.update(j.id, { eventEmittedAt: "2027-01-01T00:00:00.000Z" }, { unlessSet: "eventEmittedAt" }));
+    await store.update(
+      j.id,
+      { eventEmittedAt: "2026-01-01T00:00:00.000Z" },
+      { unlessSet: "eventEmittedAt" },
+    );
+    const second = await caught(
+      store.update(
+        j.id,
+        { eventEmittedAt: "2027-01-01T00:00:00.000Z" },
+        { unlessSet: "eventEmittedAt" },
+      ),
+    );
     expect(second.code).toBe("job_conflict");
     expect((await store.get(j.id))?.eventEmittedAt).toBe("2026-01-01T00:00:00.000Z");
   });
 
   it("update may not write status, and a missing job is job_not_found", async () => {
     const j = await store.create(job());
-    expect((await caught(store.update(j.id, { status: "succeeded" }))).code).toBe("invalid_job_patch");
+    expect((await caught(store.update(j.id, { status: "succeeded" }))).code).toBe(
+      "invalid_job_patch",
+    );
     expect((await caught(store.update("vidtsk_nope", { polls: 1 }))).code).toBe("job_not_found");
   });
 });
 
 describe("JobStore.list", () => {
   /** A table of its own holding `count` queued jobs created one second apart; ids oldest first. */
-  async function listingOf(name: string, count: number): Promise<{ listing: JobStore; ids: string[]; stop: () => Promise<void> }> {
+  async function listingOf(
+    name: string,
+    count: number,
+  ): Promise<{ listing: JobStore; ids: string[]; stop: () => Promise<void> }> {
     const local = await startLocalAws({ tableName: name });
     const listing = new JobStore(local.ddb, local.tableName);
     const ids: string[] = [];
@@ -197,7 +252,11 @@ describe("JobStore.list", () => {
       for (const id of failed) await listing.transition(id, { from: ["queued"], to: "failed" });
       const page = await listing.list({ status: "failed", limit: 2 });
       expect(page.jobs.map((j) => j.id)).toEqual([failed[2], failed[1]]);
-      const rest = await listing.list({ status: "failed", limit: 2, ...(page.cursor === undefined ? {} : { cursor: page.cursor }) });
+      const rest = await listing.list({
+        status: "failed",
+        limit: 2,
+        ...(page.cursor === undefined ? {} : { cursor: page.cursor }),
+      });
       expect(rest.jobs.map((j) => j.id)).toEqual([failed[0]]);
       expect(rest.cursor).toBeUndefined();
     } finally {
@@ -221,8 +280,13 @@ describe("ids that cannot be job ids", () => {
 
   it("transition and update answer job_not_found (404) for them", async () => {
     for (const id of notIds) {
-      expect(await caught(store.transition(id, { from: ["queued"], to: "cancelled" }))).toMatchObject({ code: "job_not_found", status: 404 });
-      expect(await caught(store.update(id, { polls: 1 }))).toMatchObject({ code: "job_not_found", status: 404 });
+      expect(
+        await caught(store.transition(id, { from: ["queued"], to: "cancelled" })),
+      ).toMatchObject({ code: "job_not_found", status: 404 });
+      expect(await caught(store.update(id, { polls: 1 }))).toMatchObject({
+        code: "job_not_found",
+        status: 404,
+      });
     }
   });
 });

@@ -3,13 +3,23 @@
  * injected resolver: the resolver is the seam where DNS answers, the connections are real.
  */
 import { readFileSync } from "node:fs";
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { createSecureContext } from "node:tls";
 import { afterEach, describe, expect, it } from "vitest";
 import { ReelayError } from "../../src/errors.ts";
-import { checkTarget, guardedFetch, type FetchPolicy, type Resolver } from "../../src/net/guarded-fetch.ts";
+import {
+  checkTarget,
+  guardedFetch,
+  type FetchPolicy,
+  type Resolver,
+} from "../../src/net/guarded-fetch.ts";
 import { caught } from "../upstream/rejection.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -22,7 +32,11 @@ interface TestServer {
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  await Promise.all(
+    servers
+      .splice(0)
+      .map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+  );
 });
 
 async function listen(server: Server, handler: Handler): Promise<TestServer> {
@@ -47,9 +61,18 @@ function video(bytes = 1000, type = "video/mp4"): Handler {
   };
 }
 
-const LOCAL: FetchPolicy = { allowHttp: true, allowLoopback: true, allowPrivate: false, maxBytes: 1_000_000, maxRedirects: 5 };
+const LOCAL: FetchPolicy = {
+  allowHttp: true,
+  allowLoopback: true,
+  allowPrivate: false,
+  maxBytes: 1_000_000,
+  maxRedirects: 5,
+};
 const NO_LOOPBACK: FetchPolicy = { ...LOCAL, allowLoopback: false };
-const OUTPUTS: FetchPolicy = { ...LOCAL, allowedContentTypes: ["video/*", "image/*", "application/octet-stream"] };
+const OUTPUTS: FetchPolicy = {
+  ...LOCAL,
+  allowedContentTypes: ["video/*", "image/*", "application/octet-stream"],
+};
 
 /** A DNS stand-in: the names given resolve to the addresses given; it counts its calls. */
 function resolver(names: Record<string, string[]>): Resolver & { calls: string[] } {
@@ -57,8 +80,12 @@ function resolver(names: Record<string, string[]>): Resolver & { calls: string[]
   const resolve = async (hostname: string) => {
     calls.push(hostname);
     const addresses = names[hostname];
-    if (addresses === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
-    return addresses.map((address) => ({ address, family: address.includes(":") ? (6 as const) : (4 as const) }));
+    if (addresses === undefined)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+    return addresses.map((address) => ({
+      address,
+      family: address.includes(":") ? (6 as const) : (4 as const),
+    }));
   };
   return Object.assign(resolve, { calls });
 }
@@ -82,7 +109,9 @@ async function refusal(promise: Promise<unknown>): Promise<ReelayError> {
 describe("guardedFetch: loopback", () => {
   it("refuses http://127.0.0.1 when loopback is not allowed, without connecting", async () => {
     const server = await serve(video());
-    const error = await refusal(guardedFetch(NO_LOOPBACK)(`http://127.0.0.1:${server.port}/out.mp4?sig=secret`));
+    const error = await refusal(
+      guardedFetch(NO_LOOPBACK)(`http://127.0.0.1:${server.port}/out.mp4?sig=secret`),
+    );
     expect(error.code).toBe("url_forbidden");
     expect(error.retryable).toBe(false);
     expect(error.details).toMatchObject({ address: "127.0.0.1", kind: "loopback" });
@@ -95,7 +124,9 @@ describe("guardedFetch: loopback", () => {
     const response = await guardedFetch(LOCAL)(`http://127.0.0.1:${server.port}/out.mp4`);
     expect(response.status).toBe(200);
     expect((await response.arrayBuffer()).byteLength).toBe(1234);
-    expect(server.seen).toEqual([{ host: `127.0.0.1:${server.port}`, path: "/out.mp4", method: "GET" }]);
+    expect(server.seen).toEqual([
+      { host: `127.0.0.1:${server.port}`, path: "/out.mp4", method: "GET" },
+    ]);
   });
 
   it("refuses `localhost` (resolved by the system) when loopback is not allowed", async () => {
@@ -127,12 +158,19 @@ describe("guardedFetch: the connection goes to the checked address", () => {
     const server = await serve(video(10));
     // A rebinding DNS: the first answer passes the check, any later one points at the metadata service.
     let answers = 0;
-    const rebinding: Resolver = async () => [{ address: answers++ === 0 ? "127.0.0.1" : "169.254.169.254", family: 4 }];
-    const response = await guardedFetch(LOCAL, rebinding)(`http://rebind.test:${server.port}/a.mp4`);
+    const rebinding: Resolver = async () => [
+      { address: answers++ === 0 ? "127.0.0.1" : "169.254.169.254", family: 4 },
+    ];
+    const response = await guardedFetch(
+      LOCAL,
+      rebinding,
+    )(`http://rebind.test:${server.port}/a.mp4`);
     expect(response.status).toBe(200);
     await response.arrayBuffer();
     expect(answers).toBe(1);
-    expect(server.seen).toEqual([{ host: `rebind.test:${server.port}`, path: "/a.mp4", method: "GET" }]);
+    expect(server.seen).toEqual([
+      { host: `rebind.test:${server.port}`, path: "/a.mp4", method: "GET" },
+    ]);
   });
 
   it("https: sends the host name as SNI and verifies the certificate (a self-signed one is refused)", async () => {
@@ -154,7 +192,9 @@ describe("guardedFetch: the connection goes to the checked address", () => {
     const error = await rejection(guardedFetch(policy, dns)(`https://evil.test:${server.port}/`));
     // Not a guard refusal: the TLS handshake itself failed on the untrusted certificate.
     expect(error).not.toBeInstanceOf(ReelayError);
-    expect(String((error as Error & { code?: string }).code ?? error.message)).toMatch(/SELF_SIGNED|self.signed/i);
+    expect(String((error as Error & { code?: string }).code ?? error.message)).toMatch(
+      /SELF_SIGNED|self.signed/i,
+    );
     await sniSeen;
     expect(sni).toEqual(["evil.test"]);
     expect(server.seen).toHaveLength(0);
@@ -195,7 +235,9 @@ describe("guardedFetch: literal addresses in every spelling", () => {
 
   it("metadata and link-local stay refused even with loopback and private allowed", async () => {
     const lax: FetchPolicy = { ...LOCAL, allowPrivate: true };
-    expect((await refusal(guardedFetch(lax)("http://169.254.169.254/"))).code).toBe("url_forbidden");
+    expect((await refusal(guardedFetch(lax)("http://169.254.169.254/"))).code).toBe(
+      "url_forbidden",
+    );
     expect((await refusal(guardedFetch(lax)("http://[fe80::1]/"))).code).toBe("url_forbidden");
     const target = await checkTarget(new URL("http://10.0.0.1/"), lax);
     expect(target.address).toBe("10.0.0.1");
@@ -205,15 +247,20 @@ describe("guardedFetch: literal addresses in every spelling", () => {
 describe("guardedFetch: schemes", () => {
   it("refuses http:// when https only, even to an allowed address", async () => {
     const server = await serve(video());
-    const error = await refusal(guardedFetch({ ...LOCAL, allowHttp: false })(`http://127.0.0.1:${server.port}/`));
+    const error = await refusal(
+      guardedFetch({ ...LOCAL, allowHttp: false })(`http://127.0.0.1:${server.port}/`),
+    );
     expect(error.code).toBe("url_forbidden");
     expect(error.message).toContain("only https");
     expect(server.seen).toHaveLength(0);
   });
 
-  it.each(["file:///etc/passwd", "ftp://example.com/a", "gopher://example.com/"])("refuses %s", async (url) => {
-    expect((await refusal(guardedFetch(LOCAL)(url))).code).toBe("url_forbidden");
-  });
+  it.each(["file:///etc/passwd", "ftp://example.com/a", "gopher://example.com/"])(
+    "refuses %s",
+    async (url) => {
+      expect((await refusal(guardedFetch(LOCAL)(url))).code).toBe("url_forbidden");
+    },
+  );
 });
 
 describe("guardedFetch: redirects", () => {
@@ -234,10 +281,14 @@ describe("guardedFetch: redirects", () => {
 
   it("refuses a redirect to [::ffff:169.254.169.254] and to a name that resolves to 10.0.0.1", async () => {
     const mapped = await serve(redirectTo("http://[::ffff:169.254.169.254]/"));
-    expect((await refusal(guardedFetch(LOCAL)(`http://127.0.0.1:${mapped.port}/`))).details?.kind).toBe("metadata");
+    expect(
+      (await refusal(guardedFetch(LOCAL)(`http://127.0.0.1:${mapped.port}/`))).details?.kind,
+    ).toBe("metadata");
     const named = await serve(redirectTo("http://inside.test/"));
     const dns = resolver({ "inside.test": ["10.0.0.1"] });
-    expect((await refusal(guardedFetch(LOCAL, dns)(`http://127.0.0.1:${named.port}/`))).details?.kind).toBe("private");
+    expect(
+      (await refusal(guardedFetch(LOCAL, dns)(`http://127.0.0.1:${named.port}/`))).details?.kind,
+    ).toBe("private");
   });
 
   it("checks the scheme of every hop: a redirect to file:// is refused", async () => {
@@ -264,15 +315,22 @@ describe("guardedFetch: redirects", () => {
     expect(server.seen.map((s) => s.path)).toEqual(["/0", "/1", "/2", "/3"]);
     expect(dns.calls).toEqual(["cdn.test", "cdn.test", "cdn.test", "cdn.test"]);
 
-    const error = await refusal(guardedFetch({ ...LOCAL, maxRedirects: 2 }, dns)(`http://cdn.test:${server.port}/0`));
+    const error = await refusal(
+      guardedFetch({ ...LOCAL, maxRedirects: 2 }, dns)(`http://cdn.test:${server.port}/0`),
+    );
     expect(error.code).toBe("too_many_redirects");
   });
 
   it("does not follow a redirect for POST, nor with redirect: manual", async () => {
     const server = await serve(redirectTo("http://169.254.169.254/"));
-    const posted = await guardedFetch(LOCAL)(`http://127.0.0.1:${server.port}/hook`, { method: "POST", body: "{}" });
+    const posted = await guardedFetch(LOCAL)(`http://127.0.0.1:${server.port}/hook`, {
+      method: "POST",
+      body: "{}",
+    });
     expect(posted.status).toBe(302);
-    const manual = await guardedFetch(LOCAL)(`http://127.0.0.1:${server.port}/`, { redirect: "manual" });
+    const manual = await guardedFetch(LOCAL)(`http://127.0.0.1:${server.port}/`, {
+      redirect: "manual",
+    });
     expect(manual.status).toBe(302);
     expect(server.seen.map((s) => s.method)).toEqual(["POST", "GET"]);
   });
@@ -281,7 +339,9 @@ describe("guardedFetch: redirects", () => {
 describe("guardedFetch: size cap and content type", () => {
   it("refuses a Content-Length above the cap before reading the body", async () => {
     const server = await serve(video(2000));
-    const error = await refusal(guardedFetch({ ...LOCAL, maxBytes: 1000 })(`http://127.0.0.1:${server.port}/`));
+    const error = await refusal(
+      guardedFetch({ ...LOCAL, maxBytes: 1000 })(`http://127.0.0.1:${server.port}/`),
+    );
     expect(error.code).toBe("output_too_large");
     expect(error.retryable).toBe(false);
   });
@@ -292,7 +352,9 @@ describe("guardedFetch: size cap and content type", () => {
       for (let i = 0; i < 10; i++) res.write(Buffer.alloc(500, 1));
       res.end();
     });
-    const response = await guardedFetch({ ...LOCAL, maxBytes: 1000 })(`http://127.0.0.1:${server.port}/`);
+    const response = await guardedFetch({ ...LOCAL, maxBytes: 1000 })(
+      `http://127.0.0.1:${server.port}/`,
+    );
     expect(response.headers.get("content-length")).toBeNull();
     const error = await refusal(response.arrayBuffer());
     expect(error.code).toBe("output_too_large");
@@ -300,7 +362,9 @@ describe("guardedFetch: size cap and content type", () => {
 
   it("a body of exactly the cap passes", async () => {
     const server = await serve(video(1000));
-    const response = await guardedFetch({ ...LOCAL, maxBytes: 1000 })(`http://127.0.0.1:${server.port}/`);
+    const response = await guardedFetch({ ...LOCAL, maxBytes: 1000 })(
+      `http://127.0.0.1:${server.port}/`,
+    );
     expect((await response.arrayBuffer()).byteLength).toBe(1000);
   });
 
@@ -322,7 +386,9 @@ describe("guardedFetch: size cap and content type", () => {
       res.removeHeader("content-type");
       res.end("x");
     });
-    expect(await (await guardedFetch(OUTPUTS)(`http://127.0.0.1:${untyped.port}/`)).text()).toBe("x");
+    expect(await (await guardedFetch(OUTPUTS)(`http://127.0.0.1:${untyped.port}/`)).text()).toBe(
+      "x",
+    );
   });
 
   it("judges the type of successful answers only: an error page keeps its status", async () => {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { ReelayError } from "../../src/errors.ts";
-import { DEFAULT_MAX_OUTPUT_BYTES, outputFetchPolicy, webhookFetchPolicy } from "../../src/net/policy.ts";
+import {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  outputFetchPolicy,
+  webhookFetchPolicy,
+} from "../../src/net/policy.ts";
 
 describe("fetch policies per deployment", () => {
   it("AWS outputs: https only, no loopback, no private addresses, the configured cap, video/image types, 5 redirects", () => {
@@ -10,19 +14,39 @@ describe("fetch policies per deployment", () => {
       allowLoopback: false,
       allowPrivate: false,
       maxBytes: 1234,
-      allowedContentTypes: ["video/*", "image/*", "application/mp4", "application/octet-stream", "binary/octet-stream"],
+      allowedContentTypes: [
+        "video/*",
+        "image/*",
+        "application/mp4",
+        "application/octet-stream",
+        "binary/octet-stream",
+      ],
       maxRedirects: 5,
     });
   });
 
   it("local outputs: loopback and http allowed, private addresses still not", () => {
-    expect(outputFetchPolicy("local")).toMatchObject({ allowHttp: true, allowLoopback: true, allowPrivate: false, maxBytes: DEFAULT_MAX_OUTPUT_BYTES });
+    expect(outputFetchPolicy("local")).toMatchObject({
+      allowHttp: true,
+      allowLoopback: true,
+      allowPrivate: false,
+      maxBytes: DEFAULT_MAX_OUTPUT_BYTES,
+    });
   });
 
   it("webhooks: the same reach, no redirects followed, no content type demanded", () => {
-    expect(webhookFetchPolicy("aws")).toMatchObject({ allowHttp: false, allowLoopback: false, allowPrivate: false, maxRedirects: 0 });
+    expect(webhookFetchPolicy("aws")).toMatchObject({
+      allowHttp: false,
+      allowLoopback: false,
+      allowPrivate: false,
+      maxRedirects: 0,
+    });
     expect(webhookFetchPolicy("aws").allowedContentTypes).toBeUndefined();
-    expect(webhookFetchPolicy("local")).toMatchObject({ allowHttp: true, allowLoopback: true, allowPrivate: false });
+    expect(webhookFetchPolicy("local")).toMatchObject({
+      allowHttp: true,
+      allowLoopback: true,
+      allowPrivate: false,
+    });
   });
 });
 

@@ -26,7 +26,10 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export async function startHarness(simOptions: SimulatorOptions = {}, depOptions: Partial<PipelineDeps> = {}): Promise<Harness> {
+export async function startHarness(
+  simOptions: SimulatorOptions = {},
+  depOptions: Partial<PipelineDeps> = {},
+): Promise<Harness> {
   const aws = await startLocalAws();
   // timeScale makes a 20 s generation take 100 ms, so a whole run stays well under a second of waiting.
   const sim = await startSimulator({ apiKey: UPSTREAM_KEY, timeScale: 0.005, ...simOptions });
@@ -34,7 +37,12 @@ export async function startHarness(simOptions: SimulatorOptions = {}, depOptions
   const deps: PipelineDeps = {
     jobs: new JobStore(aws.ddb, aws.tableName),
     objects: new ObjectStore(aws.s3, aws.bucket),
-    upstream: new UpstreamClient({ baseUrl: sim.url, apiKey: UPSTREAM_KEY, sleep: async () => undefined, maxAttempts: 3 }),
+    upstream: new UpstreamClient({
+      baseUrl: sim.url,
+      apiKey: UPSTREAM_KEY,
+      sleep: async () => undefined,
+      maxAttempts: 3,
+    }),
     events,
     fetch: globalThis.fetch,
     now: () => new Date(),
@@ -67,14 +75,19 @@ export function harnessPerTest(): (...args: Parameters<typeof startHarness>) => 
 
 export async function queuedJob(deps: PipelineDeps, body: unknown): Promise<Job> {
   const validation = validate(body);
-  if (!validation.valid) throw new Error(`test request is invalid: ${JSON.stringify(validation.errors)}`);
+  if (!validation.valid)
+    throw new Error(`test request is invalid: ${JSON.stringify(validation.errors)}`);
   return (await createJob(deps.jobs, { validation, source: { type: "api" } })).job;
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Submit's state through the Wait -> Poll loop until the outcome is not running or the bound is hit. */
-export async function pollToEnd(deps: PipelineDeps, submitted: FlowState, waitMs = 20): Promise<FlowState> {
+export async function pollToEnd(
+  deps: PipelineDeps,
+  submitted: FlowState,
+  waitMs = 20,
+): Promise<FlowState> {
   let state = submitted;
   do {
     await pause(waitMs);
@@ -84,7 +97,10 @@ export async function pollToEnd(deps: PipelineDeps, submitted: FlowState, waitMs
 }
 
 /** Submit -> (Wait -> Poll)* -> Download -> Finish, or RecordFailure, as the state machine runs them. */
-export async function runFlow(deps: PipelineDeps, jobId: string): Promise<{ state: FlowState; status: string }> {
+export async function runFlow(
+  deps: PipelineDeps,
+  jobId: string,
+): Promise<{ state: FlowState; status: string }> {
   let state = await pollToEnd(deps, await submit(deps, { jobId }));
   if (state.outcome === "succeeded") {
     state = await download(deps, state);

@@ -8,7 +8,12 @@ import { GenerationStatsStore, generationStatsKey } from "../../src/jobs/generat
 import type { FlowState } from "../../src/pipeline/deps.ts";
 import { poll, submit } from "../../src/pipeline/steps.ts";
 import { bucketOf, quantileMs } from "../../src/polling/history.ts";
-import { DETECT_POLL_MS, FIRST_POLL_MARGIN_MS, FIRST_POLL_QUANTILE, POLL_WINDOW_MS } from "../../src/polling/policy.ts";
+import {
+  DETECT_POLL_MS,
+  FIRST_POLL_MARGIN_MS,
+  FIRST_POLL_QUANTILE,
+  POLL_WINDOW_MS,
+} from "../../src/polling/policy.ts";
 import { harnessPerTest, queuedJob, type Harness } from "./harness.ts";
 
 const startHarness = harnessPerTest();
@@ -32,7 +37,11 @@ function fakeClock(): Clock {
   };
 }
 
-async function start(opts: { generationMs: number; windowMs?: number; sleep?: (clock: Clock, h: () => Harness) => (ms: number) => Promise<void> }) {
+async function start(opts: {
+  generationMs: number;
+  windowMs?: number;
+  sleep?: (clock: Clock, h: () => Harness) => (ms: number) => Promise<void>;
+}) {
   const clock = fakeClock();
   let harness: Harness | undefined;
   const sleep =
@@ -105,7 +114,9 @@ describe("the Poll window", () => {
     const after = (await stats.history(key))!;
     expect(after.samples).toBe(before.samples + 1);
     const midpoint = seenDoneAt - DETECT_POLL_MS / 2 - sim.createdAt;
-    const added = Object.keys(after.buckets).filter((b) => after.buckets[Number(b)] !== before.buckets[Number(b)]);
+    const added = Object.keys(after.buckets).filter(
+      (b) => after.buckets[Number(b)] !== before.buckets[Number(b)],
+    );
     expect(added).toEqual([String(bucketOf(midpoint))]);
     expect(after.buckets[bucketOf(midpoint)]).toBe((before.buckets[bucketOf(midpoint)] ?? 0) + 1);
   });

@@ -1,7 +1,14 @@
 import { GetObjectCommand } from "@aws-sdk/client-s3";
 import { describe, expect, it } from "vitest";
 import { download, finish, poll, recordFailure, submit } from "../../src/pipeline/steps.ts";
-import { pollToEnd, queuedJob, runFlow, harnessPerTest, UPSTREAM_KEY, type Harness } from "./harness.ts";
+import {
+  pollToEnd,
+  queuedJob,
+  runFlow,
+  harnessPerTest,
+  UPSTREAM_KEY,
+  type Harness,
+} from "./harness.ts";
 import { caught } from "../upstream/rejection.ts";
 import { UpstreamClient } from "../../src/upstream/client.ts";
 import { GenerationStatsStore, generationStatsKey } from "../../src/jobs/generation-stats.ts";
@@ -10,7 +17,6 @@ const VIDEO = { model: "gamma-3.1", prompt: "a paper boat in the rain" };
 const MB = 1024 * 1024;
 
 const harness = harnessPerTest();
-
 
 async function objectText(h: Harness, key: string): Promise<string> {
   const answer = await h.aws.s3.send(new GetObjectCommand({ Bucket: h.aws.bucket, Key: key }));
@@ -28,16 +34,29 @@ describe("a whole job, step by step", () => {
     const task = h.sim.task(job.upstreamTaskId ?? "");
     expect(job.status).toBe("succeeded");
     expect(job.outputs).toEqual([
-      expect.objectContaining({ key: `outputs/${job.id}/video.mp4`, bytes: task?.outputBytes, sha256: task?.outputSha256, contentType: "video/mp4" }),
+      expect.objectContaining({
+        key: `outputs/${job.id}/video.mp4`,
+        bytes: task?.outputBytes,
+        sha256: task?.outputSha256,
+        contentType: "video/mp4",
+      }),
     ]);
-    expect(job.history.map((entry) => entry.status)).toEqual(["queued", "running", "downloading", "succeeded"]);
+    expect(job.history.map((entry) => entry.status)).toEqual([
+      "queued",
+      "running",
+      "downloading",
+      "succeeded",
+    ]);
     expect(job.polls).toBeGreaterThan(0);
     expect(job.attempts).toBe(1);
     expect(job.eventEmittedAt).toBeDefined();
 
     const events = await h.events.readAll();
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ "detail-type": "Generation Succeeded", detail: { jobId: job.id, status: "succeeded" } });
+    expect(events[0]).toMatchObject({
+      "detail-type": "Generation Succeeded",
+      detail: { jobId: job.id, status: "succeeded" },
+    });
     expect(events[0]?.detail.output?.sha256).toBe(task?.outputSha256);
 
     const manifest = JSON.parse(await objectText(h, `outputs/${job.id}/job.json`));
@@ -48,17 +67,29 @@ describe("a whole job, step by step", () => {
 
   it("an image job stores every image as outputs/<jobId>/image-<n>.png", async () => {
     const h = await harness();
-    const queued = await queuedJob(h.deps, { model: "deltaq2-image", messages: [{ role: "user", content: "a red kite" }], modalities: ["image", "text"], output_image_count: 2 });
+    const queued = await queuedJob(h.deps, {
+      model: "deltaq2-image",
+      messages: [{ role: "user", content: "a red kite" }],
+      modalities: ["image", "text"],
+      output_image_count: 2,
+    });
     expect((await runFlow(h.deps, queued.id)).status).toBe("succeeded");
     const job = await h.deps.jobs.require(queued.id);
-    expect(job.outputs?.map((o) => o.key)).toEqual([`outputs/${job.id}/image-1.png`, `outputs/${job.id}/image-2.png`]);
+    expect(job.outputs?.map((o) => o.key)).toEqual([
+      `outputs/${job.id}/image-1.png`,
+      `outputs/${job.id}/image-2.png`,
+    ]);
     expect(job.outputs?.every((o) => o.contentType === "image/png" && o.bytes > 0)).toBe(true);
     expect(await h.events.readAll()).toHaveLength(1);
   });
 
   it("an image answered at once (no task to poll) goes from submit straight to a stored image", async () => {
     const h = await harness({ syncImages: true });
-    const queued = await queuedJob(h.deps, { model: "deltaq2-image", messages: [{ role: "user", content: "a kite" }], modalities: ["image", "text"] });
+    const queued = await queuedJob(h.deps, {
+      model: "deltaq2-image",
+      messages: [{ role: "user", content: "a kite" }],
+      modalities: ["image", "text"],
+    });
     const submitted = await submit(h.deps, { jobId: queued.id });
     expect(submitted).toMatchObject({ outcome: "succeeded", waitSeconds: 0 });
     expect((await runFlow(h.deps, queued.id)).status).toBe("succeeded");
@@ -69,7 +100,9 @@ describe("a whole job, step by step", () => {
   });
 
   it("a failing upstream task ends failed with the upstream's reason and one Generation Failed event", async () => {
-    const h = await harness({ faults: [{ fault: "task_fail", reason: "the prompt was refused by policy" }] });
+    const h = await harness({
+      faults: [{ fault: "task_fail", reason: "the prompt was refused by policy" }],
+    });
     const queued = await queuedJob(h.deps, VIDEO);
     expect((await runFlow(h.deps, queued.id)).status).toBe("failed");
     const job = await h.deps.jobs.require(queued.id);
@@ -82,10 +115,19 @@ describe("a whole job, step by step", () => {
 
   it("a create whose answer was lost and whose task failed before the repeat: Submit says upstream_task_failed (not upstream_rejected), one upstream task", async () => {
     // The first create makes the task and answers 503; by the repeat (same key) the task has failed.
-    const h = await harness({ generationMs: 0, faults: [{ fault: "task_fail", reason: "refused by policy" }, { fault: "server_error", on: "create", after: true, times: 1 }] });
+    const h = await harness({
+      generationMs: 0,
+      faults: [
+        { fault: "task_fail", reason: "refused by policy" },
+        { fault: "server_error", on: "create", after: true, times: 1 },
+      ],
+    });
     const queued = await queuedJob(h.deps, VIDEO);
     const error = await caught(submit(h.deps, { jobId: queued.id }));
-    expect(error).toMatchObject({ code: "upstream_task_failed", message: expect.stringContaining("refused by policy") });
+    expect(error).toMatchObject({
+      code: "upstream_task_failed",
+      message: expect.stringContaining("refused by policy"),
+    });
     expect(h.sim.counters()).toMatchObject({ creates: 2, tasksCreated: 1 });
   });
 
@@ -118,23 +160,37 @@ describe("a whole job, step by step", () => {
   });
 
   it("a poll the upstream answers 503 is a look that learned nothing: counted, the error kept on the job, the loop goes on; past the deadline it is a timeout naming that error", async () => {
-    const h = await harness({ faults: [{ fault: "never_finish" }, { fault: "server_error", on: "poll" }] });
+    const h = await harness({
+      faults: [{ fault: "never_finish" }, { fault: "server_error", on: "poll" }],
+    });
     const queued = await queuedJob(h.deps, VIDEO);
     const state = await submit(h.deps, { jobId: queued.id });
     const polled = await poll(h.deps, state);
     expect(polled).toMatchObject({ outcome: "running", polls: state.polls + 1 });
-    expect((await h.deps.jobs.require(queued.id)).lastError).toMatchObject({ code: "upstream_unavailable", step: "poll" });
+    expect((await h.deps.jobs.require(queued.id)).lastError).toMatchObject({
+      code: "upstream_unavailable",
+      step: "poll",
+    });
     h.deps.now = () => new Date(Date.parse(state.deadlineAt) + 1);
     const late = await poll(h.deps, polled);
     expect(late.outcome).toBe("failed");
-    expect(late.error).toEqual({ code: "timeout", message: expect.stringContaining("the last look failed: The upstream failed GET /video/tasks/") });
+    expect(late.error).toEqual({
+      code: "timeout",
+      message: expect.stringContaining(
+        "the last look failed: The upstream failed GET /video/tasks/",
+      ),
+    });
   });
 
   it("a poll refused for good (401) still fails the step at once, not as a look that learned nothing", async () => {
     const h = await harness({ faults: [{ fault: "never_finish" }] });
     const queued = await queuedJob(h.deps, VIDEO);
     const state = await submit(h.deps, { jobId: queued.id });
-    h.deps.upstream = new UpstreamClient({ baseUrl: h.sim.url, apiKey: "sk-wrong-key", sleep: async () => undefined });
+    h.deps.upstream = new UpstreamClient({
+      baseUrl: h.sim.url,
+      apiKey: "sk-wrong-key",
+      sleep: async () => undefined,
+    });
     const error = await caught(poll(h.deps, state));
     expect(error).toMatchObject({ code: "upstream_auth", retryable: false });
   });
@@ -144,7 +200,8 @@ describe("a whole job, step by step", () => {
     const queued = await queuedJob(h.deps, VIDEO);
     const state = await submit(h.deps, { jobId: queued.id });
     const taskId = (await h.deps.jobs.require(queued.id)).upstreamTaskId ?? "";
-    for (let i = 0; i < 500 && h.sim.task(taskId)?.status !== "succeeded"; i += 1) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 500 && h.sim.task(taskId)?.status !== "succeeded"; i += 1)
+      await new Promise((r) => setTimeout(r, 10));
     h.deps.now = () => new Date(Date.parse(state.deadlineAt) + 1);
     expect((await poll(h.deps, state)).outcome).toBe("succeeded");
   });
@@ -177,7 +234,9 @@ describe("repeats and late steps", () => {
   it("a submit retried after a crash that created the task but recorded nothing reuses the task (same idempotency key)", async () => {
     const h = await harness();
     const queued = await queuedJob(h.deps, VIDEO);
-    const lost = await h.deps.upstream.createVideo(queued.request, { idempotencyKey: queued.idempotencyKey });
+    const lost = await h.deps.upstream.createVideo(queued.request, {
+      idempotencyKey: queued.idempotencyKey,
+    });
     await submit(h.deps, { jobId: queued.id });
     expect(h.sim.counters().tasksCreated).toBe(1);
     expect((await h.deps.jobs.require(queued.id)).upstreamTaskId).toBe(lost.taskId);
@@ -199,11 +258,17 @@ describe("repeats and late steps", () => {
     let state = await pollToEnd(h.deps, await submit(h.deps, { jobId: queued.id }));
     state = await download(h.deps, state);
     // The crashed attempt got as far as the write.
-    await h.deps.jobs.transition(queued.id, { from: ["downloading"], to: "succeeded", set: { finishedAt: new Date().toISOString() } });
+    await h.deps.jobs.transition(queued.id, {
+      from: ["downloading"],
+      to: "succeeded",
+      set: { finishedAt: new Date().toISOString() },
+    });
     await finish(h.deps, state);
     await finish(h.deps, state);
     await recordFailure(h.deps, state);
-    expect((await h.events.readAll()).map((e) => e["detail-type"])).toEqual(["Generation Succeeded"]);
+    expect((await h.events.readAll()).map((e) => e["detail-type"])).toEqual([
+      "Generation Succeeded",
+    ]);
     expect((await h.deps.jobs.require(queued.id)).status).toBe("succeeded");
   });
 
@@ -211,7 +276,10 @@ describe("repeats and late steps", () => {
     const h = await harness();
     const queued = await queuedJob(h.deps, VIDEO);
     const { state } = await runFlow(h.deps, queued.id);
-    const late = await recordFailure(h.deps, { ...state, error: { Error: "States.Timeout", Cause: "" } });
+    const late = await recordFailure(h.deps, {
+      ...state,
+      error: { Error: "States.Timeout", Cause: "" },
+    });
     expect(late.status).toBe("succeeded");
     expect((await h.deps.jobs.require(queued.id)).status).toBe("succeeded");
     expect(await h.events.readAll()).toHaveLength(1);
@@ -221,18 +289,29 @@ describe("repeats and late steps", () => {
     const h = await harness({ faults: [{ fault: "never_finish" }] });
     const queued = await queuedJob(h.deps, VIDEO);
     const state = await submit(h.deps, { jobId: queued.id });
-    await h.deps.jobs.transition(queued.id, { from: ["running"], to: "cancelled", set: { finishedAt: new Date().toISOString() } });
+    await h.deps.jobs.transition(queued.id, {
+      from: ["running"],
+      to: "cancelled",
+      set: { finishedAt: new Date().toISOString() },
+    });
     const polled = await poll(h.deps, state);
     expect(polled.outcome).toBe("failed");
     expect(polled.error?.code).toBe("cancelled");
     expect((await recordFailure(h.deps, polled)).status).toBe("cancelled");
     await recordFailure(h.deps, polled);
-    expect((await h.events.readAll()).map((e) => e["detail-type"])).toEqual(["Generation Cancelled"]);
+    expect((await h.events.readAll()).map((e) => e["detail-type"])).toEqual([
+      "Generation Cancelled",
+    ]);
   });
 
   it("a cancel between steps is seen by the next one, whose opening write is refused: Submit creates no task, Download stores nothing, Finish does not succeed", async () => {
     const h = await harness();
-    const cancel = (id: string) => h.deps.jobs.transition(id, { from: ["queued", "running", "downloading"], to: "cancelled", set: { finishedAt: new Date().toISOString() } });
+    const cancel = (id: string) =>
+      h.deps.jobs.transition(id, {
+        from: ["queued", "running", "downloading"],
+        to: "cancelled",
+        set: { finishedAt: new Date().toISOString() },
+      });
 
     const beforeSubmit = await queuedJob(h.deps, VIDEO);
     await cancel(beforeSubmit.id);
@@ -251,7 +330,10 @@ describe("repeats and late steps", () => {
     expect(notDownloaded.outputs).toBeUndefined();
 
     const beforeFinish = await queuedJob(h.deps, VIDEO);
-    const downloaded = await download(h.deps, await pollToEnd(h.deps, await submit(h.deps, { jobId: beforeFinish.id })));
+    const downloaded = await download(
+      h.deps,
+      await pollToEnd(h.deps, await submit(h.deps, { jobId: beforeFinish.id })),
+    );
     await cancel(beforeFinish.id);
     expect((await caught(finish(h.deps, downloaded))).code).toBe("job_conflict");
     expect((await h.deps.jobs.require(beforeFinish.id)).status).toBe("cancelled");
@@ -297,10 +379,15 @@ describe("repeats and late steps", () => {
     h.sim.setFaults([{ fault: "truncate", times: 1 }]);
     const error = await caught(download(h.deps, state));
     expect(error.name).toBe("ReelayTransientError");
-    expect((await h.deps.jobs.require(queued.id)).lastError).toMatchObject({ code: "download_truncated", step: "download" });
+    expect((await h.deps.jobs.require(queued.id)).lastError).toMatchObject({
+      code: "download_truncated",
+      step: "download",
+    });
     await download(h.deps, state);
     expect((await finish(h.deps, state)).status).toBe("succeeded");
-    expect((await h.deps.jobs.require(queued.id)).outputs?.[0]?.sha256).toBe(h.sim.task((await h.deps.jobs.require(queued.id)).upstreamTaskId ?? "")?.outputSha256);
+    expect((await h.deps.jobs.require(queued.id)).outputs?.[0]?.sha256).toBe(
+      h.sim.task((await h.deps.jobs.require(queued.id)).upstreamTaskId ?? "")?.outputSha256,
+    );
   });
 
   it("finish refuses a job with no stored output (a partial copy is never marked succeeded)", async () => {

@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BUCKET_RATIO, bucketOf, bucketStartMs, quantileMs, type GenerationHistory } from "../../src/polling/history.ts";
+import {
+  BUCKET_RATIO,
+  bucketOf,
+  bucketStartMs,
+  quantileMs,
+  type GenerationHistory,
+} from "../../src/polling/history.ts";
 
 function historyOf(samplesMs: number[]): GenerationHistory {
   const buckets: Record<number, number> = {};
@@ -60,6 +66,8 @@ describe("quantileMs", () => {
   });
 
   it("ignores empty and malformed buckets", () => {
-    expect(quantileMs({ samples: 2, buckets: { [bucketOf(40_000)]: 2, 3: 0, [-1]: 5 } }, 0)).toBeCloseTo(bucketStartMs(bucketOf(40_000)));
+    expect(
+      quantileMs({ samples: 2, buckets: { [bucketOf(40_000)]: 2, 3: 0, [-1]: 5 } }, 0),
+    ).toBeCloseTo(bucketStartMs(bucketOf(40_000)));
   });
 });

@@ -1,6 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BUCKET_RATIO, bucketOf, quantileMs, type GenerationHistory } from "../../src/polling/history.ts";
+import {
+  BUCKET_RATIO,
+  bucketOf,
+  quantileMs,
+  type GenerationHistory,
+} from "../../src/polling/history.ts";
 import {
   DETECT_POLL_MS,
   EARLY_FINISH_FACTOR,
@@ -21,11 +26,14 @@ const MIN = 60_000;
 
 describe("pollDelayMs", () => {
   it("starts at 2 000 ms and grows by 1.5 to the 5 000 ms cap", () => {
-    expect([0, 1, 2, 3, 4, 50].map((n) => pollDelayMs(n))).toEqual([2000, 3000, 4500, 5000, 5000, 5000]);
+    expect([0, 1, 2, 3, 4, 50].map((n) => pollDelayMs(n))).toEqual([
+      2000, 3000, 4500, 5000, 5000, 5000,
+    ]);
   });
 
   it("never decreases from one poll to the next without jitter", () => {
-    for (let n = 0; n < 100; n += 1) expect(pollDelayMs(n + 1)).toBeGreaterThanOrEqual(pollDelayMs(n));
+    for (let n = 0; n < 100; n += 1)
+      expect(pollDelayMs(n + 1)).toBeGreaterThanOrEqual(pollDelayMs(n));
   });
 
   it("treats a negative, fractional or NaN poll number as a valid count", () => {
@@ -37,11 +45,16 @@ describe("pollDelayMs", () => {
 
   it("stays within 2-5 s for any poll number, jitter and random draw", () => {
     fc.assert(
-      fc.property(fc.integer({ min: -5, max: 10_000 }), fc.double({ min: -1, max: 2, noNaN: true }), fc.double({ min: -1, max: 2, noNaN: true }), (n, jitter, r) => {
-        const delay = pollDelayMs(n, { jitter, random: () => r });
-        expect(delay).toBeGreaterThanOrEqual(2000);
-        expect(delay).toBeLessThanOrEqual(5000);
-      }),
+      fc.property(
+        fc.integer({ min: -5, max: 10_000 }),
+        fc.double({ min: -1, max: 2, noNaN: true }),
+        fc.double({ min: -1, max: 2, noNaN: true }),
+        (n, jitter, r) => {
+          const delay = pollDelayMs(n, { jitter, random: () => r });
+          expect(delay).toBeGreaterThanOrEqual(2000);
+          expect(delay).toBeLessThanOrEqual(5000);
+        },
+      ),
     );
   });
 
@@ -59,7 +72,8 @@ function flat(ms: number, count: number): GenerationHistory {
 /** 100 samples 100, 101, ..., 199 s: the 5 % quantile is 105 s, the 99 % quantile 199 s (to a bucket). */
 const spread: GenerationHistory = (() => {
   const buckets: Record<number, number> = {};
-  for (let s = 100; s < 200; s++) buckets[bucketOf(s * 1000)] = (buckets[bucketOf(s * 1000)] ?? 0) + 1;
+  for (let s = 100; s < 200; s++)
+    buckets[bucketOf(s * 1000)] = (buckets[bucketOf(s * 1000)] ?? 0) + 1;
   return { samples: 100, buckets };
 })();
 
@@ -88,31 +102,59 @@ describe("firstWaitMs", () => {
 
 describe("nextPollDelayMs", () => {
   it("without a trusted history follows the backoff schedule", () => {
-    expect([0, 1, 2, 3].map((polls) => nextPollDelayMs({ polls, sinceSubmitMs: 150_000 }))).toEqual([2000, 3000, 4500, 5000]);
-    expect(nextPollDelayMs({ polls: 3, sinceSubmitMs: 150_000, history: flat(160_000, MIN_HISTORY_SAMPLES - 1) })).toBe(5000);
+    expect([0, 1, 2, 3].map((polls) => nextPollDelayMs({ polls, sinceSubmitMs: 150_000 }))).toEqual(
+      [2000, 3000, 4500, 5000],
+    );
+    expect(
+      nextPollDelayMs({
+        polls: 3,
+        sinceSubmitMs: 150_000,
+        history: flat(160_000, MIN_HISTORY_SAMPLES - 1),
+      }),
+    ).toBe(5000);
   });
 
   it("is DETECT_POLL_MS (2.5 s, inside the 2-5 s band) until the history's 99 % quantile", () => {
     expect(DETECT_POLL_MS).toBe(2500);
-    expect(nextPollDelayMs({ polls: 7, sinceSubmitMs: 110_000, history: spread })).toBe(DETECT_POLL_MS);
-    expect(nextPollDelayMs({ polls: 7, sinceSubmitMs: quantileMs(spread, TAIL_QUANTILE)! - 1, history: spread })).toBe(DETECT_POLL_MS);
+    expect(nextPollDelayMs({ polls: 7, sinceSubmitMs: 110_000, history: spread })).toBe(
+      DETECT_POLL_MS,
+    );
+    expect(
+      nextPollDelayMs({
+        polls: 7,
+        sinceSubmitMs: quantileMs(spread, TAIL_QUANTILE)! - 1,
+        history: spread,
+      }),
+    ).toBe(DETECT_POLL_MS);
   });
 
   it("past the 99 % quantile goes back to the backoff schedule", () => {
-    expect(nextPollDelayMs({ polls: 7, sinceSubmitMs: quantileMs(spread, TAIL_QUANTILE)!, history: spread })).toBe(5000);
+    expect(
+      nextPollDelayMs({
+        polls: 7,
+        sinceSubmitMs: quantileMs(spread, TAIL_QUANTILE)!,
+        history: spread,
+      }),
+    ).toBe(5000);
   });
 });
 
 describe("observedGenerationMs", () => {
   it("is the midpoint of the last running look and the done look", () => {
-    expect(observedGenerationMs({ submittedAtMs: 1_000, runningSeenAtMs: 91_000, doneSeenAtMs: 94_000 })).toBe(91_500);
-    expect(observedGenerationMs({ submittedAtMs: 0, runningSeenAtMs: 50_000, doneSeenAtMs: 60_000 })).toBe(55_000);
+    expect(
+      observedGenerationMs({ submittedAtMs: 1_000, runningSeenAtMs: 91_000, doneSeenAtMs: 94_000 }),
+    ).toBe(91_500);
+    expect(
+      observedGenerationMs({ submittedAtMs: 0, runningSeenAtMs: 50_000, doneSeenAtMs: 60_000 }),
+    ).toBe(55_000);
   });
 
   it("is 0.9 x the done look's time when the first look already saw the task done", () => {
     expect(EARLY_FINISH_FACTOR).toBe(0.9);
     expect(observedGenerationMs({ submittedAtMs: 1_000, doneSeenAtMs: 301_000 })).toBe(270_000);
-    expect(observedGenerationMs({ submittedAtMs: 1_000, runningSeenAtMs: 1_000, doneSeenAtMs: 301_000 })).toBe(270_000);
+    expect(
+      observedGenerationMs({ submittedAtMs: 1_000, runningSeenAtMs: 1_000, doneSeenAtMs: 301_000 }),
+    ).toBe(270_000);
   });
 
   it("leaves the 5 % quantile alone while fewer than 5 % finish before the first look, and pulls it earlier once more do", () => {
@@ -122,10 +164,14 @@ describe("observedGenerationMs", () => {
       const buckets: Record<number, number> = {};
       const add = (ms: number) => (buckets[bucketOf(ms)] = (buckets[bucketOf(ms)] ?? 0) + 1);
       running.forEach(add);
-      for (let i = 0; i < early; i++) add(observedGenerationMs({ submittedAtMs: 0, doneSeenAtMs: firstLookMs }));
+      for (let i = 0; i < early; i++)
+        add(observedGenerationMs({ submittedAtMs: 0, doneSeenAtMs: firstLookMs }));
       return { samples: running.length + early, buckets };
     };
-    const without = quantileMs({ samples: 97, buckets: historyWith(0).buckets }, FIRST_POLL_QUANTILE)!;
+    const without = quantileMs(
+      { samples: 97, buckets: historyWith(0).buckets },
+      FIRST_POLL_QUANTILE,
+    )!;
     expect(quantileMs(historyWith(3), FIRST_POLL_QUANTILE)!).toBeGreaterThan(firstLookMs);
     expect(quantileMs(historyWith(3), FIRST_POLL_QUANTILE)!).toBeLessThanOrEqual(without);
     expect(quantileMs(historyWith(20), FIRST_POLL_QUANTILE)!).toBeLessThan(firstLookMs * 0.95);
@@ -144,9 +190,12 @@ describe("jobDeadlineMs", () => {
     [{ durationSec: -4 }, 8 * MIN + 20_000],
     [{ durationSec: 5, queueing: true }, 10 * MIN + 20_000],
     [{ durationSec: 12, queueing: true }, 15 * MIN],
-  ])("%j -> %i ms (5 min + 40 s per video second, +2 min queueing, clamped to 5-15 min)", (input, expected) => {
-    expect(jobDeadlineMs(input)).toBe(expected);
-  });
+  ])(
+    "%j -> %i ms (5 min + 40 s per video second, +2 min queueing, clamped to 5-15 min)",
+    (input, expected) => {
+      expect(jobDeadlineMs(input)).toBe(expected);
+    },
+  );
 
   it("stays inside 5-15 minutes for any duration without an override", () => {
     fc.assert(
@@ -166,7 +215,8 @@ describe("jobDeadlineMs", () => {
   });
 
   it("ignores a zero, negative or NaN override", () => {
-    for (const overrideS of [0, -1, Number.NaN]) expect(jobDeadlineMs({ durationSec: 5, overrideS })).toBe(8 * MIN + 20_000);
+    for (const overrideS of [0, -1, Number.NaN])
+      expect(jobDeadlineMs({ durationSec: 5, overrideS })).toBe(8 * MIN + 20_000);
   });
 });
 

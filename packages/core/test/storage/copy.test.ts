@@ -28,7 +28,13 @@ beforeAll(async () => {
   aws = await startLocalAws();
   store = new ObjectStore(aws.s3, aws.bucket);
   // A hand-moved clock: tasks finish and URLs expire exactly when the test says.
-  sim = await startSimulator({ apiKey: KEY, generationMs: 1_000, outputBytes: 20 * MB, urlTtlMs: 60_000, now: () => clock });
+  sim = await startSimulator({
+    apiKey: KEY,
+    generationMs: 1_000,
+    outputBytes: 20 * MB,
+    urlTtlMs: 60_000,
+    now: () => clock,
+  });
 });
 afterAll(async () => {
   await sim.close();
@@ -69,7 +75,6 @@ async function openUploads(): Promise<number> {
   return answer.Uploads?.length ?? 0;
 }
 
-
 describe("copyUrlToS3 against the simulator and s3rver", () => {
   it("streams a 20 MB output in parts: bytes and sha256 equal the simulator's, and the stored object reads back the same", async () => {
     const { id, url } = await finishedTask();
@@ -80,7 +85,10 @@ describe("copyUrlToS3 against the simulator and s3rver", () => {
     expect(copied.sha256).toBe(task?.outputSha256);
     expect(copied.contentType).toBe("video/mp4");
     expect(copied.sourceUrlHost).toBe(new URL(sim.url).host);
-    expect(await store.head("outputs/t1/video.mp4")).toMatchObject({ bytes: copied.bytes, contentType: "video/mp4" });
+    expect(await store.head("outputs/t1/video.mp4")).toMatchObject({
+      bytes: copied.bytes,
+      contentType: "video/mp4",
+    });
     const read = await store.getStream("outputs/t1/video.mp4");
     const hash = createHash("sha256");
     for await (const chunk of read.body) hash.update(chunk as Buffer);
@@ -141,22 +149,34 @@ describe("copyUrlToS3 against the simulator and s3rver", () => {
   });
 });
 
-type Answer = (socket: Socket, write: (chunk: Buffer | string) => Promise<void>, sent: string[]) => Promise<void>;
+type Answer = (
+  socket: Socket,
+  write: (chunk: Buffer | string) => Promise<void>,
+  sent: string[],
+) => Promise<void>;
 
 /** Waits until the copier has sent `command` to S3 (a reset discards bytes the client had not read yet). */
 async function untilSent(sent: string[], command: string): Promise<void> {
-  for (let i = 0; i < 500 && !sent.includes(command); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 500 && !sent.includes(command); i++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 /**
  * Copies from a raw output host on 127.0.0.1 whose answer the test scripts, socket and all; returns
  * the error and the S3 commands sent, after checking that nothing was stored and no upload is open.
  */
-async function failedCopyFrom(answer: Answer, key: string, fetcher = localFetch): Promise<{ error: Awaited<ReturnType<typeof caught>>; sent: string[] }> {
+async function failedCopyFrom(
+  answer: Answer,
+  key: string,
+  fetcher = localFetch,
+): Promise<{ error: Awaited<ReturnType<typeof caught>>; sent: string[] }> {
   const sent = recordCommands();
   const server: Server = createServer((req, res) => {
     const socket = req.socket;
-    const write = (chunk: Buffer | string) => new Promise<void>((resolve, reject) => socket.write(chunk, (error) => (error ? reject(error) : resolve())));
+    const write = (chunk: Buffer | string) =>
+      new Promise<void>((resolve, reject) =>
+        socket.write(chunk, (error) => (error ? reject(error) : resolve())),
+      );
     // The test writes the raw response itself; the http layer only parsed the request.
     res.detachSocket(socket);
     void answer(socket, write, sent).catch(() => socket.destroy());
@@ -180,7 +200,9 @@ async function failedCopyFrom(answer: Answer, key: string, fetcher = localFetch)
 describe("copyUrlToS3: a download cut short is never stored", () => {
   it("a connection RESET mid-body (after a part was uploaded) is a TransientError download_truncated; no object, the multipart upload aborted", async () => {
     const { error, sent } = await failedCopyFrom(async (socket, write, commands) => {
-      await write(`HTTP/1.1 200 OK\r\ncontent-type: video/mp4\r\ncontent-length: ${20 * MB}\r\n\r\n`);
+      await write(
+        `HTTP/1.1 200 OK\r\ncontent-type: video/mp4\r\ncontent-length: ${20 * MB}\r\n\r\n`,
+      );
       for (let i = 0; i < 10; i++) await write(Buffer.alloc(MB, i));
       await untilSent(commands, "UploadPartCommand");
       socket.resetAndDestroy();
@@ -193,7 +215,9 @@ describe("copyUrlToS3: a download cut short is never stored", () => {
 
   it("a body that ends cleanly but short of Content-Length (small, one part) is download_truncated and stores nothing", async () => {
     const { error } = await failedCopyFrom(async (socket, write) => {
-      await write("HTTP/1.1 200 OK\r\ncontent-type: video/mp4\r\ncontent-length: 5000\r\nconnection: close\r\n\r\n");
+      await write(
+        "HTTP/1.1 200 OK\r\ncontent-type: video/mp4\r\ncontent-length: 5000\r\nconnection: close\r\n\r\n",
+      );
       await write(Buffer.alloc(3000, 1));
       socket.end();
     }, "outputs/short/video.mp4");
@@ -205,11 +229,15 @@ describe("copyUrlToS3: a download cut short is never stored", () => {
 describe("copyUrlToS3 through the guard's limits", () => {
   it("a body with no Content-Length that grows past REELAY_MAX_OUTPUT_BYTES is the permanent output_too_large; no object, the multipart upload aborted", async () => {
     const capped = guardedFetch(outputFetchPolicy("local", 12 * MB));
-    const { error, sent } = await failedCopyFrom(async (socket, write) => {
-      await write("HTTP/1.1 200 OK\r\ncontent-type: video/mp4\r\nconnection: close\r\n\r\n");
-      for (let i = 0; i < 20 && !socket.destroyed; i++) await write(Buffer.alloc(MB, i));
-      socket.end();
-    }, "outputs/big/video.mp4", capped);
+    const { error, sent } = await failedCopyFrom(
+      async (socket, write) => {
+        await write("HTTP/1.1 200 OK\r\ncontent-type: video/mp4\r\nconnection: close\r\n\r\n");
+        for (let i = 0; i < 20 && !socket.destroyed; i++) await write(Buffer.alloc(MB, i));
+        socket.end();
+      },
+      "outputs/big/video.mp4",
+      capped,
+    );
     expect(error).not.toBeInstanceOf(TransientError);
     expect(error.code).toBe("output_too_large");
     expect(sent).toContain("AbortMultipartUploadCommand");
@@ -217,7 +245,9 @@ describe("copyUrlToS3 through the guard's limits", () => {
 
   it("an HTML answer where the video should be is the permanent output_content_type and stores nothing", async () => {
     const { error, sent } = await failedCopyFrom(async (socket, write) => {
-      await write("HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 13\r\nconnection: close\r\n\r\n<h1>hi</h1>\r\n");
+      await write(
+        "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 13\r\nconnection: close\r\n\r\n<h1>hi</h1>\r\n",
+      );
       socket.end();
     }, "outputs/html/video.mp4");
     expect(error).not.toBeInstanceOf(TransientError);
@@ -228,7 +258,9 @@ describe("copyUrlToS3 through the guard's limits", () => {
   it("the AWS policy refuses the simulator's loopback URL with the permanent url_forbidden, before any S3 call", async () => {
     const { url } = await finishedTask();
     const sent = recordCommands();
-    const error = await caught(copyUrlToS3(guardedFetch(outputFetchPolicy("aws")), url, store, "outputs/aws/video.mp4"));
+    const error = await caught(
+      copyUrlToS3(guardedFetch(outputFetchPolicy("aws")), url, store, "outputs/aws/video.mp4"),
+    );
     aws.s3.middlewareStack.remove("record-commands");
     expect(error).not.toBeInstanceOf(TransientError);
     expect(error.code).toBe("url_forbidden");
@@ -250,7 +282,12 @@ describe("ObjectStore", () => {
 
   it("uploadStream with expectedBytes refuses a stream that ends short and leaves no object", async () => {
     const body = Readable.from([Buffer.alloc(1000, 1)]);
-    const error = await caught(store.uploadStream("short.bin", body, { contentType: "application/octet-stream", expectedBytes: 2000 }));
+    const error = await caught(
+      store.uploadStream("short.bin", body, {
+        contentType: "application/octet-stream",
+        expectedBytes: 2000,
+      }),
+    );
     expect(error.code).toBe("download_truncated");
     expect(await store.head("short.bin")).toBeUndefined();
   });
@@ -264,7 +301,8 @@ describe("partSizeFor", () => {
     expect(partSizeFor(10_000 * 5 * MiB)).toBe(5 * MiB);
     expect(partSizeFor(10_000 * 5 * MiB + 1)).toBe(6 * MiB);
     expect(partSizeFor(100 * 1024 * MiB)).toBe(11 * MiB);
-    for (const bytes of [10_000 * 5 * MiB + 1, 64 * 1024 * MiB, 100 * 1024 * MiB]) expect(Math.ceil(bytes / partSizeFor(bytes))).toBeLessThanOrEqual(10_000);
+    for (const bytes of [10_000 * 5 * MiB + 1, 64 * 1024 * MiB, 100 * 1024 * MiB])
+      expect(Math.ceil(bytes / partSizeFor(bytes))).toBeLessThanOrEqual(10_000);
   });
 });
 

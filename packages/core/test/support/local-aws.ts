@@ -61,7 +61,13 @@ export async function startLocalAws(options: LocalAwsOptions = {}): Promise<Loca
   const dynamoAddress = await listen(dynamo);
   const dynamoEndpoint = `http://127.0.0.1:${dynamoAddress.port}`;
 
-  const s3rver = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: join(dir, "s3"), resetOnClose: false });
+  const s3rver = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    silent: true,
+    directory: join(dir, "s3"),
+    resetOnClose: false,
+  });
   s3rver.middleware.unshift(multipartExtras(join(dir, "s3")));
   const s3Address = await s3rver.run();
   const s3Endpoint = `http://127.0.0.1:${s3Address.port}`;

@@ -31,7 +31,9 @@ describe("parseBaseUrl", () => {
       expect.objectContaining({
         code: "invalid_base_url",
         path: "REELAY_UPSTREAM_URL",
-        message: expect.stringMatching(/REELAY_UPSTREAM_URL.*must end in the version segment \/v1.*https:\/\/api\.example\.com\/v1/),
+        message: expect.stringMatching(
+          /REELAY_UPSTREAM_URL.*must end in the version segment \/v1.*https:\/\/api\.example\.com\/v1/,
+        ),
       }),
     );
   });

@@ -2,11 +2,23 @@ import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { ReelayError } from "../../src/errors.ts";
 import { UpstreamClient, type UpstreamClientOptions } from "../../src/upstream/client.ts";
-import { hang, json, raw, reset, startScripted, type ScriptedServer, type Step } from "./http-fixture.ts";
+import {
+  hang,
+  json,
+  raw,
+  reset,
+  startScripted,
+  type ScriptedServer,
+  type Step,
+} from "./http-fixture.ts";
 import { caught } from "./rejection.ts";
 
 const KEY = "sk-live-SECRET-0123456789abcdef";
-const TASK = { service_task: { task_id: "vidtsk_abc", status: "queued" }, task_id: "vidtsk_abc", status: "queued" };
+const TASK = {
+  service_task: { task_id: "vidtsk_abc", status: "queued" },
+  task_id: "vidtsk_abc",
+  status: "queued",
+};
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -31,35 +43,50 @@ async function setup(steps: Step[], options: Partial<UpstreamClientOptions> = {}
 
 /** Everything an error exposes: message, details, JSON form and the whole cause chain. */
 function everythingIn(error: ReelayError): string {
-  return [error.message, JSON.stringify(error.details), JSON.stringify(error), inspect(error, { depth: null })].join("\n");
+  return [
+    error.message,
+    JSON.stringify(error.details),
+    JSON.stringify(error),
+    inspect(error, { depth: null }),
+  ].join("\n");
 }
 
 describe("base URL rule", () => {
-  it.each(["http://127.0.0.1:1/v2", "http://127.0.0.1:1", "http://127.0.0.1:1/v1/video", "ftp://127.0.0.1/v1", "not a url", "http://user:pw@127.0.0.1/v1", "http://127.0.0.1/v1?x=1"])(
-    "refuses %s with invalid_base_url",
-    (baseUrl) => {
-      let thrown: unknown;
-      try {
-        new UpstreamClient({ baseUrl, apiKey: KEY });
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown).toBeInstanceOf(ReelayError);
-      expect((thrown as ReelayError).code).toBe("invalid_base_url");
-      expect((thrown as ReelayError).message).toMatch(/\/v1/);
-      expect((thrown as ReelayError).message).not.toContain("pw@");
-    },
-  );
+  it.each([
+    "http://127.0.0.1:1/v2",
+    "http://127.0.0.1:1",
+    "http://127.0.0.1:1/v1/video",
+    "ftp://127.0.0.1/v1",
+    "not a url",
+    "http://user:pw@127.0.0.1/v1",
+    "http://127.0.0.1/v1?x=1",
+  ])("refuses %s with invalid_base_url", (baseUrl) => {
+    let thrown: unknown;
+    try {
+      new UpstreamClient({ baseUrl, apiKey: KEY });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ReelayError);
+    expect((thrown as ReelayError).code).toBe("invalid_base_url");
+    expect((thrown as ReelayError).message).toMatch(/\/v1/);
+    expect((thrown as ReelayError).message).not.toContain("pw@");
+  });
 
   it("accepts a trailing slash and drops it", () => {
-    expect(new UpstreamClient({ baseUrl: "https://api.example.com/gw/v1/", apiKey: KEY }).baseUrl).toBe("https://api.example.com/gw/v1");
+    expect(
+      new UpstreamClient({ baseUrl: "https://api.example.com/gw/v1/", apiKey: KEY }).baseUrl,
+    ).toBe("https://api.example.com/gw/v1");
   });
 });
 
 describe("requests", () => {
   it("createVideo posts JSON with bearer auth, content type and the idempotency key", async () => {
     const { server, client } = await setup([json(200, TASK)]);
-    const created = await client.createVideo({ model: "gamma-3.1", prompt: "a cat" }, { idempotencyKey: "job-1" });
+    const created = await client.createVideo(
+      { model: "gamma-3.1", prompt: "a cat" },
+      { idempotencyKey: "job-1" },
+    );
     expect(created.taskId).toBe("vidtsk_abc");
     expect(created.state.state).toBe("running");
     const [request] = server.requests;
@@ -72,10 +99,16 @@ describe("requests", () => {
   });
 
   it("getVideoTask GETs the task by its exact id with auth and no body or key", async () => {
-    const done = { service_task: { status: "succeeded", output: { video_url: "https://cdn.test/v.mp4" } } };
+    const done = {
+      service_task: { status: "succeeded", output: { video_url: "https://cdn.test/v.mp4" } },
+    };
     const { server, client } = await setup([json(200, done)]);
     const answer = await client.getVideoTask("vidtsk_abc");
-    expect(answer).toEqual({ body: done, httpStatus: 200, state: { state: "succeeded", status: "succeeded", outputUrls: ["https://cdn.test/v.mp4"] } });
+    expect(answer).toEqual({
+      body: done,
+      httpStatus: 200,
+      state: { state: "succeeded", status: "succeeded", outputUrls: ["https://cdn.test/v.mp4"] },
+    });
     expect(server.requests[0]?.url).toBe("/v1/video/tasks/vidtsk_abc");
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(server.requests[0]?.headers["x-idempotency-key"]).toBeUndefined();
@@ -90,7 +123,10 @@ describe("requests", () => {
 
   it("createImage returns a task id for an asynchronous answer", async () => {
     const { server, client } = await setup([json(200, { task_id: "imgtsk_1", status: "queued" })]);
-    const created = await client.createImage({ model: "m", messages: [] }, { idempotencyKey: "img-1" });
+    const created = await client.createImage(
+      { model: "m", messages: [] },
+      { idempotencyKey: "img-1" },
+    );
     expect(created.taskId).toBe("imgtsk_1");
     expect(created.state.state).toBe("running");
     expect(server.requests[0]?.url).toBe("/v1/chat/completions");
@@ -104,7 +140,9 @@ describe("requests", () => {
   });
 
   it("editImages sends multipart form data with auth and key", async () => {
-    const { server, client } = await setup([json(200, { created: 1, data: [{ url: "https://cdn.test/e.png" }] })]);
+    const { server, client } = await setup([
+      json(200, { created: 1, data: [{ url: "https://cdn.test/e.png" }] }),
+    ]);
     const form = new FormData();
     form.set("prompt", "make it blue");
     form.set("image", new Blob([new Uint8Array([1, 2, 3])], { type: "image/png" }), "a.png");
@@ -119,14 +157,26 @@ describe("requests", () => {
 
   it("listModels asks with the modality filter and filters an upstream that ignores it", async () => {
     const { server, client } = await setup([
-      json(200, { object: "list", data: [{ id: "gamma-3.1", modality: "video" }, { id: "deltaq2-image", modality: "image" }, { id: "plain" }] }),
+      json(200, {
+        object: "list",
+        data: [
+          { id: "gamma-3.1", modality: "video" },
+          { id: "deltaq2-image", modality: "image" },
+          { id: "plain" },
+        ],
+      }),
     ]);
-    expect(await client.listModels("video")).toEqual([{ id: "gamma-3.1", modality: "video" }, { id: "plain" }]);
+    expect(await client.listModels("video")).toEqual([
+      { id: "gamma-3.1", modality: "video" },
+      { id: "plain" },
+    ]);
     expect(server.requests[0]?.url).toBe("/v1/models?modality=video");
   });
 
   it("listModels uses a configured path", async () => {
-    const { server, client } = await setup([json(200, ["a", "b"])], { modelsPath: "catalog/models" });
+    const { server, client } = await setup([json(200, ["a", "b"])], {
+      modelsPath: "catalog/models",
+    });
     expect(await client.listModels()).toEqual([{ id: "a" }, { id: "b" }]);
     expect(server.requests[0]?.url).toBe("/v1/catalog/models");
   });
@@ -134,10 +184,16 @@ describe("requests", () => {
 
 describe("retries", () => {
   it("honours Retry-After in seconds on 429 and keeps the same idempotency key", async () => {
-    const { server, client, sleeps } = await setup([json(429, { error: { message: "slow down" } }, { "retry-after": "3" }), json(200, TASK)]);
+    const { server, client, sleeps } = await setup([
+      json(429, { error: { message: "slow down" } }, { "retry-after": "3" }),
+      json(200, TASK),
+    ]);
     await client.createVideo({ model: "m" }, { idempotencyKey: "job-429" });
     expect(sleeps).toEqual([3000]);
-    expect(server.requests.map((r) => r.headers["x-idempotency-key"])).toEqual(["job-429", "job-429"]);
+    expect(server.requests.map((r) => r.headers["x-idempotency-key"])).toEqual([
+      "job-429",
+      "job-429",
+    ]);
   });
 
   it("honours Retry-After as an HTTP date", async () => {
@@ -151,24 +207,37 @@ describe("retries", () => {
   });
 
   it("caps a huge Retry-After at 60 s", async () => {
-    const { client, sleeps } = await setup([json(429, {}, { "retry-after": "3600" }), json(200, TASK)]);
+    const { client, sleeps } = await setup([
+      json(429, {}, { "retry-after": "3600" }),
+      json(200, TASK),
+    ]);
     await client.getVideoTask("vidtsk_abc");
     expect(sleeps).toEqual([60_000]);
   });
 
   it("retries 5xx with capped exponential backoff, then succeeds, with the same key on every attempt", async () => {
     const { server, client, sleeps } = await setup(
-      [json(503, { error: "busy" }), json(500, { error: "oops" }), json(502, {}), json(504, {}), json(200, TASK)],
+      [
+        json(503, { error: "busy" }),
+        json(500, { error: "oops" }),
+        json(502, {}),
+        json(504, {}),
+        json(200, TASK),
+      ],
       { backoff: { baseMs: 100, capMs: 500 } },
     );
     const created = await client.createVideo({ model: "m" }, { idempotencyKey: "job-5xx" });
     expect(created.taskId).toBe("vidtsk_abc");
     expect(sleeps).toEqual([100, 200, 400, 500]);
-    expect(new Set(server.requests.map((r) => r.headers["x-idempotency-key"]))).toEqual(new Set(["job-5xx"]));
+    expect(new Set(server.requests.map((r) => r.headers["x-idempotency-key"]))).toEqual(
+      new Set(["job-5xx"]),
+    );
   });
 
   it("draws each backoff between zero and the ceiling (full jitter)", async () => {
-    const { client, sleeps } = await setup([json(503, {}), json(200, TASK)], { random: () => 0.25 });
+    const { client, sleeps } = await setup([json(503, {}), json(200, TASK)], {
+      random: () => 0.25,
+    });
     await client.getVideoTask("vidtsk_abc");
     expect(sleeps).toEqual([125]);
   });
@@ -177,11 +246,16 @@ describe("retries", () => {
     const { server, client } = await setup([reset, json(200, TASK)]);
     const created = await client.createVideo({ model: "m" }, { idempotencyKey: "job-reset" });
     expect(created.taskId).toBe("vidtsk_abc");
-    expect(server.requests.map((r) => r.headers["x-idempotency-key"])).toEqual(["job-reset", "job-reset"]);
+    expect(server.requests.map((r) => r.headers["x-idempotency-key"])).toEqual([
+      "job-reset",
+      "job-reset",
+    ]);
   });
 
   it("does not retry a 400 and reports upstream_rejected with the upstream's message", async () => {
-    const { server, client } = await setup([json(400, { error: { code: "bad_duration", message: "duration_sec 5 is not allowed" } })]);
+    const { server, client } = await setup([
+      json(400, { error: { code: "bad_duration", message: "duration_sec 5 is not allowed" } }),
+    ]);
     const error = await caught(client.createVideo({ model: "m" }, { idempotencyKey: "job-400" }));
     expect(server.requests).toHaveLength(1);
     expect(error.code).toBe("upstream_rejected");
@@ -212,7 +286,10 @@ describe("retries", () => {
   });
 
   it("gives up after maxAttempts 5xx answers with a retryable upstream_unavailable", async () => {
-    const { server, client, sleeps } = await setup([json(503, { error: { message: "maintenance" } })], { maxAttempts: 3 });
+    const { server, client, sleeps } = await setup(
+      [json(503, { error: { message: "maintenance" } })],
+      { maxAttempts: 3 },
+    );
     const error = await caught(client.getVideoTask("vidtsk_abc"));
     expect(server.requests).toHaveLength(3);
     expect(sleeps).toHaveLength(2);
@@ -223,7 +300,9 @@ describe("retries", () => {
   });
 
   it("gives up after maxAttempts 429 answers with a retryable upstream_rate_limited", async () => {
-    const { server, client } = await setup([json(429, {}, { "retry-after": "1" })], { maxAttempts: 2 });
+    const { server, client } = await setup([json(429, {}, { "retry-after": "1" })], {
+      maxAttempts: 2,
+    });
     const error = await caught(client.createVideo({}, { idempotencyKey: "k" }));
     expect(server.requests).toHaveLength(2);
     expect(error.code).toBe("upstream_rate_limited");
@@ -249,7 +328,9 @@ describe("retries", () => {
 
 describe("a query with a time limit (until)", () => {
   it("does not sleep a backoff or a Retry-After that would end after it: one 429 with Retry-After 30 fails at once", async () => {
-    const { server, client, sleeps } = await setup([json(429, {}, { "retry-after": "30" })], { maxAttempts: 5 });
+    const { server, client, sleeps } = await setup([json(429, {}, { "retry-after": "30" })], {
+      maxAttempts: 5,
+    });
     const error = await caught(client.getVideoTask("vidtsk_abc", { until: Date.now() + 5_000 }));
     expect(server.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
@@ -258,7 +339,9 @@ describe("a query with a time limit (until)", () => {
   });
 
   it("still retries a 503 while the backoff fits before it", async () => {
-    const { server, client, sleeps } = await setup([json(503, {}), json(200, TASK)], { backoff: { baseMs: 100, capMs: 100 } });
+    const { server, client, sleeps } = await setup([json(503, {}), json(200, TASK)], {
+      backoff: { baseMs: 100, capMs: 100 },
+    });
     const answer = await client.getVideoTask("vidtsk_abc", { until: Date.now() + 5_000 });
     expect(answer.state.state).toBe("running");
     expect(server.requests).toHaveLength(2);
@@ -289,7 +372,9 @@ describe("bad answers", () => {
   });
 
   it("reports a create 2xx carrying a business error as upstream_rejected with the upstream's message, not retried", async () => {
-    const { server, client } = await setup([json(200, { error: { code: "insufficient_quota", message: "Your balance is too low" } })]);
+    const { server, client } = await setup([
+      json(200, { error: { code: "insufficient_quota", message: "Your balance is too low" } }),
+    ]);
     const error = await caught(client.createVideo({}, { idempotencyKey: "k" }));
     expect(server.requests).toHaveLength(1);
     expect(error.code).toBe("upstream_rejected");
@@ -298,21 +383,44 @@ describe("bad answers", () => {
   });
 
   it("reads a create answered with its task already failed (a repeat after a lost answer) as that task's failure, not a rejection", async () => {
-    const failed = { service_task: { task_id: "vidtsk_abc", status: "failed", error: { code: "generation_failed", message: "Content moderation rejected the prompt" } }, task_id: "vidtsk_abc", status: "failed" };
+    const failed = {
+      service_task: {
+        task_id: "vidtsk_abc",
+        status: "failed",
+        error: { code: "generation_failed", message: "Content moderation rejected the prompt" },
+      },
+      task_id: "vidtsk_abc",
+      status: "failed",
+    };
     const { client } = await setup([json(200, failed)]);
     const created = await client.createVideo({}, { idempotencyKey: "k" });
     expect(created.taskId).toBe("vidtsk_abc");
-    expect(created.state).toMatchObject({ state: "failed", error: { message: "Content moderation rejected the prompt" } });
+    expect(created.state).toMatchObject({
+      state: "failed",
+      error: { message: "Content moderation rejected the prompt" },
+    });
   });
 
   it("still reports a business error beside a task id but no failure status as upstream_rejected", async () => {
-    const { client } = await setup([json(200, { task_id: "vidtsk_abc", status: "queued", error: { code: "quota", message: "Your balance is too low" } })]);
-    expect((await caught(client.createVideo({}, { idempotencyKey: "k" }))).code).toBe("upstream_rejected");
+    const { client } = await setup([
+      json(200, {
+        task_id: "vidtsk_abc",
+        status: "queued",
+        error: { code: "quota", message: "Your balance is too low" },
+      }),
+    ]);
+    expect((await caught(client.createVideo({}, { idempotencyKey: "k" }))).code).toBe(
+      "upstream_rejected",
+    );
   });
 
   it("reads a short reason out of a non-JSON error page", async () => {
-    const { client } = await setup([raw(400, "<html><body><h1>Bad gateway config</h1></body></html>")]);
-    expect((await caught(client.getVideoTask("vidtsk_abc"))).message).toContain("Bad gateway config");
+    const { client } = await setup([
+      raw(400, "<html><body><h1>Bad gateway config</h1></body></html>"),
+    ]);
+    expect((await caught(client.getVideoTask("vidtsk_abc"))).message).toContain(
+      "Bad gateway config",
+    );
   });
 });
 
@@ -321,13 +429,17 @@ describe("programming errors", () => {
     const { server, client } = await setup([json(200, TASK)]);
     const error = await caught(client.createVideo({}, { idempotencyKey: "" }));
     expect(error.code).toBe("missing_idempotency_key");
-    const missing = await caught(client.createImage({}, undefined as unknown as { idempotencyKey: string }));
+    const missing = await caught(
+      client.createImage({}, undefined as unknown as { idempotencyKey: string }),
+    );
     expect(missing.code).toBe("missing_idempotency_key");
     expect(server.requests).toHaveLength(0);
   });
 
   it("refuses maxAttempts 0 and an API key with a newline, without quoting the key", () => {
-    expect(() => new UpstreamClient({ baseUrl: "http://127.0.0.1:1/v1", apiKey: KEY, maxAttempts: 0 })).toThrow(/maxAttempts/);
+    expect(
+      () => new UpstreamClient({ baseUrl: "http://127.0.0.1:1/v1", apiKey: KEY, maxAttempts: 0 }),
+    ).toThrow(/maxAttempts/);
     let thrown: unknown;
     try {
       new UpstreamClient({ baseUrl: "http://127.0.0.1:1/v1", apiKey: `${KEY}\n` });
@@ -340,21 +452,35 @@ describe("programming errors", () => {
 
 describe("the API key never appears in an error", () => {
   /** An upstream that echoes the credentials it received into its error message. */
-  const echo = (status: number): Step => (req, res) => {
-    res.writeHead(status, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { code: `bad ${req.headers.authorization}`, message: `invalid key ${req.headers.authorization} (${KEY})` } }));
-  };
+  const echo =
+    (status: number): Step =>
+    (req, res) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          error: {
+            code: `bad ${req.headers.authorization}`,
+            message: `invalid key ${req.headers.authorization} (${KEY})`,
+          },
+        }),
+      );
+    };
 
-  it.each([400, 401, 403, 404, 429, 500])("not when the upstream echoes it in a %i", async (status) => {
-    const { client } = await setup([echo(status)], { maxAttempts: 2 });
-    const error = await caught(client.createVideo({}, { idempotencyKey: "k" }));
-    expect(everythingIn(error)).not.toContain(KEY);
-    expect(error.message).toContain("[redacted]");
-  });
+  it.each([400, 401, 403, 404, 429, 500])(
+    "not when the upstream echoes it in a %i",
+    async (status) => {
+      const { client } = await setup([echo(status)], { maxAttempts: 2 });
+      const error = await caught(client.createVideo({}, { idempotencyKey: "k" }));
+      expect(everythingIn(error)).not.toContain(KEY);
+      expect(error.message).toContain("[redacted]");
+    },
+  );
 
   it("not when the upstream echoes it in a 2xx business error", async () => {
     const { client } = await setup([echo(200)]);
-    expect(everythingIn(await caught(client.createVideo({}, { idempotencyKey: "k" })))).not.toContain(KEY);
+    expect(
+      everythingIn(await caught(client.createVideo({}, { idempotencyKey: "k" }))),
+    ).not.toContain(KEY);
   });
 
   it("not in a network error or its cause chain", async () => {
@@ -373,7 +499,9 @@ describe("the API key never appears in an error", () => {
     const { client } = await setup([json(200, TASK)], {
       maxAttempts: 1,
       fetch: async () => {
-        throw new TypeError("fetch failed", { cause: new Error(`header Authorization: Bearer ${KEY} rejected`) });
+        throw new TypeError("fetch failed", {
+          cause: new Error(`header Authorization: Bearer ${KEY} rejected`),
+        });
       },
     });
     const error = await caught(client.getVideoTask("vidtsk_abc"));

@@ -24,17 +24,23 @@ describe("parseRetryAfterMs", () => {
 
 describe("backoffDelayMs", () => {
   it("doubles the ceiling from the base up to the cap", () => {
-    const top = [1, 2, 3, 4, 5, 6].map((attempt) => backoffDelayMs(attempt, { baseMs: 500, capMs: 8000 }, () => 1));
+    const top = [1, 2, 3, 4, 5, 6].map((attempt) =>
+      backoffDelayMs(attempt, { baseMs: 500, capMs: 8000 }, () => 1),
+    );
     expect(top).toEqual([500, 1000, 2000, 4000, 8000, 8000]);
   });
 
   it("stays between zero and the cap for any attempt and random draw", () => {
     fc.assert(
-      fc.property(fc.integer({ min: -3, max: 10_000 }), fc.double({ min: -1, max: 2, noNaN: true }), (attempt, r) => {
-        const delay = backoffDelayMs(attempt, { baseMs: 500, capMs: 8000 }, () => r);
-        expect(delay).toBeGreaterThanOrEqual(0);
-        expect(delay).toBeLessThanOrEqual(8000);
-      }),
+      fc.property(
+        fc.integer({ min: -3, max: 10_000 }),
+        fc.double({ min: -1, max: 2, noNaN: true }),
+        (attempt, r) => {
+          const delay = backoffDelayMs(attempt, { baseMs: 500, capMs: 8000 }, () => r);
+          expect(delay).toBeGreaterThanOrEqual(0);
+          expect(delay).toBeLessThanOrEqual(8000);
+        },
+      ),
     );
   });
 });

@@ -5,10 +5,26 @@ export const IMG = "https://cdn.example.com/a.png";
 export const VID = "https://cdn.example.com/a.mp4";
 export const AUD = "https://cdn.example.com/a.mp3";
 
-export const first = (url = IMG) => ({ type: "image_url", frame_type: "first_frame", image_url: { url } });
-export const last = (url = IMG) => ({ type: "image_url", frame_type: "last_frame", image_url: { url } });
-export const imageRef = (extra: Record<string, unknown> = {}) => ({ type: "image_url", image_url: { url: IMG }, ...extra });
-export const videoRef = (extra: Record<string, unknown> = {}) => ({ type: "video_url", video_url: VID, ...extra });
+export const first = (url = IMG) => ({
+  type: "image_url",
+  frame_type: "first_frame",
+  image_url: { url },
+});
+export const last = (url = IMG) => ({
+  type: "image_url",
+  frame_type: "last_frame",
+  image_url: { url },
+});
+export const imageRef = (extra: Record<string, unknown> = {}) => ({
+  type: "image_url",
+  image_url: { url: IMG },
+  ...extra,
+});
+export const videoRef = (extra: Record<string, unknown> = {}) => ({
+  type: "video_url",
+  video_url: VID,
+  ...extra,
+});
 export const audioRef = () => ({ type: "audio_url", audio_url: AUD });
 export const times = <T>(n: number, make: () => T): T[] => Array.from({ length: n }, make);
 
@@ -20,8 +36,13 @@ export function expectError(body: unknown, code: string, path?: string): Validat
   const result = validate(body);
   expect(result.valid).toBe(false);
   expect(result.normalized).toBeNull();
-  const match = result.errors.find((issue) => issue.code === code && (path === undefined || issue.path === path));
-  expect(match, `expected error ${code}${path === undefined ? "" : ` at ${path}`}, got ${JSON.stringify(result.errors)}`).toBeDefined();
+  const match = result.errors.find(
+    (issue) => issue.code === code && (path === undefined || issue.path === path),
+  );
+  expect(
+    match,
+    `expected error ${code}${path === undefined ? "" : ` at ${path}`}, got ${JSON.stringify(result.errors)}`,
+  ).toBeDefined();
   return result;
 }
 
@@ -30,7 +51,9 @@ export function expectWarning(body: unknown, code: string, path?: string): Valid
   const result = validate(body);
   expect(result.errors, JSON.stringify(result.errors)).toEqual([]);
   expect(result.valid).toBe(true);
-  const match = result.warnings.find((issue) => issue.code === code && (path === undefined || issue.path === path));
+  const match = result.warnings.find(
+    (issue) => issue.code === code && (path === undefined || issue.path === path),
+  );
   expect(match, `expected warning ${code}, got ${JSON.stringify(result.warnings)}`).toBeDefined();
   return result;
 }

@@ -11,14 +11,22 @@ const table: Array<[string, Record<string, unknown>, string]> = [
   ["beta-2.0-os", { prompt: "a fox" }, "text"],
   ["beta-2.0-overseas-hc-os", { prompt: "a fox" }, "text"],
   ["beta-2.0-fast-hc-os", { prompt: "a fox", input_references: [imageRef()] }, "reference"],
-  ["beta-2.0-mini-overseas-hc-os", { prompt: "a fox", input_references: [imageRef()] }, "reference"],
+  [
+    "beta-2.0-mini-overseas-hc-os",
+    { prompt: "a fox", input_references: [imageRef()] },
+    "reference",
+  ],
   ["gamma-3.1", { prompt: "a fox", duration_sec: 8 }, "text"],
   ["gamma-3.1-fast", { prompt: "a fox", duration_sec: 4 }, "text"],
   ["gamma-3.1-lite", { prompt: "a fox", duration_sec: 6 }, "text"],
   ["deltaq2", { prompt: "a fox" }, "text"],
   ["deltaq2-pro", { prompt: "a fox" }, "text"],
   ["deltaq2-turbo", { prompt: "a fox" }, "text"],
-  ["deltaq3", { prompt: "@fox runs", input_references: [imageRef({ object_id: "fox" })] }, "reference"],
+  [
+    "deltaq3",
+    { prompt: "@fox runs", input_references: [imageRef({ object_id: "fox" })] },
+    "reference",
+  ],
   ["deltaq3-pro", { prompt: "a fox", input_references: [imageRef()] }, "reference"],
   ["deltaq3-turbo", { prompt: "a fox", input_references: [imageRef()] }, "reference"],
   ["deltaq3-pro-fast", { prompt: "a fox", input_references: [imageRef()] }, "reference"],
@@ -48,9 +56,19 @@ describe("§4.8 every model code accepts a minimal valid request", () => {
   });
 
   it("§2.6 deltaq2-image: minimal image request is valid with output_image_count 1", () => {
-    const body = { model: "deltaq2-image", messages: [{ role: "user", content: "a fox" }], modalities: ["image", "text"] };
+    const body = {
+      model: "deltaq2-image",
+      messages: [{ role: "user", content: "a fox" }],
+      modalities: ["image", "text"],
+    };
     const result = validate(body);
-    expect(result).toMatchObject({ valid: true, kind: "image", mode: "text", errors: [], warnings: [] });
+    expect(result).toMatchObject({
+      valid: true,
+      kind: "image",
+      mode: "text",
+      errors: [],
+      warnings: [],
+    });
     expect(result.normalized).toEqual({ ...body, output_image_count: 1 });
   });
 });

@@ -19,8 +19,23 @@ function assertShape(result: ValidationResult): void {
   else expect(result.normalized).not.toBeNull();
 }
 
-const models = fc.constantFrom("gamma-3.1", "zeta-1.1", "kappa-omni-flash-preview", "alpha-2.7-videoedit", "beta-2.0-overseas-hc-os", "lambda-1", "deltaq2-image", "gama-3.1", "");
-const url = fc.oneof(fc.constant("https://cdn.example.com/a.png"), fc.constant("asset://vidast_x"), fc.constant("http://x"), fc.string());
+const models = fc.constantFrom(
+  "gamma-3.1",
+  "zeta-1.1",
+  "kappa-omni-flash-preview",
+  "alpha-2.7-videoedit",
+  "beta-2.0-overseas-hc-os",
+  "lambda-1",
+  "deltaq2-image",
+  "gama-3.1",
+  "",
+);
+const url = fc.oneof(
+  fc.constant("https://cdn.example.com/a.png"),
+  fc.constant("asset://vidast_x"),
+  fc.constant("http://x"),
+  fc.string(),
+);
 const any = fc.anything({ maxDepth: 3 });
 const item = fc.record(
   {
@@ -45,12 +60,34 @@ const body = fc.record(
     generate_audio: fc.oneof(fc.boolean(), any),
     frame_images: fc.oneof(fc.array(item, { maxLength: 4 }), any),
     input_references: fc.oneof(fc.array(item, { maxLength: 4 }), any),
-    model_specific_config: fc.oneof(fc.dictionary(fc.constantFrom("seed", "logo_add", "__proto__", "task", "watermark", "constructor"), any), any),
+    model_specific_config: fc.oneof(
+      fc.dictionary(
+        fc.constantFrom("seed", "logo_add", "__proto__", "task", "watermark", "constructor"),
+        any,
+      ),
+      any,
+    ),
     provider: fc.oneof(fc.record({ raw_passthrough: any }), any),
-    messages: fc.oneof(fc.array(fc.record({ role: fc.oneof(fc.string(), any), content: fc.oneof(fc.string(), any) }), { maxLength: 3 }), any),
+    messages: fc.oneof(
+      fc.array(
+        fc.record({ role: fc.oneof(fc.string(), any), content: fc.oneof(fc.string(), any) }),
+        { maxLength: 3 },
+      ),
+      any,
+    ),
     modalities: fc.oneof(fc.constant(["image"]), any),
     stream: any,
-    image_config: fc.oneof(fc.record({ image_size: any, custom_size: any, reference_images: fc.oneof(fc.array(item, { maxLength: 9 }), any) }, { requiredKeys: [] }), any),
+    image_config: fc.oneof(
+      fc.record(
+        {
+          image_size: any,
+          custom_size: any,
+          reference_images: fc.oneof(fc.array(item, { maxLength: 9 }), any),
+        },
+        { requiredKeys: [] },
+      ),
+      any,
+    ),
     output_image_count: any,
     ["__proto__"]: any,
   },
@@ -74,9 +111,26 @@ describe("validate property tests", () => {
     for (const weird of [NaN, Infinity, -0, 1e308, Number.MAX_SAFE_INTEGER + 2]) {
       assertShape(validate({ model: "gamma-3.1", prompt: "x", duration_sec: weird }));
     }
-    assertShape(validate(JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}},"model":"zeta-1.1","prompt":"x"}')));
+    assertShape(
+      validate(
+        JSON.parse(
+          '{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}},"model":"zeta-1.1","prompt":"x"}',
+        ),
+      ),
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     assertShape(validate(Object.create(null)));
-    assertShape(validate(new Proxy({}, { ownKeys: () => { throw new Error("boom"); } })));
+    assertShape(
+      validate(
+        new Proxy(
+          {},
+          {
+            ownKeys: () => {
+              throw new Error("boom");
+            },
+          },
+        ),
+      ),
+    );
   });
 });

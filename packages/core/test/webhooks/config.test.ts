@@ -29,7 +29,11 @@ describe("REELAY_WEBHOOKS", () => {
   });
 
   it("refuses a missing file and a malformed list with invalid_config naming REELAY_WEBHOOKS", () => {
-    expect(() => loadConfig({ REELAY_WEBHOOKS: "/nonexistent/hooks.json" })).toThrow(/REELAY_WEBHOOKS/);
-    expect(() => loadConfig({ REELAY_WEBHOOKS: '[{"url":"http://127.0.0.1/"}]' })).toThrow(/REELAY_WEBHOOKS/);
+    expect(() => loadConfig({ REELAY_WEBHOOKS: "/nonexistent/hooks.json" })).toThrow(
+      /REELAY_WEBHOOKS/,
+    );
+    expect(() => loadConfig({ REELAY_WEBHOOKS: '[{"url":"http://127.0.0.1/"}]' })).toThrow(
+      /REELAY_WEBHOOKS/,
+    );
   });
 });

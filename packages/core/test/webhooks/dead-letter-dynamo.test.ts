@@ -14,7 +14,14 @@ beforeAll(async () => {
 });
 afterAll(() => aws.stop());
 
-const letter: DeadLetter = { webhookId: "vidtsk_01ARZ3NDEKTSV4RRFFQ69G5FAV.failed", url: "https://hooks.example.com/a", attempts: 5, lastError: "HTTP 500", failedAt: "2026-01-01T00:00:00.000Z", body: "{}" };
+const letter: DeadLetter = {
+  webhookId: "vidtsk_01ARZ3NDEKTSV4RRFFQ69G5FAV.failed",
+  url: "https://hooks.example.com/a",
+  attempts: 5,
+  lastError: "HTTP 500",
+  failedAt: "2026-01-01T00:00:00.000Z",
+  body: "{}",
+};
 
 describe("DynamoDeadLetters (AWS)", () => {
   it("writes one item per message and subscriber, a repeat overwrites it, and the job listing never shows it", async () => {
@@ -25,7 +32,9 @@ describe("DynamoDeadLetters (AWS)", () => {
     const items = (await aws.ddb.send(new ScanCommand({ TableName: tableName }))).Items ?? [];
     expect(items).toHaveLength(2);
     expect(items.map((item) => item.attempts).sort()).toEqual([5, 6]);
-    expect(items.every((item) => String(item.pk).startsWith(`webhook-dead#${letter.webhookId}#`))).toBe(true);
+    expect(
+      items.every((item) => String(item.pk).startsWith(`webhook-dead#${letter.webhookId}#`)),
+    ).toBe(true);
     expect((await new JobStore(aws.ddb, tableName).list()).jobs).toEqual([]);
   });
 });

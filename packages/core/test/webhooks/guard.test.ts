@@ -7,7 +7,10 @@ import { deliverWebhook } from "../../src/webhooks/deliver.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
 
 const subscriberSecret = `whsec_${randomBytes(24).toString("base64")}`;
-const message = { id: "vidtsk_01JGUARD000000000000000000.succeeded", body: JSON.stringify({ type: "test" }) };
+const message = {
+  id: "vidtsk_01JGUARD000000000000000000.succeeded",
+  body: JSON.stringify({ type: "test" }),
+};
 const fast = { attempts: 5, baseDelayMs: 1, timeoutMs: 5000 };
 
 let receiver: Receiver | undefined;
@@ -20,7 +23,10 @@ describe("webhook deliveries through the guard", () => {
   it("AWS policy: a loopback subscriber is refused once, never retried, never contacted; the dead letter says url_forbidden", async () => {
     receiver = await startReceiver(() => 204);
     const url = `${receiver.url}?token=subscriber-token`;
-    const result = await deliverWebhook({ url, secret: subscriberSecret }, message, { fetch: guardedFetch(webhookFetchPolicy("aws")), retry: fast });
+    const result = await deliverWebhook({ url, secret: subscriberSecret }, message, {
+      fetch: guardedFetch(webhookFetchPolicy("aws")),
+      retry: fast,
+    });
     expect(result).toMatchObject({ delivered: false, attempts: 1 });
     expect(result.lastError).toMatch(/^url_forbidden: /);
     expect(result.lastError).not.toContain("subscriber-token");
@@ -28,14 +34,21 @@ describe("webhook deliveries through the guard", () => {
   });
 
   it("AWS policy: a private subscriber (10.0.0.1) is refused the same way", async () => {
-    const result = await deliverWebhook({ url: "https://10.0.0.1/hook", secret: subscriberSecret }, message, { fetch: guardedFetch(webhookFetchPolicy("aws")), retry: fast });
+    const result = await deliverWebhook(
+      { url: "https://10.0.0.1/hook", secret: subscriberSecret },
+      message,
+      { fetch: guardedFetch(webhookFetchPolicy("aws")), retry: fast },
+    );
     expect(result).toMatchObject({ delivered: false, attempts: 1 });
     expect(result.lastError).toContain("private");
   });
 
   it("local policy: the loopback subscriber gets the signed POST", async () => {
     receiver = await startReceiver(() => 204);
-    const result = await deliverWebhook({ url: receiver.url, secret: subscriberSecret }, message, { fetch: guardedFetch(webhookFetchPolicy("local")), retry: fast });
+    const result = await deliverWebhook({ url: receiver.url, secret: subscriberSecret }, message, {
+      fetch: guardedFetch(webhookFetchPolicy("local")),
+      retry: fast,
+    });
     expect(result).toEqual({ delivered: true, attempts: 1 });
     expect(receiver.received[0]?.body).toBe(message.body);
     expect(receiver.received[0]?.headers["webhook-id"]).toBe(message.id);
@@ -43,7 +56,10 @@ describe("webhook deliveries through the guard", () => {
 
   it("local policy: a subscriber failing with 500 is still retried (only refusals are final)", async () => {
     receiver = await startReceiver((n) => (n < 3 ? 500 : 204));
-    const result = await deliverWebhook({ url: receiver.url, secret: subscriberSecret }, message, { fetch: guardedFetch(webhookFetchPolicy("local")), retry: fast });
+    const result = await deliverWebhook({ url: receiver.url, secret: subscriberSecret }, message, {
+      fetch: guardedFetch(webhookFetchPolicy("local")),
+      retry: fast,
+    });
     expect(result).toEqual({ delivered: true, attempts: 3 });
   });
 });

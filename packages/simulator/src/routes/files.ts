@@ -19,11 +19,16 @@ function waitWritable(res: ServerResponse): Promise<void> {
  * Streams chunks with backpressure. With `cutAt`, stops after that many bytes and destroys the socket
  * once they are flushed, so the client sees fewer bytes than Content-Length promised.
  */
-async function pump(res: ServerResponse, chunks: Iterable<Buffer>, cutAt: number | undefined): Promise<void> {
+async function pump(
+  res: ServerResponse,
+  chunks: Iterable<Buffer>,
+  cutAt: number | undefined,
+): Promise<void> {
   let sent = 0;
   for (const chunk of chunks) {
     if (res.destroyed) return;
-    const part = cutAt !== undefined && sent + chunk.length > cutAt ? chunk.subarray(0, cutAt - sent) : chunk;
+    const part =
+      cutAt !== undefined && sent + chunk.length > cutAt ? chunk.subarray(0, cutAt - sent) : chunk;
     sent += part.length;
     if (cutAt !== undefined && sent >= cutAt) {
       res.write(part, () => res.destroy());
@@ -42,12 +47,20 @@ export async function download(ctx: SimContext, r: Req, id: string, name: string
   const task = ctx.tasks.get(id);
   const outcome = await requestFaults(ctx, r, ["download"], task?.faults ?? []);
   if (outcome.kind !== "none") return;
-  if (task === undefined || !outputNames(task).includes(name) || statusAt(task, ctx.opts.now()) !== "succeeded") {
+  if (
+    task === undefined ||
+    !outputNames(task).includes(name) ||
+    statusAt(task, ctx.opts.now()) !== "succeeded"
+  ) {
     throw new HttpError(404, "file_not_found", "No such file");
   }
   const check = ctx.signer.check(r.url.pathname, r.url.searchParams, ctx.opts.now());
   if (check !== "ok") {
-    throw new HttpError(403, check === "expired" ? "url_expired" : "invalid_signature", check === "expired" ? "The URL has expired" : "The URL signature is invalid");
+    throw new HttpError(
+      403,
+      check === "expired" ? "url_expired" : "invalid_signature",
+      check === "expired" ? "The URL has expired" : "The URL signature is invalid",
+    );
   }
   const rules = [...ctx.serverRules, ...task.faults, ...keyedHeaderRules(r, () => true)];
   if (ctx.engine.first(rules, ["download"], new Set(["download_error"])) !== undefined) {

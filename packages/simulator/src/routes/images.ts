@@ -22,8 +22,22 @@ function failedInline(ctx: SimContext, r: Req, task: TaskRecord): boolean {
   return true;
 }
 
-async function create(ctx: SimContext, r: Req, route: string, input: ImageCreate, immediate: boolean): Promise<TaskRecord | undefined> {
-  const spec: CreateInput = { kind: "image", route, model: input.model, prompt: input.prompt, request: input.body, imageCount: input.count, immediate };
+async function create(
+  ctx: SimContext,
+  r: Req,
+  route: string,
+  input: ImageCreate,
+  immediate: boolean,
+): Promise<TaskRecord | undefined> {
+  const spec: CreateInput = {
+    kind: "image",
+    route,
+    model: input.model,
+    prompt: input.prompt,
+    request: input.body,
+    imageCount: input.count,
+    immediate,
+  };
   const made = await createTask(ctx, r, ["image", "create"], spec);
   if (made === undefined) return undefined;
   if (made.after !== undefined) {
@@ -42,7 +56,12 @@ export async function chatImage(ctx: SimContext, r: Req): Promise<void> {
   if (task === undefined) return;
   if (!sync) {
     const body = imageTaskBody(ctx, task);
-    sendJson(r.res, 200, { id: task.id, object: "image.task", ...body, service_task: { task_id: task.id, status: body.status } });
+    sendJson(r.res, 200, {
+      id: task.id,
+      object: "image.task",
+      ...body,
+      service_task: { task_id: task.id, status: body.status },
+    });
     return;
   }
   if (failedInline(ctx, r, task)) return;
@@ -54,7 +73,11 @@ export async function chatImage(ctx: SimContext, r: Req): Promise<void> {
     choices: [
       {
         index: 0,
-        message: { role: "assistant", content: "", images: urls(ctx, task).map((url) => ({ type: "image_url", image_url: { url } })) },
+        message: {
+          role: "assistant",
+          content: "",
+          images: urls(ctx, task).map((url) => ({ type: "image_url", image_url: { url } })),
+        },
         finish_reason: "stop",
       },
     ],
@@ -67,7 +90,8 @@ export async function pollImage(ctx: SimContext, r: Req, id: string): Promise<vo
   const task = ctx.tasks.get(id);
   const outcome = await requestFaults(ctx, r, ["image", "poll"], task?.faults ?? []);
   if (outcome.kind !== "none") return;
-  if (task === undefined || task.kind !== "image") throw new HttpError(404, "task_not_found", `No image task with id \`${id}\``);
+  if (task === undefined || task.kind !== "image")
+    throw new HttpError(404, "task_not_found", `No image task with id \`${id}\``);
   sendJson(r.res, 200, imageTaskBody(ctx, task));
 }
 
@@ -78,7 +102,11 @@ async function parseForm(ctx: SimContext, r: Req): Promise<FormData> {
   }
   const raw = await readBody(r.req, ctx.opts.maxBodyBytes);
   try {
-    return await new Request("http://127.0.0.1/", { method: "POST", headers: { "content-type": type }, body: raw }).formData();
+    return await new Request("http://127.0.0.1/", {
+      method: "POST",
+      headers: { "content-type": type },
+      body: raw,
+    }).formData();
   } catch {
     throw new HttpError(400, "invalid_multipart", "Request body is not valid multipart/form-data");
   }
@@ -92,7 +120,9 @@ export async function editImage(ctx: SimContext, r: Req): Promise<void> {
   if (task === undefined || failedInline(ctx, r, task)) return;
   const created = Math.floor(task.createdAt / 1000);
   if (input.body.response_format === "b64_json") {
-    const data = outputNames(task).map((name) => ({ b64_json: pngFor(task, name).toString("base64") }));
+    const data = outputNames(task).map((name) => ({
+      b64_json: pngFor(task, name).toString("base64"),
+    }));
     sendJson(r.res, 200, { created, data });
     return;
   }

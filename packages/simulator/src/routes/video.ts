@@ -7,8 +7,16 @@ import { validateVideoCreate } from "../validate.ts";
 
 export function videoBody(ctx: SimContext, task: TaskRecord): Record<string, unknown> {
   const status = statusAt(task, ctx.opts.now());
-  const url = status === "succeeded" ? outputUrls(task, ctx.signer, ctx.origin, ctx.opts.urlTtlMs)[0] : undefined;
-  return renderVideoTask(task.dialect, { id: task.id, status, videoUrl: url, failReason: task.failReason });
+  const url =
+    status === "succeeded"
+      ? outputUrls(task, ctx.signer, ctx.origin, ctx.opts.urlTtlMs)[0]
+      : undefined;
+  return renderVideoTask(task.dialect, {
+    id: task.id,
+    status,
+    videoUrl: url,
+    failReason: task.failReason,
+  });
 }
 
 /** POST /v1/video/generations */
@@ -35,6 +43,7 @@ export async function pollVideo(ctx: SimContext, r: Req, id: string): Promise<vo
   const task = ctx.tasks.get(id);
   const outcome = await requestFaults(ctx, r, ["poll"], task?.faults ?? []);
   if (outcome.kind !== "none") return;
-  if (task === undefined || task.kind !== "video") throw new HttpError(404, "task_not_found", `No video task with id \`${id}\``);
+  if (task === undefined || task.kind !== "video")
+    throw new HttpError(404, "task_not_found", `No video task with id \`${id}\``);
   sendJson(r.res, 200, videoBody(ctx, task));
 }

@@ -8,7 +8,15 @@ const POLL_IDLE_MS = 10000;
 const RECONNECT_MS = 2000;
 
 const $ = (selector) => document.querySelector(selector);
-const state = { key: null, models: [], jobs: [], selected: null, shownPreviewFor: null, pollTimer: null, stream: null };
+const state = {
+  key: null,
+  models: [],
+  jobs: [],
+  selected: null,
+  shownPreviewFor: null,
+  pollTimer: null,
+  stream: null,
+};
 
 function el(tag, props = {}, children = []) {
   const node = document.createElement(tag);
@@ -24,7 +32,10 @@ function el(tag, props = {}, children = []) {
 class Unauthorized extends Error {}
 
 async function api(path, init = {}) {
-  const headers = { authorization: `Bearer ${state.key}`, ...(init.body ? { "content-type": "application/json" } : {}) };
+  const headers = {
+    authorization: `Bearer ${state.key}`,
+    ...(init.body ? { "content-type": "application/json" } : {}),
+  };
   const response = await fetch(path, { ...init, headers: { ...headers, ...init.headers } });
   if (response.status === 401) throw new Unauthorized("The API key was refused.");
   const body = await response.json().catch(() => ({}));
@@ -109,15 +120,25 @@ function fitFieldsToModel() {
   // Left empty: the API applies the model's own default (gamma: 8 s), which the listing does not name.
   duration.value = "";
   $("#f-duration-hint").textContent = describeDurations(durations);
-  $("#f-resolution").replaceChildren(option("", "model default"), ...(model.resolutions ?? []).map((value) => option(value)));
-  $("#f-ratio").replaceChildren(option("", "model default"), ...(model.aspect_ratios ?? []).map((value) => option(value)));
-  $("#f-audio").options[0].textContent = model.audio_default === null ? "model default" : `model default (${model.audio_default ? "on" : "off"})`;
+  $("#f-resolution").replaceChildren(
+    option("", "model default"),
+    ...(model.resolutions ?? []).map((value) => option(value)),
+  );
+  $("#f-ratio").replaceChildren(
+    option("", "model default"),
+    ...(model.aspect_ratios ?? []).map((value) => option(value)),
+  );
+  $("#f-audio").options[0].textContent =
+    model.audio_default === null
+      ? "model default"
+      : `model default (${model.audio_default ? "on" : "off"})`;
   clearErrors();
 }
 
 function clearErrors() {
   for (const node of document.querySelectorAll("#submit-form .field-error")) node.textContent = "";
-  for (const node of document.querySelectorAll("#submit-form .field.invalid")) node.classList.remove("invalid");
+  for (const node of document.querySelectorAll("#submit-form .field.invalid"))
+    node.classList.remove("invalid");
   $("#form-warnings").replaceChildren();
 }
 
@@ -127,15 +148,22 @@ function fieldOf(path) {
 }
 
 function showErrors(error) {
-  const issues = Array.isArray(error?.errors) && error.errors.length > 0 ? error.errors : [{ path: error?.path, message: error?.message ?? "The request was refused." }];
+  const issues =
+    Array.isArray(error?.errors) && error.errors.length > 0
+      ? error.errors
+      : [{ path: error?.path, message: error?.message ?? "The request was refused." }];
   const unplaced = [];
   for (const issue of issues) {
-    const target = document.querySelector(`#submit-form .field-error[data-for="${CSS.escape(fieldOf(issue.path))}"]`);
+    const target = document.querySelector(
+      `#submit-form .field-error[data-for="${CSS.escape(fieldOf(issue.path))}"]`,
+    );
     if (!target) {
       unplaced.push(issue.message);
       continue;
     }
-    target.textContent = target.textContent ? `${target.textContent} ${issue.message}` : issue.message;
+    target.textContent = target.textContent
+      ? `${target.textContent} ${issue.message}`
+      : issue.message;
     target.closest(".field").classList.add("invalid");
   }
   $("#form-error").textContent = unplaced.join(" ");
@@ -164,9 +192,13 @@ async function submit(event) {
   const button = $("#submit-button");
   button.disabled = true;
   try {
-    const { status, body } = await api("/v1/video/generations", { method: "POST", body: JSON.stringify(requestBody()) });
+    const { status, body } = await api("/v1/video/generations", {
+      method: "POST",
+      body: JSON.stringify(requestBody()),
+    });
     if (status >= 400) return showErrors(body.error);
-    for (const warning of body.warnings ?? []) $("#form-warnings").append(el("li", { text: warning.message }));
+    for (const warning of body.warnings ?? [])
+      $("#form-warnings").append(el("li", { text: warning.message }));
     await refreshJobs();
     await select(body.task_id);
   } catch (error) {
@@ -185,12 +217,24 @@ function statusBadge(status) {
 
 function renderJobs() {
   const rows = state.jobs.map((job) =>
-    el("tr", { dataset: { id: job.id, status: job.status }, "aria-selected": String(job.id === state.selected) }, [
-      el("td", {}, [el("code", { text: job.id })]),
-      el("td", { text: job.model }),
-      el("td", {}, [statusBadge(job.status)]),
-      el("td", {}, [el("time", { datetime: job.timings.createdAt, text: new Date(job.timings.createdAt).toLocaleString() })]),
-    ]),
+    el(
+      "tr",
+      {
+        dataset: { id: job.id, status: job.status },
+        "aria-selected": String(job.id === state.selected),
+      },
+      [
+        el("td", {}, [el("code", { text: job.id })]),
+        el("td", { text: job.model }),
+        el("td", {}, [statusBadge(job.status)]),
+        el("td", {}, [
+          el("time", {
+            datetime: job.timings.createdAt,
+            text: new Date(job.timings.createdAt).toLocaleString(),
+          }),
+        ]),
+      ],
+    ),
   );
   $("#jobs tbody").replaceChildren(...rows);
 }
@@ -206,15 +250,32 @@ async function refreshJobs() {
 // --- one job -------------------------------------------------------------------------------------
 
 function previewOf(output) {
-  if (!output.url) return el("p", { class: "hint", text: `${output.key} (in a bucket this API does not sign for)` });
+  if (!output.url)
+    return el("p", {
+      class: "hint",
+      text: `${output.key} (in a bucket this API does not sign for)`,
+    });
   if (output.contentType.startsWith("video/")) {
-    return el("video", { src: output.url, controls: "", muted: "", preload: "auto", playsinline: "" });
+    return el("video", {
+      src: output.url,
+      controls: "",
+      muted: "",
+      preload: "auto",
+      playsinline: "",
+    });
   }
-  if (output.contentType.startsWith("image/")) return el("img", { src: output.url, alt: output.key });
+  if (output.contentType.startsWith("image/"))
+    return el("img", { src: output.url, alt: output.key });
   return el("a", { href: output.url, text: output.key });
 }
 
-const CLOCK = { hour: "2-digit", minute: "2-digit", second: "2-digit", fractionalSecondDigits: 3, hour12: false };
+const CLOCK = {
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  fractionalSecondDigits: 3,
+  hour12: false,
+};
 
 /** Local wall-clock time to the millisecond: steps of a fast job are milliseconds apart. */
 function clock(iso) {
@@ -228,7 +289,14 @@ function renderDetail(job) {
   badge.textContent = job.status;
   badge.dataset.status = job.status;
   const request = job.request ?? {};
-  const facts = [job.model, job.mode, request.duration_sec && `${request.duration_sec} s`, request.resolution, request.aspect_ratio, request.prompt && `"${request.prompt}"`];
+  const facts = [
+    job.model,
+    job.mode,
+    request.duration_sec && `${request.duration_sec} s`,
+    request.resolution,
+    request.aspect_ratio,
+    request.prompt && `"${request.prompt}"`,
+  ];
   $("#detail-summary").textContent = facts.filter(Boolean).join(" · ");
   $("#detail-error").textContent = job.error ? `${job.error.code}: ${job.error.message}` : "";
   $("#timeline").replaceChildren(
@@ -244,7 +312,9 @@ function renderDetail(job) {
   const previewKey = `${job.id}:${job.status}:${job.outputs.length}`;
   if (state.shownPreviewFor !== previewKey) {
     state.shownPreviewFor = previewKey;
-    $("#previews").replaceChildren(...(job.status === "succeeded" ? job.outputs.map(previewOf) : []));
+    $("#previews").replaceChildren(
+      ...(job.status === "succeeded" ? job.outputs.map(previewOf) : []),
+    );
   }
 }
 
@@ -272,7 +342,10 @@ async function streamEvents() {
   const live = $("#live");
   while (state.stream === controller) {
     try {
-      const response = await fetch("/v1/events", { headers: { authorization: `Bearer ${state.key}` }, signal: controller.signal });
+      const response = await fetch("/v1/events", {
+        headers: { authorization: `Bearer ${state.key}` },
+        signal: controller.signal,
+      });
       if (response.status === 401) throw new Unauthorized("The API key was refused.");
       if (!response.ok || !response.body) throw new Error(`events answered ${response.status}`);
       live.dataset.state = "on";
@@ -285,7 +358,8 @@ async function streamEvents() {
         buffer += value;
         const blocks = buffer.split("\n\n");
         buffer = blocks.pop() ?? "";
-        if (blocks.some((block) => block.split("\n").some((line) => line.startsWith("data:")))) void refreshJobs().catch(() => undefined);
+        if (blocks.some((block) => block.split("\n").some((line) => line.startsWith("data:"))))
+          void refreshJobs().catch(() => undefined);
       }
     } catch (error) {
       if (error instanceof Unauthorized) return askForKey(error.message);
@@ -300,14 +374,17 @@ async function streamEvents() {
 function schedulePoll() {
   clearTimeout(state.pollTimer);
   const active = state.jobs.some((job) => !TERMINAL.has(job.status));
-  state.pollTimer = setTimeout(async () => {
-    try {
-      await refreshJobs();
-    } catch (error) {
-      if (error instanceof Unauthorized) return askForKey(error.message);
-    }
-    if (state.key) schedulePoll();
-  }, active ? POLL_ACTIVE_MS : POLL_IDLE_MS);
+  state.pollTimer = setTimeout(
+    async () => {
+      try {
+        await refreshJobs();
+      } catch (error) {
+        if (error instanceof Unauthorized) return askForKey(error.message);
+      }
+      if (state.key) schedulePoll();
+    },
+    active ? POLL_ACTIVE_MS : POLL_IDLE_MS,
+  );
 }
 
 function stopLive() {

@@ -13,7 +13,11 @@ const base = {
   kind: "video",
   resolutions: [{ values: ["540p", "720p", "1080p"], strength: "hard" }],
   aspectRatios: [
-    { values: ["16:9", "9:16", "1:1", "3:4", "4:3"], strength: "soft", quote: "commonly 16:9, 9:16, 1:1 (some 3:4, 4:3)" },
+    {
+      values: ["16:9", "9:16", "1:1", "3:4", "4:3"],
+      strength: "soft",
+      quote: "commonly 16:9, 9:16, 1:1 (some 3:4, 4:3)",
+    },
   ],
   audio: { default: false, support: "supported" },
   frames: { lastRequiresFirst: false },
@@ -36,5 +40,8 @@ const q3 = {
 
 export const deltaModels: VideoModelSpec[] = [
   ...["deltaq2", "deltaq2-pro", "deltaq2-turbo"].map((code) => ({ ...q2, code })),
-  ...["deltaq3", "deltaq3-pro", "deltaq3-turbo", "deltaq3-pro-fast", "deltaq3-mix"].map((code) => ({ ...q3, code })),
+  ...["deltaq3", "deltaq3-pro", "deltaq3-turbo", "deltaq3-pro-fast", "deltaq3-mix"].map((code) => ({
+    ...q3,
+    code,
+  })),
 ];

@@ -7,7 +7,9 @@ const base = {
   // the hard words win, so first_last_frame is refused.
   modes: { text: "allowed", first_frame: "allowed" },
   resolutions: [{ values: ["720p", "1080p"], strength: "hard" }],
-  aspectRatios: [{ values: ["16:9", "9:16", "1:1"], strength: "soft", quote: "commonly 16:9, 9:16, 1:1" }],
+  aspectRatios: [
+    { values: ["16:9", "9:16", "1:1"], strength: "soft", quote: "commonly 16:9, 9:16, 1:1" },
+  ],
   audio: { default: false, support: "unusual", quote: "native dubbing is normally not generated" },
   frames: { lastRequiresFirst: false, quote: "first frame only" },
   config: { enhance_prompt: { type: "scalar", quote: "optional (prompt enhancement)" } },
@@ -22,6 +24,14 @@ export const epsilonModels: VideoModelSpec[] = [
       { values: [6], strength: "soft", resolutions: ["1080p"], quote: "1080p commonly only 6" },
     ],
   },
-  { ...base, code: "epsilon-2.3-fast", durations: [{ values: [6], strength: "soft", quote: "commonly 6" }] },
-  { ...base, code: "epsilonnew-1", durations: [{ min: 4, max: 10, strength: "soft", quote: "about 4-10" }] },
+  {
+    ...base,
+    code: "epsilon-2.3-fast",
+    durations: [{ values: [6], strength: "soft", quote: "commonly 6" }],
+  },
+  {
+    ...base,
+    code: "epsilonnew-1",
+    durations: [{ min: 4, max: 10, strength: "soft", quote: "about 4-10" }],
+  },
 ];

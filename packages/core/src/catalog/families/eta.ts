@@ -7,7 +7,14 @@ const base = {
     { min: 4, max: 10, strength: "hard", quote: "4-10" },
     { values: [4, 5, 6, 8, 10], strength: "soft", quote: "commonly 4, 5, 6, 8, 10" },
   ],
-  aspectRatios: [{ values: ["16:9", "9:16", "1:1"], strength: "soft", modes: ["text"], quote: "for text commonly 16:9, 9:16, 1:1" }],
+  aspectRatios: [
+    {
+      values: ["16:9", "9:16", "1:1"],
+      strength: "soft",
+      modes: ["text"],
+      quote: "for text commonly 16:9, 9:16, 1:1",
+    },
+  ],
   frames: { lastRequiresFirst: false },
   config: { tasks_priority: { type: "scalar", quote: "optional task priority" } },
 } as const satisfies Partial<VideoModelSpec>;
@@ -21,7 +28,9 @@ const references = {
 } as const satisfies VideoModelSpec["references"];
 
 // etanew-c1 and v5.6 say "same order" for resolution: soft.
-const sameOrder: SetRule<string>[] = [{ values: ["480p", "720p", "1080p"], strength: "soft", quote: "same order" }];
+const sameOrder: SetRule<string>[] = [
+  { values: ["480p", "720p", "1080p"], strength: "soft", quote: "same order" },
+];
 
 const multiImage = {
   ...base,

@@ -14,12 +14,20 @@ const base = {
   kind: "video",
   durations: [
     { values: [4, 6, 8], strength: "hard", quote: "must be 4, 6 or 8" },
-    { values: [8], strength: "soft", modes: ["reference"], quote: "reference-image mode usually fixes duration at 8 seconds" },
+    {
+      values: [8],
+      strength: "soft",
+      modes: ["reference"],
+      quote: "reference-image mode usually fixes duration at 8 seconds",
+    },
   ],
   defaultDuration: { value: 8, quote: "default understood as 8" },
   aspectRatios: [{ values: ["16:9", "9:16"], strength: "hard", quote: "only 16:9 or 9:16" }],
   audio: { default: false, support: "supported", quote: "optional, given explicitly true/false" },
-  frames: { lastRequiresFirst: true, quote: "last_frame requires a first_frame in the same request" },
+  frames: {
+    lastRequiresFirst: true,
+    quote: "last_frame requires a first_frame in the same request",
+  },
   config: {},
   note: "First-frame image: about 20 MB maximum per image (not checkable from a URL).",
 } as const satisfies Partial<VideoModelSpec>;

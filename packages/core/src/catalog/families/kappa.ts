@@ -11,7 +11,11 @@ export const kappaModels: VideoModelSpec[] = [
     resolutions: [{ values: ["720p"], strength: "hard", quote: "resolution fixed 720p" }],
     durations: [{ min: 3, max: 10, strength: "hard", quote: "must be 3 to 10" }],
     aspectRatios: [{ values: ["16:9", "9:16"], strength: "hard", quote: "only 16:9 or 9:16" }],
-    audio: { default: true, support: "supported", quote: "audio on by default; explicit false asks for silent semantics" },
+    audio: {
+      default: true,
+      support: "supported",
+      quote: "audio on by default; explicit false asks for silent semantics",
+    },
     frames: { lastRequiresFirst: false, quote: "first+last interpolation unsupported" },
     references: imageAndVideoReferences("usable for multi-image or video reference"),
     config: {

@@ -8,7 +8,12 @@ import type { VideoModelSpec } from "../types.ts";
 export const openFamily = {
   kind: "video",
   match: "prefix",
-  modes: { text: "allowed", first_frame: "allowed", first_last_frame: "allowed", reference: "allowed" },
+  modes: {
+    text: "allowed",
+    first_frame: "allowed",
+    first_last_frame: "allowed",
+    reference: "allowed",
+  },
   resolutions: [],
   durations: [],
   aspectRatios: [],

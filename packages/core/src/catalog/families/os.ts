@@ -11,8 +11,18 @@ export const osModels: VideoModelSpec[] = [
     resolutions: [{ values: ["720p"], strength: "soft", quote: "commonly 720p" }],
     durations: [{ values: [4, 8, 12], strength: "hard", quote: "must be 4, 8 or 12" }],
     aspectRatios: [
-      { values: ["16:9", "9:16"], strength: "soft", modes: ["text"], quote: "for text commonly 16:9, 9:16" },
-      { values: [], strength: "soft", modes: ["first_frame"], quote: "image-to-video usually follows the first frame" },
+      {
+        values: ["16:9", "9:16"],
+        strength: "soft",
+        modes: ["text"],
+        quote: "for text commonly 16:9, 9:16",
+      },
+      {
+        values: [],
+        strength: "soft",
+        modes: ["first_frame"],
+        quote: "image-to-video usually follows the first frame",
+      },
     ],
     audio: { default: false, support: "supported" },
     frames: { lastRequiresFirst: false, quote: "first frame only" },

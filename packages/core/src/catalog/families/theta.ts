@@ -11,7 +11,11 @@ export const thetaModels: VideoModelSpec[] = [
     resolutions: [{ values: ["1080p"], strength: "soft", quote: "commonly 1080p" }],
     durations: [{ values: [5, 10], strength: "hard", quote: "5 or 10" }],
     aspectRatios: [
-      { values: ["16:9", "9:16", "1:1", "3:4", "4:3", "21:9"], strength: "soft", quote: "16:9, 9:16, 1:1, 3:4, 4:3, 21:9 and similar" },
+      {
+        values: ["16:9", "9:16", "1:1", "3:4", "4:3", "21:9"],
+        strength: "soft",
+        quote: "16:9, 9:16, 1:1, 3:4, 4:3, 21:9 and similar",
+      },
     ],
     audio: { default: false, support: "unusual", quote: "audio usually off" },
     frames: { lastRequiresFirst: false, quote: "first frame only" },

@@ -8,7 +8,11 @@ const base = {
   // "3-15 (default commonly 5)": the global default 5 fits.
   durations: [{ min: 3, max: 15, strength: "hard" }],
   aspectRatios: [
-    { values: ["16:9", "9:16", "1:1", "4:3", "3:4", "4:5", "5:4", "9:21", "21:9"], strength: "hard", modes: ["text", "reference"] },
+    {
+      values: ["16:9", "9:16", "1:1", "4:3", "3:4", "4:5", "5:4", "9:21", "21:9"],
+      strength: "hard",
+      modes: ["text", "reference"],
+    },
     {
       values: [],
       strength: "soft",
@@ -16,7 +20,11 @@ const base = {
       quote: "image-to-video usually follows the first frame and the ratio should not be forced",
     },
   ],
-  audio: { default: false, support: "unusual", quote: "generally has no native dubbing (omit or false)" },
+  audio: {
+    default: false,
+    support: "unusual",
+    quote: "generally has no native dubbing (omit or false)",
+  },
   frames: { lastRequiresFirst: false, quote: "exactly 1 first frame; last_frame unsupported" },
   references: {
     kinds: { image: { min: 1, max: 9, strength: "soft", quote: "images only, about 1-9" } },
