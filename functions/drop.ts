@@ -1,21 +1,21 @@
 /** S3 notification for inbox/: each object becomes jobs or a rejected/ entry (core's ingestDrop). */
-import { ingestDrop } from "../packages/core/src/drops/ingest.ts";
-import { loadConfig } from "../packages/core/src/config.ts";
-import { awsStarter, awsStores } from "./support/deps.ts";
+import { ingestDrop } from "@reelay/core/drops/ingest";
 import type { S3NotificationEvent } from "./support/aws-events.ts";
+import { awsProcess, awsStarter, awsWiring } from "./support/deps.ts";
 
-const config = loadConfig();
-const { jobs, objects } = awsStores(config);
-const starter = awsStarter(config);
+const { jobs, objects } = (await awsWiring({ callsUpstream: false })).pipeline;
+const drops = {
+  jobs,
+  objects,
+  starter: awsStarter(),
+  defaultModel: awsProcess().config.defaultModel,
+};
 
 export async function handler(event: S3NotificationEvent): Promise<void> {
   for (const record of event.Records) {
     // S3 URL-encodes keys in notifications, with "+" for spaces.
     const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, " "));
-    const outcome = await ingestDrop(
-      { jobs, objects, starter, defaultModel: config.defaultModel },
-      key,
-    );
+    const outcome = await ingestDrop(drops, key);
     console.log(
       JSON.stringify({
         msg: "drop",

@@ -4,22 +4,18 @@
  * with backoff inside this invocation; a subscriber that keeps failing gets a dead-letter item in the
  * jobs table. Only URLs, outcomes and ids are logged: never a secret.
  */
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { loadConfig } from "../packages/core/src/config.ts";
-import { guardedFetch } from "../packages/core/src/net/guarded-fetch.ts";
-import { webhookFetchPolicy } from "../packages/core/src/net/policy.ts";
-import { DynamoDeadLetters } from "../packages/core/src/webhooks/dead-letter.ts";
-import { dispatchWebhooks } from "../packages/core/src/webhooks/dispatch.ts";
-import { eventFromBridge, type BridgeEnvelope } from "../packages/core/src/webhooks/payload.ts";
-import { parseSubscribersText } from "../packages/core/src/webhooks/subscribers.ts";
-import { required } from "./support/deps.ts";
+import { guardedFetch } from "@reelay/core/net/guarded-fetch";
+import { webhookFetchPolicy } from "@reelay/core/net/policy";
+import { DynamoDeadLetters } from "@reelay/core/webhooks/dead-letter";
+import { dispatchWebhooks } from "@reelay/core/webhooks/dispatch";
+import { type BridgeEnvelope, eventFromBridge } from "@reelay/core/webhooks/payload";
+import { parseSubscribersText } from "@reelay/core/webhooks/subscribers";
+import { awsProcess } from "./support/deps.ts";
 import { readSecret } from "./support/secrets.ts";
 
-const config = loadConfig();
 const subscribers = parseSubscribersText(await readSecret("REELAY_WEBHOOKS"), "REELAY_WEBHOOKS");
-const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: config.aws.region }));
-const deadLetters = new DynamoDeadLetters(db, required(config.aws.tableName, "REELAY_TABLE_NAME"));
+const { db, tableName } = awsProcess().clients;
+const deadLetters = new DynamoDeadLetters(db, tableName);
 // Subscribers are the operator's, but this function runs beside the metadata service: https to public addresses only.
 const fetch = guardedFetch(webhookFetchPolicy("aws"));
 

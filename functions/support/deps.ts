@@ -1,36 +1,68 @@
 /**
- * The pipeline's dependencies on Lambda, built once per cold start from the settings the stack
- * put on the function. The upstream API key comes from SST's Config (SSM), never the environment.
+ * The AWS side of the wiring: the config and the SDK clients are made once per cold start, from
+ * the names the stack put on the function, and handed to core's `wirePipeline`. The upstream API
+ * key comes from SST's Config (SSM), never the environment.
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
 import { S3Client } from "@aws-sdk/client-s3";
 import { SFNClient } from "@aws-sdk/client-sfn";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { loadConfig, type Config } from "../../packages/core/src/config.ts";
-import { ReelayError } from "../../packages/core/src/errors.ts";
-import { EventBridgeSink } from "../../packages/core/src/events/eventbridge.ts";
-import { GenerationStatsStore } from "../../packages/core/src/jobs/generation-stats.ts";
-import type { ExecutionStopper } from "../../packages/core/src/jobs/cancel.ts";
-import { JobStore } from "../../packages/core/src/jobs/store.ts";
-import { guardedFetch, type FetchPolicy } from "../../packages/core/src/net/guarded-fetch.ts";
-import { outputFetchPolicy } from "../../packages/core/src/net/policy.ts";
-import type { PipelineDeps } from "../../packages/core/src/pipeline/deps.ts";
-import { POLL_WINDOW_MS } from "../../packages/core/src/polling/policy.ts";
-import { ObjectStore } from "../../packages/core/src/storage/objects.ts";
-import { UpstreamClient } from "../../packages/core/src/upstream/client.ts";
+import { type Config, loadConfig } from "@reelay/core/config";
+import { ReelayError } from "@reelay/core/errors";
+import { EventBridgeSink } from "@reelay/core/events/eventbridge";
+import type { FetchPolicy } from "@reelay/core/net/guarded-fetch";
+import { outputFetchPolicy } from "@reelay/core/net/policy";
+import type { PipelineDeps } from "@reelay/core/pipeline/deps";
+import type { ExecutionStopper, JobStarter } from "@reelay/core/ports";
+import { UpstreamClient } from "@reelay/core/upstream/client";
+import { type PlatformClients, type Wiring, wirePipeline } from "@reelay/core/wiring";
 import { readSecret } from "./secrets.ts";
 import { stateMachineStarter } from "./starter.ts";
 import { stateMachineStopper } from "./stopper.ts";
 
 export function required(value: string | undefined, name: string): string {
-  if (value === undefined)
+  if (value === undefined) {
     throw new ReelayError(
       "invalid_config",
       `${name} is not set on this function; the stack sets it.`,
-      { path: name },
+      {
+        path: name,
+      },
     );
+  }
   return value;
+}
+
+interface AwsProcess {
+  config: Config;
+  clients: PlatformClients;
+  sfn: SFNClient;
+  events: EventBridgeSink;
+}
+
+let made: AwsProcess | undefined;
+
+/** This process's config and clients, made on first use (tests set the env before that). */
+export function awsProcess(): AwsProcess {
+  if (made !== undefined) return made;
+  const config = loadConfig();
+  const region = config.aws.region;
+  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region }), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  made = {
+    config,
+    clients: {
+      db,
+      s3: new S3Client({ region }),
+      tableName: required(config.aws.tableName, "REELAY_TABLE_NAME"),
+      bucket: required(config.aws.bucketName, "REELAY_BUCKET_NAME"),
+    },
+    sfn: new SFNClient({ region }),
+    events: new EventBridgeSink(new EventBridgeClient({ region }), config.aws.eventBusName),
+  };
+  return made;
 }
 
 /** Stands in for the upstream client in functions that must never call it (no key bound). */
@@ -58,55 +90,30 @@ async function upstreamClient(config: Config): Promise<UpstreamClient> {
   });
 }
 
-/** The clients every handler shares, from the names the stack set. */
-export function awsStores(
-  config: Config = loadConfig(),
-): Pick<PipelineDeps, "jobs" | "objects" | "events" | "generationStats"> {
-  const region = config.aws.region;
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region }), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
-  const tableName = required(config.aws.tableName, "REELAY_TABLE_NAME");
-  return {
-    jobs: new JobStore(db, tableName),
-    generationStats: new GenerationStatsStore(db, tableName),
-    objects: new ObjectStore(
-      new S3Client({ region }),
-      required(config.aws.bucketName, "REELAY_BUCKET_NAME"),
-    ),
-    events: new EventBridgeSink(new EventBridgeClient({ region }), config.aws.eventBusName),
-  };
+/** The pipeline on Lambda; only Submit and Poll hold the upstream key. */
+export async function awsWiring(opts: { callsUpstream: boolean }): Promise<Wiring> {
+  const { config, clients, events } = awsProcess();
+  const upstream = opts.callsUpstream ? await upstreamClient(config) : unboundUpstream();
+  return wirePipeline({ config, platform: "aws", clients, events, upstream });
+}
+
+export async function buildPipelineDeps(opts: { callsUpstream: boolean }): Promise<PipelineDeps> {
+  return (await awsWiring(opts)).pipeline;
 }
 
 /** Starts executions of this stack's state machine (API and drop functions). */
-export function awsStarter(config: Config = loadConfig()): ReturnType<typeof stateMachineStarter> {
-  return stateMachineStarter(
-    new SFNClient({ region: config.aws.region }),
-    required(config.aws.stateMachineArn, "REELAY_STATE_MACHINE_ARN"),
-  );
+export function awsStarter(): JobStarter {
+  const { config, sfn } = awsProcess();
+  return stateMachineStarter(sfn, required(config.aws.stateMachineArn, "REELAY_STATE_MACHINE_ARN"));
 }
 
 /** Stops executions of this stack's state machine (the API's cancel). */
-export function awsStopper(config: Config = loadConfig()): ExecutionStopper {
-  return stateMachineStopper(
-    new SFNClient({ region: config.aws.region }),
-    required(config.aws.stateMachineArn, "REELAY_STATE_MACHINE_ARN"),
-  );
+export function awsStopper(): ExecutionStopper {
+  const { config, sfn } = awsProcess();
+  return stateMachineStopper(sfn, required(config.aws.stateMachineArn, "REELAY_STATE_MACHINE_ARN"));
 }
 
 /** Output downloads on AWS: https only, public addresses only, REELAY_MAX_OUTPUT_BYTES at most. */
 export function awsOutputFetchPolicy(config: Config): FetchPolicy {
   return outputFetchPolicy("aws", config.maxOutputBytes);
-}
-
-export async function buildPipelineDeps(opts: { callsUpstream: boolean }): Promise<PipelineDeps> {
-  const config = loadConfig();
-  return {
-    ...awsStores(config),
-    upstream: opts.callsUpstream ? await upstreamClient(config) : unboundUpstream(),
-    fetch: guardedFetch(awsOutputFetchPolicy(config)),
-    now: () => new Date(),
-    pollWindowMs: POLL_WINDOW_MS,
-    ...(config.jobTimeoutS === undefined ? {} : { jobTimeoutS: config.jobTimeoutS }),
-  };
 }

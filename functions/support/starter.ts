@@ -4,12 +4,9 @@
  * making a second one.
  */
 import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand } from "@aws-sdk/client-sfn";
-import type { Job } from "../../packages/core/src/jobs/types.ts";
+import type { JobStarter } from "@reelay/core/ports";
 
-export function stateMachineStarter(
-  sfn: SFNClient,
-  stateMachineArn: string,
-): { start(job: Job): Promise<void> } {
+export function stateMachineStarter(sfn: SFNClient, stateMachineArn: string): JobStarter {
   return {
     async start(job) {
       try {

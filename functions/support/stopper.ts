@@ -3,7 +3,7 @@
  * from the machine's: arn:...:stateMachine:<name> -> arn:...:execution:<name>:<jobId>.
  */
 import { ExecutionDoesNotExist, SFNClient, StopExecutionCommand } from "@aws-sdk/client-sfn";
-import type { ExecutionStopper } from "../../packages/core/src/jobs/cancel.ts";
+import type { ExecutionStopper } from "@reelay/core/ports";
 
 export function executionArn(stateMachineArn: string, jobId: string): string {
   return `${stateMachineArn.replace(":stateMachine:", ":execution:")}:${jobId}`;

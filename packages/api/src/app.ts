@@ -65,10 +65,10 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   app.route("/v1", imageRoutes(deps));
   app.route("/v1/jobs", jobRoutes(deps));
   app.route("/v1/models", modelRoutes(deps));
-  if (deps.events !== undefined)
-    app.route("/v1/events", eventRoutes(deps.events, deps.sseHeartbeatMs));
+  if (deps.eventStream !== undefined)
+    app.route("/v1/events", eventRoutes(deps.eventStream, deps.sseHeartbeatMs));
   // The dashboard lives where the event stream does (the local stack): it shows jobs finishing live.
-  if (deps.events !== undefined) app.route("/", dashboardRoutes());
+  if (deps.eventStream !== undefined) app.route("/", dashboardRoutes());
 
   app.notFound((c) =>
     sendError(c, 404, errorBody("not_found", `No route ${c.req.method} ${c.req.path}.`)),

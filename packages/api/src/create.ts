@@ -45,8 +45,8 @@ function describe(error: unknown): string {
 
 /** The Generation Failed event for a job the API itself failed; recorded so no step emits a second. */
 async function announce(deps: ResolvedDeps, job: Job): Promise<void> {
-  if (deps.sink !== undefined)
-    await emitOnce({ jobs: deps.jobs, events: deps.sink, now: deps.now }, job);
+  if (deps.events !== undefined)
+    await emitOnce({ jobs: deps.jobs, events: deps.events, now: deps.now }, job);
 }
 
 async function start(deps: ResolvedDeps, job: Job): Promise<Job> {

@@ -1,21 +1,15 @@
 /** What the API needs, passed in, so one app runs on Lambda (AWS clients) and in the local stack. */
 import type { Catalog } from "@reelay/core";
-import type { EventSink, TerminalEvent } from "@reelay/core/events/types";
-import type { ExecutionStopper } from "@reelay/core/jobs/cancel";
 import type { JobStore } from "@reelay/core/jobs/store";
 import type { ApiKeyStore } from "@reelay/core/keys/store";
-import type { Job } from "@reelay/core/jobs/types";
+import type {
+  Clock,
+  EventSink,
+  EventSource,
+  ExecutionStopper,
+  JobStarter,
+} from "@reelay/core/ports";
 import type { ObjectStore } from "@reelay/core/storage/objects";
-
-export interface JobStarter {
-  /** AWS: StartExecution named by the job id; local: runs the flow in-process. */
-  start(job: Job): Promise<void>;
-}
-
-export interface EventSource {
-  /** Calls `listener` for every later terminal event; returns the unsubscribe function. */
-  subscribe(listener: (event: TerminalEvent) => void): () => void;
-}
 
 export interface Caller {
   keyId: string;
@@ -37,12 +31,12 @@ export interface ApiDeps {
   /** Extra fields for /healthz (local: the S3 endpoint and bucket). */
   health?: () => Promise<Record<string, unknown>>;
   /** When given, GET /v1/events streams terminal events as Server-Sent Events. */
-  events?: EventSource;
+  eventStream?: EventSource;
   /**
    * Where the Generation Failed event goes for a job that could not be started (the only terminal
    * transition the API itself makes). Without it such a job is failed but announces nothing.
    */
-  sink?: EventSink;
+  events?: EventSink;
   /**
    * Stops a cancelled job's execution (AWS: StopExecution; local: aborts it). Without it a cancel
    * still ends the job, and its execution stops at its next step.
@@ -57,7 +51,7 @@ export interface ApiDeps {
    * a request at 30 s, so the function asks for less.
    */
   maxWaitS?: number;
-  now?: () => Date;
+  now?: Clock;
   /** The upstream's own model listing, merged into GET /v1/models; the catalog alone when absent. */
   upstreamModels?: UpstreamModelLister;
   /** How long GET /v1/models waits for the upstream's listing; default 3000. */

@@ -12,7 +12,7 @@ afterAll(() => aws.stop());
 
 describe("GET /docs", () => {
   it("is served without a key as text/html that names every documented method and path, with examples and error codes", async () => {
-    const h = await harness(aws, { events: { subscribe: () => () => undefined } });
+    const h = await harness(aws, { eventStream: { subscribe: () => () => undefined } });
     const response = await h.app.request("/docs");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);

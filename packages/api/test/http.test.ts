@@ -31,7 +31,7 @@ beforeAll(async () => {
       };
     },
   };
-  h = await harness(aws, { events, sseHeartbeatMs: 50 });
+  h = await harness(aws, { eventStream: events, sseHeartbeatMs: 50 });
   server = await serveApp(h.app);
 });
 afterAll(async () => {

@@ -30,9 +30,9 @@ beforeAll(async () => {
     keys,
     objects: new ObjectStore(aws.s3, aws.bucket),
     starter: new RecordingStarter(),
-    sink: new RecordingSink(),
+    events: new RecordingSink(),
     authenticate: keyStoreAuthenticator(API_KEY, keys),
-    events: { subscribe: () => () => undefined },
+    eventStream: { subscribe: () => () => undefined },
   });
 });
 afterAll(() => aws.stop());

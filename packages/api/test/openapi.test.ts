@@ -24,7 +24,7 @@ afterAll(() => aws.stop());
 
 /** With an event source and a key store, the app serves every route it can (events, dashboard, keys). */
 const everything = () => ({
-  events: { subscribe: () => () => undefined },
+  eventStream: { subscribe: () => () => undefined },
   keys: new ApiKeyStore(aws.ddb, "keys-never-read"),
 });
 

@@ -7,22 +7,19 @@
 import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { createApp, keyStoreAuthenticator, serveApp, type RunningServer } from "@reelay/api";
+import { apiDepsFrom, createApp, type RunningServer, serveApp } from "@reelay/api";
 import type { Config } from "@reelay/core";
 import { UpstreamClient } from "@reelay/core";
 import { JsonlFileSink } from "@reelay/core/events/jsonl";
 import { synthJobFlowDefinition } from "@reelay/core/flow/synth-definition";
-import { CachedGenerationStats, GenerationStatsStore } from "@reelay/core/jobs/generation-stats";
-import { JobStore } from "@reelay/core/jobs/store";
 import { guardedFetch } from "@reelay/core/net/guarded-fetch";
-import { outputFetchPolicy, webhookFetchPolicy } from "@reelay/core/net/policy";
-import { ApiKeyStore } from "@reelay/core/keys/store";
+import { webhookFetchPolicy } from "@reelay/core/net/policy";
+import type { Job } from "@reelay/core/jobs/types";
 import type { PipelineDeps } from "@reelay/core/pipeline/deps";
-import { POLL_WINDOW_MS } from "@reelay/core/polling/policy";
-import { ObjectStore } from "@reelay/core/storage/objects";
 import { DEAD_LETTER_FILE, JsonlDeadLetters } from "@reelay/core/webhooks/dead-letter";
 import type { RetryPolicy } from "@reelay/core/webhooks/deliver";
 import { WebhookDispatcher } from "@reelay/core/webhooks/dispatch";
+import { wirePipeline } from "@reelay/core/wiring";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { loadOrCreateApiKey } from "./api-key.ts";
 import { startStandins, type Standins } from "./aws-standins.ts";
@@ -98,17 +95,82 @@ async function startUpstream(options: LocalStackOptions): Promise<Upstream> {
   };
 }
 
-/** Runs `stop` steps in order, each even if an earlier one failed, then rethrows the first failure. */
-async function inOrder(steps: (() => Promise<void> | void)[]): Promise<void> {
-  let first: unknown;
-  for (const step of steps) {
-    try {
-      await step();
-    } catch (error) {
-      first ??= error;
-    }
+/** Steps undone in reverse order of setup, each even if an earlier one failed; the first failure is rethrown. */
+class Cleanups {
+  readonly #steps: (() => Promise<void> | void)[] = [];
+
+  push(...steps: (() => Promise<void> | void)[]): void {
+    this.#steps.push(...steps);
   }
-  if (first !== undefined) throw first;
+
+  async run(): Promise<void> {
+    let first: unknown;
+    for (const step of this.#steps.reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        first ??= error;
+      }
+    }
+    if (first !== undefined) throw first;
+  }
+}
+
+/** Terminal events to the REELAY_WEBHOOKS subscribers, from the local event bus. */
+function startWebhooks(
+  options: LocalStackOptions,
+  events: JsonlFileSink,
+  log: Logger,
+  cleanups: Cleanups,
+): void {
+  const dataDir = resolve(options.config.dataDir);
+  // Loopback subscribers are allowed here (a local receiver); private and metadata addresses are not.
+  const webhooks = new WebhookDispatcher(options.config.webhooks, {
+    fetch: guardedFetch(webhookFetchPolicy("local")),
+    deadLetters: new JsonlDeadLetters(join(dataDir, DEAD_LETTER_FILE)),
+    ...(options.webhookRetry === undefined ? {} : { retry: options.webhookRetry }),
+    onError: (error) => log.error("a webhook delivery stopped", error),
+  });
+  cleanups.push(() => webhooks.drain(), events.subscribe(webhooks.handle));
+}
+
+/** Jobs a crash or Ctrl-C left behind: terminal ones get their missing event, the rest run again. */
+async function resumeLeftovers(
+  deps: Pick<PipelineDeps, "jobs" | "now"> & { events: JsonlFileSink },
+  starter: LocalJobStarter,
+  log: Logger,
+): Promise<Job[]> {
+  const { unfinished, unannounced } = await leftoverJobs(deps.jobs);
+  const announced = await announceLeftovers(unannounced, deps);
+  if (announced.length > 0) {
+    log.info(
+      `sent the terminal event of ${announced.length} job(s) that ended without it: ${announced.join(", ")}`,
+    );
+  }
+  for (const job of unfinished) await starter.start(job);
+  if (unfinished.length > 0) {
+    log.info(
+      `resumed ${unfinished.length} unfinished job(s): ${unfinished.map((job) => job.id).join(", ")}`,
+    );
+  }
+  return unfinished;
+}
+
+async function startParts(options: LocalStackOptions, dataDir: string, cleanups: Cleanups) {
+  const { config } = options;
+  const standins: Standins = await startStandins({
+    dataDir,
+    host: "127.0.0.1",
+    s3Port: options.s3Port ?? (config.port === 0 ? 0 : config.port + 1),
+    // Storing outputs (hashing, file writes) on the other core, as dynalite's work is.
+    s3InChild: true,
+    ...(config.aws.bucketName === undefined ? {} : { bucket: config.aws.bucketName }),
+    ...(config.aws.tableName === undefined ? {} : { tableName: config.aws.tableName }),
+  });
+  cleanups.push(() => standins.close());
+  const upstream = await startUpstream(options);
+  if (upstream.simulator !== undefined) cleanups.push(() => upstream.simulator?.close());
+  return { standins, upstream };
 }
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
@@ -116,122 +178,76 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const log = options.logger ?? (options.quiet ? silentLogger : consoleLogger());
   const dataDir = resolve(config.dataDir);
   await mkdir(dataDir, { recursive: true });
-
   // The definition is synthesized first: it is the slowest part and needs nothing else.
   const definition = synthJobFlowDefinition();
   const apiKey = await loadOrCreateApiKey(dataDir, config.apiKey);
-  const cleanups: (() => Promise<void> | void)[] = [];
-  const undo = () => inOrder(cleanups.reverse());
-
+  const cleanups = new Cleanups();
   try {
-    const standins: Standins = await startStandins({
-      dataDir,
-      host: "127.0.0.1",
-      s3Port: options.s3Port ?? (config.port === 0 ? 0 : config.port + 1),
-      // Storing outputs (hashing, file writes) on the other core, as dynalite's work is.
-      s3InChild: true,
-      ...(config.aws.bucketName === undefined ? {} : { bucket: config.aws.bucketName }),
-      ...(config.aws.tableName === undefined ? {} : { tableName: config.aws.tableName }),
-    });
-    cleanups.push(() => standins.close());
-    const upstream = await startUpstream(options);
-    if (upstream.simulator !== undefined) cleanups.push(() => upstream.simulator?.close());
-
-    const jobs = new JobStore(standins.ddb, standins.tableName);
-    const objects = new ObjectStore(standins.s3, standins.bucket);
+    const { standins, upstream } = await startParts(options, dataDir, cleanups);
     const events = new JsonlFileSink(join(dataDir, EVENTS_FILE));
-    // Loopback subscribers are allowed here (a local receiver); private and metadata addresses are not.
-    const webhooks = new WebhookDispatcher(config.webhooks, {
-      fetch: guardedFetch(webhookFetchPolicy("local")),
-      deadLetters: new JsonlDeadLetters(join(dataDir, DEAD_LETTER_FILE)),
-      ...(options.webhookRetry === undefined ? {} : { retry: options.webhookRetry }),
-      onError: (error) => log.error("a webhook delivery stopped", error),
-    });
-    const unsubscribeWebhooks = events.subscribe(webhooks.handle);
-    cleanups.push(() => webhooks.drain(), unsubscribeWebhooks);
+    startWebhooks(options, events, log, cleanups);
     const windows = windowSleeper();
-    const deps: PipelineDeps = {
-      jobs,
-      objects,
-      upstream: upstream.client,
+    const { ddb: db, s3, tableName, bucket } = standins;
+    const wiring = wirePipeline({
+      config,
+      platform: "local",
+      clients: { db, s3, tableName, bucket },
       events,
-      // Outputs come from the simulator on 127.0.0.1: loopback (and http) downloads are allowed here,
-      // and only here; functions/support/deps.ts builds the strict AWS policy.
-      fetch: guardedFetch(outputFetchPolicy("local", config.maxOutputBytes)),
-      now: () => new Date(),
-      // One process runs every step: Submit's and Poll's reads of a model's stats share one read.
-      generationStats: new CachedGenerationStats(
-        new GenerationStatsStore(standins.ddb, standins.tableName),
-      ),
-      pollWindowMs: POLL_WINDOW_MS,
+      upstream: upstream.client,
       sleep: windows.sleep,
-      ...(config.jobTimeoutS === undefined ? {} : { jobTimeoutS: config.jobTimeoutS }),
-    };
-    const starter = new LocalJobStarter({ definition, handlers: jobFlowHandlers(deps), log });
-    cleanups.push(() => starter.stop());
-    cleanups.push(() => windows.end());
-
+    });
+    const { jobs, objects } = wiring.pipeline;
+    const starter = new LocalJobStarter({
+      definition,
+      handlers: jobFlowHandlers(wiring.pipeline),
+      log,
+    });
+    cleanups.push(
+      () => windows.end(),
+      () => starter.stop(),
+    );
     const drops = routeDrops(
       standins.s3rver,
       { jobs, objects, starter, defaultModel: config.defaultModel },
       log,
     );
     cleanups.push(
-      () => drops.drain(),
       () => drops.stop(),
+      () => drops.drain(),
     );
-
-    const apiKeys = new ApiKeyStore(standins.ddb, standins.tableName);
-    const app = createApp({
-      jobs,
-      objects,
-      starter,
-      stopper: { stop: (jobId) => starter.cancel(jobId) },
-      sink: events,
-      events,
-      // The stack's own key is the admin key: it sees every job and manages the stored keys.
-      keys: apiKeys,
-      authenticate: keyStoreAuthenticator(apiKey, apiKeys),
-      upstreamModels: (modality) => upstream.client.listModels(modality),
-      health: async () => ({
-        s3: { endpoint: standins.s3Endpoint, bucket: standins.bucket },
-        upstream: upstream.name,
+    const app = createApp(
+      apiDepsFrom(wiring, {
+        starter,
+        stopper: { stop: (jobId) => starter.cancel(jobId) },
+        adminKey: apiKey,
+        eventStream: events,
+        upstreamModels: (modality) => upstream.client.listModels(modality),
+        health: async () => ({
+          s3: { endpoint: standins.s3Endpoint, bucket },
+          upstream: upstream.name,
+        }),
       }),
-    });
+    );
     const server: RunningServer = await serveApp(app, { hostname: config.host, port: config.port });
     cleanups.push(() => server.close());
-
-    const { unfinished: resumed, unannounced } = await leftoverJobs(jobs);
-    const announced = await announceLeftovers(unannounced, { jobs, events, now: () => new Date() });
-    if (announced.length > 0)
-      log.info(
-        `sent the terminal event of ${announced.length} job(s) that ended without it: ${announced.join(", ")}`,
-      );
-    for (const job of resumed) await starter.start(job);
-    if (resumed.length > 0)
-      log.info(
-        `resumed ${resumed.length} unfinished job(s): ${resumed.map((job) => job.id).join(", ")}`,
-      );
+    const resumed = await resumeLeftovers({ jobs, events, now: wiring.pipeline.now }, starter, log);
     // In the background: readiness must not wait on a large inbox.
-    void drops
-      .rescan(standins.s3)
-      .catch((error: unknown) => log.error("the inbox rescan stopped", error));
-
+    void drops.rescan(s3).catch((error: unknown) => log.error("the inbox rescan stopped", error));
     let stopping: Promise<void> | undefined;
     return {
       url: server.url,
       apiKey,
-      bucket: standins.bucket,
+      bucket,
       s3Endpoint: standins.s3Endpoint,
       dataDir,
       upstream: upstream.name,
       ...(upstream.simulator === undefined ? {} : { simulator: upstream.simulator }),
       resumed: resumed.map((job) => job.id),
       // Stop accepting (API, drops) first, then abort executions, then close the stores they used.
-      stop: () => (stopping ??= undo()),
+      stop: () => (stopping ??= cleanups.run()),
     };
   } catch (error) {
-    await undo().catch(() => undefined);
+    await cleanups.run().catch(() => undefined);
     throw error;
   }
 }

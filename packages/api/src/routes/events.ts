@@ -6,7 +6,8 @@
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { TerminalEvent } from "@reelay/core/events/types";
-import type { ApiEnv, EventSource } from "../deps.ts";
+import type { EventSource } from "@reelay/core/ports";
+import type { ApiEnv } from "../deps.ts";
 
 export function eventRoutes(source: EventSource, heartbeatMs: number): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();

@@ -116,7 +116,7 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
       {
         jobs: deps.jobs,
         now: deps.now,
-        ...(deps.sink === undefined ? {} : { events: deps.sink }),
+        ...(deps.events === undefined ? {} : { events: deps.events }),
         ...(deps.stopper === undefined ? {} : { stopper: deps.stopper }),
       },
       id,

@@ -5,7 +5,8 @@
  */
 import { createHash } from "node:crypto";
 import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
-import type { EventSink, TerminalEvent } from "@reelay/core/events/types";
+import type { TerminalEvent } from "@reelay/core/events/types";
+import type { EventSink } from "@reelay/core/ports";
 import { createJobsTableInput } from "@reelay/core/jobs/schema";
 import { JobStore } from "@reelay/core/jobs/store";
 import type { Job } from "@reelay/core/jobs/types";
@@ -48,7 +49,7 @@ export async function harness(aws: LocalAws, overrides: Partial<ApiDeps> = {}) {
     jobs,
     objects,
     starter,
-    sink,
+    events: sink,
     authenticate: singleKeyAuthenticator(API_KEY),
     ...overrides,
   });

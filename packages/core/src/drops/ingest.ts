@@ -11,6 +11,7 @@ import { createJob } from "../jobs/create.ts";
 import { jobIdFrom } from "../jobs/ids.ts";
 import type { Job } from "../jobs/types.ts";
 import type { JobStore } from "../jobs/store.ts";
+import type { JobStarter } from "../ports.ts";
 import type { ObjectStore } from "../storage/objects.ts";
 import { validate } from "../validate/index.ts";
 import { replacePlaceholders, withPlaceholders } from "./material.ts";
@@ -33,7 +34,7 @@ export interface DropDeps {
   jobs: JobStore;
   objects: ObjectStore;
   /** Starting an already started job must be harmless (AWS: same execution name; local: deduplicated). */
-  starter: { start(job: Job): Promise<void> };
+  starter: JobStarter;
   defaultModel: string;
   catalog?: Catalog;
 }

@@ -1,6 +1,7 @@
 import { PutEventsCommand, type EventBridgeClient } from "@aws-sdk/client-eventbridge";
 import { TransientError } from "../pipeline/errors.ts";
-import type { EventSink, TerminalEvent } from "./types.ts";
+import type { EventSink } from "../ports.ts";
+import type { TerminalEvent } from "./types.ts";
 
 /** Puts terminal events on the custom bus. A rejected entry is transient: the step retries it. */
 export class EventBridgeSink implements EventSink {

@@ -1,11 +1,12 @@
 /** The local stack's event bus: one JSON line per event in `<data dir>/events.jsonl`, plus in-process subscribers. */
 import { appendFile, mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { EventSink, TerminalEvent } from "./types.ts";
+import type { EventSink, EventSource } from "../ports.ts";
+import type { TerminalEvent } from "./types.ts";
 
 export type EventListener = (event: TerminalEvent) => void;
 
-export class JsonlFileSink implements EventSink {
+export class JsonlFileSink implements EventSink, EventSource {
   readonly path: string;
   readonly #listeners = new Set<EventListener>();
 

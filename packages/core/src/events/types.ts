@@ -48,10 +48,6 @@ export interface TerminalEvent {
   detail: TerminalEventDetail;
 }
 
-export interface EventSink {
-  emit(event: TerminalEvent): Promise<void>;
-}
-
 function outputOf(output: JobOutput): EventOutput {
   return {
     bucket: output.bucket,

@@ -8,17 +8,12 @@
  *   step:                      (late) Poll/Download/Finish ──write──> condition fails
  */
 import { ReelayError } from "../errors.ts";
-import type { EventSink } from "../events/types.ts";
+import type { Clock, EventSink, ExecutionStopper } from "../ports.ts";
 import { emitOnce } from "../pipeline/terminal.ts";
 import type { JobStore } from "./store.ts";
 import type { Job, JobStatus } from "./types.ts";
 
 export const CANCELLABLE: readonly JobStatus[] = ["queued", "running", "downloading"];
-
-export interface ExecutionStopper {
-  /** AWS: StopExecution of the execution named by the job id; local: aborts it. No error when none runs. */
-  stop(jobId: string): Promise<void>;
-}
 
 export interface CancelDeps {
   jobs: JobStore;
@@ -26,7 +21,7 @@ export interface CancelDeps {
   events?: EventSink;
   /** Without one the job is still cancelled; its execution then ends at its next step. */
   stopper?: ExecutionStopper;
-  now: () => Date;
+  now: Clock;
 }
 
 export function notCancellable(job: Pick<Job, "id" | "status">): ReelayError {

@@ -1,5 +1,5 @@
 /** What the pipeline steps need, passed in so the same steps run on Lambda and in the local stack. */
-import type { EventSink } from "../events/types.ts";
+import type { Clock, EventSink } from "../ports.ts";
 import type { GenerationStatsStore } from "../jobs/generation-stats.ts";
 import type { JobStore } from "../jobs/store.ts";
 import type { ObjectStore } from "../storage/objects.ts";
@@ -12,7 +12,7 @@ export interface PipelineDeps {
   events: EventSink;
   /** For output downloads: the deployment's guardedFetch (net/policy.ts outputFetchPolicy), never a bare fetch. */
   fetch: typeof fetch;
-  now: () => Date;
+  now: Clock;
   /** Config.jobTimeoutS: replaces the per-job deadline formula. */
   jobTimeoutS?: number;
   /** Observed generation times, for the predicted first wait; absent = the plain polling schedule. */
