@@ -5,6 +5,7 @@
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
+import { LambdaClient } from "@aws-sdk/client-lambda";
 import { S3Client } from "@aws-sdk/client-s3";
 import { SFNClient } from "@aws-sdk/client-sfn";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
@@ -14,12 +15,13 @@ import { EventBridgeSink } from "@reelay/core/events/eventbridge";
 import type { FetchPolicy } from "@reelay/core/net/guarded-fetch";
 import { outputFetchPolicy } from "@reelay/core/net/policy";
 import type { PipelineDeps } from "@reelay/core/pipeline/deps";
-import type { ExecutionStopper, JobStarter } from "@reelay/core/ports";
+import type { DispatchWaker, ExecutionStopper, JobStarter } from "@reelay/core/ports";
 import { UpstreamClient } from "@reelay/core/upstream/client";
 import { type PlatformClients, type Wiring, wirePipeline } from "@reelay/core/wiring";
 import { readSecret } from "./secrets.ts";
 import { stateMachineStarter } from "./starter.ts";
 import { stateMachineStopper } from "./stopper.ts";
+import { lambdaWaker } from "./waker.ts";
 
 export function required(value: string | undefined, name: string): string {
   if (value === undefined) {
@@ -39,6 +41,7 @@ interface AwsProcess {
   clients: PlatformClients;
   sfn: SFNClient;
   events: EventBridgeSink;
+  waker: DispatchWaker;
 }
 
 let made: AwsProcess | undefined;
@@ -61,8 +64,20 @@ export function awsProcess(): AwsProcess {
     },
     sfn: new SFNClient({ region }),
     events: new EventBridgeSink(new EventBridgeClient({ region }), config.aws.eventBusName),
+    waker: lazyWaker(() =>
+      lambdaWaker(
+        new LambdaClient({ region }),
+        required(config.aws.dispatchFunctionName, "REELAY_DISPATCH_FUNCTION"),
+      ),
+    ),
   };
   return made;
+}
+
+/** Made at the first wake, so a function that never wakes the dispatcher needs no name for it. */
+function lazyWaker(make: () => DispatchWaker): DispatchWaker {
+  let waker: DispatchWaker | undefined;
+  return { wake: () => (waker ??= make()).wake() };
 }
 
 /** Stands in for the upstream client in functions that must never call it (no key bound). */
@@ -90,11 +105,24 @@ async function upstreamClient(config: Config): Promise<UpstreamClient> {
   });
 }
 
-/** The pipeline on Lambda; only Submit and Poll hold the upstream key. */
-export async function awsWiring(opts: { callsUpstream: boolean }): Promise<Wiring> {
-  const { config, clients, events } = awsProcess();
+/**
+ * The pipeline on Lambda; only Submit and Poll hold the upstream key. The Dispatch function runs
+ * dispatch() right after whatever it frees, so it passes a waker that does nothing.
+ */
+export async function awsWiring(opts: {
+  callsUpstream: boolean;
+  waker?: DispatchWaker;
+}): Promise<Wiring> {
+  const { config, clients, events, waker } = awsProcess();
   const upstream = opts.callsUpstream ? await upstreamClient(config) : unboundUpstream();
-  return wirePipeline({ config, platform: "aws", clients, events, upstream });
+  return wirePipeline({
+    config,
+    platform: "aws",
+    clients,
+    events,
+    upstream,
+    waker: opts.waker ?? waker,
+  });
 }
 
 export async function buildPipelineDeps(opts: { callsUpstream: boolean }): Promise<PipelineDeps> {

@@ -1,10 +1,10 @@
 /**
- * Starts a job's execution on AWS. The execution is named by the job id, so starting the same job
- * twice (a repeated drop notification, a retried request) finds the running execution instead of
- * making a second one.
+ * Starts an admitted job's execution on AWS (the dispatcher calls it). The execution is named by
+ * the job id and its admission (executionName), so starting the same admission twice (a repeated
+ * dispatch, the sweep) finds the running execution instead of making a second one.
  */
 import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand } from "@aws-sdk/client-sfn";
-import type { JobStarter } from "@reelay/core/ports";
+import { executionName, type JobStarter } from "@reelay/core/ports";
 
 export function stateMachineStarter(sfn: SFNClient, stateMachineArn: string): JobStarter {
   return {
@@ -13,7 +13,7 @@ export function stateMachineStarter(sfn: SFNClient, stateMachineArn: string): Jo
         await sfn.send(
           new StartExecutionCommand({
             stateMachineArn,
-            name: job.id,
+            name: executionName(job),
             input: JSON.stringify({ jobId: job.id }),
           }),
         );

@@ -1,21 +1,21 @@
 /**
  * Stops a cancelled job's execution on AWS. Executions are named by the job id, so the ARN follows
- * from the machine's: arn:...:stateMachine:<name> -> arn:...:execution:<name>:<jobId>.
+ * from the machine's: arn:...:stateMachine:<name> -> arn:...:execution:<name>:<execution name>.
  */
 import { ExecutionDoesNotExist, SFNClient, StopExecutionCommand } from "@aws-sdk/client-sfn";
 import type { ExecutionStopper } from "@reelay/core/ports";
 
-export function executionArn(stateMachineArn: string, jobId: string): string {
-  return `${stateMachineArn.replace(":stateMachine:", ":execution:")}:${jobId}`;
+export function executionArn(stateMachineArn: string, execution: string): string {
+  return `${stateMachineArn.replace(":stateMachine:", ":execution:")}:${execution}`;
 }
 
 export function stateMachineStopper(sfn: SFNClient, stateMachineArn: string): ExecutionStopper {
   return {
-    async stop(jobId) {
+    async stop(execution) {
       try {
         await sfn.send(
           new StopExecutionCommand({
-            executionArn: executionArn(stateMachineArn, jobId),
+            executionArn: executionArn(stateMachineArn, execution),
             cause: "Cancelled through POST /v1/jobs/{id}/cancel.",
           }),
         );

@@ -1,5 +1,6 @@
 /** What the API needs, passed in, so one app runs on Lambda (AWS clients) and in the local stack. */
 import type { Catalog } from "@reelay/core";
+import type { AdmissionControl } from "@reelay/core/admission/control";
 import type { JobStore } from "@reelay/core/jobs/store";
 import type { ApiKeyStore } from "@reelay/core/keys/store";
 import type {
@@ -42,6 +43,8 @@ export interface ApiDeps {
    * still ends the job, and its execution stops at its next step.
    */
   stopper?: ExecutionStopper;
+  /** Admission control: frees a cancelled job's slot and tells a waiting job's place in the queue. */
+  admission?: AdmissionControl;
   /** Heartbeat period of the event stream; default 15 000. */
   sseHeartbeatMs?: number;
   /** Largest accepted request body in bytes; default 1 MiB. */

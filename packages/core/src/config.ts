@@ -3,6 +3,11 @@
  * Values are validated once; a bad value is a ReelayError naming the variable.
  */
 import { readFileSync } from "node:fs";
+import {
+  type AdmissionSettings,
+  DEFAULT_QUEUE_TIMEOUT_S,
+  MAX_UPSTREAM_CONCURRENCY,
+} from "./admission/settings.ts";
 import { ReelayError } from "./errors.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./net/policy.ts";
 import { MAX_JOB_TIMEOUT_S } from "./polling/policy.ts";
@@ -25,6 +30,8 @@ export interface Config {
   apiUrl: string;
   /** Model used for `inbox/*.txt` drops and CLI prompts without --model. */
   defaultModel: string;
+  /** Admission control against the upstream account's limits (admission/settings.ts). */
+  admission: AdmissionSettings;
   /** Local stack: who receives terminal events as Standard Webhooks (REELAY_WEBHOOKS). */
   webhooks: WebhookSubscriber[];
   /** AWS resource names, set by the stack on every function (the local stack fills them itself). */
@@ -34,6 +41,8 @@ export interface Config {
     bucketName: string | undefined;
     eventBusName: string;
     stateMachineArn: string | undefined;
+    /** The Dispatch function that admits queued jobs (admission/dispatch.ts). */
+    dispatchFunctionName: string | undefined;
   };
 }
 
@@ -65,6 +74,31 @@ function positiveInt(
     );
   }
   return value;
+}
+
+function positiveNumber(env: Env, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new ReelayError("invalid_config", `${name} must be a positive number, got "${raw}".`, {
+      path: name,
+    });
+  }
+  return value;
+}
+
+function admission(env: Env): AdmissionSettings {
+  const concurrency = positiveInt(env, "REELAY_UPSTREAM_CONCURRENCY", undefined, {
+    value: MAX_UPSTREAM_CONCURRENCY,
+    why: " tasks in flight",
+  });
+  const rate = positiveNumber(env, "REELAY_UPSTREAM_RATE");
+  return {
+    ...(concurrency === undefined ? {} : { concurrency }),
+    ...(rate === undefined ? {} : { ratePerS: rate }),
+    queueTimeoutS: positiveInt(env, "REELAY_QUEUE_TIMEOUT_S", DEFAULT_QUEUE_TIMEOUT_S) as number,
+  };
 }
 
 function nonEmpty(env: Env, name: string): string | undefined {
@@ -115,12 +149,14 @@ export function loadConfig(env: Env = process.env): Config {
     apiUrl: nonEmpty(env, "REELAY_API_URL") ?? `http://${host}:${port}`,
     defaultModel: nonEmpty(env, "REELAY_DEFAULT_MODEL") ?? "gamma-3.1",
     webhooks: webhooks(env),
+    admission: admission(env),
     aws: {
       region: nonEmpty(env, "AWS_REGION") ?? "us-east-1",
       tableName: nonEmpty(env, "REELAY_TABLE_NAME"),
       bucketName: nonEmpty(env, "REELAY_BUCKET_NAME"),
       eventBusName: nonEmpty(env, "REELAY_EVENT_BUS_NAME") ?? "reelay",
       stateMachineArn: nonEmpty(env, "REELAY_STATE_MACHINE_ARN"),
+      dispatchFunctionName: nonEmpty(env, "REELAY_DISPATCH_FUNCTION"),
     },
   };
 }

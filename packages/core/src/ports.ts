@@ -9,14 +9,22 @@ import type { Job } from "./jobs/types.ts";
 
 /** Runs a recorded job's flow. Starting a job that already runs is a no-op on both platforms. */
 export interface JobStarter {
-  /** AWS: StartExecution named by the job id; local: the flow in-process. */
-  start(job: Pick<Job, "id" | "status">): Promise<void>;
+  /** AWS: StartExecution named by executionName(job); local: the flow in-process; or into the admission queue. */
+  start(job: Job): Promise<void>;
 }
 
 /** Stops a cancelled job's flow. */
 export interface ExecutionStopper {
-  /** AWS: StopExecution of the execution named by the job id; local: aborts it. No error when none runs. */
-  stop(jobId: string): Promise<void>;
+  /** AWS: StopExecution of the execution of that name (executionName below); local: aborts it. No error when none runs. */
+  stop(execution: string): Promise<void>;
+}
+
+/**
+ * A job's execution is named by its id, and by its admission count after a 429 put it back in the
+ * queue: Step Functions keeps a closed execution's name for 90 days.
+ */
+export function executionName(job: Pick<Job, "id" | "admissions">): string {
+  return (job.admissions ?? 1) > 1 ? `${job.id}-${job.admissions}` : job.id;
 }
 
 /** Where terminal events go: the EventBridge bus on AWS, `events.jsonl` and its subscribers locally. */
@@ -28,6 +36,12 @@ export interface EventSink {
 export interface EventSource {
   /** Calls `listener` for every later terminal event; returns the unsubscribe function. */
   subscribe(listener: (event: TerminalEvent) => void): () => void;
+}
+
+/** Asks the dispatcher to admit waiting jobs: after a job is queued and after a slot is freed. */
+export interface DispatchWaker {
+  /** AWS: an asynchronous invoke of the Dispatch function; local: a run in this process. Never waits for the run. */
+  wake(): Promise<void>;
 }
 
 /** The time now; tests and the bench pass their own. */

@@ -6,6 +6,8 @@
  */
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { AdmissionControl } from "./admission/control.ts";
+import { AdmissionStore } from "./admission/store.ts";
 import type { Config } from "./config.ts";
 import { CachedGenerationStats, GenerationStatsStore } from "./jobs/generation-stats.ts";
 import { JobStore } from "./jobs/store.ts";
@@ -14,7 +16,7 @@ import { guardedFetch } from "./net/guarded-fetch.ts";
 import { type Deployment, outputFetchPolicy } from "./net/policy.ts";
 import type { PipelineDeps } from "./pipeline/deps.ts";
 import { POLL_WINDOW_MS } from "./polling/policy.ts";
-import type { EventSink } from "./ports.ts";
+import type { DispatchWaker, EventSink, JobStarter } from "./ports.ts";
 import { ObjectStore } from "./storage/objects.ts";
 import type { UpstreamClient } from "./upstream/client.ts";
 
@@ -32,12 +34,16 @@ export interface WiringInput {
   clients: PlatformClients;
   events: EventSink;
   upstream: UpstreamClient;
+  /** Wakes the platform's dispatcher (admission/dispatch.ts) after a job is queued or a slot is freed. */
+  waker: DispatchWaker;
   /** The Poll window's pause; the local stack passes one that its shutdown can cut short. */
   sleep?: (ms: number) => Promise<void>;
 }
 
 export interface Wiring {
-  pipeline: PipelineDeps;
+  pipeline: PipelineDeps & { admission: AdmissionControl };
+  /** What the API and drops start jobs with: into the admission queue; the dispatcher starts executions. */
+  queue: JobStarter;
   /** Stored API keys, in the jobs table. */
   keys: ApiKeyStore;
 }
@@ -45,16 +51,27 @@ export interface Wiring {
 export function wirePipeline(input: WiringInput): Wiring {
   const { config, platform, clients } = input;
   const stats = new GenerationStatsStore(clients.db, clients.tableName);
+  const jobs = new JobStore(clients.db, clients.tableName);
+  const now = () => new Date();
+  const admission = new AdmissionControl({
+    store: new AdmissionStore(clients.db, clients.tableName),
+    jobs,
+    settings: config.admission,
+    waker: input.waker,
+    now,
+  });
   return {
     keys: new ApiKeyStore(clients.db, clients.tableName),
+    queue: { start: (job) => admission.enqueue(job) },
     pipeline: {
-      jobs: new JobStore(clients.db, clients.tableName),
+      jobs,
+      admission,
       objects: new ObjectStore(clients.s3, clients.bucket),
       upstream: input.upstream,
       events: input.events,
       // Loopback and http outputs (the bundled simulator) are allowed on the local stack only.
       fetch: guardedFetch(outputFetchPolicy(platform, config.maxOutputBytes)),
-      now: () => new Date(),
+      now,
       // Locally one process runs every step, so Submit's and Poll's reads of a model's stats can
       // share one; each Lambda function is its own process and reads for itself.
       generationStats: platform === "local" ? new CachedGenerationStats(stats) : stats,

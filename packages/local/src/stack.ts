@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { setTimeout as pause } from "node:timers/promises";
 import { apiDepsFrom, createApp, type RunningServer, serveApp } from "@reelay/api";
 import type { Config } from "@reelay/core";
 import { UpstreamClient } from "@reelay/core";
@@ -20,6 +21,8 @@ import { DEAD_LETTER_FILE, JsonlDeadLetters } from "@reelay/core/webhooks/dead-l
 import type { RetryPolicy } from "@reelay/core/webhooks/deliver";
 import { WebhookDispatcher } from "@reelay/core/webhooks/dispatch";
 import { wirePipeline } from "@reelay/core/wiring";
+import { isWaiting } from "@reelay/core/admission/control";
+import type { JobStarter } from "@reelay/core/ports";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { loadOrCreateApiKey } from "./api-key.ts";
 import { startStandins, type Standins } from "./aws-standins.ts";
@@ -27,6 +30,7 @@ import { routeDrops } from "./drops.ts";
 import { jobFlowHandlers } from "./handlers.ts";
 import { consoleLogger, silentLogger, type Logger } from "./log.ts";
 import { announceLeftovers, leftoverJobs } from "./resume.ts";
+import { LocalDispatcher } from "./dispatcher.ts";
 import { LocalJobStarter } from "./starter.ts";
 import { windowSleeper } from "./window-sleep.ts";
 
@@ -137,7 +141,7 @@ function startWebhooks(
 /** Jobs a crash or Ctrl-C left behind: terminal ones get their missing event, the rest run again. */
 async function resumeLeftovers(
   deps: Pick<PipelineDeps, "jobs" | "now"> & { events: JsonlFileSink },
-  starter: LocalJobStarter,
+  starters: { queue: JobStarter; executions: LocalJobStarter },
   log: Logger,
 ): Promise<Job[]> {
   const { unfinished, unannounced } = await leftoverJobs(deps.jobs);
@@ -147,7 +151,9 @@ async function resumeLeftovers(
       `sent the terminal event of ${announced.length} job(s) that ended without it: ${announced.join(", ")}`,
     );
   }
-  for (const job of unfinished) await starter.start(job);
+  for (const job of unfinished) {
+    await (isWaiting(job) ? starters.queue : starters.executions).start(job);
+  }
   if (unfinished.length > 0) {
     log.info(
       `resumed ${unfinished.length} unfinished job(s): ${unfinished.map((job) => job.id).join(", ")}`,
@@ -187,6 +193,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const events = new JsonlFileSink(join(dataDir, EVENTS_FILE));
     startWebhooks(options, events, log, cleanups);
     const windows = windowSleeper();
+    const dispatcher = new LocalDispatcher(log);
     const { ddb: db, s3, tableName, bucket } = standins;
     const wiring = wirePipeline({
       config,
@@ -195,6 +202,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       events,
       upstream: upstream.client,
       sleep: windows.sleep,
+      waker: dispatcher,
     });
     const { jobs, objects } = wiring.pipeline;
     const starter = new LocalJobStarter({
@@ -202,23 +210,28 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       handlers: jobFlowHandlers(wiring.pipeline),
       log,
     });
+    // Undone in reverse: the dispatcher stops starting executions, the poll windows' pauses end,
+    // then the executions are aborted.
     cleanups.push(
-      () => windows.end(),
       () => starter.stop(),
+      () => windows.end(),
+      () => dispatcher.stop(),
     );
+    dispatcher.attach({ ...wiring.pipeline, starter, sleep: (ms) => pause(ms) });
     const drops = routeDrops(
       standins.s3rver,
-      { jobs, objects, starter, defaultModel: config.defaultModel },
+      { jobs, objects, starter: wiring.queue, defaultModel: config.defaultModel },
       log,
     );
+    // Undone in reverse: notifications are ignored first, then the drops being handled finish.
     cleanups.push(
-      () => drops.stop(),
       () => drops.drain(),
+      () => drops.stop(),
     );
     const app = createApp(
       apiDepsFrom(wiring, {
-        starter,
-        stopper: { stop: (jobId) => starter.cancel(jobId) },
+        starter: wiring.queue,
+        stopper: { stop: (execution) => starter.cancel(execution) },
         adminKey: apiKey,
         eventStream: events,
         upstreamModels: (modality) => upstream.client.listModels(modality),
@@ -230,7 +243,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     );
     const server: RunningServer = await serveApp(app, { hostname: config.host, port: config.port });
     cleanups.push(() => server.close());
-    const resumed = await resumeLeftovers({ jobs, events, now: wiring.pipeline.now }, starter, log);
+    const resumed = await resumeLeftovers(
+      { jobs, events, now: wiring.pipeline.now },
+      { queue: wiring.queue, executions: starter },
+      log,
+    );
     // In the background: readiness must not wait on a large inbox.
     void drops.rescan(s3).catch((error: unknown) => log.error("the inbox rescan stopped", error));
     let stopping: Promise<void> | undefined;

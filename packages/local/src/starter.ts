@@ -1,7 +1,8 @@
 /**
- * Runs one job flow execution per job in this process, on the synthesized ASL: what StartExecution
- * is on AWS. Starting a job that is already running here is a no-op (AWS refuses a second execution
- * of the same name), so the API, a repeated drop and the resume at start-up may all call it.
+ * Runs one job flow execution per admitted job in this process, on the synthesized ASL: what
+ * StartExecution is on AWS. Starting an execution that is already running here is a no-op (AWS
+ * refuses a second execution of the same name), so the dispatcher, its sweep and the resume at
+ * start-up may all call it.
  */
 import {
   ExecutionAbortedError,
@@ -10,6 +11,8 @@ import {
   type LocalTaskHandler,
 } from "@reelay/core/flow/run-local";
 import { isTerminal, type Job } from "@reelay/core/jobs/types";
+import { REQUEUED_ERROR_NAME } from "@reelay/core/pipeline/errors";
+import { executionName } from "@reelay/core/ports";
 import type { Logger } from "./log.ts";
 
 export interface LocalStarterOptions {
@@ -45,7 +48,7 @@ export class LocalJobStarter {
     );
   }
 
-  /** Ids of the executions running now. */
+  /** Names of the executions running now (executionName: the job id, then id-<admission>). */
   get running(): string[] {
     return [...this.#running.keys()];
   }
@@ -55,20 +58,24 @@ export class LocalJobStarter {
    * reads the job record first (upstream task id, deadlineAt, polls), so a flow started again after
    * a crash picks up where the record says, without a second upstream task or a later deadline.
    */
-  async start(job: Pick<Job, "id" | "status">): Promise<void> {
+  async start(job: Pick<Job, "id" | "status" | "admissions">): Promise<void> {
+    const name = executionName(job);
     // Shutting down: the job stays queued in its record and the next start resumes it.
-    if (this.#abort.signal.aborted || this.#running.has(job.id) || isTerminal(job.status)) return;
+    if (this.#abort.signal.aborted || this.#running.has(name) || isTerminal(job.status)) return;
     const cancel = new AbortController();
-    this.#cancels.set(job.id, cancel);
+    this.#cancels.set(name, cancel);
     const execution = runJobFlowLocally({
       definition: this.#opts.definition,
       handlers: this.#handlers,
       input: { jobId: job.id },
-      executionName: job.id,
+      executionName: name,
       signal: AbortSignal.any([this.#abort.signal, cancel.signal]),
       ...(this.#opts.waitScale === undefined ? {} : { waitScale: this.#opts.waitScale }),
     }).then(
-      () => this.#opts.log.info(`job ${job.id} succeeded`),
+      (output) =>
+        this.#opts.log.info(
+          `job ${job.id} ${requeued(output) ? "went back to the queue (429)" : "succeeded"}`,
+        ),
       (error: unknown) => {
         if (error instanceof ExecutionAbortedError) return;
         // The flow's Fail state: RecordFailure already wrote the record and the event.
@@ -76,10 +83,10 @@ export class LocalJobStarter {
         else this.#opts.log.error(`job ${job.id}: the execution stopped unexpectedly`, error);
       },
     );
-    this.#running.set(job.id, execution);
+    this.#running.set(name, execution);
     void execution.finally(() => {
-      this.#running.delete(job.id);
-      this.#cancels.delete(job.id);
+      this.#running.delete(name);
+      this.#cancels.delete(name);
     });
   }
 
@@ -88,12 +95,13 @@ export class LocalJobStarter {
    * let go of it. A step already running finishes, but its writes are conditional on the job being
    * in progress, so it cannot undo the cancel. No execution here: nothing to do.
    */
-  async cancel(jobId: string): Promise<void> {
-    const execution = this.#running.get(jobId);
-    this.#cancels.get(jobId)?.abort();
+  async cancel(name: string): Promise<void> {
+    const execution = this.#running.get(name);
+    this.#cancels.get(name)?.abort();
     if (execution !== undefined) {
       await execution;
-      this.#opts.log.info(`job ${jobId} cancelled; its execution stopped`);
+      // Job ids have no "-": what follows one is the admission (executionName).
+      this.#opts.log.info(`job ${name.split("-")[0]} cancelled; its execution stopped`);
     }
   }
 
@@ -105,4 +113,10 @@ export class LocalJobStarter {
     this.#abort.abort();
     await Promise.allSettled([...this.#running.values(), ...this.#steps]);
   }
+}
+
+/** The flow's Requeued end: Submit's Catch put the error under `error`. */
+function requeued(output: unknown): boolean {
+  const error = (output as { error?: { Error?: unknown } } | null)?.error;
+  return error?.Error === REQUEUED_ERROR_NAME;
 }

@@ -118,6 +118,7 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
         now: deps.now,
         ...(deps.events === undefined ? {} : { events: deps.events }),
         ...(deps.stopper === undefined ? {} : { stopper: deps.stopper }),
+        ...(deps.admission === undefined ? {} : { admission: deps.admission }),
       },
       id,
     );

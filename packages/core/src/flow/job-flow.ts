@@ -3,7 +3,8 @@
  * ASL that `synthJobFlowDefinition()` (synth-definition.ts) produces from this same function, so
  * AWS and one machine can never drift apart (a test compares the two).
  *
- *   Submit -> WaitForTask -> Poll -> IsDone ─ running, polls < maxPolls ─> WaitForTask
+ *   Submit ─ 429, back in the admission queue ─> Requeued
+ *     └──> WaitForTask -> Poll -> IsDone ─ running, polls < maxPolls ─> WaitForTask
  *                                          ├─ succeeded ─> Download -> Finish -> Succeeded
  *                                          ├─ failed ──────────────────────────> RecordFailure -> Failed
  *                                          └─ otherwise (loop bound) ─> LoopBoundReached -> RecordFailure
@@ -13,7 +14,7 @@ import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import * as tasks from "aws-cdk-lib/aws-stepfunctions-tasks";
 import type { Construct } from "constructs";
-import { TRANSIENT_ERROR_NAME } from "../pipeline/errors.ts";
+import { REQUEUED_ERROR_NAME, TRANSIENT_ERROR_NAME } from "../pipeline/errors.ts";
 import {
   JOB_FLOW_STATE_NAMES,
   LAMBDA_SERVICE_ERRORS,
@@ -81,6 +82,11 @@ export function buildJobFlow(scope: Construct, fns: JobFlowFunctions): JobFlow {
   recordFailure.addCatch(failed, { errors: [sfn.Errors.ALL], resultPath: "$.error" });
   recordFailure.next(failed);
 
+  // A create that met a full upstream: the job waits in the queue again, with no execution.
+  submit.addCatch(new sfn.Succeed(scope, "Requeued"), {
+    errors: [REQUEUED_ERROR_NAME],
+    resultPath: "$.error",
+  });
   for (const step of [submit, poll, download, finish]) {
     step.addCatch(recordFailure, { errors: [sfn.Errors.ALL], resultPath: "$.error" });
   }

@@ -8,7 +8,8 @@
  *   step:                      (late) Poll/Download/Finish ──write──> condition fails
  */
 import { ReelayError } from "../errors.ts";
-import type { Clock, EventSink, ExecutionStopper } from "../ports.ts";
+import type { AdmissionControl } from "../admission/control.ts";
+import { type Clock, type EventSink, type ExecutionStopper, executionName } from "../ports.ts";
 import { emitOnce } from "../pipeline/terminal.ts";
 import type { JobStore } from "./store.ts";
 import type { Job, JobStatus } from "./types.ts";
@@ -21,6 +22,8 @@ export interface CancelDeps {
   events?: EventSink;
   /** Without one the job is still cancelled; its execution then ends at its next step. */
   stopper?: ExecutionStopper;
+  /** Frees the job's slot or queue place; without it the dispatcher's sweep does, later. */
+  admission?: Pick<AdmissionControl, "forget">;
   now: Clock;
 }
 
@@ -58,6 +61,7 @@ export async function cancelJob(
   }
   if (deps.events !== undefined)
     await emitOnce({ jobs: deps.jobs, events: deps.events, now: deps.now }, job);
-  await deps.stopper?.stop(id);
+  await deps.stopper?.stop(executionName(job));
+  await deps.admission?.forget(id);
   return deps.jobs.require(id);
 }

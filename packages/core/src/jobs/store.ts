@@ -64,8 +64,12 @@ export interface UpdateOptions {
   unlessTerminal?: boolean;
   /** Refuse the write when this attribute is already set (write-once fields such as eventEmittedAt). */
   unlessSet?: keyof Job;
+  /** Refuse the write unless this attribute is set (admission: only an admitted job is requeued). */
+  onlyIfSet?: keyof Job;
   /** Add these numbers to the named counters, atomically. */
-  increment?: Partial<Record<"attempts" | "polls", number>>;
+  increment?: Partial<Record<"attempts" | "polls" | "admissions", number>>;
+  /** Remove these attributes in the same write. */
+  remove?: (keyof Job)[];
 }
 
 /** Fields a patch may not touch: keys, and what only create/transition may write. */
@@ -132,6 +136,11 @@ function filterExpression(
   return terms.length === 0 ? undefined : { expression: terms.join(" AND "), names, values };
 }
 
+/** True when a conditional job write was refused: the job was not in a state it could be made in. */
+export function isJobConflict(error: unknown): error is ReelayError {
+  return error instanceof ReelayError && error.code === "job_conflict";
+}
+
 export function jobNotFound(id: string): ReelayError {
   return new ReelayError("job_not_found", `No job with id ${id}.`, {
     status: 404,
@@ -143,6 +152,7 @@ class Expression {
   readonly names: Record<string, string> = {};
   readonly values: Record<string, unknown> = {};
   readonly sets: string[] = [];
+  readonly removes: string[] = [];
   #n = 0;
 
   name(field: string): string {
@@ -322,6 +332,9 @@ export class JobStore {
     if (options.unlessTerminal === true) conditions.push(x.notTerminal());
     if (options.unlessSet !== undefined)
       conditions.push(`attribute_not_exists(${x.name(options.unlessSet)})`);
+    if (options.onlyIfSet !== undefined)
+      conditions.push(`attribute_exists(${x.name(options.onlyIfSet)})`);
+    for (const field of options.remove ?? []) x.removes.push(x.name(field));
     return this.#update(id, x, conditions.join(" AND "), "update");
   }
 
@@ -332,7 +345,7 @@ export class JobStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: id },
-          UpdateExpression: `SET ${x.sets.join(", ")}`,
+          UpdateExpression: `SET ${x.sets.join(", ")}${x.removes.length === 0 ? "" : ` REMOVE ${x.removes.join(", ")}`}`,
           ConditionExpression: condition,
           ExpressionAttributeNames: x.names,
           ExpressionAttributeValues: x.values,

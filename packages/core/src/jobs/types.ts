@@ -1,4 +1,5 @@
 /** The job record: one per request, the durable truth about where a generation stands. */
+import type { Priority } from "../admission/settings.ts";
 import type { Issue } from "../errors.ts";
 
 export type JobKind = "video" | "image";
@@ -79,4 +80,10 @@ export interface Job {
   lastError?: JobError & { step: string };
   history: JobHistoryEntry[];
   eventEmittedAt?: string;
+  /** Admission order within the caller's own jobs; absent = normal. */
+  priority?: Priority;
+  /** ISO time the job was given an upstream slot; absent while it waits in the queue. */
+  admittedAt?: string;
+  /** Times the job was given a slot (a create answered 429 puts it back in the queue). */
+  admissions?: number;
 }

@@ -1,4 +1,5 @@
 /** What the pipeline steps need, passed in so the same steps run on Lambda and in the local stack. */
+import type { AdmissionControl } from "../admission/control.ts";
 import type { Clock, EventSink } from "../ports.ts";
 import type { GenerationStatsStore } from "../jobs/generation-stats.ts";
 import type { JobStore } from "../jobs/store.ts";
@@ -24,6 +25,8 @@ export interface PipelineDeps {
    * stopping) ends the window at once; the flow's Wait and next Poll carry on.
    */
   sleep?: (ms: number) => Promise<void>;
+  /** Admission control: absent = every job is created upstream at once, with no slots kept. */
+  admission?: AdmissionControl;
 }
 
 export interface FlowState {

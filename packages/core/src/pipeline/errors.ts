@@ -6,6 +6,19 @@
 import { ReelayError, type ReelayErrorOptions } from "../errors.ts";
 
 export const TRANSIENT_ERROR_NAME = "ReelayTransientError";
+/** The name the state machine's Catch on Submit matches to end the execution as "Requeued". */
+export const REQUEUED_ERROR_NAME = "ReelayRequeued";
+
+/**
+ * Not a failure: a create met a full upstream (429) and the job went back to the admission queue,
+ * so this execution ends and the dispatcher starts a new one when a slot is free.
+ */
+export class Requeued extends Error {
+  constructor(jobId: string) {
+    super(`Job ${jobId} went back to the queue: the upstream answered 429 to its create.`);
+    this.name = REQUEUED_ERROR_NAME;
+  }
+}
 
 export class TransientError extends ReelayError {
   constructor(code: string, message: string, options: Omit<ReelayErrorOptions, "retryable"> = {}) {

@@ -23,7 +23,7 @@ import {
 import { copyUrlToS3 } from "../storage/copy.ts";
 import type { TaskAnswer } from "../upstream/client.ts";
 import type { FailureInput, FlowState, PipelineDeps } from "./deps.ts";
-import { asStepError, TransientError } from "./errors.ts";
+import { asStepError, Requeued, TransientError } from "./errors.ts";
 import { failureOf, timeoutError } from "./failure.ts";
 import { imageKey, videoKey } from "./outputs.ts";
 import { emitOnce, isConflict, writeManifest } from "./terminal.ts";
@@ -40,6 +40,7 @@ async function guarded<T>(
   try {
     return await run();
   } catch (error) {
+    if (error instanceof Requeued) throw error;
     const failure = asStepError(error);
     await deps.jobs
       .update(
@@ -111,6 +112,36 @@ async function unlessConflict(write: Promise<Job>): Promise<Job | undefined> {
   }
 }
 
+/**
+ * The upstream create. The same idempotency key on every attempt: the upstream answers a repeat
+ * with the task it already made. Under admission control a 429 puts the job back in the queue.
+ */
+async function createTask(deps: PipelineDeps, job: Job) {
+  const admission = deps.admission;
+  const opts = {
+    idempotencyKey: job.idempotencyKey,
+    ...(admission === undefined ? {} : { noRetryWhenRateLimited: true }),
+  };
+  try {
+    const created =
+      job.kind === "video"
+        ? await deps.upstream.createVideo(job.request, opts)
+        : await deps.upstream.createImage(job.request, opts);
+    // Advisory: a lost update only makes a learned limit grow a little later.
+    await admission?.cleanCreate().catch(() => undefined);
+    return created;
+  } catch (error) {
+    if (admission === undefined || !isRateLimited(error)) throw error;
+    const retryAfterMs = (error as ReelayError).details?.retryAfterMs;
+    await admission.requeue(job, typeof retryAfterMs === "number" ? retryAfterMs : undefined);
+    throw new Requeued(job.id);
+  }
+}
+
+function isRateLimited(error: unknown): boolean {
+  return error instanceof ReelayError && error.code === "upstream_rate_limited";
+}
+
 /** Creates the upstream task exactly once: none at all when the job already has a task id. */
 export function submit(deps: PipelineDeps, input: { jobId: string }): Promise<FlowState> {
   return guarded(deps, input.jobId, "submit", async () => {
@@ -136,12 +167,7 @@ export function submit(deps: PipelineDeps, input: { jobId: string }): Promise<Fl
     if (isTerminal(job.status)) return stopped(baseState(deps, job, deadlineAt), job);
     let outputUrls: string[] = [];
     if (counted !== undefined) {
-      // The same key on every attempt: the upstream answers a repeat with the task it already made.
-      const opts = { idempotencyKey: job.idempotencyKey };
-      const created =
-        job.kind === "video"
-          ? await deps.upstream.createVideo(job.request, opts)
-          : await deps.upstream.createImage(job.request, opts);
+      const created = await createTask(deps, job);
       if (created.state.state === "failed") {
         throw new ReelayError(
           "upstream_task_failed",
@@ -305,51 +331,66 @@ async function look(
  */
 export function poll(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
   return guarded(deps, state.jobId, "poll", async () => {
-    const job = await deps.jobs.require(state.jobId);
-    if (isTerminal(job.status)) return stopped(state, job);
-    if (job.upstreamTaskId === undefined && (state.outputUrls?.length ?? 0) > 0)
-      return { ...state, outcome: "succeeded", waitSeconds: 0 };
-    if (job.upstreamTaskId === undefined) {
-      throw new ReelayError(
-        "not_submitted",
-        `Job ${job.id} has no upstream task to poll; Submit did not finish.`,
-      );
-    }
-    const task = { ...job, upstreamTaskId: job.upstreamTaskId };
-    const windowEnd = deps.now().getTime() + (deps.pollWindowMs ?? 0);
-    const history = await historyOf(deps, job);
-    const sleep = sleepOf(deps);
-    let current = state;
-    for (let first = true; ; first = false) {
-      // Looks keep their cadence: each pause is counted from when the look before it began.
-      const lookedAt = deps.now().getTime();
-      if (!first) {
-        // A cancel during the pause ends the window before the task is asked about again.
-        const latest = await deps.jobs.require(job.id);
-        if (isTerminal(latest.status)) return stopped(current, latest);
-      }
-      current = await look(deps, task, current);
-      if (current.outcome !== "running") return current;
-      const now = deps.now();
-      const delayMs = nextPollDelayMs({
-        polls: current.polls,
-        sinceSubmitMs: lookedAt - Date.parse(job.submittedAt ?? job.createdAt),
-        history,
-      });
-      const pauseMs = boundedMs(
-        Math.max(0, lookedAt + delayMs - now.getTime()),
-        state.deadlineAt,
-        now,
-      );
-      const handOff = { ...current, waitSeconds: waitSecondsFor(pauseMs, state.deadlineAt, now) };
-      if (now.getTime() + pauseMs > windowEnd) return handOff;
-      try {
-        await sleep(pauseMs);
-      } catch {
-        return handOff;
-      }
-    }
+    const next = await pollWindow(deps, state);
+    // The upstream task ended (or the job did): its slot goes to the next job in the queue.
+    if (next.outcome !== "running") await releaseSlot(deps, state.jobId);
+    return next;
   });
+}
+
+/**
+ * Frees the job's admission slot. Bookkeeping only: a failed release never fails the job, and
+ * the dispatcher's sweep frees a slot whose job has ended.
+ */
+async function releaseSlot(deps: PipelineDeps, jobId: string): Promise<void> {
+  await deps.admission?.release(jobId).catch(() => undefined);
+}
+
+async function pollWindow(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
+  const job = await deps.jobs.require(state.jobId);
+  if (isTerminal(job.status)) return stopped(state, job);
+  if (job.upstreamTaskId === undefined && (state.outputUrls?.length ?? 0) > 0)
+    return { ...state, outcome: "succeeded", waitSeconds: 0 };
+  if (job.upstreamTaskId === undefined) {
+    throw new ReelayError(
+      "not_submitted",
+      `Job ${job.id} has no upstream task to poll; Submit did not finish.`,
+    );
+  }
+  const task = { ...job, upstreamTaskId: job.upstreamTaskId };
+  const windowEnd = deps.now().getTime() + (deps.pollWindowMs ?? 0);
+  const history = await historyOf(deps, job);
+  const sleep = sleepOf(deps);
+  let current = state;
+  for (let first = true; ; first = false) {
+    // Looks keep their cadence: each pause is counted from when the look before it began.
+    const lookedAt = deps.now().getTime();
+    if (!first) {
+      // A cancel during the pause ends the window before the task is asked about again.
+      const latest = await deps.jobs.require(job.id);
+      if (isTerminal(latest.status)) return stopped(current, latest);
+    }
+    current = await look(deps, task, current);
+    if (current.outcome !== "running") return current;
+    const now = deps.now();
+    const delayMs = nextPollDelayMs({
+      polls: current.polls,
+      sinceSubmitMs: lookedAt - Date.parse(job.submittedAt ?? job.createdAt),
+      history,
+    });
+    const pauseMs = boundedMs(
+      Math.max(0, lookedAt + delayMs - now.getTime()),
+      state.deadlineAt,
+      now,
+    );
+    const handOff = { ...current, waitSeconds: waitSecondsFor(pauseMs, state.deadlineAt, now) };
+    if (now.getTime() + pauseMs > windowEnd) return handOff;
+    try {
+      await sleep(pauseMs);
+    } catch {
+      return handOff;
+    }
+  }
 }
 
 /** Fresh URLs from the task itself (the poll's may be near expiry); a synchronous image's from the state. */
@@ -429,6 +470,7 @@ export function finish(
   state: FlowState,
 ): Promise<{ jobId: string; status: "succeeded" }> {
   return guarded(deps, state.jobId, "finish", async () => {
+    await releaseSlot(deps, state.jobId);
     const done = { jobId: state.jobId, status: "succeeded" as const };
     const succeed = () =>
       deps.jobs.transition(state.jobId, {
@@ -480,6 +522,7 @@ export async function recordFailure(
   input: FailureInput,
 ): Promise<{ jobId: string; status: TerminalStatus }> {
   try {
+    await releaseSlot(deps, input.jobId);
     const job = await deps.jobs.require(input.jobId);
     if (isTerminal(job.status)) {
       await emitOnce(deps, job);

@@ -47,6 +47,11 @@ export interface UpstreamClientOptions {
 
 export interface CreateOptions {
   idempotencyKey: string;
+  /**
+   * A 429 ends the call at once instead of being retried here: admission control puts the job
+   * back in its queue and holds every create back, where a retry would meet the same full upstream.
+   */
+  noRetryWhenRateLimited?: boolean;
 }
 
 export interface QueryOptions {
@@ -87,6 +92,7 @@ interface SendOptions extends QueryOptions {
   form?: FormData;
   idempotencyKey?: string;
   taskQuery?: boolean;
+  noRetryWhenRateLimited?: boolean;
 }
 
 interface Answer {
@@ -234,7 +240,11 @@ export class UpstreamClient {
         `A create (POST ${endpoint}) needs an idempotency key so that retries never make a second task.`,
       );
     }
-    const answer = await this.#send("POST", endpoint, { ...payload, idempotencyKey: key });
+    const answer = await this.#send("POST", endpoint, {
+      ...payload,
+      idempotencyKey: key,
+      ...(opts?.noRetryWhenRateLimited === true ? { noRetryWhenRateLimited: true } : {}),
+    });
     // A repeated create (its first answer was lost) may find its task already failed: the error
     // then sits beside a task id and a failure status, and is the task's failure, not a refusal.
     if (readBusinessError(answer.body) !== undefined && !isFailedTask(answer.body)) {
@@ -301,7 +311,10 @@ export class UpstreamClient {
       const errorBody = errorBodyOf(text);
       const retryAfterMs =
         status === 429 || status === 503 ? parseRetryAfterMs(retryAfter, this.#now()) : undefined;
-      const retry = !last && isTransientStatus(status);
+      const retry =
+        !last &&
+        isTransientStatus(status) &&
+        !(status === 429 && options.noRetryWhenRateLimited === true);
       const pauseMs = retry
         ? (retryAfterMs ?? backoffDelayMs(attempt, this.#backoff, this.#random))
         : 0;

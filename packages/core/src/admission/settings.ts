@@ -1,0 +1,73 @@
+/**
+ * How many upstream tasks reelay keeps in flight, and how fast it creates them. Configured
+ * (REELAY_UPSTREAM_CONCURRENCY, REELAY_UPSTREAM_RATE) or, when unset, learned from the upstream's
+ * 429s: slow start from a few slots, doubling after each clean round; the first 429 sets the limit
+ * to what the upstream just accepted; after that the limit grows by one slot per two clean rounds
+ * and falls again at the next 429 (additive increase, decrease to the measured capacity).
+ */
+
+export interface AdmissionSettings {
+  /** Upstream tasks in flight at most; undefined = learned. */
+  concurrency?: number;
+  /** Upstream creates per second at most; undefined = as fast as slots free up. */
+  ratePerS?: number;
+  /** A job that waited this long without a slot ends failed with `queue_timeout`. */
+  queueTimeoutS: number;
+}
+
+export const DEFAULT_QUEUE_TIMEOUT_S = 86_400;
+/** Slot holders live in one item (DynamoDB's 400 KB): a thousand stay far inside it. */
+export const MAX_UPSTREAM_CONCURRENCY = 1000;
+/** Where a learned limit starts: few enough that a strict upstream sees at most a handful of 429s. */
+export const LEARNED_START = 4;
+/** The longest an upstream's Retry-After holds every admission back. */
+export const MAX_HOLD_MS = 60_000;
+
+export const PRIORITIES = ["high", "normal", "low"] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+export function isPriority(value: unknown): value is Priority {
+  return typeof value === "string" && (PRIORITIES as readonly string[]).includes(value);
+}
+
+/** The learned limit as it is kept in the admission item. */
+export interface LearnedLimit {
+  limit: number;
+  /** Slow start: no 429 seen yet, so the limit doubles after each clean round. */
+  probing: boolean;
+  /** Clean creates since the limit last changed. */
+  clean: number;
+}
+
+export const FIRST_LEARNED: LearnedLimit = { limit: LEARNED_START, probing: true, clean: 0 };
+
+export function afterCleanCreate(learned: LearnedLimit): LearnedLimit {
+  const clean = learned.clean + 1;
+  if (learned.probing && clean >= learned.limit) {
+    return {
+      limit: Math.min(learned.limit * 2, MAX_UPSTREAM_CONCURRENCY),
+      probing: true,
+      clean: 0,
+    };
+  }
+  if (!learned.probing && clean >= learned.limit * 2) {
+    return {
+      limit: Math.min(learned.limit + 1, MAX_UPSTREAM_CONCURRENCY),
+      probing: false,
+      clean: 0,
+    };
+  }
+  return { ...learned, clean };
+}
+
+/**
+ * A create answered 429 while `held` slots were held, this job's among them: the upstream took
+ * at most `held - 1`. Each 429 of a burst lowers the limit further, so it settles on the capacity.
+ */
+export function afterRateLimited(learned: LearnedLimit, held: number): LearnedLimit {
+  return { limit: Math.max(1, Math.min(learned.limit, held - 1)), probing: false, clean: 0 };
+}
+
+export function effectiveLimit(settings: AdmissionSettings, learned: LearnedLimit): number {
+  return settings.concurrency ?? learned.limit;
+}

@@ -1,0 +1,97 @@
+/**
+ * The periodic sweep that keeps admission honest whatever crashed: every held slot is checked
+ * against its job's record, and every queue entry against its job and its queue limit.
+ *
+ *   slot of a job that ended, vanished or whose task ended  -> released
+ *   slot taken but the job never marked admitted (crash)    -> released after the grace period
+ *   job admitted whose execution never began (crash)        -> started again (same execution name)
+ *   entry of a job that ended or was admitted               -> deleted
+ *   entry older than REELAY_QUEUE_TIMEOUT_S                 -> job failed with queue_timeout, one event
+ */
+import { isJobConflict } from "../jobs/store.ts";
+import { isTerminal, type Job } from "../jobs/types.ts";
+import { emitOnce } from "../pipeline/terminal.ts";
+import type { EventSink } from "../ports.ts";
+import type { DispatchDeps } from "./dispatch.ts";
+import type { QueueEntry } from "./store.ts";
+
+export interface SweepDeps extends DispatchDeps {
+  events: EventSink;
+}
+
+export interface SweepResult {
+  released: string[];
+  restarted: string[];
+  expired: string[];
+  dropped: string[];
+}
+
+/** Long enough for a dispatcher between its slot write and its admit write, or a Submit to begin. */
+export const SWEEP_GRACE_MS = 60_000;
+
+export async function sweep(deps: SweepDeps, graceMs = SWEEP_GRACE_MS): Promise<SweepResult> {
+  const result: SweepResult = { released: [], restarted: [], expired: [], dropped: [] };
+  await sweepSlots(deps, graceMs, result);
+  for await (const entry of deps.admission.store.entries()) await sweepEntry(deps, entry, result);
+  return result;
+}
+
+async function sweepSlots(deps: SweepDeps, graceMs: number, result: SweepResult): Promise<void> {
+  const now = deps.now().getTime();
+  const { held } = await deps.admission.store.state();
+  for (const [jobId, heldAt] of Object.entries(held)) {
+    const job = await deps.jobs.get(jobId);
+    const old = now - Date.parse(heldAt) > graceMs;
+    if (slotIsFree(job, old)) {
+      await deps.admission.release(jobId);
+      result.released.push(jobId);
+    } else if (job !== undefined && old && neverBegan(job, now, graceMs)) {
+      await deps.starter.start(job);
+      result.restarted.push(jobId);
+    }
+  }
+}
+
+function slotIsFree(job: Job | undefined, old: boolean): boolean {
+  if (job === undefined || isTerminal(job.status) || job.upstreamDoneAt !== undefined) return true;
+  return old && job.admittedAt === undefined;
+}
+
+function neverBegan(job: Job, now: number, graceMs: number): boolean {
+  return (
+    job.admittedAt !== undefined &&
+    job.submittedAt === undefined &&
+    now - Date.parse(job.admittedAt) > graceMs
+  );
+}
+
+async function sweepEntry(deps: SweepDeps, entry: QueueEntry, result: SweepResult): Promise<void> {
+  const job = await deps.jobs.get(entry.jobId);
+  if (job === undefined || isTerminal(job.status) || job.admittedAt !== undefined) {
+    await deps.admission.store.dequeue(entry.jobId);
+    result.dropped.push(entry.jobId);
+    return;
+  }
+  if (Date.parse(entry.expiresAt) > deps.now().getTime()) return;
+  const limitS = deps.admission.settings.queueTimeoutS;
+  try {
+    const failed = await deps.jobs.transition(job.id, {
+      from: ["queued"],
+      to: "failed",
+      set: {
+        error: {
+          code: "queue_timeout",
+          message: `No upstream slot came free within the queue limit (REELAY_QUEUE_TIMEOUT_S, ${limitS} s).`,
+        },
+        finishedAt: deps.now().toISOString(),
+      },
+      note: "queue timeout",
+    });
+    await emitOnce(deps, failed);
+    result.expired.push(job.id);
+  } catch (error) {
+    // Admitted or cancelled meanwhile: that path owns the job now.
+    if (!isJobConflict(error)) throw error;
+  }
+  await deps.admission.store.dequeue(job.id);
+}

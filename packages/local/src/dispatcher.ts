@@ -1,0 +1,102 @@
+/**
+ * The dispatcher on one machine: what the Dispatch function and its schedule are on AWS. A wake
+ * runs core's dispatch() in this process; wakes that arrive during a run make one more run, so
+ * none is lost. A timer sweeps (admission/sweep.ts) and dispatches again every few seconds, and a
+ * run held back by the create rate sets a timer for when the next create is due.
+ */
+import { type DispatchDeps, dispatch } from "@reelay/core/admission/dispatch";
+import { type SweepDeps, sweep } from "@reelay/core/admission/sweep";
+import type { DispatchWaker } from "@reelay/core/ports";
+import type { Logger } from "./log.ts";
+
+/** How often the sweep runs; also the longest a lost wake could delay an admission. */
+export const SWEEP_INTERVAL_MS = 5_000;
+
+export class LocalDispatcher implements DispatchWaker {
+  #deps: SweepDeps | undefined;
+  readonly #log: Logger;
+  #running: Promise<void> | undefined;
+  #again = false;
+  #stopped = false;
+  #due: NodeJS.Timeout | undefined;
+  #sweeps: NodeJS.Timeout | undefined;
+  #sweeping: Promise<void> | undefined;
+
+  constructor(log: Logger) {
+    this.#log = log;
+  }
+
+  /**
+   * The dispatcher needs the executions' starter, which needs the pipeline, which needs this
+   * waker: it is attached once everything exists, and wakes before that wait for it.
+   */
+  attach(deps: SweepDeps, sweepIntervalMs = SWEEP_INTERVAL_MS): void {
+    this.#deps = deps;
+    this.#sweeps = setInterval(() => {
+      this.#sweeping ??= this.#sweepThenDispatch().finally(() => {
+        this.#sweeping = undefined;
+      });
+    }, sweepIntervalMs);
+    this.#sweeps.unref();
+    this.#kick();
+  }
+
+  async wake(): Promise<void> {
+    this.#kick();
+  }
+
+  /** Resolves when no run is in progress. */
+  async idle(): Promise<void> {
+    while (this.#running !== undefined) await this.#running;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#sweeps);
+    clearTimeout(this.#due);
+    await this.#sweeping;
+    await this.idle();
+  }
+
+  #kick(): void {
+    if (this.#deps === undefined || this.#stopped) return;
+    if (this.#running !== undefined) {
+      this.#again = true;
+      return;
+    }
+    this.#running = this.#runs(this.#deps).finally(() => {
+      this.#running = undefined;
+    });
+  }
+
+  async #runs(deps: DispatchDeps): Promise<void> {
+    do {
+      this.#again = false;
+      try {
+        const result = await dispatch(deps);
+        if (result.retryInMs !== undefined) this.#dueIn(result.retryInMs);
+      } catch (error) {
+        this.#log.error("a dispatch run stopped; the next wake or sweep goes on", error);
+      }
+    } while (this.#again && !this.#stopped);
+  }
+
+  #dueIn(ms: number): void {
+    clearTimeout(this.#due);
+    this.#due = setTimeout(() => this.#kick(), ms);
+    this.#due.unref();
+  }
+
+  async #sweepThenDispatch(): Promise<void> {
+    const deps = this.#deps;
+    if (deps === undefined || this.#stopped) return;
+    try {
+      const swept = await sweep(deps);
+      const repaired = swept.released.length + swept.restarted.length + swept.expired.length;
+      if (repaired > 0) this.#log.info(`admission sweep: ${JSON.stringify(swept)}`);
+    } catch (error) {
+      this.#log.error("an admission sweep stopped; the next one goes on", error);
+    }
+    this.#kick();
+  }
+}
