@@ -1,4 +1,5 @@
 /** A validated request becomes a queued job record. */
+import type { Priority } from "../admission/settings.ts";
 import { ReelayError } from "../errors.ts";
 import type { ValidationResult } from "../validate/index.ts";
 import { newJobId } from "./ids.ts";
@@ -14,6 +15,8 @@ export interface NewJobInput {
   jobId?: string;
   /** See Job.requestHash. */
   requestHash?: string;
+  /** Admission order among the caller's own jobs (admission/settings.ts); absent = the source's default. */
+  priority?: Priority;
   now?: Date;
 }
 
@@ -49,6 +52,7 @@ export function buildJob(input: NewJobInput): Job {
     source: input.source,
     idempotencyKey: key === undefined || key === "" ? id : key,
     ...(input.requestHash === undefined ? {} : { requestHash: input.requestHash }),
+    ...(input.priority === undefined ? {} : { priority: input.priority }),
     attempts: 0,
     polls: 0,
     createdAt: at,
