@@ -4,6 +4,7 @@
  * silently between the record and the state machine.
  */
 import { ReelayError, validate, type Issue, type ValidationResult } from "@reelay/core";
+import type { Priority } from "@reelay/core/admission/settings";
 import { createJob } from "@reelay/core/jobs/create";
 import type { Job } from "@reelay/core/jobs/types";
 import { emitOnce } from "@reelay/core/pipeline/terminal";
@@ -14,6 +15,8 @@ export interface CreateInput {
   body: unknown;
   caller: Caller;
   idempotencyKey?: string | undefined;
+  /** X-Reelay-Priority; absent = normal. */
+  priority?: Priority | undefined;
 }
 
 export function invalidRequest(errors: Issue[]): ReelayError {
@@ -108,6 +111,7 @@ export async function recordAndStart(
     source: { type: "api", apiKeyId: input.caller.keyId },
     ...(jobId === undefined ? {} : { jobId }),
     requestHash,
+    ...(input.priority === undefined ? {} : { priority: input.priority }),
     now: deps.now(),
   });
   if (!created && key !== undefined) assertSameRequest(job, requestHash, key);

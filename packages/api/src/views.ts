@@ -2,6 +2,8 @@
  * What a job looks like from outside: the service contract's task shape (for clients written for
  * the upstream) and reelay's own JobView. Output links are presigned GETs of the S3 copies.
  */
+import { type AdmissionControl, priorityOf } from "@reelay/core/admission/control";
+import type { Priority } from "@reelay/core/admission/settings";
 import type { Job, JobError, JobOutput } from "@reelay/core/jobs/types";
 import type { ObjectStore } from "@reelay/core/storage/objects";
 
@@ -29,6 +31,9 @@ export interface JobView
     | "history"
   > {
   upstreamTaskId: string | null;
+  priority: Priority;
+  /** While the job waits for an upstream slot: its place among the caller's waiting jobs. */
+  queue_position?: number;
   outputs: OutputView[];
   error: JobError | null;
   timings: {
@@ -50,6 +55,7 @@ export interface TaskView {
   video_url?: string;
   output?: { url: string; bytes: number; sha256: string; content_type: string; expires_at: string };
   error: JobError | null;
+  queue_position?: number;
 }
 
 export interface Presigner {
@@ -120,6 +126,7 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     source: job.source,
     idempotencyKey: job.idempotencyKey,
     upstreamTaskId: job.upstreamTaskId ?? null,
+    priority: priorityOf(job),
     attempts: job.attempts,
     polls: job.polls,
     outputs,
@@ -177,4 +184,14 @@ export function createdView(job: Job): {
 } {
   const task = { task_id: job.id, status: job.status };
   return { service_task: task, ...task, model: job.model, warnings: job.warnings };
+}
+
+/** Adds `queue_position` to a view of a job that waits for an upstream slot. */
+export async function withQueuePosition<T extends object>(
+  view: T,
+  job: Job,
+  admission: AdmissionControl | undefined,
+): Promise<T & { queue_position?: number }> {
+  const position = await admission?.position(job);
+  return position === undefined ? view : { ...view, queue_position: position };
 }

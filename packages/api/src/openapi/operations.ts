@@ -80,6 +80,7 @@ const JOB_EXAMPLE = {
   warnings: [],
   source: { type: "api" },
   upstreamTaskId: "vidtsk_upstream123",
+  priority: "normal",
   attempts: 1,
   polls: 9,
   outputs: [
@@ -140,8 +141,8 @@ const UNAVAILABLE: ErrorCase = {
 const BODY_ERRORS: ErrorCase[] = [
   {
     status: 400,
-    codes: ["invalid_json", "invalid_request", "invalid_idempotency_key"],
-    when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or the key is malformed.",
+    codes: ["invalid_json", "invalid_request", "invalid_idempotency_key", "invalid_priority"],
+    when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority) is malformed.",
   },
   {
     status: 409,
@@ -168,6 +169,15 @@ const IDEMPOTENCY: Parameter = {
     "The same key with the same payload returns the same job; with a different payload, 409.",
   schema: { type: "string", maxLength: 200 },
   example: "order-1234",
+};
+const PRIORITY: Parameter = {
+  name: "X-Reelay-Priority",
+  in: "header",
+  required: false,
+  description:
+    "Admission order among the caller's own jobs while they wait for an upstream slot: high, normal (the default) or low. Callers are served in turn whatever their priorities.",
+  schema: { type: "string", enum: ["high", "normal", "low"] },
+  example: "high",
 };
 const pathId = (name: string, example: string): Parameter => ({
   name,
@@ -232,7 +242,7 @@ export const OPERATIONS: Record<string, Operation> = {
       "Validates the request against the model's rules (hard rules refuse, soft rules warn), records a job and starts it. Answers at once with the task; poll GET /v1/video/tasks/{taskId}.",
     tag: "video",
     auth: true,
-    parameters: [IDEMPOTENCY],
+    parameters: [IDEMPOTENCY, PRIORITY],
     request: {
       contentType: "application/json",
       schema: VideoRequestSchema,
@@ -288,7 +298,7 @@ export const OPERATIONS: Record<string, Operation> = {
       "The unified image contract (§2.6): `modalities` must contain `image`, `stream` false. Editing: several `image_config.reference_images` plus a prompt.",
     tag: "image",
     auth: true,
-    parameters: [IDEMPOTENCY],
+    parameters: [IDEMPOTENCY, PRIORITY],
     request: {
       contentType: "application/json",
       schema: ImageRequestSchema,
@@ -341,6 +351,7 @@ export const OPERATIONS: Record<string, Operation> = {
     auth: true,
     parameters: [
       IDEMPOTENCY,
+      PRIORITY,
       {
         name: "wait",
         in: "query",

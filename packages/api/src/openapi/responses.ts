@@ -80,6 +80,12 @@ export const TaskSchema = z
       .optional()
       .describe("The stored output, only once succeeded."),
     error: JobErrorSchema.nullable(),
+    queue_position: z
+      .number()
+      .optional()
+      .describe(
+        "While the job waits for an upstream slot: its place among the same caller's waiting jobs (1 = next; approximate).",
+      ),
   })
   .describe(
     "A task as the service contract shows it: clients written for the upstream read it unchanged.",
@@ -127,6 +133,15 @@ export const JobViewSchema = z
       updatedAt: z.string(),
       totalMs: z.number().nullable(),
     }),
+    priority: z
+      .enum(["high", "normal", "low"])
+      .describe("Admission order among the caller's own jobs (X-Reelay-Priority)."),
+    queue_position: z
+      .number()
+      .optional()
+      .describe(
+        "While the job waits for an upstream slot: its place among the same caller's waiting jobs (1 = next; approximate).",
+      ),
   })
   .describe("reelay's full job record.");
 

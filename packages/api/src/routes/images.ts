@@ -12,8 +12,9 @@ import type { ApiEnv, ResolvedDeps } from "../deps.ts";
 import { createEditJob } from "../image-edit.ts";
 import { imageTaskView } from "../image-view.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
+import { PRIORITY_HEADER, readPriority } from "../priority.ts";
 import { editBodyLimit, readEditForm } from "../multipart.ts";
-import { createdView } from "../views.ts";
+import { createdView, withQueuePosition } from "../views.ts";
 import { readWait, waitForJob } from "../wait.ts";
 
 /** A failed edit is not a result; OpenAI clients throw on a non-2xx answer, which is what they should do. */
@@ -32,7 +33,9 @@ export function imageRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   routes.post("/chat/completions", jsonBodyLimit(deps.maxBodyBytes), async (c) => {
     const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const body = parseJson(await c.req.text());
-    const { job } = await createImageJob(deps, { body, caller: c.get("caller"), idempotencyKey });
+    const priority = readPriority(c.req.header(PRIORITY_HEADER));
+    const caller = c.get("caller");
+    const { job } = await createImageJob(deps, { body, caller, idempotencyKey, priority });
     return c.json(createdView(job));
   });
 
@@ -40,14 +43,16 @@ export function imageRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     const id = c.req.param("taskId");
     const job = await deps.jobs.get(id);
     if (job === undefined || job.kind !== "image") throw jobNotFound(id);
-    return c.json(await imageTaskView(job, signer));
+    return c.json(await withQueuePosition(await imageTaskView(job, signer), job, deps.admission));
   });
 
   routes.post("/images/edits", editBodyLimit(), async (c) => {
     const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const wait = readWait(c.req.query("wait"), c.req.header("prefer"), deps.maxWaitS);
     const form = await readEditForm(c.req.raw);
-    const { job } = await createEditJob(deps, form, { caller: c.get("caller"), idempotencyKey });
+    const priority = readPriority(c.req.header(PRIORITY_HEADER));
+    const caller = c.get("caller");
+    const { job } = await createEditJob(deps, form, { caller, idempotencyKey, priority });
     if (wait === undefined || wait === 0) return c.json(createdView(job));
     const done = await waitForJob(deps.jobs, job.id, wait);
     if (done.status === "failed" || done.status === "cancelled") throw editFailed(done);

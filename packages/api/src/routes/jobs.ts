@@ -8,7 +8,7 @@ import { jobNotFound, type ListFilters, type ListOptions } from "@reelay/core/jo
 import { JOB_STATUSES, type JobKind, type JobSource } from "@reelay/core/jobs/types";
 import { ownerFilter } from "../auth.ts";
 import type { ApiEnv, ResolvedDeps } from "../deps.ts";
-import { jobView } from "../views.ts";
+import { jobView, withQueuePosition } from "../views.ts";
 
 const MAX_LIMIT = 100;
 
@@ -106,7 +106,7 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     const id = c.req.param("id");
     const job = await deps.jobs.get(id);
     if (job === undefined) throw jobNotFound(id);
-    return c.json(await jobView(job, signer));
+    return c.json(await withQueuePosition(await jobView(job, signer), job, deps.admission));
   });
 
   /** The record moves to cancelled first, then the execution is stopped (see cancelJob). */

@@ -5,7 +5,8 @@ import { jsonBodyLimit, parseJson } from "../body.ts";
 import { createVideoJob } from "../create.ts";
 import type { ApiEnv, ResolvedDeps } from "../deps.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
-import { createdView, taskView } from "../views.ts";
+import { PRIORITY_HEADER, readPriority } from "../priority.ts";
+import { createdView, taskView, withQueuePosition } from "../views.ts";
 
 export function videoRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
@@ -14,7 +15,9 @@ export function videoRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   routes.post("/generations", jsonBodyLimit(deps.maxBodyBytes), async (c) => {
     const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const body = parseJson(await c.req.text());
-    const { job } = await createVideoJob(deps, { body, caller: c.get("caller"), idempotencyKey });
+    const priority = readPriority(c.req.header(PRIORITY_HEADER));
+    const caller = c.get("caller");
+    const { job } = await createVideoJob(deps, { body, caller, idempotencyKey, priority });
     return c.json(createdView(job));
   });
 
@@ -23,7 +26,7 @@ export function videoRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     const job = await deps.jobs.get(id);
     // Ids of image jobs are unknown here, as the contract's video endpoint would not know them.
     if (job === undefined || job.kind !== "video") throw jobNotFound(id);
-    return c.json(await taskView(job, signer));
+    return c.json(await withQueuePosition(await taskView(job, signer), job, deps.admission));
   });
 
   return routes;

@@ -1,0 +1,16 @@
+/** X-Reelay-Priority on the contract's create routes: the job's place among the caller's own. */
+import { isPriority, PRIORITIES, type Priority } from "@reelay/core/admission/settings";
+import { ReelayError } from "@reelay/core/errors";
+
+export const PRIORITY_HEADER = "X-Reelay-Priority";
+
+export function readPriority(value: string | undefined): Priority | undefined {
+  if (value === undefined) return undefined;
+  const priority = value.trim().toLowerCase();
+  if (isPriority(priority)) return priority;
+  throw new ReelayError(
+    "invalid_priority",
+    `${PRIORITY_HEADER} must be one of ${PRIORITIES.join(", ")}.`,
+    { status: 400, path: PRIORITY_HEADER },
+  );
+}
