@@ -4,12 +4,14 @@
  */
 import { apiDepsFrom, createApp } from "@reelay/api";
 import { handle } from "hono/aws-lambda";
-import { awsStarter, awsStopper, awsWiring } from "./support/deps.ts";
+import { awsStopper, awsWiring } from "./support/deps.ts";
 import { readSecret } from "./support/secrets.ts";
 
+const wiring = await awsWiring({ callsUpstream: false });
 const app = createApp(
-  apiDepsFrom(await awsWiring({ callsUpstream: false }), {
-    starter: awsStarter(),
+  apiDepsFrom(wiring, {
+    // Into the admission queue; the Dispatch function starts the executions.
+    starter: wiring.queue,
     stopper: awsStopper(),
     adminKey: await readSecret("REELAY_API_KEY"),
     // API Gateway ends a request at 30 s (and so does this function): an images/edits wait stays well inside.

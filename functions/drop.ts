@@ -1,13 +1,14 @@
 /** S3 notification for inbox/: each object becomes jobs or a rejected/ entry (core's ingestDrop). */
 import { ingestDrop } from "@reelay/core/drops/ingest";
 import type { S3NotificationEvent } from "./support/aws-events.ts";
-import { awsProcess, awsStarter, awsWiring } from "./support/deps.ts";
+import { awsProcess, awsWiring } from "./support/deps.ts";
 
-const { jobs, objects } = (await awsWiring({ callsUpstream: false })).pipeline;
+const wiring = await awsWiring({ callsUpstream: false });
 const drops = {
-  jobs,
-  objects,
-  starter: awsStarter(),
+  jobs: wiring.pipeline.jobs,
+  objects: wiring.pipeline.objects,
+  // Into the admission queue; the Dispatch function starts the executions.
+  starter: wiring.queue,
   defaultModel: awsProcess().config.defaultModel,
 };
 

@@ -22,10 +22,11 @@ import {
   allowManifests,
   allowObjects,
   allowPutEvents,
-  allowStartExecution,
   allowStopExecution,
   allowTable,
+  allowWake,
 } from "./permissions.ts";
+import { admissionEnvironment, createDispatcher, dispatchName } from "./admission.ts";
 import { createStorage } from "./storage.ts";
 import { createWebhookDelivery } from "./webhooks.ts";
 
@@ -61,12 +62,15 @@ export function ReelayStack({ stack, app }: StackContext) {
   // The Bearer key clients use for reelay's own API (`npx sst secrets set REELAY_API_KEY ...`).
   const apiKey = new Config.Secret(stack, "REELAY_API_KEY");
 
+  const dispatch = dispatchName(stack, app);
   const environment = {
     REELAY_TABLE_NAME: table.tableName,
     REELAY_BUCKET_NAME: bucket.bucketName,
     REELAY_EVENT_BUS_NAME: bus.eventBusName,
     REELAY_UPSTREAM_URL: upstreamUrl,
     REELAY_DEFAULT_MODEL: config.defaultModel,
+    REELAY_DISPATCH_FUNCTION: dispatch.name,
+    ...admissionEnvironment(config.admission),
   };
 
   const stepFunction = (step: JobFlowStep) =>
@@ -94,6 +98,12 @@ export function ReelayStack({ stack, app }: StackContext) {
   allowManifests(steps.recordFailure, bucket);
   allowPutEvents(steps.finish, bus);
   allowPutEvents(steps.recordFailure, bus);
+  // A 429 puts the job back in the queue (Submit); a task's end frees its slot (Poll, Finish, RecordFailure).
+  allowTable(steps.submit, table, ["GetItem", "PutItem", "UpdateItem"], "admission");
+  for (const fn of [steps.submit, steps.poll, steps.finish, steps.recordFailure]) {
+    if (fn !== steps.submit) allowTable(fn, table, ["UpdateItem"], "admission");
+    allowWake(fn, dispatch.arn);
+  }
 
   const flowLogs = new logs.LogGroup(stack, "JobFlowLogs", {
     retention: logs.RetentionDays.ONE_MONTH,
@@ -104,20 +114,27 @@ export function ReelayStack({ stack, app }: StackContext) {
     logs: { destination: flowLogs, level: sfn.LogLevel.ALL, includeExecutionData: true },
   });
 
-  const starterEnvironment = { ...environment, REELAY_STATE_MACHINE_ARN: machine.stateMachineArn };
+  // Cancel stops executions by name, so the API knows the machine.
+  const apiEnvironment = { ...environment, REELAY_STATE_MACHINE_ARN: machine.stateMachineArn };
 
   const apiFunction = new Function(stack, "ApiFunction", {
     handler: "functions/api.handler",
     timeout: 30,
-    environment: starterEnvironment,
+    environment: apiEnvironment,
     bind: [apiKey],
   });
-  allowTable(apiFunction, table, ["GetItem", "PutItem", "UpdateItem", "Query"], "all");
+  allowTable(
+    apiFunction,
+    table,
+    ["GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query"],
+    "all",
+  );
   // Presigned links to finished outputs are signed with this role, so it reads outputs/.
   allowObjects(apiFunction, bucket, "outputs/", ["GetObject"]);
   // POST /v1/images/edits stores the uploaded images and passes them upstream as presigned links.
   allowObjects(apiFunction, bucket, "uploads/", ["PutObject", "GetObject"]);
-  allowStartExecution(apiFunction, machine);
+  // Jobs go into the admission queue; the Dispatch function starts their executions.
+  allowWake(apiFunction, dispatch.arn);
   // POST /v1/jobs/{id}/cancel stops the job's execution.
   allowStopExecution(apiFunction, machine);
   // A job that cannot be started is failed by the API itself, which then announces it.
@@ -137,14 +154,15 @@ export function ReelayStack({ stack, app }: StackContext) {
   const dropFunction = new Function(stack, "DropFunction", {
     handler: "functions/drop.handler",
     timeout: 60,
-    environment: starterEnvironment,
+    environment,
   });
   allowTable(dropFunction, table, ["GetItem", "PutItem", "UpdateItem"], "jobs");
   // Reads the drop, presigns materials beside it, moves a bad file to rejected/.
   allowObjects(dropFunction, bucket, "inbox/", ["GetObject", "DeleteObject"]);
   allowObjects(dropFunction, bucket, "rejected/", ["PutObject"]);
   allowListPrefix(dropFunction, bucket, "inbox/");
-  allowStartExecution(dropFunction, machine);
+  allowTable(dropFunction, table, ["PutItem"], "admission");
+  allowWake(dropFunction, dispatch.arn);
   bucket.addEventNotification(
     s3.EventType.OBJECT_CREATED,
     new s3n.LambdaDestination(dropFunction),
@@ -152,9 +170,22 @@ export function ReelayStack({ stack, app }: StackContext) {
   );
 
   const webhookFunction = createWebhookDelivery(stack, { bus, table, environment });
+  const dispatchFunction = createDispatcher(stack, {
+    name: dispatch,
+    table,
+    bus,
+    machine,
+    environment,
+  });
 
   suppressNagFindings(stack, {
-    functions: [...Object.values(steps), apiFunction, dropFunction, webhookFunction],
+    functions: [
+      ...Object.values(steps),
+      apiFunction,
+      dropFunction,
+      webhookFunction,
+      dispatchFunction,
+    ],
     jobFlow: machine,
     routes: api.node.children.filter((child) => child.node.id.startsWith("Route_")),
   });
@@ -166,5 +197,16 @@ export function ReelayStack({ stack, app }: StackContext) {
     EventBusName: bus.eventBusName,
     StateMachineArn: machine.stateMachineArn,
   });
-  return { api, bucket, table, bus, machine, steps, apiFunction, dropFunction, webhookFunction };
+  return {
+    api,
+    bucket,
+    table,
+    bus,
+    machine,
+    steps,
+    apiFunction,
+    dropFunction,
+    webhookFunction,
+    dispatchFunction,
+  };
 }

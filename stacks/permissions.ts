@@ -11,13 +11,18 @@ import type * as events from "aws-cdk-lib/aws-events";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
+import {
+  ADMISSION_KEY,
+  QUEUE_KEY_PREFIX,
+  QUEUE_PARTITION,
+} from "../packages/core/src/admission/store.ts";
 import { GENERATION_STATS_KEY_PREFIX } from "../packages/core/src/jobs/generation-stats.ts";
 import { JOB_ID_PREFIXES } from "../packages/core/src/jobs/ids.ts";
 import { JOBS_LIST_INDEX } from "../packages/core/src/jobs/schema.ts";
 import { manifestKey } from "../packages/core/src/pipeline/outputs.ts";
 import { DEAD_LETTER_KEY_PREFIX } from "../packages/core/src/webhooks/dead-letter.ts";
 
-export type TableAction = "GetItem" | "PutItem" | "UpdateItem" | "Query";
+export type TableAction = "GetItem" | "PutItem" | "UpdateItem" | "DeleteItem" | "Query";
 export type ObjectAction = "GetObject" | "PutObject" | "DeleteObject" | "AbortMultipartUpload";
 export type Prefix = "inbox/" | "outputs/" | "rejected/" | "uploads/";
 
@@ -42,12 +47,14 @@ function allow(
  * key hashes (`apikey#...`) and webhook dead letters, which a job step has no business reading.
  * "all" is the API function, which serves jobs and manages keys.
  */
-export type TableItems = "jobs" | "dead-letters" | "generation-stats" | "all";
+export type TableItems = "jobs" | "dead-letters" | "generation-stats" | "admission" | "all";
 
 const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
   jobs: JOB_ID_PREFIXES.map((prefix) => `${prefix}_*`),
   "dead-letters": [`${DEAD_LETTER_KEY_PREFIX}*`],
   "generation-stats": [`${GENERATION_STATS_KEY_PREFIX}*`],
+  // The admission item, the queue entries, and the queue's partition of the listing index.
+  admission: [ADMISSION_KEY, `${QUEUE_KEY_PREFIX}*`, QUEUE_PARTITION],
 };
 
 export function allowTable(
@@ -127,4 +134,9 @@ export function allowStopExecution(fn: IFunction, machine: sfn.StateMachine): vo
     arnFormat: ArnFormat.COLON_RESOURCE_NAME,
   });
   allow(fn, ["states:StopExecution"], [executions]);
+}
+
+/** Wakes the Dispatch function (an asynchronous invoke), named by its ARN so no function depends on another's resource. */
+export function allowWake(fn: IFunction, dispatchFunctionArn: string): void {
+  allow(fn, ["lambda:InvokeFunction"], [dispatchFunctionArn]);
 }

@@ -129,7 +129,7 @@ export async function buildPipelineDeps(opts: { callsUpstream: boolean }): Promi
   return (await awsWiring(opts)).pipeline;
 }
 
-/** Starts executions of this stack's state machine (API and drop functions). */
+/** Starts executions of this stack's state machine (the Dispatch function). */
 export function awsStarter(): JobStarter {
   const { config, sfn } = awsProcess();
   return stateMachineStarter(sfn, required(config.aws.stateMachineArn, "REELAY_STATE_MACHINE_ARN"));

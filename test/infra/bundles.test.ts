@@ -45,6 +45,7 @@ describe("Lambda bundles", () => {
   it("every handler in functions/ bundles", () => {
     expect([...bundles.keys()].sort()).toEqual([
       "api",
+      "dispatch",
       "download",
       "drop",
       "fail",

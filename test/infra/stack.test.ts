@@ -53,7 +53,7 @@ describe("job flow state machine", () => {
     expect(machine.TracingConfiguration).toEqual({ Enabled: true });
   });
 
-  it("has the five Task states, each with Retry (Lambda service errors and ReelayTransientError), Catch States.ALL and TimeoutSeconds", () => {
+  it("has the five Task states, each with Retry (Lambda service errors and ReelayTransientError), Catch States.ALL last and TimeoutSeconds", () => {
     const tasks = entries(asl.States).filter(([, s]) => s.Type === "Task");
     expect(tasks.map(([name]) => name).sort()).toEqual([
       "Download",
@@ -67,19 +67,30 @@ describe("job flow state machine", () => {
       expect(retried, name).toEqual(
         expect.arrayContaining([...LAMBDA_SERVICE_ERRORS, TRANSIENT_ERROR_NAME]),
       );
-      expect(state.Catch, name).toEqual([
+      expect(state.Catch.at(-1), name).toEqual(
         expect.objectContaining({ ErrorEquals: ["States.ALL"], ResultPath: "$.error" }),
-      ]);
+      );
       expect(state.TimeoutSeconds, name).toBeGreaterThan(0);
     }
   });
 
   it("catches every step into RecordFailure, and RecordFailure's own Catch ends in the Fail state", () => {
     for (const name of ["Submit", "Poll", "Download", "Finish"])
-      expect(asl.States[name].Catch[0].Next).toBe("RecordFailure");
+      expect(asl.States[name].Catch.at(-1).Next).toBe("RecordFailure");
     expect(asl.States.RecordFailure.Catch[0].Next).toBe("Failed");
     expect(asl.States.RecordFailure.Next).toBe("Failed");
     expect(asl.States.Failed.Type).toBe("Fail");
+  });
+
+  it("ends a Submit whose create met a 429 at Requeued (a Succeed state): the job waits in the queue with no execution", () => {
+    expect(asl.States.Submit.Catch[0]).toEqual({
+      ErrorEquals: ["ReelayRequeued"],
+      ResultPath: "$.error",
+      Next: "Requeued",
+    });
+    expect(asl.States.Requeued.Type).toBe("Succeed");
+    for (const name of ["Poll", "Download", "Finish", "RecordFailure"])
+      expect(asl.States[name].Catch, name).toHaveLength(1);
   });
 
   it("bounds the poll loop: the only way back to WaitForTask is a Choice rule requiring $.polls < $.maxPolls", () => {
@@ -170,9 +181,9 @@ describe("storage", () => {
   });
 
   it("sends reelay's three terminal detail-types on the bus, and nothing else, to the webhook function, which Lambda does not retry", () => {
-    const rules = Object.values(resourcesOf(synth.template, "AWS::Events::Rule")).map(
-      (r) => r.Properties!,
-    );
+    const rules = Object.values(resourcesOf(synth.template, "AWS::Events::Rule"))
+      .map((r) => r.Properties!)
+      .filter((r) => r.EventPattern !== undefined);
     expect(rules).toHaveLength(1);
     const rule = rules[0]!;
     expect(render(rule.EventBusName)).toBe("Bus");
@@ -210,12 +221,12 @@ describe("HTTP API", () => {
 });
 
 describe("functions", () => {
-  it("are the eight reelay handlers", () => {
+  it("are the nine reelay handlers", () => {
     const handlers = Object.values(reelayFunctions(synth.template)).map(
       (f) => f.Properties!.Handler,
     );
     expect(handlers.sort()).toEqual(
-      ["api", "download", "drop", "fail", "finish", "poll", "submit", "webhook"].map(
+      ["api", "dispatch", "download", "drop", "fail", "finish", "poll", "submit", "webhook"].map(
         (name) => `functions/${name}.handler`,
       ),
     );
@@ -254,7 +265,7 @@ describe("functions", () => {
     expect(memory.PollFunction).toBe(128);
   });
 
-  it("get the REELAY_* settings; only api and drop get the state machine ARN", () => {
+  it("get the REELAY_* settings; only dispatch (starts) and api (cancel stops) get the state machine ARN", () => {
     for (const [id, fn] of entries(reelayFunctions(synth.template))) {
       const env = fn.Properties!.Environment.Variables;
       expect(Object.keys(env), id).toEqual(
@@ -264,9 +275,12 @@ describe("functions", () => {
           "REELAY_EVENT_BUS_NAME",
           "REELAY_UPSTREAM_URL",
           "REELAY_DEFAULT_MODEL",
+          "REELAY_DISPATCH_FUNCTION",
+          "REELAY_QUEUE_TIMEOUT_S",
         ]),
       );
-      const starts = ["ApiFunction", "DropFunction"].includes(shortId(id));
+      expect(env.REELAY_DISPATCH_FUNCTION, id).toBe("test-reelay-dispatch");
+      const starts = ["ApiFunction", "DispatchFunction"].includes(shortId(id));
       expect("REELAY_STATE_MACHINE_ARN" in env, id).toBe(starts);
       if (starts) expect(render(env.REELAY_STATE_MACHINE_ARN)).toBe("JobFlow");
     }
@@ -362,6 +376,12 @@ describe("IAM", () => {
     // Job items only (partition key vidtsk_... or imgtsk_...): never the API key hashes or dead letters beside them.
     const jobItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=vidtsk_*|imgtsk_*";
     const statsItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=stats#*";
+    // The admission item, queue entries, and the queue's partition of the listing index.
+    const admission = " if ForAllValues:StringLike dynamodb:LeadingKeys=admission|queue#*|QUEUE";
+    const wake =
+      "lambda:InvokeFunction arn:aws:lambda:us-east-1:my-account:function:test-reelay-dispatch";
+    // Poll, Finish and RecordFailure free a slot when a task ends, and wake the dispatcher.
+    const release = [`dynamodb:UpdateItem Jobs${admission}`, wake];
     const step = [
       `dynamodb:GetItem Jobs${jobItems}`,
       `dynamodb:UpdateItem Jobs${jobItems}`,
@@ -372,15 +392,21 @@ describe("IAM", () => {
     const sorted = (list: string[]) => [...list].sort();
     expect(granted).toEqual({
       // Generation stats (stats#<model>#<duration>): Submit reads them, Poll reads and adds samples.
+      // A 429 on create puts the job back in the queue: it reads and writes the admission item.
       SubmitFunction: sorted([
         ...step,
         `dynamodb:GetItem Jobs${statsItems}`,
+        `dynamodb:GetItem Jobs${admission}`,
+        `dynamodb:PutItem Jobs${admission}`,
+        `dynamodb:UpdateItem Jobs${admission}`,
+        wake,
         ...secret("UPSTREAM_API_KEY"),
       ]),
       PollFunction: sorted([
         ...step,
         `dynamodb:GetItem Jobs${statsItems}`,
         `dynamodb:UpdateItem Jobs${statsItems}`,
+        ...release,
         ...secret("UPSTREAM_API_KEY"),
       ]),
       DownloadFunction: sorted([
@@ -389,20 +415,23 @@ describe("IAM", () => {
         "s3:PutObject Bucket/outputs/*",
         "s3:AbortMultipartUpload Bucket/outputs/*",
       ]),
-      FinishFunction: sorted([...step, "events:PutEvents Bus", manifest]),
-      RecordFailureFunction: sorted([...step, "events:PutEvents Bus", manifest]),
+      FinishFunction: sorted([...step, "events:PutEvents Bus", manifest, ...release]),
+      RecordFailureFunction: sorted([...step, "events:PutEvents Bus", manifest, ...release]),
       // The API serves jobs and manages stored keys (apikey#<sha256> items): the whole table.
       ApiFunction: sorted([
         "dynamodb:GetItem Jobs",
         "dynamodb:PutItem Jobs",
         "dynamodb:UpdateItem Jobs",
+        // Cancel takes a waiting job's entry out of the queue.
+        "dynamodb:DeleteItem Jobs",
         "dynamodb:Query Jobs",
         "dynamodb:Query Jobs/index/gsi1",
         "s3:GetObject Bucket/outputs/*",
         // images/edits: the uploads, stored and presigned.
         "s3:PutObject Bucket/uploads/*",
         "s3:GetObject Bucket/uploads/*",
-        "states:StartExecution JobFlow",
+        // Jobs go into the admission queue; only the Dispatch function starts executions.
+        wake,
         // Cancel: only this machine's executions, never another's.
         "states:StopExecution arn:aws:states:us-east-1:my-account:execution:JobFlow:*",
         "events:PutEvents Bus",
@@ -424,7 +453,22 @@ describe("IAM", () => {
         "s3:PutObject Bucket/rejected/*",
         // Listing only inside inbox/ (so a missing material is a 404, not a 403).
         "s3:ListBucket Bucket if StringLike s3:prefix=inbox/*",
+        `dynamodb:PutItem Jobs${admission}`,
+        wake,
+        ...xray,
+      ]),
+      // Admits queued jobs (slots, queue entries, job records) and starts their executions; a
+      // job that waited too long ends failed here, with its event.
+      DispatchFunction: sorted([
+        `dynamodb:GetItem Jobs${jobItems}`,
+        `dynamodb:UpdateItem Jobs${jobItems}`,
+        `dynamodb:GetItem Jobs${admission}`,
+        `dynamodb:UpdateItem Jobs${admission}`,
+        `dynamodb:DeleteItem Jobs${admission}`,
+        `dynamodb:Query Jobs${admission}`,
+        `dynamodb:Query Jobs/index/gsi1${admission}`,
         "states:StartExecution JobFlow",
+        "events:PutEvents Bus",
         ...xray,
       ]),
     });

@@ -22,7 +22,7 @@ import { FIRST_LEARNED, type LearnedLimit, PRIORITIES, type Priority } from "./s
 
 export const ADMISSION_KEY = "admission";
 export const QUEUE_PARTITION = "QUEUE";
-const QUEUE_PREFIX = "queue#";
+export const QUEUE_KEY_PREFIX = "queue#";
 
 export interface AdmissionState {
   /** Job id -> ISO time the slot was taken. */
@@ -191,7 +191,7 @@ export class AdmissionStore {
         TableName: this.#table,
         Item: {
           ...entry,
-          pk: `${QUEUE_PREFIX}${entry.jobId}`,
+          pk: `${QUEUE_KEY_PREFIX}${entry.jobId}`,
           gsi1pk: QUEUE_PARTITION,
           gsi1sk: sortKey(entry),
         },
@@ -201,13 +201,13 @@ export class AdmissionStore {
 
   async dequeue(jobId: string): Promise<void> {
     await this.#db.send(
-      new DeleteCommand({ TableName: this.#table, Key: { pk: `${QUEUE_PREFIX}${jobId}` } }),
+      new DeleteCommand({ TableName: this.#table, Key: { pk: `${QUEUE_KEY_PREFIX}${jobId}` } }),
     );
   }
 
   async entry(jobId: string): Promise<QueueEntry | undefined> {
     const answer = await this.#db.send(
-      new GetCommand({ TableName: this.#table, Key: { pk: `${QUEUE_PREFIX}${jobId}` } }),
+      new GetCommand({ TableName: this.#table, Key: { pk: `${QUEUE_KEY_PREFIX}${jobId}` } }),
     );
     return answer.Item === undefined ? undefined : toEntry(answer.Item);
   }

@@ -1,0 +1,73 @@
+/**
+ * Admission on AWS: the Dispatch function admits queued jobs while upstream slots are free and
+ * starts their executions. Every enqueue and slot release wakes it with an asynchronous invoke; a
+ * one-minute schedule runs the sweep (admission/sweep.ts) and covers a wake that was lost.
+ *
+ * Its name is fixed, so the functions that wake it find it by name and ARN: the step functions
+ * wake it and it starts the state machine that invokes them, and a reference to its resource from
+ * theirs would be a dependency cycle.
+ */
+import { ArnFormat, Duration, Stack } from "aws-cdk-lib";
+import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as events from "aws-cdk-lib/aws-events";
+import * as targets from "aws-cdk-lib/aws-events-targets";
+import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
+import { Function, type Stack as SstStack } from "sst/constructs";
+import type { AdmissionSettings } from "../packages/core/src/admission/settings.ts";
+import { allowPutEvents, allowStartExecution, allowTable } from "./permissions.ts";
+
+export interface DispatchName {
+  name: string;
+  arn: string;
+}
+
+/** The Dispatch function's name and ARN, known before the function exists. */
+export function dispatchName(stack: SstStack, app: { name: string; stage: string }): DispatchName {
+  const name = `${app.stage}-${app.name}-dispatch`;
+  const arn = Stack.of(stack).formatArn({
+    service: "lambda",
+    resource: "function",
+    resourceName: name,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
+  return { name, arn };
+}
+
+export function createDispatcher(
+  stack: SstStack,
+  scope: {
+    name: DispatchName;
+    table: dynamodb.ITable;
+    bus: events.IEventBus;
+    machine: sfn.IStateMachine;
+    environment: Record<string, string>;
+  },
+): Function {
+  const fn = new Function(stack, "DispatchFunction", {
+    handler: "functions/dispatch.handler",
+    functionName: scope.name.name,
+    timeout: 60,
+    environment: { ...scope.environment, REELAY_STATE_MACHINE_ARN: scope.machine.stateMachineArn },
+  });
+  allowTable(fn, scope.table, ["GetItem", "UpdateItem"], "jobs");
+  allowTable(fn, scope.table, ["GetItem", "UpdateItem", "DeleteItem", "Query"], "admission");
+  allowStartExecution(fn, scope.machine);
+  // A job that waited past REELAY_QUEUE_TIMEOUT_S ends here, with its Generation Failed event.
+  allowPutEvents(fn, scope.bus);
+  new events.Rule(stack, "DispatchSchedule", {
+    schedule: events.Schedule.rate(Duration.minutes(1)),
+    targets: [new targets.LambdaFunction(fn, { retryAttempts: 0 })],
+  });
+  return fn;
+}
+
+/** The operator's admission settings, taken at deploy time like the upstream URL. */
+export function admissionEnvironment(settings: AdmissionSettings): Record<string, string> {
+  return {
+    ...(settings.concurrency === undefined
+      ? {}
+      : { REELAY_UPSTREAM_CONCURRENCY: String(settings.concurrency) }),
+    ...(settings.ratePerS === undefined ? {} : { REELAY_UPSTREAM_RATE: String(settings.ratePerS) }),
+    REELAY_QUEUE_TIMEOUT_S: String(settings.queueTimeoutS),
+  };
+}
