@@ -7,7 +7,9 @@ import { UsageError } from "./usage.ts";
 const HELP = `reelay — a durable pipeline in front of asynchronous video generation
 
 Usage:
-  reelay up [--port P] [--data-dir D] [--sim-time-scale X]  run the whole service locally (= npm start)
+  reelay up [--port P] [--data-dir D]                 run the whole service locally (= npm start)
+            [--sim-time-scale X] [--sim-max-concurrent N] [--sim-create-rate R]
+                                                      the bundled simulator's speed and account limits
   reelay validate FILE... [--json] [--catalog FILE]   check requests offline ("-" reads stdin)
   reelay demo [--out DIR]                             generate one sample video end to end, locally
   reelay generate "PROMPT" [--model M] [--duration N] [--resolution R] [--aspect A] [--audio|--no-audio]

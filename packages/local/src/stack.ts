@@ -41,7 +41,13 @@ export const DEFAULT_SIM_GENERATION_MS = 20_000;
 
 export interface LocalStackOptions {
   config: Config;
-  simulator?: { timeScale?: number; generationMs?: number };
+  simulator?: {
+    timeScale?: number;
+    generationMs?: number;
+    /** The bundled upstream's account limits (a create beyond answers 429). */
+    maxConcurrent?: number;
+    createRate?: number;
+  };
   /** No background log lines (tests). */
   quiet?: boolean;
   logger?: Logger;
@@ -88,6 +94,12 @@ async function startUpstream(options: LocalStackOptions): Promise<Upstream> {
     apiKey,
     generationMs: options.simulator?.generationMs ?? DEFAULT_SIM_GENERATION_MS,
     timeScale: options.simulator?.timeScale ?? 1,
+    ...(options.simulator?.maxConcurrent === undefined
+      ? {}
+      : { maxConcurrent: options.simulator.maxConcurrent }),
+    ...(options.simulator?.createRate === undefined
+      ? {}
+      : { createRate: options.simulator.createRate }),
     // The bundled upstream remembers its tasks across restarts, as a real one would; otherwise a
     // job in flight at Ctrl-C or a crash would resume against a task that no longer exists.
     stateFile: join(config.dataDir, SIMULATOR_STATE_FILE),

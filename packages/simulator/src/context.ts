@@ -27,6 +27,8 @@ export interface ResolvedOptions {
   syncImages: boolean;
   maxBodyBytes: number;
   now: () => number;
+  maxConcurrent: number | undefined;
+  createRate: number | undefined;
 }
 
 /** The state every route handler shares. */
@@ -42,6 +44,8 @@ export interface SimContext {
   origin: string;
   /** Set when tasks persist across restarts (option `stateFile`). */
   journal?: TaskJournal;
+  /** The create rate's clock (limits.ts). */
+  limits: { nextCreateAt: number };
 }
 
 export interface Req {

@@ -8,7 +8,7 @@ function bump(map: Record<string, number>, key: string): void {
 export class Counters {
   private c = Counters.empty();
 
-  private static empty(): Omit<SimulatorCounters, "faultsInjected"> {
+  private static empty(): Omit<SimulatorCounters, "faultsInjected" | "inFlight"> {
     return {
       requests: 0,
       creates: 0,
@@ -19,7 +19,19 @@ export class Counters {
       pollsByTask: {},
       downloads: 0,
       downloadsByTask: {},
+      limited: 0,
+      peakInFlight: 0,
     };
+  }
+
+  /** A create refused by the account limits. */
+  limited(): void {
+    this.c.limited++;
+  }
+
+  /** Tasks in flight right after a create. */
+  inFlight(count: number): void {
+    this.c.peakInFlight = Math.max(this.c.peakInFlight, count);
   }
 
   request(): void {
@@ -46,8 +58,8 @@ export class Counters {
     bump(this.c.downloadsByTask, taskId);
   }
 
-  snapshot(faultsInjected: Record<string, number>): SimulatorCounters {
-    return structuredClone({ ...this.c, faultsInjected });
+  snapshot(faultsInjected: Record<string, number>, inFlight: number): SimulatorCounters {
+    return structuredClone({ ...this.c, faultsInjected, inFlight });
   }
 
   clear(): void {

@@ -9,6 +9,8 @@ import {
 } from "./context.ts";
 import { TASK_FAULTS, type KeyedRule, type RequestTag } from "./fault-engine.ts";
 import { parseDirectives } from "./fault-parse.ts";
+import { sendError } from "./http-io.ts";
+import { checkLimits, tasksInFlight } from "./limits.ts";
 import { newTaskId, type TaskRecord } from "./tasks.ts";
 import { videoSize } from "./video-output.ts";
 
@@ -105,5 +107,17 @@ export async function createTask(
   const after = outcome.kind === "after" ? outcome : undefined;
   const existing =
     key === undefined ? undefined : ctx.tasks.get(ctx.byKey.get(`${input.route}\n${key}`) ?? "");
-  return { task: existing ?? makeTask(ctx, r, input, key, tags), after };
+  if (existing !== undefined) return { task: existing, after };
+  // A repeat of a create answers with its task whatever the limits; a new task must fit them.
+  const limited = checkLimits(ctx);
+  if (limited !== undefined) {
+    ctx.counters.limited();
+    sendError(r.res, 429, limited.code, limited.message, {
+      "retry-after": String(limited.retryAfterS),
+    });
+    return undefined;
+  }
+  const task = makeTask(ctx, r, input, key, tags);
+  ctx.counters.inFlight(tasksInFlight(ctx));
+  return { task, after };
 }

@@ -16,6 +16,8 @@ const { values } = parseArgs({
     "output-bytes": { type: "string" },
     "url-ttl-ms": { type: "string" },
     "sync-images": { type: "boolean" },
+    "max-concurrent": { type: "string" },
+    "create-rate": { type: "string" },
   },
 });
 
@@ -47,6 +49,8 @@ const numeric = {
   queueMs: num("queue-ms", values["queue-ms"]),
   outputBytes: num("output-bytes", values["output-bytes"]),
   urlTtlMs: num("url-ttl-ms", values["url-ttl-ms"]),
+  maxConcurrent: num("max-concurrent", values["max-concurrent"]),
+  createRate: num("create-rate", values["create-rate"]),
 };
 for (const [k, v] of Object.entries(numeric))
   if (v !== undefined) Object.assign(options, { [k]: v });

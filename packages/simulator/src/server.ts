@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { ResolvedOptions, Req, SimContext } from "./context.ts";
 import { Counters } from "./counters.ts";
+import { tasksInFlight } from "./limits.ts";
 import { FaultEngine } from "./fault-engine.ts";
 import { HttpError, sendError } from "./http-io.ts";
 import { DEFAULT_MODELS } from "./models.ts";
@@ -30,6 +31,8 @@ function resolve(o: SimulatorOptions, base?: ResolvedOptions): ResolvedOptions {
     syncImages: false,
     maxBodyBytes: 10 * MiB,
     now: Date.now,
+    maxConcurrent: undefined,
+    createRate: undefined,
   };
   const pick = <K extends keyof ResolvedOptions>(k: K): ResolvedOptions[K] =>
     k in o ? ((o as Partial<ResolvedOptions>)[k] as ResolvedOptions[K]) : b[k];
@@ -45,6 +48,8 @@ function resolve(o: SimulatorOptions, base?: ResolvedOptions): ResolvedOptions {
     syncImages: pick("syncImages"),
     maxBodyBytes: pick("maxBodyBytes"),
     now: pick("now"),
+    maxConcurrent: pick("maxConcurrent"),
+    createRate: pick("createRate"),
   };
 }
 
@@ -123,6 +128,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     tasks: new Map(),
     byKey: new Map(),
     counters: new Counters(),
+    limits: { nextCreateAt: 0 },
     engine,
     signer: new UrlSigner(),
     serverRules: keyRules(options.faults ?? []),
@@ -147,7 +153,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   return {
     url: `${ctx.origin}/v1`,
     origin: ctx.origin,
-    counters: () => ctx.counters.snapshot(engine.injectedCounts()),
+    counters: () => ctx.counters.snapshot(engine.injectedCounts(), tasksInFlight(ctx)),
     setDialect: (d) => {
       ctx.opts.dialect = d;
     },

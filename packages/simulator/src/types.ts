@@ -72,6 +72,10 @@ export interface SimulatorOptions {
   maxBodyBytes?: number;
   /** Clock in epoch milliseconds; tests may pass a fake one. Default Date.now. */
   now?: () => number;
+  /** Tasks in flight (created, not ended) at most; a create beyond answers 429. Default unlimited. */
+  maxConcurrent?: number;
+  /** Creates per second at most; a create beyond answers 429. Default unlimited. */
+  createRate?: number;
 }
 
 export type SimTaskStatus = "queued" | "running" | "succeeded" | "failed";
@@ -116,6 +120,12 @@ export interface SimulatorCounters {
   downloads: number;
   downloadsByTask: Record<string, number>;
   faultsInjected: Record<string, number>;
+  /** Creates answered 429 by the account limits (maxConcurrent, createRate); injected faults not counted. */
+  limited: number;
+  /** The most tasks in flight at once, seen at each create. */
+  peakInFlight: number;
+  /** Tasks in flight now. */
+  inFlight: number;
 }
 
 export interface Simulator {

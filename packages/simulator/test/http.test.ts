@@ -144,7 +144,8 @@ describe("HTTP surface", () => {
   });
 
   it("counts requests, creates, polls per task; reset() forgets tasks and counters", async () => {
-    const s = await sim();
+    // A task that stays in flight for the whole test, so the in-flight count is known.
+    const s = await sim({ generationMs: 60_000 });
     const id = await createVideo(s);
     await (await get(s, `/video/tasks/${id}`)).arrayBuffer();
     await (await get(s, `/video/tasks/${id}`)).arrayBuffer();
@@ -159,6 +160,9 @@ describe("HTTP surface", () => {
       downloads: 0,
       downloadsByTask: {},
       faultsInjected: {},
+      limited: 0,
+      peakInFlight: 1,
+      inFlight: 1,
     });
     s.reset();
     expect(s.task(id)).toBeUndefined();

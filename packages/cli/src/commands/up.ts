@@ -26,6 +26,27 @@ function configFrom(values: { port?: string; "data-dir"?: string }): Config {
   };
 }
 
+function positive(flag: string, raw: string | undefined, whole = false): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!(value > 0) || (whole && !Number.isInteger(value)))
+    throw new UsageError(`--${flag} must be a positive ${whole ? "whole " : ""}number.`);
+  return value;
+}
+
+/** The bundled simulator's speed and account limits (a real upstream's are its own). */
+function simulatorOptions(values: Record<string, string | boolean | undefined>) {
+  const text = (name: string) => values[name] as string | undefined;
+  const timeScale = positive("sim-time-scale", text("sim-time-scale"));
+  const maxConcurrent = positive("sim-max-concurrent", text("sim-max-concurrent"), true);
+  const createRate = positive("sim-create-rate", text("sim-create-rate"));
+  return {
+    ...(timeScale === undefined ? {} : { timeScale }),
+    ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
+    ...(createRate === undefined ? {} : { createRate }),
+  };
+}
+
 function nextSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const on = (signal: NodeJS.Signals) => {
@@ -44,13 +65,12 @@ export async function runUp(args: string[], io: Io): Promise<number> {
       port: { type: "string" },
       "data-dir": { type: "string" },
       "sim-time-scale": { type: "string" },
+      "sim-max-concurrent": { type: "string" },
+      "sim-create-rate": { type: "string" },
     },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}".`);
-  const timeScale =
-    values["sim-time-scale"] === undefined ? undefined : Number(values["sim-time-scale"]);
-  if (timeScale !== undefined && !(timeScale > 0))
-    throw new UsageError("--sim-time-scale must be a positive number.");
+  const simulator = simulatorOptions(values);
 
   const config = configFrom(values);
   const began = Date.now();
@@ -59,7 +79,7 @@ export async function runUp(args: string[], io: Io): Promise<number> {
     stack = await startLocalStack({
       config,
       logger: consoleLogger(io.stderr),
-      ...(timeScale === undefined ? {} : { simulator: { timeScale } }),
+      ...(Object.keys(simulator).length === 0 ? {} : { simulator }),
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
