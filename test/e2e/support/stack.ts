@@ -17,6 +17,7 @@ import {
   EVENTS_FILE,
   startLocalStack,
   type LocalStack,
+  type LocalStackOptions,
 } from "../../../packages/local/src/stack.ts";
 
 export const SIM_TIME_SCALE = 0.05;
@@ -45,8 +46,14 @@ export interface TestStack extends LocalStack {
   dispose(): Promise<void>;
 }
 
-/** Starts the stack in this process; `env` holds REELAY_* settings as a user would set them. */
-export async function startTestStack(env: Record<string, string> = {}): Promise<TestStack> {
+/**
+ * Starts the stack in this process; `env` holds REELAY_* settings as a user would set them, and
+ * `simulator` the bundled upstream's options beside the fast default time scale.
+ */
+export async function startTestStack(
+  env: Record<string, string> = {},
+  simulator: LocalStackOptions["simulator"] = {},
+): Promise<TestStack> {
   const dataDir = await tempDir("stack");
   const config = loadConfig({ REELAY_PORT: "0", REELAY_DATA_DIR: dataDir, ...env });
   const logLines: string[] = [];
@@ -58,7 +65,7 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
     config,
     logger,
     s3Port: 0,
-    simulator: { timeScale: SIM_TIME_SCALE },
+    simulator: { timeScale: SIM_TIME_SCALE, ...simulator },
   });
   const s3 = localS3Client(stack.s3Endpoint);
   return {

@@ -104,12 +104,17 @@ export class AdmissionControl {
     await this.release(job.id);
   }
 
-  /** A create went through: the learned limit may grow. Losing a race here only delays growth. */
+  /**
+   * A create went through: the learned limit may grow, and a grown limit lets the next job in.
+   * Losing a race with another learner here only delays growth.
+   */
   async cleanCreate(): Promise<void> {
-    const { store, settings } = this.#deps;
+    const { store, settings, waker } = this.#deps;
     if (settings.concurrency !== undefined) return;
     const state = await store.state();
-    await store.learn(state.learnedVersion, afterCleanCreate(state.learned));
+    const next = afterCleanCreate(state.learned, Object.keys(state.held).length);
+    const grew = next.limit > state.learned.limit;
+    if ((await store.learn(state.learnedVersion, next)) && grew) await waker.wake();
   }
 
   /** 1-based place among the same caller's waiting jobs; undefined once admitted or unknown. */

@@ -1,9 +1,11 @@
 /**
  * How many upstream tasks reelay keeps in flight, and how fast it creates them. Configured
  * (REELAY_UPSTREAM_CONCURRENCY, REELAY_UPSTREAM_RATE) or, when unset, learned from the upstream's
- * 429s: slow start from a few slots, doubling after each clean round; the first 429 sets the limit
- * to what the upstream just accepted; after that the limit grows by one slot per two clean rounds
- * and falls again at the next 429 (additive increase, decrease to the measured capacity).
+ * 429s. Probing: every clean create made while all slots were held opens one more, so the limit
+ * climbs one task at a time and the first 429 costs a single create; it sets the limit to what the
+ * upstream was holding. After that the limit tries one slot more per four clean rounds and falls
+ * back at the next 429 (additive increase, decrease to the measured capacity), so a steady batch
+ * sees one 429 in about 4 x limit creates.
  */
 
 export interface AdmissionSettings {
@@ -18,8 +20,10 @@ export interface AdmissionSettings {
 export const DEFAULT_QUEUE_TIMEOUT_S = 86_400;
 /** Slot holders live in one item (DynamoDB's 400 KB): a thousand stay far inside it. */
 export const MAX_UPSTREAM_CONCURRENCY = 1000;
-/** Where a learned limit starts: few enough that a strict upstream sees at most a handful of 429s. */
-export const LEARNED_START = 4;
+/** Where a learned limit starts; probing raises it one create at a time. */
+export const LEARNED_START = 2;
+/** Clean rounds (of `limit` creates) between two probes once the capacity is known. */
+const ROUNDS_PER_PROBE = 4;
 /** The longest an upstream's Retry-After holds every admission back. */
 export const MAX_HOLD_MS = 60_000;
 
@@ -33,7 +37,7 @@ export function isPriority(value: unknown): value is Priority {
 /** The learned limit as it is kept in the admission item. */
 export interface LearnedLimit {
   limit: number;
-  /** Slow start: no 429 seen yet, so the limit doubles after each clean round. */
+  /** No 429 seen yet: the limit follows the slots the upstream has accepted, plus one. */
   probing: boolean;
   /** Clean creates since the limit last changed. */
   clean: number;
@@ -41,16 +45,15 @@ export interface LearnedLimit {
 
 export const FIRST_LEARNED: LearnedLimit = { limit: LEARNED_START, probing: true, clean: 0 };
 
-export function afterCleanCreate(learned: LearnedLimit): LearnedLimit {
+/** A create went through while `held` slots were held (its own among them). */
+export function afterCleanCreate(learned: LearnedLimit, held: number): LearnedLimit {
   const clean = learned.clean + 1;
-  if (learned.probing && clean >= learned.limit) {
-    return {
-      limit: Math.min(learned.limit * 2, MAX_UPSTREAM_CONCURRENCY),
-      probing: true,
-      clean: 0,
-    };
+  if (learned.probing) {
+    const limit =
+      held >= learned.limit ? Math.min(held + 1, MAX_UPSTREAM_CONCURRENCY) : learned.limit;
+    return { limit, probing: true, clean };
   }
-  if (!learned.probing && clean >= learned.limit * 2) {
+  if (clean >= learned.limit * ROUNDS_PER_PROBE) {
     return {
       limit: Math.min(learned.limit + 1, MAX_UPSTREAM_CONCURRENCY),
       probing: false,

@@ -200,19 +200,20 @@ describe("the dispatcher", () => {
 describe("a 429 on create (requeue) and the learned limit", () => {
   it("puts the job back at its place, frees its slot, lowers the limit to the slots others hold, and holds creates back", async () => {
     world = await makeWorld({ queueTimeoutS: 3600 });
-    for (let i = 0; i < 4; i++) await queued(keyA);
+    for (let i = 0; i < 3; i++) await queued(keyA);
+    // A learned limit starts at 2.
     const { admitted } = await dispatch(world.deps);
-    expect(admitted).toHaveLength(4);
-    const rejected = await world.jobs.require(admitted[3]!);
+    expect(admitted).toHaveLength(2);
+    const rejected = await world.jobs.require(admitted[1]!);
     await world.control.requeue(rejected, 2000);
     const state = await world.store.state();
-    expect(state.learned).toMatchObject({ limit: 3, probing: false });
+    expect(state.learned).toMatchObject({ limit: 1, probing: false });
     expect(state.held[rejected.id]).toBeUndefined();
     expect(state.nextAdmitAt).toBe(world.now.at + 2000);
     const again = await world.jobs.require(rejected.id);
     expect(again.admittedAt).toBeUndefined();
     expect(await world.store.entry(rejected.id)).toBeDefined();
-    // Full at the learned limit of 3; a slot frees, but the Retry-After still holds creates back.
+    // Full at the learned limit of 1; a slot frees, but the Retry-After still holds creates back.
     expect((await dispatch(world.deps)).admitted).toEqual([]);
     await world.control.release(admitted[0]!);
     expect(await dispatch(world.deps)).toEqual({ admitted: [], retryInMs: 2000 });

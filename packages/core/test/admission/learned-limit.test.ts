@@ -7,18 +7,18 @@ import {
   type LearnedLimit,
 } from "../../src/admission/settings.ts";
 
-function cleanCreates(start: LearnedLimit, count: number): LearnedLimit {
+function cleanCreates(start: LearnedLimit, count: number, held: number): LearnedLimit {
   let learned = start;
-  for (let i = 0; i < count; i++) learned = afterCleanCreate(learned);
+  for (let i = 0; i < count; i++) learned = afterCleanCreate(learned, held);
   return learned;
 }
 
 describe("the learned limit", () => {
-  it("slow start doubles the limit after each clean round: 4, then 8 after 4 creates, 16 after 8 more", () => {
-    expect(FIRST_LEARNED.limit).toBe(4);
-    expect(cleanCreates(FIRST_LEARNED, 3).limit).toBe(4);
-    expect(cleanCreates(FIRST_LEARNED, 4).limit).toBe(8);
-    expect(cleanCreates(FIRST_LEARNED, 12).limit).toBe(16);
+  it("probing opens one more slot for each clean create made with every slot held, and none otherwise", () => {
+    expect(FIRST_LEARNED).toEqual({ limit: 2, probing: true, clean: 0 });
+    expect(afterCleanCreate(FIRST_LEARNED, 2).limit).toBe(3);
+    expect(afterCleanCreate({ limit: 3, probing: true, clean: 1 }, 3).limit).toBe(4);
+    expect(afterCleanCreate({ limit: 5, probing: true, clean: 1 }, 2).limit).toBe(5);
   });
 
   it("a 429 while 21 slots are held sets the limit to the 20 the upstream took and ends slow start", () => {
@@ -37,10 +37,10 @@ describe("the learned limit", () => {
     expect(afterRateLimited(FIRST_LEARNED, 1).limit).toBe(1);
   });
 
-  it("after the first 429 it grows by one slot per two clean rounds (40 creates at 20)", () => {
+  it("after the first 429 it tries one slot more per four clean rounds (80 creates at 20)", () => {
     const settled = { limit: 20, probing: false, clean: 0 };
-    expect(cleanCreates(settled, 39).limit).toBe(20);
-    expect(cleanCreates(settled, 40).limit).toBe(21);
+    expect(cleanCreates(settled, 79, 20).limit).toBe(20);
+    expect(cleanCreates(settled, 80, 20).limit).toBe(21);
   });
 
   it("a configured concurrency replaces the learned limit", () => {
