@@ -65,6 +65,13 @@ describe("admission control on the local stack", () => {
     expect(counters.peakInFlight).toBeLessThanOrEqual(CAP);
     expect(counters.tasksCreated).toBe(JOBS);
     expect(counters.limited / counters.creates).toBeLessThanOrEqual(0.1);
+    // Every slot is free again and nothing waits: GET /v1/admission, as an operator sees it.
+    const admission = await waitFor("every slot to be free", async () => {
+      const { body } = await getJson(`${stack!.url}/v1/admission`, stack!.apiKey);
+      return body.held.length === 0 ? body : undefined;
+    });
+    expect(admission).toMatchObject({ limitSource: "learned", held: [], queued: 0 });
+    expect(admission.limit).toBeGreaterThanOrEqual(CAP - 1);
     // Printed, not asserted: the machine is shared (the bench and the soak measure time).
     const ideal = (Math.ceil(JOBS / CAP) * 20_000 * 0.05) / 1000;
     console.log(
@@ -101,6 +108,8 @@ describe("admission control on the local stack", () => {
     const id = posted.body.task_id as string;
     const waiting = await getJson(`${s.url}/v1/video/tasks/${id}`, otherKey);
     if (waiting.body.status === "queued") expect(waiting.body.queue_position).toBe(1);
+    // Admission spans every key: the admin's view only.
+    expect((await getJson(`${s.url}/v1/admission`, otherKey)).status).toBe(403);
     const done = await waitForTerminalJob(s.url, otherKey, id, 60_000);
     expect(done.status).toBe("succeeded");
     // Admitted before any drop job that was still waiting when it arrived, but for at most one.

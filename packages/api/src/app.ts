@@ -11,6 +11,7 @@ import { resolveDeps, type ApiDeps, type ApiEnv } from "./deps.ts";
 import { errorBody, handleError, sendError } from "./errors.ts";
 import { jobAccess } from "./ownership.ts";
 import { lazyDocument } from "./openapi/document.ts";
+import { admissionRoutes } from "./routes/admission.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { imageRoutes } from "./routes/images.ts";
@@ -64,6 +65,7 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   app.route("/v1/video", videoRoutes(deps));
   app.route("/v1", imageRoutes(deps));
   app.route("/v1/jobs", jobRoutes(deps));
+  if (deps.admission !== undefined) app.route("/v1/admission", admissionRoutes(deps.admission));
   app.route("/v1/models", modelRoutes(deps));
   if (deps.eventStream !== undefined)
     app.route("/v1/events", eventRoutes(deps.eventStream, deps.sseHeartbeatMs));

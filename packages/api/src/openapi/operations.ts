@@ -7,6 +7,7 @@
 import type * as z from "zod";
 import { ImageRequestSchema, VideoRequestSchema } from "@reelay/core";
 import {
+  AdmissionSchema,
   ApiKeyListSchema,
   ApiKeySchema,
   HealthSchema,
@@ -749,5 +750,27 @@ export const OPERATIONS: Record<string, Operation> = {
       ADMIN_ONLY,
       { status: 404, codes: ["key_not_found"], when: "No key has that id." },
     ],
+  },
+  "GET /v1/admission": {
+    summary: "Upstream slots and the queue (admin key only)",
+    description:
+      "How many upstream tasks reelay keeps in flight (configured or learned from 429s), which jobs hold a slot, how many wait, and whether a create rate or an upstream's Retry-After holds admissions back.",
+    tag: "jobs",
+    auth: true,
+    response: {
+      status: 200,
+      contentType: "application/json",
+      schema: AdmissionSchema,
+      example: {
+        limit: 20,
+        limitSource: "learned",
+        ratePerS: null,
+        held: [ID],
+        queued: 280,
+        heldBackUntil: null,
+      },
+      description: "Admission now.",
+    },
+    errors: [UNAUTHORIZED, ADMIN_ONLY],
   },
 };

@@ -245,3 +245,19 @@ export const HealthSchema = z
   .describe("Readiness; local stack adds its S3 endpoint and upstream.");
 
 export type ModelItem = z.infer<typeof ModelItemSchema>;
+
+export const AdmissionSchema = z
+  .object({
+    limit: z.number().describe("Upstream tasks in flight at most, now."),
+    limitSource: z
+      .enum(["configured", "learned"])
+      .describe("REELAY_UPSTREAM_CONCURRENCY, or learned from the upstream's 429s."),
+    ratePerS: z.number().nullable().describe("REELAY_UPSTREAM_RATE, creates per second."),
+    held: z.array(z.string()).describe("The jobs holding an upstream slot."),
+    queued: z.number().describe("Jobs waiting for a slot."),
+    heldBackUntil: z
+      .string()
+      .nullable()
+      .describe("Set while the create rate or an upstream's Retry-After holds admissions back."),
+  })
+  .describe("Admission control: upstream slots and the queue.");

@@ -14,6 +14,7 @@ import {
   type AdmissionSettings,
   afterCleanCreate,
   afterRateLimited,
+  effectiveLimit,
   MAX_HOLD_MS,
   type Priority,
 } from "./settings.ts";
@@ -32,6 +33,19 @@ export function isWaiting(job: Pick<Job, "status" | "admittedAt">): boolean {
 /** Jobs are served round-robin across lanes: one per API key, one for drops. */
 export function laneOf(job: Pick<Job, "source">): string {
   return job.source.apiKeyId ?? job.source.type;
+}
+
+export interface AdmissionSnapshot {
+  /** Upstream tasks in flight at most, now. */
+  limit: number;
+  limitSource: "configured" | "learned";
+  ratePerS: number | null;
+  /** Jobs holding a slot. */
+  held: string[];
+  /** Jobs waiting for one. */
+  queued: number;
+  /** Set while a create rate or an upstream's Retry-After holds admissions back. */
+  heldBackUntil: string | null;
 }
 
 export interface AdmissionControlDeps {
@@ -115,6 +129,21 @@ export class AdmissionControl {
     const next = afterCleanCreate(state.learned, Object.keys(state.held).length);
     const grew = next.limit > state.learned.limit;
     if ((await store.learn(state.learnedVersion, next)) && grew) await waker.wake();
+  }
+
+  /** Where admission stands now: for operators (GET /v1/admission) and the soak's leak check. */
+  async snapshot(): Promise<AdmissionSnapshot> {
+    const { store, settings, now } = this.#deps;
+    const state = await store.state();
+    return {
+      limit: effectiveLimit(settings, state.learned),
+      limitSource: settings.concurrency === undefined ? "learned" : "configured",
+      ratePerS: settings.ratePerS ?? null,
+      held: Object.keys(state.held).sort(),
+      queued: await store.queued(),
+      heldBackUntil:
+        state.nextAdmitAt > now().getTime() ? new Date(state.nextAdmitAt).toISOString() : null,
+    };
   }
 
   /** 1-based place among the same caller's waiting jobs; undefined once admitted or unknown. */

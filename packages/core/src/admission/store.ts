@@ -241,6 +241,11 @@ export class AdmissionStore {
     }).then((count) => Math.max(0, count - 1));
   }
 
+  /** How many jobs wait in the queue. */
+  async queued(): Promise<number> {
+    return this.#count("gsi1pk = :p", {});
+  }
+
   /** Every waiting entry, oldest lane order; for the sweep and the metrics. */
   async *entries(): AsyncGenerator<QueueEntry> {
     let start: Record<string, unknown> | undefined;
