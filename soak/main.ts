@@ -1,7 +1,7 @@
 /**
  * `npm run soak -- --jobs N [--faults MIX] [--kill-every S]`: runs the local stack against the
  * simulator under a fault mix and prints one line on stdout:
- *   soak: N jobs, S succeeded, F failed {by code}, L lost, D duplicate upstream tasks, C corrupt outputs, K stuck
+ *   soak: N jobs, S succeeded, F failed {by code}, L lost, D duplicate upstream tasks, C corrupt outputs, K stuck, H slots leaked
  * Progress and every finding go to stderr. Exit 0 when clean, 1 on any finding, 2 on a usage error.
  */
 import { parseArgs } from "node:util";
@@ -18,6 +18,7 @@ served, and an outcome its faults justify. Prints one line on stdout; exits 1 on
 Options:
   --jobs N          how many jobs (default 300)
   --faults MIX      the fault mix (default below)
+  --capacity N      the simulator allows N tasks in flight and answers 429 beyond (reelay learns it)
   --kill-every S    run the stack as \`reelay up\` in a child process and SIGKILL + restart it about
                     every S seconds (0.75 S to 1.25 S, seeded) until every job is terminal
   --timeout S       REELAY_JOB_TIMEOUT_S for the stack (default ${DEFAULTS.jobTimeoutS}): never_finish jobs end then
@@ -51,7 +52,7 @@ function report(result: SoakResult): void {
     ms === undefined ? "-" : `${(ms / 1000).toFixed(1)} s`;
   process.stderr.write(
     `soak: took ${seconds(result.elapsedMs)}, ${result.restarts} restarts, job time p50 ${seconds(result.p50Ms)} p95 ${seconds(result.p95Ms)}, ` +
-      `upstream: ${result.counters.tasksCreated} tasks, ${result.counters.creates} creates, ${result.counters.polls} polls, ${result.counters.downloads} downloads, ` +
+      `upstream: ${result.counters.tasksCreated} tasks, ${result.counters.creates} creates (${result.counters.limited} over its cap), peak ${result.counters.peakInFlight} in flight, ${result.counters.polls} polls, ${result.counters.downloads} downloads, ` +
       `faults injected ${JSON.stringify(result.counters.faultsInjected)}\n`,
   );
   const lists: [string, { jobId: string; why: string }[]][] = [
@@ -62,6 +63,7 @@ function report(result: SoakResult): void {
     ["unexpected outcome", v.unexpected],
     ["listing", v.listing],
     ["stray", v.strays],
+    ["leaked slot", v.leaked],
   ];
   for (const [name, list] of lists)
     for (const f of list.slice(0, 20))
@@ -79,6 +81,7 @@ async function main(): Promise<number> {
         jobs: { type: "string" },
         faults: { type: "string" },
         "kill-every": { type: "string" },
+        capacity: { type: "string" },
         timeout: { type: "string" },
         slack: { type: "string" },
         rate: { type: "string" },
@@ -102,6 +105,9 @@ async function main(): Promise<number> {
     options = {
       jobs: positive("jobs", parsed.jobs, 300, true),
       mix: parseMix(parsed.faults),
+      ...(parsed.capacity === undefined
+        ? {}
+        : { capacity: positive("capacity", parsed.capacity, 0, true) }),
       ...(parsed["kill-every"] === undefined
         ? {}
         : { killEveryS: positive("kill-every", parsed["kill-every"], 0) }),

@@ -33,6 +33,8 @@ const RECORD_FETCHES = 10;
 export interface SoakOptions {
   jobs: number;
   mix: FaultMix;
+  /** The simulator's tasks in flight at most (a create beyond answers 429); undefined = no cap. */
+  capacity?: number;
   /** SIGKILL and restart the stack about every this many seconds (child process); undefined = in-process, no kills. */
   killEveryS?: number;
   /** REELAY_JOB_TIMEOUT_S for the stack: never_finish jobs end `timeout` after this. */
@@ -115,6 +117,9 @@ async function watch(
 ): Promise<void> {
   const submittedAt = new Map<string, number>();
   let lastProgress = 0;
+  // Jobs waiting for an upstream slot have no deadline yet: they wait while others still end.
+  let lastEnded = Date.now();
+  let openBefore = Number.POSITIVE_INFINITY;
   for (;;) {
     await sleep(WATCH_EVERY_MS);
     const listed = new Map((await client.listJobs()).map((job) => [job.id as string, job]));
@@ -122,6 +127,8 @@ async function watch(
     const ids = jobs.flatMap((job) => (job.jobId === undefined ? [] : [job.jobId]));
     for (const id of ids) if (!submittedAt.has(id)) submittedAt.set(id, now);
     const open = ids.filter((id) => !TERMINAL.has(listed.get(id)?.status));
+    if (open.length < openBefore) lastEnded = now;
+    openBefore = open.length;
     if (now - lastProgress >= PROGRESS_EVERY_MS) {
       lastProgress = now;
       const byStatus: Record<string, number> = {};
@@ -134,9 +141,11 @@ async function watch(
     }
     if (submitting()) continue;
     const waiting = open.filter((id) => {
+      const job = listed.get(id);
       const deadline =
-        Date.parse(listed.get(id)?.timings?.deadlineAt ?? "") ||
-        (submittedAt.get(id) ?? now) + opts.jobTimeoutS * 1000;
+        Date.parse(job?.timings?.deadlineAt ?? "") ||
+        (job?.status === "queued" ? lastEnded : (submittedAt.get(id) ?? now)) +
+          opts.jobTimeoutS * 1000;
       return now <= deadline + opts.slackS * 1000;
     });
     if (waiting.length === 0) return;
@@ -187,6 +196,19 @@ function killLoop(
   };
 }
 
+/** Slots still held once every job ended, after the sweeps have had their chance (local: every 5 s). */
+async function heldSlots(client: ApiClient): Promise<string[]> {
+  let held: string[] = [];
+  for (let tries = 0; tries < 8; tries++) {
+    const { status, body } = await client.call("GET", "/v1/admission");
+    if (status !== 200) throw new Error(`GET /v1/admission answered ${status}`);
+    held = body.held as string[];
+    if (held.length === 0) return held;
+    await sleep(2_000);
+  }
+  return held;
+}
+
 async function evidenceFrom(
   jobs: SubmittedJob[],
   client: ApiClient,
@@ -205,12 +227,14 @@ async function evidenceFrom(
   }
   const listed = await client.listJobs();
   const events = await new JsonlFileSink(join(dataDir, "events.jsonl")).readAll();
+  const slotsHeld = await heldSlots(client);
   return {
     jobs,
     records,
     listed,
     events,
     tasksByKey: simulator.counters().tasksByKey,
+    slotsHeld,
     served: (taskId: string) =>
       simulator.task(taskId)?.outputs.map((o) => ({ sha256: o.sha256, bytes: o.bytes })),
     stored: (output: { url: string | null; key: string }) => {
@@ -232,6 +256,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
     apiKey: upstreamApiKey,
     faults: serverRules(opts.mix),
     timeScale: 1,
+    ...(opts.capacity === undefined ? {} : { maxConcurrent: opts.capacity }),
   });
   const problems: string[] = [];
   const mode =

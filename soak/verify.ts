@@ -45,6 +45,8 @@ export interface Evidence {
   served(taskId: string): ServedOutput[] | undefined;
   /** sha256 and size of the bytes stored for an output (read from S3). */
   stored(output: { url: string | null; bucket: string; key: string }): Promise<ServedOutput>;
+  /** Jobs still holding an upstream slot once every job ended (GET /v1/admission). */
+  slotsHeld?: string[];
 }
 
 export interface Finding {
@@ -63,6 +65,8 @@ export interface Verdict {
   unexpected: Finding[];
   listing: Finding[];
   strays: Finding[];
+  /** Upstream slots still held after every job ended. */
+  leaked: Finding[];
   /** createdAt -> finishedAt of every terminal job. */
   durationsMs: number[];
 }
@@ -112,6 +116,10 @@ export async function verify(evidence: Evidence): Promise<Verdict> {
     unexpected: [],
     listing: [],
     strays: [],
+    leaked: (evidence.slotsHeld ?? []).map((jobId) => ({
+      jobId,
+      why: "holds an upstream slot after every job ended",
+    })),
     durationsMs: [],
   };
   const eventsByJob = new Map<string, Evidence["events"]>();
@@ -199,9 +207,16 @@ export async function verify(evidence: Evidence): Promise<Verdict> {
 
 /** True when the soak found nothing wrong. */
 export function clean(v: Verdict): boolean {
-  return [v.lost, v.duplicates, v.corrupt, v.stuck, v.unexpected, v.listing, v.strays].every(
-    (list) => list.length === 0,
-  );
+  return [
+    v.lost,
+    v.duplicates,
+    v.corrupt,
+    v.stuck,
+    v.unexpected,
+    v.listing,
+    v.strays,
+    v.leaked,
+  ].every((list) => list.length === 0);
 }
 
 export function percentile(values: number[], p: number): number | undefined {
@@ -217,7 +232,7 @@ export function summaryLine(v: Verdict): string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([code, n]) => `${code}: ${n}`)
     .join(", ");
-  return `soak: ${v.jobs} jobs, ${v.succeeded} succeeded, ${failed} failed {${codes}}, ${v.lost.length} lost, ${v.duplicates.length} duplicate upstream tasks, ${v.corrupt.length} corrupt outputs, ${v.stuck.length} stuck`;
+  return `soak: ${v.jobs} jobs, ${v.succeeded} succeeded, ${failed} failed {${codes}}, ${v.lost.length} lost, ${v.duplicates.length} duplicate upstream tasks, ${v.corrupt.length} corrupt outputs, ${v.stuck.length} stuck, ${v.leaked.length} slots leaked`;
 }
 
 /** Streams a URL's body through sha256. */

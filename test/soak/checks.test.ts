@@ -164,7 +164,7 @@ describe("the verdict", () => {
     ];
     const v = await verify(evidence(jobs, records));
     expect(summaryLine(v)).toBe(
-      "soak: 3 jobs, 2 succeeded, 1 failed {upstream_task_failed: 1}, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck",
+      "soak: 3 jobs, 2 succeeded, 1 failed {upstream_task_failed: 1}, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck, 0 slots leaked",
     );
     expect(v.unexpected).toEqual([]);
   });

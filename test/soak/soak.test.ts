@@ -32,6 +32,7 @@ function expectClean(result: SoakResult): void {
     unexpected: v.unexpected,
     listing: v.listing,
     strays: v.strays,
+    leaked: v.leaked,
   }).toEqual({
     lost: [],
     duplicates: [],
@@ -40,10 +41,13 @@ function expectClean(result: SoakResult): void {
     unexpected: [],
     listing: [],
     strays: [],
+    leaked: [],
   });
   expect(result.problems).toEqual([]);
   expect(result.ok).toBe(true);
-  expect(result.line).toMatch(/, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck$/);
+  expect(result.line).toMatch(
+    /, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck, 0 slots leaked$/,
+  );
 }
 
 describe("the soak", () => {
@@ -55,7 +59,7 @@ describe("the soak", () => {
     expect(result.verdict.failedByCode).toEqual({ upstream_task_failed: 1, timeout: 1 });
     expect(result.verdict.succeeded).toBe(18);
     expect(result.line).toBe(
-      "soak: 20 jobs, 18 succeeded, 2 failed {timeout: 1, upstream_task_failed: 1}, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck",
+      "soak: 20 jobs, 18 succeeded, 2 failed {timeout: 1, upstream_task_failed: 1}, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck, 0 slots leaked",
     );
     expect(result.counters.faultsInjected).toMatchObject({
       download_error: 1,
