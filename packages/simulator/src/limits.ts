@@ -13,15 +13,26 @@ export interface LimitVerdict {
   retryAfterS: number;
 }
 
-function inFlight(tasks: Iterable<TaskRecord>, now: number): TaskRecord[] {
+/**
+ * A task that never finishes (the never_finish fault) stops holding a place after this long, as an
+ * upstream that gives up on a stuck task would; otherwise a few of them would shrink the account
+ * for good. Scaled by the time scale like generation.
+ */
+const STUCK_TASK_HOLDS_MS = 60_000;
+
+function inFlight(ctx: SimContext, now: number): TaskRecord[] {
+  const stuckFor = STUCK_TASK_HOLDS_MS * ctx.opts.timeScale;
   const live: TaskRecord[] = [];
-  for (const task of tasks) if (task.createdAt <= now && now < task.finishesAt) live.push(task);
+  for (const task of ctx.tasks.values()) {
+    const ends = Number.isFinite(task.finishesAt) ? task.finishesAt : task.createdAt + stuckFor;
+    if (task.createdAt <= now && now < ends) live.push(task);
+  }
   return live;
 }
 
 /** Tasks created and not yet ended, now. */
 export function tasksInFlight(ctx: SimContext): number {
-  return inFlight(ctx.tasks.values(), ctx.opts.now()).length;
+  return inFlight(ctx, ctx.opts.now()).length;
 }
 
 /** Whether a new task may be made now; undefined = yes. Records the create against the rate when it may. */
@@ -29,13 +40,13 @@ export function checkLimits(ctx: SimContext): LimitVerdict | undefined {
   const { maxConcurrent, createRate, now } = ctx.opts;
   const at = now();
   if (maxConcurrent !== undefined) {
-    const live = inFlight(ctx.tasks.values(), at);
+    const live = inFlight(ctx, at);
     if (live.length >= maxConcurrent) {
       const nextEnd = Math.min(...live.map((task) => task.finishesAt));
       return {
         code: "concurrency_limit",
         message: `At most ${maxConcurrent} tasks may be in flight; retry when one ends.`,
-        retryAfterS: Number.isFinite(nextEnd) ? Math.max(1, Math.ceil((nextEnd - at) / 1000)) : 60,
+        retryAfterS: Number.isFinite(nextEnd) ? Math.max(1, Math.ceil((nextEnd - at) / 1000)) : 1,
       };
     }
   }

@@ -57,6 +57,16 @@ describe("account limits", () => {
     expect((await post(s, "/video/generations", BODY)).status).toBe(200);
   });
 
+  it("a task that never finishes holds its place for 60 s (scaled) and then no longer counts", async () => {
+    const clock = fakeClock();
+    const s = await sim({ maxConcurrent: 1, timeScale: 0.5, now: clock.now });
+    await createVideo(s, "stuck", { "x-sim-fault": "never_finish" });
+    expect((await post(s, "/video/generations", BODY)).status).toBe(429);
+    clock.advance(30_000);
+    expect(s.counters().inFlight).toBe(0);
+    expect((await post(s, "/video/generations", BODY)).status).toBe(200);
+  });
+
   it("unset limits refuse nothing", async () => {
     const s = await sim();
     for (let i = 0; i < 5; i++) await createVideo(s);

@@ -41,34 +41,56 @@ export interface LearnedLimit {
   probing: boolean;
   /** Clean creates since the limit last changed. */
   clean: number;
+  /**
+   * The most slots held at a clean create (less one for each 429 met at or below it): a 429 at or
+   * below this level is taken for a passing refusal, above it for the account's capacity.
+   */
+  proven: number;
 }
 
-export const FIRST_LEARNED: LearnedLimit = { limit: LEARNED_START, probing: true, clean: 0 };
+export const FIRST_LEARNED: LearnedLimit = {
+  limit: LEARNED_START,
+  probing: true,
+  clean: 0,
+  proven: 0,
+};
 
 /** A create went through while `held` slots were held (its own among them). */
 export function afterCleanCreate(learned: LearnedLimit, held: number): LearnedLimit {
   const clean = learned.clean + 1;
+  const proven = Math.max(learned.proven ?? 0, held);
   if (learned.probing) {
     const limit =
       held >= learned.limit ? Math.min(held + 1, MAX_UPSTREAM_CONCURRENCY) : learned.limit;
-    return { limit, probing: true, clean };
+    return { limit, probing: true, clean, proven };
   }
   if (clean >= learned.limit * ROUNDS_PER_PROBE) {
     return {
       limit: Math.min(learned.limit + 1, MAX_UPSTREAM_CONCURRENCY),
       probing: false,
       clean: 0,
+      proven,
     };
   }
-  return { ...learned, clean };
+  return { ...learned, clean, proven };
 }
 
 /**
- * A create answered 429 while `held` slots were held, this job's among them: the upstream took
- * at most `held - 1`. Each 429 of a burst lowers the limit further, so it settles on the capacity.
+ * A create answered 429 while `held` slots were held, this job's among them. Above the proven
+ * level the upstream has shown its capacity: the limit falls to what it took (`held - 1`), and each
+ * 429 of a burst lowers it further, so it settles there. At or below it, the refusal is taken for a
+ * passing one and only lowers the proven level, so a flaky upstream does not starve the queue, while
+ * an account that really shrank soon refuses above the proven level too.
  */
 export function afterRateLimited(learned: LearnedLimit, held: number): LearnedLimit {
-  return { limit: Math.max(1, Math.min(learned.limit, held - 1)), probing: false, clean: 0 };
+  const proven = learned.proven ?? 0;
+  if (held <= proven) return { ...learned, proven: proven - 1 };
+  return {
+    limit: Math.max(1, Math.min(learned.limit, held - 1)),
+    probing: false,
+    clean: 0,
+    proven: Math.min(proven, held - 1),
+  };
 }
 
 export function effectiveLimit(settings: AdmissionSettings, learned: LearnedLimit): number {
