@@ -3,7 +3,7 @@
  * the job id and its admission (executionName), so starting the same admission twice (a repeated
  * dispatch, the sweep) finds the running execution instead of making a second one.
  */
-import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand } from "@aws-sdk/client-sfn";
+import { ExecutionAlreadyExists, type SFNClient, StartExecutionCommand } from "@aws-sdk/client-sfn";
 import { executionName, type JobStarter } from "@reelay/core/ports";
 
 export function stateMachineStarter(sfn: SFNClient, stateMachineArn: string): JobStarter {

@@ -2,7 +2,7 @@
  * Stops a cancelled job's execution on AWS. Executions are named by the job id, so the ARN follows
  * from the machine's: arn:...:stateMachine:<name> -> arn:...:execution:<name>:<execution name>.
  */
-import { ExecutionDoesNotExist, SFNClient, StopExecutionCommand } from "@aws-sdk/client-sfn";
+import { ExecutionDoesNotExist, type SFNClient, StopExecutionCommand } from "@aws-sdk/client-sfn";
 import type { ExecutionStopper } from "@reelay/core/ports";
 
 export function executionArn(stateMachineArn: string, execution: string): string {

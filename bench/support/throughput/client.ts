@@ -65,9 +65,7 @@ async function pool<T>(work: (i: number) => Promise<T>): Promise<T[]> {
 }
 
 /** Every terminal event from GET /v1/events, by job id, with its arrival time. */
-async function followEvents(
-  apiUrl: string,
-): Promise<{
+async function followEvents(apiUrl: string): Promise<{
   ended: (id: string) => Promise<{ at: number; event: TerminalEvent }>;
   close: () => void;
 }> {

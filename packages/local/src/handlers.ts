@@ -11,10 +11,13 @@ import {
   poll,
   recordFailure,
   submit,
+  type FailureInput,
+  type FlowState,
   type PipelineDeps,
 } from "@reelay/core/pipeline/steps";
 
-type Step = (deps: PipelineDeps, input: any) => Promise<unknown>;
+// The interpreter hands each Task the state the step before it returned (or Catch's).
+type Step = (deps: PipelineDeps, input: FlowState & FailureInput) => Promise<unknown>;
 
 const STEPS: Record<JobFlowStep, Step> = { submit, poll, download, finish, recordFailure };
 
@@ -32,7 +35,7 @@ export function jobFlowHandlers(deps: PipelineDeps): Record<string, LocalTaskHan
   return Object.fromEntries(
     (Object.keys(STEPS) as JobFlowStep[]).map((step) => [
       JOB_FLOW_STATE_NAMES[step],
-      async (input: unknown) => {
+      async (input: FlowState & FailureInput) => {
         try {
           return await STEPS[step](deps, input);
         } catch (error) {

@@ -22,6 +22,7 @@ if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== "function"
 }
 
 type Json = Parameters<StateMachine["run"]>[0];
+// biome-ignore lint/suspicious/noExplicitAny: the interpreter passes each Task whatever JSON the state before it produced; each handler (and each test's) types it as the state it expects.
 export type LocalTaskHandler = (input: any) => Promise<unknown>;
 /** One entry of the interpreter's execution event log: StateEntered, StateExited, StateRetried, ... */
 export type ExecutionEvent =

@@ -36,7 +36,7 @@ export function checkModelConfig(
   const allowedKeys = Object.keys(allowList);
   for (const key of Object.keys(raw)) {
     const path = `model_specific_config.${key}`;
-    const spec = Object.prototype.hasOwnProperty.call(allowList, key) ? allowList[key] : undefined;
+    const spec = Object.hasOwn(allowList, key) ? allowList[key] : undefined;
     if (key === "logo_add") {
       issues.error(
         path,

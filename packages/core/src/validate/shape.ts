@@ -21,7 +21,7 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let current = root;
   for (const key of path) {
     if (typeof current !== "object" || current === null) return undefined;
-    if (!Object.prototype.hasOwnProperty.call(current, key)) return undefined;
+    if (!Object.hasOwn(current, key)) return undefined;
     current = (current as Record<PropertyKey, unknown>)[key];
   }
   return current;
@@ -101,7 +101,7 @@ function hasKey(root: unknown, path: readonly PropertyKey[]): boolean {
     last !== undefined &&
     typeof parent === "object" &&
     parent !== null &&
-    Object.prototype.hasOwnProperty.call(parent, last)
+    Object.hasOwn(parent, last)
   );
 }
 
@@ -119,7 +119,7 @@ function warnUnknownKeys(
     const shape = inner.shape as Record<string, z.ZodType>;
     for (const key of Object.keys(value)) {
       const field = shape[key];
-      if (field === undefined || !Object.prototype.hasOwnProperty.call(shape, key)) {
+      if (field === undefined || !Object.hasOwn(shape, key)) {
         const where = formatPath([...path, key]);
         issues.warn(
           where,

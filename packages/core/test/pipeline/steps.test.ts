@@ -359,7 +359,7 @@ describe("repeats and late steps", () => {
   it("download of an expired output throws the permanent output_unavailable; RecordFailure (as Catch delivers it) names that code", async () => {
     const h = await harness({ urlTtlMs: 1 });
     const queued = await queuedJob(h.deps, VIDEO);
-    let state = await pollToEnd(h.deps, await submit(h.deps, { jobId: queued.id }));
+    const state = await pollToEnd(h.deps, await submit(h.deps, { jobId: queued.id }));
     await new Promise((resolve) => setTimeout(resolve, 20));
     const error = await caught(download(h.deps, state));
     expect(error.name).toBe("ReelayError");
@@ -375,7 +375,7 @@ describe("repeats and late steps", () => {
   it("a download that fails transiently throws ReelayTransientError, and the retry stores the output", async () => {
     const h = await harness();
     const queued = await queuedJob(h.deps, VIDEO);
-    let state = await pollToEnd(h.deps, await submit(h.deps, { jobId: queued.id }));
+    const state = await pollToEnd(h.deps, await submit(h.deps, { jobId: queued.id }));
     h.sim.setFaults([{ fault: "truncate", times: 1 }]);
     const error = await caught(download(h.deps, state));
     expect(error.name).toBe("ReelayTransientError");
