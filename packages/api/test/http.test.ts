@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JsonlFileSink } from "@reelay/core/events/jsonl";
-import { buildTerminalEvent, type TerminalEvent } from "@reelay/core/events/types";
+import { buildTerminalEvent, type ReelayEvent, type TerminalEvent } from "@reelay/core/events/types";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { serveApp, type RunningServer } from "../src/index.ts";
 import { API_KEY, harness, succeed, VALID, type Harness } from "./support/harness.ts";
@@ -22,7 +22,7 @@ beforeAll(async () => {
   bus = new JsonlFileSink(join(dir, "events.jsonl"));
   // Counts live subscriptions, so a test can see a closed stream let go of its listener.
   const events = {
-    subscribe(listener: (event: TerminalEvent) => void) {
+    subscribe(listener: (event: ReelayEvent) => void) {
       open += 1;
       const unsubscribe = bus.subscribe(listener);
       return () => {

@@ -4,7 +4,7 @@
  * interpreter, a JSONL file), chosen once by the wiring (`wiring.ts`, `functions/support/`,
  * `packages/local`).
  */
-import type { TerminalEvent } from "./events/types.ts";
+import type { ReelayEvent } from "./events/types.ts";
 import type { Job } from "./jobs/types.ts";
 
 /** Runs a recorded job's flow. Starting a job that already runs is a no-op on both platforms. */
@@ -29,13 +29,13 @@ export function executionName(job: Pick<Job, "id" | "admissions">): string {
 
 /** Where terminal events go: the EventBridge bus on AWS, `events.jsonl` and its subscribers locally. */
 export interface EventSink {
-  emit(event: TerminalEvent): Promise<void>;
+  emit(event: ReelayEvent): Promise<void>;
 }
 
 /** Terminal events as they happen (the local stack's SSE stream and webhooks). */
 export interface EventSource {
   /** Calls `listener` for every later terminal event; returns the unsubscribe function. */
-  subscribe(listener: (event: TerminalEvent) => void): () => void;
+  subscribe(listener: (event: ReelayEvent) => void): () => void;
 }
 
 /** Asks the dispatcher to admit waiting jobs: after a job is queued and after a slot is freed. */

@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { TerminalEvent } from "@reelay/core/events/types";
+import type { ReelayEvent } from "@reelay/core/events/types";
 import type { EventSource } from "@reelay/core/ports";
 import type { ApiEnv } from "../deps.ts";
 
@@ -14,7 +14,7 @@ export function eventRoutes(source: EventSource, heartbeatMs: number): Hono<ApiE
 
   routes.get("/", (c) =>
     streamSSE(c, async (stream) => {
-      const queue: TerminalEvent[] = [];
+      const queue: ReelayEvent[] = [];
       let wake: (() => void) | undefined;
       const unsubscribe = source.subscribe((event) => {
         queue.push(event);

@@ -1,5 +1,6 @@
 /** Human renderings shared by status, jobs, generate and watch. */
-import type { JobView, TerminalEvent } from "./types.ts";
+import { isBatchEvent, type ReelayEvent } from "@reelay/core/events/types";
+import type { JobView } from "./types.ts";
 
 export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
@@ -9,8 +10,18 @@ export function s3Uri(output: { bucket: string; key: string }): string {
   return `s3://${output.bucket}/${output.key}`;
 }
 
-/** One line per terminal event: `succeeded vidtsk_… gamma-3.1 7907 bytes s3://bucket/outputs/…`. */
-export function eventLine(event: TerminalEvent): string {
+/**
+ * One line per event: `succeeded vidtsk_… gamma-3.1 7907 bytes s3://bucket/outputs/…`, or for a
+ * batch `completed bat_… 298 succeeded, 2 failed s3://bucket/outputs/batches/…/results.jsonl`.
+ */
+export function eventLine(event: ReelayEvent): string {
+  if (isBatchEvent(event)) {
+    const { batchId, counts, results } = event.detail;
+    const parts = Object.entries(counts)
+      .filter(([, n]) => n > 0)
+      .map(([status, n]) => `${n} ${status}`);
+    return `completed ${batchId} ${parts.join(", ")} ${s3Uri(results)}`;
+  }
   const { detail } = event;
   const head = `${detail.status} ${detail.jobId} ${detail.model}`;
   if (detail.output !== null) return `${head} ${detail.output.bytes} bytes ${s3Uri(detail.output)}`;

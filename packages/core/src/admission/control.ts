@@ -85,6 +85,11 @@ export class AdmissionControl {
 
   async enqueue(job: Job): Promise<void> {
     await this.#deps.store.enqueue(this.entryOf(job));
+    await this.wake();
+  }
+
+  /** Lets the dispatcher know there may be work (after many jobs were queued without a wake each). */
+  async wake(): Promise<void> {
     await this.#deps.waker.wake();
   }
 

@@ -1,7 +1,7 @@
 import { PutEventsCommand, type EventBridgeClient } from "@aws-sdk/client-eventbridge";
 import { TransientError } from "../pipeline/errors.ts";
 import type { EventSink } from "../ports.ts";
-import type { TerminalEvent } from "./types.ts";
+import type { ReelayEvent } from "./types.ts";
 
 /** Puts terminal events on the custom bus. A rejected entry is transient: the step retries it. */
 export class EventBridgeSink implements EventSink {
@@ -13,7 +13,7 @@ export class EventBridgeSink implements EventSink {
     this.busName = busName;
   }
 
-  async emit(event: TerminalEvent): Promise<void> {
+  async emit(event: ReelayEvent): Promise<void> {
     const answer = await this.#client.send(
       new PutEventsCommand({
         Entries: [
@@ -32,10 +32,8 @@ export class EventBridgeSink implements EventSink {
       const entry = answer.Entries?.[0];
       throw new TransientError(
         "event_emit_failed",
-        `EventBridge refused the ${event["detail-type"]} event for ${event.detail.jobId}: ${entry?.ErrorCode ?? "unknown"} ${entry?.ErrorMessage ?? ""}`.trim(),
-        {
-          details: { jobId: event.detail.jobId },
-        },
+        `EventBridge refused the ${event["detail-type"]} event ${event.id}: ${entry?.ErrorCode ?? "unknown"} ${entry?.ErrorMessage ?? ""}`.trim(),
+        { details: { eventId: event.id } },
       );
     }
   }

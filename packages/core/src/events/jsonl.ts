@@ -2,9 +2,9 @@
 import { appendFile, mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { EventSink, EventSource } from "../ports.ts";
-import type { TerminalEvent } from "./types.ts";
+import { isBatchEvent, type ReelayEvent, type TerminalEvent } from "./types.ts";
 
-export type EventListener = (event: TerminalEvent) => void;
+export type EventListener = (event: ReelayEvent) => void;
 
 export class JsonlFileSink implements EventSink, EventSource {
   readonly path: string;
@@ -14,7 +14,7 @@ export class JsonlFileSink implements EventSink, EventSource {
     this.path = path;
   }
 
-  async emit(event: TerminalEvent): Promise<void> {
+  async emit(event: ReelayEvent): Promise<void> {
     const line = {
       id: event.id,
       time: event.time,
@@ -40,17 +40,22 @@ export class JsonlFileSink implements EventSink, EventSource {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Every event written so far (a missing file is no events); a torn last line is skipped. */
+  /** Every job's terminal event written so far (a missing file is no events). */
   async readAll(): Promise<TerminalEvent[]> {
+    return (await this.readEvents()).filter((event) => !isBatchEvent(event)) as TerminalEvent[];
+  }
+
+  /** Every event written so far, jobs' and batches'; a torn last line is skipped. */
+  async readEvents(): Promise<ReelayEvent[]> {
     const text = await readFile(this.path, "utf8").catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return "";
       throw error;
     });
-    const events: TerminalEvent[] = [];
+    const events: ReelayEvent[] = [];
     for (const line of text.split("\n")) {
       if (line.trim() === "") continue;
       try {
-        events.push(JSON.parse(line) as TerminalEvent);
+        events.push(JSON.parse(line) as ReelayEvent);
       } catch {
         // a crash mid-append leaves at most one partial line
       }

@@ -48,6 +48,36 @@ export interface TerminalEvent {
   detail: TerminalEventDetail;
 }
 
+export const BATCH_COMPLETED = "Batch Completed";
+
+export interface BatchCompletedDetail {
+  batchId: string;
+  total: number;
+  /** By status, plus `rejected` lines; sums to `total`. */
+  counts: Record<string, number>;
+  /** outputs/batches/<id>/results.jsonl: one line per request line. */
+  results: { bucket: string; key: string };
+  createdAt: string;
+  finishedAt: string;
+}
+
+/** Once per batch, when its last job ends. */
+export interface BatchCompletedEvent {
+  /** `<batchId>.completed`: stable, so a consumer can drop a repeat. */
+  id: string;
+  time: string;
+  source: typeof EVENT_SOURCE;
+  "detail-type": typeof BATCH_COMPLETED;
+  detail: BatchCompletedDetail;
+}
+
+/** Everything reelay announces: a job's end, or a batch's. */
+export type ReelayEvent = TerminalEvent | BatchCompletedEvent;
+
+export function isBatchEvent(event: ReelayEvent): event is BatchCompletedEvent {
+  return event["detail-type"] === BATCH_COMPLETED;
+}
+
 function outputOf(output: JobOutput): EventOutput {
   return {
     bucket: output.bucket,

@@ -17,6 +17,8 @@ export interface NewJobInput {
   requestHash?: string;
   /** Admission order among the caller's own jobs (admission/settings.ts); absent = the source's default. */
   priority?: Priority;
+  /** The batch the job is made for, and its line there. */
+  batch?: { id: string; line: number };
   now?: Date;
 }
 
@@ -53,6 +55,7 @@ export function buildJob(input: NewJobInput): Job {
     idempotencyKey: key === undefined || key === "" ? id : key,
     ...(input.requestHash === undefined ? {} : { requestHash: input.requestHash }),
     ...(input.priority === undefined ? {} : { priority: input.priority }),
+    ...(input.batch === undefined ? {} : { batchId: input.batch.id, batchLine: input.batch.line }),
     attempts: 0,
     polls: 0,
     createdAt: at,

@@ -18,6 +18,11 @@ export function newJobId(kind: JobKind): string {
  * Crockford base32 characters, here taken from a sha256 of the parts.
  */
 export function jobIdFrom(kind: JobKind, parts: readonly (string | number)[]): string {
+  return `${PREFIX[kind]}_${ulidShapeFrom(parts)}`;
+}
+
+/** 26 Crockford base32 characters (a ulid's shape) from a sha256 of the parts. */
+export function ulidShapeFrom(parts: readonly (string | number)[]): string {
   const digest = createHash("sha256")
     .update(JSON.stringify(parts.map(String)))
     .digest();
@@ -28,7 +33,7 @@ export function jobIdFrom(kind: JobKind, parts: readonly (string | number)[]): s
     const value = (((digest[byte] ?? 0) << 8) | (digest[byte + 1] ?? 0)) >> (11 - (bit & 7));
     out += CROCKFORD[value & 31];
   }
-  return `${PREFIX[kind]}_${out}`;
+  return out;
 }
 
 const ID_PATTERN = /^(vidtsk|imgtsk)_[0-9A-HJKMNP-TV-Z]{26}$/;

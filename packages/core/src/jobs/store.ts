@@ -10,6 +10,8 @@
  */
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -235,6 +237,28 @@ export class JobStore {
       new GetCommand({ TableName: this.tableName, Key: { pk: id }, ConsistentRead: true }),
     );
     return answer.Item === undefined ? undefined : fromItem(answer.Item);
+  }
+
+  /** The jobs among `ids` that exist, read 100 at a time (BatchGetItem's limit), in no set order. */
+  async getMany(ids: readonly string[]): Promise<Job[]> {
+    const jobs: Job[] = [];
+    const valid = ids.filter(isJobId);
+    for (let start = 0; start < valid.length; start += 100) {
+      let keys: Record<string, unknown>[] | undefined = valid
+        .slice(start, start + 100)
+        .map((pk) => ({ pk }));
+      // DynamoDB may leave keys unprocessed under load; they are asked for again.
+      for (let round = 0; keys !== undefined && keys.length > 0 && round < 10; round++) {
+        const answer: BatchGetCommandOutput = await this.#db.send(
+          new BatchGetCommand({
+            RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } },
+          }),
+        );
+        for (const item of answer.Responses?.[this.tableName] ?? []) jobs.push(fromItem(item));
+        keys = answer.UnprocessedKeys?.[this.tableName]?.Keys;
+      }
+    }
+    return jobs;
   }
 
   async require(id: string): Promise<Job> {

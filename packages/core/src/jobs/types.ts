@@ -86,4 +86,7 @@ export interface Job {
   admittedAt?: string;
   /** Times the job was given a slot (a create answered 429 puts it back in the queue). */
   admissions?: number;
+  /** The batch the job belongs to, and its line there. */
+  batchId?: string;
+  batchLine?: number;
 }

@@ -1,5 +1,6 @@
 /** What the pipeline steps need, passed in so the same steps run on Lambda and in the local stack. */
 import type { AdmissionControl } from "../admission/control.ts";
+import type { BatchTracker } from "../batches/progress.ts";
 import type { Clock, EventSink } from "../ports.ts";
 import type { GenerationStatsStore } from "../jobs/generation-stats.ts";
 import type { JobStore } from "../jobs/store.ts";
@@ -27,6 +28,8 @@ export interface PipelineDeps {
   sleep?: (ms: number) => Promise<void>;
   /** Admission control: absent = every job is created upstream at once, with no slots kept. */
   admission?: AdmissionControl;
+  /** Counts a batch job's end toward its batch; absent = no batches here. */
+  batches?: Pick<BatchTracker, "jobEnded">;
 }
 
 export interface FlowState {

@@ -15,17 +15,21 @@ import { manifestKey, manifestOf } from "./outputs.ts";
  * stands after that (eventEmittedAt set), or undefined when another step recorded its emit first.
  */
 export async function emitOnce(
-  deps: Pick<PipelineDeps, "jobs" | "events" | "now">,
+  deps: Pick<PipelineDeps, "jobs" | "events" | "now" | "batches">,
   job: Job,
 ): Promise<Job | undefined> {
   if (job.eventEmittedAt !== undefined) return job;
   await deps.events.emit(buildTerminalEvent(job));
   try {
-    return await deps.jobs.update(
+    const recorded = await deps.jobs.update(
       job.id,
       { eventEmittedAt: deps.now().toISOString() },
       { unlessSet: "eventEmittedAt" },
     );
+    // The one step that recorded the event counts the job for its batch. A count lost to a crash
+    // here is made good by the sweep's recount of open batches.
+    await deps.batches?.jobEnded(recorded).catch(() => undefined);
+    return recorded;
   } catch (error) {
     // Someone recorded it first: the event is out either way.
     if (!(error instanceof ReelayError && error.code === "job_conflict")) throw error;

@@ -1,5 +1,5 @@
-/** Fans a terminal event out to every subscriber; a subscriber that keeps failing gets a dead letter. */
-import type { TerminalEvent } from "../events/types.ts";
+/** Fans an event (a job's end or a batch's) out to every subscriber; a subscriber that keeps failing gets a dead letter. */
+import type { ReelayEvent } from "../events/types.ts";
 import type { DeadLetterSink } from "./dead-letter.ts";
 import { deliverWebhook, type DeliveryOptions, type DeliveryResult } from "./deliver.ts";
 import { webhookMessage } from "./payload.ts";
@@ -14,7 +14,7 @@ export interface SubscriberOutcome extends DeliveryResult {
 }
 
 export async function dispatchWebhooks(
-  event: TerminalEvent,
+  event: ReelayEvent,
   subscribers: readonly WebhookSubscriber[],
   options: DispatchOptions,
 ): Promise<SubscriberOutcome[]> {
@@ -58,7 +58,7 @@ export class WebhookDispatcher {
   }
 
   /** For EventSource.subscribe: never throws into the emitter. */
-  readonly handle = (event: TerminalEvent): void => {
+  readonly handle = (event: ReelayEvent): void => {
     if (this.#subscribers.length === 0) return;
     const work = dispatchWebhooks(event, this.#subscribers, this.#options).catch(this.#onError);
     this.#inFlight.add(work);

@@ -7,6 +7,7 @@ import { ReelayError } from "../errors.ts";
 import {
   DETAIL_TYPES,
   EVENT_SOURCE,
+  type ReelayEvent,
   type TerminalEvent,
   type TerminalEventDetail,
 } from "../events/types.ts";
@@ -16,7 +17,7 @@ export interface WebhookMessage {
   body: string;
 }
 
-export function webhookMessage(event: TerminalEvent): WebhookMessage {
+export function webhookMessage(event: ReelayEvent): WebhookMessage {
   return {
     id: event.id,
     body: JSON.stringify({ type: event["detail-type"], timestamp: event.time, data: event.detail }),

@@ -5,7 +5,7 @@ import type { PutEventsCommand } from "@aws-sdk/client-eventbridge";
 import { afterEach, describe, expect, it } from "vitest";
 import { EventBridgeSink } from "../../src/events/eventbridge.ts";
 import { JsonlFileSink } from "../../src/events/jsonl.ts";
-import { buildTerminalEvent, type TerminalEvent } from "../../src/events/types.ts";
+import { buildTerminalEvent, type ReelayEvent, type TerminalEvent } from "../../src/events/types.ts";
 import type { Job } from "../../src/jobs/types.ts";
 
 const succeeded: Job = {
@@ -89,7 +89,7 @@ describe("JsonlFileSink", () => {
     const dir = await mkdtemp(join(tmpdir(), "reelay-events-"));
     dirs.push(dir);
     const sink = new JsonlFileSink(join(dir, "nested", "events.jsonl"));
-    const heard: TerminalEvent[] = [];
+    const heard: ReelayEvent[] = [];
     const stop = sink.subscribe((e) => heard.push(e));
     const first = buildTerminalEvent(succeeded);
     await sink.emit(first);
