@@ -2,6 +2,7 @@
  * `reelay` command line. Each command lives in `commands/`; this file only dispatches.
  * Exit codes: 0 success, 1 the thing checked is bad (e.g. an invalid request), 2 usage or I/O errors.
  */
+import { type Io, processIo } from "./io.ts";
 import { UsageError } from "./usage.ts";
 
 const HELP = `reelay — a durable pipeline in front of asynchronous video generation
@@ -24,12 +25,6 @@ Usage:
 `;
 
 type Command = (args: string[], io: Io) => Promise<number>;
-
-export interface Io {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  readStdin: () => Promise<string>;
-}
 
 // Loaded on demand: `up` pulls in the whole local stack, which a `status` call should not pay for.
 const commands: Record<string, () => Promise<Command>> = {
@@ -65,16 +60,4 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     }
     throw error;
   }
-}
-
-function processIo(): Io {
-  return {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    readStdin: async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString("utf8");
-    },
-  };
 }

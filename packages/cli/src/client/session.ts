@@ -4,7 +4,7 @@
  * (nothing about the job is known), 1 when reelay refused the request or the job failed.
  */
 import { isReelayError, loadConfig, type Config, type Issue } from "@reelay/core";
-import type { Io } from "../main.ts";
+import type { Io } from "../io.ts";
 import { ReelayApiClient } from "./api.ts";
 import { clientSettings } from "./settings.ts";
 

@@ -7,7 +7,7 @@
  */
 import { loadConfig } from "@reelay/core";
 import { startLocalStack, type LocalStack } from "@reelay/local";
-import type { Io } from "../main.ts";
+import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 import { runGenerate } from "./generate.ts";
 

@@ -11,7 +11,7 @@ import { classifyDropKey } from "@reelay/core/drops/parse";
 import { Inbox } from "../client/inbox.ts";
 import { awaitDropOutcome, type DropReport } from "../client/drop-outcome.ts";
 import { openSession, reportFailures } from "../client/session.ts";
-import type { Io } from "../main.ts";
+import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 const INBOX = "inbox/";

@@ -12,7 +12,7 @@ import { progressLine } from "../client/progress.ts";
 import { buildVideoRequest } from "../client/request.ts";
 import { formatIssues, openSession, reportFailures } from "../client/session.ts";
 import { waitForJob } from "../client/wait.ts";
-import type { Io } from "../main.ts";
+import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 export const DEFAULT_OUT_DIR = "reelay-output";

@@ -5,7 +5,7 @@
 import { s3Uri, table } from "../client/format.ts";
 import { openSession, reportFailures } from "../client/session.ts";
 import type { JobView } from "../client/types.ts";
-import type { Io } from "../main.ts";
+import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 export async function runJobs(args: string[], io: Io): Promise<number> {

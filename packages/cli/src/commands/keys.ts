@@ -5,7 +5,7 @@
 import { table } from "../client/format.ts";
 import { openSession, reportFailures } from "../client/session.ts";
 import type { ApiKeyView } from "../client/api.ts";
-import type { Io } from "../main.ts";
+import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 const USAGE =

@@ -4,7 +4,7 @@
  */
 import { openSession, reportFailures } from "../client/session.ts";
 import { jobSummary } from "../client/format.ts";
-import type { Io } from "../main.ts";
+import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 export async function runStatus(args: string[], io: Io): Promise<number> {

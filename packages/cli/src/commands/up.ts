@@ -4,7 +4,7 @@
  */
 import { loadConfig, type Config } from "@reelay/core";
 import { consoleLogger, readyBanner, startLocalStack } from "@reelay/local";
-import type { Io } from "../main.ts";
+import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 /** Past this, a stop that hangs (a step stuck on a dead socket) no longer holds the process. */

@@ -12,7 +12,7 @@ import {
   type Issue,
   type ValidationResult,
 } from "@reelay/core";
-import type { Io } from "../main.ts";
+import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 export interface FileVerdict extends Omit<ValidationResult, "model"> {

@@ -8,7 +8,7 @@ import { isReelayError } from "@reelay/core";
 import { eventLine } from "../client/format.ts";
 import { openSession, reportFailures } from "../client/session.ts";
 import type { TerminalEvent } from "../client/types.ts";
-import type { Io } from "../main.ts";
+import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 const FIRST_BACKOFF_MS = 500;
