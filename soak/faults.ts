@@ -6,13 +6,13 @@
 import type { FaultRule } from "@reelay/simulator";
 
 /** Drawn per upstream request by the simulator: they must never fail a job. */
-export const TRANSIENT_FAULTS = ["rate_limit", "server_error", "reset", "slow"] as const;
+const TRANSIENT_FAULTS = ["rate_limit", "server_error", "reset", "slow"] as const;
 /** Dealt to jobs: the first two must fail their job (with these codes), the last two must not. */
-export const JOB_FAULTS = ["task_fail", "never_finish", "download_error", "truncate"] as const;
+const JOB_FAULTS = ["task_fail", "never_finish", "download_error", "truncate"] as const;
 
-export type TransientFault = (typeof TRANSIENT_FAULTS)[number];
+type TransientFault = (typeof TRANSIENT_FAULTS)[number];
 export type JobFault = (typeof JOB_FAULTS)[number];
-export type SoakFault = TransientFault | JobFault;
+type SoakFault = TransientFault | JobFault;
 export type FaultMix = Record<SoakFault, number>;
 
 /** The failure code a job dealt this fault must end with. */
@@ -37,8 +37,8 @@ export const NO_FAULTS: FaultMix = Object.fromEntries(
 ) as FaultMix;
 
 /** How the simulator answers a transient fault. */
-export const RETRY_AFTER_S = 1;
-export const SLOW_MS = 2_000;
+const RETRY_AFTER_S = 1;
+const SLOW_MS = 2_000;
 
 export const MIX_HELP = `MIX is "none", or comma-separated name=probability pairs that replace the defaults they name:
   ${Object.entries(DEFAULT_MIX)
@@ -113,7 +113,7 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-export function shuffle<T>(items: T[], random: () => number): T[] {
+function shuffle<T>(items: T[], random: () => number): T[] {
   for (let i = items.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [items[i], items[j]] = [items[j] as T, items[i] as T];

@@ -49,7 +49,7 @@ export interface Evidence {
   slotsHeld?: string[];
 }
 
-export interface Finding {
+interface Finding {
   jobId: string;
   why: string;
 }

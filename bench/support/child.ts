@@ -11,13 +11,13 @@ import { fileURLToPath } from "node:url";
 export const supportFile = (name: string): string =>
   fileURLToPath(new URL(`./${name}`, import.meta.url));
 
-export interface ChildRun {
+interface ChildRun {
   stdout: string;
   stderr: string;
 }
 
 /** Runs `node [nodeArgs] file args` and resolves with its output; rejects on a non-zero exit. */
-export function runNode(
+function runNode(
   file: string,
   args: string[],
   options: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {},

@@ -24,7 +24,7 @@ export interface BenchContext {
 
 export type FigureModule = { figures: (ctx: BenchContext) => Promise<Figure[]> };
 
-export function ratioOf(figure: Figure): number {
+function ratioOf(figure: Figure): number {
   return figure.baseline === 0 ? Number.POSITIVE_INFINITY : figure.value / figure.baseline;
 }
 

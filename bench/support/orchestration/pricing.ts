@@ -4,7 +4,7 @@
  * executed ... including retries", aws.amazon.com/step-functions/pricing); Lambda on arm64 bills
  * requests and GB-seconds of duration rounded up to the millisecond.
  */
-export const RATES = {
+const RATES = {
   perTransitionUsd: 0.025 / 1_000,
   perLambdaRequestUsd: 0.2 / 1_000_000,
   perGbSecondUsd: 0.0000133334,

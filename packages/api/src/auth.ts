@@ -23,7 +23,7 @@ export function sameSecret(given: string, expected: string): boolean {
 }
 
 /** The caller id of the deployment's own key. */
-export const ADMIN_KEY_ID = "local";
+const ADMIN_KEY_ID = "local";
 
 export function isAdmin(caller: Caller): boolean {
   return caller.keyId === ADMIN_KEY_ID;

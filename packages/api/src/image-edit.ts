@@ -15,7 +15,7 @@ import { idempotentJobId } from "./idempotency.ts";
 import type { EditForm } from "./multipart.ts";
 
 /** The catalog's image model. */
-export const DEFAULT_EDIT_MODEL = "deltaq2-image";
+const DEFAULT_EDIT_MODEL = "deltaq2-image";
 /** The upstream fetches references when the task is created, which retries and queueing may delay. */
 const REFERENCE_URL_TTL_S = 6 * 3600;
 /** Smallest image_size tier that covers the longest side asked for. */
@@ -82,7 +82,7 @@ function imageSpec(deps: ResolvedDeps, model: string): ImageModelSpec | undefine
  * the content in the name makes a repeated idempotency key with other images a different request
  * (409), and keeps such a repeat from overwriting the first job's uploads.
  */
-export function editRequest(
+function editRequest(
   form: EditForm,
   spec: ImageModelSpec | undefined,
   model: string,

@@ -5,7 +5,7 @@
 import type { Job, JobError } from "@reelay/core/jobs/types";
 import { jobView, type Presigner } from "./views.ts";
 
-export interface ImageView {
+interface ImageView {
   url: string;
   bytes: number;
   sha256: string;

@@ -9,9 +9,9 @@ import { ReelayError } from "@reelay/core";
 
 /** Seven large PNGs fit; API Gateway on AWS caps a body at 10 MB anyway. */
 export const MAX_EDIT_BODY_BYTES = 64 * 1024 * 1024;
-export const MAX_EDIT_IMAGES = 7;
+const MAX_EDIT_IMAGES = 7;
 
-export interface UploadedImage {
+interface UploadedImage {
   bytes: Uint8Array;
   contentType: string;
   ext: string;

@@ -7,7 +7,7 @@ import type { Priority } from "@reelay/core/admission/settings";
 import type { Job, JobError, JobOutput } from "@reelay/core/jobs/types";
 import type { ObjectStore } from "@reelay/core/storage/objects";
 
-export interface OutputView extends Omit<JobOutput, "sourceUrlHost"> {
+interface OutputView extends Omit<JobOutput, "sourceUrlHost"> {
   /** Presigned GET; null when the object lives in a bucket this API does not sign for. */
   url: string | null;
   expiresAt: string | null;

@@ -3,7 +3,7 @@ import { ReelayError } from "@reelay/core";
 import type { JobStore } from "@reelay/core/jobs/store";
 import { isTerminal, type Job } from "@reelay/core/jobs/types";
 
-export const MAX_WAIT_S = 60;
+const MAX_WAIT_S = 60;
 const POLL_MS = 250;
 
 /** Seconds to wait (capped at `maxS`), undefined when the caller did not ask. The query wins. */

@@ -13,7 +13,7 @@ export const TASK_FAULTS: ReadonlySet<FaultName> = new Set(["task_fail", "never_
 export const DOWNLOAD_FAULTS: ReadonlySet<FaultName> = new Set(["download_error", "truncate"]);
 
 /** The requests a rule applies to when it does not say: its natural one. */
-export function matches(rule: FaultRule, tags: readonly RequestTag[]): boolean {
+function matches(rule: FaultRule, tags: readonly RequestTag[]): boolean {
   const on = rule.on;
   if (on === "any") return true;
   if (on !== undefined) return tags.includes(on);

@@ -54,7 +54,7 @@ export function outputChunks(t: TaskRecord, name: string): Iterable<Buffer> {
   return t.kind === "video" ? videoChunks(t.outputBytes, t.id) : [pngFor(t, name)];
 }
 
-export function outputSha(t: TaskRecord, name: string): string {
+function outputSha(t: TaskRecord, name: string): string {
   let sha = t.shaCache.get(name);
   if (sha === undefined) {
     sha =

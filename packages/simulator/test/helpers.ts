@@ -1,7 +1,7 @@
 import { afterEach } from "vitest";
 import { startSimulator, type Simulator, type SimulatorOptions } from "../src/index.ts";
 
-export const KEY = "test-key";
+const KEY = "test-key";
 export const AUTH = { authorization: `Bearer ${KEY}` };
 
 const running: Simulator[] = [];

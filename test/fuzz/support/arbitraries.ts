@@ -26,7 +26,7 @@ export function fuzzParams(numRuns: number): fc.Parameters<unknown> {
 }
 
 /** Keys that bite code which copies objects carelessly. */
-export const PROTOTYPE_KEYS = [
+const PROTOTYPE_KEYS = [
   "__proto__",
   "constructor",
   "prototype",
@@ -141,7 +141,7 @@ function integerFor(schema: JsonSchema): fc.Arbitrary<number> {
  * rules and the job store), sometimes junk at any depth. `example` (the OpenAPI example at this
  * position) is kept with high probability, which keeps many bodies valid or nearly so.
  */
-export function valueFor(
+function valueFor(
   schema: JsonSchema,
   hints: readonly string[],
   example?: unknown,

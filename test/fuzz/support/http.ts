@@ -119,7 +119,7 @@ export function sendRaw(base: string, bytes: string): Promise<RawResponse> {
 const CODE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 
 /** Answers that are not JSON by design: documented per route (docs page, dashboard, event stream). */
-export const NON_JSON_TYPES = /^(text\/html|text\/event-stream|text\/javascript|text\/css)\b/;
+const NON_JSON_TYPES = /^(text\/html|text\/event-stream|text\/javascript|text\/css)\b/;
 
 /**
  * Never 5xx; a 4xx is `{error: {code, message}}` JSON; a 2xx is JSON unless it is one of the

@@ -21,7 +21,7 @@ export type OpenApiDocument = {
 };
 
 /** hono's `/v1/jobs/:id` (or `:id{regex}`) as OpenAPI's `/v1/jobs/{id}`. */
-export function openApiPath(honoPath: string): string {
+function openApiPath(honoPath: string): string {
   return honoPath.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})?/g, "{$1}");
 }
 
@@ -124,7 +124,7 @@ function operation(key: string, op: Operation): Record<string, unknown> {
 }
 
 /** The document for an app serving `served`; every documented operation when not given. */
-export function buildOpenApiDocument(served?: readonly ServedRoute[]): OpenApiDocument {
+function buildOpenApiDocument(served?: readonly ServedRoute[]): OpenApiDocument {
   const keys =
     served === undefined
       ? Object.keys(OPERATIONS)

@@ -19,13 +19,13 @@ import {
   TaskSchema,
 } from "./responses.ts";
 
-export interface ErrorCase {
+interface ErrorCase {
   status: number;
   codes: string[];
   when: string;
 }
 
-export interface Parameter {
+interface Parameter {
   name: string;
   in: "path" | "query" | "header";
   required: boolean;

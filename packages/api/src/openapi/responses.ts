@@ -6,7 +6,7 @@
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
 
-export const IssueSchema = z
+const IssueSchema = z
   .object({
     path: z
       .string()
@@ -155,7 +155,7 @@ export const JobListSchema = z
   })
   .describe("A page of jobs, newest first.");
 
-export const ModelItemSchema = z
+const ModelItemSchema = z
   .object({
     id: z
       .string()

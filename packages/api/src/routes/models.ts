@@ -16,7 +16,7 @@ import type { ApiEnv, ResolvedDeps, UpstreamModelLister } from "../deps.ts";
 import { modelItem, upstreamOnlyItem, type ModelItem } from "../openapi/model-item.ts";
 
 const MODALITIES: readonly Kind[] = ["video", "image"];
-export const DEFAULT_UPSTREAM_MODELS_TIMEOUT_MS = 3000;
+const DEFAULT_UPSTREAM_MODELS_TIMEOUT_MS = 3000;
 
 function readModality(raw: string | undefined): Kind | undefined {
   if (raw === undefined) return undefined;
@@ -70,7 +70,7 @@ async function askUpstream(
 }
 
 /** Catalog entries first (in catalog order), then what only the upstream lists. */
-export function mergeModels(
+function mergeModels(
   catalog: Catalog,
   modality: Kind | undefined,
   upstream: readonly { id: string; modality?: string }[] | undefined,

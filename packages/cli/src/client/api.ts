@@ -7,7 +7,7 @@ import { ReelayError, type Issue } from "@reelay/core";
 import { readSse, type SseMessage } from "./sse.ts";
 import type { CreatedTask, Health, JobPage, JobView, TaskView } from "./types.ts";
 
-export const LOCAL_API_URL = "http://127.0.0.1:4700";
+const LOCAL_API_URL = "http://127.0.0.1:4700";
 
 export interface ApiClientOptions {
   apiUrl: string;
@@ -162,7 +162,7 @@ export class ReelayApiClient {
   }
 }
 
-export function unreachable(apiUrl: string, cause: unknown): ReelayError {
+function unreachable(apiUrl: string, cause: unknown): ReelayError {
   const reason =
     (cause as { cause?: { code?: string } })?.cause?.code ??
     (cause instanceof Error ? cause.message : String(cause));

@@ -2,7 +2,7 @@
 import type { Issue } from "@reelay/core";
 import type { JobView } from "@reelay/api";
 
-export type { JobView, OutputView, TaskView } from "@reelay/api";
+export type { JobView, TaskView } from "@reelay/api";
 export type { TerminalEvent } from "@reelay/core/events/types";
 
 export interface JobPage {

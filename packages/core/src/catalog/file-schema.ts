@@ -54,7 +54,7 @@ const referenceKinds = z.strictObject({
   audio: count.optional(),
 });
 
-export const videoModelSpecSchema = z.strictObject({
+const videoModelSpecSchema = z.strictObject({
   ...base,
   kind: z.literal("video"),
   modes: z.strictObject({
@@ -93,7 +93,7 @@ export const videoModelSpecSchema = z.strictObject({
     .optional(),
 });
 
-export const imageModelSpecSchema = z.strictObject({
+const imageModelSpecSchema = z.strictObject({
   ...base,
   kind: z.literal("image"),
   imageSizes: z.array(stringSet).default([]),
@@ -101,10 +101,7 @@ export const imageModelSpecSchema = z.strictObject({
   referenceImages: count.default({ min: 1, max: 7, strength: "hard" }),
 });
 
-export const modelSpecSchema = z.discriminatedUnion("kind", [
-  videoModelSpecSchema,
-  imageModelSpecSchema,
-]);
+const modelSpecSchema = z.discriminatedUnion("kind", [videoModelSpecSchema, imageModelSpecSchema]);
 
 export const catalogFileSchema = z.strictObject({
   models: z

@@ -8,9 +8,9 @@
 export type Kind = "video" | "image";
 export type VideoMode = "text" | "first_frame" | "first_last_frame" | "reference" | "video_edit";
 export type ImageMode = "text" | "edit";
-export type Strength = "hard" | "soft";
+type Strength = "hard" | "soft";
 /** "discouraged": the contract says the mode is generally unused; it goes on with a warning. */
-export type Support = "allowed" | "discouraged";
+type Support = "allowed" | "discouraged";
 export type ReferenceKind = "image" | "video" | "audio";
 
 interface RuleBase {
@@ -28,14 +28,14 @@ export interface SetRule<T extends string | number> extends RuleBase {
   values: T[];
 }
 
-export interface RangeRule extends RuleBase {
+interface RangeRule extends RuleBase {
   min: number;
   max: number;
 }
 
 export type DurationRule = SetRule<number> | RangeRule;
 
-export interface CountRule {
+interface CountRule {
   min?: number;
   max?: number;
   strength: Strength;

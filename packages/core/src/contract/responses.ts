@@ -4,9 +4,9 @@
  * never throw: any JSON value (or none) goes in, a best reading comes out.
  */
 
-export type TaskStateName = "running" | "succeeded" | "failed";
+type TaskStateName = "running" | "succeeded" | "failed";
 
-export interface TaskError {
+interface TaskError {
   code: string;
   message: string;
 }
@@ -20,7 +20,7 @@ export interface TaskState {
 }
 
 /** Spec §3 table, compared without case. Exactly these names; see SUCCESS/FAILURE note in the report. */
-export const SUCCESS_STATUSES: readonly string[] = ["succeeded", "completed", "success"];
+const SUCCESS_STATUSES: readonly string[] = ["succeeded", "completed", "success"];
 export const FAILURE_STATUSES: readonly string[] = ["failed", "error", "cancelled"];
 
 type Json = Record<string, unknown>;

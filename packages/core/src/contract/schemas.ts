@@ -6,7 +6,7 @@
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
 
-export const FrameImageSchema = z
+const FrameImageSchema = z
   .object({
     type: z.literal("image_url").describe("Fixed value `image_url`."),
     frame_type: z.enum(["first_frame", "last_frame"]).describe("`first_frame` or `last_frame`."),
@@ -18,7 +18,7 @@ export const FrameImageSchema = z
   })
   .describe("A first or last frame image (§2.2).");
 
-export const InputReferenceSchema = z
+const InputReferenceSchema = z
   .object({
     type: z
       .enum(["image_url", "video_url", "audio_url"])
@@ -49,13 +49,13 @@ export const InputReferenceSchema = z
   })
   .describe("A reference image, video or audio (§2.3).");
 
-export const ProviderSchema = z
+const ProviderSchema = z
   .object({
     raw_passthrough: z.boolean().optional().describe("Does not take part in create mapping."),
   })
   .describe("Provider options (§2.1).");
 
-export const ModelSpecificConfigSchema = z
+const ModelSpecificConfigSchema = z
   .record(z.string(), z.unknown())
   .describe("Model-specific keys from the model's allow-list; `logo_add` is unsupported.");
 
@@ -85,14 +85,14 @@ export const VideoRequestSchema = z
   })
   .describe("Create a video generation task (§2.1).");
 
-export const ImageMessageSchema = z
+const ImageMessageSchema = z
   .object({
     role: z.string().min(1).describe("Message role, e.g. user."),
     content: z.string().describe("The prompt."),
   })
   .describe("A chat message carrying the prompt.");
 
-export const ReferenceImageSchema = z
+const ReferenceImageSchema = z
   .object({
     type: z.literal("url").describe("Fixed value `url`."),
     url: z.string().describe("Publicly reachable HTTPS image URL."),
@@ -100,7 +100,7 @@ export const ReferenceImageSchema = z
   })
   .describe("A reference image for generation or editing (§2.6, §4.5).");
 
-export const ImageConfigSchema = z
+const ImageConfigSchema = z
   .object({
     image_size: z.string().optional().describe("For deltaq2-image: 1080p, 2K or 4K."),
     aspect_ratio: z
@@ -135,9 +135,5 @@ export const ImageRequestSchema = z
 
 export type FrameImage = z.infer<typeof FrameImageSchema>;
 export type InputReference = z.infer<typeof InputReferenceSchema>;
-export type Provider = z.infer<typeof ProviderSchema>;
 export type VideoRequest = z.infer<typeof VideoRequestSchema>;
-export type ImageMessage = z.infer<typeof ImageMessageSchema>;
-export type ReferenceImage = z.infer<typeof ReferenceImageSchema>;
-export type ImageConfig = z.infer<typeof ImageConfigSchema>;
 export type ImageRequest = z.infer<typeof ImageRequestSchema>;

@@ -24,7 +24,7 @@ import {
 } from "./parse.ts";
 
 export const INBOX_PREFIX = "inbox/";
-export const REJECTED_PREFIX = "rejected/";
+const REJECTED_PREFIX = "rejected/";
 /** Prompt files are small; a larger one is refused before it is read into memory. */
 export const MAX_DROP_BYTES = 10 * 1024 * 1024;
 /** Presigned material URLs must outlive the longest job (15 min deadline) with a wide margin. */

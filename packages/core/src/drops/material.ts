@@ -14,7 +14,7 @@ interface MaterialSlot {
 const BARE_NAME = /^[\w][\w .()+-]*\.[A-Za-z0-9]{1,8}$/;
 
 /** A bare file name: no scheme, no slash, has an extension. */
-export function isBareName(value: unknown): value is string {
+function isBareName(value: unknown): value is string {
   return (
     typeof value === "string" &&
     value.length <= 255 &&

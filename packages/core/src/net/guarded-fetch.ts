@@ -24,7 +24,7 @@ export interface ResolvedAddress {
 /** Every address a host name resolves to. A seam for tests (a name that resolves to 127.0.0.1). */
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
-export const systemResolver: Resolver = async (hostname) =>
+const systemResolver: Resolver = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({
     address,
     family: family === 6 ? 6 : 4,
@@ -47,10 +47,10 @@ export interface FetchPolicy {
   idleTimeoutMs?: number;
 }
 
-export const URL_FORBIDDEN = "url_forbidden";
-export const TOO_MANY_REDIRECTS = "too_many_redirects";
-export const OUTPUT_TOO_LARGE = "output_too_large";
-export const OUTPUT_CONTENT_TYPE = "output_content_type";
+const URL_FORBIDDEN = "url_forbidden";
+const TOO_MANY_REDIRECTS = "too_many_redirects";
+const OUTPUT_TOO_LARGE = "output_too_large";
+const OUTPUT_CONTENT_TYPE = "output_content_type";
 
 const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);

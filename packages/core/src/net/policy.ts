@@ -15,7 +15,7 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 4 * 1024 ** 3;
  * What an output may be. `binary/octet-stream` is what S3 labels an object stored without a type,
  * where upstream outputs often live; an HTML or JSON answer is an error page, not a video.
  */
-export const OUTPUT_CONTENT_TYPES: readonly string[] = [
+const OUTPUT_CONTENT_TYPES: readonly string[] = [
   "video/*",
   "image/*",
   "application/mp4",

@@ -5,9 +5,9 @@
  */
 import { quantileMs, type GenerationHistory } from "./history.ts";
 
-export const MIN_POLL_MS = 2_000;
+const MIN_POLL_MS = 2_000;
 export const MAX_POLL_MS = 5_000;
-export const POLL_FACTOR = 1.5;
+const POLL_FACTOR = 1.5;
 
 export interface PollDelayOptions {
   /** 0..1: the delay may move this fraction either way, still clamped to 2-5 s. Default 0. */
@@ -124,7 +124,7 @@ export function nextPollDelayMs(input: NextPollInput): number {
     : pollDelayMs(input.polls);
 }
 
-export const MIN_DEADLINE_MS = 5 * 60_000;
+const MIN_DEADLINE_MS = 5 * 60_000;
 export const MAX_DEADLINE_MS = 15 * 60_000;
 /**
  * The largest REELAY_JOB_TIMEOUT_S accepted (config refuses more): the formula's own maximum. A
@@ -184,6 +184,7 @@ export function maxPolls(deadlineMs: number): number {
  * How long a look at the upstream task may run past the job's deadline, retries, backoff and
  * Retry-After included: one poll interval. After it the job fails with "timeout", so no job stays
  * unfinished longer than its deadline plus this and the steps' own time, however the upstream fails.
+ * @alias of MAX_POLL_MS by design: the same length, named for what this bound is for.
  */
 export const LAST_LOOK_MS = MAX_POLL_MS;
 

@@ -22,7 +22,7 @@ import { ByteDigest } from "./digest.ts";
  */
 export const MIN_PART_SIZE = 5 * 1024 * 1024;
 /** Parts uploading at once; one more buffer fills meanwhile. */
-export const QUEUE_SIZE = 2;
+const QUEUE_SIZE = 2;
 /** S3's limit on parts in one upload (5 MiB parts: 48.8 GiB). */
 const MAX_PARTS = 10_000;
 

@@ -25,7 +25,7 @@ export function allows(rule: DurationRule | SetRule<string>, value: string | num
 }
 
 /** "4, 6 or 8" / "3 to 10" / "not forced", followed by the contract's words. */
-export function describeRule(rule: DurationRule | SetRule<string>): string {
+function describeRule(rule: DurationRule | SetRule<string>): string {
   const allowed =
     "values" in rule
       ? rule.values.length === 0

@@ -4,7 +4,7 @@ import { type Issues, shown } from "./issues.ts";
 import { allows, applicable, firstBroken, type RuleContext } from "./rules.ts";
 
 /** §2.1 / §8: the duration used when a request names none. */
-export const GLOBAL_DEFAULT_DURATION = 5;
+const GLOBAL_DEFAULT_DURATION = 5;
 
 /**
  * The model's default, else 5 s when the model allows it, else the value nearest to 5 that the

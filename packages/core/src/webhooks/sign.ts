@@ -6,7 +6,7 @@
 import { createHmac } from "node:crypto";
 import { ReelayError } from "../errors.ts";
 
-export const SECRET_PREFIX = "whsec_";
+const SECRET_PREFIX = "whsec_";
 
 /** The key bytes of a `whsec_<base64>` secret; `invalid_webhook_secret` otherwise. */
 export function secretKey(secret: string, path = "secret"): Buffer {

@@ -18,7 +18,7 @@ const subscriberSchema = z.object({
  * Validates a parsed subscriber list. `source` names where it came from (a variable or a file) in
  * error messages; a secret never appears in one.
  */
-export function parseSubscribers(value: unknown, source: string): WebhookSubscriber[] {
+function parseSubscribers(value: unknown, source: string): WebhookSubscriber[] {
   const parsed = z.array(subscriberSchema).safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -21,7 +21,7 @@ const require = createRequire(import.meta.url);
 const S3rver = require("s3rver") as S3rverCtor;
 const dynalite = require("dynalite") as Dynalite;
 
-export const REGION = "us-east-1";
+const REGION = "us-east-1";
 const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 
 export interface LocalAws {

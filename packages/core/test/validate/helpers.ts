@@ -1,9 +1,9 @@
 import { expect } from "vitest";
 import { validate, type ValidationResult } from "../../src/validate/index.ts";
 
-export const IMG = "https://cdn.example.com/a.png";
-export const VID = "https://cdn.example.com/a.mp4";
-export const AUD = "https://cdn.example.com/a.mp3";
+const IMG = "https://cdn.example.com/a.png";
+const VID = "https://cdn.example.com/a.mp4";
+const AUD = "https://cdn.example.com/a.mp3";
 
 export const first = (url = IMG) => ({
   type: "image_url",

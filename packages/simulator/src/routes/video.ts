@@ -5,7 +5,7 @@ import { HttpError, readJson, sendJson } from "../http-io.ts";
 import { outputUrls, statusAt, type TaskRecord } from "../tasks.ts";
 import { validateVideoCreate } from "../validate.ts";
 
-export function videoBody(ctx: SimContext, task: TaskRecord): Record<string, unknown> {
+function videoBody(ctx: SimContext, task: TaskRecord): Record<string, unknown> {
   const status = statusAt(task, ctx.opts.now());
   const url =
     status === "succeeded"
