@@ -1,33 +1,42 @@
 /**
  * The Dispatch function: admits queued jobs while upstream slots are free and starts their
- * executions (admission/dispatch.ts). Woken asynchronously after every enqueue and slot release,
- * and every minute by a schedule, which also runs the sweep (admission/sweep.ts) first.
+ * executions (admission/dispatch.ts), then completes the batches whose last job ended
+ * (batches/progress.ts). Woken asynchronously after every enqueue, slot release and last batch job,
+ * and every minute by a schedule, which also runs the sweeps first.
  */
 import { dispatch } from "@reelay/core/admission/dispatch";
 import { sweep } from "@reelay/core/admission/sweep";
+import { completeDueBatches, completeStaleBatches } from "@reelay/core/batches/progress";
 import { awsStarter, awsWiring } from "./support/deps.ts";
 
+/** An open batch not counted up for this long is recounted by the scheduled run. */
+const STALE_BATCH_MS = 120_000;
+
 // What this function frees it admits in the same run: its own waker does nothing.
-const { pipeline } = await awsWiring({ callsUpstream: false, waker: { wake: async () => {} } });
+const wiring = await awsWiring({ callsUpstream: false, waker: { wake: async () => {} } });
 const deps = {
-  ...pipeline,
+  ...wiring.pipeline,
   starter: awsStarter(),
   // The create rate's pauses inside one run (at most 2 s each; longer ones wait for the schedule).
   sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
 };
+const completion = { ...wiring.pipeline, batches: wiring.batches };
 
-/** A scheduled run (EventBridge Scheduler/rule) sweeps first; a wake only dispatches. */
+/** A scheduled run (EventBridge rule) sweeps first; a wake only dispatches. */
 export async function handler(event: { source?: string }): Promise<void> {
-  if (event.source === "aws.events" || event.source === "aws.scheduler") {
+  if (event.source === "aws.events") {
     const swept = await sweep(deps);
-    console.log(JSON.stringify({ msg: "sweep", ...swept }));
+    const recounted = await completeStaleBatches(completion, STALE_BATCH_MS);
+    console.log(JSON.stringify({ msg: "sweep", ...swept, recounted }));
   }
   const result = await dispatch(deps);
+  const completed = await completeDueBatches(completion);
   console.log(
     JSON.stringify({
       msg: "dispatch",
       admitted: result.admitted.length,
       retryInMs: result.retryInMs,
+      batchesCompleted: completed,
     }),
   );
 }

@@ -1,16 +1,13 @@
 /** S3 notification for inbox/: each object becomes jobs or a rejected/ entry (core's ingestDrop). */
 import { ingestDrop } from "@reelay/core/drops/ingest";
+import { dropDepsFrom } from "@reelay/core/wiring";
 import type { S3NotificationEvent } from "./support/aws-events.ts";
 import { awsProcess, awsWiring } from "./support/deps.ts";
 
-const wiring = await awsWiring({ callsUpstream: false });
-const drops = {
-  jobs: wiring.pipeline.jobs,
-  objects: wiring.pipeline.objects,
-  // Into the admission queue; the Dispatch function starts the executions.
-  starter: wiring.queue,
-  defaultModel: awsProcess().config.defaultModel,
-};
+const drops = dropDepsFrom(
+  await awsWiring({ callsUpstream: false }),
+  awsProcess().config.defaultModel,
+);
 
 export async function handler(event: S3NotificationEvent): Promise<void> {
   for (const record of event.Records) {
@@ -22,6 +19,7 @@ export async function handler(event: S3NotificationEvent): Promise<void> {
         msg: "drop",
         key,
         status: outcome.status,
+        batchId: outcome.batchId,
         jobs: outcome.jobs.map((job) => job.id),
         errors: outcome.errors.length,
       }),

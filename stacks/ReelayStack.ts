@@ -104,6 +104,9 @@ export function ReelayStack({ stack, app }: StackContext) {
     if (fn !== steps.submit) allowTable(fn, table, ["UpdateItem"], "admission");
     allowWake(fn, dispatch.arn);
   }
+  // A batch job's end is counted on its batch, and the last one marks the batch due.
+  allowTable(steps.finish, table, ["UpdateItem"], "batches");
+  allowTable(steps.recordFailure, table, ["UpdateItem"], "batches");
 
   const flowLogs = new logs.LogGroup(stack, "JobFlowLogs", {
     retention: logs.RetentionDays.ONE_MONTH,
@@ -126,7 +129,7 @@ export function ReelayStack({ stack, app }: StackContext) {
   allowTable(
     apiFunction,
     table,
-    ["GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query"],
+    ["GetItem", "BatchGetItem", "PutItem", "UpdateItem", "DeleteItem", "Query"],
     "all",
   );
   // Presigned links to finished outputs are signed with this role, so it reads outputs/.
@@ -173,6 +176,7 @@ export function ReelayStack({ stack, app }: StackContext) {
   const dispatchFunction = createDispatcher(stack, {
     name: dispatch,
     table,
+    bucket,
     bus,
     machine,
     environment,

@@ -9,12 +9,18 @@
  */
 import { ArnFormat, Duration, Stack } from "aws-cdk-lib";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import type * as s3 from "aws-cdk-lib/aws-s3";
 import * as events from "aws-cdk-lib/aws-events";
 import * as targets from "aws-cdk-lib/aws-events-targets";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { Function, type Stack as SstStack } from "sst/constructs";
 import type { AdmissionSettings } from "../packages/core/src/admission/settings.ts";
-import { allowPutEvents, allowStartExecution, allowTable } from "./permissions.ts";
+import {
+  allowBatchResults,
+  allowPutEvents,
+  allowStartExecution,
+  allowTable,
+} from "./permissions.ts";
 
 export interface DispatchName {
   name: string;
@@ -38,6 +44,7 @@ export function createDispatcher(
   scope: {
     name: DispatchName;
     table: dynamodb.ITable;
+    bucket: s3.IBucket;
     bus: events.IEventBus;
     machine: sfn.IStateMachine;
     environment: Record<string, string>;
@@ -49,8 +56,11 @@ export function createDispatcher(
     timeout: 60,
     environment: { ...scope.environment, REELAY_STATE_MACHINE_ARN: scope.machine.stateMachineArn },
   });
-  allowTable(fn, scope.table, ["GetItem", "UpdateItem"], "jobs");
+  allowTable(fn, scope.table, ["GetItem", "BatchGetItem", "UpdateItem"], "jobs");
   allowTable(fn, scope.table, ["GetItem", "UpdateItem", "DeleteItem", "Query"], "admission");
+  // Completing a batch: its record, lines and the due set, then results.jsonl beside the outputs.
+  allowTable(fn, scope.table, ["GetItem", "UpdateItem", "Query"], "batches");
+  allowBatchResults(fn, scope.bucket);
   allowStartExecution(fn, scope.machine);
   // A job that waited past REELAY_QUEUE_TIMEOUT_S ends here, with its Generation Failed event.
   allowPutEvents(fn, scope.bus);

@@ -16,13 +16,22 @@ import {
   QUEUE_KEY_PREFIX,
   QUEUE_PARTITION,
 } from "../packages/core/src/admission/store.ts";
+import { BATCHES_DUE_KEY, BATCHES_PARTITION } from "../packages/core/src/batches/store.ts";
+import { BATCH_ID_PREFIX } from "../packages/core/src/batches/types.ts";
 import { GENERATION_STATS_KEY_PREFIX } from "../packages/core/src/jobs/generation-stats.ts";
 import { JOB_ID_PREFIXES } from "../packages/core/src/jobs/ids.ts";
 import { JOBS_LIST_INDEX } from "../packages/core/src/jobs/schema.ts";
 import { manifestKey } from "../packages/core/src/pipeline/outputs.ts";
+import { resultsKey } from "../packages/core/src/batches/progress.ts";
 import { DEAD_LETTER_KEY_PREFIX } from "../packages/core/src/webhooks/dead-letter.ts";
 
-export type TableAction = "GetItem" | "PutItem" | "UpdateItem" | "DeleteItem" | "Query";
+export type TableAction =
+  | "GetItem"
+  | "BatchGetItem"
+  | "PutItem"
+  | "UpdateItem"
+  | "DeleteItem"
+  | "Query";
 export type ObjectAction = "GetObject" | "PutObject" | "DeleteObject" | "AbortMultipartUpload";
 export type Prefix = "inbox/" | "outputs/" | "rejected/" | "uploads/";
 
@@ -47,7 +56,13 @@ function allow(
  * key hashes (`apikey#...`) and webhook dead letters, which a job step has no business reading.
  * "all" is the API function, which serves jobs and manages keys.
  */
-export type TableItems = "jobs" | "dead-letters" | "generation-stats" | "admission" | "all";
+export type TableItems =
+  | "jobs"
+  | "dead-letters"
+  | "generation-stats"
+  | "admission"
+  | "batches"
+  | "all";
 
 const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
   jobs: JOB_ID_PREFIXES.map((prefix) => `${prefix}_*`),
@@ -55,6 +70,8 @@ const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
   "generation-stats": [`${GENERATION_STATS_KEY_PREFIX}*`],
   // The admission item, the queue entries, and the queue's partition of the listing index.
   admission: [ADMISSION_KEY, `${QUEUE_KEY_PREFIX}*`, QUEUE_PARTITION],
+  // Batch records and their lines, the due set, and the batches' partition of the listing index.
+  batches: [`${BATCH_ID_PREFIX}_*`, BATCHES_DUE_KEY, BATCHES_PARTITION],
 };
 
 export function allowTable(
@@ -139,4 +156,9 @@ export function allowStopExecution(fn: IFunction, machine: sfn.StateMachine): vo
 /** Wakes the Dispatch function (an asynchronous invoke), named by its ARN so no function depends on another's resource. */
 export function allowWake(fn: IFunction, dispatchFunctionArn: string): void {
   allow(fn, ["lambda:InvokeFunction"], [dispatchFunctionArn]);
+}
+
+/** Only each batch's results.jsonl under outputs/batches/. */
+export function allowBatchResults(fn: IFunction, bucket: s3.IBucket): void {
+  allow(fn, ["s3:PutObject"], [bucket.arnForObjects(resultsKey("*"))]);
 }

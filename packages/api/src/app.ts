@@ -12,6 +12,7 @@ import { errorBody, handleError, sendError } from "./errors.ts";
 import { jobAccess } from "./ownership.ts";
 import { lazyDocument } from "./openapi/document.ts";
 import { admissionRoutes } from "./routes/admission.ts";
+import { batchRoutes } from "./routes/batches.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { imageRoutes } from "./routes/images.ts";
@@ -66,6 +67,8 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   app.route("/v1", imageRoutes(deps));
   app.route("/v1/jobs", jobRoutes(deps));
   if (deps.admission !== undefined) app.route("/v1/admission", admissionRoutes(deps.admission));
+  if (deps.batches !== undefined && deps.admission !== undefined)
+    app.route("/v1/batches", batchRoutes(deps, deps.batches));
   app.route("/v1/models", modelRoutes(deps));
   if (deps.eventStream !== undefined)
     app.route("/v1/events", eventRoutes(deps.eventStream, deps.sseHeartbeatMs));

@@ -49,7 +49,15 @@ function describe(error: unknown): string {
 /** The Generation Failed event for a job the API itself failed; recorded so no step emits a second. */
 async function announce(deps: ResolvedDeps, job: Job): Promise<void> {
   if (deps.events !== undefined)
-    await emitOnce({ jobs: deps.jobs, events: deps.events, now: deps.now }, job);
+    await emitOnce(
+      {
+        jobs: deps.jobs,
+        events: deps.events,
+        now: deps.now,
+        ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
+      },
+      job,
+    );
 }
 
 async function start(deps: ResolvedDeps, job: Job): Promise<Job> {

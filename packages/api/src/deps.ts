@@ -1,6 +1,8 @@
 /** What the API needs, passed in, so one app runs on Lambda (AWS clients) and in the local stack. */
 import type { Catalog } from "@reelay/core";
 import type { AdmissionControl } from "@reelay/core/admission/control";
+import type { BatchTracker } from "@reelay/core/batches/progress";
+import type { BatchStore } from "@reelay/core/batches/store";
 import type { JobStore } from "@reelay/core/jobs/store";
 import type { ApiKeyStore } from "@reelay/core/keys/store";
 import type {
@@ -45,6 +47,10 @@ export interface ApiDeps {
   stopper?: ExecutionStopper;
   /** Admission control: frees a cancelled job's slot and tells a waiting job's place in the queue. */
   admission?: AdmissionControl;
+  /** Batches: when given, /v1/batches makes and shows them. */
+  batches?: BatchStore;
+  /** Counts a batch job the API itself ends (cancel, start_failed) toward its batch. */
+  batchTracker?: Pick<BatchTracker, "jobEnded">;
   /** Heartbeat period of the event stream; default 15 000. */
   sseHeartbeatMs?: number;
   /** Largest accepted request body in bytes; default 1 MiB. */

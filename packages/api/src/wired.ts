@@ -15,12 +15,14 @@ export interface PlatformApi extends Partial<ApiDeps> {
 /** The API's dependencies from the pipeline's wiring, the same on both platforms. */
 export function apiDepsFrom(wiring: Wiring, platform: PlatformApi): ApiDeps {
   const { adminKey, ...rest } = platform;
-  const { jobs, objects, events, admission } = wiring.pipeline;
+  const { jobs, objects, events, admission, batches } = wiring.pipeline;
   return {
     jobs,
     objects,
     events,
     admission,
+    batches: wiring.batches,
+    ...(batches === undefined ? {} : { batchTracker: batches }),
     keys: wiring.keys,
     authenticate: keyStoreAuthenticator(adminKey, wiring.keys),
     ...rest,

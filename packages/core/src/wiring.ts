@@ -8,7 +8,10 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { AdmissionControl } from "./admission/control.ts";
 import { AdmissionStore } from "./admission/store.ts";
+import { BatchTracker } from "./batches/progress.ts";
+import { BatchStore } from "./batches/store.ts";
 import type { Config } from "./config.ts";
+import type { DropDeps } from "./drops/ingest.ts";
 import { CachedGenerationStats, GenerationStatsStore } from "./jobs/generation-stats.ts";
 import { JobStore } from "./jobs/store.ts";
 import { ApiKeyStore } from "./keys/store.ts";
@@ -42,6 +45,7 @@ export interface WiringInput {
 
 export interface Wiring {
   pipeline: PipelineDeps & { admission: AdmissionControl };
+  batches: BatchStore;
   /** What the API and drops start jobs with: into the admission queue; the dispatcher starts executions. */
   queue: JobStarter;
   /** Stored API keys, in the jobs table. */
@@ -60,12 +64,15 @@ export function wirePipeline(input: WiringInput): Wiring {
     waker: input.waker,
     now,
   });
+  const batches = new BatchStore(clients.db, clients.tableName);
   return {
     keys: new ApiKeyStore(clients.db, clients.tableName),
+    batches,
     queue: { start: (job) => admission.enqueue(job) },
     pipeline: {
       jobs,
       admission,
+      batches: new BatchTracker({ batches, now, waker: input.waker }),
       objects: new ObjectStore(clients.s3, clients.bucket),
       upstream: input.upstream,
       events: input.events,
@@ -79,5 +86,17 @@ export function wirePipeline(input: WiringInput): Wiring {
       ...(input.sleep === undefined ? {} : { sleep: input.sleep }),
       ...(config.jobTimeoutS === undefined ? {} : { jobTimeoutS: config.jobTimeoutS }),
     },
+  };
+}
+
+/** What a drop needs on either platform: the queue for one request, a batch for a file of several. */
+export function dropDepsFrom(wiring: Wiring, defaultModel: string): DropDeps {
+  const { jobs, objects, admission, now } = wiring.pipeline;
+  return {
+    jobs,
+    objects,
+    starter: wiring.queue,
+    defaultModel,
+    batches: { batches: wiring.batches, admission, now },
   };
 }

@@ -4,16 +4,26 @@
  * none is lost. A timer sweeps (admission/sweep.ts) and dispatches again every few seconds, and a
  * run held back by the create rate sets a timer for when the next create is due.
  */
-import { type DispatchDeps, dispatch } from "@reelay/core/admission/dispatch";
+import { dispatch } from "@reelay/core/admission/dispatch";
 import { type SweepDeps, sweep } from "@reelay/core/admission/sweep";
+import {
+  type BatchDeps,
+  completeDueBatches,
+  completeStaleBatches,
+} from "@reelay/core/batches/progress";
 import type { DispatchWaker } from "@reelay/core/ports";
 import type { Logger } from "./log.ts";
 
 /** How often the sweep runs; also the longest a lost wake could delay an admission. */
 export const SWEEP_INTERVAL_MS = 5_000;
+/** An open batch not counted up for this long is recounted by the sweep (a count lost to a crash). */
+const STALE_BATCH_MS = 30_000;
+
+/** What a run needs: admission's part, and the batches it completes. */
+export type LocalDispatchDeps = SweepDeps & { completion: BatchDeps };
 
 export class LocalDispatcher implements DispatchWaker {
-  #deps: SweepDeps | undefined;
+  #deps: LocalDispatchDeps | undefined;
   readonly #log: Logger;
   #running: Promise<void> | undefined;
   #again = false;
@@ -30,7 +40,7 @@ export class LocalDispatcher implements DispatchWaker {
    * The dispatcher needs the executions' starter, which needs the pipeline, which needs this
    * waker: it is attached once everything exists, and wakes before that wait for it.
    */
-  attach(deps: SweepDeps, sweepIntervalMs = SWEEP_INTERVAL_MS): void {
+  attach(deps: LocalDispatchDeps, sweepIntervalMs = SWEEP_INTERVAL_MS): void {
     this.#deps = deps;
     this.#sweeps = setInterval(() => {
       this.#sweeping ??= this.#sweepThenDispatch().finally(() => {
@@ -69,12 +79,14 @@ export class LocalDispatcher implements DispatchWaker {
     });
   }
 
-  async #runs(deps: DispatchDeps): Promise<void> {
+  async #runs(deps: LocalDispatchDeps): Promise<void> {
     do {
       this.#again = false;
       try {
         const result = await dispatch(deps);
         if (result.retryInMs !== undefined) this.#dueIn(result.retryInMs);
+        const completed = await completeDueBatches(deps.completion);
+        if (completed.length > 0) this.#log.info(`batch ${completed.join(", ")} completed`);
       } catch (error) {
         this.#log.error("a dispatch run stopped; the next wake or sweep goes on", error);
       }
@@ -94,6 +106,9 @@ export class LocalDispatcher implements DispatchWaker {
       const swept = await sweep(deps);
       const repaired = swept.released.length + swept.restarted.length + swept.expired.length;
       if (repaired > 0) this.#log.info(`admission sweep: ${JSON.stringify(swept)}`);
+      const completed = await completeStaleBatches(deps.completion, STALE_BATCH_MS);
+      if (completed.length > 0)
+        this.#log.info(`batch ${completed.join(", ")} completed (recounted)`);
     } catch (error) {
       this.#log.error("an admission sweep stopped; the next one goes on", error);
     }

@@ -36,8 +36,9 @@ export function routeDrops(s3rver: S3Notifications, deps: DropDeps, log: Logger)
       const jobs = outcome.jobs
         .map((job) => `${job.id}${job.created ? "" : " (already made)"}`)
         .join(", ");
+      const batch = outcome.batchId === undefined ? "" : ` as batch ${outcome.batchId}`;
       log.info(
-        `drop ${key}: ${outcome.status}${jobs ? ` -> ${jobs}` : ""}${outcome.rejectedKey ? `; see ${outcome.rejectedKey}.error.json` : ""}`,
+        `drop ${key}: ${outcome.status}${batch}${jobs ? ` -> ${jobs}` : ""}${outcome.rejectedKey ? `; see ${outcome.rejectedKey}.error.json` : ""}`,
       );
     } catch (error) {
       log.error(`drop ${key} could not be handled`, error);

@@ -20,7 +20,7 @@ import type { PipelineDeps } from "@reelay/core/pipeline/deps";
 import { DEAD_LETTER_FILE, JsonlDeadLetters } from "@reelay/core/webhooks/dead-letter";
 import type { RetryPolicy } from "@reelay/core/webhooks/deliver";
 import { WebhookDispatcher } from "@reelay/core/webhooks/dispatch";
-import { wirePipeline } from "@reelay/core/wiring";
+import { dropDepsFrom, wirePipeline } from "@reelay/core/wiring";
 import { isWaiting } from "@reelay/core/admission/control";
 import type { JobStarter } from "@reelay/core/ports";
 import { startSimulator, type Simulator } from "@reelay/simulator";
@@ -229,12 +229,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       () => windows.end(),
       () => dispatcher.stop(),
     );
-    dispatcher.attach({ ...wiring.pipeline, starter, sleep: (ms) => pause(ms) });
-    const drops = routeDrops(
-      standins.s3rver,
-      { jobs, objects, starter: wiring.queue, defaultModel: config.defaultModel },
-      log,
-    );
+    dispatcher.attach({
+      ...wiring.pipeline,
+      starter,
+      sleep: (ms) => pause(ms),
+      completion: { ...wiring.pipeline, batches: wiring.batches },
+    });
+    const drops = routeDrops(standins.s3rver, dropDepsFrom(wiring, config.defaultModel), log);
     // Undone in reverse: notifications are ignored first, then the drops being handled finish.
     cleanups.push(
       () => drops.drain(),

@@ -119,6 +119,7 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
         ...(deps.events === undefined ? {} : { events: deps.events }),
         ...(deps.stopper === undefined ? {} : { stopper: deps.stopper }),
         ...(deps.admission === undefined ? {} : { admission: deps.admission }),
+        ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
       },
       id,
     );

@@ -9,11 +9,17 @@ import type { Catalog } from "../catalog/types.ts";
 import { ReelayError, type Issue } from "../errors.ts";
 import { createJob } from "../jobs/create.ts";
 import { jobIdFrom } from "../jobs/ids.ts";
-import type { Job } from "../jobs/types.ts";
+import {
+  batchIdFrom,
+  type CheckedLine,
+  createBatch,
+  type CreateBatchDeps,
+} from "../batches/create.ts";
+import type { JobSource } from "../jobs/types.ts";
 import type { JobStore } from "../jobs/store.ts";
 import type { JobStarter } from "../ports.ts";
 import type { ObjectStore } from "../storage/objects.ts";
-import { validate } from "../validate/index.ts";
+import { type ValidationResult, validate } from "../validate/index.ts";
 import { replacePlaceholders, withPlaceholders } from "./material.ts";
 import {
   classifyDropKey,
@@ -37,10 +43,14 @@ export interface DropDeps {
   starter: JobStarter;
   defaultModel: string;
   catalog?: Catalog;
+  /** When given, a file of more than one request becomes a batch (its jobs queued at low priority). */
+  batches?: Omit<CreateBatchDeps, "jobs">;
 }
 
 export interface DropOutcome {
   key: string;
+  /** The batch a file of more than one request became. */
+  batchId?: string;
   /** material and objects outside inbox/ are left alone */
   status: "ignored" | "accepted" | "rejected" | "partly_rejected";
   jobs: { id: string; created: boolean; entry: string }[];
@@ -79,18 +89,33 @@ export async function ingestDrop(deps: DropDeps, key: string): Promise<DropOutco
       : parseDropFile(key, text, { defaultModel: deps.defaultModel });
   errors.push(...parsed.errors);
   const jobs: DropOutcome["jobs"] = [];
-  for (const entry of parsed.entries) {
-    const made = await entryToJob(deps, key, etag, entry);
-    if ("errors" in made) errors.push(...made.errors);
-    else jobs.push(made);
+  let batchId: string | undefined;
+  if (deps.batches !== undefined && parsed.entries.length > 1) {
+    batchId = batchIdFrom([deps.objects.bucket, key, etag]);
+    const made = await entriesToBatch(
+      { ...deps, batches: deps.batches },
+      key,
+      batchId,
+      parsed.entries,
+    );
+    errors.push(...made.errors);
+    jobs.push(...made.jobs);
+  } else {
+    for (const entry of parsed.entries) {
+      const made = await entryToJob(deps, key, etag, entry);
+      if ("errors" in made) errors.push(...made.errors);
+      else jobs.push(made);
+    }
   }
+  const batch = batchId === undefined ? {} : { batchId };
 
-  if (errors.length === 0) return { key, status: "accepted", jobs, errors };
+  if (errors.length === 0) return { key, ...batch, status: "accepted", jobs, errors };
   // Report in file order, whichever stage found the problem.
   errors.sort((a, b) => (a.line ?? a.index ?? -1) - (b.line ?? b.index ?? -1));
   const rejectedKey = await reject(deps.objects, key, bytes, head.contentType, errors, jobs);
   return {
     key,
+    ...batch,
     status: jobs.length > 0 ? "partly_rejected" : "rejected",
     jobs,
     errors,
@@ -98,12 +123,12 @@ export async function ingestDrop(deps: DropDeps, key: string): Promise<DropOutco
   };
 }
 
-async function entryToJob(
+/** An entry checked: its validation with material links filled in, or its located errors. */
+async function checkEntry(
   deps: DropDeps,
   key: string,
-  etag: string,
   entry: DropEntry,
-): Promise<{ id: string; created: boolean; entry: string } | { errors: DropIssue[] }> {
+): Promise<{ validation: ValidationResult } | { errors: DropIssue[] }> {
   const where = {
     ...(entry.line === undefined ? {} : { line: entry.line }),
     ...(entry.index === undefined ? {} : { index: entry.index }),
@@ -130,16 +155,64 @@ async function entryToJob(
   }
   if (!verdict.valid || missing.length > 0)
     return { errors: located([...verdict.errors, ...missing]) };
+  return { validation: { ...verdict, normalized: replacePlaceholders(verdict.normalized, urls) } };
+}
 
-  const entryNumber = entry.line ?? entry.index ?? 0;
-  const { job, created } = await createJob(deps.jobs, {
-    validation: { ...verdict, normalized: replacePlaceholders(verdict.normalized, urls) },
-    source: {
-      type: "drop",
-      bucket: deps.objects.bucket,
-      key,
-      ...(entry.line === undefined ? {} : { line: entry.line }),
+function sourceOf(deps: DropDeps, key: string, entry: DropEntry): JobSource {
+  return {
+    type: "drop",
+    bucket: deps.objects.bucket,
+    key,
+    ...(entry.line === undefined ? {} : { line: entry.line }),
+  };
+}
+
+/** A file of several requests: one batch, every valid entry a job of it, every bad one a rejected line. */
+async function entriesToBatch(
+  deps: DropDeps & { batches: Omit<CreateBatchDeps, "jobs"> },
+  key: string,
+  batchId: string,
+  entries: DropEntry[],
+): Promise<{ jobs: DropOutcome["jobs"]; errors: DropIssue[] }> {
+  const errors: DropIssue[] = [];
+  const lines: CheckedLine[] = [];
+  for (const entry of entries) {
+    const checked = await checkEntry(deps, key, entry);
+    const line = entry.line ?? (entry.index ?? 0) + 1;
+    if ("errors" in checked) errors.push(...checked.errors);
+    lines.push({ line, source: sourceOf(deps, key, entry), ...checked });
+  }
+  const { created } = await createBatch(
+    { ...deps.batches, jobs: deps.jobs },
+    {
+      id: batchId,
+      source: { type: "drop", bucket: deps.objects.bucket, key },
+      priority: "low",
+      lines,
     },
+  );
+  const jobs = entries.flatMap((entry, i) => {
+    const checked = lines[i];
+    if (checked?.validation === undefined) return [];
+    const id = jobIdFrom(checked.validation.kind ?? "video", [batchId, checked.line]);
+    return [{ id, created, entry: entryLocation(entry) }];
+  });
+  return { jobs, errors };
+}
+
+async function entryToJob(
+  deps: DropDeps,
+  key: string,
+  etag: string,
+  entry: DropEntry,
+): Promise<{ id: string; created: boolean; entry: string } | { errors: DropIssue[] }> {
+  const checked = await checkEntry(deps, key, entry);
+  if ("errors" in checked) return checked;
+  const entryNumber = entry.line ?? entry.index ?? 0;
+  const verdict = checked.validation;
+  const { job, created } = await createJob(deps.jobs, {
+    validation: verdict,
+    source: sourceOf(deps, key, entry),
     jobId: jobIdFrom(verdict.kind ?? "video", [deps.objects.bucket, key, etag, entryNumber]),
   });
   // A job still queued may never have been started (a crash between the two writes): start it.

@@ -9,6 +9,7 @@
  */
 import { ReelayError } from "../errors.ts";
 import type { AdmissionControl } from "../admission/control.ts";
+import type { BatchTracker } from "../batches/progress.ts";
 import { type Clock, type EventSink, type ExecutionStopper, executionName } from "../ports.ts";
 import { emitOnce } from "../pipeline/terminal.ts";
 import type { JobStore } from "./store.ts";
@@ -22,6 +23,8 @@ export interface CancelDeps {
   events?: EventSink;
   /** Without one the job is still cancelled; its execution then ends at its next step. */
   stopper?: ExecutionStopper;
+  /** Counts a batch job's end toward its batch. */
+  batches?: Pick<BatchTracker, "jobEnded">;
   /** Frees the job's slot or queue place; without it the dispatcher's sweep does, later. */
   admission?: Pick<AdmissionControl, "forget">;
   now: Clock;
@@ -60,7 +63,7 @@ export async function cancelJob(
     throw error;
   }
   if (deps.events !== undefined)
-    await emitOnce({ jobs: deps.jobs, events: deps.events, now: deps.now }, job);
+    await emitOnce({ ...deps, events: deps.events }, job);
   await deps.stopper?.stop(executionName(job));
   await deps.admission?.forget(id);
   return deps.jobs.require(id);

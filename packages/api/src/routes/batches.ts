@@ -1,0 +1,181 @@
+/**
+ * reelay's batches: make one from many requests, see its exact counts and ETA, read its results
+ * (JSONL, one line per request line, fresh links), cancel what has not ended, list them.
+ */
+import { Hono } from "hono";
+import { batchIdFrom, createBatch, newBatchId } from "@reelay/core/batches/create";
+import {
+  type BatchState,
+  batchState,
+  etaSeconds,
+  resultLines,
+  resultsKey,
+} from "@reelay/core/batches/progress";
+import { batchNotFound, type BatchStore } from "@reelay/core/batches/store";
+import type { Batch } from "@reelay/core/batches/types";
+import { cancelJob } from "@reelay/core/jobs/cancel";
+import { isTerminal } from "@reelay/core/jobs/types";
+import { ReelayError } from "@reelay/core";
+import { mayAccess, ownerFilter } from "../auth.ts";
+import { checkLines, parseBatchBody } from "../batch-body.ts";
+import { jsonBodyLimit } from "../body.ts";
+import type { ApiEnv, Caller, ResolvedDeps } from "../deps.ts";
+import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
+import { PRIORITY_HEADER, readPriority } from "../priority.ts";
+
+/** A JSONL body of 10,000 requests runs to a few MB; API Gateway takes at most 10 MB. */
+const MAX_BATCH_BODY_BYTES = 10 * 1024 * 1024;
+/** Jobs cancelled at once by a batch cancel. */
+const CANCEL_CONCURRENCY = 16;
+
+export interface BatchView {
+  id: string;
+  object: "batch";
+  status: "in_progress" | "completed";
+  total: number;
+  counts: BatchState["counts"];
+  source: Batch["source"];
+  priority: string;
+  created_at: string;
+  finished_at: string | null;
+  cancelled_at: string | null;
+  eta_seconds: number | null;
+  results: { key: string; bucket: string } | null;
+}
+
+function view(state: BatchState, bucket: string, now: Date): BatchView {
+  const { batch } = state;
+  return {
+    id: batch.id,
+    object: "batch",
+    status: batch.finishedAt === undefined ? "in_progress" : "completed",
+    total: batch.total,
+    counts: state.counts,
+    source: batch.source,
+    priority: batch.priority ?? "normal",
+    created_at: batch.createdAt,
+    finished_at: batch.finishedAt ?? null,
+    cancelled_at: batch.cancelledAt ?? null,
+    eta_seconds: etaSeconds(state, now),
+    results: batch.announcedAt === undefined ? null : { bucket, key: resultsKey(batch.id) },
+  };
+}
+
+async function owned(store: BatchStore, id: string, caller: Caller): Promise<Batch> {
+  const batch = await store.get(id);
+  // Another key's batch is as unknown as a missing one.
+  if (batch === undefined || !mayAccess(caller, batch)) throw batchNotFound(id);
+  return batch;
+}
+
+function readDryRun(raw: string | undefined): boolean {
+  if (raw === undefined || raw === "false") return false;
+  if (raw === "true" || raw === "") return true;
+  throw new ReelayError("invalid_query", "dry_run must be true or false.", {
+    status: 400,
+    path: "dry_run",
+  });
+}
+
+export function batchRoutes(deps: ResolvedDeps, store: BatchStore): Hono<ApiEnv> {
+  const routes = new Hono<ApiEnv>();
+  const admission = deps.admission;
+
+  routes.post("/", jsonBodyLimit(MAX_BATCH_BODY_BYTES), async (c) => {
+    const caller = c.get("caller");
+    const dryRun = readDryRun(c.req.query("dry_run"));
+    const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
+    const body = parseBatchBody(await c.req.text());
+    const priority = readPriority(c.req.header(PRIORITY_HEADER)) ?? body.priority;
+    const source = { type: "api" as const, apiKeyId: caller.keyId };
+    const lines = checkLines(body, source, deps.catalog);
+    const rejected = lines.filter((line) => line.validation === undefined);
+    if (dryRun) {
+      return c.json({
+        dry_run: true,
+        total: lines.length,
+        valid: lines.length - rejected.length,
+        rejected: rejected.map((line) => ({ line: line.line, errors: line.errors })),
+        estimate: null,
+      });
+    }
+    if (admission === undefined) throw new Error("batches need admission control");
+    const id = key === undefined ? newBatchId() : batchIdFrom([caller.keyId, key]);
+    const { batch } = await createBatch(
+      { batches: store, jobs: deps.jobs, admission, now: deps.now },
+      { id, source, ...(priority === undefined ? {} : { priority }), lines },
+    );
+    return c.json(
+      view(
+        await batchState({ batches: store, jobs: deps.jobs }, batch),
+        deps.objects.bucket,
+        deps.now(),
+      ),
+    );
+  });
+
+  routes.get("/", async (c) => {
+    const batches = await store.list({ limit: 50, ...ownerFilter(c.get("caller")) });
+    const data = await Promise.all(
+      batches.map(async (batch) =>
+        view(
+          await batchState({ batches: store, jobs: deps.jobs }, batch),
+          deps.objects.bucket,
+          deps.now(),
+        ),
+      ),
+    );
+    return c.json({ data });
+  });
+
+  routes.get("/:id", async (c) => {
+    const batch = await owned(store, c.req.param("id"), c.get("caller"));
+    const state = await batchState({ batches: store, jobs: deps.jobs }, batch);
+    return c.json(view(state, deps.objects.bucket, deps.now()));
+  });
+
+  routes.get("/:id/results", async (c) => {
+    const batch = await owned(store, c.req.param("id"), c.get("caller"));
+    const state = await batchState({ batches: store, jobs: deps.jobs }, batch);
+    const lines = await resultLines(deps, state, deps.presignTtlS);
+    return c.body(lines.map((line) => `${JSON.stringify(line)}\n`).join(""), 200, {
+      "content-type": "application/x-ndjson; charset=utf-8",
+    });
+  });
+
+  routes.post("/:id/cancel", async (c) => {
+    const batch = await owned(store, c.req.param("id"), c.get("caller"));
+    await store.setOnce(batch.id, "cancelledAt", deps.now().toISOString());
+    const state = await batchState({ batches: store, jobs: deps.jobs }, batch);
+    const open = [...state.jobs.values()].filter((job) => !isTerminal(job.status));
+    for (let start = 0; start < open.length; start += CANCEL_CONCURRENCY) {
+      await Promise.all(
+        open.slice(start, start + CANCEL_CONCURRENCY).map((job) =>
+          cancelJob(
+            {
+              jobs: deps.jobs,
+              now: deps.now,
+              ...(deps.events === undefined ? {} : { events: deps.events }),
+              ...(deps.stopper === undefined ? {} : { stopper: deps.stopper }),
+              ...(admission === undefined ? {} : { admission }),
+              ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
+            },
+            job.id,
+            "Cancelled with its batch.",
+          ).catch((error: unknown) => {
+            // Ended meanwhile: nothing to cancel.
+            if (!(error instanceof ReelayError && error.code === "job_not_cancellable"))
+              throw error;
+          }),
+        ),
+      );
+    }
+    const after = await batchState(
+      { batches: store, jobs: deps.jobs },
+      await store.require(batch.id),
+    );
+    return c.json(view(after, deps.objects.bucket, deps.now()));
+  });
+
+  return routes;
+}
