@@ -6,7 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { MIX_HELP, MixError, parseMix } from "./faults.ts";
-import { DEFAULTS, runSoak, tidy, type SoakResult } from "./run.ts";
+import { DEFAULTS, runSoak, tidy, type SoakOptions, type SoakResult } from "./run.ts";
 
 const HELP = `Usage: npm run soak -- --jobs N [--faults MIX] [--kill-every S] [options]
 
@@ -73,23 +73,27 @@ function report(result: SoakResult): void {
     process.stderr.write(`soak: the work dir is kept: ${result.workDir}\n`);
 }
 
+function readArgs() {
+  return parseArgs({
+    options: {
+      jobs: { type: "string" },
+      faults: { type: "string" },
+      "kill-every": { type: "string" },
+      capacity: { type: "string" },
+      timeout: { type: "string" },
+      slack: { type: "string" },
+      rate: { type: "string" },
+      seed: { type: "string" },
+      keep: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  }).values;
+}
+
 async function main(): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof readArgs>;
   try {
-    parsed = parseArgs({
-      options: {
-        jobs: { type: "string" },
-        faults: { type: "string" },
-        "kill-every": { type: "string" },
-        capacity: { type: "string" },
-        timeout: { type: "string" },
-        slack: { type: "string" },
-        rate: { type: "string" },
-        seed: { type: "string" },
-        keep: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    }).values;
+    parsed = readArgs();
   } catch (error) {
     process.stderr.write(
       `soak: ${error instanceof Error ? error.message : String(error)}\n\n${HELP}`,
@@ -100,7 +104,7 @@ async function main(): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  let options;
+  let options: SoakOptions;
   try {
     options = {
       jobs: positive("jobs", parsed.jobs, 300, true),
@@ -139,7 +143,7 @@ async function main(): Promise<number> {
   }
   report(result);
   process.stdout.write(`${result.line}\n`);
-  await tidy(result, options.keep);
+  await tidy(result, options.keep === true);
   return result.ok && result.problems.length === 0 ? 0 : 1;
 }
 

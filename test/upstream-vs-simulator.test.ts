@@ -16,7 +16,10 @@ let sleeps: number[];
 let client: UpstreamClient;
 let keyCounter = 0;
 
-const nextKey = (label: string) => `${label}-${process.pid}-${(keyCounter += 1)}`;
+const nextKey = (label: string) => {
+  keyCounter += 1;
+  return `${label}-${process.pid}-${keyCounter}`;
+};
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {

@@ -74,7 +74,7 @@ async function makeOutput(sim: Simulator, bytes: number): Promise<Source> {
 async function sha256Of(stream: Readable): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash("sha256");
   let bytes = 0;
-  await pipeline(stream, async function* (source: AsyncIterable<Buffer>) {
+  await pipeline(stream, async (source: AsyncIterable<Buffer>) => {
     for await (const chunk of source) {
       hash.update(chunk);
       bytes += chunk.length;

@@ -109,7 +109,7 @@ describe("dashboard in chromium", () => {
       await page.waitForSelector('#detail-status[data-status="succeeded"]');
       const timeline = await page.$$eval("#timeline li", (items) =>
         items.map(
-          (item) => (item as unknown as { dataset: Record<string, string> }).dataset["status"],
+          (item) => (item as unknown as { dataset: Record<string, string> }).dataset.status,
         ),
       );
       expect(timeline[0]).toBe("queued");

@@ -468,7 +468,7 @@ describe("the upstream API key", () => {
       await api("GET", `/v1/video/tasks/${id}`);
       await api("GET", `/v1/image/tasks/${id}`);
     }
-    await api("POST", `/v1/jobs/${jobs["succeeds"]}/cancel`);
+    await api("POST", `/v1/jobs/${jobs.succeeds}/cancel`);
     await api("GET", "/v1/jobs/vidtsk_00000000000000000000000000");
     await api("POST", "/v1/video/generations", { model: "no-such-model", prompt: "x" });
     for (const path of ["/healthz", "/openapi.json", "/docs", "/"]) await api("GET", path);

@@ -84,9 +84,9 @@ function routesOf(doc: { paths: Record<string, Record<string, any>> }): Route[] 
 /** Every string in a value: model ids, resolutions and the like, as values worth trying anywhere. */
 function stringsIn(value: unknown, out = new Set<string>()): Set<string> {
   if (typeof value === "string" && value.length < 100) out.add(value);
-  else if (Array.isArray(value)) value.forEach((item) => stringsIn(item, out));
-  else if (value !== null && typeof value === "object")
-    Object.values(value).forEach((item) => stringsIn(item, out));
+  else if (value !== null && typeof value === "object") {
+    for (const item of Object.values(value)) stringsIn(item, out);
+  }
   return out;
 }
 

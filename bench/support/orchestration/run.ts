@@ -153,8 +153,8 @@ export async function runPass(env: BenchEnv, opts: PassOptions): Promise<JobMeas
   const { clock } = env;
   const usage = new Map<string, { transitions: number; invocations: number; gbSeconds: number }>();
   const usageOf = (jobId: string) => {
-    let u = usage.get(jobId);
-    if (u === undefined) usage.set(jobId, (u = { transitions: 0, invocations: 0, gbSeconds: 0 }));
+    const u = usage.get(jobId) ?? { transitions: 0, invocations: 0, gbSeconds: 0 };
+    usage.set(jobId, u);
     return u;
   };
   const deps: PipelineDeps = {

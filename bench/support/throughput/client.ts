@@ -82,8 +82,7 @@ async function followEvents(apiUrl: string): Promise<{
     let buffered = "";
     for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
       buffered += decoder.decode(chunk, { stream: true });
-      let end: number;
-      while ((end = buffered.indexOf("\n\n")) >= 0) {
+      for (let end = buffered.indexOf("\n\n"); end >= 0; end = buffered.indexOf("\n\n")) {
         const message = buffered.slice(0, end);
         buffered = buffered.slice(end + 2);
         if (message.startsWith(": subscribed")) subscribed();

@@ -58,12 +58,11 @@ export function sizeToImageConfig(
     );
   }
   const wanted = Math.log(width / height);
-  const listed = (spec?.aspectRatios.flatMap((rule) => rule.values) ?? []).filter(
-    (value) => ratioOf(value) !== undefined,
-  );
-  const closest = listed.sort(
-    (a, b) => Math.abs(Math.log(ratioOf(a)!) - wanted) - Math.abs(Math.log(ratioOf(b)!) - wanted),
-  )[0];
+  const listed = (spec?.aspectRatios.flatMap((rule) => rule.values) ?? []).flatMap((value) => {
+    const ratio = ratioOf(value);
+    return ratio === undefined ? [] : [{ value, distance: Math.abs(Math.log(ratio) - wanted) }];
+  });
+  const closest = listed.sort((a, b) => a.distance - b.distance)[0]?.value;
   const divisor = gcd(width, height);
   const aspect_ratio = closest ?? `${width / divisor}:${height / divisor}`;
   const tier = SIZE_TIERS.find((t) => Math.max(width, height) <= t.upTo)?.value;
@@ -86,13 +85,16 @@ function editRequest(
   form: EditForm,
   spec: ImageModelSpec | undefined,
   model: string,
-): { body: Record<string, unknown>; names: string[] } {
-  const names = form.images.map(
-    (image, i) =>
-      `ref-${i + 1}-${createHash("sha256").update(image.bytes).digest("hex").slice(0, 16)}.${image.ext}`,
-  );
+): {
+  body: Record<string, unknown>;
+  uploads: { name: string; image: EditForm["images"][number] }[];
+} {
+  const uploads = form.images.map((image, i) => ({
+    name: `ref-${i + 1}-${createHash("sha256").update(image.bytes).digest("hex").slice(0, 16)}.${image.ext}`,
+    image,
+  }));
   const image_config = {
-    reference_images: names.map((name, i) => ({
+    reference_images: uploads.map(({ name }, i) => ({
       type: "url",
       url: name,
       text: `image ${i + 1} to edit`,
@@ -107,7 +109,7 @@ function editRequest(
     image_config,
     ...(form.n === undefined ? {} : { output_image_count: form.n }),
   };
-  return { body, names };
+  return { body, uploads };
 }
 
 export async function createEditJob(
@@ -126,7 +128,7 @@ export async function createEditJob(
     );
   }
   const model = form.model ?? DEFAULT_EDIT_MODEL;
-  const { body, names } = editRequest(form, imageSpec(deps, model), model);
+  const { body, uploads } = editRequest(form, imageSpec(deps, model), model);
   const validation = validate(
     withPlaceholders(body).body,
     deps.catalog === undefined ? {} : { catalog: deps.catalog },
@@ -141,8 +143,7 @@ export async function createEditJob(
   const repeat = key !== undefined && (await deps.jobs.get(jobId)) !== undefined;
   const urls = new Map<string, string>();
   await Promise.all(
-    form.images.map(async (image, i) => {
-      const name = names[i]!;
+    uploads.map(async ({ name, image }) => {
       const objectKey = `uploads/${jobId}/${name}`;
       if (!repeat)
         await deps.objects.put(objectKey, image.bytes, { contentType: image.contentType });

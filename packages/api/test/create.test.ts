@@ -59,7 +59,7 @@ describe("POST /v1/video/generations", () => {
     ]);
     const job = await h.jobs.get(body.task_id);
     expect(job?.warnings).toEqual(body.warnings);
-    expect((job?.request as { duration_sec?: number }).duration_sec).toBe(8);
+    expect((job!.request as { duration_sec?: number }).duration_sec).toBe(8);
   });
 
   it("an invalid request answers 400 invalid_request with every error and its path, records no job and starts nothing", async () => {

@@ -26,7 +26,11 @@ describe("GET /v1/jobs filters", () => {
   it("status, model, kind and source filter together, and the cursor walks only matching jobs, newest first", async () => {
     // A clock a second apart per job, so "newest first" has one answer even on a fast machine.
     let tick = Date.UTC(2026, 0, 1);
-    const h = await harness(aws, { now: () => new Date((tick += 1000)) });
+    const now = () => {
+      tick += 1000;
+      return new Date(tick);
+    };
+    const h = await harness(aws, { now });
     const gamma: string[] = [];
     for (let i = 0; i < 5; i += 1) gamma.push(await created(h, { ...VALID, prompt: `boat ${i}` }));
     const kappa = await created(h, KAPPA);

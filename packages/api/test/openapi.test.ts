@@ -112,7 +112,7 @@ describe("GET /openapi.json", () => {
 
   it("the video request body schema is the one validate() parses with (VideoRequestSchema), and its example passes validate()", async () => {
     const doc = await documentOf(await harness(aws));
-    const body = (doc.paths["/v1/video/generations"]?.post as Op).requestBody?.content[
+    const body = (doc.paths["/v1/video/generations"]!.post as Op).requestBody?.content[
       "application/json"
     ];
     const { $schema: _ignored, ...expected } = z.toJSONSchema(VideoRequestSchema, {

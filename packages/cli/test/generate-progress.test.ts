@@ -32,6 +32,6 @@ describe("progressLine (generate's live status)", () => {
     line.done();
     expect(out.written[0]).toBe("\r\x1b[Krunning      12.3 s  4 polls");
     expect(out.written.at(-1)).toBe("\n");
-    expect(out.written.join("")).not.toMatch(/\n[^]*\n/);
+    expect(out.written.join("")).not.toMatch(/\n[\s\S]*\n/);
   });
 });

@@ -547,7 +547,7 @@ describe("reelay validate --json gives the verdict the contract implies for ever
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     verdicts = new Map(lines.map((line) => [line.file as string, line]));
     expect(lines).toHaveLength(rows.length);
-    rows.forEach((row, i) => verdicts.set(row.name, verdicts.get(files[i]!)!));
+    for (const [i, row] of rows.entries()) verdicts.set(row.name, verdicts.get(files[i]!)!);
   }, 60_000);
 
   it("exits 1 because some files are invalid", () => {

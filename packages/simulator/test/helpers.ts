@@ -71,7 +71,10 @@ export function fakeClock(start = 1_700_000_000_000): {
   advance: (ms: number) => void;
 } {
   let t = start;
-  return { now: () => t, advance: (ms) => void (t += ms) };
+  const advance = (ms: number) => {
+    t += ms;
+  };
+  return { now: () => t, advance };
 }
 
 export async function pollJson(s: Simulator, id: string): Promise<Record<string, unknown>> {

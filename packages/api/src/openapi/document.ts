@@ -60,17 +60,21 @@ function operationId(key: string): string {
     .replace(/[{}]/g, "")
     .split(/[^a-z0-9]+/)
     .filter((part) => part !== "")
-    .map((part, index) => (index === 0 ? part : part[0]!.toUpperCase() + part.slice(1)))
+    .map((part, index) => (index === 0 ? part : part.charAt(0).toUpperCase() + part.slice(1)))
     .join("");
 }
 
 function errorResponses(op: Operation): Record<string, unknown> {
-  const byStatus = new Map<number, Operation["errors"]>();
-  for (const error of op.errors)
-    byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), error]);
+  type ErrorCase = Operation["errors"][number];
+  const byStatus = new Map<number, [ErrorCase, ...ErrorCase[]]>();
+  for (const error of op.errors) {
+    const cases = byStatus.get(error.status);
+    if (cases === undefined) byStatus.set(error.status, [error]);
+    else cases.push(error);
+  }
   return Object.fromEntries(
     [...byStatus].map(([status, cases]) => {
-      const first = cases[0]!;
+      const [first] = cases;
       return [
         String(status),
         {
@@ -131,8 +135,12 @@ function buildOpenApiDocument(served?: readonly ServedRoute[]): OpenApiDocument 
       : servedKeys(served).filter((key) => OPERATIONS[key] !== undefined);
   const paths: OpenApiDocument["paths"] = {};
   for (const key of keys) {
+    const op = OPERATIONS[key];
+    if (op === undefined) continue;
     const [method, path] = key.split(" ") as [string, string];
-    (paths[path] ??= {})[method.toLowerCase()] = operation(key, OPERATIONS[key]!);
+    const methods = paths[path] ?? {};
+    methods[method.toLowerCase()] = operation(key, op);
+    paths[path] = methods;
   }
   return {
     openapi: "3.1.0",

@@ -10,7 +10,7 @@ const ESCAPES: Record<string, string> = {
 };
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
+  return text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
 }
 
 /** `code` spans in descriptions, the only markup the descriptions use. */
@@ -23,10 +23,30 @@ function example(value: unknown): string {
   return `<pre>${escapeHtml(text)}</pre>`;
 }
 
-type Op = Record<string, any>;
+/** The parts of an OpenAPI operation the page shows. */
+interface Op {
+  summary?: string;
+  description?: string;
+  security?: unknown[];
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, Media> };
+  responses?: Record<string, { description?: string; content?: Record<string, Media> }>;
+}
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  example?: unknown;
+}
+
+interface Media {
+  example?: unknown;
+}
 
 function parametersTable(op: Op): string {
-  const parameters = (op.parameters ?? []) as Op[];
+  const parameters = op.parameters ?? [];
   if (parameters.length === 0) return "";
   const rows = parameters
     .map(
@@ -38,7 +58,7 @@ function parametersTable(op: Op): string {
 }
 
 function requestBody(op: Op): string {
-  const content = op.requestBody?.content as Record<string, Op> | undefined;
+  const content = op.requestBody?.content;
   if (content === undefined) return "";
   return Object.entries(content)
     .map(
@@ -49,12 +69,12 @@ function requestBody(op: Op): string {
 }
 
 function responses(op: Op): string {
-  const entries = Object.entries((op.responses ?? {}) as Record<string, Op>);
+  const entries = Object.entries(op.responses ?? {});
   const ok = entries.filter(([status]) => status.startsWith("2"));
   const errors = entries.filter(([status]) => !status.startsWith("2"));
   const okHtml = ok
     .map(([status, response]) =>
-      Object.entries((response.content ?? {}) as Record<string, Op>)
+      Object.entries(response.content ?? {})
         .map(
           ([type, media]) =>
             `<h4>Response ${escapeHtml(status)} <small>${escapeHtml(type)}</small></h4>${example(media.example)}`,
@@ -98,7 +118,7 @@ export function renderDocsPage(document: OpenApiDocument): string {
     .map(
       ({ path, method, op }) => `<section id="${anchor(method, path)}">
 <h3><span class="method ${method}">${method.toUpperCase()}</span> ${escapeHtml(path)}</h3>
-<p><strong>${escapeHtml(op.summary ?? "")}</strong>${(op.security as unknown[] | undefined)?.length ? " · Bearer key" : " · open"}</p>
+<p><strong>${escapeHtml(op.summary ?? "")}</strong>${op.security?.length ? " · Bearer key" : " · open"}</p>
 <p>${prose(op.description)}</p>
 ${parametersTable(op)}${requestBody(op)}${responses(op)}
 </section>`,

@@ -7,6 +7,9 @@ import { renderDocsPage } from "../openapi/html.ts";
 export function docsRoutes(document: () => OpenApiDocument): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
   let page: string | undefined;
-  routes.get("/docs", (c) => c.html((page ??= renderDocsPage(document()))));
+  routes.get("/docs", (c) => {
+    page ??= renderDocsPage(document());
+    return c.html(page);
+  });
   return routes;
 }

@@ -56,16 +56,14 @@ export function jobSummary(job: JobView): string {
 /** Columns padded to their widest cell; the last column is left ragged. */
 export function table(rows: string[][]): string {
   const widths: number[] = [];
-  for (const row of rows)
-    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return (
-    rows
-      .map((row) =>
-        row
-          .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
-          .join("  ")
-          .trimEnd(),
-      )
-      .join("\n") + "\n"
+  for (const row of rows) {
+    for (const [i, cell] of row.entries()) widths[i] = Math.max(widths[i] ?? 0, cell.length);
+  }
+  const lines = rows.map((row) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd(),
   );
+  return `${lines.join("\n")}\n`;
 }

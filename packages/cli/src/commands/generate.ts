@@ -11,6 +11,7 @@ import { downloadVerified } from "../client/download.ts";
 import { progressLine } from "../client/progress.ts";
 import { buildVideoRequest } from "../client/request.ts";
 import { formatIssues, openSession, reportFailures } from "../client/session.ts";
+import type { JobView } from "../client/types.ts";
 import { waitForJob } from "../client/wait.ts";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
@@ -85,7 +86,7 @@ export async function runGenerate(args: string[], io: Io, given?: Config): Promi
     }
 
     const progress = progressLine(io.stdout, !json && process.stdout.isTTY === true, started);
-    let job;
+    let job: JobView;
     try {
       job = await waitForJob(client, id, {
         intervalMs: POLL_INTERVAL_MS,

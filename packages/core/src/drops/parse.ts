@@ -191,8 +191,8 @@ export const MAX_NESTING = 32;
 /** Whether `value` has objects or arrays more than `limit` levels down (iterative: depth is the point). */
 function deeperThan(value: unknown, limit: number): boolean {
   const pending: [unknown, number][] = [[value, 0]];
-  while (pending.length > 0) {
-    const [current, depth] = pending.pop()!;
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [current, depth] = next;
     if (current === null || typeof current !== "object") continue;
     if (depth >= limit) return true;
     for (const child of Object.values(current)) pending.push([child, depth + 1]);

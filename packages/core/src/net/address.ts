@@ -94,9 +94,9 @@ export function ipv6Bytes(text: string): number[] | undefined {
   if (!isIPv6(bare)) return undefined;
   let groups: string[];
   let tail: number[] = [];
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
-  const head = dotted === null ? bare : bare.slice(0, -dotted[1]!.length);
-  if (dotted !== null) tail = dotted[1]!.split(".").map(Number);
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(bare)?.[1];
+  const head = dotted === undefined ? bare : bare.slice(0, -dotted.length);
+  if (dotted !== undefined) tail = dotted.split(".").map(Number);
   const [left = "", right] = head.split("::");
   const split = (part: string) =>
     part === "" ? [] : part.split(":").filter((group) => group !== "");

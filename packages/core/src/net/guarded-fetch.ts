@@ -97,7 +97,8 @@ export async function checkTarget(
   const literal = isIP(host);
   const addresses: ResolvedAddress[] =
     literal !== 0 ? [{ address: host, family: literal === 6 ? 6 : 4 }] : await resolve(host);
-  if (addresses.length === 0) throw forbidden(url, `${host} resolves to no address`);
+  const [first] = addresses;
+  if (first === undefined) throw forbidden(url, `${host} resolves to no address`);
   for (const { address } of addresses) {
     const kind = classifyAddress(address);
     if (!allowed(kind, policy)) {
@@ -105,7 +106,7 @@ export async function checkTarget(
       throw forbidden(url, `${where}, a ${kind} address`, { address, kind });
     }
   }
-  return addresses[0]!;
+  return first;
 }
 
 /** A lookup that answers the checked address whatever name it is asked about. */
@@ -147,9 +148,13 @@ function tooLarge(url: URL, bytes: number, maxBytes: number): ReelayError {
 
 function headersOf(res: IncomingMessage): Headers {
   const headers = new Headers();
-  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+  const raw = res.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    const value = raw[i + 1];
+    if (name === undefined || value === undefined) break;
     try {
-      headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+      headers.append(name, value);
     } catch {
       // A header fetch itself would refuse; it is not one reelay reads.
     }

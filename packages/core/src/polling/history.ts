@@ -46,6 +46,7 @@ export function quantileMs(history: GenerationHistory, q: number): number | unde
     if (below + count >= rank) return bucketStartMs(index + (rank - below) / count);
     below += count;
   }
-  const [last] = entries[entries.length - 1]!;
-  return bucketStartMs(last + 1);
+  // Reached only if rounding leaves `rank` a hair above the total: the top of the last bucket.
+  const last = entries.at(-1);
+  return last === undefined ? undefined : bucketStartMs(last[0] + 1);
 }

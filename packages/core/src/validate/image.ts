@@ -89,9 +89,9 @@ export function checkImage(
     );
   }
   // §2.4 lists asset:// for video material only; image references are public URLs.
-  refs.forEach((ref, index) =>
-    checkUrl(ref.url, `image_config.reference_images[${index}].url`, false, issues),
-  );
+  for (const [index, ref] of refs.entries()) {
+    checkUrl(ref.url, `image_config.reference_images[${index}].url`, false, issues);
+  }
 
   checkModelConfig(rawConfig, spec.config, spec.code, issues);
   return { ...req, output_image_count: req.output_image_count ?? 1 };

@@ -129,9 +129,9 @@ function warnUnknownKeys(
       } else warnUnknownKeys(field, value[key], [...path, key], issues);
     }
   } else if (inner instanceof z.ZodArray && Array.isArray(value)) {
-    value.forEach((item, index) =>
-      warnUnknownKeys(inner.element as z.ZodType, item, [...path, index], issues),
-    );
+    for (const [index, item] of value.entries()) {
+      warnUnknownKeys(inner.element as z.ZodType, item, [...path, index], issues);
+    }
   }
 }
 

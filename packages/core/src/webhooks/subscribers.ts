@@ -31,9 +31,9 @@ function parseSubscribers(value: unknown, source: string): WebhookSubscriber[] {
       },
     );
   }
-  parsed.data.forEach((subscriber, index) =>
-    secretKey(subscriber.secret, `${source}[${index}].secret`),
-  );
+  for (const [index, subscriber] of parsed.data.entries()) {
+    secretKey(subscriber.secret, `${source}[${index}].secret`);
+  }
   return parsed.data.map(({ url, secret }) => ({ url, secret }));
 }
 

@@ -5,7 +5,7 @@ import type { PutEventsCommand } from "@aws-sdk/client-eventbridge";
 import { afterEach, describe, expect, it } from "vitest";
 import { EventBridgeSink } from "../../src/events/eventbridge.ts";
 import { JsonlFileSink } from "../../src/events/jsonl.ts";
-import { buildTerminalEvent, type ReelayEvent, type TerminalEvent } from "../../src/events/types.ts";
+import { buildTerminalEvent, type ReelayEvent } from "../../src/events/types.ts";
 import type { Job } from "../../src/jobs/types.ts";
 
 const succeeded: Job = {
@@ -131,7 +131,11 @@ describe("EventBridgeSink (fake client: there is no local EventBridge)", () => {
     Entries: { ErrorCode?: string; ErrorMessage?: string }[];
   }) {
     const sent: PutEventsCommand[] = [];
-    return { sent, send: async (command: PutEventsCommand) => (sent.push(command), answer) };
+    const send = async (command: PutEventsCommand) => {
+      sent.push(command);
+      return answer;
+    };
+    return { sent, send };
   }
 
   it("puts one entry on the named bus with source, detail-type and the JSON detail", async () => {

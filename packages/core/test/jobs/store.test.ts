@@ -49,7 +49,7 @@ describe("createJob", () => {
       attempts: 0,
       polls: 0,
     });
-    expect((stored?.request as { duration_sec?: number }).duration_sec).toBe(8);
+    expect((stored!.request as { duration_sec?: number }).duration_sec).toBe(8);
     expect(stored?.history).toEqual([{ status: "queued", at: made.createdAt }]);
   });
 
@@ -163,7 +163,7 @@ describe("JobStore conditional writes", () => {
     const lost = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
-    expect((lost[0]?.reason as { code?: string }).code).toBe("job_conflict");
+    expect((lost[0]!.reason as { code?: string }).code).toBe("job_conflict");
     const winner = (won[0] as PromiseFulfilledResult<Job>).value.status;
     expect((await store.get(j.id))?.status).toBe(winner);
     expect((await store.get(j.id))?.history).toHaveLength(2);
