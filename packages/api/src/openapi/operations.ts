@@ -8,6 +8,9 @@ import type * as z from "zod";
 import { ImageRequestSchema, VideoRequestSchema } from "@reelay/core";
 import {
   AdmissionSchema,
+  BatchListSchema,
+  BatchResultsSchema,
+  BatchSchema,
   ApiKeyListSchema,
   ApiKeySchema,
   HealthSchema,
@@ -179,6 +182,42 @@ const PRIORITY: Parameter = {
     "Admission order among the caller's own jobs while they wait for an upstream slot: high, normal (the default) or low. Callers are served in turn whatever their priorities.",
   schema: { type: "string", enum: ["high", "normal", "low"] },
   example: "high",
+};
+const DRY_RUN: Parameter = {
+  name: "dry_run",
+  in: "query",
+  required: false,
+  description: "true: check every line and answer what would be made, making nothing.",
+  schema: { type: "boolean" },
+  example: "true",
+};
+const BATCH_ID = "bat_01JD8ZC4T7W2X9Y6Z3A5B8C1D0";
+const BATCH_EXAMPLE = {
+  id: BATCH_ID,
+  object: "batch",
+  status: "in_progress",
+  total: 300,
+  counts: {
+    queued: 250,
+    running: 20,
+    downloading: 2,
+    succeeded: 26,
+    failed: 1,
+    cancelled: 0,
+    rejected: 1,
+  },
+  source: { type: "api" },
+  priority: "normal",
+  created_at: NOW,
+  finished_at: null,
+  cancelled_at: null,
+  eta_seconds: 412,
+  results: null,
+};
+const BATCH_NOT_FOUND = {
+  status: 404,
+  codes: ["batch_not_found"],
+  when: "No batch with that id is visible to this key.",
 };
 const pathId = (name: string, example: string): Parameter => ({
   name,
@@ -772,5 +811,98 @@ export const OPERATIONS: Record<string, Operation> = {
       description: "Admission now.",
     },
     errors: [UNAUTHORIZED, ADMIN_ONLY],
+  },
+  "POST /v1/batches": {
+    summary: "Make a batch",
+    description:
+      'A JSON body `{"requests": [...], "priority"?}` or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. X-Idempotency-Key makes a repeat find the first batch.',
+    tag: "batches",
+    auth: true,
+    parameters: [IDEMPOTENCY, PRIORITY, DRY_RUN],
+    request: {
+      contentType: "application/x-ndjson",
+      schema: { type: "string" },
+      example:
+        '{"model":"gamma-3.1","prompt":"a paper boat","duration_sec":8}\n{"model":"os-2","prompt":"a lighthouse","duration_sec":4}\n',
+    },
+    response: {
+      status: 200,
+      contentType: "application/json",
+      schema: BatchSchema,
+      example: BATCH_EXAMPLE,
+      description: "The batch, its jobs queued (with dry_run: the quote).",
+    },
+    errors: [
+      {
+        status: 400,
+        codes: ["invalid_request", "batch_too_large", "invalid_priority", "invalid_query"],
+        when: "No request at all, more than 10,000, or a malformed priority or dry_run.",
+      },
+      { status: 413, codes: ["payload_too_large"], when: "The body is larger than 10 MiB." },
+      UNAUTHORIZED,
+    ],
+  },
+  "GET /v1/batches": {
+    summary: "List batches",
+    description: "The newest 50 batches of the caller (the admin key: every batch).",
+    tag: "batches",
+    auth: true,
+    response: {
+      status: 200,
+      contentType: "application/json",
+      schema: BatchListSchema,
+      example: { data: [BATCH_EXAMPLE] },
+      description: "The batches.",
+    },
+    errors: [UNAUTHORIZED],
+  },
+  "GET /v1/batches/{id}": {
+    summary: "One batch",
+    description:
+      "Its counts (read from its jobs' records, so they always sum to total) and an ETA.",
+    tag: "batches",
+    auth: true,
+    parameters: [pathId("id", BATCH_ID)],
+    response: {
+      status: 200,
+      contentType: "application/json",
+      schema: BatchSchema,
+      example: BATCH_EXAMPLE,
+      description: "The batch.",
+    },
+    errors: [UNAUTHORIZED, BATCH_NOT_FOUND],
+  },
+  "GET /v1/batches/{id}/results": {
+    summary: "A batch's results (JSONL)",
+    description:
+      "One line per request line: `line`, `job_id`, `status` (`rejected` for a bad line), `outputs` (key, bytes, sha256, a fresh presigned `url`), `error`. Readable at any time; once the batch completes the same lines are in outputs/batches/<id>/results.jsonl.",
+    tag: "batches",
+    auth: true,
+    parameters: [pathId("id", BATCH_ID)],
+    response: {
+      status: 200,
+      contentType: "application/x-ndjson",
+      schema: BatchResultsSchema,
+      example:
+        '{"line":1,"job_id":"vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T","status":"succeeded","outputs":[{"bucket":"reelay","key":"outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/video.mp4","bytes":1048576,"sha256":"9f86d08...","url":"http://..."}],"error":null}\n',
+      description: "The results, one JSON line per request line.",
+    },
+    errors: [UNAUTHORIZED, BATCH_NOT_FOUND],
+  },
+  "POST /v1/batches/{id}/cancel": {
+    summary: "Cancel a batch",
+    description:
+      "Cancels every job of the batch not yet ended (each gets its Generation Cancelled event); the batch then completes with them counted as cancelled.",
+    tag: "batches",
+    auth: true,
+    parameters: [pathId("id", BATCH_ID)],
+    response: {
+      status: 200,
+      contentType: "application/json",
+      schema: BatchSchema,
+      example: { ...BATCH_EXAMPLE, cancelled_at: LATER },
+      description: "The batch after cancelling.",
+    },
+    errors: [UNAUTHORIZED, BATCH_NOT_FOUND],
   },
 };

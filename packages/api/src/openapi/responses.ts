@@ -261,3 +261,44 @@ export const AdmissionSchema = z
       .describe("Set while the create rate or an upstream's Retry-After holds admissions back."),
   })
   .describe("Admission control: upstream slots and the queue.");
+
+const CountsSchema = z
+  .object({
+    queued: z.number(),
+    running: z.number(),
+    downloading: z.number(),
+    succeeded: z.number(),
+    failed: z.number(),
+    cancelled: z.number(),
+    rejected: z.number().describe("Lines refused by validation: no job, nothing spent."),
+  })
+  .describe("Jobs by status, plus rejected lines; always sums to total.");
+
+export const BatchSchema = z
+  .object({
+    id: z.string().describe("`bat_<ulid>`."),
+    object: z.literal("batch"),
+    status: z.enum(["in_progress", "completed"]),
+    total: z.number().describe("Request lines, valid or not."),
+    counts: CountsSchema,
+    source: z.looseObject({ type: z.enum(["api", "drop", "cli"]) }),
+    priority: z.enum(["high", "normal", "low"]),
+    created_at: z.string(),
+    finished_at: z.string().nullable(),
+    cancelled_at: z.string().nullable(),
+    eta_seconds: z
+      .number()
+      .nullable()
+      .describe("At the rate jobs have ended so far; null before the first."),
+    results: z
+      .object({ bucket: z.string(), key: z.string() })
+      .nullable()
+      .describe("outputs/batches/<id>/results.jsonl, once completed."),
+  })
+  .describe("A batch: many requests made together, one job per valid line.");
+
+export const BatchListSchema = z.object({ data: z.array(BatchSchema) });
+
+export const BatchResultsSchema = z
+  .string()
+  .describe("JSON lines: line, job_id, status, outputs (with fresh links), error.");
