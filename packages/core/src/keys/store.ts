@@ -15,7 +15,7 @@ import { ulid } from "ulid";
 import { ReelayError } from "../errors.ts";
 import { JOBS_LIST_INDEX } from "../jobs/schema.ts";
 
-export const KEYS_LIST_PARTITION = "APIKEY";
+const KEYS_LIST_PARTITION = "APIKEY";
 const KEY_PREFIX = "rk_";
 const KEY_ID = /^key_[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -44,7 +44,7 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
   return { id, name, hint, createdAt, ...(revokedAt === undefined ? {} : { revokedAt }) };
 }
 
-export function keyNotFound(id: string): ReelayError {
+function keyNotFound(id: string): ReelayError {
   return new ReelayError("key_not_found", `No API key with id ${id}.`, {
     status: 404,
     details: { keyId: id },
