@@ -4,7 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JsonlFileSink } from "@reelay/core/events/jsonl";
-import { buildTerminalEvent, type ReelayEvent, type TerminalEvent } from "@reelay/core/events/types";
+import {
+  buildTerminalEvent,
+  type ReelayEvent,
+  type TerminalEvent,
+} from "@reelay/core/events/types";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { serveApp, type RunningServer } from "../src/index.ts";
 import { API_KEY, harness, succeed, VALID, type Harness } from "./support/harness.ts";

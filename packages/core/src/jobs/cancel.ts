@@ -62,8 +62,7 @@ export async function cancelJob(
     }
     throw error;
   }
-  if (deps.events !== undefined)
-    await emitOnce({ ...deps, events: deps.events }, job);
+  if (deps.events !== undefined) await emitOnce({ ...deps, events: deps.events }, job);
   await deps.stopper?.stop(executionName(job));
   await deps.admission?.forget(id);
   return deps.jobs.require(id);
