@@ -19,6 +19,10 @@ Usage:
   reelay status ID [--json]                           one job's record
   reelay jobs [--status S] [--limit N] [--json]       the newest jobs
   reelay drop FILE... [--wait S] [--json]             put prompt files (and their material) into inbox/
+  reelay batch FILE [--wait] [--quote] [--priority P] [--json]
+                                                      send a JSONL file as one batch; --wait follows it
+                                                      (exit 0 only if all succeeded), --quote makes nothing
+  reelay batch status ID [--json] | results ID        one batch's counts, or its results as JSONL
   reelay watch [--json] [--count N]                   follow finished jobs as they happen
   reelay keys create [--name N] | list | revoke ID    API keys (with the admin key; create prints the key once)
   reelay help                                         this text
@@ -34,6 +38,7 @@ const commands: Record<string, () => Promise<Command>> = {
   status: async () => (await import("./commands/status.ts")).runStatus,
   jobs: async () => (await import("./commands/jobs.ts")).runJobs,
   drop: async () => (await import("./commands/drop.ts")).runDrop,
+  batch: async () => (await import("./commands/batch.ts")).runBatch,
   watch: async () => (await import("./commands/watch.ts")).runWatch,
   up: async () => (await import("./commands/up.ts")).runUp,
   keys: async () => (await import("./commands/keys.ts")).runKeys,

@@ -28,6 +28,26 @@ export interface ApiKeyView {
   revokedAt?: string;
 }
 
+/** A body sent as it is (a batch file's text), not as JSON. */
+class RawBody {
+  constructor(readonly text: string) {}
+}
+
+/** GET /v1/batches/{id}; with dry_run, the quote's fields instead. */
+export interface BatchView {
+  id: string;
+  status: "in_progress" | "completed";
+  total: number;
+  counts: Record<string, number>;
+  created_at: string;
+  finished_at: string | null;
+  eta_seconds: number | null;
+  results: { bucket: string; key: string } | null;
+  dry_run?: true;
+  valid?: number;
+  rejected?: { line: number; errors: { path: string; code: string; message: string }[] }[];
+}
+
 export class ReelayApiClient {
   readonly apiUrl: string;
   readonly #apiKey: string;
@@ -65,6 +85,33 @@ export class ReelayApiClient {
     if (options.status !== undefined) query.set("status", options.status);
     const suffix = query.size > 0 ? `?${query}` : "";
     return this.#json<JobPage>("GET", `/v1/jobs${suffix}`);
+  }
+
+  /** POST /v1/batches with a JSONL or `{"requests": [...]}` text, as read from a file. */
+  createBatch(
+    text: string,
+    options: { dryRun?: boolean; priority?: string } = {},
+  ): Promise<BatchView> {
+    const query = options.dryRun === true ? "?dry_run=true" : "";
+    return this.#json<BatchView>("POST", `/v1/batches${query}`, new RawBody(text), {
+      ...(options.priority === undefined ? {} : { "X-Reelay-Priority": options.priority }),
+    });
+  }
+
+  getBatch(id: string): Promise<BatchView> {
+    return this.#json<BatchView>("GET", `/v1/batches/${encodeURIComponent(id)}`);
+  }
+
+  /** The results as JSONL text, one line per request line. */
+  async batchResults(id: string): Promise<string> {
+    const response = await this.#fetch(
+      "GET",
+      `/v1/batches/${encodeURIComponent(id)}/results`,
+      undefined,
+      {},
+    );
+    if (!response.ok) throw await this.#refusal(response);
+    return response.text();
   }
 
   createKey(name: string): Promise<ApiKeyView & { key: string }> {
@@ -118,14 +165,17 @@ export class ReelayApiClient {
     headers: Record<string, string>,
     signal?: AbortSignal,
   ): Promise<Response> {
+    const raw = body instanceof RawBody;
     const init: RequestInit = {
       method,
       headers: {
         authorization: `Bearer ${this.#apiKey}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...(body === undefined
+          ? {}
+          : { "content-type": raw ? "application/x-ndjson" : "application/json" }),
         ...headers,
       },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(body === undefined ? {} : { body: raw ? body.text : JSON.stringify(body) }),
       ...(signal === undefined ? {} : { signal }),
     };
     try {

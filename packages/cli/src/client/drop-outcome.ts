@@ -7,7 +7,8 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { isReelayError } from "@reelay/core";
-import { entryLocation, parseDropFile } from "@reelay/core/drops/parse";
+import { batchIdFrom } from "@reelay/core/batches/create";
+import { type DropEntry, entryLocation, parseDropFile } from "@reelay/core/drops/parse";
 import { jobIdFrom } from "@reelay/core/jobs/ids";
 import type { ReelayApiClient } from "./api.ts";
 import type { Inbox } from "./inbox.ts";
@@ -16,6 +17,8 @@ const POLL_MS = 250;
 
 export interface DropReport {
   key: string;
+  /** The batch a file of several requests became. */
+  batchId?: string;
   status: "accepted" | "rejected" | "partly_rejected" | "pending";
   jobs: { id: string; status: string; entry: string }[];
   errors: { where: string; path: string; code: string; message: string }[];
@@ -40,17 +43,33 @@ interface ErrorFile {
   accepted_jobs?: { id: string; entry: string }[];
 }
 
+/**
+ * The ids the stack gives a file's jobs: from the file and entry for a single request; from the
+ * batch (itself from the file) and the line when the file holds several, as a batch.
+ */
+function expectedIds(watch: DropWatch, entries: DropEntry[], batchId: string | undefined) {
+  return entries.map((entry) => ({
+    label: entryLocation(entry),
+    // The kind is the stack's verdict (its catalog may differ from ours): try both id forms.
+    ids: (["video", "image"] as const).map((kind) =>
+      batchId === undefined
+        ? jobIdFrom(kind, [
+            watch.inbox.bucket,
+            watch.key,
+            watch.etag,
+            entry.line ?? entry.index ?? 0,
+          ])
+        : jobIdFrom(kind, [batchId, entry.line ?? (entry.index ?? 0) + 1]),
+    ),
+  }));
+}
+
 export async function awaitDropOutcome(watch: DropWatch): Promise<DropReport> {
   const { client, inbox, key } = watch;
-  const entries = parseDropFile(key, watch.text, { defaultModel: watch.defaultModel }).entries.map(
-    (entry) => ({
-      label: entryLocation(entry),
-      // The kind is the stack's verdict (its catalog may differ from ours): try both id forms.
-      ids: (["video", "image"] as const).map((kind) =>
-        jobIdFrom(kind, [inbox.bucket, key, watch.etag, entry.line ?? entry.index ?? 0]),
-      ),
-    }),
-  );
+  const parsed = parseDropFile(key, watch.text, { defaultModel: watch.defaultModel }).entries;
+  const batchId = parsed.length > 1 ? batchIdFrom([inbox.bucket, key, watch.etag]) : undefined;
+  const batch = batchId === undefined ? {} : { batchId };
+  const entries = expectedIds(watch, parsed, batchId);
   const found = new Map<string, DropReport["jobs"][number]>();
   const deadline = Date.now() + watch.waitMs;
   const rejectedKey = `rejected/${key.slice(key.indexOf("/") + 1)}`;
@@ -69,7 +88,7 @@ export async function awaitDropOutcome(watch: DropWatch): Promise<DropReport> {
     }
     const jobs = [...found.values()];
     if (entries.length > 0 && found.size === entries.length)
-      return { key, status: "accepted", jobs, errors: [] };
+      return { key, ...batch, status: "accepted", jobs, errors: [] };
 
     if (!(await inbox.exists(key))) {
       const errorFile = (await inbox.readJson(`${rejectedKey}.error.json`)) as

@@ -94,8 +94,10 @@ async function describeFiles(paths: string[]): Promise<DropFile[]> {
 function describe(report: DropReport): string {
   const lines: string[] = [];
   const jobs = report.jobs.map((job) => `${job.id} (${job.status})`).join(", ");
-  if (report.status === "accepted") lines.push(`accepted  ${report.key} -> ${jobs}`);
-  else if (report.status === "pending")
+  if (report.status === "accepted") {
+    const batch = report.batchId === undefined ? "" : ` as batch ${report.batchId}`;
+    lines.push(`accepted  ${report.key}${batch} -> ${jobs}`);
+  } else if (report.status === "pending")
     lines.push(`pending   ${report.key}: ${report.message}${jobs ? `; so far ${jobs}` : ""}`);
   else {
     lines.push(
