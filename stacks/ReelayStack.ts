@@ -6,7 +6,7 @@ import * as logs from "aws-cdk-lib/aws-logs";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import * as s3n from "aws-cdk-lib/aws-s3-notifications";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
-import { Api, Config, Function, type StackContext } from "sst/constructs";
+import { Api, Config, Function as SstFunction, type StackContext } from "sst/constructs";
 import { loadConfig } from "../packages/core/src/config.ts";
 import { ReelayError } from "../packages/core/src/errors.ts";
 import {
@@ -74,7 +74,7 @@ export function ReelayStack({ stack, app }: StackContext) {
   };
 
   const stepFunction = (step: JobFlowStep) =>
-    new Function(stack, `${step[0]!.toUpperCase()}${step.slice(1)}Function`, {
+    new SstFunction(stack, `${step.charAt(0).toUpperCase()}${step.slice(1)}Function`, {
       handler: STEP_HANDLERS[step],
       timeout: STEP_LAMBDA_TIMEOUT_S[step],
       memorySize: `${STEP_MEMORY_MB[step]} MB`,
@@ -120,7 +120,7 @@ export function ReelayStack({ stack, app }: StackContext) {
   // Cancel stops executions by name, so the API knows the machine.
   const apiEnvironment = { ...environment, REELAY_STATE_MACHINE_ARN: machine.stateMachineArn };
 
-  const apiFunction = new Function(stack, "ApiFunction", {
+  const apiFunction = new SstFunction(stack, "ApiFunction", {
     handler: "functions/api.handler",
     timeout: 30,
     environment: apiEnvironment,
@@ -154,7 +154,7 @@ export function ReelayStack({ stack, app }: StackContext) {
     },
   });
 
-  const dropFunction = new Function(stack, "DropFunction", {
+  const dropFunction = new SstFunction(stack, "DropFunction", {
     handler: "functions/drop.handler",
     timeout: 60,
     environment,

@@ -13,7 +13,7 @@ import type * as s3 from "aws-cdk-lib/aws-s3";
 import * as events from "aws-cdk-lib/aws-events";
 import * as targets from "aws-cdk-lib/aws-events-targets";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
-import { Function, type Stack as SstStack } from "sst/constructs";
+import { Function as SstFunction, type Stack as SstStack } from "sst/constructs";
 import type { AdmissionSettings } from "../packages/core/src/admission/settings.ts";
 import {
   allowBatchResults,
@@ -49,8 +49,8 @@ export function createDispatcher(
     machine: sfn.IStateMachine;
     environment: Record<string, string>;
   },
-): Function {
-  const fn = new Function(stack, "DispatchFunction", {
+): SstFunction {
+  const fn = new SstFunction(stack, "DispatchFunction", {
     handler: "functions/dispatch.handler",
     functionName: scope.name.name,
     timeout: 60,

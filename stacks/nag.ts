@@ -45,11 +45,11 @@ export function suppressNagFindings(stack: Stack, scope: NagScope): void {
         {
           id: "AwsSolutions-IAM5",
           reason:
-            "Objects under one bucket prefix (inbox/, outputs/, rejected/ or uploads/), or each job's outputs/<job id>/job.json manifest: keys are job ids and file names unknown at deploy time, so the prefix (or the manifest name under it) is the scope.",
+            "Objects under one bucket prefix (inbox/, outputs/, rejected/ or uploads/), each job's outputs/<job id>/job.json manifest, or each batch's outputs/batches/<batch id>/results.jsonl: keys are ids and file names unknown at deploy time, so the prefix (or the file name under it) is the scope.",
           appliesTo: [
             {
               regex:
-                "/^Resource::<Bucket[0-9A-F]+\\.Arn>\\/((inbox|outputs|rejected|uploads)\\/\\*|outputs\\/\\*\\/job\\.json)$/",
+                "/^Resource::<Bucket[0-9A-F]+\\.Arn>\\/((inbox|outputs|rejected|uploads)\\/\\*|outputs\\/\\*\\/job\\.json|outputs\\/batches\\/\\*\\/results\\.jsonl)$/",
             },
           ],
         },

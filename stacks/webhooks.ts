@@ -7,7 +7,7 @@ import { Duration } from "aws-cdk-lib";
 import * as events from "aws-cdk-lib/aws-events";
 import * as targets from "aws-cdk-lib/aws-events-targets";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
-import { Config, Function } from "sst/constructs";
+import { Config, Function as SstFunction } from "sst/constructs";
 import type { Stack } from "sst/constructs";
 import { DETAIL_TYPES, EVENT_SOURCE } from "../packages/core/src/events/types.ts";
 import { allowTable } from "./permissions.ts";
@@ -18,9 +18,9 @@ export const WEBHOOK_LAMBDA_TIMEOUT_S = 120;
 export function createWebhookDelivery(
   stack: Stack,
   scope: { bus: events.IEventBus; table: dynamodb.ITable; environment: Record<string, string> },
-): Function {
+): SstFunction {
   const subscribers = new Config.Secret(stack, "REELAY_WEBHOOKS");
-  const fn = new Function(stack, "WebhookFunction", {
+  const fn = new SstFunction(stack, "WebhookFunction", {
     handler: "functions/webhook.handler",
     timeout: WEBHOOK_LAMBDA_TIMEOUT_S,
     environment: scope.environment,

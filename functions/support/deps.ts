@@ -77,7 +77,12 @@ export function awsProcess(): AwsProcess {
 /** Made at the first wake, so a function that never wakes the dispatcher needs no name for it. */
 function lazyWaker(make: () => DispatchWaker): DispatchWaker {
   let waker: DispatchWaker | undefined;
-  return { wake: () => (waker ??= make()).wake() };
+  return {
+    wake: () => {
+      waker ??= make();
+      return waker.wake();
+    },
+  };
 }
 
 /** Stands in for the upstream client in functions that must never call it (no key bound). */

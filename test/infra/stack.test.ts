@@ -382,6 +382,8 @@ describe("IAM", () => {
       "lambda:InvokeFunction arn:aws:lambda:us-east-1:my-account:function:test-reelay-dispatch";
     // Poll, Finish and RecordFailure free a slot when a task ends, and wake the dispatcher.
     const release = [`dynamodb:UpdateItem Jobs${admission}`, wake];
+    // A batch job's end is counted on its batch (Finish, RecordFailure).
+    const batchItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=bat_*|batches-due|BATCH";
     const step = [
       `dynamodb:GetItem Jobs${jobItems}`,
       `dynamodb:UpdateItem Jobs${jobItems}`,
@@ -415,11 +417,25 @@ describe("IAM", () => {
         "s3:PutObject Bucket/outputs/*",
         "s3:AbortMultipartUpload Bucket/outputs/*",
       ]),
-      FinishFunction: sorted([...step, "events:PutEvents Bus", manifest, ...release]),
-      RecordFailureFunction: sorted([...step, "events:PutEvents Bus", manifest, ...release]),
+      FinishFunction: sorted([
+        ...step,
+        "events:PutEvents Bus",
+        manifest,
+        ...release,
+        `dynamodb:UpdateItem Jobs${batchItems}`,
+      ]),
+      RecordFailureFunction: sorted([
+        ...step,
+        "events:PutEvents Bus",
+        manifest,
+        ...release,
+        `dynamodb:UpdateItem Jobs${batchItems}`,
+      ]),
       // The API serves jobs and manages stored keys (apikey#<sha256> items): the whole table.
       ApiFunction: sorted([
         "dynamodb:GetItem Jobs",
+        // Batch counts read their jobs' records 100 at a time.
+        "dynamodb:BatchGetItem Jobs",
         "dynamodb:PutItem Jobs",
         "dynamodb:UpdateItem Jobs",
         // Cancel takes a waiting job's entry out of the queue.
@@ -461,7 +477,14 @@ describe("IAM", () => {
       // job that waited too long ends failed here, with its event.
       DispatchFunction: sorted([
         `dynamodb:GetItem Jobs${jobItems}`,
+        `dynamodb:BatchGetItem Jobs${jobItems}`,
         `dynamodb:UpdateItem Jobs${jobItems}`,
+        // Completing batches: records, lines, the due set; results.jsonl beside the outputs.
+        `dynamodb:GetItem Jobs${batchItems}`,
+        `dynamodb:UpdateItem Jobs${batchItems}`,
+        `dynamodb:Query Jobs${batchItems}`,
+        `dynamodb:Query Jobs/index/gsi1${batchItems}`,
+        "s3:PutObject Bucket/outputs/batches/*/results.jsonl",
         `dynamodb:GetItem Jobs${admission}`,
         `dynamodb:UpdateItem Jobs${admission}`,
         `dynamodb:DeleteItem Jobs${admission}`,

@@ -216,7 +216,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sleep: windows.sleep,
       waker: dispatcher,
     });
-    const { jobs, objects } = wiring.pipeline;
+    const { jobs } = wiring.pipeline;
     const starter = new LocalJobStarter({
       definition,
       handlers: jobFlowHandlers(wiring.pipeline),

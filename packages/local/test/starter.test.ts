@@ -22,17 +22,26 @@ function counting(pollOutcome: () => "running" | "succeeded") {
     outcome: "running",
   });
   const handlers = {
-    Submit: async (input: { jobId: string }) => (visit("Submit"), state(input.jobId)),
-    Poll: async (input: { jobId: string }) => (
-      visit("Poll"), { ...state(input.jobId), outcome: pollOutcome() }
-    ),
-    Download: async (input: object) => (visit("Download"), input),
-    Finish: async (input: { jobId: string }) => (
-      visit("Finish"), { jobId: input.jobId, status: "succeeded" }
-    ),
-    RecordFailure: async (input: { jobId: string }) => (
-      visit("RecordFailure"), { jobId: input.jobId, status: "failed" }
-    ),
+    Submit: async (input: { jobId: string }) => {
+      visit("Submit");
+      return state(input.jobId);
+    },
+    Poll: async (input: { jobId: string }) => {
+      visit("Poll");
+      return { ...state(input.jobId), outcome: pollOutcome() };
+    },
+    Download: async (input: object) => {
+      visit("Download");
+      return input;
+    },
+    Finish: async (input: { jobId: string }) => {
+      visit("Finish");
+      return { jobId: input.jobId, status: "succeeded" };
+    },
+    RecordFailure: async (input: { jobId: string }) => {
+      visit("RecordFailure");
+      return { jobId: input.jobId, status: "failed" };
+    },
   };
   return { visits, handlers };
 }

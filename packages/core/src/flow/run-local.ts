@@ -103,10 +103,10 @@ export async function runJobFlowLocally(opts: RunJobFlowLocallyOptions): Promise
   // The last state output: a Wait's input is its predecessor's output, so a scaled wait reads it.
   let lastOutput: unknown = opts.input;
   const taskResourceLocalHandlers = Object.fromEntries(
-    taskNames.map((name) => [
+    Object.entries(opts.handlers).map(([name, handler]) => [
       name,
       async (input: Json) => {
-        const output = await opts.handlers[name]!(input);
+        const output = await handler(input);
         lastOutput = output;
         return output as Json;
       },

@@ -139,7 +139,11 @@ export class UpstreamClient {
   constructor(options: UpstreamClientOptions) {
     this.baseUrl = parseBaseUrl(options.baseUrl);
     // The key goes in a header; a control character would make fetch throw a message quoting it.
-    if (/[\s\u0000-\u001f\u007f]/.test(options.apiKey)) {
+    if (
+      [...options.apiKey].some(
+        (ch) => /\s/.test(ch) || ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f,
+      )
+    ) {
       throw invalidOption(
         "apiKey",
         "The upstream API key must not contain spaces or control characters.",
