@@ -23,7 +23,7 @@ import { stateMachineStarter } from "./starter.ts";
 import { stateMachineStopper } from "./stopper.ts";
 import { lambdaWaker } from "./waker.ts";
 
-export function required(value: string | undefined, name: string): string {
+function required(value: string | undefined, name: string): string {
   if (value === undefined) {
     throw new ReelayError(
       "invalid_config",

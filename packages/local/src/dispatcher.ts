@@ -15,7 +15,7 @@ import type { DispatchWaker } from "@reelay/core/ports";
 import type { Logger } from "./log.ts";
 
 /** How often the sweep runs; also the longest a lost wake could delay an admission. */
-export const SWEEP_INTERVAL_MS = 5_000;
+const SWEEP_INTERVAL_MS = 5_000;
 /** An open batch not counted up for this long is recounted by the sweep (a count lost to a crash). */
 const STALE_BATCH_MS = 30_000;
 

@@ -28,7 +28,7 @@ const MAX_BATCH_BODY_BYTES = 10 * 1024 * 1024;
 /** Jobs cancelled at once by a batch cancel. */
 const CANCEL_CONCURRENCY = 16;
 
-export interface BatchView {
+interface BatchView {
   id: string;
   object: "batch";
   status: "in_progress" | "completed";

@@ -31,7 +31,7 @@ export function isWaiting(job: Pick<Job, "status" | "admittedAt">): boolean {
 }
 
 /** Jobs are served round-robin across lanes: one per API key, one for drops. */
-export function laneOf(job: Pick<Job, "source">): string {
+function laneOf(job: Pick<Job, "source">): string {
   return job.source.apiKeyId ?? job.source.type;
 }
 

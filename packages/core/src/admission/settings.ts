@@ -21,7 +21,7 @@ export const DEFAULT_QUEUE_TIMEOUT_S = 86_400;
 /** Slot holders live in one item (DynamoDB's 400 KB): a thousand stay far inside it. */
 export const MAX_UPSTREAM_CONCURRENCY = 1000;
 /** Where a learned limit starts; probing raises it one create at a time. */
-export const LEARNED_START = 2;
+const LEARNED_START = 2;
 /** Clean rounds (of `limit` creates) between two probes once the capacity is known. */
 const ROUNDS_PER_PROBE = 4;
 /** The longest an upstream's Retry-After holds every admission back. */

@@ -27,7 +27,7 @@ export interface SweepResult {
 }
 
 /** Long enough for a dispatcher between its slot write and its admit write, or a Submit to begin. */
-export const SWEEP_GRACE_MS = 60_000;
+const SWEEP_GRACE_MS = 60_000;
 
 export async function sweep(deps: SweepDeps, graceMs = SWEEP_GRACE_MS): Promise<SweepResult> {
   const result: SweepResult = { released: [], restarted: [], expired: [], dropped: [] };

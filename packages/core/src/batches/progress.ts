@@ -54,7 +54,7 @@ export async function batchState(
   return { batch, lines, jobs, counts };
 }
 
-export function isFinished(state: BatchState): boolean {
+function isFinished(state: BatchState): boolean {
   return BATCH_COUNT_KEYS.every(
     (key) => key === "rejected" || isTerminal(key) || state.counts[key] === 0,
   );
@@ -132,7 +132,7 @@ const RESULTS_FILE_TTL_S = 7 * 24 * 3600;
  * Batch Completed event (announcedAt). Safe to repeat: a crash at any point is finished by the
  * next call. Returns true when the batch is now complete.
  */
-export async function completeBatch(deps: BatchDeps, id: string): Promise<boolean> {
+async function completeBatch(deps: BatchDeps, id: string): Promise<boolean> {
   const batch = await deps.batches.get(id);
   if (batch === undefined) return false;
   if (batch.announcedAt !== undefined) return true;

@@ -24,7 +24,7 @@ const ISSUES_KEPT = 5;
 
 const BATCH_ID = /^bat_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-export function isBatchId(value: string): boolean {
+function isBatchId(value: string): boolean {
   return BATCH_ID.test(value);
 }
 

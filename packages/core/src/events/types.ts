@@ -50,7 +50,7 @@ export interface TerminalEvent {
 
 export const BATCH_COMPLETED = "Batch Completed";
 
-export interface BatchCompletedDetail {
+interface BatchCompletedDetail {
   batchId: string;
   total: number;
   /** By status, plus `rejected` lines; sums to `total`. */
