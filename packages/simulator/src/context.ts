@@ -44,8 +44,8 @@ export interface SimContext {
   origin: string;
   /** Set when tasks persist across restarts (option `stateFile`). */
   journal?: TaskJournal;
-  /** The create rate's clock (limits.ts). */
-  limits: { nextCreateAt: number };
+  /** The create rate's clock (limits.ts): per account, when its next create may be made. */
+  limits: { nextCreateAt: Map<string, number> };
 }
 
 export interface Req {

@@ -4,11 +4,20 @@ function bump(map: Record<string, number>, key: string): void {
   map[key] = (map[key] ?? 0) + 1;
 }
 
+function sum(counts: Record<string, number>): number {
+  let total = 0;
+  for (const n of Object.values(counts)) total += n;
+  return total;
+}
+
 /** What happened so far, so tests can assert on side effects (e.g. one paid task per idempotency key). */
 export class Counters {
   private c = Counters.empty();
 
-  private static empty(): Omit<SimulatorCounters, "faultsInjected" | "inFlight"> {
+  private static empty(): Omit<
+    SimulatorCounters,
+    "faultsInjected" | "inFlight" | "inFlightByApiKey"
+  > {
     return {
       requests: 0,
       creates: 0,
@@ -20,18 +29,24 @@ export class Counters {
       downloads: 0,
       downloadsByTask: {},
       limited: 0,
+      limitedByApiKey: {},
       peakInFlight: 0,
+      peakInFlightByApiKey: {},
     };
   }
 
-  /** A create refused by the account limits. */
-  limited(): void {
+  /** A create refused by the account limits of `apiKey`. */
+  limited(apiKey: string): void {
     this.c.limited++;
+    bump(this.c.limitedByApiKey, apiKey);
   }
 
-  /** Tasks in flight right after a create. */
-  inFlight(count: number): void {
-    this.c.peakInFlight = Math.max(this.c.peakInFlight, count);
+  /** Tasks in flight per API key right after a create: the peaks can only rise at a create. */
+  inFlight(byApiKey: Record<string, number>): void {
+    const peaks = this.c.peakInFlightByApiKey;
+    for (const [apiKey, count] of Object.entries(byApiKey))
+      peaks[apiKey] = Math.max(peaks[apiKey] ?? 0, count);
+    this.c.peakInFlight = Math.max(this.c.peakInFlight, sum(byApiKey));
   }
 
   request(): void {
@@ -58,8 +73,12 @@ export class Counters {
     bump(this.c.downloadsByTask, taskId);
   }
 
-  snapshot(faultsInjected: Record<string, number>, inFlight: number): SimulatorCounters {
-    return structuredClone({ ...this.c, faultsInjected, inFlight });
+  snapshot(
+    faultsInjected: Record<string, number>,
+    inFlightByApiKey: Record<string, number>,
+  ): SimulatorCounters {
+    const inFlight = sum(inFlightByApiKey);
+    return structuredClone({ ...this.c, faultsInjected, inFlight, inFlightByApiKey });
   }
 
   clear(): void {

@@ -10,7 +10,7 @@ import {
 import { TASK_FAULTS, type KeyedRule, type RequestTag } from "./fault-engine.ts";
 import { parseDirectives } from "./fault-parse.ts";
 import { sendError } from "./http-io.ts";
-import { checkLimits, tasksInFlight } from "./limits.ts";
+import { accountOf, checkLimits, inFlightByApiKey } from "./limits.ts";
 import { newTaskId, type TaskRecord } from "./tasks.ts";
 import { videoSize } from "./video-output.ts";
 
@@ -70,6 +70,7 @@ function makeTask(
     dialect: d.dialect ?? o.dialect,
     request: input.request,
     idempotencyKey: key,
+    account: accountOf(r.req),
     createdAt: now,
     runningAt: now + queue,
     finishesAt: neverFinish ? Number.POSITIVE_INFINITY : now + queue + generation,
@@ -109,15 +110,16 @@ export async function createTask(
     key === undefined ? undefined : ctx.tasks.get(ctx.byKey.get(`${input.route}\n${key}`) ?? "");
   if (existing !== undefined) return { task: existing, after };
   // A repeat of a create answers with its task whatever the limits; a new task must fit them.
-  const limited = checkLimits(ctx);
+  const account = accountOf(r.req);
+  const limited = checkLimits(ctx, account);
   if (limited !== undefined) {
-    ctx.counters.limited();
+    ctx.counters.limited(account);
     sendError(r.res, 429, limited.code, limited.message, {
       "retry-after": String(limited.retryAfterS),
     });
     return undefined;
   }
   const task = makeTask(ctx, r, input, key, tags);
-  ctx.counters.inFlight(tasksInFlight(ctx));
+  ctx.counters.inFlight(inFlightByApiKey(ctx));
   return { task, after };
 }

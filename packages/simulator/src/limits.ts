@@ -2,8 +2,11 @@
  * The account limits a real upstream enforces: at most `maxConcurrent` tasks in flight (created and
  * not yet ended) and at most `createRate` creates per second. A create beyond either answers 429
  * with a Retry-After, makes no task and leaves its idempotency key unused, so a later retry of the
- * same create makes the task. The simulator has one account (its API key), so the limits are its.
+ * same create makes the task. The limits are per account, as a real upstream's are, and the
+ * account is the API key the create carried (its bearer token): without `apiKey` the simulator
+ * takes any token, so tests and the soak can run several accounts against one simulator.
  */
+import type { IncomingMessage } from "node:http";
 import type { SimContext } from "./context.ts";
 import type { TaskRecord } from "./tasks.ts";
 
@@ -20,46 +23,72 @@ export interface LimitVerdict {
  */
 const STUCK_TASK_HOLDS_MS = 60_000;
 
-function inFlight(ctx: SimContext, now: number): TaskRecord[] {
-  const stuckFor = STUCK_TASK_HOLDS_MS * ctx.opts.timeScale;
-  const live: TaskRecord[] = [];
-  for (const task of ctx.tasks.values()) {
-    const ends = Number.isFinite(task.finishesAt) ? task.finishesAt : task.createdAt + stuckFor;
-    if (task.createdAt <= now && now < ends) live.push(task);
-  }
-  return live;
+/** The account a request belongs to: its bearer token, "" when it carries none. */
+export function accountOf(req: IncomingMessage): string {
+  const auth = req.headers.authorization ?? "";
+  return auth.startsWith("Bearer ") ? auth.slice("Bearer ".length) : auth;
 }
 
-/** Tasks created and not yet ended, now. */
-export function tasksInFlight(ctx: SimContext): number {
-  return inFlight(ctx, ctx.opts.now()).length;
+/** When a task stops holding a place: when it ends, or for a stuck one, when it is given up. */
+function endOf(ctx: SimContext, task: TaskRecord): number {
+  if (Number.isFinite(task.finishesAt)) return task.finishesAt;
+  return task.createdAt + STUCK_TASK_HOLDS_MS * ctx.opts.timeScale;
 }
 
-/** Whether a new task may be made now; undefined = yes. Records the create against the rate when it may. */
-export function checkLimits(ctx: SimContext): LimitVerdict | undefined {
+function holdsPlace(ctx: SimContext, task: TaskRecord, now: number): boolean {
+  return task.createdAt <= now && now < endOf(ctx, task);
+}
+
+/** When each task of `account` in flight at `now` stops holding its place. */
+function inFlightEnds(ctx: SimContext, account: string, now: number): number[] {
+  const ends: number[] = [];
+  for (const task of ctx.tasks.values())
+    if (task.account === account && holdsPlace(ctx, task, now)) ends.push(endOf(ctx, task));
+  return ends;
+}
+
+/** Tasks created and not yet ended, now, per account; accounts with none are left out. */
+export function inFlightByApiKey(ctx: SimContext): Record<string, number> {
+  const now = ctx.opts.now();
+  const counts: Record<string, number> = {};
+  for (const task of ctx.tasks.values())
+    if (holdsPlace(ctx, task, now)) counts[task.account] = (counts[task.account] ?? 0) + 1;
+  return counts;
+}
+
+/** Seconds until `at` is reached from `now`, as a Retry-After: a whole number, at least 1. */
+function retryAfterS(at: number, now: number): number {
+  return Math.max(1, Math.ceil((at - now) / 1000));
+}
+
+/**
+ * Whether `account` may make a new task now; undefined = yes. Records the create against the
+ * account's rate when it may, so a refused create never uses up the rate.
+ */
+export function checkLimits(ctx: SimContext, account: string): LimitVerdict | undefined {
   const { maxConcurrent, createRate, now } = ctx.opts;
   const at = now();
   if (maxConcurrent !== undefined) {
-    const live = inFlight(ctx, at);
-    if (live.length >= maxConcurrent) {
-      const nextEnd = Math.min(...live.map((task) => task.finishesAt));
+    const ends = inFlightEnds(ctx, account, at);
+    if (ends.length >= maxConcurrent) {
       return {
         code: "concurrency_limit",
-        message: `At most ${maxConcurrent} tasks may be in flight; retry when one ends.`,
-        retryAfterS: Number.isFinite(nextEnd) ? Math.max(1, Math.ceil((nextEnd - at) / 1000)) : 1,
+        message: `At most ${maxConcurrent} tasks may be in flight per API key; retry when one ends.`,
+        // The earliest end frees a place; with maxConcurrent 0 nothing ever does, so 1 s.
+        retryAfterS: ends.length === 0 ? 1 : retryAfterS(Math.min(...ends), at),
       };
     }
   }
   if (createRate !== undefined) {
-    const due = ctx.limits.nextCreateAt;
+    const due = ctx.limits.nextCreateAt.get(account) ?? 0;
     if (at < due) {
       return {
         code: "rate_limit",
-        message: `At most ${createRate} creates per second.`,
-        retryAfterS: Math.max(1, Math.ceil((due - at) / 1000)),
+        message: `At most ${createRate} creates per second per API key.`,
+        retryAfterS: retryAfterS(due, at),
       };
     }
-    ctx.limits.nextCreateAt = Math.max(at, due) + 1000 / createRate;
+    ctx.limits.nextCreateAt.set(account, at + 1000 / createRate);
   }
   return undefined;
 }

@@ -4,13 +4,23 @@
  * the create is answered, synchronously, so a SIGKILL right after cannot lose it) and read back at
  * start; status keeps following the stored timestamps. Download URLs are signed anew after a
  * restart, as a real upstream's temporary URLs would be.
+ *
+ * A task's account (the API key it counts against) is stored only when it is not the simulator's
+ * own `apiKey`: that key is a secret that has no place in the file, and the local stack draws a
+ * new one at each start while it is still the same account, so its tasks in flight keep counting
+ * against the limits after a restart.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { TaskRecord } from "./tasks.ts";
 
 interface StoredTask
-  extends Omit<TaskRecord, "shaCache" | "finishesAt" | "idempotencyKey" | "failReason"> {
+  extends Omit<
+    TaskRecord,
+    "shaCache" | "finishesAt" | "idempotencyKey" | "failReason" | "account"
+  > {
+  /** null (or absent, in an older file): the simulator's own `apiKey`, or "" without one. */
+  account?: string | null;
   /** null for a task that never finishes (JSON has no Infinity). */
   finishesAt: number | null;
   idempotencyKey: string | null;
@@ -27,6 +37,7 @@ export function loadTasks(
   file: string,
   tasks: Map<string, TaskRecord>,
   byKey: Map<string, string>,
+  ownKey: string | undefined,
 ): void {
   if (!existsSync(file)) return;
   for (const line of readFileSync(file, "utf8").split("\n")) {
@@ -40,6 +51,7 @@ export function loadTasks(
     const { keyEntry, ...rest } = stored;
     tasks.set(stored.id, {
       ...rest,
+      account: stored.account ?? ownKey ?? "",
       finishesAt: stored.finishesAt ?? Number.POSITIVE_INFINITY,
       idempotencyKey: stored.idempotencyKey ?? undefined,
       failReason: stored.failReason ?? undefined,
@@ -49,13 +61,14 @@ export function loadTasks(
   }
 }
 
-export function taskJournal(file: string): TaskJournal {
+export function taskJournal(file: string, ownKey: string | undefined): TaskJournal {
   mkdirSync(dirname(file), { recursive: true });
   return {
     append(task, keyEntry) {
       const { shaCache: _cache, ...rest } = task;
       const stored: StoredTask = {
         ...rest,
+        account: task.account === (ownKey ?? "") ? null : task.account,
         finishesAt: Number.isFinite(task.finishesAt) ? task.finishesAt : null,
         idempotencyKey: task.idempotencyKey ?? null,
         failReason: task.failReason ?? null,

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { ResolvedOptions, Req, SimContext } from "./context.ts";
 import { Counters } from "./counters.ts";
-import { tasksInFlight } from "./limits.ts";
+import { inFlightByApiKey } from "./limits.ts";
 import { FaultEngine } from "./fault-engine.ts";
 import { HttpError, sendError } from "./http-io.ts";
 import { DEFAULT_MODELS } from "./models.ts";
@@ -128,15 +128,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     tasks: new Map(),
     byKey: new Map(),
     counters: new Counters(),
-    limits: { nextCreateAt: 0 },
+    limits: { nextCreateAt: new Map() },
     engine,
     signer: new UrlSigner(),
     serverRules: keyRules(options.faults ?? []),
     origin: "",
   };
   if (options.stateFile !== undefined) {
-    loadTasks(options.stateFile, ctx.tasks, ctx.byKey);
-    ctx.journal = taskJournal(options.stateFile);
+    loadTasks(options.stateFile, ctx.tasks, ctx.byKey, ctx.opts.apiKey);
+    ctx.journal = taskJournal(options.stateFile, ctx.opts.apiKey);
   }
   const server = createServer({ keepAlive: true }, (req, res) => void handle(ctx, req, res));
   await new Promise<void>((resolveListen, reject) => {
@@ -153,7 +153,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   return {
     url: `${ctx.origin}/v1`,
     origin: ctx.origin,
-    counters: () => ctx.counters.snapshot(engine.injectedCounts(), tasksInFlight(ctx)),
+    counters: () => ctx.counters.snapshot(engine.injectedCounts(), inFlightByApiKey(ctx)),
     setDialect: (d) => {
       ctx.opts.dialect = d;
     },
@@ -173,6 +173,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     reset: () => {
       ctx.tasks.clear();
       ctx.byKey.clear();
+      ctx.limits.nextCreateAt.clear();
       ctx.counters.clear();
       engine.clear();
     },

@@ -13,6 +13,8 @@ export interface TaskRecord {
   dialect: DialectName;
   request: unknown;
   idempotencyKey: string | undefined;
+  /** The API key (bearer token) the create carried, "" for none: whose limits the task counts against. */
+  account: string;
   createdAt: number;
   runningAt: number;
   /** Infinity when the task never finishes. */

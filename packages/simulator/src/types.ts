@@ -72,9 +72,12 @@ export interface SimulatorOptions {
   maxBodyBytes?: number;
   /** Clock in epoch milliseconds; tests may pass a fake one. Default Date.now. */
   now?: () => number;
-  /** Tasks in flight (created, not ended) at most; a create beyond answers 429. Default unlimited. */
+  /**
+   * Tasks in flight (created, not ended) per API key at most; a create beyond answers 429 with a
+   * Retry-After. The API key is the create's bearer token. Default unlimited.
+   */
   maxConcurrent?: number;
-  /** Creates per second at most; a create beyond answers 429. Default unlimited. */
+  /** Creates per second per API key at most; a create beyond answers 429. Default unlimited. */
   createRate?: number;
 }
 
@@ -122,10 +125,16 @@ export interface SimulatorCounters {
   faultsInjected: Record<string, number>;
   /** Creates answered 429 by the account limits (maxConcurrent, createRate); injected faults not counted. */
   limited: number;
-  /** The most tasks in flight at once, seen at each create. */
+  /** `limited` per API key (the create's bearer token, "" for none). */
+  limitedByApiKey: Record<string, number>;
+  /** The most tasks in flight at once over all API keys, seen at each create. */
   peakInFlight: number;
-  /** Tasks in flight now. */
+  /** The most tasks in flight at once per API key, seen at each create. */
+  peakInFlightByApiKey: Record<string, number>;
+  /** Tasks in flight now over all API keys. */
   inFlight: number;
+  /** Tasks in flight now per API key; keys with none are left out. */
+  inFlightByApiKey: Record<string, number>;
 }
 
 export interface Simulator {

@@ -161,8 +161,11 @@ describe("HTTP surface", () => {
       downloadsByTask: {},
       faultsInjected: {},
       limited: 0,
+      limitedByApiKey: {},
       peakInFlight: 1,
+      peakInFlightByApiKey: { "test-key": 1 },
       inFlight: 1,
+      inFlightByApiKey: { "test-key": 1 },
     });
     s.reset();
     expect(s.task(id)).toBeUndefined();
