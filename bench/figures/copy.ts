@@ -16,7 +16,7 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand } from "@aws-sdk/client-s3";
-import { localS3Client } from "../../packages/local/src/aws-standins.ts";
+import { localS3Client } from "../../packages/local/src/aws-clients.ts";
 import { startSimulator, type Simulator } from "../../packages/simulator/src/index.ts";
 import { cpuMs, median, runJson, startService, supportFile } from "../support/child.ts";
 import { bundle } from "../support/esbuild.ts";
@@ -103,7 +103,7 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
   try {
     // Minified, as the Lambda functions are deployed; s3rver is the local stack's own s3rver child.
     const s3rverEntry = fileURLToPath(
-      new URL("../../packages/local/src/s3rver-child.ts", import.meta.url),
+      new URL("../../packages/local/src/s3rver/child.ts", import.meta.url),
     );
     const [fetchChild, copyChild, s3rverChild] = await Promise.all(
       [supportFile("copy/fetch-child.ts"), supportFile("copy/copy-child.ts"), s3rverEntry].map(

@@ -8,7 +8,7 @@ import { guardedFetch } from "../../../packages/core/src/net/guarded-fetch.ts";
 import { outputFetchPolicy } from "../../../packages/core/src/net/policy.ts";
 import { copyUrlToS3 } from "../../../packages/core/src/storage/copy.ts";
 import { ObjectStore } from "../../../packages/core/src/storage/objects.ts";
-import { localS3Client } from "../../../packages/local/src/aws-standins.ts";
+import { localS3Client } from "../../../packages/local/src/aws-clients.ts";
 import { cpuMs } from "../child.ts";
 
 const [url, s3Endpoint, bucket, key] = process.argv.slice(2);

@@ -31,13 +31,11 @@ import { POLL_WINDOW_MS } from "../../../packages/core/src/polling/policy.ts";
 import { ObjectStore } from "../../../packages/core/src/storage/objects.ts";
 import { UpstreamClient } from "../../../packages/core/src/upstream/client.ts";
 import { validate } from "../../../packages/core/src/validate/index.ts";
-import {
-  ensureTable,
-  localDynamoClient,
-  localS3Client,
-  spawnDynalite,
-} from "../../../packages/local/src/aws-standins.ts";
-import { multipartExtras, type S3rverCtor } from "../../../packages/local/src/s3rver-extras.ts";
+import { localDynamoClient, localS3Client } from "../../../packages/local/src/aws-clients.ts";
+import { spawnDynalite } from "../../../packages/local/src/dynalite/start.ts";
+import { ensureTable } from "../../../packages/local/src/dynalite/table.ts";
+import { multipartExtras } from "../../../packages/local/src/s3rver/abort-and-list-uploads.ts";
+import type { S3rverCtor } from "../../../packages/local/src/s3rver/types.ts";
 import { jobFlowHandlers } from "../../../packages/local/src/handlers.ts";
 import { startSimulator, type Simulator } from "../../../packages/simulator/src/index.ts";
 import { VirtualClock } from "./clock.ts";

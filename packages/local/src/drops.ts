@@ -11,7 +11,7 @@ import {
   type DropOutcome,
 } from "@reelay/core/drops/ingest";
 import type { Logger } from "./log.ts";
-import type { S3Notifications } from "./s3rver-extras.ts";
+import type { S3Notifications } from "./s3rver/types.ts";
 
 export interface DropRouter {
   /**

@@ -13,13 +13,8 @@ import { join } from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterEach, expect, it } from "vitest";
-import {
-  LOCAL_CREDENTIALS,
-  LOCAL_REGION,
-  LOCAL_TABLE,
-  startStandins,
-  type Standins,
-} from "../src/aws-standins.ts";
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../src/aws-clients.ts";
+import { LOCAL_TABLE, startStandins, type Standins } from "../src/aws-standins.ts";
 
 const require = createRequire(import.meta.url);
 const dynalite = require("dynalite") as (options: Record<string, unknown>) => Server;

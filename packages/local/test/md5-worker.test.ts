@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Md5Worker } from "../src/md5-worker.ts";
+import { Md5Worker } from "../src/s3rver/md5-worker.ts";
 
 let dir: string;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 /**
- * s3rver's writes are made atomic (s3rver-durable.ts): a PutObject that dies midway, as one does when
- * `reelay up` is SIGKILLed, must leave the key as it was, and the bucket must still list and answer
- * HeadBucket (before, a half-written object or an empty metadata file made every listing fail with
- * 500, and the stack could not start again). The cut is made by the client here: it is the same
+ * s3rver's writes are made atomic (s3rver/durable-writes.ts): a PutObject that dies midway, as one
+ * does when `reelay up` is SIGKILLed, must leave the key as it was, and the bucket must still list
+ * and answer HeadBucket (a half-written object or an empty metadata file would make every listing
+ * fail with 500, and the stack could not start again). The cut is made by the client here: it is the same
  * half-written state on s3rver's side.
  */
 import { request } from "node:http";

@@ -1,8 +1,8 @@
 /**
  * Multipart uploads into the local stack's s3rver (with its parts written in place, see
- * s3rver-multipart.ts), spoken to with the real SDK: whatever the parts' sizes and order, the stored
- * object is exactly the listed parts in order, with S3's multipart ETag; wrong or missing parts are
- * InvalidPart; nothing is left in the uploads folder.
+ * s3rver/in-place-multipart.ts), spoken to with the real SDK: whatever the parts' sizes and order,
+ * the stored object is exactly the listed parts in order, with S3's multipart ETag; wrong or
+ * missing parts are InvalidPart; nothing is left in the uploads folder.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, readdir, rm } from "node:fs/promises";

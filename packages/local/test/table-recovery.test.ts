@@ -13,12 +13,8 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from "@aws-s
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { expect, it } from "vitest";
 import { createJobsTableInput } from "@reelay/core/jobs/schema";
-import {
-  LOCAL_CREDENTIALS,
-  LOCAL_REGION,
-  LOCAL_TABLE,
-  startStandins,
-} from "../src/aws-standins.ts";
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../src/aws-clients.ts";
+import { LOCAL_TABLE, startStandins } from "../src/aws-standins.ts";
 
 const require = createRequire(import.meta.url);
 const dynalite = require("dynalite") as (options: Record<string, unknown>) => Server;

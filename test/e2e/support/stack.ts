@@ -12,7 +12,7 @@ import { GetObjectCommand, HeadObjectCommand, type S3Client } from "@aws-sdk/cli
 import { loadConfig } from "../../../packages/core/src/config.ts";
 import { JsonlFileSink } from "../../../packages/core/src/events/jsonl.ts";
 import type { TerminalEvent } from "../../../packages/core/src/events/types.ts";
-import { localS3Client } from "../../../packages/local/src/aws-standins.ts";
+import { localS3Client } from "../../../packages/local/src/aws-clients.ts";
 import {
   EVENTS_FILE,
   startLocalStack,

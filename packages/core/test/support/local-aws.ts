@@ -11,8 +11,9 @@ import { join } from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
-import { ensureTable } from "../../../local/src/aws-standins.ts";
-import { multipartExtras, type S3rverCtor } from "../../../local/src/s3rver-extras.ts";
+import { ensureTable } from "../../../local/src/dynalite/table.ts";
+import { multipartExtras } from "../../../local/src/s3rver/abort-and-list-uploads.ts";
+import type { S3rverCtor } from "../../../local/src/s3rver/types.ts";
 
 // dynalite ships no types; s3rver's few members come with the middleware from the local stack.
 type Dynalite = (options: Record<string, unknown>) => Server;

@@ -5,7 +5,7 @@
  * status the item never reached. DynamoDB's indexes always converge; dynalite's never do. So at
  * start, before anything reads the table, every index entry is checked against the items and put
  * right through the API (dynalite removes an index entry only when the item it belonged to is
- * overwritten or deleted). Found by the crash soak: a job listed both succeeded and queued.
+ * overwritten or deleted). Without it a job can be listed both succeeded and queued.
  */
 import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
 import {

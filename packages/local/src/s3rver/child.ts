@@ -1,11 +1,11 @@
 /**
  * s3rver on the data dir in its own process, so storing objects (hashing, file writes, its HTTP
  * parsing) runs on another core than the flows and the API. Usage (with the tsx loader):
- * s3rver-child.ts <dir> <host> <port>. Prints {"port": N} once listening, or {"error": {code,
+ * child.ts <dir> <host> <port>. Prints {"port": N} once listening, or {"error": {code,
  * message}} and exits 1; then one {"event": ...} line per s3rver notification (the stack's drops
  * listen to them). Ends with its parent: the stdin pipe closes when the parent exits or is killed.
  */
-import { runS3rver } from "./s3rver-run.ts";
+import { runS3rver } from "./run.ts";
 
 const [dir, host, port] = process.argv.slice(2);
 /** Past this, the process exits without waiting for s3rver's close (its writes are durable on their own). */

@@ -1,5 +1,5 @@
 // dynalite on the data dir in its own process, so the database's work runs on the second core and
-// not on the stack's event loop. Usage: node dynalite-child.mjs <dir> <host>. Prints {"port": N}
+// not on the stack's event loop. Usage: node child.mjs <dir> <host>. Prints {"port": N}
 // once listening. Ends with its parent: the stdin pipe closes when the parent exits or is killed,
 // and the database is then closed before this process exits.
 import { createRequire } from "node:module";

@@ -1,13 +1,17 @@
-/** s3rver on a folder with reelay's extras; the stack runs it in its own process or in a child (s3rver-child.ts). */
+/**
+ * s3rver on a folder with reelay's patches, one file each in this folder; the stack runs it in its
+ * own process or in a child (child.ts).
+ */
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
-import { multipartExtras, type S3rverCtor, type S3rverInstance } from "./s3rver-extras.ts";
-import { durableWrites } from "./s3rver-durable.ts";
-import { inPlaceMultipart } from "./s3rver-multipart.ts";
+import { multipartExtras } from "./abort-and-list-uploads.ts";
+import { durableWrites } from "./durable-writes.ts";
+import { inPlaceMultipart } from "./in-place-multipart.ts";
+import type { S3rverCtor, S3rverInstance } from "./types.ts";
 
 const require = createRequire(import.meta.url);
 
-/** s3rver in this process, with reelay's extras (multipart in place, durable writes). */
+/** s3rver in this process, with reelay's patches. */
 export async function runS3rver(
   directory: string,
   host: string,

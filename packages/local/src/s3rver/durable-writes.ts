@@ -1,10 +1,11 @@
 /**
- * s3rver 3.7.1 writes an object's bytes, its md5 and its metadata in place. A process killed in the
- * middle (reelay up SIGKILLed while a manifest was being put) leaves a partial object under its key
- * or an empty metadata file; s3rver then answers 500 to every listing of the bucket, HeadBucket
- * included, and the stack can never start again (found by the crash soak). Here each of those
- * files is written beside its place and renamed into it, so a key holds either its old complete
- * object or the new one. The metadata goes first: a new key becomes visible only with its bytes.
+ * Replaces s3rver 3.7.1's FilesystemStore putObject and putMetadata, which write an object's bytes,
+ * its md5 and its metadata in place. A process killed in the middle (reelay up SIGKILLed while a
+ * manifest is being put) leaves a partial object under its key or an empty metadata file; s3rver
+ * then answers 500 to every listing of the bucket, HeadBucket included, and the stack can never
+ * start again. Here each of those files is written beside its place and renamed into it, so a key
+ * holds either its old complete object or the new one. The metadata goes first: a new key becomes
+ * visible only with its bytes.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";

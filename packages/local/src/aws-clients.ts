@@ -1,0 +1,87 @@
+/**
+ * The AWS SDK clients the local stack, its tests and the CLI speak to dynalite and s3rver with,
+ * tuned for a server on this machine: requests dynalite and s3rver never check are not signed or
+ * hashed, the SDK's logger middleware is dropped, and many sockets are kept open.
+ */
+import { Agent } from "node:http";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { S3Client } from "@aws-sdk/client-s3";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+
+export const LOCAL_REGION = "us-east-1";
+/** s3rver accepts only this pair; dynalite accepts any. */
+export const LOCAL_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+
+/**
+ * dynalite checks that a request carries a well-formed SigV4 Authorization header and a date, never
+ * the signature itself; signing every call for real (a sha256 of the body and four HMACs) is a
+ * quarter of the client's CPU per call, and a job makes about 17 calls.
+ */
+const dynaliteSigner = {
+  sign: async <R extends { headers: Record<string, string> }>(request: R): Promise<R> => {
+    const date = new Date().toISOString().replace(/[-:]|\.\d{3}/g, "");
+    request.headers["x-amz-date"] = date;
+    request.headers.authorization = `AWS4-HMAC-SHA256 Credential=${LOCAL_CREDENTIALS.accessKeyId}/${date.slice(0, 8)}/${LOCAL_REGION}/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=${"0".repeat(64)}`;
+    return request;
+  },
+};
+
+/**
+ * The SDK's logger middleware copies every input and output through a sensitive-data filter for
+ * its logger, even the default one that logs nothing: whole job records, on every call.
+ */
+function withoutSdkLogging(client: { middlewareStack: { remove(name: string): boolean } }): void {
+  client.middlewareStack.remove("loggerMiddleware");
+}
+
+/** Sockets per local client: with the SDK's default of 50, calls queue once many jobs are in flight. */
+const LOCAL_MAX_SOCKETS = 256;
+
+function localRequests(): { httpAgent: Agent } {
+  return { httpAgent: new Agent({ keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS }) };
+}
+
+/** A DynamoDB document client for dynalite: the unsigned signer, many sockets, no SDK logging. */
+export function localDynamoClient(endpoint: string): DynamoDBDocumentClient {
+  const client = new DynamoDBClient({
+    region: LOCAL_REGION,
+    endpoint,
+    credentials: LOCAL_CREDENTIALS,
+    signer: dynaliteSigner,
+    requestHandler: localRequests(),
+  });
+  withoutSdkLogging(client);
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+/** Uploads whose body the SDK would otherwise hash for the signature. */
+const UPLOAD_COMMANDS = new Set(["PutObjectCommand", "UploadPartCommand"]);
+
+/**
+ * An S3 client for s3rver: path-style, its fixed credentials, no flexible checksums (s3rver predates
+ * them). Uploads are signed with UNSIGNED-PAYLOAD: over plain HTTP the SDK would hash every body for
+ * the signature, a second sha256 pass over each copied byte, and s3rver never checks that hash.
+ */
+export function localS3Client(endpoint: string): S3Client {
+  const client = new S3Client({
+    region: LOCAL_REGION,
+    endpoint,
+    credentials: LOCAL_CREDENTIALS,
+    forcePathStyle: true,
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+    requestHandler: localRequests(),
+  });
+  withoutSdkLogging(client);
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      const request = args.request as { headers?: Record<string, string> };
+      if (UPLOAD_COMMANDS.has(context.commandName ?? "") && request.headers !== undefined) {
+        request.headers["x-amz-content-sha256"] = "UNSIGNED-PAYLOAD";
+      }
+      return next(args);
+    },
+    { step: "build", name: "localUnsignedPayload" },
+  );
+  return client;
+}

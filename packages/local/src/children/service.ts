@@ -1,0 +1,77 @@
+/**
+ * A child process as a service of this one: the stand-ins' databases (dynalite, s3rver) run in
+ * children so their work is on another core than the flows and the API. A child speaks in JSON
+ * lines on its stdout and ends when its stdin closes: at stop, and when this process exits or is
+ * killed (the pipe closes with it), so no child outlives the stack.
+ */
+import { spawn } from "node:child_process";
+import { EventEmitter } from "node:events";
+import type { Readable } from "node:stream";
+
+/** How long a stopping child (dynalite, s3rver) may take to close its store before it is killed. */
+const CHILD_STOP_MS = 10_000;
+
+export interface ChildService<T> {
+  /** The first line the child printed. */
+  ready: T;
+  /** Every later line, parsed. */
+  lines: EventEmitter<{ line: [unknown] }>;
+  /** Closes the child's stdin (it stops itself) and waits for it; killed past CHILD_STOP_MS. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `node [nodeArgs] script args` as a service of this process: resolves with the JSON line it prints
+ * once ready. The child ends when its stdin closes: at stop, and when this process exits or is killed.
+ */
+export async function spawnService<T>(
+  script: string,
+  args: string[],
+  nodeArgs: string[] = [],
+): Promise<ChildService<T>> {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // A child that died already makes ending its stdin fail (EPIPE): it is gone either way.
+  child.stdin.on("error", () => undefined);
+  const lines = new EventEmitter<{ line: [unknown] }>();
+  const ready = await new Promise<T>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code, signal) =>
+      reject(new Error(`${script} exited (${code ?? signal}) before it was ready`)),
+    );
+    onJsonLines(child.stdout, (parsed, first) => {
+      if (first) resolve(parsed as T);
+      else lines.emit("line", parsed);
+    });
+  });
+  const stop = async () => {
+    child.stdin.end();
+    const timer = setTimeout(() => child.kill("SIGKILL"), CHILD_STOP_MS);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { ready, lines, stop };
+}
+
+/** Calls `onLine` with each line of `stream` that parses as JSON, `first` true for the first one. */
+function onJsonLines(stream: Readable, onLine: (parsed: unknown, first: boolean) => void): void {
+  let started = false;
+  let buffered = "";
+  stream.setEncoding("utf8").on("data", (chunk: string) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
+      const text = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        continue; // Not one of the child's lines (a library printing): never a reason to fail here.
+      }
+      onLine(parsed, !started);
+      started = true;
+    }
+  });
+}

@@ -1,0 +1,70 @@
+/**
+ * dynalite on the data dir's dynamodb folder, in a child process (child.mjs) so the database's work
+ * runs on another core than the flows, the API and s3rver; started with the jobs table ACTIVE and
+ * its indexes put right (index-repair.ts), and started afresh when a crash left the table stuck.
+ */
+import { mkdir, rename } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { localDynamoClient } from "../aws-clients.ts";
+import { spawnService } from "../children/service.ts";
+import { repairIndexes } from "./index-repair.ts";
+import { ensureTable, TableStuckError } from "./table.ts";
+
+export interface Dynamo {
+  ddb: DynamoDBDocumentClient;
+  endpoint: string;
+  /** Ends the child (it closes its database first) and waits for it. */
+  stop(): Promise<void>;
+}
+
+/**
+ * dynalite on its data folder in a child process (child.mjs). The child ends when its stdin
+ * closes: at stop, and when this process exits or is killed.
+ */
+export async function spawnDynalite(
+  dynamoDir: string,
+  host: string,
+): Promise<{ port: number; stop(): Promise<void> }> {
+  const script = fileURLToPath(new URL("./child.mjs", import.meta.url));
+  const { ready, stop } = await spawnService<{ port: number }>(script, [dynamoDir, host]);
+  return { port: ready.port, stop };
+}
+
+/** dynalite on its data folder with the jobs table ACTIVE. */
+async function startDynamo(dynamoDir: string, host: string, tableName: string): Promise<Dynamo> {
+  const dynalite = await spawnDynalite(dynamoDir, host);
+  const endpoint = `http://${host}:${dynalite.port}`;
+  const ddb = localDynamoClient(endpoint);
+  const stop = async () => {
+    ddb.destroy();
+    await dynalite.stop();
+  };
+  try {
+    await ensureTable(ddb, tableName);
+    await repairIndexes(ddb, tableName);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { ddb, endpoint, stop };
+}
+
+/**
+ * A table stuck CREATING holds no items (dynalite refuses writes to it), but dynalite cannot finish
+ * or delete it: its folder is set aside, kept for inspection, and the database starts afresh.
+ */
+export async function startDynamoRecovering(
+  dynamoDir: string,
+  host: string,
+  tableName: string,
+): Promise<Dynamo> {
+  try {
+    return await startDynamo(dynamoDir, host, tableName);
+  } catch (error) {
+    if (!(error instanceof TableStuckError)) throw error;
+    await rename(dynamoDir, `${dynamoDir}.stuck-${Date.now()}`);
+    await mkdir(dynamoDir, { recursive: true });
+    return startDynamo(dynamoDir, host, tableName);
+  }
+}
