@@ -3,7 +3,14 @@
  * is either started or failed with `start_failed` before the caller hears back, so nothing is lost
  * silently between the record and the state machine.
  */
-import { ReelayError, validate, type Issue, type ValidationResult } from "@reelay/core";
+import {
+  type ErrorCode,
+  isReelayError,
+  ReelayError,
+  validate,
+  type Issue,
+  type ValidationResult,
+} from "@reelay/core";
 import type { Priority } from "@reelay/core/admission/settings";
 import { createJob } from "@reelay/core/jobs/create";
 import type { Job } from "@reelay/core/jobs/types";
@@ -66,7 +73,7 @@ async function start(deps: ResolvedDeps, job: Job): Promise<Job> {
     return job;
   } catch (cause) {
     const error = {
-      code: "start_failed",
+      code: "start_failed" satisfies ErrorCode,
       message: `The job was recorded but could not be started (${describe(cause)}).`,
     };
     let failed: Job;
@@ -79,8 +86,7 @@ async function start(deps: ResolvedDeps, job: Job): Promise<Job> {
       });
     } catch (conflict) {
       // The job moved on from queued: the start went through after all, only its answer was lost.
-      if (conflict instanceof ReelayError && conflict.code === "job_conflict")
-        return deps.jobs.require(job.id);
+      if (isReelayError(conflict, "job_conflict")) return deps.jobs.require(job.id);
       throw conflict;
     }
     await announce(deps, failed);

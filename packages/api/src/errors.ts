@@ -6,7 +6,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ReelayError } from "@reelay/core";
+import { type ErrorCode, ReelayError, type RelayedCode, relayedCode } from "@reelay/core";
 
 export interface ErrorBody {
   error: { code: string; message: string; path?: string; [extra: string]: unknown };
@@ -25,7 +25,7 @@ const NETWORK_CODES = new Set([
 ]);
 
 export function errorBody(
-  code: string,
+  code: ErrorCode | RelayedCode,
   message: string,
   extra: { path?: string | undefined } & Record<string, unknown> = {},
 ): ErrorBody {
@@ -68,7 +68,7 @@ function isDependencyTrouble(error: unknown): boolean {
   );
 }
 
-const HTTP_CODES: Partial<Record<number, string>> = {
+const HTTP_CODES: Partial<Record<number, ErrorCode>> = {
   400: "bad_request",
   401: "unauthorized",
   404: "not_found",
@@ -93,7 +93,7 @@ export function handleError(error: Error, c: Context): Response {
       c,
       status,
       errorBody(
-        HTTP_CODES[status] ?? `http_${status}`,
+        HTTP_CODES[status] ?? relayedCode(`http_${status}`),
         error.message || "The request was refused.",
       ),
     );

@@ -5,7 +5,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { ReelayError } from "@reelay/core";
+import { type ErrorCode, ReelayError } from "@reelay/core";
 
 /** Seven large PNGs fit; API Gateway on AWS caps a body at 10 MB anyway. */
 export const MAX_EDIT_BODY_BYTES = 64 * 1024 * 1024;
@@ -26,7 +26,7 @@ export interface EditForm {
   responseFormat?: string;
 }
 
-function bad(path: string, message: string, code = "invalid_request"): ReelayError {
+function bad(path: string, message: string, code: ErrorCode = "invalid_request"): ReelayError {
   return new ReelayError(code, message, { status: 400, path });
 }
 

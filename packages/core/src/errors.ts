@@ -1,23 +1,25 @@
 /**
  * One error type for every layer. The API, the CLI, rejected drops and the state machine all
- * report the same stable `code`, so a user can search for it and a script can branch on it.
+ * report the same stable `code`, so a user can search for it and a script can branch on it. Codes
+ * come from the registry (error-codes.ts), which also gives each its usual status and retryability.
  */
+import { type ErrorCode, errorCodeInfo, type RelayedCode } from "./error-codes.ts";
 
 /** A problem with one field of a request: an error (the request is refused) or a warning. */
 export interface Issue {
   /** Field path as a person would write it, e.g. `frame_images[1].frame_type`; "" for the whole body. */
   path: string;
   /** Stable machine-readable code, e.g. `duration_not_allowed`. */
-  code: string;
+  code: ErrorCode;
   /** A sentence a person understands, naming the allowed values where there are any. */
   message: string;
 }
 
 export interface ReelayErrorOptions {
   path?: string;
-  /** True when the same call may succeed if tried again later (429, 5xx, network). */
+  /** True when the same call may succeed if tried again later (429, 5xx, network); the code's by default. */
   retryable?: boolean;
-  /** HTTP status this error maps to on reelay's own API, or the upstream's status. */
+  /** HTTP status this error maps to on reelay's own API, or the upstream's status; the code's by default. */
   status?: number;
   /** Extra structured data that is safe to show (never secrets). */
   details?: Record<string, unknown>;
@@ -25,19 +27,20 @@ export interface ReelayErrorOptions {
 }
 
 export class ReelayError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode | RelayedCode;
   readonly path: string | undefined;
   readonly retryable: boolean;
   readonly status: number | undefined;
   readonly details: Record<string, unknown> | undefined;
 
-  constructor(code: string, message: string, options: ReelayErrorOptions = {}) {
+  constructor(code: ErrorCode | RelayedCode, message: string, options: ReelayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    const info = errorCodeInfo(code);
     this.name = "ReelayError";
     this.code = code;
     this.path = options.path;
-    this.retryable = options.retryable ?? false;
-    this.status = options.status;
+    this.retryable = options.retryable ?? info?.retryable ?? false;
+    this.status = options.status ?? info?.status;
     this.details = options.details;
   }
 
@@ -51,6 +54,12 @@ export class ReelayError extends Error {
   }
 }
 
-export function isReelayError(value: unknown): value is ReelayError {
-  return value instanceof ReelayError;
+/** Whether `value` is a ReelayError, and when a code is given, one with that code. */
+export function isReelayError(value: unknown): value is ReelayError;
+export function isReelayError<Code extends ErrorCode>(
+  value: unknown,
+  code: Code,
+): value is ReelayError & { readonly code: Code };
+export function isReelayError(value: unknown, code?: ErrorCode): boolean {
+  return value instanceof ReelayError && (code === undefined || value.code === code);
 }

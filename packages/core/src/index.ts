@@ -1,4 +1,5 @@
 export * from "./errors.ts";
+export { ERROR_CODES, type ErrorCode, type RelayedCode, relayedCode } from "./error-codes.ts";
 export * from "./config.ts";
 export * from "./catalog/index.ts";
 export * from "./contract/schemas.ts";

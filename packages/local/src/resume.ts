@@ -2,11 +2,12 @@
  * On start, every job that was not terminal when the last process ended gets its flow started
  * again, and every terminal job whose event was never recorded as sent gets it now.
  */
+import { isReelayError } from "@reelay/core";
 import type { JsonlFileSink } from "@reelay/core/events/jsonl";
 import { buildTerminalEvent } from "@reelay/core/events/types";
 import type { JobStore } from "@reelay/core/jobs/store";
 import { isTerminal, type Job } from "@reelay/core/jobs/types";
-import { emitOnce, isConflict } from "@reelay/core/pipeline/terminal";
+import { emitOnce } from "@reelay/core/pipeline/terminal";
 
 export interface Leftovers {
   /** Not terminal: their flows start again, oldest first. */
@@ -52,7 +53,7 @@ export async function announceLeftovers(
           { unlessSet: "eventEmittedAt" },
         )
         .catch((error: unknown) => {
-          if (!isConflict(error)) throw error;
+          if (!isReelayError(error, "job_conflict")) throw error;
         });
       continue;
     }

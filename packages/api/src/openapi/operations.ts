@@ -5,7 +5,7 @@
  * /v1/events without an event source) are left out of that app's document.
  */
 import type * as z from "zod";
-import { ImageRequestSchema, VideoRequestSchema } from "@reelay/core";
+import { type ErrorCode, ImageRequestSchema, VideoRequestSchema } from "@reelay/core";
 import {
   AdmissionSchema,
   BatchListSchema,
@@ -24,7 +24,7 @@ import {
 
 interface ErrorCase {
   status: number;
-  codes: string[];
+  codes: ErrorCode[];
   when: string;
 }
 
@@ -214,7 +214,7 @@ const BATCH_EXAMPLE = {
   eta_seconds: 412,
   results: null,
 };
-const BATCH_NOT_FOUND = {
+const BATCH_NOT_FOUND: ErrorCase = {
   status: 404,
   codes: ["batch_not_found"],
   when: "No batch with that id is visible to this key.",
@@ -460,7 +460,7 @@ export const OPERATIONS: Record<string, Operation> = {
       UNAUTHORIZED,
       {
         status: 502,
-        codes: ["upstream_failed", "timeout", "cancelled"],
+        codes: ["upstream_task_failed", "timeout", "cancelled"],
         when: "With the wait: the edit job failed or was cancelled (error.code is the job's).",
       },
     ],

@@ -15,7 +15,7 @@ import { batchNotFound, type BatchStore } from "@reelay/core/batches/store";
 import type { Batch } from "@reelay/core/batches/types";
 import { cancelJob } from "@reelay/core/jobs/cancel";
 import { isTerminal } from "@reelay/core/jobs/types";
-import { ReelayError } from "@reelay/core";
+import { isReelayError, ReelayError } from "@reelay/core";
 import { mayAccess, ownerFilter } from "../auth.ts";
 import { checkLines, parseBatchBody } from "../batch-body.ts";
 import { jsonBodyLimit } from "../body.ts";
@@ -164,8 +164,7 @@ export function batchRoutes(deps: ResolvedDeps, store: BatchStore): Hono<ApiEnv>
             "Cancelled with its batch.",
           ).catch((error: unknown) => {
             // Ended meanwhile: nothing to cancel.
-            if (!(error instanceof ReelayError && error.code === "job_not_cancellable"))
-              throw error;
+            if (!isReelayError(error, "job_not_cancellable")) throw error;
           }),
         ),
       );

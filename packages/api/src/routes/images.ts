@@ -3,7 +3,7 @@
  * OpenAI's multipart images/edits mapped onto the same jobs.
  */
 import { Hono } from "hono";
-import { ReelayError } from "@reelay/core";
+import { ReelayError, relayedCode } from "@reelay/core";
 import { jobNotFound } from "@reelay/core/jobs/store";
 import type { Job } from "@reelay/core/jobs/types";
 import { jsonBodyLimit, parseJson } from "../body.ts";
@@ -20,10 +20,15 @@ import { readWait, waitForJob } from "../wait.ts";
 /** A failed edit is not a result; OpenAI clients throw on a non-2xx answer, which is what they should do. */
 function editFailed(job: Job): ReelayError {
   const error = job.error ?? { code: job.status, message: `The job is ${job.status}.` };
-  return new ReelayError(error.code, `The edit ${job.id} ${job.status}: ${error.message}`, {
-    status: 502,
-    details: { task_id: job.id, status: job.status },
-  });
+  // The job's own code, which may be the upstream's rather than one of reelay's.
+  return new ReelayError(
+    relayedCode(error.code),
+    `The edit ${job.id} ${job.status}: ${error.message}`,
+    {
+      status: 502,
+      details: { task_id: job.id, status: job.status },
+    },
+  );
 }
 
 export function imageRoutes(deps: ResolvedDeps): Hono<ApiEnv> {

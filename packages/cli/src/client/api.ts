@@ -3,7 +3,7 @@
  * nothing answers (the CLI says how to start reelay), `unauthorized` for a wrong key, and for any
  * other refusal the API's own `{error: {code, message, errors}}`, so the CLI shows the same codes.
  */
-import { ReelayError, type Issue } from "@reelay/core";
+import { ReelayError, relayedCode, type Issue } from "@reelay/core";
 import { readSse, type SseMessage } from "./sse.ts";
 import type { CreatedTask, Health, JobPage, JobView, TaskView } from "./types.ts";
 
@@ -203,7 +203,7 @@ export class ReelayApiClient {
         ? error.message
         : `${this.apiUrl} answered HTTP ${response.status}.`;
     const errors = Array.isArray(error.errors) ? (error.errors as Issue[]) : [];
-    return new ReelayError(code, message, {
+    return new ReelayError(relayedCode(code), message, {
       status: response.status,
       ...(typeof error.path === "string" ? { path: error.path } : {}),
       details: { errors },

@@ -6,7 +6,7 @@
  * file is written, so "gone from inbox and an error file present" is this drop's rejection.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { isReelayError } from "@reelay/core";
+import { type ErrorCode, isReelayError } from "@reelay/core";
 import { batchIdFrom } from "@reelay/core/batches/create";
 import { type DropEntry, entryLocation, parseDropFile } from "@reelay/core/drops/parse";
 import { jobIdFrom } from "@reelay/core/jobs/ids";
@@ -98,7 +98,7 @@ export async function awaitDropOutcome(watch: DropWatch): Promise<DropReport> {
         const errors = (errorFile.errors ?? []).map((error) => ({
           where: error.where ?? error.path ?? "(file)",
           path: error.path ?? "",
-          code: error.code ?? "rejected",
+          code: error.code ?? ("rejected" satisfies ErrorCode),
           message: error.message ?? "",
         }));
         const accepted = errorFile.accepted_jobs ?? [];

@@ -75,7 +75,7 @@ export class Inbox {
       for await (const chunk of body) chunks.push(chunk as Buffer);
       return JSON.parse(Buffer.concat(chunks).toString("utf8"));
     } catch (error) {
-      if (isReelayError(error) && error.code === "object_not_found") return undefined;
+      if (isReelayError(error, "object_not_found")) return undefined;
       throw error;
     }
   }

@@ -42,7 +42,7 @@ export async function reportFailures(
         `${JSON.stringify({ error: { code: error.code, message: error.message, ...(error.path ? { path: error.path } : {}), errors } })}\n`,
       );
     io.stderr(
-      `reelay ${command}: ${error.message}${error.code === "api_unreachable" ? "" : ` [${error.code}]`}\n${formatIssues(errors, "error")}`,
+      `reelay ${command}: ${error.message}${isReelayError(error, "api_unreachable") ? "" : ` [${error.code}]`}\n${formatIssues(errors, "error")}`,
     );
     return SETUP_CODES.has(error.code) ? 2 : 1;
   }

@@ -7,7 +7,8 @@
  *                                                                          │
  *                           slot freed <── Poll (task ended), Finish, RecordFailure, cancel
  */
-import { isJobConflict, type JobStore } from "../jobs/store.ts";
+import { isReelayError } from "../errors.ts";
+import type { JobStore } from "../jobs/store.ts";
 import type { Job } from "../jobs/types.ts";
 import type { Clock, DispatchWaker } from "../ports.ts";
 import {
@@ -118,7 +119,7 @@ export class AdmissionControl {
     await jobs
       .update(job.id, {}, { unlessTerminal: true, onlyIfSet: "admittedAt", remove: ["admittedAt"] })
       .catch((error: unknown) => {
-        if (!isJobConflict(error)) throw error;
+        if (!isReelayError(error, "job_conflict")) throw error;
       });
     await this.release(job.id);
   }

@@ -8,7 +8,8 @@
  *   2. admit    job record      admittedAt set, if still in progress and not admitted
  *   3. dequeue  queue entry     deleted; then the execution starts (named by job id and admission)
  */
-import { isJobConflict, type JobStore } from "../jobs/store.ts";
+import { isReelayError } from "../errors.ts";
+import type { JobStore } from "../jobs/store.ts";
 import { isTerminal, type Job } from "../jobs/types.ts";
 import type { JobStarter } from "../ports.ts";
 import type { AdmissionControl } from "./control.ts";
@@ -104,7 +105,7 @@ async function admit(deps: DispatchDeps, job: Job): Promise<Job | undefined> {
       { unlessTerminal: true, unlessSet: "admittedAt", increment: { admissions: 1 } },
     );
   } catch (error) {
-    if (!isJobConflict(error)) throw error;
+    if (!isReelayError(error, "job_conflict")) throw error;
     const current = await deps.jobs.get(job.id);
     if (current !== undefined && !isTerminal(current.status) && current.admittedAt !== undefined)
       return current;

@@ -8,7 +8,8 @@
  *   entry of a job that ended or was admitted               -> deleted
  *   entry older than REELAY_QUEUE_TIMEOUT_S                 -> job failed with queue_timeout, one event
  */
-import { isJobConflict } from "../jobs/store.ts";
+import type { ErrorCode } from "../error-codes.ts";
+import { isReelayError } from "../errors.ts";
 import { isTerminal, type Job } from "../jobs/types.ts";
 import { emitOnce } from "../pipeline/terminal.ts";
 import type { EventSink } from "../ports.ts";
@@ -80,7 +81,7 @@ async function sweepEntry(deps: SweepDeps, entry: QueueEntry, result: SweepResul
       to: "failed",
       set: {
         error: {
-          code: "queue_timeout",
+          code: "queue_timeout" satisfies ErrorCode,
           message: `No upstream slot came free within the queue limit (REELAY_QUEUE_TIMEOUT_S, ${limitS} s).`,
         },
         finishedAt: deps.now().toISOString(),
@@ -91,7 +92,7 @@ async function sweepEntry(deps: SweepDeps, entry: QueueEntry, result: SweepResul
     result.expired.push(job.id);
   } catch (error) {
     // Admitted or cancelled meanwhile: that path owns the job now.
-    if (!isJobConflict(error)) throw error;
+    if (!isReelayError(error, "job_conflict")) throw error;
   }
   await deps.admission.store.dequeue(job.id);
 }

@@ -6,6 +6,7 @@
  *   job ends (emitOnce) ──ADD ended──> batch  ── ended = jobs ──> marked due ──> dispatcher: complete()
  *   sweep: an open batch whose counter lost a step (a crash) is recounted and completed the same way
  */
+import type { ErrorCode } from "../error-codes.ts";
 import { BATCH_COMPLETED, type BatchCompletedEvent, EVENT_SOURCE } from "../events/types.ts";
 import type { JobStore } from "../jobs/store.ts";
 import { isTerminal, type Job, type JobError } from "../jobs/types.ts";
@@ -94,7 +95,7 @@ export async function resultLines(
           status: "rejected",
           outputs: [],
           error: {
-            code: "invalid_request",
+            code: "invalid_request" satisfies ErrorCode,
             message: first?.message ?? "The request is not valid.",
             errors: line.errors ?? [],
           },

@@ -3,6 +3,7 @@
  * "implementation-defined" (spec §2.5, §3, §9), so these readers accept every shape we know of and
  * never throw: any JSON value (or none) goes in, a best reading comes out.
  */
+import type { ErrorCode } from "../error-codes.ts";
 
 type TaskStateName = "running" | "succeeded" | "failed";
 
@@ -213,7 +214,11 @@ export function classifyTask(httpStatus: number, body: unknown): TaskState {
       ...withStatus,
       outputUrls: [],
       error: {
-        code: business?.code ?? (httpStatus >= 500 ? "upstream_unavailable" : "upstream_rejected"),
+        code:
+          business?.code ??
+          (httpStatus >= 500
+            ? ("upstream_unavailable" satisfies ErrorCode)
+            : ("upstream_rejected" satisfies ErrorCode)),
         message: `HTTP ${httpStatus}: ${describeFailure(body)}`,
       },
     };
@@ -224,7 +229,10 @@ export function classifyTask(httpStatus: number, body: unknown): TaskState {
       state: "failed",
       ...withStatus,
       outputUrls: [],
-      error: { code: business?.code ?? "upstream_task_failed", message: describeFailure(body) },
+      error: {
+        code: business?.code ?? ("upstream_task_failed" satisfies ErrorCode),
+        message: describeFailure(body),
+      },
     };
   }
   const outputUrls = findOutputUrls(body);

@@ -7,7 +7,8 @@
  *   cancel:  queued|running|downloading ──write──> cancelled ──emitOnce──> StopExecution
  *   step:                      (late) Poll/Download/Finish ──write──> condition fails
  */
-import { ReelayError } from "../errors.ts";
+import type { ErrorCode } from "../error-codes.ts";
+import { isReelayError, ReelayError } from "../errors.ts";
 import type { AdmissionControl } from "../admission/control.ts";
 import type { BatchTracker } from "../batches/progress.ts";
 import { type Clock, type EventSink, type ExecutionStopper, executionName } from "../ports.ts";
@@ -53,11 +54,11 @@ export async function cancelJob(
     job = await deps.jobs.transition(id, {
       from: CANCELLABLE,
       to: "cancelled",
-      set: { error: { code: "cancelled", message: reason }, finishedAt: at },
+      set: { error: { code: "cancelled" satisfies ErrorCode, message: reason }, finishedAt: at },
       note: "cancel",
     });
   } catch (error) {
-    if (error instanceof ReelayError && error.code === "job_conflict") {
+    if (isReelayError(error, "job_conflict")) {
       throw notCancellable({ id, status: (error.details as { status: JobStatus }).status });
     }
     throw error;

@@ -18,7 +18,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from "@aws-sdk/lib-dynamodb";
-import { ReelayError } from "../errors.ts";
+import { isReelayError, ReelayError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { isJobId } from "./ids.ts";
 import { JOBS_LIST_INDEX, JOBS_LIST_PARTITION } from "./schema.ts";
@@ -138,11 +138,6 @@ function filterExpression(
   return terms.length === 0 ? undefined : { expression: terms.join(" AND "), names, values };
 }
 
-/** True when a conditional job write was refused: the job was not in a state it could be made in. */
-export function isJobConflict(error: unknown): error is ReelayError {
-  return error instanceof ReelayError && error.code === "job_conflict";
-}
-
 export function jobNotFound(id: string): ReelayError {
   return new ReelayError("job_not_found", `No job with id ${id}.`, {
     status: 404,
@@ -223,7 +218,7 @@ export class JobStore {
     try {
       return { job: await this.create(job), created: true };
     } catch (error) {
-      if (!(error instanceof ReelayError) || error.code !== "job_exists") throw error;
+      if (!isReelayError(error, "job_exists")) throw error;
       const existing = await this.get(job.id);
       if (existing === undefined) throw error;
       return { job: existing, created: false };

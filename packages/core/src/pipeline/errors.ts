@@ -3,6 +3,7 @@
  * its errorType, and the state machine's Retry matches on it: "ReelayTransientError" is retried,
  * a plain "ReelayError" is permanent and goes straight to RecordFailure.
  */
+import type { ErrorCode, RelayedCode } from "../error-codes.ts";
 import { ReelayError, type ReelayErrorOptions } from "../errors.ts";
 
 export const TRANSIENT_ERROR_NAME = "ReelayTransientError";
@@ -21,7 +22,11 @@ export class Requeued extends Error {
 }
 
 export class TransientError extends ReelayError {
-  constructor(code: string, message: string, options: Omit<ReelayErrorOptions, "retryable"> = {}) {
+  constructor(
+    code: ErrorCode | RelayedCode,
+    message: string,
+    options: Omit<ReelayErrorOptions, "retryable"> = {},
+  ) {
     super(code, message, { ...options, retryable: true });
     this.name = TRANSIENT_ERROR_NAME;
   }

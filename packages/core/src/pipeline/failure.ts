@@ -1,4 +1,5 @@
 /** Naming why a job failed, from whatever reached RecordFailure. */
+import type { ErrorCode } from "../error-codes.ts";
 import type { Job, JobError } from "../jobs/types.ts";
 import type { FailureInput, FlowState } from "./deps.ts";
 import { TRANSIENT_ERROR_NAME } from "./errors.ts";
@@ -31,7 +32,7 @@ export function timeoutError(
   detail = "",
 ): JobError {
   return {
-    code: "timeout",
+    code: "timeout" satisfies ErrorCode,
     message: `The upstream gave no result before the job's deadline (${state.deadlineAt}, ${state.polls} polls)${detail}.`,
   };
 }
@@ -55,16 +56,19 @@ export function failureOf(input: FailureInput, job: Job): JobError {
       return { code: cause.code, message: cause.message ?? error.Error };
     if (error.Error === "States.Timeout") {
       return {
-        code: "step_timeout",
+        code: "step_timeout" satisfies ErrorCode,
         message: `A pipeline step ran past its time limit${job.lastError ? ` (last error: ${job.lastError.message})` : ""}.`,
       };
     }
     return {
-      code: "step_failed",
+      code: "step_failed" satisfies ErrorCode,
       message: cause.message ?? `A pipeline step failed with ${error.Error}.`,
     };
   }
   if (input.outcome === "running" && input.polls >= input.maxPolls)
     return timeoutError(input, ", the poll limit was reached");
-  return { code: "internal_error", message: "The job failed without a recorded reason." };
+  return {
+    code: "internal_error" satisfies ErrorCode,
+    message: "The job failed without a recorded reason.",
+  };
 }

@@ -6,7 +6,8 @@
  * their usual case needs (its answer is the record); only when its condition fails (a repeat, a
  * resume, a cancel) do they read the record and decide from it, as they always did.
  */
-import { ReelayError } from "../errors.ts";
+import type { ErrorCode } from "../error-codes.ts";
+import { isReelayError, ReelayError } from "../errors.ts";
 import type { Job, JobOutput, TerminalStatus } from "../jobs/types.ts";
 import { isTerminal } from "../jobs/types.ts";
 import { generationStatsKey } from "../jobs/generation-stats.ts";
@@ -26,7 +27,7 @@ import type { FailureInput, FlowState, PipelineDeps } from "./deps.ts";
 import { asStepError, Requeued, TransientError } from "./errors.ts";
 import { failureOf, timeoutError } from "./failure.ts";
 import { imageKey, videoKey } from "./outputs.ts";
-import { emitOnce, isConflict, writeManifest } from "./terminal.ts";
+import { emitOnce, writeManifest } from "./terminal.ts";
 
 export type { CaughtError, FailureInput, FlowState, PipelineDeps } from "./deps.ts";
 
@@ -60,7 +61,10 @@ function stopped(state: FlowState, job: Job): FlowState {
     outcome: "failed",
     waitSeconds: 0,
     error: job.error ?? {
-      code: job.status === "cancelled" ? "cancelled" : "job_ended",
+      code:
+        job.status === "cancelled"
+          ? ("cancelled" satisfies ErrorCode)
+          : ("job_ended" satisfies ErrorCode),
       message: `Job ${job.id} is already ${job.status}.`,
     },
   };
@@ -107,7 +111,7 @@ async function unlessConflict(write: Promise<Job>): Promise<Job | undefined> {
   try {
     return await write;
   } catch (error) {
-    if (isConflict(error)) return undefined;
+    if (isReelayError(error, "job_conflict")) return undefined;
     throw error;
   }
 }
@@ -139,7 +143,7 @@ async function createTask(deps: PipelineDeps, job: Job) {
 }
 
 function isRateLimited(error: unknown): boolean {
-  return error instanceof ReelayError && error.code === "upstream_rate_limited";
+  return isReelayError(error, "upstream_rate_limited");
 }
 
 /** Creates the upstream task exactly once: none at all when the job already has a task id. */
@@ -288,7 +292,7 @@ async function look(
       ...next,
       outcome: "failed",
       waitSeconds: 0,
-      error: { code: "upstream_task_failed", message: reason },
+      error: { code: "upstream_task_failed" satisfies ErrorCode, message: reason },
     };
   }
   if (answer === undefined || answer.state.state === "running") {
@@ -504,7 +508,8 @@ export function finish(
         finished = await succeed();
       } catch (error) {
         // Lost the race to another finish: that one emits.
-        if (isConflict(error) && error.details?.status === "succeeded") return done;
+        if (isReelayError(error, "job_conflict") && error.details?.status === "succeeded")
+          return done;
         throw error;
       }
     }
@@ -536,7 +541,7 @@ export async function recordFailure(
         set: { error: failureOf(input, job), finishedAt: deps.now().toISOString() },
       });
     } catch (error) {
-      const status = isConflict(error) ? error.details?.status : undefined;
+      const status = isReelayError(error, "job_conflict") ? error.details?.status : undefined;
       if (typeof status === "string" && isTerminal(status)) return { jobId: job.id, status };
       throw error;
     }

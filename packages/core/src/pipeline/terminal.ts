@@ -5,7 +5,7 @@
  * steps overlap in that window, and carries the same event id, so a consumer can drop it.
  */
 import { buildTerminalEvent } from "../events/types.ts";
-import { ReelayError } from "../errors.ts";
+import { isReelayError } from "../errors.ts";
 import type { Job } from "../jobs/types.ts";
 import type { PipelineDeps } from "./deps.ts";
 import { manifestKey, manifestOf } from "./outputs.ts";
@@ -32,16 +32,11 @@ export async function emitOnce(
     return recorded;
   } catch (error) {
     // Someone recorded it first: the event is out either way.
-    if (!(error instanceof ReelayError && error.code === "job_conflict")) throw error;
+    if (!isReelayError(error, "job_conflict")) throw error;
     return undefined;
   }
 }
 
 export async function writeManifest(deps: PipelineDeps, job: Job): Promise<void> {
   await deps.objects.putJson(manifestKey(job.id), manifestOf(job));
-}
-
-/** True when `error` says the job was not in a status the write could leave from. */
-export function isConflict(error: unknown): error is ReelayError {
-  return error instanceof ReelayError && error.code === "job_conflict";
 }

@@ -1,0 +1,40 @@
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import { ERROR_CODES, type ErrorCode, ReelayError } from "@reelay/core";
+import { handleError } from "../src/errors.ts";
+import { OPERATIONS } from "../src/openapi/operations.ts";
+
+const statusOf = (code: ErrorCode): number | undefined =>
+  (ERROR_CODES[code] as { status?: number }).status;
+
+describe("the API answers the registry's statuses", () => {
+  it("a ReelayError thrown with no status of its own is answered with its code's status", async () => {
+    const app = new Hono();
+    app.get("/:code", (c) => {
+      throw new ReelayError(c.req.param("code") as ErrorCode, "refused");
+    });
+    app.onError(handleError);
+    const answered = (Object.keys(ERROR_CODES) as ErrorCode[]).filter(
+      (code) => statusOf(code) !== undefined,
+    );
+    for (const code of answered) {
+      const response = await app.request(`/${code}`);
+      expect([
+        response.status,
+        ((await response.json()) as { error: { code: string } }).error.code,
+      ]).toEqual([statusOf(code), code]);
+    }
+  });
+
+  it("every error the OpenAPI document lists has the status the registry gives its code", () => {
+    for (const [route, operation] of Object.entries(OPERATIONS)) {
+      for (const error of operation.errors) {
+        for (const code of error.codes) {
+          const status = statusOf(code);
+          if (status !== undefined)
+            expect(`${route} ${code} ${error.status}`).toBe(`${route} ${code} ${status}`);
+        }
+      }
+    }
+  });
+});
