@@ -4,7 +4,7 @@
  */
 import type { App } from "sst/constructs";
 
-export const FUNCTION_DEFAULTS = {
+const FUNCTION_DEFAULTS = {
   runtime: "nodejs22.x",
   architecture: "arm_64",
   // Finite: job logs are for debugging, not an archive; events and job records are the history.

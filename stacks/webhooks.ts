@@ -13,7 +13,7 @@ import { DETAIL_TYPES, EVENT_SOURCE } from "../packages/core/src/events/types.ts
 import { allowTable } from "./permissions.ts";
 
 /** 5 tries of at most 10 s plus 15 s of backoff fit easily; more would be a stuck receiver. */
-export const WEBHOOK_LAMBDA_TIMEOUT_S = 120;
+const WEBHOOK_LAMBDA_TIMEOUT_S = 120;
 
 export function createWebhookDelivery(
   stack: Stack,

@@ -6,6 +6,4 @@ export * from "./contract/schemas.ts";
 export * from "./contract/responses.ts";
 export * from "./validate/index.ts";
 export * from "./upstream/client.ts";
-export { checkBaseUrl, isAllowedBaseUrl, parseBaseUrl } from "./upstream/base-url.ts";
-export { UPSTREAM_ERROR_CODES, type UpstreamErrorCode } from "./upstream/errors.ts";
 export * from "./polling/policy.ts";

@@ -12,7 +12,7 @@ import { startDynamoRecovering } from "./dynalite/start.ts";
 import { startS3rver } from "./s3rver/start.ts";
 import type { S3Notifications } from "./s3rver/types.ts";
 
-export const LOCAL_BUCKET = "reelay-local";
+const LOCAL_BUCKET = "reelay-local";
 export const LOCAL_TABLE = "reelay-jobs";
 
 export interface StandinOptions {

@@ -22,7 +22,7 @@ type Step = (deps: PipelineDeps, input: FlowState & FailureInput) => Promise<unk
 const STEPS: Record<JobFlowStep, Step> = { submit, poll, download, finish, recordFailure };
 
 /** What the Lambda runtime reports for a thrown error. */
-export class LambdaStyleError extends Error {
+class LambdaStyleError extends Error {
   constructor(error: unknown) {
     const name = error instanceof Error ? error.name : "Error";
     const message = error instanceof Error ? error.message : String(error);

@@ -37,7 +37,7 @@ import { windowSleeper } from "./window-sleep.ts";
 export const EVENTS_FILE = "events.jsonl";
 export const SIMULATOR_STATE_FILE = join("simulator", "tasks.jsonl");
 /** The simulator's generation time when nothing else is asked: a believable wait, not minutes. */
-export const DEFAULT_SIM_GENERATION_MS = 20_000;
+const DEFAULT_SIM_GENERATION_MS = 20_000;
 
 export interface LocalStackOptions {
   config: Config;

@@ -10,9 +10,9 @@ export const DETAIL_TYPES = {
   failed: "Generation Failed",
   cancelled: "Generation Cancelled",
 } as const satisfies Record<TerminalStatus, string>;
-export type DetailType = (typeof DETAIL_TYPES)[TerminalStatus];
+type DetailType = (typeof DETAIL_TYPES)[TerminalStatus];
 
-export interface EventOutput {
+interface EventOutput {
   bucket: string;
   key: string;
   bytes: number;

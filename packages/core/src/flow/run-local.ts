@@ -163,5 +163,4 @@ export async function runJobFlowLocally(opts: RunJobFlowLocallyOptions): Promise
 export {
   ExecutionAbortedError,
   ExecutionError,
-  ExecutionTimeoutError,
 } from "aws-local-stepfunctions";

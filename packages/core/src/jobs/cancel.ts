@@ -16,7 +16,7 @@ import { emitOnce } from "../pipeline/terminal.ts";
 import type { JobStore } from "./store.ts";
 import type { Job, JobStatus } from "./types.ts";
 
-export const CANCELLABLE: readonly JobStatus[] = ["queued", "running", "downloading"];
+const CANCELLABLE: readonly JobStatus[] = ["queued", "running", "downloading"];
 
 export interface CancelDeps {
   jobs: JobStore;
@@ -31,7 +31,7 @@ export interface CancelDeps {
   now: Clock;
 }
 
-export function notCancellable(job: Pick<Job, "id" | "status">): ReelayError {
+function notCancellable(job: Pick<Job, "id" | "status">): ReelayError {
   return new ReelayError(
     "job_not_cancellable",
     `Job ${job.id} is already ${job.status}; only a queued, running or downloading job can be cancelled.`,

@@ -58,7 +58,7 @@ export class GenerationStatsStore {
 }
 
 /** How long a history read in this process answers later reads (other processes' samples show up within it). */
-export const GENERATION_STATS_CACHE_MS = 5_000;
+const GENERATION_STATS_CACHE_MS = 5_000;
 
 interface CachedHistory {
   history: GenerationHistory | undefined;

@@ -44,7 +44,7 @@ export interface JobError {
   message: string;
 }
 
-export interface JobHistoryEntry {
+interface JobHistoryEntry {
   status: string;
   at: string;
   note?: string;

@@ -51,11 +51,5 @@ export interface FlowState {
   runningSeenAt?: string;
 }
 
-/** What Step Functions' Catch puts at ResultPath $.error. */
-export interface CaughtError {
-  Error?: string;
-  Cause?: string;
-}
-
 /** RecordFailure's input: the flow state, where `error` is the poll's verdict or Catch's {Error, Cause}. */
 export type FailureInput = Omit<FlowState, "error"> & { error?: unknown };

@@ -32,10 +32,6 @@ export class TransientError extends ReelayError {
   }
 }
 
-export function isTransientError(value: unknown): value is TransientError {
-  return value instanceof TransientError;
-}
-
 /** What a step throws for any error: retryable ReelayErrors become TransientErrors, unknown ones too (AWS SDK and network faults). */
 export function asStepError(error: unknown): ReelayError {
   if (error instanceof TransientError) return error;

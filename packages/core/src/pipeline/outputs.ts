@@ -9,7 +9,7 @@ const IMAGE_EXTENSIONS: Record<string, string> = {
   "image/gif": "gif",
 };
 
-export function outputPrefix(jobId: string): string {
+function outputPrefix(jobId: string): string {
   return `outputs/${jobId}/`;
 }
 

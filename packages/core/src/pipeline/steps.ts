@@ -29,7 +29,7 @@ import { failureOf, timeoutError } from "./failure.ts";
 import { imageKey, videoKey } from "./outputs.ts";
 import { emitOnce, writeManifest } from "./terminal.ts";
 
-export type { CaughtError, FailureInput, FlowState, PipelineDeps } from "./deps.ts";
+export type { FailureInput, FlowState, PipelineDeps } from "./deps.ts";
 
 /** Runs a step; whatever it throws leaves as a TransientError or a permanent ReelayError, recorded on the job. */
 async function guarded<T>(

@@ -6,7 +6,7 @@
 import { ReelayError } from "../errors.ts";
 import { describeFailure, readBusinessError } from "../contract/responses.ts";
 
-export const UPSTREAM_ERROR_CODES = [
+const UPSTREAM_ERROR_CODES = [
   "upstream_rate_limited",
   "upstream_unavailable",
   "upstream_timeout",
@@ -18,7 +18,7 @@ export const UPSTREAM_ERROR_CODES = [
   "invalid_base_url",
   "missing_idempotency_key",
 ] as const;
-export type UpstreamErrorCode = (typeof UPSTREAM_ERROR_CODES)[number];
+type UpstreamErrorCode = (typeof UPSTREAM_ERROR_CODES)[number];
 
 export type Redact = (text: string) => string;
 
@@ -31,7 +31,7 @@ export function redactor(secret: string): Redact {
 }
 
 /** Where a request went, safe to show: method and endpoint path, never headers. */
-export interface CallSite {
+interface CallSite {
   method: string;
   endpoint: string;
 }
@@ -145,7 +145,7 @@ export function badResponse(
   );
 }
 
-export function isTimeout(error: unknown): boolean {
+function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
 }
 

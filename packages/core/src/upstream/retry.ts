@@ -12,7 +12,7 @@ export interface Backoff {
 export const DEFAULT_BACKOFF: Backoff = { baseMs: 500, capMs: 8_000 };
 
 /** A server's Retry-After is obeyed up to this; beyond it we would rather fail and let the job retry. */
-export const MAX_RETRY_AFTER_MS = 60_000;
+const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Delay before attempt `attempt + 1`, where `attempt` (1-based) is the attempt that just failed. */
 export function backoffDelayMs(attempt: number, backoff: Backoff, random: () => number): number {

@@ -18,7 +18,7 @@ import { checkRequestSize } from "./size.ts";
 import { checkVideo } from "./video.ts";
 import { detectVideoMode } from "./video-mode.ts";
 
-export { ValidationCodes, type ValidationCode } from "./codes.ts";
+export { ValidationCodes } from "./codes.ts";
 
 export interface ValidationResult {
   valid: boolean;
