@@ -13,6 +13,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULTS } from "../../packages/api/src/deps.ts";
 import { MAX_EDIT_BODY_BYTES } from "../../packages/api/src/multipart.ts";
+import { MAX_BATCH_BODY_BYTES } from "../../packages/api/src/routes/batches.ts";
 import { startTestStack, type TestStack } from "../e2e/support/stack.ts";
 import {
   badAuthorization,
@@ -376,13 +377,15 @@ describe("fuzzing every route over real HTTP", () => {
     "POST /v1/chat/completions": DEFAULTS.maxBodyBytes,
     "POST /v1/images/edits": MAX_EDIT_BODY_BYTES,
     "POST /v1/keys": 16 * 1024,
+    "POST /v1/batches": MAX_BATCH_BODY_BYTES,
   };
 
   it("a body over the route's limit is 413 payload_too_large: with a Content-Length, with one that lies, and chunked with none", async () => {
     const bodied = routes.filter((route) => route.body !== undefined);
     for (const route of bodied) {
       const what = `${route.method} ${route.template}`;
-      const limit = LIMITS[what] ?? MAX_EDIT_BODY_BYTES;
+      const limit = LIMITS[what];
+      if (limit === undefined) throw new Error(`${what} takes a body: add its limit to LIMITS`);
       const headers = {
         ...authHeaders(stack.apiKey),
         "content-type":

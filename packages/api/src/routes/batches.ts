@@ -24,7 +24,7 @@ import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
 import { PRIORITY_HEADER, readPriority } from "../priority.ts";
 
 /** A JSONL body of 10,000 requests runs to a few MB; API Gateway takes at most 10 MB. */
-const MAX_BATCH_BODY_BYTES = 10 * 1024 * 1024;
+export const MAX_BATCH_BODY_BYTES = 10 * 1024 * 1024;
 /** Jobs cancelled at once by a batch cancel. */
 const CANCEL_CONCURRENCY = 16;
 
