@@ -7,15 +7,15 @@ import * as s3 from "aws-cdk-lib/aws-s3";
 import * as s3n from "aws-cdk-lib/aws-s3-notifications";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { Api, Config, Function as SstFunction, type StackContext } from "sst/constructs";
-import { loadConfig } from "../packages/core/src/config.ts";
-import { ReelayError } from "../packages/core/src/errors.ts";
+import { loadConfig } from "@reelay/core/config";
+import { ReelayError } from "@reelay/core/errors";
 import {
   STEP_LAMBDA_TIMEOUT_S,
   STEP_MEMORY_MB,
   UPSTREAM_STEPS,
   type JobFlowStep,
-} from "../packages/core/src/flow/steps.ts";
-import { jobFlowStateMachineProps } from "../packages/core/src/flow/synth-definition.ts";
+} from "@reelay/flow/steps";
+import { jobFlowStateMachineProps } from "@reelay/flow/synth-definition";
 import { suppressNagFindings } from "./nag.ts";
 import {
   allowListPrefix,

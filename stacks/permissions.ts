@@ -11,19 +11,15 @@ import type * as events from "aws-cdk-lib/aws-events";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
-import {
-  ADMISSION_KEY,
-  QUEUE_KEY_PREFIX,
-  QUEUE_PARTITION,
-} from "../packages/core/src/admission/store.ts";
-import { BATCHES_DUE_KEY, BATCHES_PARTITION } from "../packages/core/src/batches/store.ts";
-import { BATCH_ID_PREFIX } from "../packages/core/src/batches/types.ts";
-import { GENERATION_STATS_KEY_PREFIX } from "../packages/core/src/jobs/generation-stats.ts";
-import { JOB_ID_PREFIXES } from "../packages/core/src/jobs/ids.ts";
-import { JOBS_LIST_INDEX } from "../packages/core/src/jobs/schema.ts";
-import { manifestKey } from "../packages/core/src/pipeline/outputs.ts";
-import { resultsKey } from "../packages/core/src/batches/progress.ts";
-import { DEAD_LETTER_KEY_PREFIX } from "../packages/core/src/webhooks/dead-letter.ts";
+import { ADMISSION_KEY, QUEUE_KEY_PREFIX, QUEUE_PARTITION } from "@reelay/core/admission/store";
+import { BATCHES_DUE_KEY, BATCHES_PARTITION } from "@reelay/core/batches/store";
+import { BATCH_ID_PREFIX } from "@reelay/core/batches/types";
+import { GENERATION_STATS_KEY_PREFIX } from "@reelay/core/jobs/generation-stats";
+import { JOB_ID_PREFIXES } from "@reelay/core/jobs/ids";
+import { JOBS_LIST_INDEX } from "@reelay/core/jobs/schema";
+import { manifestKey } from "@reelay/core/pipeline/outputs";
+import { resultsKey } from "@reelay/core/batches/progress";
+import { DEAD_LETTER_KEY_PREFIX } from "@reelay/core/webhooks/dead-letter";
 
 export type TableAction =
   | "GetItem"

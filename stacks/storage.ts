@@ -7,7 +7,7 @@ import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as events from "aws-cdk-lib/aws-events";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
-import { JOBS_TABLE_SCHEMA } from "../packages/core/src/jobs/schema.ts";
+import { JOBS_TABLE_SCHEMA } from "@reelay/core/jobs/schema";
 
 function privateBucketProps(): s3.BucketProps {
   return {

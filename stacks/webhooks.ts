@@ -9,7 +9,7 @@ import * as targets from "aws-cdk-lib/aws-events-targets";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import { Config, Function as SstFunction } from "sst/constructs";
 import type { Stack } from "sst/constructs";
-import { DETAIL_TYPES, EVENT_SOURCE } from "../packages/core/src/events/types.ts";
+import { DETAIL_TYPES, EVENT_SOURCE } from "@reelay/core/events/types";
 import { allowTable } from "./permissions.ts";
 
 /** 5 tries of at most 10 s plus 15 s of backoff fit easily; more would be a stuck receiver. */

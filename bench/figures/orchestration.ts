@@ -14,7 +14,7 @@
  * to what was counted (pricing.ts), with the stack's memory per function (STEP_MEMORY_MB).
  */
 import { availableParallelism, loadavg } from "node:os";
-import { synthJobFlowDefinition } from "../../packages/core/src/flow/synth-definition.ts";
+import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
 import type { BenchContext, Figure } from "../support/figure.ts";
 import {
   EQUAL_DELAY_WAIT_S,

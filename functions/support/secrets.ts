@@ -8,7 +8,7 @@
  * `/sst/<SST_APP>/.fallback/Secret/<NAME>/value`. The function's IAM policy from `bind` covers both.
  */
 import { GetParametersCommand, SSMClient } from "@aws-sdk/client-ssm";
-import { ReelayError } from "../../packages/core/src/errors.ts";
+import { ReelayError } from "@reelay/core/errors";
 
 const FROM_SSM = "__FETCH_FROM_SSM__";
 

@@ -4,20 +4,10 @@
  */
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
-import { ReelayError } from "../../packages/core/src/errors.ts";
-import { UPSTREAM_STEPS, type JobFlowStep } from "../../packages/core/src/flow/steps.ts";
-import type {
-  FailureInput,
-  FlowState,
-  PipelineDeps,
-} from "../../packages/core/src/pipeline/deps.ts";
-import {
-  download,
-  finish,
-  poll,
-  recordFailure,
-  submit,
-} from "../../packages/core/src/pipeline/steps.ts";
+import { ReelayError } from "@reelay/core/errors";
+import { UPSTREAM_STEPS, type JobFlowStep } from "@reelay/flow/steps";
+import type { FailureInput, FlowState, PipelineDeps } from "@reelay/core/pipeline/deps";
+import { download, finish, poll, recordFailure, submit } from "@reelay/core/pipeline/steps";
 import { buildPipelineDeps } from "./deps.ts";
 
 const STEPS: Record<

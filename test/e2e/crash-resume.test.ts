@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startSimulator, type Simulator } from "../../packages/simulator/src/index.ts";
+import { startSimulator, type Simulator } from "@reelay/simulator";
 import {
   eventsIn,
   freePort,

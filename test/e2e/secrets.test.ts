@@ -22,12 +22,12 @@ import { inspect } from "node:util";
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from "@aws-sdk/client-s3";
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startSimulator, type Simulator } from "../../packages/simulator/src/index.ts";
-import { loadConfig } from "../../packages/core/src/config.ts";
-import { localS3Client } from "../../packages/local/src/aws-clients.ts";
-import { startStandins } from "../../packages/local/src/aws-standins.ts";
-import { consoleLogger, type Logger } from "../../packages/local/src/log.ts";
-import { EVENTS_FILE, startLocalStack, type LocalStack } from "../../packages/local/src/stack.ts";
+import { startSimulator, type Simulator } from "@reelay/simulator";
+import { loadConfig } from "@reelay/core/config";
+import { localS3Client } from "@reelay/local/aws-clients";
+import { startStandins } from "@reelay/local/aws-standins";
+import { consoleLogger, type Logger } from "@reelay/local/log";
+import { EVENTS_FILE, startLocalStack, type LocalStack } from "@reelay/local/stack";
 import { tempDir, waitFor } from "./support/stack.ts";
 
 const CANARY = `sk-reelay-SECRET-canary-${randomBytes(12).toString("hex")}`;

@@ -9,12 +9,9 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../packages/core/src/config.ts";
-import {
-  DEAD_LETTER_FILE,
-  JsonlDeadLetters,
-} from "../../packages/core/src/webhooks/dead-letter.ts";
-import { startLocalStack, type LocalStack } from "../../packages/local/src/stack.ts";
+import { loadConfig } from "@reelay/core/config";
+import { DEAD_LETTER_FILE, JsonlDeadLetters } from "@reelay/core/webhooks/dead-letter";
+import { startLocalStack, type LocalStack } from "@reelay/local/stack";
 import { startReceiver, type Receiver } from "../../packages/core/test/webhooks/receiver.ts";
 import { postJson, SIM_TIME_SCALE, tempDir, waitFor, waitForTerminalJob } from "./support/stack.ts";
 

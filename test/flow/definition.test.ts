@@ -3,12 +3,12 @@
  * must be the same definition, never a hand-kept copy: this compares them state by state.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { JOB_FLOW_STEPS, type JobFlowStep } from "../../packages/core/src/flow/steps.ts";
+import { JOB_FLOW_STEPS, type JobFlowStep } from "@reelay/flow/steps";
 import {
   aslFromResolved,
   placeholderFunctionArn,
   synthJobFlowDefinition,
-} from "../../packages/core/src/flow/synth-definition.ts";
+} from "@reelay/flow/synth-definition";
 import { STEP_HANDLERS } from "../../stacks/ReelayStack.ts";
 import { resourcesOf, synthReelay } from "../infra/synth.ts";
 

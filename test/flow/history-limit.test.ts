@@ -14,18 +14,14 @@
  * - The execution: ExecutionStarted and one of ExecutionSucceeded / Failed / TimedOut / Aborted.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../packages/core/src/config.ts";
-import { ReelayError } from "../../packages/core/src/errors.ts";
-import { JOB_FLOW_TIMEOUT } from "../../packages/core/src/flow/job-flow.ts";
-import { STEP_LAMBDA_TIMEOUT_S } from "../../packages/core/src/flow/steps.ts";
-import { synthJobFlowDefinition } from "../../packages/core/src/flow/synth-definition.ts";
-import type { FlowState } from "../../packages/core/src/pipeline/deps.ts";
-import { poll, submit } from "../../packages/core/src/pipeline/steps.ts";
-import {
-  jobDeadlineMs,
-  MAX_DEADLINE_MS,
-  MAX_JOB_TIMEOUT_S,
-} from "../../packages/core/src/polling/policy.ts";
+import { loadConfig } from "@reelay/core/config";
+import { ReelayError } from "@reelay/core/errors";
+import { JOB_FLOW_TIMEOUT } from "@reelay/flow/job-flow";
+import { STEP_LAMBDA_TIMEOUT_S } from "@reelay/flow/steps";
+import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
+import type { FlowState } from "@reelay/core/pipeline/deps";
+import { poll, submit } from "@reelay/core/pipeline/steps";
+import { jobDeadlineMs, MAX_DEADLINE_MS, MAX_JOB_TIMEOUT_S } from "@reelay/core/polling/policy";
 import {
   queuedJob,
   startHarness,

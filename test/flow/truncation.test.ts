@@ -5,16 +5,16 @@
  */
 import { ListMultipartUploadsCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { describe, expect, it } from "vitest";
-import { ExecutionError, runJobFlowLocally } from "../../packages/core/src/flow/run-local.ts";
-import { synthJobFlowDefinition } from "../../packages/core/src/flow/synth-definition.ts";
-import { guardedFetch } from "../../packages/core/src/net/guarded-fetch.ts";
-import { outputFetchPolicy } from "../../packages/core/src/net/policy.ts";
+import { ExecutionError, runJobFlowLocally } from "@reelay/flow/run-local";
+import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
+import { guardedFetch } from "@reelay/core/net/guarded-fetch";
+import { outputFetchPolicy } from "@reelay/core/net/policy";
 import {
   harnessPerTest,
   queuedJob,
   type Harness,
 } from "../../packages/core/test/pipeline/harness.ts";
-import { jobFlowHandlers } from "../../packages/local/src/handlers.ts";
+import { jobFlowHandlers } from "@reelay/local/handlers";
 
 const MB = 1024 * 1024;
 const definition = synthJobFlowDefinition();

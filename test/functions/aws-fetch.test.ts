@@ -7,8 +7,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { awsOutputFetchPolicy, buildPipelineDeps } from "../../functions/support/deps.ts";
-import { loadConfig } from "../../packages/core/src/config.ts";
-import { ReelayError } from "../../packages/core/src/errors.ts";
+import { loadConfig } from "@reelay/core/config";
+import { ReelayError } from "@reelay/core/errors";
 
 let server: Server | undefined;
 afterEach(async () => {

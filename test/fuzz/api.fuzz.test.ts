@@ -11,9 +11,9 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULTS } from "../../packages/api/src/deps.ts";
-import { MAX_EDIT_BODY_BYTES } from "../../packages/api/src/multipart.ts";
-import { MAX_BATCH_BODY_BYTES } from "../../packages/api/src/routes/batches.ts";
+import { DEFAULTS } from "@reelay/api/deps";
+import { MAX_EDIT_BODY_BYTES } from "@reelay/api/multipart";
+import { MAX_BATCH_BODY_BYTES } from "@reelay/api/routes/batches";
 import { startTestStack, type TestStack } from "../e2e/support/stack.ts";
 import {
   badAuthorization,

@@ -17,7 +17,10 @@ const FORBIDDEN: [string, RegExp][] = [
   ["constructs", /^node_modules\/constructs\//],
   ["sst/constructs", /^node_modules\/sst\/constructs\//],
   ["sst's own AWS SDK copy", /^node_modules\/sst\/node_modules\/@aws-sdk\//],
-  ["the CDK job flow definition", /^packages\/core\/src\/flow\/(job-flow|synth-definition)\.ts$/],
+  [
+    "the CDK job flow definition",
+    /^packages\/flow\/src\/(job-flow|synth-definition|run-local)\.ts$/,
+  ],
   ["the simulator", /^packages\/simulator\//],
   ["the local stack", /^packages\/local\//],
 ];
@@ -69,7 +72,7 @@ describe("Lambda bundles", () => {
   it("the step functions use the flow's step names (flow/steps.ts), not the CDK definition", () => {
     for (const step of ["submit", "poll", "download", "finish", "fail"]) {
       expect(Object.keys(bundles.get(step)?.meta.inputs ?? {})).toContain(
-        "packages/core/src/flow/steps.ts",
+        "packages/flow/src/steps.ts",
       );
     }
   });

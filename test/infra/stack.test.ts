@@ -3,16 +3,16 @@
  * AwsSolutions pack run over it. One synth for the whole file.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { MAX_DEADLINE_MS } from "../../packages/core/src/polling/policy.ts";
+import { MAX_DEADLINE_MS } from "@reelay/core/polling/policy";
 import {
   JOB_FLOW_STEPS,
   LAMBDA_SERVICE_ERRORS,
   STEP_LAMBDA_TIMEOUT_S,
   STEP_MEMORY_MB,
-} from "../../packages/core/src/flow/steps.ts";
+} from "@reelay/flow/steps";
 import { STEP_HANDLERS } from "../../stacks/ReelayStack.ts";
-import { TRANSIENT_ERROR_NAME } from "../../packages/core/src/pipeline/errors.ts";
-import { aslFromResolved } from "../../packages/core/src/flow/synth-definition.ts";
+import { TRANSIENT_ERROR_NAME } from "@reelay/core/pipeline/errors";
+import { aslFromResolved } from "@reelay/flow/synth-definition";
 import { reelayFunctions, render, resourcesOf, shortId, synthReelay, type Synth } from "./synth.ts";
 
 let synth: Synth;

@@ -65,7 +65,14 @@ async function withSynthLock<T>(work: () => Promise<T>): Promise<T> {
 
 const CACHE_FILE = ".sst/reelay-test-synth.json";
 // The lockfile stands for the CDK, SST and SDK versions that shape the template.
-const INPUTS = ["sst.config.ts", "package-lock.json", "stacks", "functions", "packages/core/src"];
+const INPUTS = [
+  "sst.config.ts",
+  "package-lock.json",
+  "stacks",
+  "functions",
+  "packages/core/src",
+  "packages/flow/src",
+];
 
 /** Hash of every source the synthesized template depends on. */
 async function inputsHash(): Promise<string> {

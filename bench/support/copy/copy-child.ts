@@ -4,11 +4,11 @@
  * policy, the ObjectStore on the local S3 client). Prints one JSON line: { ms, bytes, sha256,
  * maxRssBytes, cpuMs }; the time covers the copy alone, not the process start.
  */
-import { guardedFetch } from "../../../packages/core/src/net/guarded-fetch.ts";
-import { outputFetchPolicy } from "../../../packages/core/src/net/policy.ts";
-import { copyUrlToS3 } from "../../../packages/core/src/storage/copy.ts";
-import { ObjectStore } from "../../../packages/core/src/storage/objects.ts";
-import { localS3Client } from "../../../packages/local/src/aws-clients.ts";
+import { guardedFetch } from "@reelay/core/net/guarded-fetch";
+import { outputFetchPolicy } from "@reelay/core/net/policy";
+import { copyUrlToS3 } from "@reelay/core/storage/copy";
+import { ObjectStore } from "@reelay/core/storage/objects";
+import { localS3Client } from "@reelay/local/aws-clients";
 import { cpuMs } from "../child.ts";
 
 const [url, s3Endpoint, bucket, key] = process.argv.slice(2);

@@ -15,29 +15,29 @@ import {
   JOB_FLOW_STEPS,
   STEP_MEMORY_MB,
   type JobFlowStep,
-} from "../../../packages/core/src/flow/steps.ts";
+} from "@reelay/flow/steps";
 import {
   runJobFlowLocally,
   type ExecutionEvent,
   type LocalTaskHandler,
-} from "../../../packages/core/src/flow/run-local.ts";
-import { buildJob } from "../../../packages/core/src/jobs/create.ts";
-import { GenerationStatsStore } from "../../../packages/core/src/jobs/generation-stats.ts";
-import { JobStore } from "../../../packages/core/src/jobs/store.ts";
-import { guardedFetch } from "../../../packages/core/src/net/guarded-fetch.ts";
-import { outputFetchPolicy } from "../../../packages/core/src/net/policy.ts";
-import type { PipelineDeps } from "../../../packages/core/src/pipeline/deps.ts";
-import { POLL_WINDOW_MS } from "../../../packages/core/src/polling/policy.ts";
-import { ObjectStore } from "../../../packages/core/src/storage/objects.ts";
-import { UpstreamClient } from "../../../packages/core/src/upstream/client.ts";
-import { validate } from "../../../packages/core/src/validate/index.ts";
-import { localDynamoClient, localS3Client } from "../../../packages/local/src/aws-clients.ts";
-import { spawnDynalite } from "../../../packages/local/src/dynalite/start.ts";
-import { ensureTable } from "../../../packages/local/src/dynalite/table.ts";
-import { multipartExtras } from "../../../packages/local/src/s3rver/abort-and-list-uploads.ts";
-import type { S3rverCtor } from "../../../packages/local/src/s3rver/types.ts";
-import { jobFlowHandlers } from "../../../packages/local/src/handlers.ts";
-import { startSimulator, type Simulator } from "../../../packages/simulator/src/index.ts";
+} from "@reelay/flow/run-local";
+import { buildJob } from "@reelay/core/jobs/create";
+import { GenerationStatsStore } from "@reelay/core/jobs/generation-stats";
+import { JobStore } from "@reelay/core/jobs/store";
+import { guardedFetch } from "@reelay/core/net/guarded-fetch";
+import { outputFetchPolicy } from "@reelay/core/net/policy";
+import type { PipelineDeps } from "@reelay/core/pipeline/deps";
+import { POLL_WINDOW_MS } from "@reelay/core/polling/policy";
+import { ObjectStore } from "@reelay/core/storage/objects";
+import { UpstreamClient } from "@reelay/core/upstream/client";
+import { validate } from "@reelay/core/validate/index";
+import { localDynamoClient, localS3Client } from "@reelay/local/aws-clients";
+import { spawnDynalite } from "@reelay/local/dynalite/start";
+import { ensureTable } from "@reelay/local/dynalite/table";
+import { multipartExtras } from "@reelay/local/s3rver/abort-and-list-uploads";
+import type { S3rverCtor } from "@reelay/local/s3rver/types";
+import { jobFlowHandlers } from "@reelay/local/handlers";
+import { startSimulator, type Simulator } from "@reelay/simulator";
 import { VirtualClock } from "./clock.ts";
 import type { MixJob } from "./mix.ts";
 

@@ -10,7 +10,7 @@
  *
  * Prints one JSON line: { wallMs, jobs: [...] } with epoch-millisecond times.
  */
-import type { TerminalEvent } from "../../../packages/core/src/events/types.ts";
+import type { TerminalEvent } from "@reelay/core/events/types";
 
 const [mode, baseUrl, key, jobsArg, concurrencyArg, bodyArg] = process.argv.slice(2);
 if (

@@ -3,8 +3,8 @@
  * Lambda would: the interpreter sees the error's name as the error type (so Retry on
  * ReelayTransientError and Catch match as on AWS) and Lambda's JSON Cause `{errorType, errorMessage}`.
  */
-import { JOB_FLOW_STATE_NAMES, type JobFlowStep } from "@reelay/core/flow/steps";
-import type { LocalTaskHandler } from "@reelay/core/flow/run-local";
+import { JOB_FLOW_STATE_NAMES, type JobFlowStep } from "@reelay/flow/steps";
+import type { LocalTaskHandler } from "@reelay/flow/run-local";
 import {
   download,
   finish,

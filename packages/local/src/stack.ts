@@ -12,7 +12,7 @@ import { apiDepsFrom, createApp, type RunningServer, serveApp } from "@reelay/ap
 import type { Config } from "@reelay/core";
 import { UpstreamClient } from "@reelay/core";
 import { JsonlFileSink } from "@reelay/core/events/jsonl";
-import { synthJobFlowDefinition } from "@reelay/core/flow/synth-definition";
+import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
 import { guardedFetch } from "@reelay/core/net/guarded-fetch";
 import { webhookFetchPolicy } from "@reelay/core/net/policy";
 import type { Job } from "@reelay/core/jobs/types";

@@ -9,7 +9,7 @@ import {
   ExecutionError,
   runJobFlowLocally,
   type LocalTaskHandler,
-} from "@reelay/core/flow/run-local";
+} from "@reelay/flow/run-local";
 import { isTerminal, type Job } from "@reelay/core/jobs/types";
 import { REQUEUED_ERROR_NAME } from "@reelay/core/pipeline/errors";
 import { executionName } from "@reelay/core/ports";

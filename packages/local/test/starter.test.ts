@@ -3,7 +3,7 @@
  * is that a job runs at most once at a time in this process, and that stop() ends every execution.
  */
 import { describe, expect, it } from "vitest";
-import { synthJobFlowDefinition } from "@reelay/core/flow/synth-definition";
+import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
 import { silentLogger } from "../src/log.ts";
 import { LocalJobStarter } from "../src/starter.ts";
 

@@ -9,16 +9,16 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GetObjectCommand, HeadObjectCommand, type S3Client } from "@aws-sdk/client-s3";
-import { loadConfig } from "../../../packages/core/src/config.ts";
-import { JsonlFileSink } from "../../../packages/core/src/events/jsonl.ts";
-import type { TerminalEvent } from "../../../packages/core/src/events/types.ts";
-import { localS3Client } from "../../../packages/local/src/aws-clients.ts";
+import { loadConfig } from "@reelay/core/config";
+import { JsonlFileSink } from "@reelay/core/events/jsonl";
+import type { TerminalEvent } from "@reelay/core/events/types";
+import { localS3Client } from "@reelay/local/aws-clients";
 import {
   EVENTS_FILE,
   startLocalStack,
   type LocalStack,
   type LocalStackOptions,
-} from "../../../packages/local/src/stack.ts";
+} from "@reelay/local/stack";
 
 export const SIM_TIME_SCALE = 0.05;
 

@@ -1,9 +1,9 @@
 /** The bundled simulator's own task for a job, found the way the upstream knows it: reelay sends the job id as the idempotency key. */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { SimTask } from "../../../packages/simulator/src/types.ts";
-import { SIMULATOR_STATE_FILE } from "../../../packages/local/src/stack.ts";
-import type { LocalStack } from "../../../packages/local/src/stack.ts";
+import type { SimTask } from "@reelay/simulator/types";
+import { SIMULATOR_STATE_FILE } from "@reelay/local/stack";
+import type { LocalStack } from "@reelay/local/stack";
 
 export async function upstreamTaskOf(
   stack: Pick<LocalStack, "dataDir" | "simulator">,

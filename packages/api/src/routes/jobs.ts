@@ -3,14 +3,13 @@ import { Hono } from "hono";
 import { defaultCatalog, ReelayError } from "@reelay/core";
 import { cancelJob } from "@reelay/core/jobs/cancel";
 import { decodeCursor } from "@reelay/core/jobs/cursor";
-import { isJobId } from "@reelay/core/jobs/ids";
+import { isJobId, JOB_ID_SOURCE } from "@reelay/core/jobs/ids";
+import { MAX_PAGE_SIZE } from "@reelay/core/limits";
 import { jobNotFound, type ListFilters, type ListOptions } from "@reelay/core/jobs/store";
 import { JOB_STATUSES, type JobKind, type JobSource } from "@reelay/core/jobs/types";
 import { ownerFilter } from "../auth.ts";
 import type { ApiEnv, ResolvedDeps } from "../deps.ts";
 import { jobView, withQueuePosition } from "../views.ts";
-
-const MAX_LIMIT = 100;
 
 function badQuery(path: string, message: string): ReelayError {
   return new ReelayError("invalid_query", message, { status: 400, path });
@@ -18,8 +17,8 @@ function badQuery(path: string, message: string): ReelayError {
 
 function readLimit(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_LIMIT) {
-    throw badQuery("limit", `limit must be an integer from 1 to ${MAX_LIMIT}.`);
+  if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_PAGE_SIZE) {
+    throw badQuery("limit", `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
   }
   return Number(raw);
 }
@@ -65,7 +64,9 @@ function readFilters(query: (name: string) => string | undefined, deps: Resolved
 }
 
 /** `<createdAt>#<id>`, as the store writes it; anything longer would fail DynamoDB's key-size check as a 503. */
-const LIST_SORT_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#(vidtsk|imgtsk)_[0-9A-Z]{26}$/;
+const LIST_SORT_KEY = new RegExp(
+  `^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z#${JOB_ID_SOURCE}$`,
+);
 
 /** A cursor must name a listing position this service could have returned, or DynamoDB would be asked nonsense. */
 function readCursor(raw: string | undefined): string | undefined {

@@ -5,6 +5,7 @@
  *   its lines      pk "bat_<id>#lines#<n>"    up to LINES_PER_ITEM lines: line -> job id, or the errors
  *   due batches    pk "batches-due"           a set of batch ids whose jobs have all ended, for the dispatcher
  */
+import { idPattern } from "../ids.ts";
 import {
   type DynamoDBDocumentClient,
   GetCommand,
@@ -22,7 +23,7 @@ const LINES_PER_ITEM = 500;
 /** A rejected line keeps its first few issues; the rejected file of a drop has them all. */
 const ISSUES_KEPT = 5;
 
-const BATCH_ID = /^bat_[0-9A-HJKMNP-TV-Z]{26}$/;
+const BATCH_ID = idPattern(["bat"]);
 
 function isBatchId(value: string): boolean {
   return BATCH_ID.test(value);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { ulid } from "ulid";
+import { idPattern, idPatternSource } from "../ids.ts";
 import type { JobKind } from "./types.ts";
 
 const PREFIX: Record<JobKind, string> = { video: "vidtsk", image: "imgtsk" };
@@ -36,7 +37,9 @@ export function ulidShapeFrom(parts: readonly (string | number)[]): string {
   return out;
 }
 
-const ID_PATTERN = /^(vidtsk|imgtsk)_[0-9A-HJKMNP-TV-Z]{26}$/;
+/** A job id as a pattern source, for patterns that hold one (e.g. a listing's sort key). */
+export const JOB_ID_SOURCE = idPatternSource(JOB_ID_PREFIXES);
+const ID_PATTERN = idPattern(JOB_ID_PREFIXES);
 
 export function isJobId(value: string): boolean {
   return ID_PATTERN.test(value);

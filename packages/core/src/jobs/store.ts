@@ -8,6 +8,7 @@
  * a late or repeated step can never move a job out of succeeded/failed/cancelled. dynalite has no
  * transactions, so nothing here uses them.
  */
+import { MAX_PAGE_SIZE } from "../limits.ts";
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import {
   BatchGetCommand,
@@ -85,7 +86,6 @@ const PROTECTED = new Set([
   "createdAt",
   "kind",
 ]);
-const MAX_LIMIT = 100;
 
 function keysOf(job: Pick<Job, "id" | "createdAt">) {
   return { pk: job.id, gsi1pk: JOBS_LIST_PARTITION, gsi1sk: `${job.createdAt}#${job.id}` };
@@ -268,7 +268,7 @@ export class JobStore {
    * after it whatever was skipped.
    */
   async list(options: ListOptions = {}): Promise<JobPage> {
-    const limit = Math.min(Math.max(Math.floor(options.limit ?? 20), 1), MAX_LIMIT);
+    const limit = Math.min(Math.max(Math.floor(options.limit ?? 20), 1), MAX_PAGE_SIZE);
     const start = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
     let exclusiveStartKey: Record<string, unknown> | undefined =
       start === undefined
@@ -288,7 +288,7 @@ export class JobStore {
             ? {}
             : { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names }),
           ScanIndexForward: false,
-          Limit: filter === undefined ? limit - jobs.length + 1 : MAX_LIMIT,
+          Limit: filter === undefined ? limit - jobs.length + 1 : MAX_PAGE_SIZE,
           ...(exclusiveStartKey === undefined ? {} : { ExclusiveStartKey: exclusiveStartKey }),
         }),
       );

@@ -3,6 +3,7 @@
  * key itself is never written anywhere and a bearer token is checked with one GetItem. Keys share
  * the listing index under their own partition ("APIKEY"), which the job listing never reads.
  */
+import { idPattern } from "../ids.ts";
 import { createHash, randomBytes } from "node:crypto";
 import {
   GetCommand,
@@ -17,7 +18,7 @@ import { JOBS_LIST_INDEX } from "../jobs/schema.ts";
 
 const KEYS_LIST_PARTITION = "APIKEY";
 const KEY_PREFIX = "rk_";
-const KEY_ID = /^key_[0-9A-HJKMNP-TV-Z]{26}$/;
+const KEY_ID = idPattern(["key"]);
 
 export interface ApiKeyRecord {
   /** Public id, recorded on jobs as source.apiKeyId. */

@@ -4,15 +4,15 @@
  * Retry, Catch and the loop bound are the definition's own.
  */
 import { describe, expect, it } from "vitest";
-import { ReelayError } from "../../packages/core/src/errors.ts";
-import { TransientError } from "../../packages/core/src/pipeline/errors.ts";
-import { synthJobFlowDefinition } from "../../packages/core/src/flow/synth-definition.ts";
+import { ReelayError } from "@reelay/core/errors";
+import { TransientError } from "@reelay/core/pipeline/errors";
+import { synthJobFlowDefinition } from "../src/synth-definition.ts";
 import {
   ExecutionError,
   runJobFlowLocally,
   stateMachineFor,
   type LocalTaskHandler,
-} from "../../packages/core/src/flow/run-local.ts";
+} from "../src/run-local.ts";
 
 const definition = synthJobFlowDefinition();
 
