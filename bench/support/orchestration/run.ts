@@ -10,6 +10,7 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { CreateBucketCommand, type S3Client } from "@aws-sdk/client-s3";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import {
   JOB_FLOW_STATE_NAMES,
   JOB_FLOW_STEPS,
@@ -23,6 +24,7 @@ import {
 } from "@reelay/flow/run-local";
 import { buildJob } from "@reelay/core/jobs/create";
 import { GenerationStatsStore } from "@reelay/core/jobs/generation-stats";
+import type { Job } from "@reelay/core/jobs/types";
 import { JobStore } from "@reelay/core/jobs/store";
 import { guardedFetch } from "@reelay/core/net/guarded-fetch";
 import { outputFetchPolicy } from "@reelay/core/net/policy";
@@ -49,6 +51,9 @@ const BUCKET = "reelay-bench";
 
 export interface BenchEnv {
   clock: VirtualClock;
+  /** The jobs table's client and name, for the admission store of a batch pass. */
+  ddb: DynamoDBDocumentClient;
+  table: string;
   sim: Simulator;
   jobs: JobStore;
   objects: ObjectStore;
@@ -92,6 +97,8 @@ export async function startEnv(dir: string, scale: number): Promise<BenchEnv> {
   });
   return {
     clock,
+    ddb,
+    table: TABLE,
     sim,
     jobs: new JobStore(ddb, TABLE, { now: clock.now }),
     objects: new ObjectStore(s3.s3, s3.bucket),
@@ -146,36 +153,61 @@ const stepOfState = new Map(
   JOB_FLOW_STEPS.map((step) => [JOB_FLOW_STATE_NAMES[step], step] as [string, JobFlowStep]),
 );
 
-/** Runs every job of the pass (each starting at its arrival time) to its end, and measures each. */
-export async function runPass(env: BenchEnv, opts: PassOptions): Promise<JobMeasure[]> {
-  const { clock } = env;
-  const usage = new Map<string, { transitions: number; invocations: number; gbSeconds: number }>();
-  const usageOf = (jobId: string) => {
-    const u = usage.get(jobId) ?? { transitions: 0, invocations: 0, gbSeconds: 0 };
-    usage.set(jobId, u);
+type Usage = { transitions: number; invocations: number; gbSeconds: number };
+
+/** Per job: state transitions, Lambda invocations and GB-s, filled in as the flows run. */
+export class UsageMeter {
+  readonly #usage = new Map<string, Usage>();
+
+  of(jobId: string): Usage {
+    const u = this.#usage.get(jobId) ?? { transitions: 0, invocations: 0, gbSeconds: 0 };
+    this.#usage.set(jobId, u);
     return u;
-  };
-  const deps: PipelineDeps = {
+  }
+
+  /** Counts the interpreter's transitions (every state entered, every retry) for a job. */
+  onEvent(jobId: string): (event: ExecutionEvent) => void {
+    return (event) => {
+      if (event.type === "StateEntered" || event.type === "StateRetried")
+        this.of(jobId).transitions += 1;
+    };
+  }
+}
+
+/** The pipeline's dependencies for a pass on the bench's parts and clock. */
+export function passDeps(env: BenchEnv, reelay: boolean): PipelineDeps {
+  return {
     jobs: env.jobs,
     objects: env.objects,
     upstream: env.upstream,
     events: { emit: async () => undefined },
     fetch: guardedFetch(outputFetchPolicy("local")),
-    now: clock.now,
-    ...(opts.reelay
+    now: env.clock.now,
+    ...(reelay
       ? { generationStats: env.stats, pollWindowMs: POLL_WINDOW_MS }
       : { pollWindowMs: 0 }),
   };
-  /** One invocation: its own deps, whose pauses (a Poll window's) are counted at their virtual length. */
+}
+
+/**
+ * The Task states' handlers, each call metered as one Lambda invocation with its own deps, whose
+ * pauses (a Poll window's) are billed at their virtual length and the work at its real length.
+ */
+export function meteredHandlers(
+  env: BenchEnv,
+  deps: PipelineDeps,
+  meter: UsageMeter,
+): Record<string, LocalTaskHandler> {
+  const { clock } = env;
   const invoke = async (state: string, input: { jobId: string }): Promise<unknown> => {
     const step = stepOfState.get(state);
     if (step === undefined) throw new Error(`No step for Task state ${state}.`);
-    const meter: Meter = { realPausedMs: 0, virtualPausedMs: 0 };
+    const paused: Meter = { realPausedMs: 0, virtualPausedMs: 0 };
     const sleep = async (ms: number) => {
       const started = performance.now();
       await clock.sleep(ms);
-      meter.realPausedMs += performance.now() - started;
-      meter.virtualPausedMs += ms;
+      paused.realPausedMs += performance.now() - started;
+      paused.virtualPausedMs += ms;
     };
     const started = performance.now();
     try {
@@ -183,39 +215,44 @@ export async function runPass(env: BenchEnv, opts: PassOptions): Promise<JobMeas
     } finally {
       const billedMs = Math.max(
         1,
-        Math.ceil(performance.now() - started - meter.realPausedMs + meter.virtualPausedMs),
+        Math.ceil(performance.now() - started - paused.realPausedMs + paused.virtualPausedMs),
       );
-      const u = usageOf(input.jobId);
+      const u = meter.of(input.jobId);
       u.invocations += 1;
       u.gbSeconds += (billedMs / 1000) * (STEP_MEMORY_MB[step] / 1024);
     }
   };
-  const handlers: Record<string, LocalTaskHandler> = Object.fromEntries(
+  return Object.fromEntries(
     Object.values(JOB_FLOW_STATE_NAMES).map((state) => [
       state,
       (input: { jobId: string }) => invoke(state, input),
     ]),
   );
+}
 
+/** A job of the mix, created in the job store as the API would (its generation time as a simulator directive). */
+export async function createMixJob(env: BenchEnv, mixJob: MixJob, index: number): Promise<Job> {
+  const validation = validate({
+    model: mixJob.model,
+    prompt: `bench job ${index} [[sim:generation_ms=${mixJob.generationMs}]]`,
+    duration_sec: mixJob.durationSec,
+  });
+  return env.jobs.create(buildJob({ validation, source: { type: "api" }, now: env.clock.now() }));
+}
+
+/** Runs every job of the pass (each starting at its arrival time) to its end, and measures each. */
+export async function runPass(env: BenchEnv, opts: PassOptions): Promise<JobMeasure[]> {
+  const { clock } = env;
+  const meter = new UsageMeter();
+  const handlers = meteredHandlers(env, passDeps(env, opts.reelay), meter);
   const passStart = clock.nowMs();
   const ids: string[] = [];
   const executions: Promise<unknown>[] = [];
   for (const [index, mixJob] of opts.jobs.entries()) {
     const due = passStart + mixJob.arrivalMs - clock.nowMs();
     if (due > 0) await clock.sleep(due);
-    const validation = validate({
-      model: mixJob.model,
-      prompt: `bench job ${index} [[sim:generation_ms=${mixJob.generationMs}]]`,
-      duration_sec: mixJob.durationSec,
-    });
-    const job = await env.jobs.create(
-      buildJob({ validation, source: { type: "api" }, now: clock.now() }),
-    );
+    const job = await createMixJob(env, mixJob, index);
     ids.push(job.id);
-    const onEvent = (event: ExecutionEvent) => {
-      if (event.type === "StateEntered" || event.type === "StateRetried")
-        usageOf(job.id).transitions += 1;
-    };
     executions.push(
       runJobFlowLocally({
         definition: opts.definition,
@@ -223,12 +260,20 @@ export async function runPass(env: BenchEnv, opts: PassOptions): Promise<JobMeas
         input: { jobId: job.id },
         executionName: job.id,
         waitScale: clock.scale,
-        onEvent,
+        onEvent: meter.onEvent(job.id),
       }).catch(() => undefined),
     );
   }
   await Promise.all(executions);
+  return measureJobs(env, ids, meter);
+}
 
+/** Each job's usage, upstream requests and detection delay, from its record and the simulator's counters. */
+export async function measureJobs(
+  env: BenchEnv,
+  ids: readonly string[],
+  meter: UsageMeter,
+): Promise<JobMeasure[]> {
   const counters = env.sim.counters();
   return Promise.all(
     ids.map(async (jobId): Promise<JobMeasure> => {
@@ -241,7 +286,7 @@ export async function runPass(env: BenchEnv, opts: PassOptions): Promise<JobMeas
         jobId,
         model: job.model,
         status: job.status,
-        ...usageOf(jobId),
+        ...meter.of(jobId),
         upstreamRequests:
           (counters.createsByKey[job.idempotencyKey] ?? 0) +
           taskQueries +
