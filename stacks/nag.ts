@@ -34,39 +34,64 @@ export interface NagScope {
   routes: IConstruct[];
 }
 
+/** Every reelay function's accepted findings: scopes that ids unknown at deploy time make wide. */
+const FUNCTION_FINDINGS: NagPackSuppression[] = [
+  BASIC_EXECUTION_ROLE,
+  NODE_22,
+  resourceStar(XRAY),
+  {
+    id: "AwsSolutions-IAM5",
+    reason:
+      "Objects under one bucket prefix (inbox/, outputs/, rejected/ or uploads/), each job's outputs/<job id>/job.json manifest, or each batch's outputs/batches/<batch id>/results.jsonl: keys are ids and file names unknown at deploy time, so the prefix (or the file name under it) is the scope.",
+    appliesTo: [
+      {
+        regex:
+          "/^Resource::<Bucket[0-9A-F]+\\.Arn>\\/((inbox|outputs|rejected|uploads)\\/\\*|outputs\\/\\*\\/job\\.json|outputs\\/batches\\/\\*\\/results\\.jsonl)$/",
+      },
+    ],
+  },
+  {
+    id: "AwsSolutions-IAM5",
+    reason:
+      "StopExecution (cancel) acts on executions, which are named by job ids unknown at deploy time: the scope is every execution of the one job-flow machine, no other machine's.",
+    appliesTo: [
+      {
+        regex:
+          "/^Resource::arn:<AWS::Partition>:states:[^:]+:[^:]+:execution:<JobFlow[0-9A-F]+\\.Name>:\\*$/",
+      },
+    ],
+  },
+];
+
+// Singletons that CDK and SST add for their own custom resources (log retention, bucket
+// notifications, SST metadata): provider code, not reelay's, deployed and updated with the tools.
+const PROVIDER_FINDINGS: [string, NagPackSuppression[]][] = [
+  [
+    "CustomResourceHandler",
+    [
+      BASIC_EXECUTION_ROLE,
+      {
+        ...NODE_22,
+        reason:
+          "SST's own custom resource provider; its runtime is SST's choice, updated with SST.",
+      },
+    ],
+  ],
+  [
+    "LogRetentionaae0aa3c5b4d4f87b02d85b201efdd8a",
+    [
+      BASIC_EXECUTION_ROLE,
+      resourceStar(
+        "CDK's log retention provider sets retention on log groups created by Lambda at run time, whose ARNs do not exist at deploy time.",
+      ),
+    ],
+  ],
+  ["BucketNotificationsHandler050a0587b7544547bf325f094a3db834", [BASIC_EXECUTION_ROLE]],
+];
+
 export function suppressNagFindings(stack: Stack, scope: NagScope): void {
   for (const fn of scope.functions) {
-    NagSuppressions.addResourceSuppressions(
-      fn,
-      [
-        BASIC_EXECUTION_ROLE,
-        NODE_22,
-        resourceStar(XRAY),
-        {
-          id: "AwsSolutions-IAM5",
-          reason:
-            "Objects under one bucket prefix (inbox/, outputs/, rejected/ or uploads/), each job's outputs/<job id>/job.json manifest, or each batch's outputs/batches/<batch id>/results.jsonl: keys are ids and file names unknown at deploy time, so the prefix (or the file name under it) is the scope.",
-          appliesTo: [
-            {
-              regex:
-                "/^Resource::<Bucket[0-9A-F]+\\.Arn>\\/((inbox|outputs|rejected|uploads)\\/\\*|outputs\\/\\*\\/job\\.json|outputs\\/batches\\/\\*\\/results\\.jsonl)$/",
-            },
-          ],
-        },
-        {
-          id: "AwsSolutions-IAM5",
-          reason:
-            "StopExecution (cancel) acts on executions, which are named by job ids unknown at deploy time: the scope is every execution of the one job-flow machine, no other machine's.",
-          appliesTo: [
-            {
-              regex:
-                "/^Resource::arn:<AWS::Partition>:states:[^:]+:[^:]+:execution:<JobFlow[0-9A-F]+\\.Name>:\\*$/",
-            },
-          ],
-        },
-      ],
-      true,
-    );
+    NagSuppressions.addResourceSuppressions(fn, FUNCTION_FINDINGS, true);
   }
 
   NagSuppressions.addResourceSuppressions(
@@ -95,32 +120,7 @@ export function suppressNagFindings(stack: Stack, scope: NagScope): void {
     ]);
   }
 
-  // Singletons that CDK and SST add for their own custom resources (log retention, bucket
-  // notifications, SST metadata): provider code, not reelay's, deployed and updated with the tools.
-  const providers: [string, NagPackSuppression[]][] = [
-    [
-      "CustomResourceHandler",
-      [
-        BASIC_EXECUTION_ROLE,
-        {
-          ...NODE_22,
-          reason:
-            "SST's own custom resource provider; its runtime is SST's choice, updated with SST.",
-        },
-      ],
-    ],
-    [
-      "LogRetentionaae0aa3c5b4d4f87b02d85b201efdd8a",
-      [
-        BASIC_EXECUTION_ROLE,
-        resourceStar(
-          "CDK's log retention provider sets retention on log groups created by Lambda at run time, whose ARNs do not exist at deploy time.",
-        ),
-      ],
-    ],
-    ["BucketNotificationsHandler050a0587b7544547bf325f094a3db834", [BASIC_EXECUTION_ROLE]],
-  ];
-  for (const [id, suppressions] of providers) {
+  for (const [id, suppressions] of PROVIDER_FINDINGS) {
     const child = stack.node.tryFindChild(id);
     if (child) NagSuppressions.addResourceSuppressions(child, suppressions, true);
   }

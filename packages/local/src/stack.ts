@@ -191,6 +191,65 @@ async function startParts(options: LocalStackOptions, dataDir: string, cleanups:
   return { standins, upstream };
 }
 
+type Wiring = ReturnType<typeof wirePipeline>;
+
+/**
+ * The executions: the state machine on the local interpreter, started by the dispatcher once a job
+ * holds a slot. Undone in reverse: the dispatcher stops starting executions, the poll windows'
+ * pauses end, then the executions are aborted.
+ */
+function startExecutions(
+  wiring: Wiring,
+  parts: { definition: Record<string, unknown>; dispatcher: LocalDispatcher; log: Logger },
+  windows: ReturnType<typeof windowSleeper>,
+  cleanups: Cleanups,
+): LocalJobStarter {
+  const starter = new LocalJobStarter({
+    definition: parts.definition,
+    handlers: jobFlowHandlers(wiring.pipeline),
+    log: parts.log,
+  });
+  cleanups.push(
+    () => starter.stop(),
+    () => windows.end(),
+    () => parts.dispatcher.stop(),
+  );
+  parts.dispatcher.attach({
+    ...wiring.pipeline,
+    starter,
+    sleep: (ms) => pause(ms),
+    completion: { ...wiring.pipeline, batches: wiring.batches },
+  });
+  return starter;
+}
+
+/** reelay's HTTP API over the wiring: jobs go into the admission queue, cancel aborts executions. */
+async function serveApi(
+  wiring: Wiring,
+  parts: { starter: LocalJobStarter; events: JsonlFileSink; apiKey: string; config: Config },
+  stores: { standins: Standins; upstream: Upstream },
+  cleanups: Cleanups,
+): Promise<RunningServer> {
+  const { standins, upstream } = stores;
+  const app = createApp(
+    apiDepsFrom(wiring, {
+      starter: wiring.queue,
+      stopper: { stop: (execution) => parts.starter.cancel(execution) },
+      adminKey: parts.apiKey,
+      eventStream: parts.events,
+      upstreamModels: (modality) => upstream.client.listModels(modality),
+      health: async () => ({
+        s3: { endpoint: standins.s3Endpoint, bucket: standins.bucket },
+        upstream: upstream.name,
+      }),
+    }),
+  );
+  const { host, port } = parts.config;
+  const server = await serveApp(app, { hostname: host, port });
+  cleanups.push(() => server.close());
+  return server;
+}
+
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const { config } = options;
   const log = options.logger ?? (options.quiet ? silentLogger : consoleLogger());
@@ -216,48 +275,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sleep: windows.sleep,
       waker: dispatcher,
     });
-    const { jobs } = wiring.pipeline;
-    const starter = new LocalJobStarter({
-      definition,
-      handlers: jobFlowHandlers(wiring.pipeline),
-      log,
-    });
-    // Undone in reverse: the dispatcher stops starting executions, the poll windows' pauses end,
-    // then the executions are aborted.
-    cleanups.push(
-      () => starter.stop(),
-      () => windows.end(),
-      () => dispatcher.stop(),
-    );
-    dispatcher.attach({
-      ...wiring.pipeline,
-      starter,
-      sleep: (ms) => pause(ms),
-      completion: { ...wiring.pipeline, batches: wiring.batches },
-    });
+    const starter = startExecutions(wiring, { definition, dispatcher, log }, windows, cleanups);
     const drops = routeDrops(standins.s3rver, dropDepsFrom(wiring, config.defaultModel), log);
     // Undone in reverse: notifications are ignored first, then the drops being handled finish.
     cleanups.push(
       () => drops.drain(),
       () => drops.stop(),
     );
-    const app = createApp(
-      apiDepsFrom(wiring, {
-        starter: wiring.queue,
-        stopper: { stop: (execution) => starter.cancel(execution) },
-        adminKey: apiKey,
-        eventStream: events,
-        upstreamModels: (modality) => upstream.client.listModels(modality),
-        health: async () => ({
-          s3: { endpoint: standins.s3Endpoint, bucket },
-          upstream: upstream.name,
-        }),
-      }),
-    );
-    const server: RunningServer = await serveApp(app, { hostname: config.host, port: config.port });
-    cleanups.push(() => server.close());
+    const parts = { starter, events, apiKey, config };
+    const server = await serveApi(wiring, parts, { standins, upstream }, cleanups);
     const resumed = await resumeLeftovers(
-      { jobs, events, now: wiring.pipeline.now },
+      { jobs: wiring.pipeline.jobs, events, now: wiring.pipeline.now },
       { queue: wiring.queue, executions: starter },
       log,
     );

@@ -2,7 +2,7 @@
  * reelay's batches: make one from many requests, see its exact counts and ETA, read its results
  * (JSONL, one line per request line, fresh links), cancel what has not ended, list them.
  */
-import { Hono } from "hono";
+import { type Handler, Hono } from "hono";
 import { batchIdFrom, createBatch, newBatchId } from "@reelay/core/batches/create";
 import {
   type BatchState,
@@ -77,11 +77,15 @@ function readDryRun(raw: string | undefined): boolean {
   });
 }
 
-export function batchRoutes(deps: ResolvedDeps, store: BatchStore): Hono<ApiEnv> {
-  const routes = new Hono<ApiEnv>();
-  const admission = deps.admission;
+/** The batch's view now, its counts read from its jobs' records. */
+async function currentView(deps: ResolvedDeps, store: BatchStore, batch: Batch) {
+  const state = await batchState({ batches: store, jobs: deps.jobs }, batch);
+  return view(state, deps.objects.bucket, deps.now());
+}
 
-  routes.post("/", jsonBodyLimit(MAX_BATCH_BODY_BYTES), async (c) => {
+/** POST /v1/batches: every line checked, then (unless a dry run) the jobs made and queued. */
+function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
+  return async (c) => {
     const caller = c.get("caller");
     const dryRun = readDryRun(c.req.query("dry_run"));
     const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
@@ -99,39 +103,60 @@ export function batchRoutes(deps: ResolvedDeps, store: BatchStore): Hono<ApiEnv>
         estimate: null,
       });
     }
+    const admission = deps.admission;
     if (admission === undefined) throw new Error("batches need admission control");
     const id = key === undefined ? newBatchId() : batchIdFrom([caller.keyId, key]);
     const { batch } = await createBatch(
       { batches: store, jobs: deps.jobs, admission, now: deps.now },
       { id, source, ...(priority === undefined ? {} : { priority }), lines },
     );
-    return c.json(
-      view(
-        await batchState({ batches: store, jobs: deps.jobs }, batch),
-        deps.objects.bucket,
-        deps.now(),
-      ),
-    );
-  });
+    return c.json(await currentView(deps, store, batch));
+  };
+}
+
+/** POST /v1/batches/{id}/cancel: every job of the batch that has not ended, a few at a time. */
+function cancelBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
+  return async (c) => {
+    const batch = await owned(store, c.req.param("id") ?? "", c.get("caller"));
+    await store.setOnce(batch.id, "cancelledAt", deps.now().toISOString());
+    const state = await batchState({ batches: store, jobs: deps.jobs }, batch);
+    const open = [...state.jobs.values()].filter((job) => !isTerminal(job.status));
+    const cancelDeps = {
+      jobs: deps.jobs,
+      now: deps.now,
+      ...(deps.events === undefined ? {} : { events: deps.events }),
+      ...(deps.stopper === undefined ? {} : { stopper: deps.stopper }),
+      ...(deps.admission === undefined ? {} : { admission: deps.admission }),
+      ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
+    };
+    for (let start = 0; start < open.length; start += CANCEL_CONCURRENCY) {
+      await Promise.all(
+        open.slice(start, start + CANCEL_CONCURRENCY).map((job) =>
+          cancelJob(cancelDeps, job.id, "Cancelled with its batch.").catch((error: unknown) => {
+            // Ended meanwhile: nothing to cancel.
+            if (!isReelayError(error, "job_not_cancellable")) throw error;
+          }),
+        ),
+      );
+    }
+    return c.json(await currentView(deps, store, await store.require(batch.id)));
+  };
+}
+
+export function batchRoutes(deps: ResolvedDeps, store: BatchStore): Hono<ApiEnv> {
+  const routes = new Hono<ApiEnv>();
+  routes.post("/", jsonBodyLimit(MAX_BATCH_BODY_BYTES), postBatch(deps, store));
 
   routes.get("/", async (c) => {
     const batches = await store.list({ limit: 50, ...ownerFilter(c.get("caller")) });
-    const data = await Promise.all(
-      batches.map(async (batch) =>
-        view(
-          await batchState({ batches: store, jobs: deps.jobs }, batch),
-          deps.objects.bucket,
-          deps.now(),
-        ),
-      ),
-    );
-    return c.json({ data });
+    return c.json({
+      data: await Promise.all(batches.map((batch) => currentView(deps, store, batch))),
+    });
   });
 
   routes.get("/:id", async (c) => {
     const batch = await owned(store, c.req.param("id"), c.get("caller"));
-    const state = await batchState({ batches: store, jobs: deps.jobs }, batch);
-    return c.json(view(state, deps.objects.bucket, deps.now()));
+    return c.json(await currentView(deps, store, batch));
   });
 
   routes.get("/:id/results", async (c) => {
@@ -143,38 +168,6 @@ export function batchRoutes(deps: ResolvedDeps, store: BatchStore): Hono<ApiEnv>
     });
   });
 
-  routes.post("/:id/cancel", async (c) => {
-    const batch = await owned(store, c.req.param("id"), c.get("caller"));
-    await store.setOnce(batch.id, "cancelledAt", deps.now().toISOString());
-    const state = await batchState({ batches: store, jobs: deps.jobs }, batch);
-    const open = [...state.jobs.values()].filter((job) => !isTerminal(job.status));
-    for (let start = 0; start < open.length; start += CANCEL_CONCURRENCY) {
-      await Promise.all(
-        open.slice(start, start + CANCEL_CONCURRENCY).map((job) =>
-          cancelJob(
-            {
-              jobs: deps.jobs,
-              now: deps.now,
-              ...(deps.events === undefined ? {} : { events: deps.events }),
-              ...(deps.stopper === undefined ? {} : { stopper: deps.stopper }),
-              ...(admission === undefined ? {} : { admission }),
-              ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
-            },
-            job.id,
-            "Cancelled with its batch.",
-          ).catch((error: unknown) => {
-            // Ended meanwhile: nothing to cancel.
-            if (!isReelayError(error, "job_not_cancellable")) throw error;
-          }),
-        ),
-      );
-    }
-    const after = await batchState(
-      { batches: store, jobs: deps.jobs },
-      await store.require(batch.id),
-    );
-    return c.json(view(after, deps.objects.bucket, deps.now()));
-  });
-
+  routes.post("/:id/cancel", cancelBatch(deps, store));
   return routes;
 }

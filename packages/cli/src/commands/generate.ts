@@ -11,6 +11,7 @@ import { downloadVerified } from "../client/download.ts";
 import { progressLine } from "../client/progress.ts";
 import { buildVideoRequest } from "../client/request.ts";
 import { formatIssues, openSession, reportFailures } from "../client/session.ts";
+import type { ReelayApiClient } from "../client/api.ts";
 import type { JobView } from "../client/types.ts";
 import { waitForJob } from "../client/wait.ts";
 import type { Io } from "../io.ts";
@@ -19,25 +20,95 @@ import { parseCommandArgs, UsageError } from "../usage.ts";
 export const DEFAULT_OUT_DIR = "reelay-output";
 const POLL_INTERVAL_MS = 1000;
 
-export async function runGenerate(args: string[], io: Io, given?: Config): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
-    options: {
-      model: { type: "string", short: "m" },
-      duration: { type: "string" },
-      resolution: { type: "string" },
-      aspect: { type: "string" },
-      audio: { type: "boolean" },
-      // node:util parseArgs on Node 20 has no negated flags, so --no-audio is its own option.
-      "no-audio": { type: "boolean" },
-      "first-frame": { type: "string" },
-      "last-frame": { type: "string" },
-      ref: { type: "string", multiple: true },
-      config: { type: "string", multiple: true },
-      out: { type: "string" },
-      "no-wait": { type: "boolean", default: false },
-      json: { type: "boolean", default: false },
+const OPTIONS = {
+  model: { type: "string", short: "m" },
+  duration: { type: "string" },
+  resolution: { type: "string" },
+  aspect: { type: "string" },
+  audio: { type: "boolean" },
+  // node:util parseArgs on Node 20 has no negated flags, so --no-audio is its own option.
+  "no-audio": { type: "boolean" },
+  "first-frame": { type: "string" },
+  "last-frame": { type: "string" },
+  ref: { type: "string", multiple: true },
+  config: { type: "string", multiple: true },
+  out: { type: "string" },
+  "no-wait": { type: "boolean", default: false },
+  json: { type: "boolean", default: false },
+} as const;
+
+/** Nothing is sent for a request validate() refuses. */
+function refuseInvalid(body: unknown): void {
+  const verdict = validate(body);
+  if (verdict.valid) return;
+  const [first] = verdict.errors;
+  throw new ReelayError(
+    "invalid_request",
+    `The request is invalid, so nothing was sent: ${first?.message ?? ""}`,
+    {
+      ...(first === undefined ? {} : { path: first.path }),
+      details: { errors: verdict.errors },
     },
-  });
+  );
+}
+
+async function follow(
+  client: ReelayApiClient,
+  id: string,
+  io: Io,
+  opts: { json: boolean; startedAt: number },
+): Promise<JobView> {
+  const { json } = opts;
+  const progress = progressLine(io.stdout, !json && process.stdout.isTTY === true, opts.startedAt);
+  try {
+    return await waitForJob(client, id, {
+      intervalMs: POLL_INTERVAL_MS,
+      onUpdate: (current) => !json && progress.update(current.status, current.polls),
+    });
+  } finally {
+    progress.done();
+  }
+}
+
+/** Saves a succeeded job's video after checking it; reports a failed one. */
+async function saveOrReport(
+  io: Io,
+  client: ReelayApiClient,
+  job: JobView,
+  opts: { id: string; outDir: string | undefined; json: boolean },
+): Promise<number> {
+  const { id, json } = opts;
+  const output = job.outputs[0];
+  if (job.status !== "succeeded" || output === undefined) {
+    const error = job.error ?? { code: job.status, message: `The job ended ${job.status}.` };
+    if (json)
+      io.stdout(
+        `${JSON.stringify({ task_id: id, status: job.status, model: job.model, error })}\n`,
+      );
+    io.stderr(`reelay generate: ${id} ${job.status}: ${error.message} [${error.code}]\n`);
+    return 1;
+  }
+  // The task endpoint presigns a fresh link; the job view's may be absent for a foreign bucket.
+  const url = output.url ?? (await client.getVideoTask(id)).video_url;
+  if (url === undefined || url === null)
+    throw new ReelayError(
+      "no_output_link",
+      `${id} succeeded but reelay offers no link to its video (${output.bucket}/${output.key}).`,
+    );
+  const file = join(resolve(opts.outDir ?? DEFAULT_OUT_DIR), `${id}.mp4`);
+  const saved = await downloadVerified(url, file, output);
+  if (json) {
+    io.stdout(
+      `${JSON.stringify({ task_id: id, status: job.status, model: job.model, file: saved.file, bytes: saved.bytes, sha256: saved.sha256, polls: job.polls, s3: { bucket: output.bucket, key: output.key } })}\n`,
+    );
+  } else {
+    io.stdout(`saved     ${saved.file}\n          ${saved.bytes} bytes, sha256 ${saved.sha256}\n`);
+  }
+  return 0;
+}
+
+export async function runGenerate(args: string[], io: Io, given?: Config): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, { options: OPTIONS });
   if (values.audio && values["no-audio"])
     throw new UsageError("give either --audio or --no-audio, not both.");
   const config = given ?? loadConfig();
@@ -56,20 +127,9 @@ export async function runGenerate(args: string[], io: Io, given?: Config): Promi
   });
 
   return reportFailures(io, "generate", json, async () => {
-    const verdict = validate(body);
-    if (!verdict.valid) {
-      const [first] = verdict.errors;
-      throw new ReelayError(
-        "invalid_request",
-        `The request is invalid, so nothing was sent: ${first?.message ?? ""}`,
-        {
-          ...(first === undefined ? {} : { path: first.path }),
-          details: { errors: verdict.errors },
-        },
-      );
-    }
+    refuseInvalid(body);
     const { client } = await openSession(config);
-    const started = Date.now();
+    const startedAt = Date.now();
     const created = await client.createVideo(body, `cli-${randomUUID()}`);
     const id = created.service_task?.task_id ?? created.task_id;
     if (!json) {
@@ -84,49 +144,7 @@ export async function runGenerate(args: string[], io: Io, given?: Config): Promi
       else io.stdout(`follow it with \`reelay status ${id}\`\n`);
       return 0;
     }
-
-    const progress = progressLine(io.stdout, !json && process.stdout.isTTY === true, started);
-    let job: JobView;
-    try {
-      job = await waitForJob(client, id, {
-        intervalMs: POLL_INTERVAL_MS,
-        onUpdate: (current) => !json && progress.update(current.status, current.polls),
-      });
-    } finally {
-      progress.done();
-    }
-
-    const output = job.outputs[0];
-    if (job.status !== "succeeded" || output === undefined) {
-      const error = job.error ?? { code: job.status, message: `The job ended ${job.status}.` };
-      if (json)
-        io.stdout(
-          `${JSON.stringify({ task_id: id, status: job.status, model: job.model, error })}\n`,
-        );
-      io.stderr(`reelay generate: ${id} ${job.status}: ${error.message} [${error.code}]\n`);
-      return 1;
-    }
-    // The task endpoint presigns a fresh link; the job view's may be absent for a foreign bucket.
-    const url = output.url ?? (await client.getVideoTask(id)).video_url;
-    if (url === undefined || url === null)
-      throw new ReelayError(
-        "no_output_link",
-        `${id} succeeded but reelay offers no link to its video (${output.bucket}/${output.key}).`,
-      );
-    const saved = await downloadVerified(
-      url,
-      join(resolve(values.out ?? DEFAULT_OUT_DIR), `${id}.mp4`),
-      output,
-    );
-    if (json) {
-      io.stdout(
-        `${JSON.stringify({ task_id: id, status: job.status, model: job.model, file: saved.file, bytes: saved.bytes, sha256: saved.sha256, polls: job.polls, s3: { bucket: output.bucket, key: output.key } })}\n`,
-      );
-    } else {
-      io.stdout(
-        `saved     ${saved.file}\n          ${saved.bytes} bytes, sha256 ${saved.sha256}\n`,
-      );
-    }
-    return 0;
+    const job = await follow(client, id, io, { json, startedAt });
+    return saveOrReport(io, client, job, { id, outDir: values.out, json });
   });
 }

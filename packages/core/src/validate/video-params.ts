@@ -37,58 +37,45 @@ function defaultDuration(
   return { value, reason: `the global default 5 s is not allowed for ${spec.code}` };
 }
 
-/** duration_sec, resolution, aspect_ratio and generate_audio; returns the filled-in values. */
-export function checkVideoParams(
+/** resolution: checked when given; a model with exactly one (kappa: "fixed 720p") gets it written out. */
+function checkResolution(
   req: VideoRequest,
   spec: VideoModelSpec,
   ctx: RuleContext,
   issues: Issues,
-): Pick<VideoRequest, "duration_sec" | "resolution" | "generate_audio"> {
-  let resolution = req.resolution;
-  if (resolution !== undefined) {
-    const broken = firstBroken(
-      applicable(spec.resolutions, { ...ctx, resolution: undefined }),
-      resolution,
-    );
-    if (broken !== undefined) {
-      issues.report(
-        broken.rule.strength,
-        "resolution",
-        ["resolution_not_allowed", "resolution_unusual"],
-        `\`resolution\` ${shown(resolution)} is not ${broken.rule.strength === "hard" ? "offered" : "commonly used"} by ${spec.code}; allowed: ${broken.allowedText}.`,
-      );
-    }
-  } else {
-    // A model with exactly one resolution (kappa: "fixed 720p") gets it written out.
+): string | undefined {
+  const resolution = req.resolution;
+  if (resolution === undefined) {
     const fixed = applicable(spec.resolutions, ctx).filter(
       (rule) => rule.strength === "hard" && rule.values.length === 1,
     );
-    if (fixed.length > 0) resolution = fixed[0]?.values[0];
+    return fixed.length > 0 ? fixed[0]?.values[0] : undefined;
   }
-  const withResolution = { ...ctx, resolution };
+  const broken = firstBroken(
+    applicable(spec.resolutions, { ...ctx, resolution: undefined }),
+    resolution,
+  );
+  if (broken !== undefined) {
+    issues.report(
+      broken.rule.strength,
+      "resolution",
+      ["resolution_not_allowed", "resolution_unusual"],
+      `\`resolution\` ${shown(resolution)} is not ${broken.rule.strength === "hard" ? "offered" : "commonly used"} by ${spec.code}; allowed: ${broken.allowedText}.`,
+    );
+  }
+  return resolution;
+}
 
-  let duration = req.duration_sec;
-  if (duration !== undefined) {
-    if (duration === 0 && !spec.durations.some((rule) => allows(rule, 0))) {
-      issues.error(
-        "duration_sec",
-        "duration_not_allowed",
-        `\`duration_sec\` 0 ("follow the source length") is only for video edit models; ${spec.code} needs a positive number of seconds.`,
-      );
-    } else {
-      const broken = firstBroken(applicable(spec.durations, withResolution), duration);
-      if (broken !== undefined) {
-        issues.report(
-          broken.rule.strength,
-          "duration_sec",
-          ["duration_not_allowed", "duration_unusual"],
-          `\`duration_sec\` ${duration} is ${broken.rule.strength === "hard" ? "not allowed" : "unusual"} for ${spec.code}; allowed: ${broken.allowedText}.`,
-        );
-      }
-    }
-  } else {
-    const chosen = defaultDuration(spec, withResolution);
-    duration = chosen.value;
+/** duration_sec: checked when given (0 only for edit models), else the model's default. */
+function checkDuration(
+  req: VideoRequest,
+  spec: VideoModelSpec,
+  ctx: RuleContext,
+  issues: Issues,
+): number {
+  const duration = req.duration_sec;
+  if (duration === undefined) {
+    const chosen = defaultDuration(spec, ctx);
     if (chosen.reason !== undefined) {
       issues.warn(
         "duration_sec",
@@ -96,7 +83,38 @@ export function checkVideoParams(
         `\`duration_sec\` was not given; ${spec.code} uses ${chosen.value} s (${chosen.reason}).`,
       );
     }
+    return chosen.value;
   }
+  if (duration === 0 && !spec.durations.some((rule) => allows(rule, 0))) {
+    issues.error(
+      "duration_sec",
+      "duration_not_allowed",
+      `\`duration_sec\` 0 ("follow the source length") is only for video edit models; ${spec.code} needs a positive number of seconds.`,
+    );
+    return duration;
+  }
+  const broken = firstBroken(applicable(spec.durations, ctx), duration);
+  if (broken !== undefined) {
+    issues.report(
+      broken.rule.strength,
+      "duration_sec",
+      ["duration_not_allowed", "duration_unusual"],
+      `\`duration_sec\` ${duration} is ${broken.rule.strength === "hard" ? "not allowed" : "unusual"} for ${spec.code}; allowed: ${broken.allowedText}.`,
+    );
+  }
+  return duration;
+}
+
+/** duration_sec, resolution, aspect_ratio and generate_audio; returns the filled-in values. */
+export function checkVideoParams(
+  req: VideoRequest,
+  spec: VideoModelSpec,
+  ctx: RuleContext,
+  issues: Issues,
+): Pick<VideoRequest, "duration_sec" | "resolution" | "generate_audio"> {
+  const resolution = checkResolution(req, spec, ctx, issues);
+  const withResolution = { ...ctx, resolution };
+  const duration = checkDuration(req, spec, withResolution, issues);
 
   if (req.aspect_ratio !== undefined) {
     const broken = firstBroken(applicable(spec.aspectRatios, withResolution), req.aspect_ratio);

@@ -1,0 +1,62 @@
+/** reelay's HTTP API on AWS: one function behind API Gateway, and what it may touch. */
+import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import type * as events from "aws-cdk-lib/aws-events";
+import type * as s3 from "aws-cdk-lib/aws-s3";
+import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
+import { Api, type Config, Function as SstFunction, type Stack as SstStack } from "sst/constructs";
+import {
+  allowObjects,
+  allowPutEvents,
+  allowStopExecution,
+  allowTable,
+  allowWake,
+} from "./permissions.ts";
+
+interface ApiScope {
+  table: dynamodb.ITable;
+  bucket: s3.IBucket;
+  bus: events.IEventBus;
+  machine: sfn.StateMachine;
+  environment: Record<string, string>;
+  apiKey: Config.Secret;
+  dispatchArn: string;
+}
+
+export function createApi(stack: SstStack, scope: ApiScope): { api: Api; fn: SstFunction } {
+  const { table, bucket } = scope;
+  const fn = new SstFunction(stack, "ApiFunction", {
+    handler: "functions/api.handler",
+    timeout: 30,
+    // Cancel stops executions by name, so the API knows the machine.
+    environment: { ...scope.environment, REELAY_STATE_MACHINE_ARN: scope.machine.stateMachineArn },
+    bind: [scope.apiKey],
+  });
+  allowTable(
+    fn,
+    table,
+    ["GetItem", "BatchGetItem", "PutItem", "UpdateItem", "DeleteItem", "Query"],
+    "all",
+  );
+  // Presigned links to finished outputs are signed with this role, so it reads outputs/.
+  allowObjects(fn, bucket, "outputs/", ["GetObject"]);
+  // POST /v1/images/edits stores the uploaded images and passes them upstream as presigned links.
+  allowObjects(fn, bucket, "uploads/", ["PutObject", "GetObject"]);
+  // Jobs go into the admission queue; the Dispatch function starts their executions.
+  allowWake(fn, scope.dispatchArn);
+  // POST /v1/jobs/{id}/cancel stops the job's execution.
+  allowStopExecution(fn, scope.machine);
+  // A job that cannot be started is failed by the API itself, which then announces it.
+  allowPutEvents(fn, scope.bus);
+
+  // Bearer auth is checked by the API function itself on every /v1 route (one key store, the
+  // same code path locally and on AWS); API Gateway routes carry no authorizer of their own.
+  const api = new Api(stack, "Api", {
+    accessLog: { retention: "one_month" },
+    routes: {
+      "GET /healthz": fn,
+      "GET /openapi.json": fn,
+      "ANY /v1/{proxy+}": fn,
+    },
+  });
+  return { api, fn };
+}

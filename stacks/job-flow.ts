@@ -1,0 +1,103 @@
+/**
+ * The job flow on AWS: one Lambda function per step (each with only the grants its step needs) and
+ * the Step Functions state machine that runs them, as packages/flow defines it.
+ */
+import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import type * as events from "aws-cdk-lib/aws-events";
+import * as logs from "aws-cdk-lib/aws-logs";
+import type * as s3 from "aws-cdk-lib/aws-s3";
+import * as sfn from "aws-cdk-lib/aws-stepfunctions";
+import type { Config, Stack as SstStack } from "sst/constructs";
+import { Function as SstFunction } from "sst/constructs";
+import {
+  type JobFlowStep,
+  STEP_LAMBDA_TIMEOUT_S,
+  STEP_MEMORY_MB,
+  UPSTREAM_STEPS,
+} from "@reelay/flow/steps";
+import { jobFlowStateMachineProps } from "@reelay/flow/synth-definition";
+import {
+  allowManifests,
+  allowObjects,
+  allowPutEvents,
+  allowTable,
+  allowWake,
+} from "./permissions.ts";
+
+export const STEP_HANDLERS: Record<JobFlowStep, string> = {
+  submit: "functions/submit.handler",
+  poll: "functions/poll.handler",
+  download: "functions/download.handler",
+  finish: "functions/finish.handler",
+  recordFailure: "functions/fail.handler",
+};
+
+export type StepFunctions = Record<JobFlowStep, SstFunction>;
+
+interface JobFlowScope {
+  table: dynamodb.ITable;
+  bucket: s3.IBucket;
+  bus: events.IEventBus;
+  environment: Record<string, string>;
+  upstreamApiKey: Config.Secret;
+  dispatchArn: string;
+}
+
+function createSteps(stack: SstStack, scope: JobFlowScope): StepFunctions {
+  const stepFunction = (step: JobFlowStep) =>
+    new SstFunction(stack, `${step.charAt(0).toUpperCase()}${step.slice(1)}Function`, {
+      handler: STEP_HANDLERS[step],
+      timeout: STEP_LAMBDA_TIMEOUT_S[step],
+      memorySize: `${STEP_MEMORY_MB[step]} MB`,
+      environment: scope.environment,
+      bind: UPSTREAM_STEPS.includes(step) ? [scope.upstreamApiKey] : [],
+    });
+  return {
+    submit: stepFunction("submit"),
+    poll: stepFunction("poll"),
+    download: stepFunction("download"),
+    finish: stepFunction("finish"),
+    recordFailure: stepFunction("recordFailure"),
+  };
+}
+
+function grantSteps(steps: StepFunctions, scope: JobFlowScope): void {
+  const { table, bucket, bus } = scope;
+  for (const fn of Object.values(steps)) allowTable(fn, table, ["GetItem", "UpdateItem"], "jobs");
+  // The predicted first wait: Submit reads the model's observed generation times, Poll reads and adds to them.
+  allowTable(steps.submit, table, ["GetItem"], "generation-stats");
+  allowTable(steps.poll, table, ["GetItem", "UpdateItem"], "generation-stats");
+  // Download streams outputs in (multipart); every terminal step rewrites the job.json manifest.
+  allowObjects(steps.download, bucket, "outputs/", ["PutObject", "AbortMultipartUpload"]);
+  allowManifests(steps.finish, bucket);
+  allowManifests(steps.recordFailure, bucket);
+  allowPutEvents(steps.finish, bus);
+  allowPutEvents(steps.recordFailure, bus);
+  // A 429 puts the job back in the queue (Submit); a task's end frees its slot (Poll, Finish, RecordFailure).
+  allowTable(steps.submit, table, ["GetItem", "PutItem", "UpdateItem"], "admission");
+  for (const fn of [steps.submit, steps.poll, steps.finish, steps.recordFailure]) {
+    if (fn !== steps.submit) allowTable(fn, table, ["UpdateItem"], "admission");
+    allowWake(fn, scope.dispatchArn);
+  }
+  // A batch job's end is counted on its batch, and the last one marks the batch due.
+  allowTable(steps.finish, table, ["UpdateItem"], "batches");
+  allowTable(steps.recordFailure, table, ["UpdateItem"], "batches");
+}
+
+/** The step functions and the state machine, logged and traced. */
+export function createJobFlow(
+  stack: SstStack,
+  scope: JobFlowScope,
+): { steps: StepFunctions; machine: sfn.StateMachine } {
+  const steps = createSteps(stack, scope);
+  grantSteps(steps, scope);
+  const flowLogs = new logs.LogGroup(stack, "JobFlowLogs", {
+    retention: logs.RetentionDays.ONE_MONTH,
+  });
+  const machine = new sfn.StateMachine(stack, "JobFlow", {
+    ...jobFlowStateMachineProps(stack, steps),
+    tracingEnabled: true,
+    logs: { destination: flowLogs, level: sfn.LogLevel.ALL, includeExecutionData: true },
+  });
+  return { steps, machine };
+}
