@@ -3,6 +3,7 @@ import type { Catalog } from "@reelay/core";
 import type { AdmissionControl } from "@reelay/core/admission/control";
 import type { BatchTracker } from "@reelay/core/batches/progress";
 import type { BatchStore } from "@reelay/core/batches/store";
+import type { CancelDeps } from "@reelay/core/jobs/cancel";
 import type { JobStore } from "@reelay/core/jobs/store";
 import type { ApiKeyStore } from "@reelay/core/keys/store";
 import type {
@@ -89,6 +90,18 @@ export function resolveDeps(deps: ApiDeps): ResolvedDeps {
     sseHeartbeatMs: deps.sseHeartbeatMs ?? DEFAULTS.sseHeartbeatMs,
     maxBodyBytes: deps.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     now: deps.now ?? (() => new Date()),
+  };
+}
+
+/** What cancelJob needs, from the API's deps: a cancel frees the slot and counts on the batch. */
+export function cancelDepsOf(deps: ResolvedDeps): CancelDeps {
+  return {
+    jobs: deps.jobs,
+    now: deps.now,
+    ...(deps.events === undefined ? {} : { events: deps.events }),
+    ...(deps.stopper === undefined ? {} : { stopper: deps.stopper }),
+    ...(deps.admission === undefined ? {} : { admission: deps.admission }),
+    ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
   };
 }
 

@@ -66,7 +66,7 @@ export function assertSameRequest(
   requestHash: string,
   key: string,
 ): void {
-  // Jobs recorded before hashes existed carry none; they keep the old answer (the first job).
+  // A record with no request hash (written by a reelay that did not store one) keeps the first answer.
   if (job.requestHash === undefined || job.requestHash === requestHash) return;
   throw new ReelayError(
     "idempotency_conflict",

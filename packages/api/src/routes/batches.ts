@@ -19,7 +19,7 @@ import { isReelayError, ReelayError } from "@reelay/core";
 import { mayAccess, ownerFilter } from "../auth.ts";
 import { checkLines, parseBatchBody } from "../batch-body.ts";
 import { jsonBodyLimit } from "../body.ts";
-import type { ApiEnv, Caller, ResolvedDeps } from "../deps.ts";
+import { type ApiEnv, type Caller, cancelDepsOf, type ResolvedDeps } from "../deps.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
 import { PRIORITY_HEADER, readPriority } from "../priority.ts";
 
@@ -121,14 +121,7 @@ function cancelBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
     await store.setOnce(batch.id, "cancelledAt", deps.now().toISOString());
     const state = await batchState({ batches: store, jobs: deps.jobs }, batch);
     const open = [...state.jobs.values()].filter((job) => !isTerminal(job.status));
-    const cancelDeps = {
-      jobs: deps.jobs,
-      now: deps.now,
-      ...(deps.events === undefined ? {} : { events: deps.events }),
-      ...(deps.stopper === undefined ? {} : { stopper: deps.stopper }),
-      ...(deps.admission === undefined ? {} : { admission: deps.admission }),
-      ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
-    };
+    const cancelDeps = cancelDepsOf(deps);
     for (let start = 0; start < open.length; start += CANCEL_CONCURRENCY) {
       await Promise.all(
         open.slice(start, start + CANCEL_CONCURRENCY).map((job) =>

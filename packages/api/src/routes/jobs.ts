@@ -8,7 +8,7 @@ import { MAX_PAGE_SIZE } from "@reelay/core/limits";
 import { jobNotFound, type ListFilters, type ListOptions } from "@reelay/core/jobs/store";
 import { JOB_STATUSES, type JobKind, type JobSource } from "@reelay/core/jobs/types";
 import { ownerFilter } from "../auth.ts";
-import type { ApiEnv, ResolvedDeps } from "../deps.ts";
+import { type ApiEnv, cancelDepsOf, type ResolvedDeps } from "../deps.ts";
 import { jobView, withQueuePosition } from "../views.ts";
 
 function badQuery(path: string, message: string): ReelayError {
@@ -113,17 +113,7 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   /** The record moves to cancelled first, then the execution is stopped (see cancelJob). */
   routes.post("/:id/cancel", async (c) => {
     const id = c.req.param("id");
-    const job = await cancelJob(
-      {
-        jobs: deps.jobs,
-        now: deps.now,
-        ...(deps.events === undefined ? {} : { events: deps.events }),
-        ...(deps.stopper === undefined ? {} : { stopper: deps.stopper }),
-        ...(deps.admission === undefined ? {} : { admission: deps.admission }),
-        ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
-      },
-      id,
-    );
+    const job = await cancelJob(cancelDepsOf(deps), id);
     return c.json(await jobView(job, signer));
   });
 
