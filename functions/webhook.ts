@@ -1,5 +1,5 @@
 /**
- * EventBridge rule target: a terminal event from bus reelay, delivered to every subscriber in the
+ * EventBridge rule target: a job's terminal event or a Batch Completed from bus reelay, delivered to every subscriber in the
  * REELAY_WEBHOOKS secret (a JSON array of {url, secret}), signed per Standard Webhooks and retried
  * with backoff inside this invocation; a subscriber that keeps failing gets a dead-letter item in the
  * jobs table. Only URLs, outcomes and ids are logged: never a secret.

@@ -1,6 +1,6 @@
 /**
- * Webhook delivery on AWS: a rule on bus reelay for reelay's terminal events (detail-type
- * "Generation …") targets one function, which signs and retries itself. Subscribers are the
+ * Webhook delivery on AWS: a rule on bus reelay for reelay's events (detail-type "Generation …"
+ * and "Batch Completed", the same set the local stack delivers) targets one function, which signs and retries itself. Subscribers are the
  * REELAY_WEBHOOKS secret (`npx sst secrets set REELAY_WEBHOOKS '[{"url":…,"secret":"whsec_…"}]'`).
  */
 import { Duration } from "aws-cdk-lib";
@@ -9,7 +9,7 @@ import * as targets from "aws-cdk-lib/aws-events-targets";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import { Config, Function as SstFunction } from "sst/constructs";
 import type { Stack } from "sst/constructs";
-import { DETAIL_TYPES, EVENT_SOURCE } from "@reelay/core/events/types";
+import { BATCH_COMPLETED, DETAIL_TYPES, EVENT_SOURCE } from "@reelay/core/events/types";
 import { allowTable } from "./permissions.ts";
 
 /** 5 tries of at most 10 s plus 15 s of backoff fit easily; more would be a stuck receiver. */
@@ -33,7 +33,10 @@ export function createWebhookDelivery(
   allowTable(fn, scope.table, ["PutItem"], "dead-letters");
   new events.Rule(stack, "WebhookRule", {
     eventBus: scope.bus,
-    eventPattern: { source: [EVENT_SOURCE], detailType: Object.values(DETAIL_TYPES) },
+    eventPattern: {
+      source: [EVENT_SOURCE],
+      detailType: [...Object.values(DETAIL_TYPES), BATCH_COMPLETED],
+    },
     targets: [new targets.LambdaFunction(fn, { retryAttempts: 4, maxEventAge: Duration.hours(1) })],
   });
   return fn;

@@ -189,7 +189,12 @@ describe("storage", () => {
     expect(render(rule.EventBusName)).toBe("Bus");
     expect(rule.EventPattern).toEqual({
       source: ["reelay"],
-      "detail-type": ["Generation Succeeded", "Generation Failed", "Generation Cancelled"],
+      "detail-type": [
+        "Generation Succeeded",
+        "Generation Failed",
+        "Generation Cancelled",
+        "Batch Completed",
+      ],
     });
     expect(rule.Targets.map((t: { Arn: unknown }) => render(t.Arn))).toEqual(["WebhookFunction"]);
     const invokeConfigs = Object.values(

@@ -1,14 +1,15 @@
 /**
- * The webhook body for a terminal event, in Standard Webhooks' recommended envelope
- * (`type`, `timestamp`, `data`). The event id is the webhook id: stable per job and terminal status,
- * so a receiver can drop a repeat, and the same on every retry.
+ * The webhook body for an event (a job's end or a batch's), in Standard Webhooks' recommended envelope
+ * (`type`, `timestamp`, `data`). The event id is the webhook id: stable per job and terminal status
+ * (or per batch), so a receiver can drop a repeat, and the same on every retry.
  */
 import { ReelayError } from "../errors.ts";
 import {
+  BATCH_COMPLETED,
+  type BatchCompletedEvent,
   DETAIL_TYPES,
   EVENT_SOURCE,
   type ReelayEvent,
-  type TerminalEvent,
   type TerminalEventDetail,
 } from "../events/types.ts";
 
@@ -32,12 +33,25 @@ export interface BridgeEnvelope {
 }
 
 /**
- * The terminal event carried by an EventBridge delivery. EventBridge gives every put its own id, so
- * the stable id is rebuilt the way buildTerminalEvent makes it (`<jobId>.<status>`).
+ * The event carried by an EventBridge delivery: a job's terminal event or a batch's Batch Completed.
+ * EventBridge gives every put its own id, so the stable id is rebuilt the way reelay makes it
+ * (`<jobId>.<status>`, `<batchId>.completed`).
  */
-export function eventFromBridge(envelope: BridgeEnvelope): TerminalEvent {
-  const detail = envelope.detail as Partial<TerminalEventDetail> | undefined;
+export function eventFromBridge(envelope: BridgeEnvelope): ReelayEvent {
   const detailType = envelope["detail-type"];
+  if (envelope.source === EVENT_SOURCE && detailType === BATCH_COMPLETED) {
+    const detail = envelope.detail as Partial<BatchCompletedEvent["detail"]> | undefined;
+    if (typeof detail?.batchId === "string" && typeof detail.finishedAt === "string") {
+      return {
+        id: `${detail.batchId}.completed`,
+        time: detail.finishedAt,
+        source: EVENT_SOURCE,
+        "detail-type": BATCH_COMPLETED,
+        detail: detail as BatchCompletedEvent["detail"],
+      };
+    }
+  }
+  const detail = envelope.detail as Partial<TerminalEventDetail> | undefined;
   const status = detail?.status;
   if (
     envelope.source !== EVENT_SOURCE ||
@@ -47,7 +61,7 @@ export function eventFromBridge(envelope: BridgeEnvelope): TerminalEvent {
   ) {
     throw new ReelayError(
       "invalid_event",
-      `Not a reelay terminal event (source ${String(envelope.source)}, detail-type ${String(detailType)}).`,
+      `Not a reelay event (source ${String(envelope.source)}, detail-type ${String(detailType)}).`,
     );
   }
   return {

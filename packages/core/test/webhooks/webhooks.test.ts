@@ -210,6 +210,29 @@ describe("WebhookDispatcher", () => {
 });
 
 describe("eventFromBridge", () => {
+  it("rebuilds a Batch Completed event with its stable id <batchId>.completed", () => {
+    const detail = {
+      batchId: "bat_01JZ0000000000000000000000",
+      total: 3,
+      counts: { succeeded: 2, failed: 0, cancelled: 0, rejected: 1 },
+      results: { bucket: "b", key: "outputs/batches/bat_01JZ0000000000000000000000/results.jsonl" },
+      createdAt: "2026-11-24T10:00:00.000Z",
+      finishedAt: "2026-11-24T10:05:00.000Z",
+    };
+    expect(eventFromBridge({ source: "reelay", "detail-type": "Batch Completed", detail })).toEqual(
+      {
+        id: "bat_01JZ0000000000000000000000.completed",
+        time: "2026-11-24T10:05:00.000Z",
+        source: "reelay",
+        "detail-type": "Batch Completed",
+        detail,
+      },
+    );
+    expect(() =>
+      eventFromBridge({ source: "reelay", "detail-type": "Batch Completed", detail: {} }),
+    ).toThrow(/Not a reelay event/);
+  });
+
   it("rebuilds the stable event id <jobId>.<status> from an EventBridge delivery", () => {
     const rebuilt = eventFromBridge({
       source: "reelay",
@@ -226,13 +249,13 @@ describe("eventFromBridge", () => {
         "detail-type": "Generation Succeeded",
         detail: event.detail,
       }),
-    ).toThrow(/Not a reelay terminal event/);
+    ).toThrow(/Not a reelay event/);
     expect(() =>
       eventFromBridge({
         source: "reelay",
         "detail-type": "Generation Failed",
         detail: event.detail,
       }),
-    ).toThrow(/Not a reelay terminal event/);
+    ).toThrow(/Not a reelay event/);
   });
 });
