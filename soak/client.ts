@@ -15,12 +15,22 @@ export class ApiClient {
     private readonly patienceMs = 120_000,
   ) {}
 
-  /** Answers with status < 500; network failures and 5xx are tried again until `patienceMs`. */
+  /** Answers with status < 500, the body parsed as JSON; see text(). */
   async call(
     method: string,
     path: string,
     options: { body?: unknown; headers?: Record<string, string> } = {},
   ): Promise<{ status: number; body: any }> {
+    const { status, text } = await this.text(method, path, options);
+    return { status, body: text === "" ? undefined : JSON.parse(text) };
+  }
+
+  /** Answers with status < 500; network failures and 5xx are tried again until `patienceMs`. */
+  async text(
+    method: string,
+    path: string,
+    options: { body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<{ status: number; text: string }> {
     const until = Date.now() + this.patienceMs;
     let last = "";
     for (let attempt = 1; ; attempt++) {
@@ -36,8 +46,7 @@ export class ApiClient {
           signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
         });
         const text = await response.text();
-        if (response.status < 500)
-          return { status: response.status, body: text === "" ? undefined : JSON.parse(text) };
+        if (response.status < 500) return { status: response.status, text };
         last = `HTTP ${response.status} ${text.slice(0, 300)}`;
       } catch (error) {
         last =

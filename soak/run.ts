@@ -9,12 +9,14 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { JsonlFileSink } from "@reelay/core/events/jsonl";
+import { isBatchEvent, type ReelayEvent } from "@reelay/core/events/types";
 import { startSimulator, type Simulator, type SimulatorCounters } from "@reelay/simulator";
 import { ApiClient } from "./client.ts";
 import { formatMix, seededRandom, serverRules, type FaultMix } from "./faults.ts";
 import { planJobs } from "./plan.ts";
 import { stackLogFile, startChildStack, startInProcessStack, type SoakStack } from "./stack.ts";
 import {
+  type BatchEvidence,
   clean,
   hashUrl,
   percentile,
@@ -75,6 +77,44 @@ export interface SoakResult {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Jobs go in groups of this many: every second group as one POST /v1/batches, the others one by one. */
+const GROUP = 10;
+
+async function submitOne(job: SubmittedJob, client: ApiClient, log: (line: string) => void) {
+  const { status, body } = await client.call("POST", job.endpoint, {
+    body: job.body,
+    headers: { "x-idempotency-key": job.key },
+  });
+  if (status >= 300 || typeof body?.task_id !== "string") {
+    log(`soak: job ${job.index + 1} refused: HTTP ${status} ${JSON.stringify(body).slice(0, 300)}`);
+    return;
+  }
+  job.jobId = body.task_id;
+}
+
+/** One batch of the group's requests; each job learns its id from the batch's results, line by line. */
+async function submitBatch(group: SubmittedJob[], client: ApiClient, log: (line: string) => void) {
+  const first = group[0]!;
+  const { status, body } = await client.call("POST", "/v1/batches", {
+    body: { requests: group.map((job) => job.body) },
+    headers: { "x-idempotency-key": `${first.key}-batch` },
+  });
+  if (status !== 200 || typeof body?.id !== "string") {
+    log(
+      `soak: batch of jobs ${first.index + 1}.. refused: HTTP ${status} ${JSON.stringify(body).slice(0, 300)}`,
+    );
+    return;
+  }
+  const results = await client.text("GET", `/v1/batches/${body.id}/results`);
+  for (const raw of results.text.split("\n").filter((line) => line !== "")) {
+    const line = JSON.parse(raw) as { line: number; job_id?: string | null };
+    const job = group[line.line - 1];
+    if (job === undefined || typeof line.job_id !== "string") continue;
+    job.jobId = line.job_id;
+    job.batchId = body.id;
+  }
+}
+
 async function submitAll(
   jobs: SubmittedJob[],
   client: ApiClient,
@@ -82,27 +122,29 @@ async function submitAll(
   log: (line: string) => void,
 ): Promise<void> {
   const began = Date.now();
+  const groups: SubmittedJob[][] = [];
+  for (let start = 0; start < jobs.length; start += GROUP)
+    groups.push(jobs.slice(start, start + GROUP));
+  const due = (job: SubmittedJob) =>
+    sleep(Math.max(0, began + (job.index * 1000) / rate - Date.now()));
+  const never = (what: string) => (error: unknown) =>
+    log(
+      `soak: ${what} never acknowledged: ${error instanceof Error ? error.message : String(error)}`,
+    );
   await Promise.all(
-    jobs.map(async (job) => {
-      await sleep(Math.max(0, began + (job.index * 1000) / rate - Date.now()));
-      try {
-        const { status, body } = await client.call("POST", job.endpoint, {
-          body: job.body,
-          headers: { "x-idempotency-key": job.key },
-        });
-        if (status >= 300 || typeof body?.task_id !== "string") {
-          log(
-            `soak: job ${job.index + 1} refused: HTTP ${status} ${JSON.stringify(body).slice(0, 300)}`,
-          );
-          return;
-        }
-        job.jobId = body.task_id;
-      } catch (error) {
-        log(
-          `soak: job ${job.index + 1} never acknowledged: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-    }),
+    groups.flatMap((group, g) =>
+      g % 2 === 1
+        ? [
+            due(group[0]!)
+              .then(() => submitBatch(group, client, log))
+              .catch(never(`batch ${g}`)),
+          ]
+        : group.map((job) =>
+            due(job)
+              .then(() => submitOne(job, client, log))
+              .catch(never(`job ${job.index + 1}`)),
+          ),
+    ),
   );
 }
 
@@ -209,6 +251,25 @@ async function heldSlots(client: ApiClient): Promise<string[]> {
   return held;
 }
 
+/** Each batch sent, as the API counts it, with its Batch Completed events. */
+async function batchEvidence(
+  jobs: SubmittedJob[],
+  client: ApiClient,
+  events: ReelayEvent[],
+): Promise<BatchEvidence[]> {
+  const ids = [...new Set(jobs.flatMap((job) => (job.batchId === undefined ? [] : [job.batchId])))];
+  return Promise.all(
+    ids.map(async (id) => {
+      const { status, body } = await client.call("GET", `/v1/batches/${id}`);
+      if (status !== 200) throw new Error(`GET /v1/batches/${id} answered ${status}`);
+      const completed = events.flatMap((event) =>
+        isBatchEvent(event) && event.detail.batchId === id ? [event.detail] : [],
+      );
+      return { id, total: body.total, counts: body.counts, completed };
+    }),
+  );
+}
+
 async function evidenceFrom(
   jobs: SubmittedJob[],
   client: ApiClient,
@@ -226,7 +287,9 @@ async function evidenceFrom(
     );
   }
   const listed = await client.listJobs();
-  const events = await new JsonlFileSink(join(dataDir, "events.jsonl")).readAll();
+  const sink = new JsonlFileSink(join(dataDir, "events.jsonl"));
+  const events = await sink.readAll();
+  const batches = await batchEvidence(jobs, client, await sink.readEvents());
   const slotsHeld = await heldSlots(client);
   return {
     jobs,
@@ -235,6 +298,7 @@ async function evidenceFrom(
     events,
     tasksByKey: simulator.counters().tasksByKey,
     slotsHeld,
+    batches,
     served: (taskId: string) =>
       simulator.task(taskId)?.outputs.map((o) => ({ sha256: o.sha256, bytes: o.bytes })),
     stored: (output: { url: string | null; key: string }) => {

@@ -21,6 +21,17 @@ const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
 export interface SubmittedJob extends PlannedJob {
   /** The job id the API answered with; undefined when no try was ever acknowledged. */
   jobId: string | undefined;
+  /** The batch it was sent in, when it was one line of a POST /v1/batches. */
+  batchId?: string;
+}
+
+/** A batch as GET /v1/batches/{id} answers it, and its Batch Completed events. */
+export interface BatchEvidence {
+  id: string;
+  total: number;
+  counts: Record<string, number>;
+  /** The detail of every Batch Completed event for this batch. */
+  completed: { counts: Record<string, number> }[];
 }
 
 export interface ServedOutput {
@@ -47,6 +58,8 @@ export interface Evidence {
   stored(output: { url: string | null; bucket: string; key: string }): Promise<ServedOutput>;
   /** Jobs still holding an upstream slot once every job ended (GET /v1/admission). */
   slotsHeld?: string[];
+  /** The batches the soak sent. */
+  batches?: BatchEvidence[];
 }
 
 interface Finding {
@@ -67,6 +80,9 @@ export interface Verdict {
   strays: Finding[];
   /** Upstream slots still held after every job ended. */
   leaked: Finding[];
+  /** Batches sent; and those whose counts differ from a recount of their jobs' records or whose Batch Completed event is not exactly one with those counts. */
+  batches: number;
+  miscounted: Finding[];
   /** createdAt -> finishedAt of every terminal job. */
   durationsMs: number[];
 }
@@ -104,6 +120,32 @@ async function corruptionOf(
   return undefined;
 }
 
+function sameCounts(a: Record<string, number>, b: Record<string, number>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((key) => (a[key] ?? 0) === (b[key] ?? 0));
+}
+
+const shownCounts = (counts: Record<string, number>) =>
+  JSON.stringify(Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0)));
+
+/** Why a batch's counts or its Batch Completed event disagree with its jobs' records; undefined when they agree. */
+function miscount(batch: BatchEvidence, evidence: Evidence): string | undefined {
+  const members = evidence.jobs.filter((job) => job.batchId === batch.id);
+  const recount: Record<string, number> = { rejected: batch.total - members.length };
+  for (const job of members) {
+    const status = evidence.records.get(job.jobId ?? "")?.status ?? "missing";
+    recount[status] = (recount[status] ?? 0) + 1;
+  }
+  if (!sameCounts(batch.counts, recount))
+    return `counts ${shownCounts(batch.counts)}, a recount of its jobs ${shownCounts(recount)}`;
+  if (batch.completed.length !== 1)
+    return `${batch.completed.length} Batch Completed events (one expected)`;
+  const announced = batch.completed[0]!.counts;
+  if (!sameCounts(announced, recount))
+    return `its Batch Completed event says ${shownCounts(announced)}, a recount ${shownCounts(recount)}`;
+  return undefined;
+}
+
 export async function verify(evidence: Evidence): Promise<Verdict> {
   const verdict: Verdict = {
     jobs: evidence.jobs.length,
@@ -120,6 +162,11 @@ export async function verify(evidence: Evidence): Promise<Verdict> {
       jobId,
       why: "holds an upstream slot after every job ended",
     })),
+    batches: evidence.batches?.length ?? 0,
+    miscounted: (evidence.batches ?? []).flatMap((batch) => {
+      const why = miscount(batch, evidence);
+      return why === undefined ? [] : [{ jobId: batch.id, why }];
+    }),
     durationsMs: [],
   };
   const eventsByJob = new Map<string, Evidence["events"]>();
@@ -216,6 +263,7 @@ export function clean(v: Verdict): boolean {
     v.listing,
     v.strays,
     v.leaked,
+    v.miscounted,
   ].every((list) => list.length === 0);
 }
 
@@ -232,7 +280,7 @@ export function summaryLine(v: Verdict): string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([code, n]) => `${code}: ${n}`)
     .join(", ");
-  return `soak: ${v.jobs} jobs, ${v.succeeded} succeeded, ${failed} failed {${codes}}, ${v.lost.length} lost, ${v.duplicates.length} duplicate upstream tasks, ${v.corrupt.length} corrupt outputs, ${v.stuck.length} stuck, ${v.leaked.length} slots leaked`;
+  return `soak: ${v.jobs} jobs, ${v.succeeded} succeeded, ${failed} failed {${codes}}, ${v.lost.length} lost, ${v.duplicates.length} duplicate upstream tasks, ${v.corrupt.length} corrupt outputs, ${v.stuck.length} stuck, ${v.leaked.length} slots leaked, ${v.batches} batches (${v.miscounted.length} miscounted)`;
 }
 
 /** Streams a URL's body through sha256. */

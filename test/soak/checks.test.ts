@@ -164,9 +164,42 @@ describe("the verdict", () => {
     ];
     const v = await verify(evidence(jobs, records));
     expect(summaryLine(v)).toBe(
-      "soak: 3 jobs, 2 succeeded, 1 failed {upstream_task_failed: 1}, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck, 0 slots leaked",
+      "soak: 3 jobs, 2 succeeded, 1 failed {upstream_task_failed: 1}, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck, 0 slots leaked, 0 batches (0 miscounted)",
     );
     expect(v.unexpected).toEqual([]);
+  });
+
+  it("a batch whose counts, or whose Batch Completed event, differ from a recount of its jobs' records is miscounted; one that agrees is not", async () => {
+    const jobs = [
+      job(1, { batchId: "bat_A" }),
+      job(2, { batchId: "bat_A" }),
+      job(3, { batchId: "bat_B" }),
+    ];
+    const records = [record(1), record(2), record(3)];
+    const agree = { succeeded: 2, rejected: 0 };
+    const v = await verify(
+      evidence(jobs, records, {
+        batches: [
+          { id: "bat_A", total: 2, counts: agree, completed: [{ counts: agree }] },
+          // One line rejected, one job: the API's counts are right, the event says otherwise.
+          {
+            id: "bat_B",
+            total: 2,
+            counts: { succeeded: 1, rejected: 1 },
+            completed: [{ counts: { succeeded: 2 } }],
+          },
+        ],
+      }),
+    );
+    expect(v.batches).toBe(2);
+    expect(v.miscounted.map((f) => f.jobId)).toEqual(["bat_B"]);
+    expect(v.miscounted[0]!.why).toMatch(/Batch Completed event says/);
+    const off = await verify(
+      evidence(jobs, records, {
+        batches: [{ id: "bat_A", total: 2, counts: { succeeded: 1, running: 1 }, completed: [] }],
+      }),
+    );
+    expect(off.miscounted[0]!.why).toMatch(/a recount of its jobs/);
   });
 
   it("counts a job with no event, two events, no record, or no acknowledgement as lost", async () => {
