@@ -1,10 +1,11 @@
 /**
  * The dashboard in a real browser: Debian's chromium driven by playwright-core against the local
  * stack. A job submitted through the form reaches succeeded in the list, its video plays far enough
- * to show a frame, and a duration the model refuses is shown next to its field.
+ * to show a frame, a duration the model refuses is shown next to its field, and a batch shows
+ * its progress and hands over its results.
  * The page callbacks run in the browser; the project compiles without DOM types, hence the casts.
  */
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
@@ -158,4 +159,53 @@ describe("dashboard in chromium", () => {
       .then((b) => ({ body: b as { data: unknown[] } }));
     expect(body.data.length).toBe(rowsBefore);
   });
+
+  it(
+    "lists a batch with its exact progress as it runs, then done, and hands over its results.jsonl",
+    async () => {
+      const requests = [1, 2, 3].map((i) => ({
+        model: "os-2",
+        prompt: `a kite, take ${i}`,
+        duration_sec: 4,
+      }));
+      requests.push({
+        model: "os-2",
+        prompt: "a kite",
+        duration_sec: 99,
+      } as (typeof requests)[number]);
+      const created = await fetch(`${stack.url}/v1/batches`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${stack.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ requests }),
+      });
+      const { id } = (await created.json()) as { id: string };
+      const row = `#batches tbody tr[data-id="${id}"]`;
+      await page.waitForSelector(`#batches-panel:not([hidden]) ${row}`, { timeout: 15_000 });
+      await page.waitForSelector(`${row}[data-status="completed"]`, { timeout: JOB_TIMEOUT_MS });
+      expect(await page.textContent(`${row} .batch-progress`)).toBe(
+        "4/4 ended: 3 succeeded, 1 rejected",
+      );
+      expect(await page.textContent(`${row} .batch-eta`)).toBe("done");
+      expect(await page.getAttribute(`${row} progress`, "value")).toBe("4");
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.click(`${row} button.batch-results`),
+      ]);
+      expect(download.suggestedFilename()).toBe(`${id}-results.jsonl`);
+      const saved = join(await mkdtemp(join(tmpdir(), "reelay-results-")), "results.jsonl");
+      await download.saveAs(saved);
+      const lines = (await readFile(saved, "utf8"))
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      expect(lines.map((line) => [line.line, line.status])).toEqual([
+        [1, "succeeded"],
+        [2, "succeeded"],
+        [3, "succeeded"],
+        [4, "rejected"],
+      ]);
+      await page.screenshot({ path: join(ARTIFACTS, "dashboard-batches.png"), fullPage: true });
+    },
+    JOB_TIMEOUT_MS + 30_000,
+  );
 });

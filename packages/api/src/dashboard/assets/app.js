@@ -12,6 +12,7 @@ const state = {
   key: null,
   models: [],
   jobs: [],
+  batches: [],
   selected: null,
   shownPreviewFor: null,
   pollTimer: null,
@@ -244,7 +245,84 @@ async function refreshJobs() {
   if (status !== 200) return;
   state.jobs = body.data;
   renderJobs();
+  await refreshBatches();
   if (state.selected) await refreshDetail();
+}
+
+// --- batches -------------------------------------------------------------------------------------
+
+const BATCH_STATUSES = [
+  "succeeded",
+  "failed",
+  "cancelled",
+  "rejected",
+  "queued",
+  "running",
+  "downloading",
+];
+const ENDED = ["succeeded", "failed", "cancelled", "rejected"];
+
+function endedOf(batch) {
+  return ENDED.reduce((sum, status) => sum + (batch.counts[status] ?? 0), 0);
+}
+
+/** "3/10 ended: 2 succeeded, 1 failed, 7 queued" from the batch's exact counts. */
+function progressText(batch) {
+  const parts = BATCH_STATUSES.filter((status) => batch.counts[status] > 0).map(
+    (status) => `${batch.counts[status]} ${status}`,
+  );
+  return `${endedOf(batch)}/${batch.total} ended: ${parts.join(", ")}`;
+}
+
+function etaText(batch) {
+  if (batch.status === "completed") return "done";
+  return batch.eta_seconds === null || batch.eta_seconds === undefined
+    ? "—"
+    : `${Math.round(batch.eta_seconds)} s`;
+}
+
+function renderBatches() {
+  const rows = state.batches.map((batch) =>
+    el("tr", { dataset: { id: batch.id, status: batch.status } }, [
+      el("td", {}, [el("code", { text: batch.id })]),
+      el("td", {}, [
+        el("progress", { max: String(batch.total), value: String(endedOf(batch)) }),
+        el("span", { class: "batch-progress", text: progressText(batch) }),
+      ]),
+      el("td", { class: "batch-eta", text: etaText(batch) }),
+      el("td", {}, [
+        el("button", {
+          type: "button",
+          class: "batch-results",
+          text: "results.jsonl",
+          dataset: { id: batch.id },
+        }),
+      ]),
+    ]),
+  );
+  $("#batches tbody").replaceChildren(...rows);
+  $("#batches-panel").hidden = rows.length === 0;
+}
+
+async function refreshBatches() {
+  const { status, body } = await api("/v1/batches");
+  if (status !== 200) return;
+  state.batches = body.data;
+  renderBatches();
+}
+
+/** The results need the key, so they are fetched here and handed to the browser as a file. */
+async function downloadResults(id) {
+  const response = await fetch(`/v1/batches/${encodeURIComponent(id)}/results`, {
+    headers: { authorization: `Bearer ${state.key}` },
+  });
+  if (response.status === 401) throw new Unauthorized("The API key was refused.");
+  const url = URL.createObjectURL(await response.blob());
+  const link = el("a", { href: url, download: `${id}-results.jsonl` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 // --- one job -------------------------------------------------------------------------------------
@@ -373,7 +451,9 @@ async function streamEvents() {
 
 function schedulePoll() {
   clearTimeout(state.pollTimer);
-  const active = state.jobs.some((job) => !TERMINAL.has(job.status));
+  const active =
+    state.jobs.some((job) => !TERMINAL.has(job.status)) ||
+    state.batches.some((batch) => batch.status !== "completed");
   state.pollTimer = setTimeout(
     async () => {
       try {
@@ -423,6 +503,10 @@ function wire() {
   });
   $("#f-model").addEventListener("change", fitFieldsToModel);
   $("#submit-form").addEventListener("submit", submit);
+  $("#batches tbody").addEventListener("click", (event) => {
+    const button = event.target.closest("button.batch-results");
+    if (button) void downloadResults(button.dataset.id);
+  });
   $("#jobs tbody").addEventListener("click", (event) => {
     const row = event.target.closest("tr[data-id]");
     if (row) void select(row.dataset.id);
