@@ -64,6 +64,7 @@ function report(result: SoakResult): void {
     ["listing", v.listing],
     ["stray", v.strays],
     ["leaked slot", v.leaked],
+    ["miscounted batch", v.miscounted],
   ];
   for (const [name, list] of lists)
     for (const f of list.slice(0, 20))

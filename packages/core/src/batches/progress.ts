@@ -127,11 +127,14 @@ export async function resultLines(
 
 /** The results file's links live as long as presigned GETs may (7 days). */
 const RESULTS_FILE_TTL_S = 7 * 24 * 3600;
+/** A claim on a batch's announcement older than this was left by a completer that crashed. */
+const ANNOUNCE_CLAIM_MS = 60_000;
 
 /**
  * Completes a batch whose jobs have all ended: finishedAt once, the results file, then the one
- * Batch Completed event (announcedAt). Safe to repeat: a crash at any point is finished by the
- * next call. Returns true when the batch is now complete.
+ * Batch Completed event (announcedAt). The dispatcher and the sweep may complete the same batch at
+ * once: a conditional claim lets one of them announce it, and a claim left by a crash is taken over
+ * after a minute. Returns true when the batch is complete or being announced by another.
  */
 async function completeBatch(deps: BatchDeps, id: string): Promise<boolean> {
   const batch = await deps.batches.get(id);
@@ -139,7 +142,10 @@ async function completeBatch(deps: BatchDeps, id: string): Promise<boolean> {
   if (batch.announcedAt !== undefined) return true;
   const state = await batchState(deps, batch);
   if (!isFinished(state)) return false;
-  const at = deps.now().toISOString();
+  const now = deps.now();
+  const at = now.toISOString();
+  const staleBefore = new Date(now.getTime() - ANNOUNCE_CLAIM_MS).toISOString();
+  if (!(await deps.batches.claimAnnouncement(id, at, staleBefore))) return true;
   await deps.batches.setOnce(id, "finishedAt", at, { ended: batch.jobs });
   const finished = (await deps.batches.get(id)) ?? batch;
   const key = resultsKey(id);

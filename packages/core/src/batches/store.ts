@@ -139,10 +139,10 @@ export class BatchStore {
     return batches.slice(0, opts.limit);
   }
 
-  /** Batches not finished yet, for the sweep. */
+  /** Batches not announced yet (a crash may leave one finished but unannounced), for the sweep. */
   async open(): Promise<Batch[]> {
     return (await this.list({ limit: Number.MAX_SAFE_INTEGER })).filter(
-      (batch) => batch.finishedAt === undefined,
+      (batch) => batch.announcedAt === undefined,
     );
   }
 
@@ -180,6 +180,29 @@ export class BatchStore {
             ":at": at,
             ...(extra.ended === undefined ? {} : { ":ended": extra.ended }),
           },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Claims the batch's announcement for one completer: true for the caller that set `claimedAt`
+   * (absent, or older than `staleBefore`, left by a completer that crashed), false for the others.
+   */
+  async claimAnnouncement(id: string, at: string, staleBefore: string): Promise<boolean> {
+    try {
+      await this.#db.send(
+        new UpdateCommand({
+          TableName: this.#table,
+          Key: { pk: id },
+          UpdateExpression: "SET announcingAt = :at",
+          ConditionExpression:
+            "attribute_exists(pk) AND attribute_not_exists(announcedAt) AND (attribute_not_exists(announcingAt) OR announcingAt < :stale)",
+          ExpressionAttributeValues: { ":at": at, ":stale": staleBefore },
         }),
       );
       return true;
