@@ -126,6 +126,7 @@ export async function recordAndStart(
     ...(jobId === undefined ? {} : { jobId }),
     requestHash,
     ...(input.priority === undefined ? {} : { priority: input.priority }),
+    ...(deps.prices === undefined ? {} : { prices: deps.prices }),
     now: deps.now(),
   });
   if (!created && key !== undefined) assertSameRequest(job, requestHash, key);

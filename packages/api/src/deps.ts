@@ -5,6 +5,7 @@ import type { BatchTracker } from "@reelay/core/batches/progress";
 import type { BatchStore } from "@reelay/core/batches/store";
 import type { CancelDeps } from "@reelay/core/jobs/cancel";
 import type { JobStore } from "@reelay/core/jobs/store";
+import type { PriceTable } from "@reelay/core/money/prices";
 import type { ApiKeyStore } from "@reelay/core/keys/store";
 import type {
   Clock,
@@ -21,6 +22,8 @@ export interface Caller {
 
 export interface ApiDeps {
   jobs: JobStore;
+  /** The operator's price table (REELAY_PRICES), for each job's estimate. */
+  prices?: PriceTable;
   /** Presigns GETs for outputs. */
   objects: ObjectStore;
   starter: JobStarter;

@@ -5,6 +5,12 @@
 import { type AdmissionControl, priorityOf } from "@reelay/core/admission/control";
 import type { Priority } from "@reelay/core/admission/settings";
 import type { Job, JobError, JobOutput } from "@reelay/core/jobs/types";
+import {
+  type ClassifiedError,
+  classifiedError,
+  type MoneyView,
+  moneyView,
+} from "@reelay/core/money/view";
 import type { ObjectStore } from "@reelay/core/storage/objects";
 
 interface OutputView extends Omit<JobOutput, "sourceUrlHost"> {
@@ -15,27 +21,29 @@ interface OutputView extends Omit<JobOutput, "sourceUrlHost"> {
 
 /** The job record as the API shows it: internal fields (lastError, eventEmittedAt) left out. */
 export interface JobView
-  extends Pick<
-    Job,
-    | "id"
-    | "kind"
-    | "status"
-    | "model"
-    | "mode"
-    | "request"
-    | "warnings"
-    | "source"
-    | "idempotencyKey"
-    | "attempts"
-    | "polls"
-    | "history"
-  > {
+  extends MoneyView,
+    Pick<
+      Job,
+      | "id"
+      | "kind"
+      | "status"
+      | "model"
+      | "mode"
+      | "request"
+      | "warnings"
+      | "source"
+      | "idempotencyKey"
+      | "attempts"
+      | "polls"
+      | "history"
+    > {
   upstreamTaskId: string | null;
   priority: Priority;
   /** While the job waits for an upstream slot: its place among the caller's waiting jobs. */
   queue_position?: number;
   outputs: OutputView[];
-  error: JobError | null;
+  /** With its failure class and whether the same request may succeed later. */
+  error: ClassifiedError | null;
   timings: {
     createdAt: string;
     updatedAt: string;
@@ -130,7 +138,8 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     attempts: job.attempts,
     polls: job.polls,
     outputs,
-    error: job.error ?? null,
+    error: job.error === undefined ? null : classifiedError(job.error),
+    ...moneyView(job),
     history: job.history,
     timings: {
       createdAt: job.createdAt,
@@ -181,9 +190,17 @@ export function createdView(job: Job): {
   status: string;
   model: string;
   warnings: Job["warnings"];
+  estimate: MoneyView["estimate"] & { usage: MoneyView["usage"] };
 } {
   const task = { task_id: job.id, status: job.status };
-  return { service_task: task, ...task, model: job.model, warnings: job.warnings };
+  const money = moneyView(job);
+  return {
+    service_task: task,
+    ...task,
+    model: job.model,
+    warnings: job.warnings,
+    estimate: { usage: money.usage, ...money.estimate },
+  };
 }
 
 /** Adds `queue_position` to a view of a job that waits for an upstream slot. */

@@ -1,6 +1,6 @@
 /** The API's dependencies from the pipeline's wiring: one assembly for Lambda and the local stack. */
 import type { ExecutionStopper } from "@reelay/core/ports";
-import type { Wiring } from "@reelay/core/wiring";
+import { pricesOf, type Wiring } from "@reelay/core/wiring";
 import { keyStoreAuthenticator } from "./auth.ts";
 import type { ApiDeps } from "./deps.ts";
 
@@ -25,6 +25,7 @@ export function apiDepsFrom(wiring: Wiring, platform: PlatformApi): ApiDeps {
     ...(batches === undefined ? {} : { batchTracker: batches }),
     keys: wiring.keys,
     authenticate: keyStoreAuthenticator(adminKey, wiring.keys),
+    ...pricesOf(wiring),
     ...rest,
   };
 }

@@ -100,6 +100,13 @@ describe("POST /v1/chat/completions (image)", () => {
       status: "queued",
       model: "deltaq2-image",
       warnings: [],
+      // No price table here: usage only.
+      estimate: {
+        usage: { unit: "image", quantity: 1, tier: null, reference_images: 0 },
+        cost: null,
+        currency: null,
+        price_version: null,
+      },
     });
     expect(h.starter.started.map((job) => [job.id, job.kind])).toEqual([[body.task_id, "image"]]);
   });

@@ -12,6 +12,7 @@ import { ReelayError } from "./errors.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./net/policy.ts";
 import { MAX_JOB_TIMEOUT_S } from "./polling/policy.ts";
 import { parseBaseUrl } from "./upstream/base-url.ts";
+import { parsePrices, type PriceTable } from "./money/prices.ts";
 import { parseSubscribersText, type WebhookSubscriber } from "./webhooks/subscribers.ts";
 
 export interface Config {
@@ -32,6 +33,8 @@ export interface Config {
   defaultModel: string;
   /** Admission control against the upstream account's limits (admission/settings.ts). */
   admission: AdmissionSettings;
+  /** The operator's price table (REELAY_PRICES); undefined = no prices, costs are null. */
+  prices: PriceTable | undefined;
   /** Local stack: who receives terminal events as Standard Webhooks (REELAY_WEBHOOKS). */
   webhooks: WebhookSubscriber[];
   /** AWS resource names, set by the stack on every function (the local stack fills them itself). */
@@ -106,23 +109,32 @@ function nonEmpty(env: Env, name: string): string | undefined {
   return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
 }
 
-/** REELAY_WEBHOOKS: a JSON array `[{url, secret}]`, or the path of a file holding one. */
-function webhooks(env: Env): WebhookSubscriber[] {
-  const raw = nonEmpty(env, "REELAY_WEBHOOKS");
-  if (raw === undefined) return [];
-  if (raw.startsWith("[")) return parseSubscribersText(raw, "REELAY_WEBHOOKS");
+/**
+ * A setting that holds JSON, or the path of a file holding it: `opening` tells them apart ("[" for
+ * an array, "{" for an object), and `parse` checks the text, naming where it came from.
+ */
+function jsonOrFile<T>(
+  env: Env,
+  name: string,
+  opening: "[" | "{",
+  parse: (text: string, origin: string) => T,
+): T | undefined {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return undefined;
+  if (raw.startsWith(opening)) return parse(raw, name);
   let text: string;
   try {
     text = readFileSync(raw, "utf8");
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    const what = opening === "[" ? "a JSON array" : "a JSON object";
     throw new ReelayError(
       "invalid_config",
-      `REELAY_WEBHOOKS is neither a JSON array nor a readable file (${reason}: ${raw}).`,
-      { path: "REELAY_WEBHOOKS" },
+      `${name} is neither ${what} nor a readable file (${reason}: ${raw}).`,
+      { path: name },
     );
   }
-  return parseSubscribersText(text, `REELAY_WEBHOOKS file ${raw}`);
+  return parse(text, `${name} file ${raw}`);
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -148,7 +160,9 @@ export function loadConfig(env: Env = process.env): Config {
     maxOutputBytes: positiveInt(env, "REELAY_MAX_OUTPUT_BYTES", DEFAULT_MAX_OUTPUT_BYTES) as number,
     apiUrl: nonEmpty(env, "REELAY_API_URL") ?? `http://${host}:${port}`,
     defaultModel: nonEmpty(env, "REELAY_DEFAULT_MODEL") ?? "gamma-3.1",
-    webhooks: webhooks(env),
+    // The local stack's subscribers: a JSON array [{url, secret}], or a file holding one.
+    webhooks: jsonOrFile(env, "REELAY_WEBHOOKS", "[", parseSubscribersText) ?? [],
+    prices: jsonOrFile(env, "REELAY_PRICES", "{", parsePrices),
     admission: admission(env),
     aws: {
       region: nonEmpty(env, "AWS_REGION") ?? "us-east-1",

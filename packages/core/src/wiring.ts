@@ -6,6 +6,7 @@
  */
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { PriceTable } from "./money/prices.ts";
 import { AdmissionControl } from "./admission/control.ts";
 import { AdmissionStore } from "./admission/store.ts";
 import { BatchTracker } from "./batches/progress.ts";
@@ -50,6 +51,8 @@ export interface Wiring {
   queue: JobStarter;
   /** Stored API keys, in the jobs table. */
   keys: ApiKeyStore;
+  /** The operator's price table; every job's estimate is made with it. */
+  prices: PriceTable | undefined;
 }
 
 export function wirePipeline(input: WiringInput): Wiring {
@@ -66,6 +69,7 @@ export function wirePipeline(input: WiringInput): Wiring {
   });
   const batches = new BatchStore(clients.db, clients.tableName);
   return {
+    prices: config.prices,
     keys: new ApiKeyStore(clients.db, clients.tableName),
     batches,
     queue: { start: (job) => admission.enqueue(job) },
@@ -89,6 +93,11 @@ export function wirePipeline(input: WiringInput): Wiring {
   };
 }
 
+/** `{prices}` when the deployment has a price table, else nothing (the deps' field is optional). */
+export function pricesOf(wiring: Pick<Wiring, "prices">): { prices?: PriceTable } {
+  return wiring.prices === undefined ? {} : { prices: wiring.prices };
+}
+
 /** What a drop needs on either platform: the queue for one request, a batch for a file of several. */
 export function dropDepsFrom(wiring: Wiring, defaultModel: string): DropDeps {
   const { jobs, objects, admission, now } = wiring.pipeline;
@@ -97,6 +106,7 @@ export function dropDepsFrom(wiring: Wiring, defaultModel: string): DropDeps {
     objects,
     starter: wiring.queue,
     defaultModel,
-    batches: { batches: wiring.batches, admission, now },
+    batches: { batches: wiring.batches, admission, now, ...pricesOf(wiring) },
+    ...pricesOf(wiring),
   };
 }

@@ -107,7 +107,13 @@ function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
     if (admission === undefined) throw new Error("batches need admission control");
     const id = key === undefined ? newBatchId() : batchIdFrom([caller.keyId, key]);
     const { batch } = await createBatch(
-      { batches: store, jobs: deps.jobs, admission, now: deps.now },
+      {
+        batches: store,
+        jobs: deps.jobs,
+        admission,
+        now: deps.now,
+        ...(deps.prices === undefined ? {} : { prices: deps.prices }),
+      },
       { id, source, ...(priority === undefined ? {} : { priority }), lines },
     );
     return c.json(await currentView(deps, store, batch));

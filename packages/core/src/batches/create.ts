@@ -13,6 +13,7 @@ import { createJob } from "../jobs/create.ts";
 import { jobIdFrom, ulidShapeFrom } from "../jobs/ids.ts";
 import type { JobStore } from "../jobs/store.ts";
 import type { Job, JobSource } from "../jobs/types.ts";
+import type { PriceTable } from "../money/prices.ts";
 import type { Clock } from "../ports.ts";
 import type { ValidationResult } from "../validate/index.ts";
 import type { BatchStore } from "./store.ts";
@@ -32,6 +33,8 @@ export interface CreateBatchDeps {
   jobs: JobStore;
   admission: Pick<AdmissionControl, "entryOf" | "store" | "wake">;
   now: Clock;
+  /** The operator's price table, for each job's estimate. */
+  prices?: PriceTable;
 }
 
 export interface NewBatch {
@@ -102,6 +105,7 @@ async function makeJob(deps: CreateBatchDeps, batch: Batch, checked: CheckedLine
     jobId: jobIdFrom(validation.kind ?? "video", [batch.id, checked.line]),
     batch: { id: batch.id, line: checked.line },
     ...(batch.priority === undefined ? {} : { priority: batch.priority }),
+    ...(deps.prices === undefined ? {} : { prices: deps.prices }),
     now: deps.now(),
   });
   if (job.status === "queued" && job.admittedAt === undefined)

@@ -4,6 +4,7 @@
  * from bucket, key, etag and entry, so a second notification of the same object (S3 delivers at
  * least once) or the same file dropped again finds the jobs already made.
  */
+import type { PriceTable } from "../money/prices.ts";
 import type { Readable } from "node:stream";
 import type { Catalog } from "../catalog/types.ts";
 import { ReelayError, type Issue } from "../errors.ts";
@@ -45,6 +46,8 @@ export interface DropDeps {
   catalog?: Catalog;
   /** When given, a file of more than one request becomes a batch (its jobs queued at low priority). */
   batches?: Omit<CreateBatchDeps, "jobs">;
+  /** The operator's price table, for each job's estimate. */
+  prices?: PriceTable;
 }
 
 export interface DropOutcome {
@@ -214,6 +217,7 @@ async function entryToJob(
     validation: verdict,
     source: sourceOf(deps, key, entry),
     jobId: jobIdFrom(verdict.kind ?? "video", [deps.objects.bucket, key, etag, entryNumber]),
+    ...(deps.prices === undefined ? {} : { prices: deps.prices }),
   });
   // A job still queued may never have been started (a crash between the two writes): start it.
   // Starting is idempotent, so a duplicate notification costs nothing.

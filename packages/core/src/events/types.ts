@@ -1,6 +1,7 @@
 /** The one event that marks the end of every job (bus "reelay", source "reelay"). */
+import { type ClassifiedError, classifiedError, type MoneyView, moneyView } from "../money/view.ts";
 import { ReelayError } from "../errors.ts";
-import type { Job, JobError, JobKind, JobOutput, TerminalStatus } from "../jobs/types.ts";
+import type { Job, JobKind, JobOutput, TerminalStatus } from "../jobs/types.ts";
 import { isTerminal } from "../jobs/types.ts";
 
 export const EVENT_SOURCE = "reelay";
@@ -28,7 +29,13 @@ export interface TerminalEventDetail {
   /** The first (for video the only) output; null unless succeeded. */
   output: EventOutput | null;
   outputs: EventOutput[];
-  error: JobError | null;
+  /** With its failure class and whether the same request may succeed later. */
+  error: ClassifiedError | null;
+  /** What the job asked for, what it was estimated to cost, what it cost and whether it was charged. */
+  usage: MoneyView["usage"];
+  estimate: MoneyView["estimate"];
+  cost: number | null;
+  charged: MoneyView["charged"];
   timings: {
     createdAt: string;
     submittedAt: string | null;
@@ -111,7 +118,8 @@ export function buildTerminalEvent(job: Job): TerminalEvent {
       status,
       output: outputs[0] ?? null,
       outputs,
-      error: status === "succeeded" ? null : (job.error ?? null),
+      error: status === "succeeded" || job.error === undefined ? null : classifiedError(job.error),
+      ...moneyView(job),
       timings: {
         createdAt: job.createdAt,
         submittedAt: job.submittedAt ?? null,

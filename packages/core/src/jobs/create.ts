@@ -1,6 +1,8 @@
 /** A validated request becomes a queued job record. */
 import type { Priority } from "../admission/settings.ts";
 import { ReelayError } from "../errors.ts";
+import { estimateOf } from "../money/estimate.ts";
+import type { PriceTable } from "../money/prices.ts";
 import type { ValidationResult } from "../validate/index.ts";
 import { newJobId } from "./ids.ts";
 import type { JobStore } from "./store.ts";
@@ -19,6 +21,8 @@ export interface NewJobInput {
   priority?: Priority;
   /** The batch the job is made for, and its line there. */
   batch?: { id: string; line: number };
+  /** The operator's price table (REELAY_PRICES); without one the estimate has usage and no cost. */
+  prices?: PriceTable;
   now?: Date;
 }
 
@@ -61,6 +65,10 @@ export function buildJob(input: NewJobInput): Job {
     createdAt: at,
     updatedAt: at,
     history: [{ status: "queued", at }],
+    estimate: estimateOf(
+      { kind: validation.kind, model: validation.model, request: validation.normalized },
+      input.prices,
+    ),
   };
 }
 

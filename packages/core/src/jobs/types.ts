@@ -1,6 +1,7 @@
 /** The job record: one per request, the durable truth about where a generation stands. */
 import type { Priority } from "../admission/settings.ts";
 import type { Issue } from "../errors.ts";
+import type { Estimate } from "../money/estimate.ts";
 
 export type JobKind = "video" | "image";
 
@@ -89,4 +90,6 @@ export interface Job {
   /** The batch the job belongs to, and its line there. */
   batchId?: string;
   batchLine?: number;
+  /** Usage and cost as the job was made (money/estimate.ts); absent on records older than estimates. */
+  estimate?: Estimate;
 }

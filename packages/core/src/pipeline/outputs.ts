@@ -1,4 +1,5 @@
 /** Where a job's results live in the bucket: `outputs/<jobId>/`. */
+import { type MoneyView, moneyView } from "../money/view.ts";
 import type { Job } from "../jobs/types.ts";
 
 const IMAGE_EXTENSIONS: Record<string, string> = {
@@ -35,7 +36,7 @@ const SIGNED_QUERY =
  * The job record as `job.json`. A record holds no secrets by design; the one thing scrubbed here is
  * the query of any signed URL in the request (presigned material URLs carry credentials there).
  */
-export function manifestOf(job: Job): Job {
+export function manifestOf(job: Job): Omit<Job, "estimate"> & MoneyView {
   const scrub = (value: unknown): unknown => {
     if (typeof value === "string")
       return SIGNED_QUERY.test(value) && /^https?:\/\//i.test(value) ? value.split("?")[0] : value;
@@ -45,5 +46,6 @@ export function manifestOf(job: Job): Job {
     }
     return value;
   };
-  return { ...job, request: scrub(job.request) as object };
+  const { estimate: _recorded, ...record } = job;
+  return { ...record, request: scrub(job.request) as object, ...moneyView(job) };
 }

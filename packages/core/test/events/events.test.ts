@@ -71,7 +71,12 @@ describe("buildTerminalEvent", () => {
     expect(event["detail-type"]).toBe("Generation Failed");
     expect(event.detail.output).toBeNull();
     expect(event.detail.outputs).toEqual([]);
-    expect(event.detail.error).toEqual({ code: "timeout", message: "late" });
+    expect(event.detail.error).toEqual({
+      code: "timeout",
+      message: "late",
+      class: "timeout",
+      retryable: true,
+    });
   });
 
   it("a cancelled job gives Generation Cancelled; a running job has no terminal event", () => {

@@ -30,6 +30,10 @@ const event: TerminalEvent = {
     output: null,
     outputs: [],
     error: null,
+    usage: { unit: "video_second", quantity: 5, resolution: null, audio: false },
+    estimate: { cost: null, currency: null, price_version: null },
+    cost: null,
+    charged: true,
     timings: {
       createdAt: "2026-01-01T00:00:00.000Z",
       submittedAt: null,
