@@ -605,6 +605,7 @@ describe("reelay validate --json gives the verdict the contract implies for ever
       "errors",
       "warnings",
       "normalized",
+      "estimate",
     ]);
     const errors = verdict.errors as { code: string; path: string; message: string }[];
     const warnings = verdict.warnings as { code: string }[];
@@ -613,9 +614,13 @@ describe("reelay validate --json gives the verdict the contract implies for ever
       expect(errors).toEqual([]);
       if (row.code) expect(warnings.map((w) => w.code)).toContain(row.code);
       expect(verdict.normalized).toMatchObject(row.normalized ?? {});
+      expect((verdict.estimate as { usage: { unit: string } }).usage.unit).toBe(
+        verdict.kind === "image" ? "image" : "video_second",
+      );
     } else {
       expect(errors.length).toBeGreaterThan(0);
       expect(verdict.normalized).toBeNull();
+      expect(verdict.estimate).toBeNull();
       if (row.code) expect(errors.map((e) => e.code)).toContain(row.code);
       for (const error of errors) expect(error.message.length).toBeGreaterThan(10);
     }
@@ -632,6 +637,30 @@ describe("reelay validate exit codes and input", () => {
     );
     const { stdout } = await run(process.execPath, [BIN, "validate", file]);
     expect(stdout).toContain(`valid  ${file}  (video, text)`);
+    expect(stdout).toContain(
+      "estimate 8 video_seconds (resolution default, audio false): no price",
+    );
+  });
+
+  it("prints the estimate's cost under REELAY_PRICES", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "reelay-validate-"));
+    const file = join(dir, "ok.json");
+    await writeFile(
+      file,
+      JSON.stringify({ model: "os-2", prompt: "a lighthouse", duration_sec: 8 }),
+    );
+    const prices = JSON.stringify({
+      currency: "EUR",
+      models: { "os-2": { per_second: { default: 0.03 } } },
+    });
+    const { stdout } = await run(process.execPath, [BIN, "validate", "--json", file], {
+      env: { ...process.env, REELAY_PRICES: prices },
+    });
+    expect(JSON.parse(stdout).estimate).toEqual({
+      usage: { unit: "video_second", quantity: 8, resolution: null, audio: false },
+      cost: 0.24,
+      currency: "EUR",
+    });
   });
 
   it("reads stdin for '-' and reports a non-JSON file as invalid_json with exit 1", async () => {

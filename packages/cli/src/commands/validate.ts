@@ -1,22 +1,33 @@
 /**
  * `reelay validate FILE... [--json] [--catalog FILE]`: checks requests against the model catalog,
- * offline. Exit 0 when every file is valid, 1 when any is invalid, 2 for usage errors or files that
+ * offline, and estimates what each valid one would use (and cost, under REELAY_PRICES). Exit 0 when every file is valid, 1 when any is invalid, 2 for usage errors or files that
  * cannot be read.
  */
 import { readFile } from "node:fs/promises";
 import {
   createCatalog,
+  loadConfig,
   parseCatalogFile,
   validate,
   type Catalog,
   type Issue,
   type ValidationResult,
 } from "@reelay/core";
+import { estimateOf } from "@reelay/core/money/estimate";
+import type { PriceTable } from "@reelay/core/money/prices";
+import { fromMicros } from "@reelay/core/money/prices";
+import { usageView } from "@reelay/core/money/usage";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 export interface FileVerdict extends Omit<ValidationResult, "model"> {
   file: string;
+  /** What a valid request would use, and cost under the price table; null when invalid. */
+  estimate: {
+    usage: Record<string, unknown>;
+    cost: number | null;
+    currency: string | null;
+  } | null;
 }
 
 export async function runValidate(args: string[], io: Io): Promise<number> {
@@ -30,6 +41,7 @@ export async function runValidate(args: string[], io: Io): Promise<number> {
     throw new UsageError('give at least one FILE to check ("-" reads stdin).');
 
   const catalog = await loadCatalogFiles(values.catalog ?? []);
+  const prices = loadConfig().prices;
   let exit = 0;
   for (const file of positionals) {
     let text: string;
@@ -42,7 +54,7 @@ export async function runValidate(args: string[], io: Io): Promise<number> {
       exit = 2;
       continue;
     }
-    const verdict = checkText(file, text, catalog);
+    const verdict = checkText(file, text, catalog, prices);
     if (!verdict.valid && exit === 0) exit = 1;
     io.stdout(values.json ? `${JSON.stringify(verdict)}\n` : describe(verdict));
   }
@@ -50,7 +62,12 @@ export async function runValidate(args: string[], io: Io): Promise<number> {
 }
 
 /** A file that is not JSON is an invalid request, reported like any other field error. */
-export function checkText(file: string, text: string, catalog: Catalog): FileVerdict {
+export function checkText(
+  file: string,
+  text: string,
+  catalog: Catalog,
+  prices?: PriceTable,
+): FileVerdict {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -66,10 +83,16 @@ export function checkText(file: string, text: string, catalog: Catalog): FileVer
       ],
       warnings: [],
       normalized: null,
+      estimate: null,
     };
   }
   const result = validate(body, { catalog });
-  // Field order is part of the --json contract: file, valid, kind, mode, errors, warnings, normalized.
+  // Field order is part of the --json contract: file, valid, kind, mode, errors, warnings,
+  // normalized, estimate.
+  const estimate =
+    result.valid && result.kind !== null && result.model !== null && result.normalized !== null
+      ? estimateOf({ kind: result.kind, model: result.model, request: result.normalized }, prices)
+      : undefined;
   return {
     file,
     valid: result.valid,
@@ -78,6 +101,14 @@ export function checkText(file: string, text: string, catalog: Catalog): FileVer
     errors: result.errors,
     warnings: result.warnings,
     normalized: result.normalized,
+    estimate:
+      estimate === undefined
+        ? null
+        : {
+            usage: usageView(estimate.usage),
+            cost: estimate.costMicros === null ? null : fromMicros(estimate.costMicros),
+            currency: estimate.currency,
+          },
   };
 }
 
@@ -111,5 +142,14 @@ function describe(verdict: FileVerdict): string {
     lines.push(`  ${label} ${issue.path || "(body)"}: ${issue.message} [${issue.code}]`);
   verdict.errors.forEach(line("error  "));
   verdict.warnings.forEach(line("warning"));
+  const estimate = verdict.estimate;
+  if (estimate !== null) {
+    const { unit, quantity, ...rest } = estimate.usage;
+    const details = Object.entries(rest)
+      .map(([name, value]) => `${name} ${value ?? "default"}`)
+      .join(", ");
+    const cost = estimate.cost === null ? "no price" : `${estimate.cost} ${estimate.currency}`;
+    lines.push(`  estimate ${quantity} ${unit}${quantity === 1 ? "" : "s"} (${details}): ${cost}`);
+  }
   return `${lines.join("\n")}\n`;
 }
