@@ -20,7 +20,14 @@ import {
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack({ REELAY_UPSTREAM_CONCURRENCY: "3" });
+  stack = await startTestStack({
+    REELAY_UPSTREAM_CONCURRENCY: "3",
+    // os-2 priced, gamma-3.1 not: a quote sums what it can and counts the rest.
+    REELAY_PRICES: JSON.stringify({
+      currency: "USD",
+      models: { "os-2": { per_second: { default: 0.025 } } },
+    }),
+  });
 });
 afterAll(async () => {
   await stack?.dispose();
@@ -110,15 +117,26 @@ describe("batches on the local stack", () => {
     expect(events[0].detail.counts).toMatchObject({ succeeded: 5, rejected: 1 });
   });
 
-  it("dry_run=true answers what would be made and makes nothing", async () => {
+  it("dry_run=true answers what would be made, its estimate, and makes nothing", async () => {
     const before = (await getJson(`${stack.url}/v1/batches`, stack.apiKey)).body.data.length;
     const quote = await postBatch(
-      [line("a"), line("b", { duration_sec: 5 })].join("\n"),
+      [
+        line("a"),
+        line("b", { duration_sec: 5 }),
+        line("c", { duration_sec: 8 }),
+        line("d", { model: "gamma-3.1", duration_sec: 6 }),
+      ].join("\n"),
       "?dry_run=true",
     );
     expect(quote.status).toBe(200);
-    expect(quote.body).toMatchObject({ dry_run: true, total: 2, valid: 1 });
+    expect(quote.body).toMatchObject({ dry_run: true, total: 4, valid: 3 });
     expect(quote.body.rejected[0].line).toBe(2);
+    expect(quote.body.estimate).toEqual({
+      usage: { video_seconds: 18, images: 0 },
+      cost: 0.3,
+      currency: "USD",
+      unpriced: 1,
+    });
     expect((await getJson(`${stack.url}/v1/batches`, stack.apiKey)).body.data).toHaveLength(before);
   });
 

@@ -57,6 +57,7 @@ describe("reelay batch against the local stack", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("2 requests: 1 valid, 1 rejected; nothing was made");
     expect(result.stdout).toMatch(/line 2: duration_sec: .*\[duration_not_allowed\]/);
+    expect(result.stdout).toContain("estimate: 4 video seconds, 0 images; no price table");
   });
 
   it("a missing file is a usage error (exit 2)", async () => {

@@ -56,6 +56,18 @@ export interface Operation {
 }
 
 const ID = "vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T";
+const VIDEO_ESTIMATE = {
+  usage: { unit: "video_second", quantity: 8, resolution: null, audio: false },
+  cost: 0.4,
+  currency: "USD",
+  price_version: "5d41402abc4b2a76b9719d911017c592",
+};
+const IMAGE_ESTIMATE = {
+  usage: { unit: "image", quantity: 1, tier: "2K", reference_images: 0 },
+  cost: null,
+  currency: null,
+  price_version: null,
+};
 const IMAGE_ID = "imgtsk_01JD8ZA1B2C3D4E5F6G7H8J9K0";
 const NOW = "2026-11-22T00:00:00.000Z";
 const LATER = "2026-11-22T00:00:41.000Z";
@@ -84,6 +96,10 @@ const JOB_EXAMPLE = {
   warnings: [],
   source: { type: "api" },
   upstreamTaskId: "vidtsk_upstream123",
+  usage: VIDEO_ESTIMATE.usage,
+  estimate: { cost: 0.4, currency: "USD", price_version: VIDEO_ESTIMATE.price_version },
+  cost: 0.4,
+  charged: true,
   priority: "normal",
   attempts: 1,
   polls: 9,
@@ -298,7 +314,12 @@ export const OPERATIONS: Record<string, Operation> = {
       status: 200,
       contentType: "application/json",
       schema: TaskCreatedSchema,
-      example: { ...task(ID, "queued"), model: "gamma-3.1", warnings: [] },
+      example: {
+        ...task(ID, "queued"),
+        model: "gamma-3.1",
+        warnings: [],
+        estimate: VIDEO_ESTIMATE,
+      },
       description: "The task was created.",
     },
     errors: [...BODY_ERRORS, UNAUTHORIZED],
@@ -348,7 +369,12 @@ export const OPERATIONS: Record<string, Operation> = {
       status: 200,
       contentType: "application/json",
       schema: TaskCreatedSchema,
-      example: { ...task(IMAGE_ID, "queued"), model: "deltaq2-image", warnings: [] },
+      example: {
+        ...task(IMAGE_ID, "queued"),
+        model: "deltaq2-image",
+        warnings: [],
+        estimate: IMAGE_ESTIMATE,
+      },
       description: "The image task was created.",
     },
     errors: [...BODY_ERRORS, UNAUTHORIZED],
@@ -442,7 +468,12 @@ export const OPERATIONS: Record<string, Operation> = {
       status: 200,
       contentType: "application/json",
       schema: TaskCreatedSchema,
-      example: { ...task(IMAGE_ID, "queued"), model: "deltaq2-image", warnings: [] },
+      example: {
+        ...task(IMAGE_ID, "queued"),
+        model: "deltaq2-image",
+        warnings: [],
+        estimate: IMAGE_ESTIMATE,
+      },
       description: "The edit task (or, with the wait, `{created, data:[{url}]}`).",
     },
     errors: [

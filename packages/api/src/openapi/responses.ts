@@ -37,8 +37,49 @@ const StatusSchema = z
   .describe("reelay's job status.");
 
 const JobErrorSchema = z
-  .looseObject({ code: z.string(), message: z.string() })
+  .looseObject({
+    code: z.string(),
+    message: z.string(),
+    class: z
+      .enum([
+        "invalid_request",
+        "content_policy",
+        "rate_limited",
+        "upstream_transient",
+        "upstream_failed",
+        "timeout",
+        "queue_timeout",
+        "budget_exceeded",
+        "output_unavailable",
+        "internal",
+      ])
+      .optional()
+      .describe("The failure's class (reelay's job routes and events)."),
+    retryable: z
+      .boolean()
+      .optional()
+      .describe("Whether the same request may succeed later (never for content_policy)."),
+  })
   .describe("Why the job failed or was cancelled.");
+
+const UsageSchema = z
+  .looseObject({
+    unit: z.enum(["video_second", "image"]),
+    quantity: z.number(),
+    resolution: z.string().nullable().optional().describe("Video: null = the model's default."),
+    audio: z.boolean().optional(),
+    tier: z.string().nullable().optional().describe("Images: image_size; null = default."),
+    reference_images: z.number().optional(),
+  })
+  .describe("What the job asks the upstream to make, in the units generation is billed in.");
+
+const EstimateSchema = z
+  .object({
+    cost: z.number().nullable().describe("Under the price table (REELAY_PRICES); null unpriced."),
+    currency: z.string().nullable(),
+    price_version: z.string().nullable().describe("sha256 of the price table used."),
+  })
+  .describe("The cost estimated when the job was made.");
 
 export const TaskCreatedSchema = z
   .object({
@@ -51,6 +92,9 @@ export const TaskCreatedSchema = z
     status: StatusSchema,
     model: z.string(),
     warnings: z.array(IssueSchema).describe("Soft rules the request broke; it went on anyway."),
+    estimate: EstimateSchema.extend({ usage: UsageSchema }).describe(
+      "What the job will use and (with a price table) cost.",
+    ),
   })
   .describe("A created task.");
 
@@ -125,6 +169,20 @@ export const JobViewSchema = z
     polls: z.number(),
     outputs: z.array(OutputSchema),
     error: JobErrorSchema.nullable(),
+    usage: UsageSchema,
+    estimate: EstimateSchema,
+    cost: z
+      .number()
+      .nullable()
+      .describe(
+        "What the job cost once ended (0 when not charged); null while running or unpriced.",
+      ),
+    charged: z
+      .union([z.boolean(), z.literal("unknown")])
+      .nullable()
+      .describe(
+        "Once ended: false when no upstream task was made, true when one was (succeeded or cancelled while generating), unknown for a failed task.",
+      ),
     history: z
       .array(z.looseObject({ status: z.string(), at: z.string() }))
       .describe("Every state the job went through, with timestamps."),

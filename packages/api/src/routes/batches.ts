@@ -14,6 +14,7 @@ import {
 import { batchNotFound, type BatchStore } from "@reelay/core/batches/store";
 import type { Batch } from "@reelay/core/batches/types";
 import { cancelJob } from "@reelay/core/jobs/cancel";
+import { estimateOf, totalEstimate } from "@reelay/core/money/estimate";
 import { isTerminal } from "@reelay/core/jobs/types";
 import { isReelayError, ReelayError } from "@reelay/core";
 import { mayAccess, ownerFilter } from "../auth.ts";
@@ -100,7 +101,14 @@ function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
         total: lines.length,
         valid: lines.length - rejected.length,
         rejected: rejected.map((line) => ({ line: line.line, errors: line.errors })),
-        estimate: null,
+        estimate: totalEstimate(
+          lines.flatMap(({ validation: v }) =>
+            v?.kind == null || v.model === null || v.normalized === null
+              ? []
+              : [estimateOf({ kind: v.kind, model: v.model, request: v.normalized }, deps.prices)],
+          ),
+          deps.prices,
+        ),
       });
     }
     const admission = deps.admission;

@@ -46,6 +46,12 @@ export interface BatchView {
   dry_run?: true;
   valid?: number;
   rejected?: { line: number; errors: { path: string; code: string; message: string }[] }[];
+  estimate?: {
+    usage: { video_seconds: number; images: number };
+    cost: number | null;
+    currency: string | null;
+    unpriced: number;
+  } | null;
 }
 
 export class ReelayApiClient {

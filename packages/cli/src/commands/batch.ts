@@ -64,6 +64,15 @@ function quote(io: Io, batch: BatchView, json: boolean): number {
     io.stdout(
       `${batch.total} requests: ${batch.valid} valid, ${batch.rejected?.length ?? 0} rejected; nothing was made\n`,
     );
+    const estimate = batch.estimate;
+    if (estimate !== undefined && estimate !== null) {
+      const { video_seconds: seconds, images } = estimate.usage;
+      const cost =
+        estimate.cost === null
+          ? "no price table"
+          : `${estimate.cost} ${estimate.currency}${estimate.unpriced > 0 ? ` (${estimate.unpriced} lines unpriced)` : ""}`;
+      io.stdout(`estimate: ${seconds} video seconds, ${images} images; ${cost}\n`);
+    }
     for (const line of batch.rejected ?? [])
       for (const error of line.errors)
         io.stdout(
