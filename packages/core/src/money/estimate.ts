@@ -27,7 +27,7 @@ export function estimateOf(
 }
 
 /** Several jobs' estimates together (a batch's quote): units by kind, and the cost of the priced ones. */
-export interface TotalEstimate {
+interface TotalEstimate {
   usage: { video_seconds: number; images: number };
   /** Sum over the priced lines; null without a price table. */
   cost: number | null;
