@@ -64,6 +64,8 @@ export function createDispatcher(
   allowStartExecution(fn, scope.machine);
   // A job that waited past REELAY_QUEUE_TIMEOUT_S ends here, with its Generation Failed event.
   allowPutEvents(fn, scope.bus);
+  // ... and gives back its budget reservation.
+  allowTable(fn, scope.table, ["UpdateItem"], "budgets");
   new events.Rule(stack, "DispatchSchedule", {
     schedule: events.Schedule.rate(Duration.minutes(1)),
     targets: [new targets.LambdaFunction(fn, { retryAttempts: 0 })],

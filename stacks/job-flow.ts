@@ -82,6 +82,9 @@ function grantSteps(steps: StepFunctions, scope: JobFlowScope): void {
   // A batch job's end is counted on its batch, and the last one marks the batch due.
   allowTable(steps.finish, table, ["UpdateItem"], "batches");
   allowTable(steps.recordFailure, table, ["UpdateItem"], "batches");
+  // ... and settles its budget reservation to what it cost.
+  allowTable(steps.finish, table, ["UpdateItem"], "budgets");
+  allowTable(steps.recordFailure, table, ["UpdateItem"], "budgets");
 }
 
 /** The step functions and the state machine, logged and traced. */

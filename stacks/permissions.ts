@@ -19,6 +19,7 @@ import { JOB_ID_PREFIXES } from "@reelay/core/jobs/ids";
 import { JOBS_LIST_INDEX } from "@reelay/core/jobs/schema";
 import { manifestKey } from "@reelay/core/pipeline/outputs";
 import { resultsKey } from "@reelay/core/batches/progress";
+import { BUDGET_KEY_PREFIX } from "@reelay/core/money/budget";
 import { DEAD_LETTER_KEY_PREFIX } from "@reelay/core/webhooks/dead-letter";
 
 export type TableAction =
@@ -58,6 +59,7 @@ export type TableItems =
   | "generation-stats"
   | "admission"
   | "batches"
+  | "budgets"
   | "all";
 
 const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
@@ -68,6 +70,8 @@ const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
   admission: [ADMISSION_KEY, `${QUEUE_KEY_PREFIX}*`, QUEUE_PARTITION],
   // Batch records and their lines, the due set, and the batches' partition of the listing index.
   batches: [`${BATCH_ID_PREFIX}_*`, BATCHES_DUE_KEY, BATCHES_PARTITION],
+  // The keys' budget ledgers, one item per key and period.
+  budgets: [`${BUDGET_KEY_PREFIX}*`],
 };
 
 export function allowTable(

@@ -389,6 +389,7 @@ describe("IAM", () => {
     const release = [`dynamodb:UpdateItem Jobs${admission}`, wake];
     // A batch job's end is counted on its batch (Finish, RecordFailure).
     const batchItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=bat_*|batches-due|BATCH";
+    const budgetItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=budget#*";
     const step = [
       `dynamodb:GetItem Jobs${jobItems}`,
       `dynamodb:UpdateItem Jobs${jobItems}`,
@@ -428,6 +429,7 @@ describe("IAM", () => {
         manifest,
         ...release,
         `dynamodb:UpdateItem Jobs${batchItems}`,
+        `dynamodb:UpdateItem Jobs${budgetItems}`,
       ]),
       RecordFailureFunction: sorted([
         ...step,
@@ -435,6 +437,7 @@ describe("IAM", () => {
         manifest,
         ...release,
         `dynamodb:UpdateItem Jobs${batchItems}`,
+        `dynamodb:UpdateItem Jobs${budgetItems}`,
       ]),
       // The API serves jobs and manages stored keys (apikey#<sha256> items): the whole table.
       ApiFunction: sorted([
@@ -487,6 +490,7 @@ describe("IAM", () => {
         // Completing batches: records, lines, the due set; results.jsonl beside the outputs.
         `dynamodb:GetItem Jobs${batchItems}`,
         `dynamodb:UpdateItem Jobs${batchItems}`,
+        `dynamodb:UpdateItem Jobs${budgetItems}`,
         `dynamodb:Query Jobs${batchItems}`,
         `dynamodb:Query Jobs/index/gsi1${batchItems}`,
         "s3:PutObject Bucket/outputs/batches/*/results.jsonl",

@@ -62,7 +62,7 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
 
   app.use("/v1/*", bearerAuth(deps.authenticate));
   app.use("/v1/*", jobAccess(deps.jobs));
-  if (deps.keys !== undefined) app.route("/v1/keys", keyRoutes(deps.keys));
+  if (deps.keys !== undefined) app.route("/v1/keys", keyRoutes(deps.keys, deps.budgets));
   app.route("/v1/video", videoRoutes(deps));
   app.route("/v1", imageRoutes(deps));
   app.route("/v1/jobs", jobRoutes(deps));

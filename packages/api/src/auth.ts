@@ -47,7 +47,10 @@ export function keyStoreAuthenticator(
     const caller = await admin(token);
     if (caller !== undefined) return caller;
     const record = await keys.verify(token);
-    return record === undefined ? undefined : { keyId: record.id };
+    if (record === undefined) return undefined;
+    return record.budget === undefined
+      ? { keyId: record.id }
+      : { keyId: record.id, budget: record.budget };
   };
 }
 

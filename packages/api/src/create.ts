@@ -3,6 +3,8 @@
  * is either started or failed with `start_failed` before the caller hears back, so nothing is lost
  * silently between the record and the state machine.
  */
+import type { Reservation } from "@reelay/core/money/types";
+import { estimateOf } from "@reelay/core/money/estimate";
 import {
   type ErrorCode,
   isReelayError,
@@ -62,6 +64,7 @@ async function announce(deps: ResolvedDeps, job: Job): Promise<void> {
         events: deps.events,
         now: deps.now,
         ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
+        ...(deps.budgets === undefined ? {} : { budgets: deps.budgets }),
       },
       job,
     );
@@ -103,6 +106,19 @@ async function start(deps: ResolvedDeps, job: Job): Promise<Job> {
   }
 }
 
+/** Reserves the request's estimate from the caller's budget; 402 budget_exceeded when it does not fit. */
+async function reserve(
+  deps: ResolvedDeps,
+  validation: ValidationResult,
+  caller: Caller,
+): Promise<Reservation | undefined> {
+  const { kind, model, normalized } = validation;
+  if (caller.budget === undefined || deps.budgets === undefined) return undefined;
+  if (kind === null || model === null || normalized === null) return undefined;
+  const estimate = estimateOf({ kind, model, request: normalized }, deps.prices);
+  return deps.budgets.reserve(caller.keyId, caller.budget, estimate, deps.now());
+}
+
 /**
  * Records the job for a valid request and starts it; shared by every endpoint that creates jobs.
  * A repeat of an idempotency key answers with the first job as it stands. A job still queued may
@@ -120,15 +136,26 @@ export async function recordAndStart(
   const jobId =
     input.jobId ?? (key === undefined ? undefined : idempotentJobId(kind, input.caller.keyId, key));
   const requestHash = requestHashOf(kind, validation.normalized);
-  const { job, created } = await createJob(deps.jobs, {
-    validation,
-    source: { type: "api", apiKeyId: input.caller.keyId },
-    ...(jobId === undefined ? {} : { jobId }),
-    requestHash,
-    ...(input.priority === undefined ? {} : { priority: input.priority }),
-    ...(deps.prices === undefined ? {} : { prices: deps.prices }),
-    now: deps.now(),
-  });
+  const reservation = await reserve(deps, validation, input.caller);
+  let recorded: { job: Job; created: boolean };
+  try {
+    recorded = await createJob(deps.jobs, {
+      validation,
+      source: { type: "api", apiKeyId: input.caller.keyId },
+      ...(jobId === undefined ? {} : { jobId }),
+      requestHash,
+      ...(input.priority === undefined ? {} : { priority: input.priority }),
+      ...(deps.prices === undefined ? {} : { prices: deps.prices }),
+      ...(reservation === undefined ? {} : { reservation }),
+      now: deps.now(),
+    });
+  } catch (error) {
+    if (reservation !== undefined) await deps.budgets?.release(reservation);
+    throw error;
+  }
+  const { job, created } = recorded;
+  // A repeat finds the first job, which holds its own reservation.
+  if (!created && reservation !== undefined) await deps.budgets?.release(reservation);
   if (!created && key !== undefined) assertSameRequest(job, requestHash, key);
   if (!created && job.status !== "queued") return { job, created };
   return { job: await start(deps, job), created };

@@ -5,6 +5,7 @@ import type { BatchTracker } from "@reelay/core/batches/progress";
 import type { BatchStore } from "@reelay/core/batches/store";
 import type { CancelDeps } from "@reelay/core/jobs/cancel";
 import type { JobStore } from "@reelay/core/jobs/store";
+import type { Budget, BudgetLedger } from "@reelay/core/money/budget";
 import type { PriceTable } from "@reelay/core/money/prices";
 import type { ApiKeyStore } from "@reelay/core/keys/store";
 import type {
@@ -18,12 +19,16 @@ import type { ObjectStore } from "@reelay/core/storage/objects";
 
 export interface Caller {
   keyId: string;
+  /** The key's budget, when it has one: every create reserves from it. */
+  budget?: Budget;
 }
 
 export interface ApiDeps {
   jobs: JobStore;
   /** The operator's price table (REELAY_PRICES), for each job's estimate. */
   prices?: PriceTable;
+  /** The keys' budget ledgers; without it budgets are not enforced. */
+  budgets?: BudgetLedger;
   /** Presigns GETs for outputs. */
   objects: ObjectStore;
   starter: JobStarter;
@@ -105,6 +110,7 @@ export function cancelDepsOf(deps: ResolvedDeps): CancelDeps {
     ...(deps.stopper === undefined ? {} : { stopper: deps.stopper }),
     ...(deps.admission === undefined ? {} : { admission: deps.admission }),
     ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
+    ...(deps.budgets === undefined ? {} : { budgets: deps.budgets }),
   };
 }
 

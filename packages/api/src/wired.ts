@@ -26,6 +26,7 @@ export function apiDepsFrom(wiring: Wiring, platform: PlatformApi): ApiDeps {
     keys: wiring.keys,
     authenticate: keyStoreAuthenticator(adminKey, wiring.keys),
     ...pricesOf(wiring),
+    budgets: wiring.pipeline.budgets,
     ...rest,
   };
 }

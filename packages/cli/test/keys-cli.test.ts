@@ -69,4 +69,29 @@ describe("reelay keys against the local stack", () => {
     expect(result.stderr).toContain("[key_not_found]");
     expect((await t.cli(["keys"])).code).toBe(2);
   });
+
+  it("create --budget 50 --period month gives the key a budget that list shows with its use; a bad period exits 2", async () => {
+    const created = await t.cli([
+      "keys",
+      "create",
+      "--name",
+      "capped",
+      "--budget",
+      "50",
+      "--period",
+      "month",
+      "--json",
+    ]);
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout).budget).toEqual({
+      amount: 50,
+      unit: "currency",
+      period: "month",
+    });
+    const list = await t.cli(["keys", "list"]);
+    expect(list.stdout).toMatch(/capped .* 0\/50 per month/);
+    const bad = await t.cli(["keys", "create", "--budget", "5", "--period", "week"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--period must be one of day, month, total");
+  });
 });

@@ -177,6 +177,13 @@ const API = {
     meaning: "The job changed status meanwhile (e.g. was cancelled), so this change was not made.",
     seen: ["api", "job"],
   },
+  budget_exceeded: {
+    status: 402,
+    retryable: false,
+    meaning:
+      "The job's estimate does not fit what is left of its key's budget for the period; nothing was made.",
+    seen: ["api", "job"],
+  },
   payload_too_large: {
     status: 413,
     retryable: false,

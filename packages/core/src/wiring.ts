@@ -6,6 +6,7 @@
  */
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { BudgetLedger } from "./money/budget.ts";
 import type { PriceTable } from "./money/prices.ts";
 import { AdmissionControl } from "./admission/control.ts";
 import { AdmissionStore } from "./admission/store.ts";
@@ -45,7 +46,7 @@ export interface WiringInput {
 }
 
 export interface Wiring {
-  pipeline: PipelineDeps & { admission: AdmissionControl };
+  pipeline: PipelineDeps & { admission: AdmissionControl; budgets: BudgetLedger };
   batches: BatchStore;
   /** What the API and drops start jobs with: into the admission queue; the dispatcher starts executions. */
   queue: JobStarter;
@@ -68,6 +69,7 @@ export function wirePipeline(input: WiringInput): Wiring {
     now,
   });
   const batches = new BatchStore(clients.db, clients.tableName);
+  const budgets = new BudgetLedger(clients.db, clients.tableName);
   return {
     prices: config.prices,
     keys: new ApiKeyStore(clients.db, clients.tableName),
@@ -77,6 +79,7 @@ export function wirePipeline(input: WiringInput): Wiring {
       jobs,
       admission,
       batches: new BatchTracker({ batches, now, waker: input.waker }),
+      budgets,
       objects: new ObjectStore(clients.s3, clients.bucket),
       upstream: input.upstream,
       events: input.events,

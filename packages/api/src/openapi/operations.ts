@@ -165,6 +165,11 @@ const BODY_ERRORS: ErrorCase[] = [
     when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority) is malformed.",
   },
   {
+    status: 402,
+    codes: ["budget_exceeded"],
+    when: "The job's estimate does not fit what is left of the API key's budget for the period (error.details.remaining); nothing was made.",
+  },
+  {
     status: 409,
     codes: ["idempotency_conflict"],
     when: "The X-Idempotency-Key was used before with a different payload (error.path = X-Idempotency-Key).",
@@ -759,8 +764,24 @@ export const OPERATIONS: Record<string, Operation> = {
     auth: true,
     request: {
       contentType: "application/json",
-      schema: { type: "object", properties: { name: { type: "string", maxLength: 100 } } },
-      example: { name: "ci" },
+      schema: {
+        type: "object",
+        properties: {
+          name: { type: "string", maxLength: 100 },
+          budget: {
+            type: "object",
+            description:
+              "What the key may spend per period: money under the price table, or units (video seconds, images). Every create reserves its estimate; past it, 402 budget_exceeded.",
+            properties: {
+              amount: { type: "number", exclusiveMinimum: 0 },
+              unit: { type: "string", enum: ["currency", "units"], default: "currency" },
+              period: { type: "string", enum: ["day", "month", "total"], default: "month" },
+            },
+            required: ["amount"],
+          },
+        },
+      },
+      example: { name: "ci", budget: { amount: 50, unit: "currency", period: "month" } },
     },
     response: {
       status: 201,
@@ -773,7 +794,7 @@ export const OPERATIONS: Record<string, Operation> = {
       {
         status: 400,
         codes: ["invalid_json", "invalid_request"],
-        when: "The body is not JSON, or name is not a string of at most 100 characters (error.path = name).",
+        when: "The body is not JSON, name is not a string of at most 100 characters (error.path = name), or budget is malformed (error.path = budget.amount, ...).",
       },
       UNAUTHORIZED,
       ADMIN_ONLY,
@@ -781,7 +802,8 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   "GET /v1/keys": {
     summary: "List API keys (admin key only)",
-    description: "Every stored key's record (id, name, hint, createdAt, revokedAt), never the key.",
+    description:
+      "Every stored key's record (id, name, hint, createdAt, revokedAt, budget with this period's `used`), never the key.",
     tag: "keys",
     auth: true,
     response: {

@@ -1,7 +1,9 @@
 /** API keys, managed with the admin key only: create (the key is shown once), list, revoke. */
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
-import type { ApiKeyStore } from "@reelay/core/keys/store";
+import type { ApiKeyRecord, ApiKeyStore } from "@reelay/core/keys/store";
+import { type Budget, BudgetLedger, BudgetSchema } from "@reelay/core/money/budget";
+import { fromMicros } from "@reelay/core/money/prices";
 import { forbidden, isAdmin } from "../auth.ts";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import type { ApiEnv } from "../deps.ts";
@@ -22,7 +24,30 @@ function readName(body: unknown): string {
   return name;
 }
 
-export function keyRoutes(keys: ApiKeyStore): Hono<ApiEnv> {
+/** `budget` of POST /v1/keys: {amount, unit?: currency|units, period?: day|month|total}. */
+function readBudget(body: unknown): Budget | undefined {
+  const raw =
+    body === null || typeof body !== "object" ? undefined : (body as { budget?: unknown }).budget;
+  if (raw === undefined) return undefined;
+  const parsed = BudgetSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = ["budget", ...(issue?.path ?? [])].join(".");
+  throw new ReelayError(
+    "invalid_request",
+    `${path}: ${issue?.message ?? "not a budget"} (a budget is {amount, unit: currency|units, period: day|month|total}).`,
+    { status: 400, path },
+  );
+}
+
+/** A key as listed: its budget with what the current period has used (spent and reserved). */
+async function withSpend(record: ApiKeyRecord, budgets: BudgetLedger | undefined, now: Date) {
+  if (record.budget === undefined || budgets === undefined) return record;
+  const used = await budgets.used(BudgetLedger.ledgerOf(record.id, record.budget, now));
+  return { ...record, budget: { ...record.budget, used: fromMicros(used) } };
+}
+
+export function keyRoutes(keys: ApiKeyStore, budgets?: BudgetLedger): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
 
   routes.use("*", async (c, next) => {
@@ -33,11 +58,16 @@ export function keyRoutes(keys: ApiKeyStore): Hono<ApiEnv> {
 
   routes.post("/", jsonBodyLimit(16 * 1024), async (c) => {
     const text = await c.req.text();
-    const { record, key } = await keys.create(readName(text.trim() === "" ? {} : parseJson(text)));
+    const body = text.trim() === "" ? {} : parseJson(text);
+    const { record, key } = await keys.create(readName(body), readBudget(body));
     return c.json({ ...record, key }, 201);
   });
 
-  routes.get("/", async (c) => c.json({ data: await keys.list() }));
+  routes.get("/", async (c) => {
+    const now = new Date();
+    const records = await keys.list();
+    return c.json({ data: await Promise.all(records.map((r) => withSpend(r, budgets, now))) });
+  });
 
   routes.delete("/:id", async (c) => c.json(await keys.revoke(c.req.param("id"))));
 

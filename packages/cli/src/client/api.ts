@@ -26,6 +26,8 @@ export interface ApiKeyView {
   hint: string;
   createdAt: string;
   revokedAt?: string;
+  /** `used` is this period's spend and open reservations. */
+  budget?: { amount: number; unit: "currency" | "units"; period: string; used?: number };
 }
 
 /** A body sent as it is (a batch file's text), not as JSON. */
@@ -120,8 +122,11 @@ export class ReelayApiClient {
     return response.text();
   }
 
-  createKey(name: string): Promise<ApiKeyView & { key: string }> {
-    return this.#json("POST", "/v1/keys", { name });
+  createKey(
+    name: string,
+    budget?: { amount: number; unit: "currency" | "units"; period: string },
+  ): Promise<ApiKeyView & { key: string }> {
+    return this.#json("POST", "/v1/keys", { name, ...(budget === undefined ? {} : { budget }) });
   }
 
   async listKeys(): Promise<ApiKeyView[]> {

@@ -7,6 +7,7 @@
  *   cancel:  queued|running|downloading ──write──> cancelled ──emitOnce──> StopExecution
  *   step:                      (late) Poll/Download/Finish ──write──> condition fails
  */
+import type { BudgetLedger } from "../money/budget.ts";
 import type { ErrorCode } from "../error-codes.ts";
 import { isReelayError, ReelayError } from "../errors.ts";
 import type { AdmissionControl } from "../admission/control.ts";
@@ -26,6 +27,8 @@ export interface CancelDeps {
   stopper?: ExecutionStopper;
   /** Counts a batch job's end toward its batch. */
   batches?: Pick<BatchTracker, "jobEnded">;
+  /** Settles the job's budget reservation. */
+  budgets?: Pick<BudgetLedger, "settle">;
   /** Frees the job's slot or queue place; without it the dispatcher's sweep does, later. */
   admission?: Pick<AdmissionControl, "forget">;
   now: Clock;

@@ -1,6 +1,7 @@
 /** A validated request becomes a queued job record. */
 import type { Priority } from "../admission/settings.ts";
 import { ReelayError } from "../errors.ts";
+import type { Reservation } from "../money/types.ts";
 import { estimateOf } from "../money/estimate.ts";
 import type { PriceTable } from "../money/prices.ts";
 import type { ValidationResult } from "../validate/index.ts";
@@ -23,6 +24,8 @@ export interface NewJobInput {
   batch?: { id: string; line: number };
   /** The operator's price table (REELAY_PRICES); without one the estimate has usage and no cost. */
   prices?: PriceTable;
+  /** The budget the job's estimate was reserved from, settled when it ends. */
+  reservation?: Reservation;
   now?: Date;
 }
 
@@ -65,6 +68,7 @@ export function buildJob(input: NewJobInput): Job {
     createdAt: at,
     updatedAt: at,
     history: [{ status: "queued", at }],
+    ...(input.reservation === undefined ? {} : { reservation: input.reservation }),
     estimate: estimateOf(
       { kind: validation.kind, model: validation.model, request: validation.normalized },
       input.prices,

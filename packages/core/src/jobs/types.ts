@@ -1,7 +1,7 @@
 /** The job record: one per request, the durable truth about where a generation stands. */
 import type { Priority } from "../admission/settings.ts";
 import type { Issue } from "../errors.ts";
-import type { Estimate } from "../money/estimate.ts";
+import type { Estimate, Reservation } from "../money/types.ts";
 
 export type JobKind = "video" | "image";
 
@@ -92,4 +92,6 @@ export interface Job {
   batchLine?: number;
   /** Usage and cost as the job was made (money/estimate.ts); absent on records older than estimates. */
   estimate?: Estimate;
+  /** The part of its key's budget the job holds until it ends (money/budget.ts). */
+  reservation?: Reservation;
 }

@@ -15,6 +15,7 @@ import {
 import { ulid } from "ulid";
 import { ReelayError } from "../errors.ts";
 import { JOBS_LIST_INDEX } from "../jobs/schema.ts";
+import type { Budget } from "../money/budget.ts";
 
 const KEYS_LIST_PARTITION = "APIKEY";
 const KEY_PREFIX = "rk_";
@@ -28,6 +29,8 @@ export interface ApiKeyRecord {
   hint: string;
   createdAt: string;
   revokedAt?: string;
+  /** What the key may spend per period (money/budget.ts); absent = no limit. */
+  budget?: Budget;
 }
 
 export interface CreatedApiKey {
@@ -41,8 +44,15 @@ export function hashApiKey(key: string): string {
 }
 
 function toRecord(item: Record<string, unknown>): ApiKeyRecord {
-  const { id, name, hint, createdAt, revokedAt } = item as unknown as ApiKeyRecord;
-  return { id, name, hint, createdAt, ...(revokedAt === undefined ? {} : { revokedAt }) };
+  const { id, name, hint, createdAt, revokedAt, budget } = item as unknown as ApiKeyRecord;
+  return {
+    id,
+    name,
+    hint,
+    createdAt,
+    ...(revokedAt === undefined ? {} : { revokedAt }),
+    ...(budget === undefined ? {} : { budget }),
+  };
 }
 
 function keyNotFound(id: string): ReelayError {
@@ -63,13 +73,14 @@ export class ApiKeyStore {
     this.#now = options.now ?? (() => new Date());
   }
 
-  async create(name: string): Promise<CreatedApiKey> {
+  async create(name: string, budget?: Budget): Promise<CreatedApiKey> {
     const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
     const record: ApiKeyRecord = {
       id: `key_${ulid()}`,
       name,
       hint: key.slice(0, KEY_PREFIX.length + 4),
       createdAt: this.#now().toISOString(),
+      ...(budget === undefined ? {} : { budget }),
     };
     await this.#db.send(
       new PutCommand({

@@ -7,7 +7,8 @@
  */
 import { isTerminal, type Job } from "../jobs/types.ts";
 import { failureClassOf } from "./classes.ts";
-import { type Estimate, estimateOf } from "./estimate.ts";
+import { estimateOf } from "./estimate.ts";
+import type { Estimate } from "./types.ts";
 
 export type Charged = true | false | "unknown";
 

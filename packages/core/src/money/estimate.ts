@@ -1,16 +1,8 @@
 /** A job's estimate, fixed when it is made: its usage, and its cost under the price table of the day. */
 import type { JobKind } from "../jobs/types.ts";
 import { costMicros, type PriceTable } from "./prices.ts";
-import { type Usage, usageOf } from "./usage.ts";
-
-export interface Estimate {
-  usage: Usage;
-  /** Millionths of `currency`; null when no table prices this model and usage. */
-  costMicros: number | null;
-  currency: string | null;
-  /** The price table's sha256; null without a table. */
-  priceVersion: string | null;
-}
+import type { Estimate } from "./types.ts";
+import { usageOf } from "./usage.ts";
 
 export function estimateOf(
   job: { kind: JobKind; model: string; request: object },

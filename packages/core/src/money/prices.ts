@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ReelayError } from "../errors.ts";
-import type { Usage } from "./usage.ts";
+import type { Usage } from "./types.ts";
 
 const Amount = z.number().finite().min(0);
 /** Prices by resolution or tier; `default` stands for any other, and for the model's own default. */

@@ -5,26 +5,7 @@
  */
 import type { ImageRequest, VideoRequest } from "../contract/schemas.ts";
 import type { JobKind } from "../jobs/types.ts";
-
-interface VideoUsage {
-  unit: "video_second";
-  /** Seconds of video (duration_sec; 0 = follow the source, counted as 0 until the upstream says). */
-  quantity: number;
-  /** The requested resolution; null = the model's default. */
-  resolution: string | null;
-  audio: boolean;
-}
-
-interface ImageUsage {
-  unit: "image";
-  /** Images made (output_image_count, default 1). */
-  quantity: number;
-  /** image_config.image_size; null = the model's default. */
-  tier: string | null;
-  referenceImages: number;
-}
-
-export type Usage = VideoUsage | ImageUsage;
+import type { Usage } from "./types.ts";
 
 export function usageOf(kind: JobKind, request: object): Usage {
   if (kind === "video") {

@@ -1,4 +1,5 @@
 /** What the pipeline steps need, passed in so the same steps run on Lambda and in the local stack. */
+import type { BudgetLedger } from "../money/budget.ts";
 import type { AdmissionControl } from "../admission/control.ts";
 import type { BatchTracker } from "../batches/progress.ts";
 import type { Clock, EventSink } from "../ports.ts";
@@ -30,6 +31,8 @@ export interface PipelineDeps {
   admission?: AdmissionControl;
   /** Counts a batch job's end toward its batch; absent = no batches here. */
   batches?: Pick<BatchTracker, "jobEnded">;
+  /** Settles an ended job's budget reservation to what it cost (money/budget.ts). */
+  budgets?: Pick<BudgetLedger, "settle">;
 }
 
 export interface FlowState {

@@ -15,7 +15,7 @@ import { manifestKey, manifestOf } from "./outputs.ts";
  * stands after that (eventEmittedAt set), or undefined when another step recorded its emit first.
  */
 export async function emitOnce(
-  deps: Pick<PipelineDeps, "jobs" | "events" | "now" | "batches">,
+  deps: Pick<PipelineDeps, "jobs" | "events" | "now" | "batches" | "budgets">,
   job: Job,
 ): Promise<Job | undefined> {
   if (job.eventEmittedAt !== undefined) return job;
@@ -29,6 +29,8 @@ export async function emitOnce(
     // The one step that recorded the event counts the job for its batch. A count lost to a crash
     // here is made good by the sweep's recount of open batches.
     await deps.batches?.jobEnded(recorded).catch(() => undefined);
+    // ... and settles its budget reservation, once: the job's cost replaces its estimate.
+    await deps.budgets?.settle(recorded);
     return recorded;
   } catch (error) {
     // Someone recorded it first: the event is out either way.

@@ -1,0 +1,115 @@
+/**
+ * Budgets on the local stack, against the simulator, with a price table: parallel creates can
+ * never reserve past a key's budget, refusals are 402 budget_exceeded naming what remains, the
+ * key's spend after every job ended is the sum of its jobs' costs, and a job cancelled before any
+ * upstream task was made gives its reservation back.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  bearer,
+  getJson,
+  postJson,
+  startTestStack,
+  type TestStack,
+  waitFor,
+  waitForTerminalJob,
+} from "./support/stack.ts";
+
+// os-2 at 0.025 a second: a 4 s job is estimated at 0.1.
+const PRICES = JSON.stringify({
+  currency: "USD",
+  models: { "os-2": { per_second: { default: 0.025 } } },
+});
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack(
+    { REELAY_PRICES: PRICES, REELAY_UPSTREAM_CONCURRENCY: "4" },
+    { generationMs: 10_000 },
+  );
+});
+afterAll(async () => {
+  await stack?.dispose();
+});
+
+async function keyWithBudget(name: string, amount: number): Promise<{ id: string; key: string }> {
+  const { status, body } = await postJson(`${stack.url}/v1/keys`, stack.apiKey, {
+    name,
+    budget: { amount, unit: "currency", period: "day" },
+  });
+  expect(status).toBe(201);
+  return { id: body.id, key: body.key };
+}
+
+async function used(keyId: string): Promise<number> {
+  const { body } = await getJson(`${stack.url}/v1/keys`, stack.apiKey);
+  return (body.data as any[]).find((record) => record.id === keyId).budget.used;
+}
+
+const create = (key: string, prompt: string) =>
+  fetch(`${stack.url}/v1/video/generations`, {
+    method: "POST",
+    headers: bearer(key),
+    body: JSON.stringify({ model: "os-2", prompt, duration_sec: 4 }),
+  }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
+
+describe("budgets per API key", () => {
+  it("200 parallel creates against a budget for exactly 20: 20 made and sent upstream, 180 refused 402; spend after they end is the sum of their costs", async () => {
+    const { id, key } = await keyWithBudget("twenty", 2);
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => create(key, `a paper crane, take ${i}`)),
+    );
+    const made = answers.filter((answer) => answer.status === 200);
+    const refused = answers.filter((answer) => answer.status === 402);
+    expect([made.length, refused.length]).toEqual([20, 180]);
+    expect(refused[0]!.body.error).toMatchObject({ code: "budget_exceeded" });
+    expect(refused[0]!.body.error.message).toMatch(/budget has 0 left/);
+    const ended = await Promise.all(
+      made.map((answer) => waitForTerminalJob(stack.url, key, answer.body.task_id, 90_000)),
+    );
+    expect(ended.every((job) => job.status === "succeeded")).toBe(true);
+    const costs = await Promise.all(
+      made.map(
+        async (answer) =>
+          (await getJson(`${stack.url}/v1/jobs/${answer.body.task_id}`, key)).body.cost as number,
+      ),
+    );
+    expect(costs.reduce((sum, cost) => sum + cost, 0)).toBeCloseTo(2, 6);
+    expect(await used(id)).toBeCloseTo(2, 6);
+    // Only the 20 made reached the upstream (a fresh stack: no other task was created).
+    expect(stack.simulator!.counters().tasksCreated).toBe(20);
+  }, 120_000);
+
+  it("a job cancelled before any upstream task gives its reservation back, so the budget then holds exactly two more", async () => {
+    const { id, key } = await keyWithBudget("two", 0.2);
+    // The admin's long jobs hold every upstream slot, so the key's next job waits in the queue.
+    const holders = await Promise.all(
+      [1, 2, 3, 4].map((i) =>
+        postJson(`${stack.url}/v1/video/generations`, stack.apiKey, {
+          model: "os-2",
+          prompt: `a slow kite ${i} [[sim:generation_ms=60000]]`,
+          duration_sec: 4,
+        }),
+      ),
+    );
+    const waiting = await create(key, "a queued crane");
+    expect(waiting.status).toBe(200);
+    expect(await used(id)).toBeCloseTo(0.1, 6);
+    const cancelled = await postJson(
+      `${stack.url}/v1/jobs/${waiting.body.task_id}/cancel`,
+      key,
+      {},
+    );
+    expect(cancelled.body).toMatchObject({ status: "cancelled", charged: false, cost: 0 });
+    expect(await used(id)).toBe(0);
+    const two = await Promise.all([create(key, "crane one"), create(key, "crane two")]);
+    expect(two.map((answer) => answer.status)).toEqual([200, 200]);
+    expect((await create(key, "crane three")).status).toBe(402);
+    for (const holder of holders)
+      await postJson(`${stack.url}/v1/jobs/${holder.body.task_id}/cancel`, stack.apiKey, {});
+    for (const answer of two) await waitForTerminalJob(stack.url, key, answer.body.task_id, 60_000);
+    await waitFor("the spend to settle", async () =>
+      Math.abs((await used(id)) - 0.2) < 1e-9 ? true : undefined,
+    );
+  }, 120_000);
+});
