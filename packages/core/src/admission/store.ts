@@ -9,6 +9,7 @@
  * Entries sort by lane (the API key), then priority, then age, so the head of the lane after the
  * cursor is one Query with Limit 1: that is the round-robin across keys.
  */
+import { isConditionFailure } from "../storage/conditions.ts";
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
@@ -49,10 +50,6 @@ export type AcquireResult = "acquired" | "held_already" | "full" | "too_soon";
 
 function sortKey(entry: Pick<QueueEntry, "lane" | "priority" | "enqueuedAt" | "jobId">): string {
   return `${entry.lane}#${PRIORITIES.indexOf(entry.priority)}#${entry.enqueuedAt}#${entry.jobId}`;
-}
-
-function isConditionFailure(error: unknown): boolean {
-  return (error as { name?: string })?.name === "ConditionalCheckFailedException";
 }
 
 export class AdmissionStore {

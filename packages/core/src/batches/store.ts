@@ -5,6 +5,7 @@
  *   its lines      pk "bat_<id>#lines#<n>"    up to LINES_PER_ITEM lines: line -> job id, or the errors
  *   due batches    pk "batches-due"           a set of batch ids whose jobs have all ended, for the dispatcher
  */
+import { isConditionFailure } from "../storage/conditions.ts";
 import { idPattern } from "../ids.ts";
 import {
   type DynamoDBDocumentClient,
@@ -34,10 +35,6 @@ export function batchNotFound(id: string): ReelayError {
     status: 404,
     path: "id",
   });
-}
-
-function isConditionFailure(error: unknown): boolean {
-  return (error as { name?: string })?.name === "ConditionalCheckFailedException";
 }
 
 function fromItem(item: Record<string, unknown>): Batch {

@@ -8,8 +8,8 @@
  * a late or repeated step can never move a job out of succeeded/failed/cancelled. dynalite has no
  * transactions, so nothing here uses them.
  */
+import { isConditionFailure } from "../storage/conditions.ts";
 import { MAX_PAGE_SIZE } from "../limits.ts";
-import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
@@ -99,13 +99,6 @@ function fromItem(item: Record<string, unknown>): Job {
 /** DynamoDB refuses `undefined`; a JSON round trip drops it the way the API would. */
 function plain<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
-}
-
-function isConditionFailure(error: unknown): boolean {
-  return (
-    error instanceof ConditionalCheckFailedException ||
-    (error as { name?: string })?.name === "ConditionalCheckFailedException"
-  );
 }
 
 const FILTER_FIELDS: Record<keyof ListFilters, string[]> = {

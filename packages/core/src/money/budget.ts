@@ -4,6 +4,7 @@
  * the key's ledger item for the period, so parallel creates can never reserve past the budget
  * (no transactions needed); the reservation is settled to what the job cost when it ends.
  */
+import { isConditionFailure } from "../storage/conditions.ts";
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import { ReelayError } from "../errors.ts";
@@ -28,10 +29,6 @@ export const BUDGET_KEY_PREFIX = "budget#";
 function periodOf(period: Budget["period"], now: Date): string {
   const iso = now.toISOString();
   return period === "day" ? iso.slice(0, 10) : period === "month" ? iso.slice(0, 7) : "all";
-}
-
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof Error && error.name === "ConditionalCheckFailedException";
 }
 
 /** The amount a job reserves: its estimated cost, or its units (an unpriced job costs 0 money). */
