@@ -26,6 +26,8 @@ export interface CreateInput {
   idempotencyKey?: string | undefined;
   /** X-Reelay-Priority; absent = normal. */
   priority?: Priority | undefined;
+  /** The job this one retries (POST /v1/jobs/{id}/retry). */
+  retryOf?: string;
 }
 
 export function invalidRequest(errors: Issue[]): ReelayError {
@@ -147,6 +149,7 @@ export async function recordAndStart(
       ...(input.priority === undefined ? {} : { priority: input.priority }),
       ...(deps.prices === undefined ? {} : { prices: deps.prices }),
       ...(reservation === undefined ? {} : { reservation }),
+      ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
       now: deps.now(),
     });
   } catch (error) {

@@ -36,6 +36,8 @@ export interface JobView
       | "attempts"
       | "polls"
       | "history"
+      | "retryOf"
+      | "retriedBy"
     > {
   upstreamTaskId: string | null;
   priority: Priority;
@@ -140,6 +142,8 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     outputs,
     error: job.error === undefined ? null : classifiedError(job.error),
     ...moneyView(job),
+    ...(job.retryOf === undefined ? {} : { retryOf: job.retryOf }),
+    ...(job.retriedBy === undefined ? {} : { retriedBy: job.retriedBy }),
     history: job.history,
     timings: {
       createdAt: job.createdAt,

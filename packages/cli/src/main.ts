@@ -25,6 +25,7 @@ Usage:
   reelay batch status ID [--json] | results ID        one batch's counts, or its results as JSONL
   reelay watch [--json] [--count N]                   follow finished jobs as they happen
   reelay keys create [--name N] | list | revoke ID    API keys (with the admin key; create prints the key once)
+  reelay retry ID [--prompt P]                       a new job from a failed or cancelled one's request
   reelay help                                         this text
 `;
 
@@ -42,6 +43,7 @@ const commands: Record<string, () => Promise<Command>> = {
   watch: async () => (await import("./commands/watch.ts")).runWatch,
   up: async () => (await import("./commands/up.ts")).runUp,
   keys: async () => (await import("./commands/keys.ts")).runKeys,
+  retry: async () => (await import("./commands/retry.ts")).runRetry,
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {

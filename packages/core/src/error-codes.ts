@@ -158,6 +158,13 @@ const API = {
     meaning: "X-Idempotency-Key was used before with a different request.",
     seen: ["api"],
   },
+  not_retryable: {
+    status: 409,
+    retryable: false,
+    meaning:
+      "The job has not ended, or it failed for a reason the same request cannot get past (content_policy, invalid_request); change the request to retry it.",
+    seen: ["api", "cli"],
+  },
   job_not_cancellable: {
     status: 409,
     retryable: false,

@@ -656,6 +656,50 @@ export const OPERATIONS: Record<string, Operation> = {
     },
     errors: [UNAUTHORIZED, FORBIDDEN, NOT_FOUND, UNAVAILABLE],
   },
+  "POST /v1/jobs/{id}/retry": {
+    summary: "Retry a failed or cancelled job",
+    description:
+      "Makes a new job from the job's request with the body's fields (if any) laid over it, linked both ways (`retryOf`, `retriedBy`). The same retry again answers the same new job. A failure of class content_policy or invalid_request is refused unless the body changes the request.",
+    tag: "jobs",
+    auth: true,
+    parameters: [pathId("id", ID)],
+    request: {
+      contentType: "application/json",
+      schema: {
+        type: "object",
+        description: "Request fields to change (optional; an empty body retries unchanged).",
+      },
+      example: { prompt: "a paper boat in the rain, seen from above" },
+    },
+    response: {
+      status: 200,
+      contentType: "application/json",
+      schema: JobViewSchema,
+      example: { ...JOB_EXAMPLE, status: "queued", outputs: [], retryOf: ID },
+      description: "The new job.",
+    },
+    errors: [
+      {
+        status: 400,
+        codes: ["invalid_json", "invalid_request"],
+        when: "The body is not a JSON object, or the changed request breaks a model rule.",
+      },
+      {
+        status: 402,
+        codes: ["budget_exceeded"],
+        when: "The new job's estimate does not fit what is left of the key's budget.",
+      },
+      UNAUTHORIZED,
+      FORBIDDEN,
+      NOT_FOUND,
+      {
+        status: 409,
+        codes: ["not_retryable"],
+        when: "The job has not ended, or it failed with content_policy or invalid_request and the body does not change the request.",
+      },
+      UNAVAILABLE,
+    ],
+  },
   "POST /v1/jobs/{id}/cancel": {
     summary: "Cancel a job",
     description:

@@ -8,6 +8,8 @@ import { MAX_PAGE_SIZE } from "@reelay/core/limits";
 import { jobNotFound, type ListFilters, type ListOptions } from "@reelay/core/jobs/store";
 import { JOB_STATUSES, type JobKind, type JobSource } from "@reelay/core/jobs/types";
 import { ownerFilter } from "../auth.ts";
+import { jsonBodyLimit, parseJson } from "../body.ts";
+import { retryJob } from "../retry.ts";
 import { type ApiEnv, cancelDepsOf, type ResolvedDeps } from "../deps.ts";
 import { jobView, withQueuePosition } from "../views.ts";
 
@@ -114,6 +116,17 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   routes.post("/:id/cancel", async (c) => {
     const id = c.req.param("id");
     const job = await cancelJob(cancelDepsOf(deps), id);
+    return c.json(await jobView(job, signer));
+  });
+
+  /** A new job from a failed or cancelled one's request, the body's fields laid over it. */
+  routes.post("/:id/retry", jsonBodyLimit(deps.maxBodyBytes), async (c) => {
+    const id = c.req.param("id");
+    const source = await deps.jobs.get(id);
+    if (source === undefined) throw jobNotFound(id);
+    const text = await c.req.text();
+    const body = text.trim() === "" ? undefined : parseJson(text);
+    const { job } = await retryJob(deps, source, c.get("caller"), body);
     return c.json(await jobView(job, signer));
   });
 

@@ -133,6 +133,10 @@ export class ReelayApiClient {
     return (await this.#json<{ data: ApiKeyView[] }>("GET", "/v1/keys")).data;
   }
 
+  retryJob(id: string, changes?: Record<string, unknown>): Promise<JobView> {
+    return this.#json("POST", `/v1/jobs/${encodeURIComponent(id)}/retry`, changes ?? {});
+  }
+
   revokeKey(id: string): Promise<ApiKeyView> {
     return this.#json("DELETE", `/v1/keys/${encodeURIComponent(id)}`);
   }

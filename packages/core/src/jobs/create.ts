@@ -26,6 +26,8 @@ export interface NewJobInput {
   prices?: PriceTable;
   /** The budget the job's estimate was reserved from, settled when it ends. */
   reservation?: Reservation;
+  /** The job this one retries. */
+  retryOf?: string;
   now?: Date;
 }
 
@@ -69,6 +71,7 @@ export function buildJob(input: NewJobInput): Job {
     updatedAt: at,
     history: [{ status: "queued", at }],
     ...(input.reservation === undefined ? {} : { reservation: input.reservation }),
+    ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
     estimate: estimateOf(
       { kind: validation.kind, model: validation.model, request: validation.normalized },
       input.prices,

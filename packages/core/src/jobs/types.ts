@@ -94,4 +94,7 @@ export interface Job {
   estimate?: Estimate;
   /** The part of its key's budget the job holds until it ends (money/budget.ts). */
   reservation?: Reservation;
+  /** The failed or cancelled job this one retries, and the newest retry of this one. */
+  retryOf?: string;
+  retriedBy?: string;
 }
