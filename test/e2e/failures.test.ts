@@ -51,6 +51,9 @@ describe("failed jobs on the local stack", () => {
     expect(job.error).toEqual({
       code: "upstream_task_failed",
       message: expect.stringContaining("blocked by the content policy"),
+      // The upstream's words name a content-policy refusal: sending it again unchanged cannot help.
+      class: "content_policy",
+      retryable: false,
     });
     const events = await eventsFor(stack.dataDir, id);
     expect(events.map((event) => event["detail-type"])).toEqual(["Generation Failed"]);

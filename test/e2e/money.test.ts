@@ -56,7 +56,14 @@ describe("usage and cost on the local stack", () => {
     expect([job.status, job.cost, job.charged]).toEqual(["succeeded", 0.1, true]);
     const [event] = await eventsFor(stack.dataDir, id);
     expect([event?.detail.cost, event?.detail.charged]).toEqual([0.1, true]);
-    const manifest = JSON.parse(await objectText(stack.s3, stack.bucket, `outputs/${id}/job.json`));
+    // job.json is rewritten by the step that ends the job, a moment after the record says so.
+    const manifest = await waitFor("job.json to show the ended job", async () => {
+      const text = await objectText(stack.s3, stack.bucket, `outputs/${id}/job.json`).catch(
+        () => undefined,
+      );
+      const parsed = text === undefined ? undefined : JSON.parse(text);
+      return parsed?.status === "succeeded" ? parsed : undefined;
+    });
     expect([manifest.cost, manifest.charged, manifest.usage.quantity]).toEqual([0.1, true, 4]);
   });
 

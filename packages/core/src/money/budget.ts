@@ -6,7 +6,8 @@
  */
 import { isConditionFailure } from "../storage/conditions.ts";
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { z } from "zod";
+// A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all of it).
+import * as z from "zod";
 import { ReelayError } from "../errors.ts";
 import type { Job } from "../jobs/types.ts";
 import { chargedOf, costMicrosOf } from "./charge.ts";

@@ -5,7 +5,8 @@
  * Costs are kept in millionths of the currency unit, so sums over many jobs are exact.
  */
 import { createHash } from "node:crypto";
-import { z } from "zod";
+// A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all of it).
+import * as z from "zod";
 import { ReelayError } from "../errors.ts";
 import type { Usage } from "./types.ts";
 
