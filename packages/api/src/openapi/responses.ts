@@ -5,6 +5,7 @@
  */
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
+import { FAILURE_CLASSES } from "@reelay/core/money/classes";
 
 const IssueSchema = z
   .object({
@@ -41,18 +42,7 @@ const JobErrorSchema = z
     code: z.string(),
     message: z.string(),
     class: z
-      .enum([
-        "invalid_request",
-        "content_policy",
-        "rate_limited",
-        "upstream_transient",
-        "upstream_failed",
-        "timeout",
-        "queue_timeout",
-        "budget_exceeded",
-        "output_unavailable",
-        "internal",
-      ])
+      .enum(FAILURE_CLASSES)
       .optional()
       .describe("The failure's class (reelay's job routes and events)."),
     retryable: z
