@@ -82,6 +82,21 @@ describe("API keys", () => {
     expect(everything).toContain(hashApiKey(key));
   });
 
+  it("a malformed budget is 400 invalid_request with its path (an absurd amount too, which the store could not hold)", async () => {
+    for (const [budget, path] of [
+      [{ amount: 1.7976931348623123e308, unit: "units" }, "budget.amount"],
+      [{ amount: -1 }, "budget.amount"],
+      [{ amount: 5, period: "week" }, "budget.period"],
+    ] as const) {
+      const answer = await call("POST", "/v1/keys", API_KEY, { name: "b", budget });
+      expect([answer.status, answer.body.error.code, answer.body.error.path]).toEqual([
+        400,
+        "invalid_request",
+        path,
+      ]);
+    }
+  });
+
   it("401 for a missing and for an unknown key, on jobs and on keys", async () => {
     for (const path of ["/v1/jobs", "/v1/keys"]) {
       expect((await call("GET", path, undefined)).status).toBe(401);

@@ -16,7 +16,8 @@ import { fromMicros } from "./prices.ts";
 
 export const BudgetSchema = z
   .object({
-    amount: z.number().finite().positive(),
+    // Far above any real budget, and within what DynamoDB stores as a number in millionths.
+    amount: z.number().finite().positive().max(1e12),
     unit: z.enum(["currency", "units"]).default("currency"),
     period: z.enum(["day", "month", "total"]).default("month"),
   })
