@@ -25,6 +25,8 @@ export function createDropHandler(stack: SstStack, scope: DropScope): SstFunctio
   allowObjects(fn, bucket, "rejected/", ["PutObject"]);
   allowListPrefix(fn, bucket, "inbox/");
   allowTable(fn, table, ["PutItem"], "admission");
+  // A file of several prompts is a batch: its record and lines, read back when a notification repeats.
+  allowTable(fn, table, ["GetItem", "PutItem"], "batches");
   allowWake(fn, scope.dispatchArn);
   bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(fn), {
     prefix: "inbox/",

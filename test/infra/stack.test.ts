@@ -478,6 +478,9 @@ describe("IAM", () => {
         // Listing only inside inbox/ (so a missing material is a 404, not a 403).
         "s3:ListBucket Bucket if StringLike s3:prefix=inbox/*",
         `dynamodb:PutItem Jobs${admission}`,
+        // A multi-line drop is a batch: its record and lines.
+        `dynamodb:GetItem Jobs${batchItems}`,
+        `dynamodb:PutItem Jobs${batchItems}`,
         wake,
         ...xray,
       ]),
