@@ -10,6 +10,7 @@ import { admissionEnvironment, createDispatcher, dispatchName } from "./admissio
 import { createApi } from "./api.ts";
 import { createDropHandler } from "./drops.ts";
 import { createJobFlow } from "./job-flow.ts";
+import { moneyEnvironment } from "./money.ts";
 import { suppressNagFindings } from "./nag.ts";
 import { createStorage } from "./storage.ts";
 import { createWebhookDelivery } from "./webhooks.ts";
@@ -49,6 +50,7 @@ export function ReelayStack({ stack, app }: StackContext) {
     REELAY_DEFAULT_MODEL: config.defaultModel,
     REELAY_DISPATCH_FUNCTION: dispatch.name,
     ...admissionEnvironment(config.admission),
+    ...moneyEnvironment(config),
   };
   const scope = { table, bucket, bus, environment, dispatchArn: dispatch.arn };
   const { steps, machine } = createJobFlow(stack, { ...scope, upstreamApiKey });

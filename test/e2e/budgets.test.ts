@@ -13,6 +13,7 @@ import {
   type TestStack,
   waitFor,
   waitForTerminalJob,
+  eventsFor,
 } from "./support/stack.ts";
 
 // os-2 at 0.025 a second: a 4 s job is estimated at 0.1.
@@ -24,7 +25,7 @@ const PRICES = JSON.stringify({
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startTestStack(
-    { REELAY_PRICES: PRICES, REELAY_UPSTREAM_CONCURRENCY: "4" },
+    { REELAY_PRICES: PRICES, REELAY_UPSTREAM_CONCURRENCY: "10" },
     { generationMs: 10_000 },
   );
 });
@@ -54,18 +55,19 @@ const create = (key: string, prompt: string) =>
   }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
 
 describe("budgets per API key", () => {
-  it("200 parallel creates against a budget for exactly 20: 20 made and sent upstream, 180 refused 402; spend after they end is the sum of their costs", async () => {
-    const { id, key } = await keyWithBudget("twenty", 2);
+  it("1,000 parallel creates against a budget for exactly 100: 100 made and sent upstream, 900 refused 402; spend after they end is the sum of their costs", async () => {
+    const { id, key } = await keyWithBudget("hundred", 10);
+    const created = stack.simulator!.counters().tasksCreated;
     const answers = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => create(key, `a paper crane, take ${i}`)),
+      Array.from({ length: 1000 }, (_, i) => create(key, `a paper crane, take ${i}`)),
     );
     const made = answers.filter((answer) => answer.status === 200);
     const refused = answers.filter((answer) => answer.status === 402);
-    expect([made.length, refused.length]).toEqual([20, 180]);
+    expect([made.length, refused.length]).toEqual([100, 900]);
     expect(refused[0]!.body.error).toMatchObject({ code: "budget_exceeded" });
-    expect(refused[0]!.body.error.message).toMatch(/budget has 0 left/);
+    expect(refused[0]!.body.error.message).toMatch(/the key's day budget has 0 left/);
     const ended = await Promise.all(
-      made.map((answer) => waitForTerminalJob(stack.url, key, answer.body.task_id, 90_000)),
+      made.map((answer) => waitForTerminalJob(stack.url, key, answer.body.task_id, 180_000)),
     );
     expect(ended.every((job) => job.status === "succeeded")).toBe(true);
     const costs = await Promise.all(
@@ -74,17 +76,78 @@ describe("budgets per API key", () => {
           (await getJson(`${stack.url}/v1/jobs/${answer.body.task_id}`, key)).body.cost as number,
       ),
     );
-    expect(costs.reduce((sum, cost) => sum + cost, 0)).toBeCloseTo(2, 6);
-    expect(await used(id)).toBeCloseTo(2, 6);
-    // Only the 20 made reached the upstream (a fresh stack: no other task was created).
-    expect(stack.simulator!.counters().tasksCreated).toBe(20);
+    expect(costs.reduce((sum, cost) => sum + cost, 0)).toBeCloseTo(10, 6);
+    expect(await used(id)).toBeCloseTo(10, 6);
+    // Only the 100 made reached the upstream.
+    expect(stack.simulator!.counters().tasksCreated - created).toBe(100);
+  }, 300_000);
+
+  it("a running job cancelled after its upstream task was made settles as charged, at its estimate", async () => {
+    const { id, key } = await keyWithBudget("cancel-running", 1);
+    const answer = await create(key, "a slow heron [[sim:generation_ms=60000]]");
+    expect(answer.status).toBe(200);
+    const jobId = answer.body.task_id as string;
+    await waitFor("the upstream task to exist", async () => {
+      const { body } = await getJson(`${stack.url}/v1/jobs/${jobId}`, key);
+      return body.status === "running" ? body : undefined;
+    });
+    const cancelled = await postJson(`${stack.url}/v1/jobs/${jobId}/cancel`, key, {});
+    expect(cancelled.body).toMatchObject({ status: "cancelled", charged: true, cost: 0.1 });
+    await waitFor("the spend to settle", async () =>
+      Math.abs((await used(id)) - 0.1) < 1e-9 ? true : undefined,
+    );
+  }, 60_000);
+
+  it("a batch from a key with budget for 3 of its 5 lines: 3 succeed, 2 end failed budget_exceeded at admission, never sent upstream, each with one event", async () => {
+    const { id, key } = await keyWithBudget("batch-three", 0.3);
+    const created = stack.simulator!.counters().tasksCreated;
+    const body = Array.from({ length: 5 }, (_, i) =>
+      JSON.stringify({ model: "os-2", prompt: `a batch crane ${i}`, duration_sec: 4 }),
+    ).join("\n");
+    const posted = await fetch(`${stack.url}/v1/batches`, {
+      method: "POST",
+      headers: { ...bearer(key), "content-type": "application/x-ndjson" },
+      body,
+    });
+    expect(posted.status).toBe(200);
+    const batchId = ((await posted.json()) as { id: string }).id;
+    const done = await waitFor(
+      "the batch to complete",
+      async () => {
+        const { body: batch } = await getJson(`${stack.url}/v1/batches/${batchId}`, key);
+        return batch.status === "completed" ? batch : undefined;
+      },
+      90_000,
+    );
+    expect(done.counts).toMatchObject({ succeeded: 3, failed: 2 });
+    const results = await fetch(`${stack.url}/v1/batches/${batchId}/results`, {
+      headers: bearer(key),
+    });
+    const ids = (await results.text())
+      .trim()
+      .split("\n")
+      .map((text) => (JSON.parse(text) as { job_id: string }).job_id);
+    const jobs = await Promise.all(
+      ids.map(async (jobId) => (await getJson(`${stack.url}/v1/jobs/${jobId}`, key)).body),
+    );
+    const failed = jobs.filter((job) => job.status === "failed");
+    expect(failed).toHaveLength(2);
+    for (const job of failed)
+      expect(job).toMatchObject({
+        charged: false,
+        cost: 0,
+        error: { code: "budget_exceeded", class: "budget_exceeded", retryable: false },
+      });
+    expect(stack.simulator!.counters().tasksCreated - created).toBe(3);
+    for (const job of jobs) expect(await eventsFor(stack.dataDir, job.id)).toHaveLength(1);
+    expect(await used(id)).toBeCloseTo(0.3, 6);
   }, 120_000);
 
   it("a job cancelled before any upstream task gives its reservation back, so the budget then holds exactly two more", async () => {
     const { id, key } = await keyWithBudget("two", 0.2);
     // The admin's long jobs hold every upstream slot, so the key's next job waits in the queue.
     const holders = await Promise.all(
-      [1, 2, 3, 4].map((i) =>
+      Array.from({ length: 10 }, (_, i) => i).map((i) =>
         postJson(`${stack.url}/v1/video/generations`, stack.apiKey, {
           model: "os-2",
           prompt: `a slow kite ${i} [[sim:generation_ms=60000]]`,

@@ -108,17 +108,23 @@ async function start(deps: ResolvedDeps, job: Job): Promise<Job> {
   }
 }
 
-/** Reserves the request's estimate from the caller's budget; 402 budget_exceeded when it does not fit. */
+/**
+ * Reserves the request's estimate from the caller's budget and the deployment's; 402
+ * budget_exceeded when it does not fit. The job records what it reserved, even nothing, so
+ * admission does not reserve for it again.
+ */
 async function reserve(
   deps: ResolvedDeps,
   validation: ValidationResult,
   caller: Caller,
-): Promise<Reservation | undefined> {
+): Promise<Reservation[] | undefined> {
   const { kind, model, normalized } = validation;
-  if (caller.budget === undefined || deps.budgets === undefined) return undefined;
+  if (deps.budgets === undefined) return undefined;
   if (kind === null || model === null || normalized === null) return undefined;
+  const claims = deps.budgets.claimsFor(caller.keyId, caller.budget);
+  if (claims.length === 0) return [];
   const estimate = estimateOf({ kind, model, request: normalized }, deps.prices);
-  return deps.budgets.reserve(caller.keyId, caller.budget, estimate, deps.now());
+  return deps.budgets.reserve(claims, estimate, deps.now());
 }
 
 /**
@@ -138,7 +144,7 @@ export async function recordAndStart(
   const jobId =
     input.jobId ?? (key === undefined ? undefined : idempotentJobId(kind, input.caller.keyId, key));
   const requestHash = requestHashOf(kind, validation.normalized);
-  const reservation = await reserve(deps, validation, input.caller);
+  const reservations = await reserve(deps, validation, input.caller);
   let recorded: { job: Job; created: boolean };
   try {
     recorded = await createJob(deps.jobs, {
@@ -148,17 +154,17 @@ export async function recordAndStart(
       requestHash,
       ...(input.priority === undefined ? {} : { priority: input.priority }),
       ...(deps.prices === undefined ? {} : { prices: deps.prices }),
-      ...(reservation === undefined ? {} : { reservation }),
+      ...(reservations === undefined ? {} : { reservations }),
       ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
       now: deps.now(),
     });
   } catch (error) {
-    if (reservation !== undefined) await deps.budgets?.release(reservation);
+    if (reservations !== undefined) await deps.budgets?.release(reservations);
     throw error;
   }
   const { job, created } = recorded;
   // A repeat finds the first job, which holds its own reservation.
-  if (!created && reservation !== undefined) await deps.budgets?.release(reservation);
+  if (!created && reservations !== undefined) await deps.budgets?.release(reservations);
   if (!created && key !== undefined) assertSameRequest(job, requestHash, key);
   if (!created && job.status !== "queued") return { job, created };
   return { job: await start(deps, job), created };

@@ -5,7 +5,8 @@ import type { BatchTracker } from "@reelay/core/batches/progress";
 import type { BatchStore } from "@reelay/core/batches/store";
 import type { CancelDeps } from "@reelay/core/jobs/cancel";
 import type { JobStore } from "@reelay/core/jobs/store";
-import type { Budget, BudgetLedger } from "@reelay/core/money/budget";
+import type { BudgetLedger } from "@reelay/core/money/budget";
+import type { Budget } from "@reelay/core/money/budget-schema";
 import type { PriceTable } from "@reelay/core/money/prices";
 import type { ApiKeyStore } from "@reelay/core/keys/store";
 import type {

@@ -94,4 +94,35 @@ describe("reelay keys against the local stack", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--period must be one of day, month, total");
   });
+
+  it("keys budget ID 8 --units raises a units budget the key had used up, so its refused create then goes through; `none` removes the budget; --name with budget exits 2", async () => {
+    const created = await t.cli(["keys", "create", "--budget", "4", "--units", "--json"]);
+    expect(created.code, created.stderr).toBe(0);
+    const { id, key } = JSON.parse(created.stdout) as { id: string; key: string };
+    const create = (prompt: string) =>
+      asKey(key, "/v1/video/generations", {
+        method: "POST",
+        body: JSON.stringify({ model: "gamma-3.1", prompt, duration_sec: 4 }),
+      });
+    expect((await create("four seconds")).status).toBe(200);
+    const refused = await create("four more");
+    expect(refused.status).toBe(402);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(
+      "budget_exceeded",
+    );
+
+    const raised = await t.cli(["keys", "budget", id, "8", "--units"]);
+    expect(raised.code, raised.stderr).toBe(0);
+    expect(raised.stdout).toMatch(new RegExp(`${id}: 4/8 units per month`));
+    expect((await create("four more")).status).toBe(200);
+
+    const removed = await t.cli(["keys", "budget", id, "none", "--json"]);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(JSON.parse(removed.stdout).budget).toBeUndefined();
+    expect((await create("no limit now")).status).toBe(200);
+
+    const misuse = await t.cli(["keys", "budget", id, "5", "--name", "x"]);
+    expect(misuse.code).toBe(2);
+    expect(misuse.stderr).toContain("--name does not go with `reelay keys budget`");
+  });
 });

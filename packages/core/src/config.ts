@@ -12,6 +12,7 @@ import { ReelayError } from "./errors.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./net/policy.ts";
 import { MAX_JOB_TIMEOUT_S } from "./polling/policy.ts";
 import { parseBaseUrl } from "./upstream/base-url.ts";
+import { type Budget, parseBudgetText } from "./money/budget-schema.ts";
 import { parsePrices, type PriceTable } from "./money/prices.ts";
 import { parseSubscribersText, type WebhookSubscriber } from "./webhooks/subscribers.ts";
 
@@ -35,6 +36,8 @@ export interface Config {
   admission: AdmissionSettings;
   /** The operator's price table (REELAY_PRICES); undefined = no prices, costs are null. */
   prices: PriceTable | undefined;
+  /** The deployment's own budget over every job (REELAY_BUDGET); undefined = none. */
+  budget: Budget | undefined;
   /** Local stack: who receives terminal events as Standard Webhooks (REELAY_WEBHOOKS). */
   webhooks: WebhookSubscriber[];
   /** AWS resource names, set by the stack on every function (the local stack fills them itself). */
@@ -163,6 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
     // The local stack's subscribers: a JSON array [{url, secret}], or a file holding one.
     webhooks: jsonOrFile(env, "REELAY_WEBHOOKS", "[", parseSubscribersText) ?? [],
     prices: jsonOrFile(env, "REELAY_PRICES", "{", parsePrices),
+    budget: jsonOrFile(env, "REELAY_BUDGET", "{", parseBudgetText),
     admission: admission(env),
     aws: {
       region: nonEmpty(env, "AWS_REGION") ?? "us-east-1",

@@ -69,10 +69,14 @@ export function wirePipeline(input: WiringInput): Wiring {
     now,
   });
   const batches = new BatchStore(clients.db, clients.tableName);
-  const budgets = new BudgetLedger(clients.db, clients.tableName);
+  const keys = new ApiKeyStore(clients.db, clients.tableName);
+  const budgets = new BudgetLedger(clients.db, clients.tableName, {
+    deployment: config.budget,
+    keyBudgetOf: (keyId) => keys.budgetOf(keyId),
+  });
   return {
     prices: config.prices,
-    keys: new ApiKeyStore(clients.db, clients.tableName),
+    keys,
     batches,
     queue: { start: (job) => admission.enqueue(job) },
     pipeline: {

@@ -1,8 +1,12 @@
-/** API keys, managed with the admin key only: create (the key is shown once), list, revoke. */
+/**
+ * API keys, managed with the admin key only: create (the key is shown once), list, set or remove a
+ * budget, revoke.
+ */
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
 import type { ApiKeyRecord, ApiKeyStore } from "@reelay/core/keys/store";
-import { type Budget, BudgetLedger, BudgetSchema } from "@reelay/core/money/budget";
+import { BudgetLedger } from "@reelay/core/money/budget";
+import { type Budget, parseBudget } from "@reelay/core/money/budget-schema";
 import { fromMicros } from "@reelay/core/money/prices";
 import { forbidden, isAdmin } from "../auth.ts";
 import { jsonBodyLimit, parseJson } from "../body.ts";
@@ -28,16 +32,7 @@ function readName(body: unknown): string {
 function readBudget(body: unknown): Budget | undefined {
   const raw =
     body === null || typeof body !== "object" ? undefined : (body as { budget?: unknown }).budget;
-  if (raw === undefined) return undefined;
-  const parsed = BudgetSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const path = ["budget", ...(issue?.path ?? [])].join(".");
-  throw new ReelayError(
-    "invalid_request",
-    `${path}: ${issue?.message ?? "not a budget"} (a budget is {amount, unit: currency|units, period: day|month|total}).`,
-    { status: 400, path },
-  );
+  return raw === undefined ? undefined : parseBudget(raw, "budget", "invalid_request");
 }
 
 /** A key as listed: its budget with what the current period has used (spent and reserved). */
@@ -68,6 +63,17 @@ export function keyRoutes(keys: ApiKeyStore, budgets?: BudgetLedger): Hono<ApiEn
     const records = await keys.list();
     return c.json({ data: await Promise.all(records.map((r) => withSpend(r, budgets, now))) });
   });
+
+  // PUT /v1/keys/{id}/budget {amount, unit?, period?}; DELETE removes the budget.
+  routes.put("/:id/budget", jsonBodyLimit(16 * 1024), async (c) => {
+    const budget = parseBudget(parseJson(await c.req.text()), "budget", "invalid_request");
+    const record = await keys.setBudget(c.req.param("id"), budget);
+    return c.json(await withSpend(record, budgets, new Date()));
+  });
+
+  routes.delete("/:id/budget", async (c) =>
+    c.json(await keys.setBudget(c.req.param("id"), undefined)),
+  );
 
   routes.delete("/:id", async (c) => c.json(await keys.revoke(c.req.param("id"))));
 

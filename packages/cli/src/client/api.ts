@@ -20,6 +20,12 @@ export interface ListJobsOptions {
   status?: string;
 }
 
+export interface KeyBudget {
+  amount: number;
+  unit: "currency" | "units";
+  period: string;
+}
+
 export interface ApiKeyView {
   id: string;
   name: string;
@@ -27,7 +33,7 @@ export interface ApiKeyView {
   createdAt: string;
   revokedAt?: string;
   /** `used` is this period's spend and open reservations. */
-  budget?: { amount: number; unit: "currency" | "units"; period: string; used?: number };
+  budget?: KeyBudget & { used?: number };
 }
 
 /** A body sent as it is (a batch file's text), not as JSON. */
@@ -122,10 +128,7 @@ export class ReelayApiClient {
     return response.text();
   }
 
-  createKey(
-    name: string,
-    budget?: { amount: number; unit: "currency" | "units"; period: string },
-  ): Promise<ApiKeyView & { key: string }> {
+  createKey(name: string, budget?: KeyBudget): Promise<ApiKeyView & { key: string }> {
     return this.#json("POST", "/v1/keys", { name, ...(budget === undefined ? {} : { budget }) });
   }
 
@@ -135,6 +138,12 @@ export class ReelayApiClient {
 
   retryJob(id: string, changes?: Record<string, unknown>): Promise<JobView> {
     return this.#json("POST", `/v1/jobs/${encodeURIComponent(id)}/retry`, changes ?? {});
+  }
+
+  /** Sets the key's budget; null removes it. */
+  setKeyBudget(id: string, budget: KeyBudget | null): Promise<ApiKeyView> {
+    const path = `/v1/keys/${encodeURIComponent(id)}/budget`;
+    return budget === null ? this.#json("DELETE", path) : this.#json("PUT", path, budget);
   }
 
   revokeKey(id: string): Promise<ApiKeyView> {

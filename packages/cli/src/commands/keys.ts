@@ -1,15 +1,15 @@
 /**
  * `reelay keys create [--name N] [--budget N [--period day|month|total] [--units]] | list |
- * revoke ID` [--json]: API keys, managed through the API with the deployment's own (admin) key. `create` prints the key once; reelay keeps only its sha256.
+ * budget ID N|none [--period P] [--units] | revoke ID` [--json]: API keys, managed through the API with the deployment's own (admin) key. `create` prints the key once; reelay keeps only its sha256.
  */
 import { table } from "../client/format.ts";
 import { openSession, reportFailures } from "../client/session.ts";
-import type { ApiKeyView } from "../client/api.ts";
+import type { ApiKeyView, KeyBudget } from "../client/api.ts";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 const USAGE =
-  "use `reelay keys create [--name N] [--budget N [--period day|month|total] [--units]]`, `reelay keys list` or `reelay keys revoke KEY_ID`.";
+  "use `reelay keys create [--name N] [--budget N [--period day|month|total] [--units]]`, `reelay keys list`, `reelay keys budget KEY_ID N|none [--period P] [--units]` or `reelay keys revoke KEY_ID`.";
 
 function rows(keys: readonly ApiKeyView[]): string[][] {
   return [
@@ -20,32 +20,100 @@ function rows(keys: readonly ApiKeyView[]): string[][] {
       `${key.hint}…`,
       key.createdAt,
       key.revokedAt ?? "-",
-      key.budget === undefined
-        ? "-"
-        : `${key.budget.used ?? 0}/${key.budget.amount}${key.budget.unit === "units" ? " units" : ""} per ${key.budget.period}`,
+      budgetText(key),
     ]),
   ];
 }
 
+function budgetText(key: ApiKeyView): string {
+  const { budget } = key;
+  if (budget === undefined) return "-";
+  const units = budget.unit === "units" ? " units" : "";
+  return `${budget.used ?? 0}/${budget.amount}${units} per ${budget.period}`;
+}
+
 const PERIODS = ["day", "month", "total"];
 
-function readBudget(values: { budget?: string; period?: string; units?: boolean }) {
-  if (values.budget === undefined) {
-    if (values.period !== undefined || values.units === true)
-      throw new UsageError("--period and --units go with --budget.");
-    return undefined;
-  }
-  const amount = Number(values.budget);
+/** A budget from `amount` and the flags; `none` (for `keys budget`) removes one. */
+function budgetOf(amountText: string, values: { period?: string; units?: boolean }): KeyBudget {
+  const amount = Number(amountText);
   if (!(amount > 0))
-    throw new UsageError(`--budget must be a positive number, got "${values.budget}".`);
+    throw new UsageError(`the budget must be a positive number, got "${amountText}".`);
   const period = values.period ?? "month";
   if (!PERIODS.includes(period))
     throw new UsageError(`--period must be one of ${PERIODS.join(", ")}, got "${period}".`);
-  return {
-    amount,
-    unit: values.units === true ? ("units" as const) : ("currency" as const),
-    period,
-  };
+  return { amount, unit: values.units === true ? "units" : "currency", period };
+}
+
+interface KeysValues {
+  name?: string;
+  budget?: string;
+  period?: string;
+  units?: boolean;
+  json: boolean;
+}
+
+/** The positionals each action takes, and which flags go with it. */
+const ACTIONS: Record<string, { ids: number; flags: (keyof KeysValues)[] }> = {
+  create: { ids: 0, flags: ["name", "budget", "period", "units"] },
+  list: { ids: 0, flags: [] },
+  budget: { ids: 2, flags: ["period", "units"] },
+  revoke: { ids: 1, flags: [] },
+};
+
+function checkArgs(action: string | undefined, rest: string[], values: KeysValues): string {
+  const spec = action === undefined ? undefined : ACTIONS[action];
+  if (action === undefined || spec === undefined || rest.length !== spec.ids)
+    throw new UsageError(USAGE);
+  for (const flag of ["name", "budget", "period", "units"] as const) {
+    const given = flag === "units" ? values.units === true : values[flag] !== undefined;
+    if (given && !spec.flags.includes(flag))
+      throw new UsageError(`--${flag} does not go with \`reelay keys ${action}\`.`);
+  }
+  const budgetFlags = values.period !== undefined || values.units === true;
+  if (action === "create" && values.budget === undefined && budgetFlags)
+    throw new UsageError("--period and --units go with --budget.");
+  return action;
+}
+
+function printKey(io: Io, json: boolean, key: ApiKeyView, text: string): void {
+  io.stdout(json ? `${JSON.stringify(key)}\n` : `${text}\n`);
+}
+
+async function act(action: string, rest: string[], values: KeysValues, io: Io): Promise<number> {
+  const { client } = await openSession();
+  if (action === "create") {
+    const budget = values.budget === undefined ? undefined : budgetOf(values.budget, values);
+    const created = await client.createKey(values.name ?? "", budget);
+    printKey(io, values.json, created, created.key);
+    if (!values.json)
+      io.stderr(
+        `created ${created.id}${created.name ? ` (${created.name})` : ""}; the key is shown only this once.\n`,
+      );
+  } else if (action === "list") {
+    const keys = await client.listKeys();
+    io.stdout(
+      values.json
+        ? `${JSON.stringify({ data: keys })}\n`
+        : keys.length === 0
+          ? "no keys yet\n"
+          : table(rows(keys)),
+    );
+  } else if (action === "budget") {
+    const [id, amount] = rest as [string, string];
+    const budget = amount === "none" ? null : budgetOf(amount, values);
+    const key = await client.setKeyBudget(id, budget);
+    printKey(
+      io,
+      values.json,
+      key,
+      budget === null ? `${key.id}: no budget` : `${key.id}: ${budgetText(key)}`,
+    );
+  } else {
+    const revoked = await client.revokeKey(rest[0] as string);
+    printKey(io, values.json, revoked, `revoked ${revoked.id} at ${revoked.revokedAt}`);
+  }
+  return 0;
 }
 
 export async function runKeys(args: string[], io: Io): Promise<number> {
@@ -58,42 +126,7 @@ export async function runKeys(args: string[], io: Io): Promise<number> {
       json: { type: "boolean", default: false },
     },
   });
-  const budget = readBudget(values);
-  const [action, ...rest] = positionals;
-  const wantsId = action === "revoke";
-  if (action === undefined || !["create", "list", "revoke"].includes(action))
-    throw new UsageError(USAGE);
-  if (rest.length !== (wantsId ? 1 : 0)) throw new UsageError(USAGE);
-  if ((values.name !== undefined || budget !== undefined) && action !== "create")
-    throw new UsageError("--name and --budget go with `reelay keys create`.");
-  return reportFailures(io, "keys", values.json, async () => {
-    const { client } = await openSession();
-    if (action === "create") {
-      const created = await client.createKey(values.name ?? "", budget);
-      io.stdout(values.json ? `${JSON.stringify(created)}\n` : `${created.key}\n`);
-      if (!values.json)
-        io.stderr(
-          `created ${created.id}${created.name ? ` (${created.name})` : ""}; the key is shown only this once.\n`,
-        );
-      return 0;
-    }
-    if (action === "list") {
-      const keys = await client.listKeys();
-      io.stdout(
-        values.json
-          ? `${JSON.stringify({ data: keys })}\n`
-          : keys.length === 0
-            ? "no keys yet\n"
-            : table(rows(keys)),
-      );
-      return 0;
-    }
-    const revoked = await client.revokeKey(rest[0] as string);
-    io.stdout(
-      values.json
-        ? `${JSON.stringify(revoked)}\n`
-        : `revoked ${revoked.id} at ${revoked.revokedAt}\n`,
-    );
-    return 0;
-  });
+  const [first, ...rest] = positionals;
+  const action = checkArgs(first, rest, values);
+  return reportFailures(io, "keys", values.json, () => act(action, rest, values, io));
 }

@@ -7,16 +7,20 @@
  *   1. slot     admission item  held.<jobId> set, if fewer than the limit are held
  *   2. admit    job record      admittedAt set, if still in progress and not admitted
  *   3. dequeue  queue entry     deleted; then the execution starts (named by job id and admission)
+ *
+ * Before its slot, a job not yet holding budget reserves it (budget-gate.ts); one that does not fit
+ * ends failed with budget_exceeded and never takes a slot.
  */
 import { isReelayError } from "../errors.ts";
 import type { JobStore } from "../jobs/store.ts";
 import { isTerminal, type Job } from "../jobs/types.ts";
 import type { JobStarter } from "../ports.ts";
+import { type BudgetGateDeps, reserveAtAdmission } from "./budget-gate.ts";
 import type { AdmissionControl } from "./control.ts";
 import { effectiveLimit } from "./settings.ts";
 import type { QueueEntry } from "./store.ts";
 
-export interface DispatchDeps {
+export interface DispatchDeps extends BudgetGateDeps {
   admission: AdmissionControl;
   jobs: JobStore;
   /** Starts executions (StartExecution, or the local interpreter); never the queueing starter. */
@@ -73,8 +77,12 @@ function spacingMs(deps: DispatchDeps): number {
 
 async function admitOne(deps: DispatchDeps, entry: QueueEntry, limit: number): Promise<Outcome> {
   const { admission, jobs } = deps;
-  const job = await jobs.get(entry.jobId);
-  if (job === undefined || isTerminal(job.status)) {
+  const found = await jobs.get(entry.jobId);
+  const job =
+    found === undefined || isTerminal(found.status)
+      ? undefined
+      : await reserveAtAdmission(deps, found);
+  if (job === undefined) {
     await admission.store.dequeue(entry.jobId);
     return "skipped";
   }

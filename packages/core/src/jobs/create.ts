@@ -24,8 +24,8 @@ export interface NewJobInput {
   batch?: { id: string; line: number };
   /** The operator's price table (REELAY_PRICES); without one the estimate has usage and no cost. */
   prices?: PriceTable;
-  /** The budget the job's estimate was reserved from, settled when it ends. */
-  reservation?: Reservation;
+  /** What the job's estimate reserved from its budgets, settled when it ends. */
+  reservations?: Reservation[];
   /** The job this one retries. */
   retryOf?: string;
   now?: Date;
@@ -70,7 +70,7 @@ export function buildJob(input: NewJobInput): Job {
     createdAt: at,
     updatedAt: at,
     history: [{ status: "queued", at }],
-    ...(input.reservation === undefined ? {} : { reservation: input.reservation }),
+    ...(input.reservations === undefined ? {} : { reservations: input.reservations }),
     ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
     estimate: estimateOf(
       { kind: validation.kind, model: validation.model, request: validation.normalized },

@@ -92,8 +92,11 @@ export interface Job {
   batchLine?: number;
   /** Usage and cost as the job was made (money/estimate.ts); absent on records older than estimates. */
   estimate?: Estimate;
-  /** The part of its key's budget the job holds until it ends (money/budget.ts). */
-  reservation?: Reservation;
+  /**
+   * What the job holds of its key's and the deployment's budgets until it ends (money/budget.ts);
+   * absent until reserved (at create through the API, at admission for batches and drops).
+   */
+  reservations?: Reservation[];
   /** The failed or cancelled job this one retries, and the newest retry of this one. */
   retryOf?: string;
   retriedBy?: string;

@@ -15,11 +15,13 @@ import {
 import { ulid } from "ulid";
 import { ReelayError } from "../errors.ts";
 import { JOBS_LIST_INDEX } from "../jobs/schema.ts";
-import type { Budget } from "../money/budget.ts";
+import type { Budget } from "../money/budget-schema.ts";
 
 const KEYS_LIST_PARTITION = "APIKEY";
 const KEY_PREFIX = "rk_";
 const KEY_ID = idPattern(["key"]);
+/** Admission reads a key's budget for each queued job; the listing it reads is kept this long. */
+const LISTING_TTL_MS = 10_000;
 
 export interface ApiKeyRecord {
   /** Public id, recorded on jobs as source.apiKeyId. */
@@ -66,6 +68,7 @@ export class ApiKeyStore {
   readonly #db: DynamoDBDocumentClient;
   readonly #tableName: string;
   readonly #now: () => Date;
+  #listing: { at: number; records: Promise<ApiKeyRecord[]> } | undefined;
 
   constructor(db: DynamoDBDocumentClient, tableName: string, options: { now?: () => Date } = {}) {
     this.#db = db;
@@ -135,11 +138,49 @@ export class ApiKeyStore {
     return items;
   }
 
-  /** Marks the key revoked (kept for the audit trail); revoking twice keeps the first time. */
-  async revoke(id: string): Promise<ApiKeyRecord> {
+  /** A key's budget by its id, from a listing at most LISTING_TTL_MS old (a revoked key's too). */
+  async budgetOf(id: string): Promise<Budget | undefined> {
+    const at = this.#now().getTime();
+    if (this.#listing === undefined || at - this.#listing.at > LISTING_TTL_MS) {
+      this.#listing = { at, records: this.list() };
+      this.#listing.records.catch(() => {
+        this.#listing = undefined;
+      });
+    }
+    return (await this.#listing.records).find((record) => record.id === id)?.budget;
+  }
+
+  async #itemOf(id: string): Promise<Record<string, unknown>> {
     if (!KEY_ID.test(id)) throw keyNotFound(id);
     const item = (await this.#items()).find((candidate) => candidate.id === id);
     if (item === undefined) throw keyNotFound(id);
+    return item;
+  }
+
+  /**
+   * Sets the key's budget (undefined removes it). What the current period has used stays: the
+   * ledger is per key and period, so a raised budget lets the key go on at once.
+   */
+  async setBudget(id: string, budget: Budget | undefined): Promise<ApiKeyRecord> {
+    const item = await this.#itemOf(id);
+    const answer = await this.#db.send(
+      new UpdateCommand({
+        TableName: this.#tableName,
+        Key: { pk: item.pk as string },
+        ConditionExpression: "attribute_exists(pk)",
+        ...(budget === undefined
+          ? { UpdateExpression: "REMOVE budget" }
+          : { UpdateExpression: "SET budget = :b", ExpressionAttributeValues: { ":b": budget } }),
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    this.#listing = undefined;
+    return toRecord(answer.Attributes ?? item);
+  }
+
+  /** Marks the key revoked (kept for the audit trail); revoking twice keeps the first time. */
+  async revoke(id: string): Promise<ApiKeyRecord> {
+    const item = await this.#itemOf(id);
     if (item.revokedAt !== undefined) return toRecord(item);
     const answer = await this.#db.send(
       new UpdateCommand({

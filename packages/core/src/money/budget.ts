@@ -1,32 +1,31 @@
 /**
- * Budgets per API key: an amount of money (under the price table) or of units (video seconds,
- * images) per day, month or in total. A create reserves its estimate with one conditional write on
- * the key's ledger item for the period, so parallel creates can never reserve past the budget
- * (no transactions needed); the reservation is settled to what the job cost when it ends.
+ * Budgets per API key and one for the deployment (REELAY_BUDGET): an amount of money (under the
+ * price table) or of units (video seconds, images) per day, month or in total. A job reserves its
+ * estimate with one conditional write on each ledger item for the period, so parallel creates can
+ * never reserve past a budget (no transactions needed); a job made through the API reserves at
+ * create, a batch's or a drop's at admission. A reservation is settled to what the job cost when
+ * it ends.
  */
 import { isConditionFailure } from "../storage/conditions.ts";
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-// A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all of it).
-import * as z from "zod";
 import { ReelayError } from "../errors.ts";
+import type { Budget } from "./budget-schema.ts";
 import type { Job } from "../jobs/types.ts";
 import { chargedOf, costMicrosOf } from "./charge.ts";
 import type { Estimate, Reservation } from "./types.ts";
 import { fromMicros } from "./prices.ts";
 
-export const BudgetSchema = z
-  .object({
-    // Far above any real budget, and within what DynamoDB stores as a number in millionths.
-    amount: z.number().finite().positive().max(1e12),
-    unit: z.enum(["currency", "units"]).default("currency"),
-    period: z.enum(["day", "month", "total"]).default("month"),
-  })
-  .strict();
-export type Budget = z.infer<typeof BudgetSchema>;
-
 const MICROS = 1_000_000;
-/** Every key's ledger items start with this (`budget#<keyId>#<period>`). */
+/** Every ledger item starts with this (`budget#<owner>#<period>`). */
 export const BUDGET_KEY_PREFIX = "budget#";
+/** The owner of the deployment's own budget (REELAY_BUDGET), beside the keys' ids. */
+const DEPLOYMENT_OWNER = "deployment";
+
+/** A budget that applies to a job: the key's own, or the deployment's. */
+export interface BudgetClaim {
+  owner: string;
+  budget: Budget;
+}
 
 function periodOf(period: Budget["period"], now: Date): string {
   const iso = now.toISOString();
@@ -38,30 +37,73 @@ function amountOf(budget: Budget, estimate: Estimate): number {
   return budget.unit === "units" ? estimate.usage.quantity * MICROS : (estimate.costMicros ?? 0);
 }
 
+export interface BudgetLedgerOptions {
+  /** The deployment's budget (REELAY_BUDGET), over every job whoever made it. */
+  deployment?: Budget | undefined;
+  /** A stored key's budget by its id, read at admission for jobs queued without a reservation. */
+  keyBudgetOf?: (keyId: string) => Promise<Budget | undefined>;
+}
+
 export class BudgetLedger {
   readonly #db: DynamoDBDocumentClient;
   readonly #table: string;
+  readonly #options: BudgetLedgerOptions;
 
-  constructor(db: DynamoDBDocumentClient, tableName: string) {
+  constructor(db: DynamoDBDocumentClient, tableName: string, options: BudgetLedgerOptions = {}) {
     this.#db = db;
     this.#table = tableName;
+    this.#options = options;
   }
 
-  static ledgerOf(keyId: string, budget: Budget, now: Date): string {
-    return `${BUDGET_KEY_PREFIX}${keyId}#${periodOf(budget.period, now)}`;
+  static ledgerOf(owner: string, budget: Budget, now: Date): string {
+    return `${BUDGET_KEY_PREFIX}${owner}#${periodOf(budget.period, now)}`;
   }
 
-  /** Reserves the job's estimate, or refuses with 402 budget_exceeded naming what remains. */
-  async reserve(
-    keyId: string,
-    budget: Budget,
-    estimate: Estimate,
-    now: Date,
-  ): Promise<Reservation> {
-    const ledger = BudgetLedger.ledgerOf(keyId, budget, now);
+  get deployment(): Budget | undefined {
+    return this.#options.deployment;
+  }
+
+  /** The budgets over a job made by `keyId` whose budget (if any) is already known. */
+  claimsFor(keyId: string | undefined, keyBudget: Budget | undefined): BudgetClaim[] {
+    const claims: BudgetClaim[] = [];
+    if (keyId !== undefined && keyBudget !== undefined)
+      claims.push({ owner: keyId, budget: keyBudget });
+    const deployment = this.#options.deployment;
+    if (deployment !== undefined) claims.push({ owner: DEPLOYMENT_OWNER, budget: deployment });
+    return claims;
+  }
+
+  /** The budgets over a queued job, its key's read now (batch and drop jobs reserve at admission). */
+  async claimsOf(job: Pick<Job, "source">): Promise<BudgetClaim[]> {
+    const keyId = job.source.apiKeyId;
+    const keyBudget =
+      keyId === undefined
+        ? undefined
+        : await this.#options.keyBudgetOf?.(keyId).catch(() => undefined);
+    return this.claimsFor(keyId, keyBudget);
+  }
+
+  /**
+   * Reserves the job's estimate from every claim, or none: a refusal gives back what the earlier
+   * claims reserved and throws 402 budget_exceeded naming what remains of the budget that refused.
+   */
+  async reserve(claims: BudgetClaim[], estimate: Estimate, now: Date): Promise<Reservation[]> {
+    const reserved: Reservation[] = [];
+    try {
+      for (const claim of claims) reserved.push(await this.#reserveOne(claim, estimate, now));
+      return reserved;
+    } catch (error) {
+      await this.release(reserved);
+      throw error;
+    }
+  }
+
+  async #reserveOne(claim: BudgetClaim, estimate: Estimate, now: Date): Promise<Reservation> {
+    const { budget } = claim;
+    const ledger = BudgetLedger.ledgerOf(claim.owner, budget, now);
     const micros = amountOf(budget, estimate);
     const limit = Math.round(budget.amount * MICROS);
-    if (micros > limit) throw await this.#refusal(ledger, budget, micros);
+    if (micros > limit) throw await this.#refusal(ledger, claim, micros);
     try {
       await this.#db.send(
         new UpdateCommand({
@@ -75,18 +117,29 @@ export class BudgetLedger {
       return { ledger, micros, unit: budget.unit };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      throw await this.#refusal(ledger, budget, micros);
+      throw await this.#refusal(ledger, claim, micros);
     }
   }
 
-  async #refusal(ledger: string, budget: Budget, micros: number): Promise<ReelayError> {
+  async #refusal(ledger: string, claim: BudgetClaim, micros: number): Promise<ReelayError> {
+    const { budget } = claim;
     const used = await this.used(ledger);
     const remaining = fromMicros(Math.max(0, Math.round(budget.amount * MICROS) - used));
     const what = budget.unit === "units" ? "units" : "of the currency";
+    const whose = claim.owner === DEPLOYMENT_OWNER ? "the deployment's" : "the key's";
     return new ReelayError(
       "budget_exceeded",
-      `This job needs ${fromMicros(micros)} ${what}; the key's ${budget.period} budget has ${remaining} left.`,
-      { status: 402, details: { remaining, needed: fromMicros(micros), period: budget.period } },
+      `This job needs ${fromMicros(micros)} ${what}; ${whose} ${budget.period} budget has ${remaining} left.`,
+      {
+        status: 402,
+        details: {
+          remaining,
+          needed: fromMicros(micros),
+          period: budget.period,
+          unit: budget.unit,
+          budget: claim.owner === DEPLOYMENT_OWNER ? "deployment" : "key",
+        },
+      },
     );
   }
 
@@ -98,26 +151,27 @@ export class BudgetLedger {
     return Number(answer.Item?.reserved ?? 0);
   }
 
-  /** Gives back a reservation whole (the job was never made). */
-  async release(reservation: Reservation): Promise<void> {
-    await this.#adjust(reservation.ledger, -reservation.micros);
+  /** Gives reservations back whole (the job was never made). */
+  async release(reservations: readonly Reservation[]): Promise<void> {
+    for (const reservation of reservations)
+      await this.#adjust(reservation.ledger, -reservation.micros);
   }
 
   /**
-   * Settles an ended job's reservation to what it cost: money to its cost, units to its usage when
+   * Settles an ended job's reservations to what it cost: money to its cost, units to its usage when
    * charged; nothing was spent when nothing was charged.
    */
   async settle(job: Job): Promise<void> {
-    const reservation = job.reservation;
-    if (reservation === undefined) return;
     const charged = chargedOf(job);
-    const actual =
-      charged === false
-        ? 0
-        : reservation.unit === "units"
-          ? reservation.micros
-          : (costMicrosOf(job) ?? 0);
-    await this.#adjust(reservation.ledger, actual - reservation.micros);
+    for (const reservation of job.reservations ?? []) {
+      const actual =
+        charged === false
+          ? 0
+          : reservation.unit === "units"
+            ? reservation.micros
+            : (costMicrosOf(job) ?? 0);
+      await this.#adjust(reservation.ledger, actual - reservation.micros);
+    }
   }
 
   async #adjust(ledger: string, delta: number): Promise<void> {

@@ -38,6 +38,8 @@ export interface PriceTable {
   models: Record<string, z.infer<typeof ModelPrices>>;
   /** sha256 of the table's text: stored with each job's estimate, so a later table changes no past cost. */
   version: string;
+  /** The table's text as given (the stack hands it to the functions unchanged). */
+  text: string;
 }
 
 /** Parses and checks a price table; every problem names its path in the file. */
@@ -60,7 +62,7 @@ export function parsePrices(text: string, origin: string): PriceTable {
       { path: `REELAY_PRICES${at === "" ? "" : `.${at}`}` },
     );
   }
-  return { ...parsed.data, version: createHash("sha256").update(text).digest("hex") };
+  return { ...parsed.data, version: createHash("sha256").update(text).digest("hex"), text };
 }
 
 const MICROS = 1_000_000;

@@ -97,6 +97,27 @@ describe("the price table", () => {
       /REELAY_PRICES is neither a JSON object nor a readable file \(ENOENT/,
     );
   });
+
+  it("REELAY_BUDGET is the deployment's budget, checked at start with the path of what is wrong", () => {
+    expect(
+      loadConfig({ REELAY_BUDGET: '{"amount":20,"unit":"units","period":"day"}' }).budget,
+    ).toEqual({ amount: 20, unit: "units", period: "day" });
+    expect(loadConfig({}).budget).toBeUndefined();
+    const refusal = (text: string) => {
+      try {
+        loadConfig({ REELAY_BUDGET: text });
+      } catch (error) {
+        return error as { code: string; path: string; message: string };
+      }
+      throw new Error("accepted");
+    };
+    expect(refusal('{"amount":-1}')).toMatchObject({
+      code: "invalid_config",
+      path: "REELAY_BUDGET.amount",
+    });
+    expect(refusal('{"amount":5,"period":"week"}').path).toBe("REELAY_BUDGET.period");
+    expect(refusal("{oops").message).toMatch(/REELAY_BUDGET is not valid JSON/);
+  });
 });
 
 describe("estimate, charge and cost", () => {

@@ -1,0 +1,27 @@
+/**
+ * The operator's price table and the deployment's budget, taken at deploy time like the admission
+ * settings: checked by loadConfig when the app is synthesized, then handed to every function as
+ * the same text, so the table's version (its sha256) is the same on AWS as where it was checked.
+ */
+import { ReelayError } from "@reelay/core/errors";
+import type { Config } from "@reelay/core/config";
+
+/** Lambda holds at most 4 KB of environment in all; the other settings take well under 1 KB. */
+const MAX_MONEY_ENV_BYTES = 3_000;
+
+export function moneyEnvironment(
+  config: Pick<Config, "prices" | "budget">,
+): Record<string, string> {
+  const env: Record<string, string> = {
+    ...(config.prices === undefined ? {} : { REELAY_PRICES: config.prices.text }),
+    ...(config.budget === undefined ? {} : { REELAY_BUDGET: JSON.stringify(config.budget) }),
+  };
+  const bytes = Object.values(env).reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+  if (bytes > MAX_MONEY_ENV_BYTES)
+    throw new ReelayError(
+      "invalid_config",
+      `REELAY_PRICES is ${bytes} bytes; Lambda's environment holds at most ${MAX_MONEY_ENV_BYTES} of it. Write the table without spaces, or price fewer models.`,
+      { path: "REELAY_PRICES" },
+    );
+  return env;
+}
