@@ -20,6 +20,7 @@ import { jobRoutes } from "./routes/jobs.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { modelRoutes } from "./routes/models.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
+import { usageRoutes } from "./routes/usage.ts";
 import { videoRoutes } from "./routes/video.ts";
 
 export function createApp(input: ApiDeps): Hono<ApiEnv> {
@@ -70,6 +71,7 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   if (deps.batches !== undefined && deps.admission !== undefined)
     app.route("/v1/batches", batchRoutes(deps, deps.batches));
   app.route("/v1/models", modelRoutes(deps));
+  app.route("/v1/usage", usageRoutes(deps));
   if (deps.eventStream !== undefined)
     app.route("/v1/events", eventRoutes(deps.eventStream, deps.sseHeartbeatMs));
   // The dashboard lives where the event stream does (the local stack): it shows jobs finishing live.

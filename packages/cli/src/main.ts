@@ -24,8 +24,12 @@ Usage:
                                                       (exit 0 only if all succeeded), --quote makes nothing
   reelay batch status ID [--json] | results ID        one batch's counts, or its results as JSONL
   reelay watch [--json] [--count N]                   follow finished jobs as they happen
-  reelay keys create [--name N] | list | revoke ID    API keys (with the admin key; create prints the key once)
-  reelay retry ID [--prompt P]                       a new job from a failed or cancelled one's request
+  reelay keys create [--name N] [--budget N [--period P] [--units]] | list | budget ID N|none | revoke ID
+                                                      API keys (with the admin key; create prints the key once)
+  reelay retry ID [--prompt P]                        a new job from a failed or cancelled one's request;
+                                                      with a batch id, a batch of its retryable failures
+  reelay usage [--from D] [--to D] [--by model|key|day|batch] [--json]
+                                                      jobs, units, cost and failures; budgets and their use
   reelay help                                         this text
 `;
 
@@ -44,6 +48,7 @@ const commands: Record<string, () => Promise<Command>> = {
   up: async () => (await import("./commands/up.ts")).runUp,
   keys: async () => (await import("./commands/keys.ts")).runKeys,
   retry: async () => (await import("./commands/retry.ts")).runRetry,
+  usage: async () => (await import("./commands/usage.ts")).runUsage,
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {

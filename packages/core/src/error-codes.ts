@@ -104,6 +104,13 @@ const API = {
     meaning: "A batch holds more requests than allowed.",
     seen: ["api"],
   },
+  usage_range_too_large: {
+    status: 400,
+    retryable: false,
+    meaning:
+      "A usage report's time range holds more jobs than one report counts; ask for a shorter range.",
+    seen: ["api"],
+  },
   unauthorized: {
     status: 401,
     retryable: false,

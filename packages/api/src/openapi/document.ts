@@ -1,11 +1,15 @@
 /**
  * The OpenAPI 3.1 document, generated: request bodies from core's contract schemas (the ones
- * validate() uses), responses from ./responses.ts, everything else from ./operations.ts.
+ * validate() uses), responses from ./responses.ts, everything else from ./operations.ts (and
+ * ./money-operations.ts for usage, budgets and batch retries).
  */
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
 import { ErrorSchema } from "./responses.ts";
-import { OPERATIONS, type Operation } from "./operations.ts";
+import { MONEY_OPERATIONS } from "./money-operations.ts";
+import { OPERATIONS as GENERAL_OPERATIONS, type Operation } from "./operations.ts";
+
+const OPERATIONS: Record<string, Operation> = { ...GENERAL_OPERATIONS, ...MONEY_OPERATIONS };
 
 export interface ServedRoute {
   method: string;

@@ -132,13 +132,13 @@ const JOB_EXAMPLE = {
   },
 };
 
-const KEY_RECORD = { id: "key_01JD8ZB...", name: "ci", hint: "rl_live_3q2", createdAt: NOW };
-const ADMIN_ONLY: ErrorCase = {
+export const KEY_RECORD = { id: "key_01JD8ZB...", name: "ci", hint: "rl_live_3q2", createdAt: NOW };
+export const ADMIN_ONLY: ErrorCase = {
   status: 403,
   codes: ["forbidden"],
   when: "Only the deployment's own API key manages keys.",
 };
-const UNAUTHORIZED: ErrorCase = {
+export const UNAUTHORIZED: ErrorCase = {
   status: 401,
   codes: ["unauthorized"],
   when: "The Bearer key is missing or unknown.",
@@ -153,7 +153,7 @@ const NOT_FOUND: ErrorCase = {
   codes: ["job_not_found"],
   when: "No job (of this kind) has that id.",
 };
-const UNAVAILABLE: ErrorCase = {
+export const UNAVAILABLE: ErrorCase = {
   status: 503,
   codes: ["service_unavailable"],
   when: "DynamoDB, S3 or Step Functions did not answer; retry (Retry-After).",
@@ -167,7 +167,7 @@ const BODY_ERRORS: ErrorCase[] = [
   {
     status: 402,
     codes: ["budget_exceeded"],
-    when: "The job's estimate does not fit what is left of the API key's budget for the period (error.details.remaining); nothing was made.",
+    when: "The job's estimate does not fit what is left of the API key's budget, or the deployment's, for the period (error.remaining, error.budget = key|deployment); nothing was made.",
   },
   {
     status: 409,
@@ -212,8 +212,8 @@ const DRY_RUN: Parameter = {
   schema: { type: "boolean" },
   example: "true",
 };
-const BATCH_ID = "bat_01JD8ZC4T7W2X9Y6Z3A5B8C1D0";
-const BATCH_EXAMPLE = {
+export const BATCH_ID = "bat_01JD8ZC4T7W2X9Y6Z3A5B8C1D0";
+export const BATCH_EXAMPLE = {
   id: BATCH_ID,
   object: "batch",
   status: "in_progress",
@@ -234,13 +234,14 @@ const BATCH_EXAMPLE = {
   cancelled_at: null,
   eta_seconds: 412,
   results: null,
+  retry_of: null,
 };
-const BATCH_NOT_FOUND: ErrorCase = {
+export const BATCH_NOT_FOUND: ErrorCase = {
   status: 404,
   codes: ["batch_not_found"],
   when: "No batch with that id is visible to this key.",
 };
-const pathId = (name: string, example: string): Parameter => ({
+export const pathId = (name: string, example: string): Parameter => ({
   name,
   in: "path",
   required: true,

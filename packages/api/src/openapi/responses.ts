@@ -280,6 +280,15 @@ export const ApiKeySchema = z
     hint: z.string().describe("The first characters of the key."),
     createdAt: z.string(),
     revokedAt: z.string().optional(),
+    budget: z
+      .object({
+        amount: z.number(),
+        unit: z.enum(["currency", "units"]),
+        period: z.enum(["day", "month", "total"]),
+        used: z.number().optional().describe("This period's spend and open reservations."),
+      })
+      .optional()
+      .describe("What the key may spend per period; absent = no limit."),
     key: z.string().optional().describe("The key itself: only in the answer to create."),
   })
   .describe("A stored API key (hashed; the key is shown once).");
@@ -342,6 +351,7 @@ export const BatchSchema = z
       .object({ bucket: z.string(), key: z.string() })
       .nullable()
       .describe("outputs/batches/<id>/results.jsonl, once completed."),
+    retry_of: z.string().nullable().describe("The batch whose failures this one retries."),
   })
   .describe("A batch: many requests made together, one job per valid line.");
 
@@ -350,3 +360,40 @@ export const BatchListSchema = z.object({ data: z.array(BatchSchema) });
 export const BatchResultsSchema = z
   .string()
   .describe("JSON lines: line, job_id, status, outputs (with fresh links), error.");
+
+const UsageRowSchema = z.object({
+  jobs: z.number(),
+  succeeded: z.number(),
+  failed: z.number(),
+  cancelled: z.number(),
+  in_progress: z.number().describe("Not ended yet: counted nowhere else until they end."),
+  units: z
+    .object({ video_seconds: z.number(), images: z.number() })
+    .describe("What was charged (or may have been: `unknown` counts, at its estimate)."),
+  cost: z.number().nullable().describe("Null without a price table."),
+  unpriced: z.number().describe("Charged jobs the table does not price (not in `cost`)."),
+  failures: z.record(z.string(), z.number()).describe("Failed jobs by error.class."),
+  charged_failures: z.number().describe("Failed jobs that were or may have been charged."),
+});
+
+export const UsageReportSchema = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    group_by: z.enum(["model", "key", "day", "batch"]),
+    currency: z.string().nullable(),
+    totals: UsageRowSchema,
+    groups: z.array(UsageRowSchema.extend({ group: z.string().nullable() })),
+    budgets: z.array(
+      z.object({
+        budget: z.enum(["key", "deployment"]),
+        id: z.string().nullable(),
+        amount: z.number(),
+        unit: z.enum(["currency", "units"]),
+        period: z.enum(["day", "month", "total"]),
+        used: z.number(),
+        remaining: z.number(),
+      }),
+    ),
+  })
+  .describe("Usage over the jobs created in [from, to), with the budgets in force.");

@@ -19,6 +19,7 @@ import { isTerminal } from "@reelay/core/jobs/types";
 import { isReelayError, ReelayError } from "@reelay/core";
 import { mayAccess, ownerFilter } from "../auth.ts";
 import { checkLines, parseBatchBody } from "../batch-body.ts";
+import { retryBatch } from "../batch-retry.ts";
 import { jsonBodyLimit } from "../body.ts";
 import { type ApiEnv, type Caller, cancelDepsOf, type ResolvedDeps } from "../deps.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
@@ -42,6 +43,8 @@ interface BatchView {
   cancelled_at: string | null;
   eta_seconds: number | null;
   results: { key: string; bucket: string } | null;
+  /** The batch this one retries. */
+  retry_of: string | null;
 }
 
 function view(state: BatchState, bucket: string, now: Date): BatchView {
@@ -59,6 +62,7 @@ function view(state: BatchState, bucket: string, now: Date): BatchView {
     cancelled_at: batch.cancelledAt ?? null,
     eta_seconds: etaSeconds(state, now),
     results: batch.announcedAt === undefined ? null : { bucket, key: resultsKey(batch.id) },
+    retry_of: batch.retryOf ?? null,
   };
 }
 
@@ -176,5 +180,10 @@ export function batchRoutes(deps: ResolvedDeps, store: BatchStore): Hono<ApiEnv>
   });
 
   routes.post("/:id/cancel", cancelBatch(deps, store));
+
+  routes.post("/:id/retry", async (c) => {
+    const batch = await owned(store, c.req.param("id"), c.get("caller"));
+    return c.json(await currentView(deps, store, await retryBatch(deps, store, batch)));
+  });
   return routes;
 }

@@ -3,6 +3,7 @@
  * nothing answers (the CLI says how to start reelay), `unauthorized` for a wrong key, and for any
  * other refusal the API's own `{error: {code, message, errors}}`, so the CLI shows the same codes.
  */
+import type { UsageReport } from "@reelay/core/money/report";
 import { ReelayError, relayedCode, type Issue } from "@reelay/core";
 import { readSse, type SseMessage } from "./sse.ts";
 import type { CreatedTask, Health, JobPage, JobView, TaskView } from "./types.ts";
@@ -24,6 +25,20 @@ export interface KeyBudget {
   amount: number;
   unit: "currency" | "units";
   period: string;
+}
+
+/** GET /v1/usage. */
+export interface UsageReportView extends UsageReport {
+  from: string;
+  to: string;
+  group_by: string;
+  currency: string | null;
+  budgets: (KeyBudget & {
+    budget: "key" | "deployment";
+    id: string | null;
+    used: number;
+    remaining: number;
+  })[];
 }
 
 export interface ApiKeyView {
@@ -110,6 +125,15 @@ export class ReelayApiClient {
     return this.#json<BatchView>("POST", `/v1/batches${query}`, new RawBody(text), {
       ...(options.priority === undefined ? {} : { "X-Reelay-Priority": options.priority }),
     });
+  }
+
+  usage(query: Record<string, string>): Promise<UsageReportView> {
+    return this.#json<UsageReportView>("GET", `/v1/usage?${new URLSearchParams(query)}`);
+  }
+
+  /** POST /v1/batches/{id}/retry: a new batch of the batch's retryable failures. */
+  retryBatch(id: string): Promise<BatchView> {
+    return this.#json<BatchView>("POST", `/v1/batches/${encodeURIComponent(id)}/retry`, {});
   }
 
   getBatch(id: string): Promise<BatchView> {

@@ -26,6 +26,8 @@ export interface CheckedLine {
   errors?: Issue[];
   /** Where the job comes from (a drop's line names its file). */
   source: JobSource;
+  /** The job this line retries (a batch retry). */
+  retryOf?: string;
 }
 
 export interface CreateBatchDeps {
@@ -42,6 +44,8 @@ export interface NewBatch {
   source: JobSource;
   priority?: Priority;
   lines: CheckedLine[];
+  /** The batch this one retries. */
+  retryOf?: string;
 }
 
 /** Jobs made at once while a batch is recorded: enough to keep the store busy, few enough for dynalite. */
@@ -78,6 +82,7 @@ export async function createBatch(
       rejected: lines.length - jobs,
       source: input.source,
       ...(input.priority === undefined ? {} : { priority: input.priority }),
+      ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
       createdAt: at,
       updatedAt: at,
       ended: 0,
@@ -106,6 +111,7 @@ async function makeJob(deps: CreateBatchDeps, batch: Batch, checked: CheckedLine
     batch: { id: batch.id, line: checked.line },
     ...(batch.priority === undefined ? {} : { priority: batch.priority }),
     ...(deps.prices === undefined ? {} : { prices: deps.prices }),
+    ...(checked.retryOf === undefined ? {} : { retryOf: checked.retryOf }),
     now: deps.now(),
   });
   if (job.status === "queued" && job.admittedAt === undefined)

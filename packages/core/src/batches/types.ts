@@ -27,6 +27,8 @@ export interface Batch {
   /** Set once the Batch Completed event went out. */
   announcedAt?: string;
   cancelledAt?: string;
+  /** The batch whose retryable failures this one retries (POST /v1/batches/{id}/retry). */
+  retryOf?: string;
 }
 
 /** One request line of a batch: the job it made, or why it made none. */

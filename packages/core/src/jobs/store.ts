@@ -131,6 +131,14 @@ function filterExpression(
   return terms.length === 0 ? undefined : { expression: terms.join(" AND "), names, values };
 }
 
+function rangeTooLarge(max: number): ReelayError {
+  return new ReelayError(
+    "usage_range_too_large",
+    `The range holds more than ${max} jobs; ask for a shorter one (from, to) and add the reports up.`,
+    { status: 400, details: { max } },
+  );
+}
+
 export function jobNotFound(id: string): ReelayError {
   return new ReelayError("job_not_found", `No job with id ${id}.`, {
     status: 404,
@@ -296,6 +304,47 @@ export class JobStore {
     return hasNext && last !== undefined
       ? { jobs: page, cursor: encodeCursor({ id: last.id, sk: keysOf(last).gsi1sk }) }
       : { jobs: page };
+  }
+
+  /**
+   * Every job created in [from, to) (ISO times), oldest first, optionally only one key's; a range
+   * of more than `max` jobs is 400 usage_range_too_large rather than a report that never ends.
+   */
+  async *createdBetween(range: {
+    from: string;
+    to: string;
+    apiKeyId?: string;
+    max: number;
+  }): AsyncGenerator<Job> {
+    const filter = filterExpression(
+      range.apiKeyId === undefined ? {} : { apiKeyId: range.apiKeyId },
+    );
+    let start: Record<string, unknown> | undefined;
+    let seen = 0;
+    do {
+      const answer = await this.#db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: JOBS_LIST_INDEX,
+          KeyConditionExpression: "gsi1pk = :p AND gsi1sk BETWEEN :from AND :to",
+          ExpressionAttributeValues: {
+            ":p": JOBS_LIST_PARTITION,
+            ":from": range.from,
+            ":to": range.to,
+            ...filter?.values,
+          },
+          ...(filter === undefined
+            ? {}
+            : { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names }),
+          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
+        }),
+      );
+      for (const item of answer.Items ?? []) {
+        if (++seen > range.max) throw rangeTooLarge(range.max);
+        yield fromItem(item);
+      }
+      start = answer.LastEvaluatedKey;
+    } while (start !== undefined);
   }
 
   /**

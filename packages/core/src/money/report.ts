@@ -1,0 +1,114 @@
+/**
+ * Usage reports (GET /v1/usage): the jobs made in a time range, grouped by model, key, day or
+ * batch, with their units, their cost, and their failures by class. Units and cost count what was
+ * charged (`true`, and `unknown` at its estimate, as budgets do); a job still running is counted
+ * in `in_progress` and nowhere else until it ends.
+ */
+import { isTerminal, type Job } from "../jobs/types.ts";
+import { chargedOf, costMicrosOf, estimateOfJob } from "./charge.ts";
+import { type FailureClass, failureClassOf } from "./classes.ts";
+import { fromMicros } from "./prices.ts";
+
+export const USAGE_GROUPS = ["model", "key", "day", "batch"] as const;
+export type UsageGroup = (typeof USAGE_GROUPS)[number];
+
+/** One row of a report (a group, or the totals), as the API answers it. */
+export interface UsageRow {
+  jobs: number;
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+  in_progress: number;
+  units: { video_seconds: number; images: number };
+  /** Null without a price table; otherwise the priced jobs' sum (see `unpriced`). */
+  cost: number | null;
+  /** Charged jobs whose cost is not known (no price table, or the model not in it). */
+  unpriced: number;
+  failures: Partial<Record<FailureClass, number>>;
+  /** Failed jobs that were (or may have been) charged. */
+  charged_failures: number;
+}
+
+/** A row while counting: cost in millionths, so sums are exact. */
+type Tally = Omit<UsageRow, "cost"> & { costMicros: number };
+
+function emptyTally(): Tally {
+  return {
+    jobs: 0,
+    succeeded: 0,
+    failed: 0,
+    cancelled: 0,
+    in_progress: 0,
+    units: { video_seconds: 0, images: 0 },
+    costMicros: 0,
+    unpriced: 0,
+    failures: {},
+    charged_failures: 0,
+  };
+}
+
+function add(tally: Tally, job: Job): void {
+  tally.jobs += 1;
+  if (!isTerminal(job.status)) {
+    tally.in_progress += 1;
+    return;
+  }
+  if (job.status === "succeeded") tally.succeeded += 1;
+  else if (job.status === "cancelled") tally.cancelled += 1;
+  else tally.failed += 1;
+  const charged = chargedOf(job);
+  if (job.status === "failed" && job.error !== undefined) {
+    const failureClass = failureClassOf(job.error);
+    tally.failures[failureClass] = (tally.failures[failureClass] ?? 0) + 1;
+    if (charged !== false) tally.charged_failures += 1;
+  }
+  if (charged === false) return;
+  const { usage } = estimateOfJob(job);
+  if (usage.unit === "video_second") tally.units.video_seconds += usage.quantity;
+  else tally.units.images += usage.quantity;
+  const cost = costMicrosOf(job);
+  if (cost === null) tally.unpriced += 1;
+  else tally.costMicros += cost;
+}
+
+function rowOf(tally: Tally, priced: boolean): UsageRow {
+  const { costMicros, ...rest } = tally;
+  return { ...rest, cost: priced ? fromMicros(costMicros) : null };
+}
+
+/** The value a job is grouped under; null for a job outside any batch (group_by=batch). */
+function groupOf(job: Job, by: UsageGroup): string | null {
+  if (by === "model") return job.model;
+  if (by === "day") return job.createdAt.slice(0, 10);
+  if (by === "batch") return job.batchId ?? null;
+  return job.source.apiKeyId ?? job.source.type;
+}
+
+export interface UsageReport {
+  totals: UsageRow;
+  groups: (UsageRow & { group: string | null })[];
+}
+
+/** Totals and groups over `jobs`; groups in the order of their names (null last). */
+export async function usageReport(
+  jobs: AsyncIterable<Job>,
+  by: UsageGroup,
+  priced: boolean,
+): Promise<UsageReport> {
+  const totals = emptyTally();
+  const groups = new Map<string | null, Tally>();
+  for await (const job of jobs) {
+    add(totals, job);
+    const group = groupOf(job, by);
+    const tally = groups.get(group) ?? emptyTally();
+    groups.set(group, tally);
+    add(tally, job);
+  }
+  const names = [...groups.keys()].sort((a, b) =>
+    a === null ? 1 : b === null ? -1 : a.localeCompare(b),
+  );
+  return {
+    totals: rowOf(totals, priced),
+    groups: names.map((group) => ({ group, ...rowOf(groups.get(group) as Tally, priced) })),
+  };
+}
