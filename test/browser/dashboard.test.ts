@@ -2,7 +2,7 @@
  * The dashboard in a real browser: Debian's chromium driven by playwright-core against the local
  * stack. A job submitted through the form reaches succeeded in the list, its video plays far enough
  * to show a frame, a duration the model refuses is shown next to its field, and a batch shows
- * its progress and hands over its results.
+ * its progress and hands over its results, and the month's spend shows against the budget.
  * The page callbacks run in the browser; the project compiles without DOM types, hence the casts.
  */
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
@@ -32,7 +32,11 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  // Priced, with a deployment budget: the spend panel shows cost against it.
+  stack = await startTestStack({
+    REELAY_PRICES: '{"currency":"USD","models":{"os-2":{"per_second":{"default":0.025}}}}',
+    REELAY_BUDGET: '{"amount":100,"period":"month"}',
+  });
   profile = await mkdtemp(join(tmpdir(), "reelay-chromium-"));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -208,4 +212,24 @@ describe("dashboard in chromium", () => {
     },
     JOB_TIMEOUT_MS + 30_000,
   );
+
+  it("shows the month's spend and the deployment's budget with what it has used, as GET /v1/usage reports them", async () => {
+    const usage = await fetch(`${stack.url}/v1/usage`, {
+      headers: { authorization: `Bearer ${stack.apiKey}` },
+    });
+    const report = (await usage.json()) as {
+      totals: { jobs: number; cost: number };
+      budgets: { used: number; remaining: number }[];
+    };
+    expect(report.totals.jobs).toBeGreaterThan(0);
+    await page.reload();
+    await page.waitForSelector("#spend-panel:not([hidden]) li.budget");
+    const summary = await page.textContent("#spend-summary");
+    expect(summary).toContain(`${report.totals.jobs} jobs, ${report.totals.cost} USD`);
+    const [budget] = report.budgets;
+    expect(await page.textContent("li.budget .budget-text")).toBe(
+      `deployment: ${budget!.used} USD of 100 USD per month, ${budget!.remaining} USD left`,
+    );
+    expect(await page.getAttribute("li.budget progress", "value")).toBe(String(budget!.used));
+  });
 });

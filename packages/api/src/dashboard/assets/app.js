@@ -246,7 +246,50 @@ async function refreshJobs() {
   state.jobs = body.data;
   renderJobs();
   await refreshBatches();
+  await refreshSpend();
   if (state.selected) await refreshDetail();
+}
+
+// --- spend ---------------------------------------------------------------------------------------
+
+function amountText(value, unit, currency) {
+  return unit === "units" ? `${value} units` : `${value}${currency ? ` ${currency}` : ""}`;
+}
+
+/** "12 jobs, 0.9 USD; 40 video seconds, 0 images; 1 failed (content_policy 1), 1 charged". */
+function spendText(report) {
+  const { totals, currency } = report;
+  const cost =
+    totals.cost === null ? "no price table" : amountText(totals.cost, "currency", currency);
+  const classes = Object.entries(totals.failures).map(([name, n]) => `${name} ${n}`);
+  const failed =
+    totals.failed === 0
+      ? "no failures"
+      : `${totals.failed} failed (${classes.join(", ")}), ${totals.charged_failures} charged`;
+  return `${totals.jobs} jobs, ${cost}; ${totals.units.video_seconds} video seconds, ${totals.units.images} images; ${failed}`;
+}
+
+function budgetItem(budget, currency) {
+  const whose = budget.budget === "deployment" ? "deployment" : `key ${budget.id}`;
+  const unit = budget.unit;
+  return el("li", { class: "budget", dataset: { budget: budget.budget } }, [
+    el("progress", {
+      max: String(budget.amount),
+      value: String(Math.min(budget.used, budget.amount)),
+    }),
+    el("span", {
+      class: "budget-text",
+      text: `${whose}: ${amountText(budget.used, unit, currency)} of ${amountText(budget.amount, unit, currency)} per ${budget.period}, ${amountText(budget.remaining, unit, currency)} left`,
+    }),
+  ]);
+}
+
+async function refreshSpend() {
+  const { status, body } = await api("/v1/usage");
+  if (status !== 200) return;
+  $("#spend-summary").textContent = spendText(body);
+  $("#budgets").replaceChildren(...body.budgets.map((budget) => budgetItem(budget, body.currency)));
+  $("#spend-panel").hidden = body.totals.jobs === 0 && body.budgets.length === 0;
 }
 
 // --- batches -------------------------------------------------------------------------------------
