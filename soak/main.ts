@@ -65,6 +65,7 @@ function report(result: SoakResult): void {
     ["stray", v.strays],
     ["leaked slot", v.leaked],
     ["miscounted batch", v.miscounted],
+    ["usage", v.usage ?? []],
   ];
   for (const [name, list] of lists)
     for (const f of list.slice(0, 20))

@@ -291,7 +291,10 @@ async function evidenceFrom(
   const events = await sink.readAll();
   const batches = await batchEvidence(jobs, client, await sink.readEvents());
   const slotsHeld = await heldSlots(client);
+  const usage = await client.call("GET", "/v1/usage?from=2000-01-01&to=2100-01-01");
+  if (usage.status !== 200) throw new Error(`GET /v1/usage answered ${usage.status}`);
   return {
+    usage: usage.body,
     jobs,
     records,
     listed,

@@ -33,6 +33,20 @@ export interface SoakStack {
   stop(): Promise<void>;
 }
 
+/**
+ * Some of the mix's models priced (gamma by resolution, an image model per image), the others
+ * not: the usage recount covers costs and unpriced jobs both.
+ */
+const SOAK_PRICES = JSON.stringify({
+  currency: "USD",
+  models: {
+    "gamma-3.1": { per_second: { default: 0.05 }, audio_per_second: 0.01 },
+    "os-2": { per_second: { default: 0.025 } },
+    "alpha-2.7": { per_second: { "1080p": 0.12, default: 0.08 } },
+    "deltaq2-image": { per_image: { default: 0.02 }, per_reference_image: 0.005 },
+  },
+});
+
 function envOf(s: StackSettings, port: number): Record<string, string> {
   return {
     REELAY_PORT: String(port),
@@ -41,6 +55,7 @@ function envOf(s: StackSettings, port: number): Record<string, string> {
     REELAY_UPSTREAM_URL: s.upstreamUrl,
     REELAY_UPSTREAM_API_KEY: s.upstreamApiKey,
     REELAY_JOB_TIMEOUT_S: String(s.jobTimeoutS),
+    REELAY_PRICES: SOAK_PRICES,
   };
 }
 

@@ -12,9 +12,11 @@
  *              must fail upstream_task_failed, never_finish must fail timeout)
  *   listing    GET /v1/jobs does not show the job exactly once, with its record's status
  *   stray      a listed job or an event no submission asked for (a client retry that made a second job)
+ *   usage      GET /v1/usage's totals differ from a recount of the job records (usage-recount.ts)
  */
 import { createHash } from "node:crypto";
 import type { PlannedJob } from "./plan.ts";
+import { type UsageEvidence, usageDifferences } from "./usage-recount.ts";
 
 const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
 
@@ -60,6 +62,8 @@ export interface Evidence {
   slotsHeld?: string[];
   /** The batches the soak sent. */
   batches?: BatchEvidence[];
+  /** GET /v1/usage over every job of the run. */
+  usage?: UsageEvidence;
 }
 
 interface Finding {
@@ -83,6 +87,8 @@ export interface Verdict {
   /** Batches sent; and those whose counts differ from a recount of their jobs' records or whose Batch Completed event is not exactly one with those counts. */
   batches: number;
   miscounted: Finding[];
+  /** Where GET /v1/usage differs from a recount of the records; undefined when not checked. */
+  usage: Finding[] | undefined;
   /** createdAt -> finishedAt of every terminal job. */
   durationsMs: number[];
 }
@@ -167,6 +173,13 @@ export async function verify(evidence: Evidence): Promise<Verdict> {
       const why = miscount(batch, evidence);
       return why === undefined ? [] : [{ jobId: batch.id, why }];
     }),
+    usage:
+      evidence.usage === undefined
+        ? undefined
+        : usageDifferences(evidence.usage, [...evidence.records.values()]).map((why) => ({
+            jobId: "usage",
+            why,
+          })),
     durationsMs: [],
   };
   const eventsByJob = new Map<string, Evidence["events"]>();
@@ -264,6 +277,7 @@ export function clean(v: Verdict): boolean {
     v.strays,
     v.leaked,
     v.miscounted,
+    v.usage ?? [],
   ].every((list) => list.length === 0);
 }
 
@@ -280,7 +294,13 @@ export function summaryLine(v: Verdict): string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([code, n]) => `${code}: ${n}`)
     .join(", ");
-  return `soak: ${v.jobs} jobs, ${v.succeeded} succeeded, ${failed} failed {${codes}}, ${v.lost.length} lost, ${v.duplicates.length} duplicate upstream tasks, ${v.corrupt.length} corrupt outputs, ${v.stuck.length} stuck, ${v.leaked.length} slots leaked, ${v.batches} batches (${v.miscounted.length} miscounted)`;
+  const usage =
+    v.usage === undefined
+      ? ""
+      : v.usage.length === 0
+        ? ", usage = recount"
+        : `, usage differs from a recount (${v.usage.length})`;
+  return `soak: ${v.jobs} jobs, ${v.succeeded} succeeded, ${failed} failed {${codes}}, ${v.lost.length} lost, ${v.duplicates.length} duplicate upstream tasks, ${v.corrupt.length} corrupt outputs, ${v.stuck.length} stuck, ${v.leaked.length} slots leaked, ${v.batches} batches (${v.miscounted.length} miscounted)${usage}`;
 }
 
 /** Streams a URL's body through sha256. */

@@ -12,6 +12,7 @@ import {
 import { planJobs } from "../../soak/plan.ts";
 import {
   percentile,
+  clean,
   summaryLine,
   verify,
   type Evidence,
@@ -200,6 +201,50 @@ describe("the verdict", () => {
       }),
     );
     expect(off.miscounted[0]!.why).toMatch(/a recount of its jobs/);
+  });
+
+  it("GET /v1/usage's totals are checked against a recount of the records and its groups against its totals; any difference is reported and the run is not clean", async () => {
+    const jobs = [job(1), job(2), job(3, { fault: "task_fail", expect: "upstream_task_failed" })];
+    const priced = { usage: { unit: "video_second", quantity: 4 }, charged: true, cost: 0.1 };
+    const records = [
+      record(1, priced),
+      record(2, { ...priced, usage: { unit: "image", quantity: 2 }, cost: null }),
+      record(3, {
+        ...priced,
+        status: "failed",
+        outputs: [],
+        charged: "unknown",
+        error: { code: "upstream_task_failed", message: "no", class: "upstream_failed" },
+      }),
+    ];
+    const totals = {
+      jobs: 3,
+      succeeded: 2,
+      failed: 1,
+      cancelled: 0,
+      in_progress: 0,
+      units: { video_seconds: 8, images: 2 },
+      cost: 0.2,
+      unpriced: 1,
+      failures: { upstream_failed: 1 },
+      charged_failures: 1,
+    };
+    const agree = await verify(evidence(jobs, records, { usage: { totals, groups: [totals] } }));
+    expect(agree.usage).toEqual([]);
+    expect(summaryLine(agree)).toMatch(/\(0 miscounted\), usage = recount$/);
+    expect(clean(agree)).toBe(true);
+    const off = await verify(
+      evidence(jobs, records, {
+        usage: { totals: { ...totals, cost: 0.21 }, groups: [{ ...totals, jobs: 2 }] },
+      }),
+    );
+    expect(off.usage!.map((f) => f.why)).toEqual([
+      "totals cost: the report says 210000, a recount 200000",
+      "groups jobs: the report says 2, a recount 3",
+      "groups cost: the report says 200000, a recount 210000",
+    ]);
+    expect(summaryLine(off)).toMatch(/usage differs from a recount \(3\)$/);
+    expect(clean(off)).toBe(false);
   });
 
   it("counts a job with no event, two events, no record, or no acknowledgement as lost", async () => {

@@ -34,6 +34,7 @@ function expectClean(result: SoakResult): void {
     strays: v.strays,
     leaked: v.leaked,
     miscounted: v.miscounted,
+    usage: v.usage,
   }).toEqual({
     lost: [],
     duplicates: [],
@@ -44,11 +45,12 @@ function expectClean(result: SoakResult): void {
     strays: [],
     leaked: [],
     miscounted: [],
+    usage: [],
   });
   expect(result.problems).toEqual([]);
   expect(result.ok).toBe(true);
   expect(result.line).toMatch(
-    /, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck, 0 slots leaked, \d+ batches \(0 miscounted\)$/,
+    /, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck, 0 slots leaked, \d+ batches \(0 miscounted\), usage = recount$/,
   );
 }
 
@@ -61,7 +63,7 @@ describe("the soak", () => {
     expect(result.verdict.failedByCode).toEqual({ upstream_task_failed: 1, timeout: 1 });
     expect(result.verdict.succeeded).toBe(18);
     expect(result.line).toBe(
-      "soak: 20 jobs, 18 succeeded, 2 failed {timeout: 1, upstream_task_failed: 1}, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck, 0 slots leaked, 1 batches (0 miscounted)",
+      "soak: 20 jobs, 18 succeeded, 2 failed {timeout: 1, upstream_task_failed: 1}, 0 lost, 0 duplicate upstream tasks, 0 corrupt outputs, 0 stuck, 0 slots leaked, 1 batches (0 miscounted), usage = recount",
     );
     expect(result.counters.faultsInjected).toMatchObject({
       download_error: 1,
