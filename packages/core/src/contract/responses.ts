@@ -134,9 +134,31 @@ export function findOutputUrls(body: unknown): string[] {
   return [...found];
 }
 
-function errorFrom(value: unknown): { code?: string; message: string } | undefined {
+/** An upstream error as reelay reads it: its code, its words, and the request field it names. */
+export interface UpstreamErrorBody {
+  code?: string;
+  message: string;
+  path?: string;
+}
+
+/**
+ * The request field an error names, in the shapes in use: `param` (OpenAI), `field` or `path`,
+ * or FastAPI's `loc` (["body", "duration_sec"] is the request's duration_sec).
+ */
+function fieldOf(value: Json): string | undefined {
+  const named = text(value.param) ?? text(value.field) ?? text(value.path);
+  if (named !== undefined) return named;
+  const loc = Array.isArray(value.loc) ? value.loc : undefined;
+  if (loc === undefined) return undefined;
+  const parts = loc.map((part) => String(part));
+  const path = (parts[0] === "body" ? parts.slice(1) : parts).join(".");
+  return path === "" ? undefined : path;
+}
+
+function errorFrom(value: unknown): UpstreamErrorBody | undefined {
   const plain = text(value);
   if (typeof value === "string") return plain === undefined ? undefined : { message: plain };
+  if (Array.isArray(value)) return errorFrom(value[0]);
   if (!isObject(value)) return undefined;
   const rawCode = text(value.code) ?? text(value.type);
   // `code: 0` is how several upstreams say "no error" inside an otherwise empty error object.
@@ -144,16 +166,25 @@ function errorFrom(value: unknown): { code?: string; message: string } | undefin
   const message =
     text(value.message) ?? text(value.msg) ?? text(value.detail) ?? text(value.reason);
   if (message === undefined && code === undefined) return undefined;
+  const path = fieldOf(value);
   return {
     ...(code === undefined ? {} : { code }),
     message: message ?? `The upstream reported error ${code}.`,
+    ...(path === undefined ? {} : { path }),
   };
 }
 
 /** A business-level error: top-level `error` (object or string), else `service_task.error`. */
-export function readBusinessError(body: unknown): { code?: string; message: string } | undefined {
+export function readBusinessError(body: unknown): UpstreamErrorBody | undefined {
   if (!isObject(body)) return undefined;
   return errorFrom(body.error) ?? errorFrom(serviceTask(body)?.error);
+}
+
+/** The request field a refusal names (its error's, or a FastAPI `detail: [{loc, msg}]`'s first). */
+export function errorPathOf(body: unknown): string | undefined {
+  const named = readBusinessError(body)?.path;
+  if (named !== undefined || !isObject(body) || !Array.isArray(body.detail)) return named;
+  return errorFrom(body.detail[0])?.path;
 }
 
 const REASON_KEYS = ["fail_reason", "failure_reason", "failed_reason", "message", "msg", "reason"];

@@ -43,6 +43,8 @@ export interface JobOutput {
 export interface JobError {
   code: string;
   message: string;
+  /** The request field the failure names, when the upstream named one (e.g. `duration_sec`). */
+  path?: string;
 }
 
 interface JobHistoryEntry {

@@ -50,7 +50,8 @@ export function failureOf(input: FailureInput, job: Job): JobError {
   if (isObject(error) && typeof error.Error === "string") {
     const cause = causeMessage(error.Cause);
     if (OWN_ERRORS.has(error.Error) && job.lastError !== undefined) {
-      return { code: job.lastError.code, message: job.lastError.message };
+      const { code, message, path } = job.lastError;
+      return { code, message, ...(path === undefined ? {} : { path }) };
     }
     if (cause.code !== undefined)
       return { code: cause.code, message: cause.message ?? error.Error };

@@ -46,7 +46,14 @@ async function guarded<T>(
     await deps.jobs
       .update(
         jobId,
-        { lastError: { code: failure.code, message: failure.message, step } },
+        {
+          lastError: {
+            code: failure.code,
+            message: failure.message,
+            step,
+            ...(failure.path === undefined ? {} : { path: failure.path }),
+          },
+        },
         { unlessTerminal: true },
       )
       .catch(() => undefined);

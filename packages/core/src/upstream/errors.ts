@@ -4,7 +4,7 @@
  * sk-...") and a transport error may carry request details in its cause chain.
  */
 import { ReelayError } from "../errors.ts";
-import { describeFailure, readBusinessError } from "../contract/responses.ts";
+import { describeFailure, errorPathOf, readBusinessError } from "../contract/responses.ts";
 
 const UPSTREAM_ERROR_CODES = [
   "upstream_rate_limited",
@@ -64,8 +64,15 @@ export function httpError(
     ...(upstreamCode === undefined ? {} : { upstreamCode: redact(upstreamCode) }),
     ...(call.retryAfterMs === undefined ? {} : { retryAfterMs: call.retryAfterMs }),
   };
+  // The field the upstream names (a parameter error), so the job's error can point at it too.
+  const path = errorPathOf(body);
   const make = (code: UpstreamErrorCode, message: string, retryable: boolean) =>
-    new ReelayError(code, message, { status, retryable, details });
+    new ReelayError(code, message, {
+      status,
+      retryable,
+      details,
+      ...(path === undefined ? {} : { path: redact(path) }),
+    });
   const tries = call.attempts > 1 ? ` after ${call.attempts} attempts` : "";
   if (status === 429) {
     return make(
@@ -124,6 +131,7 @@ export function businessError(body: unknown, call: Attempted, redact: Redact): R
         attempts: call.attempts,
         ...(business?.code === undefined ? {} : { upstreamCode: redact(business.code) }),
       },
+      ...(business?.path === undefined ? {} : { path: redact(business.path) }),
     },
   );
 }

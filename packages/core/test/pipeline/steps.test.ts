@@ -10,6 +10,7 @@ import {
   type Harness,
 } from "./harness.ts";
 import { caught } from "../upstream/rejection.ts";
+import { json, startScripted } from "../upstream/http-fixture.ts";
 import { UpstreamClient } from "../../src/upstream/client.ts";
 import { GenerationStatsStore, generationStatsKey } from "../../src/jobs/generation-stats.ts";
 
@@ -97,6 +98,44 @@ describe("a whole job, step by step", () => {
     expect(job.upstreamTaskId).toBeUndefined();
     expect(job.outputs?.map((o) => o.key)).toEqual([`outputs/${job.id}/image-1.png`]);
     expect(h.sim.counters().tasksCreated).toBe(1);
+  });
+
+  it("a create the upstream refuses naming a field (param) ends failed with that field as the job's error path, through Catch and RecordFailure", async () => {
+    const refusing = await startScripted([
+      json(400, { error: { message: "duration_sec 7 is not allowed", param: "duration_sec" } }),
+    ]);
+    try {
+      const h = await harness(
+        {},
+        {
+          upstream: new UpstreamClient({
+            baseUrl: refusing.baseUrl,
+            apiKey: "sk-test",
+            sleep: async () => undefined,
+          }),
+        },
+      );
+      const queued = await queuedJob(h.deps, VIDEO);
+      const error = await caught(submit(h.deps, { jobId: queued.id }));
+      expect(error).toMatchObject({ code: "upstream_rejected", path: "duration_sec" });
+      // The state machine's Catch hands RecordFailure {Error, Cause}: the code and path come from the job's lastError.
+      await recordFailure(h.deps, {
+        jobId: queued.id,
+        kind: "video",
+        waitSeconds: 0,
+        polls: 0,
+        maxPolls: 1,
+        deadlineAt: new Date(Date.now() + 60_000).toISOString(),
+        outcome: "running",
+        error: { Error: "ReelayError", Cause: JSON.stringify({ errorMessage: error.message }) },
+      });
+      const job = await h.deps.jobs.require(queued.id);
+      expect(job.error).toMatchObject({ code: "upstream_rejected", path: "duration_sec" });
+      const [event] = await h.events.readAll();
+      expect(event?.detail.error).toMatchObject({ class: "invalid_request", path: "duration_sec" });
+    } finally {
+      await refusing.close();
+    }
   });
 
   it("a failing upstream task ends failed with the upstream's reason and one Generation Failed event", async () => {

@@ -266,6 +266,32 @@ describe("retries", () => {
   });
 
   it.each([
+    ["error.param (OpenAI)", { error: { message: "bad", param: "duration_sec" } }, "duration_sec"],
+    ["error.field", { error: { code: "x", message: "bad", field: "resolution" } }, "resolution"],
+    [
+      "service_task.error.path",
+      { service_task: { error: { message: "bad", path: "frame_images[0]" } } },
+      "frame_images[0]",
+    ],
+    [
+      "FastAPI detail[].loc",
+      { detail: [{ loc: ["body", "aspect_ratio"], msg: "bad ratio" }] },
+      "aspect_ratio",
+    ],
+    ["no field named", { error: { message: "bad" } }, undefined],
+  ])(
+    "a 400 whose body names the field in %s carries it as the error's path",
+    async (_, body, path) => {
+      const { client } = await setup([json(400, body)]);
+      const error = await caught(
+        client.createVideo({ model: "m" }, { idempotencyKey: "job-path" }),
+      );
+      expect(error.code).toBe("upstream_rejected");
+      expect(error.path).toBe(path);
+    },
+  );
+
+  it.each([
     [401, "upstream_auth"],
     [403, "upstream_auth"],
     [422, "upstream_rejected"],
