@@ -49,6 +49,10 @@ const JobErrorSchema = z
       .boolean()
       .optional()
       .describe("Whether the same request may succeed later (never for content_policy)."),
+    path: z
+      .string()
+      .optional()
+      .describe("The request field the upstream named in its refusal, when it named one."),
   })
   .describe("Why the job failed or was cancelled.");
 
