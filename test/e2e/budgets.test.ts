@@ -98,6 +98,18 @@ describe("budgets per API key", () => {
     );
   }, 60_000);
 
+  it("a job the upstream refuses at create (no task made) fails charged false, cost 0, and gives its reservation back", async () => {
+    const { id, key } = await keyWithBudget("refused-at-create", 1);
+    const answer = await create(key, "a refused heron [[sim:business_error on=create]]");
+    expect(answer.status).toBe(200);
+    const job = await waitForTerminalJob(stack.url, key, answer.body.task_id, 60_000);
+    expect(job).toMatchObject({ status: "failed", charged: false, cost: 0 });
+    expect(job.error.code).toBe("upstream_rejected");
+    await waitFor("the reservation to be given back", async () =>
+      (await used(id)) === 0 ? true : undefined,
+    );
+  }, 60_000);
+
   it("a batch from a key with budget for 3 of its 5 lines: 3 succeed, 2 end failed budget_exceeded at admission, never sent upstream, each with one event", async () => {
     const { id, key } = await keyWithBudget("batch-three", 0.3);
     const created = stack.simulator!.counters().tasksCreated;
