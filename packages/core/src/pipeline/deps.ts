@@ -48,8 +48,12 @@ export interface FlowState {
   deadlineAt: string;
   outcome: "running" | "succeeded" | "failed";
   error?: { code: string; message: string };
-  /** Output URLs of an image answered synchronously (no task to poll). */
+  /**
+   * Output URLs: an image answered synchronously (no task to poll), or those the look that saw the
+   * task done was given (at outputUrlsSeenAt), which Download uses while fresh.
+   */
   outputUrls?: string[];
+  outputUrlsSeenAt?: string;
   /** ISO time the upstream task was last seen running, so a finish can be timed to within a poll interval. */
   runningSeenAt?: string;
 }

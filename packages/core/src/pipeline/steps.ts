@@ -332,7 +332,13 @@ async function look(
     // Advisory, like reading it: a lost sample must not fail a job whose task is done.
     await deps.generationStats?.record(generationStatsKey(job), ms).catch(() => undefined);
   }
-  return { ...next, outcome: "succeeded", waitSeconds: 0 };
+  return {
+    ...next,
+    outcome: "succeeded",
+    waitSeconds: 0,
+    outputUrls: answer.state.outputUrls,
+    outputUrlsSeenAt: now.toISOString(),
+  };
 }
 
 /**
@@ -404,9 +410,25 @@ async function pollWindow(deps: PipelineDeps, state: FlowState): Promise<FlowSta
   }
 }
 
-/** Fresh URLs from the task itself (the poll's may be near expiry); a synchronous image's from the state. */
-async function outputUrlsOf(deps: PipelineDeps, job: Job, state: FlowState): Promise<string[]> {
+/**
+ * The look that saw the task done was given its output URLs; Download uses them for this long
+ * after that look, which saves a task query per job. Older ones (a retried or resumed Download) may
+ * be near expiry (spec §8: they expire soon after success), so the task is asked again.
+ */
+const FRESH_URLS_MS = 60_000;
+
+/** The poll's URLs while fresh; else fresh ones from the task itself; a synchronous image's from the state. */
+function recentUrlsOf(deps: PipelineDeps, job: Job, state: FlowState): string[] | undefined {
   if (job.upstreamTaskId === undefined) return state.outputUrls ?? [];
+  const seenAt =
+    state.outputUrlsSeenAt === undefined ? Number.NaN : Date.parse(state.outputUrlsSeenAt);
+  const fresh = deps.now().getTime() - seenAt < FRESH_URLS_MS;
+  return fresh && (state.outputUrls ?? []).length > 0 ? state.outputUrls : undefined;
+}
+
+/** Fresh URLs from the task itself. */
+async function askedUrlsOf(deps: PipelineDeps, job: Job): Promise<string[]> {
+  if (job.upstreamTaskId === undefined) return [];
   const answer =
     job.kind === "video"
       ? await deps.upstream.getVideoTask(job.upstreamTaskId)
@@ -426,6 +448,31 @@ async function outputUrlsOf(deps: PipelineDeps, job: Job, state: FlowState): Pro
   return answer.state.outputUrls;
 }
 
+async function copyOutputs(deps: PipelineDeps, job: Job, urls: string[]): Promise<JobOutput[]> {
+  if (urls.length === 0)
+    throw new ReelayError(
+      "output_missing",
+      `The upstream task for ${job.id} succeeded without an output URL.`,
+    );
+  const outputs: JobOutput[] = [];
+  for (const [index, url] of (job.kind === "video" ? urls.slice(0, 1) : urls).entries()) {
+    const key =
+      job.kind === "video"
+        ? videoKey(job.id)
+        : (contentType: string) => imageKey(job.id, index, contentType, url);
+    const copied = await copyUrlToS3(deps.fetch, url, deps.objects, key);
+    outputs.push({
+      bucket: copied.bucket,
+      key: copied.key,
+      bytes: copied.bytes,
+      sha256: copied.sha256,
+      contentType: copied.contentType,
+      sourceUrlHost: copied.sourceUrlHost,
+    });
+  }
+  return outputs;
+}
+
 /** Streams every output into outputs/<jobId>/ and writes the job.json manifest. */
 export function download(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
   return guarded(deps, state.jobId, "download", async () => {
@@ -440,27 +487,15 @@ export function download(deps: PipelineDeps, state: FlowState): Promise<FlowStat
       );
     }
     if (job.status !== "downloading") job = await toDownloading();
-    const urls = await outputUrlsOf(deps, job, state);
-    if (urls.length === 0)
-      throw new ReelayError(
-        "output_missing",
-        `The upstream task for ${job.id} succeeded without an output URL.`,
-      );
-    const outputs: JobOutput[] = [];
-    for (const [index, url] of (job.kind === "video" ? urls.slice(0, 1) : urls).entries()) {
-      const key =
-        job.kind === "video"
-          ? videoKey(job.id)
-          : (contentType: string) => imageKey(job.id, index, contentType, url);
-      const copied = await copyUrlToS3(deps.fetch, url, deps.objects, key);
-      outputs.push({
-        bucket: copied.bucket,
-        key: copied.key,
-        bytes: copied.bytes,
-        sha256: copied.sha256,
-        contentType: copied.contentType,
-        sourceUrlHost: copied.sourceUrlHost,
-      });
+    const recent = recentUrlsOf(deps, job, state);
+    let outputs: JobOutput[];
+    try {
+      outputs = await copyOutputs(deps, job, recent ?? (await askedUrlsOf(deps, job)));
+    } catch (error) {
+      // The poll's URLs were refused (expired after all): once more with fresh ones.
+      if (recent === undefined || job.upstreamTaskId === undefined) throw error;
+      if (!isReelayError(error, "output_unavailable")) throw error;
+      outputs = await copyOutputs(deps, job, await askedUrlsOf(deps, job));
     }
     job = await deps.jobs.update(job.id, { outputs }, { unlessTerminal: true });
     await writeManifest(deps, job);

@@ -46,12 +46,22 @@ export const DETECT_POLL_MS = 2_500;
  * of up to a minute) stays inside the poll function's 180 s timeout.
  */
 export const POLL_WINDOW_MS = 60_000;
-/** The first poll goes out at this quantile of the model's observed generation times ... */
-export const FIRST_POLL_QUANTILE = 0.05;
+/**
+ * The first poll goes out at this quantile of the model's observed generation times ... A task that
+ * finishes before the first look is noticed late by as much as it beat the look, so the look sits
+ * low in the distribution: about 1 % of tasks finish before it.
+ */
+export const FIRST_POLL_QUANTILE = 0.01;
 /** ... less this margin, so the estimate settles just below the quantile rather than drifting up. */
 export const FIRST_POLL_MARGIN_MS = 1_500;
 /** Fewer samples than this and the history is not trusted: the plain schedule applies. */
 export const MIN_HISTORY_SAMPLES = 20;
+/**
+ * Until this quantile few tasks finish, so the looks there are MAX_POLL_MS apart (a task that ends
+ * there is still seen within 5 s, no later than a 5 s poller would see it); from it on,
+ * DETECT_POLL_MS apart. The sparse early looks are what a low first look costs.
+ */
+export const DENSE_FROM_QUANTILE = 0.05;
 /** Past this quantile the task is slower than nearly all before it: back to the backoff schedule. */
 export const TAIL_QUANTILE = 0.99;
 
@@ -66,8 +76,8 @@ function trusted(history: GenerationHistory | undefined): GenerationHistory | un
 
 /**
  * The wait from the upstream create to the first poll. Without a trusted history: the first poll
- * delay (the upstream never finishes in under 2 s). With one: the model's 5 % quantile less 1.5 s,
- * so about 95 % of tasks are still running at the first look and none is polled minutes early.
+ * delay (the upstream never finishes in under 2 s). With one: the model's 1 % quantile less 1.5 s,
+ * so about 99 % of tasks are still running at the first look and none is polled minutes early.
  *
  * This wait is longer than 5 s for any model that takes longer than about 8 s. Spec §8 says
  * "Polling interval 2-5 seconds, with exponential backoff cap"; we read that as the interval
@@ -87,11 +97,11 @@ export const EARLY_FINISH_FACTOR = 0.9;
  * The generation time a look that saw the task done vouches for, counted from the create: the
  * midpoint between the last look that saw it running and this one. When the first look already
  * saw it done, all that is known is "before this look"; it is filed at 0.9 x the look's time. Filed
- * at the look's time itself, such samples would hold the 5 % quantile at the first look whenever
- * more than 5 % of tasks finish before it, so a prediction that came out late (the upstream got
- * faster) could never move earlier. Filed below it, they move nothing while fewer than 5 % finish
+ * at the look's time itself, such samples would hold the 1 % quantile at the first look whenever
+ * more than 1 % of tasks finish before it, so a prediction that came out late (the upstream got
+ * faster) could never move earlier. Filed below it, they move nothing while fewer than 1 % finish
  * before the first look (they sit under the quantile either way), and otherwise pull the first look
- * 10 % earlier each time they make up the 5 %.
+ * 10 % earlier each time they make up the 1 %.
  */
 export function observedGenerationMs(times: {
   submittedAtMs: number;
@@ -112,16 +122,19 @@ export interface NextPollInput extends PollingHistory {
 }
 
 /**
- * The wait before the next look at a running task: DETECT_POLL_MS while the history says the task
- * may finish any moment (up to its 99 % quantile); otherwise, and without a trusted history, the
- * backoff schedule (pollDelayMs) up to its 5 s cap.
+ * The wait before the next look at a running task: MAX_POLL_MS before the history's 5 % quantile
+ * (few tasks end there), DETECT_POLL_MS from there while the task may finish any moment (up to its
+ * 99 % quantile); otherwise, and without a trusted history, the backoff schedule (pollDelayMs) up
+ * to its 5 s cap.
  */
 export function nextPollDelayMs(input: NextPollInput): number {
   const history = trusted(input.history);
-  const tail = history === undefined ? undefined : quantileMs(history, TAIL_QUANTILE);
-  return tail !== undefined && input.sinceSubmitMs < tail
-    ? DETECT_POLL_MS
-    : pollDelayMs(input.polls);
+  if (history === undefined) return pollDelayMs(input.polls);
+  const dense = quantileMs(history, DENSE_FROM_QUANTILE) ?? 0;
+  const tail = quantileMs(history, TAIL_QUANTILE) ?? 0;
+  if (input.sinceSubmitMs < dense)
+    return Math.max(DETECT_POLL_MS, Math.min(MAX_POLL_MS, dense - input.sinceSubmitMs));
+  return input.sinceSubmitMs < tail ? DETECT_POLL_MS : pollDelayMs(input.polls);
 }
 
 const MIN_DEADLINE_MS = 5 * 60_000;

@@ -80,7 +80,7 @@ describe("the first wait", () => {
     expect(state.waitSeconds).toBe(2);
   });
 
-  it("with 20+ samples of the model and duration is their 5 % quantile less 1.5 s, counted from the create", async () => {
+  it("with 20+ samples of the model and duration is their 1 % quantile less 1.5 s, counted from the create", async () => {
     const { h, clock, stats } = await start({ generationMs: 70_000 });
     const key = generationStatsKey({ model: REQUEST.model, request: REQUEST });
     for (let s = 60; s < 80; s++) await stats.record(key, s * 1000);

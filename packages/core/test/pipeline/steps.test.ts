@@ -170,6 +170,34 @@ describe("a whole job, step by step", () => {
     expect(h.sim.counters()).toMatchObject({ creates: 2, tasksCreated: 1 });
   });
 
+  it("Download copies from the URL the look that saw the task done was given, without asking the task again", async () => {
+    const h = await harness();
+    const queued = await queuedJob(h.deps, VIDEO);
+    const polled = await pollToEnd(h.deps, await submit(h.deps, { jobId: queued.id }));
+    expect(polled.outputUrls).toHaveLength(1);
+    const taskId = (await h.deps.jobs.require(queued.id)).upstreamTaskId!;
+    const asked = h.sim.counters().pollsByTask[taskId];
+    await finish(h.deps, await download(h.deps, polled));
+    expect(h.sim.counters().pollsByTask[taskId]).toBe(asked);
+    expect((await h.deps.jobs.require(queued.id)).status).toBe("succeeded");
+  });
+
+  it("a look's URL refused as expired, or older than a minute, makes Download ask the task for a fresh one", async () => {
+    const h = await harness();
+    const queued = await queuedJob(h.deps, VIDEO);
+    const polled = await pollToEnd(h.deps, await submit(h.deps, { jobId: queued.id }));
+    const taskId = (await h.deps.jobs.require(queued.id)).upstreamTaskId!;
+    const asked = h.sim.counters().pollsByTask[taskId]!;
+    const refused = polled.outputUrls![0]!.replace(/sig=[0-9a-f]+/, "sig=" + "0".repeat(64));
+    await download(h.deps, { ...polled, outputUrls: [refused] });
+    expect(h.sim.counters().pollsByTask[taskId]).toBe(asked + 1);
+    const stale = new Date(Date.now() - 61_000).toISOString();
+    await download(h.deps, { ...polled, outputUrlsSeenAt: stale });
+    expect(h.sim.counters().pollsByTask[taskId]).toBe(asked + 2);
+    const job = await h.deps.jobs.require(queued.id);
+    expect(job.outputs).toHaveLength(1);
+  });
+
   it("a job resumed after its upstream task succeeded (a crash mid-download) goes from Submit to its look at once, then downloads", async () => {
     const h = await harness();
     const queued = await queuedJob(h.deps, VIDEO);

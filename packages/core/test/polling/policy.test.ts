@@ -20,6 +20,7 @@ import {
   observedGenerationMs,
   pollDelayMs,
   TAIL_QUANTILE,
+  DENSE_FROM_QUANTILE,
 } from "../../src/polling/policy.ts";
 
 const MIN = 60_000;
@@ -88,11 +89,12 @@ describe("firstWaitMs", () => {
     expect(firstWaitMs({ history: flat(300_000, MIN_HISTORY_SAMPLES) })).toBeGreaterThan(290_000);
   });
 
-  it("is the history's 5 % quantile less FIRST_POLL_MARGIN_MS once trusted", () => {
+  it("is the history's 1 % quantile less FIRST_POLL_MARGIN_MS once trusted", () => {
+    expect(FIRST_POLL_QUANTILE).toBe(0.01);
     const wait = firstWaitMs({ history: spread });
     expect(wait).toBe(Math.round(quantileMs(spread, FIRST_POLL_QUANTILE)! - FIRST_POLL_MARGIN_MS));
-    expect(wait).toBeGreaterThan(105_000 / BUCKET_RATIO - FIRST_POLL_MARGIN_MS);
-    expect(wait).toBeLessThan(105_000 * BUCKET_RATIO - FIRST_POLL_MARGIN_MS);
+    expect(wait).toBeGreaterThan(101_000 / BUCKET_RATIO - FIRST_POLL_MARGIN_MS);
+    expect(wait).toBeLessThan(101_000 * BUCKET_RATIO - FIRST_POLL_MARGIN_MS);
   });
 
   it("never goes under the first poll delay, however fast the model", () => {
@@ -114,7 +116,25 @@ describe("nextPollDelayMs", () => {
     ).toBe(5000);
   });
 
-  it("is DETECT_POLL_MS (2.5 s, inside the 2-5 s band) until the history's 99 % quantile", () => {
+  it("is 5 s before the history's 5 % quantile (never past it by more than a look), then DETECT_POLL_MS", () => {
+    const dense = quantileMs(spread, DENSE_FROM_QUANTILE)!;
+    const early = firstWaitMs({ history: spread });
+    expect(nextPollDelayMs({ polls: 1, sinceSubmitMs: early, history: spread })).toBe(
+      Math.max(DETECT_POLL_MS, Math.min(5000, dense - early)),
+    );
+    expect(nextPollDelayMs({ polls: 1, sinceSubmitMs: dense - 20_000, history: spread })).toBe(
+      5000,
+    );
+    expect(nextPollDelayMs({ polls: 2, sinceSubmitMs: dense - 3_000, history: spread })).toBe(3000);
+    expect(nextPollDelayMs({ polls: 2, sinceSubmitMs: dense - 1_000, history: spread })).toBe(
+      DETECT_POLL_MS,
+    );
+    expect(nextPollDelayMs({ polls: 3, sinceSubmitMs: dense, history: spread })).toBe(
+      DETECT_POLL_MS,
+    );
+  });
+
+  it("is DETECT_POLL_MS (2.5 s, inside the 2-5 s band) from the 5 % to the history's 99 % quantile", () => {
     expect(DETECT_POLL_MS).toBe(2500);
     expect(nextPollDelayMs({ polls: 7, sinceSubmitMs: 110_000, history: spread })).toBe(
       DETECT_POLL_MS,
@@ -157,9 +177,9 @@ describe("observedGenerationMs", () => {
     ).toBe(270_000);
   });
 
-  it("leaves the 5 % quantile alone while fewer than 5 % finish before the first look, and pulls it earlier once more do", () => {
+  it("leaves the 1 % quantile alone while fewer than 1 % finish before the first look, and pulls it earlier once more do", () => {
     const firstLookMs = 100_000;
-    const running = Array.from({ length: 97 }, (_, i) => 101_000 + i * 1_000);
+    const running = Array.from({ length: 197 }, (_, i) => 101_000 + i * 500);
     const historyWith = (early: number) => {
       const buckets: Record<number, number> = {};
       const add = (ms: number) => (buckets[bucketOf(ms)] = (buckets[bucketOf(ms)] ?? 0) + 1);
@@ -169,11 +189,11 @@ describe("observedGenerationMs", () => {
       return { samples: running.length + early, buckets };
     };
     const without = quantileMs(
-      { samples: 97, buckets: historyWith(0).buckets },
+      { samples: 197, buckets: historyWith(0).buckets },
       FIRST_POLL_QUANTILE,
     )!;
-    expect(quantileMs(historyWith(3), FIRST_POLL_QUANTILE)!).toBeGreaterThan(firstLookMs);
-    expect(quantileMs(historyWith(3), FIRST_POLL_QUANTILE)!).toBeLessThanOrEqual(without);
+    expect(quantileMs(historyWith(1), FIRST_POLL_QUANTILE)!).toBeGreaterThan(firstLookMs);
+    expect(quantileMs(historyWith(1), FIRST_POLL_QUANTILE)!).toBeLessThanOrEqual(without);
     expect(quantileMs(historyWith(20), FIRST_POLL_QUANTILE)!).toBeLessThan(firstLookMs * 0.95);
   });
 });
