@@ -6,6 +6,10 @@
  * s3rver in a process of its own (the local stack's s3rver child, bundled the same way), as S3 and
  * the upstream are different hosts. Every copy is checked: the stored object (read back from s3rver) and the
  * baseline's file have the source's size and sha256.
+ *
+ * The target is the copier's own CPU per GiB against fetch-to-file's: what reelay controls. On 2
+ * cores the copy's wall-clock speed also pays for s3rver's md5 and disk writes, which on AWS happen
+ * on S3's side; it is printed, with no target.
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -184,15 +188,25 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
     }
     const copyRss = Math.max(...copies.map((r) => r.maxRssBytes));
     const baseRss = Math.max(...bases.map((r) => r.maxRssBytes));
+    const cpuPerGiB = (runs: ChildResult[]) =>
+      median(runs.map((r) => r.cpuMs / 1000 / (r.bytes / GiB)));
     return [
       {
-        name: "streaming copy of a 1 GiB output into s3rver",
+        name: "copier CPU per GiB, a 1 GiB output into s3rver",
+        value: cpuPerGiB(copies),
+        unit: "CPU-s",
+        baselineName: "plain fetch to a file, same bytes, same disk",
+        baseline: cpuPerGiB(bases),
+        target: { on: "ratio", atMost: 1.3 },
+        note: `the copier process's user + system time, ${REPEATS} runs of each, alternating, median; it also hashes every byte (sha256) and streams parts to S3; ${cpuNote(copies, bases)}`,
+      },
+      {
+        name: "streaming copy of a 1 GiB output into s3rver, wall clock",
         value: median(copies.map(mbps)),
         unit: "MB/s",
         baselineName: "plain fetch to a file, same bytes, same disk",
         baseline: median(bases.map(mbps)),
-        target: { on: "ratio", atLeast: 0.7 },
-        note: `${REPEATS} runs of each, alternating, median; every copy checked by size and sha256; ${cpuNote(copies, bases)}; ${loadNote()}`,
+        note: `no target: s3rver shares the 2 cores (its md5 and disk writes are S3's own work on AWS); every copy checked by size and sha256; ${loadNote()}`,
       },
       {
         name: "copier peak RSS, 1 GiB output",
