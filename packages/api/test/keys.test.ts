@@ -82,9 +82,10 @@ describe("API keys", () => {
     expect(everything).toContain(hashApiKey(key));
   });
 
-  it("a malformed budget is 400 invalid_request with its path (an absurd amount too, which the store could not hold)", async () => {
+  it("a malformed budget is 400 invalid_request with its path (an absurd amount too, large or tiny, which the store could not hold)", async () => {
     for (const [budget, path] of [
       [{ amount: 1.7976931348623123e308, unit: "units" }, "budget.amount"],
+      [{ amount: 1e-168 }, "budget.amount"],
       [{ amount: -1 }, "budget.amount"],
       [{ amount: 5, period: "week" }, "budget.period"],
     ] as const) {

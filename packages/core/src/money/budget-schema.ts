@@ -8,8 +8,8 @@ import { ReelayError } from "../errors.ts";
 
 const BudgetSchema = z
   .object({
-    // Far above any real budget, and within what DynamoDB stores as a number in millionths.
-    amount: z.number().finite().positive().max(1e12),
+    // Counted in millionths: one millionth up to far above any real budget (DynamoDB stores both).
+    amount: z.number().finite().min(0.000001).max(1e12),
     unit: z.enum(["currency", "units"]).default("currency"),
     period: z.enum(["day", "month", "total"]).default("month"),
   })
