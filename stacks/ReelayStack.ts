@@ -54,9 +54,13 @@ export function ReelayStack({ stack, app }: StackContext) {
   const { steps, machine } = createJobFlow(stack, { ...scope, upstreamApiKey });
   const { api, fn: apiFunction } = createApi(stack, { ...scope, machine, apiKey });
   const dropFunction = createDropHandler(stack, scope);
-  const webhookFunction = createWebhookDelivery(stack, { bus, table, environment });
+  const webhooks = createWebhookDelivery(stack, {
+    bus,
+    table,
+    environment: { ...environment, REELAY_WEBHOOK_SCHEDULE: config.webhookSchedule.join(",") },
+  });
   const dispatchFunction = createDispatcher(stack, { ...scope, name: dispatch, machine });
-  const functions = { apiFunction, dropFunction, webhookFunction, dispatchFunction };
+  const functions = { apiFunction, dropFunction, ...webhooks, dispatchFunction };
   suppressNagFindings(stack, {
     functions: [...Object.values(steps), ...Object.values(functions)],
     jobFlow: machine,

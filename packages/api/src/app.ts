@@ -21,6 +21,7 @@ import { keyRoutes } from "./routes/keys.ts";
 import { modelRoutes } from "./routes/models.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { videoRoutes } from "./routes/video.ts";
+import { deliveryRoutes, replayRoutes } from "./routes/webhooks.ts";
 
 export function createApp(input: ApiDeps): Hono<ApiEnv> {
   const deps = resolveDeps(input);
@@ -70,6 +71,10 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   if (deps.batches !== undefined && deps.admission !== undefined)
     app.route("/v1/batches", batchRoutes(deps, deps.batches));
   app.route("/v1/models", modelRoutes(deps));
+  if (deps.webhooks !== undefined) {
+    app.route("/v1/webhooks/deliveries", deliveryRoutes(deps.webhooks));
+    app.route("/v1/events", replayRoutes(deps.webhooks, deps.jobs));
+  }
   if (deps.eventStream !== undefined)
     app.route("/v1/events", eventRoutes(deps.eventStream, deps.sseHeartbeatMs));
   // The dashboard lives where the event stream does (the local stack): it shows jobs finishing live.

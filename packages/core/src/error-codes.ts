@@ -228,6 +228,32 @@ const API = {
       "Warning: GET /v1/models could not read the upstream's listing; the catalog alone is shown.",
     seen: ["api"],
   },
+  delivery_not_found: {
+    status: 404,
+    retryable: false,
+    meaning: "No webhook delivery has that id.",
+    seen: ["api", "cli"],
+  },
+  delivery_conflict: {
+    status: 409,
+    retryable: true,
+    meaning: "The webhook delivery changed meanwhile (an attempt was recorded); ask again.",
+    seen: ["api"],
+  },
+  event_not_found: {
+    status: 404,
+    retryable: false,
+    meaning:
+      "No event has that id: neither a delivery of it nor a terminal job (`<jobId>.<status>`) it belongs to.",
+    seen: ["api", "cli"],
+  },
+  no_webhook_subscribers: {
+    status: 409,
+    retryable: false,
+    meaning:
+      "Nothing to replay to: no subscriber is configured (REELAY_WEBHOOKS), or none has the id asked for.",
+    seen: ["api", "cli"],
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 /** What a job records when it fails (`error`) or a step fails and is retried (`lastError`). */
