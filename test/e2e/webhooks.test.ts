@@ -8,6 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DeliveryListSchema } from "@reelay/api/openapi/webhook-operations";
 import { startReceiver, type Receiver } from "../../packages/core/test/webhooks/receiver.ts";
 import {
   getJson,
@@ -55,6 +56,8 @@ async function deliveries(query: string): Promise<any[]> {
     stack.apiKey,
   );
   expect(status).toBe(200);
+  // The log's answers are what the OpenAPI document says they are.
+  DeliveryListSchema.parse(body);
   return body.data;
 }
 

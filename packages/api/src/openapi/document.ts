@@ -5,7 +5,8 @@
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
 import { ErrorSchema } from "./responses.ts";
-import { OPERATIONS, type Operation } from "./operations.ts";
+import type { Operation } from "./operation.ts";
+import { OPERATIONS } from "./operations.ts";
 
 export interface ServedRoute {
   method: string;
