@@ -26,6 +26,8 @@ Usage:
   reelay watch [--json] [--count N]                   follow finished jobs as they happen
   reelay keys create [--name N] | list | revoke ID    API keys (with the admin key; create prints the key once)
   reelay retry ID [--prompt P]                       a new job from a failed or cancelled one's request
+  reelay webhooks deliveries [--status S] [--event ID] | retry DELIVERY_ID | replay EVENT_ID [--subscriber S]
+                                                      the webhook delivery log; attempt again; send an event again
   reelay help                                         this text
 `;
 
@@ -44,6 +46,7 @@ const commands: Record<string, () => Promise<Command>> = {
   up: async () => (await import("./commands/up.ts")).runUp,
   keys: async () => (await import("./commands/keys.ts")).runKeys,
   retry: async () => (await import("./commands/retry.ts")).runRetry,
+  webhooks: async () => (await import("./commands/webhooks.ts")).runWebhooks,
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {

@@ -30,6 +30,19 @@ export interface ApiKeyView {
   budget?: { amount: number; unit: "currency" | "units"; period: string; used?: number };
 }
 
+/** One webhook delivery from GET /v1/webhooks/deliveries, with every attempt. */
+export interface DeliveryView {
+  id: string;
+  eventId: string;
+  eventType: string;
+  subscriber: string;
+  url: string;
+  status: "pending" | "delivered" | "dead";
+  attempts: { at: string; latencyMs: number; status?: number; error?: string }[];
+  nextAttemptAt?: string;
+  createdAt: string;
+}
+
 /** A body sent as it is (a batch file's text), not as JSON. */
 class RawBody {
   constructor(readonly text: string) {}
@@ -135,6 +148,30 @@ export class ReelayApiClient {
 
   retryJob(id: string, changes?: Record<string, unknown>): Promise<JobView> {
     return this.#json("POST", `/v1/jobs/${encodeURIComponent(id)}/retry`, changes ?? {});
+  }
+
+  async deliveries(filters: {
+    status?: string;
+    event?: string;
+    limit?: number;
+  }): Promise<DeliveryView[]> {
+    const query = new URLSearchParams(
+      Object.entries(filters).flatMap(([k, v]) =>
+        v === undefined ? [] : [[k, String(v)] as [string, string]],
+      ),
+    ).toString();
+    const path = `/v1/webhooks/deliveries${query === "" ? "" : `?${query}`}`;
+    return (await this.#json<{ data: DeliveryView[] }>("GET", path)).data;
+  }
+
+  retryDelivery(id: string): Promise<DeliveryView> {
+    return this.#json("POST", `/v1/webhooks/deliveries/${encodeURIComponent(id)}/retry`, {});
+  }
+
+  async replayEvent(eventId: string, subscriber?: string): Promise<DeliveryView[]> {
+    const body = subscriber === undefined ? {} : { subscriber };
+    const path = `/v1/events/${encodeURIComponent(eventId)}/replay`;
+    return (await this.#json<{ data: DeliveryView[] }>("POST", path, body)).data;
   }
 
   revokeKey(id: string): Promise<ApiKeyView> {
