@@ -11,7 +11,7 @@ import {
   deliveryNotFound,
 } from "@reelay/core/webhooks/deliveries";
 import { safeUrl } from "@reelay/core/net/guarded-fetch";
-import { replay } from "@reelay/core/webhooks/replay";
+import { eventNotFound, replay } from "@reelay/core/webhooks/replay";
 import type { JobStore } from "@reelay/core/jobs/store";
 import { forbidden, isAdmin } from "../auth.ts";
 import { jsonBodyLimit, parseJson } from "../body.ts";
@@ -91,7 +91,9 @@ function readSubscriber(text: string): string | undefined {
 export function replayRoutes(webhooks: WebhookApiDeps, jobs: JobStore): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
   routes.post("/:id/replay", jsonBodyLimit(16 * 1024), async (c) => {
-    const eventId = readEventId(c.req.param("id"), "id") as string;
+    const eventId = c.req.param("id");
+    // A malformed id names no event: the same 404 as an unknown one.
+    if (!EVENT_ID.test(eventId)) throw eventNotFound(eventId.slice(0, 60));
     const subscriber = readSubscriber(await c.req.text());
     const made = await replay({ ...webhooks, jobs }, eventId, subscriber);
     webhooks.wake?.();

@@ -17,6 +17,13 @@ export interface ReplayDeps extends OutboxDeps {
   targets?: readonly DeliveryTarget[];
 }
 
+export function eventNotFound(eventId: string): ReelayError {
+  return new ReelayError("event_not_found", `No event ${eventId} was sent or can be rebuilt.`, {
+    status: 404,
+    path: "id",
+  });
+}
+
 const EVENT_ID = /^(.+)\.(succeeded|failed|cancelled|completed)$/;
 
 async function eventEntry(
@@ -28,12 +35,7 @@ async function eventEntry(
   if (first !== undefined) return { eventId, eventType: first.eventType, body: first.body };
   const [, jobId, status] = EVENT_ID.exec(eventId) ?? [];
   const job = jobId === undefined ? undefined : await deps.jobs.get(jobId);
-  if (job === undefined || job.status !== status) {
-    throw new ReelayError("event_not_found", `No event ${eventId} was sent or can be rebuilt.`, {
-      status: 404,
-      path: "id",
-    });
-  }
+  if (job === undefined || job.status !== status) throw eventNotFound(eventId);
   const event = buildTerminalEvent(job);
   return { eventId, eventType: event["detail-type"], body: webhookMessage(event).body };
 }
