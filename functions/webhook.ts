@@ -1,7 +1,8 @@
 /**
  * Webhook delivery on AWS, two entry points:
  * - `handler`, the target of the rule for reelay's events on bus reelay: records one pending
- *   delivery per subscriber in the REELAY_WEBHOOKS secret (a JSON array of {url, secret}), then
+ *   delivery per subscriber (those in the REELAY_WEBHOOKS secret, a JSON array of {url, secret},
+ *   and the managed ones made through POST /v1/webhooks that want the event), then
  *   sends what is due, so the schedule's immediate first attempt goes out at once. A failure before
  *   the deliveries are recorded fails the invocation and EventBridge tries it again; recording twice
  *   adds nothing.
@@ -14,14 +15,21 @@ import { webhookFetchPolicy } from "@reelay/core/net/policy";
 import { DeliveryStore } from "@reelay/core/webhooks/deliveries";
 import { enqueueEvent } from "@reelay/core/webhooks/outbox";
 import { type BridgeEnvelope, eventFromBridge } from "@reelay/core/webhooks/payload";
+import { JobStore } from "@reelay/core/jobs/store";
+import { SubscriberStore } from "@reelay/core/webhooks/managed";
 import { parseSubscribersText } from "@reelay/core/webhooks/subscribers";
+import { ownerFromJobs, type Subscribers, targetsFor } from "@reelay/core/webhooks/targets";
 import { type SweepDeps, sweepDeliveries } from "@reelay/core/webhooks/sweep";
 import { awsProcess } from "./support/deps.ts";
 import { readSecret } from "./support/secrets.ts";
 
-const subscribers = parseSubscribersText(await readSecret("REELAY_WEBHOOKS"), "REELAY_WEBHOOKS");
 const { config, clients } = awsProcess();
 const store = new DeliveryStore(clients.db, clients.tableName);
+const subscribers: Subscribers = {
+  config: parseSubscribersText(await readSecret("REELAY_WEBHOOKS"), "REELAY_WEBHOOKS"),
+  managed: new SubscriberStore(clients.db, clients.tableName),
+  ownerOf: ownerFromJobs(new JobStore(clients.db, clients.tableName)),
+};
 const now = () => new Date();
 const deps: SweepDeps = {
   store,
@@ -49,7 +57,7 @@ export async function handler(envelope: BridgeEnvelope): Promise<void> {
   const added = await enqueueEvent(
     { store, schedule: config.webhookSchedule, now },
     event,
-    subscribers,
+    await targetsFor(subscribers, event),
   );
   const attempted = await sweepUntilDone();
   console.log(JSON.stringify({ msg: "webhook", webhookId: event.id, added, attempted }));

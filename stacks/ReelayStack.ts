@@ -48,17 +48,14 @@ export function ReelayStack({ stack, app }: StackContext) {
     REELAY_UPSTREAM_URL: upstreamUrlFor(app.stage, config.upstreamUrl),
     REELAY_DEFAULT_MODEL: config.defaultModel,
     REELAY_DISPATCH_FUNCTION: dispatch.name,
+    REELAY_WEBHOOK_SCHEDULE: config.webhookSchedule.join(","),
     ...admissionEnvironment(config.admission),
   };
   const scope = { table, bucket, bus, environment, dispatchArn: dispatch.arn };
   const { steps, machine } = createJobFlow(stack, { ...scope, upstreamApiKey });
   const { api, fn: apiFunction } = createApi(stack, { ...scope, machine, apiKey });
   const dropFunction = createDropHandler(stack, scope);
-  const webhooks = createWebhookDelivery(stack, {
-    bus,
-    table,
-    environment: { ...environment, REELAY_WEBHOOK_SCHEDULE: config.webhookSchedule.join(",") },
-  });
+  const webhooks = createWebhookDelivery(stack, { bus, table, environment });
   const dispatchFunction = createDispatcher(stack, { ...scope, name: dispatch, machine });
   const functions = { apiFunction, dropFunction, ...webhooks, dispatchFunction };
   suppressNagFindings(stack, {

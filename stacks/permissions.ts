@@ -21,6 +21,7 @@ import { manifestKey } from "@reelay/core/pipeline/outputs";
 import { resultsKey } from "@reelay/core/batches/progress";
 import { BUDGET_KEY_PREFIX } from "@reelay/core/money/budget";
 import { DELIVERY_ID_PREFIX, DELIVERY_PARTITION_PREFIX } from "@reelay/core/webhooks/deliveries";
+import { SUBSCRIBER_ID_PREFIX, SUBSCRIBERS_PARTITION } from "@reelay/core/webhooks/managed";
 
 export type TableAction =
   | "GetItem"
@@ -56,6 +57,7 @@ function allow(
 export type TableItems =
   | "jobs"
   | "deliveries"
+  | "webhook-subscribers"
   | "generation-stats"
   | "admission"
   | "batches"
@@ -66,6 +68,8 @@ const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
   jobs: JOB_ID_PREFIXES.map((prefix) => `${prefix}_*`),
   // Webhook deliveries, and their partitions of the listing index (one per status).
   deliveries: [`${DELIVERY_ID_PREFIX}_*`, `${DELIVERY_PARTITION_PREFIX}*`],
+  // Managed subscribers (their secrets sign deliveries) and their partition of the listing index.
+  "webhook-subscribers": [`${SUBSCRIBER_ID_PREFIX}_*`, SUBSCRIBERS_PARTITION],
   "generation-stats": [`${GENERATION_STATS_KEY_PREFIX}*`],
   // The admission item, the queue entries, and the queue's partition of the listing index.
   admission: [ADMISSION_KEY, `${QUEUE_KEY_PREFIX}*`, QUEUE_PARTITION],

@@ -33,6 +33,9 @@ export function createWebhookDelivery(
     });
     // Delivery items and their partitions of the listing index (due ones are found through it).
     allowTable(fn, scope.table, ["GetItem", "PutItem", "UpdateItem", "Query"], "deliveries");
+    // The managed subscribers an event goes to, and the job whose key owns it.
+    allowTable(fn, scope.table, ["GetItem", "Query"], "webhook-subscribers");
+    allowTable(fn, scope.table, ["GetItem"], "jobs");
     return fn;
   };
   // A failed run of the event's function is run again until its deliveries are recorded (recording

@@ -420,6 +420,8 @@ describe("IAM", () => {
     const batchItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=bat_*|batches-due|BATCH";
     const budgetItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=budget#*";
     const deliveryItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=dlv_*|WEBHOOK#*";
+    const subscriberItems =
+      " if ForAllValues:StringLike dynamodb:LeadingKeys=whsub_*|WEBHOOK_SUBSCRIBER";
     const step = [
       `dynamodb:GetItem Jobs${jobItems}`,
       `dynamodb:UpdateItem Jobs${jobItems}`,
@@ -434,6 +436,10 @@ describe("IAM", () => {
       `dynamodb:UpdateItem Jobs${deliveryItems}`,
       `dynamodb:Query Jobs${deliveryItems}`,
       `dynamodb:Query Jobs/index/gsi1${deliveryItems}`,
+      `dynamodb:GetItem Jobs${subscriberItems}`,
+      `dynamodb:Query Jobs${subscriberItems}`,
+      `dynamodb:Query Jobs/index/gsi1${subscriberItems}`,
+      `dynamodb:GetItem Jobs${jobItems}`,
       ...secret("REELAY_WEBHOOKS"),
       ...xray,
     ]);

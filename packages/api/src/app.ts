@@ -21,6 +21,7 @@ import { keyRoutes } from "./routes/keys.ts";
 import { modelRoutes } from "./routes/models.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { videoRoutes } from "./routes/video.ts";
+import { subscriberRoutes } from "./routes/subscribers.ts";
 import { deliveryRoutes, replayRoutes } from "./routes/webhooks.ts";
 
 export function createApp(input: ApiDeps): Hono<ApiEnv> {
@@ -74,6 +75,8 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   if (deps.webhooks !== undefined) {
     app.route("/v1/webhooks/deliveries", deliveryRoutes(deps.webhooks));
     app.route("/v1/events", replayRoutes(deps.webhooks, deps.jobs));
+    if (deps.webhooks.managed !== undefined)
+      app.route("/v1/webhooks", subscriberRoutes(deps.webhooks.managed, deps.now));
   }
   if (deps.eventStream !== undefined)
     app.route("/v1/events", eventRoutes(deps.eventStream, deps.sseHeartbeatMs));

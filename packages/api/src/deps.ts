@@ -17,7 +17,9 @@ import type {
 } from "@reelay/core/ports";
 import type { ObjectStore } from "@reelay/core/storage/objects";
 import type { DeliveryStore } from "@reelay/core/webhooks/deliveries";
-import type { DeliveryTarget } from "@reelay/core/webhooks/outbox";
+import type { SubscriberStore } from "@reelay/core/webhooks/managed";
+import type { DeliveryTarget } from "@reelay/core/webhooks/targets";
+import type { Deployment } from "@reelay/core/net/policy";
 
 export interface Caller {
   keyId: string;
@@ -31,8 +33,10 @@ export interface WebhookApiDeps {
   /** REELAY_WEBHOOK_SCHEDULE: a replay gets the full schedule. */
   schedule: readonly number[];
   now: Clock;
-  /** The deployment's subscribers; without them a replay goes to the event's earlier ones. */
-  targets?: readonly DeliveryTarget[];
+  /** Every subscriber now; without it a replay goes to the event's earlier ones. */
+  targets?: () => Promise<DeliveryTarget[]>;
+  /** Managed subscribers (POST /v1/webhooks), with where reelay runs (for the URL check). */
+  managed?: { store: SubscriberStore; deployment: Deployment };
   /** Sweeps at once (local stack); on AWS the next scheduled sweep sends it. */
   wake?: () => void;
 }

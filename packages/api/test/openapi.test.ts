@@ -4,6 +4,7 @@ import { z } from "zod";
 import { validate, VideoRequestSchema } from "@reelay/core";
 import { ApiKeyStore } from "@reelay/core/keys/store";
 import { DeliveryStore } from "@reelay/core/webhooks/deliveries";
+import { SubscriberStore } from "@reelay/core/webhooks/managed";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { servedKeys, undocumentedRoutes, type OpenApiDocument } from "../src/openapi/document.ts";
 import { OPERATIONS } from "../src/openapi/operations.ts";
@@ -31,6 +32,10 @@ const everything = () => ({
     store: new DeliveryStore(aws.ddb, "deliveries-never-read"),
     schedule: [0],
     now: () => new Date(),
+    managed: {
+      store: new SubscriberStore(aws.ddb, "subscribers-never-read"),
+      deployment: "aws" as const,
+    },
   },
 });
 

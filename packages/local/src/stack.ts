@@ -24,7 +24,10 @@ import { webhookFetchPolicy } from "@reelay/core/net/policy";
 import type { Job } from "@reelay/core/jobs/types";
 import type { PipelineDeps } from "@reelay/core/pipeline/deps";
 import { DeliveryStore } from "@reelay/core/webhooks/deliveries";
-import { deliveringSink, targetOf } from "@reelay/core/webhooks/outbox";
+import { JobStore } from "@reelay/core/jobs/store";
+import { SubscriberStore } from "@reelay/core/webhooks/managed";
+import { deliveringSink } from "@reelay/core/webhooks/outbox";
+import { allTargets, ownerFromJobs, type Subscribers } from "@reelay/core/webhooks/targets";
 import { dropDepsFrom, wirePipeline } from "@reelay/core/wiring";
 import { isWaiting } from "@reelay/core/admission/control";
 import type { EventSink, JobStarter } from "@reelay/core/ports";
@@ -144,8 +147,9 @@ interface LocalWebhooks {
 }
 
 /**
- * Events to the REELAY_WEBHOOKS subscribers: recorded as pending deliveries in the jobs table, sent
- * by the sweep on its schedule (REELAY_WEBHOOK_SCHEDULE), so a restart carries on where it stopped.
+ * Events to the REELAY_WEBHOOKS subscribers and the managed ones: recorded as pending deliveries in
+ * the jobs table, sent by the sweep on its schedule (REELAY_WEBHOOK_SCHEDULE), so a restart carries
+ * on where it stopped.
  */
 function startWebhooks(
   options: LocalStackOptions,
@@ -154,7 +158,13 @@ function startWebhooks(
   cleanups: Cleanups,
 ): LocalWebhooks {
   const store = new DeliveryStore(clients.ddb, clients.tableName);
-  const { webhooks: subscribers, webhookSchedule: schedule } = options.config;
+  const managed = new SubscriberStore(clients.ddb, clients.tableName);
+  const { webhookSchedule: schedule } = options.config;
+  const subscribers: Subscribers = {
+    config: options.config.webhooks,
+    managed,
+    ownerOf: ownerFromJobs(new JobStore(clients.ddb, clients.tableName)),
+  };
   const now = () => new Date();
   // Loopback subscribers are allowed here (a local receiver); private and metadata addresses are not.
   const fetch = guardedFetch(webhookFetchPolicy("local"));
@@ -163,7 +173,14 @@ function startWebhooks(
   const deps = { store, subscribers, schedule, now };
   return {
     sink: deliveringSink(clients.events, deps, sweeper.wake),
-    api: { store, schedule, now, targets: subscribers.map(targetOf), wake: sweeper.wake },
+    api: {
+      store,
+      schedule,
+      now,
+      targets: () => allTargets(subscribers),
+      managed: { store: managed, deployment: "local" },
+      wake: sweeper.wake,
+    },
   };
 }
 

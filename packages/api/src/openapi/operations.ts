@@ -21,6 +21,7 @@ import {
   TaskSchema,
 } from "./responses.ts";
 import type { ErrorCase, Operation, Parameter } from "./operation.ts";
+import { subscriberOperations } from "./subscriber-operations.ts";
 import { webhookOperations } from "./webhook-operations.ts";
 
 const ID = "vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T";
@@ -971,4 +972,5 @@ export const OPERATIONS: Record<string, Operation> = {
     errors: [UNAUTHORIZED, BATCH_NOT_FOUND],
   },
   ...webhookOperations({ unauthorized: UNAUTHORIZED, adminOnly: ADMIN_ONLY }),
+  ...subscriberOperations(UNAUTHORIZED),
 };

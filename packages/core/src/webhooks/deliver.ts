@@ -7,7 +7,6 @@
 import { ReelayError } from "../errors.ts";
 import type { DeliveryAttempt } from "./deliveries.ts";
 import { signWebhook } from "./sign.ts";
-import type { WebhookSubscriber } from "./subscribers.ts";
 import type { WebhookMessage } from "./payload.ts";
 
 /** Per-attempt limit on the whole HTTP exchange. */
@@ -29,11 +28,17 @@ export interface AttemptOutcome {
   final: boolean;
 }
 
-/** The first 1 KB of an answer as text, without the secret. */
-async function answerText(response: Response, secret: string): Promise<string> {
+/** Where an attempt goes and the secrets that sign it (more than one during a rotation). */
+export interface SigningTarget {
+  url: string;
+  secrets: readonly string[];
+}
+
+/** The first 1 KB of an answer as text, without the secrets. */
+async function answerText(response: Response, secrets: readonly string[]): Promise<string> {
   const bytes = new Uint8Array(await response.arrayBuffer().catch(() => new ArrayBuffer(0)));
   const text = new TextDecoder().decode(bytes.subarray(0, RESPONSE_KEPT_BYTES));
-  return text.split(secret).join("[secret]");
+  return secrets.reduce((kept, secret) => kept.split(secret).join("[secret]"), text);
 }
 
 function failureText(error: unknown): { error: string; final: boolean } {
@@ -46,13 +51,13 @@ function failureText(error: unknown): { error: string; final: boolean } {
 }
 
 export async function attemptDelivery(
-  subscriber: WebhookSubscriber,
+  subscriber: SigningTarget,
   message: WebhookMessage,
   io: AttemptIo,
 ): Promise<AttemptOutcome> {
   const started = io.now();
   const headers = signWebhook(
-    subscriber.secret,
+    subscriber.secrets,
     message.id,
     started.getTime() / 1000,
     message.body,
@@ -67,7 +72,7 @@ export async function attemptDelivery(
       redirect: "manual",
       signal: AbortSignal.timeout(io.timeoutMs ?? ATTEMPT_TIMEOUT_MS),
     });
-    const response1k = await answerText(response, subscriber.secret);
+    const response1k = await answerText(response, subscriber.secrets);
     const delivered = response.status >= 200 && response.status < 300;
     return {
       attempt: { at, latencyMs: latency(), status: response.status, response: response1k },

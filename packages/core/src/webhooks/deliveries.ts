@@ -23,6 +23,7 @@ import {
 import { ReelayError } from "../errors.ts";
 import { JOBS_LIST_INDEX } from "../jobs/schema.ts";
 import { isConditionFailure } from "../storage/conditions.ts";
+import { partitionItems } from "../storage/partition.ts";
 
 export const DELIVERY_ID_PREFIX = "dlv";
 /** Partitions of the listing index that hold deliveries, one per status (the stack grants them). */
@@ -266,26 +267,18 @@ export class DeliveryStore {
   async #partition(status: DeliveryStatus, filters: DeliveryFilters): Promise<Delivery[]> {
     const found: Delivery[] = [];
     const limit = filters.limit ?? 50;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const answer = await this.#db.send(
-        new QueryCommand({
-          TableName: this.#table,
-          IndexName: JOBS_LIST_INDEX,
-          KeyConditionExpression: "gsi1pk = :p",
-          ExpressionAttributeValues: {
-            ":p": `${DELIVERY_PARTITION_PREFIX}${status}`,
-            ...(filters.eventId === undefined ? {} : { ":e": filters.eventId }),
-          },
-          ...(filters.eventId === undefined ? {} : { FilterExpression: "eventId = :e" }),
-          ScanIndexForward: false,
-          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
-        }),
-      );
-      found.push(...(answer.Items ?? []).map(toDelivery));
-      start = answer.LastEvaluatedKey;
-    } while (start !== undefined && found.length < limit);
-    return found.slice(0, limit);
+    const query = {
+      partition: `${DELIVERY_PARTITION_PREFIX}${status}`,
+      descending: true,
+      ...(filters.eventId === undefined
+        ? {}
+        : { filter: { expression: "eventId = :e", values: { ":e": filters.eventId } } }),
+    };
+    for await (const item of partitionItems(this.#db, this.#table, query)) {
+      found.push(toDelivery(item));
+      if (found.length >= limit) break;
+    }
+    return found;
   }
 }
 

@@ -4,7 +4,6 @@
  * made from the event and the subscriber, so enqueueing the same event again (a retried Lambda, a
  * restart re-announcing a job) adds nothing; a replay makes fresh ids for the same event.
  */
-import { createHash } from "node:crypto";
 import { ulid } from "ulid";
 import type { ReelayEvent } from "../events/types.ts";
 import { ulidShapeFrom } from "../jobs/ids.ts";
@@ -12,28 +11,13 @@ import type { EventSink } from "../ports.ts";
 import { DELIVERY_ID_PREFIX, type Delivery, type DeliveryStore } from "./deliveries.ts";
 import { webhookMessage } from "./payload.ts";
 import { scheduledWaitMs } from "./schedule.ts";
-import type { WebhookSubscriber } from "./subscribers.ts";
-
-/** A REELAY_WEBHOOKS subscriber's id in the log: its URL's digest (the URL may hold a token). */
-export function subscriberKey(subscriber: Pick<WebhookSubscriber, "url">): string {
-  return `config:${createHash("sha256").update(subscriber.url).digest("hex").slice(0, 16)}`;
-}
+import { type DeliveryTarget, type Subscribers, targetsFor } from "./targets.ts";
 
 export interface OutboxDeps {
   store: DeliveryStore;
   schedule: readonly number[];
   now: () => Date;
   random?: () => number;
-}
-
-/** Where a delivery goes: the subscriber's id and URL (its secret stays in the configuration). */
-export interface DeliveryTarget {
-  subscriber: string;
-  url: string;
-}
-
-export function targetOf(subscriber: WebhookSubscriber): DeliveryTarget {
-  return { subscriber: subscriberKey(subscriber), url: subscriber.url };
 }
 
 /** What a delivery sends: the event's id (the webhook-id), its type and the body. */
@@ -71,7 +55,7 @@ function newDelivery(
 export async function enqueueEvent(
   deps: OutboxDeps,
   event: ReelayEvent,
-  subscribers: readonly WebhookSubscriber[],
+  targets: readonly DeliveryTarget[],
 ): Promise<number> {
   const entry = {
     eventId: event.id,
@@ -79,8 +63,7 @@ export async function enqueueEvent(
     body: webhookMessage(event).body,
   };
   const added = await Promise.all(
-    subscribers.map((subscriber) => {
-      const target = targetOf(subscriber);
+    targets.map((target) => {
       const id = `${DELIVERY_ID_PREFIX}_${ulidShapeFrom([event.id, target.subscriber])}`;
       return deps.store.add(newDelivery(deps, entry, target, id));
     }),
@@ -108,13 +91,13 @@ export async function replayEvent(
  */
 export function deliveringSink(
   inner: EventSink,
-  deps: OutboxDeps & { subscribers: readonly WebhookSubscriber[] },
+  deps: OutboxDeps & { subscribers: Subscribers },
   onEnqueued: () => void = () => undefined,
 ): EventSink {
   return {
     emit: async (event) => {
-      if (deps.subscribers.length > 0 && (await enqueueEvent(deps, event, deps.subscribers)) > 0)
-        onEnqueued();
+      const targets = await targetsFor(deps.subscribers, event);
+      if (targets.length > 0 && (await enqueueEvent(deps, event, targets)) > 0) onEnqueued();
       await inner.emit(event);
     },
   };

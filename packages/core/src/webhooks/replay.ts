@@ -8,13 +8,14 @@ import { ReelayError } from "../errors.ts";
 import { buildTerminalEvent } from "../events/types.ts";
 import type { JobStore } from "../jobs/store.ts";
 import type { Delivery, DeliveryStore } from "./deliveries.ts";
-import { type DeliveryTarget, type OutboxDeps, type OutboxEntry, replayEvent } from "./outbox.ts";
+import { type OutboxDeps, type OutboxEntry, replayEvent } from "./outbox.ts";
+import type { DeliveryTarget } from "./targets.ts";
 import { webhookMessage } from "./payload.ts";
 
 export interface ReplayDeps extends OutboxDeps {
   jobs: Pick<JobStore, "get">;
-  /** The deployment's subscribers as targets; without them (AWS' API), the event's earlier ones. */
-  targets?: readonly DeliveryTarget[];
+  /** Every subscriber now; without it (AWS' API), the event's earlier ones. */
+  targets?: () => Promise<DeliveryTarget[]>;
 }
 
 export function eventNotFound(eventId: string): ReelayError {
@@ -40,8 +41,11 @@ async function eventEntry(
   return { eventId, eventType: event["detail-type"], body: webhookMessage(event).body };
 }
 
-function targetsOf(deps: ReplayDeps, earlier: readonly Delivery[]): DeliveryTarget[] {
-  if (deps.targets !== undefined) return [...deps.targets];
+async function targetsOf(
+  deps: ReplayDeps,
+  earlier: readonly Delivery[],
+): Promise<DeliveryTarget[]> {
+  if (deps.targets !== undefined) return deps.targets();
   const seen = new Map(
     earlier.map((d) => [d.subscriber, { subscriber: d.subscriber, url: d.url }]),
   );
@@ -56,7 +60,7 @@ export async function replay(
 ): Promise<Delivery[]> {
   const earlier = await deps.store.list({ eventId, limit: 100 });
   const entry = await eventEntry(deps, eventId, earlier);
-  const targets = targetsOf(deps, earlier).filter(
+  const targets = (await targetsOf(deps, earlier)).filter(
     (target) => subscriber === undefined || target.subscriber === subscriber,
   );
   if (targets.length === 0) {

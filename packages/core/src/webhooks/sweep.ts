@@ -5,9 +5,8 @@
  */
 import { type AttemptIo, ATTEMPT_TIMEOUT_MS, attemptDelivery } from "./deliver.ts";
 import type { Delivery, DeliveryAttempt, DeliveryStatus, DeliveryStore } from "./deliveries.ts";
-import { subscriberKey } from "./outbox.ts";
 import { scheduledWaitMs } from "./schedule.ts";
-import type { WebhookSubscriber } from "./subscribers.ts";
+import { signingFor, type Subscribers } from "./targets.ts";
 
 /** Deliveries one sweep takes at most; a full page means another sweep follows at once. */
 const SWEEP_PAGE = 25;
@@ -16,7 +15,7 @@ const LEASE_MS = ATTEMPT_TIMEOUT_MS + 20_000;
 
 export interface SweepDeps extends AttemptIo {
   store: DeliveryStore;
-  subscribers: readonly WebhookSubscriber[];
+  subscribers: Subscribers;
   schedule: readonly number[];
   random?: () => number;
 }
@@ -47,12 +46,12 @@ function nextStep(
 async function sendOne(deps: SweepDeps, delivery: Delivery): Promise<boolean> {
   const claimed = await deps.store.claim(delivery, new Date(deps.now().getTime() + LEASE_MS));
   if (claimed === undefined) return false;
-  const subscriber = deps.subscribers.find((s) => subscriberKey(s) === delivery.subscriber);
+  const subscriber = await signingFor(deps.subscribers, delivery.subscriber, deps.now());
   if (subscriber === undefined) {
     const attempt: DeliveryAttempt = {
       at: deps.now().toISOString(),
       latencyMs: 0,
-      error: "the subscriber is no longer configured",
+      error: "the subscriber is no longer configured or was removed",
     };
     return deps.store.record(claimed, attempt, { status: "dead" });
   }

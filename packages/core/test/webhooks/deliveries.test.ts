@@ -10,11 +10,14 @@ import { JobStore } from "../../src/jobs/store.ts";
 import { guardedFetch } from "../../src/net/guarded-fetch.ts";
 import { webhookFetchPolicy } from "../../src/net/policy.ts";
 import { DeliveryStore } from "../../src/webhooks/deliveries.ts";
-import { enqueueEvent, subscriberKey, targetOf } from "../../src/webhooks/outbox.ts";
+import { enqueueEvent } from "../../src/webhooks/outbox.ts";
 import { replay } from "../../src/webhooks/replay.ts";
 import { parseSchedule, scheduledWaitMs } from "../../src/webhooks/schedule.ts";
 import { type SweepDeps, sweepDeliveries } from "../../src/webhooks/sweep.ts";
 import type { WebhookSubscriber } from "../../src/webhooks/subscribers.ts";
+import { allTargets, subscriberKey, targetOf, targetsFor } from "../../src/webhooks/targets.ts";
+import { SubscriberStore } from "../../src/webhooks/managed.ts";
+import { signWebhook } from "../../src/webhooks/sign.ts";
 import { startLocalAws, type LocalAws } from "../support/local-aws.ts";
 import { event } from "./fixtures.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
@@ -47,7 +50,7 @@ async function setup(subscribers: WebhookSubscriber[], schedule: number[]) {
   const clock = { now: new Date() };
   const deps: SweepDeps = {
     store: new DeliveryStore(aws.ddb, tableName),
-    subscribers,
+    subscribers: { config: subscribers },
     schedule,
     now: () => clock.now,
     // No jitter: the waits are exactly the schedule's.
@@ -57,7 +60,7 @@ async function setup(subscribers: WebhookSubscriber[], schedule: number[]) {
   const advance = (seconds: number) => {
     clock.now = new Date(clock.now.getTime() + seconds * 1000);
   };
-  return { deps, advance, jobs: new JobStore(aws.ddb, tableName) };
+  return { deps, advance, tableName, jobs: new JobStore(aws.ddb, tableName) };
 }
 
 function verify(request: Receiver["received"][number], key = secret): unknown {
@@ -89,7 +92,7 @@ describe("durable webhook deliveries", () => {
       (n) => (n <= 5 ? `down ${secret}` : "ok"),
     );
     const { deps, advance } = await setup([{ url: hook.url, secret }], [0, 1, 1, 1, 1, 1]);
-    expect(await enqueueEvent(deps, event, deps.subscribers)).toBe(1);
+    expect(await enqueueEvent(deps, event, deps.subscribers.config.map(targetOf))).toBe(1);
     for (let attempt = 1; attempt <= 6; attempt++) {
       expect(await sweepDeliveries(deps)).toMatchObject({ attempted: 1 });
       // Not due again until the next wait has passed.
@@ -117,8 +120,8 @@ describe("durable webhook deliveries", () => {
       ],
       [0],
     );
-    expect(await enqueueEvent(deps, event, deps.subscribers)).toBe(2);
-    expect(await enqueueEvent(deps, event, deps.subscribers)).toBe(0);
+    expect(await enqueueEvent(deps, event, deps.subscribers.config.map(targetOf))).toBe(2);
+    expect(await enqueueEvent(deps, event, deps.subscribers.config.map(targetOf))).toBe(0);
     expect(await deps.store.list({ status: "pending" })).toHaveLength(2);
   });
 
@@ -128,7 +131,7 @@ describe("durable webhook deliveries", () => {
       () => "x".repeat(5000),
     );
     const { deps } = await setup([{ url: hook.url, secret }], [0]);
-    await enqueueEvent(deps, event, deps.subscribers);
+    await enqueueEvent(deps, event, deps.subscribers.config.map(targetOf));
     await sweepDeliveries(deps);
     const [delivery] = await deps.store.list();
     expect(delivery?.attempts[0]?.response).toHaveLength(1024);
@@ -137,7 +140,7 @@ describe("durable webhook deliveries", () => {
   it("is dead when the schedule is spent; a retry makes exactly one more attempt", async () => {
     const hook = await receiver((n) => (n <= 2 ? 500 : 200));
     const { deps, advance } = await setup([{ url: hook.url, secret }], [0, 5]);
-    await enqueueEvent(deps, event, deps.subscribers);
+    await enqueueEvent(deps, event, deps.subscribers.config.map(targetOf));
     await sweepDeliveries(deps);
     advance(5);
     await sweepDeliveries(deps);
@@ -157,19 +160,19 @@ describe("durable webhook deliveries", () => {
 
   it("a delivery to a subscriber no longer configured is dead, and says why", async () => {
     const { deps } = await setup([{ url: "http://127.0.0.1:9/gone", secret }], [0]);
-    await enqueueEvent(deps, event, deps.subscribers);
-    await sweepDeliveries({ ...deps, subscribers: [] });
+    await enqueueEvent(deps, event, deps.subscribers.config.map(targetOf));
+    await sweepDeliveries({ ...deps, subscribers: { config: [] } });
     const [dead] = await deps.store.list({ status: "dead" });
-    expect(dead?.attempts[0]?.error).toBe("the subscriber is no longer configured");
+    expect(dead?.attempts[0]?.error).toBe("the subscriber is no longer configured or was removed");
   });
 
   it("replay sends the event again with its original id, freshly signed, as a new delivery; an event never sent nor rebuildable is event_not_found", async () => {
     const hook = await receiver(() => 200);
     const { deps, advance } = await setup([{ url: hook.url, secret }], [0]);
-    await enqueueEvent(deps, event, deps.subscribers);
+    await enqueueEvent(deps, event, deps.subscribers.config.map(targetOf));
     await sweepDeliveries(deps);
     advance(2);
-    const targets = deps.subscribers.map(targetOf);
+    const targets = async () => deps.subscribers.config.map(targetOf);
     const [again] = await replay(
       { ...deps, targets, jobs: { get: async () => undefined } },
       event.id,
@@ -192,7 +195,79 @@ describe("durable webhook deliveries", () => {
 
   it("never shows among the jobs of the same table", async () => {
     const { deps, jobs } = await setup([{ url: "http://127.0.0.1:9/a", secret }], [0]);
-    await enqueueEvent(deps, event, deps.subscribers);
+    await enqueueEvent(deps, event, deps.subscribers.config.map(targetOf));
     expect((await jobs.list()).jobs).toEqual([]);
+  });
+});
+
+/** The signatures of a request, one per secret that signed it. */
+function signatures(request: Receiver["received"][number]): string[] {
+  return String(request.headers["webhook-signature"]).split(" ");
+}
+
+describe("managed subscribers", () => {
+  it("receive deliveries signed with their own secret; after a rotation both secrets verify for 24 h, then only the new one signs", async () => {
+    const hook = await receiver(() => 200);
+    const { deps, advance, tableName } = await setup([], [0]);
+    const managed = new SubscriberStore(aws.ddb, tableName);
+    const subscribers = { config: [], managed };
+    const made = await managed.create(
+      { url: hook.url, description: "", ownerKeyId: "local" },
+      deps.now(),
+    );
+    const sweep = { ...deps, subscribers };
+    await enqueueEvent(deps, event, await targetsFor(subscribers, event));
+    await sweepDeliveries(sweep);
+    expect(verify(hook.received[0]!, made.secret)).toMatchObject({ type: "Generation Succeeded" });
+
+    const rotated = await managed.rotate(made.record.id, "local", deps.now());
+    const targets = () => allTargets(subscribers);
+    const jobs = { get: async () => undefined };
+    await replay({ ...deps, targets, jobs }, event.id);
+    await sweepDeliveries(sweep);
+    const during = hook.received[1]!;
+    expect(signatures(during)).toHaveLength(2);
+    expect(verify(during, made.secret)).toEqual(verify(during, rotated));
+
+    advance(24 * 3600 + 1);
+    await replay({ ...deps, targets, jobs }, event.id);
+    await sweepDeliveries(sweep);
+    // Past the overlap: one signature, the new secret's (checked by re-signing: the receiver's
+    // clock is not 24 h ahead, so standardwebhooks would refuse the timestamp itself).
+    const after = hook.received[2]!;
+    const timestamp = Number(after.headers["webhook-timestamp"]);
+    expect(signatures(after)).toEqual([
+      signWebhook(rotated, event.id, timestamp, after.body)["webhook-signature"],
+    ]);
+  });
+
+  it("a stored key's subscriber gets only its own jobs' events; the deployment's own key's gets every event", async () => {
+    const { deps, tableName } = await setup([], [0]);
+    const managed = new SubscriberStore(aws.ddb, tableName);
+    const now = deps.now();
+    const admin = await managed.create(
+      { url: "https://93.184.216.34/a", description: "", ownerKeyId: "local" },
+      now,
+    );
+    const keyed = await managed.create(
+      { url: "https://93.184.216.34/b", description: "", ownerKeyId: "key_a" },
+      now,
+    );
+    const filtered = await managed.create(
+      {
+        url: "https://93.184.216.34/c",
+        description: "",
+        ownerKeyId: "local",
+        events: ["Generation Failed"],
+      },
+      now,
+    );
+    const ids = async (owner: string) =>
+      (await targetsFor({ config: [], managed, ownerOf: async () => owner }, event))
+        .map((t) => t.subscriber)
+        .sort();
+    expect(await ids("key_b")).toEqual([admin.record.id]);
+    expect(await ids("key_a")).toEqual([admin.record.id, keyed.record.id].sort());
+    expect(await ids("key_a")).not.toContain(filtered.record.id);
   });
 });

@@ -26,7 +26,7 @@ describe("webhook attempts through the guard", () => {
   it("AWS policy: a loopback subscriber is refused as final (url_forbidden, no token in the error) and never contacted", async () => {
     receiver = await startReceiver(() => 204);
     const url = `${receiver.url}?token=subscriber-token`;
-    const outcome = await attemptDelivery({ url, secret: subscriberSecret }, message, io("aws"));
+    const outcome = await attemptDelivery({ url, secrets: [subscriberSecret] }, message, io("aws"));
     expect(outcome).toMatchObject({ delivered: false, final: true });
     expect(outcome.attempt.error).toMatch(/^url_forbidden: /);
     expect(outcome.attempt.error).not.toContain("subscriber-token");
@@ -35,7 +35,7 @@ describe("webhook attempts through the guard", () => {
 
   it("AWS policy: a private subscriber (10.0.0.1) is refused the same way", async () => {
     const outcome = await attemptDelivery(
-      { url: "https://10.0.0.1/hook", secret: subscriberSecret },
+      { url: "https://10.0.0.1/hook", secrets: [subscriberSecret] },
       message,
       io("aws"),
     );
@@ -46,7 +46,7 @@ describe("webhook attempts through the guard", () => {
   it("local policy: the loopback subscriber gets the signed POST", async () => {
     receiver = await startReceiver(() => 204);
     const outcome = await attemptDelivery(
-      { url: receiver.url, secret: subscriberSecret },
+      { url: receiver.url, secrets: [subscriberSecret] },
       message,
       io("local"),
     );
@@ -58,7 +58,7 @@ describe("webhook attempts through the guard", () => {
   it("local policy: a 500 is a failure that is not final (only refusals are)", async () => {
     receiver = await startReceiver(() => 500);
     const outcome = await attemptDelivery(
-      { url: receiver.url, secret: subscriberSecret },
+      { url: receiver.url, secrets: [subscriberSecret] },
       message,
       io("local"),
     );
