@@ -13,6 +13,12 @@ import type { ApiEnv, WebhookApiDeps } from "../deps.ts";
 
 type Managed = NonNullable<WebhookApiDeps["managed"]>;
 
+/**
+ * An id in a path ends in an upper-case letter or a digit, as every reelay id does, so
+ * `/v1/webhooks/deliveries` is never taken for one (DELETE on it is then a 405, not a 404).
+ */
+const SUBSCRIBER_ID = "[0-9A-Za-z_]*[0-9A-Z]";
+
 function readInput(text: string) {
   const parsed = SubscriberInputSchema.safeParse(parseJson(text));
   if (parsed.success) return parsed.data;
@@ -49,11 +55,11 @@ export function subscriberRoutes(managed: Managed, now: () => Date): Hono<ApiEnv
     return c.json({ data: mine.map(subscriberRecord) });
   });
 
-  routes.delete("/:id", async (c) =>
+  routes.delete(`/:id{${SUBSCRIBER_ID}}`, async (c) =>
     c.json(await store.remove(c.req.param("id"), c.get("caller").keyId)),
   );
 
-  routes.post("/:id/rotate", async (c) => {
+  routes.post(`/:id{${SUBSCRIBER_ID}}/rotate`, async (c) => {
     const owner = c.get("caller").keyId;
     const secret = await store.rotate(c.req.param("id"), owner, now());
     return c.json({ ...subscriberRecord(await store.owned(c.req.param("id"), owner)), secret });
