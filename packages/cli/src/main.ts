@@ -26,6 +26,8 @@ Usage:
   reelay watch [--json] [--count N]                   follow finished jobs as they happen
   reelay keys create [--name N] | list | revoke ID    API keys (with the admin key; create prints the key once)
   reelay retry ID [--prompt P]                       a new job from a failed or cancelled one's request
+  reelay webhooks list | add URL [--events T,T] [--description D] | remove ID | rotate ID
+                                                      this key's webhook subscribers (add, rotate print the secret once)
   reelay webhooks deliveries [--status S] [--event ID] | retry DELIVERY_ID | replay EVENT_ID [--subscriber S]
                                                       the webhook delivery log; attempt again; send an event again
   reelay help                                         this text

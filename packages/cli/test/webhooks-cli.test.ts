@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver, type Receiver } from "../../core/test/webhooks/receiver.ts";
 import { startClientStack, type ClientStack } from "./support/client-stack.ts";
@@ -65,4 +66,41 @@ describe("reelay webhooks against the local stack", () => {
     expect(missing.stderr).toContain("[delivery_not_found]");
     expect((await t.cli(["webhooks", "resend"])).code).toBe(2);
   });
+
+  it("add prints a whsec_ secret once that verifies the subscriber's deliveries; list, rotate and remove manage it; a metadata URL exits 1 naming webhook_url_metadata", async () => {
+    const mine = await startReceiver(() => 200);
+    try {
+      const added = await t.cli(["webhooks", "add", mine.url, "--events", "Generation Succeeded"]);
+      expect(added.code).toBe(0);
+      const secret = added.stdout.trim();
+      expect(secret).toMatch(/^whsec_/);
+      const listed = await t.cli(["webhooks", "list"]);
+      expect(listed.stdout).toContain(mine.url);
+      expect(listed.stdout).not.toContain(secret);
+      await t.api("POST", "/v1/video/generations", {
+        model: "gamma-3.1",
+        prompt: "a green kite",
+        duration_sec: 4,
+      });
+      await until(async () => (mine.received.length >= 1 ? true : undefined));
+      const [request] = mine.received;
+      const headers = Object.fromEntries(
+        Object.entries(request!.headers).map(([k, v]) => [k, String(v)]),
+      );
+      expect(new Webhook(secret).verify(request!.body, headers)).toMatchObject({
+        type: "Generation Succeeded",
+      });
+      const id = listed.stdout.split("\n")[1]?.split(/\s+/)[0] as string;
+      const rotated = await t.cli(["webhooks", "rotate", id]);
+      expect(rotated.stdout.trim()).toMatch(/^whsec_/);
+      expect(rotated.stdout.trim()).not.toBe(secret);
+      expect((await t.cli(["webhooks", "remove", id])).code).toBe(0);
+      expect((await t.cli(["webhooks", "list"])).stdout).toBe("none\n");
+      const refused = await t.cli(["webhooks", "add", "http://169.254.169.254/latest/"]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("[webhook_url_metadata]");
+    } finally {
+      await mine.close();
+    }
+  }, 60_000);
 });

@@ -43,6 +43,16 @@ export interface DeliveryView {
   createdAt: string;
 }
 
+/** A managed webhook subscriber; `secret` only when just made or rotated. */
+export interface SubscriberView {
+  id: string;
+  url: string;
+  events?: string[];
+  description: string;
+  createdAt: string;
+  secret?: string;
+}
+
 /** A body sent as it is (a batch file's text), not as JSON. */
 class RawBody {
   constructor(readonly text: string) {}
@@ -162,6 +172,26 @@ export class ReelayApiClient {
     ).toString();
     const path = `/v1/webhooks/deliveries${query === "" ? "" : `?${query}`}`;
     return (await this.#json<{ data: DeliveryView[] }>("GET", path)).data;
+  }
+
+  addSubscriber(input: {
+    url: string;
+    events?: string[];
+    description?: string;
+  }): Promise<SubscriberView> {
+    return this.#json("POST", "/v1/webhooks", input);
+  }
+
+  async subscribers(): Promise<SubscriberView[]> {
+    return (await this.#json<{ data: SubscriberView[] }>("GET", "/v1/webhooks")).data;
+  }
+
+  removeSubscriber(id: string): Promise<SubscriberView> {
+    return this.#json("DELETE", `/v1/webhooks/${encodeURIComponent(id)}`);
+  }
+
+  rotateSubscriber(id: string): Promise<SubscriberView> {
+    return this.#json("POST", `/v1/webhooks/${encodeURIComponent(id)}/rotate`, {});
   }
 
   retryDelivery(id: string): Promise<DeliveryView> {
