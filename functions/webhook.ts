@@ -7,7 +7,7 @@
  *   the deliveries are recorded fails the invocation and EventBridge tries it again; recording twice
  *   adds nothing.
  * - `sweep`, run every minute by a schedule: sends every delivery that is due, signed per Standard
- *   Webhooks, and records each attempt.
+ *   Webhooks, and records each attempt; deletes deliveries that ended more than 30 days ago.
  * Only ids, hosts and counts are logged: never a secret.
  */
 import { guardedFetch } from "@reelay/core/net/guarded-fetch";
@@ -19,7 +19,7 @@ import { JobStore } from "@reelay/core/jobs/store";
 import { SubscriberStore } from "@reelay/core/webhooks/managed";
 import { parseSubscribersText } from "@reelay/core/webhooks/subscribers";
 import { ownerFromJobs, type Subscribers, targetsFor } from "@reelay/core/webhooks/targets";
-import { type SweepDeps, sweepDeliveries } from "@reelay/core/webhooks/sweep";
+import { purgeDeliveries, type SweepDeps, sweepDeliveries } from "@reelay/core/webhooks/sweep";
 import { awsProcess } from "./support/deps.ts";
 import { readSecret } from "./support/secrets.ts";
 
@@ -64,6 +64,9 @@ export async function handler(envelope: BridgeEnvelope): Promise<void> {
 }
 
 export async function sweep(): Promise<void> {
+  // Deliveries kept 30 days: a page of the oldest past that goes each minute.
+  const purged = await purgeDeliveries(deps);
   const attempted = await sweepUntilDone();
+  if (purged > 0) console.log(JSON.stringify({ msg: "webhook purge", purged }));
   if (attempted > 0) console.log(JSON.stringify({ msg: "webhook sweep", attempted }));
 }

@@ -31,8 +31,14 @@ export function createWebhookDelivery(
       bind: [subscribers],
       retryAttempts,
     });
-    // Delivery items and their partitions of the listing index (due ones are found through it).
-    allowTable(fn, scope.table, ["GetItem", "PutItem", "UpdateItem", "Query"], "deliveries");
+    // Delivery items and their partitions of the listing index (due ones are found through it);
+    // the sweep deletes those that ended more than 30 days ago.
+    allowTable(
+      fn,
+      scope.table,
+      ["GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query"],
+      "deliveries",
+    );
     // The managed subscribers an event goes to, and the job whose key owns it.
     allowTable(fn, scope.table, ["GetItem", "Query"], "webhook-subscribers");
     allowTable(fn, scope.table, ["GetItem"], "jobs");

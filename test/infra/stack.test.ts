@@ -434,6 +434,7 @@ describe("IAM", () => {
       `dynamodb:GetItem Jobs${deliveryItems}`,
       `dynamodb:PutItem Jobs${deliveryItems}`,
       `dynamodb:UpdateItem Jobs${deliveryItems}`,
+      `dynamodb:DeleteItem Jobs${deliveryItems}`,
       `dynamodb:Query Jobs${deliveryItems}`,
       `dynamodb:Query Jobs/index/gsi1${deliveryItems}`,
       `dynamodb:GetItem Jobs${subscriberItems}`,

@@ -3,10 +3,12 @@
  * when an event has just been recorded. The deliveries live in dynalite, so a stack killed between
  * attempts finds them at its next start and carries on with the schedule where it stopped.
  */
-import { type SweepDeps, sweepDeliveries } from "@reelay/core/webhooks/sweep";
+import { purgeDeliveries, type SweepDeps, sweepDeliveries } from "@reelay/core/webhooks/sweep";
 import type { Logger } from "./log.ts";
 
 const SWEEP_INTERVAL_MS = 1000;
+/** Deliveries past their 30 days are deleted this often (and at start). */
+const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
 export interface WebhookSweeper {
   /** Sweep now (an event was just recorded). */
@@ -27,9 +29,18 @@ export function startWebhookSweeper(deps: SweepDeps, log: Logger): WebhookSweepe
         resolve();
       };
     });
+  let purgedAt = 0;
+  const purge = async () => {
+    if (Date.now() - purgedAt < PURGE_INTERVAL_MS) return;
+    purgedAt = Date.now();
+    await purgeDeliveries(deps).catch((error: unknown) =>
+      log.error("purging old webhook deliveries failed", error),
+    );
+  };
   const loop = async () => {
     while (!stopped) {
       woken = false;
+      await purge();
       const result = await sweepDeliveries(deps).catch((error: unknown) => {
         log.error("a webhook sweep failed", error);
         return { more: false };

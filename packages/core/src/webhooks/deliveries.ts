@@ -14,6 +14,7 @@
  */
 import { randomUUID } from "node:crypto";
 import {
+  DeleteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -251,6 +252,34 @@ export class DeliveryStore {
         status: 409,
       });
     }
+  }
+
+  /**
+   * Deletes up to `limit` delivered or dead deliveries that ended before `before`; answers how many.
+   * Their index entries sort by the time they ended, so the oldest are found first.
+   */
+  async purge(before: Date, limit: number): Promise<number> {
+    let purged = 0;
+    for (const status of ["delivered", "dead"] as const) {
+      const answer = await this.#db.send(
+        new QueryCommand({
+          TableName: this.#table,
+          IndexName: JOBS_LIST_INDEX,
+          KeyConditionExpression: "gsi1pk = :p AND gsi1sk < :t",
+          ExpressionAttributeValues: {
+            ":p": `${DELIVERY_PARTITION_PREFIX}${status}`,
+            ":t": before.toISOString(),
+          },
+          Limit: limit - purged,
+        }),
+      );
+      for (const item of answer.Items ?? []) {
+        await this.#db.send(new DeleteCommand({ TableName: this.#table, Key: { pk: item.pk } }));
+        purged++;
+      }
+      if (purged >= limit) break;
+    }
+    return purged;
   }
 
   /** Newest first (by creation), across the statuses asked for. */

@@ -68,3 +68,12 @@ export async function sweepDeliveries(deps: SweepDeps): Promise<SweepResult> {
   const sent = await Promise.all(due.map((delivery) => sendOne(deps, delivery)));
   return { attempted: sent.filter(Boolean).length, more: due.length === SWEEP_PAGE };
 }
+
+/** How long a delivered or dead delivery stays in the log. */
+const DELIVERY_RETENTION_DAYS = 30;
+
+/** Deletes deliveries that ended more than 30 days ago, a page at a time; answers how many. */
+export function purgeDeliveries(deps: Pick<SweepDeps, "store" | "now">): Promise<number> {
+  const before = new Date(deps.now().getTime() - DELIVERY_RETENTION_DAYS * 24 * 3600 * 1000);
+  return deps.store.purge(before, SWEEP_PAGE);
+}

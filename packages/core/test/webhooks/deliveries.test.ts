@@ -13,7 +13,7 @@ import { DeliveryStore } from "../../src/webhooks/deliveries.ts";
 import { enqueueEvent } from "../../src/webhooks/outbox.ts";
 import { replay } from "../../src/webhooks/replay.ts";
 import { parseSchedule, scheduledWaitMs } from "../../src/webhooks/schedule.ts";
-import { type SweepDeps, sweepDeliveries } from "../../src/webhooks/sweep.ts";
+import { purgeDeliveries, type SweepDeps, sweepDeliveries } from "../../src/webhooks/sweep.ts";
 import type { WebhookSubscriber } from "../../src/webhooks/subscribers.ts";
 import { allTargets, subscriberKey, targetOf, targetsFor } from "../../src/webhooks/targets.ts";
 import { SubscriberStore } from "../../src/webhooks/managed.ts";
@@ -35,7 +35,10 @@ afterEach(async () => {
   for (const receiver of receivers.splice(0)) await receiver.close();
 });
 
-async function receiver(statusFor: (n: number) => number, answerFor?: (n: number) => string) {
+async function receiver(
+  statusFor: (n: number, webhookId: string) => number,
+  answerFor?: (n: number) => string,
+) {
   const started = await startReceiver(statusFor, answerFor);
   receivers.push(started);
   return started;
@@ -191,6 +194,23 @@ describe("durable webhook deliveries", () => {
         "vidtsk_01JNONE.succeeded",
       ),
     ).rejects.toMatchObject({ code: "event_not_found" });
+  });
+
+  it("keeps delivered and dead deliveries 30 days: the purge deletes older ones, never newer or pending ones", async () => {
+    const pendingId = `${event.detail.jobId}.failed`;
+    const hook = await receiver((_n, webhookId) => (webhookId === pendingId ? 500 : 200));
+    const { deps, advance } = await setup([{ url: hook.url, secret }], [0, 3600]);
+    const targets = deps.subscribers.config.map(targetOf);
+    await enqueueEvent(deps, event, targets);
+    await sweepDeliveries(deps);
+    advance(31 * 24 * 3600);
+    const recent = { ...event, id: `${event.detail.jobId}.cancelled` };
+    await enqueueEvent(deps, recent, targets);
+    await enqueueEvent(deps, { ...event, id: pendingId }, targets);
+    await sweepDeliveries(deps);
+    expect(await purgeDeliveries(deps)).toBe(1);
+    const kept = (await deps.store.list()).map((d) => `${d.eventId} ${d.status}`).sort();
+    expect(kept).toEqual([`${recent.id} delivered`, `${pendingId} pending`].sort());
   });
 
   it("never shows among the jobs of the same table", async () => {
