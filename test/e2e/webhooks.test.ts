@@ -151,4 +151,40 @@ describe("durable webhook deliveries on the local stack", () => {
     );
     expect(missing).toMatchObject({ status: 404, body: { error: { code: "delivery_not_found" } } });
   });
+
+  it("a stored key's managed subscriber receives that key's job events only, signed with the secret its create answered", async () => {
+    const own = await startReceiver(() => 200);
+    try {
+      const key = (await postJson(`${stack.url}/v1/keys`, stack.apiKey, { name: "team" })).body.key;
+      const made = await postJson(`${stack.url}/v1/webhooks`, key, { url: own.url });
+      expect(made.status).toBe(201);
+      const created = await postJson(`${stack.url}/v1/video/generations`, key, {
+        model: "gamma-3.1",
+        prompt: "a team's kite",
+        duration_sec: 4,
+      });
+      const [adminJob] = await finishedJobs(1);
+      const ownJob = created.body.task_id as string;
+      expect((await waitForTerminalJob(stack.url, key, ownJob)).status).toBe("succeeded");
+      await waitFor("the key's own event", async () =>
+        own.received.length >= 1 ? true : undefined,
+      );
+      // The admin's job ended too: its event would have arrived by now had it been sent.
+      await waitFor("the admin job's delivery to the deployment's subscriber", async () =>
+        flaky.received.some((r) => r.headers["webhook-id"] === `${adminJob}.succeeded`)
+          ? true
+          : undefined,
+      );
+      expect(own.received.map((r) => r.headers["webhook-id"])).toEqual([`${ownJob}.succeeded`]);
+      const request = own.received[0]!;
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).map(([k, v]) => [k, String(v)]),
+      );
+      expect(new Webhook(made.body.secret).verify(request.body, headers)).toMatchObject({
+        data: { jobId: ownJob },
+      });
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
 });
