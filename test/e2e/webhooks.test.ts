@@ -141,6 +141,13 @@ describe("durable webhook deliveries on the local stack", () => {
     expect(verify(again)).toEqual(verify(original));
   }, 60_000);
 
+  it("event= takes an event type as well as an event id", async () => {
+    const byType = await deliveries("event=Generation%20Succeeded&status=delivered");
+    expect(byType.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(byType.map((d) => d.eventType))).toEqual(new Set(["Generation Succeeded"]));
+    expect(await deliveries("event=Generation%20Failed")).toEqual([]);
+  });
+
   it("answers 400 invalid_query for an unknown status and 404 delivery_not_found for an unknown delivery", async () => {
     const bad = await getJson(`${stack.url}/v1/webhooks/deliveries?status=lost`, stack.apiKey);
     expect(bad).toMatchObject({ status: 400, body: { error: { code: "invalid_query" } } });

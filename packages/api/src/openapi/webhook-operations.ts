@@ -80,7 +80,14 @@ function listOperation(errors: ErrorCase[]): Operation {
         type: "string",
         enum: ["pending", "delivered", "dead"],
       }),
-      { ...query("event", "Only this event's deliveries.", { type: "string" }), example: EVENT_ID },
+      {
+        ...query(
+          "event",
+          "Only this event's deliveries (an event id), or this event type's (e.g. Generation Failed).",
+          { type: "string" },
+        ),
+        example: EVENT_ID,
+      },
       query("limit", "At most this many (1 to 100; default 50).", { type: "integer" }),
     ],
     response: {

@@ -11,6 +11,7 @@ import {
   deliveryNotFound,
 } from "@reelay/core/webhooks/deliveries";
 import { safeUrl } from "@reelay/core/net/guarded-fetch";
+import { WEBHOOK_EVENT_TYPES } from "@reelay/core/webhooks/managed";
 import { eventNotFound, replay } from "@reelay/core/webhooks/replay";
 import type { JobStore } from "@reelay/core/jobs/store";
 import { forbidden, isAdmin } from "../auth.ts";
@@ -26,18 +27,16 @@ function deliveryView(delivery: Delivery) {
 
 const EVENT_ID = /^[A-Za-z0-9_.-]{1,100}$/;
 
-function readEventId(raw: string | undefined, path: string): string | undefined {
-  if (raw === undefined) return undefined;
-  if (!EVENT_ID.test(raw))
-    throw new ReelayError(
-      "invalid_query",
-      `${path} must be an event id such as <jobId>.succeeded.`,
-      {
-        status: 400,
-        path,
-      },
-    );
-  return raw;
+/** `event=`: an event's id (`<jobId>.succeeded`) or an event type (`Generation Failed`). */
+function readEvent(raw: string | undefined): { eventId?: string; eventType?: string } {
+  if (raw === undefined) return {};
+  if ((WEBHOOK_EVENT_TYPES as readonly string[]).includes(raw)) return { eventType: raw };
+  if (EVENT_ID.test(raw)) return { eventId: raw };
+  throw new ReelayError(
+    "invalid_query",
+    `event must be an event id such as <jobId>.succeeded or one of ${WEBHOOK_EVENT_TYPES.join(", ")}.`,
+    { status: 400, path: "event" },
+  );
 }
 
 export function deliveryRoutes(webhooks: WebhookApiDeps): Hono<ApiEnv> {
@@ -51,11 +50,11 @@ export function deliveryRoutes(webhooks: WebhookApiDeps): Hono<ApiEnv> {
 
   routes.get("/", async (c) => {
     const status = readOneOf("status", c.req.query("status"), DELIVERY_STATUSES);
-    const eventId = readEventId(c.req.query("event"), "event");
+    const event = readEvent(c.req.query("event"));
     const limit = readLimit(c.req.query("limit"));
     const found = await webhooks.store.list({
       ...(status === undefined ? {} : { status }),
-      ...(eventId === undefined ? {} : { eventId }),
+      ...event,
       ...(limit === undefined ? {} : { limit }),
     });
     return c.json({ data: found.map(deliveryView) });

@@ -84,6 +84,7 @@ function toDelivery(item: Record<string, unknown>): Delivery {
 export interface DeliveryFilters {
   status?: DeliveryStatus;
   eventId?: string;
+  eventType?: string;
   limit?: number;
 }
 
@@ -299,9 +300,7 @@ export class DeliveryStore {
     const query = {
       partition: `${DELIVERY_PARTITION_PREFIX}${status}`,
       descending: true,
-      ...(filters.eventId === undefined
-        ? {}
-        : { filter: { expression: "eventId = :e", values: { ":e": filters.eventId } } }),
+      ...eventFilter(filters),
     };
     for await (const item of partitionItems(this.#db, this.#table, query)) {
       found.push(toDelivery(item));
@@ -309,6 +308,15 @@ export class DeliveryStore {
     }
     return found;
   }
+}
+
+/** The listing's filter on one event or one event type, when asked for. */
+function eventFilter(filters: DeliveryFilters) {
+  if (filters.eventId !== undefined)
+    return { filter: { expression: "eventId = :e", values: { ":e": filters.eventId } } };
+  if (filters.eventType !== undefined)
+    return { filter: { expression: "eventType = :t", values: { ":t": filters.eventType } } };
+  return {};
 }
 
 export function deliveryNotFound(id: string): ReelayError {

@@ -172,7 +172,7 @@ export class SubscriberStore {
 }
 
 /** The event types a subscriber may ask for. */
-const WEBHOOK_EVENT_TYPES = [...Object.values(DETAIL_TYPES), BATCH_COMPLETED];
+export const WEBHOOK_EVENT_TYPES = [...Object.values(DETAIL_TYPES), BATCH_COMPLETED];
 
 /** POST /v1/webhooks: `{url, events?, description?}`; the URL is checked by url-guard.ts after. */
 export const SubscriberInputSchema = z.object({
