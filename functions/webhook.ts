@@ -1,37 +1,72 @@
 /**
- * EventBridge rule target: a job's terminal event or a Batch Completed from bus reelay, delivered to every subscriber in the
- * REELAY_WEBHOOKS secret (a JSON array of {url, secret}), signed per Standard Webhooks and retried
- * with backoff inside this invocation; a subscriber that keeps failing gets a dead-letter item in the
- * jobs table. Only URLs, outcomes and ids are logged: never a secret.
+ * Webhook delivery on AWS, two entry points:
+ * - `handler`, the target of the rule for reelay's events on bus reelay: records one pending
+ *   delivery per subscriber (those in the REELAY_WEBHOOKS secret, a JSON array of {url, secret},
+ *   and the managed ones made through POST /v1/webhooks that want the event), then
+ *   sends what is due, so the schedule's immediate first attempt goes out at once. A failure before
+ *   the deliveries are recorded fails the invocation and EventBridge tries it again; recording twice
+ *   adds nothing.
+ * - `sweep`, run every minute by a schedule: sends every delivery that is due, signed per Standard
+ *   Webhooks, and records each attempt; deletes deliveries that ended more than 30 days ago.
+ * Only ids, hosts and counts are logged: never a secret.
  */
 import { guardedFetch } from "@reelay/core/net/guarded-fetch";
 import { webhookFetchPolicy } from "@reelay/core/net/policy";
-import { DynamoDeadLetters } from "@reelay/core/webhooks/dead-letter";
-import { dispatchWebhooks } from "@reelay/core/webhooks/dispatch";
+import { DeliveryStore } from "@reelay/core/webhooks/deliveries";
+import { enqueueEvent } from "@reelay/core/webhooks/outbox";
 import { type BridgeEnvelope, eventFromBridge } from "@reelay/core/webhooks/payload";
+import { JobStore } from "@reelay/core/jobs/store";
+import { SubscriberStore } from "@reelay/core/webhooks/managed";
 import { parseSubscribersText } from "@reelay/core/webhooks/subscribers";
+import { ownerFromJobs, type Subscribers, targetsFor } from "@reelay/core/webhooks/targets";
+import { purgeDeliveries, type SweepDeps, sweepDeliveries } from "@reelay/core/webhooks/sweep";
 import { awsProcess } from "./support/deps.ts";
 import { readSecret } from "./support/secrets.ts";
 
-const subscribers = parseSubscribersText(await readSecret("REELAY_WEBHOOKS"), "REELAY_WEBHOOKS");
-const { db, tableName } = awsProcess().clients;
-const deadLetters = new DynamoDeadLetters(db, tableName);
-// Subscribers are the operator's, but this function runs beside the metadata service: https to public addresses only.
-const fetch = guardedFetch(webhookFetchPolicy("aws"));
+const { config, clients } = awsProcess();
+const store = new DeliveryStore(clients.db, clients.tableName);
+const subscribers: Subscribers = {
+  config: parseSubscribersText(await readSecret("REELAY_WEBHOOKS"), "REELAY_WEBHOOKS"),
+  managed: new SubscriberStore(clients.db, clients.tableName),
+  ownerOf: ownerFromJobs(new JobStore(clients.db, clients.tableName)),
+};
+const now = () => new Date();
+const deps: SweepDeps = {
+  store,
+  subscribers,
+  schedule: config.webhookSchedule,
+  now,
+  // Subscribers are the operator's, but this function runs beside the metadata service: https to public addresses only.
+  fetch: guardedFetch(webhookFetchPolicy("aws")),
+};
+/** A sweep stops taking new pages this long before the function's own timeout. */
+const SWEEP_BUDGET_MS = 60_000;
+
+async function sweepUntilDone(): Promise<number> {
+  const started = Date.now();
+  let attempted = 0;
+  for (;;) {
+    const result = await sweepDeliveries(deps);
+    attempted += result.attempted;
+    if (!result.more || Date.now() - started > SWEEP_BUDGET_MS) return attempted;
+  }
+}
 
 export async function handler(envelope: BridgeEnvelope): Promise<void> {
   const event = eventFromBridge(envelope);
-  const outcomes = await dispatchWebhooks(event, subscribers, { deadLetters, fetch });
-  for (const outcome of outcomes) {
-    console.log(
-      JSON.stringify({
-        msg: "webhook",
-        webhookId: event.id,
-        host: new URL(outcome.url).host,
-        delivered: outcome.delivered,
-        attempts: outcome.attempts,
-        lastError: outcome.lastError,
-      }),
-    );
-  }
+  const added = await enqueueEvent(
+    { store, schedule: config.webhookSchedule, now },
+    event,
+    await targetsFor(subscribers, event),
+  );
+  const attempted = await sweepUntilDone();
+  console.log(JSON.stringify({ msg: "webhook", webhookId: event.id, added, attempted }));
+}
+
+export async function sweep(): Promise<void> {
+  // Deliveries kept 30 days: a page of the oldest past that goes each minute.
+  const purged = await purgeDeliveries(deps);
+  const attempted = await sweepUntilDone();
+  if (purged > 0) console.log(JSON.stringify({ msg: "webhook purge", purged }));
+  if (attempted > 0) console.log(JSON.stringify({ msg: "webhook sweep", attempted }));
 }

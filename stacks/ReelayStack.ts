@@ -49,6 +49,7 @@ export function ReelayStack({ stack, app }: StackContext) {
     REELAY_UPSTREAM_URL: upstreamUrlFor(app.stage, config.upstreamUrl),
     REELAY_DEFAULT_MODEL: config.defaultModel,
     REELAY_DISPATCH_FUNCTION: dispatch.name,
+    REELAY_WEBHOOK_SCHEDULE: config.webhookSchedule.join(","),
     ...admissionEnvironment(config.admission),
     ...moneyEnvironment(config),
   };
@@ -56,9 +57,9 @@ export function ReelayStack({ stack, app }: StackContext) {
   const { steps, machine } = createJobFlow(stack, { ...scope, upstreamApiKey });
   const { api, fn: apiFunction } = createApi(stack, { ...scope, machine, apiKey });
   const dropFunction = createDropHandler(stack, scope);
-  const webhookFunction = createWebhookDelivery(stack, { bus, table, environment });
+  const webhooks = createWebhookDelivery(stack, { bus, table, environment });
   const dispatchFunction = createDispatcher(stack, { ...scope, name: dispatch, machine });
-  const functions = { apiFunction, dropFunction, webhookFunction, dispatchFunction };
+  const functions = { apiFunction, dropFunction, ...webhooks, dispatchFunction };
   suppressNagFindings(stack, {
     functions: [...Object.values(steps), ...Object.values(functions)],
     jobFlow: machine,

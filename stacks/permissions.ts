@@ -20,7 +20,8 @@ import { JOBS_LIST_INDEX } from "@reelay/core/jobs/schema";
 import { manifestKey } from "@reelay/core/pipeline/outputs";
 import { resultsKey } from "@reelay/core/batches/progress";
 import { BUDGET_KEY_PREFIX } from "@reelay/core/money/budget";
-import { DEAD_LETTER_KEY_PREFIX } from "@reelay/core/webhooks/dead-letter";
+import { DELIVERY_ID_PREFIX, DELIVERY_PARTITION_PREFIX } from "@reelay/core/webhooks/deliveries";
+import { SUBSCRIBER_ID_PREFIX, SUBSCRIBERS_PARTITION } from "@reelay/core/webhooks/managed";
 
 export type TableAction =
   | "GetItem"
@@ -50,12 +51,13 @@ function allow(
 
 /**
  * Which items of the one table a function may touch, by partition key: the table also holds API
- * key hashes (`apikey#...`) and webhook dead letters, which a job step has no business reading.
+ * key hashes (`apikey#...`) and webhook deliveries, which a job step has no business reading.
  * "all" is the API function, which serves jobs and manages keys.
  */
 export type TableItems =
   | "jobs"
-  | "dead-letters"
+  | "deliveries"
+  | "webhook-subscribers"
   | "generation-stats"
   | "admission"
   | "batches"
@@ -64,7 +66,10 @@ export type TableItems =
 
 const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
   jobs: JOB_ID_PREFIXES.map((prefix) => `${prefix}_*`),
-  "dead-letters": [`${DEAD_LETTER_KEY_PREFIX}*`],
+  // Webhook deliveries, and their partitions of the listing index (one per status).
+  deliveries: [`${DELIVERY_ID_PREFIX}_*`, `${DELIVERY_PARTITION_PREFIX}*`],
+  // Managed subscribers (their secrets sign deliveries) and their partition of the listing index.
+  "webhook-subscribers": [`${SUBSCRIBER_ID_PREFIX}_*`, SUBSCRIBERS_PARTITION],
   "generation-stats": [`${GENERATION_STATS_KEY_PREFIX}*`],
   // The admission item, the queue entries, and the queue's partition of the listing index.
   admission: [ADMISSION_KEY, `${QUEUE_KEY_PREFIX}*`, QUEUE_PARTITION],

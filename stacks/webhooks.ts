@@ -1,7 +1,10 @@
 /**
- * Webhook delivery on AWS: a rule on bus reelay for reelay's events (detail-type "Generation …"
- * and "Batch Completed", the same set the local stack delivers) targets one function, which signs and retries itself. Subscribers are the
- * REELAY_WEBHOOKS secret (`npx sst secrets set REELAY_WEBHOOKS '[{"url":…,"secret":"whsec_…"}]'`).
+ * Webhook delivery on AWS: a rule on bus reelay for reelay's events (detail-type "Generation …" and
+ * "Batch Completed", the same set the local stack delivers) targets a function that records one
+ * pending delivery per subscriber in the jobs table and sends what is due; a one-minute schedule
+ * runs the same sweep in a second function, which sends the later attempts of the retry schedule
+ * (REELAY_WEBHOOK_SCHEDULE). Subscribers are the REELAY_WEBHOOKS secret
+ * (`npx sst secrets set REELAY_WEBHOOKS '[{"url":…,"secret":"whsec_…"}]'`).
  */
 import { Duration } from "aws-cdk-lib";
 import * as events from "aws-cdk-lib/aws-events";
@@ -12,32 +15,55 @@ import type { Stack } from "sst/constructs";
 import { BATCH_COMPLETED, DETAIL_TYPES, EVENT_SOURCE } from "@reelay/core/events/types";
 import { allowTable } from "./permissions.ts";
 
-/** 5 tries of at most 10 s plus 15 s of backoff fit easily; more would be a stuck receiver. */
+/** A sweep takes pages for 60 s at most; each attempt is limited to 10 s. */
 const WEBHOOK_LAMBDA_TIMEOUT_S = 120;
 
 export function createWebhookDelivery(
   stack: Stack,
   scope: { bus: events.IEventBus; table: dynamodb.ITable; environment: Record<string, string> },
-): SstFunction {
+): { webhookFunction: SstFunction; webhookSweepFunction: SstFunction } {
   const subscribers = new Config.Secret(stack, "REELAY_WEBHOOKS");
-  const fn = new SstFunction(stack, "WebhookFunction", {
-    handler: "functions/webhook.handler",
-    timeout: WEBHOOK_LAMBDA_TIMEOUT_S,
-    environment: scope.environment,
-    bind: [subscribers],
-    // The function retries each subscriber itself and dead-letters what keeps failing; a Lambda
-    // retry of the whole event would deliver again to the subscribers that already got it.
-    retryAttempts: 0,
-  });
-  // Dead letters are items in the jobs table.
-  allowTable(fn, scope.table, ["PutItem"], "dead-letters");
+  const make = (id: string, handler: string, retryAttempts: number) => {
+    const fn = new SstFunction(stack, id, {
+      handler: `functions/webhook.${handler}`,
+      timeout: WEBHOOK_LAMBDA_TIMEOUT_S,
+      environment: scope.environment,
+      bind: [subscribers],
+      retryAttempts,
+    });
+    // Delivery items and their partitions of the listing index (due ones are found through it);
+    // the sweep deletes those that ended more than 30 days ago.
+    allowTable(
+      fn,
+      scope.table,
+      ["GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query"],
+      "deliveries",
+    );
+    // The managed subscribers an event goes to, and the job whose key owns it.
+    allowTable(fn, scope.table, ["GetItem", "Query"], "webhook-subscribers");
+    allowTable(fn, scope.table, ["GetItem"], "jobs");
+    return fn;
+  };
+  // A failed run of the event's function is run again until its deliveries are recorded (recording
+  // twice adds nothing); a failed sweep loses nothing, the next one finds the same due deliveries.
+  const webhookFunction = make("WebhookFunction", "handler", 2);
+  const webhookSweepFunction = make("WebhookSweepFunction", "sweep", 0);
   new events.Rule(stack, "WebhookRule", {
     eventBus: scope.bus,
     eventPattern: {
       source: [EVENT_SOURCE],
       detailType: [...Object.values(DETAIL_TYPES), BATCH_COMPLETED],
     },
-    targets: [new targets.LambdaFunction(fn, { retryAttempts: 4, maxEventAge: Duration.hours(1) })],
+    targets: [
+      new targets.LambdaFunction(webhookFunction, {
+        retryAttempts: 4,
+        maxEventAge: Duration.hours(1),
+      }),
+    ],
   });
-  return fn;
+  new events.Rule(stack, "WebhookSchedule", {
+    schedule: events.Schedule.rate(Duration.minutes(1)),
+    targets: [new targets.LambdaFunction(webhookSweepFunction, { retryAttempts: 0 })],
+  });
+  return { webhookFunction, webhookSweepFunction };
 }

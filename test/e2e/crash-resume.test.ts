@@ -3,10 +3,8 @@
  * upstream task each and one terminal event each. The stack runs as a child process (`reelay up`,
  * as a user runs it); the simulator runs here, so its counters outlive the kill.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -20,88 +18,33 @@ import {
   waitFor,
   waitForTerminalJob,
 } from "./support/stack.ts";
+import { killChildren, startReady as startChild } from "./support/child-stack.ts";
 
-const BIN = fileURLToPath(new URL("../../packages/cli/bin/reelay.js", import.meta.url));
 const JOBS = 5;
 
-interface Child {
-  process: ChildProcess;
-  output: string[];
-  exited: Promise<number | null>;
-}
-
+const apiKey = `e2e_${randomBytes(12).toString("hex")}`;
+const upstreamKey = `sim_${randomBytes(12).toString("hex")}`;
 let simulator: Simulator;
 let dataDir: string;
 let port: number;
-const apiKey = `e2e_${randomBytes(12).toString("hex")}`;
-const upstreamKey = `sim_${randomBytes(12).toString("hex")}`;
-const children: Child[] = [];
 
 /** With `bundled`, the stack runs its own simulator (which dies with it); else the one here. */
-function startStack(options: { bundled?: boolean } = {}): Child {
-  const args = options.bundled ? ["--sim-time-scale", "0.3"] : [];
-  // Only what the stack needs: the settings a user would export, nothing inherited.
-  const child = spawn(
-    process.execPath,
-    [BIN, "up", "--port", String(port), "--data-dir", dataDir, ...args],
+async function startReady(options: { bundled?: boolean } = {}) {
+  const started = await startChild(
     {
+      dataDir,
+      args: options.bundled ? ["--sim-time-scale", "0.3"] : [],
       env: {
         REELAY_API_KEY: apiKey,
         ...(options.bundled
           ? {}
           : { REELAY_UPSTREAM_URL: simulator.url, REELAY_UPSTREAM_API_KEY: upstreamKey }),
-        TMPDIR: tmpdirOf(dataDir),
       },
-      stdio: ["ignore", "pipe", "pipe"],
     },
+    port,
   );
-  const output: string[] = [];
-  child.stdout?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  const exited = new Promise<number | null>((resolve) =>
-    child.once("exit", (code) => resolve(code)),
-  );
-  const started = { process: child, output, exited };
-  children.push(started);
+  port = started.port;
   return started;
-}
-
-function tmpdirOf(dir: string): string {
-  return dir.slice(0, dir.lastIndexOf("/"));
-}
-
-async function ready(child: Child): Promise<void> {
-  const died = child.exited.then((code) => {
-    throw new Error(`the stack exited with ${code} before it was ready: ${child.output.join("")}`);
-  });
-  const up = waitFor(
-    `the stack on port ${port} to answer /healthz`,
-    async () =>
-      (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok
-        ? true
-        : undefined,
-    30_000,
-  );
-  await Promise.race([up, died]);
-}
-
-/**
- * Starts the stack and waits until it answers. The port came from freePort() and another test may
- * take it (or port + 1, S3's) before the child binds it: then a fresh port is tried.
- */
-async function startReady(
-  options: { bundled?: boolean } = {},
-): Promise<{ child: Child; url: string }> {
-  for (let attempt = 0; ; attempt++) {
-    const child = startStack(options);
-    try {
-      await ready(child);
-      return { child, url: `http://127.0.0.1:${port}` };
-    } catch (error) {
-      if (attempt >= 3 || !child.output.join("").includes("EADDRINUSE")) throw error;
-      port = await freePort();
-    }
-  }
 }
 
 beforeAll(async () => {
@@ -115,9 +58,7 @@ beforeEach(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children)
-    if (child.process.exitCode === null && child.process.signalCode === null)
-      child.process.kill("SIGKILL");
+  killChildren();
   await simulator?.close();
 });
 

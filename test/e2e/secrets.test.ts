@@ -313,6 +313,7 @@ beforeAll(async () => {
     REELAY_UPSTREAM_URL: proxy.url,
     REELAY_UPSTREAM_API_KEY: CANARY,
     REELAY_JOB_TIMEOUT_S: String(JOB_TIMEOUT_S),
+    REELAY_WEBHOOK_SCHEDULE: "0",
     REELAY_WEBHOOKS: JSON.stringify([
       {
         url: `http://127.0.0.1:${receiverPort}/hook`,
@@ -333,7 +334,6 @@ beforeAll(async () => {
     config,
     logger,
     s3Port: 0,
-    webhookRetry: { attempts: 1, baseDelayMs: 10 },
   });
 }, 60_000);
 

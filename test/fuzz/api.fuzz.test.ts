@@ -379,6 +379,8 @@ describe("fuzzing every route over real HTTP", () => {
     "POST /v1/keys": 16 * 1024,
     "POST /v1/batches": MAX_BATCH_BODY_BYTES,
     "POST /v1/jobs/{id}/retry": DEFAULTS.maxBodyBytes,
+    "POST /v1/events/{id}/replay": 16 * 1024,
+    "POST /v1/webhooks": 16 * 1024,
   };
 
   it("a body over the route's limit is 413 payload_too_large: with a Content-Length, with one that lies, and chunked with none", async () => {

@@ -180,7 +180,7 @@ describe("storage", () => {
     expect(configs[0].Filter.Key.FilterRules).toEqual([{ Name: "prefix", Value: "inbox/" }]);
   });
 
-  it("sends reelay's three terminal detail-types on the bus, and nothing else, to the webhook function, which Lambda does not retry", () => {
+  it("sends reelay's terminal and batch detail-types on the bus, and nothing else, to the webhook function, which Lambda retries until its deliveries are recorded", () => {
     const rules = Object.values(resourcesOf(synth.template, "AWS::Events::Rule"))
       .map((r) => r.Properties!)
       .filter((r) => r.EventPattern !== undefined);
@@ -200,7 +200,25 @@ describe("storage", () => {
     const invokeConfigs = Object.values(
       resourcesOf(synth.template, "AWS::Lambda::EventInvokeConfig"),
     ).map((r) => [render(r.Properties!.FunctionName), r.Properties!.MaximumRetryAttempts]);
-    expect(invokeConfigs).toContainEqual(["WebhookFunction", 0]);
+    expect(invokeConfigs).toContainEqual(["WebhookFunction", 2]);
+    expect(invokeConfigs).toContainEqual(["WebhookSweepFunction", 0]);
+  });
+
+  it("runs the webhook sweep every minute, with the schedule the deployment was configured with", () => {
+    const sweeps = Object.values(resourcesOf(synth.template, "AWS::Events::Rule"))
+      .map((r) => r.Properties!)
+      .filter((r) => r.ScheduleExpression !== undefined)
+      .filter((r) =>
+        r.Targets.some((t: { Arn: unknown }) => render(t.Arn) === "WebhookSweepFunction"),
+      );
+    expect(sweeps.map((r) => r.ScheduleExpression)).toEqual(["rate(1 minute)"]);
+    const sweep = entries(reelayFunctions(synth.template)).find(
+      ([id]) => shortId(id) === "WebhookSweepFunction",
+    )?.[1].Properties;
+    expect(sweep?.Handler).toBe("functions/webhook.sweep");
+    expect(sweep?.Environment.Variables.REELAY_WEBHOOK_SCHEDULE).toBe(
+      "0,5,300,1800,7200,18000,36000,36000",
+    );
   });
 });
 
@@ -226,14 +244,25 @@ describe("HTTP API", () => {
 });
 
 describe("functions", () => {
-  it("are the nine reelay handlers", () => {
+  it("are the nine reelay handlers and the webhook sweep", () => {
     const handlers = Object.values(reelayFunctions(synth.template)).map(
       (f) => f.Properties!.Handler,
     );
     expect(handlers.sort()).toEqual(
-      ["api", "dispatch", "download", "drop", "fail", "finish", "poll", "submit", "webhook"].map(
-        (name) => `functions/${name}.handler`,
-      ),
+      [
+        ...[
+          "api",
+          "dispatch",
+          "download",
+          "drop",
+          "fail",
+          "finish",
+          "poll",
+          "submit",
+          "webhook",
+        ].map((name) => `functions/${name}.handler`),
+        "functions/webhook.sweep",
+      ].sort(),
     );
   });
 
@@ -390,6 +419,9 @@ describe("IAM", () => {
     // A batch job's end is counted on its batch (Finish, RecordFailure).
     const batchItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=bat_*|batches-due|BATCH";
     const budgetItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=budget#*";
+    const deliveryItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=dlv_*|WEBHOOK#*";
+    const subscriberItems =
+      " if ForAllValues:StringLike dynamodb:LeadingKeys=whsub_*|WEBHOOK_SUBSCRIBER";
     const step = [
       `dynamodb:GetItem Jobs${jobItems}`,
       `dynamodb:UpdateItem Jobs${jobItems}`,
@@ -398,6 +430,20 @@ describe("IAM", () => {
     // Finish and RecordFailure only rewrite each job's manifest; only Download writes the outputs themselves.
     const manifest = "s3:PutObject Bucket/outputs/*/job.json";
     const sorted = (list: string[]) => [...list].sort();
+    const webhookGrants = sorted([
+      `dynamodb:GetItem Jobs${deliveryItems}`,
+      `dynamodb:PutItem Jobs${deliveryItems}`,
+      `dynamodb:UpdateItem Jobs${deliveryItems}`,
+      `dynamodb:DeleteItem Jobs${deliveryItems}`,
+      `dynamodb:Query Jobs${deliveryItems}`,
+      `dynamodb:Query Jobs/index/gsi1${deliveryItems}`,
+      `dynamodb:GetItem Jobs${subscriberItems}`,
+      `dynamodb:Query Jobs${subscriberItems}`,
+      `dynamodb:Query Jobs/index/gsi1${subscriberItems}`,
+      `dynamodb:GetItem Jobs${jobItems}`,
+      ...secret("REELAY_WEBHOOKS"),
+      ...xray,
+    ]);
     expect(granted).toEqual({
       // Generation stats (stats#<model>#<duration>): Submit reads them, Poll reads and adds samples.
       // A 429 on create puts the job back in the queue: it reads and writes the admission item.
@@ -462,12 +508,9 @@ describe("IAM", () => {
         ...secret("REELAY_API_KEY"),
         ...xray,
       ]),
-      // Webhook delivery: its subscribers secret, and dead-letter items (only those) in the jobs table.
-      WebhookFunction: sorted([
-        "dynamodb:PutItem Jobs if ForAllValues:StringLike dynamodb:LeadingKeys=webhook-dead#*",
-        ...secret("REELAY_WEBHOOKS"),
-        ...xray,
-      ]),
+      // Webhook delivery: its subscribers secret, and delivery items (only those) in the jobs table.
+      WebhookFunction: webhookGrants,
+      WebhookSweepFunction: webhookGrants,
       DropFunction: sorted([
         `dynamodb:GetItem Jobs${jobItems}`,
         `dynamodb:PutItem Jobs${jobItems}`,

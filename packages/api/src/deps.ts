@@ -17,11 +17,29 @@ import type {
   JobStarter,
 } from "@reelay/core/ports";
 import type { ObjectStore } from "@reelay/core/storage/objects";
+import type { DeliveryStore } from "@reelay/core/webhooks/deliveries";
+import type { SubscriberStore } from "@reelay/core/webhooks/managed";
+import type { DeliveryTarget } from "@reelay/core/webhooks/targets";
+import type { Deployment } from "@reelay/core/net/policy";
 
 export interface Caller {
   keyId: string;
   /** The key's budget, when it has one: every create reserves from it. */
   budget?: Budget;
+}
+
+/** The webhook delivery log and replay (routes/webhooks.ts). */
+export interface WebhookApiDeps {
+  store: DeliveryStore;
+  /** REELAY_WEBHOOK_SCHEDULE: a replay gets the full schedule. */
+  schedule: readonly number[];
+  now: Clock;
+  /** Every subscriber now; without it a replay goes to the event's earlier ones. */
+  targets?: () => Promise<DeliveryTarget[]>;
+  /** Managed subscribers (POST /v1/webhooks), with where reelay runs (for the URL check). */
+  managed?: { store: SubscriberStore; deployment: Deployment };
+  /** Sweeps at once (local stack); on AWS the next scheduled sweep sends it. */
+  wake?: () => void;
 }
 
 export interface ApiDeps {
@@ -61,6 +79,8 @@ export interface ApiDeps {
   batches?: BatchStore;
   /** Counts a batch job the API itself ends (cancel, start_failed) toward its batch. */
   batchTracker?: Pick<BatchTracker, "jobEnded">;
+  /** When given, /v1/webhooks/deliveries and /v1/events/{id}/replay serve the delivery log. */
+  webhooks?: WebhookApiDeps;
   /** Heartbeat period of the event stream; default 15 000. */
   sseHeartbeatMs?: number;
   /** Largest accepted request body in bytes; default 1 MiB. */

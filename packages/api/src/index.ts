@@ -1,6 +1,6 @@
 export { createApp } from "./app.ts";
 export { singleKeyAuthenticator, sameSecret } from "./auth.ts";
-export type { ApiDeps, Caller } from "./deps.ts";
+export type { ApiDeps, Caller, WebhookApiDeps } from "./deps.ts";
 export { apiDepsFrom } from "./wired.ts";
 export { serveApp, type RunningServer } from "./serve.ts";
 export type { JobView, TaskView } from "./views.ts";

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { validate, VideoRequestSchema } from "@reelay/core";
 import { ApiKeyStore } from "@reelay/core/keys/store";
+import { DeliveryStore } from "@reelay/core/webhooks/deliveries";
+import { SubscriberStore } from "@reelay/core/webhooks/managed";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { servedKeys, undocumentedRoutes, type OpenApiDocument } from "../src/openapi/document.ts";
 import { OPERATIONS } from "../src/openapi/operations.ts";
@@ -22,10 +24,19 @@ beforeAll(async () => {
 });
 afterAll(() => aws.stop());
 
-/** With an event source and a key store, the app serves every route it can (events, dashboard, keys). */
+/** With an event source, a key store and the delivery log, the app serves every route it can (events, dashboard, keys, webhooks). */
 const everything = () => ({
   eventStream: { subscribe: () => () => undefined },
   keys: new ApiKeyStore(aws.ddb, "keys-never-read"),
+  webhooks: {
+    store: new DeliveryStore(aws.ddb, "deliveries-never-read"),
+    schedule: [0],
+    now: () => new Date(),
+    managed: {
+      store: new SubscriberStore(aws.ddb, "subscribers-never-read"),
+      deployment: "aws" as const,
+    },
+  },
 });
 
 async function documentOf(h: Awaited<ReturnType<typeof harness>>): Promise<OpenApiDocument> {

@@ -30,6 +30,10 @@ Usage:
                                                       with a batch id, a batch of its retryable failures
   reelay usage [--from D] [--to D] [--by model|key|day|batch] [--json]
                                                       jobs, units, cost and failures; budgets and their use
+  reelay webhooks list | add URL [--events T,T] [--description D] | remove ID | rotate ID
+                                                      this key's webhook subscribers (add, rotate print the secret once)
+  reelay webhooks deliveries [--status S] [--event ID] | retry DELIVERY_ID | replay EVENT_ID [--subscriber S]
+                                                      the webhook delivery log; attempt again; send an event again
   reelay help                                         this text
 `;
 
@@ -49,6 +53,7 @@ const commands: Record<string, () => Promise<Command>> = {
   keys: async () => (await import("./commands/keys.ts")).runKeys,
   retry: async () => (await import("./commands/retry.ts")).runRetry,
   usage: async () => (await import("./commands/usage.ts")).runUsage,
+  webhooks: async () => (await import("./commands/webhooks.ts")).runWebhooks,
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {

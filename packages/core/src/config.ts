@@ -14,6 +14,7 @@ import { MAX_JOB_TIMEOUT_S } from "./polling/policy.ts";
 import { parseBaseUrl } from "./upstream/base-url.ts";
 import { type Budget, parseBudgetText } from "./money/budget-schema.ts";
 import { parsePrices, type PriceTable } from "./money/prices.ts";
+import { DEFAULT_WEBHOOK_SCHEDULE_S, parseSchedule } from "./webhooks/schedule.ts";
 import { parseSubscribersText, type WebhookSubscriber } from "./webhooks/subscribers.ts";
 
 export interface Config {
@@ -40,6 +41,8 @@ export interface Config {
   budget: Budget | undefined;
   /** Local stack: who receives terminal events as Standard Webhooks (REELAY_WEBHOOKS). */
   webhooks: WebhookSubscriber[];
+  /** Waits in seconds before each delivery attempt (REELAY_WEBHOOK_SCHEDULE, webhooks/schedule.ts). */
+  webhookSchedule: readonly number[];
   /** AWS resource names, set by the stack on every function (the local stack fills them itself). */
   aws: {
     region: string;
@@ -140,6 +143,13 @@ function jsonOrFile<T>(
   return parse(text, `${name} file ${raw}`);
 }
 
+function webhookSchedule(env: Env): readonly number[] {
+  const raw = nonEmpty(env, "REELAY_WEBHOOK_SCHEDULE");
+  return raw === undefined
+    ? DEFAULT_WEBHOOK_SCHEDULE_S
+    : parseSchedule(raw, "REELAY_WEBHOOK_SCHEDULE");
+}
+
 export function loadConfig(env: Env = process.env): Config {
   // 0 asks for any free port (tests and side-by-side stacks); S3 then takes any free port too.
   const port =
@@ -165,6 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     defaultModel: nonEmpty(env, "REELAY_DEFAULT_MODEL") ?? "gamma-3.1",
     // The local stack's subscribers: a JSON array [{url, secret}], or a file holding one.
     webhooks: jsonOrFile(env, "REELAY_WEBHOOKS", "[", parseSubscribersText) ?? [],
+    webhookSchedule: webhookSchedule(env),
     prices: jsonOrFile(env, "REELAY_PRICES", "{", parsePrices),
     budget: jsonOrFile(env, "REELAY_BUDGET", "{", parseBudgetText),
     admission: admission(env),

@@ -235,6 +235,66 @@ const API = {
       "Warning: GET /v1/models could not read the upstream's listing; the catalog alone is shown.",
     seen: ["api"],
   },
+  delivery_not_found: {
+    status: 404,
+    retryable: false,
+    meaning: "No webhook delivery has that id.",
+    seen: ["api", "cli"],
+  },
+  delivery_conflict: {
+    status: 409,
+    retryable: true,
+    meaning: "The webhook delivery changed meanwhile (an attempt was recorded); ask again.",
+    seen: ["api"],
+  },
+  event_not_found: {
+    status: 404,
+    retryable: false,
+    meaning:
+      "No event has that id: neither a delivery of it nor a terminal job (`<jobId>.<status>`) it belongs to.",
+    seen: ["api", "cli"],
+  },
+  webhook_url_scheme: {
+    status: 400,
+    retryable: false,
+    meaning:
+      "A webhook URL is not https (on AWS; the local stack also takes http) or carries credentials.",
+    seen: ["api", "cli"],
+  },
+  webhook_url_loopback: {
+    status: 400,
+    retryable: false,
+    meaning:
+      "A webhook URL points at this machine (localhost, 127.0.0.0/8, ::1): refused on AWS, allowed on the local stack.",
+    seen: ["api", "cli"],
+  },
+  webhook_url_private: {
+    status: 400,
+    retryable: false,
+    meaning:
+      "A webhook URL points at a private, link-local or otherwise non-public address or a local name (*.local, *.internal).",
+    seen: ["api", "cli"],
+  },
+  webhook_url_metadata: {
+    status: 400,
+    retryable: false,
+    meaning:
+      "A webhook URL points at the cloud metadata service (169.254.169.254, fd00:ec2::254, metadata.google.internal).",
+    seen: ["api", "cli"],
+  },
+  webhook_subscriber_not_found: {
+    status: 404,
+    retryable: false,
+    meaning: "No webhook subscriber of this key has that id.",
+    seen: ["api", "cli"],
+  },
+  no_webhook_subscribers: {
+    status: 409,
+    retryable: false,
+    meaning:
+      "Nothing to replay to: no subscriber is configured (REELAY_WEBHOOKS), or none has the id asked for.",
+    seen: ["api", "cli"],
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 /** What a job records when it fails (`error`) or a step fails and is retried (`lastError`). */

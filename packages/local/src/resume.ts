@@ -8,6 +8,7 @@ import { buildTerminalEvent } from "@reelay/core/events/types";
 import type { JobStore } from "@reelay/core/jobs/store";
 import { isTerminal, type Job } from "@reelay/core/jobs/types";
 import { emitOnce } from "@reelay/core/pipeline/terminal";
+import type { EventSink } from "@reelay/core/ports";
 
 export interface Leftovers {
   /** Not terminal: their flows start again, oldest first. */
@@ -39,7 +40,7 @@ export async function leftoverJobs(jobs: JobStore): Promise<Leftovers> {
  */
 export async function announceLeftovers(
   unannounced: Job[],
-  deps: { jobs: JobStore; events: JsonlFileSink; now: () => Date },
+  deps: { jobs: JobStore; events: EventSink & Pick<JsonlFileSink, "readAll">; now: () => Date },
 ): Promise<string[]> {
   if (unannounced.length === 0) return [];
   const sent = new Set((await deps.events.readAll()).map((event) => event.id));

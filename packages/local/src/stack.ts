@@ -8,7 +8,13 @@ import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { setTimeout as pause } from "node:timers/promises";
-import { apiDepsFrom, createApp, type RunningServer, serveApp } from "@reelay/api";
+import {
+  apiDepsFrom,
+  createApp,
+  type RunningServer,
+  serveApp,
+  type WebhookApiDeps,
+} from "@reelay/api";
 import type { Config } from "@reelay/core";
 import { UpstreamClient } from "@reelay/core";
 import { JsonlFileSink } from "@reelay/core/events/jsonl";
@@ -17,12 +23,14 @@ import { guardedFetch } from "@reelay/core/net/guarded-fetch";
 import { webhookFetchPolicy } from "@reelay/core/net/policy";
 import type { Job } from "@reelay/core/jobs/types";
 import type { PipelineDeps } from "@reelay/core/pipeline/deps";
-import { DEAD_LETTER_FILE, JsonlDeadLetters } from "@reelay/core/webhooks/dead-letter";
-import type { RetryPolicy } from "@reelay/core/webhooks/deliver";
-import { WebhookDispatcher } from "@reelay/core/webhooks/dispatch";
+import { DeliveryStore } from "@reelay/core/webhooks/deliveries";
+import { JobStore } from "@reelay/core/jobs/store";
+import { SubscriberStore } from "@reelay/core/webhooks/managed";
+import { deliveringSink } from "@reelay/core/webhooks/outbox";
+import { allTargets, ownerFromJobs, type Subscribers } from "@reelay/core/webhooks/targets";
 import { dropDepsFrom, wirePipeline } from "@reelay/core/wiring";
 import { isWaiting } from "@reelay/core/admission/control";
-import type { JobStarter } from "@reelay/core/ports";
+import type { EventSink, JobStarter } from "@reelay/core/ports";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { loadOrCreateApiKey } from "./api-key.ts";
 import { startStandins, type Standins } from "./aws-standins.ts";
@@ -33,6 +41,7 @@ import { announceLeftovers, leftoverJobs } from "./resume.ts";
 import { LocalDispatcher } from "./dispatcher.ts";
 import { LocalJobStarter } from "./starter.ts";
 import { windowSleeper } from "./window-sleep.ts";
+import { startWebhookSweeper } from "./webhook-sweeper.ts";
 
 export const EVENTS_FILE = "events.jsonl";
 export const SIMULATOR_STATE_FILE = join("simulator", "tasks.jsonl");
@@ -53,8 +62,6 @@ export interface LocalStackOptions {
   logger?: Logger;
   /** S3 port; default REELAY_PORT + 1 (so tools find it across restarts), 0 = any free port. */
   s3Port?: number;
-  /** Webhook retry timing (tests shorten it); subscribers come from config.webhooks. */
-  webhookRetry?: Partial<RetryPolicy>;
 }
 
 export interface LocalStack {
@@ -132,27 +139,56 @@ class Cleanups {
   }
 }
 
-/** Terminal events to the REELAY_WEBHOOKS subscribers, from the local event bus. */
+/** The deliveries' side of the wiring: what the API's webhook routes and the event sink use. */
+interface LocalWebhooks {
+  /** Events, each recorded as deliveries (in dynalite) before it is appended to events.jsonl. */
+  sink: EventSink;
+  api: WebhookApiDeps;
+}
+
+/**
+ * Events to the REELAY_WEBHOOKS subscribers and the managed ones: recorded as pending deliveries in
+ * the jobs table, sent by the sweep on its schedule (REELAY_WEBHOOK_SCHEDULE), so a restart carries
+ * on where it stopped.
+ */
 function startWebhooks(
   options: LocalStackOptions,
-  events: JsonlFileSink,
+  clients: { ddb: Standins["ddb"]; tableName: string; events: JsonlFileSink },
   log: Logger,
   cleanups: Cleanups,
-): void {
-  const dataDir = resolve(options.config.dataDir);
+): LocalWebhooks {
+  const store = new DeliveryStore(clients.ddb, clients.tableName);
+  const managed = new SubscriberStore(clients.ddb, clients.tableName);
+  const { webhookSchedule: schedule } = options.config;
+  const subscribers: Subscribers = {
+    config: options.config.webhooks,
+    managed,
+    ownerOf: ownerFromJobs(new JobStore(clients.ddb, clients.tableName)),
+  };
+  const now = () => new Date();
   // Loopback subscribers are allowed here (a local receiver); private and metadata addresses are not.
-  const webhooks = new WebhookDispatcher(options.config.webhooks, {
-    fetch: guardedFetch(webhookFetchPolicy("local")),
-    deadLetters: new JsonlDeadLetters(join(dataDir, DEAD_LETTER_FILE)),
-    ...(options.webhookRetry === undefined ? {} : { retry: options.webhookRetry }),
-    onError: (error) => log.error("a webhook delivery stopped", error),
-  });
-  cleanups.push(() => webhooks.drain(), events.subscribe(webhooks.handle));
+  const fetch = guardedFetch(webhookFetchPolicy("local"));
+  const sweeper = startWebhookSweeper({ store, subscribers, schedule, now, fetch }, log);
+  cleanups.push(() => sweeper.stop());
+  const deps = { store, subscribers, schedule, now };
+  return {
+    sink: deliveringSink(clients.events, deps, sweeper.wake),
+    api: {
+      store,
+      schedule,
+      now,
+      targets: () => allTargets(subscribers),
+      managed: { store: managed, deployment: "local" },
+      wake: sweeper.wake,
+    },
+  };
 }
 
 /** Jobs a crash or Ctrl-C left behind: terminal ones get their missing event, the rest run again. */
 async function resumeLeftovers(
-  deps: Pick<PipelineDeps, "jobs" | "now"> & { events: JsonlFileSink },
+  deps: Pick<PipelineDeps, "jobs" | "now"> & {
+    events: EventSink & Pick<JsonlFileSink, "readAll">;
+  },
   starters: { queue: JobStarter; executions: LocalJobStarter },
   log: Logger,
 ): Promise<Job[]> {
@@ -226,7 +262,13 @@ function startExecutions(
 /** reelay's HTTP API over the wiring: jobs go into the admission queue, cancel aborts executions. */
 async function serveApi(
   wiring: Wiring,
-  parts: { starter: LocalJobStarter; events: JsonlFileSink; apiKey: string; config: Config },
+  parts: {
+    starter: LocalJobStarter;
+    events: JsonlFileSink;
+    apiKey: string;
+    config: Config;
+    webhooks: WebhookApiDeps;
+  },
   stores: { standins: Standins; upstream: Upstream },
   cleanups: Cleanups,
 ): Promise<RunningServer> {
@@ -237,6 +279,7 @@ async function serveApi(
       stopper: { stop: (execution) => parts.starter.cancel(execution) },
       adminKey: parts.apiKey,
       eventStream: parts.events,
+      webhooks: parts.webhooks,
       upstreamModels: (modality) => upstream.client.listModels(modality),
       health: async () => ({
         s3: { endpoint: standins.s3Endpoint, bucket: standins.bucket },
@@ -262,15 +305,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   try {
     const { standins, upstream } = await startParts(options, dataDir, cleanups);
     const events = new JsonlFileSink(join(dataDir, EVENTS_FILE));
-    startWebhooks(options, events, log, cleanups);
+    const { ddb: db, s3, tableName, bucket } = standins;
+    const webhooks = startWebhooks(options, { ddb: db, tableName, events }, log, cleanups);
     const windows = windowSleeper();
     const dispatcher = new LocalDispatcher(log);
-    const { ddb: db, s3, tableName, bucket } = standins;
     const wiring = wirePipeline({
       config,
       platform: "local",
       clients: { db, s3, tableName, bucket },
-      events,
+      events: webhooks.sink,
       upstream: upstream.client,
       sleep: windows.sleep,
       waker: dispatcher,
@@ -282,10 +325,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       () => drops.drain(),
       () => drops.stop(),
     );
-    const parts = { starter, events, apiKey, config };
+    const parts = { starter, events, apiKey, config, webhooks: webhooks.api };
     const server = await serveApi(wiring, parts, { standins, upstream }, cleanups);
     const resumed = await resumeLeftovers(
-      { jobs: wiring.pipeline.jobs, events, now: wiring.pipeline.now },
+      {
+        jobs: wiring.pipeline.jobs,
+        events: { emit: webhooks.sink.emit, readAll: () => events.readAll() },
+        now: wiring.pipeline.now,
+      },
       { queue: wiring.queue, executions: starter },
       log,
     );

@@ -7,7 +7,8 @@
 import * as z from "zod";
 import { ErrorSchema } from "./responses.ts";
 import { MONEY_OPERATIONS } from "./money-operations.ts";
-import { OPERATIONS as GENERAL_OPERATIONS, type Operation } from "./operations.ts";
+import type { Operation } from "./operation.ts";
+import { OPERATIONS as GENERAL_OPERATIONS } from "./operations.ts";
 
 const OPERATIONS: Record<string, Operation> = { ...GENERAL_OPERATIONS, ...MONEY_OPERATIONS };
 

@@ -1,4 +1,5 @@
 /** The OpenAPI entries of money's routes: usage reports, key budgets and batch retries. */
+import type { Operation } from "./operation.ts";
 import { ApiKeySchema, BatchSchema, UsageReportSchema } from "./responses.ts";
 import {
   ADMIN_ONLY,
@@ -6,7 +7,6 @@ import {
   BATCH_ID,
   BATCH_NOT_FOUND,
   KEY_RECORD,
-  type Operation,
   pathId,
   UNAUTHORIZED,
   UNAVAILABLE,

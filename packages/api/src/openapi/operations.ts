@@ -4,8 +4,7 @@
  * added without an entry here fails the suite. Entries for routes an app does not serve (e.g.
  * /v1/events without an event source) are left out of that app's document.
  */
-import type * as z from "zod";
-import { type ErrorCode, ImageRequestSchema, VideoRequestSchema } from "@reelay/core";
+import { ImageRequestSchema, VideoRequestSchema } from "@reelay/core";
 import {
   AdmissionSchema,
   BatchListSchema,
@@ -21,39 +20,9 @@ import {
   TaskCreatedSchema,
   TaskSchema,
 } from "./responses.ts";
-
-interface ErrorCase {
-  status: number;
-  codes: ErrorCode[];
-  when: string;
-}
-
-interface Parameter {
-  name: string;
-  in: "path" | "query" | "header";
-  required: boolean;
-  description: string;
-  schema: Record<string, unknown>;
-  example?: string;
-}
-
-export interface Operation {
-  summary: string;
-  description: string;
-  tag: string;
-  /** Bearer key required (every /v1 route). */
-  auth: boolean;
-  parameters?: Parameter[];
-  request?: { contentType: string; schema: z.ZodType | Record<string, unknown>; example: unknown };
-  response: {
-    status: number;
-    contentType: string;
-    schema?: z.ZodType;
-    example: unknown;
-    description: string;
-  };
-  errors: ErrorCase[];
-}
+import type { ErrorCase, Operation, Parameter } from "./operation.ts";
+import { subscriberOperations } from "./subscriber-operations.ts";
+import { webhookOperations } from "./webhook-operations.ts";
 
 const ID = "vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T";
 const VIDEO_ESTIMATE = {
@@ -1003,4 +972,6 @@ export const OPERATIONS: Record<string, Operation> = {
     },
     errors: [UNAUTHORIZED, BATCH_NOT_FOUND],
   },
+  ...webhookOperations({ unauthorized: UNAUTHORIZED, adminOnly: ADMIN_ONLY }),
+  ...subscriberOperations(UNAUTHORIZED),
 };

@@ -17,7 +17,7 @@ function badQuery(path: string, message: string): ReelayError {
   return new ReelayError("invalid_query", message, { status: 400, path });
 }
 
-function readLimit(raw: string | undefined): number | undefined {
+export function readLimit(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_PAGE_SIZE) {
     throw badQuery("limit", `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
@@ -25,7 +25,7 @@ function readLimit(raw: string | undefined): number | undefined {
   return Number(raw);
 }
 
-function readOneOf<T extends string>(
+export function readOneOf<T extends string>(
   path: string,
   raw: string | undefined,
   allowed: readonly T[],

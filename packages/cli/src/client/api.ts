@@ -51,6 +51,29 @@ export interface ApiKeyView {
   budget?: KeyBudget & { used?: number };
 }
 
+/** One webhook delivery from GET /v1/webhooks/deliveries, with every attempt. */
+export interface DeliveryView {
+  id: string;
+  eventId: string;
+  eventType: string;
+  subscriber: string;
+  url: string;
+  status: "pending" | "delivered" | "dead";
+  attempts: { at: string; latencyMs: number; status?: number; error?: string }[];
+  nextAttemptAt?: string;
+  createdAt: string;
+}
+
+/** A managed webhook subscriber; `secret` only when just made or rotated. */
+export interface SubscriberView {
+  id: string;
+  url: string;
+  events?: string[];
+  description: string;
+  createdAt: string;
+  secret?: string;
+}
+
 /** A body sent as it is (a batch file's text), not as JSON. */
 class RawBody {
   constructor(readonly text: string) {}
@@ -168,6 +191,50 @@ export class ReelayApiClient {
   setKeyBudget(id: string, budget: KeyBudget | null): Promise<ApiKeyView> {
     const path = `/v1/keys/${encodeURIComponent(id)}/budget`;
     return budget === null ? this.#json("DELETE", path) : this.#json("PUT", path, budget);
+  }
+
+  async deliveries(filters: {
+    status?: string;
+    event?: string;
+    limit?: number;
+  }): Promise<DeliveryView[]> {
+    const query = new URLSearchParams(
+      Object.entries(filters).flatMap(([k, v]) =>
+        v === undefined ? [] : [[k, String(v)] as [string, string]],
+      ),
+    ).toString();
+    const path = `/v1/webhooks/deliveries${query === "" ? "" : `?${query}`}`;
+    return (await this.#json<{ data: DeliveryView[] }>("GET", path)).data;
+  }
+
+  addSubscriber(input: {
+    url: string;
+    events?: string[];
+    description?: string;
+  }): Promise<SubscriberView> {
+    return this.#json("POST", "/v1/webhooks", input);
+  }
+
+  async subscribers(): Promise<SubscriberView[]> {
+    return (await this.#json<{ data: SubscriberView[] }>("GET", "/v1/webhooks")).data;
+  }
+
+  removeSubscriber(id: string): Promise<SubscriberView> {
+    return this.#json("DELETE", `/v1/webhooks/${encodeURIComponent(id)}`);
+  }
+
+  rotateSubscriber(id: string): Promise<SubscriberView> {
+    return this.#json("POST", `/v1/webhooks/${encodeURIComponent(id)}/rotate`, {});
+  }
+
+  retryDelivery(id: string): Promise<DeliveryView> {
+    return this.#json("POST", `/v1/webhooks/deliveries/${encodeURIComponent(id)}/retry`, {});
+  }
+
+  async replayEvent(eventId: string, subscriber?: string): Promise<DeliveryView[]> {
+    const body = subscriber === undefined ? {} : { subscriber };
+    const path = `/v1/events/${encodeURIComponent(eventId)}/replay`;
+    return (await this.#json<{ data: DeliveryView[] }>("POST", path, body)).data;
   }
 
   revokeKey(id: string): Promise<ApiKeyView> {

@@ -28,13 +28,19 @@ export interface ClientStack {
   stop(): Promise<void>;
 }
 
-/** `restart` brings a stack back on the same data dir and port (the key file stays the same). */
-export async function startClientStack(restart?: {
-  dataDir: string;
-  port: number;
-}): Promise<ClientStack> {
+/**
+ * `restart` brings a stack back on the same data dir and port (the key file stays the same);
+ * `settings` are more REELAY_* settings of the stack (e.g. its webhook subscribers).
+ */
+export async function startClientStack(
+  restart?: { dataDir: string; port: number },
+  settings: Record<string, string> = {},
+): Promise<ClientStack> {
   const dataDir = restart?.dataDir ?? (await mkdtemp(join(tmpdir(), "reelay-cli-stack-")));
-  const config = { ...loadConfig({ REELAY_DATA_DIR: dataDir }), port: restart?.port ?? 0 };
+  const config = {
+    ...loadConfig({ ...settings, REELAY_DATA_DIR: dataDir }),
+    port: restart?.port ?? 0,
+  };
   const stack = await startLocalStack({
     config,
     simulator: { timeScale: 0.02 },

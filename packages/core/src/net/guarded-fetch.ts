@@ -24,7 +24,7 @@ export interface ResolvedAddress {
 /** Every address a host name resolves to. A seam for tests (a name that resolves to 127.0.0.1). */
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
-const systemResolver: Resolver = async (hostname) =>
+export const systemResolver: Resolver = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({
     address,
     family: family === 6 ? 6 : 4,

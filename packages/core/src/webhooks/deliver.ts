@@ -1,110 +1,90 @@
 /**
- * One message to one subscriber, retried with exponential backoff. Every attempt carries the same
- * webhook-id and is signed afresh with its own timestamp (receivers reject stale timestamps).
+ * One attempt of one message to one subscriber. Every attempt carries the message's webhook-id and
+ * is signed afresh with its own timestamp (receivers reject stale timestamps). What came back is
+ * kept for the delivery log: the status, the time taken and the answer's first 1 KB, with the
+ * subscriber's secret cut out should a receiver echo it.
  */
 import { ReelayError } from "../errors.ts";
+import type { DeliveryAttempt } from "./deliveries.ts";
 import { signWebhook } from "./sign.ts";
-import type { WebhookSubscriber } from "./subscribers.ts";
 import type { WebhookMessage } from "./payload.ts";
 
-export interface RetryPolicy {
-  /** Tries in all, the first included. */
-  attempts: number;
-  /** Wait before the second try; doubled before each later one. */
-  baseDelayMs: number;
-  /** Per-attempt limit on the whole HTTP exchange. */
-  timeoutMs: number;
+/** Per-attempt limit on the whole HTTP exchange. */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** How much of a receiver's answer the log keeps. */
+const RESPONSE_KEPT_BYTES = 1024;
+
+export interface AttemptIo {
+  /** The deployment's guarded fetch (net/policy.ts webhookFetchPolicy); its refusals are final. */
+  fetch: typeof globalThis.fetch;
+  now: () => Date;
+  timeoutMs?: number;
 }
 
-/** 5 tries: waits of 1, 2, 4 and 8 s between them, about 15 s in all (fits one Lambda invocation). */
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseDelayMs: 1000, timeoutMs: 10_000 };
-
-export interface DeliveryOptions {
-  retry?: Partial<RetryPolicy>;
-  /** The deployment's guarded fetch (net/policy.ts webhookFetchPolicy); its refusals are not retried. */
-  fetch?: typeof globalThis.fetch;
-  now?: () => Date;
-  sleep?: (ms: number) => Promise<void>;
-}
-
-export interface DeliveryResult {
+export interface AttemptOutcome {
+  attempt: DeliveryAttempt;
   delivered: boolean;
-  attempts: number;
-  /** Why the last attempt failed: `HTTP <status>`, the network error's message, or the guard's refusal. */
-  lastError?: string;
-}
-
-const sleepMs = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-export function retryDelayMs(policy: RetryPolicy, failedAttempt: number): number {
-  return policy.baseDelayMs * 2 ** (failedAttempt - 1);
-}
-
-/** Why an attempt failed, and whether trying again could help. */
-interface Failure {
-  message: string;
   /** The guard refused the URL itself (url_forbidden): no later attempt can go better. */
   final: boolean;
 }
 
-async function attempt(
-  subscriber: WebhookSubscriber,
+/** Where an attempt goes and the secrets that sign it (more than one during a rotation). */
+export interface SigningTarget {
+  url: string;
+  secrets: readonly string[];
+}
+
+/** The first 1 KB of an answer as text, without the secrets. */
+async function answerText(response: Response, secrets: readonly string[]): Promise<string> {
+  const bytes = new Uint8Array(await response.arrayBuffer().catch(() => new ArrayBuffer(0)));
+  const text = new TextDecoder().decode(bytes.subarray(0, RESPONSE_KEPT_BYTES));
+  return secrets.reduce((kept, secret) => kept.split(secret).join("[secret]"), text);
+}
+
+function failureText(error: unknown): { error: string; final: boolean } {
+  if (error instanceof ReelayError && !error.retryable)
+    return { error: `${error.code}: ${error.message}`.slice(0, 200), final: true };
+  return {
+    error: error instanceof Error ? error.message.slice(0, 200) : String(error),
+    final: false,
+  };
+}
+
+export async function attemptDelivery(
+  subscriber: SigningTarget,
   message: WebhookMessage,
-  options: Required<Omit<DeliveryOptions, "retry">>,
-  timeoutMs: number,
-): Promise<Failure | undefined> {
+  io: AttemptIo,
+): Promise<AttemptOutcome> {
+  const started = io.now();
   const headers = signWebhook(
-    subscriber.secret,
+    subscriber.secrets,
     message.id,
-    options.now().getTime() / 1000,
+    started.getTime() / 1000,
     message.body,
   );
+  const at = started.toISOString();
+  const latency = () => Math.max(0, io.now().getTime() - started.getTime());
   try {
-    const response = await options.fetch(subscriber.url, {
+    const response = await io.fetch(subscriber.url, {
       method: "POST",
       headers: { "content-type": "application/json", "user-agent": "reelay-webhooks", ...headers },
       body: message.body,
       redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: AbortSignal.timeout(io.timeoutMs ?? ATTEMPT_TIMEOUT_MS),
     });
-    // The body is not needed; reading it frees the connection.
-    await response.arrayBuffer().catch(() => undefined);
-    return response.status >= 200 && response.status < 300
-      ? undefined
-      : { message: `HTTP ${response.status}`, final: false };
-  } catch (error) {
-    if (error instanceof ReelayError && !error.retryable)
-      return { message: `${error.code}: ${error.message}`.slice(0, 200), final: true };
+    const response1k = await answerText(response, subscriber.secrets);
+    const delivered = response.status >= 200 && response.status < 300;
     return {
-      message: error instanceof Error ? error.message.slice(0, 200) : String(error),
+      attempt: { at, latencyMs: latency(), status: response.status, response: response1k },
+      delivered,
       final: false,
     };
+  } catch (error) {
+    const failure = failureText(error);
+    return {
+      attempt: { at, latencyMs: latency(), error: failure.error },
+      delivered: false,
+      final: failure.final,
+    };
   }
-}
-
-export async function deliverWebhook(
-  subscriber: WebhookSubscriber,
-  message: WebhookMessage,
-  options: DeliveryOptions = {},
-): Promise<DeliveryResult> {
-  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
-  const io = {
-    fetch: options.fetch ?? globalThis.fetch,
-    now: options.now ?? (() => new Date()),
-    sleep: options.sleep ?? sleepMs,
-  };
-  let failure: Failure | undefined;
-  let tries = 0;
-  while (tries < policy.attempts) {
-    tries++;
-    failure = await attempt(subscriber, message, io, policy.timeoutMs);
-    if (failure === undefined) return { delivered: true, attempts: tries };
-    if (failure.final) break;
-    if (tries < policy.attempts) await io.sleep(retryDelayMs(policy, tries));
-  }
-  return {
-    delivered: false,
-    attempts: tries,
-    ...(failure === undefined ? {} : { lastError: failure.message }),
-  };
 }

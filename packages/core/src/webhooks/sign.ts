@@ -29,16 +29,24 @@ export interface SignedHeaders {
   "webhook-signature": string;
 }
 
-/** Headers for one delivery attempt; `timestampS` is Unix seconds. */
+/**
+ * Headers for one delivery attempt; `timestampS` is Unix seconds. With several secrets (a rotation's
+ * overlap) there is one signature per secret, space separated, as Standard Webhooks allows.
+ */
 export function signWebhook(
-  secret: string,
+  secrets: string | readonly string[],
   id: string,
   timestampS: number,
   body: string,
 ): SignedHeaders {
   const timestamp = String(Math.floor(timestampS));
-  const mac = createHmac("sha256", secretKey(secret))
-    .update(`${id}.${timestamp}.${body}`, "utf8")
-    .digest("base64");
-  return { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": `v1,${mac}` };
+  const signatures = (typeof secrets === "string" ? [secrets] : secrets).map(
+    (secret) =>
+      `v1,${createHmac("sha256", secretKey(secret)).update(`${id}.${timestamp}.${body}`, "utf8").digest("base64")}`,
+  );
+  return {
+    "webhook-id": id,
+    "webhook-timestamp": timestamp,
+    "webhook-signature": signatures.join(" "),
+  };
 }

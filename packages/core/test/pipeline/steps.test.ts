@@ -188,7 +188,7 @@ describe("a whole job, step by step", () => {
     const polled = await pollToEnd(h.deps, await submit(h.deps, { jobId: queued.id }));
     const taskId = (await h.deps.jobs.require(queued.id)).upstreamTaskId!;
     const asked = h.sim.counters().pollsByTask[taskId]!;
-    const refused = polled.outputUrls![0]!.replace(/sig=[0-9a-f]+/, "sig=" + "0".repeat(64));
+    const refused = polled.outputUrls![0]!.replace(/sig=[0-9a-f]+/, `sig=${"0".repeat(64)}`);
     await download(h.deps, { ...polled, outputUrls: [refused] });
     expect(h.sim.counters().pollsByTask[taskId]).toBe(asked + 1);
     const stale = new Date(Date.now() - 61_000).toISOString();

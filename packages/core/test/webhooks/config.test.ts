@@ -37,3 +37,21 @@ describe("REELAY_WEBHOOKS", () => {
     );
   });
 });
+
+describe("REELAY_WEBHOOK_SCHEDULE", () => {
+  it("is Standard Webhooks' day-long schedule when unset", () => {
+    expect(loadConfig({}).webhookSchedule).toEqual([0, 5, 300, 1800, 7200, 18000, 36000, 36000]);
+  });
+
+  it("reads comma-separated waits in seconds", () => {
+    expect(loadConfig({ REELAY_WEBHOOK_SCHEDULE: "0,1,1,1,1,1" }).webhookSchedule).toEqual([
+      0, 1, 1, 1, 1, 1,
+    ]);
+  });
+
+  it("refuses a malformed schedule with invalid_config naming REELAY_WEBHOOK_SCHEDULE", () => {
+    expect(() => loadConfig({ REELAY_WEBHOOK_SCHEDULE: "0,soon" })).toThrow(
+      expect.objectContaining({ code: "invalid_config", path: "REELAY_WEBHOOK_SCHEDULE" }),
+    );
+  });
+});

@@ -1,0 +1,36 @@
+/** The shape of one documented route (operations.ts holds them all). */
+import type * as z from "zod";
+import type { ErrorCode } from "@reelay/core";
+
+export interface ErrorCase {
+  status: number;
+  codes: ErrorCode[];
+  when: string;
+}
+
+export interface Parameter {
+  name: string;
+  in: "path" | "query" | "header";
+  required: boolean;
+  description: string;
+  schema: Record<string, unknown>;
+  example?: string;
+}
+
+export interface Operation {
+  summary: string;
+  description: string;
+  tag: string;
+  /** Bearer key required (every /v1 route). */
+  auth: boolean;
+  parameters?: Parameter[];
+  request?: { contentType: string; schema: z.ZodType | Record<string, unknown>; example: unknown };
+  response: {
+    status: number;
+    contentType: string;
+    schema?: z.ZodType;
+    example: unknown;
+    description: string;
+  };
+  errors: ErrorCase[];
+}

@@ -1,0 +1,69 @@
+/**
+ * Managed webhook subscribers: POST /v1/webhooks (the secret is answered once), GET /v1/webhooks,
+ * DELETE /v1/webhooks/{id}, POST /v1/webhooks/{id}/rotate (a new secret; the old one keeps signing
+ * for 24 h). Each key manages its own; the URL is user input, so the SSRF check applies at once.
+ */
+import { Hono } from "hono";
+import { ReelayError } from "@reelay/core";
+import { systemResolver } from "@reelay/core/net/guarded-fetch";
+import { SubscriberInputSchema, subscriberRecord } from "@reelay/core/webhooks/managed";
+import { checkWebhookUrl } from "@reelay/core/webhooks/url-guard";
+import { jsonBodyLimit, parseJson } from "../body.ts";
+import type { ApiEnv, WebhookApiDeps } from "../deps.ts";
+
+type Managed = NonNullable<WebhookApiDeps["managed"]>;
+
+/**
+ * An id in a path ends in an upper-case letter or a digit, as every reelay id does, so
+ * `/v1/webhooks/deliveries` is never taken for one (DELETE on it is then a 405, not a 404).
+ */
+const SUBSCRIBER_ID = "[0-9A-Za-z_]*[0-9A-Z]";
+
+function readInput(text: string) {
+  const parsed = SubscriberInputSchema.safeParse(parseJson(text));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = (issue?.path ?? []).join(".");
+  throw new ReelayError(
+    "invalid_request",
+    `${path || "body"}: ${issue?.message ?? "invalid"} (a subscriber is {url, events?, description?}).`,
+    { status: 400, path },
+  );
+}
+
+export function subscriberRoutes(managed: Managed, now: () => Date): Hono<ApiEnv> {
+  const routes = new Hono<ApiEnv>();
+  const { store } = managed;
+
+  routes.post("/", jsonBodyLimit(16 * 1024), async (c) => {
+    const input = readInput(await c.req.text());
+    const url = await checkWebhookUrl(input.url, managed.deployment, systemResolver);
+    const { record, secret } = await store.create(
+      {
+        url,
+        description: input.description ?? "",
+        ownerKeyId: c.get("caller").keyId,
+        ...(input.events === undefined ? {} : { events: input.events }),
+      },
+      now(),
+    );
+    return c.json({ ...record, secret }, 201);
+  });
+
+  routes.get("/", async (c) => {
+    const mine = await store.list(c.get("caller").keyId);
+    return c.json({ data: mine.map(subscriberRecord) });
+  });
+
+  routes.delete(`/:id{${SUBSCRIBER_ID}}`, async (c) =>
+    c.json(await store.remove(c.req.param("id"), c.get("caller").keyId)),
+  );
+
+  routes.post(`/:id{${SUBSCRIBER_ID}}/rotate`, async (c) => {
+    const owner = c.get("caller").keyId;
+    const secret = await store.rotate(c.req.param("id"), owner, now());
+    return c.json({ ...subscriberRecord(await store.owned(c.req.param("id"), owner)), secret });
+  });
+
+  return routes;
+}

@@ -1,0 +1,94 @@
+/**
+ * The local stack as a child process (`reelay up`, as a user runs it), for tests that SIGKILL it:
+ * started with only the settings given (nothing inherited), its output kept, and waited for until
+ * /healthz answers.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { freePort, waitFor } from "./stack.ts";
+
+const BIN = fileURLToPath(new URL("../../../packages/cli/bin/reelay.js", import.meta.url));
+
+export interface Child {
+  process: ChildProcess;
+  output: string[];
+  exited: Promise<number | null>;
+}
+
+export interface ChildStackOptions {
+  dataDir: string;
+  /** REELAY_* settings, as a user would export them. */
+  env: Record<string, string>;
+  /** Extra arguments of `reelay up`. */
+  args?: string[];
+}
+
+/** Every child started, so a test's afterAll can kill what is still running. */
+const children: Child[] = [];
+
+function tmpdirOf(dir: string): string {
+  return dir.slice(0, dir.lastIndexOf("/"));
+}
+
+function startStack(options: ChildStackOptions, port: number): Child {
+  const child = spawn(
+    process.execPath,
+    [BIN, "up", "--port", String(port), "--data-dir", options.dataDir, ...(options.args ?? [])],
+    {
+      env: { ...options.env, TMPDIR: tmpdirOf(options.dataDir) },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  const output: string[] = [];
+  child.stdout?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => resolve(code)),
+  );
+  const started = { process: child, output, exited };
+  children.push(started);
+  return started;
+}
+
+async function ready(child: Child, port: number): Promise<void> {
+  const died = child.exited.then((code) => {
+    throw new Error(`the stack exited with ${code} before it was ready: ${child.output.join("")}`);
+  });
+  const up = waitFor(
+    `the stack on port ${port} to answer /healthz`,
+    async () =>
+      (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok
+        ? true
+        : undefined,
+    30_000,
+  );
+  await Promise.race([up, died]);
+}
+
+/**
+ * Starts the stack and waits until it answers. The port came from freePort() and another test may
+ * take it (or port + 1, S3's) before the child binds it: then a fresh port is tried.
+ */
+export async function startReady(
+  options: ChildStackOptions,
+  port: number,
+): Promise<{ child: Child; url: string; port: number }> {
+  let current = port;
+  for (let attempt = 0; ; attempt++) {
+    const child = startStack(options, current);
+    try {
+      await ready(child, current);
+      return { child, url: `http://127.0.0.1:${current}`, port: current };
+    } catch (error) {
+      if (attempt >= 3 || !child.output.join("").includes("EADDRINUSE")) throw error;
+      current = await freePort();
+    }
+  }
+}
+
+/** SIGKILLs every child still running. */
+export function killChildren(): void {
+  for (const child of children)
+    if (child.process.exitCode === null && child.process.signalCode === null)
+      child.process.kill("SIGKILL");
+}
