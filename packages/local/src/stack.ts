@@ -69,6 +69,8 @@ export interface LocalStack {
   simulator?: Simulator;
   /** Jobs resumed at start. */
   resumed: string[];
+  /** The dynalite and s3rver children: pids and restarts (one that dies is started again). */
+  children: Standins["children"];
   stop(): Promise<void>;
 }
 
@@ -174,10 +176,16 @@ async function resumeLeftovers(
   return unfinished;
 }
 
-async function startParts(options: LocalStackOptions, dataDir: string, cleanups: Cleanups) {
+async function startParts(
+  options: LocalStackOptions,
+  dataDir: string,
+  log: Logger,
+  cleanups: Cleanups,
+) {
   const { config } = options;
   const standins: Standins = await startStandins({
     dataDir,
+    log,
     host: "127.0.0.1",
     s3Port: options.s3Port ?? (config.port === 0 ? 0 : config.port + 1),
     // Storing outputs (hashing, file writes) on the other core, as dynalite's work is.
@@ -260,7 +268,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const apiKey = await loadOrCreateApiKey(dataDir, config.apiKey);
   const cleanups = new Cleanups();
   try {
-    const { standins, upstream } = await startParts(options, dataDir, cleanups);
+    const { standins, upstream } = await startParts(options, dataDir, log, cleanups);
     const events = new JsonlFileSink(join(dataDir, EVENTS_FILE));
     startWebhooks(options, events, log, cleanups);
     const windows = windowSleeper();
@@ -301,6 +309,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       upstream: upstream.name,
       ...(upstream.simulator === undefined ? {} : { simulator: upstream.simulator }),
       resumed: resumed.map((job) => job.id),
+      children: standins.children,
       // Stop accepting (API, drops) first, then abort executions, then close the stores they used.
       stop: () => (stopping ??= cleanups.run()),
     };

@@ -16,6 +16,12 @@ export interface ChildService<T> {
   ready: T;
   /** Every later line, parsed. */
   lines: EventEmitter<{ line: [unknown] }>;
+  pid: number;
+  /**
+   * Settles when the child is gone: with how it ended ("signal SIGKILL", "exit code 1") when it
+   * ended on its own, with undefined when stop() ended it.
+   */
+  ended: Promise<string | undefined>;
   /** Closes the child's stdin (it stops itself) and waits for it; killed past CHILD_STOP_MS. */
   stop(): Promise<void>;
 }
@@ -32,7 +38,12 @@ export async function spawnService<T>(
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     stdio: ["pipe", "pipe", "inherit"],
   });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let stopping = false;
+  const ended = new Promise<string | undefined>((resolve) =>
+    child.once("exit", (code, signal) =>
+      resolve(stopping ? undefined : signal === null ? `exit code ${code}` : `signal ${signal}`),
+    ),
+  );
   // A child that died already makes ending its stdin fail (EPIPE): it is gone either way.
   child.stdin.on("error", () => undefined);
   const lines = new EventEmitter<{ line: [unknown] }>();
@@ -47,12 +58,13 @@ export async function spawnService<T>(
     });
   });
   const stop = async () => {
+    stopping = true;
     child.stdin.end();
     const timer = setTimeout(() => child.kill("SIGKILL"), CHILD_STOP_MS);
-    await exited;
+    await ended;
     clearTimeout(timer);
   };
-  return { ready, lines, stop };
+  return { ready, lines, pid: child.pid ?? 0, ended, stop };
 }
 
 /** Calls `onLine` with each line of `stream` that parses as JSON, `first` true for the first one. */
