@@ -48,6 +48,8 @@ export function ReelayStack({ stack, app }: StackContext) {
     REELAY_UPSTREAM_URL: upstreamUrlFor(app.stage, config.upstreamUrl),
     REELAY_DEFAULT_MODEL: config.defaultModel,
     REELAY_DISPATCH_FUNCTION: dispatch.name,
+    // The deployer's limit (read at deploy time) is the one the Download step enforces.
+    REELAY_MAX_OUTPUT_BYTES: String(config.maxOutputBytes),
     ...admissionEnvironment(config.admission),
   };
   const scope = { table, bucket, bus, environment, dispatchArn: dispatch.arn };
