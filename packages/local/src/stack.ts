@@ -5,7 +5,6 @@
  * API app, and the bundled simulator unless a real upstream is configured. Same handlers, same state machine as on AWS; only the transport differs.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { setTimeout as pause } from "node:timers/promises";
 import { apiDepsFrom, createApp, type RunningServer, serveApp } from "@reelay/api";
@@ -26,6 +25,7 @@ import type { JobStarter } from "@reelay/core/ports";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { loadOrCreateApiKey } from "./api-key.ts";
 import { startStandins, type Standins } from "./aws-standins.ts";
+import { claimDataDir } from "./data-dir.ts";
 import { routeDrops } from "./drops.ts";
 import { jobFlowHandlers } from "./handlers.ts";
 import { consoleLogger, silentLogger, type Logger } from "./log.ts";
@@ -258,31 +258,43 @@ async function serveApi(
   return server;
 }
 
+/** The pipeline over the stand-ins and the upstream, woken by the dispatcher. */
+function wireLocal(
+  config: Config,
+  stores: { standins: Standins; upstream: Upstream; events: JsonlFileSink },
+  windows: ReturnType<typeof windowSleeper>,
+  dispatcher: LocalDispatcher,
+): Wiring {
+  const { ddb: db, s3, tableName, bucket } = stores.standins;
+  return wirePipeline({
+    config,
+    platform: "local",
+    clients: { db, s3, tableName, bucket },
+    events: stores.events,
+    upstream: stores.upstream.client,
+    sleep: windows.sleep,
+    waker: dispatcher,
+  });
+}
+
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const { config } = options;
   const log = options.logger ?? (options.quiet ? silentLogger : consoleLogger());
   const dataDir = resolve(config.dataDir);
-  await mkdir(dataDir, { recursive: true });
-  // The definition is synthesized first: it is the slowest part and needs nothing else.
-  const definition = synthJobFlowDefinition();
-  const apiKey = await loadOrCreateApiKey(dataDir, config.apiKey);
+  const lock = await claimDataDir(dataDir);
   const cleanups = new Cleanups();
+  cleanups.push(() => lock.release());
   try {
+    // The definition is synthesized first: it is the slowest part and needs nothing else.
+    const definition = synthJobFlowDefinition();
+    const apiKey = await loadOrCreateApiKey(dataDir, config.apiKey);
     const { standins, upstream } = await startParts(options, dataDir, log, cleanups);
     const events = new JsonlFileSink(join(dataDir, EVENTS_FILE));
     startWebhooks(options, events, log, cleanups);
     const windows = windowSleeper();
     const dispatcher = new LocalDispatcher(log);
-    const { ddb: db, s3, tableName, bucket } = standins;
-    const wiring = wirePipeline({
-      config,
-      platform: "local",
-      clients: { db, s3, tableName, bucket },
-      events,
-      upstream: upstream.client,
-      sleep: windows.sleep,
-      waker: dispatcher,
-    });
+    const wiring = wireLocal(config, { standins, upstream, events }, windows, dispatcher);
+    const { s3, bucket } = standins;
     const starter = startExecutions(wiring, { definition, dispatcher, log }, windows, cleanups);
     const drops = routeDrops(standins.s3rver, dropDepsFrom(wiring, config.defaultModel), log);
     // Undone in reverse: notifications are ignored first, then the drops being handled finish.
@@ -292,6 +304,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     );
     const parts = { starter, events, apiKey, config };
     const server = await serveApi(wiring, parts, { standins, upstream }, cleanups);
+    await lock.announce(server.url);
     const resumed = await resumeLeftovers(
       { jobs: wiring.pipeline.jobs, events, now: wiring.pipeline.now },
       { queue: wiring.queue, executions: starter },

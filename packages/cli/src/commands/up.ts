@@ -2,7 +2,7 @@
  * `reelay up` (= `npm start`): the whole service on this machine until Ctrl-C or SIGTERM. Stopping
  * aborts the running executions; their jobs resume from their records on the next start.
  */
-import { loadConfig, type Config } from "@reelay/core";
+import { loadConfig, ReelayError, type Config } from "@reelay/core";
 import { consoleLogger, readyBanner, startLocalStack } from "@reelay/local";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
@@ -24,6 +24,26 @@ function configFrom(values: { port?: string; "data-dir"?: string }): Config {
     ...(values.port === undefined ? {} : { port: portOf(values.port) }),
     ...(values["data-dir"] === undefined ? {} : { dataDir: values["data-dir"] }),
   };
+}
+
+/**
+ * Why the stack did not start, in one line naming the cause and the fix: reelay's own errors
+ * (settings, the data dir) say both already; a port is named with the setting that moves it.
+ */
+function startFailure(error: unknown, values: { port?: string }): string {
+  if (error instanceof ReelayError || error instanceof UsageError) return error.message;
+  const { code, address, port } = error as NodeJS.ErrnoException & {
+    address?: string;
+    port?: number;
+  };
+  const where = `${address ?? "the address"}:${port ?? values.port ?? "the port"}`;
+  const elsewhere = "choose another port with --port or REELAY_PORT";
+  if (code === "EADDRINUSE")
+    return `${where} is taken by another program (another reelay up?); stop it, or ${elsewhere}.`;
+  if (code === "EACCES" || code === "EADDRNOTAVAIL")
+    return `cannot listen on ${where} (${code}); ${elsewhere}, or REELAY_HOST for the address.`;
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return `the stack did not start (${what.split("\n")[0]}); if this persists, report it with this line.`;
 }
 
 function positive(flag: string, raw: string | undefined, whole = false): number | undefined {
@@ -72,20 +92,16 @@ export async function runUp(args: string[], io: Io): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}".`);
   const simulator = simulatorOptions(values);
 
-  const config = configFrom(values);
   const began = Date.now();
   let stack: Awaited<ReturnType<typeof startLocalStack>>;
   try {
     stack = await startLocalStack({
-      config,
+      config: configFrom(values),
       logger: consoleLogger(io.stderr),
       ...(Object.keys(simulator).length === 0 ? {} : { simulator }),
     });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
-    io.stderr(
-      `reelay up: ${config.host}:${config.port} is in use (another reelay up?); choose another with --port or REELAY_PORT.\n`,
-    );
+    io.stderr(`reelay up: ${startFailure(error, values)}\n`);
     return 2;
   }
   io.stdout(readyBanner(stack, Date.now() - began));
