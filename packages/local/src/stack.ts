@@ -216,6 +216,7 @@ function startExecutions(
     definition: parts.definition,
     handlers: jobFlowHandlers(wiring.pipeline),
     log: parts.log,
+    jobs: wiring.pipeline.jobs,
   });
   cleanups.push(
     () => starter.stop(),
@@ -279,7 +280,8 @@ function wireLocal(
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const { config } = options;
-  const log = options.logger ?? (options.quiet ? silentLogger : consoleLogger());
+  const log =
+    options.logger ?? (options.quiet ? silentLogger : consoleLogger(undefined, config.log));
   const dataDir = resolve(config.dataDir);
   const lock = await claimDataDir(dataDir);
   const cleanups = new Cleanups();

@@ -94,10 +94,13 @@ export async function runUp(args: string[], io: Io): Promise<number> {
 
   const began = Date.now();
   let stack: Awaited<ReturnType<typeof startLocalStack>>;
+  let log: ReturnType<typeof consoleLogger>;
   try {
+    const config = configFrom(values);
+    log = consoleLogger(io.stderr, config.log);
     stack = await startLocalStack({
-      config: configFrom(values),
-      logger: consoleLogger(io.stderr),
+      config,
+      logger: log,
       ...(Object.keys(simulator).length === 0 ? {} : { simulator }),
     });
   } catch (error) {
@@ -107,7 +110,7 @@ export async function runUp(args: string[], io: Io): Promise<number> {
   io.stdout(readyBanner(stack, Date.now() - began));
 
   const signal = await nextSignal();
-  io.stderr(`reelay: ${signal}, stopping (unfinished jobs resume on the next start)\n`);
+  log.info(`${signal}, stopping (unfinished jobs resume on the next start)`);
   // A second signal while stopping means "now".
   const forced = nextSignal().then(() => "forced" as const);
   const grace = new Promise<"timeout">((resolve) =>
@@ -115,6 +118,6 @@ export async function runUp(args: string[], io: Io): Promise<number> {
   );
   const ended = await Promise.race([stack.stop().then(() => "stopped" as const), forced, grace]);
   if (ended !== "stopped")
-    io.stderr(`reelay: stop ${ended === "forced" ? "forced" : "took too long"}; exiting anyway\n`);
+    log.warn(`stop ${ended === "forced" ? "forced" : "took too long"}; exiting anyway`);
   return 0;
 }
