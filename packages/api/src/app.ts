@@ -83,6 +83,6 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
       errorBody("not_found", `No route ${c.req.method} ${shownInput(c.req.path, 200)}.`),
     ),
   );
-  app.onError(handleError);
+  app.onError((error, c) => handleError(error, c, deps.reportError));
   return app;
 }

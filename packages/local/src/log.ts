@@ -45,6 +45,7 @@ function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
+/** As Powertools writes an error: name, message and stack, and the code when it has one. */
 function errorFields(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) return { message: String(error) };
   const code = (error as { code?: unknown }).code;
@@ -52,6 +53,7 @@ function errorFields(error: unknown): Record<string, unknown> {
     name: error.name,
     message: error.message,
     ...(typeof code === "string" ? { code } : {}),
+    ...(error.stack === undefined ? {} : { stack: error.stack }),
   };
 }
 

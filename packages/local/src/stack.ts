@@ -235,7 +235,13 @@ function startExecutions(
 /** reelay's HTTP API over the wiring: jobs go into the admission queue, cancel aborts executions. */
 async function serveApi(
   wiring: Wiring,
-  parts: { starter: LocalJobStarter; events: JsonlFileSink; apiKey: string; config: Config },
+  parts: {
+    starter: LocalJobStarter;
+    events: JsonlFileSink;
+    apiKey: string;
+    config: Config;
+    log: Logger;
+  },
   stores: { standins: Standins; upstream: Upstream },
   cleanups: Cleanups,
 ): Promise<RunningServer> {
@@ -247,6 +253,7 @@ async function serveApi(
       adminKey: parts.apiKey,
       eventStream: parts.events,
       upstreamModels: (modality) => upstream.client.listModels(modality),
+      reportError: (message, error) => parts.log.error(message, error),
       health: async () => ({
         s3: { endpoint: standins.s3Endpoint, bucket: standins.bucket },
         upstream: upstream.name,
@@ -304,7 +311,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       () => drops.drain(),
       () => drops.stop(),
     );
-    const parts = { starter, events, apiKey, config };
+    const parts = { starter, events, apiKey, config, log };
     const server = await serveApi(wiring, parts, { standins, upstream }, cleanups);
     await lock.announce(server.url);
     const resumed = await resumeLeftovers(
