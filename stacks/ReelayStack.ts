@@ -50,6 +50,8 @@ export function ReelayStack({ stack, app }: StackContext) {
     REELAY_DISPATCH_FUNCTION: dispatch.name,
     // The deployer's limit (read at deploy time) is the one the Download step enforces.
     REELAY_MAX_OUTPUT_BYTES: String(config.maxOutputBytes),
+    // The functions' Powertools Logger level, as the deployer set it (default info).
+    REELAY_LOG_LEVEL: config.log.level,
     ...admissionEnvironment(config.admission),
   };
   const scope = { table, bucket, bus, environment, dispatchArn: dispatch.arn };

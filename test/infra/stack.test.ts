@@ -287,7 +287,7 @@ describe("functions", () => {
     expect(memory.PollFunction).toBe(128);
   });
 
-  it("get the REELAY_* settings (REELAY_MAX_OUTPUT_BYTES too); only dispatch (starts) and api (cancel stops) get the state machine ARN", () => {
+  it("get the REELAY_* settings (REELAY_MAX_OUTPUT_BYTES and REELAY_LOG_LEVEL too); only dispatch (starts) and api (cancel stops) get the state machine ARN", () => {
     for (const [id, fn] of entries(reelayFunctions(synth.template))) {
       const env = fn.Properties!.Environment.Variables;
       expect(Object.keys(env), id).toEqual(
@@ -304,6 +304,7 @@ describe("functions", () => {
       expect(env.REELAY_DISPATCH_FUNCTION, id).toBe("test-reelay-dispatch");
       // The deployer's limit, or the default: what a function's loadConfig then finds.
       expect(env.REELAY_MAX_OUTPUT_BYTES, id).toBe(String(loadConfig().maxOutputBytes));
+      expect(env.REELAY_LOG_LEVEL, id).toBe(loadConfig().log.level);
       const starts = ["ApiFunction", "DispatchFunction"].includes(shortId(id));
       expect("REELAY_STATE_MACHINE_ARN" in env, id).toBe(starts);
       if (starts) expect(render(env.REELAY_STATE_MACHINE_ARN)).toBe("JobFlow");
