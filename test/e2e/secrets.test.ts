@@ -200,7 +200,7 @@ async function startEchoProxy(sim: Simulator): Promise<EchoProxy> {
 /**
  * Every JSON line parses and has Powertools' leading keys; a line about a job names it as jobId,
  * a step's names the step; a job's last line names its model and, once it has one, its upstream
- * task; the API key appears only as its id.
+ * task, which the Poll lines name too; the API key appears only as its id.
  */
 function expectJsonLinesCarryTheirJob(lines: string[], jobs: Record<string, string>): void {
   const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -218,8 +218,12 @@ function expectJsonLinesCarryTheirJob(lines: string[], jobs: Record<string, stri
     ).toBe(true);
     const last = about.findLast((line) => /succeeded|failed/.test(String(line.message)));
     expect(last, label).toMatchObject({ level: "INFO", model: expect.any(String), keyId: "local" });
-    if (id.startsWith("vidtsk_") && !label.startsWith("create "))
+    if (id.startsWith("vidtsk_") && !label.startsWith("create ")) {
       expect(last?.upstreamTaskId, label).toEqual(expect.any(String));
+      // Known once Submit made the task: the Poll lines carry it too.
+      const poll = about.find((l) => l.step === "Poll" && String(l.message).endsWith("done"));
+      expect(poll?.upstreamTaskId, label).toBe(last?.upstreamTaskId);
+    }
   }
 }
 
@@ -364,6 +368,7 @@ beforeAll(async () => {
     if (error !== undefined) logLines.push(inspect(error, { depth: null }));
   };
   const logger: Logger = {
+    structured: true,
     debug: (message, context) => {
       for (const l of [text, json]) l.debug(message, context);
     },

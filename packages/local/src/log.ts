@@ -21,6 +21,8 @@ export interface LogContext {
 }
 
 export interface Logger {
+  /** True when lines carry their context (json): only then is a job record read to fill it in. */
+  readonly structured?: boolean;
   debug(message: string, context?: LogContext): void;
   info(message: string, context?: LogContext): void;
   warn(message: string, error?: unknown, context?: LogContext): void;
@@ -86,6 +88,7 @@ export function consoleLogger(
   const debug = at("debug");
   const info = at("info");
   return {
+    structured: settings.format === "json",
     debug: (message, context) => debug(message, undefined, context),
     info: (message, context) => info(message, undefined, context),
     warn: at("warn"),

@@ -12,6 +12,7 @@ import {
 } from "@reelay/flow/run-local";
 import type { JobStore } from "@reelay/core/jobs/store";
 import { isTerminal, type Job } from "@reelay/core/jobs/types";
+import { JOB_FLOW_STATE_NAMES } from "@reelay/flow/steps";
 import { REQUEUED_ERROR_NAME } from "@reelay/core/pipeline/errors";
 import { executionName } from "@reelay/core/ports";
 import { jobContext, type LogContext, type Logger } from "./log.ts";
@@ -62,14 +63,24 @@ export class LocalJobStarter {
     const log = this.#opts.log;
     log.debug(`job ${jobId}: ${name} started`, context);
     void step.then(
-      () => log.debug(`job ${jobId}: ${name} done`, context),
+      async () => {
+        log.debug(`job ${jobId}: ${name} done`, context);
+        // The upstream task is known from here on: the later steps' lines name it.
+        if (name !== JOB_FLOW_STATE_NAMES.submit) return;
+        const known = await this.#endContext(jobId);
+        if (this.#contexts.has(jobId)) this.#contexts.set(jobId, known);
+      },
       (error: unknown) => log.warn(`job ${jobId}: ${name} failed`, error, context),
     );
   }
 
-  /** The job's context as its record now says (upstream task, error code), else as it started. */
+  /**
+   * The job's context as its record now says (upstream task, error code), else as it started: the
+   * record is read only for a logger whose lines carry it.
+   */
   async #endContext(jobId: string): Promise<LogContext> {
     const started = this.#contexts.get(jobId) ?? { jobId };
+    if (this.#opts.log.structured !== true) return started;
     const job = await this.#opts.jobs?.get(jobId).catch(() => undefined);
     if (job === undefined) return started;
     return {

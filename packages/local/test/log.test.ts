@@ -16,6 +16,7 @@ describe("consoleLogger", () => {
     log.debug("not shown at info", { jobId: "vidtsk_1" });
     log.info("job vidtsk_1 succeeded", { jobId: "vidtsk_1" });
     log.error("a drop could not be handled", new TypeError("bad"));
+    expect(log.structured).toBe(false);
     expect(lines).toEqual([
       "reelay: job vidtsk_1 succeeded\n",
       "reelay: a drop could not be handled (TypeError: bad)\n",
@@ -31,6 +32,7 @@ describe("consoleLogger", () => {
       Object.assign(new Error("reset"), { code: "ECONNRESET" }),
       context,
     );
+    expect(log.structured).toBe(true);
     const parsed = lines.map((line) => JSON.parse(line));
     expect(lines.every((line) => line.endsWith("}\n") && !line.slice(0, -1).includes("\n"))).toBe(
       true,
