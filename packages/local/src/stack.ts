@@ -232,6 +232,16 @@ function startExecutions(
   return starter;
 }
 
+/** Each stand-in child's pid and restarts as they are now, for /healthz. */
+function childrenNow(children: Standins["children"]) {
+  return Object.fromEntries(
+    Object.entries(children).map(([name, child]) => [
+      name,
+      { pid: child.pid, restarts: child.restarts },
+    ]),
+  );
+}
+
 /** reelay's HTTP API over the wiring: jobs go into the admission queue, cancel aborts executions. */
 async function serveApi(
   wiring: Wiring,
@@ -257,6 +267,7 @@ async function serveApi(
       health: async () => ({
         s3: { endpoint: standins.s3Endpoint, bucket: standins.bucket },
         upstream: upstream.name,
+        children: childrenNow(standins.children),
       }),
     }),
   );

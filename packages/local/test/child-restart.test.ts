@@ -85,6 +85,12 @@ describe("a stand-in child that dies while the stack runs", () => {
       expect([id, job.status, job.error]).toEqual([id, "succeeded", null]);
     }
     expect(logLines.join("")).toMatch(/dynalite \(pid \d+\) ended unexpectedly \(signal SIGKILL\)/);
+    // /healthz tells an operator the same.
+    const health = (await (await fetch(`${stack.url}/healthz`)).json()) as { children: unknown };
+    expect(health.children).toEqual({
+      dynalite: { pid: stack.children.dynalite.pid, restarts: 1 },
+      s3rver: { pid: s3rver.pid, restarts: 1 },
+    });
     expect(logLines.join("")).toMatch(/s3rver is running again/);
   }, 90_000);
 });
