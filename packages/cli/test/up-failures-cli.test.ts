@@ -1,8 +1,8 @@
 /**
  * Every way `reelay up` fails to start that a new user meets is one line on stderr naming the
  * cause and the fix, exit 2, no stack trace: a REELAY_UPSTREAM_URL without /v1, a data dir a running
- * stack holds (named by its URL and pid), a port another program listens on, a data dir that cannot
- * be used. The real binary, as a user runs it.
+ * stack holds (named by its URL and pid), a port another program listens on, a host that is not
+ * this machine's, a data dir that cannot be used. The real binary, as a user runs it.
  */
 import { execFile } from "node:child_process";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -78,6 +78,13 @@ describe("reelay up that cannot start", () => {
     } finally {
       server.close();
     }
+  }, 60_000);
+
+  it("a REELAY_HOST that is no address of this machine: names it and REELAY_HOST", async () => {
+    const line = oneLine(await up(["--data-dir", join(dir, "c")], { REELAY_HOST: "192.0.2.1" }));
+    expect(line).toBe(
+      "reelay up: 192.0.2.1 is not an address of this machine (EADDRNOTAVAIL); set REELAY_HOST to one (default 127.0.0.1).",
+    );
   }, 60_000);
 
   it("a data dir that is a file, or one this user may not read: names it and --data-dir", async () => {

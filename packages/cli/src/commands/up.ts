@@ -30,18 +30,17 @@ function configFrom(values: { port?: string; "data-dir"?: string }): Config {
  * Why the stack did not start, in one line naming the cause and the fix: reelay's own errors
  * (settings, the data dir) say both already; a port is named with the setting that moves it.
  */
-function startFailure(error: unknown, values: { port?: string }): string {
+function startFailure(error: unknown, config: Config | undefined): string {
   if (error instanceof ReelayError || error instanceof UsageError) return error.message;
-  const { code, address, port } = error as NodeJS.ErrnoException & {
-    address?: string;
-    port?: number;
-  };
-  const where = `${address ?? "the address"}:${port ?? values.port ?? "the port"}`;
+  const { code } = error as NodeJS.ErrnoException;
+  const where = `${config?.host ?? "the address"}:${config?.port ?? "the port"}`;
   const elsewhere = "choose another port with --port or REELAY_PORT";
   if (code === "EADDRINUSE")
     return `${where} is taken by another program (another reelay up?); stop it, or ${elsewhere}.`;
-  if (code === "EACCES" || code === "EADDRNOTAVAIL")
-    return `cannot listen on ${where} (${code}); ${elsewhere}, or REELAY_HOST for the address.`;
+  if (code === "EACCES")
+    return `listening on ${where} is not allowed for this user (EACCES); ${elsewhere} (above 1023).`;
+  if (code === "EADDRNOTAVAIL")
+    return `${config?.host ?? "the host"} is not an address of this machine (EADDRNOTAVAIL); set REELAY_HOST to one (default 127.0.0.1).`;
   const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return `the stack did not start (${what.split("\n")[0]}); if this persists, report it with this line.`;
 }
@@ -95,8 +94,9 @@ export async function runUp(args: string[], io: Io): Promise<number> {
   const began = Date.now();
   let stack: Awaited<ReturnType<typeof startLocalStack>>;
   let log: ReturnType<typeof consoleLogger>;
+  let config: Config | undefined;
   try {
-    const config = configFrom(values);
+    config = configFrom(values);
     log = consoleLogger(io.stderr, config.log);
     stack = await startLocalStack({
       config,
@@ -104,7 +104,7 @@ export async function runUp(args: string[], io: Io): Promise<number> {
       ...(Object.keys(simulator).length === 0 ? {} : { simulator }),
     });
   } catch (error) {
-    io.stderr(`reelay up: ${startFailure(error, values)}\n`);
+    io.stderr(`reelay up: ${startFailure(error, config)}\n`);
     return 2;
   }
   io.stdout(readyBanner(stack, Date.now() - began));
