@@ -1,8 +1,9 @@
 /**
  * A child process as a service of this one: the stand-ins' databases (dynalite, s3rver) run in
  * children so their work is on another core than the flows and the API. A child speaks in JSON
- * lines on its stdout and ends when its stdin closes: at stop, and when this process exits or is
- * killed (the pipe closes with it), so no child outlives the stack.
+ * lines on its stdout, the first saying it is ready or, as {"error": {code, message}}, why it
+ * cannot start; it ends when its stdin closes: at stop, and when this process exits or is killed
+ * (the pipe closes with it), so no child outlives the stack.
  */
 import { spawn } from "node:child_process";
 import { EventEmitter } from "node:events";
@@ -26,9 +27,21 @@ export interface ChildService<T> {
   stop(): Promise<void>;
 }
 
+/** A child's refusal to start, with the code it gave (EADDRINUSE: the port is taken). */
+function refusal(
+  script: string,
+  error: { code?: string; message?: string },
+): NodeJS.ErrnoException {
+  return Object.assign(
+    new Error(error.message ?? `${script} did not start`),
+    error.code === undefined ? {} : { code: error.code },
+  );
+}
+
 /**
  * `node [nodeArgs] script args` as a service of this process: resolves with the JSON line it prints
- * once ready. The child ends when its stdin closes: at stop, and when this process exits or is killed.
+ * once ready, or rejects with the refusal it printed instead. The child ends when its stdin closes:
+ * at stop, and when this process exits or is killed.
  */
 export async function spawnService<T>(
   script: string,
@@ -64,6 +77,11 @@ export async function spawnService<T>(
     await ended;
     clearTimeout(timer);
   };
+  const { error } = ready as { error?: { code?: string; message?: string } };
+  if (typeof error === "object" && error !== null) {
+    await stop();
+    throw refusal(script, error);
+  }
   return { ready, lines, pid: child.pid ?? 0, ended, stop };
 }
 

@@ -1,7 +1,8 @@
 // dynalite on the data dir in its own process, so the database's work runs on the second core and
 // not on the stack's event loop. Usage: node child.mjs <dir> <host> [port]. Prints {"port": N}
-// once listening (on `port`, else on any free one: a child started again takes its old port). Ends with its parent: the stdin pipe closes when the parent exits or is killed,
-// and the database is then closed before this process exits.
+// once listening (on `port`, else on any free one: a child started again takes its old port), or
+// {"error": {code, message}} when it cannot listen. Ends with its parent: the stdin pipe closes
+// when the parent exits or is killed, and the database is then closed before this process exits.
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
@@ -39,6 +40,11 @@ process.stdin.resume();
 
 await lockFree();
 server = dynalite({ path: dir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+// A port taken meanwhile (a restart on the old one): a refusal to start, not a crash.
+server.once("error", ({ code, message }) => {
+  process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+  process.exit(1);
+});
 server.listen(Number(port ?? 0), host, () => {
   process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`);
 });

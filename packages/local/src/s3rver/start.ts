@@ -21,29 +21,12 @@ export interface StartedS3rver {
   child?: Pick<SupervisedService<unknown>, "pid" | "restarts">;
 }
 
-/** A child's refusal to start, with the code it gave (EADDRINUSE: the port is taken). */
-function childError(error: { code?: string; message?: string }): NodeJS.ErrnoException {
-  return Object.assign(
-    new Error(error.message ?? "s3rver did not start"),
-    error.code === undefined ? {} : { code: error.code },
-  );
-}
-
-type ChildReady = { port?: number; error?: { code?: string; message?: string } };
+type ChildReady = { port: number };
 
 /** One s3rver child on `port`; a refusal to start (the port taken) is thrown. */
-async function spawnOne(script: string, args: string[], port: number) {
+function spawnOne(script: string, args: string[], port: number) {
   const loader = pathToFileURL(require.resolve("tsx")).href;
-  const service = await spawnService<ChildReady>(
-    script,
-    [...args, String(port)],
-    ["--import", loader],
-  );
-  if (service.ready.port === undefined) {
-    await service.stop();
-    throw childError(service.ready.error ?? {});
-  }
-  return service;
+  return spawnService<ChildReady>(script, [...args, String(port)], ["--import", loader]);
 }
 
 /**
@@ -69,7 +52,7 @@ async function spawnS3rver(
     if (event !== undefined) notifications.emit("event", event);
   });
   return {
-    port: service.ready.port as number,
+    port: service.ready.port,
     s3rver: { on: (name, listener) => void notifications.on(name, listener), close: service.stop },
     child: service,
   };
