@@ -41,16 +41,19 @@ function refusal(
 /**
  * `node [nodeArgs] script args` as a service of this process: resolves with the JSON line it prints
  * once ready, or rejects with the refusal it printed instead. The child ends when its stdin closes:
- * at stop, and when this process exits or is killed.
+ * at stop, and when this process exits or is killed. What it writes to stderr goes to `stderr` line
+ * by line (the stack's log), else to this process's stderr.
  */
 export async function spawnService<T>(
   script: string,
   args: string[],
   nodeArgs: string[] = [],
+  stderr?: (line: string) => void,
 ): Promise<ChildService<T>> {
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
-    stdio: ["pipe", "pipe", "inherit"],
+    stdio: ["pipe", "pipe", "pipe"],
   });
+  onLines(child.stderr, stderr ?? ((line) => process.stderr.write(`${line}\n`)));
   let stopping = false;
   const ended = new Promise<string | undefined>((resolve) =>
     child.once("exit", (code, signal) =>
@@ -85,23 +88,30 @@ export async function spawnService<T>(
   return { ready, lines, pid: child.pid ?? 0, ended, stop };
 }
 
-/** Calls `onLine` with each line of `stream` that parses as JSON, `first` true for the first one. */
-function onJsonLines(stream: Readable, onLine: (parsed: unknown, first: boolean) => void): void {
-  let started = false;
+/** Calls `onLine` with each non-empty line of `stream`. */
+function onLines(stream: Readable, onLine: (text: string) => void): void {
   let buffered = "";
   stream.setEncoding("utf8").on("data", (chunk: string) => {
     buffered += chunk;
     for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
       const text = buffered.slice(0, end);
       buffered = buffered.slice(end + 1);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        continue; // Not one of the child's lines (a library printing): never a reason to fail here.
-      }
-      onLine(parsed, !started);
-      started = true;
+      if (text.trim() !== "") onLine(text);
     }
+  });
+}
+
+/** Calls `onLine` with each line of `stream` that parses as JSON, `first` true for the first one. */
+function onJsonLines(stream: Readable, onLine: (parsed: unknown, first: boolean) => void): void {
+  let started = false;
+  onLines(stream, (text) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return; // Not one of the child's lines (a library printing): never a reason to fail here.
+    }
+    onLine(parsed, !started);
+    started = true;
   });
 }

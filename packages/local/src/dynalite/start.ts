@@ -35,7 +35,12 @@ export async function spawnDynalite(
   const child = await supervise<{ port: number }>(
     "dynalite",
     (previous) =>
-      spawnService(script, [dynamoDir, host, ...(previous ? [String(previous.port)] : [])]),
+      spawnService(
+        script,
+        [dynamoDir, host, ...(previous ? [String(previous.port)] : [])],
+        [],
+        (line) => log.warn(`dynalite: ${line}`),
+      ),
     log,
   );
   return Object.assign(child, { port: child.ready.port });

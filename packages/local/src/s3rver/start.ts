@@ -24,9 +24,11 @@ export interface StartedS3rver {
 type ChildReady = { port: number };
 
 /** One s3rver child on `port`; a refusal to start (the port taken) is thrown. */
-function spawnOne(script: string, args: string[], port: number) {
+function spawnOne(script: string, args: string[], port: number, log: Logger) {
   const loader = pathToFileURL(require.resolve("tsx")).href;
-  return spawnService<ChildReady>(script, [...args, String(port)], ["--import", loader]);
+  return spawnService<ChildReady>(script, [...args, String(port)], ["--import", loader], (line) =>
+    log.warn(`s3rver: ${line}`),
+  );
 }
 
 /**
@@ -43,7 +45,7 @@ async function spawnS3rver(
   const script = fileURLToPath(new URL("./child.ts", import.meta.url));
   const service = await supervise<ChildReady>(
     "s3rver",
-    (previous) => spawnOne(script, [directory, host], previous?.port ?? port),
+    (previous) => spawnOne(script, [directory, host], previous?.port ?? port, log),
     log,
   );
   const notifications = new EventEmitter();
