@@ -8,6 +8,7 @@ import { dispatch } from "@reelay/core/admission/dispatch";
 import { sweep } from "@reelay/core/admission/sweep";
 import { completeDueBatches, completeStaleBatches } from "@reelay/core/batches/progress";
 import { awsStarter, awsWiring } from "./support/deps.ts";
+import { functionLogger } from "./support/log.ts";
 
 /** An open batch not counted up for this long is recounted by the scheduled run. */
 const STALE_BATCH_MS = 120_000;
@@ -27,16 +28,14 @@ export async function handler(event: { source?: string }): Promise<void> {
   if (event.source === "aws.events") {
     const swept = await sweep(deps);
     const recounted = await completeStaleBatches(completion, STALE_BATCH_MS);
-    console.log(JSON.stringify({ msg: "sweep", ...swept, recounted }));
+    functionLogger().info("admission sweep", { ...swept, recounted });
   }
   const result = await dispatch(deps);
   const completed = await completeDueBatches(completion);
-  console.log(
-    JSON.stringify({
-      msg: "dispatch",
-      admitted: result.admitted.length,
-      retryInMs: result.retryInMs,
-      batchesCompleted: completed,
-    }),
-  );
+  functionLogger().info("dispatch", {
+    admitted: result.admitted.length,
+    ...(result.retryInMs === undefined ? {} : { retryInMs: result.retryInMs }),
+    batchesCompleted: completed,
+  });
+  for (const batchId of completed) functionLogger().info(`batch ${batchId} completed`, { batchId });
 }

@@ -3,6 +3,7 @@ import { ingestDrop } from "@reelay/core/drops/ingest";
 import { dropDepsFrom } from "@reelay/core/wiring";
 import type { S3NotificationEvent } from "./support/aws-events.ts";
 import { awsProcess, awsWiring } from "./support/deps.ts";
+import { functionLogger } from "./support/log.ts";
 
 const drops = dropDepsFrom(
   await awsWiring({ callsUpstream: false }),
@@ -14,15 +15,14 @@ export async function handler(event: S3NotificationEvent): Promise<void> {
     // S3 URL-encodes keys in notifications, with "+" for spaces.
     const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, " "));
     const outcome = await ingestDrop(drops, key);
-    console.log(
-      JSON.stringify({
-        msg: "drop",
-        key,
-        status: outcome.status,
-        batchId: outcome.batchId,
-        jobs: outcome.jobs.map((job) => job.id),
-        errors: outcome.errors.length,
-      }),
-    );
+    const jobs = outcome.jobs.map((job) => job.id);
+    functionLogger().info(`drop ${key}: ${outcome.status}`, {
+      key,
+      status: outcome.status,
+      ...(outcome.batchId === undefined ? {} : { batchId: outcome.batchId }),
+      ...(jobs.length === 1 ? { jobId: jobs[0] } : {}),
+      jobs,
+      errors: outcome.errors.length,
+    });
   }
 }

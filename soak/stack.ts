@@ -8,7 +8,7 @@ import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "@reelay/core";
-import { startLocalStack, type LocalStack } from "@reelay/local";
+import { consoleLogger, startLocalStack, type LocalStack } from "@reelay/local";
 import { freePort } from "../test/e2e/support/stack.ts";
 
 const BIN = fileURLToPath(new URL("../packages/cli/bin/reelay.js", import.meta.url));
@@ -68,10 +68,7 @@ export async function startInProcessStack(s: StackSettings): Promise<SoakStack> 
   const stack: LocalStack = await startLocalStack({
     config: loadConfig(envOf(s, await freePort())),
     s3Port: 0,
-    logger: {
-      info: (m) => log(`reelay: ${m}`),
-      error: (m, e) => log(`reelay: ${m}${e === undefined ? "" : ` (${String(e)})`}`),
-    },
+    logger: consoleLogger(log),
   });
   return { url: stack.url, restarts: 0, stop: () => stack.stop() };
 }

@@ -50,6 +50,10 @@ export function ReelayStack({ stack, app }: StackContext) {
     REELAY_DEFAULT_MODEL: config.defaultModel,
     REELAY_DISPATCH_FUNCTION: dispatch.name,
     REELAY_WEBHOOK_SCHEDULE: config.webhookSchedule.join(","),
+    // The deployer's limit (read at deploy time) is the one the Download step enforces.
+    REELAY_MAX_OUTPUT_BYTES: String(config.maxOutputBytes),
+    // The functions' Powertools Logger level, as the deployer set it (default info).
+    REELAY_LOG_LEVEL: config.log.level,
     ...admissionEnvironment(config.admission),
     ...moneyEnvironment(config),
   };

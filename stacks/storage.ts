@@ -1,6 +1,6 @@
 /**
- * Where jobs live: the private bucket (inbox/, outputs/, rejected/), the jobs table and the bus
- * that carries terminal events.
+ * Where jobs live: the private bucket (inbox/, outputs/, rejected/, uploads/), the jobs table and
+ * the bus that carries terminal events.
  */
 import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
@@ -8,6 +8,12 @@ import * as events from "aws-cdk-lib/aws-events";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
 import { JOBS_TABLE_SCHEMA } from "@reelay/core/jobs/schema";
+
+/**
+ * An image edit's uploaded references are fetched by the upstream once, through links signed for
+ * hours (api image-edit.ts): a week outlasts any use, and the prefix does not grow without end.
+ */
+export const UPLOADS_EXPIRE_DAYS = 7;
 
 function privateBucketProps(): s3.BucketProps {
   return {
@@ -36,6 +42,7 @@ export function createStorage(scope: Construct, opts: { eventBusName: string }) 
     // A download that died mid-copy leaves parts that cost money and are never completed.
     lifecycleRules: [
       { id: "abort-incomplete-multipart", abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      { id: "expire-uploads", prefix: "uploads/", expiration: Duration.days(UPLOADS_EXPIRE_DAYS) },
     ],
     removalPolicy: RemovalPolicy.RETAIN,
   });

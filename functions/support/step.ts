@@ -5,10 +5,11 @@
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
 import { ReelayError } from "@reelay/core/errors";
-import { UPSTREAM_STEPS, type JobFlowStep } from "@reelay/flow/steps";
+import { JOB_FLOW_STATE_NAMES, UPSTREAM_STEPS, type JobFlowStep } from "@reelay/flow/steps";
 import type { FailureInput, FlowState, PipelineDeps } from "@reelay/core/pipeline/deps";
 import { download, finish, poll, recordFailure, submit } from "@reelay/core/pipeline/steps";
 import { buildPipelineDeps } from "./deps.ts";
+import { functionLogger } from "./log.ts";
 
 const STEPS: Record<
   JobFlowStep,
@@ -34,5 +35,33 @@ export async function runStep(step: JobFlowStep, event: unknown): Promise<unknow
     });
   }
   deps ??= buildPipelineDeps({ callsUpstream: UPSTREAM_STEPS.includes(step) });
-  return STEPS[step](await deps, parsed.data as unknown as FlowState & FailureInput);
+  const { jobId } = parsed.data;
+  const keys = { jobId, step: JOB_FLOW_STATE_NAMES[step] };
+  try {
+    const output = await STEPS[step](
+      await deps,
+      parsed.data as unknown as FlowState & FailureInput,
+    );
+    logOutcome(keys, output);
+    return output;
+  } catch (error) {
+    // The flow's Retry or Catch takes it from here; the line says which step met what.
+    functionLogger().warn(`job ${jobId}: ${keys.step} failed`, { ...keys, error });
+    throw error;
+  }
+}
+
+/** A job's end (Finish, RecordFailure) at info, with its status; every other step at debug. */
+function logOutcome(keys: { jobId: string; step: string }, output: unknown): void {
+  const { status, error } = (output ?? {}) as { status?: unknown; error?: { code?: unknown } };
+  const ended =
+    keys.step === JOB_FLOW_STATE_NAMES.finish || keys.step === JOB_FLOW_STATE_NAMES.recordFailure;
+  if (ended && typeof status === "string")
+    functionLogger().info(`job ${keys.jobId} ${status}`, { ...keys, status });
+  else
+    functionLogger().debug(`job ${keys.jobId}: ${keys.step} done`, {
+      ...keys,
+      ...(typeof status === "string" ? { status } : {}),
+      ...(typeof error?.code === "string" ? { errorCode: error.code } : {}),
+    });
 }

@@ -195,11 +195,45 @@ async function startEchoProxy(sim: Simulator): Promise<EchoProxy> {
   };
 }
 
+// ---- the JSON log lines ----
+
+/**
+ * Every JSON line parses and has Powertools' leading keys; a line about a job names it as jobId,
+ * a step's names the step; a job's last line names its model and, once it has one, its upstream
+ * task, which the Poll lines name too; the API key appears only as its id.
+ */
+function expectJsonLinesCarryTheirJob(lines: string[], jobs: Record<string, string>): void {
+  const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(parsed.length).toBeGreaterThan(Object.keys(jobs).length * 3);
+  for (const line of parsed) {
+    expect(Object.keys(line).slice(0, 4)).toEqual(["timestamp", "level", "service", "message"]);
+    const named = /\b((?:vid|img)tsk_[0-9A-Z]{26})\b/.exec(String(line.message))?.[1];
+    if (named !== undefined) expect(line.jobId, String(line.message)).toBe(named);
+  }
+  for (const [label, id] of Object.entries(jobs)) {
+    const about = parsed.filter((line) => line.jobId === id);
+    expect(
+      about.some((line) => line.step === "Submit"),
+      label,
+    ).toBe(true);
+    const last = about.findLast((line) => /succeeded|failed/.test(String(line.message)));
+    expect(last, label).toMatchObject({ level: "INFO", model: expect.any(String), keyId: "local" });
+    if (id.startsWith("vidtsk_") && !label.startsWith("create ")) {
+      expect(last?.upstreamTaskId, label).toEqual(expect.any(String));
+      // Known once Submit made the task: the Poll lines carry it too.
+      const poll = about.find((l) => l.step === "Poll" && String(l.message).endsWith("done"));
+      expect(poll?.upstreamTaskId, label).toBe(last?.upstreamTaskId);
+    }
+  }
+}
+
 // ---- everything the test saw ----
 
 /** [label, text] of every API answer, log line, console write, webhook delivery... */
 const seen: [string, string][] = [];
 const logLines: string[] = [];
+/** The JSON-format lines alone (they are in logLines too). */
+const jsonLines: string[] = [];
 const webhookBodies: string[] = [];
 let sim: Simulator;
 let proxy: EchoProxy;
@@ -321,13 +355,34 @@ beforeAll(async () => {
       },
     ]),
   });
-  // The stack's real log formatting (consoleLogger), kept line by line, plus each error in full (cause chain included).
-  const formatted = consoleLogger((line) => logLines.push(line));
+  // The stack's real log formatting (consoleLogger) in both formats, JSON at debug level (a line
+  // per step), kept line by line, plus each error in full (cause chain included).
+  const text = consoleLogger((line) => logLines.push(line));
+  const json = consoleLogger(
+    (line) => {
+      logLines.push(line);
+      jsonLines.push(line);
+    },
+    { format: "json", level: "debug" },
+  );
+  const inFull = (error: unknown) => {
+    if (error !== undefined) logLines.push(inspect(error, { depth: null }));
+  };
   const logger: Logger = {
-    info: (message) => formatted.info(message),
-    error: (message, error) => {
-      formatted.error(message, error);
-      logLines.push(inspect(error, { depth: null }));
+    structured: true,
+    debug: (message, context) => {
+      for (const l of [text, json]) l.debug(message, context);
+    },
+    info: (message, context) => {
+      for (const l of [text, json]) l.info(message, context);
+    },
+    warn: (message, error, context) => {
+      for (const l of [text, json]) l.warn(message, error, context);
+      inFull(error);
+    },
+    error: (message, error, context) => {
+      for (const l of [text, json]) l.error(message, error, context);
+      inFull(error);
     },
   };
   stack = await startLocalStack({
@@ -541,5 +596,6 @@ describe("the upstream API key", () => {
     );
     expect(logLines.length).toBeGreaterThan(0);
     expect(leaksIn(places)).toEqual([]);
+    expectJsonLinesCarryTheirJob(jsonLines, jobs);
   }, 180_000);
 });

@@ -3,6 +3,7 @@
  * AwsSolutions pack run over it. One synth for the whole file.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "@reelay/core/config";
 import { MAX_DEADLINE_MS } from "@reelay/core/polling/policy";
 import {
   JOB_FLOW_STEPS,
@@ -11,6 +12,7 @@ import {
   STEP_MEMORY_MB,
 } from "@reelay/flow/steps";
 import { STEP_HANDLERS } from "../../stacks/ReelayStack.ts";
+import { UPLOADS_EXPIRE_DAYS } from "../../stacks/storage.ts";
 import { TRANSIENT_ERROR_NAME } from "@reelay/core/pipeline/errors";
 import { aslFromResolved } from "@reelay/flow/synth-definition";
 import { reelayFunctions, render, resourcesOf, shortId, synthReelay, type Synth } from "./synth.ts";
@@ -157,6 +159,21 @@ describe("storage", () => {
     expect(render(data.LoggingConfiguration.DestinationBucketName)).toBe("AccessLogs");
   });
 
+  it("expires image-edit uploads under uploads/ after UPLOADS_EXPIRE_DAYS, and nothing else", () => {
+    const data =
+      buckets()[Object.keys(buckets()).find((id) => shortId(id) === "Bucket")!]!.Properties!;
+    const expiring = (data.LifecycleConfiguration.Rules as Record<string, unknown>[]).filter(
+      (rule) => "ExpirationInDays" in rule,
+    );
+    expect(expiring).toEqual([
+      expect.objectContaining({
+        Status: "Enabled",
+        Prefix: "uploads/",
+        ExpirationInDays: UPLOADS_EXPIRE_DAYS,
+      }),
+    ]);
+  });
+
   it("gives the jobs table point-in-time recovery, key pk and the gsi1 listing index", () => {
     const tables = Object.values(resourcesOf(synth.template, "AWS::DynamoDB::Table"));
     expect(tables).toHaveLength(1);
@@ -299,7 +316,7 @@ describe("functions", () => {
     expect(memory.PollFunction).toBe(128);
   });
 
-  it("get the REELAY_* settings; only dispatch (starts) and api (cancel stops) get the state machine ARN", () => {
+  it("get the REELAY_* settings (REELAY_MAX_OUTPUT_BYTES and REELAY_LOG_LEVEL too); only dispatch (starts) and api (cancel stops) get the state machine ARN", () => {
     for (const [id, fn] of entries(reelayFunctions(synth.template))) {
       const env = fn.Properties!.Environment.Variables;
       expect(Object.keys(env), id).toEqual(
@@ -314,6 +331,9 @@ describe("functions", () => {
         ]),
       );
       expect(env.REELAY_DISPATCH_FUNCTION, id).toBe("test-reelay-dispatch");
+      // The deployer's limit, or the default: what a function's loadConfig then finds.
+      expect(env.REELAY_MAX_OUTPUT_BYTES, id).toBe(String(loadConfig().maxOutputBytes));
+      expect(env.REELAY_LOG_LEVEL, id).toBe(loadConfig().log.level);
       const starts = ["ApiFunction", "DispatchFunction"].includes(shortId(id));
       expect("REELAY_STATE_MACHINE_ARN" in env, id).toBe(starts);
       if (starts) expect(render(env.REELAY_STATE_MACHINE_ARN)).toBe("JobFlow");

@@ -8,6 +8,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { bearerAuth } from "./auth.ts";
 import { dashboardRoutes } from "./dashboard/routes.ts";
 import { resolveDeps, type ApiDeps, type ApiEnv } from "./deps.ts";
+import { shownInput } from "@reelay/core/errors";
 import { errorBody, handleError, sendError } from "./errors.ts";
 import { jobAccess } from "./ownership.ts";
 import { lazyDocument } from "./openapi/document.ts";
@@ -86,8 +87,12 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   if (deps.eventStream !== undefined) app.route("/", dashboardRoutes());
 
   app.notFound((c) =>
-    sendError(c, 404, errorBody("not_found", `No route ${c.req.method} ${c.req.path}.`)),
+    sendError(
+      c,
+      404,
+      errorBody("not_found", `No route ${c.req.method} ${shownInput(c.req.path, 200)}.`),
+    ),
   );
-  app.onError(handleError);
+  app.onError((error, c) => handleError(error, c, deps.reportError));
   return app;
 }

@@ -95,6 +95,8 @@ export interface ApiDeps {
   upstreamModels?: UpstreamModelLister;
   /** How long GET /v1/models waits for the upstream's listing; default 3000. */
   upstreamModelsTimeoutMs?: number;
+  /** Where an unexpected error (a 500) is told to the operator; default console.error. */
+  reportError?: (message: string, error: unknown) => void;
 }
 
 /** Local stack: UpstreamClient.listModels. Its failure only adds a warning to the listing. */

@@ -76,8 +76,10 @@ const HTTP_CODES: Partial<Record<number, ErrorCode>> = {
   413: "payload_too_large",
 };
 
-/** app.onError: the one place a thrown error becomes a response. */
-export function handleError(error: Error, c: Context): Response {
+const consoleReport = (message: string, error: unknown) => console.error(message, error);
+
+/** app.onError: the one place a thrown error becomes a response; a bug goes to `report` too. */
+export function handleError(error: Error, c: Context, report = consoleReport): Response {
   if (error instanceof ReelayError) {
     const status = statusOf(error);
     // details are "safe to show" by ReelayError's contract: validation issues, the job id, etc.
@@ -109,7 +111,7 @@ export function handleError(error: Error, c: Context): Response {
     );
   }
   // A bug: say so without echoing internals to the caller, and keep the detail for the operator.
-  console.error("reelay api: unhandled error", error);
+  report("reelay api: unhandled error", error);
   return sendError(
     c,
     500,

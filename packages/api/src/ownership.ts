@@ -5,6 +5,7 @@
  * The event stream carries every job's terminal event, so only the admin key may follow it.
  */
 import type { MiddlewareHandler } from "hono";
+import { shownInput } from "@reelay/core/errors";
 import type { JobStore } from "@reelay/core/jobs/store";
 import { forbidden, isAdmin, mayAccess } from "./auth.ts";
 import type { ApiEnv } from "./deps.ts";
@@ -33,7 +34,7 @@ export function jobAccess(jobs: Pick<JobStore, "get">): MiddlewareHandler<ApiEnv
       const id = decodeSegment(match[1]);
       const job = await jobs.get(id);
       if (job !== undefined && !mayAccess(caller, job))
-        throw forbidden(`Job ${id} belongs to another API key.`);
+        throw forbidden(`Job ${shownInput(id)} belongs to another API key.`);
     }
     await next();
   };

@@ -26,6 +26,22 @@ describe("the API answers the registry's statuses", () => {
     }
   });
 
+  it("a bug is 500 internal_error without its message, and goes whole to the operator's report", async () => {
+    const reported: [string, unknown][] = [];
+    const bug = new TypeError("cannot read properties of undefined (reading 'id')");
+    const app = new Hono();
+    app.get("/", () => {
+      throw bug;
+    });
+    app.onError((error, c) => handleError(error, c, (message, e) => reported.push([message, e])));
+    const response = await app.request("/");
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(JSON.parse(text).error.code).toBe("internal_error");
+    expect(text).not.toContain("reading 'id'");
+    expect(reported).toEqual([["reelay api: unhandled error", bug]]);
+  });
+
   it("every error the OpenAPI document lists has the status the registry gives its code", () => {
     for (const [route, operation] of Object.entries(OPERATIONS)) {
       for (const error of operation.errors) {

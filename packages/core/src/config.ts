@@ -8,7 +8,7 @@ import {
   DEFAULT_QUEUE_TIMEOUT_S,
   MAX_UPSTREAM_CONCURRENCY,
 } from "./admission/settings.ts";
-import { ReelayError } from "./errors.ts";
+import { ReelayError, shownInput } from "./errors.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./net/policy.ts";
 import { MAX_JOB_TIMEOUT_S } from "./polling/policy.ts";
 import { parseBaseUrl } from "./upstream/base-url.ts";
@@ -16,6 +16,17 @@ import { type Budget, parseBudgetText } from "./money/budget-schema.ts";
 import { parsePrices, type PriceTable } from "./money/prices.ts";
 import { DEFAULT_WEBHOOK_SCHEDULE_S, parseSchedule } from "./webhooks/schedule.ts";
 import { parseSubscribersText, type WebhookSubscriber } from "./webhooks/subscribers.ts";
+
+/** Log levels, least severe first: a level shows its own lines and those of the levels after it. */
+const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+const LOG_FORMATS = ["text", "json"] as const;
+
+/** The local stack's log lines: readable text (the default) or one JSON object per line. */
+export interface LogSettings {
+  format: (typeof LOG_FORMATS)[number];
+  level: LogLevel;
+}
 
 export interface Config {
   port: number;
@@ -39,6 +50,8 @@ export interface Config {
   prices: PriceTable | undefined;
   /** The deployment's own budget over every job (REELAY_BUDGET); undefined = none. */
   budget: Budget | undefined;
+  /** Local stack: REELAY_LOG_FORMAT and REELAY_LOG_LEVEL. */
+  log: LogSettings;
   /** Local stack: who receives terminal events as Standard Webhooks (REELAY_WEBHOOKS). */
   webhooks: WebhookSubscriber[];
   /** Waits in seconds before each delivery attempt (REELAY_WEBHOOK_SCHEDULE, webhooks/schedule.ts). */
@@ -115,6 +128,18 @@ function nonEmpty(env: Env, name: string): string | undefined {
   return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
 }
 
+/** One of `allowed` (compared without case), or `fallback` when unset. */
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = nonEmpty(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if ((allowed as readonly string[]).includes(raw)) return raw as T;
+  throw new ReelayError(
+    "invalid_config",
+    `${name} must be one of ${allowed.join(", ")}, got ${shownInput(raw, 40)}.`,
+    { path: name },
+  );
+}
+
 /**
  * A setting that holds JSON, or the path of a file holding it: `opening` tells them apart ("[" for
  * an array, "{" for an object), and `parse` checks the text, naming where it came from.
@@ -178,6 +203,10 @@ export function loadConfig(env: Env = process.env): Config {
     webhookSchedule: webhookSchedule(env),
     prices: jsonOrFile(env, "REELAY_PRICES", "{", parsePrices),
     budget: jsonOrFile(env, "REELAY_BUDGET", "{", parseBudgetText),
+    log: {
+      format: oneOf(env, "REELAY_LOG_FORMAT", LOG_FORMATS, "text"),
+      level: oneOf(env, "REELAY_LOG_LEVEL", LOG_LEVELS, "info"),
+    },
     admission: admission(env),
     aws: {
       region: nonEmpty(env, "AWS_REGION") ?? "us-east-1",

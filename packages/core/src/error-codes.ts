@@ -793,6 +793,17 @@ const SETUP = {
     meaning: "The upstream base URL is not one reelay calls (https, a public host, ending in /v1).",
     seen: ["setup"],
   },
+  data_dir_in_use: {
+    retryable: false,
+    meaning:
+      "`reelay up`: another running stack (named with its URL and pid) holds the data dir's lock.",
+    seen: ["setup"],
+  },
+  data_dir_unusable: {
+    retryable: false,
+    meaning: "`reelay up`: the data dir cannot be made, read or written by this user.",
+    seen: ["setup"],
+  },
   invalid_webhook_secret: {
     retryable: false,
     meaning: "A webhook secret is not `whsec_` and at least 16 base64-encoded bytes.",

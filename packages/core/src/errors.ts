@@ -63,3 +63,15 @@ export function isReelayError<Code extends ErrorCode>(
 export function isReelayError(value: unknown, code?: ErrorCode): boolean {
   return value instanceof ReelayError && (code === undefined || value.code === code);
 }
+
+/** The most of a caller's own text (an id, a path) an error message repeats: enough to recognise it. */
+const SHOWN_INPUT_CHARS = 64;
+
+/**
+ * A caller-chosen text as an error message repeats it: cut to `max` characters (marked "..."), and
+ * quoted, so control characters are escaped and where it ends is plain. An answer never carries a
+ * long text back whole, however long the id in the URL.
+ */
+export function shownInput(raw: string, max = SHOWN_INPUT_CHARS): string {
+  return JSON.stringify(raw.length > max ? `${raw.slice(0, max)}...` : raw);
+}

@@ -72,4 +72,20 @@ describe("config", () => {
     expect((error as ReelayError).path).toBe(name);
     expect((error as ReelayError).message).toContain(name);
   });
+
+  it("log settings: text at info unless REELAY_LOG_FORMAT / REELAY_LOG_LEVEL say otherwise (any case); other values are invalid_config naming the variable", () => {
+    expect(loadConfig({}).log).toEqual({ format: "text", level: "info" });
+    expect(loadConfig({ REELAY_LOG_FORMAT: "JSON", REELAY_LOG_LEVEL: "Debug" }).log).toEqual({
+      format: "json",
+      level: "debug",
+    });
+    for (const [name, raw] of [
+      ["REELAY_LOG_FORMAT", "yaml"],
+      ["REELAY_LOG_LEVEL", "verbose"],
+    ] as const) {
+      expect(() => loadConfig({ [name]: raw })).toThrow(
+        expect.objectContaining({ code: "invalid_config", path: name }),
+      );
+    }
+  });
 });

@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { CreateBucketCommand, HeadBucketCommand, type S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { localS3Client } from "./aws-clients.ts";
+import type { SupervisedService } from "./children/supervise.ts";
 import { startDynamoRecovering } from "./dynalite/start.ts";
+import { type Logger, silentLogger } from "./log.ts";
 import { startS3rver } from "./s3rver/start.ts";
 import type { S3Notifications } from "./s3rver/types.ts";
 
@@ -24,7 +26,11 @@ export interface StandinOptions {
   s3InChild?: boolean;
   bucket?: string;
   tableName?: string;
+  /** Where a child's death and restart are told; default nowhere. */
+  log?: Logger;
 }
+
+type ChildInfo = Pick<SupervisedService<unknown>, "pid" | "restarts">;
 
 export interface Standins {
   bucket: string;
@@ -35,6 +41,8 @@ export interface Standins {
   s3: S3Client;
   /** s3rver's notifications (the drops listen), from this process or from its child. */
   s3rver: S3Notifications;
+  /** The child processes (s3rver's when it runs in one): pids and restarts, for operators and tests. */
+  children: { dynalite: ChildInfo; s3rver?: ChildInfo };
   close(): Promise<void>;
 }
 
@@ -55,8 +63,10 @@ export async function startStandins(options: StandinOptions): Promise<Standins> 
   const s3Dir = join(options.dataDir, "s3");
   await Promise.all([mkdir(dynamoDir, { recursive: true }), mkdir(s3Dir, { recursive: true })]);
 
-  const dynamo = await startDynamoRecovering(dynamoDir, host, tableName);
-  const started = await startS3rver(s3Dir, host, options.s3Port, options.s3InChild === true).catch(
+  const log = options.log ?? silentLogger;
+  const dynamo = await startDynamoRecovering(dynamoDir, host, tableName, log);
+  const child = options.s3InChild === true ? { log } : undefined;
+  const started = await startS3rver(s3Dir, host, options.s3Port, child).catch(
     async (error: unknown) => {
       await dynamo.stop();
       throw error;
@@ -77,5 +87,10 @@ export async function startStandins(options: StandinOptions): Promise<Standins> 
     await close();
     throw error;
   }
-  return { bucket, tableName, dynamoEndpoint: dynamo.endpoint, s3Endpoint, ddb, s3, s3rver, close };
+  const children = {
+    dynalite: dynamo.child,
+    ...(started.child === undefined ? {} : { s3rver: started.child }),
+  };
+  const dynamoEndpoint = dynamo.endpoint;
+  return { bucket, tableName, dynamoEndpoint, s3Endpoint, ddb, s3, s3rver, children, close };
 }

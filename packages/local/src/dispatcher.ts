@@ -86,7 +86,7 @@ export class LocalDispatcher implements DispatchWaker {
         const result = await dispatch(deps);
         if (result.retryInMs !== undefined) this.#dueIn(result.retryInMs);
         const completed = await completeDueBatches(deps.completion);
-        if (completed.length > 0) this.#log.info(`batch ${completed.join(", ")} completed`);
+        for (const batchId of completed) this.#log.info(`batch ${batchId} completed`, { batchId });
       } catch (error) {
         this.#log.error("a dispatch run stopped; the next wake or sweep goes on", error);
       }
@@ -107,8 +107,8 @@ export class LocalDispatcher implements DispatchWaker {
       const repaired = swept.released.length + swept.restarted.length + swept.expired.length;
       if (repaired > 0) this.#log.info(`admission sweep: ${JSON.stringify(swept)}`);
       const completed = await completeStaleBatches(deps.completion, STALE_BATCH_MS);
-      if (completed.length > 0)
-        this.#log.info(`batch ${completed.join(", ")} completed (recounted)`);
+      for (const batchId of completed)
+        this.#log.info(`batch ${batchId} completed (recounted)`, { batchId });
     } catch (error) {
       this.#log.error("an admission sweep stopped; the next one goes on", error);
     }

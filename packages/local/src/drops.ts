@@ -10,7 +10,7 @@ import {
   type DropDeps,
   type DropOutcome,
 } from "@reelay/core/drops/ingest";
-import type { Logger } from "./log.ts";
+import type { LogContext, Logger } from "./log.ts";
 import type { S3Notifications } from "./s3rver/types.ts";
 
 export interface DropRouter {
@@ -23,6 +23,13 @@ export interface DropRouter {
   drain(): Promise<void>;
   /** Ignore notifications from now on (shutting down). */
   stop(): void;
+}
+
+/** A drop's line is about its batch, or its one job. */
+function dropContext(outcome: DropOutcome): LogContext {
+  if (outcome.batchId !== undefined) return { batchId: outcome.batchId };
+  const [only, ...more] = outcome.jobs;
+  return only !== undefined && more.length === 0 ? { jobId: only.id } : {};
 }
 
 export function routeDrops(s3rver: S3Notifications, deps: DropDeps, log: Logger): DropRouter {
@@ -39,6 +46,7 @@ export function routeDrops(s3rver: S3Notifications, deps: DropDeps, log: Logger)
       const batch = outcome.batchId === undefined ? "" : ` as batch ${outcome.batchId}`;
       log.info(
         `drop ${key}: ${outcome.status}${batch}${jobs ? ` -> ${jobs}` : ""}${outcome.rejectedKey ? `; see ${outcome.rejectedKey}.error.json` : ""}`,
+        dropContext(outcome),
       );
     } catch (error) {
       log.error(`drop ${key} could not be handled`, error);

@@ -5,7 +5,6 @@
  * API app, and the bundled simulator unless a real upstream is configured. Same handlers, same state machine as on AWS; only the transport differs.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { setTimeout as pause } from "node:timers/promises";
 import {
@@ -34,6 +33,7 @@ import type { EventSink, JobStarter } from "@reelay/core/ports";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { loadOrCreateApiKey } from "./api-key.ts";
 import { startStandins, type Standins } from "./aws-standins.ts";
+import { claimDataDir } from "./data-dir.ts";
 import { routeDrops } from "./drops.ts";
 import { jobFlowHandlers } from "./handlers.ts";
 import { consoleLogger, silentLogger, type Logger } from "./log.ts";
@@ -76,6 +76,8 @@ export interface LocalStack {
   simulator?: Simulator;
   /** Jobs resumed at start. */
   resumed: string[];
+  /** The dynalite and s3rver children: pids and restarts (one that dies is started again). */
+  children: Standins["children"];
   stop(): Promise<void>;
 }
 
@@ -210,10 +212,16 @@ async function resumeLeftovers(
   return unfinished;
 }
 
-async function startParts(options: LocalStackOptions, dataDir: string, cleanups: Cleanups) {
+async function startParts(
+  options: LocalStackOptions,
+  dataDir: string,
+  log: Logger,
+  cleanups: Cleanups,
+) {
   const { config } = options;
   const standins: Standins = await startStandins({
     dataDir,
+    log,
     host: "127.0.0.1",
     s3Port: options.s3Port ?? (config.port === 0 ? 0 : config.port + 1),
     // Storing outputs (hashing, file writes) on the other core, as dynalite's work is.
@@ -244,6 +252,7 @@ function startExecutions(
     definition: parts.definition,
     handlers: jobFlowHandlers(wiring.pipeline),
     log: parts.log,
+    jobs: wiring.pipeline.jobs,
   });
   cleanups.push(
     () => starter.stop(),
@@ -259,6 +268,16 @@ function startExecutions(
   return starter;
 }
 
+/** Each stand-in child's pid and restarts as they are now, for /healthz. */
+function childrenNow(children: Standins["children"]) {
+  return Object.fromEntries(
+    Object.entries(children).map(([name, child]) => [
+      name,
+      { pid: child.pid, restarts: child.restarts },
+    ]),
+  );
+}
+
 /** reelay's HTTP API over the wiring: jobs go into the admission queue, cancel aborts executions. */
 async function serveApi(
   wiring: Wiring,
@@ -268,6 +287,7 @@ async function serveApi(
     apiKey: string;
     config: Config;
     webhooks: WebhookApiDeps;
+    log: Logger;
   },
   stores: { standins: Standins; upstream: Upstream },
   cleanups: Cleanups,
@@ -281,9 +301,11 @@ async function serveApi(
       eventStream: parts.events,
       webhooks: parts.webhooks,
       upstreamModels: (modality) => upstream.client.listModels(modality),
+      reportError: (message, error) => parts.log.error(message, error),
       health: async () => ({
         s3: { endpoint: standins.s3Endpoint, bucket: standins.bucket },
         upstream: upstream.name,
+        children: childrenNow(standins.children),
       }),
     }),
   );
@@ -293,31 +315,49 @@ async function serveApi(
   return server;
 }
 
+/** The pipeline over the stand-ins and the upstream, woken by the dispatcher. */
+function wireLocal(
+  config: Config,
+  stores: { standins: Standins; upstream: Upstream; events: EventSink },
+  windows: ReturnType<typeof windowSleeper>,
+  dispatcher: LocalDispatcher,
+): Wiring {
+  const { ddb: db, s3, tableName, bucket } = stores.standins;
+  return wirePipeline({
+    config,
+    platform: "local",
+    clients: { db, s3, tableName, bucket },
+    events: stores.events,
+    upstream: stores.upstream.client,
+    sleep: windows.sleep,
+    waker: dispatcher,
+  });
+}
+
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const { config } = options;
-  const log = options.logger ?? (options.quiet ? silentLogger : consoleLogger());
+  const log =
+    options.logger ?? (options.quiet ? silentLogger : consoleLogger(undefined, config.log));
   const dataDir = resolve(config.dataDir);
-  await mkdir(dataDir, { recursive: true });
-  // The definition is synthesized first: it is the slowest part and needs nothing else.
-  const definition = synthJobFlowDefinition();
-  const apiKey = await loadOrCreateApiKey(dataDir, config.apiKey);
+  const lock = await claimDataDir(dataDir);
   const cleanups = new Cleanups();
+  cleanups.push(() => lock.release());
   try {
-    const { standins, upstream } = await startParts(options, dataDir, cleanups);
+    // The definition is synthesized first: it is the slowest part and needs nothing else.
+    const definition = synthJobFlowDefinition();
+    const apiKey = await loadOrCreateApiKey(dataDir, config.apiKey);
+    const { standins, upstream } = await startParts(options, dataDir, log, cleanups);
     const events = new JsonlFileSink(join(dataDir, EVENTS_FILE));
     const { ddb: db, s3, tableName, bucket } = standins;
     const webhooks = startWebhooks(options, { ddb: db, tableName, events }, log, cleanups);
     const windows = windowSleeper();
     const dispatcher = new LocalDispatcher(log);
-    const wiring = wirePipeline({
+    const wiring = wireLocal(
       config,
-      platform: "local",
-      clients: { db, s3, tableName, bucket },
-      events: webhooks.sink,
-      upstream: upstream.client,
-      sleep: windows.sleep,
-      waker: dispatcher,
-    });
+      { standins, upstream, events: webhooks.sink },
+      windows,
+      dispatcher,
+    );
     const starter = startExecutions(wiring, { definition, dispatcher, log }, windows, cleanups);
     const drops = routeDrops(standins.s3rver, dropDepsFrom(wiring, config.defaultModel), log);
     // Undone in reverse: notifications are ignored first, then the drops being handled finish.
@@ -325,8 +365,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       () => drops.drain(),
       () => drops.stop(),
     );
-    const parts = { starter, events, apiKey, config, webhooks: webhooks.api };
+    const parts = { starter, events, apiKey, config, webhooks: webhooks.api, log };
     const server = await serveApi(wiring, parts, { standins, upstream }, cleanups);
+    await lock.announce(server.url);
     const resumed = await resumeLeftovers(
       {
         jobs: wiring.pipeline.jobs,
@@ -348,6 +389,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       upstream: upstream.name,
       ...(upstream.simulator === undefined ? {} : { simulator: upstream.simulator }),
       resumed: resumed.map((job) => job.id),
+      children: standins.children,
       // Stop accepting (API, drops) first, then abort executions, then close the stores they used.
       stop: () => (stopping ??= cleanups.run()),
     };

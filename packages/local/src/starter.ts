@@ -10,15 +10,19 @@ import {
   runJobFlowLocally,
   type LocalTaskHandler,
 } from "@reelay/flow/run-local";
+import type { JobStore } from "@reelay/core/jobs/store";
 import { isTerminal, type Job } from "@reelay/core/jobs/types";
+import { JOB_FLOW_STATE_NAMES } from "@reelay/flow/steps";
 import { REQUEUED_ERROR_NAME } from "@reelay/core/pipeline/errors";
 import { executionName } from "@reelay/core/ports";
-import type { Logger } from "./log.ts";
+import { jobContext, type LogContext, type Logger } from "./log.ts";
 
 export interface LocalStarterOptions {
   definition: Record<string, unknown>;
   handlers: Record<string, LocalTaskHandler>;
   log: Logger;
+  /** Read when an execution ends, so its line names the upstream task and the error code. */
+  jobs?: Pick<JobStore, "get">;
   /** Multiplies Waits and Retry intervals; 1 (real time) unless a test asks otherwise. */
   waitScale?: number;
 }
@@ -32,6 +36,8 @@ export class LocalJobStarter {
   /** Steps in progress: an abort stops the interpreter, not a step already running. */
   readonly #steps = new Set<Promise<unknown>>();
   readonly #handlers: Record<string, LocalTaskHandler>;
+  /** What each running job's log lines carry, from its record at start. */
+  readonly #contexts = new Map<string, LogContext>();
 
   constructor(opts: LocalStarterOptions) {
     this.#opts = opts;
@@ -41,11 +47,46 @@ export class LocalJobStarter {
         (input: unknown) => {
           const step = handler(input);
           this.#steps.add(step);
+          this.#logStep(name, input, step);
           void step.catch(() => undefined).finally(() => this.#steps.delete(step));
           return step;
         },
       ]),
     );
+  }
+
+  /** A debug line per step run, a warning per step failure (the flow's Retry or Catch takes it). */
+  #logStep(name: string, input: unknown, step: Promise<unknown>): void {
+    const jobId = (input as { jobId?: unknown } | null)?.jobId;
+    if (typeof jobId !== "string") return;
+    const context = { ...(this.#contexts.get(jobId) ?? { jobId }), step: name };
+    const log = this.#opts.log;
+    log.debug(`job ${jobId}: ${name} started`, context);
+    void step.then(
+      async () => {
+        log.debug(`job ${jobId}: ${name} done`, context);
+        // The upstream task is known from here on: the later steps' lines name it.
+        if (name !== JOB_FLOW_STATE_NAMES.submit) return;
+        const known = await this.#endContext(jobId);
+        if (this.#contexts.has(jobId)) this.#contexts.set(jobId, known);
+      },
+      (error: unknown) => log.warn(`job ${jobId}: ${name} failed`, error, context),
+    );
+  }
+
+  /**
+   * The job's context as its record now says (upstream task, error code), else as it started: the
+   * record is read only for a logger whose lines carry it.
+   */
+  async #endContext(jobId: string): Promise<LogContext> {
+    const started = this.#contexts.get(jobId) ?? { jobId };
+    if (this.#opts.log.structured !== true) return started;
+    const job = await this.#opts.jobs?.get(jobId).catch(() => undefined);
+    if (job === undefined) return started;
+    return {
+      ...jobContext(job),
+      ...(job.error === undefined ? {} : { errorCode: job.error.code }),
+    };
   }
 
   /** Names of the executions running now (executionName: the job id, then id-<admission>). */
@@ -58,12 +99,14 @@ export class LocalJobStarter {
    * reads the job record first (upstream task id, deadlineAt, polls), so a flow started again after
    * a crash picks up where the record says, without a second upstream task or a later deadline.
    */
-  async start(job: Pick<Job, "id" | "status" | "admissions">): Promise<void> {
+  async start(job: StartedJob): Promise<void> {
     const name = executionName(job);
     // Shutting down: the job stays queued in its record and the next start resumes it.
     if (this.#abort.signal.aborted || this.#running.has(name) || isTerminal(job.status)) return;
     const cancel = new AbortController();
     this.#cancels.set(name, cancel);
+    this.#contexts.set(job.id, jobContext(job));
+    this.#opts.log.debug(`job ${job.id}: execution ${name} started`, jobContext(job));
     const execution = runJobFlowLocally({
       definition: this.#opts.definition,
       handlers: this.#handlers,
@@ -72,21 +115,24 @@ export class LocalJobStarter {
       signal: AbortSignal.any([this.#abort.signal, cancel.signal]),
       ...(this.#opts.waitScale === undefined ? {} : { waitScale: this.#opts.waitScale }),
     }).then(
-      (output) =>
-        this.#opts.log.info(
-          `job ${job.id} ${requeued(output) ? "went back to the queue (429)" : "succeeded"}`,
-        ),
-      (error: unknown) => {
+      async (output) => {
+        const ended = requeued(output) ? "went back to the queue (429)" : "succeeded";
+        this.#opts.log.info(`job ${job.id} ${ended}`, await this.#endContext(job.id));
+      },
+      async (error: unknown) => {
         if (error instanceof ExecutionAbortedError) return;
+        const context = await this.#endContext(job.id);
         // The flow's Fail state: RecordFailure already wrote the record and the event.
-        if (error instanceof ExecutionError) this.#opts.log.info(`job ${job.id} failed`);
-        else this.#opts.log.error(`job ${job.id}: the execution stopped unexpectedly`, error);
+        if (error instanceof ExecutionError) this.#opts.log.info(`job ${job.id} failed`, context);
+        else
+          this.#opts.log.error(`job ${job.id}: the execution stopped unexpectedly`, error, context);
       },
     );
     this.#running.set(name, execution);
     void execution.finally(() => {
       this.#running.delete(name);
       this.#cancels.delete(name);
+      this.#contexts.delete(job.id);
     });
   }
 
@@ -97,11 +143,13 @@ export class LocalJobStarter {
    */
   async cancel(name: string): Promise<void> {
     const execution = this.#running.get(name);
+    // Job ids have no "-": what follows one is the admission (executionName).
+    const jobId = name.split("-")[0] as string;
+    const context = this.#contexts.get(jobId) ?? { jobId };
     this.#cancels.get(name)?.abort();
     if (execution !== undefined) {
       await execution;
-      // Job ids have no "-": what follows one is the admission (executionName).
-      this.#opts.log.info(`job ${name.split("-")[0]} cancelled; its execution stopped`);
+      this.#opts.log.info(`job ${jobId} cancelled; its execution stopped`, context);
     }
   }
 
@@ -114,6 +162,10 @@ export class LocalJobStarter {
     await Promise.allSettled([...this.#running.values(), ...this.#steps]);
   }
 }
+
+/** What start() is given: the record's fields the execution's name and the log lines need. */
+type StartedJob = Pick<Job, "id" | "status" | "admissions"> &
+  Partial<Pick<Job, "model" | "source" | "batchId" | "upstreamTaskId">>;
 
 /** The flow's Requeued end: Submit's Catch put the error under `error`. */
 function requeued(output: unknown): boolean {

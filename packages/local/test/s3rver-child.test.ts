@@ -1,9 +1,11 @@
 /**
  * The local stack runs s3rver in a child process of its own (s3InChild). A stack killed with
  * SIGKILL (no cleanup runs) must take that child with it; the next start on the same data dir
- * serves the objects stored before the kill; notifications still reach the stack (the drops).
+ * serves the objects stored before the kill; notifications still reach the stack (the drops); a
+ * taken S3 port is a refusal the stack answers with another port, not a crash.
  */
 import { mkdtemp, rm } from "node:fs/promises";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
@@ -52,6 +54,25 @@ it("s3rver's notifications from the child reach the stack's listeners, and close
     await standins.close();
     expect(await answers(standins.s3Endpoint)).toBe(false);
   } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}, 60_000);
+
+it("an S3 port another program holds: the child says EADDRINUSE (no crash) and s3rver takes a free port", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "reelay-s3rver-child-"));
+  const other = createServer();
+  await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+  const taken = (other.address() as AddressInfo).port;
+  try {
+    const standins = await startStandins({ dataDir, s3Port: taken, s3InChild: true });
+    try {
+      expect(standins.s3Endpoint).not.toBe(`http://127.0.0.1:${taken}`);
+      expect(await answers(standins.s3Endpoint)).toBe(true);
+    } finally {
+      await standins.close();
+    }
+  } finally {
+    other.close();
     await rm(dataDir, { recursive: true, force: true });
   }
 }, 60_000);

@@ -13,6 +13,7 @@ import { loadConfig } from "@reelay/core/config";
 import { JsonlFileSink } from "@reelay/core/events/jsonl";
 import type { TerminalEvent } from "@reelay/core/events/types";
 import { localS3Client } from "@reelay/local/aws-clients";
+import type { Logger } from "@reelay/local/log";
 import {
   EVENTS_FILE,
   startLocalStack,
@@ -57,9 +58,12 @@ export async function startTestStack(
   const dataDir = await tempDir("stack");
   const config = loadConfig({ REELAY_PORT: "0", REELAY_DATA_DIR: dataDir, ...env });
   const logLines: string[] = [];
-  const logger = {
-    info: (line: string) => logLines.push(line),
-    error: (line: string, error?: unknown) => logLines.push(`${line} ${String(error)}`),
+  const problem = (line: string, error?: unknown) => void logLines.push(`${line} ${String(error)}`);
+  const logger: Logger = {
+    debug: () => undefined,
+    info: (line) => void logLines.push(line),
+    warn: problem,
+    error: problem,
   };
   const stack = await startLocalStack({
     config,

@@ -2,7 +2,7 @@
  * `reelay up` (= `npm start`): the whole service on this machine until Ctrl-C or SIGTERM. Stopping
  * aborts the running executions; their jobs resume from their records on the next start.
  */
-import { loadConfig, type Config } from "@reelay/core";
+import { loadConfig, ReelayError, type Config } from "@reelay/core";
 import { consoleLogger, readyBanner, startLocalStack } from "@reelay/local";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
@@ -24,6 +24,25 @@ function configFrom(values: { port?: string; "data-dir"?: string }): Config {
     ...(values.port === undefined ? {} : { port: portOf(values.port) }),
     ...(values["data-dir"] === undefined ? {} : { dataDir: values["data-dir"] }),
   };
+}
+
+/**
+ * Why the stack did not start, in one line naming the cause and the fix: reelay's own errors
+ * (settings, the data dir) say both already; a port is named with the setting that moves it.
+ */
+function startFailure(error: unknown, config: Config | undefined): string {
+  if (error instanceof ReelayError || error instanceof UsageError) return error.message;
+  const { code } = error as NodeJS.ErrnoException;
+  const where = `${config?.host ?? "the address"}:${config?.port ?? "the port"}`;
+  const elsewhere = "choose another port with --port or REELAY_PORT";
+  if (code === "EADDRINUSE")
+    return `${where} is taken by another program (another reelay up?); stop it, or ${elsewhere}.`;
+  if (code === "EACCES")
+    return `listening on ${where} is not allowed for this user (EACCES); ${elsewhere} (above 1023).`;
+  if (code === "EADDRNOTAVAIL")
+    return `${config?.host ?? "the host"} is not an address of this machine (EADDRNOTAVAIL); set REELAY_HOST to one (default 127.0.0.1).`;
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return `the stack did not start (${what.split("\n")[0]}); if this persists, report it with this line.`;
 }
 
 function positive(flag: string, raw: string | undefined, whole = false): number | undefined {
@@ -72,26 +91,26 @@ export async function runUp(args: string[], io: Io): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}".`);
   const simulator = simulatorOptions(values);
 
-  const config = configFrom(values);
   const began = Date.now();
   let stack: Awaited<ReturnType<typeof startLocalStack>>;
+  let log: ReturnType<typeof consoleLogger>;
+  let config: Config | undefined;
   try {
+    config = configFrom(values);
+    log = consoleLogger(io.stderr, config.log);
     stack = await startLocalStack({
       config,
-      logger: consoleLogger(io.stderr),
+      logger: log,
       ...(Object.keys(simulator).length === 0 ? {} : { simulator }),
     });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
-    io.stderr(
-      `reelay up: ${config.host}:${config.port} is in use (another reelay up?); choose another with --port or REELAY_PORT.\n`,
-    );
+    io.stderr(`reelay up: ${startFailure(error, config)}\n`);
     return 2;
   }
   io.stdout(readyBanner(stack, Date.now() - began));
 
   const signal = await nextSignal();
-  io.stderr(`reelay: ${signal}, stopping (unfinished jobs resume on the next start)\n`);
+  log.info(`${signal}, stopping (unfinished jobs resume on the next start)`);
   // A second signal while stopping means "now".
   const forced = nextSignal().then(() => "forced" as const);
   const grace = new Promise<"timeout">((resolve) =>
@@ -99,6 +118,6 @@ export async function runUp(args: string[], io: Io): Promise<number> {
   );
   const ended = await Promise.race([stack.stop().then(() => "stopped" as const), forced, grace]);
   if (ended !== "stopped")
-    io.stderr(`reelay: stop ${ended === "forced" ? "forced" : "took too long"}; exiting anyway\n`);
+    log.warn(`stop ${ended === "forced" ? "forced" : "took too long"}; exiting anyway`);
   return 0;
 }

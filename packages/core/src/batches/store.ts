@@ -14,7 +14,7 @@ import {
   QueryCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
-import { ReelayError } from "../errors.ts";
+import { ReelayError, shownInput } from "../errors.ts";
 import { JOBS_LIST_INDEX } from "../jobs/schema.ts";
 import type { Batch, BatchLine } from "./types.ts";
 
@@ -31,7 +31,7 @@ function isBatchId(value: string): boolean {
 }
 
 export function batchNotFound(id: string): ReelayError {
-  return new ReelayError("batch_not_found", `No batch ${id.slice(0, 40)} here.`, {
+  return new ReelayError("batch_not_found", `No batch ${shownInput(id)} here.`, {
     status: 404,
     path: "id",
   });

@@ -19,7 +19,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from "@aws-sdk/lib-dynamodb";
-import { isReelayError, ReelayError } from "../errors.ts";
+import { isReelayError, ReelayError, shownInput } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { isJobId } from "./ids.ts";
 import { JOBS_LIST_INDEX, JOBS_LIST_PARTITION } from "./schema.ts";
@@ -139,10 +139,11 @@ function rangeTooLarge(max: number): ReelayError {
   );
 }
 
+/** The id is repeated (shortened and quoted), and given as `jobId` only when it is a job id's shape. */
 export function jobNotFound(id: string): ReelayError {
-  return new ReelayError("job_not_found", `No job with id ${id}.`, {
+  return new ReelayError("job_not_found", `No job with id ${shownInput(id)}.`, {
     status: 404,
-    details: { jobId: id },
+    ...(isJobId(id) ? { details: { jobId: id } } : {}),
   });
 }
 

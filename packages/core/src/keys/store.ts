@@ -13,7 +13,7 @@ import {
   type DynamoDBDocumentClient,
 } from "@aws-sdk/lib-dynamodb";
 import { ulid } from "ulid";
-import { ReelayError } from "../errors.ts";
+import { ReelayError, shownInput } from "../errors.ts";
 import { JOBS_LIST_INDEX } from "../jobs/schema.ts";
 import type { Budget } from "../money/budget-schema.ts";
 
@@ -58,9 +58,9 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
 }
 
 function keyNotFound(id: string): ReelayError {
-  return new ReelayError("key_not_found", `No API key with id ${id}.`, {
+  return new ReelayError("key_not_found", `No API key with id ${shownInput(id)}.`, {
     status: 404,
-    details: { keyId: id },
+    ...(KEY_ID.test(id) ? { details: { keyId: id } } : {}),
   });
 }
 

@@ -3,7 +3,7 @@
  * every endpoint path is relative to it. Checked once, at construction or config time, so a wrong
  * URL is one clear error instead of a 404 on every later call.
  */
-import { ReelayError } from "../errors.ts";
+import { ReelayError, shownInput } from "../errors.ts";
 
 export type BaseUrlCheck = { ok: true; url: string } | { ok: false; reason: string };
 
@@ -47,7 +47,7 @@ function shown(raw: string): string {
     const url = new URL(raw.trim());
     return `${url.origin}${url.pathname}`;
   } catch {
-    return JSON.stringify(raw.length > 200 ? `${raw.slice(0, 200)}...` : raw);
+    return shownInput(raw, 200);
   }
 }
 

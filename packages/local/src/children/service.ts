@@ -1,8 +1,9 @@
 /**
  * A child process as a service of this one: the stand-ins' databases (dynalite, s3rver) run in
  * children so their work is on another core than the flows and the API. A child speaks in JSON
- * lines on its stdout and ends when its stdin closes: at stop, and when this process exits or is
- * killed (the pipe closes with it), so no child outlives the stack.
+ * lines on its stdout, the first saying it is ready or, as {"error": {code, message}}, why it
+ * cannot start; it ends when its stdin closes: at stop, and when this process exits or is killed
+ * (the pipe closes with it), so no child outlives the stack.
  */
 import { spawn } from "node:child_process";
 import { EventEmitter } from "node:events";
@@ -16,23 +17,49 @@ export interface ChildService<T> {
   ready: T;
   /** Every later line, parsed. */
   lines: EventEmitter<{ line: [unknown] }>;
+  pid: number;
+  /**
+   * Settles when the child is gone: with how it ended ("signal SIGKILL", "exit code 1") when it
+   * ended on its own, with undefined when stop() ended it.
+   */
+  ended: Promise<string | undefined>;
   /** Closes the child's stdin (it stops itself) and waits for it; killed past CHILD_STOP_MS. */
   stop(): Promise<void>;
 }
 
+/** A child's refusal to start, with the code it gave (EADDRINUSE: the port is taken). */
+function refusal(
+  script: string,
+  error: { code?: string; message?: string },
+): NodeJS.ErrnoException {
+  return Object.assign(
+    new Error(error.message ?? `${script} did not start`),
+    error.code === undefined ? {} : { code: error.code },
+  );
+}
+
 /**
  * `node [nodeArgs] script args` as a service of this process: resolves with the JSON line it prints
- * once ready. The child ends when its stdin closes: at stop, and when this process exits or is killed.
+ * once ready, or rejects with the refusal it printed instead. The child ends when its stdin closes:
+ * at stop, and when this process exits or is killed. What it writes to stderr goes to `stderr` line
+ * by line (the stack's log), else to this process's stderr.
  */
 export async function spawnService<T>(
   script: string,
   args: string[],
   nodeArgs: string[] = [],
+  stderr?: (line: string) => void,
 ): Promise<ChildService<T>> {
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
-    stdio: ["pipe", "pipe", "inherit"],
+    stdio: ["pipe", "pipe", "pipe"],
   });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  onLines(child.stderr, stderr ?? ((line) => process.stderr.write(`${line}\n`)));
+  let stopping = false;
+  const ended = new Promise<string | undefined>((resolve) =>
+    child.once("exit", (code, signal) =>
+      resolve(stopping ? undefined : signal === null ? `exit code ${code}` : `signal ${signal}`),
+    ),
+  );
   // A child that died already makes ending its stdin fail (EPIPE): it is gone either way.
   child.stdin.on("error", () => undefined);
   const lines = new EventEmitter<{ line: [unknown] }>();
@@ -47,31 +74,44 @@ export async function spawnService<T>(
     });
   });
   const stop = async () => {
+    stopping = true;
     child.stdin.end();
     const timer = setTimeout(() => child.kill("SIGKILL"), CHILD_STOP_MS);
-    await exited;
+    await ended;
     clearTimeout(timer);
   };
-  return { ready, lines, stop };
+  const { error } = ready as { error?: { code?: string; message?: string } };
+  if (typeof error === "object" && error !== null) {
+    await stop();
+    throw refusal(script, error);
+  }
+  return { ready, lines, pid: child.pid ?? 0, ended, stop };
 }
 
-/** Calls `onLine` with each line of `stream` that parses as JSON, `first` true for the first one. */
-function onJsonLines(stream: Readable, onLine: (parsed: unknown, first: boolean) => void): void {
-  let started = false;
+/** Calls `onLine` with each non-empty line of `stream`. */
+function onLines(stream: Readable, onLine: (text: string) => void): void {
   let buffered = "";
   stream.setEncoding("utf8").on("data", (chunk: string) => {
     buffered += chunk;
     for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
       const text = buffered.slice(0, end);
       buffered = buffered.slice(end + 1);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        continue; // Not one of the child's lines (a library printing): never a reason to fail here.
-      }
-      onLine(parsed, !started);
-      started = true;
+      if (text.trim() !== "") onLine(text);
     }
+  });
+}
+
+/** Calls `onLine` with each line of `stream` that parses as JSON, `first` true for the first one. */
+function onJsonLines(stream: Readable, onLine: (parsed: unknown, first: boolean) => void): void {
+  let started = false;
+  onLines(stream, (text) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return; // Not one of the child's lines (a library printing): never a reason to fail here.
+    }
+    onLine(parsed, !started);
+    started = true;
   });
 }

@@ -1,13 +1,14 @@
 // dynalite on the data dir in its own process, so the database's work runs on the second core and
-// not on the stack's event loop. Usage: node child.mjs <dir> <host>. Prints {"port": N}
-// once listening. Ends with its parent: the stdin pipe closes when the parent exits or is killed,
-// and the database is then closed before this process exits.
+// not on the stack's event loop. Usage: node child.mjs <dir> <host> [port]. Prints {"port": N}
+// once listening (on `port`, else on any free one: a child started again takes its old port), or
+// {"error": {code, message}} when it cannot listen. Ends with its parent: the stdin pipe closes
+// when the parent exits or is killed, and the database is then closed before this process exits.
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 const dynalite = require("dynalite");
 const { Level } = createRequire(require.resolve("dynalite"))("level");
-const [dir, host] = process.argv.slice(2);
+const [dir, host, port] = process.argv.slice(2);
 
 const LOCK_WAIT_MS = 10_000;
 const LOCK_STEP_MS = 50;
@@ -39,6 +40,11 @@ process.stdin.resume();
 
 await lockFree();
 server = dynalite({ path: dir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-server.listen(0, host, () => {
+// A port taken meanwhile (a restart on the old one): a refusal to start, not a crash.
+server.once("error", ({ code, message }) => {
+  process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+  process.exit(1);
+});
+server.listen(Number(port ?? 0), host, () => {
   process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`);
 });

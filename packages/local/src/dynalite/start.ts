@@ -8,32 +8,52 @@ import { fileURLToPath } from "node:url";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { localDynamoClient } from "../aws-clients.ts";
 import { spawnService } from "../children/service.ts";
+import { type SupervisedService, supervise } from "../children/supervise.ts";
+import { type Logger, silentLogger } from "../log.ts";
 import { repairIndexes } from "./index-repair.ts";
 import { ensureTable, TableStuckError } from "./table.ts";
 
 export interface Dynamo {
   ddb: DynamoDBDocumentClient;
   endpoint: string;
+  /** The child's pid and restarts (a dead child is started again on its port). */
+  child: Pick<SupervisedService<unknown>, "pid" | "restarts">;
   /** Ends the child (it closes its database first) and waits for it. */
   stop(): Promise<void>;
 }
 
 /**
- * dynalite on its data folder in a child process (child.mjs). The child ends when its stdin
- * closes: at stop, and when this process exits or is killed.
+ * dynalite on its data folder in a child process (child.mjs), started again on its port if it dies.
+ * The child ends when its stdin closes: at stop, and when this process exits or is killed.
  */
 export async function spawnDynalite(
   dynamoDir: string,
   host: string,
-): Promise<{ port: number; stop(): Promise<void> }> {
+  log: Logger = silentLogger,
+): Promise<{ port: number } & Pick<SupervisedService<unknown>, "pid" | "restarts" | "stop">> {
   const script = fileURLToPath(new URL("./child.mjs", import.meta.url));
-  const { ready, stop } = await spawnService<{ port: number }>(script, [dynamoDir, host]);
-  return { port: ready.port, stop };
+  const child = await supervise<{ port: number }>(
+    "dynalite",
+    (previous) =>
+      spawnService(
+        script,
+        [dynamoDir, host, ...(previous ? [String(previous.port)] : [])],
+        [],
+        (line) => log.warn(`dynalite: ${line}`),
+      ),
+    log,
+  );
+  return Object.assign(child, { port: child.ready.port });
 }
 
 /** dynalite on its data folder with the jobs table ACTIVE. */
-async function startDynamo(dynamoDir: string, host: string, tableName: string): Promise<Dynamo> {
-  const dynalite = await spawnDynalite(dynamoDir, host);
+async function startDynamo(
+  dynamoDir: string,
+  host: string,
+  tableName: string,
+  log: Logger,
+): Promise<Dynamo> {
+  const dynalite = await spawnDynalite(dynamoDir, host, log);
   const endpoint = `http://${host}:${dynalite.port}`;
   const ddb = localDynamoClient(endpoint);
   const stop = async () => {
@@ -47,7 +67,7 @@ async function startDynamo(dynamoDir: string, host: string, tableName: string): 
     await stop();
     throw error;
   }
-  return { ddb, endpoint, stop };
+  return { ddb, endpoint, child: dynalite, stop };
 }
 
 /**
@@ -58,13 +78,14 @@ export async function startDynamoRecovering(
   dynamoDir: string,
   host: string,
   tableName: string,
+  log: Logger = silentLogger,
 ): Promise<Dynamo> {
   try {
-    return await startDynamo(dynamoDir, host, tableName);
+    return await startDynamo(dynamoDir, host, tableName, log);
   } catch (error) {
     if (!(error instanceof TableStuckError)) throw error;
     await rename(dynamoDir, `${dynamoDir}.stuck-${Date.now()}`);
     await mkdir(dynamoDir, { recursive: true });
-    return startDynamo(dynamoDir, host, tableName);
+    return startDynamo(dynamoDir, host, tableName, log);
   }
 }

@@ -21,13 +21,21 @@ process.stdin.on("end", () => {
 });
 process.stdin.resume();
 
+const refuse = (error: unknown) => {
+  const { code, message } = error as NodeJS.ErrnoException;
+  line({ error: { code, message } });
+  process.exit(1);
+};
+// s3rver leaves its server's listen error (EADDRINUSE) as an unhandled 'error' event: until ready,
+// that is a refusal to start like any other, so the stack can choose another port.
+process.once("uncaughtException", refuse);
+
 try {
   const { s3rver, address } = await runS3rver(dir ?? ".", host ?? "127.0.0.1", Number(port ?? 0));
   close = () => s3rver.close();
   s3rver.on("event", (event) => line({ event }));
+  process.off("uncaughtException", refuse);
   line({ port: address.port });
 } catch (error) {
-  const { code, message } = error as NodeJS.ErrnoException;
-  line({ error: { code, message } });
-  process.exit(1);
+  refuse(error);
 }

@@ -1,0 +1,84 @@
+/**
+ * A child service kept alive while the stack runs: one that dies (killed, crashed, out of memory)
+ * is started again, on the port it had, so the SDK clients keep their endpoint. Calls made while it
+ * is down meet a refused connection; the SDK's retries and the state machine's Retry ride that out,
+ * so the jobs in flight go on.
+ */
+import { EventEmitter } from "node:events";
+import { setTimeout as pause } from "node:timers/promises";
+import type { Logger } from "../log.ts";
+import type { ChildService } from "./service.ts";
+
+/** The first wait before starting a dead child again, doubled per failed attempt up to the cap. */
+const RESTART_DELAY_MS = 100;
+const RESTART_DELAY_CAP_MS = 5_000;
+
+export interface SupervisedService<T> {
+  /** What the first child printed once ready (its port): a restarted child keeps it. */
+  ready: T;
+  /** Every later line of whichever child is running. */
+  lines: EventEmitter<{ line: [unknown] }>;
+  /** The running child's pid, and how many times a dead one was started again. */
+  readonly pid: number;
+  readonly restarts: number;
+  /** Ends the running child; a restart under way is let finish, then ended. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the child with `start(undefined)`, and after every death while not stopped calls
+ * `start(first ready)` (the child listens where it did) until one is up.
+ */
+export async function supervise<T>(
+  name: string,
+  start: (previous: T | undefined) => Promise<ChildService<T>>,
+  log: Logger,
+): Promise<SupervisedService<T>> {
+  let current = await start(undefined);
+  const { ready } = current;
+  const lines = new EventEmitter<{ line: [unknown] }>();
+  let stopping = false;
+  let restarts = 0;
+  const follow = (child: ChildService<T>) => {
+    child.lines.on("line", (line) => lines.emit("line", line));
+    void child.ended.then((how) => {
+      if (how !== undefined && !stopping) restarting = restart(how);
+    });
+  };
+  const restart = async (how: string) => {
+    log.error(`${name} (pid ${current.pid}) ended unexpectedly (${how}); starting it again`);
+    for (
+      let delay = RESTART_DELAY_MS;
+      !stopping;
+      delay = Math.min(delay * 2, RESTART_DELAY_CAP_MS)
+    ) {
+      await pause(delay);
+      try {
+        current = await start(ready);
+        restarts += 1;
+        follow(current);
+        log.info(`${name} is running again (pid ${current.pid})`);
+        return;
+      } catch (error) {
+        log.error(`${name} did not start again; retrying`, error);
+      }
+    }
+  };
+  let restarting: Promise<void> = Promise.resolve();
+  follow(current);
+  return {
+    ready,
+    lines,
+    get pid() {
+      return current.pid;
+    },
+    get restarts() {
+      return restarts;
+    },
+    stop: async () => {
+      stopping = true;
+      await restarting;
+      await current.stop();
+    },
+  };
+}
