@@ -17,6 +17,7 @@ import { enqueueEvent } from "@reelay/core/webhooks/outbox";
 import { type BridgeEnvelope, eventFromBridge } from "@reelay/core/webhooks/payload";
 import { JobStore } from "@reelay/core/jobs/store";
 import { SubscriberStore } from "@reelay/core/webhooks/managed";
+import { ownWebhooks } from "@reelay/core/webhooks/own";
 import { parseSubscribersText } from "@reelay/core/webhooks/subscribers";
 import { ownerFromJobs, type Subscribers, targetsFor } from "@reelay/core/webhooks/targets";
 import { purgeDeliveries, type SweepDeps, sweepDeliveries } from "@reelay/core/webhooks/sweep";
@@ -29,6 +30,7 @@ const subscribers: Subscribers = {
   config: parseSubscribersText(await readSecret("REELAY_WEBHOOKS"), "REELAY_WEBHOOKS"),
   managed: new SubscriberStore(clients.db, clients.tableName),
   ownerOf: ownerFromJobs(new JobStore(clients.db, clients.tableName)),
+  own: ownWebhooks(clients.db, clients.tableName),
 };
 const now = () => new Date();
 const deps: SweepDeps = {

@@ -4,6 +4,7 @@
  * anywhere. The infra test "grants each reelay function exactly these permissions" is the statement
  * of truth for the result.
  */
+import { KEYS_LIST_PARTITION } from "@reelay/core/keys/store";
 import { ArnFormat, Stack } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
@@ -62,6 +63,7 @@ export type TableItems =
   | "admission"
   | "batches"
   | "budgets"
+  | "api-keys"
   | "all";
 
 const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
@@ -77,6 +79,8 @@ const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
   batches: [`${BATCH_ID_PREFIX}_*`, BATCHES_DUE_KEY, BATCHES_PARTITION],
   // The keys' budget ledgers, one item per key and period.
   budgets: [`${BUDGET_KEY_PREFIX}*`],
+  // Stored API keys (hashed) and their partition of the listing index: a key's webhook secrets.
+  "api-keys": ["apikey#*", KEYS_LIST_PARTITION],
 };
 
 export function allowTable(

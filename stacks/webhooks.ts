@@ -42,6 +42,9 @@ export function createWebhookDelivery(
     // The managed subscribers an event goes to, and the job whose key owns it.
     allowTable(fn, scope.table, ["GetItem", "Query"], "webhook-subscribers");
     allowTable(fn, scope.table, ["GetItem"], "jobs");
+    // A job's or batch's own webhook (webhook_url), signed with its key's webhook secrets.
+    allowTable(fn, scope.table, ["GetItem"], "batches");
+    allowTable(fn, scope.table, ["Query"], "api-keys");
     return fn;
   };
   // A failed run of the event's function is run again until its deliveries are recorded (recording

@@ -14,6 +14,7 @@ import {
   waitFor,
   waitForTerminalJob,
   eventsFor,
+  batchJobIds,
 } from "./support/stack.ts";
 
 // os-2 at 0.025 a second: a 4 s job is estimated at 0.1.
@@ -132,13 +133,7 @@ describe("budgets per API key", () => {
       90_000,
     );
     expect(done.counts).toMatchObject({ succeeded: 3, failed: 2 });
-    const results = await fetch(`${stack.url}/v1/batches/${batchId}/results`, {
-      headers: bearer(key),
-    });
-    const ids = (await results.text())
-      .trim()
-      .split("\n")
-      .map((text) => (JSON.parse(text) as { job_id: string }).job_id);
+    const ids = await batchJobIds(stack.url, key, batchId);
     const jobs = await Promise.all(
       ids.map(async (jobId) => (await getJson(`${stack.url}/v1/jobs/${jobId}`, key)).body),
     );

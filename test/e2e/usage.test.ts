@@ -14,6 +14,7 @@ import {
   type TestStack,
   waitFor,
   waitForTerminalJob,
+  batchJobIds,
 } from "./support/stack.ts";
 
 // os-2 at 0.025 a second: a 4 s job is estimated at 0.1; the deployment may spend 1.0 in all.
@@ -72,13 +73,7 @@ function completed(id: string): Promise<any> {
 }
 
 async function jobsOf(batchId: string): Promise<any[]> {
-  const response = await fetch(`${stack.url}/v1/batches/${batchId}/results`, {
-    headers: bearer(stack.apiKey),
-  });
-  const ids = (await response.text())
-    .trim()
-    .split("\n")
-    .map((line) => (JSON.parse(line) as { job_id: string }).job_id);
+  const ids = await batchJobIds(stack.url, stack.apiKey, batchId);
   return Promise.all(
     ids.map(async (id) => (await getJson(`${stack.url}/v1/jobs/${id}`, stack.apiKey)).body),
   );

@@ -440,6 +440,7 @@ describe("IAM", () => {
     const batchItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=bat_*|batches-due|BATCH";
     const budgetItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=budget#*";
     const deliveryItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=dlv_*|WEBHOOK#*";
+    const keyItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=apikey#*|APIKEY";
     const subscriberItems =
       " if ForAllValues:StringLike dynamodb:LeadingKeys=whsub_*|WEBHOOK_SUBSCRIBER";
     const step = [
@@ -461,6 +462,9 @@ describe("IAM", () => {
       `dynamodb:Query Jobs${subscriberItems}`,
       `dynamodb:Query Jobs/index/gsi1${subscriberItems}`,
       `dynamodb:GetItem Jobs${jobItems}`,
+      `dynamodb:GetItem Jobs${batchItems}`,
+      `dynamodb:Query Jobs${keyItems}`,
+      `dynamodb:Query Jobs/index/gsi1${keyItems}`,
       ...secret("REELAY_WEBHOOKS"),
       ...xray,
     ]);

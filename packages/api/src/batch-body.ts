@@ -13,6 +13,8 @@ import type { JobSource } from "@reelay/core/jobs/types";
 export interface BatchBody {
   requests: { line: number; body: unknown; parseError?: string }[];
   priority?: Priority;
+  /** The JSON form's `webhook_url` and `webhook_events`, unchecked (webhook-input.ts checks them). */
+  webhook?: { url?: unknown; events?: unknown };
 }
 
 function tooMany(count: number): ReelayError {
@@ -25,7 +27,7 @@ function tooMany(count: number): ReelayError {
 
 function fromJson(value: unknown): BatchBody | undefined {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
-  const { requests, priority } = value as { requests?: unknown; priority?: unknown };
+  const { requests, priority, webhook_url, webhook_events } = value as Record<string, unknown>;
   if (!Array.isArray(requests)) return undefined;
   if (priority !== undefined && !isPriority(priority)) {
     throw new ReelayError("invalid_priority", `priority must be one of ${PRIORITIES.join(", ")}.`, {
@@ -36,6 +38,9 @@ function fromJson(value: unknown): BatchBody | undefined {
   return {
     requests: requests.map((body, i) => ({ line: i + 1, body })),
     ...(priority === undefined ? {} : { priority }),
+    ...(webhook_url === undefined && webhook_events === undefined
+      ? {}
+      : { webhook: { url: webhook_url, events: webhook_events } }),
   };
 }
 

@@ -73,6 +73,7 @@ export async function retryBatch(
       ...(batch.priority === undefined ? {} : { priority: batch.priority }),
       lines,
       retryOf: batch.id,
+      ...(batch.webhook === undefined ? {} : { webhook: batch.webhook }),
     },
   );
   for (const job of failures)

@@ -15,7 +15,7 @@ import {
 } from "@reelay/core";
 import type { Priority } from "@reelay/core/admission/settings";
 import { createJob } from "@reelay/core/jobs/create";
-import type { Job } from "@reelay/core/jobs/types";
+import type { Job, JobWebhook } from "@reelay/core/jobs/types";
 import { emitOnce } from "@reelay/core/pipeline/terminal";
 import type { Caller, ResolvedDeps } from "./deps.ts";
 import { assertSameRequest, idempotentJobId, requestHashOf } from "./idempotency.ts";
@@ -28,6 +28,8 @@ export interface CreateInput {
   priority?: Priority | undefined;
   /** The job this one retries (POST /v1/jobs/{id}/retry). */
   retryOf?: string;
+  /** The job's own webhook, already checked (webhook-input.ts). */
+  webhook?: JobWebhook | undefined;
 }
 
 export function invalidRequest(errors: Issue[]): ReelayError {
@@ -156,6 +158,7 @@ export async function recordAndStart(
       ...(deps.prices === undefined ? {} : { prices: deps.prices }),
       ...(reservations === undefined ? {} : { reservations }),
       ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
+      ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
       now: deps.now(),
     });
   } catch (error) {

@@ -58,6 +58,8 @@ export async function retryJob(
     jobId,
     retryOf: source.id,
     ...(source.priority === undefined ? {} : { priority: source.priority }),
+    // The retry's events go where the source's went.
+    ...(source.webhook === undefined ? {} : { webhook: source.webhook }),
   });
   await deps.jobs.update(source.id, { retriedBy: made.job.id });
   return made;

@@ -38,6 +38,7 @@ export interface JobView
       | "history"
       | "retryOf"
       | "retriedBy"
+      | "webhook"
     > {
   upstreamTaskId: string | null;
   priority: Priority;
@@ -144,6 +145,7 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     ...moneyView(job),
     ...(job.retryOf === undefined ? {} : { retryOf: job.retryOf }),
     ...(job.retriedBy === undefined ? {} : { retriedBy: job.retriedBy }),
+    ...(job.webhook === undefined ? {} : { webhook: job.webhook }),
     history: job.history,
     timings: {
       createdAt: job.createdAt,

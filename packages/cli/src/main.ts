@@ -24,8 +24,9 @@ Usage:
                                                       (exit 0 only if all succeeded), --quote makes nothing
   reelay batch status ID [--json] | results ID        one batch's counts, or its results as JSONL
   reelay watch [--json] [--count N]                   follow finished jobs as they happen
-  reelay keys create [--name N] [--budget N [--period P] [--units]] | list | budget ID N|none | revoke ID
-                                                      API keys (with the admin key; create prints the key once)
+  reelay keys create [--name N] [--budget N [--period P] [--units]] | list | budget ID N|none
+             | rotate-secret ID | revoke ID           API keys (with the admin key; create prints the key
+                                                      and its webhook secret once)
   reelay retry ID [--prompt P]                        a new job from a failed or cancelled one's request;
                                                       with a batch id, a batch of its retryable failures
   reelay usage [--from D] [--to D] [--by model|key|day|batch] [--json]

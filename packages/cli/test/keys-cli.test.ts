@@ -125,4 +125,23 @@ describe("reelay keys against the local stack", () => {
     expect(misuse.code).toBe(2);
     expect(misuse.stderr).toContain("--name does not go with `reelay keys budget`");
   });
+
+  it("create shows the key's webhook secret once on stderr (in --json too); rotate-secret prints a new one", async () => {
+    const created = await t.cli(["keys", "create", "--name", "hooks"]);
+    expect(created.code, created.stderr).toBe(0);
+    const secret = /webhook secret .*: (whsec_\S+)/.exec(created.stderr)?.[1];
+    expect(secret).toBeDefined();
+    const listed = await t.cli(["keys", "list", "--json"]);
+    expect(listed.stdout).not.toContain(secret);
+    const id = (JSON.parse(listed.stdout) as { data: { id: string; name: string }[] }).data.find(
+      (k) => k.name === "hooks",
+    )!.id;
+    const rotated = await t.cli(["keys", "rotate-secret", id]);
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(rotated.stdout.trim()).toMatch(/^whsec_/);
+    expect(rotated.stdout.trim()).not.toBe(secret);
+    expect(rotated.stderr).toContain("the old one signs beside it for 24 h");
+    const json = await t.cli(["keys", "create", "--json"]);
+    expect(JSON.parse(json.stdout).webhook_secret).toMatch(/^whsec_/);
+  });
 });

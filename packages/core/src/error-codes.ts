@@ -282,6 +282,13 @@ const API = {
       "A webhook URL points at the cloud metadata service (169.254.169.254, fd00:ec2::254, metadata.google.internal).",
     seen: ["api", "cli"],
   },
+  webhook_needs_stored_key: {
+    status: 400,
+    retryable: false,
+    meaning:
+      "A job's own webhook (X-Reelay-Webhook, webhook_url) was asked for with the deployment's own key; it is signed with the webhook secret of a stored key (reelay keys create).",
+    seen: ["api"],
+  },
   webhook_subscriber_not_found: {
     status: 404,
     retryable: false,

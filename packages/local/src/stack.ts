@@ -26,6 +26,7 @@ import { DeliveryStore } from "@reelay/core/webhooks/deliveries";
 import { JobStore } from "@reelay/core/jobs/store";
 import { SubscriberStore } from "@reelay/core/webhooks/managed";
 import { deliveringSink } from "@reelay/core/webhooks/outbox";
+import { ownWebhooks } from "@reelay/core/webhooks/own";
 import { allTargets, ownerFromJobs, type Subscribers } from "@reelay/core/webhooks/targets";
 import { dropDepsFrom, wirePipeline } from "@reelay/core/wiring";
 import { isWaiting } from "@reelay/core/admission/control";
@@ -166,6 +167,7 @@ function startWebhooks(
     config: options.config.webhooks,
     managed,
     ownerOf: ownerFromJobs(new JobStore(clients.ddb, clients.tableName)),
+    own: ownWebhooks(clients.ddb, clients.tableName),
   };
   const now = () => new Date();
   // Loopback subscribers are allowed here (a local receiver); private and metadata addresses are not.

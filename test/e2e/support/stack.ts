@@ -192,3 +192,12 @@ export function eventsFor(dataDir: string, jobId: string): Promise<TerminalEvent
     50,
   );
 }
+
+/** The job ids of a batch's lines, from its results (GET /v1/batches/{id}/results), in line order. */
+export async function batchJobIds(url: string, apiKey: string, batchId: string): Promise<string[]> {
+  const response = await fetch(`${url}/v1/batches/${batchId}/results`, { headers: bearer(apiKey) });
+  return (await response.text())
+    .trim()
+    .split("\n")
+    .map((line) => (JSON.parse(line) as { job_id: string }).job_id);
+}

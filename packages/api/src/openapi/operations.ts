@@ -173,6 +173,43 @@ const PRIORITY: Parameter = {
   schema: { type: "string", enum: ["high", "normal", "low"] },
   example: "high",
 };
+const KEY_ID: Parameter = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "The key's public id.",
+  schema: { type: "string" },
+  example: "key_01JD8ZB...",
+};
+const WEBHOOK: Parameter = {
+  name: "X-Reelay-Webhook",
+  in: "header",
+  required: false,
+  description:
+    "The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).",
+  schema: { type: "string", format: "uri", maxLength: 2000 },
+  example: "https://hooks.example.com/reelay",
+};
+const WEBHOOK_EVENTS: Parameter = {
+  name: "X-Reelay-Webhook-Events",
+  in: "header",
+  required: false,
+  description:
+    "With X-Reelay-Webhook: the event types it receives, comma separated (Generation Succeeded, Generation Failed, Generation Cancelled, Batch Completed); default all.",
+  schema: { type: "string" },
+  example: "Generation Succeeded,Generation Failed",
+};
+const WEBHOOK_ERRORS: ErrorCase = {
+  status: 400,
+  codes: [
+    "webhook_url_scheme",
+    "webhook_url_loopback",
+    "webhook_url_private",
+    "webhook_url_metadata",
+    "webhook_needs_stored_key",
+  ],
+  when: "The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret.",
+};
 const DRY_RUN: Parameter = {
   name: "dry_run",
   in: "query",
@@ -273,7 +310,7 @@ export const OPERATIONS: Record<string, Operation> = {
       "Validates the request against the model's rules (hard rules refuse, soft rules warn), records a job and starts it. Answers at once with the task; poll GET /v1/video/tasks/{taskId}.",
     tag: "video",
     auth: true,
-    parameters: [IDEMPOTENCY, PRIORITY],
+    parameters: [IDEMPOTENCY, PRIORITY, WEBHOOK, WEBHOOK_EVENTS],
     request: {
       contentType: "application/json",
       schema: VideoRequestSchema,
@@ -297,7 +334,7 @@ export const OPERATIONS: Record<string, Operation> = {
       },
       description: "The task was created.",
     },
-    errors: [...BODY_ERRORS, UNAUTHORIZED],
+    errors: [WEBHOOK_ERRORS, ...BODY_ERRORS, UNAUTHORIZED],
   },
   "GET /v1/video/tasks/{taskId}": {
     summary: "Query a video task",
@@ -334,7 +371,7 @@ export const OPERATIONS: Record<string, Operation> = {
       "The unified image contract (§2.6): `modalities` must contain `image`, `stream` false. Editing: several `image_config.reference_images` plus a prompt.",
     tag: "image",
     auth: true,
-    parameters: [IDEMPOTENCY, PRIORITY],
+    parameters: [IDEMPOTENCY, PRIORITY, WEBHOOK, WEBHOOK_EVENTS],
     request: {
       contentType: "application/json",
       schema: ImageRequestSchema,
@@ -352,7 +389,7 @@ export const OPERATIONS: Record<string, Operation> = {
       },
       description: "The image task was created.",
     },
-    errors: [...BODY_ERRORS, UNAUTHORIZED],
+    errors: [WEBHOOK_ERRORS, ...BODY_ERRORS, UNAUTHORIZED],
   },
   "GET /v1/image/tasks/{taskId}": {
     summary: "Query an image task",
@@ -393,6 +430,8 @@ export const OPERATIONS: Record<string, Operation> = {
     parameters: [
       IDEMPOTENCY,
       PRIORITY,
+      WEBHOOK,
+      WEBHOOK_EVENTS,
       {
         name: "wait",
         in: "query",
@@ -452,6 +491,7 @@ export const OPERATIONS: Record<string, Operation> = {
       description: "The edit task (or, with the wait, `{created, data:[{url}]}`).",
     },
     errors: [
+      WEBHOOK_ERRORS,
       ...BODY_ERRORS,
       {
         status: 400,
@@ -834,22 +874,32 @@ export const OPERATIONS: Record<string, Operation> = {
     description: "The key stops working at once; revoking twice keeps the first revokedAt.",
     tag: "keys",
     auth: true,
-    parameters: [
-      {
-        name: "id",
-        in: "path",
-        required: true,
-        description: "The key's public id.",
-        schema: { type: "string" },
-        example: "key_01JD8ZB...",
-      },
-    ],
+    parameters: [KEY_ID],
     response: {
       status: 200,
       contentType: "application/json",
       schema: ApiKeySchema,
       example: { ...KEY_RECORD, revokedAt: LATER },
       description: "The revoked key's record.",
+    },
+    errors: [
+      UNAUTHORIZED,
+      ADMIN_ONLY,
+      { status: 404, codes: ["key_not_found"], when: "No key has that id." },
+    ],
+  },
+  "POST /v1/keys/{id}/webhook-secret": {
+    summary: "Rotate an API key's webhook secret (admin key only)",
+    description:
+      "A new `whsec_` secret for the key's jobs' own webhooks (X-Reelay-Webhook, webhook_url), answered this once. The old one keeps signing beside it for 24 h (every delivery then carries both signatures), so receivers can switch at their own pace.",
+    tag: "keys",
+    auth: true,
+    parameters: [KEY_ID],
+    response: {
+      status: 200,
+      contentType: "application/json",
+      example: { id: "key_01JD8ZB...", webhook_secret: "whsec_...shown once" },
+      description: "The key's id and its new webhook secret.",
     },
     errors: [
       UNAUTHORIZED,
@@ -882,10 +932,10 @@ export const OPERATIONS: Record<string, Operation> = {
   "POST /v1/batches": {
     summary: "Make a batch",
     description:
-      'A JSON body `{"requests": [...], "priority"?}` or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. X-Idempotency-Key makes a repeat find the first batch.',
+      'A JSON body `{"requests": [...], "priority"?, "webhook_url"?, "webhook_events"?}` (the webhook gets every job\'s event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. X-Idempotency-Key makes a repeat find the first batch.',
     tag: "batches",
     auth: true,
-    parameters: [IDEMPOTENCY, PRIORITY, DRY_RUN],
+    parameters: [IDEMPOTENCY, PRIORITY, WEBHOOK, WEBHOOK_EVENTS, DRY_RUN],
     request: {
       contentType: "application/x-ndjson",
       schema: { type: "string" },
@@ -900,6 +950,7 @@ export const OPERATIONS: Record<string, Operation> = {
       description: "The batch, its jobs queued (with dry_run: the quote).",
     },
     errors: [
+      WEBHOOK_ERRORS,
       {
         status: 400,
         codes: ["invalid_request", "batch_too_large", "invalid_priority", "invalid_query"],

@@ -294,6 +294,12 @@ export const ApiKeySchema = z
       .optional()
       .describe("What the key may spend per period; absent = no limit."),
     key: z.string().optional().describe("The key itself: only in the answer to create."),
+    webhook_secret: z
+      .string()
+      .optional()
+      .describe(
+        "The whsec_ secret that signs its jobs' own webhooks: only in the answer to create.",
+      ),
   })
   .describe("A stored API key (hashed; the key is shown once).");
 

@@ -24,6 +24,7 @@ import { jsonBodyLimit } from "../body.ts";
 import { type ApiEnv, type Caller, cancelDepsOf, type ResolvedDeps } from "../deps.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
 import { PRIORITY_HEADER, readPriority } from "../priority.ts";
+import { HEADER_PATHS, headerWebhook, readJobWebhook } from "../webhook-input.ts";
 
 /** A JSONL body of 10,000 requests runs to a few MB; API Gateway takes at most 10 MB. */
 export const MAX_BATCH_BODY_BYTES = 10 * 1024 * 1024;
@@ -98,6 +99,12 @@ function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
     const priority = readPriority(c.req.header(PRIORITY_HEADER)) ?? body.priority;
     const source = { type: "api" as const, apiKeyId: caller.keyId };
     const lines = checkLines(body, source, deps.catalog);
+    const webhook = await readJobWebhook(
+      deps,
+      caller,
+      body.webhook ?? headerWebhook((name) => c.req.header(name)),
+      body.webhook === undefined ? HEADER_PATHS : { url: "webhook_url", events: "webhook_events" },
+    );
     const rejected = lines.filter((line) => line.validation === undefined);
     if (dryRun) {
       return c.json({
@@ -126,7 +133,13 @@ function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
         now: deps.now,
         ...(deps.prices === undefined ? {} : { prices: deps.prices }),
       },
-      { id, source, ...(priority === undefined ? {} : { priority }), lines },
+      {
+        id,
+        source,
+        ...(priority === undefined ? {} : { priority }),
+        ...(webhook === undefined ? {} : { webhook }),
+        lines,
+      },
     );
     return c.json(await currentView(deps, store, batch));
   };

@@ -13,6 +13,7 @@ import { createEditJob } from "../image-edit.ts";
 import { imageTaskView } from "../image-view.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
 import { PRIORITY_HEADER, readPriority } from "../priority.ts";
+import { HEADER_PATHS, headerWebhook, readJobWebhook } from "../webhook-input.ts";
 import { editBodyLimit, readEditForm } from "../multipart.ts";
 import { createdView, withQueuePosition } from "../views.ts";
 import { readWait, waitForJob } from "../wait.ts";
@@ -40,7 +41,13 @@ export function imageRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     const body = parseJson(await c.req.text());
     const priority = readPriority(c.req.header(PRIORITY_HEADER));
     const caller = c.get("caller");
-    const { job } = await createImageJob(deps, { body, caller, idempotencyKey, priority });
+    const webhook = await readJobWebhook(
+      deps,
+      caller,
+      headerWebhook((name) => c.req.header(name)),
+      HEADER_PATHS,
+    );
+    const { job } = await createImageJob(deps, { body, caller, idempotencyKey, priority, webhook });
     return c.json(createdView(job));
   });
 
@@ -57,7 +64,13 @@ export function imageRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     const form = await readEditForm(c.req.raw);
     const priority = readPriority(c.req.header(PRIORITY_HEADER));
     const caller = c.get("caller");
-    const { job } = await createEditJob(deps, form, { caller, idempotencyKey, priority });
+    const webhook = await readJobWebhook(
+      deps,
+      caller,
+      headerWebhook((name) => c.req.header(name)),
+      HEADER_PATHS,
+    );
+    const { job } = await createEditJob(deps, form, { caller, idempotencyKey, priority, webhook });
     if (wait === undefined || wait === 0) return c.json(createdView(job));
     const done = await waitForJob(deps.jobs, job.id, wait);
     if (done.status === "failed" || done.status === "cancelled") throw editFailed(done);

@@ -54,8 +54,8 @@ export function keyRoutes(keys: ApiKeyStore, budgets?: BudgetLedger): Hono<ApiEn
   routes.post("/", jsonBodyLimit(16 * 1024), async (c) => {
     const text = await c.req.text();
     const body = text.trim() === "" ? {} : parseJson(text);
-    const { record, key } = await keys.create(readName(body), readBudget(body));
-    return c.json({ ...record, key }, 201);
+    const { record, key, webhookSecret } = await keys.create(readName(body), readBudget(body));
+    return c.json({ ...record, key, webhook_secret: webhookSecret }, 201);
   });
 
   routes.get("/", async (c) => {
@@ -74,6 +74,12 @@ export function keyRoutes(keys: ApiKeyStore, budgets?: BudgetLedger): Hono<ApiEn
   routes.delete("/:id/budget", async (c) =>
     c.json(await keys.setBudget(c.req.param("id"), undefined)),
   );
+
+  // A new webhook secret for the key's jobs' own webhooks; the old one signs beside it for 24 h.
+  routes.post("/:id/webhook-secret", async (c) => {
+    const id = c.req.param("id");
+    return c.json({ id, webhook_secret: await keys.rotateWebhookSecret(id) });
+  });
 
   routes.delete("/:id", async (c) => c.json(await keys.revoke(c.req.param("id"))));
 

@@ -6,6 +6,7 @@ import { createVideoJob } from "../create.ts";
 import type { ApiEnv, ResolvedDeps } from "../deps.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
 import { PRIORITY_HEADER, readPriority } from "../priority.ts";
+import { HEADER_PATHS, headerWebhook, readJobWebhook } from "../webhook-input.ts";
 import { createdView, taskView, withQueuePosition } from "../views.ts";
 
 export function videoRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
@@ -17,7 +18,13 @@ export function videoRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     const body = parseJson(await c.req.text());
     const priority = readPriority(c.req.header(PRIORITY_HEADER));
     const caller = c.get("caller");
-    const { job } = await createVideoJob(deps, { body, caller, idempotencyKey, priority });
+    const webhook = await readJobWebhook(
+      deps,
+      caller,
+      headerWebhook((name) => c.req.header(name)),
+      HEADER_PATHS,
+    );
+    const { job } = await createVideoJob(deps, { body, caller, idempotencyKey, priority, webhook });
     return c.json(createdView(job));
   });
 

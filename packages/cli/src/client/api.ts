@@ -175,7 +175,15 @@ export class ReelayApiClient {
     return response.text();
   }
 
-  createKey(name: string, budget?: KeyBudget): Promise<ApiKeyView & { key: string }> {
+  /** POST /v1/keys/{id}/webhook-secret: a new webhook secret for the key, answered once. */
+  rotateKeyWebhookSecret(id: string): Promise<{ id: string; webhook_secret: string }> {
+    return this.#json("POST", `/v1/keys/${encodeURIComponent(id)}/webhook-secret`, {});
+  }
+
+  createKey(
+    name: string,
+    budget?: KeyBudget,
+  ): Promise<ApiKeyView & { key: string; webhook_secret: string }> {
     return this.#json("POST", "/v1/keys", { name, ...(budget === undefined ? {} : { budget }) });
   }
 

@@ -1,15 +1,15 @@
 /**
  * `reelay keys create [--name N] [--budget N [--period day|month|total] [--units]] | list |
- * budget ID N|none [--period P] [--units] | revoke ID` [--json]: API keys, managed through the API with the deployment's own (admin) key. `create` prints the key once; reelay keeps only its sha256.
+ * budget ID N|none [--period P] [--units] | rotate-secret ID | revoke ID` [--json]: API keys, managed through the API with the deployment's own (admin) key. `create` prints the key once; reelay keeps only its sha256.
  */
 import { table } from "../client/format.ts";
 import { openSession, reportFailures } from "../client/session.ts";
-import type { ApiKeyView, KeyBudget } from "../client/api.ts";
+import type { ApiKeyView, KeyBudget, ReelayApiClient } from "../client/api.ts";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 const USAGE =
-  "use `reelay keys create [--name N] [--budget N [--period day|month|total] [--units]]`, `reelay keys list`, `reelay keys budget KEY_ID N|none [--period P] [--units]` or `reelay keys revoke KEY_ID`.";
+  "use `reelay keys create [--name N] [--budget N [--period day|month|total] [--units]]`, `reelay keys list`, `reelay keys budget KEY_ID N|none [--period P] [--units]`, `reelay keys rotate-secret KEY_ID` or `reelay keys revoke KEY_ID`.";
 
 function rows(keys: readonly ApiKeyView[]): string[][] {
   return [
@@ -58,6 +58,7 @@ const ACTIONS: Record<string, { ids: number; flags: (keyof KeysValues)[] }> = {
   create: { ids: 0, flags: ["name", "budget", "period", "units"] },
   list: { ids: 0, flags: [] },
   budget: { ids: 2, flags: ["period", "units"] },
+  "rotate-secret": { ids: 1, flags: [] },
   revoke: { ids: 1, flags: [] },
 };
 
@@ -80,17 +81,25 @@ function printKey(io: Io, json: boolean, key: ApiKeyView, text: string): void {
   io.stdout(json ? `${JSON.stringify(key)}\n` : `${text}\n`);
 }
 
-async function act(action: string, rest: string[], values: KeysValues, io: Io): Promise<number> {
-  const { client } = await openSession();
-  if (action === "create") {
+type Action = (
+  client: ReelayApiClient,
+  rest: string[],
+  values: KeysValues,
+  io: Io,
+) => Promise<void>;
+
+const RUN: Record<string, Action> = {
+  async create(client, _rest, values, io) {
     const budget = values.budget === undefined ? undefined : budgetOf(values.budget, values);
     const created = await client.createKey(values.name ?? "", budget);
     printKey(io, values.json, created, created.key);
     if (!values.json)
       io.stderr(
-        `created ${created.id}${created.name ? ` (${created.name})` : ""}; the key is shown only this once.\n`,
+        `created ${created.id}${created.name ? ` (${created.name})` : ""}; the key is shown only this once.\n` +
+          `its webhook secret (signs its jobs' own webhooks), also shown only this once: ${created.webhook_secret}\n`,
       );
-  } else if (action === "list") {
+  },
+  async list(client, _rest, values, io) {
     const keys = await client.listKeys();
     io.stdout(
       values.json
@@ -99,20 +108,31 @@ async function act(action: string, rest: string[], values: KeysValues, io: Io): 
           ? "no keys yet\n"
           : table(rows(keys)),
     );
-  } else if (action === "budget") {
+  },
+  async budget(client, rest, values, io) {
     const [id, amount] = rest as [string, string];
     const budget = amount === "none" ? null : budgetOf(amount, values);
     const key = await client.setKeyBudget(id, budget);
-    printKey(
-      io,
-      values.json,
-      key,
-      budget === null ? `${key.id}: no budget` : `${key.id}: ${budgetText(key)}`,
-    );
-  } else {
+    const text = budget === null ? `${key.id}: no budget` : `${key.id}: ${budgetText(key)}`;
+    printKey(io, values.json, key, text);
+  },
+  async "rotate-secret"(client, rest, values, io) {
+    const rotated = await client.rotateKeyWebhookSecret(rest[0] as string);
+    io.stdout(values.json ? `${JSON.stringify(rotated)}\n` : `${rotated.webhook_secret}\n`);
+    if (!values.json)
+      io.stderr(
+        `${rotated.id}: a new webhook secret, shown only this once; the old one signs beside it for 24 h.\n`,
+      );
+  },
+  async revoke(client, rest, values, io) {
     const revoked = await client.revokeKey(rest[0] as string);
     printKey(io, values.json, revoked, `revoked ${revoked.id} at ${revoked.revokedAt}`);
-  }
+  },
+};
+
+async function act(action: string, rest: string[], values: KeysValues, io: Io): Promise<number> {
+  const { client } = await openSession();
+  await (RUN[action] as Action)(client, rest, values, io);
   return 0;
 }
 

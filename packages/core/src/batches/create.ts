@@ -12,7 +12,7 @@ import type { Issue } from "../errors.ts";
 import { createJob } from "../jobs/create.ts";
 import { jobIdFrom, ulidShapeFrom } from "../jobs/ids.ts";
 import type { JobStore } from "../jobs/store.ts";
-import type { Job, JobSource } from "../jobs/types.ts";
+import type { Job, JobSource, JobWebhook } from "../jobs/types.ts";
 import type { PriceTable } from "../money/prices.ts";
 import type { Clock } from "../ports.ts";
 import type { ValidationResult } from "../validate/index.ts";
@@ -46,6 +46,8 @@ export interface NewBatch {
   lines: CheckedLine[];
   /** The batch this one retries. */
   retryOf?: string;
+  /** The batch's own webhook, given to each of its jobs too. */
+  webhook?: JobWebhook;
 }
 
 /** Jobs made at once while a batch is recorded: enough to keep the store busy, few enough for dynalite. */
@@ -83,6 +85,7 @@ export async function createBatch(
       source: input.source,
       ...(input.priority === undefined ? {} : { priority: input.priority }),
       ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
+      ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
       createdAt: at,
       updatedAt: at,
       ended: 0,
@@ -112,6 +115,7 @@ async function makeJob(deps: CreateBatchDeps, batch: Batch, checked: CheckedLine
     ...(batch.priority === undefined ? {} : { priority: batch.priority }),
     ...(deps.prices === undefined ? {} : { prices: deps.prices }),
     ...(checked.retryOf === undefined ? {} : { retryOf: checked.retryOf }),
+    ...(batch.webhook === undefined ? {} : { webhook: batch.webhook }),
     now: deps.now(),
   });
   if (job.status === "queued" && job.admittedAt === undefined)

@@ -1,7 +1,7 @@
 /** A batch: many requests sent together (POST /v1/batches or a multi-line drop), one job per valid line. */
 import type { Priority } from "../admission/settings.ts";
 import type { Issue } from "../errors.ts";
-import type { JobSource, JobStatus } from "../jobs/types.ts";
+import type { JobSource, JobStatus, JobWebhook } from "../jobs/types.ts";
 
 export const BATCH_ID_PREFIX = "bat";
 /** Lines a batch may hold (a JSONL body or file). */
@@ -29,6 +29,8 @@ export interface Batch {
   cancelledAt?: string;
   /** The batch whose retryable failures this one retries (POST /v1/batches/{id}/retry). */
   retryOf?: string;
+  /** The batch's own webhook: its jobs' events and its Batch Completed go there too. */
+  webhook?: JobWebhook;
 }
 
 /** One request line of a batch: the job it made, or why it made none. */

@@ -7,7 +7,7 @@ import type { PriceTable } from "../money/prices.ts";
 import type { ValidationResult } from "../validate/index.ts";
 import { newJobId } from "./ids.ts";
 import type { JobStore } from "./store.ts";
-import type { Job, JobSource } from "./types.ts";
+import type { Job, JobSource, JobWebhook } from "./types.ts";
 
 export interface NewJobInput {
   validation: ValidationResult;
@@ -28,6 +28,8 @@ export interface NewJobInput {
   reservations?: Reservation[];
   /** The job this one retries. */
   retryOf?: string;
+  /** The job's own webhook (checked by the caller). */
+  webhook?: JobWebhook;
   now?: Date;
 }
 
@@ -72,6 +74,7 @@ export function buildJob(input: NewJobInput): Job {
     history: [{ status: "queued", at }],
     ...(input.reservations === undefined ? {} : { reservations: input.reservations }),
     ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
+    ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
     estimate: estimateOf(
       { kind: validation.kind, model: validation.model, request: validation.normalized },
       input.prices,

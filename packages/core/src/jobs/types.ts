@@ -40,6 +40,13 @@ export interface JobOutput {
   sourceUrlHost?: string;
 }
 
+/** A job's own webhook (webhook_url / X-Reelay-Webhook): where its events go, and which. */
+export interface JobWebhook {
+  url: string;
+  /** Detail-types it receives; absent = every one of the job's (and its batch's) events. */
+  events?: string[];
+}
+
 export interface JobError {
   code: string;
   message: string;
@@ -102,4 +109,6 @@ export interface Job {
   /** The failed or cancelled job this one retries, and the newest retry of this one. */
   retryOf?: string;
   retriedBy?: string;
+  /** Its own webhook, signed with the webhook secret of the key that made it. */
+  webhook?: JobWebhook;
 }

@@ -16,8 +16,14 @@ import { ulid } from "ulid";
 import { ReelayError, shownInput } from "../errors.ts";
 import { JOBS_LIST_INDEX } from "../jobs/schema.ts";
 import type { Budget } from "../money/budget-schema.ts";
+import {
+  liveSecrets,
+  newWebhookSecret,
+  rotatedSecrets,
+  type StoredSecret,
+} from "../webhooks/managed.ts";
 
-const KEYS_LIST_PARTITION = "APIKEY";
+export const KEYS_LIST_PARTITION = "APIKEY";
 const KEY_PREFIX = "rk_";
 const KEY_ID = idPattern(["key"]);
 /** Admission reads a key's budget for each queued job; the listing it reads is kept this long. */
@@ -39,6 +45,8 @@ export interface CreatedApiKey {
   record: ApiKeyRecord;
   /** The only time the key is available in clear. */
   key: string;
+  /** The `whsec_` secret that signs its jobs' own webhooks (webhook_url): shown this once. */
+  webhookSecret: string;
 }
 
 export function hashApiKey(key: string): string {
@@ -78,6 +86,7 @@ export class ApiKeyStore {
 
   async create(name: string, budget?: Budget): Promise<CreatedApiKey> {
     const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
+    const webhookSecret = newWebhookSecret();
     const record: ApiKeyRecord = {
       id: `key_${ulid()}`,
       name,
@@ -93,11 +102,39 @@ export class ApiKeyStore {
           gsi1pk: KEYS_LIST_PARTITION,
           gsi1sk: `${record.createdAt}#${record.id}`,
           ...record,
+          webhookSecrets: [{ secret: webhookSecret }] satisfies StoredSecret[],
         },
         ConditionExpression: "attribute_not_exists(pk)",
       }),
     );
-    return { record, key };
+    return { record, key, webhookSecret };
+  }
+
+  /**
+   * A new webhook secret for the key (answered this once); the current one keeps signing beside it
+   * for 24 h, so receivers can switch at their own pace. A key made before keys had one gets its first.
+   */
+  async rotateWebhookSecret(id: string): Promise<string> {
+    const item = await this.#itemOf(id);
+    const current = (item.webhookSecrets as StoredSecret[] | undefined) ?? [];
+    const { secret, secrets } = rotatedSecrets(current, this.#now());
+    await this.#db.send(
+      new UpdateCommand({
+        TableName: this.#tableName,
+        Key: { pk: item.pk as string },
+        UpdateExpression: "SET webhookSecrets = :s",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeValues: { ":s": secrets },
+      }),
+    );
+    return secret;
+  }
+
+  /** The secrets that sign the key's jobs' webhooks now; empty for an unknown key or one without. */
+  async webhookSecretsOf(id: string): Promise<string[]> {
+    const item = await this.#itemOf(id).catch(() => undefined);
+    const stored = (item?.webhookSecrets as StoredSecret[] | undefined) ?? [];
+    return liveSecrets(stored, this.#now());
   }
 
   /** The live key's record, or undefined for an unknown or revoked key. */

@@ -31,7 +31,7 @@ export const SUBSCRIBERS_PARTITION = "WEBHOOK_SUBSCRIBER";
 /** How long a rotated-out secret still signs. */
 const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
-interface StoredSecret {
+export interface StoredSecret {
   secret: string;
   /** Rotated out: still signs until then. */
   expiresAt?: string;
@@ -53,7 +53,7 @@ export interface ManagedSubscriber extends SubscriberRecord {
   secrets: StoredSecret[];
 }
 
-function newWebhookSecret(): string {
+export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString("base64")}`;
 }
 
@@ -71,10 +71,31 @@ export function subscriberRecord(subscriber: ManagedSubscriber): SubscriberRecor
 }
 
 /** The secrets that sign now: the current one and any rotated out less than 24 h ago. */
-export function signingSecrets(subscriber: ManagedSubscriber, now: Date): string[] {
-  return subscriber.secrets
+export function liveSecrets(secrets: readonly StoredSecret[], now: Date): string[] {
+  return secrets
     .filter((s) => s.expiresAt === undefined || Date.parse(s.expiresAt) > now.getTime())
     .map((s) => s.secret);
+}
+
+export function signingSecrets(subscriber: ManagedSubscriber, now: Date): string[] {
+  return liveSecrets(subscriber.secrets, now);
+}
+
+/** A new current secret, the old current one kept signing for 24 h beside it, older ones dropped. */
+export function rotatedSecrets(
+  secrets: readonly StoredSecret[],
+  now: Date,
+): { secret: string; secrets: StoredSecret[] } {
+  const secret = newWebhookSecret();
+  const until = new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString();
+  const current = secrets.find((s) => s.expiresAt === undefined);
+  return {
+    secret,
+    secrets: [
+      { secret },
+      ...(current === undefined ? [] : [{ secret: current.secret, expiresAt: until }]),
+    ],
+  };
 }
 
 function toSubscriber(item: Record<string, unknown>): ManagedSubscriber {
@@ -151,13 +172,7 @@ export class SubscriberStore {
   /** A new secret; the current one keeps signing for 24 h beside it, older ones stop. */
   async rotate(id: string, ownerKeyId: string, now: Date): Promise<string> {
     const subscriber = await this.owned(id, ownerKeyId);
-    const secret = newWebhookSecret();
-    const until = new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString();
-    const current = subscriber.secrets.find((s) => s.expiresAt === undefined);
-    const secrets: StoredSecret[] = [
-      { secret },
-      ...(current === undefined ? [] : [{ secret: current.secret, expiresAt: until }]),
-    ];
+    const { secret, secrets } = rotatedSecrets(subscriber.secrets, now);
     await this.#db.send(
       new UpdateCommand({
         TableName: this.#table,

@@ -1,11 +1,15 @@
 /**
  * Who receives an event, and with which secrets: the deployment's REELAY_WEBHOOKS subscribers (every
  * event) and the managed ones (managed.ts), each filtered by its event types and its owner: the
- * deployment's own key's receive every event, a stored key's only the events of its own jobs.
+ * deployment's own key's receive every event, a stored key's only the events of its own jobs. And
+ * the job's own webhook (webhook_url, X-Reelay-Webhook; a batch's for its jobs and its Batch
+ * Completed), signed with the webhook secrets of the key that made the job or batch.
  */
 import { createHash } from "node:crypto";
 import { isBatchEvent, type ReelayEvent } from "../events/types.ts";
+import type { Batch } from "../batches/types.ts";
 import type { JobStore } from "../jobs/store.ts";
+import type { JobWebhook } from "../jobs/types.ts";
 import type { SigningTarget } from "./deliver.ts";
 import { type ManagedSubscriber, type SubscriberStore, signingSecrets } from "./managed.ts";
 import type { WebhookSubscriber } from "./subscribers.ts";
@@ -28,11 +32,49 @@ export function targetOf(subscriber: WebhookSubscriber): DeliveryTarget {
 /** The caller id of the deployment's own key (api/auth.ts): its subscribers receive every event. */
 const ADMIN_OWNER = "local";
 
+/** Where jobs' and batches' own webhooks are read, and their keys' signing secrets. */
+export interface OwnWebhooks {
+  jobs: Pick<JobStore, "get">;
+  batches: { get(id: string): Promise<Pick<Batch, "webhook" | "source"> | undefined> };
+  /** The secrets signing a key's jobs' webhooks now (keys/store.ts). */
+  secretsOf(keyId: string): Promise<string[]>;
+}
+
 export interface Subscribers {
   config: readonly WebhookSubscriber[];
   managed?: Pick<SubscriberStore, "list" | "get">;
   /** The key whose job an event is about; undefined when none is known (a batch's event). */
   ownerOf?: (event: ReelayEvent) => Promise<string | undefined>;
+  own?: OwnWebhooks;
+}
+
+const JOB_TARGET = "job:";
+const BATCH_TARGET = "batch:";
+
+/** The record whose own webhook a subscriber id names (`job:<id>`, `batch:<id>`). */
+async function ownerRecord(
+  own: OwnWebhooks,
+  subscriber: string,
+): Promise<{ webhook?: JobWebhook; source: { apiKeyId?: string } } | undefined> {
+  if (subscriber.startsWith(JOB_TARGET)) return own.jobs.get(subscriber.slice(JOB_TARGET.length));
+  if (subscriber.startsWith(BATCH_TARGET))
+    return own.batches.get(subscriber.slice(BATCH_TARGET.length));
+  return undefined;
+}
+
+/** The event's job's (or batch's) own webhook, when it has one that wants this event. */
+async function ownTarget(
+  own: OwnWebhooks,
+  event: ReelayEvent,
+): Promise<DeliveryTarget | undefined> {
+  const subscriber = isBatchEvent(event)
+    ? `${BATCH_TARGET}${event.detail.batchId}`
+    : `${JOB_TARGET}${event.detail.jobId}`;
+  const webhook = (await ownerRecord(own, subscriber))?.webhook;
+  if (webhook === undefined) return undefined;
+  if (webhook.events !== undefined && !webhook.events.includes(event["detail-type"]))
+    return undefined;
+  return { subscriber, url: webhook.url };
 }
 
 /** A job event's owner from its job record (source.apiKeyId). */
@@ -59,7 +101,8 @@ export async function targetsFor(
       ? await subscribers.ownerOf(event)
       : undefined;
   const owned = wanted.filter((s) => s.ownerKeyId === ADMIN_OWNER || s.ownerKeyId === owner);
-  return [...fixed, ...owned.map(managedTarget)];
+  const own = subscribers.own === undefined ? undefined : await ownTarget(subscribers.own, event);
+  return [...fixed, ...owned.map(managedTarget), ...(own === undefined ? [] : [own])];
 }
 
 /** Every subscriber (a replay's choice). */
@@ -76,6 +119,14 @@ export async function signingFor(
 ): Promise<SigningTarget | undefined> {
   const fixed = subscribers.config.find((s) => subscriberKey(s) === subscriber);
   if (fixed !== undefined) return { url: fixed.url, secrets: [fixed.secret] };
+  if (subscribers.own !== undefined) {
+    const record = await ownerRecord(subscribers.own, subscriber);
+    const keyId = record?.source.apiKeyId;
+    if (record?.webhook !== undefined && keyId !== undefined) {
+      const secrets = await subscribers.own.secretsOf(keyId);
+      return secrets.length === 0 ? undefined : { url: record.webhook.url, secrets };
+    }
+  }
   const managed = await subscribers.managed?.get(subscriber);
   if (managed === undefined) return undefined;
   return { url: managed.url, secrets: signingSecrets(managed, now) };
