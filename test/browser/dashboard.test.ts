@@ -2,7 +2,8 @@
  * The dashboard in a real browser: Debian's chromium driven by playwright-core against the local
  * stack. A job submitted through the form reaches succeeded in the list, its video plays far enough
  * to show a frame, a duration the model refuses is shown next to its field, and a batch shows
- * its progress and hands over its results, and the month's spend shows against the budget.
+ * its progress and hands over its results, the month's spend shows against the budget, and a
+ * finished job shows its webhook deliveries.
  * The page callbacks run in the browser; the project compiles without DOM types, hence the casts.
  */
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
@@ -10,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestStack, type TestStack } from "../e2e/support/stack.ts";
+import { startReceiver, type Receiver } from "../../packages/core/test/webhooks/receiver.ts";
+import { startTestStack, type TestStack, waitForTerminalJob } from "../e2e/support/stack.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 // headless: true adds --headless; the rest keep a CI browser quiet, offline and sandbox-free (root).
@@ -27,13 +29,19 @@ const ARTIFACTS = join(process.cwd(), "test-artifacts");
 const JOB_TIMEOUT_MS = 60_000;
 
 let stack: TestStack;
+let receiver: Receiver;
 let profile: string;
 let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  // Priced, with a deployment budget: the spend panel shows cost against it.
+  receiver = await startReceiver(() => 200);
+  // Priced, with a deployment budget: the spend panel shows cost against it. One webhook subscriber.
   stack = await startTestStack({
+    REELAY_WEBHOOKS: JSON.stringify([
+      { url: receiver.url, secret: "whsec_ZGFzaGJvYXJkLXRlc3Qtc2VjcmV0" },
+    ]),
+    REELAY_WEBHOOK_SCHEDULE: "0,1",
     REELAY_PRICES: '{"currency":"USD","models":{"os-2":{"per_second":{"default":0.025}}}}',
     REELAY_BUDGET: '{"amount":100,"period":"month"}',
   });
@@ -50,6 +58,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   await stack?.dispose();
+  await receiver?.close();
   if (profile !== undefined) await rm(profile, { recursive: true, force: true });
 });
 
@@ -231,5 +240,22 @@ describe("dashboard in chromium", () => {
       `deployment: ${budget!.used} USD of 100 USD per month, ${budget!.remaining} USD left`,
     );
     expect(await page.getAttribute("li.budget progress", "value")).toBe(String(budget!.used));
+  });
+
+  it("a finished job's detail lists its webhook deliveries from the log: subscriber, URL, attempts and the last answer", async () => {
+    const created = await fetch(`${stack.url}/v1/video/generations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${stack.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "os-2", prompt: "a kite for the log", duration_sec: 4 }),
+    });
+    const { task_id: id } = (await created.json()) as { task_id: string };
+    await waitForTerminalJob(stack.url, stack.apiKey, id);
+    await page.reload();
+    await page.click(`#jobs tr[data-id="${id}"]`);
+    const item = `#deliveries-panel:not([hidden]) li.delivery[data-status="delivered"]`;
+    await page.waitForSelector(item, { timeout: 15_000 });
+    const text = (await page.textContent(item)) ?? "";
+    expect(text).toContain(receiver.url);
+    expect(text).toMatch(/1 attempt, last HTTP 200$/);
   });
 });

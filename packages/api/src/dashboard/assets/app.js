@@ -441,7 +441,37 @@ function renderDetail(job) {
 
 async function refreshDetail() {
   const { status, body } = await api(`/v1/jobs/${encodeURIComponent(state.selected)}`);
-  if (status === 200 && body.id === state.selected) renderDetail(body);
+  if (status === 200 && body.id === state.selected) {
+    renderDetail(body);
+    await refreshDeliveries(body);
+  }
+}
+
+/** "delivered config:ab12… http://host/hook: 2 attempts, last HTTP 200" for one delivery. */
+function deliveryText(delivery) {
+  const last = delivery.attempts.at(-1);
+  const outcome =
+    last === undefined ? "no attempt yet" : (last.error ?? `last HTTP ${last.status}`);
+  const attempts = `${delivery.attempts.length} attempt${delivery.attempts.length === 1 ? "" : "s"}`;
+  return `${delivery.status} ${delivery.subscriber} ${delivery.url}: ${attempts}, ${outcome}`;
+}
+
+/** The webhook deliveries of the job's terminal event (the admin key's log; others see none). */
+async function refreshDeliveries(job) {
+  const panel = $("#deliveries-panel");
+  if (!TERMINAL.has(job.status)) {
+    panel.hidden = true;
+    return;
+  }
+  const event = `${job.id}.${job.status}`;
+  const { status, body } = await api(`/v1/webhooks/deliveries?event=${encodeURIComponent(event)}`);
+  const deliveries = status === 200 ? body.data : [];
+  $("#deliveries").replaceChildren(
+    ...deliveries.map((d) =>
+      el("li", { class: "delivery", dataset: { status: d.status }, text: deliveryText(d) }),
+    ),
+  );
+  panel.hidden = deliveries.length === 0;
 }
 
 async function select(id) {
