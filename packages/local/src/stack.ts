@@ -27,7 +27,12 @@ import { JobStore } from "@reelay/core/jobs/store";
 import { SubscriberStore } from "@reelay/core/webhooks/managed";
 import { deliveringSink } from "@reelay/core/webhooks/outbox";
 import { ownWebhooks } from "@reelay/core/webhooks/own";
-import { allTargets, ownerFromJobs, type Subscribers } from "@reelay/core/webhooks/targets";
+import {
+  allTargets,
+  cachedSubscribers,
+  ownerFromJobs,
+  type Subscribers,
+} from "@reelay/core/webhooks/targets";
 import { dropDepsFrom, wirePipeline } from "@reelay/core/wiring";
 import { isWaiting } from "@reelay/core/admission/control";
 import type { EventSink, JobStarter } from "@reelay/core/ports";
@@ -165,7 +170,7 @@ function startWebhooks(
   const { webhookSchedule: schedule } = options.config;
   const subscribers: Subscribers = {
     config: options.config.webhooks,
-    managed,
+    managed: cachedSubscribers(managed),
     ownerOf: ownerFromJobs(new JobStore(clients.ddb, clients.tableName)),
     own: ownWebhooks(clients.ddb, clients.tableName),
   };

@@ -77,6 +77,32 @@ async function ownTarget(
   return { subscriber, url: webhook.url };
 }
 
+/**
+ * The managed subscribers as every event reads them, the listing kept `ttlMs`: an event does not
+ * pay a query on the table each (many jobs end each second under load); a subscriber made or removed
+ * is seen by the events of the next second.
+ */
+export function cachedSubscribers(
+  store: Pick<SubscriberStore, "list" | "get">,
+  ttlMs = 1_000,
+): Pick<SubscriberStore, "list" | "get"> {
+  let cached: { at: number; list: Promise<ManagedSubscriber[]> } | undefined;
+  return {
+    get: (id) => store.get(id),
+    list: () => {
+      const now = Date.now();
+      if (cached === undefined || now - cached.at > ttlMs) {
+        const list = store.list();
+        cached = { at: now, list };
+        list.catch(() => {
+          cached = undefined;
+        });
+      }
+      return cached.list;
+    },
+  };
+}
+
 /** A job event's owner from its job record (source.apiKeyId). */
 export function ownerFromJobs(jobs: Pick<JobStore, "get">) {
   return async (event: ReelayEvent): Promise<string | undefined> =>
