@@ -143,7 +143,7 @@ describe("budgets per API key", () => {
       expect(job).toMatchObject({
         charged: false,
         cost: 0,
-        error: { code: "budget_exceeded", class: "budget_exceeded", retryable: false },
+        error: { code: "budget_exceeded", class: "budget_exceeded", retryable: true },
       });
     expect(stack.simulator!.counters().tasksCreated - created).toBe(3);
     for (const job of jobs) expect(await eventsFor(stack.dataDir, job.id)).toHaveLength(1);

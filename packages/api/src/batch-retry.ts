@@ -2,7 +2,7 @@
  * POST /v1/batches/{id}/retry: a new batch of the completed batch's retryable failures, each line
  * a new job linked both ways with the one it retries (`retryOf`, `retriedBy`), the batches linked
  * by `retry_of`. A failure the same request cannot get past (content_policy, invalid_request,
- * budget_exceeded) stays as it is; a job already retried on its own is left to that retry.
+ * budget_exceeded is retried: the budget may have room now) stays as it is; a job already retried on its own is left to that retry.
  *
  * The retry batch's id, and each of its jobs' ids, derive from the batch and the original line,
  * so the same retry again (a repeated request, one cut short by a crash) finds what the first made
@@ -49,7 +49,7 @@ export async function retryBatch(
     .sort((a, b) => (a.batchLine ?? 0) - (b.batchLine ?? 0));
   if (failures.length === 0)
     throw notRetryable(
-      `Batch ${batch.id} has no failure a retry can help: none failed, or each failed with a class the same request cannot get past (content_policy, invalid_request, budget_exceeded), or was retried already.`,
+      `Batch ${batch.id} has no failure a retry can help: none failed, or each failed with a class the same request cannot get past (content_policy, invalid_request), or was retried already.`,
     );
   const lines: CheckedLine[] = failures.map((job) => ({
     line: job.batchLine ?? 0,

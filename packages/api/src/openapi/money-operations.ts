@@ -137,7 +137,7 @@ export const MONEY_OPERATIONS: Record<string, Operation> = {
   "POST /v1/batches/{id}/retry": {
     summary: "Retry a completed batch's retryable failures",
     description:
-      "A new batch (`retry_of` = this one) with one line per job that failed with a retryable class, on its original line number; each new job is linked with the one it retries (`retryOf`, `retriedBy`). content_policy, invalid_request and budget_exceeded failures are left as they are, and so is a job already retried on its own. The same retry again answers the same batch.",
+      "A new batch (`retry_of` = this one) with one line per job that failed with a retryable class, on its original line number; each new job is linked with the one it retries (`retryOf`, `retriedBy`). content_policy and invalid_request failures are left as they are (budget_exceeded ones are retried: raise the budget first), and so is a job already retried on its own. The same retry again answers the same batch.",
     tag: "batches",
     auth: true,
     parameters: [pathId("id", BATCH_ID)],

@@ -25,7 +25,8 @@ const RETRYABLE: Record<FailureClass, boolean> = {
   upstream_failed: true,
   timeout: true,
   queue_timeout: true,
-  budget_exceeded: false,
+  // The same request goes through once the budget has room (a new period, a raised budget).
+  budget_exceeded: true,
   output_unavailable: true,
   internal: true,
 };

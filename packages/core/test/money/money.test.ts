@@ -159,7 +159,7 @@ describe("estimate, charge and cost", () => {
 });
 
 describe("failure classes", () => {
-  it("every failure has one of the classes, and only content_policy, invalid_request and budget_exceeded say a retry cannot help", () => {
+  it("every failure has one of the classes, and only content_policy and invalid_request say a retry cannot help", () => {
     const cases: [string, string, string][] = [
       ["upstream_task_failed", "Content moderation rejected the prompt", "content_policy"],
       ["sensitive_content", "refused", "content_policy"],
@@ -175,7 +175,7 @@ describe("failure classes", () => {
     ];
     for (const [code, message, want] of cases) expect(failureClassOf({ code, message })).toBe(want);
     const unretryable = FAILURE_CLASSES.filter((c) => !isRetryableClass(c));
-    expect(unretryable).toEqual(["invalid_request", "content_policy", "budget_exceeded"]);
+    expect(unretryable).toEqual(["invalid_request", "content_policy"]);
     expect(classifiedError({ code: "upstream_unavailable", message: "503" })).toEqual({
       code: "upstream_unavailable",
       message: "503",
