@@ -6,13 +6,14 @@ import {
   BATCH_EXAMPLE,
   BATCH_ID,
   BATCH_NOT_FOUND,
+  KEY_ID,
+  KEY_NOT_FOUND,
   KEY_RECORD,
   pathId,
   UNAUTHORIZED,
   UNAVAILABLE,
 } from "./operations.ts";
 
-const KEY_ID = { ...pathId("id", "key_01JD8ZB..."), description: "The key's public id." };
 const BUDGET = { amount: 100, unit: "currency", period: "month" };
 const ROW = {
   jobs: 120,
@@ -111,7 +112,7 @@ export const MONEY_OPERATIONS: Record<string, Operation> = {
       },
       UNAUTHORIZED,
       ADMIN_ONLY,
-      { status: 404, codes: ["key_not_found"], when: "No key has that id." },
+      KEY_NOT_FOUND,
     ],
   },
   "DELETE /v1/keys/{id}/budget": {
@@ -131,7 +132,7 @@ export const MONEY_OPERATIONS: Record<string, Operation> = {
     errors: [
       UNAUTHORIZED,
       ADMIN_ONLY,
-      { status: 404, codes: ["key_not_found"], when: "No key has that id." },
+      KEY_NOT_FOUND,
     ],
   },
   "POST /v1/batches/{id}/retry": {

@@ -173,7 +173,12 @@ const PRIORITY: Parameter = {
   schema: { type: "string", enum: ["high", "normal", "low"] },
   example: "high",
 };
-const KEY_ID: Parameter = {
+export const KEY_NOT_FOUND: ErrorCase = {
+  status: 404,
+  codes: ["key_not_found"],
+  when: "No key has that id.",
+};
+export const KEY_ID: Parameter = {
   name: "id",
   in: "path",
   required: true,
@@ -885,7 +890,7 @@ export const OPERATIONS: Record<string, Operation> = {
     errors: [
       UNAUTHORIZED,
       ADMIN_ONLY,
-      { status: 404, codes: ["key_not_found"], when: "No key has that id." },
+      KEY_NOT_FOUND,
     ],
   },
   "POST /v1/keys/{id}/webhook-secret": {
@@ -904,7 +909,7 @@ export const OPERATIONS: Record<string, Operation> = {
     errors: [
       UNAUTHORIZED,
       ADMIN_ONLY,
-      { status: 404, codes: ["key_not_found"], when: "No key has that id." },
+      KEY_NOT_FOUND,
     ],
   },
   "GET /v1/admission": {
