@@ -129,11 +129,7 @@ export const MONEY_OPERATIONS: Record<string, Operation> = {
       example: KEY_RECORD,
       description: "The key without a budget.",
     },
-    errors: [
-      UNAUTHORIZED,
-      ADMIN_ONLY,
-      KEY_NOT_FOUND,
-    ],
+    errors: [UNAUTHORIZED, ADMIN_ONLY, KEY_NOT_FOUND],
   },
   "POST /v1/batches/{id}/retry": {
     summary: "Retry a completed batch's retryable failures",

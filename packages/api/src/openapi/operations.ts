@@ -887,11 +887,7 @@ export const OPERATIONS: Record<string, Operation> = {
       example: { ...KEY_RECORD, revokedAt: LATER },
       description: "The revoked key's record.",
     },
-    errors: [
-      UNAUTHORIZED,
-      ADMIN_ONLY,
-      KEY_NOT_FOUND,
-    ],
+    errors: [UNAUTHORIZED, ADMIN_ONLY, KEY_NOT_FOUND],
   },
   "POST /v1/keys/{id}/webhook-secret": {
     summary: "Rotate an API key's webhook secret (admin key only)",
@@ -906,11 +902,7 @@ export const OPERATIONS: Record<string, Operation> = {
       example: { id: "key_01JD8ZB...", webhook_secret: "whsec_...shown once" },
       description: "The key's id and its new webhook secret.",
     },
-    errors: [
-      UNAUTHORIZED,
-      ADMIN_ONLY,
-      KEY_NOT_FOUND,
-    ],
+    errors: [UNAUTHORIZED, ADMIN_ONLY, KEY_NOT_FOUND],
   },
   "GET /v1/admission": {
     summary: "Upstream slots and the queue (admin key only)",
