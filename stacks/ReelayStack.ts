@@ -1,11 +1,12 @@
 /**
  * The whole AWS side of reelay in one stack: storage, the job flow state machine and its step
- * functions, the HTTP API, the S3 drop notification, webhook delivery and the dispatcher; each
- * part in its own file, composed here.
+ * functions, the HTTP API, the S3 drop notification, webhook delivery, the dispatcher, and the
+ * alarms and dashboard over them; each part in its own file, composed here.
  */
 import { Config, type StackContext } from "sst/constructs";
 import { loadConfig } from "@reelay/core/config";
 import { ReelayError } from "@reelay/core/errors";
+import { createAlarms } from "./alarms.ts";
 import { admissionEnvironment, createDispatcher, dispatchName } from "./admission.ts";
 import { createApi } from "./api.ts";
 import { createDropHandler } from "./drops.ts";
@@ -34,7 +35,8 @@ function upstreamUrlFor(stage: string, configured: string | undefined): string {
 
 export function ReelayStack({ stack, app }: StackContext) {
   const config = loadConfig();
-  // The bus name is fixed ("reelay") for prod; other stages in the same account get their own.
+  // The bus name is fixed ("reelay") for prod; other stages in the same account get their own,
+  // and so does the dashboard.
   const eventBusName = app.stage === "prod" ? "reelay" : `reelay-${app.stage}`;
   const { bucket, table, bus } = createStorage(stack, { eventBusName });
   // Set with `npx sst secrets set UPSTREAM_API_KEY ...`; functions fetch it from SSM at cold start.
@@ -64,6 +66,13 @@ export function ReelayStack({ stack, app }: StackContext) {
   const webhooks = createWebhookDelivery(stack, { bus, table, environment });
   const dispatchFunction = createDispatcher(stack, { ...scope, name: dispatch, machine });
   const functions = { apiFunction, dropFunction, ...webhooks, dispatchFunction };
+  const { topic: alarmTopic } = createAlarms(stack, {
+    machine,
+    httpApi: api.cdk.httpApi,
+    queueTimeoutS: config.admission.queueTimeoutS,
+    alertEmail: config.alertEmail,
+    dashboardName: eventBusName,
+  });
   suppressNagFindings(stack, {
     functions: [...Object.values(steps), ...Object.values(functions)],
     jobFlow: machine,
@@ -75,6 +84,7 @@ export function ReelayStack({ stack, app }: StackContext) {
     TableName: table.tableName,
     EventBusName: bus.eventBusName,
     StateMachineArn: machine.stateMachineArn,
+    AlarmTopicArn: alarmTopic.topicArn,
   });
   return { api, bucket, table, bus, machine, steps, ...functions };
 }

@@ -52,6 +52,8 @@ export interface Config {
   budget: Budget | undefined;
   /** Local stack: REELAY_LOG_FORMAT and REELAY_LOG_LEVEL. */
   log: LogSettings;
+  /** AWS stack, read at synth: who the alarms' SNS topic emails (ALERT_EMAIL); undefined = nobody. */
+  alertEmail: string | undefined;
   /** Local stack: who receives terminal events as Standard Webhooks (REELAY_WEBHOOKS). */
   webhooks: WebhookSubscriber[];
   /** Waits in seconds before each delivery attempt (REELAY_WEBHOOK_SCHEDULE, webhooks/schedule.ts). */
@@ -168,6 +170,17 @@ function jsonOrFile<T>(
   return parse(text, `${name} file ${raw}`);
 }
 
+/** One address, checked only for its shape: SNS sends the confirmation that proves it. */
+function email(env: Env, name: string): string | undefined {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw)) return raw;
+  throw new ReelayError(
+    "invalid_config",
+    `${name} must be one email address, got ${shownInput(raw, 60)}.`,
+    { path: name },
+  );
+}
+
 function webhookSchedule(env: Env): readonly number[] {
   const raw = nonEmpty(env, "REELAY_WEBHOOK_SCHEDULE");
   return raw === undefined
@@ -207,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
       format: oneOf(env, "REELAY_LOG_FORMAT", LOG_FORMATS, "text"),
       level: oneOf(env, "REELAY_LOG_LEVEL", LOG_LEVELS, "info"),
     },
+    alertEmail: email(env, "ALERT_EMAIL"),
     admission: admission(env),
     aws: {
       region: nonEmpty(env, "AWS_REGION") ?? "us-east-1",

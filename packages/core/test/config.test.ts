@@ -88,4 +88,13 @@ describe("config", () => {
       );
     }
   });
+
+  it("ALERT_EMAIL: unset is nobody, one address is kept trimmed, anything else is invalid_config naming it", () => {
+    expect(loadConfig({}).alertEmail).toBeUndefined();
+    expect(loadConfig({ ALERT_EMAIL: " ops@example.com " }).alertEmail).toBe("ops@example.com");
+    for (const raw of ["ops", "ops@example", "a@b.com,c@d.com"])
+      expect(() => loadConfig({ ALERT_EMAIL: raw }), raw).toThrow(
+        expect.objectContaining({ code: "invalid_config", path: "ALERT_EMAIL" }),
+      );
+  });
 });
