@@ -5,7 +5,6 @@
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
-import { LambdaClient } from "@aws-sdk/client-lambda";
 import { S3Client } from "@aws-sdk/client-s3";
 import { SFNClient } from "@aws-sdk/client-sfn";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
@@ -65,10 +64,7 @@ export function awsProcess(): AwsProcess {
     sfn: new SFNClient({ region }),
     events: new EventBridgeSink(new EventBridgeClient({ region }), config.aws.eventBusName),
     waker: lazyWaker(() =>
-      lambdaWaker(
-        new LambdaClient({ region }),
-        required(config.aws.dispatchFunctionName, "REELAY_DISPATCH_FUNCTION"),
-      ),
+      lambdaWaker(region, required(config.aws.dispatchFunctionName, "REELAY_DISPATCH_FUNCTION")),
     ),
   };
   return made;
