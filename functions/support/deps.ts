@@ -21,6 +21,7 @@ import { readSecret } from "./secrets.ts";
 import { stateMachineStarter } from "./starter.ts";
 import { stateMachineStopper } from "./stopper.ts";
 import { lambdaWaker } from "./waker.ts";
+import { xrayFetch } from "./xray.ts";
 
 function required(value: string | undefined, name: string): string {
   if (value === undefined) {
@@ -103,6 +104,8 @@ async function upstreamClient(config: Config): Promise<UpstreamClient> {
     // anything longer is the state machine's ReelayTransientError retry.
     timeoutMs: 15_000,
     maxAttempts: 3,
+    // Each call a subsegment of the step's trace, which is the job's.
+    fetch: xrayFetch(globalThis.fetch),
   });
 }
 
@@ -116,7 +119,7 @@ export async function awsWiring(opts: {
 }): Promise<Wiring> {
   const { config, clients, events, waker } = awsProcess();
   const upstream = opts.callsUpstream ? await upstreamClient(config) : unboundUpstream();
-  return wirePipeline({
+  const wiring = wirePipeline({
     config,
     platform: "aws",
     clients,
@@ -124,6 +127,9 @@ export async function awsWiring(opts: {
     upstream,
     waker: opts.waker ?? waker,
   });
+  // Output downloads traced like the upstream's own calls.
+  wiring.pipeline.fetch = xrayFetch(wiring.pipeline.fetch);
+  return wiring;
 }
 
 export async function buildPipelineDeps(opts: { callsUpstream: boolean }): Promise<PipelineDeps> {
