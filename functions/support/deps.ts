@@ -5,7 +5,6 @@
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
-import { LambdaClient } from "@aws-sdk/client-lambda";
 import { S3Client } from "@aws-sdk/client-s3";
 import { SFNClient } from "@aws-sdk/client-sfn";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
@@ -22,6 +21,7 @@ import { readSecret } from "./secrets.ts";
 import { stateMachineStarter } from "./starter.ts";
 import { stateMachineStopper } from "./stopper.ts";
 import { lambdaWaker } from "./waker.ts";
+import { xrayFetch } from "./xray.ts";
 
 function required(value: string | undefined, name: string): string {
   if (value === undefined) {
@@ -65,10 +65,7 @@ export function awsProcess(): AwsProcess {
     sfn: new SFNClient({ region }),
     events: new EventBridgeSink(new EventBridgeClient({ region }), config.aws.eventBusName),
     waker: lazyWaker(() =>
-      lambdaWaker(
-        new LambdaClient({ region }),
-        required(config.aws.dispatchFunctionName, "REELAY_DISPATCH_FUNCTION"),
-      ),
+      lambdaWaker(region, required(config.aws.dispatchFunctionName, "REELAY_DISPATCH_FUNCTION")),
     ),
   };
   return made;
@@ -107,6 +104,8 @@ async function upstreamClient(config: Config): Promise<UpstreamClient> {
     // anything longer is the state machine's ReelayTransientError retry.
     timeoutMs: 15_000,
     maxAttempts: 3,
+    // Each call a subsegment of the step's trace, which is the job's.
+    fetch: xrayFetch(globalThis.fetch),
   });
 }
 
@@ -120,7 +119,7 @@ export async function awsWiring(opts: {
 }): Promise<Wiring> {
   const { config, clients, events, waker } = awsProcess();
   const upstream = opts.callsUpstream ? await upstreamClient(config) : unboundUpstream();
-  return wirePipeline({
+  const wiring = wirePipeline({
     config,
     platform: "aws",
     clients,
@@ -128,6 +127,9 @@ export async function awsWiring(opts: {
     upstream,
     waker: opts.waker ?? waker,
   });
+  // Output downloads traced like the upstream's own calls.
+  wiring.pipeline.fetch = xrayFetch(wiring.pipeline.fetch);
+  return wiring;
 }
 
 export async function buildPipelineDeps(opts: { callsUpstream: boolean }): Promise<PipelineDeps> {

@@ -7,21 +7,39 @@
  * meaning SSM parameter `<SST_SSM_PREFIX>Secret/<NAME>/value`, else the app-wide fallback
  * `/sst/<SST_APP>/.fallback/Secret/<NAME>/value`. The function's IAM policy from `bind` covers both.
  */
-import { GetParametersCommand, SSMClient } from "@aws-sdk/client-ssm";
 import { ReelayError } from "@reelay/core/errors";
+import { awsErrorType, signedPost } from "./signed-call.ts";
 
 const FROM_SSM = "__FETCH_FROM_SSM__";
 
 /** The SSM calls a secret read needs (a seam for tests; SSM has no local stand-in). */
 export type ParameterReader = (names: string[]) => Promise<Map<string, string>>;
 
+/** SSM GetParameters (decrypted), signed by hand: functions/support/signed-call.ts says why. */
 function ssmReader(region: string | undefined): ParameterReader {
-  let ssm: SSMClient | undefined;
   return async (names) => {
-    ssm ??= new SSMClient({ region });
-    const answer = await ssm.send(new GetParametersCommand({ Names: names, WithDecryption: true }));
+    const answer = await signedPost({
+      service: "ssm",
+      region: region ?? process.env.AWS_REGION ?? "us-east-1",
+      path: "/",
+      headers: {
+        "content-type": "application/x-amz-json-1.1",
+        "x-amz-target": "AmazonSSM.GetParameters",
+      },
+      body: JSON.stringify({ Names: names, WithDecryption: true }),
+    });
+    if (answer.status !== 200) {
+      throw new ReelayError(
+        "service_unavailable",
+        `SSM refused to read ${names.join(", ")}: ${awsErrorType(answer)}.`,
+        { path: names.join(",") },
+      );
+    }
+    const { Parameters = [] } = JSON.parse(answer.text) as {
+      Parameters?: { Name?: string; Value?: string }[];
+    };
     return new Map(
-      (answer.Parameters ?? []).flatMap((p) =>
+      Parameters.flatMap((p) =>
         p.Name === undefined || p.Value === undefined ? [] : [[p.Name, p.Value] as const],
       ),
     );

@@ -1,10 +1,12 @@
 /**
  * Starts an admitted job's execution on AWS (the dispatcher calls it). The execution is named by
  * the job id and its admission (executionName), so starting the same admission twice (a repeated
- * dispatch, the sweep) finds the running execution instead of making a second one.
+ * dispatch, the sweep) finds the running execution instead of making a second one. Each is started
+ * in the job's X-Ray trace.
  */
 import { ExecutionAlreadyExists, type SFNClient, StartExecutionCommand } from "@aws-sdk/client-sfn";
 import { executionName, type JobStarter } from "@reelay/core/ports";
+import { jobTraceHeader } from "./xray.ts";
 
 export function stateMachineStarter(sfn: SFNClient, stateMachineArn: string): JobStarter {
   return {
@@ -15,6 +17,8 @@ export function stateMachineStarter(sfn: SFNClient, stateMachineArn: string): Jo
             stateMachineArn,
             name: executionName(job),
             input: JSON.stringify({ jobId: job.id }),
+            // Every execution of the job joins the job's one trace (functions/support/xray.ts).
+            traceHeader: jobTraceHeader(job),
           }),
         );
       } catch (error) {

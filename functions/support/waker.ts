@@ -1,21 +1,29 @@
 /**
  * Wakes the Dispatch function on AWS: an asynchronous invoke (InvocationType Event), so the caller
  * never waits for the run. Lambda queues and retries such invokes itself; a lost one is covered by
- * the function's one-minute schedule.
+ * the function's one-minute schedule. Signed by hand: functions/support/signed-call.ts says why.
  */
-import { InvokeCommand, type LambdaClient } from "@aws-sdk/client-lambda";
+import { ReelayError } from "@reelay/core/errors";
 import type { DispatchWaker } from "@reelay/core/ports";
+import { awsErrorType, signedPost } from "./signed-call.ts";
 
-export function lambdaWaker(lambda: LambdaClient, functionName: string): DispatchWaker {
+export function lambdaWaker(region: string, functionName: string): DispatchWaker {
   return {
     async wake() {
-      await lambda.send(
-        new InvokeCommand({
-          FunctionName: functionName,
-          InvocationType: "Event",
-          Payload: new TextEncoder().encode(JSON.stringify({ source: "reelay.wake" })),
-        }),
-      );
+      const answer = await signedPost({
+        service: "lambda",
+        region,
+        path: `/2015-03-31/functions/${encodeURIComponent(functionName)}/invocations`,
+        headers: { "content-type": "application/json", "x-amz-invocation-type": "Event" },
+        body: JSON.stringify({ source: "reelay.wake" }),
+      });
+      if (answer.status !== 202) {
+        throw new ReelayError(
+          "service_unavailable",
+          `Lambda did not queue the wake of ${functionName}: ${awsErrorType(answer)}.`,
+          { path: functionName },
+        );
+      }
     },
   };
 }

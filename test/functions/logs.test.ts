@@ -9,6 +9,7 @@ import { createJob } from "@reelay/core/jobs/create";
 import { JobStore } from "@reelay/core/jobs/store";
 import { validate } from "@reelay/core/validate/index";
 import { startLocalAws, type LocalAws } from "../../packages/core/test/support/local-aws.ts";
+import { functionEnv } from "../support/function-env.ts";
 import { runStep } from "../../functions/support/step.ts";
 
 let aws: LocalAws;
@@ -19,12 +20,7 @@ beforeAll(async () => {
   aws = await startLocalAws();
   jobs = new JobStore(aws.ddb, aws.tableName);
   Object.assign(process.env, {
-    AWS_REGION: "us-east-1",
-    AWS_ACCESS_KEY_ID: "S3RVER",
-    AWS_SECRET_ACCESS_KEY: "S3RVER",
-    AWS_ENDPOINT_URL_DYNAMODB: aws.dynamoEndpoint,
-    REELAY_TABLE_NAME: aws.tableName,
-    REELAY_BUCKET_NAME: aws.bucket,
+    ...functionEnv(aws),
     REELAY_LOG_LEVEL: "debug",
   });
   // Powertools writes info and debug to stdout, warn and error to stderr.

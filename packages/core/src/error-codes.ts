@@ -214,7 +214,8 @@ const API = {
   service_unavailable: {
     status: 503,
     retryable: true,
-    meaning: "DynamoDB, S3 or Step Functions did not answer; retry after Retry-After.",
+    meaning:
+      "DynamoDB, S3, Step Functions, SSM or Lambda did not answer or refused; retry after Retry-After.",
     seen: ["api"],
   },
   start_failed: {
