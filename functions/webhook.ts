@@ -22,6 +22,7 @@ import { parseSubscribersText } from "@reelay/core/webhooks/subscribers";
 import { ownerFromJobs, type Subscribers, targetsFor } from "@reelay/core/webhooks/targets";
 import { purgeDeliveries, type SweepDeps, sweepDeliveries } from "@reelay/core/webhooks/sweep";
 import { awsProcess } from "./support/deps.ts";
+import { functionLogger } from "./support/log.ts";
 import { readSecret } from "./support/secrets.ts";
 
 const { config, clients } = awsProcess();
@@ -62,13 +63,23 @@ export async function handler(envelope: BridgeEnvelope): Promise<void> {
     await targetsFor(subscribers, event),
   );
   const attempted = await sweepUntilDone();
-  console.log(JSON.stringify({ msg: "webhook", webhookId: event.id, added, attempted }));
+  const detail = event.detail;
+  // What the event is about: its batch, or its job with the model and upstream task it names.
+  const about =
+    "jobId" in detail
+      ? {
+          jobId: detail.jobId,
+          model: detail.model,
+          ...(detail.upstreamTaskId === null ? {} : { upstreamTaskId: detail.upstreamTaskId }),
+        }
+      : { batchId: detail.batchId };
+  functionLogger().info("webhook", { webhookId: event.id, ...about, added, attempted });
 }
 
 export async function sweep(): Promise<void> {
   // Deliveries kept 30 days: a page of the oldest past that goes each minute.
   const purged = await purgeDeliveries(deps);
   const attempted = await sweepUntilDone();
-  if (purged > 0) console.log(JSON.stringify({ msg: "webhook purge", purged }));
-  if (attempted > 0) console.log(JSON.stringify({ msg: "webhook sweep", attempted }));
+  if (purged > 0) functionLogger().info("webhook purge", { purged });
+  if (attempted > 0) functionLogger().info("webhook sweep", { attempted });
 }

@@ -4,6 +4,9 @@
  * REELAY_LOG_FORMAT=json; the level is REELAY_LOG_LEVEL, read with the rest of the config.
  */
 import { Logger } from "@aws-lambda-powertools/logger";
+import { jobContext } from "@reelay/core/jobs/log-context";
+import type { JobStore } from "@reelay/core/jobs/store";
+import type { Job } from "@reelay/core/jobs/types";
 import { awsProcess } from "./deps.ts";
 
 let made: Logger | undefined;
@@ -12,4 +15,30 @@ let made: Logger | undefined;
 export function functionLogger(): Logger {
   made ??= new Logger({ serviceName: "reelay", logLevel: awsProcess().config.log.level });
   return made;
+}
+
+function isJob(value: unknown, jobId: string): value is Job {
+  return typeof value === "object" && value !== null && (value as { id?: unknown }).id === jobId;
+}
+
+/**
+ * The job store as one step sees it: each record of this job that it reads or writes also sets the
+ * logger's keys for the invocation (model, batch, API key id, upstream task), so every later line
+ * names them without a read of its own; the step reads the record anyway.
+ */
+export function jobsLoggedBy(jobs: JobStore, jobId: string, logger: Logger): JobStore {
+  return new Proxy(jobs, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        const result: unknown = value.apply(target, args);
+        if (!(result instanceof Promise)) return result;
+        return result.then((answer: unknown) => {
+          if (isJob(answer, jobId)) logger.appendKeys({ ...jobContext(answer) });
+          return answer;
+        });
+      };
+    },
+  });
 }

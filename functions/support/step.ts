@@ -9,7 +9,7 @@ import { JOB_FLOW_STATE_NAMES, UPSTREAM_STEPS, type JobFlowStep } from "@reelay/
 import type { FailureInput, FlowState, PipelineDeps } from "@reelay/core/pipeline/deps";
 import { download, finish, poll, recordFailure, submit } from "@reelay/core/pipeline/steps";
 import { buildPipelineDeps } from "./deps.ts";
-import { functionLogger } from "./log.ts";
+import { functionLogger, jobsLoggedBy } from "./log.ts";
 
 const STEPS: Record<
   JobFlowStep,
@@ -36,32 +36,36 @@ export async function runStep(step: JobFlowStep, event: unknown): Promise<unknow
   }
   deps ??= buildPipelineDeps({ callsUpstream: UPSTREAM_STEPS.includes(step) });
   const { jobId } = parsed.data;
-  const keys = { jobId, step: JOB_FLOW_STATE_NAMES[step] };
+  const stepName = JOB_FLOW_STATE_NAMES[step];
+  // Keys for this invocation only: a warm function's next job starts from none.
+  const log = functionLogger();
+  log.resetKeys();
+  log.appendKeys({ jobId, step: stepName });
+  const ready = await deps;
   try {
     const output = await STEPS[step](
-      await deps,
+      { ...ready, jobs: jobsLoggedBy(ready.jobs, jobId, log) },
       parsed.data as unknown as FlowState & FailureInput,
     );
-    logOutcome(keys, output);
+    logOutcome(jobId, stepName, output);
     return output;
   } catch (error) {
     // The flow's Retry or Catch takes it from here; the line says which step met what.
-    functionLogger().warn(`job ${jobId}: ${keys.step} failed`, { ...keys, error });
+    log.warn(`job ${jobId}: ${stepName} failed`, { error });
     throw error;
   }
 }
 
 /** A job's end (Finish, RecordFailure) at info, with its status; every other step at debug. */
-function logOutcome(keys: { jobId: string; step: string }, output: unknown): void {
+function logOutcome(jobId: string, step: string, output: unknown): void {
   const { status, error } = (output ?? {}) as { status?: unknown; error?: { code?: unknown } };
-  const ended =
-    keys.step === JOB_FLOW_STATE_NAMES.finish || keys.step === JOB_FLOW_STATE_NAMES.recordFailure;
+  const ended = step === JOB_FLOW_STATE_NAMES.finish || step === JOB_FLOW_STATE_NAMES.recordFailure;
+  const errorCode = typeof error?.code === "string" ? { errorCode: error.code } : {};
   if (ended && typeof status === "string")
-    functionLogger().info(`job ${keys.jobId} ${status}`, { ...keys, status });
+    functionLogger().info(`job ${jobId} ${status}`, { status, ...errorCode });
   else
-    functionLogger().debug(`job ${keys.jobId}: ${keys.step} done`, {
-      ...keys,
+    functionLogger().debug(`job ${jobId}: ${step} done`, {
       ...(typeof status === "string" ? { status } : {}),
-      ...(typeof error?.code === "string" ? { errorCode: error.code } : {}),
+      ...errorCode,
     });
 }

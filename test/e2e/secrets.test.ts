@@ -10,7 +10,8 @@
  * a capture, not a mock), events.jsonl, every job record (GET, every listing page, and a raw scan of
  * the table), every API answer (errors included, /v1/models with the upstream listing and its
  * failure, /openapi.json, /docs, the dashboard), every object in the bucket, every file under the
- * data dir, and the webhook deliveries. The simulator runs outside the data dir and keeps no state
+ * data dir, and the webhook deliveries; and no log line or console write holds a presigned query
+ * (S3's X-Amz-Signature, the simulator's sig=), which API answers do carry. The simulator runs outside the data dir and keeps no state
  * file, so no file there legitimately holds the key and nothing is excluded.
  */
 import { randomBytes } from "node:crypto";
@@ -53,6 +54,8 @@ function leakForms(secret: string): string[] {
   return forms;
 }
 const FORMS = leakForms(CANARY);
+/** A presigned link's signing parameters. */
+const PRESIGNED_QUERY = /X-Amz-Signature|X-Amz-Credential|[?&]sig=/i;
 
 /** Where (by label) any form of the key occurs; texts are searched as given and as latin1 of their bytes. */
 function leaksIn(places: [string, string][]): string[] {
@@ -416,7 +419,7 @@ describe("the upstream API key", () => {
     ).toEqual([]);
   });
 
-  it("appears in no log line, console output, event, job record, API answer, object, data file or webhook after jobs of every outcome", async () => {
+  it("appears in no log line, console output, event, job record, API answer, object, data file or webhook after jobs of every outcome, and no log line or console write holds a presigned query", async () => {
     await createVideo("succeeds", "a paper boat");
     await createVideo(
       "succeeds after 429s and 503s",
@@ -596,6 +599,16 @@ describe("the upstream API key", () => {
     );
     expect(logLines.length).toBeGreaterThan(0);
     expect(leaksIn(places)).toEqual([]);
+    // Nor a presigned query: S3's (uploads, outputs) or the upstream's output links (`sig=`), which
+    // the API answers carry by design but no log line or console write may.
+    const written = [
+      ...logLines.map((line, i): [string, string] => [`log line ${i}`, line]),
+      ...seen.filter(([label]) => /^(stdout|stderr|console\.)/.test(label)),
+    ];
+    expect(
+      written.filter(([, text]) => PRESIGNED_QUERY.test(text)).map(([label]) => label),
+    ).toEqual([]);
+    expect(seen.some(([, text]) => PRESIGNED_QUERY.test(text))).toBe(true);
     expectJsonLinesCarryTheirJob(jsonLines, jobs);
   }, 180_000);
 });

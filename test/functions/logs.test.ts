@@ -10,11 +10,12 @@ import { JobStore } from "@reelay/core/jobs/store";
 import { validate } from "@reelay/core/validate/index";
 import { startLocalAws, type LocalAws } from "../../packages/core/test/support/local-aws.ts";
 import { functionEnv } from "../support/function-env.ts";
+import { captureWrites, jsonLines } from "../support/written.ts";
 import { runStep } from "../../functions/support/step.ts";
 
 let aws: LocalAws;
 let jobs: JobStore;
-const written: string[] = [];
+let written: string[] = [];
 
 beforeAll(async () => {
   aws = await startLocalAws();
@@ -23,14 +24,7 @@ beforeAll(async () => {
     ...functionEnv(aws),
     REELAY_LOG_LEVEL: "debug",
   });
-  // Powertools writes info and debug to stdout, warn and error to stderr.
-  for (const stream of [process.stdout, process.stderr]) {
-    const write = stream.write.bind(stream);
-    vi.spyOn(stream, "write").mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
-      written.push(String(chunk));
-      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof stream.write);
-  }
+  written = captureWrites();
 });
 afterAll(async () => {
   vi.restoreAllMocks();
@@ -39,11 +33,7 @@ afterAll(async () => {
 
 /** The JSON lines written since `from` that name this job. */
 function linesAbout(jobId: string, from: number): Record<string, any>[] {
-  return written
-    .slice(from)
-    .flatMap((chunk) => chunk.split("\n"))
-    .filter((line) => line.startsWith("{") && line.includes(jobId))
-    .map((line) => JSON.parse(line));
+  return jsonLines(written, from).filter((line) => JSON.stringify(line).includes(jobId));
 }
 
 async function cancelledJob(): Promise<string> {

@@ -10,7 +10,8 @@ import {
   type DropDeps,
   type DropOutcome,
 } from "@reelay/core/drops/ingest";
-import type { LogContext, Logger } from "./log.ts";
+import type { LogContext } from "@reelay/core/jobs/log-context";
+import type { Logger } from "./log.ts";
 import type { S3Notifications } from "./s3rver/types.ts";
 
 export interface DropRouter {

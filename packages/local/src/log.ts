@@ -2,23 +2,10 @@
  * Where the local stack says what happens in the background (drops, executions, resumes, children).
  * Readable lines by default; with REELAY_LOG_FORMAT=json one JSON object per line, in the shape
  * Powertools Logger writes on AWS (timestamp, level, service, message, then the keys), carrying
- * what the line is about where it is known: job, batch, step, the API key's id (never the key),
- * model, upstream task.
+ * what the line is about where it is known (core's LogContext, the keys the functions log too).
  */
 import type { LogLevel, LogSettings } from "@reelay/core/config";
-import type { Job } from "@reelay/core/jobs/types";
-
-/** What a line is about. */
-export interface LogContext {
-  jobId?: string;
-  batchId?: string;
-  step?: string;
-  keyId?: string;
-  model?: string;
-  upstreamTaskId?: string;
-  /** The error code a job ended with. */
-  errorCode?: string;
-}
+import type { LogContext } from "@reelay/core/jobs/log-context";
 
 export interface Logger {
   /** True when lines carry their context (json): only then is a job record read to fill it in. */
@@ -30,18 +17,6 @@ export interface Logger {
 }
 
 const SEVERITY: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
-
-/** The context of a line about this job: what its record says, where it says it. */
-export function jobContext(
-  job: Pick<Job, "id"> & Partial<Pick<Job, "model" | "source" | "batchId" | "upstreamTaskId">>,
-): LogContext {
-  const context: LogContext = { jobId: job.id };
-  if (job.batchId !== undefined) context.batchId = job.batchId;
-  if (job.source?.apiKeyId !== undefined) context.keyId = job.source.apiKeyId;
-  if (job.model !== undefined) context.model = job.model;
-  if (job.upstreamTaskId !== undefined) context.upstreamTaskId = job.upstreamTaskId;
-  return context;
-}
 
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -15,7 +15,8 @@ import { isTerminal, type Job } from "@reelay/core/jobs/types";
 import { JOB_FLOW_STATE_NAMES } from "@reelay/flow/steps";
 import { REQUEUED_ERROR_NAME } from "@reelay/core/pipeline/errors";
 import { executionName } from "@reelay/core/ports";
-import { jobContext, type LogContext, type Logger } from "./log.ts";
+import { jobContext, type LogContext } from "@reelay/core/jobs/log-context";
+import type { Logger } from "./log.ts";
 
 export interface LocalStarterOptions {
   definition: Record<string, unknown>;

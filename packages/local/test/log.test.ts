@@ -3,7 +3,7 @@
  * Logger's shape with REELAY_LOG_FORMAT=json, and nothing below REELAY_LOG_LEVEL.
  */
 import { describe, expect, it } from "vitest";
-import { consoleLogger, jobContext } from "../src/log.ts";
+import { consoleLogger } from "../src/log.ts";
 
 function capture(settings?: Parameters<typeof consoleLogger>[1]) {
   const lines: string[] = [];
@@ -57,26 +57,5 @@ describe("consoleLogger", () => {
     log.warn("w");
     log.error("e");
     expect(lines.map((line) => JSON.parse(line).level)).toEqual(["WARN", "ERROR"]);
-  });
-});
-
-describe("jobContext", () => {
-  it("names the job, its batch, model, upstream task and the API key's id, never more of the record", () => {
-    expect(
-      jobContext({
-        id: "vidtsk_1",
-        model: "gamma-3.1",
-        batchId: "bat_1",
-        upstreamTaskId: "up_1",
-        source: { type: "api", apiKeyId: "key_1" },
-      }),
-    ).toEqual({
-      jobId: "vidtsk_1",
-      batchId: "bat_1",
-      model: "gamma-3.1",
-      upstreamTaskId: "up_1",
-      keyId: "key_1",
-    });
-    expect(jobContext({ id: "vidtsk_2" })).toEqual({ jobId: "vidtsk_2" });
   });
 });

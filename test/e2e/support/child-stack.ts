@@ -11,7 +11,10 @@ const BIN = fileURLToPath(new URL("../../../packages/cli/bin/reelay.js", import.
 
 export interface Child {
   process: ChildProcess;
+  /** stdout and stderr as they came. */
   output: string[];
+  /** stderr alone: the stack's log. */
+  stderr: string[];
   exited: Promise<number | null>;
 }
 
@@ -40,12 +43,16 @@ function startStack(options: ChildStackOptions, port: number): Child {
     },
   );
   const output: string[] = [];
+  const stderr: string[] = [];
   child.stdout?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output.push(chunk.toString());
+    stderr.push(chunk.toString());
+  });
   const exited = new Promise<number | null>((resolve) =>
     child.once("exit", (code) => resolve(code)),
   );
-  const started = { process: child, output, exited };
+  const started = { process: child, output, stderr, exited };
   children.push(started);
   return started;
 }
