@@ -2,7 +2,8 @@
  * `reelay up` with REELAY_LOG_FORMAT=json, as a user runs it (a child process, its own simulator):
  * jobs that succeed, fail upstream and are cancelled, then a SIGTERM; every line the stack wrote to
  * stderr parses as one JSON object in Powertools Logger's shape, and every line about a job names
- * it as jobId, with its model and the API key's id (never the key).
+ * it as jobId, with its model and the API key's id (never the key), and, once Submit has made it,
+ * the upstream task.
  */
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
@@ -20,7 +21,7 @@ afterAll(async () => {
 });
 
 describe("the local stack's JSON log", () => {
-  it("every stderr line of a run with a success, an upstream failure and a cancel parses as JSON and names the job it is about", async () => {
+  it("every stderr line of a run with a success, an upstream failure and a cancel parses as JSON and names the job it is about, its model and key id, and its upstream task from Submit's end on", async () => {
     dataDir = await tempDir("json-logs");
     const { child, url } = await startReady(
       {
@@ -87,6 +88,10 @@ describe("the local stack's JSON log", () => {
         about.some((line) => line.step === "Submit"),
         status,
       ).toBe(true);
+      // Submit made the upstream task: from its last line on, every line names it.
+      const submitted = about.findLastIndex((line) => line.step === "Submit");
+      const taskIds = new Set(about.slice(submitted).map((line) => line.upstreamTaskId));
+      expect([...taskIds], status).toEqual([expect.stringMatching(/\S/)]);
       expect(
         about.every((line) => line.model === "gamma-3.1"),
         status,

@@ -65,11 +65,14 @@ export class LocalJobStarter {
     log.debug(`job ${jobId}: ${name} started`, context);
     void step.then(
       async () => {
-        log.debug(`job ${jobId}: ${name} done`, context);
-        // The upstream task is known from here on: the later steps' lines name it.
-        if (name !== JOB_FLOW_STATE_NAMES.submit) return;
+        if (name !== JOB_FLOW_STATE_NAMES.submit) {
+          log.debug(`job ${jobId}: ${name} done`, context);
+          return;
+        }
+        // The upstream task is known from here on: this line and the later steps' name it.
         const known = await this.#endContext(jobId);
         if (this.#contexts.has(jobId)) this.#contexts.set(jobId, known);
+        log.debug(`job ${jobId}: ${name} done`, { ...known, step: name });
       },
       (error: unknown) => log.warn(`job ${jobId}: ${name} failed`, error, context),
     );
