@@ -107,7 +107,7 @@ function serviceAlarms(scope: AlarmScope): AlarmSpec[] {
       "FailedExecutionsAlarm",
       failedRate,
       t.failedExecutionsPercent,
-      `At least half of the job flow's executions that ended in 15 minutes failed (${t.failedExecutionsAtLeast} or more): the upstream, its key or reelay itself is failing jobs. Read the jobs' error.code on the dashboard.`,
+      `${t.failedExecutionsPercent} % or more of the job flow's executions that ended in 15 minutes failed (${t.failedExecutionsAtLeast} or more): the upstream, its key or reelay itself is failing jobs. Read the jobs' error.code on the dashboard.`,
     ],
     [
       "TimedOutExecutionsAlarm",
@@ -119,7 +119,7 @@ function serviceAlarms(scope: AlarmScope): AlarmSpec[] {
       "Api5xxAlarm",
       scope.httpApi.metricServerError({ period: PERIOD }),
       t.api5xx,
-      "The HTTP API answered 5xx 5 or more times in 5 minutes: the API function is failing or timing out.",
+      `The HTTP API answered 5xx ${t.api5xx} or more times in 5 minutes: the API function is failing or timing out.`,
     ],
   ];
 }
