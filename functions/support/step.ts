@@ -41,8 +41,8 @@ export async function runStep(step: JobFlowStep, event: unknown): Promise<unknow
   const log = functionLogger();
   log.resetKeys();
   log.appendKeys({ jobId, step: stepName });
-  const ready = await deps;
   try {
+    const ready = await deps;
     const output = await STEPS[step](
       { ...ready, jobs: jobsLoggedBy(ready.jobs, jobId, log) },
       parsed.data as unknown as FlowState & FailureInput,
