@@ -8,6 +8,7 @@ import { handle } from "hono/aws-lambda";
 import { DeliveryStore } from "@reelay/core/webhooks/deliveries";
 import { SubscriberStore } from "@reelay/core/webhooks/managed";
 import { awsProcess, awsStopper, awsWiring } from "./support/deps.ts";
+import { withMetrics } from "./support/metrics.ts";
 import { readSecret } from "./support/secrets.ts";
 
 const wiring = await awsWiring({ callsUpstream: false });
@@ -30,4 +31,5 @@ const app = createApp(
   }),
 );
 
-export const handler = handle(app);
+// Jobs made and ended here, and budget refusals, written at the end of each request.
+export const handler = withMetrics(awsProcess().metrics, handle(app));

@@ -15,9 +15,10 @@ import { EventBridgeSink } from "@reelay/core/events/eventbridge";
 import type { FetchPolicy } from "@reelay/core/net/guarded-fetch";
 import { outputFetchPolicy } from "@reelay/core/net/policy";
 import type { PipelineDeps } from "@reelay/core/pipeline/deps";
-import type { DispatchWaker, ExecutionStopper, JobStarter } from "@reelay/core/ports";
+import type { DispatchWaker, ExecutionStopper, JobStarter, Metrics } from "@reelay/core/ports";
 import { UpstreamClient } from "@reelay/core/upstream/client";
 import { type PlatformClients, type Wiring, wirePipeline } from "@reelay/core/wiring";
+import { type EmfMetrics, emfMetrics } from "./metrics.ts";
 import { readSecret } from "./secrets.ts";
 import { stateMachineStarter } from "./starter.ts";
 import { stateMachineStopper } from "./stopper.ts";
@@ -42,6 +43,8 @@ interface AwsProcess {
   sfn: SFNClient;
   events: EventBridgeSink;
   waker: DispatchWaker;
+  /** EMF lines, written at the end of each invocation (withMetrics). */
+  metrics: EmfMetrics;
 }
 
 let made: AwsProcess | undefined;
@@ -63,6 +66,7 @@ export function awsProcess(): AwsProcess {
       bucket: required(config.aws.bucketName, "REELAY_BUCKET_NAME"),
     },
     sfn: new SFNClient({ region }),
+    metrics: emfMetrics(),
     events: new EventBridgeSink(new EventBridgeClient({ region }), config.aws.eventBusName),
     waker: lazyWaker(() =>
       lambdaWaker(
@@ -97,7 +101,7 @@ function unboundUpstream(): UpstreamClient {
   });
 }
 
-async function upstreamClient(config: Config): Promise<UpstreamClient> {
+async function upstreamClient(config: Config, metrics: Metrics): Promise<UpstreamClient> {
   // Read only where the secret is bound (Submit, Poll): from SSM, once per cold start.
   const apiKey = await readSecret("UPSTREAM_API_KEY");
   return new UpstreamClient({
@@ -107,6 +111,7 @@ async function upstreamClient(config: Config): Promise<UpstreamClient> {
     // anything longer is the state machine's ReelayTransientError retry.
     timeoutMs: 15_000,
     maxAttempts: 3,
+    metrics,
   });
 }
 
@@ -118,8 +123,8 @@ export async function awsWiring(opts: {
   callsUpstream: boolean;
   waker?: DispatchWaker;
 }): Promise<Wiring> {
-  const { config, clients, events, waker } = awsProcess();
-  const upstream = opts.callsUpstream ? await upstreamClient(config) : unboundUpstream();
+  const { config, clients, events, waker, metrics } = awsProcess();
+  const upstream = opts.callsUpstream ? await upstreamClient(config, metrics) : unboundUpstream();
   return wirePipeline({
     config,
     platform: "aws",
@@ -127,6 +132,7 @@ export async function awsWiring(opts: {
     events,
     upstream,
     waker: opts.waker ?? waker,
+    metrics,
   });
 }
 
