@@ -15,17 +15,12 @@ import {
   type TestStack,
   waitFor,
   waitForTerminalJob,
+  OS2_PRICES,
 } from "./support/stack.ts";
-
-// os-2 at 0.025 a second: a 4 s job is estimated at 0.1.
-const PRICES = JSON.stringify({
-  currency: "USD",
-  models: { "os-2": { per_second: { default: 0.025 } } },
-});
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack({ REELAY_PRICES: PRICES, REELAY_UPSTREAM_CONCURRENCY: "10" });
+  stack = await startTestStack({ REELAY_PRICES: OS2_PRICES, REELAY_UPSTREAM_CONCURRENCY: "10" });
 });
 afterAll(async () => {
   await stack?.dispose();
@@ -122,7 +117,7 @@ describe("GET /metrics on the local stack", () => {
     });
     const cancel = await postJson(`${stack.url}/v1/jobs/${ids.cancelled}/cancel`, stack.apiKey, {});
     expect(cancel.status).toBe(200);
-    const ended = Object.fromEntries(
+    const ended: Record<string, any> = Object.fromEntries(
       await Promise.all(
         Object.entries(ids).map(async ([name, id]) => [
           name,

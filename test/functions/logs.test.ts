@@ -10,10 +10,11 @@ import { JobStore } from "@reelay/core/jobs/store";
 import { validate } from "@reelay/core/validate/index";
 import { startLocalAws, type LocalAws } from "../../packages/core/test/support/local-aws.ts";
 import { runStep } from "../../functions/support/step.ts";
+import { captureOutput, jsonLinesSince } from "./support/output.ts";
 
 let aws: LocalAws;
 let jobs: JobStore;
-const written: string[] = [];
+let written: string[] = [];
 
 beforeAll(async () => {
   aws = await startLocalAws();
@@ -28,13 +29,7 @@ beforeAll(async () => {
     REELAY_LOG_LEVEL: "debug",
   });
   // Powertools writes info and debug to stdout, warn and error to stderr.
-  for (const stream of [process.stdout, process.stderr]) {
-    const write = stream.write.bind(stream);
-    vi.spyOn(stream, "write").mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
-      written.push(String(chunk));
-      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof stream.write);
-  }
+  written = captureOutput([process.stdout, process.stderr]);
 });
 afterAll(async () => {
   vi.restoreAllMocks();
@@ -43,11 +38,7 @@ afterAll(async () => {
 
 /** The JSON lines written since `from` that name this job. */
 function linesAbout(jobId: string, from: number): Record<string, any>[] {
-  return written
-    .slice(from)
-    .flatMap((chunk) => chunk.split("\n"))
-    .filter((line) => line.startsWith("{") && line.includes(jobId))
-    .map((line) => JSON.parse(line));
+  return jsonLinesSince(written, from, (line) => line.includes(jobId));
 }
 
 async function cancelledJob(): Promise<string> {

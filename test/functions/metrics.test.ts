@@ -13,12 +13,13 @@ import { validate } from "@reelay/core/validate/index";
 import { startLocalAws, type LocalAws } from "../../packages/core/test/support/local-aws.ts";
 import { emfMetrics } from "../../functions/support/metrics.ts";
 import { runStep } from "../../functions/support/step.ts";
+import { captureOutput, jsonLinesSince } from "./support/output.ts";
 
 let aws: LocalAws;
 let jobs: JobStore;
 let bus: Server;
 const putEvents: string[] = [];
-const written: string[] = [];
+let written: string[] = [];
 
 beforeAll(async () => {
   aws = await startLocalAws();
@@ -45,25 +46,19 @@ beforeAll(async () => {
     REELAY_BUCKET_NAME: aws.bucket,
     REELAY_LOG_LEVEL: "error",
   });
-  const write = process.stdout.write.bind(process.stdout);
-  vi.spyOn(process.stdout, "write").mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
-    written.push(String(chunk));
-    return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-  }) as typeof process.stdout.write);
+  written = captureOutput([process.stdout]);
 });
 afterAll(async () => {
   vi.restoreAllMocks();
-  await new Promise<void>((resolve) => (bus === undefined ? resolve() : bus.close(() => resolve())));
+  await new Promise<void>((resolve) =>
+    bus === undefined ? resolve() : bus.close(() => resolve()),
+  );
   await aws?.stop();
 });
 
 /** The EMF lines written since `from`. */
 function emfLines(from: number): Record<string, any>[] {
-  return written
-    .slice(from)
-    .flatMap((chunk) => chunk.split("\n"))
-    .filter((line) => line.startsWith('{"_aws"'))
-    .map((line) => JSON.parse(line));
+  return jsonLinesSince(written, from, (line) => line.startsWith('{"_aws"'));
 }
 
 async function runningJob(): Promise<string> {
@@ -117,7 +112,10 @@ describe("EMF lines from the AWS functions", () => {
 describe("the EMF writer", () => {
   it("groups one invocation's values by labels, one line each: counters summed, histogram values listed, gauges last, units from the catalog", () => {
     const lines: string[] = [];
-    const metrics = emfMetrics((line) => lines.push(line), () => 1_700_000_000_000);
+    const metrics = emfMetrics(
+      (line) => lines.push(line),
+      () => 1_700_000_000_000,
+    );
     metrics.count("reelay_upstream_requests_total", { operation: "get" });
     metrics.count("reelay_upstream_requests_total", { operation: "get" }, 2);
     metrics.count("reelay_upstream_429_total", { operation: "get" });

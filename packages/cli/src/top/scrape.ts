@@ -3,7 +3,7 @@
  * its labels and a value. Histograms' `_bucket`/`_sum`/`_count` samples are kept as named.
  */
 
-export interface Sample {
+interface Sample {
   name: string;
   labels: Record<string, string>;
   value: number;
