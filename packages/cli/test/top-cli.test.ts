@@ -67,7 +67,7 @@ describe("reelay top", () => {
     });
   });
 
-  it("refreshes every --interval until Ctrl-C, with throughput, 429s and failures over the window from the second screen; SIGINT exits 0", async () => {
+  it("refreshes every --interval until Ctrl-C, with throughput, 429s, failures and latency over the window from the second screen; SIGINT exits 0", async () => {
     const child = spawn(process.execPath, [BIN, "top", "--interval", "0.5"], {
       env: t.env,
       stdio: ["ignore", "pipe", "pipe"],
@@ -86,12 +86,13 @@ describe("reelay top", () => {
     expect(screens[0]).toContain(", every 0.5 s, Ctrl-C to stop");
     expect(screens[0]).toContain("rates       (after the next scrape)");
     expect(screens[1]).toMatch(
-      /throughput {2}0\.0\/min finished \(0\.0\/min succeeded, 0\.0\/min failed\) over the last \d s/,
+      /throughput {2}0\.0\/min finished \(0\.0\/min succeeded, 0\.0\/min failed\) over the last [\d.]+ s/,
     );
     expect(screens[1]).toMatch(
       /429s {8}0\.0\/min \(0\.0% of [\d.]+\/min upstream requests\)|429s {8}0\.0\/min\n/,
     );
-    expect(screens[1]).toMatch(/failures {4}none \(last \d s\)/);
+    expect(screens[1]).toMatch(/failures {4}none \(last [\d.]+ s\)/);
+    expect(screens[1]).toMatch(/latency {5}detection -; end to end -\n/);
   });
 
   it("against an API without /metrics (an AWS deployment answers 404) prints one line naming the URL and exits 2", async () => {

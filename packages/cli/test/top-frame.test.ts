@@ -75,7 +75,36 @@ describe("topFrame", () => {
       rateLimitedPerMin: 2.5,
       rateLimitedShare: 0.05,
       failures: { timeout: 2, upstream_task_failed: 2 },
+      detection: null,
+      endToEnd: null,
     });
+  });
+
+  it("detection and end-to-end p50 and p95 from the histogram buckets' increases over the window, as histogram_quantile() reads them", () => {
+    const buckets = (at: number, counts: [string, number][]) =>
+      scrape(
+        at,
+        counts.flatMap(([le, n]) => [
+          `reelay_detection_delay_seconds_bucket{le="${le}",model="os-2"} ${n}`,
+          `reelay_detection_delay_seconds_bucket{le="${le}",model="gamma-3.1"} ${n}`,
+        ]),
+      );
+    const before = buckets(0, [
+      ["1", 5],
+      ["2", 5],
+      ["5", 5],
+      ["+Inf", 5],
+    ]);
+    // 20 more in the window, both models: 4 under 1 s, 8 in (1, 2], 6 in (2, 5], 2 above 5 s.
+    const after = buckets(60_000, [
+      ["1", 7],
+      ["2", 11],
+      ["5", 14],
+      ["+Inf", 15],
+    ]);
+    // p50: rank 10 of 20, in (1, 2] with 4 below and 8 in it: 1 + 6/8. p95: rank 19, above 5 s.
+    expect(topFrame([before, after]).window?.detection).toEqual({ p50: 1.75, p95: 5 });
+    expect(topFrame([before, after]).window?.endToEnd).toBeNull();
   });
 
   it("a counter lower than before (the stack restarted) counts its new value as the increase", () => {

@@ -1,7 +1,8 @@
 /**
  * `reelay top [--once] [--interval S] [--json]`: the stack at a glance, from its GET /metrics
  * (admin key): upstream tasks in flight against the slot limit, the queue and its oldest job, jobs
- * finished a minute, 429s a minute and their share of upstream requests, failures by code. Rates
+ * finished a minute, 429s a minute and their share of upstream requests, failures by code, the
+ * detection delay's and end-to-end time's p50 and p95. Rates
  * come from successive scrapes over the last 5 minutes, so the first screen shows totals only;
  * `--once` prints that one screen and exits. A deployment without /metrics (AWS, where the same
  * metrics go to CloudWatch) is one line and exit 2.

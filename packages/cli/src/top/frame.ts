@@ -26,7 +26,15 @@ export interface TopFrame {
     /** 429s over upstream requests, 0..1; null without requests. */
     rateLimitedShare: number | null;
     failures: Record<string, number>;
+    /** Quantiles of the window's observations, seconds; null when none fell in it. */
+    detection: Quantiles | null;
+    endToEnd: Quantiles | null;
   };
+}
+
+interface Quantiles {
+  p50: number;
+  p95: number;
 }
 
 const ENDED = [
@@ -82,13 +90,52 @@ export function topFrame(scrapes: readonly Scrape[]): TopFrame {
     rateLimitedPerMin,
     rateLimitedShare: requestsPerMin > 0 ? rateLimitedPerMin / requestsPerMin : null,
     failures: sorted(failures),
+    detection: quantiles(first, last, "reelay_detection_delay_seconds"),
+    endToEnd: quantiles(first, last, "reelay_job_duration_seconds"),
   };
   return frame;
+}
+
+/** A histogram's buckets over the window (all label sets summed), cumulative, by upper bound. */
+function bucketIncreases(first: Scrape, last: Scrape, name: string): [number, number][] {
+  const bucket = `${name}_bucket`;
+  const then = byLabel(first, bucket, "le");
+  return [...byLabel(last, bucket, "le")]
+    .map(([le, n]): [number, number] => [Number(le), increase(then.get(le) ?? 0, n)])
+    .sort(([a], [b]) => a - b);
+}
+
+/**
+ * The quantile as Prometheus's histogram_quantile() estimates it: linear within the bucket it falls
+ * in; one in the last (+Inf) bucket is reported as the highest finite bound.
+ */
+function quantile(buckets: [number, number][], q: number): number {
+  const count = buckets.at(-1)?.[1] ?? 0;
+  const rank = q * count;
+  let lower = 0;
+  let below = 0;
+  for (const [bound, cumulative] of buckets) {
+    if (cumulative >= rank) {
+      if (!Number.isFinite(bound)) return lower;
+      const inBucket = cumulative - below;
+      return inBucket === 0 ? bound : lower + ((bound - lower) * (rank - below)) / inBucket;
+    }
+    lower = bound;
+    below = cumulative;
+  }
+  return lower;
+}
+
+function quantiles(first: Scrape, last: Scrape, name: string): Quantiles | null {
+  const buckets = bucketIncreases(first, last, name);
+  if ((buckets.at(-1)?.[1] ?? 0) === 0) return null;
+  return { p50: quantile(buckets, 0.5), p95: quantile(buckets, 0.95) };
 }
 
 const rate = (n: number) => `${n < 10 ? n.toFixed(1) : Math.round(n)}/min`;
 
 function duration(seconds: number): string {
+  if (seconds < 10) return `${seconds.toFixed(1)} s`;
   if (seconds < 60) return `${Math.round(seconds)} s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
   return `${(seconds / 3600).toFixed(1)} h`;
@@ -97,6 +144,10 @@ function duration(seconds: number): string {
 function codes(failures: Record<string, number>, format: (n: number) => string): string {
   const parts = Object.entries(failures).map(([code, n]) => `${code} ${format(n)}`);
   return parts.length === 0 ? "none" : parts.join(", ");
+}
+
+function spread(q: Quantiles | null): string {
+  return q === null ? "-" : `p50 ${duration(q.p50)}, p95 ${duration(q.p95)}`;
 }
 
 export function renderFrame(frame: TopFrame, head: string): string {
@@ -118,6 +169,7 @@ export function renderFrame(frame: TopFrame, head: string): string {
       `throughput  ${rate(window.finishedPerMin)} finished (${rate(window.succeededPerMin)} succeeded, ${rate(window.failedPerMin)} failed) over the last ${duration(window.windowS)}`,
       `429s        ${rate(window.rateLimitedPerMin)}${share}`,
       `failures    ${codes(window.failures, (n) => String(Math.round(n)))} (last ${duration(window.windowS)})`,
+      `latency     detection ${spread(window.detection)}; end to end ${spread(window.endToEnd)}`,
     );
   }
   lines.push(
