@@ -10,6 +10,7 @@ import { DeliveryStore } from "@reelay/core/webhooks/deliveries";
 import { SubscriberStore } from "@reelay/core/webhooks/managed";
 import { awsProcess, awsStopper, awsWiring } from "./support/deps.ts";
 import type { JobStarter } from "@reelay/core/ports";
+import { withMetrics } from "./support/metrics.ts";
 import { readSecret } from "./support/secrets.ts";
 import { sendApiSegment } from "./support/xray.ts";
 
@@ -60,7 +61,10 @@ function requestOf(event: unknown): { method: string; path: string } {
   };
 }
 
+// Jobs made and ended here, and budget refusals, written at the end of each request.
+const measured = withMetrics(awsProcess().metrics, honoHandler);
+
 export const handler: typeof honoHandler = (event, context) => {
   request = { ...requestOf(event), startedAt: Date.now() };
-  return honoHandler(event, context);
+  return measured(event, context);
 };

@@ -7,8 +7,10 @@
 import { dispatch } from "@reelay/core/admission/dispatch";
 import { sweep } from "@reelay/core/admission/sweep";
 import { completeDueBatches, completeStaleBatches } from "@reelay/core/batches/progress";
-import { awsStarter, awsWiring } from "./support/deps.ts";
+import { recordAdmission } from "@reelay/core/metrics/admission";
+import { awsProcess, awsStarter, awsWiring } from "./support/deps.ts";
 import { functionLogger } from "./support/log.ts";
+import { withMetrics } from "./support/metrics.ts";
 
 /** An open batch not counted up for this long is recounted by the scheduled run. */
 const STALE_BATCH_MS = 120_000;
@@ -24,7 +26,9 @@ const deps = {
 const completion = { ...wiring.pipeline, batches: wiring.batches };
 
 /** A scheduled run (EventBridge rule) sweeps first; a wake only dispatches. */
-export async function handler(event: { source?: string }): Promise<void> {
+export const handler = withMetrics(awsProcess().metrics, run);
+
+async function run(event: { source?: string }): Promise<void> {
   if (event.source === "aws.events") {
     const swept = await sweep(deps);
     const recounted = await completeStaleBatches(completion, STALE_BATCH_MS);
@@ -38,4 +42,10 @@ export async function handler(event: { source?: string }): Promise<void> {
     batchesCompleted: completed,
   });
   for (const batchId of completed) functionLogger().info(`batch ${batchId} completed`, { batchId });
+  // The queue and the slots as the scheduled run leaves them, once a minute: the oldest entry
+  // means reading the whole queue, too much for every wake while a large batch drains.
+  if (event.source === "aws.events")
+    await recordAdmission(awsProcess().metrics, deps.admission, deps.now()).catch(
+      (error: unknown) => functionLogger().warn("admission gauges not read", { error }),
+    );
 }

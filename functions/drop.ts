@@ -4,13 +4,16 @@ import { dropDepsFrom } from "@reelay/core/wiring";
 import type { S3NotificationEvent } from "./support/aws-events.ts";
 import { awsProcess, awsWiring } from "./support/deps.ts";
 import { functionLogger } from "./support/log.ts";
+import { withMetrics } from "./support/metrics.ts";
 
 const drops = dropDepsFrom(
   await awsWiring({ callsUpstream: false }),
   awsProcess().config.defaultModel,
 );
 
-export async function handler(event: S3NotificationEvent): Promise<void> {
+export const handler = withMetrics(awsProcess().metrics, handleDrops);
+
+async function handleDrops(event: S3NotificationEvent): Promise<void> {
   for (const record of event.Records) {
     // S3 URL-encodes keys in notifications, with "+" for spaces.
     const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, " "));

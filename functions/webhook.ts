@@ -23,10 +23,12 @@ import { ownerFromJobs, type Subscribers, targetsFor } from "@reelay/core/webhoo
 import { purgeDeliveries, type SweepDeps, sweepDeliveries } from "@reelay/core/webhooks/sweep";
 import { awsProcess } from "./support/deps.ts";
 import { functionLogger } from "./support/log.ts";
+import { withMetrics } from "./support/metrics.ts";
 import { readSecret } from "./support/secrets.ts";
 
 const { config, clients } = awsProcess();
-const store = new DeliveryStore(clients.db, clients.tableName);
+const { metrics } = awsProcess();
+const store = new DeliveryStore(clients.db, clients.tableName, { metrics });
 const subscribers: Subscribers = {
   config: parseSubscribersText(await readSecret("REELAY_WEBHOOKS"), "REELAY_WEBHOOKS"),
   managed: new SubscriberStore(clients.db, clients.tableName),
@@ -55,7 +57,11 @@ async function sweepUntilDone(): Promise<number> {
   }
 }
 
-export async function handler(envelope: BridgeEnvelope): Promise<void> {
+export const handler = withMetrics(metrics, deliverEvent);
+
+export const sweep = withMetrics(metrics, sweepDue);
+
+async function deliverEvent(envelope: BridgeEnvelope): Promise<void> {
   const event = eventFromBridge(envelope);
   const added = await enqueueEvent(
     { store, schedule: config.webhookSchedule, now },
@@ -76,7 +82,7 @@ export async function handler(envelope: BridgeEnvelope): Promise<void> {
   functionLogger().info("webhook", { webhookId: event.id, ...about, added, attempted });
 }
 
-export async function sweep(): Promise<void> {
+async function sweepDue(): Promise<void> {
   // Deliveries kept 30 days: a page of the oldest past that goes each minute.
   const purged = await purgeDeliveries(deps);
   const attempted = await sweepUntilDone();

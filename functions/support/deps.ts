@@ -14,9 +14,10 @@ import { EventBridgeSink } from "@reelay/core/events/eventbridge";
 import type { FetchPolicy } from "@reelay/core/net/guarded-fetch";
 import { outputFetchPolicy } from "@reelay/core/net/policy";
 import type { PipelineDeps } from "@reelay/core/pipeline/deps";
-import type { DispatchWaker, ExecutionStopper, JobStarter } from "@reelay/core/ports";
+import type { DispatchWaker, ExecutionStopper, JobStarter, Metrics } from "@reelay/core/ports";
 import { UpstreamClient } from "@reelay/core/upstream/client";
 import { type PlatformClients, type Wiring, wirePipeline } from "@reelay/core/wiring";
+import { type EmfMetrics, emfMetrics } from "./metrics.ts";
 import { readSecret } from "./secrets.ts";
 import { stateMachineStarter } from "./starter.ts";
 import { stateMachineStopper } from "./stopper.ts";
@@ -42,6 +43,8 @@ interface AwsProcess {
   sfn: SFNClient;
   events: EventBridgeSink;
   waker: DispatchWaker;
+  /** EMF lines, written at the end of each invocation (withMetrics). */
+  metrics: EmfMetrics;
 }
 
 let made: AwsProcess | undefined;
@@ -63,6 +66,7 @@ export function awsProcess(): AwsProcess {
       bucket: required(config.aws.bucketName, "REELAY_BUCKET_NAME"),
     },
     sfn: new SFNClient({ region }),
+    metrics: emfMetrics(),
     events: new EventBridgeSink(new EventBridgeClient({ region }), config.aws.eventBusName),
     waker: lazyWaker(() =>
       lambdaWaker(region, required(config.aws.dispatchFunctionName, "REELAY_DISPATCH_FUNCTION")),
@@ -94,7 +98,7 @@ function unboundUpstream(): UpstreamClient {
   });
 }
 
-async function upstreamClient(config: Config): Promise<UpstreamClient> {
+async function upstreamClient(config: Config, metrics: Metrics): Promise<UpstreamClient> {
   // Read only where the secret is bound (Submit, Poll): from SSM, once per cold start.
   const apiKey = await readSecret("UPSTREAM_API_KEY");
   return new UpstreamClient({
@@ -106,6 +110,7 @@ async function upstreamClient(config: Config): Promise<UpstreamClient> {
     maxAttempts: 3,
     // Each call a subsegment of the step's trace, which is the job's.
     fetch: xrayFetch(globalThis.fetch),
+    metrics,
   });
 }
 
@@ -117,8 +122,8 @@ export async function awsWiring(opts: {
   callsUpstream: boolean;
   waker?: DispatchWaker;
 }): Promise<Wiring> {
-  const { config, clients, events, waker } = awsProcess();
-  const upstream = opts.callsUpstream ? await upstreamClient(config) : unboundUpstream();
+  const { config, clients, events, waker, metrics } = awsProcess();
+  const upstream = opts.callsUpstream ? await upstreamClient(config, metrics) : unboundUpstream();
   const wiring = wirePipeline({
     config,
     platform: "aws",
@@ -126,6 +131,7 @@ export async function awsWiring(opts: {
     events,
     upstream,
     waker: opts.waker ?? waker,
+    metrics,
   });
   // Output downloads traced like the upstream's own calls.
   wiring.pipeline.fetch = xrayFetch(wiring.pipeline.fetch);

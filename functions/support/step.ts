@@ -8,7 +8,7 @@ import { ReelayError } from "@reelay/core/errors";
 import { JOB_FLOW_STATE_NAMES, UPSTREAM_STEPS, type JobFlowStep } from "@reelay/flow/steps";
 import type { FailureInput, FlowState, PipelineDeps } from "@reelay/core/pipeline/deps";
 import { download, finish, poll, recordFailure, submit } from "@reelay/core/pipeline/steps";
-import { buildPipelineDeps } from "./deps.ts";
+import { awsProcess, buildPipelineDeps } from "./deps.ts";
 import { functionLogger, jobsLoggedBy } from "./log.ts";
 
 const STEPS: Record<
@@ -53,6 +53,9 @@ export async function runStep(step: JobFlowStep, event: unknown): Promise<unknow
     // The flow's Retry or Catch takes it from here; the line says which step met what.
     log.warn(`job ${jobId}: ${stepName} failed`, { error });
     throw error;
+  } finally {
+    // What the step recorded (its job's end, the upstream's answers), once per invocation.
+    awsProcess().metrics.flush();
   }
 }
 

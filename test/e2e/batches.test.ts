@@ -16,6 +16,7 @@ import {
   startTestStack,
   type TestStack,
   waitFor,
+  OS2_PRICES,
 } from "./support/stack.ts";
 
 let stack: TestStack;
@@ -23,10 +24,7 @@ beforeAll(async () => {
   stack = await startTestStack({
     REELAY_UPSTREAM_CONCURRENCY: "3",
     // os-2 priced, gamma-3.1 not: a quote sums what it can and counts the rest.
-    REELAY_PRICES: JSON.stringify({
-      currency: "USD",
-      models: { "os-2": { per_second: { default: 0.025 } } },
-    }),
+    REELAY_PRICES: OS2_PRICES,
   });
 });
 afterAll(async () => {

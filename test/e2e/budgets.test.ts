@@ -15,18 +15,13 @@ import {
   waitForTerminalJob,
   eventsFor,
   batchJobIds,
+  OS2_PRICES,
 } from "./support/stack.ts";
-
-// os-2 at 0.025 a second: a 4 s job is estimated at 0.1.
-const PRICES = JSON.stringify({
-  currency: "USD",
-  models: { "os-2": { per_second: { default: 0.025 } } },
-});
 
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startTestStack(
-    { REELAY_PRICES: PRICES, REELAY_UPSTREAM_CONCURRENCY: "10" },
+    { REELAY_PRICES: OS2_PRICES, REELAY_UPSTREAM_CONCURRENCY: "10" },
     { generationMs: 10_000 },
   );
 });

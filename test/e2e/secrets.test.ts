@@ -9,7 +9,7 @@
  * everything written to the console, stdout and stderr (captured by spies that still call through:
  * a capture, not a mock), events.jsonl, every job record (GET, every listing page, and a raw scan of
  * the table), every API answer (errors included, /v1/models with the upstream listing and its
- * failure, /openapi.json, /docs, the dashboard), every object in the bucket, every file under the
+ * failure, /openapi.json, /docs, the dashboard, /metrics), every object in the bucket, every file under the
  * data dir, and the webhook deliveries; and no log line or console write holds a presigned query
  * (S3's X-Amz-Signature, the simulator's sig=), which API answers do carry. The simulator runs outside the data dir and keeps no state
  * file, so no file there legitimately holds the key and nothing is excluded.
@@ -531,6 +531,8 @@ describe("the upstream API key", () => {
     await api("GET", "/v1/jobs/vidtsk_00000000000000000000000000");
     await api("POST", "/v1/video/generations", { model: "no-such-model", prompt: "x" });
     for (const path of ["/healthz", "/openapi.json", "/docs", "/"]) await api("GET", path);
+    // The metrics, after jobs of every outcome: labels name models, codes and operations only.
+    expect((await api("GET", "/metrics")).text).toContain("reelay_upstream_requests_total");
     const dashboard = seen.find(([label]) => label.startsWith("GET / ->"))?.[1] ?? "";
     for (const asset of dashboard.matchAll(/(?:src|href)="(\/[^"]+)"/g))
       await api("GET", asset[1]!);

@@ -15,20 +15,17 @@ import {
   waitFor,
   waitForTerminalJob,
   batchJobIds,
+  OS2_PRICES,
 } from "./support/stack.ts";
 
-// os-2 at 0.025 a second: a 4 s job is estimated at 0.1; the deployment may spend 1.0 in all.
-const PRICES = JSON.stringify({
-  currency: "USD",
-  models: { "os-2": { per_second: { default: 0.025 } } },
-});
+// OS2_PRICES: a 4 s os-2 job is estimated at 0.1; the deployment may spend 1.0 in all.
 // The simulator's task_fail says "Content moderation rejected the prompt" unless told otherwise.
 const MODERATED = "[[sim:task_fail]]";
 
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startTestStack({
-    REELAY_PRICES: PRICES,
+    REELAY_PRICES: OS2_PRICES,
     REELAY_BUDGET: '{"amount":1,"period":"total"}',
     REELAY_UPSTREAM_CONCURRENCY: "10",
   });

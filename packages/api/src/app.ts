@@ -19,6 +19,7 @@ import { eventRoutes } from "./routes/events.ts";
 import { imageRoutes } from "./routes/images.ts";
 import { jobRoutes } from "./routes/jobs.ts";
 import { keyRoutes } from "./routes/keys.ts";
+import { metricsRoutes } from "./routes/metrics.ts";
 import { modelRoutes } from "./routes/models.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { usageRoutes } from "./routes/usage.ts";
@@ -63,6 +64,8 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   const document = lazyDocument(() => app.routes);
   app.route("/", openApiRoutes(document));
   app.route("/", docsRoutes(document));
+
+  if (deps.scrape !== undefined) app.route("/", metricsRoutes(deps.authenticate, deps.scrape));
 
   app.use("/v1/*", bearerAuth(deps.authenticate));
   app.use("/v1/*", jobAccess(deps.jobs));

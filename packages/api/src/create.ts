@@ -69,6 +69,7 @@ async function announce(deps: ResolvedDeps, job: Job): Promise<void> {
         now: deps.now,
         ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
         ...(deps.budgets === undefined ? {} : { budgets: deps.budgets }),
+        ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
       },
       job,
     );

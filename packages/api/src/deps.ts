@@ -15,6 +15,7 @@ import type {
   EventSource,
   ExecutionStopper,
   JobStarter,
+  Metrics,
 } from "@reelay/core/ports";
 import type { ObjectStore } from "@reelay/core/storage/objects";
 import type { DeliveryStore } from "@reelay/core/webhooks/deliveries";
@@ -95,6 +96,13 @@ export interface ApiDeps {
   upstreamModels?: UpstreamModelLister;
   /** How long GET /v1/models waits for the upstream's listing; default 3000. */
   upstreamModelsTimeoutMs?: number;
+  /** Counts the jobs the API itself ends (cancel, start_failed). */
+  metrics?: Metrics;
+  /**
+   * The Prometheus text for GET /metrics (admin key only), with its content type; without it the
+   * route does not exist (AWS: the metrics go to CloudWatch as EMF).
+   */
+  scrape?: () => Promise<{ contentType: string; text: string }>;
   /** Where an unexpected error (a 500) is told to the operator; default console.error. */
   reportError?: (message: string, error: unknown) => void;
 }
@@ -134,6 +142,7 @@ export function cancelDepsOf(deps: ResolvedDeps): CancelDeps {
     ...(deps.admission === undefined ? {} : { admission: deps.admission }),
     ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
     ...(deps.budgets === undefined ? {} : { budgets: deps.budgets }),
+    ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
   };
 }
 

@@ -27,6 +27,7 @@ export function apiDepsFrom(wiring: Wiring, platform: PlatformApi): ApiDeps {
     authenticate: keyStoreAuthenticator(adminKey, wiring.keys),
     ...pricesOf(wiring),
     budgets: wiring.pipeline.budgets,
+    ...(wiring.pipeline.metrics === undefined ? {} : { metrics: wiring.pipeline.metrics }),
     ...rest,
   };
 }

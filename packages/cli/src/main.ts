@@ -35,6 +35,9 @@ Usage:
                                                       this key's webhook subscribers (add, rotate print the secret once)
   reelay webhooks deliveries [--status S] [--event ID] | retry DELIVERY_ID | replay EVENT_ID [--subscriber S]
                                                       the webhook delivery log; attempt again; send an event again
+  reelay top [--once] [--interval S] [--json]         the stack at a glance from GET /metrics (admin key):
+                                                      in flight, slots, queue, throughput, 429s, failures
+                                                      by code; refreshes every 2 s until Ctrl-C
   reelay help                                         this text
 `;
 
@@ -55,6 +58,7 @@ const commands: Record<string, () => Promise<Command>> = {
   retry: async () => (await import("./commands/retry.ts")).runRetry,
   usage: async () => (await import("./commands/usage.ts")).runUsage,
   webhooks: async () => (await import("./commands/webhooks.ts")).runWebhooks,
+  top: async () => (await import("./commands/top.ts")).runTop,
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {

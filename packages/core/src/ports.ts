@@ -6,6 +6,7 @@
  */
 import type { ReelayEvent } from "./events/types.ts";
 import type { Job } from "./jobs/types.ts";
+import type { MetricLabels, MetricNameOf } from "./metrics/names.ts";
 
 /** Runs a recorded job's flow. Starting a job that already runs is a no-op on both platforms. */
 export interface JobStarter {
@@ -46,3 +47,19 @@ export interface DispatchWaker {
 
 /** The time now; tests and the bench pass their own. */
 export type Clock = () => Date;
+
+/**
+ * Where the pipeline's metrics go: the local stack's Prometheus registry (`GET /metrics`), or the
+ * CloudWatch embedded metric format on AWS. Typed on the catalog (metrics/names.ts), so a name
+ * that is not there, or a label it does not have, fails to compile. Recording never throws and
+ * never waits: a metric must not fail a job.
+ */
+export interface Metrics {
+  count<N extends MetricNameOf<"counter">>(name: N, labels: MetricLabels<N>, n?: number): void;
+  observe<N extends MetricNameOf<"histogram">>(
+    name: N,
+    labels: MetricLabels<N>,
+    value: number,
+  ): void;
+  set<N extends MetricNameOf<"gauge">>(name: N, labels: MetricLabels<N>, value: number): void;
+}

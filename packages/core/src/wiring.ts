@@ -21,7 +21,8 @@ import { guardedFetch } from "./net/guarded-fetch.ts";
 import { type Deployment, outputFetchPolicy } from "./net/policy.ts";
 import type { PipelineDeps } from "./pipeline/deps.ts";
 import { POLL_WINDOW_MS } from "./polling/policy.ts";
-import type { DispatchWaker, EventSink, JobStarter } from "./ports.ts";
+import { noMetrics } from "./metrics/record.ts";
+import type { DispatchWaker, EventSink, JobStarter, Metrics } from "./ports.ts";
 import { ObjectStore } from "./storage/objects.ts";
 import type { UpstreamClient } from "./upstream/client.ts";
 
@@ -41,6 +42,8 @@ export interface WiringInput {
   upstream: UpstreamClient;
   /** Wakes the platform's dispatcher (admission/dispatch.ts) after a job is queued or a slot is freed. */
   waker: DispatchWaker;
+  /** Where the pipeline's metrics go (Prometheus locally, EMF on AWS); absent = none. */
+  metrics?: Metrics;
   /** The Poll window's pause; the local stack passes one that its shutdown can cut short. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -59,7 +62,8 @@ export interface Wiring {
 export function wirePipeline(input: WiringInput): Wiring {
   const { config, platform, clients } = input;
   const stats = new GenerationStatsStore(clients.db, clients.tableName);
-  const jobs = new JobStore(clients.db, clients.tableName);
+  const metrics = input.metrics ?? noMetrics;
+  const jobs = new JobStore(clients.db, clients.tableName, { metrics });
   const now = () => new Date();
   const admission = new AdmissionControl({
     store: new AdmissionStore(clients.db, clients.tableName),
@@ -73,6 +77,7 @@ export function wirePipeline(input: WiringInput): Wiring {
   const budgets = new BudgetLedger(clients.db, clients.tableName, {
     deployment: config.budget,
     keyBudgetOf: (keyId) => keys.budgetOf(keyId),
+    metrics,
   });
   return {
     prices: config.prices,
@@ -94,6 +99,7 @@ export function wirePipeline(input: WiringInput): Wiring {
       // share one; each Lambda function is its own process and reads for itself.
       generationStats: platform === "local" ? new CachedGenerationStats(stats) : stats,
       pollWindowMs: POLL_WINDOW_MS,
+      metrics,
       ...(input.sleep === undefined ? {} : { sleep: input.sleep }),
       ...(config.jobTimeoutS === undefined ? {} : { jobTimeoutS: config.jobTimeoutS }),
     },

@@ -35,7 +35,8 @@ import {
 } from "@reelay/core/webhooks/targets";
 import { dropDepsFrom, wirePipeline } from "@reelay/core/wiring";
 import { isWaiting } from "@reelay/core/admission/control";
-import type { EventSink, JobStarter } from "@reelay/core/ports";
+import type { EventSink, JobStarter, Metrics } from "@reelay/core/ports";
+import { admissionGauges } from "@reelay/core/metrics/admission";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { loadOrCreateApiKey } from "./api-key.ts";
 import { startStandins, type Standins } from "./aws-standins.ts";
@@ -43,6 +44,7 @@ import { claimDataDir } from "./data-dir.ts";
 import { routeDrops } from "./drops.ts";
 import { jobFlowHandlers } from "./handlers.ts";
 import { consoleLogger, silentLogger, type Logger } from "./log.ts";
+import { type PrometheusMetrics, prometheusMetrics } from "./metrics.ts";
 import { announceLeftovers, leftoverJobs } from "./resume.ts";
 import { LocalDispatcher } from "./dispatcher.ts";
 import { LocalJobStarter } from "./starter.ts";
@@ -93,13 +95,14 @@ interface Upstream {
   simulator?: Simulator;
 }
 
-async function startUpstream(options: LocalStackOptions): Promise<Upstream> {
+async function startUpstream(options: LocalStackOptions, metrics: Metrics): Promise<Upstream> {
   const { config } = options;
   if (config.upstreamUrl !== undefined) {
     return {
       client: new UpstreamClient({
         baseUrl: config.upstreamUrl,
         apiKey: config.upstreamApiKey ?? "",
+        metrics,
       }),
       name: new URL(config.upstreamUrl).host,
     };
@@ -120,7 +123,7 @@ async function startUpstream(options: LocalStackOptions): Promise<Upstream> {
     stateFile: join(config.dataDir, SIMULATOR_STATE_FILE),
   });
   return {
-    client: new UpstreamClient({ baseUrl: simulator.url, apiKey }),
+    client: new UpstreamClient({ baseUrl: simulator.url, apiKey, metrics }),
     name: "simulator",
     simulator,
   };
@@ -164,8 +167,9 @@ function startWebhooks(
   clients: { ddb: Standins["ddb"]; tableName: string; events: JsonlFileSink },
   log: Logger,
   cleanups: Cleanups,
+  metrics: Metrics,
 ): LocalWebhooks {
-  const store = new DeliveryStore(clients.ddb, clients.tableName);
+  const store = new DeliveryStore(clients.ddb, clients.tableName, { metrics });
   const managed = new SubscriberStore(clients.ddb, clients.tableName);
   const { webhookSchedule: schedule } = options.config;
   const subscribers: Subscribers = {
@@ -195,7 +199,7 @@ function startWebhooks(
 
 /** Jobs a crash or Ctrl-C left behind: terminal ones get their missing event, the rest run again. */
 async function resumeLeftovers(
-  deps: Pick<PipelineDeps, "jobs" | "now"> & {
+  deps: Pick<PipelineDeps, "jobs" | "now" | "metrics"> & {
     events: EventSink & Pick<JsonlFileSink, "readAll">;
   },
   starters: { queue: JobStarter; executions: LocalJobStarter },
@@ -224,6 +228,7 @@ async function startParts(
   dataDir: string,
   log: Logger,
   cleanups: Cleanups,
+  metrics: Metrics,
 ) {
   const { config } = options;
   const standins: Standins = await startStandins({
@@ -237,7 +242,7 @@ async function startParts(
     ...(config.aws.tableName === undefined ? {} : { tableName: config.aws.tableName }),
   });
   cleanups.push(() => standins.close());
-  const upstream = await startUpstream(options);
+  const upstream = await startUpstream(options, metrics);
   if (upstream.simulator !== undefined) cleanups.push(() => upstream.simulator?.close());
   return { standins, upstream };
 }
@@ -295,6 +300,7 @@ async function serveApi(
     config: Config;
     webhooks: WebhookApiDeps;
     log: Logger;
+    metrics: PrometheusMetrics;
   },
   stores: { standins: Standins; upstream: Upstream },
   cleanups: Cleanups,
@@ -309,6 +315,7 @@ async function serveApi(
       webhooks: parts.webhooks,
       upstreamModels: (modality) => upstream.client.listModels(modality),
       reportError: (message, error) => parts.log.error(message, error),
+      scrape: () => parts.metrics.scrape(),
       health: async () => ({
         s3: { endpoint: standins.s3Endpoint, bucket: standins.bucket },
         upstream: upstream.name,
@@ -328,6 +335,7 @@ function wireLocal(
   stores: { standins: Standins; upstream: Upstream; events: EventSink },
   windows: ReturnType<typeof windowSleeper>,
   dispatcher: LocalDispatcher,
+  metrics: Metrics,
 ): Wiring {
   const { ddb: db, s3, tableName, bucket } = stores.standins;
   return wirePipeline({
@@ -338,6 +346,7 @@ function wireLocal(
     upstream: stores.upstream.client,
     sleep: windows.sleep,
     waker: dispatcher,
+    metrics,
   });
 }
 
@@ -353,10 +362,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The definition is synthesized first: it is the slowest part and needs nothing else.
     const definition = synthJobFlowDefinition();
     const apiKey = await loadOrCreateApiKey(dataDir, config.apiKey);
-    const { standins, upstream } = await startParts(options, dataDir, log, cleanups);
+    // The admission gauges are read at each scrape, from the wiring made below.
+    const metrics = prometheusMetrics(() =>
+      admissionGauges(wiring.pipeline.admission, wiring.pipeline.now()),
+    );
+    const { standins, upstream } = await startParts(options, dataDir, log, cleanups, metrics);
     const events = new JsonlFileSink(join(dataDir, EVENTS_FILE));
     const { ddb: db, s3, tableName, bucket } = standins;
-    const webhooks = startWebhooks(options, { ddb: db, tableName, events }, log, cleanups);
+    const webhooks = startWebhooks(options, { ddb: db, tableName, events }, log, cleanups, metrics);
     const windows = windowSleeper();
     const dispatcher = new LocalDispatcher(log);
     const wiring = wireLocal(
@@ -364,6 +377,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       { standins, upstream, events: webhooks.sink },
       windows,
       dispatcher,
+      metrics,
     );
     const starter = startExecutions(wiring, { definition, dispatcher, log }, windows, cleanups);
     const drops = routeDrops(standins.s3rver, dropDepsFrom(wiring, config.defaultModel), log);
@@ -372,7 +386,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       () => drops.drain(),
       () => drops.stop(),
     );
-    const parts = { starter, events, apiKey, config, webhooks: webhooks.api, log };
+    const parts = { starter, events, apiKey, config, webhooks: webhooks.api, log, metrics };
     const server = await serveApi(wiring, parts, { standins, upstream }, cleanups);
     await lock.announce(server.url);
     const resumed = await resumeLeftovers(
@@ -380,6 +394,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         jobs: wiring.pipeline.jobs,
         events: { emit: webhooks.sink.emit, readAll: () => events.readAll() },
         now: wiring.pipeline.now,
+        metrics,
       },
       { queue: wiring.queue, executions: starter },
       log,

@@ -23,6 +23,12 @@ import {
 
 export const SIM_TIME_SCALE = 0.05;
 
+/** REELAY_PRICES with os-2 at 0.025 a second: a 4 s job is estimated at 0.1; other models unpriced. */
+export const OS2_PRICES = JSON.stringify({
+  currency: "USD",
+  models: { "os-2": { per_second: { default: 0.025 } } },
+});
+
 export async function tempDir(label: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `reelay-e2e-${label}-`));
 }

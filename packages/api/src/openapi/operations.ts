@@ -926,6 +926,21 @@ export const OPERATIONS: Record<string, Operation> = {
     },
     errors: [UNAUTHORIZED, ADMIN_ONLY],
   },
+  "GET /metrics": {
+    summary: "Prometheus metrics (admin key only; local stack)",
+    description:
+      "The `reelay_` metrics in Prometheus text: jobs created and ended by model and error code, detection delay and end-to-end time, upstream requests and 429s, the admission queue and slots (read at the scrape), bytes copied, webhook deliveries and budget refusals. Prometheus sends the admin key as its bearer token. On AWS the same metrics go to CloudWatch and this route does not exist.",
+    tag: "service",
+    auth: true,
+    response: {
+      status: 200,
+      contentType: "text/plain",
+      example:
+        '# HELP reelay_jobs_succeeded_total Jobs that ended succeeded, by model.\n# TYPE reelay_jobs_succeeded_total counter\nreelay_jobs_succeeded_total{model="gamma-3.1"} 12\n',
+      description: "Prometheus text format 0.0.4.",
+    },
+    errors: [UNAUTHORIZED, ADMIN_ONLY],
+  },
   "POST /v1/batches": {
     summary: "Make a batch",
     description:

@@ -163,6 +163,13 @@ export class ReelayApiClient {
     return this.#json<BatchView>("GET", `/v1/batches/${encodeURIComponent(id)}`);
   }
 
+  /** GET /metrics (admin key): Prometheus text; a deployment without the route answers 404. */
+  async metrics(): Promise<string> {
+    const response = await this.#fetch("GET", "/metrics", undefined, {});
+    if (!response.ok) throw await this.#refusal(response);
+    return response.text();
+  }
+
   /** The results as JSONL text, one line per request line. */
   async batchResults(id: string): Promise<string> {
     const response = await this.#fetch(

@@ -19,7 +19,8 @@ import type { Reservation } from "../money/types.ts";
 import type { PipelineDeps } from "../pipeline/deps.ts";
 import { emitOnce } from "../pipeline/terminal.ts";
 
-export interface BudgetGateDeps extends Partial<Pick<PipelineDeps, "events" | "batches">> {
+export interface BudgetGateDeps
+  extends Partial<Pick<PipelineDeps, "events" | "batches" | "metrics">> {
   jobs: JobStore;
   now: () => Date;
   budgets?: BudgetLedger;
@@ -77,6 +78,7 @@ async function refuse(deps: BudgetGateDeps, job: Job, refusal: ReelayError): Pro
         events: deps.events,
         now: deps.now,
         ...(deps.batches === undefined ? {} : { batches: deps.batches }),
+        ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
       },
       failed,
     );

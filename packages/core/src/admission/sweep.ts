@@ -34,6 +34,10 @@ export async function sweep(deps: SweepDeps, graceMs = SWEEP_GRACE_MS): Promise<
   const result: SweepResult = { released: [], restarted: [], expired: [], dropped: [] };
   await sweepSlots(deps, graceMs, result);
   for await (const entry of deps.admission.store.entries()) await sweepEntry(deps, entry, result);
+  // A stuck job repaired, by what was done; entries merely dropped were not stuck.
+  for (const action of ["released", "restarted", "expired"] as const)
+    if (result[action].length > 0)
+      deps.metrics?.count("reelay_sweep_repairs_total", { action }, result[action].length);
   return result;
 }
 

@@ -12,7 +12,13 @@ import type { ErrorCode } from "../error-codes.ts";
 import { isReelayError, ReelayError } from "../errors.ts";
 import type { AdmissionControl } from "../admission/control.ts";
 import type { BatchTracker } from "../batches/progress.ts";
-import { type Clock, type EventSink, type ExecutionStopper, executionName } from "../ports.ts";
+import {
+  type Clock,
+  type EventSink,
+  type ExecutionStopper,
+  executionName,
+  type Metrics,
+} from "../ports.ts";
 import { emitOnce } from "../pipeline/terminal.ts";
 import type { JobStore } from "./store.ts";
 import type { Job, JobStatus } from "./types.ts";
@@ -31,6 +37,8 @@ export interface CancelDeps {
   budgets?: Pick<BudgetLedger, "settle">;
   /** Frees the job's slot or queue place; without it the dispatcher's sweep does, later. */
   admission?: Pick<AdmissionControl, "forget">;
+  /** Counts the job's end, with its event. */
+  metrics?: Metrics;
   now: Clock;
 }
 

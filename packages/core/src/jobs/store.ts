@@ -20,6 +20,8 @@ import {
   type DynamoDBDocumentClient,
 } from "@aws-sdk/lib-dynamodb";
 import { isReelayError, ReelayError, shownInput } from "../errors.ts";
+import { noMetrics } from "../metrics/record.ts";
+import type { Metrics } from "../ports.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { isJobId } from "./ids.ts";
 import { JOBS_LIST_INDEX, JOBS_LIST_PARTITION } from "./schema.ts";
@@ -188,11 +190,17 @@ export class JobStore {
   readonly tableName: string;
   readonly #db: DynamoDBDocumentClient;
   readonly #now: () => Date;
+  readonly #metrics: Metrics;
 
-  constructor(db: DynamoDBDocumentClient, tableName: string, options: { now?: () => Date } = {}) {
+  constructor(
+    db: DynamoDBDocumentClient,
+    tableName: string,
+    options: { now?: () => Date; metrics?: Metrics } = {},
+  ) {
     this.#db = db;
     this.tableName = tableName;
     this.#now = options.now ?? (() => new Date());
+    this.#metrics = options.metrics ?? noMetrics;
   }
 
   /** Writes a new job; `job_exists` (409) when the id is taken. */
@@ -205,6 +213,8 @@ export class JobStore {
           ConditionExpression: "attribute_not_exists(pk)",
         }),
       );
+      // Every path that makes a job (API, batches, drops, retries) comes through here once.
+      this.#metrics.count("reelay_jobs_created_total", { model: job.model });
       return job;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;

@@ -57,7 +57,7 @@ export const METRICS = {
   },
   reelay_upstream_requests_total: {
     kind: "counter",
-    help: "Requests to the upstream service, by operation (create, get, download).",
+    help: "Requests to the upstream service, by operation (create, get, download, models).",
     labels: ["operation"],
     unit: "Count",
   },
@@ -136,3 +136,13 @@ export const METRICS = {
 } as const satisfies Record<string, MetricSpec>;
 
 export type MetricName = keyof typeof METRICS;
+
+/** The catalog's names of one kind: counters are counted, histograms observed, gauges set. */
+export type MetricNameOf<K extends MetricKind> = {
+  [N in MetricName]: (typeof METRICS)[N]["kind"] extends K ? N : never;
+}[MetricName];
+
+/** A metric's labels, every one of them, each a string. */
+export type MetricLabels<N extends MetricName> = {
+  readonly [L in (typeof METRICS)[N]["labels"][number]]: string;
+};

@@ -8,7 +8,8 @@
  */
 import { isConditionFailure } from "../storage/conditions.ts";
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { ReelayError } from "../errors.ts";
+import { isReelayError, ReelayError } from "../errors.ts";
+import type { Metrics } from "../ports.ts";
 import type { Budget } from "./budget-schema.ts";
 import type { Job } from "../jobs/types.ts";
 import { chargedOf, costMicrosOf } from "./charge.ts";
@@ -42,6 +43,8 @@ export interface BudgetLedgerOptions {
   deployment?: Budget | undefined;
   /** A stored key's budget by its id, read at admission for jobs queued without a reservation. */
   keyBudgetOf?: (keyId: string) => Promise<Budget | undefined>;
+  /** Counts each refusal by the budget that refused (key, deployment). */
+  metrics?: Metrics;
 }
 
 export class BudgetLedger {
@@ -94,6 +97,11 @@ export class BudgetLedger {
       return reserved;
     } catch (error) {
       await this.release(reserved);
+      // Both refusals come through here: a create answered 402 and a job failed at admission.
+      if (isReelayError(error, "budget_exceeded")) {
+        const { budget } = (error.details ?? {}) as { budget?: string };
+        this.#options.metrics?.count("reelay_budget_refusals_total", { budget: budget ?? "key" });
+      }
       throw error;
     }
   }

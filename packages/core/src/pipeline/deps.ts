@@ -2,7 +2,7 @@
 import type { BudgetLedger } from "../money/budget.ts";
 import type { AdmissionControl } from "../admission/control.ts";
 import type { BatchTracker } from "../batches/progress.ts";
-import type { Clock, EventSink } from "../ports.ts";
+import type { Clock, EventSink, Metrics } from "../ports.ts";
 import type { GenerationStatsStore } from "../jobs/generation-stats.ts";
 import type { JobStore } from "../jobs/store.ts";
 import type { ObjectStore } from "../storage/objects.ts";
@@ -33,6 +33,8 @@ export interface PipelineDeps {
   batches?: Pick<BatchTracker, "jobEnded">;
   /** Settles an ended job's budget reservation to what it cost (money/budget.ts). */
   budgets?: Pick<BudgetLedger, "settle">;
+  /** Where the steps' metrics go (metrics/record.ts); absent = none. */
+  metrics?: Metrics;
 }
 
 export interface FlowState {

@@ -21,7 +21,8 @@ import {
   observedGenerationMs,
   pollDelayMs,
 } from "../polling/policy.ts";
-import { copyUrlToS3 } from "../storage/copy.ts";
+import { noMetrics, recordCopy, recordDetection } from "../metrics/record.ts";
+import { type CopiedObject, copyUrlToS3, type KeyChoice } from "../storage/copy.ts";
 import type { TaskAnswer } from "../upstream/client.ts";
 import type { FailureInput, FlowState, PipelineDeps } from "./deps.ts";
 import { asStepError, Requeued, TransientError } from "./errors.ts";
@@ -331,6 +332,10 @@ async function look(
     });
     // Advisory, like reading it: a lost sample must not fail a job whose task is done.
     await deps.generationStats?.record(generationStatsKey(job), ms).catch(() => undefined);
+    recordDetection(deps.metrics ?? noMetrics, job, {
+      runningSeenAt: state.runningSeenAt,
+      doneSeenAt: now,
+    });
   }
   return {
     ...next,
@@ -448,6 +453,23 @@ async function askedUrlsOf(deps: PipelineDeps, job: Job): Promise<string[]> {
   return answer.state.outputUrls;
 }
 
+/** One output copied, counted as an upstream download (a 429 too) and by its bytes and speed. */
+async function meteredCopy(deps: PipelineDeps, url: string, key: KeyChoice): Promise<CopiedObject> {
+  const metrics = deps.metrics ?? noMetrics;
+  const operation = "download";
+  const started = performance.now();
+  metrics.count("reelay_upstream_requests_total", { operation });
+  try {
+    const copied = await copyUrlToS3(deps.fetch, url, deps.objects, key);
+    recordCopy(metrics, copied.bytes, performance.now() - started);
+    return copied;
+  } catch (error) {
+    if (error instanceof ReelayError && error.status === 429)
+      metrics.count("reelay_upstream_429_total", { operation });
+    throw error;
+  }
+}
+
 async function copyOutputs(deps: PipelineDeps, job: Job, urls: string[]): Promise<JobOutput[]> {
   if (urls.length === 0)
     throw new ReelayError(
@@ -460,7 +482,7 @@ async function copyOutputs(deps: PipelineDeps, job: Job, urls: string[]): Promis
       job.kind === "video"
         ? videoKey(job.id)
         : (contentType: string) => imageKey(job.id, index, contentType, url);
-    const copied = await copyUrlToS3(deps.fetch, url, deps.objects, key);
+    const copied = await meteredCopy(deps, url, key);
     outputs.push({
       bucket: copied.bucket,
       key: copied.key,

@@ -7,6 +7,7 @@
 import { buildTerminalEvent } from "../events/types.ts";
 import { isReelayError } from "../errors.ts";
 import type { Job } from "../jobs/types.ts";
+import { noMetrics, recordJobEnd } from "../metrics/record.ts";
 import type { PipelineDeps } from "./deps.ts";
 import { manifestKey, manifestOf } from "./outputs.ts";
 
@@ -15,7 +16,7 @@ import { manifestKey, manifestOf } from "./outputs.ts";
  * stands after that (eventEmittedAt set), or undefined when another step recorded its emit first.
  */
 export async function emitOnce(
-  deps: Pick<PipelineDeps, "jobs" | "events" | "now" | "batches" | "budgets">,
+  deps: Pick<PipelineDeps, "jobs" | "events" | "now" | "batches" | "budgets" | "metrics">,
   job: Job,
 ): Promise<Job | undefined> {
   if (job.eventEmittedAt !== undefined) return job;
@@ -31,6 +32,8 @@ export async function emitOnce(
     await deps.batches?.jobEnded(recorded).catch(() => undefined);
     // ... and settles its budget reservation, once: the job's cost replaces its estimate.
     await deps.budgets?.settle(recorded);
+    // ... and counts its outcome, so every path that ends a job is counted once.
+    recordJobEnd(deps.metrics ?? noMetrics, recorded);
     return recorded;
   } catch (error) {
     // Someone recorded it first: the event is out either way.

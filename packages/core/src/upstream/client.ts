@@ -15,6 +15,8 @@ import {
   readTaskId,
   type TaskState,
 } from "../contract/responses.ts";
+import { noMetrics } from "../metrics/record.ts";
+import type { Metrics } from "../ports.ts";
 import { parseBaseUrl } from "./base-url.ts";
 import {
   badResponse,
@@ -43,6 +45,8 @@ export interface UpstreamClientOptions {
   random?: () => number;
   /** Clock for Retry-After dates. */
   now?: () => number;
+  /** Counts every request (each attempt) and every 429, by operation. */
+  metrics?: Metrics;
 }
 
 export interface CreateOptions {
@@ -135,6 +139,7 @@ export class UpstreamClient {
   readonly #random: () => number;
   readonly #now: () => number;
   readonly #redact: Redact;
+  readonly #metrics: Metrics;
 
   constructor(options: UpstreamClientOptions) {
     this.baseUrl = parseBaseUrl(options.baseUrl);
@@ -160,6 +165,7 @@ export class UpstreamClient {
     this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
     this.#redact = redactor(this.#apiKey);
+    this.#metrics = options.metrics ?? noMetrics;
   }
 
   async createVideo(body: object, opts: CreateOptions): Promise<VideoCreated> {
@@ -276,8 +282,10 @@ export class UpstreamClient {
     // With a time limit, an attempt waits for its answer only until then, and a pause that would end after it is not taken.
     const left = () =>
       options.until === undefined ? Number.POSITIVE_INFINITY : options.until - this.#now();
+    const operation = operationOf(method, options);
     for (let attempt = 1; ; attempt += 1) {
       const call = { method, endpoint, attempts: attempt };
+      this.#metrics.count("reelay_upstream_requests_total", { operation });
       const last = attempt >= this.#maxAttempts;
       const timeoutMs = Math.max(1, Math.min(this.#timeoutMs, left()));
       let status: number;
@@ -312,6 +320,7 @@ export class UpstreamClient {
         }
         return { status, body: parsed.value, attempts: attempt };
       }
+      if (status === 429) this.#metrics.count("reelay_upstream_429_total", { operation });
       const errorBody = errorBodyOf(text);
       const retryAfterMs =
         status === 429 || status === 503 ? parseRetryAfterMs(retryAfter, this.#now()) : undefined;
@@ -337,6 +346,12 @@ export class UpstreamClient {
       await this.#sleep(pauseMs);
     }
   }
+}
+
+/** The metrics' operation: a create (POST), a task query, or the model listing. */
+function operationOf(method: string, options: SendOptions): string {
+  if (method === "POST") return "create";
+  return options.taskQuery === true ? "get" : "models";
 }
 
 function isFailedTask(body: unknown): boolean {

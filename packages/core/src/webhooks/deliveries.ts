@@ -23,6 +23,8 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { ReelayError } from "../errors.ts";
 import { JOBS_LIST_INDEX } from "../jobs/schema.ts";
+import { noMetrics } from "../metrics/record.ts";
+import type { Metrics } from "../ports.ts";
 import { isConditionFailure } from "../storage/conditions.ts";
 import { partitionItems } from "../storage/partition.ts";
 
@@ -91,10 +93,13 @@ export interface DeliveryFilters {
 export class DeliveryStore {
   readonly #db: DynamoDBDocumentClient;
   readonly #table: string;
+  readonly #metrics: Metrics;
 
-  constructor(db: DynamoDBDocumentClient, tableName: string) {
+  /** `metrics` counts each attempt recorded here (the sender's store; the API's records none). */
+  constructor(db: DynamoDBDocumentClient, tableName: string, options: { metrics?: Metrics } = {}) {
     this.#db = db;
     this.#table = tableName;
+    this.#metrics = options.metrics ?? noMetrics;
   }
 
   /** Writes a new delivery; false when one with its id exists (an event enqueued twice). */
@@ -204,11 +209,20 @@ export class DeliveryStore {
           },
         }),
       );
+      // Counted once the attempt is on record: under the lease, so once whoever sent it.
+      this.#countAttempt(claimed, next.status);
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
       throw error;
     }
+  }
+
+  #countAttempt(claimed: ClaimedDelivery, status: DeliveryStatus): void {
+    const outcome = status === "delivered" ? "delivered" : "failed";
+    this.#metrics.count("reelay_webhook_deliveries_total", { outcome });
+    if (claimed.attempts.length > 0) this.#metrics.count("reelay_webhook_retries_total", {});
+    if (status === "dead") this.#metrics.count("reelay_webhook_dead_letters_total", {});
   }
 
   /**

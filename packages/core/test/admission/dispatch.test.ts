@@ -16,6 +16,8 @@ import { JobStore } from "../../src/jobs/store.ts";
 import type { Job, JobSource } from "../../src/jobs/types.ts";
 import { validate } from "../../src/validate/index.ts";
 import { type LocalAws, startLocalAws } from "../support/local-aws.ts";
+import { recordingMetrics } from "../support/recording-metrics.ts";
+import { admissionGauges } from "../../src/metrics/admission.ts";
 import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import { createJobsTableInput } from "../../src/jobs/schema.ts";
 
@@ -270,5 +272,38 @@ describe("the sweep", () => {
     const events = (await world.events.readAll()).filter((e) => e.detail.jobId === waiting.id);
     expect(events.map((e) => e["detail-type"])).toEqual(["Generation Failed"]);
     expect(await world.store.entry(waiting.id)).toBeUndefined();
+  });
+});
+
+describe("admission's metrics", () => {
+  it("the gauges: jobs waiting, the oldest one's age, slots held and the limit, read as they stand", async () => {
+    world = await makeWorld({ concurrency: 1, queueTimeoutS: 600 });
+    const first = await queued(keyA);
+    await queued(keyB, "high", new Date(world.now.at - 30_000));
+    await queued(keyA, "low", new Date(world.now.at - 10_000));
+    expect((await dispatch(world.deps)).admitted).toEqual([first.id]);
+    // Key B's job, made 30 s before, waits behind the lanes' order: the oldest, 35 s old now.
+    world.now.at += 5_000;
+    expect(await admissionGauges(world.control, new Date(world.now.at))).toEqual({
+      reelay_queue_depth: 2,
+      reelay_queue_oldest_age_seconds: 35,
+      reelay_slots_in_use: 1,
+      reelay_slots_limit: 1,
+    });
+  });
+
+  it("a sweep that ends a job for queue_timeout counts one repair `expired` and one failure by its code", async () => {
+    world = await makeWorld({ concurrency: 1, queueTimeoutS: 60 });
+    const metrics = recordingMetrics();
+    await queued(keyA);
+    await queued(keyA);
+    await dispatch(world.deps);
+    world.now.at += 61_000;
+    await sweep({ ...world.deps, metrics });
+    expect({
+      expired: metrics.total("reelay_sweep_repairs_total", { action: "expired" }),
+      released: metrics.total("reelay_sweep_repairs_total", { action: "released" }),
+      failed: metrics.total("reelay_jobs_failed_total", { model: "os-2", code: "queue_timeout" }),
+    }).toEqual({ expired: 1, released: 0, failed: 1 });
   });
 });

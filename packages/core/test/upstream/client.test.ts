@@ -12,6 +12,7 @@ import {
   type Step,
 } from "./http-fixture.ts";
 import { caught } from "./rejection.ts";
+import { recordingMetrics } from "../support/recording-metrics.ts";
 
 const KEY = "sk-live-SECRET-0123456789abcdef";
 const TASK = {
@@ -533,5 +534,33 @@ describe("the API key never appears in an error", () => {
     const error = await caught(client.getVideoTask("vidtsk_abc"));
     expect(error.code).toBe("upstream_network");
     expect(everythingIn(error)).not.toContain(KEY);
+  });
+});
+
+describe("metrics", () => {
+  it("counts every request, retries included, and every 429, by operation (create, get, models)", async () => {
+    const metrics = recordingMetrics();
+    const { client } = await setup(
+      [
+        json(429, { error: { message: "slow down" } }, { "retry-after": "0" }),
+        json(200, TASK),
+        json(429, { error: { message: "slow down" } }, { "retry-after": "0" }),
+        json(503, { error: { message: "busy" } }),
+        json(200, TASK),
+        json(200, { data: [{ id: "os-2" }] }),
+      ],
+      { metrics },
+    );
+    await client.createVideo({ model: "os-2", prompt: "p" }, { idempotencyKey: "k1" });
+    await client.getVideoTask("vidtsk_abc");
+    await client.listModels();
+    const count = (name: string, operation: string) => metrics.total(name, { operation });
+    expect({
+      create: count("reelay_upstream_requests_total", "create"),
+      get: count("reelay_upstream_requests_total", "get"),
+      models: count("reelay_upstream_requests_total", "models"),
+      create429: count("reelay_upstream_429_total", "create"),
+      get429: count("reelay_upstream_429_total", "get"),
+    }).toEqual({ create: 2, get: 3, models: 1, create429: 1, get429: 1 });
   });
 });

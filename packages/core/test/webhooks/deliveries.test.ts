@@ -19,6 +19,7 @@ import { allTargets, subscriberKey, targetOf, targetsFor } from "../../src/webho
 import { SubscriberStore } from "../../src/webhooks/managed.ts";
 import { signWebhook } from "../../src/webhooks/sign.ts";
 import { startLocalAws, type LocalAws } from "../support/local-aws.ts";
+import { recordingMetrics } from "../support/recording-metrics.ts";
 import { event } from "./fixtures.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
 
@@ -72,6 +73,32 @@ function verify(request: Receiver["received"][number], key = secret): unknown {
   );
   return new Webhook(key).verify(request.body, headers);
 }
+
+describe("delivery metrics", () => {
+  it("counts each attempt by outcome once it is on record, every attempt after the first as a retry, and a delivery out of attempts as a dead letter", async () => {
+    const metrics = recordingMetrics();
+    const flaky = await receiver((n) => (n === 1 ? 503 : 200));
+    const down = await receiver(() => 500);
+    const { deps, advance, tableName } = await setup(
+      [
+        { url: flaky.url, secret },
+        { url: down.url, secret },
+      ],
+      [0, 5],
+    );
+    const metered = { ...deps, store: new DeliveryStore(aws.ddb, tableName, { metrics }) };
+    await enqueueEvent(metered, event, metered.subscribers.config.map(targetOf));
+    await sweepDeliveries(metered);
+    advance(5);
+    await sweepDeliveries(metered);
+    expect({
+      delivered: metrics.total("reelay_webhook_deliveries_total", { outcome: "delivered" }),
+      failed: metrics.total("reelay_webhook_deliveries_total", { outcome: "failed" }),
+      retries: metrics.total("reelay_webhook_retries_total"),
+      dead: metrics.total("reelay_webhook_dead_letters_total"),
+    }).toEqual({ delivered: 1, failed: 3, retries: 2, dead: 1 });
+  });
+});
 
 describe("REELAY_WEBHOOK_SCHEDULE", () => {
   it("parses waits in seconds and refuses a negative, empty or non-numeric wait", () => {
