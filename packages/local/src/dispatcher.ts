@@ -16,6 +16,14 @@ import type { Logger } from "./log.ts";
 
 /** How often the sweep runs; also the longest a lost wake could delay an admission. */
 const SWEEP_INTERVAL_MS = 5_000;
+/**
+ * A wake waits this long before its run, so the wakes of a busy second (every create queues a job,
+ * every ended task frees a slot) share runs: each run reads the admission item and the queue's
+ * head whether it admits one job or ten.
+ */
+const COALESCE_MS = 10;
+/** Due batches are looked for at most this often (one read of the due set), and always after. */
+const BATCH_CHECK_MS = 250;
 /** An open batch not counted up for this long is recounted by the sweep (a count lost to a crash). */
 const STALE_BATCH_MS = 30_000;
 
@@ -31,6 +39,8 @@ export class LocalDispatcher implements DispatchWaker {
   #due: NodeJS.Timeout | undefined;
   #sweeps: NodeJS.Timeout | undefined;
   #sweeping: Promise<void> | undefined;
+  #batchesCheckedAt = 0;
+  #batchCheck: NodeJS.Timeout | undefined;
 
   constructor(log: Logger) {
     this.#log = log;
@@ -64,6 +74,7 @@ export class LocalDispatcher implements DispatchWaker {
     this.#stopped = true;
     clearInterval(this.#sweeps);
     clearTimeout(this.#due);
+    clearTimeout(this.#batchCheck);
     await this.#sweeping;
     await this.idle();
   }
@@ -74,9 +85,13 @@ export class LocalDispatcher implements DispatchWaker {
       this.#again = true;
       return;
     }
-    this.#running = this.#runs(this.#deps).finally(() => {
-      this.#running = undefined;
-    });
+    const deps = this.#deps;
+    // Wakes during the pause set #again, which the run then clears: they ride this run.
+    this.#running = new Promise((resolve) => setTimeout(resolve, COALESCE_MS))
+      .then(() => this.#runs(deps))
+      .finally(() => {
+        this.#running = undefined;
+      });
   }
 
   async #runs(deps: LocalDispatchDeps): Promise<void> {
@@ -85,12 +100,26 @@ export class LocalDispatcher implements DispatchWaker {
       try {
         const result = await dispatch(deps);
         if (result.retryInMs !== undefined) this.#dueIn(result.retryInMs);
-        const completed = await completeDueBatches(deps.completion);
-        for (const batchId of completed) this.#log.info(`batch ${batchId} completed`, { batchId });
+        await this.#completeDueBatches(deps);
       } catch (error) {
         this.#log.error("a dispatch run stopped; the next wake or sweep goes on", error);
       }
     } while (this.#again && !this.#stopped);
+  }
+
+  /** Completes the batches marked due, at most every BATCH_CHECK_MS; a skipped look comes later. */
+  async #completeDueBatches(deps: LocalDispatchDeps): Promise<void> {
+    const wait = this.#batchesCheckedAt + BATCH_CHECK_MS - Date.now();
+    if (wait > 0) {
+      this.#batchCheck ??= setTimeout(() => {
+        this.#batchCheck = undefined;
+        this.#kick();
+      }, wait).unref();
+      return;
+    }
+    this.#batchesCheckedAt = Date.now();
+    const completed = await completeDueBatches(deps.completion);
+    for (const batchId of completed) this.#log.info(`batch ${batchId} completed`, { batchId });
   }
 
   #dueIn(ms: number): void {

@@ -73,7 +73,16 @@ describe("stopping and starting the local stack", () => {
     }
     expect(record.status).toBe("succeeded");
     expect(simulator.counters().tasksByKey[id]).toBe(1);
-    const events = await new JsonlFileSink(join(dataDir, EVENTS_FILE)).readAll();
-    expect(events.filter((event) => event.detail.jobId === id)).toHaveLength(1);
+    // The record turns succeeded just before its event is appended: wait for the event, not the status.
+    const eventsOf = async () =>
+      (await new JsonlFileSink(join(dataDir, EVENTS_FILE)).readAll()).filter(
+        (event) => event.detail.jobId === id,
+      );
+    let events = await eventsOf();
+    for (let i = 0; i < 50 && events.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      events = await eventsOf();
+    }
+    expect(events).toHaveLength(1);
   });
 });

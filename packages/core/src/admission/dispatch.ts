@@ -42,17 +42,22 @@ const MAX_IN_RUN_WAIT_MS = 2_000;
 
 type Outcome = "admitted" | "skipped" | "full" | "too_soon";
 
-/** Admits jobs until the slots are full, the queue is empty, or the rate holds the next one back. */
+/**
+ * Admits jobs until the slots are full, the queue is empty, or the rate holds the next one back.
+ * The admission item is read once a run and kept up to date with the run's own admissions; it is
+ * read again only when a slot write is refused (another writer moved it), since the conditional
+ * slot write, not this copy, is what keeps the limit. A slot freed meanwhile wakes another run.
+ */
 export async function dispatch(deps: DispatchDeps): Promise<DispatchResult> {
   const { admission } = deps;
   await admission.store.ensure();
   const admitted: string[] = [];
+  let state = await admission.store.state();
   for (
     let round = 0;
     admitted.length < MAX_ADMITS_PER_RUN && round < 2 * MAX_ADMITS_PER_RUN;
     round++
   ) {
-    const state = await admission.store.state();
     const limit = effectiveLimit(admission.settings, state.learned);
     if (Object.keys(state.held).length >= limit) break;
     const waitMs = state.nextAdmitAt - deps.now().getTime();
@@ -60,12 +65,23 @@ export async function dispatch(deps: DispatchDeps): Promise<DispatchResult> {
       if (waitMs > MAX_IN_RUN_WAIT_MS || deps.sleep === undefined)
         return { admitted, retryInMs: waitMs };
       await deps.sleep(waitMs);
+      state = await admission.store.state();
       continue;
     }
     const entry = await admission.store.next(state.cursor);
     if (entry === undefined) break;
+    const now = deps.now().getTime();
     const outcome = await admitOne(deps, entry, limit);
-    if (outcome === "admitted") admitted.push(entry.jobId);
+    if (outcome === "admitted") {
+      admitted.push(entry.jobId);
+      // What the slot write just set, as state() would read it back.
+      state = {
+        ...state,
+        held: { ...state.held, [entry.jobId]: new Date(now).toISOString() },
+        nextAdmitAt: Math.max(state.nextAdmitAt, now + spacingMs(deps)),
+        cursor: entry.lane,
+      };
+    } else if (outcome !== "skipped") state = await admission.store.state();
   }
   return { admitted };
 }

@@ -55,6 +55,8 @@ function sortKey(entry: Pick<QueueEntry, "lane" | "priority" | "enqueuedAt" | "j
 export class AdmissionStore {
   readonly #db: DynamoDBDocumentClient;
   readonly #table: string;
+  /** The admission item has its holder map: nothing removes it, so once is enough per process. */
+  #ensured = false;
 
   constructor(db: DynamoDBDocumentClient, tableName: string) {
     this.#db = db;
@@ -77,6 +79,7 @@ export class AdmissionStore {
 
   /** The admission item with an empty holder map, so slot writes can address `held.<jobId>`. */
   async ensure(): Promise<void> {
+    if (this.#ensured) return;
     await this.#db.send(
       new UpdateCommand({
         TableName: this.#table,
@@ -85,6 +88,7 @@ export class AdmissionStore {
         ExpressionAttributeValues: { ":empty": {} },
       }),
     );
+    this.#ensured = true;
   }
 
   /**
@@ -209,10 +213,14 @@ export class AdmissionStore {
     return answer.Item === undefined ? undefined : toEntry(answer.Item);
   }
 
-  /** The head of the first lane after `cursor`, wrapping to the first lane; undefined = empty queue. */
+  /**
+   * The head of the first lane after `cursor`, wrapping to the first lane; undefined = empty queue.
+   * The queue's head comes first: an empty queue (most dispatch runs' last look) is one Query.
+   */
   async next(cursor: string): Promise<QueueEntry | undefined> {
-    const after = cursor === "" ? undefined : await this.#first(`${cursor}#~`);
-    return after ?? (await this.#first(undefined));
+    const head = await this.#first(undefined);
+    if (head === undefined || cursor === "" || sortKey(head) > `${cursor}#~`) return head;
+    return (await this.#first(`${cursor}#~`)) ?? head;
   }
 
   async #first(after: string | undefined): Promise<QueueEntry | undefined> {

@@ -56,6 +56,8 @@ export interface FlowState {
    */
   outputUrls?: string[];
   outputUrlsSeenAt?: string;
+  /** Poll freed the job's admission slot when the task ended: Finish and RecordFailure need not again. */
+  slotReleased?: boolean;
   /** ISO time the upstream task was last seen running, so a finish can be timed to within a poll interval. */
   runningSeenAt?: string;
 }

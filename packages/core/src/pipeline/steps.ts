@@ -355,17 +355,22 @@ export function poll(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
   return guarded(deps, state.jobId, "poll", async () => {
     const next = await pollWindow(deps, state);
     // The upstream task ended (or the job did): its slot goes to the next job in the queue.
-    if (next.outcome !== "running") await releaseSlot(deps, state.jobId);
+    if (next.outcome !== "running" && (await releaseSlot(deps, state.jobId)))
+      return { ...next, slotReleased: true };
     return next;
   });
 }
 
 /**
- * Frees the job's admission slot. Bookkeeping only: a failed release never fails the job, and
- * the dispatcher's sweep frees a slot whose job has ended.
+ * Frees the job's admission slot; false when that failed. Bookkeeping only: a failed release
+ * never fails the job, and the dispatcher's sweep frees a slot whose job has ended.
  */
-async function releaseSlot(deps: PipelineDeps, jobId: string): Promise<void> {
-  await deps.admission?.release(jobId).catch(() => undefined);
+async function releaseSlot(deps: PipelineDeps, jobId: string): Promise<boolean> {
+  if (deps.admission === undefined) return false;
+  return deps.admission.release(jobId).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function pollWindow(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
@@ -538,7 +543,7 @@ export function finish(
   state: FlowState,
 ): Promise<{ jobId: string; status: "succeeded" }> {
   return guarded(deps, state.jobId, "finish", async () => {
-    await releaseSlot(deps, state.jobId);
+    if (state.slotReleased !== true) await releaseSlot(deps, state.jobId);
     const done = { jobId: state.jobId, status: "succeeded" as const };
     const succeed = () =>
       deps.jobs.transition(state.jobId, {
@@ -591,7 +596,7 @@ export async function recordFailure(
   input: FailureInput,
 ): Promise<{ jobId: string; status: TerminalStatus }> {
   try {
-    await releaseSlot(deps, input.jobId);
+    if (input.slotReleased !== true) await releaseSlot(deps, input.jobId);
     const job = await deps.jobs.require(input.jobId);
     if (isTerminal(job.status)) {
       await emitOnce(deps, job);

@@ -149,6 +149,30 @@ describe("the dispatcher", () => {
     expect(await world.control.position(await world.jobs.require(waiting!.id))).toBe(1);
   });
 
+  it("a run reads the admission item once however many it admits, and finds the queue empty with one query", async () => {
+    for (let i = 0; i < 3; i++) await queued(keyA);
+    const sent: string[] = [];
+    const counting = {
+      send: (command: { constructor: { name: string }; input: { Key?: { pk?: string } } }) => {
+        sent.push(`${command.constructor.name} ${command.input.Key?.pk ?? ""}`.trim());
+        return aws.ddb.send(command as never);
+      },
+    } as unknown as typeof aws.ddb;
+    const store = new AdmissionStore(counting, `admission-${tables}`);
+    const control = new AdmissionControl({
+      store,
+      jobs: world.jobs,
+      settings: { concurrency: 5, queueTimeoutS: 3600 },
+      waker: { wake: async () => undefined },
+      now: () => new Date(world.now.at),
+    });
+    const result = await dispatch({ ...world.deps, admission: control });
+    expect(result.admitted).toHaveLength(3);
+    expect(sent.filter((c) => c === "GetCommand admission")).toHaveLength(1);
+    // The head, then (a cursor set, one lane) the head and the lane after it, twice; then empty: one.
+    expect(sent.filter((c) => c === "QueryCommand")).toHaveLength(1 + 2 + 2 + 1);
+  });
+
   it("serves API keys round-robin: key B's one job is admitted beside key A's first, not after all of A's", async () => {
     for (let i = 0; i < 5; i++) await queued(keyA);
     const b = await queued(keyB);

@@ -13,6 +13,8 @@ import { caught } from "../upstream/rejection.ts";
 import { json, startScripted } from "../upstream/http-fixture.ts";
 import { UpstreamClient } from "../../src/upstream/client.ts";
 import { GenerationStatsStore, generationStatsKey } from "../../src/jobs/generation-stats.ts";
+import { AdmissionControl } from "../../src/admission/control.ts";
+import { AdmissionStore } from "../../src/admission/store.ts";
 
 const VIDEO = { model: "gamma-3.1", prompt: "a paper boat in the rain" };
 const MB = 1024 * 1024;
@@ -64,6 +66,33 @@ describe("a whole job, step by step", () => {
     expect(manifest).toMatchObject({ id: job.id, status: "succeeded" });
     // The upstream key appears in no record, event or manifest.
     expect(JSON.stringify([job, events, manifest])).not.toContain(UPSTREAM_KEY);
+  });
+
+  it("under admission, the Poll that sees the task done frees the slot once; Download and Finish do not free it again", async () => {
+    const h = await harness();
+    const store = new AdmissionStore(h.aws.ddb, h.aws.tableName);
+    const admission = new AdmissionControl({
+      store,
+      jobs: h.deps.jobs,
+      settings: { concurrency: 2, queueTimeoutS: 3600 },
+      waker: { wake: async () => undefined },
+      now: () => new Date(),
+    });
+    const released: string[] = [];
+    const release = admission.release.bind(admission);
+    admission.release = async (jobId) => {
+      released.push(jobId);
+      await release(jobId);
+    };
+    const deps = { ...h.deps, admission };
+    const job = await queuedJob(deps, { ...VIDEO, duration_sec: 4 });
+    await store.ensure();
+    await store.acquire(job.id, { limit: 2, now: Date.now(), spacingMs: 0, lane: "api" });
+    const { state, status } = await runFlow(deps, job.id);
+    expect(status).toBe("succeeded");
+    expect(state.slotReleased).toBe(true);
+    expect(released).toEqual([job.id]);
+    expect((await store.state()).held).toEqual({});
   });
 
   it("an image job stores every image as outputs/<jobId>/image-<n>.png", async () => {
