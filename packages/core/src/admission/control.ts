@@ -21,6 +21,9 @@ import {
 } from "./settings.ts";
 import type { AdmissionStore, QueueEntry } from "./store.ts";
 
+/** How old a copy of the admission item a clean create may learn from. */
+const RECENT_STATE_MS = 250;
+
 /** Drops wait behind people: they default to low priority, the API and the CLI to normal. */
 export function priorityOf(job: Pick<Job, "priority" | "source">): Priority {
   return job.priority ?? (job.source.type === "drop" ? "low" : "normal");
@@ -131,10 +134,15 @@ export class AdmissionControl {
   async cleanCreate(): Promise<void> {
     const { store, settings, waker } = this.#deps;
     if (settings.concurrency !== undefined) return;
-    const state = await store.state();
-    const next = afterCleanCreate(state.learned, Object.keys(state.held).length);
-    const grew = next.limit > state.learned.limit;
-    if ((await store.learn(state.learnedVersion, next)) && grew) await waker.wake();
+    // A copy read in the last RECENT_STATE_MS will do; one that lost the race is read again once.
+    for (const maxAgeMs of [RECENT_STATE_MS, 0]) {
+      const state = await store.recentState(maxAgeMs);
+      const next = afterCleanCreate(state.learned, Object.keys(state.held).length);
+      if (await store.learn(state.learnedVersion, next)) {
+        if (next.limit > state.learned.limit) await waker.wake();
+        return;
+      }
+    }
   }
 
   /** Where admission stands now: for operators (GET /v1/admission) and the soak's leak check. */

@@ -57,6 +57,8 @@ export class AdmissionStore {
   readonly #table: string;
   /** The admission item has its holder map: nothing removes it, so once is enough per process. */
   #ensured = false;
+  /** The last state this process read, and when (epoch ms). */
+  #last: { state: AdmissionState; at: number } | undefined;
 
   constructor(db: DynamoDBDocumentClient, tableName: string) {
     this.#db = db;
@@ -68,13 +70,30 @@ export class AdmissionStore {
       new GetCommand({ TableName: this.#table, Key: { pk: ADMISSION_KEY }, ConsistentRead: true }),
     );
     const item = answer.Item ?? {};
-    return {
+    const state = {
       held: (item.held as Record<string, string> | undefined) ?? {},
       learned: (item.learned as LearnedLimit | undefined) ?? FIRST_LEARNED,
       learnedVersion: (item.learnedVersion as number | undefined) ?? 0,
       nextAdmitAt: (item.nextAdmitAt as number | undefined) ?? 0,
       cursor: (item.cursor as string | undefined) ?? "",
     };
+    this.#last = { state, at: Date.now() };
+    return state;
+  }
+
+  /** Applies this process's own successful write to the kept copy, as a read would now see it. */
+  #follow(change: (state: AdmissionState) => AdmissionState): void {
+    if (this.#last !== undefined) this.#last = { ...this.#last, state: change(this.#last.state) };
+  }
+
+  /**
+   * The state this process read at most `maxAgeMs` ago (with its own writes since applied), else a fresh read. For a writer whose
+   * write is conditional anyway (learn: on learnedVersion), so a stale copy costs a lost race, never
+   * a wrong limit; on the local stack the dispatcher's reads usually serve it.
+   */
+  async recentState(maxAgeMs: number): Promise<AdmissionState> {
+    const last = this.#last;
+    return last !== undefined && Date.now() - last.at <= maxAgeMs ? last.state : this.state();
   }
 
   /** The admission item with an empty holder map, so slot writes can address `held.<jobId>`. */
@@ -117,6 +136,12 @@ export class AdmissionStore {
           },
         }),
       );
+      this.#follow((state) => ({
+        ...state,
+        held: { ...state.held, [jobId]: new Date(opts.now).toISOString() },
+        nextAdmitAt: opts.now + opts.spacingMs,
+        cursor: opts.lane,
+      }));
       return "acquired";
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
@@ -146,6 +171,11 @@ export class AdmissionStore {
           throw error;
         },
       );
+    if (answer)
+      this.#follow((state) => {
+        const { [jobId]: _freed, ...held } = state.held;
+        return { ...state, held };
+      });
     return answer;
   }
 
@@ -154,11 +184,16 @@ export class AdmissionStore {
    * first: this change is then dropped, which only makes the limit adapt a step later.
    */
   async learn(version: number, next: LearnedLimit): Promise<boolean> {
-    return this.#conditional({
+    const learned = await this.#conditional({
       UpdateExpression: "SET learned = :next, learnedVersion = :bumped",
       ConditionExpression: "attribute_not_exists(learnedVersion) OR learnedVersion = :version",
       ExpressionAttributeValues: { ":next": next, ":version": version, ":bumped": version + 1 },
     });
+    // The kept copy follows this process's own change, and is dropped when another writer's won.
+    if (learned)
+      this.#follow((state) => ({ ...state, learned: next, learnedVersion: version + 1 }));
+    else this.#last = undefined;
+    return learned;
   }
 
   /** No admission before `until` (epoch ms); a hold only ever moves the next create later. */

@@ -95,6 +95,19 @@ async function queued(
   return job;
 }
 
+/** The test's DynamoDB client, with every command's name (and key) recorded in `sent` first. */
+function countingClient(sent: string[], withKey = false): typeof aws.ddb {
+  return {
+    send: (command: { constructor: { name: string }; input: { Key?: { pk?: string } } }) => {
+      const key = withKey ? command.input.Key?.pk : undefined;
+      sent.push(
+        key === undefined ? command.constructor.name : `${command.constructor.name} ${key}`,
+      );
+      return aws.ddb.send(command as never);
+    },
+  } as unknown as typeof aws.ddb;
+}
+
 const keyA: JobSource = { type: "api", apiKeyId: "key_a" };
 const keyB: JobSource = { type: "api", apiKeyId: "key_b" };
 
@@ -152,13 +165,7 @@ describe("the dispatcher", () => {
   it("a run reads the admission item once however many it admits, and finds the queue empty with one query", async () => {
     for (let i = 0; i < 3; i++) await queued(keyA);
     const sent: string[] = [];
-    const counting = {
-      send: (command: { constructor: { name: string }; input: { Key?: { pk?: string } } }) => {
-        sent.push(`${command.constructor.name} ${command.input.Key?.pk ?? ""}`.trim());
-        return aws.ddb.send(command as never);
-      },
-    } as unknown as typeof aws.ddb;
-    const store = new AdmissionStore(counting, `admission-${tables}`);
+    const store = new AdmissionStore(countingClient(sent, true), `admission-${tables}`);
     const control = new AdmissionControl({
       store,
       jobs: world.jobs,
@@ -171,6 +178,33 @@ describe("the dispatcher", () => {
     expect(sent.filter((c) => c === "GetCommand admission")).toHaveLength(1);
     // The head, then (a cursor set, one lane) the head and the lane after it, twice; then empty: one.
     expect(sent.filter((c) => c === "QueryCommand")).toHaveLength(1 + 2 + 2 + 1);
+  });
+
+  it("a clean create learns from the admission item this process just read, its own slot writes applied, and reads again only after losing a race", async () => {
+    const sent: string[] = [];
+    const store = new AdmissionStore(countingClient(sent), `admission-${tables}`);
+    const control = new AdmissionControl({
+      store,
+      jobs: world.jobs,
+      settings: { queueTimeoutS: 3600 },
+      waker: { wake: async () => undefined },
+      now: () => new Date(world.now.at),
+    });
+    await store.ensure();
+    await store.state();
+    const opts = { limit: 5, now: world.now.at, spacingMs: 0, lane: "key_a" };
+    await store.acquire("vidtsk_1", opts);
+    sent.length = 0;
+    await control.cleanCreate();
+    expect(sent).toEqual(["UpdateCommand"]);
+    expect((await world.store.state()).learned).toMatchObject({ clean: 1, proven: 1 });
+    // Another process moves the learned limit: this one's copy loses once, then reads and wins.
+    const other = await world.store.state();
+    await world.store.learn(other.learnedVersion, { ...other.learned, clean: 10 });
+    sent.length = 0;
+    await control.cleanCreate();
+    expect(sent).toEqual(["UpdateCommand", "GetCommand", "UpdateCommand"]);
+    expect((await world.store.state()).learned.clean).toBe(11);
   });
 
   it("serves API keys round-robin: key B's one job is admitted beside key A's first, not after all of A's", async () => {
