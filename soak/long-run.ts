@@ -27,10 +27,13 @@ const READY_TIMEOUT_MS = 120_000;
 const RSS_BOUND = 1.5;
 const START_BOUND_MS = 1_000;
 const BYTES_PER_JOB_BOUND = 10_000;
-/** Idle time before a memory reading, so a reading is not taken in the middle of a burst. */
-const SETTLE_MS = 5_000;
+/**
+ * Idle time before a memory reading, fresh or after the jobs: V8 shrinks an idle heap in a few
+ * collections about 8 s apart, so a reading is of what is kept, not of a burst's garbage.
+ */
+const SETTLE_MS = 30_000;
 /** Starts timed per reading: the best of them is the figure (a start's time depends on load). */
-const STARTS = 3;
+const STARTS = 5;
 
 const HELP = `Usage: npm run soak:long-run -- [--jobs N] [--round N] [--time-scale X] [--retention-days D] [--keep]
 

@@ -23,7 +23,7 @@ export interface RetentionDeps {
 }
 
 /** A finished job whose time is up: made and ended before the horizon, its event sent. */
-export function isPastRetention(
+function isPastRetention(
   job: Pick<Job, "status" | "createdAt" | "updatedAt" | "finishedAt" | "eventEmittedAt">,
   horizon: string,
 ): boolean {

@@ -4,10 +4,13 @@
 // old port), or {"error": {code, message}} when it cannot listen. Ends with its parent: the stdin
 // pipe closes when the parent exits or is killed, and the database is then closed before this
 // process exits. `clean` says the last child on this folder closed its database after every write
-// it took was done (a file `<dir>.clean` it leaves behind and the next one removes): no write can
-// have stopped between an item's index entries and the item.
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+// it took was done, and nothing opened the folder since: no write can have stopped between an
+// item's index entries and the item. The closing child leaves `<dir>.clean` holding the folder's
+// files, sizes and times; the next one compares them (any open since changes them) and removes it.
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { createRequire } from "node:module";
+import { closeIteratorsOnReturn } from "./close-iterators.mjs";
 
 const require = createRequire(import.meta.url);
 const dynalite = require("dynalite");
@@ -17,21 +20,32 @@ const { AbstractIterator } = createRequire(
   createRequire(fromDynalite.resolve("level")).resolve("classic-level"),
 )("abstract-level");
 
-// dynalite turns each Query and Scan into a stream over a leveldb iterator and, when the stream
-// ends or is cut short, closes it with `iterator.return()`, a method abstract-level's iterators do
-// not have. So every Query and Scan left its iterator open until the database closed, and an open
-// iterator pins its snapshot: the memtables and table files it saw stayed in memory and on disk
-// (920 MB of RSS and 629 MB of files after 7,500 jobs). Giving the iterators that method closes each
-// one when its stream is done.
-const iterators = Object.getPrototypeOf(AbstractIterator.prototype);
-if (typeof iterators.return !== "function") {
-  iterators.return = async function closeIterator() {
-    await this.close();
-    return { done: true, value: undefined };
-  };
-}
+closeIteratorsOnReturn(AbstractIterator);
 const [dir, host, port] = process.argv.slice(2);
 const cleanMarker = `${dir}.clean`;
+
+/** The database folder's files as they are now: any open of the database changes them. */
+function folderState() {
+  return readdirSync(dir)
+    .sort()
+    .map((name) => {
+      const { size, mtimeMs } = statSync(join(dir, name));
+      return `${name} ${size} ${mtimeMs}`;
+    })
+    .join("\n");
+}
+
+/** Whether the last close left the folder as it is now; the marker is removed either way. */
+function closedCleanly() {
+  let marker;
+  try {
+    marker = readFileSync(cleanMarker, "utf8");
+  } catch {
+    return false;
+  }
+  rmSync(cleanMarker, { force: true });
+  return marker === folderState();
+}
 
 const LOCK_WAIT_MS = 10_000;
 /**
@@ -65,12 +79,17 @@ process.stdin.on("end", () => {
   setTimeout(() => process.exit(0), CLOSE_WAIT_MS).unref();
   if (server === undefined) process.exit(0);
   server.close((error) => {
-    if (!error) writeFileSync(cleanMarker, "");
+    try {
+      if (!error) writeFileSync(cleanMarker, folderState());
+    } catch {
+      // No marker: the next start repairs, as after a crash.
+    }
     process.exit(0);
   });
 });
 process.stdin.resume();
 
+const clean = closedCleanly();
 await lockFree();
 // dynalite opens its database itself: this keeps a handle on it, for the compactions.
 let database;
@@ -83,8 +102,6 @@ setInterval(() => {
   // Keys are "<sublevel>~...": every one sorts between these two.
   database?.compactRange(" ", "~").catch(() => undefined);
 }, COMPACT_EVERY_MS).unref();
-const clean = existsSync(cleanMarker);
-rmSync(cleanMarker, { force: true });
 server = dynalite({ path: dir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
 // A port taken meanwhile (a restart on the old one): a refusal to start, not a crash.
 server.once("error", ({ code, message }) => {

@@ -28,6 +28,12 @@ export interface Dynamo {
  * request is short-lived and small, so a small young generation costs little time.
  */
 const DYNALITE_NODE_ARGS = ["--max-semi-space-size=1"];
+/**
+ * leveldb reads and writes on libuv's threads; glibc gives each thread its own malloc arena and
+ * the memory freed across them was not handed back: the child's native memory grew by tens of MB
+ * per thousand jobs. Two arenas keep it flat. The child needs nothing else from the environment.
+ */
+const DYNALITE_ENV = { MALLOC_ARENA_MAX: "2" };
 
 /**
  * dynalite on its data folder in a child process (child.mjs), started again on its port if it dies.
@@ -49,6 +55,7 @@ export async function spawnDynalite(
         [dynamoDir, host, ...(previous ? [String(previous.port)] : [])],
         DYNALITE_NODE_ARGS,
         (line) => log.warn(`dynalite: ${line}`),
+        DYNALITE_ENV,
       ),
     log,
   );
