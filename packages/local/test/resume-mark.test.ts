@@ -3,37 +3,17 @@
  * stops at the oldest one that is not, stays a minute behind unless the stack is stopping, and the
  * start's leftovers read from it still find every unfinished job and every owed event.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
-import { JobStore } from "@reelay/core/jobs/store";
-import { startStandins, type Standins } from "../src/aws-standins.ts";
-import { failedJob, queuedJob } from "./fixtures/jobs.ts";
+import { expect, it } from "vitest";
+import { failedJob, queuedJob, standinsPerTest } from "./fixtures/jobs.ts";
 import { housekeep } from "../src/housekeeping.ts";
 import { silentLogger } from "../src/log.ts";
 import { leftoverJobs } from "../src/resume.ts";
 import { advanceResumeMark, readResumeMark } from "../src/resume-mark.ts";
 
-let dataDir: string | undefined;
-let standins: Standins | undefined;
-
-afterEach(async () => {
-  await standins?.close();
-  if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
-  standins = undefined;
-  dataDir = undefined;
-});
-
-async function setUp(): Promise<JobStore> {
-  dataDir = await mkdtemp(join(tmpdir(), "reelay-resume-mark-"));
-  standins = await startStandins({ dataDir, s3Port: 0 });
-  return new JobStore(standins.ddb, standins.tableName);
-}
+const setUp = standinsPerTest("resume-mark");
 
 it("the mark stops at the oldest job not done with, and the leftovers read from it find every unfinished job and owed event", async () => {
-  const jobs = await setUp();
-  const dir = dataDir as string;
+  const { jobs, dataDir: dir } = await setUp();
   expect(await readResumeMark(dir)).toBeUndefined();
   await failedJob(jobs, await queuedJob(jobs, "done"), { announced: true });
   const owed = await failedJob(jobs, await queuedJob(jobs, "event owed"), { announced: false });
@@ -67,8 +47,7 @@ it("the mark stops at the oldest job not done with, and the leftovers read from 
 }, 60_000);
 
 it("a job made within the minute before the mark was taken is still read by the next start", async () => {
-  const jobs = await setUp();
-  const dir = dataDir as string;
+  const { jobs, dataDir: dir } = await setUp();
   const taken = new Date();
   // Stamped just before the mark was taken (a create in flight), written after it.
   const inFlight = await queuedJob(jobs, "stamped before the mark, written after");
@@ -78,9 +57,7 @@ it("a job made within the minute before the mark was taken is still read by the 
 }, 60_000);
 
 it("a housekeeping pass moves the mark and, with REELAY_RETENTION_DAYS, prunes", async () => {
-  const jobs = await setUp();
-  const s = standins as Standins;
-  const dir = dataDir as string;
+  const { jobs, standins: s, dataDir: dir } = await setUp();
   const old = await failedJob(jobs, await queuedJob(jobs, "old"), { announced: true });
   const at = new Date(Date.now() + 3 * 86_400_000);
   const now = () => at;

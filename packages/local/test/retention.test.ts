@@ -3,28 +3,16 @@
  * horizon (record, outputs/<id>/, uploads/<id>/) and nothing else: not a job still in progress or
  * owed its event however old, not one that ended after the horizon, not a newer job or its objects.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { ListObjectsV2Command, PutObjectCommand } from "@aws-sdk/client-s3";
-import { afterEach, expect, it } from "vitest";
-import { JobStore } from "@reelay/core/jobs/store";
+import { expect, it } from "vitest";
 import type { Job } from "@reelay/core/jobs/types";
-import { startStandins, type Standins } from "../src/aws-standins.ts";
-import { failedJob, queuedJob } from "./fixtures/jobs.ts";
+import type { Standins } from "../src/aws-standins.ts";
+import { failedJob, queuedJob, standinsPerTest } from "./fixtures/jobs.ts";
 import { pruneFinishedJobs } from "../src/retention.ts";
 
 const DAY_MS = 86_400_000;
 
-let dataDir: string | undefined;
-let standins: Standins | undefined;
-
-afterEach(async () => {
-  await standins?.close();
-  if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
-  standins = undefined;
-  dataDir = undefined;
-});
+const setUp = standinsPerTest("retention");
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -34,10 +22,7 @@ async function keys(s: Standins): Promise<string[]> {
 }
 
 it("retention prunes exactly the finished jobs past the horizon, with their outputs and uploads, and nothing else", async () => {
-  dataDir = await mkdtemp(join(tmpdir(), "reelay-retention-"));
-  const s = await startStandins({ dataDir, s3Port: 0 });
-  standins = s;
-  const jobs = new JobStore(s.ddb, s.tableName);
+  const { standins: s, jobs } = await setUp();
   const put = (key: string) =>
     s.s3.send(new PutObjectCommand({ Bucket: s.bucket, Key: key, Body: "bytes" }));
 
@@ -93,10 +78,7 @@ it("retention prunes exactly the finished jobs past the horizon, with their outp
 }, 60_000);
 
 it("a prune stops after its batch of jobs and the next one takes the rest, oldest first", async () => {
-  dataDir = await mkdtemp(join(tmpdir(), "reelay-retention-"));
-  const s = await startStandins({ dataDir, s3Port: 0 });
-  standins = s;
-  const jobs = new JobStore(s.ddb, s.tableName);
+  const { standins: s, jobs } = await setUp();
   const made: Job[] = [];
   for (let i = 0; i < 5; i++) {
     made.push(await failedJob(jobs, await queuedJob(jobs, `job ${i}`), { announced: true }));
