@@ -75,6 +75,8 @@ const OUTPUT_PAYLOAD = /\/outputs\/(?!batches\/)[^/]+\/(?!job\.json\.)[^/]+\._S3
 
 interface DataSize {
   total: number;
+  /** Blocks the files take on disk: s3rver keeps three files an object, each at least a block. */
+  allocated: number;
   /** The generated files themselves (the upstream decides their size): all but reelay's own data. */
   outputs: number;
   parts: Record<string, number>;
@@ -83,11 +85,13 @@ interface DataSize {
 /** Every file's size under `dir`, the outputs' share, and the share of each top-level entry. */
 async function sizeOf(dir: string): Promise<DataSize> {
   let outputs = 0;
+  let allocated = 0;
   const walk = async (path: string): Promise<number> => {
     const info = await stat(path).catch(() => undefined);
     if (info === undefined) return 0;
     if (!info.isDirectory()) {
       if (OUTPUT_PAYLOAD.test(path)) outputs += info.size;
+      allocated += info.blocks * 512;
       return info.size;
     }
     let sum = 0;
@@ -96,7 +100,7 @@ async function sizeOf(dir: string): Promise<DataSize> {
   };
   const parts: Record<string, number> = {};
   for (const name of await readdir(dir)) parts[name] = await walk(join(dir, name));
-  return { total: Object.values(parts).reduce((a, b) => a + b, 0), outputs, parts };
+  return { total: Object.values(parts).reduce((a, b) => a + b, 0), allocated, outputs, parts };
 }
 
 interface Running {
@@ -446,7 +450,9 @@ async function main(): Promise<number> {
       )
         .filter(([, bytes]) => bytes >= 1024)
         .map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(0)} KB`)
-        .join(", ")}), of which the generated files ${mb(stoppedSize.outputs)}`,
+        .join(
+          ", ",
+        )}), of which the generated files ${mb(stoppedSize.outputs)}; ${mb(stoppedSize.allocated)} of disk blocks`,
     );
     // The bound is on what each process keeps: RSS after a full GC, fresh and after.
     for (const name of PROCESSES) {
