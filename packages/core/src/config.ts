@@ -58,6 +58,11 @@ export interface Config {
   webhooks: WebhookSubscriber[];
   /** Waits in seconds before each delivery attempt (REELAY_WEBHOOK_SCHEDULE, webhooks/schedule.ts). */
   webhookSchedule: readonly number[];
+  /**
+   * Local stack: finished jobs older than this many days are pruned, record and objects
+   * (REELAY_RETENTION_DAYS); undefined = kept for good.
+   */
+  retentionDays: number | undefined;
   /** AWS resource names, set by the stack on every function (the local stack fills them itself). */
   aws: {
     region: string;
@@ -213,6 +218,7 @@ export function loadConfig(env: Env = process.env): Config {
     defaultModel: nonEmpty(env, "REELAY_DEFAULT_MODEL") ?? "gamma-3.1",
     // The local stack's subscribers: a JSON array [{url, secret}], or a file holding one.
     webhooks: jsonOrFile(env, "REELAY_WEBHOOKS", "[", parseSubscribersText) ?? [],
+    retentionDays: positiveNumber(env, "REELAY_RETENTION_DAYS"),
     webhookSchedule: webhookSchedule(env),
     prices: jsonOrFile(env, "REELAY_PRICES", "{", parsePrices),
     budget: jsonOrFile(env, "REELAY_BUDGET", "{", parseBudgetText),

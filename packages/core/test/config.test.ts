@@ -50,6 +50,13 @@ describe("config", () => {
     );
   });
 
+  it("REELAY_RETENTION_DAYS: unset keeps finished jobs for good; a positive number of days, fractions too, is the horizon", () => {
+    expect(loadConfig({}).retentionDays).toBeUndefined();
+    expect(loadConfig({ REELAY_RETENTION_DAYS: " " }).retentionDays).toBeUndefined();
+    expect(loadConfig({ REELAY_RETENTION_DAYS: "30" }).retentionDays).toBe(30);
+    expect(loadConfig({ REELAY_RETENTION_DAYS: "0.5" }).retentionDays).toBe(0.5);
+  });
+
   it("takes REELAY_PORT=0 as any free port", () => {
     expect(loadConfig({ REELAY_PORT: "0" }).port).toBe(0);
   });
@@ -61,6 +68,9 @@ describe("config", () => {
     ["REELAY_JOB_TIMEOUT_S", "-5"],
     ["REELAY_JOB_TIMEOUT_S", String(MAX_JOB_TIMEOUT_S + 1)],
     ["REELAY_UPSTREAM_URL", "https://api.example.com"],
+    ["REELAY_RETENTION_DAYS", "0"],
+    ["REELAY_RETENTION_DAYS", "-3"],
+    ["REELAY_RETENTION_DAYS", "a week"],
   ])("refuses %s=%s with invalid_config or invalid_base_url naming the variable", (name, value) => {
     let error: unknown;
     try {

@@ -148,9 +148,15 @@ export async function runJobFlowLocally(opts: RunJobFlowLocallyOptions): Promise
       Execution: { Name: opts.executionName, Input: opts.input as Record<string, unknown> },
     } as never,
   });
-  if (opts.signal) {
-    if (opts.signal.aborted) execution.abort();
-    else opts.signal.addEventListener("abort", () => execution.abort(), { once: true });
+  const signal = opts.signal;
+  if (signal?.aborted) execution.abort();
+  else if (signal !== undefined) {
+    // Taken off once the execution ends: a signal that outlives its executions (the local stack's
+    // own) would otherwise keep each finished one alive, its events and states with it.
+    const abort = () => execution.abort();
+    signal.addEventListener("abort", abort, { once: true });
+    const detach = () => signal.removeEventListener("abort", abort);
+    execution.result.then(detach, detach);
   }
   if (opts.onEvent === undefined) return execution.result;
   const onEvent = opts.onEvent;

@@ -3,6 +3,7 @@
  * fakes in this process: they stand in for the Lambdas so each branch can be forced; Wait, Choice,
  * Retry, Catch and the loop bound are the definition's own.
  */
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { ReelayError } from "@reelay/core/errors";
 import { TransientError } from "@reelay/core/pipeline/errors";
@@ -82,6 +83,26 @@ function run(handlers: Record<string, LocalTaskHandler>, jobId = "vidtsk_test") 
 }
 
 describe("runJobFlowLocally on the synthesized job flow", () => {
+  it("executions that ended, succeeded or failed, leave no listener on a signal that outlives them (the local stack's lives as long as it runs)", async () => {
+    const outlives = new AbortController();
+    const ok = fakes((s) => ({ ...s, outcome: "succeeded" }));
+    const bad = fakes((s) => ({ ...s, outcome: "failed", error: { code: "x", message: "y" } }));
+    const runs = Array.from({ length: 40 }, (_, i) =>
+      runJobFlowLocally({
+        definition,
+        handlers: (i % 2 === 0 ? ok : bad).handlers,
+        input: { jobId: `vidtsk_${i}` },
+        executionName: `vidtsk_${i}`,
+        waitScale: 0.001,
+        signal: outlives.signal,
+      }).catch(() => undefined),
+    );
+    expect(getEventListeners(outlives.signal, "abort").length).toBe(40);
+    await Promise.all(runs);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(getEventListeners(outlives.signal, "abort")).toEqual([]);
+  });
+
   it("succeeded path: polls until succeeded, then Download and Finish, ending with Finish's answer", async () => {
     const f = fakes((s) => ({ ...s, outcome: s.polls >= 3 ? "succeeded" : "running" }));
     const result = await run(f.handlers);

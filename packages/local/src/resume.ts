@@ -1,6 +1,7 @@
 /**
  * On start, every job that was not terminal when the last process ended gets its flow started
- * again, and every terminal job whose event was never recorded as sent gets it now.
+ * again, and every terminal job whose event was never recorded as sent gets it now. Only the jobs
+ * made since the resume mark are read (resume-mark.ts): every one before it was done with.
  */
 import { isReelayError } from "@reelay/core";
 import type { JsonlFileSink } from "@reelay/core/events/jsonl";
@@ -9,6 +10,7 @@ import type { JobStore } from "@reelay/core/jobs/store";
 import { isTerminal, type Job } from "@reelay/core/jobs/types";
 import { emitOnce } from "@reelay/core/pipeline/terminal";
 import type { EventSink } from "@reelay/core/ports";
+import { jobsSince } from "./resume-mark.ts";
 
 export interface Leftovers {
   /** Not terminal: their flows start again, oldest first. */
@@ -17,19 +19,15 @@ export interface Leftovers {
   unannounced: Job[];
 }
 
-export async function leftoverJobs(jobs: JobStore): Promise<Leftovers> {
-  const all: Job[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await jobs.list({ limit: 100, ...(cursor === undefined ? {} : { cursor }) });
-    all.push(...page.jobs);
-    cursor = page.cursor;
-  } while (cursor !== undefined);
-  return {
-    // Oldest first, so the jobs waiting longest go first.
-    unfinished: all.filter((job) => !isTerminal(job.status)).reverse(),
-    unannounced: all.filter((job) => isTerminal(job.status) && job.eventEmittedAt === undefined),
-  };
+/** The leftovers among the jobs made at or after `since` (every job without it). */
+export async function leftoverJobs(jobs: JobStore, since?: string): Promise<Leftovers> {
+  const leftovers: Leftovers = { unfinished: [], unannounced: [] };
+  // Oldest first, so the jobs waiting longest go first.
+  for await (const job of jobsSince(jobs, since)) {
+    if (!isTerminal(job.status)) leftovers.unfinished.push(job);
+    else if (job.eventEmittedAt === undefined) leftovers.unannounced.push(job);
+  }
+  return leftovers;
 }
 
 /**

@@ -46,6 +46,8 @@ import { jobFlowHandlers } from "./handlers.ts";
 import { consoleLogger, silentLogger, type Logger } from "./log.ts";
 import { type PrometheusMetrics, prometheusMetrics } from "./metrics.ts";
 import { announceLeftovers, leftoverJobs } from "./resume.ts";
+import { readResumeMark } from "./resume-mark.ts";
+import { startHousekeeping } from "./housekeeping.ts";
 import { LocalDispatcher } from "./dispatcher.ts";
 import { LocalJobStarter } from "./starter.ts";
 import { windowSleeper } from "./window-sleep.ts";
@@ -204,8 +206,9 @@ async function resumeLeftovers(
   },
   starters: { queue: JobStarter; executions: LocalJobStarter },
   log: Logger,
+  dataDir: string,
 ): Promise<Job[]> {
-  const { unfinished, unannounced } = await leftoverJobs(deps.jobs);
+  const { unfinished, unannounced } = await leftoverJobs(deps.jobs, await readResumeMark(dataDir));
   const announced = await announceLeftovers(unannounced, deps);
   if (announced.length > 0) {
     log.info(
@@ -242,6 +245,20 @@ async function startParts(
     ...(config.aws.tableName === undefined ? {} : { tableName: config.aws.tableName }),
   });
   cleanups.push(() => standins.close());
+  const { s3, bucket, ddb, tableName } = standins;
+  const housekeeping = startHousekeeping(
+    {
+      jobs: new JobStore(ddb, tableName),
+      dataDir,
+      now: () => new Date(),
+      ...(config.retentionDays === undefined
+        ? {}
+        : { retention: { s3, bucket, retentionDays: config.retentionDays } }),
+    },
+    log,
+  );
+  // Undone after everything that could still end a job (cleanups run in reverse), before the stores close.
+  cleanups.push(() => housekeeping.stop());
   const upstream = await startUpstream(options, metrics);
   if (upstream.simulator !== undefined) cleanups.push(() => upstream.simulator?.close());
   return { standins, upstream };
@@ -398,6 +415,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
       { queue: wiring.queue, executions: starter },
       log,
+      dataDir,
     );
     // In the background: readiness must not wait on a large inbox.
     void drops.rescan(s3).catch((error: unknown) => log.error("the inbox rescan stopped", error));

@@ -107,7 +107,11 @@ export class LocalJobStarter {
     const name = executionName(job);
     // Shutting down: the job stays queued in its record and the next start resumes it.
     if (this.#abort.signal.aborted || this.#running.has(name) || isTerminal(job.status)) return;
+    // Aborted by a cancel of this job or by stop(); the listener on stop()'s signal goes when the
+    // execution ends, so the signal that lives as long as the stack holds no finished execution.
     const cancel = new AbortController();
+    const stopping = () => cancel.abort();
+    this.#abort.signal.addEventListener("abort", stopping, { once: true });
     this.#cancels.set(name, cancel);
     this.#contexts.set(job.id, jobContext(job));
     this.#opts.log.debug(`job ${job.id}: execution ${name} started`, jobContext(job));
@@ -116,7 +120,7 @@ export class LocalJobStarter {
       handlers: this.#handlers,
       input: { jobId: job.id },
       executionName: name,
-      signal: AbortSignal.any([this.#abort.signal, cancel.signal]),
+      signal: cancel.signal,
       ...(this.#opts.waitScale === undefined ? {} : { waitScale: this.#opts.waitScale }),
     }).then(
       async (output) => {
@@ -134,6 +138,7 @@ export class LocalJobStarter {
     );
     this.#running.set(name, execution);
     void execution.finally(() => {
+      this.#abort.signal.removeEventListener("abort", stopping);
       this.#running.delete(name);
       this.#cancels.delete(name);
       this.#contexts.delete(job.id);

@@ -29,6 +29,7 @@ export interface ResolvedOptions {
   now: () => number;
   maxConcurrent: number | undefined;
   createRate: number | undefined;
+  forgetAfterMs: number;
 }
 
 /** The state every route handler shares. */
@@ -46,6 +47,8 @@ export interface SimContext {
   journal?: TaskJournal;
   /** The create rate's clock (limits.ts): per account, when its next create may be made. */
   limits: { nextCreateAt: Map<string, number> };
+  /** When ended tasks were last forgotten (forget.ts). */
+  forgottenAt?: number;
 }
 
 export interface Req {

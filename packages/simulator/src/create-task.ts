@@ -12,6 +12,7 @@ import { parseDirectives } from "./fault-parse.ts";
 import { sendError } from "./http-io.ts";
 import { accountOf, checkLimits, inFlightByApiKey } from "./limits.ts";
 import { newTaskId, type TaskRecord } from "./tasks.ts";
+import { forgetEndedNow } from "./forget.ts";
 import { videoSize } from "./video-output.ts";
 
 const DEFAULT_FAIL_REASON = "Content moderation rejected the prompt";
@@ -81,6 +82,7 @@ function makeTask(
     shaCache: new Map(),
   };
   const keyEntry = key === undefined ? undefined : `${input.route}\n${key}`;
+  forgetEndedNow(ctx);
   ctx.journal?.append(task, keyEntry);
   ctx.tasks.set(id, task);
   if (keyEntry !== undefined) ctx.byKey.set(keyEntry, id);

@@ -10,7 +10,14 @@
  * new one at each start while it is still the same account, so its tasks in flight keep counting
  * against the limits after a restart.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import type { TaskRecord } from "./tasks.ts";
 
@@ -31,6 +38,8 @@ interface StoredTask
 
 export interface TaskJournal {
   append(task: TaskRecord, keyEntry: string | undefined): void;
+  /** The file holds these tasks and no others (written aside, then renamed into place). */
+  rewrite(tasks: [TaskRecord, string | undefined][]): void;
 }
 
 export function loadTasks(
@@ -63,18 +72,25 @@ export function loadTasks(
 
 export function taskJournal(file: string, ownKey: string | undefined): TaskJournal {
   mkdirSync(dirname(file), { recursive: true });
+  const line = (task: TaskRecord, keyEntry: string | undefined): string => {
+    const { shaCache: _cache, ...rest } = task;
+    const stored: StoredTask = {
+      ...rest,
+      account: task.account === (ownKey ?? "") ? null : task.account,
+      finishesAt: Number.isFinite(task.finishesAt) ? task.finishesAt : null,
+      idempotencyKey: task.idempotencyKey ?? null,
+      failReason: task.failReason ?? null,
+      keyEntry: keyEntry ?? null,
+    };
+    return `${JSON.stringify(stored)}\n`;
+  };
   return {
     append(task, keyEntry) {
-      const { shaCache: _cache, ...rest } = task;
-      const stored: StoredTask = {
-        ...rest,
-        account: task.account === (ownKey ?? "") ? null : task.account,
-        finishesAt: Number.isFinite(task.finishesAt) ? task.finishesAt : null,
-        idempotencyKey: task.idempotencyKey ?? null,
-        failReason: task.failReason ?? null,
-        keyEntry: keyEntry ?? null,
-      };
-      appendFileSync(file, `${JSON.stringify(stored)}\n`);
+      appendFileSync(file, line(task, keyEntry));
+    },
+    rewrite(tasks) {
+      writeFileSync(`${file}.tmp`, tasks.map(([task, keyEntry]) => line(task, keyEntry)).join(""));
+      renameSync(`${file}.tmp`, file);
     },
   };
 }

@@ -14,6 +14,7 @@ import { listModels } from "./routes/models.ts";
 import { createVideo, pollVideo } from "./routes/video.ts";
 import { UrlSigner } from "./signing.ts";
 import { outputUrls, snapshot } from "./tasks.ts";
+import { FORGET_AFTER_MS, forgetEnded } from "./forget.ts";
 import type { FaultRule, Simulator, SimulatorOptions } from "./types.ts";
 
 const MiB = 1024 * 1024;
@@ -33,6 +34,7 @@ function resolve(o: SimulatorOptions, base?: ResolvedOptions): ResolvedOptions {
     now: Date.now,
     maxConcurrent: undefined,
     createRate: undefined,
+    forgetAfterMs: FORGET_AFTER_MS,
   };
   const pick = <K extends keyof ResolvedOptions>(k: K): ResolvedOptions[K] =>
     k in o ? ((o as Partial<ResolvedOptions>)[k] as ResolvedOptions[K]) : b[k];
@@ -50,6 +52,7 @@ function resolve(o: SimulatorOptions, base?: ResolvedOptions): ResolvedOptions {
     now: pick("now"),
     maxConcurrent: pick("maxConcurrent"),
     createRate: pick("createRate"),
+    forgetAfterMs: pick("forgetAfterMs"),
   };
 }
 
@@ -137,6 +140,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   if (options.stateFile !== undefined) {
     loadTasks(options.stateFile, ctx.tasks, ctx.byKey, ctx.opts.apiKey);
     ctx.journal = taskJournal(options.stateFile, ctx.opts.apiKey);
+    forgetEnded(ctx);
   }
   const server = createServer({ keepAlive: true }, (req, res) => void handle(ctx, req, res));
   await new Promise<void>((resolveListen, reject) => {

@@ -79,6 +79,11 @@ export interface SimulatorOptions {
   maxConcurrent?: number;
   /** Creates per second per API key at most; a create beyond answers 429. Default unlimited. */
   createRate?: number;
+  /**
+   * A task ended longer ago than this is forgotten (a poll of it answers 404), and dropped from the
+   * state file, as a real service's results expire. Default 24 hours.
+   */
+  forgetAfterMs?: number;
 }
 
 export type SimTaskStatus = "queued" | "running" | "succeeded" | "failed";

@@ -13,6 +13,7 @@ import { MAX_PAGE_SIZE } from "../limits.ts";
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
+  DeleteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -244,6 +245,27 @@ export class JobStore {
       new GetCommand({ TableName: this.tableName, Key: { pk: id }, ConsistentRead: true }),
     );
     return answer.Item === undefined ? undefined : fromItem(answer.Item);
+  }
+
+  /**
+   * Deletes a finished job's record (retention), only once its terminal event was sent, so a job
+   * still owed its event is never forgotten. False when the record is gone or not yet done with.
+   */
+  async removeFinished(id: string): Promise<boolean> {
+    if (!isJobId(id)) return false;
+    try {
+      await this.#db.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { pk: id },
+          ConditionExpression: "attribute_exists(eventEmittedAt)",
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
   }
 
   /** The jobs among `ids` that exist, read 100 at a time (BatchGetItem's limit), in no set order. */

@@ -49,9 +49,12 @@ export async function spawnService<T>(
   args: string[],
   nodeArgs: string[] = [],
   stderr?: (line: string) => void,
+  /** The child's whole environment; undefined = this process's. */
+  env?: Record<string, string>,
 ): Promise<ChildService<T>> {
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     stdio: ["pipe", "pipe", "pipe"],
+    ...(env === undefined ? {} : { env }),
   });
   onLines(child.stderr, stderr ?? ((line) => process.stderr.write(`${line}\n`)));
   let stopping = false;

@@ -1,16 +1,60 @@
 // dynalite on the data dir in its own process, so the database's work runs on the second core and
-// not on the stack's event loop. Usage: node child.mjs <dir> <host> [port]. Prints {"port": N}
-// once listening (on `port`, else on any free one: a child started again takes its old port), or
-// {"error": {code, message}} when it cannot listen. Ends with its parent: the stdin pipe closes
-// when the parent exits or is killed, and the database is then closed before this process exits.
+// not on the stack's event loop. Usage: node child.mjs <dir> <host> [port]. Prints {"port": N,
+// "clean": bool} once listening (on `port`, else on any free one: a child started again takes its
+// old port), or {"error": {code, message}} when it cannot listen. Ends with its parent: the stdin
+// pipe closes when the parent exits or is killed, and the database is then closed before this
+// process exits. `clean` says the last child on this folder closed its database after every write
+// it took was done, and nothing opened the folder since: no write can have stopped between an
+// item's index entries and the item. The closing child leaves `<dir>.clean` holding the folder's
+// files, sizes and times; the next one compares them (any open since changes them) and removes it.
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { createRequire } from "node:module";
+import { closeIteratorsOnReturn } from "./close-iterators.mjs";
 
 const require = createRequire(import.meta.url);
 const dynalite = require("dynalite");
-const { Level } = createRequire(require.resolve("dynalite"))("level");
+const fromDynalite = createRequire(require.resolve("dynalite"));
+const { Level } = fromDynalite("level");
+const { AbstractIterator } = createRequire(
+  createRequire(fromDynalite.resolve("level")).resolve("classic-level"),
+)("abstract-level");
+
+closeIteratorsOnReturn(AbstractIterator);
 const [dir, host, port] = process.argv.slice(2);
+const cleanMarker = `${dir}.clean`;
+
+/** The database folder's files as they are now: any open of the database changes them. */
+function folderState() {
+  return readdirSync(dir)
+    .sort()
+    .map((name) => {
+      const { size, mtimeMs } = statSync(join(dir, name));
+      return `${name} ${size} ${mtimeMs}`;
+    })
+    .join("\n");
+}
+
+/** Whether the last close left the folder as it is now; the marker is removed either way. */
+function closedCleanly() {
+  let marker;
+  try {
+    marker = readFileSync(cleanMarker, "utf8");
+  } catch {
+    return false;
+  }
+  rmSync(cleanMarker, { force: true });
+  return marker === folderState();
+}
 
 const LOCK_WAIT_MS = 10_000;
+/**
+ * How often the whole key range is compacted. A job's record is rewritten at every step, each time
+ * with its index entry, and leveldb keeps the old versions in lower levels until a compaction
+ * reaches them: the files on disk were several times the live data. A pass over the jobs table of
+ * 20,000 jobs takes about a second of this process's time.
+ */
+const COMPACT_EVERY_MS = 5 * 60_000;
 const LOCK_STEP_MS = 50;
 /** Past this, the database is left as it is: leveldb's log makes a cut-off close as safe as a kill. */
 const CLOSE_WAIT_MS = 5_000;
@@ -34,11 +78,30 @@ let server;
 process.stdin.on("end", () => {
   setTimeout(() => process.exit(0), CLOSE_WAIT_MS).unref();
   if (server === undefined) process.exit(0);
-  server.close(() => process.exit(0));
+  server.close((error) => {
+    try {
+      if (!error) writeFileSync(cleanMarker, folderState());
+    } catch {
+      // No marker: the next start repairs, as after a crash.
+    }
+    process.exit(0);
+  });
 });
 process.stdin.resume();
 
+const clean = closedCleanly();
 await lockFree();
+// dynalite opens its database itself: this keeps a handle on it, for the compactions.
+let database;
+const openDatabase = Level.prototype._open;
+Level.prototype._open = function keepHandle(...args) {
+  database = this;
+  return openDatabase.apply(this, args);
+};
+setInterval(() => {
+  // Keys are "<sublevel>~...": every one sorts between these two.
+  database?.compactRange(" ", "~").catch(() => undefined);
+}, COMPACT_EVERY_MS).unref();
 server = dynalite({ path: dir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
 // A port taken meanwhile (a restart on the old one): a refusal to start, not a crash.
 server.once("error", ({ code, message }) => {
@@ -46,5 +109,5 @@ server.once("error", ({ code, message }) => {
   process.exit(1);
 });
 server.listen(Number(port ?? 0), host, () => {
-  process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`);
+  process.stdout.write(`${JSON.stringify({ port: server.address().port, clean })}\n`);
 });

@@ -1,0 +1,82 @@
+/**
+ * The local stack's periodic sweep for a stack that lives for months: once a minute (and once more
+ * at a clean stop) it moves the resume mark up (resume-mark.ts), so the next start reads only the
+ * jobs made since; and with REELAY_RETENTION_DAYS it prunes finished jobs past their time
+ * (retention.ts), a bounded number per pass, going on at once while more are due.
+ */
+import type { JobStore } from "@reelay/core/jobs/store";
+import type { Logger } from "./log.ts";
+import { advanceResumeMark } from "./resume-mark.ts";
+import { pruneFinishedJobs, type RetentionDeps } from "./retention.ts";
+
+const INTERVAL_MS = 60_000;
+/** Jobs pruned per pass, so one pass never holds the database for long. */
+const PRUNE_BATCH = 200;
+
+export interface HousekeepingDeps {
+  jobs: JobStore;
+  dataDir: string;
+  now: () => Date;
+  /** Present when REELAY_RETENTION_DAYS is set. */
+  retention?: Omit<RetentionDeps, "jobs" | "now">;
+}
+
+export interface Housekeeping {
+  /**
+   * Ends the loop after the pass in progress, then moves the resume mark once more, up to now:
+   * called once the API and the drops are closed, so no job is being made.
+   */
+  stop(): Promise<void>;
+}
+
+/** One pass: the resume mark, then up to PRUNE_BATCH jobs pruned; true when more are due now. */
+export async function housekeep(deps: HousekeepingDeps, log: Logger): Promise<boolean> {
+  await advanceResumeMark(deps.jobs, deps.dataDir, deps.now());
+  if (deps.retention === undefined) return false;
+  const pruned = await pruneFinishedJobs(
+    { ...deps.retention, jobs: deps.jobs, now: deps.now },
+    PRUNE_BATCH,
+  );
+  if (pruned.length > 0)
+    log.info(
+      `pruned ${pruned.length} finished job(s) past REELAY_RETENTION_DAYS=${deps.retention.retentionDays}`,
+    );
+  return pruned.length >= PRUNE_BATCH;
+}
+
+export function startHousekeeping(deps: HousekeepingDeps, log: Logger): Housekeeping {
+  let stopped = false;
+  let wakeUp: (() => void) | undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  const pass = () =>
+    housekeep(deps, log).catch((error: unknown) => {
+      log.error("housekeeping (resume mark, retention) failed", error);
+      return false;
+    });
+  const loop = async () => {
+    // The first pass waits: the start itself has just read what the mark covers.
+    await pause(INTERVAL_MS);
+    while (!stopped) {
+      const more = await pass();
+      if (!stopped) await pause(more ? 0 : INTERVAL_MS);
+    }
+  };
+  const running = loop();
+  return {
+    stop: async () => {
+      stopped = true;
+      wakeUp?.();
+      await running;
+      await advanceResumeMark(deps.jobs, deps.dataDir, deps.now(), true).catch((error: unknown) =>
+        log.error("moving the resume mark at stop failed", error),
+      );
+    },
+  };
+}
