@@ -41,8 +41,12 @@ export interface EventSource {
 
 /** Asks the dispatcher to admit waiting jobs: after a job is queued and after a slot is freed. */
 export interface DispatchWaker {
-  /** AWS: an asynchronous invoke of the Dispatch function; local: a run in this process. Never waits for the run. */
-  wake(): Promise<void>;
+  /**
+   * AWS: an asynchronous invoke of the Dispatch function; local: a run in this process. Never waits
+   * for the run. `"freed"`: only a slot came free, which matters only if jobs wait (the local
+   * dispatcher skips the run when its last one found the queue empty and nothing was queued since).
+   */
+  wake(why?: "freed"): Promise<void>;
 }
 
 /** The time now; tests and the bench pass their own. */

@@ -40,6 +40,10 @@ export class LocalDispatcher implements DispatchWaker {
   #sweeps: NodeJS.Timeout | undefined;
   #sweeping: Promise<void> | undefined;
   #batchesCheckedAt = 0;
+  /** The last run found no job waiting, and no wake but freed slots came since: a freed slot has nobody to admit. */
+  #queueSeenEmpty = false;
+  /** Wakes that may have queued a job, counted so a run knows whether one came while it ran. */
+  #wakes = 0;
   #batchCheck: NodeJS.Timeout | undefined;
 
   constructor(log: Logger) {
@@ -61,7 +65,10 @@ export class LocalDispatcher implements DispatchWaker {
     this.#kick();
   }
 
-  async wake(): Promise<void> {
+  async wake(why?: "freed"): Promise<void> {
+    if (why === "freed" && this.#queueSeenEmpty) return;
+    this.#wakes++;
+    this.#queueSeenEmpty = false;
     this.#kick();
   }
 
@@ -97,8 +104,10 @@ export class LocalDispatcher implements DispatchWaker {
   async #runs(deps: LocalDispatchDeps): Promise<void> {
     do {
       this.#again = false;
+      const wakes = this.#wakes;
       try {
         const result = await dispatch(deps);
+        this.#queueSeenEmpty = result.queueEmpty === true && this.#wakes === wakes;
         if (result.retryInMs !== undefined) this.#dueIn(result.retryInMs);
         await this.#completeDueBatches(deps);
       } catch (error) {

@@ -99,7 +99,7 @@ export class AdmissionControl {
 
   /** Frees the job's slot, if it holds one, and lets the next job in. */
   async release(jobId: string): Promise<void> {
-    if (await this.#deps.store.release(jobId)) await this.#deps.waker.wake();
+    if (await this.#deps.store.release(jobId)) await this.#deps.waker.wake("freed");
   }
 
   /** The job ended outside the flow (a cancel): its slot or its queue place goes. */
@@ -124,7 +124,9 @@ export class AdmissionControl {
       .catch((error: unknown) => {
         if (!isReelayError(error, "job_conflict")) throw error;
       });
-    await this.release(job.id);
+    // Its slot is free and it waits again: a wake for a queued job, not only a freed slot.
+    await store.release(job.id);
+    await this.wake();
   }
 
   /**

@@ -251,14 +251,22 @@ export class AdmissionStore {
   /**
    * The head of the first lane after `cursor`, wrapping to the first lane; undefined = empty queue.
    * The queue's head comes first: an empty queue (most dispatch runs' last look) is one Query.
+   * Entries in `pending` (being admitted by this run, not yet out of the queue) are passed over.
    */
-  async next(cursor: string): Promise<QueueEntry | undefined> {
-    const head = await this.#first(undefined);
+  async next(
+    cursor: string,
+    pending: ReadonlySet<string> = new Set(),
+  ): Promise<QueueEntry | undefined> {
+    const head = await this.#first(undefined, pending);
     if (head === undefined || cursor === "" || sortKey(head) > `${cursor}#~`) return head;
-    return (await this.#first(`${cursor}#~`)) ?? head;
+    return (await this.#first(`${cursor}#~`, pending)) ?? head;
   }
 
-  async #first(after: string | undefined): Promise<QueueEntry | undefined> {
+  /** The first entry after `after` not in `pending`: a page one longer than `pending` holds one. */
+  async #first(
+    after: string | undefined,
+    pending: ReadonlySet<string>,
+  ): Promise<QueueEntry | undefined> {
     const answer = await this.#db.send(
       new QueryCommand({
         TableName: this.#table,
@@ -266,10 +274,10 @@ export class AdmissionStore {
         KeyConditionExpression:
           after === undefined ? "gsi1pk = :p" : "gsi1pk = :p AND gsi1sk > :after",
         ExpressionAttributeValues: { ":p": QUEUE_PARTITION, ...(after ? { ":after": after } : {}) },
-        Limit: 1,
+        Limit: pending.size + 1,
       }),
     );
-    const item = answer.Items?.[0];
+    const item = (answer.Items ?? []).find((i) => !pending.has(i.jobId as string));
     return item === undefined ? undefined : toEntry(item);
   }
 
