@@ -344,9 +344,11 @@ describe("fuzzing every route over real HTTP", () => {
     }
   });
 
-  it("a missing or bad Authorization on every /v1 route answers 401 with the error shape", async () => {
+  it("a missing or bad Authorization on every /v1 route and /metrics answers 401 with the error shape", async () => {
     const guarded = routes.filter((route) => route.auth);
-    expect(guarded.every((route) => route.template.startsWith("/v1/"))).toBe(true);
+    expect(
+      guarded.every((route) => route.template.startsWith("/v1/") || route.template === "/metrics"),
+    ).toBe(true);
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...guarded),

@@ -121,7 +121,9 @@ export function sendRaw(base: string, bytes: string): Promise<RawResponse> {
 const CODE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 
 /** Answers that are not JSON by design: documented per route (docs page, dashboard, event stream). */
-const NON_JSON_TYPES = /^(text\/html|text\/event-stream|text\/javascript|text\/css)\b/;
+/** The answers that are not JSON: pages, the event stream, assets, and /metrics' Prometheus text. */
+const NON_JSON_TYPES =
+  /^(text\/html|text\/event-stream|text\/javascript|text\/css|text\/plain; version=0\.0\.4)\b/;
 
 /**
  * Never 5xx; a 4xx is `{error: {code, message}}` JSON; a 2xx is JSON unless it is one of the
