@@ -8,7 +8,7 @@
  * `/sst/<SST_APP>/.fallback/Secret/<NAME>/value`. The function's IAM policy from `bind` covers both.
  */
 import { ReelayError } from "@reelay/core/errors";
-import { awsErrorType, signedPost } from "./signed-call.ts";
+import { signedPost } from "./signed-call.ts";
 
 const FROM_SSM = "__FETCH_FROM_SSM__";
 
@@ -18,7 +18,7 @@ export type ParameterReader = (names: string[]) => Promise<Map<string, string>>;
 /** SSM GetParameters (decrypted), signed by hand: functions/support/signed-call.ts says why. */
 function ssmReader(region: string | undefined): ParameterReader {
   return async (names) => {
-    const answer = await signedPost({
+    const text = await signedPost({
       service: "ssm",
       region: region ?? process.env.AWS_REGION ?? "us-east-1",
       path: "/",
@@ -27,15 +27,11 @@ function ssmReader(region: string | undefined): ParameterReader {
         "x-amz-target": "AmazonSSM.GetParameters",
       },
       body: JSON.stringify({ Names: names, WithDecryption: true }),
+      expect: 200,
+      what: `read ${names.join(", ")}`,
+      subject: names.join(","),
     });
-    if (answer.status !== 200) {
-      throw new ReelayError(
-        "service_unavailable",
-        `SSM refused to read ${names.join(", ")}: ${awsErrorType(answer)}.`,
-        { path: names.join(",") },
-      );
-    }
-    const { Parameters = [] } = JSON.parse(answer.text) as {
+    const { Parameters = [] } = JSON.parse(text) as {
       Parameters?: { Name?: string; Value?: string }[];
     };
     return new Map(

@@ -10,7 +10,16 @@
  */
 import { createHash, createHmac, type Hash, type Hmac } from "node:crypto";
 import { defaultProvider } from "@aws-sdk/credential-provider-node";
+import { ReelayError } from "@reelay/core/errors";
 import { SignatureV4 } from "@smithy/signature-v4";
+
+/** Bytes node:crypto takes: strings and views as they are, an ArrayBuffer viewed. */
+const bytesOf = (data: string | ArrayBuffer | ArrayBufferView): string | Uint8Array =>
+  typeof data === "string"
+    ? data
+    : ArrayBuffer.isView(data)
+      ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+      : new Uint8Array(data);
 
 /** node:crypto behind the Checksum shape the signer asks for (sha256, or HMAC with a secret). */
 class Sha256 {
@@ -19,23 +28,12 @@ class Sha256 {
     this.#hash = this.#make();
   }
   #make(): Hash | Hmac {
-    if (this.secret === undefined) return createHash("sha256");
-    const key =
-      typeof this.secret === "string"
-        ? this.secret
-        : ArrayBuffer.isView(this.secret)
-          ? Buffer.from(this.secret.buffer, this.secret.byteOffset, this.secret.byteLength)
-          : Buffer.from(this.secret);
-    return createHmac("sha256", key);
+    return this.secret === undefined
+      ? createHash("sha256")
+      : createHmac("sha256", bytesOf(this.secret));
   }
   update(data: string | ArrayBuffer | ArrayBufferView): void {
-    this.#hash.update(
-      typeof data === "string"
-        ? data
-        : ArrayBuffer.isView(data)
-          ? Buffer.from(data.buffer, data.byteOffset, data.byteLength)
-          : Buffer.from(data),
-    );
+    this.#hash.update(bytesOf(data));
   }
   async digest(): Promise<Uint8Array> {
     return new Uint8Array(this.#hash.digest());
@@ -52,10 +50,16 @@ export interface SignedCall {
   path: string;
   headers: Record<string, string>;
   body: string;
+  /** The status a success answers (200, or 202 for an asynchronous Invoke). */
+  expect: number;
+  /** What the call does, for the error: "read <names>", "queue the wake of <function>". */
+  what: string;
+  /** What it is about, the error's path: the parameter names, the function's name. */
+  subject: string;
 }
 
 /** The call's answer: its status and its body as text (JSON for both services used here). */
-export interface SignedAnswer {
+interface SignedAnswer {
   status: number;
   text: string;
 }
@@ -71,8 +75,12 @@ export function endpointOf(
   return new URL(own ?? `https://${service}.${region}.amazonaws.com`);
 }
 
-/** POSTs `call` signed with the function's credentials (the default chain: its role's env keys). */
-export async function signedPost(call: SignedCall): Promise<SignedAnswer> {
+/**
+ * POSTs `call` signed with the function's credentials (the default chain: its role's env keys) and
+ * returns the answer's body; any other status than `call.expect` is service_unavailable naming the
+ * AWS error type, never the answer's text.
+ */
+export async function signedPost(call: SignedCall): Promise<string> {
   const endpoint = endpointOf(call.service, call.region);
   const signer = new SignatureV4({
     service: call.service,
@@ -97,11 +105,19 @@ export async function signedPost(call: SignedCall): Promise<SignedAnswer> {
     headers,
     body: call.body,
   });
-  return { status: answer.status, text: await answer.text() };
+  const done = { status: answer.status, text: await answer.text() };
+  if (done.status !== call.expect) {
+    throw new ReelayError(
+      "service_unavailable",
+      `${call.service} refused to ${call.what}: ${awsErrorType(done)}.`,
+      { path: call.subject },
+    );
+  }
+  return done.text;
 }
 
 /** An AWS error answer's type (`__type`, `x-amzn-ErrorType`'s JSON twin), never its body whole. */
-export function awsErrorType(answer: SignedAnswer): string {
+function awsErrorType(answer: SignedAnswer): string {
   try {
     const body = JSON.parse(answer.text) as { __type?: unknown; Type?: unknown };
     const type = typeof body.__type === "string" ? body.__type : body.Type;
