@@ -22,8 +22,6 @@ const SWEEP_INTERVAL_MS = 5_000;
  * head whether it admits one job or ten.
  */
 const COALESCE_MS = 10;
-/** Due batches are looked for at most this often (one read of the due set), and always after. */
-const BATCH_CHECK_MS = 250;
 /** An open batch not counted up for this long is recounted by the sweep (a count lost to a crash). */
 const STALE_BATCH_MS = 30_000;
 
@@ -39,12 +37,10 @@ export class LocalDispatcher implements DispatchWaker {
   #due: NodeJS.Timeout | undefined;
   #sweeps: NodeJS.Timeout | undefined;
   #sweeping: Promise<void> | undefined;
-  #batchesCheckedAt = 0;
   /** The last run found no job waiting, and no wake but freed slots came since: a freed slot has nobody to admit. */
   #queueSeenEmpty = false;
   /** Wakes that may have queued a job, counted so a run knows whether one came while it ran. */
   #wakes = 0;
-  #batchCheck: NodeJS.Timeout | undefined;
 
   constructor(log: Logger) {
     this.#log = log;
@@ -81,7 +77,6 @@ export class LocalDispatcher implements DispatchWaker {
     this.#stopped = true;
     clearInterval(this.#sweeps);
     clearTimeout(this.#due);
-    clearTimeout(this.#batchCheck);
     await this.#sweeping;
     await this.idle();
   }
@@ -109,26 +104,12 @@ export class LocalDispatcher implements DispatchWaker {
         const result = await dispatch(deps);
         this.#queueSeenEmpty = result.queueEmpty === true && this.#wakes === wakes;
         if (result.retryInMs !== undefined) this.#dueIn(result.retryInMs);
-        await this.#completeDueBatches(deps);
+        const completed = await completeDueBatches(deps.completion);
+        for (const batchId of completed) this.#log.info(`batch ${batchId} completed`, { batchId });
       } catch (error) {
         this.#log.error("a dispatch run stopped; the next wake or sweep goes on", error);
       }
     } while (this.#again && !this.#stopped);
-  }
-
-  /** Completes the batches marked due, at most every BATCH_CHECK_MS; a skipped look comes later. */
-  async #completeDueBatches(deps: LocalDispatchDeps): Promise<void> {
-    const wait = this.#batchesCheckedAt + BATCH_CHECK_MS - Date.now();
-    if (wait > 0) {
-      this.#batchCheck ??= setTimeout(() => {
-        this.#batchCheck = undefined;
-        this.#kick();
-      }, wait).unref();
-      return;
-    }
-    this.#batchesCheckedAt = Date.now();
-    const completed = await completeDueBatches(deps.completion);
-    for (const batchId of completed) this.#log.info(`batch ${batchId} completed`, { batchId });
   }
 
   #dueIn(ms: number): void {
