@@ -132,9 +132,18 @@ describe("GET /metrics on the local stack", () => {
       failed: "failed",
       cancelled: "cancelled",
     });
-    const after = await waitFor("the slots to be free", async () => {
+    // A job's outcome is counted just after its terminal record and event (emitOnce): wait for
+    // five outcomes counted and the slots free, then compare every counter exactly.
+    const outcomes = (samples: Sample[]) =>
+      ["succeeded", "failed", "cancelled"]
+        .flatMap((end) => samples.filter((s) => s.name === `reelay_jobs_${end}_total`))
+        .reduce((sum, s) => sum + s.value, 0);
+    const ending = outcomes(before);
+    const after = await waitFor("the five outcomes counted and the slots free", async () => {
       const samples = await scrape();
-      return value(samples, "reelay_slots_in_use") === 0 ? samples : undefined;
+      return outcomes(samples) - ending >= 5 && value(samples, "reelay_slots_in_use") === 0
+        ? samples
+        : undefined;
     });
     const moved = (name: string, labels: Record<string, string> = {}) =>
       value(after, name, labels) - value(before, name, labels);

@@ -35,6 +35,7 @@ import {
 } from "@reelay/core/webhooks/targets";
 import { dropDepsFrom, wirePipeline } from "@reelay/core/wiring";
 import { isWaiting } from "@reelay/core/admission/control";
+import { releaseStrandedSlots } from "@reelay/core/admission/sweep";
 import type { EventSink, JobStarter, Metrics } from "@reelay/core/ports";
 import { admissionGauges } from "@reelay/core/metrics/admission";
 import { startSimulator, type Simulator } from "@reelay/simulator";
@@ -271,12 +272,16 @@ type Wiring = ReturnType<typeof wirePipeline>;
  * holds a slot. Undone in reverse: the dispatcher stops starting executions, the poll windows'
  * pauses end, then the executions are aborted.
  */
-function startExecutions(
+async function startExecutions(
   wiring: Wiring,
-  parts: { definition: Record<string, unknown>; dispatcher: LocalDispatcher; log: Logger },
-  windows: ReturnType<typeof windowSleeper>,
+  parts: {
+    definition: Record<string, unknown>;
+    dispatcher: LocalDispatcher;
+    log: Logger;
+    windows: ReturnType<typeof windowSleeper>;
+  },
   cleanups: Cleanups,
-): LocalJobStarter {
+): Promise<LocalJobStarter> {
   const starter = new LocalJobStarter({
     definition: parts.definition,
     handlers: jobFlowHandlers(wiring.pipeline),
@@ -285,9 +290,15 @@ function startExecutions(
   });
   cleanups.push(
     () => starter.stop(),
-    () => windows.end(),
+    () => parts.windows.end(),
     () => parts.dispatcher.stop(),
   );
+  // Before the dispatcher's first run: slots a killed process left to waiting jobs.
+  const stranded = await releaseStrandedSlots(wiring.pipeline);
+  if (stranded.length > 0)
+    parts.log.info(
+      `freed the upstream slots of ${stranded.length} job(s) a killed process left waiting`,
+    );
   parts.dispatcher.attach({
     ...wiring.pipeline,
     starter,
@@ -396,7 +407,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dispatcher,
       metrics,
     );
-    const starter = startExecutions(wiring, { definition, dispatcher, log }, windows, cleanups);
+    const starter = await startExecutions(
+      wiring,
+      { definition, dispatcher, log, windows },
+      cleanups,
+    );
     const drops = routeDrops(standins.s3rver, dropDepsFrom(wiring, config.defaultModel), log);
     // Undone in reverse: notifications are ignored first, then the drops being handled finish.
     cleanups.push(

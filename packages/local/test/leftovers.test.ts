@@ -1,8 +1,15 @@
 /**
- * A process killed between a job's terminal write and its event leaves a terminal job that no
- * execution will ever touch again (resume starts only unfinished jobs). The next start sends the
- * missing event, once: a job whose event did reach events.jsonl before the kill gets no second one.
- * (Found by the crash soak: jobs succeeded with no Generation Succeeded event.)
+ * What a killed process leaves behind, and the next start makes good.
+ *
+ * Killed between a job's terminal write and its event: a terminal job that no execution will ever
+ * touch again (resume starts only unfinished jobs). The next start sends the missing event, once:
+ * a job whose event did reach events.jsonl before the kill gets no second one. (Found by the crash
+ * soak: jobs succeeded with no Generation Succeeded event.)
+ *
+ * Killed between a dispatcher's slot write and its admit write: a waiting job that holds an
+ * upstream slot. With the limit full of such slots the queue is held behind them until the sweep's
+ * grace period (a minute) frees them; the next start frees them before its dispatcher's first run.
+ * (Found by the kill soak: a job still queued, holding the only slot.)
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -11,6 +18,7 @@ import { afterEach, expect, it } from "vitest";
 import { loadConfig, validate } from "@reelay/core";
 import { JsonlFileSink } from "@reelay/core/events/jsonl";
 import { buildTerminalEvent } from "@reelay/core/events/types";
+import { AdmissionStore } from "@reelay/core/admission/store";
 import { createJob } from "@reelay/core/jobs/create";
 import { JobStore } from "@reelay/core/jobs/store";
 import type { Job } from "@reelay/core/jobs/types";
@@ -70,4 +78,43 @@ it("the next start sends the event a killed process owed, once, and records it; 
   // Recorded as sent: a third start sends nothing more.
   stack = await startLocalStack({ config: { ...config, port: 0 }, quiet: true, s3Port: 0 });
   expect(await events.readAll()).toHaveLength(3);
+}, 60_000);
+
+it("a waiting job left holding the only slot by a killed process is admitted at the next start, well before the sweep's grace", async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "reelay-stranded-"));
+  const standins = await startStandins({ dataDir, s3Port: 0 });
+  const jobs = new JobStore(standins.ddb, standins.tableName);
+  const admission = new AdmissionStore(standins.ddb, standins.tableName);
+  const validation = validate({ model: "gamma-3.1", prompt: "stranded", duration_sec: 4 });
+  const { job } = await createJob(jobs, { validation, source: { type: "api" } });
+  await admission.enqueue({
+    jobId: job.id,
+    lane: "api",
+    priority: "normal",
+    enqueuedAt: job.createdAt,
+    expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+  });
+  await admission.ensure();
+  // Killed here: the slot written, the job not yet marked admitted.
+  expect(
+    await admission.acquire(job.id, { limit: 1, now: Date.now(), spacingMs: 0, lane: "api" }),
+  ).toBe("acquired");
+  await standins.close();
+
+  const config = loadConfig({
+    REELAY_PORT: "1",
+    REELAY_DATA_DIR: dataDir,
+    REELAY_UPSTREAM_CONCURRENCY: "1",
+  });
+  stack = await startLocalStack({ config: { ...config, port: 0 }, quiet: true, s3Port: 0 });
+  const started = Date.now();
+  let status = "queued";
+  while (status === "queued" && Date.now() - started < 20_000) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const answer = await fetch(`${stack.url}/v1/jobs/${job.id}`, {
+      headers: { authorization: `Bearer ${stack.apiKey}` },
+    });
+    status = ((await answer.json()) as { status: string }).status;
+  }
+  expect(status).not.toBe("queued");
 }, 60_000);

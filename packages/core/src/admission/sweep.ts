@@ -57,6 +57,26 @@ async function sweepSlots(deps: SweepDeps, graceMs: number, result: SweepResult)
   }
 }
 
+/**
+ * For the only dispatcher, before its first run (the local stack at start): no admission can be
+ * under way, so a slot held by a job that is not admitted is a killed process's leftover and is
+ * freed now, not after the grace period. Left held, such slots count against the limit while their
+ * jobs wait in the queue behind them: with the limit full of them nothing would be admitted for a
+ * minute. Returns the jobs whose slots were freed.
+ */
+export async function releaseStrandedSlots(
+  deps: Pick<SweepDeps, "admission" | "jobs">,
+): Promise<string[]> {
+  const released: string[] = [];
+  const { held } = await deps.admission.store.state();
+  for (const jobId of Object.keys(held)) {
+    if (!slotIsFree(await deps.jobs.get(jobId), true)) continue;
+    await deps.admission.release(jobId);
+    released.push(jobId);
+  }
+  return released;
+}
+
 function slotIsFree(job: Job | undefined, old: boolean): boolean {
   if (job === undefined || isTerminal(job.status) || job.upstreamDoneAt !== undefined) return true;
   return old && job.admittedAt === undefined;
