@@ -12,7 +12,10 @@
  * inspector, which SIGUSR1 opens): the bound is on the second, what the process keeps, since what an
  * idle V8 heap holds beyond that depends on when it last collected. Memory and bytes on disk do not
  * depend on the CPU's speed or the machine's load; the start times do, so they are taken as the best
- * of five starts. Exit 0 when every bound is met, 1 otherwise, 2 on a usage error.
+ * of five starts. A child's figure is read from whichever process has its role now: the dynalite
+ * child recycles itself past 1.4x its fresh RSS (packages/local/src/dynalite/start.ts), and the
+ * summary says how many times each child was started again. Exit 0 when every bound is met, 1
+ * otherwise, 2 on a usage error.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -189,9 +192,29 @@ async function stopStack(stack: Running): Promise<void> {
   if (code !== 0) throw new Error(`the stack ended with ${code} on SIGTERM`);
 }
 
+/** Each process's pid now: a child started again (after a recycle or a crash) has a new one. */
+async function pidsNow(stack: Running): Promise<Running["pids"]> {
+  const health = (await (await fetch(`${stack.url}/healthz`)).json()) as {
+    children?: Record<string, { pid?: number; restarts?: number }>;
+  };
+  const pid = (name: "dynalite" | "s3rver") => health.children?.[name]?.pid ?? stack.pids[name];
+  return { stack: stack.pids.stack, dynalite: pid("dynalite"), s3rver: pid("s3rver") };
+}
+
+/** How many times each child was started again (the dynalite child's recycles among them). */
+async function restartsNow(stack: Running): Promise<string> {
+  const health = (await (await fetch(`${stack.url}/healthz`)).json()) as {
+    children?: Record<string, { restarts?: number }>;
+  };
+  return Object.entries(health.children ?? {})
+    .map(([name, child]) => `${name} ${child.restarts ?? 0}`)
+    .join(", ");
+}
+
 async function readRss(stack: Running): Promise<Rss> {
   const out = {} as Rss;
-  for (const name of PROCESSES) out[name] = await rssOf(stack.pids[name]);
+  const pids = await pidsNow(stack);
+  for (const name of PROCESSES) out[name] = await rssOf(pids[name]);
   return out;
 }
 
@@ -266,8 +289,9 @@ async function collectedRss(pid: number): Promise<number | undefined> {
 
 async function readCollectedRss(stack: Running): Promise<Partial<Rss>> {
   const out: Partial<Rss> = {};
+  const pids = await pidsNow(stack);
   for (const name of PROCESSES) {
-    const rss = await collectedRss(stack.pids[name]);
+    const rss = await collectedRss(pids[name]);
     if (rss !== undefined) out[name] = rss;
   }
   return out;
@@ -422,6 +446,7 @@ async function main(): Promise<number> {
       }
     }
     const afterBoth = await readBoth(stack);
+    const restarts = await restartsNow(stack);
     const runningSize = await sizeOf(dataDir);
     await stopStack(stack);
     const stoppedSize = await sizeOf(dataDir);
@@ -434,6 +459,7 @@ async function main(): Promise<number> {
     out.push(
       `long-run: ${finished} jobs ${JSON.stringify(counts)} in ${o.round}s, sim time scale ${o.timeScale}, ${((Date.now() - began) / 1000).toFixed(0)} s`,
       rssLine("rss fresh (after a full GC)", freshBoth.kept),
+      `children started again during the jobs (recycles and crashes): ${restarts}`,
       rssLine("rss after the jobs (after a full GC)", afterBoth.kept, freshBoth.kept),
       rssLine("rss after the next start (after a full GC)", restartBoth.kept, freshBoth.kept),
       rssLine(`rss fresh (${SETTLE_MS / 1000} s idle, as held)`, freshRss),

@@ -7,6 +7,7 @@ import { Agent } from "node:http";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { ConfiguredRetryStrategy } from "@smithy/util-retry";
 
 export const LOCAL_REGION = "us-east-1";
 /** s3rver accepts only this pair; dynalite accepts any. */
@@ -41,6 +42,14 @@ function localRequests(): { httpAgent: Agent } {
   return { httpAgent: new Agent({ keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS }) };
 }
 
+/**
+ * Attempts per call, the n-th retry waiting n x 100 ms: 2.8 s in all, longer than the dynalite
+ * child's restart after a recycle or a crash (about half a second), so calls made meanwhile, which
+ * meet a refused connection, go through once it is back. The SDK's default, three attempts with a
+ * random backoff from 0, can give up within a few milliseconds.
+ */
+const DYNALITE_ATTEMPTS = 8;
+
 /** A DynamoDB document client for dynalite: the unsigned signer, many sockets, no SDK logging. */
 export function localDynamoClient(endpoint: string): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
@@ -49,6 +58,7 @@ export function localDynamoClient(endpoint: string): DynamoDBDocumentClient {
     credentials: LOCAL_CREDENTIALS,
     signer: dynaliteSigner,
     requestHandler: localRequests(),
+    retryStrategy: new ConfiguredRetryStrategy(DYNALITE_ATTEMPTS, (attempt) => 100 * attempt),
   });
   withoutSdkLogging(client);
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });

@@ -33,6 +33,8 @@ export async function supervise<T>(
   name: string,
   start: (previous: T | undefined) => Promise<ChildService<T>>,
   log: Logger,
+  /** The exit code of a child that ended itself to be started again (a recycle), if it has one. */
+  recycleExitCode?: number,
 ): Promise<SupervisedService<T>> {
   let current = await start(undefined);
   const { ready } = current;
@@ -46,13 +48,15 @@ export async function supervise<T>(
     });
   };
   const restart = async (how: string) => {
-    log.error(`${name} (pid ${current.pid}) ended unexpectedly (${how}); starting it again`);
+    const recycled = recycleExitCode !== undefined && how === `exit code ${recycleExitCode}`;
+    if (recycled) log.info(`${name} (pid ${current.pid}) recycled itself; starting the next one`);
+    else log.error(`${name} (pid ${current.pid}) ended unexpectedly (${how}); starting it again`);
     for (
-      let delay = RESTART_DELAY_MS;
+      let delay = recycled ? 0 : RESTART_DELAY_MS;
       !stopping;
-      delay = Math.min(delay * 2, RESTART_DELAY_CAP_MS)
+      delay = Math.min(Math.max(delay, RESTART_DELAY_MS / 2) * 2, RESTART_DELAY_CAP_MS)
     ) {
-      await pause(delay);
+      if (delay > 0) await pause(delay);
       try {
         current = await start(ready);
         restarts += 1;

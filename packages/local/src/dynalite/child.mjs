@@ -7,6 +7,8 @@
 // it took was done, and nothing opened the folder since: no write can have stopped between an
 // item's index entries and the item. The closing child leaves `<dir>.clean` holding the folder's
 // files, sizes and times; the next one compares them (any open since changes them) and removes it.
+// Past RECYCLE_ABOVE times its fresh RSS, the child closes the same way at a quiet moment and exits
+// with RECYCLE_EXIT_CODE, and the supervisor starts the next one at once (start.ts says why).
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
@@ -56,6 +58,17 @@ const LOCK_WAIT_MS = 10_000;
  */
 const COMPACT_EVERY_MS = 5 * 60_000;
 const LOCK_STEP_MS = 50;
+/** leveldb's caches, a quarter of its defaults (8 MiB of blocks, 4 MiB write buffer): see start.ts. */
+const LEVELDB_OPTIONS = { cacheSize: 2 * 1024 * 1024, writeBufferSize: 1024 * 1024 };
+/**
+ * Past this many times its fresh RSS (read at the first check), the child ends itself at a quiet
+ * moment with RECYCLE_EXIT_CODE, and the supervisor starts it again at once (see start.ts).
+ */
+const RECYCLE_ABOVE = Number(process.env.REELAY_DYNALITE_RECYCLE_ABOVE ?? "1.4");
+const RECYCLE_CHECK_MS = Number(process.env.REELAY_DYNALITE_RECYCLE_CHECK_MS ?? "30000");
+const RECYCLE_EXIT_CODE = 75;
+/** Quiet: no request under way, and none began in this long. */
+const QUIET_MS = 250;
 /** Past this, the database is left as it is: leveldb's log makes a cut-off close as safe as a kill. */
 const CLOSE_WAIT_MS = 5_000;
 
@@ -75,18 +88,20 @@ async function lockFree() {
 }
 
 let server;
-process.stdin.on("end", () => {
-  setTimeout(() => process.exit(0), CLOSE_WAIT_MS).unref();
-  if (server === undefined) process.exit(0);
+/** Stops taking requests, lets those under way finish, leaves the clean marker and exits with `code`. */
+function closeAndExit(code) {
+  setTimeout(() => process.exit(code), CLOSE_WAIT_MS).unref();
+  if (server === undefined) process.exit(code);
   server.close((error) => {
     try {
       if (!error) writeFileSync(cleanMarker, folderState());
     } catch {
       // No marker: the next start repairs, as after a crash.
     }
-    process.exit(0);
+    process.exit(code);
   });
-});
+}
+process.stdin.on("end", () => closeAndExit(0));
 process.stdin.resume();
 
 const clean = closedCleanly();
@@ -94,9 +109,9 @@ await lockFree();
 // dynalite opens its database itself: this keeps a handle on it, for the compactions.
 let database;
 const openDatabase = Level.prototype._open;
-Level.prototype._open = function keepHandle(...args) {
+Level.prototype._open = function keepHandle(options, ...rest) {
   database = this;
-  return openDatabase.apply(this, args);
+  return openDatabase.call(this, { ...options, ...LEVELDB_OPTIONS }, ...rest);
 };
 setInterval(() => {
   // Keys are "<sublevel>~...": every one sorts between these two.
@@ -111,3 +126,20 @@ server.once("error", ({ code, message }) => {
 server.listen(Number(port ?? 0), host, () => {
   process.stdout.write(`${JSON.stringify({ port: server.address().port, clean })}\n`);
 });
+
+let underWay = 0;
+let lastBegan = 0;
+server.on("request", (_request, response) => {
+  underWay += 1;
+  lastBegan = Date.now();
+  response.once("close", () => {
+    underWay -= 1;
+  });
+});
+let freshRss;
+setInterval(() => {
+  const rss = process.memoryUsage.rss();
+  freshRss ??= rss;
+  const quiet = underWay === 0 && Date.now() - lastBegan >= QUIET_MS;
+  if (rss > RECYCLE_ABOVE * freshRss && quiet) closeAndExit(RECYCLE_EXIT_CODE);
+}, RECYCLE_CHECK_MS).unref();
