@@ -61,7 +61,7 @@ const LOCK_STEP_MS = 50;
 /** leveldb's caches, a quarter of its defaults (8 MiB of blocks, 4 MiB write buffer): see start.ts. */
 const LEVELDB_OPTIONS = { cacheSize: 2 * 1024 * 1024, writeBufferSize: 1024 * 1024 };
 /**
- * Past this many times its fresh RSS (read at the first check), the child ends itself at a quiet
+ * Past this many times its fresh RSS (both read after a full GC), the child ends itself at a quiet
  * moment with RECYCLE_EXIT_CODE, and the supervisor starts it again at once (see start.ts).
  */
 const RECYCLE_ABOVE = Number(process.env.REELAY_DYNALITE_RECYCLE_ABOVE ?? "1.4");
@@ -136,10 +136,16 @@ server.on("request", (_request, response) => {
     underWay -= 1;
   });
 });
+/**
+ * The RSS this process keeps: read after a full GC (the child runs with --expose-gc), so garbage
+ * V8 has not collected yet never makes a recycle. Read at quiet moments only, the first one being
+ * the fresh figure.
+ */
 let freshRss;
 setInterval(() => {
+  if (underWay > 0 || Date.now() - lastBegan < QUIET_MS) return;
+  globalThis.gc?.();
   const rss = process.memoryUsage.rss();
   freshRss ??= rss;
-  const quiet = underWay === 0 && Date.now() - lastBegan >= QUIET_MS;
-  if (rss > RECYCLE_ABOVE * freshRss && quiet) closeAndExit(RECYCLE_EXIT_CODE);
+  if (rss > RECYCLE_ABOVE * freshRss) closeAndExit(RECYCLE_EXIT_CODE);
 }, RECYCLE_CHECK_MS).unref();

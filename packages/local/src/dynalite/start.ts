@@ -27,7 +27,7 @@ export interface Dynamo {
  * the child's RSS above its idle figure (56 -> 110 MB within 400 jobs); dynalite's garbage per
  * request is short-lived and small, so a small young generation costs little time.
  */
-const DYNALITE_NODE_ARGS = ["--max-semi-space-size=1"];
+const DYNALITE_NODE_ARGS = ["--max-semi-space-size=1", "--expose-gc"];
 /**
  * glibc's malloc as dynalite's memory use needs it: leveldb works on libuv's threads, each given an
  * arena of its own by default, and a freed large buffer raises the threshold under which buffers
@@ -35,8 +35,9 @@ const DYNALITE_NODE_ARGS = ["--max-semi-space-size=1"];
  * unmapped each time, the heap's free top given back from 64 KiB. With these and leveldb's caches at
  * a quarter (child.mjs), the child kept 1.49x its fresh RSS after a full GC after 4,000 jobs (1.77x
  * before). What is left grows with the jobs: glibc's main heap (2 MB fresh, 24 MB after 4,000 jobs),
- * not V8's heap and not leveldb's mapped files. So the child also recycles itself: past 1.4x its
- * fresh RSS it closes at a quiet moment (no request under way, none in the last 250 ms), like at a
+ * not V8's heap and not leveldb's mapped files. So the child also recycles itself: when what it
+ * keeps after a full GC passes 1.4x its fresh figure, it closes at a quiet moment (no request under
+ * way, none in the last 250 ms; checked every 30 s), like at a
  * stop, and exits with RECYCLE_EXIT_CODE; the supervisor starts the next one at once on the same
  * port, and the stack's DynamoDB client rides out the refused connections meanwhile (aws-clients.ts).
  */
