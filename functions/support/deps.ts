@@ -6,6 +6,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
 import { S3Client } from "@aws-sdk/client-s3";
+import { withUnsignedUploads } from "@reelay/core/storage/unsigned-uploads";
 import { SFNClient } from "@aws-sdk/client-sfn";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type Config, loadConfig } from "@reelay/core/config";
@@ -61,7 +62,7 @@ export function awsProcess(): AwsProcess {
     config,
     clients: {
       db,
-      s3: new S3Client({ region }),
+      s3: withUnsignedUploads(new S3Client({ region })),
       tableName: required(config.aws.tableName, "REELAY_TABLE_NAME"),
       bucket: required(config.aws.bucketName, "REELAY_BUCKET_NAME"),
     },

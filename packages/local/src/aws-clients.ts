@@ -7,6 +7,7 @@ import { Agent } from "node:http";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { withUnsignedUploads } from "@reelay/core/storage/unsigned-uploads";
 import { ConfiguredRetryStrategy } from "@smithy/util-retry";
 
 export const LOCAL_REGION = "us-east-1";
@@ -64,13 +65,9 @@ export function localDynamoClient(endpoint: string): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 
-/** Uploads whose body the SDK would otherwise hash for the signature. */
-const UPLOAD_COMMANDS = new Set(["PutObjectCommand", "UploadPartCommand"]);
-
 /**
  * An S3 client for s3rver: path-style, its fixed credentials, no flexible checksums (s3rver predates
- * them). Uploads are signed with UNSIGNED-PAYLOAD: over plain HTTP the SDK would hash every body for
- * the signature, a second sha256 pass over each copied byte, and s3rver never checks that hash.
+ * them), uploads signed with UNSIGNED-PAYLOAD as on AWS (core's storage/unsigned-uploads.ts).
  */
 export function localS3Client(endpoint: string): S3Client {
   const client = new S3Client({
@@ -83,15 +80,5 @@ export function localS3Client(endpoint: string): S3Client {
     requestHandler: localRequests(),
   });
   withoutSdkLogging(client);
-  client.middlewareStack.add(
-    (next, context) => (args) => {
-      const request = args.request as { headers?: Record<string, string> };
-      if (UPLOAD_COMMANDS.has(context.commandName ?? "") && request.headers !== undefined) {
-        request.headers["x-amz-content-sha256"] = "UNSIGNED-PAYLOAD";
-      }
-      return next(args);
-    },
-    { step: "build", name: "localUnsignedPayload" },
-  );
-  return client;
+  return withUnsignedUploads(client);
 }
