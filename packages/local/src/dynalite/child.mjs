@@ -65,7 +65,7 @@ const LEVELDB_OPTIONS = { cacheSize: 2 * 1024 * 1024, writeBufferSize: 1024 * 10
  * moment with RECYCLE_EXIT_CODE, and the supervisor starts it again at once (see start.ts).
  */
 const RECYCLE_ABOVE = Number(process.env.REELAY_DYNALITE_RECYCLE_ABOVE ?? "1.4");
-const RECYCLE_CHECK_MS = Number(process.env.REELAY_DYNALITE_RECYCLE_CHECK_MS ?? "30000");
+const RECYCLE_CHECK_MS = Number(process.env.REELAY_DYNALITE_RECYCLE_CHECK_MS ?? "10000");
 const RECYCLE_EXIT_CODE = 75;
 /** Quiet: no request under way, and none began in this long. */
 const QUIET_MS = 250;

@@ -37,7 +37,7 @@ const DYNALITE_NODE_ARGS = ["--max-semi-space-size=1", "--expose-gc"];
  * before). What is left grows with the jobs: glibc's main heap (2 MB fresh, 24 MB after 4,000 jobs),
  * not V8's heap and not leveldb's mapped files. So the child also recycles itself: when what it
  * keeps after a full GC passes 1.4x its fresh figure, it closes at a quiet moment (no request under
- * way, none in the last 250 ms; checked every 30 s), like at a
+ * way, none in the last 250 ms; checked every 10 s), like at a
  * stop, and exits with RECYCLE_EXIT_CODE; the supervisor starts the next one at once on the same
  * port, and the stack's DynamoDB client rides out the refused connections meanwhile (aws-clients.ts).
  */
