@@ -8,7 +8,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { withUnsignedUploads } from "@reelay/core/storage/unsigned-uploads";
-import { ConfiguredRetryStrategy } from "@smithy/util-retry";
+import type { RetryStrategyV2, RetryToken } from "@smithy/types";
 
 export const LOCAL_REGION = "us-east-1";
 /** s3rver accepts only this pair; dynalite accepts any. */
@@ -44,12 +44,31 @@ function localRequests(): { httpAgent: Agent } {
 }
 
 /**
- * Attempts per call, the n-th retry waiting n x 100 ms: 2.8 s in all, longer than the dynalite
- * child's restart after a recycle or a crash (about half a second), so calls made meanwhile, which
- * meet a refused connection, go through once it is back. The SDK's default, three attempts with a
- * random backoff from 0, can give up within a few milliseconds.
+ * Retries for calls to dynalite that meet it down: while the child restarts (a recycle, or after a
+ * crash: about half a second, more on a busy machine) connections are refused. Each call retries
+ * such errors (and dynalite's 5xx) for about 8 s, the n-th retry after min(n x 100, 500) ms; a
+ * client error such as a refused condition is never retried. Unlike the SDK's standard strategy
+ * (three attempts, a random backoff from 0, a retry quota shared by every call) nothing is shared:
+ * a recycle during a burst must not use up the retries of the calls that come after it.
  */
-const DYNALITE_ATTEMPTS = 8;
+const DYNALITE_RETRIES = 18;
+const dynaliteRetries: RetryStrategyV2 = {
+  acquireInitialRetryToken: async () => retryToken(0),
+  refreshRetryTokenForRetry: async (token, error) => {
+    const retries = token.getRetryCount() + 1;
+    if (error.errorType === "CLIENT_ERROR" || retries > DYNALITE_RETRIES)
+      throw new Error("no retry left");
+    return retryToken(retries);
+  },
+  recordSuccess: () => undefined,
+};
+
+function retryToken(retries: number): RetryToken {
+  return {
+    getRetryCount: () => retries,
+    getRetryDelay: () => Math.min(retries * 100, 500),
+  };
+}
 
 /** A DynamoDB document client for dynalite: the unsigned signer, many sockets, no SDK logging. */
 export function localDynamoClient(endpoint: string): DynamoDBDocumentClient {
@@ -59,7 +78,7 @@ export function localDynamoClient(endpoint: string): DynamoDBDocumentClient {
     credentials: LOCAL_CREDENTIALS,
     signer: dynaliteSigner,
     requestHandler: localRequests(),
-    retryStrategy: new ConfiguredRetryStrategy(DYNALITE_ATTEMPTS, (attempt) => 100 * attempt),
+    retryStrategy: dynaliteRetries,
   });
   withoutSdkLogging(client);
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });

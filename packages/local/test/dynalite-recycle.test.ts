@@ -3,7 +3,7 @@
  * it closes like at a stop and the supervisor starts the next one on the same port. Here the bound
  * is below the fresh RSS and checked every 200 ms, so the child recycles as soon as it is quiet:
  * what was written before is read after, and calls made through the recycles all go through (the
- * client's retries ride out the refused connections).
+ * client's retries ride out the refused connections), while a refused condition is not retried.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -47,6 +47,21 @@ it("a dynalite child past its RSS bound recycles at a quiet moment, keeps its po
     );
     expect(read).toEqual(["before", ...Array.from({ length: 20 }, (_, i) => `item-${i + 1}`)]);
     expect(dynalite.restarts).toBeGreaterThanOrEqual(3);
+    // A client error (a refused condition) is answered at once, never retried.
+    const refused = await ddb
+      .send(
+        new PutCommand({
+          TableName: "recycle",
+          Item: { pk: "before" },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      )
+      .then(
+        () => undefined,
+        (error: { name?: string; $metadata?: { attempts?: number } }) => error,
+      );
+    expect(refused?.name).toBe("ConditionalCheckFailedException");
+    expect(refused?.$metadata?.attempts).toBe(1);
     // A recycle is logged as one, not as a crash.
     expect(lines.some((line) => line.includes("recycled itself"))).toBe(true);
     expect(lines.some((line) => line.includes("ended unexpectedly"))).toBe(false);
