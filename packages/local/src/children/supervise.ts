@@ -51,6 +51,7 @@ export async function supervise<T>(
     const recycled = recycleExitCode !== undefined && how === `exit code ${recycleExitCode}`;
     if (recycled) log.info(`${name} (pid ${current.pid}) recycled itself; starting the next one`);
     else log.error(`${name} (pid ${current.pid}) ended unexpectedly (${how}); starting it again`);
+    // A recycled child's successor starts at once; each failed start waits 100 ms, then twice as long.
     for (
       let delay = recycled ? 0 : RESTART_DELAY_MS;
       !stopping;
