@@ -6,6 +6,7 @@
  */
 import type { JobStore } from "@reelay/core/jobs/store";
 import type { Logger } from "./log.ts";
+import { wakeablePause } from "./wakeable-pause.ts";
 import { advanceResumeMark } from "./resume-mark.ts";
 import { pruneFinishedJobs, type RetentionDeps } from "./retention.ts";
 
@@ -46,15 +47,7 @@ export async function housekeep(deps: HousekeepingDeps, log: Logger): Promise<bo
 
 export function startHousekeeping(deps: HousekeepingDeps, log: Logger): Housekeeping {
   let stopped = false;
-  let wakeUp: (() => void) | undefined;
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  const between = wakeablePause();
   const pass = () =>
     housekeep(deps, log).catch((error: unknown) => {
       log.error("housekeeping (resume mark, retention) failed", error);
@@ -62,17 +55,17 @@ export function startHousekeeping(deps: HousekeepingDeps, log: Logger): Housekee
     });
   const loop = async () => {
     // The first pass waits: the start itself has just read what the mark covers.
-    await pause(INTERVAL_MS);
+    await between.pause(INTERVAL_MS);
     while (!stopped) {
       const more = await pass();
-      if (!stopped) await pause(more ? 0 : INTERVAL_MS);
+      if (!stopped) await between.pause(more ? 0 : INTERVAL_MS);
     }
   };
   const running = loop();
   return {
     stop: async () => {
       stopped = true;
-      wakeUp?.();
+      between.wake();
       await running;
       await advanceResumeMark(deps.jobs, deps.dataDir, deps.now(), true).catch((error: unknown) =>
         log.error("moving the resume mark at stop failed", error),

@@ -5,6 +5,7 @@
  */
 import { purgeDeliveries, type SweepDeps, sweepDeliveries } from "@reelay/core/webhooks/sweep";
 import type { Logger } from "./log.ts";
+import { wakeablePause } from "./wakeable-pause.ts";
 
 const SWEEP_INTERVAL_MS = 1000;
 /** Deliveries past their 30 days are deleted this often (and at start). */
@@ -20,15 +21,7 @@ export interface WebhookSweeper {
 export function startWebhookSweeper(deps: SweepDeps, log: Logger): WebhookSweeper {
   let stopped = false;
   let woken = false;
-  let wakeUp: (() => void) | undefined;
-  const pause = () =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, SWEEP_INTERVAL_MS);
-      wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  const between = wakeablePause();
   let purgedAt = 0;
   const purge = async () => {
     if (Date.now() - purgedAt < PURGE_INTERVAL_MS) return;
@@ -45,19 +38,18 @@ export function startWebhookSweeper(deps: SweepDeps, log: Logger): WebhookSweepe
         log.error("a webhook sweep failed", error);
         return { more: false };
       });
-      if (!result.more && !woken && !stopped) await pause();
-      wakeUp = undefined;
+      if (!result.more && !woken && !stopped) await between.pause(SWEEP_INTERVAL_MS);
     }
   };
   const running = loop();
   return {
     wake: () => {
       woken = true;
-      wakeUp?.();
+      between.wake();
     },
     stop: async () => {
       stopped = true;
-      wakeUp?.();
+      between.wake();
       await running;
     },
   };

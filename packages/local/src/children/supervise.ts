@@ -55,7 +55,7 @@ export async function supervise<T>(
     for (
       let delay = recycled ? 0 : RESTART_DELAY_MS;
       !stopping;
-      delay = Math.min(Math.max(delay, RESTART_DELAY_MS / 2) * 2, RESTART_DELAY_CAP_MS)
+      delay = Math.min(Math.max(delay * 2, RESTART_DELAY_MS), RESTART_DELAY_CAP_MS)
     ) {
       if (delay > 0) await pause(delay);
       try {

@@ -61,14 +61,14 @@ const LOCK_STEP_MS = 50;
 /** leveldb's caches, a quarter of its defaults (8 MiB of blocks, 4 MiB write buffer): see start.ts. */
 const LEVELDB_OPTIONS = { cacheSize: 2 * 1024 * 1024, writeBufferSize: 1024 * 1024 };
 /**
- * Past this many times its fresh RSS (both read after a full GC, the fresh one once listening), the
- * child ends itself at a quiet moment with RECYCLE_EXIT_CODE, and the supervisor starts it again at
- * once (see start.ts). A fresh figure read later, under load, was high enough that a successor
- * never recycled (1.70x its first child's after 20,000 jobs).
+ * The recycle, as start.ts sets it: past RECYCLE_ABOVE times its fresh RSS (both read after a full
+ * GC, the fresh one once listening), checked every RECYCLE_CHECK_MS, the child ends itself at a
+ * quiet moment with RECYCLE_EXIT_CODE. A fresh figure read later, under load, was high enough that
+ * a successor never recycled (1.70x its first child's after 20,000 jobs). Unset: no recycle.
  */
-const RECYCLE_ABOVE = Number(process.env.REELAY_DYNALITE_RECYCLE_ABOVE ?? "1.4");
-const RECYCLE_CHECK_MS = Number(process.env.REELAY_DYNALITE_RECYCLE_CHECK_MS ?? "10000");
-const RECYCLE_EXIT_CODE = 75;
+const RECYCLE_ABOVE = Number(process.env.RECYCLE_ABOVE);
+const RECYCLE_CHECK_MS = Number(process.env.RECYCLE_CHECK_MS);
+const RECYCLE_EXIT_CODE = Number(process.env.RECYCLE_EXIT_CODE);
 /** Quiet: no request under way, and none began in this long. */
 const QUIET_MS = 250;
 /** Past this, the database is left as it is: leveldb's log makes a cut-off close as safe as a kill. */
@@ -148,7 +148,9 @@ server.on("request", (_request, response) => {
     underWay -= 1;
   });
 });
-setInterval(() => {
-  if (freshRss === undefined || underWay > 0 || Date.now() - lastBegan < QUIET_MS) return;
-  if (keptRss() > RECYCLE_ABOVE * freshRss) closeAndExit(RECYCLE_EXIT_CODE);
-}, RECYCLE_CHECK_MS).unref();
+if (RECYCLE_ABOVE > 0 && RECYCLE_CHECK_MS > 0 && Number.isInteger(RECYCLE_EXIT_CODE)) {
+  setInterval(() => {
+    if (freshRss === undefined || underWay > 0 || Date.now() - lastBegan < QUIET_MS) return;
+    if (keptRss() > RECYCLE_ABOVE * freshRss) closeAndExit(RECYCLE_EXIT_CODE);
+  }, RECYCLE_CHECK_MS).unref();
+}

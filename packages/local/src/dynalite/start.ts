@@ -46,6 +46,8 @@ const DYNALITE_ENV = {
   MALLOC_MMAP_THRESHOLD_: "32768",
   MALLOC_TRIM_THRESHOLD_: "65536",
 };
+/** The recycle (above): the bound on what the child keeps against its fresh figure, how often it is checked. */
+const RECYCLE = { above: 1.4, checkMs: 10_000 };
 /** What child.mjs exits with when it recycles itself. */
 const RECYCLE_EXIT_CODE = 75;
 
@@ -58,8 +60,8 @@ export async function spawnDynalite(
   dynamoDir: string,
   host: string,
   log: Logger = silentLogger,
-  /** The recycling's bound and how often it is checked (tests make both small). */
-  recycle?: { above: number; checkMs: number },
+  /** The recycle's bound and how often it is checked (tests make both small). */
+  recycle: { above: number; checkMs: number } = RECYCLE,
 ): Promise<
   { port: number; clean: boolean } & Pick<SupervisedService<unknown>, "pid" | "restarts" | "stop">
 > {
@@ -72,13 +74,12 @@ export async function spawnDynalite(
         [dynamoDir, host, ...(previous ? [String(previous.port)] : [])],
         DYNALITE_NODE_ARGS,
         (line) => log.warn(`dynalite: ${line}`),
-        recycle === undefined
-          ? DYNALITE_ENV
-          : {
-              ...DYNALITE_ENV,
-              REELAY_DYNALITE_RECYCLE_ABOVE: String(recycle.above),
-              REELAY_DYNALITE_RECYCLE_CHECK_MS: String(recycle.checkMs),
-            },
+        {
+          ...DYNALITE_ENV,
+          RECYCLE_ABOVE: String(recycle.above),
+          RECYCLE_CHECK_MS: String(recycle.checkMs),
+          RECYCLE_EXIT_CODE: String(RECYCLE_EXIT_CODE),
+        },
       ),
     log,
     RECYCLE_EXIT_CODE,
