@@ -1,4 +1,8 @@
 /** Job flow state "Download": the state machine invokes this with the flow state. */
+import { collectGarbageForCopies } from "@reelay/core/storage/copier-gc";
 import { runStep } from "./support/step.ts";
+
+// This function's work is streaming outputs into the bucket (see copier-gc.ts).
+collectGarbageForCopies();
 
 export const handler = (event: unknown) => runStep("download", event);

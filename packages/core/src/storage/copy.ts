@@ -1,7 +1,7 @@
 /**
  * Copies an upstream output URL into the bucket, streamed: the upstream's URLs are temporary
  * (spec §8), so the copy happens as soon as a task succeeds, and a file of any size passes through
- * in parts (5 MiB, see objects.ts). A copy that does not receive exactly Content-Length bytes is never completed.
+ * in parts (8 MiB, see objects.ts). A copy that does not receive exactly Content-Length bytes is never completed.
  */
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";

@@ -10,7 +10,7 @@ import { outputFetchPolicy } from "../../src/net/policy.ts";
 import { TransientError } from "../../src/pipeline/errors.ts";
 import { copyUrlToS3 } from "../../src/storage/copy.ts";
 import { DigestStream } from "../../src/storage/digest.ts";
-import { MIN_PART_SIZE, ObjectStore, partSizeFor } from "../../src/storage/objects.ts";
+import { ObjectStore, PART_SIZE, partSizeFor } from "../../src/storage/objects.ts";
 import { startLocalAws, type LocalAws } from "../support/local-aws.ts";
 import { caught } from "../upstream/rejection.ts";
 
@@ -81,7 +81,7 @@ describe("copyUrlToS3 against the simulator and s3rver", () => {
     const copied = await copyUrlToS3(localFetch, url, store, "outputs/t1/video.mp4");
     const task = sim.task(id);
     expect(copied.bytes).toBe(task?.outputBytes);
-    expect(copied.bytes).toBeGreaterThan(2 * MIN_PART_SIZE);
+    expect(copied.bytes).toBeGreaterThan(2 * PART_SIZE);
     expect(copied.sha256).toBe(task?.outputSha256);
     expect(copied.contentType).toBe("video/mp4");
     expect(copied.sourceUrlHost).toBe(new URL(sim.url).host);
@@ -118,7 +118,7 @@ describe("copyUrlToS3 against the simulator and s3rver", () => {
     const sent = recordCommands();
     const error = await caught(copyUrlToS3(localFetch, url, store, "outputs/t2/video.mp4"));
     aws.s3.middlewareStack.remove("record-commands");
-    // The cut comes after the first 5 MiB part, so a multipart upload really was open.
+    // The cut comes after the first 8 MiB part, so a multipart upload really was open.
     expect(sent).toContain("CreateMultipartUploadCommand");
     expect(sent).toContain("AbortMultipartUploadCommand");
     expect(sent).not.toContain("CompleteMultipartUploadCommand");
@@ -294,14 +294,14 @@ describe("ObjectStore", () => {
 });
 
 describe("partSizeFor", () => {
-  it("is S3's 5 MiB minimum up to 10,000 such parts, then the smallest whole MiB that fits the object in 10,000 parts", () => {
+  it("is 8 MiB up to 10,000 such parts, then the smallest whole MiB that fits the object in 10,000 parts", () => {
     const MiB = 1024 * 1024;
-    expect(partSizeFor(undefined)).toBe(5 * MiB);
-    expect(partSizeFor(1)).toBe(5 * MiB);
-    expect(partSizeFor(10_000 * 5 * MiB)).toBe(5 * MiB);
-    expect(partSizeFor(10_000 * 5 * MiB + 1)).toBe(6 * MiB);
+    expect(partSizeFor(undefined)).toBe(8 * MiB);
+    expect(partSizeFor(1)).toBe(8 * MiB);
+    expect(partSizeFor(10_000 * 8 * MiB)).toBe(8 * MiB);
+    expect(partSizeFor(10_000 * 8 * MiB + 1)).toBe(9 * MiB);
     expect(partSizeFor(100 * 1024 * MiB)).toBe(11 * MiB);
-    for (const bytes of [10_000 * 5 * MiB + 1, 64 * 1024 * MiB, 100 * 1024 * MiB])
+    for (const bytes of [10_000 * 8 * MiB + 1, 64 * 1024 * MiB, 100 * 1024 * MiB])
       expect(Math.ceil(bytes / partSizeFor(bytes))).toBeLessThanOrEqual(10_000);
   });
 });
