@@ -1,10 +1,10 @@
 /**
- * The Download function's process collects garbage without incremental marking (core's
- * storage/copier-gc.ts: in a copier, V8 marked its small heap back to back, 20 to 100 times per
- * GiB). A child process imports the function's module, churns its old generation, and prints V8's
- * --trace-gc lines: its mark-compacts run when the old generation is full, none finishes an
- * incremental marking. The same churn without the module does finish incremental markings, so the
- * probe can tell the two apart.
+ * The Download function's process collects garbage as core's storage/copier-gc.ts sets it: no
+ * incremental marking (in a copier, V8 marked its small heap back to back, 20 to 100 times per GiB)
+ * and scavenges on the main thread alone. A child process imports the function's module, churns
+ * its heap, and prints V8's --trace-gc (or --trace-gc-nvp) lines: its mark-compacts run when the
+ * old generation is full, none finishes an incremental marking, and no scavenge has background
+ * time. The same churn without the module shows both, so the probe can tell them apart.
  */
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -15,28 +15,37 @@ const run = promisify(execFile);
 const probe = fileURLToPath(new URL("../support/gc-probe.ts", import.meta.url));
 const download = fileURLToPath(new URL("../../functions/download.ts", import.meta.url));
 
-async function markCompacts(...args: string[]): Promise<string[]> {
-  const { stdout } = await run(
-    process.execPath,
-    ["--import", "tsx", "--trace-gc", probe, ...args],
-    {
-      maxBuffer: 16 * 1024 * 1024,
-    },
-  );
+/** The collector's trace lines while the probe churns (after it has loaded `module`, if given). */
+async function churnTrace(flag: string, module?: string): Promise<string[]> {
+  const args = ["--import", "tsx", flag, probe, ...(module === undefined ? [] : [module])];
+  const { stdout } = await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 });
   expect(stdout).toContain("kept 4 batches");
-  const churn = stdout.slice(stdout.indexOf("churn starts"));
-  return churn.split("\n").filter((line) => line.includes("Mark-Compact"));
+  return stdout.slice(stdout.indexOf("churn starts")).split("\n");
 }
+
+const markCompacts = (lines: string[]) => lines.filter((line) => line.includes("Mark-Compact"));
+const scavengeHelperMs = (lines: string[]) =>
+  lines
+    .filter((line) => line.includes("gc=s "))
+    .map((line) => Number(/background\.scavenge\.parallel=([\d.]+)/.exec(line)?.[1]));
 
 describe("the Download function's garbage collector", () => {
   it("runs its mark-compacts when the old generation is full, never after an incremental marking", async () => {
-    const lines = await markCompacts(download);
+    const lines = markCompacts(await churnTrace("--trace-gc", download));
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.filter((line) => line.includes("incremental marking"))).toEqual([]);
   }, 60_000);
 
-  it("the same churn in a process without it finishes incremental markings", async () => {
-    const lines = await markCompacts();
+  it("scavenges on the main thread alone: no scavenge has background time", async () => {
+    const helperMs = scavengeHelperMs(await churnTrace("--trace-gc-nvp", download));
+    expect(helperMs.length).toBeGreaterThan(0);
+    expect(helperMs.filter((ms) => ms !== 0)).toEqual([]);
+  }, 60_000);
+
+  it("the same churn in a process without it finishes incremental markings and scavenges in parallel", async () => {
+    const lines = markCompacts(await churnTrace("--trace-gc"));
     expect(lines.some((line) => line.includes("incremental marking"))).toBe(true);
+    const helperMs = scavengeHelperMs(await churnTrace("--trace-gc-nvp"));
+    expect(helperMs.some((ms) => ms > 0)).toBe(true);
   }, 60_000);
 });
