@@ -3,6 +3,7 @@
  * SST, no bundling): what the local stack runs. Task resources are placeholder ARNs; the local
  * runner replaces every Task with an in-process handler keyed by state name.
  */
+import { rmSync } from "node:fs";
 import { App, Stack } from "aws-cdk-lib";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
@@ -42,16 +43,25 @@ export function aslFromResolved(
 }
 
 export function synthJobFlowDefinition(): Record<string, unknown> {
-  const stack = new Stack(new App(), "ReelayJobFlow");
-  const fns = Object.fromEntries(
-    JOB_FLOW_STEPS.map((step) => [
-      step,
-      lambda.Function.fromFunctionArn(stack, `${step}Fn`, placeholderFunctionArn(step)),
-    ]),
-  ) as JobFlowFunctions;
-  const machine = new sfn.StateMachine(stack, "JobFlow", jobFlowStateMachineProps(stack, fns));
-  const cfn = machine.node.defaultChild as sfn.CfnStateMachine;
-  return aslFromResolved(stack.resolve(cfn.definitionString), (token) => {
-    throw new Error(`Unexpected token in the local job flow definition: ${JSON.stringify(token)}`);
-  });
+  // An App makes its output folder (cdk.outXXXX in the temp dir) as it is built; nothing is written
+  // there, as nothing is synthesized, so it goes once the definition is read.
+  const app = new App();
+  try {
+    const stack = new Stack(app, "ReelayJobFlow");
+    const fns = Object.fromEntries(
+      JOB_FLOW_STEPS.map((step) => [
+        step,
+        lambda.Function.fromFunctionArn(stack, `${step}Fn`, placeholderFunctionArn(step)),
+      ]),
+    ) as JobFlowFunctions;
+    const machine = new sfn.StateMachine(stack, "JobFlow", jobFlowStateMachineProps(stack, fns));
+    const cfn = machine.node.defaultChild as sfn.CfnStateMachine;
+    return aslFromResolved(stack.resolve(cfn.definitionString), (token) => {
+      throw new Error(
+        `Unexpected token in the local job flow definition: ${JSON.stringify(token)}`,
+      );
+    });
+  } finally {
+    rmSync(app.outdir, { recursive: true, force: true });
+  }
 }
