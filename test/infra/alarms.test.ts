@@ -4,6 +4,7 @@
  * over a one-state machine and an HTTP API, made with and without an address (no bundling, so
  * both are quick). cdk-nag's AwsSolutions pack runs over both.
  */
+import { rmSync } from "node:fs";
 import { App, Aspects, Stack } from "aws-cdk-lib";
 import * as apigatewayv2 from "aws-cdk-lib/aws-apigatewayv2";
 import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
@@ -263,28 +264,33 @@ describe("the dashboard in the app", () => {
 
 function alarmsStack(alertEmail: string | undefined): { template: Template; nag: string[] } {
   const cdkApp = new App();
-  const stack = new Stack(cdkApp, "Alarms", {
-    env: { account: "123456789012", region: "us-east-1" },
-  });
-  Aspects.of(stack).add(new AwsSolutionsChecks());
-  const machine = new sfn.StateMachine(stack, "JobFlow", {
-    definitionBody: sfn.DefinitionBody.fromChainable(new sfn.Pass(stack, "Done")),
-  });
-  const httpApi = new apigatewayv2.HttpApi(stack, "Api");
-  createAlarms(stack, {
-    machine,
-    httpApi,
-    queueTimeoutS: 3_600,
-    alertEmail,
-    dashboardName: "reelay-alarms-test",
-  });
-  cdkApp.synth();
-  const nag = Annotations.fromStack(stack)
-    .findError("*", Match.stringLikeRegexp("AwsSolutions-.*"))
-    // The stand-in machine and API are not reelay's (no logs, no tracing); only the alarms' own parts count.
-    .filter((m) => !/^\/Alarms\/(JobFlow|Api)\//.test(m.id))
-    .map((m) => `${m.id}: ${String(m.entry.data)}`);
-  return { template: Template.fromStack(stack), nag };
+  try {
+    const stack = new Stack(cdkApp, "Alarms", {
+      env: { account: "123456789012", region: "us-east-1" },
+    });
+    Aspects.of(stack).add(new AwsSolutionsChecks());
+    const machine = new sfn.StateMachine(stack, "JobFlow", {
+      definitionBody: sfn.DefinitionBody.fromChainable(new sfn.Pass(stack, "Done")),
+    });
+    const httpApi = new apigatewayv2.HttpApi(stack, "Api");
+    createAlarms(stack, {
+      machine,
+      httpApi,
+      queueTimeoutS: 3_600,
+      alertEmail,
+      dashboardName: "reelay-alarms-test",
+    });
+    cdkApp.synth();
+    const nag = Annotations.fromStack(stack)
+      .findError("*", Match.stringLikeRegexp("AwsSolutions-.*"))
+      // The stand-in machine and API are not reelay's (no logs, no tracing); only the alarms' own parts count.
+      .filter((m) => !/^\/Alarms\/(JobFlow|Api)\//.test(m.id))
+      .map((m) => `${m.id}: ${String(m.entry.data)}`);
+    return { template: Template.fromStack(stack), nag };
+  } finally {
+    // The App's output folder (cdk.outXXXX in the temp dir): the template is read by now.
+    rmSync(cdkApp.outdir, { recursive: true, force: true });
+  }
 }
 
 describe("ALERT_EMAIL", () => {

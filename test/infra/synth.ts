@@ -3,7 +3,8 @@
  * AwsSolutions pack applied, once per test file.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Aspects } from "aws-cdk-lib";
 import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
@@ -131,7 +132,12 @@ async function synthOnce(): Promise<Synth> {
   const nagErrors = Annotations.fromStack(stack)
     .findError("*", Match.stringLikeRegexp("AwsSolutions-.*"))
     .map((m) => ({ id: m.id, message: String(m.entry.data) }));
-  return { template: Template.fromStack(stack), nagErrors };
+  const template = Template.fromStack(stack);
+  // The App's output folder (cdk.outXXXX, in the temp dir): the template is read by now.
+  if (app.outdir.startsWith(await realpath(tmpdir()))) {
+    await rm(app.outdir, { recursive: true, force: true });
+  }
+  return { template, nagErrors };
 }
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, any> }>;
