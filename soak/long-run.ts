@@ -192,21 +192,26 @@ async function stopStack(stack: Running): Promise<void> {
   if (code !== 0) throw new Error(`the stack ended with ${code} on SIGTERM`);
 }
 
-/** Each process's pid now: a child started again (after a recycle or a crash) has a new one. */
-async function pidsNow(stack: Running): Promise<Running["pids"]> {
+/** The children as /healthz reports them now: each one's pid and how many times it was started again. */
+async function childrenNow(
+  stack: Running,
+): Promise<Record<string, { pid?: number; restarts?: number }>> {
   const health = (await (await fetch(`${stack.url}/healthz`)).json()) as {
     children?: Record<string, { pid?: number; restarts?: number }>;
   };
-  const pid = (name: "dynalite" | "s3rver") => health.children?.[name]?.pid ?? stack.pids[name];
+  return health.children ?? {};
+}
+
+/** Each process's pid now: a child started again (after a recycle or a crash) has a new one. */
+async function pidsNow(stack: Running): Promise<Running["pids"]> {
+  const children = await childrenNow(stack);
+  const pid = (name: "dynalite" | "s3rver") => children[name]?.pid ?? stack.pids[name];
   return { stack: stack.pids.stack, dynalite: pid("dynalite"), s3rver: pid("s3rver") };
 }
 
 /** How many times each child was started again (the dynalite child's recycles among them). */
 async function restartsNow(stack: Running): Promise<string> {
-  const health = (await (await fetch(`${stack.url}/healthz`)).json()) as {
-    children?: Record<string, { restarts?: number }>;
-  };
-  return Object.entries(health.children ?? {})
+  return Object.entries(await childrenNow(stack))
     .map(([name, child]) => `${name} ${child.restarts ?? 0}`)
     .join(", ");
 }

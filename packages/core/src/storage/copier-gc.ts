@@ -20,11 +20,7 @@
  */
 import { setFlagsFromString } from "node:v8";
 
-let applied = false;
-
 export function collectGarbageForCopies(): void {
-  if (applied) return;
   setFlagsFromString("--no-incremental-marking");
   setFlagsFromString("--no-parallel-scavenge");
-  applied = true;
 }

@@ -12,6 +12,9 @@ import type { Readable } from "node:stream";
 /** How long a stopping child (dynalite, s3rver) may take to close its store before it is killed. */
 const CHILD_STOP_MS = 10_000;
 
+/** How a child ended on its own: it exited with a code, or a signal ended it. */
+export type ChildEnd = { code: number } | { signal: NodeJS.Signals };
+
 export interface ChildService<T> {
   /** The first line the child printed. */
   ready: T;
@@ -19,10 +22,10 @@ export interface ChildService<T> {
   lines: EventEmitter<{ line: [unknown] }>;
   pid: number;
   /**
-   * Settles when the child is gone: with how it ended ("signal SIGKILL", "exit code 1") when it
-   * ended on its own, with undefined when stop() ended it.
+   * Settles when the child is gone: with how it ended (its exit code, or the signal that ended it)
+   * when it ended on its own, with undefined when stop() ended it.
    */
-  ended: Promise<string | undefined>;
+  ended: Promise<ChildEnd | undefined>;
   /** Closes the child's stdin (it stops itself) and waits for it; killed past CHILD_STOP_MS. */
   stop(): Promise<void>;
 }
@@ -58,9 +61,9 @@ export async function spawnService<T>(
   });
   onLines(child.stderr, stderr ?? ((line) => process.stderr.write(`${line}\n`)));
   let stopping = false;
-  const ended = new Promise<string | undefined>((resolve) =>
+  const ended = new Promise<ChildEnd | undefined>((resolve) =>
     child.once("exit", (code, signal) =>
-      resolve(stopping ? undefined : signal === null ? `exit code ${code}` : `signal ${signal}`),
+      resolve(stopping ? undefined : signal === null ? { code: code ?? 0 } : { signal }),
     ),
   );
   // A child that died already makes ending its stdin fail (EPIPE): it is gone either way.

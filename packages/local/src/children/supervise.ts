@@ -7,7 +7,7 @@
 import { EventEmitter } from "node:events";
 import { setTimeout as pause } from "node:timers/promises";
 import type { Logger } from "../log.ts";
-import type { ChildService } from "./service.ts";
+import type { ChildEnd, ChildService } from "./service.ts";
 
 /** The first wait before starting a dead child again, doubled per failed attempt up to the cap. */
 const RESTART_DELAY_MS = 100;
@@ -43,12 +43,13 @@ export async function supervise<T>(
   let restarts = 0;
   const follow = (child: ChildService<T>) => {
     child.lines.on("line", (line) => lines.emit("line", line));
-    void child.ended.then((how) => {
-      if (how !== undefined && !stopping) restarting = restart(how);
+    void child.ended.then((end) => {
+      if (end !== undefined && !stopping) restarting = restart(end);
     });
   };
-  const restart = async (how: string) => {
-    const recycled = recycleExitCode !== undefined && how === `exit code ${recycleExitCode}`;
+  const restart = async (end: ChildEnd) => {
+    const recycled = "code" in end && end.code === recycleExitCode;
+    const how = "code" in end ? `exit code ${end.code}` : `signal ${end.signal}`;
     if (recycled) log.info(`${name} (pid ${current.pid}) recycled itself; starting the next one`);
     else log.error(`${name} (pid ${current.pid}) ended unexpectedly (${how}); starting it again`);
     // A recycled child's successor starts at once; each failed start waits 100 ms, then twice as long.
