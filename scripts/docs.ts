@@ -9,7 +9,7 @@ import { ERROR_CODES, type ErrorCode, SETTINGS } from "@reelay/core";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const SETTINGS_PAGE = "docs/settings.md";
-export const ERROR_CODES_PAGE = "docs/error-codes.md";
+const ERROR_CODES_PAGE = "docs/error-codes.md";
 
 /**
  * Variables read outside the config module: the SST secrets the AWS functions fetch at cold start,
@@ -53,7 +53,7 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   ].join("\n");
 }
 
-export function settingsPage(): string {
+function settingsPage(): string {
   const rows = Object.entries(SETTINGS).map(([name, setting]) => [
     `\`${name}\``,
     setting.about,
@@ -84,7 +84,7 @@ ${table(
 `;
 }
 
-export function errorCodesPage(): string {
+function errorCodesPage(): string {
   const rows = (Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => {
     const info: { status?: number; retryable: boolean; meaning: string; seen: readonly string[] } =
       ERROR_CODES[code];

@@ -113,9 +113,10 @@ describe("the docs", () => {
     ]);
     const missing = new Set<string>();
     for (const path of code) {
-      for (const cite of read(path).matchAll(/(?:spec|docs\/contract\.md) ((?:§[\d.]*\d,? ?)+)/g)) {
-        for (const [, section] of (cite[1] ?? "").matchAll(/§([\d.]*\d)/g)) {
-          if (section !== undefined && !sections.has(section)) missing.add(`§${section} (${path})`);
+      // Every § in the code is the contract's, but for an RFC's own sections ("RFC 9110 §10.2.3").
+      for (const [, rfc, section] of read(path).matchAll(/(RFC \d+ )?§([\d.]*\d)/g)) {
+        if (rfc === undefined && section !== undefined && !sections.has(section)) {
+          missing.add(`§${section} (${path})`);
         }
       }
     }
