@@ -56,6 +56,10 @@ describe("the docs", () => {
     });
   }
 
+  it("README.md stays a five-minute read: at most 200 lines, the rest in docs/", () => {
+    expect(read("README.md").split("\n").length).toBeLessThanOrEqual(200);
+  });
+
   it("SETTINGS lists exactly the variables loadConfig reads", () => {
     const asked = new Set<string>();
     const env = new Proxy({} as Record<string, string | undefined>, {
