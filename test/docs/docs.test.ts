@@ -101,6 +101,23 @@ describe("the docs", () => {
     expect(broken).toEqual([]);
   });
 
+  it("every repository path README.md and docs/ name in backticks exists", () => {
+    const gone: string[] = [];
+    for (const page of pages) {
+      const named = read(page).matchAll(
+        /`((?:packages|test|functions|stacks|bench|soak|scripts)\/[^`\s<*]*)`/g,
+      );
+      for (const [, path = ""] of named) {
+        // A handler is named as file.export (functions/webhook.sweep).
+        const candidates = [path, path.replace(/\.\w+$/, ".ts")];
+        if (!candidates.some((candidate) => existsSync(join(ROOT, candidate)))) {
+          gone.push(`${page}: ${path}`);
+        }
+      }
+    }
+    expect(gone).toEqual([]);
+  });
+
   it("nothing in the repository points at the shared folder outside it", () => {
     const outside = ["..", "shared"].join("/");
     const found = text.filter(
