@@ -107,7 +107,7 @@ export const SETTINGS = {
     about: `Replaces every job's deadline, 1-${MAX_JOB_TIMEOUT_S} s.`,
   },
   REELAY_MAX_OUTPUT_BYTES: {
-    default: "4 GiB",
+    default: `${DEFAULT_MAX_OUTPUT_BYTES / 1024 ** 3} GiB`,
     about: "Largest output reelay copies; a bigger one fails with `output_too_large`.",
   },
   REELAY_API_URL: {
