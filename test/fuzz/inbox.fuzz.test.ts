@@ -6,7 +6,7 @@
  *
  * Accepted prompt files stay in inbox/ (the record of the drop, rescanned on restart without making
  * a second job); material (.png, .mp4, ...) is left alone for prompt files to reference, as the
- * README documents, and so are folder markers (`inbox/batch/`). The seed is printed;
+ * docs/local.md documents, and so are folder markers (`inbox/batch/`). The seed is printed;
  * REELAY_FUZZ_SEED replays a run.
  */
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from "@aws-sdk/client-s3";

@@ -75,11 +75,129 @@ export interface Config {
   };
 }
 
+/**
+ * Every variable loadConfig reads, with its default as a user sees it and one line on what it does.
+ * The readers below take only these names, and docs/settings.md is generated from this list.
+ */
+export const SETTINGS = {
+  REELAY_PORT: {
+    default: "4700",
+    about:
+      "Port of the local stack (0 = any free port; S3 then takes any free port too; otherwise S3 is at this port + 1).",
+  },
+  REELAY_HOST: { default: "127.0.0.1", about: "Address the local stack listens on." },
+  REELAY_DATA_DIR: {
+    default: "`.reelay`",
+    about: "Where the local stack keeps its data: jobs table, bucket, events, API key.",
+  },
+  REELAY_API_KEY: {
+    default: "generated once, kept in the data dir",
+    about: "The admin key of reelay's own API; the CLI sends it too. On AWS an SST secret.",
+  },
+  REELAY_UPSTREAM_URL: {
+    default: "unset = the bundled simulator",
+    about: "Base URL of the real upstream, ending in `/v1`. On AWS read at deploy time.",
+  },
+  REELAY_UPSTREAM_API_KEY: {
+    default: "none",
+    about: "Key for the real upstream; never logged. On AWS the SST secret `UPSTREAM_API_KEY`.",
+  },
+  REELAY_JOB_TIMEOUT_S: {
+    default: "from the polling policy (5-15 min)",
+    about: `Replaces every job's deadline, 1-${MAX_JOB_TIMEOUT_S} s.`,
+  },
+  REELAY_MAX_OUTPUT_BYTES: {
+    default: `${DEFAULT_MAX_OUTPUT_BYTES / 1024 ** 3} GiB`,
+    about: "Largest output reelay copies; a bigger one fails with `output_too_large`.",
+  },
+  REELAY_API_URL: {
+    default: "the local stack, `http://REELAY_HOST:REELAY_PORT`",
+    about: "Client side: where the CLI finds reelay's API.",
+  },
+  REELAY_DEFAULT_MODEL: {
+    default: "`gamma-3.1`",
+    about: "Model for `inbox/*.txt` drops and CLI prompts without `--model`.",
+  },
+  REELAY_WEBHOOKS: {
+    default: "none",
+    about:
+      "The deployment's webhook subscribers: JSON `[{url, secret}]` or a file path. On AWS an SST secret.",
+  },
+  REELAY_RETENTION_DAYS: {
+    default: "unset = kept for good",
+    about:
+      "Local stack: finished jobs older than this many days (fractions allowed) are pruned, record and objects.",
+  },
+  REELAY_WEBHOOK_SCHEDULE: {
+    default: `\`${DEFAULT_WEBHOOK_SCHEDULE_S.join(",")}\``,
+    about:
+      "Waits in seconds before each delivery attempt (1-50 of them, each at most a week), ±10 % jitter; on AWS read at deploy time.",
+  },
+  REELAY_PRICES: {
+    default: "none: costs are null",
+    about: "The operator's price table: JSON or a file path (docs/money.md).",
+  },
+  REELAY_BUDGET: {
+    default: "none",
+    about:
+      "The deployment's budget over every job: JSON `{amount, unit, period}` or a file path (docs/money.md).",
+  },
+  REELAY_LOG_FORMAT: {
+    default: "`text`",
+    about: "Local stack's log lines: `text` (readable) or `json` (one object a line).",
+  },
+  REELAY_LOG_LEVEL: {
+    default: "`info`",
+    about: "Least severe log lines shown: `debug`, `info`, `warn`, `error`.",
+  },
+  ALERT_EMAIL: {
+    default: "none: no subscriber",
+    about: "AWS, read at deploy time: the address the alarms' SNS topic emails.",
+  },
+  REELAY_UPSTREAM_CONCURRENCY: {
+    default: "unset = learned from 429s",
+    about: `Upstream tasks in flight at most (1-${MAX_UPSTREAM_CONCURRENCY}).`,
+  },
+  REELAY_UPSTREAM_RATE: {
+    default: "unset = as slots free up",
+    about: "Upstream creates per second at most.",
+  },
+  REELAY_QUEUE_TIMEOUT_S: {
+    default: String(DEFAULT_QUEUE_TIMEOUT_S),
+    about: "A job that waited this long for an upstream slot fails with `queue_timeout`.",
+  },
+  AWS_REGION: {
+    default: "`us-east-1`",
+    about: "AWS: the region of the stack's resources (Lambda sets it).",
+  },
+  REELAY_TABLE_NAME: {
+    default: "the local stack's own",
+    about: "AWS: the jobs table; the stack sets it on each function.",
+  },
+  REELAY_BUCKET_NAME: {
+    default: "the local stack's own",
+    about: "AWS: the bucket; the stack sets it on each function.",
+  },
+  REELAY_EVENT_BUS_NAME: {
+    default: "`reelay`",
+    about: "AWS: the event bus; the stack sets it on each function.",
+  },
+  REELAY_STATE_MACHINE_ARN: {
+    default: "the local stack's own",
+    about: "AWS: the job flow's state machine; the stack sets it on each function.",
+  },
+  REELAY_DISPATCH_FUNCTION: {
+    default: "the local stack's own",
+    about: "AWS: the Dispatch function that admits queued jobs; the stack sets it.",
+  },
+} as const satisfies Record<string, { default: string; about: string }>;
+type Setting = keyof typeof SETTINGS;
+
 type Env = Record<string, string | undefined>;
 
 function positiveInt(
   env: Env,
-  name: string,
+  name: Setting,
   fallback?: number,
   max?: { value: number; why: string },
 ): number | undefined {
@@ -105,7 +223,7 @@ function positiveInt(
   return value;
 }
 
-function positiveNumber(env: Env, name: string): number | undefined {
+function positiveNumber(env: Env, name: Setting): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw.trim() === "") return undefined;
   const value = Number(raw);
@@ -130,13 +248,13 @@ function admission(env: Env): AdmissionSettings {
   };
 }
 
-function nonEmpty(env: Env, name: string): string | undefined {
+function nonEmpty(env: Env, name: Setting): string | undefined {
   const raw = env[name];
   return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
 }
 
 /** One of `allowed` (compared without case), or `fallback` when unset. */
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+function oneOf<T extends string>(env: Env, name: Setting, allowed: readonly T[], fallback: T): T {
   const raw = nonEmpty(env, name)?.toLowerCase();
   if (raw === undefined) return fallback;
   if ((allowed as readonly string[]).includes(raw)) return raw as T;
@@ -153,7 +271,7 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
  */
 function jsonOrFile<T>(
   env: Env,
-  name: string,
+  name: Setting,
   opening: "[" | "{",
   parse: (text: string, origin: string) => T,
 ): T | undefined {
@@ -176,7 +294,7 @@ function jsonOrFile<T>(
 }
 
 /** One address, checked only for its shape: SNS sends the confirmation that proves it. */
-function email(env: Env, name: string): string | undefined {
+function email(env: Env, name: Setting): string | undefined {
   const raw = nonEmpty(env, name);
   if (raw === undefined || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw)) return raw;
   throw new ReelayError(

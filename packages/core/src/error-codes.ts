@@ -2,8 +2,8 @@
  * Every error code reelay can answer, record on a job, report in a request's verdict or show in the
  * CLI, with what it means. A code is stable once listed: scripts branch on it and people search for
  * it, so add codes, never rename them. ReelayError takes its code from here (a typo fails the
- * typecheck) and its status and retryable flag default to the entry's; the README's error table is
- * checked against this list.
+ * typecheck) and its status and retryable flag default to the entry's; docs/error-codes.md is
+ * generated from this list (`npm run docs`).
  */
 
 /**
@@ -793,7 +793,7 @@ const SETUP = {
   },
   catalog_invalid: {
     retryable: false,
-    meaning: "The model catalog file (REELAY_CATALOG) is not valid.",
+    meaning: "A model catalog file (`reelay validate --catalog FILE`) is not valid.",
     seen: ["setup"],
   },
   invalid_base_url: {
@@ -862,7 +862,7 @@ const SETUP = {
 
 const GROUPS = [API, JOB, VALIDATE, DROP, CLI, SETUP];
 
-/** The registry: each code once, in the order the README's table lists them. */
+/** The registry: each code once, in the order docs/error-codes.md lists them. */
 export const ERROR_CODES = { ...API, ...JOB, ...VALIDATE, ...DROP, ...CLI, ...SETUP } as const;
 
 // A code listed in two groups would keep only its last entry, silently.

@@ -1,19 +1,13 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES, type ErrorCode, relayedCode } from "../src/error-codes.ts";
 import { isReelayError, ReelayError } from "../src/errors.ts";
 import { ValidationCodes } from "../src/validate/codes.ts";
-import { errorTable, README, readmeTable } from "./support/error-table.ts";
 
 const codes = Object.keys(ERROR_CODES) as ErrorCode[];
 const info = (code: ErrorCode): { status?: number; retryable: boolean; seen: readonly string[] } =>
   ERROR_CODES[code];
 
 describe("the error registry", () => {
-  it("the README's error table is the registry's, row for row (rewrite it with the script it names)", () => {
-    expect(readmeTable(readFileSync(README, "utf8"))).toBe(errorTable());
-  });
-
   it("every code is lower snake case and has a one-line meaning", () => {
     for (const code of codes) {
       expect(code).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
