@@ -1,15 +1,20 @@
 /**
  * Wakes the Dispatch function on AWS: an asynchronous invoke (InvocationType Event), so the caller
  * never waits for the run. Lambda queues and retries such invokes itself; a lost one is covered by
- * the function's one-minute schedule.
+ * the function's one-minute schedule. Loaded by deps.ts at the first wake, so only a function that
+ * wakes the dispatcher evaluates the Lambda client.
  */
-import { InvokeCommand, type LambdaClient } from "@aws-sdk/client-lambda";
+import { InvokeCommand, LambdaClient } from "@aws-sdk/client-lambda";
 import { ReelayError } from "@reelay/core/errors";
 import type { DispatchWaker } from "@reelay/core/ports";
 
 const WAKE = new TextEncoder().encode(JSON.stringify({ source: "reelay.wake" }));
 
-export function lambdaWaker(lambda: LambdaClient, functionName: string): DispatchWaker {
+export function lambdaWaker(
+  region: string,
+  functionName: string,
+  lambda = new LambdaClient({ region }),
+): DispatchWaker {
   return {
     async wake() {
       try {
