@@ -6,6 +6,7 @@
 import type { Tracer } from "@aws-lambda-powertools/tracer";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
+import { LambdaClient } from "@aws-sdk/client-lambda";
 import { S3Client } from "@aws-sdk/client-s3";
 import { withUnsignedUploads } from "@reelay/core/storage/unsigned-uploads";
 import { SFNClient } from "@aws-sdk/client-sfn";
@@ -23,6 +24,7 @@ import { type EmfMetrics, emfMetrics } from "./metrics.ts";
 import { readSecret } from "./secrets.ts";
 import { stateMachineStarter } from "./starter.ts";
 import { stateMachineStopper } from "./stopper.ts";
+import { lambdaWaker } from "./waker.ts";
 import { functionTracer } from "./xray.ts";
 
 function required(value: string | undefined, name: string): string {
@@ -73,24 +75,23 @@ export function awsProcess(): AwsProcess {
     metrics: emfMetrics(),
     tracer,
     events: new EventBridgeSink(new EventBridgeClient({ region }), config.aws.eventBusName),
-    waker: lazyWaker(async () => {
-      const functionName = required(config.aws.dispatchFunctionName, "REELAY_DISPATCH_FUNCTION");
-      return (await import("./waker.ts")).lambdaWaker(region, functionName);
-    }),
+    waker: lazyWaker(() =>
+      lambdaWaker(
+        new LambdaClient({ region }),
+        required(config.aws.dispatchFunctionName, "REELAY_DISPATCH_FUNCTION"),
+      ),
+    ),
   };
   return made;
 }
 
-/**
- * Made at the first wake, so a function that never wakes the dispatcher needs no name for it, and
- * the Lambda client is loaded only by a function that wakes it.
- */
-function lazyWaker(make: () => Promise<DispatchWaker>): DispatchWaker {
-  let waker: Promise<DispatchWaker> | undefined;
+/** Made at the first wake, so a function that never wakes the dispatcher needs no name for it. */
+function lazyWaker(make: () => DispatchWaker): DispatchWaker {
+  let waker: DispatchWaker | undefined;
   return {
-    wake: async () => {
+    wake: () => {
       waker ??= make();
-      return (await waker).wake();
+      return waker.wake();
     },
   };
 }

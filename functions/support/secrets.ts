@@ -8,22 +8,45 @@
  * `/sst/<SST_APP>/.fallback/Secret/<NAME>/value`. The function's IAM policy from `bind` allows
  * ssm:GetParameters on both, the call Powertools' getParametersByName makes.
  */
+import { SSMProvider } from "@aws-lambda-powertools/parameters/ssm";
 import { ReelayError } from "@reelay/core/errors";
-import type { ParameterReader } from "./ssm-reader.ts";
 
 const FROM_SSM = "__FETCH_FROM_SSM__";
 
-export type { ParameterReader };
+/** The SSM reads a secret needs (a seam for tests that need no SSM endpoint at all). */
+export type ParameterReader = (names: string[]) => Promise<Map<string, string>>;
 
 /**
- * SSM through Powertools Parameters (ssm-reader.ts), loaded at the first read: a function whose
- * secrets are all values on the function never evaluates the SSM client.
+ * SSM GetParameters, decrypted, through Powertools: a name SSM does not have is left out of the
+ * answer; a refused call is service_unavailable naming the AWS error type, never its message (it
+ * can quote the role's ARN).
  */
 function ssmReader(region: string | undefined): ParameterReader {
-  let read: ParameterReader | undefined;
+  let provider: SSMProvider | undefined;
   return async (names) => {
-    read ??= (await import("./ssm-reader.ts")).ssmParameters(region);
-    return read(names);
+    provider ??= new SSMProvider({ clientConfig: region === undefined ? {} : { region } });
+    let answer: Record<string, unknown>;
+    try {
+      answer = await provider.getParametersByName(
+        Object.fromEntries(names.map((name) => [name, {}])),
+        { decrypt: true, throwOnError: false },
+      );
+    } catch (error) {
+      const type = error instanceof Error ? error.name : "Error";
+      throw new ReelayError(
+        "service_unavailable",
+        `ssm refused to read ${names.join(", ")}: ${type}.`,
+        {
+          path: names.join(","),
+        },
+      );
+    }
+    return new Map(
+      names.flatMap((name) => {
+        const value = answer[name];
+        return typeof value === "string" ? [[name, value] as const] : [];
+      }),
+    );
   };
 }
 

@@ -1,20 +1,15 @@
 /**
  * Wakes the Dispatch function on AWS: an asynchronous invoke (InvocationType Event), so the caller
  * never waits for the run. Lambda queues and retries such invokes itself; a lost one is covered by
- * the function's one-minute schedule. Loaded by deps.ts at the first wake, so only a function that
- * wakes the dispatcher evaluates the Lambda client.
+ * the function's one-minute schedule.
  */
-import { InvokeCommand, LambdaClient } from "@aws-sdk/client-lambda";
+import { InvokeCommand, type LambdaClient } from "@aws-sdk/client-lambda";
 import { ReelayError } from "@reelay/core/errors";
 import type { DispatchWaker } from "@reelay/core/ports";
 
 const WAKE = new TextEncoder().encode(JSON.stringify({ source: "reelay.wake" }));
 
-export function lambdaWaker(
-  region: string,
-  functionName: string,
-  lambda = new LambdaClient({ region }),
-): DispatchWaker {
+export function lambdaWaker(lambda: LambdaClient, functionName: string): DispatchWaker {
   return {
     async wake() {
       try {

@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { LambdaClient } from "@aws-sdk/client-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSecret } from "../../functions/support/secrets.ts";
 import { lambdaWaker } from "../../functions/support/waker.ts";
@@ -125,7 +126,7 @@ describe("AWS calls through the SDK", () => {
   it("wakes Dispatch with an asynchronous Invoke of that function", async () => {
     seen.length = 0;
     answer = { status: 202, body: {} };
-    await lambdaWaker("eu-west-1", "reelay-prod-Dispatch").wake();
+    await lambdaWaker(new LambdaClient({ region: "eu-west-1" }), "reelay-prod-Dispatch").wake();
     const [call] = seen;
     expect(call?.path).toBe("/2015-03-31/functions/reelay-prod-Dispatch/invocations");
     expect(call?.headers["x-amz-invocation-type"]).toBe("Event");
@@ -139,7 +140,10 @@ describe("AWS calls through the SDK", () => {
       headers: { "x-amzn-errortype": "AccessDeniedException" },
       body: { Type: "User", message: "User arn:aws:sts::1:assumed-role/x is not authorized" },
     };
-    const wake = lambdaWaker("eu-west-1", "reelay-prod-Dispatch").wake();
+    const wake = lambdaWaker(
+      new LambdaClient({ region: "eu-west-1" }),
+      "reelay-prod-Dispatch",
+    ).wake();
     await expect(wake).rejects.toMatchObject({ code: "service_unavailable" });
     await expect(wake).rejects.toThrow(/AccessDeniedException/);
     await expect(wake).rejects.not.toThrow(/arn:aws/);
