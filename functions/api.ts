@@ -41,7 +41,7 @@ function tracedStarter(inner: JobStarter): JobStarter {
   return {
     async start(job) {
       await inner.start(job);
-      await sendApiSegment(job, request);
+      sendApiSegment(awsProcess().tracer, job, request);
     },
   };
 }

@@ -27,7 +27,12 @@ export function createWebhookDelivery(
     const fn = new SstFunction(stack, id, {
       handler: `functions/webhook.${handler}`,
       timeout: WEBHOOK_LAMBDA_TIMEOUT_S,
-      environment: scope.environment,
+      environment: {
+        ...scope.environment,
+        // A subscriber's URL can carry its token in the path, and Powertools Tracer records the
+        // path of every call it traces: this function's HTTP calls are left out of its traces.
+        POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS: "false",
+      },
       bind: [subscribers],
       retryAttempts,
     });

@@ -1,11 +1,15 @@
 /**
- * Lambda bundles (issue 6, point 6): each functions/*.ts handler bundled as SST v2 bundles it for
- * Node 22 (bench/support/esbuild.ts), minified, and
- *  - its size, against the same handler bundled unminified (what SST v2 ships by default);
- *  - its cold import: a fresh `node` importing the bundle, timed from the process's start until the
- *    import resolved (median of several processes), against a fresh `node` importing an empty module
- *    the same way. The bundles sit outside the checkout, so nothing resolves from node_modules; the
- *    environment is the one the stack sets, with the SST secrets given as values (no SSM call).
+ * Lambda bundles (issue 6, point 6; issue 22): each functions/*.ts handler bundled as SST v2 bundles
+ * it for Node 22 (bench/support/esbuild.ts), minified, and
+ *  - its cold import, the figure judged (at most 250 ms, what a user feels of a cold start): a fresh
+ *    `node` importing the bundle, timed from the process's start until the import resolved (median
+ *    of several processes), against a fresh `node` importing an empty module the same way;
+ *  - its size, shown without a target (the size is not what a user feels), against the same handler
+ *    bundled unminified (what SST v2 ships by default).
+ * The bundles sit outside the checkout, so nothing resolves from node_modules; the environment is
+ * the one the stack sets plus what Lambda sets for active tracing (so Powertools Tracer turns on
+ * and instruments http and fetch as it does there), with the SST secrets given as values (no SSM
+ * call, so the functions that read a secret from SSM load its client later than on AWS).
  */
 import { readdir, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
@@ -16,12 +20,18 @@ import type { BenchContext, Figure } from "../support/figure.ts";
 
 const MB = 1_000_000;
 const IMPORTS = 9;
+/** The cold-start target: process start to the handler's module imported. */
+const COLD_IMPORT_TARGET_MS = 250;
 const FUNCTIONS_DIR = fileURLToPath(new URL("../../functions/", import.meta.url));
 
-/** What the stack puts on the functions (stacks/ReelayStack.ts), with made-up names. */
+/** What the stack and Lambda put on the functions (stacks/ReelayStack.ts), with made-up names. */
 const FUNCTION_ENV: Record<string, string> = {
   AWS_REGION: "us-east-1",
   AWS_LAMBDA_FUNCTION_NAME: "bench",
+  AWS_EXECUTION_ENV: "AWS_Lambda_nodejs22.x",
+  LAMBDA_TASK_ROOT: "/var/task",
+  // Tracing active: nothing is traced during an import, so nothing is sent there.
+  AWS_XRAY_DAEMON_ADDRESS: "127.0.0.1:2000",
   REELAY_TABLE_NAME: "reelay-bench-jobs",
   REELAY_BUCKET_NAME: "reelay-bench-bucket",
   REELAY_EVENT_BUS_NAME: "reelay",
@@ -80,25 +90,24 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
     ]);
     const runs = await coldImports(importer, minified.file);
     const ms = median(runs.map((r) => r.sinceStartMs));
-    ctx.log(`${name}: ${(minified.bytes / MB).toFixed(2)} MB, cold import ${ms.toFixed(0)} ms`);
+    ctx.log(`${name}: cold import ${ms.toFixed(0)} ms, ${(minified.bytes / MB).toFixed(2)} MB`);
     out.push(
-      {
-        name: `${name} function bundle, minified`,
-        value: minified.bytes / MB,
-        unit: "MB",
-        baselineName: "the same bundle unminified (SST v2's default)",
-        baseline: plain.bytes / MB,
-        target: { on: "value", atMost: 1 },
-        note: `${Object.keys(minified.meta.inputs).length} input files`,
-      },
       {
         name: `${name} function cold import`,
         value: ms,
         unit: "ms",
         baselineName: "a fresh node importing an empty module",
         baseline: emptyMs,
-        target: { on: "value", atMost: 200 },
+        target: { on: "value", atMost: COLD_IMPORT_TARGET_MS },
         note: `process start to import resolved, median of ${IMPORTS} fresh processes; the import alone ${median(runs.map((r) => r.importMs)).toFixed(0)} ms`,
+      },
+      {
+        name: `${name} function bundle, minified`,
+        value: minified.bytes / MB,
+        unit: "MB",
+        baselineName: "the same bundle unminified (SST v2's default)",
+        baseline: plain.bytes / MB,
+        note: `${Object.keys(minified.meta.inputs).length} input files; no target: the cold import is what is judged`,
       },
     );
   }

@@ -3,8 +3,10 @@
  * the names the stack put on the function, and handed to core's `wirePipeline`. The upstream API
  * key comes from SST's Config (SSM), never the environment.
  */
+import type { Tracer } from "@aws-lambda-powertools/tracer";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
+import { LambdaClient } from "@aws-sdk/client-lambda";
 import { S3Client } from "@aws-sdk/client-s3";
 import { withUnsignedUploads } from "@reelay/core/storage/unsigned-uploads";
 import { SFNClient } from "@aws-sdk/client-sfn";
@@ -23,7 +25,7 @@ import { readSecret } from "./secrets.ts";
 import { stateMachineStarter } from "./starter.ts";
 import { stateMachineStopper } from "./stopper.ts";
 import { lambdaWaker } from "./waker.ts";
-import { xrayFetch } from "./xray.ts";
+import { functionTracer } from "./xray.ts";
 
 function required(value: string | undefined, name: string): string {
   if (value === undefined) {
@@ -46,6 +48,8 @@ interface AwsProcess {
   waker: DispatchWaker;
   /** EMF lines, written at the end of each invocation (withMetrics). */
   metrics: EmfMetrics;
+  /** Made before any client sends: it instruments http, https and fetch (on Lambda only). */
+  tracer: Tracer;
 }
 
 let made: AwsProcess | undefined;
@@ -55,6 +59,7 @@ export function awsProcess(): AwsProcess {
   if (made !== undefined) return made;
   const config = loadConfig();
   const region = config.aws.region;
+  const tracer = functionTracer();
   const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region }), {
     marshallOptions: { removeUndefinedValues: true },
   });
@@ -68,9 +73,13 @@ export function awsProcess(): AwsProcess {
     },
     sfn: new SFNClient({ region }),
     metrics: emfMetrics(),
+    tracer,
     events: new EventBridgeSink(new EventBridgeClient({ region }), config.aws.eventBusName),
     waker: lazyWaker(() =>
-      lambdaWaker(region, required(config.aws.dispatchFunctionName, "REELAY_DISPATCH_FUNCTION")),
+      lambdaWaker(
+        new LambdaClient({ region }),
+        required(config.aws.dispatchFunctionName, "REELAY_DISPATCH_FUNCTION"),
+      ),
     ),
   };
   return made;
@@ -109,8 +118,6 @@ async function upstreamClient(config: Config, metrics: Metrics): Promise<Upstrea
     // anything longer is the state machine's ReelayTransientError retry.
     timeoutMs: 15_000,
     maxAttempts: 3,
-    // Each call a subsegment of the step's trace, which is the job's.
-    fetch: xrayFetch(globalThis.fetch),
     metrics,
   });
 }
@@ -125,7 +132,7 @@ export async function awsWiring(opts: {
 }): Promise<Wiring> {
   const { config, clients, events, waker, metrics } = awsProcess();
   const upstream = opts.callsUpstream ? await upstreamClient(config, metrics) : unboundUpstream();
-  const wiring = wirePipeline({
+  return wirePipeline({
     config,
     platform: "aws",
     clients,
@@ -134,9 +141,6 @@ export async function awsWiring(opts: {
     waker: opts.waker ?? waker,
     metrics,
   });
-  // Output downloads traced like the upstream's own calls.
-  wiring.pipeline.fetch = xrayFetch(wiring.pipeline.fetch);
-  return wiring;
 }
 
 export async function buildPipelineDeps(opts: { callsUpstream: boolean }): Promise<PipelineDeps> {

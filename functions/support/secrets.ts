@@ -1,43 +1,51 @@
 /**
- * SST v2 Config secrets bound to a function, read the way sst/node/config reads them, but with the
- * project's own AWS SDK: sst/node/config brings SST's pinned, older SDK copy (client-ssm, its
- * credential providers, STS, SSO) into every bundle that imports it, 650 KB of a 1.4 MB function.
+ * SST v2 Config secrets bound to a function, read the way sst/node/config reads them, but through
+ * Powertools Parameters and the project's own SDK: sst/node/config brings SST's pinned, older SDK
+ * copy (client-ssm, its credential providers, STS, SSO) into every bundle that imports it.
  *
  * SST puts `SST_Secret_value_<NAME>` on the function: the value itself, or `__FETCH_FROM_SSM__`,
  * meaning SSM parameter `<SST_SSM_PREFIX>Secret/<NAME>/value`, else the app-wide fallback
- * `/sst/<SST_APP>/.fallback/Secret/<NAME>/value`. The function's IAM policy from `bind` covers both.
+ * `/sst/<SST_APP>/.fallback/Secret/<NAME>/value`. The function's IAM policy from `bind` allows
+ * ssm:GetParameters on both, the call Powertools' getParametersByName makes.
  */
+import { SSMProvider } from "@aws-lambda-powertools/parameters/ssm";
 import { ReelayError } from "@reelay/core/errors";
-import { signedPost } from "./signed-call.ts";
 
 const FROM_SSM = "__FETCH_FROM_SSM__";
 
-/** The SSM calls a secret read needs (a seam for tests; SSM has no local stand-in). */
+/** The SSM reads a secret needs (a seam for tests that need no SSM endpoint at all). */
 export type ParameterReader = (names: string[]) => Promise<Map<string, string>>;
 
-/** SSM GetParameters (decrypted), signed by hand: functions/support/signed-call.ts says why. */
+/**
+ * SSM GetParameters, decrypted, through Powertools: a name SSM does not have is left out of the
+ * answer; a refused call is service_unavailable naming the AWS error type, never its message (it
+ * can quote the role's ARN).
+ */
 function ssmReader(region: string | undefined): ParameterReader {
+  let provider: SSMProvider | undefined;
   return async (names) => {
-    const text = await signedPost({
-      service: "ssm",
-      region: region ?? process.env.AWS_REGION ?? "us-east-1",
-      path: "/",
-      headers: {
-        "content-type": "application/x-amz-json-1.1",
-        "x-amz-target": "AmazonSSM.GetParameters",
-      },
-      body: JSON.stringify({ Names: names, WithDecryption: true }),
-      expect: 200,
-      what: `read ${names.join(", ")}`,
-      subject: names.join(","),
-    });
-    const { Parameters = [] } = JSON.parse(text) as {
-      Parameters?: { Name?: string; Value?: string }[];
-    };
+    provider ??= new SSMProvider({ clientConfig: region === undefined ? {} : { region } });
+    let answer: Record<string, unknown>;
+    try {
+      answer = await provider.getParametersByName(
+        Object.fromEntries(names.map((name) => [name, {}])),
+        { decrypt: true, throwOnError: false },
+      );
+    } catch (error) {
+      const type = error instanceof Error ? error.name : "Error";
+      throw new ReelayError(
+        "service_unavailable",
+        `ssm refused to read ${names.join(", ")}: ${type}.`,
+        {
+          path: names.join(","),
+        },
+      );
+    }
     return new Map(
-      Parameters.flatMap((p) =>
-        p.Name === undefined || p.Value === undefined ? [] : [[p.Name, p.Value] as const],
-      ),
+      names.flatMap((name) => {
+        const value = answer[name];
+        return typeof value === "string" ? [[name, value] as const] : [];
+      }),
     );
   };
 }

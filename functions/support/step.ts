@@ -10,6 +10,7 @@ import type { FailureInput, FlowState, PipelineDeps } from "@reelay/core/pipelin
 import { download, finish, poll, recordFailure, submit } from "@reelay/core/pipeline/steps";
 import { awsProcess, buildPipelineDeps } from "./deps.ts";
 import { functionLogger, jobsLoggedBy } from "./log.ts";
+import { tracedStep } from "./xray.ts";
 
 const STEPS: Record<
   JobFlowStep,
@@ -43,9 +44,11 @@ export async function runStep(step: JobFlowStep, event: unknown): Promise<unknow
   log.appendKeys({ jobId, step: stepName });
   try {
     const ready = await deps;
-    const output = await STEPS[step](
-      { ...ready, jobs: jobsLoggedBy(ready.jobs, jobId, log) },
-      parsed.data as unknown as FlowState & FailureInput,
+    const output = await tracedStep(awsProcess().tracer, stepName, { job_id: jobId }, () =>
+      STEPS[step](
+        { ...ready, jobs: jobsLoggedBy(ready.jobs, jobId, log) },
+        parsed.data as unknown as FlowState & FailureInput,
+      ),
     );
     logOutcome(jobId, stepName, output);
     return output;

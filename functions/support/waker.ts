@@ -1,24 +1,30 @@
 /**
  * Wakes the Dispatch function on AWS: an asynchronous invoke (InvocationType Event), so the caller
  * never waits for the run. Lambda queues and retries such invokes itself; a lost one is covered by
- * the function's one-minute schedule. Signed by hand: functions/support/signed-call.ts says why.
+ * the function's one-minute schedule.
  */
+import { InvokeCommand, type LambdaClient } from "@aws-sdk/client-lambda";
+import { ReelayError } from "@reelay/core/errors";
 import type { DispatchWaker } from "@reelay/core/ports";
-import { signedPost } from "./signed-call.ts";
 
-export function lambdaWaker(region: string, functionName: string): DispatchWaker {
+const WAKE = new TextEncoder().encode(JSON.stringify({ source: "reelay.wake" }));
+
+export function lambdaWaker(lambda: LambdaClient, functionName: string): DispatchWaker {
   return {
     async wake() {
-      await signedPost({
-        service: "lambda",
-        region,
-        path: `/2015-03-31/functions/${encodeURIComponent(functionName)}/invocations`,
-        headers: { "content-type": "application/json", "x-amz-invocation-type": "Event" },
-        body: JSON.stringify({ source: "reelay.wake" }),
-        expect: 202,
-        what: `queue the wake of ${functionName}`,
-        subject: functionName,
-      });
+      try {
+        await lambda.send(
+          new InvokeCommand({ FunctionName: functionName, InvocationType: "Event", Payload: WAKE }),
+        );
+      } catch (error) {
+        // The AWS error type only: its message can quote the caller's role ARN.
+        const type = error instanceof Error ? error.name : "Error";
+        throw new ReelayError(
+          "service_unavailable",
+          `lambda refused to queue the wake of ${functionName}: ${type}.`,
+          { path: functionName },
+        );
+      }
     },
   };
 }

@@ -2,10 +2,12 @@
  * The functions' metrics as CloudWatch embedded metric format: a step run as on Lambda (runStep),
  * its AWS clients pointed at dynalite and at a stand-in EventBridge on 127.0.0.1 by the SDK's own
  * endpoint settings, writes its job's outcome as EMF lines on stdout once, at the end of the
- * invocation. The writer itself is checked against the format: namespace, dimensions, units.
+ * invocation. The adapter over Powertools Metrics is checked against the format: namespace,
+ * dimensions, units.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Metrics as PowertoolsMetrics } from "@aws-lambda-powertools/metrics";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createJob } from "@reelay/core/jobs/create";
 import { JobStore } from "@reelay/core/jobs/store";
@@ -110,11 +112,11 @@ describe("EMF lines from the AWS functions", () => {
   });
 });
 
-describe("the EMF writer", () => {
-  it("groups one invocation's values by labels, one line each: counters summed, histogram values listed, gauges last, units from the catalog", () => {
-    const lines: string[] = [];
+describe("the EMF adapter over Powertools Metrics", () => {
+  it("groups one invocation's values by labels, one line each: counters summed, histogram values listed, gauges last, units from the catalog, no service dimension", () => {
+    const from = written.length;
     const metrics = emfMetrics(
-      (line) => lines.push(line),
+      new PowertoolsMetrics({ namespace: "reelay", serviceName: "reelay" }),
       () => 1_700_000_000_000,
     );
     metrics.count("reelay_upstream_requests_total", { operation: "get" });
@@ -127,7 +129,7 @@ describe("the EMF writer", () => {
     metrics.set("reelay_queue_depth", {}, 3);
     metrics.count("reelay_copied_bytes_total", {}, 1000);
     metrics.flush();
-    const parsed = lines.map((line) => JSON.parse(line));
+    const parsed = emfLines(from);
     expect(parsed).toEqual([
       expect.objectContaining({
         operation: "get",
@@ -138,7 +140,7 @@ describe("the EMF writer", () => {
       expect.objectContaining({ model: "os-2", reelay_detection_delay_seconds: [1.5, 2.5] }),
       expect.objectContaining({ reelay_queue_depth: 3, reelay_copied_bytes_total: 1000 }),
     ]);
-    expect(parsed[0]._aws).toEqual({
+    expect(parsed[0]?._aws).toEqual({
       Timestamp: 1_700_000_000_000,
       CloudWatchMetrics: [
         {
@@ -151,7 +153,7 @@ describe("the EMF writer", () => {
         },
       ],
     });
-    expect(parsed[3]._aws.CloudWatchMetrics[0]).toEqual({
+    expect(parsed[3]?._aws.CloudWatchMetrics[0]).toEqual({
       Namespace: "reelay",
       Dimensions: [[]],
       Metrics: [
@@ -159,8 +161,8 @@ describe("the EMF writer", () => {
         { Name: "reelay_copied_bytes_total", Unit: "Bytes" },
       ],
     });
-    lines.length = 0;
+    const after = written.length;
     metrics.flush();
-    expect(lines).toEqual([]);
+    expect(emfLines(after)).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * What goes into each Lambda bundle, bundled as SST v2 bundles it (bench/support/esbuild.ts): read
- * from esbuild's metafile, never timed. Infrastructure code (aws-cdk-lib, constructs, the CDK flow
- * definition), the local stack and the simulator must stay out of every function, and so must
- * sst/node's pinned second copy of the AWS SDK (secrets are read with the project's SDK).
+ * from esbuild's metafile, never timed (the cold import is the bench's bundles figure).
+ * Infrastructure code (aws-cdk-lib, constructs, the CDK flow definition), the local stack and the
+ * simulator must stay out of every function, and so must sst/node's pinned second copy of the AWS
+ * SDK (secrets are read with the project's SDK); Powertools Tracer and Metrics are in every one.
  */
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -67,6 +68,19 @@ describe("Lambda bundles", () => {
       }),
     );
     expect(found).toEqual([]);
+  });
+
+  it("every function traces and measures with Powertools Tracer and Metrics", () => {
+    const missing = [...bundles].flatMap(([name, b]) =>
+      ["tracer", "metrics"].flatMap((library) =>
+        Object.keys(b.meta.inputs).some((input) =>
+          input.startsWith(`node_modules/@aws-lambda-powertools/${library}/`),
+        )
+          ? []
+          : [`${name}: @aws-lambda-powertools/${library}`],
+      ),
+    );
+    expect(missing).toEqual([]);
   });
 
   it("the step functions use the flow's step names (flow/steps.ts), not the CDK definition", () => {
