@@ -10,17 +10,17 @@
  *   Webhooks, and records each attempt; deletes deliveries that ended more than 30 days ago.
  * Only ids, hosts and counts are logged: never a secret.
  */
-import { guardedFetch } from "@reelay/core/net/guarded-fetch";
-import { webhookFetchPolicy } from "@reelay/core/net/policy";
-import { DeliveryStore } from "@reelay/core/webhooks/deliveries";
-import { enqueueEvent } from "@reelay/core/webhooks/outbox";
-import { type BridgeEnvelope, eventFromBridge } from "@reelay/core/webhooks/payload";
-import { JobStore } from "@reelay/core/jobs/store";
-import { SubscriberStore } from "@reelay/core/webhooks/managed";
-import { ownWebhooks } from "@reelay/core/webhooks/own";
-import { parseSubscribersText } from "@reelay/core/webhooks/subscribers";
-import { ownerFromJobs, type Subscribers, targetsFor } from "@reelay/core/webhooks/targets";
-import { purgeDeliveries, type SweepDeps, sweepDeliveries } from "@reelay/core/webhooks/sweep";
+import { guardedFetch } from "@reelay/core/adapters/net/guarded-fetch";
+import { webhookFetchPolicy } from "@reelay/core/domain/net/policy";
+import { DeliveryStore } from "@reelay/core/adapters/dynamodb/delivery-table";
+import { enqueueEvent } from "@reelay/core/usecases/webhooks/outbox";
+import { type BridgeEnvelope, eventFromBridge } from "@reelay/core/domain/webhooks/payload";
+import { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
+import { SubscriberStore } from "@reelay/core/adapters/dynamodb/subscriber-table";
+import { ownWebhooks } from "@reelay/core/adapters/dynamodb/own-webhooks";
+import { parseSubscribersText } from "@reelay/core/domain/webhooks/subscribers";
+import { ownerFromJobs, type Subscribers, targetsFor } from "@reelay/core/usecases/webhooks/targets";
+import { purgeDeliveries, type SweepDeps, sweepDeliveries } from "@reelay/core/usecases/webhooks/delivery-sweep";
 import { awsProcess } from "./support/deps.ts";
 import { functionLogger } from "./support/log.ts";
 import { withMetrics } from "./support/metrics.ts";

@@ -4,7 +4,7 @@
  * anywhere. The infra test "grants each reelay function exactly these permissions" is the statement
  * of truth for the result.
  */
-import { KEYS_LIST_PARTITION } from "@reelay/core/keys/store";
+import { KEYS_LIST_PARTITION } from "@reelay/core/adapters/dynamodb/api-key-table";
 import { ArnFormat, Stack } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
@@ -12,17 +12,17 @@ import type * as events from "aws-cdk-lib/aws-events";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
-import { ADMISSION_KEY, QUEUE_KEY_PREFIX, QUEUE_PARTITION } from "@reelay/core/admission/store";
-import { BATCHES_DUE_KEY, BATCHES_PARTITION } from "@reelay/core/batches/store";
-import { BATCH_ID_PREFIX } from "@reelay/core/batches/types";
-import { GENERATION_STATS_KEY_PREFIX } from "@reelay/core/jobs/generation-stats";
-import { JOB_ID_PREFIXES } from "@reelay/core/jobs/ids";
-import { JOBS_LIST_INDEX } from "@reelay/core/jobs/schema";
-import { manifestKey } from "@reelay/core/pipeline/outputs";
-import { resultsKey } from "@reelay/core/batches/progress";
-import { BUDGET_KEY_PREFIX } from "@reelay/core/money/budget";
-import { DELIVERY_ID_PREFIX, DELIVERY_PARTITION_PREFIX } from "@reelay/core/webhooks/deliveries";
-import { SUBSCRIBER_ID_PREFIX, SUBSCRIBERS_PARTITION } from "@reelay/core/webhooks/managed";
+import { ADMISSION_KEY, QUEUE_KEY_PREFIX, QUEUE_PARTITION } from "@reelay/core/adapters/dynamodb/admission-table";
+import { BATCHES_DUE_KEY, BATCHES_PARTITION } from "@reelay/core/adapters/dynamodb/batch-table";
+import { BATCH_ID_PREFIX } from "@reelay/core/domain/batches/types";
+import { GENERATION_STATS_KEY_PREFIX } from "@reelay/core/adapters/dynamodb/generation-stats-table";
+import { JOB_ID_PREFIXES } from "@reelay/core/domain/jobs/ids";
+import { JOBS_LIST_INDEX } from "@reelay/core/adapters/dynamodb/table-schema";
+import { manifestKey } from "@reelay/core/domain/jobs/outputs";
+import { resultsKey } from "@reelay/core/usecases/batches/batch-progress";
+import { BUDGET_KEY_PREFIX } from "@reelay/core/adapters/dynamodb/budget-ledger";
+import { DELIVERY_ID_PREFIX, DELIVERY_PARTITION_PREFIX } from "@reelay/core/adapters/dynamodb/delivery-table";
+import { SUBSCRIBER_ID_PREFIX, SUBSCRIBERS_PARTITION } from "@reelay/core/adapters/dynamodb/subscriber-table";
 
 export type TableAction =
   | "GetItem"

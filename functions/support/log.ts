@@ -4,9 +4,9 @@
  * REELAY_LOG_FORMAT=json; the level is REELAY_LOG_LEVEL, read with the rest of the config.
  */
 import { Logger } from "@aws-lambda-powertools/logger";
-import { jobContext } from "@reelay/core/jobs/log-context";
-import type { JobStore } from "@reelay/core/jobs/store";
-import type { Job } from "@reelay/core/jobs/types";
+import { jobContext } from "@reelay/core/domain/jobs/log-context";
+import type { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
+import type { Job } from "@reelay/core/domain/jobs/types";
 import { awsProcess } from "./deps.ts";
 
 let made: Logger | undefined;

@@ -4,10 +4,10 @@
  */
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
-import { ReelayError } from "@reelay/core/errors";
+import { ReelayError } from "@reelay/core/domain/errors";
 import { JOB_FLOW_STATE_NAMES, UPSTREAM_STEPS, type JobFlowStep } from "@reelay/flow/steps";
-import type { FailureInput, FlowState, PipelineDeps } from "@reelay/core/pipeline/deps";
-import { download, finish, poll, recordFailure, submit } from "@reelay/core/pipeline/steps";
+import type { FailureInput, FlowState, PipelineDeps } from "@reelay/core/usecases/pipeline/pipeline-deps";
+import { download, finish, poll, recordFailure, submit } from "@reelay/core/usecases/pipeline/pipeline-steps";
 import { awsProcess, buildPipelineDeps } from "./deps.ts";
 import { functionLogger, jobsLoggedBy } from "./log.ts";
 

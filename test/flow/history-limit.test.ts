@@ -14,14 +14,14 @@
  * - The execution: ExecutionStarted and one of ExecutionSucceeded / Failed / TimedOut / Aborted.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "@reelay/core/config";
-import { ReelayError } from "@reelay/core/errors";
+import { loadConfig } from "@reelay/core/wiring/config";
+import { ReelayError } from "@reelay/core/domain/errors";
 import { JOB_FLOW_TIMEOUT } from "@reelay/flow/job-flow";
 import { STEP_LAMBDA_TIMEOUT_S } from "@reelay/flow/steps";
 import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
-import type { FlowState } from "@reelay/core/pipeline/deps";
-import { poll, submit } from "@reelay/core/pipeline/steps";
-import { jobDeadlineMs, MAX_DEADLINE_MS, MAX_JOB_TIMEOUT_S } from "@reelay/core/polling/policy";
+import type { FlowState } from "@reelay/core/usecases/pipeline/pipeline-deps";
+import { poll, submit } from "@reelay/core/usecases/pipeline/pipeline-steps";
+import { jobDeadlineMs, MAX_DEADLINE_MS, MAX_JOB_TIMEOUT_S } from "@reelay/core/domain/polling/policy";
 import {
   queuedJob,
   startHarness,

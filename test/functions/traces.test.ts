@@ -8,9 +8,9 @@
 import { createSocket, type Socket } from "node:dgram";
 import type { AddressInfo } from "node:net";
 import type { SFNClient } from "@aws-sdk/client-sfn";
-import { createJob } from "@reelay/core/jobs/create";
-import { JobStore } from "@reelay/core/jobs/store";
-import { validate } from "@reelay/core/validate/index";
+import { createJob } from "@reelay/core/usecases/jobs/create-job";
+import { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
+import { validate } from "@reelay/core/domain/validate/validate-request";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAws, type LocalAws } from "../../packages/core/test/support/local-aws.ts";

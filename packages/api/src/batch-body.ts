@@ -4,11 +4,11 @@
  * Each request is checked with the same validate() as a single create; a bad line is reported, not
  * fatal: the batch holds it as `rejected`.
  */
-import { isPriority, PRIORITIES, type Priority } from "@reelay/core/admission/settings";
-import type { CheckedLine } from "@reelay/core/batches/create";
-import { MAX_BATCH_LINES } from "@reelay/core/batches/types";
+import { isPriority, PRIORITIES, type Priority } from "@reelay/core/domain/admission/settings";
+import type { CheckedLine } from "@reelay/core/usecases/batches/create-batch";
+import { MAX_BATCH_LINES } from "@reelay/core/domain/batches/types";
 import { type Catalog, ReelayError, validate } from "@reelay/core";
-import type { JobSource } from "@reelay/core/jobs/types";
+import type { JobSource } from "@reelay/core/domain/jobs/types";
 
 export interface BatchBody {
   requests: { line: number; body: unknown; parseError?: string }[];

@@ -3,8 +3,8 @@
  * is either started or failed with `start_failed` before the caller hears back, so nothing is lost
  * silently between the record and the state machine.
  */
-import type { Reservation } from "@reelay/core/money/types";
-import { estimateOf } from "@reelay/core/money/estimate";
+import type { Reservation } from "@reelay/core/domain/money/types";
+import { estimateOf } from "@reelay/core/domain/money/estimate";
 import {
   type ErrorCode,
   isReelayError,
@@ -13,10 +13,10 @@ import {
   type Issue,
   type ValidationResult,
 } from "@reelay/core";
-import type { Priority } from "@reelay/core/admission/settings";
-import { createJob } from "@reelay/core/jobs/create";
-import type { Job, JobWebhook } from "@reelay/core/jobs/types";
-import { emitOnce } from "@reelay/core/pipeline/terminal";
+import type { Priority } from "@reelay/core/domain/admission/settings";
+import { createJob } from "@reelay/core/usecases/jobs/create-job";
+import type { Job, JobWebhook } from "@reelay/core/domain/jobs/types";
+import { emitOnce } from "@reelay/core/usecases/pipeline/terminal";
 import type { Caller, ResolvedDeps } from "./deps.ts";
 import { assertSameRequest, idempotentJobId, requestHashOf } from "./idempotency.ts";
 

@@ -1,14 +1,14 @@
 /** What the API needs, passed in, so one app runs on Lambda (AWS clients) and in the local stack. */
 import type { Catalog } from "@reelay/core";
-import type { AdmissionControl } from "@reelay/core/admission/control";
-import type { BatchTracker } from "@reelay/core/batches/progress";
-import type { BatchStore } from "@reelay/core/batches/store";
-import type { CancelDeps } from "@reelay/core/jobs/cancel";
-import type { JobStore } from "@reelay/core/jobs/store";
-import type { BudgetLedger } from "@reelay/core/money/budget";
-import type { Budget } from "@reelay/core/money/budget-schema";
-import type { PriceTable } from "@reelay/core/money/prices";
-import type { ApiKeyStore } from "@reelay/core/keys/store";
+import type { AdmissionControl } from "@reelay/core/usecases/admission/admission-control";
+import type { BatchTracker } from "@reelay/core/usecases/batches/batch-progress";
+import type { BatchStore } from "@reelay/core/adapters/dynamodb/batch-table";
+import type { CancelDeps } from "@reelay/core/usecases/jobs/cancel-job";
+import type { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
+import type { BudgetLedger } from "@reelay/core/adapters/dynamodb/budget-ledger";
+import type { Budget } from "@reelay/core/domain/money/budget-schema";
+import type { PriceTable } from "@reelay/core/domain/money/prices";
+import type { ApiKeyStore } from "@reelay/core/adapters/dynamodb/api-key-table";
 import type {
   Clock,
   EventSink,
@@ -16,12 +16,12 @@ import type {
   ExecutionStopper,
   JobStarter,
   Metrics,
-} from "@reelay/core/ports";
-import type { ObjectStore } from "@reelay/core/storage/objects";
-import type { DeliveryStore } from "@reelay/core/webhooks/deliveries";
-import type { SubscriberStore } from "@reelay/core/webhooks/managed";
-import type { DeliveryTarget } from "@reelay/core/webhooks/targets";
-import type { Deployment } from "@reelay/core/net/policy";
+} from "@reelay/core/usecases/ports";
+import type { ObjectStore } from "@reelay/core/adapters/s3/object-store";
+import type { DeliveryStore } from "@reelay/core/adapters/dynamodb/delivery-table";
+import type { SubscriberStore } from "@reelay/core/adapters/dynamodb/subscriber-table";
+import type { DeliveryTarget } from "@reelay/core/usecases/webhooks/targets";
+import type { Deployment } from "@reelay/core/domain/net/policy";
 
 export interface Caller {
   keyId: string;

@@ -6,8 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import { ReelayError } from "@reelay/core";
-import { jobIdFrom } from "@reelay/core/jobs/ids";
-import type { Job, JobKind } from "@reelay/core/jobs/types";
+import { jobIdFrom } from "@reelay/core/domain/jobs/ids";
+import type { Job, JobKind } from "@reelay/core/domain/jobs/types";
 
 export const IDEMPOTENCY_HEADER = "x-idempotency-key";
 const MAX_KEY_LENGTH = 255;

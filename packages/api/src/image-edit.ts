@@ -6,9 +6,9 @@
  */
 import { createHash } from "node:crypto";
 import { defaultCatalog, ReelayError, validate, type ImageModelSpec } from "@reelay/core";
-import { replacePlaceholders, withPlaceholders } from "@reelay/core/drops/material";
-import { newJobId } from "@reelay/core/jobs/ids";
-import type { Job } from "@reelay/core/jobs/types";
+import { replacePlaceholders, withPlaceholders } from "@reelay/core/usecases/drops/material";
+import { newJobId } from "@reelay/core/domain/jobs/ids";
+import type { Job } from "@reelay/core/domain/jobs/types";
 import { invalidRequest, recordAndStart, type CreateInput } from "./create.ts";
 import type { ResolvedDeps } from "./deps.ts";
 import { idempotentJobId } from "./idempotency.ts";

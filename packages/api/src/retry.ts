@@ -7,9 +7,9 @@
  */
 import { createHash } from "node:crypto";
 import { ReelayError, validate } from "@reelay/core";
-import { jobIdFrom } from "@reelay/core/jobs/ids";
-import type { Job } from "@reelay/core/jobs/types";
-import { failureClassOf, isRetryableClass } from "@reelay/core/money/classes";
+import { jobIdFrom } from "@reelay/core/domain/jobs/ids";
+import type { Job } from "@reelay/core/domain/jobs/types";
+import { failureClassOf, isRetryableClass } from "@reelay/core/domain/money/classes";
 import { invalidRequest, recordAndStart } from "./create.ts";
 import type { Caller, ResolvedDeps } from "./deps.ts";
 

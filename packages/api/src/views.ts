@@ -2,16 +2,16 @@
  * What a job looks like from outside: the service contract's task shape (for clients written for
  * the upstream) and reelay's own JobView. Output links are presigned GETs of the S3 copies.
  */
-import { type AdmissionControl, priorityOf } from "@reelay/core/admission/control";
-import type { Priority } from "@reelay/core/admission/settings";
-import type { Job, JobError, JobOutput } from "@reelay/core/jobs/types";
+import { type AdmissionControl, priorityOf } from "@reelay/core/usecases/admission/admission-control";
+import type { Priority } from "@reelay/core/domain/admission/settings";
+import type { Job, JobError, JobOutput } from "@reelay/core/domain/jobs/types";
 import {
   type ClassifiedError,
   classifiedError,
   type MoneyView,
   moneyView,
-} from "@reelay/core/money/view";
-import type { ObjectStore } from "@reelay/core/storage/objects";
+} from "@reelay/core/domain/money/view";
+import type { ObjectStore } from "@reelay/core/adapters/s3/object-store";
 
 interface OutputView extends Omit<JobOutput, "sourceUrlHost"> {
   /** Presigned GET; null when the object lives in a bucket this API does not sign for. */

@@ -8,10 +8,10 @@
  * a 400 whose code names why.
  */
 import { ReelayError } from "@reelay/core";
-import type { JobWebhook } from "@reelay/core/jobs/types";
-import { systemResolver } from "@reelay/core/net/guarded-fetch";
-import { WEBHOOK_EVENT_TYPES } from "@reelay/core/webhooks/managed";
-import { checkWebhookUrl } from "@reelay/core/webhooks/url-guard";
+import type { JobWebhook } from "@reelay/core/domain/jobs/types";
+import { systemResolver } from "@reelay/core/adapters/net/guarded-fetch";
+import { WEBHOOK_EVENT_TYPES } from "@reelay/core/adapters/dynamodb/subscriber-table";
+import { checkWebhookUrl } from "@reelay/core/domain/webhooks/url-guard";
 import { isAdmin } from "./auth.ts";
 import type { Caller, ResolvedDeps } from "./deps.ts";
 

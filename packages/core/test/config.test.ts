@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.ts";
-import { ReelayError } from "../src/errors.ts";
-import { MAX_JOB_TIMEOUT_S } from "../src/polling/policy.ts";
+import { loadConfig } from "../src/wiring/config.ts";
+import { ReelayError } from "../src/domain/errors.ts";
+import { MAX_JOB_TIMEOUT_S } from "../src/domain/polling/policy.ts";
 
 describe("config", () => {
   it("uses the fixed defaults when nothing is set", () => {

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ERROR_CODES, type ErrorCode, relayedCode } from "../src/error-codes.ts";
-import { isReelayError, ReelayError } from "../src/errors.ts";
-import { ValidationCodes } from "../src/validate/codes.ts";
+import { ERROR_CODES, type ErrorCode, relayedCode } from "../src/domain/error-codes.ts";
+import { isReelayError, ReelayError } from "../src/domain/errors.ts";
+import { ValidationCodes } from "../src/domain/validate/codes.ts";
 import { errorTable, README, readmeTable } from "./support/error-table.ts";
 
 const codes = Object.keys(ERROR_CODES) as ErrorCode[];

@@ -5,8 +5,8 @@
  */
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { ReelayError } from "@reelay/core/errors";
-import { TransientError } from "@reelay/core/pipeline/errors";
+import { ReelayError } from "@reelay/core/domain/errors";
+import { TransientError } from "@reelay/core/domain/pipeline/step-errors";
 import { synthJobFlowDefinition } from "../src/synth-definition.ts";
 import {
   ExecutionError,

@@ -9,8 +9,8 @@ import {
   INBOX_PREFIX,
   type DropDeps,
   type DropOutcome,
-} from "@reelay/core/drops/ingest";
-import type { LogContext } from "@reelay/core/jobs/log-context";
+} from "@reelay/core/usecases/drops/ingest";
+import type { LogContext } from "@reelay/core/domain/jobs/log-context";
 import type { Logger } from "./log.ts";
 import type { S3Notifications } from "./s3rver/types.ts";
 

@@ -14,7 +14,7 @@ import {
   type FailureInput,
   type FlowState,
   type PipelineDeps,
-} from "@reelay/core/pipeline/steps";
+} from "@reelay/core/usecases/pipeline/pipeline-steps";
 
 // The interpreter hands each Task the state the step before it returned (or Catch's).
 type Step = (deps: PipelineDeps, input: FlowState & FailureInput) => Promise<unknown>;

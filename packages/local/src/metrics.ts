@@ -9,9 +9,9 @@ import {
   type MetricName,
   type MetricNameOf,
   type MetricSpec,
-} from "@reelay/core/metrics/names";
-import type { AdmissionGauges } from "@reelay/core/metrics/admission";
-import type { Metrics } from "@reelay/core/ports";
+} from "@reelay/core/domain/metrics/names";
+import type { AdmissionGauges } from "@reelay/core/usecases/metrics/admission-metrics";
+import type { Metrics } from "@reelay/core/usecases/ports";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
 /** Seconds and bytes per second at the scale reelay's jobs take. */

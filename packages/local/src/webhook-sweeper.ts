@@ -3,7 +3,7 @@
  * when an event has just been recorded. The deliveries live in dynalite, so a stack killed between
  * attempts finds them at its next start and carries on with the schedule where it stopped.
  */
-import { purgeDeliveries, type SweepDeps, sweepDeliveries } from "@reelay/core/webhooks/sweep";
+import { purgeDeliveries, type SweepDeps, sweepDeliveries } from "@reelay/core/usecases/webhooks/delivery-sweep";
 import type { Logger } from "./log.ts";
 import { wakeablePause } from "./wakeable-pause.ts";
 

@@ -16,12 +16,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { loadConfig, validate } from "@reelay/core";
-import { JsonlFileSink } from "@reelay/core/events/jsonl";
-import { buildTerminalEvent } from "@reelay/core/events/types";
-import { AdmissionStore } from "@reelay/core/admission/store";
-import { createJob } from "@reelay/core/jobs/create";
-import { JobStore } from "@reelay/core/jobs/store";
-import type { Job } from "@reelay/core/jobs/types";
+import { JsonlFileSink } from "@reelay/core/adapters/events/jsonl-events";
+import { buildTerminalEvent } from "@reelay/core/domain/events/types";
+import { AdmissionStore } from "@reelay/core/adapters/dynamodb/admission-table";
+import { createJob } from "@reelay/core/usecases/jobs/create-job";
+import { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
+import type { Job } from "@reelay/core/domain/jobs/types";
 import { startStandins } from "../src/aws-standins.ts";
 import { EVENTS_FILE, startLocalStack, type LocalStack } from "../src/stack.ts";
 

@@ -4,8 +4,8 @@
  */
 import { Hono } from "hono";
 import { ReelayError, relayedCode } from "@reelay/core";
-import { jobNotFound } from "@reelay/core/jobs/store";
-import type { Job } from "@reelay/core/jobs/types";
+import { jobNotFound } from "@reelay/core/adapters/dynamodb/job-table";
+import type { Job } from "@reelay/core/domain/jobs/types";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import { createImageJob } from "../create-image.ts";
 import type { ApiEnv, ResolvedDeps } from "../deps.ts";

@@ -4,10 +4,10 @@
  */
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
-import type { ApiKeyRecord, ApiKeyStore } from "@reelay/core/keys/store";
-import { BudgetLedger } from "@reelay/core/money/budget";
-import { type Budget, parseBudget } from "@reelay/core/money/budget-schema";
-import { fromMicros } from "@reelay/core/money/prices";
+import type { ApiKeyRecord, ApiKeyStore } from "@reelay/core/adapters/dynamodb/api-key-table";
+import { BudgetLedger } from "@reelay/core/adapters/dynamodb/budget-ledger";
+import { type Budget, parseBudget } from "@reelay/core/domain/money/budget-schema";
+import { fromMicros } from "@reelay/core/domain/money/prices";
 import { forbidden, isAdmin } from "../auth.ts";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import type { ApiEnv } from "../deps.ts";

@@ -5,9 +5,9 @@
  */
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
-import { systemResolver } from "@reelay/core/net/guarded-fetch";
-import { SubscriberInputSchema, subscriberRecord } from "@reelay/core/webhooks/managed";
-import { checkWebhookUrl } from "@reelay/core/webhooks/url-guard";
+import { systemResolver } from "@reelay/core/adapters/net/guarded-fetch";
+import { SubscriberInputSchema, subscriberRecord } from "@reelay/core/adapters/dynamodb/subscriber-table";
+import { checkWebhookUrl } from "@reelay/core/domain/webhooks/url-guard";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import type { ApiEnv, WebhookApiDeps } from "../deps.ts";
 

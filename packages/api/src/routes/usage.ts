@@ -6,10 +6,10 @@
  */
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
-import { BudgetLedger } from "@reelay/core/money/budget";
-import type { Budget } from "@reelay/core/money/budget-schema";
-import { fromMicros } from "@reelay/core/money/prices";
-import { USAGE_GROUPS, type UsageGroup, usageReport } from "@reelay/core/money/report";
+import { BudgetLedger } from "@reelay/core/adapters/dynamodb/budget-ledger";
+import type { Budget } from "@reelay/core/domain/money/budget-schema";
+import { fromMicros } from "@reelay/core/domain/money/prices";
+import { USAGE_GROUPS, type UsageGroup, usageReport } from "@reelay/core/domain/money/report";
 import { isAdmin, ownerFilter } from "../auth.ts";
 import type { ApiEnv, Caller, ResolvedDeps } from "../deps.ts";
 

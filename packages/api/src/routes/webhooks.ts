@@ -9,11 +9,11 @@ import {
   type Delivery,
   DELIVERY_STATUSES,
   deliveryNotFound,
-} from "@reelay/core/webhooks/deliveries";
-import { safeUrl } from "@reelay/core/net/guarded-fetch";
-import { WEBHOOK_EVENT_TYPES } from "@reelay/core/webhooks/managed";
-import { eventNotFound, replay } from "@reelay/core/webhooks/replay";
-import type { JobStore } from "@reelay/core/jobs/store";
+} from "@reelay/core/adapters/dynamodb/delivery-table";
+import { safeUrl } from "@reelay/core/adapters/net/guarded-fetch";
+import { WEBHOOK_EVENT_TYPES } from "@reelay/core/adapters/dynamodb/subscriber-table";
+import { eventNotFound, replay } from "@reelay/core/usecases/webhooks/replay";
+import type { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
 import { forbidden, isAdmin } from "../auth.ts";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import type { ApiEnv, WebhookApiDeps } from "../deps.ts";

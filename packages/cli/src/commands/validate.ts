@@ -13,10 +13,10 @@ import {
   type Issue,
   type ValidationResult,
 } from "@reelay/core";
-import { estimateOf } from "@reelay/core/money/estimate";
-import type { PriceTable } from "@reelay/core/money/prices";
-import { fromMicros } from "@reelay/core/money/prices";
-import { usageView } from "@reelay/core/money/usage";
+import { estimateOf } from "@reelay/core/domain/money/estimate";
+import type { PriceTable } from "@reelay/core/domain/money/prices";
+import { fromMicros } from "@reelay/core/domain/money/prices";
+import { usageView } from "@reelay/core/domain/money/usage";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 

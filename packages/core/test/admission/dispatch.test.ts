@@ -5,21 +5,21 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AdmissionControl } from "../../src/admission/control.ts";
-import { dispatch } from "../../src/admission/dispatch.ts";
-import type { AdmissionSettings, Priority } from "../../src/admission/settings.ts";
-import { AdmissionStore } from "../../src/admission/store.ts";
-import { sweep } from "../../src/admission/sweep.ts";
-import { JsonlFileSink } from "../../src/events/jsonl.ts";
-import { createJob } from "../../src/jobs/create.ts";
-import { JobStore } from "../../src/jobs/store.ts";
-import type { Job, JobSource } from "../../src/jobs/types.ts";
-import { validate } from "../../src/validate/index.ts";
+import { AdmissionControl } from "../../src/usecases/admission/admission-control.ts";
+import { dispatch } from "../../src/usecases/admission/dispatch.ts";
+import type { AdmissionSettings, Priority } from "../../src/domain/admission/settings.ts";
+import { AdmissionStore } from "../../src/adapters/dynamodb/admission-table.ts";
+import { sweep } from "../../src/usecases/admission/queue-sweep.ts";
+import { JsonlFileSink } from "../../src/adapters/events/jsonl-events.ts";
+import { createJob } from "../../src/usecases/jobs/create-job.ts";
+import { JobStore } from "../../src/adapters/dynamodb/job-table.ts";
+import type { Job, JobSource } from "../../src/domain/jobs/types.ts";
+import { validate } from "../../src/domain/validate/validate-request.ts";
 import { type LocalAws, startLocalAws } from "../support/local-aws.ts";
 import { recordingMetrics } from "../support/recording-metrics.ts";
-import { admissionGauges } from "../../src/metrics/admission.ts";
+import { admissionGauges } from "../../src/usecases/metrics/admission-metrics.ts";
 import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
-import { createJobsTableInput } from "../../src/jobs/schema.ts";
+import { createJobsTableInput } from "../../src/adapters/dynamodb/table-schema.ts";
 
 let aws: LocalAws;
 let tables = 0;

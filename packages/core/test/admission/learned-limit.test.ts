@@ -5,7 +5,7 @@ import {
   effectiveLimit,
   FIRST_LEARNED,
   type LearnedLimit,
-} from "../../src/admission/settings.ts";
+} from "../../src/domain/admission/settings.ts";
 
 function cleanCreates(start: LearnedLimit, count: number, held: number): LearnedLimit {
   let learned = start;

@@ -5,14 +5,14 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { batchIdFrom, createBatch } from "../../src/batches/create.ts";
-import { completeDueBatches, completeStaleBatches } from "../../src/batches/progress.ts";
-import { BatchStore } from "../../src/batches/store.ts";
-import { JsonlFileSink } from "../../src/events/jsonl.ts";
-import { isBatchEvent } from "../../src/events/types.ts";
-import { JobStore } from "../../src/jobs/store.ts";
-import { ObjectStore } from "../../src/storage/objects.ts";
-import { validate } from "../../src/validate/index.ts";
+import { batchIdFrom, createBatch } from "../../src/usecases/batches/create-batch.ts";
+import { completeDueBatches, completeStaleBatches } from "../../src/usecases/batches/batch-progress.ts";
+import { BatchStore } from "../../src/adapters/dynamodb/batch-table.ts";
+import { JsonlFileSink } from "../../src/adapters/events/jsonl-events.ts";
+import { isBatchEvent } from "../../src/domain/events/types.ts";
+import { JobStore } from "../../src/adapters/dynamodb/job-table.ts";
+import { ObjectStore } from "../../src/adapters/s3/object-store.ts";
+import { validate } from "../../src/domain/validate/validate-request.ts";
 import { type LocalAws, startLocalAws } from "../support/local-aws.ts";
 
 let aws: LocalAws;

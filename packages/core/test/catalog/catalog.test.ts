@@ -4,8 +4,8 @@ import {
   defaultCatalog,
   loadCatalog,
   parseCatalogFile,
-} from "../../src/catalog/index.ts";
-import { ReelayError } from "../../src/errors.ts";
+} from "../../src/domain/catalog/index.ts";
+import { ReelayError } from "../../src/domain/errors.ts";
 
 /** Every model code written in §4.8 and §2.6 of the contract. */
 export const CONTRACT_CODES = [

@@ -7,7 +7,7 @@ import {
   readBusinessError,
   readStatus,
   readTaskId,
-} from "../../src/contract/responses.ts";
+} from "../../src/domain/contract/responses.ts";
 
 const V = "https://cdn.example.com/out/video.mp4";
 

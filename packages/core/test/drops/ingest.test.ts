@@ -3,10 +3,10 @@
  * in for the state machine, which has its own tests.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ingestDrop, MAX_DROP_BYTES, type DropDeps } from "../../src/drops/ingest.ts";
-import { JobStore } from "../../src/jobs/store.ts";
-import type { Job } from "../../src/jobs/types.ts";
-import { ObjectStore } from "../../src/storage/objects.ts";
+import { ingestDrop, MAX_DROP_BYTES, type DropDeps } from "../../src/usecases/drops/ingest.ts";
+import { JobStore } from "../../src/adapters/dynamodb/job-table.ts";
+import type { Job } from "../../src/domain/jobs/types.ts";
+import { ObjectStore } from "../../src/adapters/s3/object-store.ts";
 import { startLocalAws, type LocalAws } from "../support/local-aws.ts";
 
 let aws: LocalAws;

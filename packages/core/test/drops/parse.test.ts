@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { replacePlaceholders, withPlaceholders } from "../../src/drops/material.ts";
+import { replacePlaceholders, withPlaceholders } from "../../src/usecases/drops/material.ts";
 import {
   classifyDropKey,
   MAX_NESTING,
   MAX_REQUESTS_PER_DROP,
   parseDropFile,
-} from "../../src/drops/parse.ts";
-import { validate } from "../../src/validate/index.ts";
+} from "../../src/usecases/drops/parse.ts";
+import { validate } from "../../src/domain/validate/validate-request.ts";
 
 const opts = { defaultModel: "gamma-3.1" };
 

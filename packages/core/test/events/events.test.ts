@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PutEventsCommand } from "@aws-sdk/client-eventbridge";
 import { afterEach, describe, expect, it } from "vitest";
-import { EventBridgeSink } from "../../src/events/eventbridge.ts";
-import { JsonlFileSink } from "../../src/events/jsonl.ts";
-import { buildTerminalEvent, type ReelayEvent } from "../../src/events/types.ts";
-import type { Job } from "../../src/jobs/types.ts";
+import { EventBridgeSink } from "../../src/adapters/events/eventbridge.ts";
+import { JsonlFileSink } from "../../src/adapters/events/jsonl-events.ts";
+import { buildTerminalEvent, type ReelayEvent } from "../../src/domain/events/types.ts";
+import type { Job } from "../../src/domain/jobs/types.ts";
 
 const succeeded: Job = {
   id: "vidtsk_01JD0000000000000000000000",

@@ -4,9 +4,9 @@ import {
   CachedGenerationStats,
   GenerationStatsStore,
   generationStatsKey,
-} from "../../src/jobs/generation-stats.ts";
-import { JobStore } from "../../src/jobs/store.ts";
-import { bucketOf } from "../../src/polling/history.ts";
+} from "../../src/adapters/dynamodb/generation-stats-table.ts";
+import { JobStore } from "../../src/adapters/dynamodb/job-table.ts";
+import { bucketOf } from "../../src/domain/polling/history.ts";
 import { startLocalAws, type LocalAws } from "../support/local-aws.ts";
 
 let aws: LocalAws;

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildJob } from "../../src/jobs/create.ts";
-import { newJobId } from "../../src/jobs/ids.ts";
-import { JobStore, type ListFilters } from "../../src/jobs/store.ts";
-import type { Job, JobKind, JobSource, JobStatus } from "../../src/jobs/types.ts";
-import { validate } from "../../src/validate/index.ts";
+import { buildJob } from "../../src/usecases/jobs/create-job.ts";
+import { newJobId } from "../../src/domain/jobs/ids.ts";
+import { JobStore, type ListFilters } from "../../src/adapters/dynamodb/job-table.ts";
+import type { Job, JobKind, JobSource, JobStatus } from "../../src/domain/jobs/types.ts";
+import { validate } from "../../src/domain/validate/validate-request.ts";
 import { startLocalAws, type LocalAws } from "../support/local-aws.ts";
 
 const MODELS = ["gamma-3.1", "kappa-omni-flash-preview"] as const;

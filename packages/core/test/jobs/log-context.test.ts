@@ -1,6 +1,6 @@
 /** A line about a job carries what its record says, and nothing else of it. */
 import { describe, expect, it } from "vitest";
-import { jobContext } from "../../src/jobs/log-context.ts";
+import { jobContext } from "../../src/domain/jobs/log-context.ts";
 
 describe("jobContext", () => {
   it("names the job, its batch, model, upstream task and the API key's id, never more of the record", () => {

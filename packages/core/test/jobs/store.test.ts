@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildJob, createJob } from "../../src/jobs/create.ts";
-import { isJobId, jobIdFrom, newJobId } from "../../src/jobs/ids.ts";
-import { JobStore } from "../../src/jobs/store.ts";
-import type { Job } from "../../src/jobs/types.ts";
-import { validate } from "../../src/validate/index.ts";
+import { buildJob, createJob } from "../../src/usecases/jobs/create-job.ts";
+import { isJobId, jobIdFrom, newJobId } from "../../src/domain/jobs/ids.ts";
+import { JobStore } from "../../src/adapters/dynamodb/job-table.ts";
+import type { Job } from "../../src/domain/jobs/types.ts";
+import { validate } from "../../src/domain/validate/validate-request.ts";
 import { startLocalAws, type LocalAws } from "../support/local-aws.ts";
 import { caught } from "../upstream/rejection.ts";
 

@@ -3,9 +3,9 @@
  * and what core records for a job's end, a detection and a copy.
  */
 import { describe, expect, it } from "vitest";
-import type { Job } from "../../src/jobs/types.ts";
-import { noMetrics, recordCopy, recordDetection, recordJobEnd } from "../../src/metrics/record.ts";
-import type { Metrics } from "../../src/ports.ts";
+import type { Job } from "../../src/domain/jobs/types.ts";
+import { noMetrics, recordCopy, recordDetection, recordJobEnd } from "../../src/usecases/metrics/record-metrics.ts";
+import type { Metrics } from "../../src/usecases/ports.ts";
 import { recordingMetrics } from "../support/recording-metrics.ts";
 
 function ended(status: Job["status"], extra: Partial<Job> = {}): Job {

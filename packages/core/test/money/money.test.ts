@@ -2,15 +2,15 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.ts";
-import { buildJob } from "../../src/jobs/create.ts";
-import type { Job } from "../../src/jobs/types.ts";
-import { chargedOf, costMicrosOf } from "../../src/money/charge.ts";
-import { FAILURE_CLASSES, failureClassOf, isRetryableClass } from "../../src/money/classes.ts";
-import { costMicros, parsePrices } from "../../src/money/prices.ts";
-import { usageOf } from "../../src/money/usage.ts";
-import { classifiedError, moneyView } from "../../src/money/view.ts";
-import { validate } from "../../src/validate/index.ts";
+import { loadConfig } from "../../src/wiring/config.ts";
+import { buildJob } from "../../src/usecases/jobs/create-job.ts";
+import type { Job } from "../../src/domain/jobs/types.ts";
+import { chargedOf, costMicrosOf } from "../../src/domain/money/charge.ts";
+import { FAILURE_CLASSES, failureClassOf, isRetryableClass } from "../../src/domain/money/classes.ts";
+import { costMicros, parsePrices } from "../../src/domain/money/prices.ts";
+import { usageOf } from "../../src/domain/money/usage.ts";
+import { classifiedError, moneyView } from "../../src/domain/money/view.ts";
+import { validate } from "../../src/domain/validate/validate-request.ts";
 
 const TABLE = JSON.stringify({
   currency: "USD",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyAddress, ipv6Bytes, type AddressKind } from "../../src/net/address.ts";
+import { classifyAddress, ipv6Bytes, type AddressKind } from "../../src/domain/net/address.ts";
 
 const TABLE: [string, AddressKind][] = [
   ["169.254.169.254", "metadata"],

@@ -13,13 +13,13 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { createSecureContext } from "node:tls";
 import { afterEach, describe, expect, it } from "vitest";
-import { ReelayError } from "../../src/errors.ts";
+import { ReelayError } from "../../src/domain/errors.ts";
 import {
   checkTarget,
   guardedFetch,
   type FetchPolicy,
   type Resolver,
-} from "../../src/net/guarded-fetch.ts";
+} from "../../src/adapters/net/guarded-fetch.ts";
 import { caught } from "../upstream/rejection.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.ts";
-import { ReelayError } from "../../src/errors.ts";
+import { loadConfig } from "../../src/wiring/config.ts";
+import { ReelayError } from "../../src/domain/errors.ts";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   outputFetchPolicy,
   webhookFetchPolicy,
-} from "../../src/net/policy.ts";
+} from "../../src/domain/net/policy.ts";
 
 describe("fetch policies per deployment", () => {
   it("AWS outputs: https only, no loopback, no private addresses, the configured cap, video/image types, 5 redirects", () => {

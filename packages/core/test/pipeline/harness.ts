@@ -5,15 +5,15 @@
 import { join } from "node:path";
 import { afterEach } from "vitest";
 import { startSimulator, type Simulator, type SimulatorOptions } from "@reelay/simulator";
-import { JsonlFileSink } from "../../src/events/jsonl.ts";
-import { createJob } from "../../src/jobs/create.ts";
-import { JobStore } from "../../src/jobs/store.ts";
-import type { Job } from "../../src/jobs/types.ts";
-import type { FlowState, PipelineDeps } from "../../src/pipeline/deps.ts";
-import { download, finish, poll, recordFailure, submit } from "../../src/pipeline/steps.ts";
-import { ObjectStore } from "../../src/storage/objects.ts";
-import { UpstreamClient } from "../../src/upstream/client.ts";
-import { validate } from "../../src/validate/index.ts";
+import { JsonlFileSink } from "../../src/adapters/events/jsonl-events.ts";
+import { createJob } from "../../src/usecases/jobs/create-job.ts";
+import { JobStore } from "../../src/adapters/dynamodb/job-table.ts";
+import type { Job } from "../../src/domain/jobs/types.ts";
+import type { FlowState, PipelineDeps } from "../../src/usecases/pipeline/pipeline-deps.ts";
+import { download, finish, poll, recordFailure, submit } from "../../src/usecases/pipeline/pipeline-steps.ts";
+import { ObjectStore } from "../../src/adapters/s3/object-store.ts";
+import { UpstreamClient } from "../../src/adapters/upstream/upstream-client.ts";
+import { validate } from "../../src/domain/validate/validate-request.ts";
 import { startLocalAws, type LocalAws } from "../support/local-aws.ts";
 
 export const UPSTREAM_KEY = "sk-upstream-secret-for-tests";

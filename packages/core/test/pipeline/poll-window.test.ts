@@ -4,16 +4,16 @@
  * pause moves it on at once, so minutes of generation take milliseconds and every look is exact.
  */
 import { describe, expect, it } from "vitest";
-import { GenerationStatsStore, generationStatsKey } from "../../src/jobs/generation-stats.ts";
-import type { FlowState } from "../../src/pipeline/deps.ts";
-import { poll, submit } from "../../src/pipeline/steps.ts";
-import { bucketOf, quantileMs } from "../../src/polling/history.ts";
+import { GenerationStatsStore, generationStatsKey } from "../../src/adapters/dynamodb/generation-stats-table.ts";
+import type { FlowState } from "../../src/usecases/pipeline/pipeline-deps.ts";
+import { poll, submit } from "../../src/usecases/pipeline/pipeline-steps.ts";
+import { bucketOf, quantileMs } from "../../src/domain/polling/history.ts";
 import {
   DETECT_POLL_MS,
   FIRST_POLL_MARGIN_MS,
   FIRST_POLL_QUANTILE,
   POLL_WINDOW_MS,
-} from "../../src/polling/policy.ts";
+} from "../../src/domain/polling/policy.ts";
 import { harnessPerTest, queuedJob, type Harness } from "./harness.ts";
 
 const startHarness = harnessPerTest();

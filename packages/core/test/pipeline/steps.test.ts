@@ -1,6 +1,6 @@
 import { GetObjectCommand } from "@aws-sdk/client-s3";
 import { describe, expect, it } from "vitest";
-import { download, finish, poll, recordFailure, submit } from "../../src/pipeline/steps.ts";
+import { download, finish, poll, recordFailure, submit } from "../../src/usecases/pipeline/pipeline-steps.ts";
 import {
   pollToEnd,
   queuedJob,
@@ -11,10 +11,10 @@ import {
 } from "./harness.ts";
 import { caught } from "../upstream/rejection.ts";
 import { json, startScripted } from "../upstream/http-fixture.ts";
-import { UpstreamClient } from "../../src/upstream/client.ts";
-import { GenerationStatsStore, generationStatsKey } from "../../src/jobs/generation-stats.ts";
-import { AdmissionControl } from "../../src/admission/control.ts";
-import { AdmissionStore } from "../../src/admission/store.ts";
+import { UpstreamClient } from "../../src/adapters/upstream/upstream-client.ts";
+import { GenerationStatsStore, generationStatsKey } from "../../src/adapters/dynamodb/generation-stats-table.ts";
+import { AdmissionControl } from "../../src/usecases/admission/admission-control.ts";
+import { AdmissionStore } from "../../src/adapters/dynamodb/admission-table.ts";
 
 const VIDEO = { model: "gamma-3.1", prompt: "a paper boat in the rain" };
 const MB = 1024 * 1024;

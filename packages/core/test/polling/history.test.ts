@@ -6,7 +6,7 @@ import {
   bucketStartMs,
   quantileMs,
   type GenerationHistory,
-} from "../../src/polling/history.ts";
+} from "../../src/domain/polling/history.ts";
 
 function historyOf(samplesMs: number[]): GenerationHistory {
   const buckets: Record<number, number> = {};

@@ -5,7 +5,7 @@ import {
   bucketOf,
   quantileMs,
   type GenerationHistory,
-} from "../../src/polling/history.ts";
+} from "../../src/domain/polling/history.ts";
 import {
   DETECT_POLL_MS,
   EARLY_FINISH_FACTOR,
@@ -21,7 +21,7 @@ import {
   pollDelayMs,
   TAIL_QUANTILE,
   DENSE_FROM_QUANTILE,
-} from "../../src/polling/policy.ts";
+} from "../../src/domain/polling/policy.ts";
 
 const MIN = 60_000;
 

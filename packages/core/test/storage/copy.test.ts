@@ -5,12 +5,12 @@ import { Readable } from "node:stream";
 import { ListMultipartUploadsCommand } from "@aws-sdk/client-s3";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { guardedFetch } from "../../src/net/guarded-fetch.ts";
-import { outputFetchPolicy } from "../../src/net/policy.ts";
-import { TransientError } from "../../src/pipeline/errors.ts";
-import { copyUrlToS3 } from "../../src/storage/copy.ts";
-import { DigestStream } from "../../src/storage/digest.ts";
-import { ObjectStore, PART_SIZE, partSizeFor } from "../../src/storage/objects.ts";
+import { guardedFetch } from "../../src/adapters/net/guarded-fetch.ts";
+import { outputFetchPolicy } from "../../src/domain/net/policy.ts";
+import { TransientError } from "../../src/domain/pipeline/step-errors.ts";
+import { copyUrlToS3 } from "../../src/usecases/copy/copy-output.ts";
+import { DigestStream } from "../../src/adapters/s3/digest.ts";
+import { ObjectStore, PART_SIZE, partSizeFor } from "../../src/adapters/s3/object-store.ts";
 import { startLocalAws, type LocalAws } from "../support/local-aws.ts";
 import { caught } from "../upstream/rejection.ts";
 

@@ -4,7 +4,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { ERROR_CODES, type ErrorCode } from "../../src/error-codes.ts";
+import { ERROR_CODES, type ErrorCode } from "../../src/domain/error-codes.ts";
 
 export const README = fileURLToPath(new URL("../../../../README.md", import.meta.url));
 const BEGIN = "<!-- error-codes:begin (generated from packages/core/src/error-codes.ts) -->";

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { ReelayError } from "../../src/errors.ts";
+import { ReelayError } from "../../src/domain/errors.ts";
 
 /** The ReelayError a promise rejects with; fails the test if it resolves or rejects with anything else. */
 export async function caught(promise: Promise<unknown>): Promise<ReelayError> {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { backoffDelayMs, parseRetryAfterMs } from "../../src/upstream/retry.ts";
+import { backoffDelayMs, parseRetryAfterMs } from "../../src/adapters/upstream/retry.ts";
 
 const NOW = Date.parse("2026-03-01T12:00:00Z");
 

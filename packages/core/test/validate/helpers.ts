@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { validate, type ValidationResult } from "../../src/validate/index.ts";
+import { validate, type ValidationResult } from "../../src/domain/validate/validate-request.ts";
 
 const IMG = "https://cdn.example.com/a.png";
 const VID = "https://cdn.example.com/a.mp4";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validate } from "../../src/validate/index.ts";
+import { validate } from "../../src/domain/validate/validate-request.ts";
 import { first, imageRef, videoRef } from "./helpers.ts";
 
 // One valid minimal request per model code of §4.8 (and §2.6), with the mode it must select.

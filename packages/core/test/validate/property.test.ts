@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ValidationCodes } from "../../src/validate/codes.ts";
-import { validate, type ValidationResult } from "../../src/validate/index.ts";
+import { ValidationCodes } from "../../src/domain/validate/codes.ts";
+import { validate, type ValidationResult } from "../../src/domain/validate/validate-request.ts";
 
 const codes = new Set(Object.keys(ValidationCodes));
 

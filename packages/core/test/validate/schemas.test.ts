@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ImageRequestSchema, VideoRequestSchema } from "../../src/contract/schemas.ts";
+import { ImageRequestSchema, VideoRequestSchema } from "../../src/domain/contract/schemas.ts";
 
 describe("request schemas", () => {
   it("§2.1 / §2.6: the request schemas convert to JSON Schema with their field descriptions (for OpenAPI)", () => {

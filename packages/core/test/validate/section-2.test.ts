@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { validate } from "../../src/validate/index.ts";
-import { ValidationCodes } from "../../src/validate/codes.ts";
-import { createCatalog, parseCatalogFile } from "../../src/catalog/index.ts";
+import { validate } from "../../src/domain/validate/validate-request.ts";
+import { ValidationCodes } from "../../src/domain/validate/codes.ts";
+import { createCatalog, parseCatalogFile } from "../../src/domain/catalog/index.ts";
 import {
   expectError,
   expectValid,

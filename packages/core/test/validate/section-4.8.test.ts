@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validate } from "../../src/validate/index.ts";
+import { validate } from "../../src/domain/validate/validate-request.ts";
 import {
   audioRef,
   errorCodes,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { validate, ValidationCodes } from "../../src/validate/index.ts";
-import { MAX_REQUEST_BYTES } from "../../src/validate/size.ts";
+import { validate, ValidationCodes } from "../../src/domain/validate/validate-request.ts";
+import { MAX_REQUEST_BYTES } from "../../src/domain/validate/size.ts";
 
 // Found by the API fuzz (test/fuzz): such requests passed validate() and the job write then failed
 // on DynamoDB's 400 KB item limit, which the API answered 503 and a drop left stuck in inbox/.

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/wiring/config.ts";
 
 const secret = `whsec_${randomBytes(24).toString("base64")}`;
 const list = [{ url: "http://127.0.0.1:9999/hook", secret }];

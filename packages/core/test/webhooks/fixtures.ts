@@ -1,5 +1,5 @@
 /** A job's terminal event as the webhook tests send it. */
-import type { TerminalEvent } from "../../src/events/types.ts";
+import type { TerminalEvent } from "../../src/domain/events/types.ts";
 
 export const event: TerminalEvent = {
   id: "vidtsk_01JTESTEVENT0000000000000.succeeded",

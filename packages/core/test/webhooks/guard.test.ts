@@ -1,9 +1,9 @@
 /** Webhook attempts through the deployment's guard, to a real receiver on 127.0.0.1. */
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { guardedFetch } from "../../src/net/guarded-fetch.ts";
-import { webhookFetchPolicy } from "../../src/net/policy.ts";
-import { attemptDelivery } from "../../src/webhooks/deliver.ts";
+import { guardedFetch } from "../../src/adapters/net/guarded-fetch.ts";
+import { webhookFetchPolicy } from "../../src/domain/net/policy.ts";
+import { attemptDelivery } from "../../src/usecases/webhooks/deliver.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
 
 const subscriberSecret = `whsec_${randomBytes(24).toString("base64")}`;

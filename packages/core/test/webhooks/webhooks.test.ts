@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { ReelayError } from "../../src/errors.ts";
-import { eventFromBridge } from "../../src/webhooks/payload.ts";
-import { signWebhook } from "../../src/webhooks/sign.ts";
-import { parseSubscribersText } from "../../src/webhooks/subscribers.ts";
+import { ReelayError } from "../../src/domain/errors.ts";
+import { eventFromBridge } from "../../src/domain/webhooks/payload.ts";
+import { signWebhook } from "../../src/domain/webhooks/sign.ts";
+import { parseSubscribersText } from "../../src/domain/webhooks/subscribers.ts";
 import { event } from "./fixtures.ts";
 
 const secret = `whsec_${randomBytes(24).toString("base64")}`;
