@@ -15,13 +15,14 @@ import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { ADMISSION_KEY, QUEUE_KEY_PREFIX, QUEUE_PARTITION } from "@reelay/core/adapters/dynamodb/admission-table";
 import { BATCHES_DUE_KEY, BATCHES_PARTITION } from "@reelay/core/adapters/dynamodb/batch-table";
 import { BATCH_ID_PREFIX } from "@reelay/core/domain/batches/types";
-import { GENERATION_STATS_KEY_PREFIX } from "@reelay/core/adapters/dynamodb/generation-stats-table";
+import { GENERATION_STATS_KEY_PREFIX } from "@reelay/core/domain/polling/generation-key";
 import { JOB_ID_PREFIXES } from "@reelay/core/domain/jobs/ids";
 import { JOBS_LIST_INDEX } from "@reelay/core/adapters/dynamodb/table-schema";
 import { manifestKey } from "@reelay/core/domain/jobs/outputs";
 import { resultsKey } from "@reelay/core/usecases/batches/batch-progress";
 import { BUDGET_KEY_PREFIX } from "@reelay/core/adapters/dynamodb/budget-ledger";
-import { DELIVERY_ID_PREFIX, DELIVERY_PARTITION_PREFIX } from "@reelay/core/adapters/dynamodb/delivery-table";
+import { DELIVERY_PARTITION_PREFIX } from "@reelay/core/adapters/dynamodb/delivery-table";
+import { DELIVERY_ID_PREFIX } from "@reelay/core/domain/webhooks/delivery";
 import { SUBSCRIBER_ID_PREFIX, SUBSCRIBERS_PARTITION } from "@reelay/core/adapters/dynamodb/subscriber-table";
 
 export type TableAction =

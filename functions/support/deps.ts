@@ -12,7 +12,7 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type Config, loadConfig } from "@reelay/core/wiring/config";
 import { ReelayError } from "@reelay/core/domain/errors";
 import { EventBridgeSink } from "@reelay/core/adapters/events/eventbridge";
-import type { FetchPolicy } from "@reelay/core/adapters/net/guarded-fetch";
+import type { FetchPolicy } from "@reelay/core/domain/net/policy";
 import { outputFetchPolicy } from "@reelay/core/domain/net/policy";
 import type { PipelineDeps } from "@reelay/core/usecases/pipeline/pipeline-deps";
 import type { DispatchWaker, ExecutionStopper, JobStarter, Metrics } from "@reelay/core/usecases/ports";

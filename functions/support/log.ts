@@ -5,7 +5,7 @@
  */
 import { Logger } from "@aws-lambda-powertools/logger";
 import { jobContext } from "@reelay/core/domain/jobs/log-context";
-import type { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
+import type { JobStorePort } from "@reelay/core/usecases/ports";
 import type { Job } from "@reelay/core/domain/jobs/types";
 import { awsProcess } from "./deps.ts";
 
@@ -26,7 +26,7 @@ function isJob(value: unknown, jobId: string): value is Job {
  * logger's keys for the invocation (model, batch, API key id, upstream task), so every later line
  * names them without a read of its own; the step reads the record anyway.
  */
-export function jobsLoggedBy(jobs: JobStore, jobId: string, logger: Logger): JobStore {
+export function jobsLoggedBy(jobs: JobStorePort, jobId: string, logger: Logger): JobStorePort {
   return new Proxy(jobs, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);

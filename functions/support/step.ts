@@ -6,7 +6,8 @@
 import * as z from "zod";
 import { ReelayError } from "@reelay/core/domain/errors";
 import { JOB_FLOW_STATE_NAMES, UPSTREAM_STEPS, type JobFlowStep } from "@reelay/flow/steps";
-import type { FailureInput, FlowState, PipelineDeps } from "@reelay/core/usecases/pipeline/pipeline-deps";
+import type { PipelineDeps } from "@reelay/core/usecases/pipeline/pipeline-deps";
+import type { FailureInput, FlowState } from "@reelay/core/domain/pipeline/flow-state";
 import { download, finish, poll, recordFailure, submit } from "@reelay/core/usecases/pipeline/pipeline-steps";
 import { awsProcess, buildPipelineDeps } from "./deps.ts";
 import { functionLogger, jobsLoggedBy } from "./log.ts";

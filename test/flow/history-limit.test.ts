@@ -19,7 +19,7 @@ import { ReelayError } from "@reelay/core/domain/errors";
 import { JOB_FLOW_TIMEOUT } from "@reelay/flow/job-flow";
 import { STEP_LAMBDA_TIMEOUT_S } from "@reelay/flow/steps";
 import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
-import type { FlowState } from "@reelay/core/usecases/pipeline/pipeline-deps";
+import type { FlowState } from "@reelay/core/domain/pipeline/flow-state";
 import { poll, submit } from "@reelay/core/usecases/pipeline/pipeline-steps";
 import { jobDeadlineMs, MAX_DEADLINE_MS, MAX_JOB_TIMEOUT_S } from "@reelay/core/domain/polling/policy";
 import {

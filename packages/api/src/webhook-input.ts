@@ -10,7 +10,7 @@
 import { ReelayError } from "@reelay/core";
 import type { JobWebhook } from "@reelay/core/domain/jobs/types";
 import { systemResolver } from "@reelay/core/adapters/net/guarded-fetch";
-import { WEBHOOK_EVENT_TYPES } from "@reelay/core/adapters/dynamodb/subscriber-table";
+import { WEBHOOK_EVENT_TYPES } from "@reelay/core/domain/webhooks/managed-subscriber";
 import { checkWebhookUrl } from "@reelay/core/domain/webhooks/url-guard";
 import { isAdmin } from "./auth.ts";
 import type { Caller, ResolvedDeps } from "./deps.ts";

@@ -1,5 +1,10 @@
 export * from "./domain/errors.ts";
-export { ERROR_CODES, type ErrorCode, type RelayedCode, relayedCode } from "./domain/error-codes.ts";
+export {
+  ERROR_CODES,
+  type ErrorCode,
+  type RelayedCode,
+  relayedCode,
+} from "./domain/error-codes.ts";
 export * from "./wiring/config.ts";
 export * from "./domain/catalog/index.ts";
 export * from "./domain/contract/schemas.ts";

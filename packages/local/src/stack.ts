@@ -21,7 +21,6 @@ import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
 import { guardedFetch } from "@reelay/core/adapters/net/guarded-fetch";
 import { webhookFetchPolicy } from "@reelay/core/domain/net/policy";
 import type { Job } from "@reelay/core/domain/jobs/types";
-import type { PipelineDeps } from "@reelay/core/usecases/pipeline/pipeline-deps";
 import { DeliveryStore } from "@reelay/core/adapters/dynamodb/delivery-table";
 import { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
 import { SubscriberStore } from "@reelay/core/adapters/dynamodb/subscriber-table";
@@ -202,7 +201,7 @@ function startWebhooks(
 
 /** Jobs a crash or Ctrl-C left behind: terminal ones get their missing event, the rest run again. */
 async function resumeLeftovers(
-  deps: Pick<PipelineDeps, "jobs" | "now" | "metrics"> & {
+  deps: Pick<Wiring["pipeline"], "jobs" | "now" | "metrics"> & {
     events: EventSink & Pick<JsonlFileSink, "readAll">;
   },
   starters: { queue: JobStarter; executions: LocalJobStarter },

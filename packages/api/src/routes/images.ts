@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { ReelayError, relayedCode } from "@reelay/core";
-import { jobNotFound } from "@reelay/core/adapters/dynamodb/job-table";
+import { jobNotFound } from "@reelay/core/domain/jobs/job-queries";
 import type { Job } from "@reelay/core/domain/jobs/types";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import { createImageJob } from "../create-image.ts";

@@ -5,7 +5,7 @@ import { cancelJob } from "@reelay/core/usecases/jobs/cancel-job";
 import { decodeCursor } from "@reelay/core/domain/jobs/cursor";
 import { isJobId, JOB_ID_SOURCE } from "@reelay/core/domain/jobs/ids";
 import { MAX_PAGE_SIZE } from "@reelay/core/domain/limits";
-import { jobNotFound, type ListFilters, type ListOptions } from "@reelay/core/adapters/dynamodb/job-table";
+import { jobNotFound, type ListFilters, type ListOptions } from "@reelay/core/domain/jobs/job-queries";
 import { JOB_STATUSES, type JobKind, type JobSource } from "@reelay/core/domain/jobs/types";
 import { ownerFilter } from "../auth.ts";
 import { jsonBodyLimit, parseJson } from "../body.ts";

@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
 import { systemResolver } from "@reelay/core/adapters/net/guarded-fetch";
-import { SubscriberInputSchema, subscriberRecord } from "@reelay/core/adapters/dynamodb/subscriber-table";
+import { SubscriberInputSchema, subscriberRecord } from "@reelay/core/domain/webhooks/managed-subscriber";
 import { checkWebhookUrl } from "@reelay/core/domain/webhooks/url-guard";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import type { ApiEnv, WebhookApiDeps } from "../deps.ts";

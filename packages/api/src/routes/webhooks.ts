@@ -5,13 +5,9 @@
  */
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
-import {
-  type Delivery,
-  DELIVERY_STATUSES,
-  deliveryNotFound,
-} from "@reelay/core/adapters/dynamodb/delivery-table";
-import { safeUrl } from "@reelay/core/adapters/net/guarded-fetch";
-import { WEBHOOK_EVENT_TYPES } from "@reelay/core/adapters/dynamodb/subscriber-table";
+import { type Delivery, DELIVERY_STATUSES, deliveryNotFound } from "@reelay/core/domain/webhooks/delivery";
+import { safeUrl } from "@reelay/core/domain/net/policy";
+import { WEBHOOK_EVENT_TYPES } from "@reelay/core/domain/webhooks/managed-subscriber";
 import { eventNotFound, replay } from "@reelay/core/usecases/webhooks/replay";
 import type { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
 import { forbidden, isAdmin } from "../auth.ts";

@@ -14,7 +14,10 @@ import { BatchTracker } from "../usecases/batches/batch-progress.ts";
 import { BatchStore } from "../adapters/dynamodb/batch-table.ts";
 import type { Config } from "./config.ts";
 import type { DropDeps } from "../usecases/drops/ingest.ts";
-import { CachedGenerationStats, GenerationStatsStore } from "../adapters/dynamodb/generation-stats-table.ts";
+import {
+  CachedGenerationStats,
+  GenerationStatsStore,
+} from "../adapters/dynamodb/generation-stats-table.ts";
 import { JobStore } from "../adapters/dynamodb/job-table.ts";
 import { ApiKeyStore } from "../adapters/dynamodb/api-key-table.ts";
 import { guardedFetch } from "../adapters/net/guarded-fetch.ts";
@@ -49,7 +52,13 @@ export interface WiringInput {
 }
 
 export interface Wiring {
-  pipeline: PipelineDeps & { admission: AdmissionControl; budgets: BudgetLedger };
+  /** The use cases' ports, with the concrete stores behind them for the platform code beside. */
+  pipeline: PipelineDeps & {
+    jobs: JobStore;
+    objects: ObjectStore;
+    admission: AdmissionControl;
+    budgets: BudgetLedger;
+  };
   batches: BatchStore;
   /** What the API and drops start jobs with: into the admission queue; the dispatcher starts executions. */
   queue: JobStarter;

@@ -4,8 +4,9 @@
  * pause moves it on at once, so minutes of generation take milliseconds and every look is exact.
  */
 import { describe, expect, it } from "vitest";
-import { GenerationStatsStore, generationStatsKey } from "../../src/adapters/dynamodb/generation-stats-table.ts";
-import type { FlowState } from "../../src/usecases/pipeline/pipeline-deps.ts";
+import { GenerationStatsStore } from "../../src/adapters/dynamodb/generation-stats-table.ts";
+import { generationStatsKey } from "../../src/domain/polling/generation-key.ts";
+import type { FlowState } from "../../src/domain/pipeline/flow-state.ts";
 import { poll, submit } from "../../src/usecases/pipeline/pipeline-steps.ts";
 import { bucketOf, quantileMs } from "../../src/domain/polling/history.ts";
 import {

@@ -12,7 +12,8 @@ import {
 import { caught } from "../upstream/rejection.ts";
 import { json, startScripted } from "../upstream/http-fixture.ts";
 import { UpstreamClient } from "../../src/adapters/upstream/upstream-client.ts";
-import { GenerationStatsStore, generationStatsKey } from "../../src/adapters/dynamodb/generation-stats-table.ts";
+import { GenerationStatsStore } from "../../src/adapters/dynamodb/generation-stats-table.ts";
+import { generationStatsKey } from "../../src/domain/polling/generation-key.ts";
 import { AdmissionControl } from "../../src/usecases/admission/admission-control.ts";
 import { AdmissionStore } from "../../src/adapters/dynamodb/admission-table.ts";
 

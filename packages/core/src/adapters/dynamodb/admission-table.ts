@@ -9,6 +9,8 @@
  * Entries sort by lane (the API key), then priority, then age, so the head of the lane after the
  * cursor is one Query with Limit 1: that is the round-robin across keys.
  */
+import type { AdmissionStorePort } from "../../usecases/ports.ts";
+import type { QueueEntry, AdmissionState, AcquireResult } from "../../domain/admission/queue.ts";
 import { isConditionFailure } from "./conditions.ts";
 import {
   DeleteCommand,
@@ -19,40 +21,22 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { JOBS_LIST_INDEX } from "./table-schema.ts";
-import { FIRST_LEARNED, type LearnedLimit, PRIORITIES, type Priority } from "../../domain/admission/settings.ts";
+import {
+  FIRST_LEARNED,
+  type LearnedLimit,
+  PRIORITIES,
+  type Priority,
+} from "../../domain/admission/settings.ts";
 
 export const ADMISSION_KEY = "admission";
 export const QUEUE_PARTITION = "QUEUE";
 export const QUEUE_KEY_PREFIX = "queue#";
 
-export interface AdmissionState {
-  /** Job id -> ISO time the slot was taken. */
-  held: Record<string, string>;
-  learned: LearnedLimit;
-  /** Bumped by every change of `learned`, so concurrent learners never overwrite each other. */
-  learnedVersion: number;
-  /** Epoch ms before which no job is admitted (rate spacing, an upstream's Retry-After). */
-  nextAdmitAt: number;
-  /** The lane served last. */
-  cursor: string;
-}
-
-export interface QueueEntry {
-  jobId: string;
-  lane: string;
-  priority: Priority;
-  enqueuedAt: string;
-  /** ISO time after which the job ends failed with `queue_timeout`. */
-  expiresAt: string;
-}
-
-export type AcquireResult = "acquired" | "held_already" | "full" | "too_soon";
-
 function sortKey(entry: Pick<QueueEntry, "lane" | "priority" | "enqueuedAt" | "jobId">): string {
   return `${entry.lane}#${PRIORITIES.indexOf(entry.priority)}#${entry.enqueuedAt}#${entry.jobId}`;
 }
 
-export class AdmissionStore {
+export class AdmissionStore implements AdmissionStorePort {
   readonly #db: DynamoDBDocumentClient;
   readonly #table: string;
   /** The admission item has its holder map: nothing removes it, so once is enough per process. */

@@ -21,7 +21,7 @@ import {
   newWebhookSecret,
   rotatedSecrets,
   type StoredSecret,
-} from "./subscriber-table.ts";
+} from "../../domain/webhooks/managed-subscriber.ts";
 
 export const KEYS_LIST_PARTITION = "APIKEY";
 const KEY_PREFIX = "rk_";

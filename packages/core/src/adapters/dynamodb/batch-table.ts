@@ -5,6 +5,7 @@
  *   its lines      pk "bat_<id>#lines#<n>"    up to LINES_PER_ITEM lines: line -> job id, or the errors
  *   due batches    pk "batches-due"           a set of batch ids whose jobs have all ended, for the dispatcher
  */
+import type { BatchStorePort } from "../../usecases/ports.ts";
 import { isConditionFailure } from "./conditions.ts";
 import { idPattern } from "../../domain/ids.ts";
 import {
@@ -42,7 +43,7 @@ function fromItem(item: Record<string, unknown>): Batch {
   return batch as unknown as Batch;
 }
 
-export class BatchStore {
+export class BatchStore implements BatchStorePort {
   readonly #db: DynamoDBDocumentClient;
   readonly #table: string;
 

@@ -6,6 +6,8 @@
  * create, a batch's or a drop's at admission. A reservation is settled to what the job cost when
  * it ends.
  */
+import type { BudgetLedgerPort } from "../../usecases/ports.ts";
+import type { BudgetClaim } from "../../domain/money/budget-schema.ts";
 import { isConditionFailure } from "./conditions.ts";
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { isReelayError, ReelayError } from "../../domain/errors.ts";
@@ -21,12 +23,6 @@ const MICROS = 1_000_000;
 export const BUDGET_KEY_PREFIX = "budget#";
 /** The owner of the deployment's own budget (REELAY_BUDGET), beside the keys' ids. */
 const DEPLOYMENT_OWNER = "deployment";
-
-/** A budget that applies to a job: the key's own, or the deployment's. */
-export interface BudgetClaim {
-  owner: string;
-  budget: Budget;
-}
 
 function periodOf(period: Budget["period"], now: Date): string {
   const iso = now.toISOString();
@@ -47,7 +43,7 @@ export interface BudgetLedgerOptions {
   metrics?: Metrics;
 }
 
-export class BudgetLedger {
+export class BudgetLedger implements BudgetLedgerPort {
   readonly #db: DynamoDBDocumentClient;
   readonly #table: string;
   readonly #options: BudgetLedgerOptions;

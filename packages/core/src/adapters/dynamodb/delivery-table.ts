@@ -12,6 +12,16 @@
  * and a sweep that dies mid-attempt leaves a delivery that is simply due again when the lease ends:
  * at least once, never lost. No item holds a subscriber's secret.
  */
+import type { DeliveryStorePort } from "../../usecases/ports.ts";
+import {
+  type Delivery,
+  type ClaimedDelivery,
+  type DeliveryAttempt,
+  type DeliveryStatus,
+  deliveryNotFound,
+  type DeliveryFilters,
+  DELIVERY_STATUSES,
+} from "../../domain/webhooks/delivery.ts";
 import { randomUUID } from "node:crypto";
 import {
   DeleteCommand,
@@ -27,46 +37,8 @@ import { noMetrics } from "../../usecases/metrics/record-metrics.ts";
 import type { Metrics } from "../../usecases/ports.ts";
 import { isConditionFailure } from "./conditions.ts";
 import { partitionItems } from "./partition.ts";
-
-export const DELIVERY_ID_PREFIX = "dlv";
 /** Partitions of the listing index that hold deliveries, one per status (the stack grants them). */
 export const DELIVERY_PARTITION_PREFIX = "WEBHOOK#";
-export const DELIVERY_STATUSES = ["pending", "delivered", "dead"] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-
-/** One try: when, how long, and what came back (an HTTP status and the answer's first 1 KB, or an error). */
-export interface DeliveryAttempt {
-  at: string;
-  latencyMs: number;
-  status?: number;
-  error?: string;
-  response?: string;
-}
-
-export interface Delivery {
-  id: string;
-  /** The event's id, sent as `webhook-id` on every attempt. */
-  eventId: string;
-  eventType: string;
-  /** Which subscriber: `config:<digest>` for REELAY_WEBHOOKS entries. */
-  subscriber: string;
-  url: string;
-  /** The signed body, the same on every attempt. */
-  body: string;
-  status: DeliveryStatus;
-  attempts: DeliveryAttempt[];
-  /** After this many failed attempts the delivery is dead. */
-  maxAttempts: number;
-  /** Pending only. */
-  nextAttemptAt?: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** A delivery a sweep holds: its attempt is recorded under `lease`. */
-export interface ClaimedDelivery extends Delivery {
-  lease: string;
-}
 
 function keysOf(delivery: Pick<Delivery, "id" | "status" | "nextAttemptAt" | "updatedAt">) {
   const at =
@@ -83,14 +55,7 @@ function toDelivery(item: Record<string, unknown>): Delivery {
   return delivery as unknown as Delivery;
 }
 
-export interface DeliveryFilters {
-  status?: DeliveryStatus;
-  eventId?: string;
-  eventType?: string;
-  limit?: number;
-}
-
-export class DeliveryStore {
+export class DeliveryStore implements DeliveryStorePort {
   readonly #db: DynamoDBDocumentClient;
   readonly #table: string;
   readonly #metrics: Metrics;
@@ -331,11 +296,4 @@ function eventFilter(filters: DeliveryFilters) {
   if (filters.eventType !== undefined)
     return { filter: { expression: "eventType = :t", values: { ":t": filters.eventType } } };
   return {};
-}
-
-export function deliveryNotFound(id: string): ReelayError {
-  return new ReelayError("delivery_not_found", `No webhook delivery ${id}.`, {
-    status: 404,
-    path: "id",
-  });
 }

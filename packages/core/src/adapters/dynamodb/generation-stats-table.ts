@@ -5,20 +5,12 @@
  * any number of finishing jobs may record at once and every sample counts. The items carry no
  * gsi1pk, so the job listing never sees them.
  */
+import type { GenerationStatsStorePort } from "../../usecases/ports.ts";
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { bucketOf, type GenerationHistory } from "../../domain/polling/history.ts";
-import type { Job } from "../../domain/jobs/types.ts";
-
-export const GENERATION_STATS_KEY_PREFIX = "stats#";
 const BUCKET_ATTRIBUTE = /^b(\d+)$/;
 
-/** The item a job's generation time is filed under: its model and requested duration. */
-export function generationStatsKey(job: Pick<Job, "model" | "request">): string {
-  const duration = (job.request as { duration_sec?: unknown }).duration_sec;
-  return `${GENERATION_STATS_KEY_PREFIX}${job.model}#${typeof duration === "number" ? duration : "default"}`;
-}
-
-export class GenerationStatsStore {
+export class GenerationStatsStore implements GenerationStatsStorePort {
   readonly #db: DynamoDBDocumentClient;
   readonly #tableName: string;
   readonly #now: () => Date;

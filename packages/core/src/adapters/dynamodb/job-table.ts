@@ -8,6 +8,15 @@
  * a late or repeated step can never move a job out of succeeded/failed/cancelled. dynalite has no
  * transactions, so nothing here uses them.
  */
+import type { JobStorePort } from "../../usecases/ports.ts";
+import {
+  type ListFilters,
+  jobNotFound,
+  type ListOptions,
+  type JobPage,
+  type Transition,
+  type UpdateOptions,
+} from "../../domain/jobs/job-queries.ts";
 import { isConditionFailure } from "./conditions.ts";
 import { MAX_PAGE_SIZE } from "../../domain/limits.ts";
 import {
@@ -20,63 +29,13 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from "@aws-sdk/lib-dynamodb";
-import { isReelayError, ReelayError, shownInput } from "../../domain/errors.ts";
+import { isReelayError, ReelayError } from "../../domain/errors.ts";
 import { noMetrics } from "../../usecases/metrics/record-metrics.ts";
 import type { Metrics } from "../../usecases/ports.ts";
 import { decodeCursor, encodeCursor } from "../../domain/jobs/cursor.ts";
 import { isJobId } from "../../domain/jobs/ids.ts";
 import { JOBS_LIST_INDEX, JOBS_LIST_PARTITION } from "./table-schema.ts";
-import {
-  isTerminal,
-  TERMINAL_STATUSES,
-  type Job,
-  type JobKind,
-  type JobSource,
-  type JobStatus,
-} from "../../domain/jobs/types.ts";
-
-export interface ListFilters {
-  status?: JobStatus;
-  model?: string;
-  kind?: JobKind;
-  /** Where the job came from: source.type. */
-  source?: JobSource["type"];
-  /** Only jobs created with this API key (source.apiKeyId). */
-  apiKeyId?: string;
-}
-
-export interface ListOptions extends ListFilters {
-  limit?: number;
-  cursor?: string;
-}
-
-export interface JobPage {
-  jobs: Job[];
-  /** Pass back to get the next page; absent on the last page. */
-  cursor?: string;
-}
-
-export interface Transition {
-  from: readonly JobStatus[];
-  to: JobStatus;
-  set?: Partial<Job>;
-  note?: string;
-  /** The write also needs this list to hold at least one item (Finish: the stored outputs). */
-  nonEmpty?: "outputs";
-}
-
-export interface UpdateOptions {
-  /** Refuse the write when the job is terminal (counters, step bookkeeping). */
-  unlessTerminal?: boolean;
-  /** Refuse the write when this attribute is already set (write-once fields such as eventEmittedAt). */
-  unlessSet?: keyof Job;
-  /** Refuse the write unless this attribute is set (admission: only an admitted job is requeued). */
-  onlyIfSet?: keyof Job;
-  /** Add these numbers to the named counters, atomically. */
-  increment?: Partial<Record<"attempts" | "polls" | "admissions", number>>;
-  /** Remove these attributes in the same write. */
-  remove?: (keyof Job)[];
-}
+import { isTerminal, TERMINAL_STATUSES, type Job } from "../../domain/jobs/types.ts";
 
 /** Fields a patch may not touch: keys, and what only create/transition may write. */
 const PROTECTED = new Set([
@@ -142,14 +101,6 @@ function rangeTooLarge(max: number): ReelayError {
   );
 }
 
-/** The id is repeated (shortened and quoted), and given as `jobId` only when it is a job id's shape. */
-export function jobNotFound(id: string): ReelayError {
-  return new ReelayError("job_not_found", `No job with id ${shownInput(id)}.`, {
-    status: 404,
-    ...(isJobId(id) ? { details: { jobId: id } } : {}),
-  });
-}
-
 class Expression {
   readonly names: Record<string, string> = {};
   readonly values: Record<string, unknown> = {};
@@ -187,7 +138,7 @@ class Expression {
   }
 }
 
-export class JobStore {
+export class JobStore implements JobStorePort {
   readonly tableName: string;
   readonly #db: DynamoDBDocumentClient;
   readonly #now: () => Date;

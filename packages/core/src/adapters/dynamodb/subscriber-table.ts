@@ -11,7 +11,14 @@
  * it: that key alone lists, removes and rotates it, and it receives that key's jobs' events only
  * (the deployment's own key's subscribers receive every event).
  */
-import { randomBytes } from "node:crypto";
+import type { SubscriberStorePort } from "../../usecases/ports.ts";
+import {
+  type ManagedSubscriber,
+  type SubscriberRecord,
+  newWebhookSecret,
+  subscriberRecord,
+  rotatedSecrets,
+} from "../../domain/webhooks/managed-subscriber.ts";
 import {
   DeleteCommand,
   GetCommand,
@@ -20,42 +27,11 @@ import {
   type DynamoDBDocumentClient,
 } from "@aws-sdk/lib-dynamodb";
 import { ulid } from "ulid";
-// A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
-import * as z from "zod";
 import { ReelayError } from "../../domain/errors.ts";
-import { BATCH_COMPLETED, DETAIL_TYPES } from "../../domain/events/types.ts";
 import { partitionItems } from "./partition.ts";
 
 export const SUBSCRIBER_ID_PREFIX = "whsub";
 export const SUBSCRIBERS_PARTITION = "WEBHOOK_SUBSCRIBER";
-/** How long a rotated-out secret still signs. */
-const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
-
-export interface StoredSecret {
-  secret: string;
-  /** Rotated out: still signs until then. */
-  expiresAt?: string;
-}
-
-/** A subscriber as shown: never its secrets. */
-export interface SubscriberRecord {
-  id: string;
-  url: string;
-  /** Detail-types it receives; absent = every event. */
-  events?: string[];
-  description: string;
-  /** The key that made it (`local` for the deployment's own). */
-  ownerKeyId: string;
-  createdAt: string;
-}
-
-export interface ManagedSubscriber extends SubscriberRecord {
-  secrets: StoredSecret[];
-}
-
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(24).toString("base64")}`;
-}
 
 function subscriberNotFound(id: string): ReelayError {
   return new ReelayError("webhook_subscriber_not_found", `No webhook subscriber ${id}.`, {
@@ -64,46 +40,12 @@ function subscriberNotFound(id: string): ReelayError {
   });
 }
 
-/** What a subscriber shows: everything but its secrets. */
-export function subscriberRecord(subscriber: ManagedSubscriber): SubscriberRecord {
-  const { secrets: _secrets, ...record } = subscriber;
-  return record;
-}
-
-/** The secrets that sign now: the current one and any rotated out less than 24 h ago. */
-export function liveSecrets(secrets: readonly StoredSecret[], now: Date): string[] {
-  return secrets
-    .filter((s) => s.expiresAt === undefined || Date.parse(s.expiresAt) > now.getTime())
-    .map((s) => s.secret);
-}
-
-export function signingSecrets(subscriber: ManagedSubscriber, now: Date): string[] {
-  return liveSecrets(subscriber.secrets, now);
-}
-
-/** A new current secret, the old current one kept signing for 24 h beside it, older ones dropped. */
-export function rotatedSecrets(
-  secrets: readonly StoredSecret[],
-  now: Date,
-): { secret: string; secrets: StoredSecret[] } {
-  const secret = newWebhookSecret();
-  const until = new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString();
-  const current = secrets.find((s) => s.expiresAt === undefined);
-  return {
-    secret,
-    secrets: [
-      { secret },
-      ...(current === undefined ? [] : [{ secret: current.secret, expiresAt: until }]),
-    ],
-  };
-}
-
 function toSubscriber(item: Record<string, unknown>): ManagedSubscriber {
   const { pk: _pk, gsi1pk: _p, gsi1sk: _s, type: _t, ...subscriber } = item;
   return subscriber as unknown as ManagedSubscriber;
 }
 
-export class SubscriberStore {
+export class SubscriberStore implements SubscriberStorePort {
   readonly #db: DynamoDBDocumentClient;
   readonly #table: string;
 
@@ -185,13 +127,3 @@ export class SubscriberStore {
     return secret;
   }
 }
-
-/** The event types a subscriber may ask for. */
-export const WEBHOOK_EVENT_TYPES = [...Object.values(DETAIL_TYPES), BATCH_COMPLETED];
-
-/** POST /v1/webhooks: `{url, events?, description?}`; the URL is checked by url-guard.ts after. */
-export const SubscriberInputSchema = z.object({
-  url: z.string().min(1).max(2000),
-  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).optional(),
-  description: z.string().max(200).optional(),
-});

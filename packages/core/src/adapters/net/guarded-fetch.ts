@@ -9,6 +9,13 @@
  * Built on node:http/https rather than the global fetch: their `lookup` option pins the address
  * without a second copy of undici beside the one inside Node.
  */
+import {
+  type Resolver,
+  safeUrl,
+  type FetchPolicy,
+  type ResolvedAddress,
+} from "../../domain/net/policy.ts";
+import { keepNodeBody } from "../../usecases/copy/node-body.ts";
 import { lookup as dnsLookup } from "node:dns/promises";
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -16,36 +23,11 @@ import { isIP, type LookupFunction } from "node:net";
 import { ReelayError } from "../../domain/errors.ts";
 import { classifyAddress, type AddressKind } from "../../domain/net/address.ts";
 
-export interface ResolvedAddress {
-  address: string;
-  family: 4 | 6;
-}
-
-/** Every address a host name resolves to. A seam for tests (a name that resolves to 127.0.0.1). */
-export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
-
 export const systemResolver: Resolver = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({
     address,
     family: family === 6 ? 6 : 4,
   }));
-
-export interface FetchPolicy {
-  /** Plain http:// is fetched too (local mode); otherwise https only. */
-  allowHttp: boolean;
-  /** 127.0.0.0/8 and ::1 (local mode: the simulator and s3rver live there). */
-  allowLoopback: boolean;
-  /** RFC 1918, CGNAT 100.64/10 and fc00::/7. Link-local and metadata addresses are never allowed. */
-  allowPrivate: boolean;
-  /** Largest body accepted: a bigger Content-Length is refused, a longer stream is cut. */
-  maxBytes: number;
-  /** Media types a 2xx answer may carry (`video/*` style wildcards); absent means any. */
-  allowedContentTypes?: readonly string[];
-  /** Redirects followed for GET and HEAD; other methods follow none. */
-  maxRedirects: number;
-  /** A connection silent this long is dropped (undici's fetch has the same 300 s default). */
-  idleTimeoutMs?: number;
-}
 
 const URL_FORBIDDEN = "url_forbidden";
 const TOO_MANY_REDIRECTS = "too_many_redirects";
@@ -57,16 +39,6 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY = new Set([101, 204, 205, 304]);
 /** Dropped on a redirect to another origin, as fetch does. */
 const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
-
-/** Where a URL points, without its query: signed URLs carry their signature there. */
-export function safeUrl(url: string | URL): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return "(unparseable URL)";
-  }
-}
 
 function forbidden(url: URL, why: string, details: Record<string, unknown> = {}): ReelayError {
   return new ReelayError(URL_FORBIDDEN, `reelay does not fetch ${safeUrl(url)}: ${why}.`, {
@@ -160,18 +132,6 @@ function headersOf(res: IncomingMessage): Headers {
     }
   }
   return headers;
-}
-
-/** The body of each Response made here, as the Buffers Node read (see nodeBody). */
-const nodeBodies = new WeakMap<Response, AsyncIterable<Buffer>>();
-
-/**
- * The body of a Response guardedFetch made, as the Buffers Node read it, with the same checks as
- * its web stream but without that layer (for a 1 GiB copy the web-stream layers cost more CPU than
- * hashing the bytes); undefined for a Response made elsewhere. Read one or the other, not both.
- */
-export function nodeBody(response: Response): AsyncIterable<Buffer> | undefined {
-  return nodeBodies.get(response);
 }
 
 /** The body's chunks; errors past `maxBytes` (output_too_large) or when the connection ends early. */
@@ -357,7 +317,7 @@ export function guardedFetch(
         statusText: res.statusMessage ?? "",
         headers,
       });
-      nodeBodies.set(response, chunks);
+      keepNodeBody(response, chunks);
       return response;
     }
   };

@@ -1,4 +1,6 @@
 /** The one bucket reelay writes to: small puts, streamed multipart uploads, reads and presigned links. */
+import type { ObjectStorePort } from "../../usecases/ports.ts";
+import type { ObjectInfo, UploadOptions, StoredObject } from "../../usecases/ports.ts";
 import { Readable } from "node:stream";
 import {
   AbortMultipartUploadCommand,
@@ -35,29 +37,12 @@ export function partSizeFor(bytes: number | undefined): number {
   return Math.ceil(bytes / MAX_PARTS / MiB) * MiB;
 }
 
-export interface ObjectInfo {
-  bucket: string;
-  key: string;
-  bytes: number;
-  contentType: string;
-}
-
-export interface StoredObject extends ObjectInfo {
-  sha256: string;
-}
-
-export interface UploadOptions {
-  contentType: string;
-  /** When given, any other byte count fails the upload (and aborts it). */
-  expectedBytes?: number;
-}
-
 function isNotFound(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e?.name === "NotFound" || e?.name === "NoSuchKey" || e?.$metadata?.httpStatusCode === 404;
 }
 
-export class ObjectStore {
+export class ObjectStore implements ObjectStorePort {
   readonly bucket: string;
   readonly #s3: S3Client;
 

@@ -6,6 +6,15 @@
  * answer was lost can be sent again without paying for a second task. A create without a key is a
  * programming error and is refused before anything is sent.
  */
+import type { UpstreamClientPort } from "../../usecases/ports.ts";
+import type {
+  QueryOptions,
+  CreateOptions,
+  VideoCreated,
+  TaskAnswer,
+  ImageCreated,
+  UpstreamModel,
+} from "../../usecases/ports.ts";
 import { ReelayError } from "../../domain/errors.ts";
 import {
   classifyTask,
@@ -13,7 +22,6 @@ import {
   readBusinessError,
   readStatus,
   readTaskId,
-  type TaskState,
 } from "../../domain/contract/responses.ts";
 import { noMetrics } from "../../usecases/metrics/record-metrics.ts";
 import type { Metrics } from "../../usecases/ports.ts";
@@ -47,48 +55,6 @@ export interface UpstreamClientOptions {
   now?: () => number;
   /** Counts every request (each attempt) and every 429, by operation. */
   metrics?: Metrics;
-}
-
-export interface CreateOptions {
-  idempotencyKey: string;
-  /**
-   * A 429 ends the call at once instead of being retried here: admission control puts the job
-   * back in its queue and holds every create back, where a retry would meet the same full upstream.
-   */
-  noRetryWhenRateLimited?: boolean;
-}
-
-export interface QueryOptions {
-  /**
-   * Epoch ms (on the client's clock) after which no attempt starts, no backoff or Retry-After is
-   * slept and no answer is awaited: the call then fails with the error it last saw. For a poll that
-   * must not outlive its job's deadline.
-   */
-  until?: number;
-}
-
-export interface TaskAnswer {
-  body: unknown;
-  state: TaskState;
-  httpStatus: number;
-}
-
-export interface VideoCreated {
-  taskId: string;
-  body: unknown;
-  state: TaskState;
-}
-
-/** A synchronous image answer has no task id and is already succeeded. */
-export interface ImageCreated {
-  taskId?: string;
-  body: unknown;
-  state: TaskState;
-}
-
-export interface UpstreamModel {
-  id: string;
-  modality?: string;
 }
 
 interface SendOptions extends QueryOptions {
@@ -127,7 +93,7 @@ function positiveNumber(
   return value;
 }
 
-export class UpstreamClient {
+export class UpstreamClient implements UpstreamClientPort {
   readonly baseUrl: string;
   readonly #apiKey: string;
   readonly #timeoutMs: number;

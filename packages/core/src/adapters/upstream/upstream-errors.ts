@@ -4,7 +4,11 @@
  * sk-...") and a transport error may carry request details in its cause chain.
  */
 import { ReelayError } from "../../domain/errors.ts";
-import { describeFailure, errorPathOf, readBusinessError } from "../../domain/contract/responses.ts";
+import {
+  describeFailure,
+  errorPathOf,
+  readBusinessError,
+} from "../../domain/contract/responses.ts";
 
 const UPSTREAM_ERROR_CODES = [
   "upstream_rate_limited",

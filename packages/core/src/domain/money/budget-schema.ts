@@ -53,3 +53,9 @@ export function parseBudgetText(text: string, origin: string): Budget {
   }
   return parseBudget(json, "REELAY_BUDGET", "invalid_config");
 }
+
+/** A budget that applies to a job: the key's own, or the deployment's. */
+export interface BudgetClaim {
+  owner: string;
+  budget: Budget;
+}

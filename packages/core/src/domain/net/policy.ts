@@ -4,7 +4,6 @@
  * loopback, no private addresses. The local stack's simulator and S3 stand-in live on 127.0.0.1, so
  * loopback (and plain http) is allowed there, and only there.
  */
-import type { FetchPolicy } from "../../adapters/net/guarded-fetch.ts";
 
 export type Deployment = "aws" | "local";
 
@@ -50,4 +49,39 @@ export function outputFetchPolicy(
 /** Webhook POSTs to subscribers: the operator's URLs, still kept off the metadata service and the VPC on AWS. */
 export function webhookFetchPolicy(deployment: Deployment): FetchPolicy {
   return { ...reach(deployment), maxBytes: WEBHOOK_MAX_RESPONSE_BYTES, maxRedirects: 0 };
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Every address a host name resolves to. A seam for tests (a name that resolves to 127.0.0.1). */
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export interface FetchPolicy {
+  /** Plain http:// is fetched too (local mode); otherwise https only. */
+  allowHttp: boolean;
+  /** 127.0.0.0/8 and ::1 (local mode: the simulator and s3rver live there). */
+  allowLoopback: boolean;
+  /** RFC 1918, CGNAT 100.64/10 and fc00::/7. Link-local and metadata addresses are never allowed. */
+  allowPrivate: boolean;
+  /** Largest body accepted: a bigger Content-Length is refused, a longer stream is cut. */
+  maxBytes: number;
+  /** Media types a 2xx answer may carry (`video/*` style wildcards); absent means any. */
+  allowedContentTypes?: readonly string[];
+  /** Redirects followed for GET and HEAD; other methods follow none. */
+  maxRedirects: number;
+  /** A connection silent this long is dropped (undici's fetch has the same 300 s default). */
+  idleTimeoutMs?: number;
+}
+
+/** Where a URL points, without its query: signed URLs carry their signature there. */
+export function safeUrl(url: string | URL): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return "(unparseable URL)";
+  }
 }

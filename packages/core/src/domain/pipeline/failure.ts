@@ -1,7 +1,7 @@
 /** Naming why a job failed, from whatever reached RecordFailure. */
 import type { ErrorCode } from "../error-codes.ts";
 import type { Job, JobError } from "../jobs/types.ts";
-import type { FailureInput, FlowState } from "../../usecases/pipeline/pipeline-deps.ts";
+import type { FailureInput, FlowState } from "./flow-state.ts";
 import { TRANSIENT_ERROR_NAME } from "./step-errors.ts";
 
 const OWN_ERRORS = new Set(["ReelayError", TRANSIENT_ERROR_NAME]);

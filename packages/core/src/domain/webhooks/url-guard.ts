@@ -6,7 +6,7 @@
  * still checks again at each attempt, so a name that later resolves elsewhere is refused then.
  */
 import { classifyAddress, type AddressKind } from "../net/address.ts";
-import type { Resolver } from "../../adapters/net/guarded-fetch.ts";
+import type { Resolver } from "../net/policy.ts";
 import type { Deployment } from "../net/policy.ts";
 import { ReelayError } from "../errors.ts";
 import type { ErrorCode } from "../error-codes.ts";

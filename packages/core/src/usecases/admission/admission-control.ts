@@ -7,8 +7,8 @@
  *                                                                          │
  *                           slot freed <── Poll (task ended), Finish, RecordFailure, cancel
  */
+import type { AdmissionStorePort, JobStorePort } from "../ports.ts";
 import { isReelayError } from "../../domain/errors.ts";
-import type { JobStore } from "../../adapters/dynamodb/job-table.ts";
 import type { Job } from "../../domain/jobs/types.ts";
 import type { Clock, DispatchWaker } from "../ports.ts";
 import {
@@ -19,7 +19,7 @@ import {
   MAX_HOLD_MS,
   type Priority,
 } from "../../domain/admission/settings.ts";
-import type { AdmissionStore, QueueEntry } from "../../adapters/dynamodb/admission-table.ts";
+import type { QueueEntry } from "../../domain/admission/queue.ts";
 
 /** How old a copy of the admission item a clean create may learn from. */
 const RECENT_STATE_MS = 250;
@@ -53,8 +53,8 @@ export interface AdmissionSnapshot {
 }
 
 export interface AdmissionControlDeps {
-  store: AdmissionStore;
-  jobs: JobStore;
+  store: AdmissionStorePort;
+  jobs: JobStorePort;
   settings: AdmissionSettings;
   waker: DispatchWaker;
   now: Clock;
@@ -71,7 +71,7 @@ export class AdmissionControl {
     return this.#deps.settings;
   }
 
-  get store(): AdmissionStore {
+  get store(): AdmissionStorePort {
     return this.#deps.store;
   }
 

@@ -9,11 +9,10 @@
  * spent, never less. Two dispatchers racing on one job both reserve; the one whose record write
  * loses gives its reservation back.
  */
+import type { BudgetLedgerPort, JobStorePort } from "../ports.ts";
 import type { ErrorCode } from "../../domain/error-codes.ts";
 import { isReelayError, type ReelayError } from "../../domain/errors.ts";
-import type { JobStore } from "../../adapters/dynamodb/job-table.ts";
 import { isTerminal, type Job } from "../../domain/jobs/types.ts";
-import type { BudgetLedger } from "../../adapters/dynamodb/budget-ledger.ts";
 import { estimateOfJob } from "../../domain/money/charge.ts";
 import type { Reservation } from "../../domain/money/types.ts";
 import type { PipelineDeps } from "../pipeline/pipeline-deps.ts";
@@ -21,9 +20,9 @@ import { emitOnce } from "../pipeline/terminal.ts";
 
 export interface BudgetGateDeps
   extends Partial<Pick<PipelineDeps, "events" | "batches" | "metrics">> {
-  jobs: JobStore;
+  jobs: JobStorePort;
   now: () => Date;
-  budgets?: BudgetLedger;
+  budgets?: BudgetLedgerPort;
 }
 
 /** The job with its reservations recorded, or undefined when it ended (refused, or ended meanwhile). */

@@ -11,18 +11,18 @@
  * Before its slot, a job not yet holding budget reserves it (budget-gate.ts); one that does not fit
  * ends failed with budget_exceeded and never takes a slot.
  */
+import type { JobStorePort } from "../ports.ts";
 import { isReelayError } from "../../domain/errors.ts";
-import type { JobStore } from "../../adapters/dynamodb/job-table.ts";
 import { isTerminal, type Job } from "../../domain/jobs/types.ts";
 import type { JobStarter } from "../ports.ts";
 import { type BudgetGateDeps, reserveAtAdmission } from "./budget-gate.ts";
 import type { AdmissionControl } from "./admission-control.ts";
 import { effectiveLimit } from "../../domain/admission/settings.ts";
-import type { AdmissionState, QueueEntry } from "../../adapters/dynamodb/admission-table.ts";
+import type { AdmissionState, QueueEntry } from "../../domain/admission/queue.ts";
 
 export interface DispatchDeps extends BudgetGateDeps {
   admission: AdmissionControl;
-  jobs: JobStore;
+  jobs: JobStorePort;
   /** Starts executions (StartExecution, or the local interpreter); never the queueing starter. */
   starter: JobStarter;
   now: () => Date;

@@ -14,7 +14,7 @@ import { isTerminal, type Job } from "../../domain/jobs/types.ts";
 import { emitOnce } from "../pipeline/terminal.ts";
 import type { EventSink } from "../ports.ts";
 import type { DispatchDeps } from "./dispatch.ts";
-import type { QueueEntry } from "../../adapters/dynamodb/admission-table.ts";
+import type { QueueEntry } from "../../domain/admission/queue.ts";
 
 export interface SweepDeps extends DispatchDeps {
   events: EventSink;

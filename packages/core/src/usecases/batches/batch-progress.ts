@@ -6,19 +6,26 @@
  *   job ends (emitOnce) ──ADD ended──> batch  ── ended = jobs ──> marked due ──> dispatcher: complete()
  *   sweep: an open batch whose counter lost a step (a crash) is recounted and completed the same way
  */
+import type { BatchStorePort, JobStorePort, ObjectStorePort } from "../ports.ts";
 import type { ErrorCode } from "../../domain/error-codes.ts";
-import { BATCH_COMPLETED, type BatchCompletedEvent, EVENT_SOURCE } from "../../domain/events/types.ts";
-import type { JobStore } from "../../adapters/dynamodb/job-table.ts";
+import {
+  BATCH_COMPLETED,
+  type BatchCompletedEvent,
+  EVENT_SOURCE,
+} from "../../domain/events/types.ts";
 import { isTerminal, type Job, type JobError } from "../../domain/jobs/types.ts";
 import type { Clock, DispatchWaker, EventSink } from "../ports.ts";
-import type { ObjectStore } from "../../adapters/s3/object-store.ts";
-import type { BatchStore } from "../../adapters/dynamodb/batch-table.ts";
-import { BATCH_COUNT_KEYS, type Batch, type BatchCounts, type BatchLine } from "../../domain/batches/types.ts";
+import {
+  BATCH_COUNT_KEYS,
+  type Batch,
+  type BatchCounts,
+  type BatchLine,
+} from "../../domain/batches/types.ts";
 
 export interface BatchDeps {
-  batches: BatchStore;
-  jobs: JobStore;
-  objects: ObjectStore;
+  batches: BatchStorePort;
+  jobs: JobStorePort;
+  objects: ObjectStorePort;
   events: EventSink;
   now: Clock;
 }

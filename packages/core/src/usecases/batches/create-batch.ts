@@ -5,18 +5,17 @@
  * line, so making the same batch again (a retried request, a repeated notification) finds what the
  * first attempt made and makes nothing twice.
  */
+import type { BatchStorePort, JobStorePort } from "../ports.ts";
 import { ulid } from "ulid";
 import type { AdmissionControl } from "../admission/admission-control.ts";
 import type { Priority } from "../../domain/admission/settings.ts";
 import type { Issue } from "../../domain/errors.ts";
 import { createJob } from "../jobs/create-job.ts";
 import { jobIdFrom, ulidShapeFrom } from "../../domain/jobs/ids.ts";
-import type { JobStore } from "../../adapters/dynamodb/job-table.ts";
 import type { Job, JobSource, JobWebhook } from "../../domain/jobs/types.ts";
 import type { PriceTable } from "../../domain/money/prices.ts";
 import type { Clock } from "../ports.ts";
 import type { ValidationResult } from "../../domain/validate/validate-request.ts";
-import type { BatchStore } from "../../adapters/dynamodb/batch-table.ts";
 import { BATCH_ID_PREFIX, type Batch, type BatchLine } from "../../domain/batches/types.ts";
 
 /** One request line, checked: a valid request, or why it is not one. */
@@ -31,8 +30,8 @@ export interface CheckedLine {
 }
 
 export interface CreateBatchDeps {
-  batches: BatchStore;
-  jobs: JobStore;
+  batches: BatchStorePort;
+  jobs: JobStorePort;
   admission: Pick<AdmissionControl, "entryOf" | "store" | "wake">;
   now: Clock;
   /** The operator's price table, for each job's estimate. */

@@ -3,12 +3,14 @@
  * (spec §8), so the copy happens as soon as a task succeeds, and a file of any size passes through
  * in parts (8 MiB, see objects.ts). A copy that does not receive exactly Content-Length bytes is never completed.
  */
+import type { ObjectStorePort } from "../ports.ts";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { ReelayError } from "../../domain/errors.ts";
-import { nodeBody, safeUrl } from "../../adapters/net/guarded-fetch.ts";
+import { nodeBody } from "./node-body.ts";
+import { safeUrl } from "../../domain/net/policy.ts";
 import { TransientError } from "../../domain/pipeline/step-errors.ts";
-import type { ObjectStore, StoredObject } from "../../adapters/s3/object-store.ts";
+import type { StoredObject } from "../ports.ts";
 
 export interface CopiedObject extends StoredObject {
   sourceUrlHost: string;
@@ -51,7 +53,7 @@ function contentLength(headers: Headers): number | undefined {
 export async function copyUrlToS3(
   fetcher: typeof fetch,
   url: string,
-  store: ObjectStore,
+  store: ObjectStorePort,
   key: KeyChoice,
 ): Promise<CopiedObject> {
   const where = safeUrl(url);

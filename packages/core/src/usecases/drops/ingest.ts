@@ -4,6 +4,7 @@
  * from bucket, key, etag and entry, so a second notification of the same object (S3 delivers at
  * least once) or the same file dropped again finds the jobs already made.
  */
+import type { JobStorePort, ObjectStorePort } from "../ports.ts";
 import type { PriceTable } from "../../domain/money/prices.ts";
 import type { Readable } from "node:stream";
 import type { Catalog } from "../../domain/catalog/types.ts";
@@ -17,9 +18,7 @@ import {
   type CreateBatchDeps,
 } from "../batches/create-batch.ts";
 import type { JobSource } from "../../domain/jobs/types.ts";
-import type { JobStore } from "../../adapters/dynamodb/job-table.ts";
 import type { JobStarter } from "../ports.ts";
-import type { ObjectStore } from "../../adapters/s3/object-store.ts";
 import { type ValidationResult, validate } from "../../domain/validate/validate-request.ts";
 import { replacePlaceholders, withPlaceholders } from "./material.ts";
 import {
@@ -38,8 +37,8 @@ export const MAX_DROP_BYTES = 10 * 1024 * 1024;
 const MATERIAL_URL_TTL_S = 6 * 3600;
 
 export interface DropDeps {
-  jobs: JobStore;
-  objects: ObjectStore;
+  jobs: JobStorePort;
+  objects: ObjectStorePort;
   /** Starting an already started job must be harmless (AWS: same execution name; local: deduplicated). */
   starter: JobStarter;
   defaultModel: string;
@@ -226,7 +225,7 @@ async function entryToJob(
 }
 
 async function reject(
-  objects: ObjectStore,
+  objects: ObjectStorePort,
   key: string,
   bytes: Buffer | undefined,
   contentType: string,

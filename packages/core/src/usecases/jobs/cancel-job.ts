@@ -7,7 +7,7 @@
  *   cancel:  queued|running|downloading ──write──> cancelled ──emitOnce──> StopExecution
  *   step:                      (late) Poll/Download/Finish ──write──> condition fails
  */
-import type { BudgetLedger } from "../../adapters/dynamodb/budget-ledger.ts";
+import type { BudgetLedgerPort, JobStorePort } from "../ports.ts";
 import type { ErrorCode } from "../../domain/error-codes.ts";
 import { isReelayError, ReelayError } from "../../domain/errors.ts";
 import type { AdmissionControl } from "../admission/admission-control.ts";
@@ -20,13 +20,12 @@ import {
   type Metrics,
 } from "../ports.ts";
 import { emitOnce } from "../pipeline/terminal.ts";
-import type { JobStore } from "../../adapters/dynamodb/job-table.ts";
 import type { Job, JobStatus } from "../../domain/jobs/types.ts";
 
 const CANCELLABLE: readonly JobStatus[] = ["queued", "running", "downloading"];
 
 export interface CancelDeps {
-  jobs: JobStore;
+  jobs: JobStorePort;
   /** Without one no event goes out here; the execution's RecordFailure announces the job instead. */
   events?: EventSink;
   /** Without one the job is still cancelled; its execution then ends at its next step. */
@@ -34,7 +33,7 @@ export interface CancelDeps {
   /** Counts a batch job's end toward its batch. */
   batches?: Pick<BatchTracker, "jobEnded">;
   /** Settles the job's budget reservation. */
-  budgets?: Pick<BudgetLedger, "settle">;
+  budgets?: Pick<BudgetLedgerPort, "settle">;
   /** Frees the job's slot or queue place; without it the dispatcher's sweep does, later. */
   admission?: Pick<AdmissionControl, "forget">;
   /** Counts the job's end, with its event. */

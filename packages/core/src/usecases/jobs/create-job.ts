@@ -1,4 +1,5 @@
 /** A validated request becomes a queued job record. */
+import type { JobStorePort } from "../ports.ts";
 import type { Priority } from "../../domain/admission/settings.ts";
 import { ReelayError } from "../../domain/errors.ts";
 import type { Reservation } from "../../domain/money/types.ts";
@@ -6,7 +7,6 @@ import { estimateOf } from "../../domain/money/estimate.ts";
 import type { PriceTable } from "../../domain/money/prices.ts";
 import type { ValidationResult } from "../../domain/validate/validate-request.ts";
 import { newJobId } from "../../domain/jobs/ids.ts";
-import type { JobStore } from "../../adapters/dynamodb/job-table.ts";
 import type { Job, JobSource, JobWebhook } from "../../domain/jobs/types.ts";
 
 export interface NewJobInput {
@@ -87,7 +87,7 @@ export function buildJob(input: NewJobInput): Job {
  * (`created: false`), never a second one.
  */
 export async function createJob(
-  store: JobStore,
+  store: JobStorePort,
   input: NewJobInput,
 ): Promise<{ job: Job; created: boolean }> {
   return store.createOrGet(buildJob(input));

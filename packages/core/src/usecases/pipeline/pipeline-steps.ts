@@ -10,7 +10,7 @@ import type { ErrorCode } from "../../domain/error-codes.ts";
 import { isReelayError, ReelayError } from "../../domain/errors.ts";
 import type { Job, JobOutput, TerminalStatus } from "../../domain/jobs/types.ts";
 import { isTerminal } from "../../domain/jobs/types.ts";
-import { generationStatsKey } from "../../adapters/dynamodb/generation-stats-table.ts";
+import { generationStatsKey } from "../../domain/polling/generation-key.ts";
 import type { GenerationHistory } from "../../domain/polling/history.ts";
 import {
   firstWaitMs,
@@ -23,14 +23,16 @@ import {
 } from "../../domain/polling/policy.ts";
 import { noMetrics, recordCopy, recordDetection } from "../metrics/record-metrics.ts";
 import { type CopiedObject, copyUrlToS3, type KeyChoice } from "../copy/copy-output.ts";
-import type { TaskAnswer } from "../../adapters/upstream/upstream-client.ts";
-import type { FailureInput, FlowState, PipelineDeps } from "./pipeline-deps.ts";
+import type { TaskAnswer } from "../ports.ts";
+import type { PipelineDeps } from "./pipeline-deps.ts";
+import type { FailureInput, FlowState } from "../../domain/pipeline/flow-state.ts";
 import { asStepError, Requeued, TransientError } from "../../domain/pipeline/step-errors.ts";
 import { failureOf, timeoutError } from "../../domain/pipeline/failure.ts";
 import { imageKey, videoKey } from "../../domain/jobs/outputs.ts";
 import { emitOnce, writeManifest } from "./terminal.ts";
 
-export type { FailureInput, FlowState, PipelineDeps } from "./pipeline-deps.ts";
+export type { PipelineDeps } from "./pipeline-deps.ts";
+export type { FailureInput, FlowState } from "../../domain/pipeline/flow-state.ts";
 
 /** Runs a step; whatever it throws leaves as a TransientError or a permanent ReelayError, recorded on the job. */
 async function guarded<T>(

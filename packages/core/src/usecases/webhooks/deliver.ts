@@ -5,7 +5,7 @@
  * subscriber's secret cut out should a receiver echo it.
  */
 import { ReelayError } from "../../domain/errors.ts";
-import type { DeliveryAttempt } from "../../adapters/dynamodb/delivery-table.ts";
+import type { DeliveryAttempt } from "../../domain/webhooks/delivery.ts";
 import { signWebhook } from "../../domain/webhooks/sign.ts";
 import type { WebhookMessage } from "../../domain/webhooks/payload.ts";
 

@@ -3,8 +3,9 @@
  * records it. A failed attempt is due again after the schedule's next wait, or dead when the
  * schedule is spent, the guard refused the URL, or the subscriber is no longer configured.
  */
+import type { DeliveryStorePort } from "../ports.ts";
 import { type AttemptIo, ATTEMPT_TIMEOUT_MS, attemptDelivery } from "./deliver.ts";
-import type { Delivery, DeliveryAttempt, DeliveryStatus, DeliveryStore } from "../../adapters/dynamodb/delivery-table.ts";
+import type { Delivery, DeliveryAttempt, DeliveryStatus } from "../../domain/webhooks/delivery.ts";
 import { scheduledWaitMs } from "../../domain/webhooks/schedule.ts";
 import { signingFor, type Subscribers } from "./targets.ts";
 
@@ -14,7 +15,7 @@ const SWEEP_PAGE = 25;
 const LEASE_MS = ATTEMPT_TIMEOUT_MS + 20_000;
 
 export interface SweepDeps extends AttemptIo {
-  store: DeliveryStore;
+  store: DeliveryStorePort;
   subscribers: Subscribers;
   schedule: readonly number[];
   random?: () => number;

@@ -4,17 +4,18 @@
  * made from the event and the subscriber, so enqueueing the same event again (a retried Lambda, a
  * restart re-announcing a job) adds nothing; a replay makes fresh ids for the same event.
  */
+import type { DeliveryStorePort } from "../ports.ts";
 import { ulid } from "ulid";
 import type { ReelayEvent } from "../../domain/events/types.ts";
 import { ulidShapeFrom } from "../../domain/jobs/ids.ts";
 import type { EventSink } from "../ports.ts";
-import { DELIVERY_ID_PREFIX, type Delivery, type DeliveryStore } from "../../adapters/dynamodb/delivery-table.ts";
+import { DELIVERY_ID_PREFIX, type Delivery } from "../../domain/webhooks/delivery.ts";
 import { webhookMessage } from "../../domain/webhooks/payload.ts";
 import { scheduledWaitMs } from "../../domain/webhooks/schedule.ts";
 import { type DeliveryTarget, type Subscribers, targetsFor } from "./targets.ts";
 
 export interface OutboxDeps {
-  store: DeliveryStore;
+  store: DeliveryStorePort;
   schedule: readonly number[];
   now: () => Date;
   random?: () => number;

@@ -4,16 +4,16 @@
  * deliveries, or rebuilt from the terminal job it names (`<jobId>.<status>`), so an event that had
  * no subscriber when it happened can still be sent to one added since.
  */
+import type { DeliveryStorePort, JobStorePort } from "../ports.ts";
 import { ReelayError } from "../../domain/errors.ts";
 import { buildTerminalEvent } from "../../domain/events/types.ts";
-import type { JobStore } from "../../adapters/dynamodb/job-table.ts";
-import type { Delivery, DeliveryStore } from "../../adapters/dynamodb/delivery-table.ts";
+import type { Delivery } from "../../domain/webhooks/delivery.ts";
 import { type OutboxDeps, type OutboxEntry, replayEvent } from "./outbox.ts";
 import type { DeliveryTarget } from "./targets.ts";
 import { webhookMessage } from "../../domain/webhooks/payload.ts";
 
 export interface ReplayDeps extends OutboxDeps {
-  jobs: Pick<JobStore, "get">;
+  jobs: Pick<JobStorePort, "get">;
   /** Every subscriber now; without it (AWS' API), the event's earlier ones. */
   targets?: () => Promise<DeliveryTarget[]>;
 }
@@ -54,7 +54,7 @@ async function targetsOf(
 
 /** New deliveries of event `eventId` to every subscriber, or to the one named `subscriber`. */
 export async function replay(
-  deps: ReplayDeps & { store: DeliveryStore },
+  deps: ReplayDeps & { store: DeliveryStorePort },
   eventId: string,
   subscriber?: string,
 ): Promise<Delivery[]> {

@@ -5,13 +5,16 @@
  * the job's own webhook (webhook_url, X-Reelay-Webhook; a batch's for its jobs and its Batch
  * Completed), signed with the webhook secrets of the key that made the job or batch.
  */
+import type { JobStorePort, SubscriberStorePort } from "../ports.ts";
 import { createHash } from "node:crypto";
 import { isBatchEvent, type ReelayEvent } from "../../domain/events/types.ts";
 import type { Batch } from "../../domain/batches/types.ts";
-import type { JobStore } from "../../adapters/dynamodb/job-table.ts";
 import type { JobWebhook } from "../../domain/jobs/types.ts";
 import type { SigningTarget } from "./deliver.ts";
-import { type ManagedSubscriber, type SubscriberStore, signingSecrets } from "../../adapters/dynamodb/subscriber-table.ts";
+import {
+  type ManagedSubscriber,
+  signingSecrets,
+} from "../../domain/webhooks/managed-subscriber.ts";
 import type { WebhookSubscriber } from "../../domain/webhooks/subscribers.ts";
 
 /** A REELAY_WEBHOOKS subscriber's id in the log: its URL's digest (the URL may hold a token). */
@@ -34,7 +37,7 @@ const ADMIN_OWNER = "local";
 
 /** Where jobs' and batches' own webhooks are read, and their keys' signing secrets. */
 export interface OwnWebhooks {
-  jobs: Pick<JobStore, "get">;
+  jobs: Pick<JobStorePort, "get">;
   batches: { get(id: string): Promise<Pick<Batch, "webhook" | "source"> | undefined> };
   /** The secrets signing a key's jobs' webhooks now (keys/store.ts). */
   secretsOf(keyId: string): Promise<string[]>;
@@ -42,7 +45,7 @@ export interface OwnWebhooks {
 
 export interface Subscribers {
   config: readonly WebhookSubscriber[];
-  managed?: Pick<SubscriberStore, "list" | "get">;
+  managed?: Pick<SubscriberStorePort, "list" | "get">;
   /** The key whose job an event is about; undefined when none is known (a batch's event). */
   ownerOf?: (event: ReelayEvent) => Promise<string | undefined>;
   own?: OwnWebhooks;
@@ -83,9 +86,9 @@ async function ownTarget(
  * is seen by the events of the next second.
  */
 export function cachedSubscribers(
-  store: Pick<SubscriberStore, "list" | "get">,
+  store: Pick<SubscriberStorePort, "list" | "get">,
   ttlMs = 1_000,
-): Pick<SubscriberStore, "list" | "get"> {
+): Pick<SubscriberStorePort, "list" | "get"> {
   let cached: { at: number; list: Promise<ManagedSubscriber[]> } | undefined;
   return {
     get: (id) => store.get(id),
@@ -104,7 +107,7 @@ export function cachedSubscribers(
 }
 
 /** A job event's owner from its job record (source.apiKeyId). */
-export function ownerFromJobs(jobs: Pick<JobStore, "get">) {
+export function ownerFromJobs(jobs: Pick<JobStorePort, "get">) {
   return async (event: ReelayEvent): Promise<string | undefined> =>
     isBatchEvent(event) ? undefined : (await jobs.get(event.detail.jobId))?.source.apiKeyId;
 }
