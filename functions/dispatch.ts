@@ -4,10 +4,13 @@
  * (batches/progress.ts). Woken asynchronously after every enqueue, slot release and last batch job,
  * and every minute by a schedule, which also runs the sweeps first.
  */
-import { dispatch } from "@reelay/core/usecases/admission/dispatch";
-import { sweep } from "@reelay/core/usecases/admission/queue-sweep";
-import { completeDueBatches, completeStaleBatches } from "@reelay/core/usecases/batches/batch-progress";
-import { recordAdmission } from "@reelay/core/usecases/metrics/admission-metrics";
+import {
+  dispatch,
+  sweep,
+  completeDueBatches,
+  completeStaleBatches,
+  recordAdmission,
+} from "@reelay/core/usecases";
 import { awsProcess, awsStarter, awsWiring } from "./support/deps.ts";
 import { functionLogger } from "./support/log.ts";
 import { withMetrics } from "./support/metrics.ts";

@@ -14,7 +14,7 @@ import * as events from "aws-cdk-lib/aws-events";
 import * as targets from "aws-cdk-lib/aws-events-targets";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { Function as SstFunction, type Stack as SstStack } from "sst/constructs";
-import type { AdmissionSettings } from "@reelay/core/domain/admission/settings";
+import type { AdmissionSettings } from "@reelay/core/domain";
 import {
   allowBatchResults,
   allowPutEvents,

@@ -14,8 +14,12 @@ import * as kms from "aws-cdk-lib/aws-kms";
 import * as sns from "aws-cdk-lib/aws-sns";
 import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
-import type { ALARM_DIMENSIONS } from "@reelay/core/domain/metrics/alarm-dimensions";
-import { METRICS, METRICS_NAMESPACE, type MetricName } from "@reelay/core/domain/metrics/names";
+import {
+  type ALARM_DIMENSIONS,
+  METRICS,
+  METRICS_NAMESPACE,
+  type MetricName,
+} from "@reelay/core/domain";
 
 const PERIOD = Duration.minutes(5);
 /** The failure rate is judged over a longer window, so a few jobs make a rate worth reading. */

@@ -5,8 +5,8 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSimulator, DIALECTS, type Simulator } from "@reelay/simulator";
-import { UpstreamClient } from "@reelay/core/adapters/upstream/upstream-client";
-import { type TaskAnswer } from "@reelay/core/usecases/ports";
+import { UpstreamClient } from "@reelay/core/adapters";
+import type { TaskAnswer } from "@reelay/core/usecases";
 import { caught } from "../packages/core/test/upstream/rejection.ts";
 
 const KEY = "sim-test-key-7f3a";

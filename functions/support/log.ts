@@ -4,9 +4,8 @@
  * REELAY_LOG_FORMAT=json; the level is REELAY_LOG_LEVEL, read with the rest of the config.
  */
 import { Logger } from "@aws-lambda-powertools/logger";
-import { jobContext } from "@reelay/core/domain/jobs/log-context";
-import type { JobStorePort } from "@reelay/core/usecases/ports";
-import type { Job } from "@reelay/core/domain/jobs/types";
+import { jobContext, type Job } from "@reelay/core/domain";
+import type { JobStorePort } from "@reelay/core/usecases";
 import { awsProcess } from "./deps.ts";
 
 let made: Logger | undefined;

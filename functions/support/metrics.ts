@@ -12,9 +12,8 @@
  * models and codes), and with the sets the alarms watch (ALARM_DIMENSIONS: `code` alone for
  * failed jobs), so no alarm or dashboard needs metric math.
  */
-import { ALARM_DIMENSIONS } from "@reelay/core/domain/metrics/alarm-dimensions";
-import { METRICS, METRICS_NAMESPACE, type MetricName } from "@reelay/core/domain/metrics/names";
-import type { Metrics } from "@reelay/core/usecases/ports";
+import { ALARM_DIMENSIONS, METRICS, METRICS_NAMESPACE, type MetricName } from "@reelay/core/domain";
+import type { Metrics } from "@reelay/core/usecases";
 
 /** EMF takes at most 100 values of one metric in one line; an invocation records one or two. */
 const MAX_VALUES = 100;

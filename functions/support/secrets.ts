@@ -7,7 +7,7 @@
  * meaning SSM parameter `<SST_SSM_PREFIX>Secret/<NAME>/value`, else the app-wide fallback
  * `/sst/<SST_APP>/.fallback/Secret/<NAME>/value`. The function's IAM policy from `bind` covers both.
  */
-import { ReelayError } from "@reelay/core/domain/errors";
+import { ReelayError } from "@reelay/core/domain";
 import { signedPost } from "./signed-call.ts";
 
 const FROM_SSM = "__FETCH_FROM_SSM__";

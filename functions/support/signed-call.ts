@@ -10,7 +10,7 @@
  */
 import { createHash, createHmac, type Hash, type Hmac } from "node:crypto";
 import { defaultProvider } from "@aws-sdk/credential-provider-node";
-import { ReelayError } from "@reelay/core/domain/errors";
+import { ReelayError } from "@reelay/core/domain";
 import { SignatureV4 } from "@smithy/signature-v4";
 
 /** Bytes node:crypto takes: strings and views as they are, an ArrayBuffer viewed. */

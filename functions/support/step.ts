@@ -4,11 +4,16 @@
  */
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
-import { ReelayError } from "@reelay/core/domain/errors";
+import { ReelayError, type FailureInput, type FlowState } from "@reelay/core/domain";
 import { JOB_FLOW_STATE_NAMES, UPSTREAM_STEPS, type JobFlowStep } from "@reelay/flow/steps";
-import type { PipelineDeps } from "@reelay/core/usecases/pipeline/pipeline-deps";
-import type { FailureInput, FlowState } from "@reelay/core/domain/pipeline/flow-state";
-import { download, finish, poll, recordFailure, submit } from "@reelay/core/usecases/pipeline/pipeline-steps";
+import {
+  type PipelineDeps,
+  download,
+  finish,
+  poll,
+  recordFailure,
+  submit,
+} from "@reelay/core/usecases";
 import { awsProcess, buildPipelineDeps } from "./deps.ts";
 import { functionLogger, jobsLoggedBy } from "./log.ts";
 

@@ -3,7 +3,7 @@
  * never waits for the run. Lambda queues and retries such invokes itself; a lost one is covered by
  * the function's one-minute schedule. Signed by hand: functions/support/signed-call.ts says why.
  */
-import type { DispatchWaker } from "@reelay/core/usecases/ports";
+import type { DispatchWaker } from "@reelay/core/usecases";
 import { signedPost } from "./signed-call.ts";
 
 export function lambdaWaker(region: string, functionName: string): DispatchWaker {

@@ -16,7 +16,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createSocket, type Socket } from "node:dgram";
-import type { Job } from "@reelay/core/domain/jobs/types";
+import type { Job } from "@reelay/core/domain";
 
 const HEADER = '{"format":"json","version":1}\n';
 

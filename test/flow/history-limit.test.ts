@@ -14,14 +14,18 @@
  * - The execution: ExecutionStarted and one of ExecutionSucceeded / Failed / TimedOut / Aborted.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "@reelay/core/wiring/config";
-import { ReelayError } from "@reelay/core/domain/errors";
+import { loadConfig } from "@reelay/core/wiring";
+import {
+  ReelayError,
+  type FlowState,
+  jobDeadlineMs,
+  MAX_DEADLINE_MS,
+  MAX_JOB_TIMEOUT_S,
+} from "@reelay/core/domain";
 import { JOB_FLOW_TIMEOUT } from "@reelay/flow/job-flow";
 import { STEP_LAMBDA_TIMEOUT_S } from "@reelay/flow/steps";
 import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
-import type { FlowState } from "@reelay/core/domain/pipeline/flow-state";
-import { poll, submit } from "@reelay/core/usecases/pipeline/pipeline-steps";
-import { jobDeadlineMs, MAX_DEADLINE_MS, MAX_JOB_TIMEOUT_S } from "@reelay/core/domain/polling/policy";
+import { poll, submit } from "@reelay/core/usecases";
 import {
   queuedJob,
   startHarness,

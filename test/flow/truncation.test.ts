@@ -7,8 +7,8 @@ import { ListMultipartUploadsCommand, ListObjectsV2Command } from "@aws-sdk/clie
 import { describe, expect, it } from "vitest";
 import { ExecutionError, runJobFlowLocally } from "@reelay/flow/run-local";
 import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
-import { guardedFetch } from "@reelay/core/adapters/net/guarded-fetch";
-import { outputFetchPolicy } from "@reelay/core/domain/net/policy";
+import { guardedFetch } from "@reelay/core/adapters";
+import { outputFetchPolicy } from "@reelay/core/domain";
 import {
   harnessPerTest,
   queuedJob,

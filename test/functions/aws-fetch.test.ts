@@ -11,8 +11,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { awsOutputFetchPolicy, buildPipelineDeps } from "../../functions/support/deps.ts";
-import { loadConfig } from "@reelay/core/wiring/config";
-import { ReelayError } from "@reelay/core/domain/errors";
+import { loadConfig } from "@reelay/core/wiring";
+import { ReelayError } from "@reelay/core/domain";
 
 let server: Server | undefined;
 afterEach(async () => {

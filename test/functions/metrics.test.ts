@@ -7,9 +7,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createJob } from "@reelay/core/usecases/jobs/create-job";
-import { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
-import { validate } from "@reelay/core/domain/validate/validate-request";
+import { createJob } from "@reelay/core/usecases";
+import { JobStore } from "@reelay/core/adapters";
+import { validate } from "@reelay/core/domain";
 import { startLocalAws, type LocalAws } from "../../packages/core/test/support/local-aws.ts";
 import { emfMetrics } from "../../functions/support/metrics.ts";
 import { runStep } from "../../functions/support/step.ts";

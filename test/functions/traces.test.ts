@@ -8,9 +8,9 @@
 import { createSocket, type Socket } from "node:dgram";
 import type { AddressInfo } from "node:net";
 import type { SFNClient } from "@aws-sdk/client-sfn";
-import { createJob } from "@reelay/core/usecases/jobs/create-job";
-import { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
-import { validate } from "@reelay/core/domain/validate/validate-request";
+import { createJob } from "@reelay/core/usecases";
+import { JobStore } from "@reelay/core/adapters";
+import { validate } from "@reelay/core/domain";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAws, type LocalAws } from "../../packages/core/test/support/local-aws.ts";

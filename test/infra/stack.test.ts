@@ -3,8 +3,8 @@
  * AwsSolutions pack run over it. One synth for the whole file.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "@reelay/core/wiring/config";
-import { MAX_DEADLINE_MS } from "@reelay/core/domain/polling/policy";
+import { loadConfig } from "@reelay/core/wiring";
+import { MAX_DEADLINE_MS, TRANSIENT_ERROR_NAME } from "@reelay/core/domain";
 import {
   JOB_FLOW_STEPS,
   LAMBDA_SERVICE_ERRORS,
@@ -13,7 +13,6 @@ import {
 } from "@reelay/flow/steps";
 import { STEP_HANDLERS } from "../../stacks/ReelayStack.ts";
 import { UPLOADS_EXPIRE_DAYS } from "../../stacks/storage.ts";
-import { TRANSIENT_ERROR_NAME } from "@reelay/core/domain/pipeline/step-errors";
 import { aslFromResolved } from "@reelay/flow/synth-definition";
 import { reelayFunctions, render, resourcesOf, shortId, synthReelay, type Synth } from "./synth.ts";
 

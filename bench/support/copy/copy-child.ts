@@ -6,11 +6,9 @@
  * maxRssBytes, cpuMs, processCpuMs }: the time and cpuMs cover the copy alone (from the request to
  * the completed upload), processCpuMs the whole process, its start and module loading included.
  */
-import { guardedFetch } from "@reelay/core/adapters/net/guarded-fetch";
-import { outputFetchPolicy } from "@reelay/core/domain/net/policy";
-import { copyUrlToS3 } from "@reelay/core/usecases/copy/copy-output";
-import { collectGarbageForCopies } from "@reelay/core/adapters/s3/copier-gc";
-import { ObjectStore } from "@reelay/core/adapters/s3/object-store";
+import { guardedFetch, collectGarbageForCopies, ObjectStore } from "@reelay/core/adapters";
+import { outputFetchPolicy } from "@reelay/core/domain";
+import { copyUrlToS3 } from "@reelay/core/usecases";
 import { localS3Client } from "@reelay/local/aws-clients";
 import { cpuMs } from "../child.ts";
 

@@ -19,8 +19,8 @@
  * checkpointed (each operation's result, plus a record of OPERATION_RECORD_BYTES).
  */
 import { STEP_MEMORY_MB } from "@reelay/flow/steps";
-import type { FlowState } from "@reelay/core/domain/pipeline/flow-state";
-import { download, finish, poll, recordFailure, submit } from "@reelay/core/usecases/pipeline/pipeline-steps";
+import type { FlowState } from "@reelay/core/domain";
+import { download, finish, poll, recordFailure, submit } from "@reelay/core/usecases";
 import type { BenchEnv } from "./run.ts";
 import { createMixJob, measureJobs, passDeps, UsageMeter, type JobMeasure } from "./run.ts";
 import type { MixJob } from "./mix.ts";

@@ -22,17 +22,15 @@ import {
   type ExecutionEvent,
   type LocalTaskHandler,
 } from "@reelay/flow/run-local";
-import { buildJob } from "@reelay/core/usecases/jobs/create-job";
-import { GenerationStatsStore } from "@reelay/core/adapters/dynamodb/generation-stats-table";
-import type { Job } from "@reelay/core/domain/jobs/types";
-import { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
-import { guardedFetch } from "@reelay/core/adapters/net/guarded-fetch";
-import { outputFetchPolicy } from "@reelay/core/domain/net/policy";
-import type { PipelineDeps } from "@reelay/core/usecases/pipeline/pipeline-deps";
-import { POLL_WINDOW_MS } from "@reelay/core/domain/polling/policy";
-import { ObjectStore } from "@reelay/core/adapters/s3/object-store";
-import { UpstreamClient } from "@reelay/core/adapters/upstream/upstream-client";
-import { validate } from "@reelay/core/domain/validate/validate-request";
+import { buildJob, type PipelineDeps } from "@reelay/core/usecases";
+import {
+  GenerationStatsStore,
+  JobStore,
+  guardedFetch,
+  ObjectStore,
+  UpstreamClient,
+} from "@reelay/core/adapters";
+import { type Job, outputFetchPolicy, POLL_WINDOW_MS, validate } from "@reelay/core/domain";
 import { localDynamoClient, localS3Client } from "@reelay/local/aws-clients";
 import { spawnDynalite } from "@reelay/local/dynalite/start";
 import { ensureTable } from "@reelay/local/dynalite/table";

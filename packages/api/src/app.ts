@@ -8,7 +8,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { bearerAuth } from "./auth.ts";
 import { dashboardRoutes } from "./dashboard/routes.ts";
 import { resolveDeps, type ApiDeps, type ApiEnv } from "./deps.ts";
-import { shownInput } from "@reelay/core/domain/errors";
+import { shownInput } from "@reelay/core/domain";
 import { errorBody, handleError, sendError } from "./errors.ts";
 import { jobAccess } from "./ownership.ts";
 import { lazyDocument } from "./openapi/document.ts";

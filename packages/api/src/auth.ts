@@ -6,8 +6,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { ReelayError } from "@reelay/core";
-import type { Job } from "@reelay/core/domain/jobs/types";
-import type { ApiKeyStore } from "@reelay/core/adapters/dynamodb/api-key-table";
+import type { Job } from "@reelay/core/domain";
+import type { ApiKeyStore } from "@reelay/core/adapters";
 import type { ApiDeps, ApiEnv, Caller } from "./deps.ts";
 import { errorBody, sendError } from "./errors.ts";
 

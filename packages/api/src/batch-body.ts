@@ -4,11 +4,15 @@
  * Each request is checked with the same validate() as a single create; a bad line is reported, not
  * fatal: the batch holds it as `rejected`.
  */
-import { isPriority, PRIORITIES, type Priority } from "@reelay/core/domain/admission/settings";
-import type { CheckedLine } from "@reelay/core/usecases/batches/create-batch";
-import { MAX_BATCH_LINES } from "@reelay/core/domain/batches/types";
+import {
+  isPriority,
+  PRIORITIES,
+  type Priority,
+  MAX_BATCH_LINES,
+  type JobSource,
+} from "@reelay/core/domain";
+import type { CheckedLine } from "@reelay/core/usecases";
 import { type Catalog, ReelayError, validate } from "@reelay/core";
-import type { JobSource } from "@reelay/core/domain/jobs/types";
 
 export interface BatchBody {
   requests: { line: number; body: unknown; parseError?: string }[];

@@ -9,13 +9,15 @@
  * and makes only what is missing. Only a completed batch is retried: its failures no longer change.
  */
 import { ReelayError, validate } from "@reelay/core";
-import { batchIdFrom, type CheckedLine, createBatch } from "@reelay/core/usecases/batches/create-batch";
-import type { BatchStore } from "@reelay/core/adapters/dynamodb/batch-table";
-import type { Batch } from "@reelay/core/domain/batches/types";
-import { batchState } from "@reelay/core/usecases/batches/batch-progress";
-import { jobIdFrom } from "@reelay/core/domain/jobs/ids";
-import type { Job } from "@reelay/core/domain/jobs/types";
-import { failureClassOf, isRetryableClass } from "@reelay/core/domain/money/classes";
+import { batchIdFrom, type CheckedLine, createBatch, batchState } from "@reelay/core/usecases";
+import type { BatchStore } from "@reelay/core/adapters";
+import {
+  type Batch,
+  jobIdFrom,
+  type Job,
+  failureClassOf,
+  isRetryableClass,
+} from "@reelay/core/domain";
 import type { ResolvedDeps } from "./deps.ts";
 
 function notRetryable(message: string): ReelayError {

@@ -1,6 +1,6 @@
 /** POST /v1/chat/completions with image modality: validate, then the same record-and-start path as video. */
 import { ReelayError, validate } from "@reelay/core";
-import type { Job } from "@reelay/core/domain/jobs/types";
+import type { Job } from "@reelay/core/domain";
 import { invalidRequest, recordAndStart, type CreateInput } from "./create.ts";
 import type { ResolvedDeps } from "./deps.ts";
 

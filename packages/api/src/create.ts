@@ -3,8 +3,13 @@
  * is either started or failed with `start_failed` before the caller hears back, so nothing is lost
  * silently between the record and the state machine.
  */
-import type { Reservation } from "@reelay/core/domain/money/types";
-import { estimateOf } from "@reelay/core/domain/money/estimate";
+import {
+  type Reservation,
+  estimateOf,
+  type Priority,
+  type Job,
+  type JobWebhook,
+} from "@reelay/core/domain";
 import {
   type ErrorCode,
   isReelayError,
@@ -13,10 +18,7 @@ import {
   type Issue,
   type ValidationResult,
 } from "@reelay/core";
-import type { Priority } from "@reelay/core/domain/admission/settings";
-import { createJob } from "@reelay/core/usecases/jobs/create-job";
-import type { Job, JobWebhook } from "@reelay/core/domain/jobs/types";
-import { emitOnce } from "@reelay/core/usecases/pipeline/terminal";
+import { createJob, emitOnce } from "@reelay/core/usecases";
 import type { Caller, ResolvedDeps } from "./deps.ts";
 import { assertSameRequest, idempotentJobId, requestHashOf } from "./idempotency.ts";
 

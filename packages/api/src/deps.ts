@@ -1,27 +1,27 @@
 /** What the API needs, passed in, so one app runs on Lambda (AWS clients) and in the local stack. */
 import type { Catalog } from "@reelay/core";
-import type { AdmissionControl } from "@reelay/core/usecases/admission/admission-control";
-import type { BatchTracker } from "@reelay/core/usecases/batches/batch-progress";
-import type { BatchStore } from "@reelay/core/adapters/dynamodb/batch-table";
-import type { CancelDeps } from "@reelay/core/usecases/jobs/cancel-job";
-import type { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
-import type { BudgetLedger } from "@reelay/core/adapters/dynamodb/budget-ledger";
-import type { Budget } from "@reelay/core/domain/money/budget-schema";
-import type { PriceTable } from "@reelay/core/domain/money/prices";
-import type { ApiKeyStore } from "@reelay/core/adapters/dynamodb/api-key-table";
 import type {
+  AdmissionControl,
+  BatchTracker,
+  CancelDeps,
   Clock,
   EventSink,
   EventSource,
   ExecutionStopper,
   JobStarter,
   Metrics,
-} from "@reelay/core/usecases/ports";
-import type { ObjectStore } from "@reelay/core/adapters/s3/object-store";
-import type { DeliveryStore } from "@reelay/core/adapters/dynamodb/delivery-table";
-import type { SubscriberStore } from "@reelay/core/adapters/dynamodb/subscriber-table";
-import type { DeliveryTarget } from "@reelay/core/usecases/webhooks/targets";
-import type { Deployment } from "@reelay/core/domain/net/policy";
+  DeliveryTarget,
+} from "@reelay/core/usecases";
+import type {
+  BatchStore,
+  JobStore,
+  BudgetLedger,
+  ApiKeyStore,
+  ObjectStore,
+  DeliveryStore,
+  SubscriberStore,
+} from "@reelay/core/adapters";
+import type { Budget, PriceTable, Deployment } from "@reelay/core/domain";
 
 export interface Caller {
   keyId: string;

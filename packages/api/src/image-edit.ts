@@ -6,9 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import { defaultCatalog, ReelayError, validate, type ImageModelSpec } from "@reelay/core";
-import { replacePlaceholders, withPlaceholders } from "@reelay/core/usecases/drops/material";
-import { newJobId } from "@reelay/core/domain/jobs/ids";
-import type { Job } from "@reelay/core/domain/jobs/types";
+import { replacePlaceholders, withPlaceholders } from "@reelay/core/usecases";
+import { newJobId, type Job } from "@reelay/core/domain";
 import { invalidRequest, recordAndStart, type CreateInput } from "./create.ts";
 import type { ResolvedDeps } from "./deps.ts";
 import { idempotentJobId } from "./idempotency.ts";

@@ -5,8 +5,8 @@
  * The event stream carries every job's terminal event, so only the admin key may follow it.
  */
 import type { MiddlewareHandler } from "hono";
-import { shownInput } from "@reelay/core/domain/errors";
-import type { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
+import { shownInput } from "@reelay/core/domain";
+import type { JobStore } from "@reelay/core/adapters";
 import { forbidden, isAdmin, mayAccess } from "./auth.ts";
 import type { ApiEnv } from "./deps.ts";
 

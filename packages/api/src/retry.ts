@@ -7,9 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { ReelayError, validate } from "@reelay/core";
-import { jobIdFrom } from "@reelay/core/domain/jobs/ids";
-import type { Job } from "@reelay/core/domain/jobs/types";
-import { failureClassOf, isRetryableClass } from "@reelay/core/domain/money/classes";
+import { jobIdFrom, type Job, failureClassOf, isRetryableClass } from "@reelay/core/domain";
 import { invalidRequest, recordAndStart } from "./create.ts";
 import type { Caller, ResolvedDeps } from "./deps.ts";
 

@@ -8,10 +8,8 @@
  * a 400 whose code names why.
  */
 import { ReelayError } from "@reelay/core";
-import type { JobWebhook } from "@reelay/core/domain/jobs/types";
-import { systemResolver } from "@reelay/core/adapters/net/guarded-fetch";
-import { WEBHOOK_EVENT_TYPES } from "@reelay/core/domain/webhooks/managed-subscriber";
-import { checkWebhookUrl } from "@reelay/core/domain/webhooks/url-guard";
+import { type JobWebhook, WEBHOOK_EVENT_TYPES, checkWebhookUrl } from "@reelay/core/domain";
+import { systemResolver } from "@reelay/core/adapters";
 import { isAdmin } from "./auth.ts";
 import type { Caller, ResolvedDeps } from "./deps.ts";
 

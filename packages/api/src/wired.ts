@@ -1,6 +1,6 @@
 /** The API's dependencies from the pipeline's wiring: one assembly for Lambda and the local stack. */
-import type { ExecutionStopper } from "@reelay/core/usecases/ports";
-import { pricesOf, type Wiring } from "@reelay/core/wiring/wire-pipeline";
+import type { ExecutionStopper } from "@reelay/core/usecases";
+import { pricesOf, type Wiring } from "@reelay/core/wiring";
 import { keyStoreAuthenticator } from "./auth.ts";
 import type { ApiDeps } from "./deps.ts";
 

@@ -4,8 +4,7 @@
  * answered on create and rotate only; each key sees and manages only its own subscribers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DeliveryStore } from "@reelay/core/adapters/dynamodb/delivery-table";
-import { SubscriberStore } from "@reelay/core/adapters/dynamodb/subscriber-table";
+import { DeliveryStore, SubscriberStore } from "@reelay/core/adapters";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import type { Caller } from "../src/deps.ts";
 import { API_KEY, harness } from "./support/harness.ts";

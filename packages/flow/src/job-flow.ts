@@ -14,7 +14,7 @@ import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import * as tasks from "aws-cdk-lib/aws-stepfunctions-tasks";
 import type { Construct } from "constructs";
-import { REQUEUED_ERROR_NAME, TRANSIENT_ERROR_NAME } from "@reelay/core/domain/pipeline/step-errors";
+import { REQUEUED_ERROR_NAME, TRANSIENT_ERROR_NAME } from "@reelay/core/domain";
 import {
   JOB_FLOW_STATE_NAMES,
   LAMBDA_SERVICE_ERRORS,

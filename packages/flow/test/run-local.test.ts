@@ -5,8 +5,7 @@
  */
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { ReelayError } from "@reelay/core/domain/errors";
-import { TransientError } from "@reelay/core/domain/pipeline/step-errors";
+import { ReelayError, TransientError } from "@reelay/core/domain";
 import { synthJobFlowDefinition } from "../src/synth-definition.ts";
 import {
   ExecutionError,

@@ -7,7 +7,7 @@ import { Agent } from "node:http";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { withUnsignedUploads } from "@reelay/core/adapters/s3/unsigned-uploads";
+import { withUnsignedUploads } from "@reelay/core/adapters";
 import type { RetryStrategyV2, RetryToken } from "@smithy/types";
 
 export const LOCAL_REGION = "us-east-1";

@@ -4,14 +4,15 @@
  * none is lost. A timer sweeps (admission/sweep.ts) and dispatches again every few seconds, and a
  * run held back by the create rate sets a timer for when the next create is due.
  */
-import { dispatch } from "@reelay/core/usecases/admission/dispatch";
-import { type SweepDeps, sweep } from "@reelay/core/usecases/admission/queue-sweep";
 import {
+  dispatch,
+  type SweepDeps,
+  sweep,
   type BatchDeps,
   completeDueBatches,
   completeStaleBatches,
-} from "@reelay/core/usecases/batches/batch-progress";
-import type { DispatchWaker } from "@reelay/core/usecases/ports";
+  type DispatchWaker,
+} from "@reelay/core/usecases";
 import type { Logger } from "./log.ts";
 
 /** How often the sweep runs; also the longest a lost wake could delay an admission. */

@@ -11,10 +11,9 @@ import {
   poll,
   recordFailure,
   submit,
-  type FailureInput,
-  type FlowState,
   type PipelineDeps,
-} from "@reelay/core/usecases/pipeline/pipeline-steps";
+} from "@reelay/core/usecases";
+import type { FailureInput, FlowState } from "@reelay/core/domain";
 
 // The interpreter hands each Task the state the step before it returned (or Catch's).
 type Step = (deps: PipelineDeps, input: FlowState & FailureInput) => Promise<unknown>;

@@ -4,12 +4,9 @@
  * made since the resume mark are read (resume-mark.ts): every one before it was done with.
  */
 import { isReelayError } from "@reelay/core";
-import type { JsonlFileSink } from "@reelay/core/adapters/events/jsonl-events";
-import { buildTerminalEvent } from "@reelay/core/domain/events/types";
-import type { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
-import { isTerminal, type Job } from "@reelay/core/domain/jobs/types";
-import { emitOnce } from "@reelay/core/usecases/pipeline/terminal";
-import type { EventSink } from "@reelay/core/usecases/ports";
+import type { JsonlFileSink, JobStore } from "@reelay/core/adapters";
+import { buildTerminalEvent, isTerminal, type Job } from "@reelay/core/domain";
+import { emitOnce, type EventSink } from "@reelay/core/usecases";
 import { jobsSince } from "./resume-mark.ts";
 
 export interface Leftovers {

@@ -16,27 +16,30 @@ import {
 } from "@reelay/api";
 import type { Config } from "@reelay/core";
 import { UpstreamClient } from "@reelay/core";
-import { JsonlFileSink } from "@reelay/core/adapters/events/jsonl-events";
-import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
-import { guardedFetch } from "@reelay/core/adapters/net/guarded-fetch";
-import { webhookFetchPolicy } from "@reelay/core/domain/net/policy";
-import type { Job } from "@reelay/core/domain/jobs/types";
-import { DeliveryStore } from "@reelay/core/adapters/dynamodb/delivery-table";
-import { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
-import { SubscriberStore } from "@reelay/core/adapters/dynamodb/subscriber-table";
-import { deliveringSink } from "@reelay/core/usecases/webhooks/outbox";
-import { ownWebhooks } from "@reelay/core/adapters/dynamodb/own-webhooks";
 import {
+  JsonlFileSink,
+  guardedFetch,
+  DeliveryStore,
+  JobStore,
+  SubscriberStore,
+  ownWebhooks,
+} from "@reelay/core/adapters";
+import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
+import { webhookFetchPolicy, type Job } from "@reelay/core/domain";
+import {
+  deliveringSink,
   allTargets,
   cachedSubscribers,
   ownerFromJobs,
   type Subscribers,
-} from "@reelay/core/usecases/webhooks/targets";
-import { dropDepsFrom, wirePipeline } from "@reelay/core/wiring/wire-pipeline";
-import { isWaiting } from "@reelay/core/usecases/admission/admission-control";
-import { releaseStrandedSlots } from "@reelay/core/usecases/admission/queue-sweep";
-import type { EventSink, JobStarter, Metrics } from "@reelay/core/usecases/ports";
-import { admissionGauges } from "@reelay/core/usecases/metrics/admission-metrics";
+  isWaiting,
+  releaseStrandedSlots,
+  type EventSink,
+  type JobStarter,
+  type Metrics,
+  admissionGauges,
+} from "@reelay/core/usecases";
+import { dropDepsFrom, wirePipeline } from "@reelay/core/wiring";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { loadOrCreateApiKey } from "./api-key.ts";
 import { startStandins, type Standins } from "./aws-standins.ts";

@@ -10,12 +10,16 @@ import {
   runJobFlowLocally,
   type LocalTaskHandler,
 } from "@reelay/flow/run-local";
-import type { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
-import { isTerminal, type Job } from "@reelay/core/domain/jobs/types";
+import type { JobStore } from "@reelay/core/adapters";
+import {
+  isTerminal,
+  type Job,
+  REQUEUED_ERROR_NAME,
+  jobContext,
+  type LogContext,
+} from "@reelay/core/domain";
 import { JOB_FLOW_STATE_NAMES } from "@reelay/flow/steps";
-import { REQUEUED_ERROR_NAME } from "@reelay/core/domain/pipeline/step-errors";
-import { executionName } from "@reelay/core/usecases/ports";
-import { jobContext, type LogContext } from "@reelay/core/domain/jobs/log-context";
+import { executionName } from "@reelay/core/usecases";
 import type { Logger } from "./log.ts";
 
 export interface LocalStarterOptions {

@@ -5,11 +5,8 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { AdmissionControl } from "@reelay/core/usecases/admission/admission-control";
-import { AdmissionStore } from "@reelay/core/adapters/dynamodb/admission-table";
-import { BatchStore } from "@reelay/core/adapters/dynamodb/batch-table";
-import { JsonlFileSink } from "@reelay/core/adapters/events/jsonl-events";
-import { ObjectStore } from "@reelay/core/adapters/s3/object-store";
+import { AdmissionControl } from "@reelay/core/usecases";
+import { AdmissionStore, BatchStore, JsonlFileSink, ObjectStore } from "@reelay/core/adapters";
 import { LocalDispatcher } from "../src/dispatcher.ts";
 import { silentLogger } from "../src/log.ts";
 import { queuedJob, standinsPerTest } from "./fixtures/jobs.ts";

@@ -16,12 +16,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { loadConfig, validate } from "@reelay/core";
-import { JsonlFileSink } from "@reelay/core/adapters/events/jsonl-events";
-import { buildTerminalEvent } from "@reelay/core/domain/events/types";
-import { AdmissionStore } from "@reelay/core/adapters/dynamodb/admission-table";
-import { createJob } from "@reelay/core/usecases/jobs/create-job";
-import { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
-import type { Job } from "@reelay/core/domain/jobs/types";
+import { JsonlFileSink, AdmissionStore, JobStore } from "@reelay/core/adapters";
+import { buildTerminalEvent, type Job } from "@reelay/core/domain";
+import { createJob } from "@reelay/core/usecases";
 import { startStandins } from "../src/aws-standins.ts";
 import { EVENTS_FILE, startLocalStack, type LocalStack } from "../src/stack.ts";
 

@@ -9,9 +9,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GetObjectCommand, HeadObjectCommand, type S3Client } from "@aws-sdk/client-s3";
-import { loadConfig } from "@reelay/core/wiring/config";
-import { JsonlFileSink } from "@reelay/core/adapters/events/jsonl-events";
-import type { TerminalEvent } from "@reelay/core/domain/events/types";
+import { loadConfig } from "@reelay/core/wiring";
+import { JsonlFileSink } from "@reelay/core/adapters";
+import type { TerminalEvent } from "@reelay/core/domain";
 import { localS3Client } from "@reelay/local/aws-clients";
 import type { Logger } from "@reelay/local/log";
 import {

@@ -1,6 +1,6 @@
 /** GET /v1/admission (admin key only): upstream slots, the limit and where it comes from, the queue. */
 import { Hono } from "hono";
-import type { AdmissionControl } from "@reelay/core/usecases/admission/admission-control";
+import type { AdmissionControl } from "@reelay/core/usecases";
 import { forbidden, isAdmin } from "../auth.ts";
 import type { ApiEnv } from "../deps.ts";
 

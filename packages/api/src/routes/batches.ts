@@ -3,19 +3,19 @@
  * (JSONL, one line per request line, fresh links), cancel what has not ended, list them.
  */
 import { type Handler, Hono } from "hono";
-import { batchIdFrom, createBatch, newBatchId } from "@reelay/core/usecases/batches/create-batch";
 import {
+  batchIdFrom,
+  createBatch,
+  newBatchId,
   type BatchState,
   batchState,
   etaSeconds,
   resultLines,
   resultsKey,
-} from "@reelay/core/usecases/batches/batch-progress";
-import { batchNotFound, type BatchStore } from "@reelay/core/adapters/dynamodb/batch-table";
-import type { Batch } from "@reelay/core/domain/batches/types";
-import { cancelJob } from "@reelay/core/usecases/jobs/cancel-job";
-import { estimateOf, totalEstimate } from "@reelay/core/domain/money/estimate";
-import { isTerminal } from "@reelay/core/domain/jobs/types";
+  cancelJob,
+} from "@reelay/core/usecases";
+import { batchNotFound, type BatchStore } from "@reelay/core/adapters";
+import { type Batch, estimateOf, totalEstimate, isTerminal } from "@reelay/core/domain";
 import { isReelayError, ReelayError } from "@reelay/core";
 import { mayAccess, ownerFilter } from "../auth.ts";
 import { checkLines, parseBatchBody } from "../batch-body.ts";

@@ -5,8 +5,8 @@
  */
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { ReelayEvent } from "@reelay/core/domain/events/types";
-import type { EventSource } from "@reelay/core/usecases/ports";
+import type { ReelayEvent } from "@reelay/core/domain";
+import type { EventSource } from "@reelay/core/usecases";
 import type { ApiEnv } from "../deps.ts";
 
 export function eventRoutes(source: EventSource, heartbeatMs: number): Hono<ApiEnv> {

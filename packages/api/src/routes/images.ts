@@ -4,8 +4,7 @@
  */
 import { Hono } from "hono";
 import { ReelayError, relayedCode } from "@reelay/core";
-import { jobNotFound } from "@reelay/core/domain/jobs/job-queries";
-import type { Job } from "@reelay/core/domain/jobs/types";
+import { jobNotFound, type Job } from "@reelay/core/domain";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import { createImageJob } from "../create-image.ts";
 import type { ApiEnv, ResolvedDeps } from "../deps.ts";

@@ -1,12 +1,19 @@
 /** reelay's own job endpoints: the full record with its history, newest first with filters and cursor pages, and cancel. */
 import { Hono } from "hono";
 import { defaultCatalog, ReelayError } from "@reelay/core";
-import { cancelJob } from "@reelay/core/usecases/jobs/cancel-job";
-import { decodeCursor } from "@reelay/core/domain/jobs/cursor";
-import { isJobId, JOB_ID_SOURCE } from "@reelay/core/domain/jobs/ids";
-import { MAX_PAGE_SIZE } from "@reelay/core/domain/limits";
-import { jobNotFound, type ListFilters, type ListOptions } from "@reelay/core/domain/jobs/job-queries";
-import { JOB_STATUSES, type JobKind, type JobSource } from "@reelay/core/domain/jobs/types";
+import { cancelJob } from "@reelay/core/usecases";
+import {
+  decodeCursor,
+  isJobId,
+  JOB_ID_SOURCE,
+  MAX_PAGE_SIZE,
+  jobNotFound,
+  type ListFilters,
+  type ListOptions,
+  JOB_STATUSES,
+  type JobKind,
+  type JobSource,
+} from "@reelay/core/domain";
 import { ownerFilter } from "../auth.ts";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import { retryJob } from "../retry.ts";

@@ -4,10 +4,8 @@
  */
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
-import type { ApiKeyRecord, ApiKeyStore } from "@reelay/core/adapters/dynamodb/api-key-table";
-import { BudgetLedger } from "@reelay/core/adapters/dynamodb/budget-ledger";
-import { type Budget, parseBudget } from "@reelay/core/domain/money/budget-schema";
-import { fromMicros } from "@reelay/core/domain/money/prices";
+import { type ApiKeyRecord, type ApiKeyStore, BudgetLedger } from "@reelay/core/adapters";
+import { type Budget, parseBudget, fromMicros } from "@reelay/core/domain";
 import { forbidden, isAdmin } from "../auth.ts";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import type { ApiEnv } from "../deps.ts";

@@ -5,9 +5,8 @@
  */
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
-import { systemResolver } from "@reelay/core/adapters/net/guarded-fetch";
-import { SubscriberInputSchema, subscriberRecord } from "@reelay/core/domain/webhooks/managed-subscriber";
-import { checkWebhookUrl } from "@reelay/core/domain/webhooks/url-guard";
+import { systemResolver } from "@reelay/core/adapters";
+import { SubscriberInputSchema, subscriberRecord, checkWebhookUrl } from "@reelay/core/domain";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import type { ApiEnv, WebhookApiDeps } from "../deps.ts";
 

@@ -6,10 +6,14 @@
  */
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
-import { BudgetLedger } from "@reelay/core/adapters/dynamodb/budget-ledger";
-import type { Budget } from "@reelay/core/domain/money/budget-schema";
-import { fromMicros } from "@reelay/core/domain/money/prices";
-import { USAGE_GROUPS, type UsageGroup, usageReport } from "@reelay/core/domain/money/report";
+import { BudgetLedger } from "@reelay/core/adapters";
+import {
+  type Budget,
+  fromMicros,
+  USAGE_GROUPS,
+  type UsageGroup,
+  usageReport,
+} from "@reelay/core/domain";
 import { isAdmin, ownerFilter } from "../auth.ts";
 import type { ApiEnv, Caller, ResolvedDeps } from "../deps.ts";
 

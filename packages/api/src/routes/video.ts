@@ -1,6 +1,6 @@
 /** The service contract's video endpoints: create a task, query it. */
 import { Hono } from "hono";
-import { jobNotFound } from "@reelay/core/domain/jobs/job-queries";
+import { jobNotFound } from "@reelay/core/domain";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import { createVideoJob } from "../create.ts";
 import type { ApiEnv, ResolvedDeps } from "../deps.ts";

@@ -5,11 +5,15 @@
  */
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
-import { type Delivery, DELIVERY_STATUSES, deliveryNotFound } from "@reelay/core/domain/webhooks/delivery";
-import { safeUrl } from "@reelay/core/domain/net/policy";
-import { WEBHOOK_EVENT_TYPES } from "@reelay/core/domain/webhooks/managed-subscriber";
-import { eventNotFound, replay } from "@reelay/core/usecases/webhooks/replay";
-import type { JobStore } from "@reelay/core/adapters/dynamodb/job-table";
+import {
+  type Delivery,
+  DELIVERY_STATUSES,
+  deliveryNotFound,
+  safeUrl,
+  WEBHOOK_EVENT_TYPES,
+} from "@reelay/core/domain";
+import { eventNotFound, replay } from "@reelay/core/usecases";
+import type { JobStore } from "@reelay/core/adapters";
 import { forbidden, isAdmin } from "../auth.ts";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import type { ApiEnv, WebhookApiDeps } from "../deps.ts";

@@ -6,7 +6,10 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { batchIdFrom, createBatch } from "../../src/usecases/batches/create-batch.ts";
-import { completeDueBatches, completeStaleBatches } from "../../src/usecases/batches/batch-progress.ts";
+import {
+  completeDueBatches,
+  completeStaleBatches,
+} from "../../src/usecases/batches/batch-progress.ts";
 import { BatchStore } from "../../src/adapters/dynamodb/batch-table.ts";
 import { JsonlFileSink } from "../../src/adapters/events/jsonl-events.ts";
 import { isBatchEvent } from "../../src/domain/events/types.ts";

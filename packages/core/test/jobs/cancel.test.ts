@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { cancelJob, type CancelDeps } from "../../src/usecases/jobs/cancel-job.ts";
-import { download, finish, poll, recordFailure, submit } from "../../src/usecases/pipeline/pipeline-steps.ts";
+import {
+  download,
+  finish,
+  poll,
+  recordFailure,
+  submit,
+} from "../../src/usecases/pipeline/pipeline-steps.ts";
 import { pollToEnd, queuedJob, harnessPerTest, type Harness } from "../pipeline/harness.ts";
 import { caught } from "../upstream/rejection.ts";
 

@@ -1,6 +1,9 @@
 /** Generation-time samples as items of the jobs table, on dynalite (the real DynamoDB API). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CachedGenerationStats, GenerationStatsStore } from "../../src/adapters/dynamodb/generation-stats-table.ts";
+import {
+  CachedGenerationStats,
+  GenerationStatsStore,
+} from "../../src/adapters/dynamodb/generation-stats-table.ts";
 import { generationStatsKey } from "../../src/domain/polling/generation-key.ts";
 import { JobStore } from "../../src/adapters/dynamodb/job-table.ts";
 import { bucketOf } from "../../src/domain/polling/history.ts";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildJob } from "../../src/usecases/jobs/create-job.ts";
 import { newJobId } from "../../src/domain/jobs/ids.ts";
 import { JobStore } from "../../src/adapters/dynamodb/job-table.ts";
-import { type ListFilters } from "../../src/domain/jobs/job-queries.ts";
+import type { ListFilters } from "../../src/domain/jobs/job-queries.ts";
 import type { Job, JobKind, JobSource, JobStatus } from "../../src/domain/jobs/types.ts";
 import { validate } from "../../src/domain/validate/validate-request.ts";
 import { startLocalAws, type LocalAws } from "../support/local-aws.ts";

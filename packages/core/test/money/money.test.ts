@@ -6,7 +6,11 @@ import { loadConfig } from "../../src/wiring/config.ts";
 import { buildJob } from "../../src/usecases/jobs/create-job.ts";
 import type { Job } from "../../src/domain/jobs/types.ts";
 import { chargedOf, costMicrosOf } from "../../src/domain/money/charge.ts";
-import { FAILURE_CLASSES, failureClassOf, isRetryableClass } from "../../src/domain/money/classes.ts";
+import {
+  FAILURE_CLASSES,
+  failureClassOf,
+  isRetryableClass,
+} from "../../src/domain/money/classes.ts";
 import { costMicros, parsePrices } from "../../src/domain/money/prices.ts";
 import { usageOf } from "../../src/domain/money/usage.ts";
 import { classifiedError, moneyView } from "../../src/domain/money/view.ts";

@@ -15,7 +15,7 @@ import { createSecureContext } from "node:tls";
 import { afterEach, describe, expect, it } from "vitest";
 import { ReelayError } from "../../src/domain/errors.ts";
 import { checkTarget, guardedFetch } from "../../src/adapters/net/guarded-fetch.ts";
-import { type FetchPolicy, type Resolver } from "../../src/domain/net/policy.ts";
+import type { FetchPolicy, Resolver } from "../../src/domain/net/policy.ts";
 import { caught } from "../upstream/rejection.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;

@@ -11,7 +11,13 @@ import { JobStore } from "../../src/adapters/dynamodb/job-table.ts";
 import type { Job } from "../../src/domain/jobs/types.ts";
 import type { PipelineDeps } from "../../src/usecases/pipeline/pipeline-deps.ts";
 import type { FlowState } from "../../src/domain/pipeline/flow-state.ts";
-import { download, finish, poll, recordFailure, submit } from "../../src/usecases/pipeline/pipeline-steps.ts";
+import {
+  download,
+  finish,
+  poll,
+  recordFailure,
+  submit,
+} from "../../src/usecases/pipeline/pipeline-steps.ts";
 import { ObjectStore } from "../../src/adapters/s3/object-store.ts";
 import { UpstreamClient } from "../../src/adapters/upstream/upstream-client.ts";
 import { validate } from "../../src/domain/validate/validate-request.ts";

@@ -1,6 +1,12 @@
 import { GetObjectCommand } from "@aws-sdk/client-s3";
 import { describe, expect, it } from "vitest";
-import { download, finish, poll, recordFailure, submit } from "../../src/usecases/pipeline/pipeline-steps.ts";
+import {
+  download,
+  finish,
+  poll,
+  recordFailure,
+  submit,
+} from "../../src/usecases/pipeline/pipeline-steps.ts";
 import {
   pollToEnd,
   queuedJob,

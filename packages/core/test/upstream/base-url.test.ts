@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { checkBaseUrl, isAllowedBaseUrl, parseBaseUrl } from "../../src/adapters/upstream/base-url.ts";
+import {
+  checkBaseUrl,
+  isAllowedBaseUrl,
+  parseBaseUrl,
+} from "../../src/adapters/upstream/base-url.ts";
 
 describe("isAllowedBaseUrl", () => {
   it.each([

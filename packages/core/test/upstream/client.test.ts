@@ -1,7 +1,10 @@
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { ReelayError } from "../../src/domain/errors.ts";
-import { UpstreamClient, type UpstreamClientOptions } from "../../src/adapters/upstream/upstream-client.ts";
+import {
+  UpstreamClient,
+  type UpstreamClientOptions,
+} from "../../src/adapters/upstream/upstream-client.ts";
 import {
   hang,
   json,

@@ -13,9 +13,18 @@ import { DeliveryStore } from "../../src/adapters/dynamodb/delivery-table.ts";
 import { enqueueEvent } from "../../src/usecases/webhooks/outbox.ts";
 import { replay } from "../../src/usecases/webhooks/replay.ts";
 import { parseSchedule, scheduledWaitMs } from "../../src/domain/webhooks/schedule.ts";
-import { purgeDeliveries, type SweepDeps, sweepDeliveries } from "../../src/usecases/webhooks/delivery-sweep.ts";
+import {
+  purgeDeliveries,
+  type DeliverySweepDeps,
+  sweepDeliveries,
+} from "../../src/usecases/webhooks/delivery-sweep.ts";
 import type { WebhookSubscriber } from "../../src/domain/webhooks/subscribers.ts";
-import { allTargets, subscriberKey, targetOf, targetsFor } from "../../src/usecases/webhooks/targets.ts";
+import {
+  allTargets,
+  subscriberKey,
+  targetOf,
+  targetsFor,
+} from "../../src/usecases/webhooks/targets.ts";
 import { SubscriberStore } from "../../src/adapters/dynamodb/subscriber-table.ts";
 import { signWebhook } from "../../src/domain/webhooks/sign.ts";
 import { startLocalAws, type LocalAws } from "../support/local-aws.ts";
@@ -52,7 +61,7 @@ async function setup(subscribers: WebhookSubscriber[], schedule: number[]) {
   await ensureTable(aws.ddb, tableName);
   // Real time to start from: receivers reject signatures with a stale timestamp.
   const clock = { now: new Date() };
-  const deps: SweepDeps = {
+  const deps: DeliverySweepDeps = {
     store: new DeliveryStore(aws.ddb, tableName),
     subscribers: { config: subscribers },
     schedule,

@@ -31,9 +31,6 @@ import { failureOf, timeoutError } from "../../domain/pipeline/failure.ts";
 import { imageKey, videoKey } from "../../domain/jobs/outputs.ts";
 import { emitOnce, writeManifest } from "./terminal.ts";
 
-export type { PipelineDeps } from "./pipeline-deps.ts";
-export type { FailureInput, FlowState } from "../../domain/pipeline/flow-state.ts";
-
 /** Runs a step; whatever it throws leaves as a TransientError or a permanent ReelayError, recorded on the job. */
 async function guarded<T>(
   deps: PipelineDeps,

@@ -14,7 +14,7 @@ const SWEEP_PAGE = 25;
 /** How long a claimed delivery is held: one attempt's limit and a margin for recording it. */
 const LEASE_MS = ATTEMPT_TIMEOUT_MS + 20_000;
 
-export interface SweepDeps extends AttemptIo {
+export interface DeliverySweepDeps extends AttemptIo {
   store: DeliveryStorePort;
   subscribers: Subscribers;
   schedule: readonly number[];
@@ -29,7 +29,7 @@ export interface SweepResult {
 }
 
 function nextStep(
-  deps: SweepDeps,
+  deps: DeliverySweepDeps,
   delivery: Delivery,
   outcome: { delivered: boolean; final: boolean },
 ): { status: DeliveryStatus; nextAttemptAt?: string } {
@@ -44,7 +44,7 @@ function nextStep(
   return { status: "pending", nextAttemptAt: new Date(deps.now().getTime() + wait).toISOString() };
 }
 
-async function sendOne(deps: SweepDeps, delivery: Delivery): Promise<boolean> {
+async function sendOne(deps: DeliverySweepDeps, delivery: Delivery): Promise<boolean> {
   const claimed = await deps.store.claim(delivery, new Date(deps.now().getTime() + LEASE_MS));
   if (claimed === undefined) return false;
   const subscriber = await signingFor(deps.subscribers, delivery.subscriber, deps.now());
@@ -64,7 +64,7 @@ async function sendOne(deps: SweepDeps, delivery: Delivery): Promise<boolean> {
   return deps.store.record(claimed, outcome.attempt, nextStep(deps, delivery, outcome));
 }
 
-export async function sweepDeliveries(deps: SweepDeps): Promise<SweepResult> {
+export async function sweepDeliveries(deps: DeliverySweepDeps): Promise<SweepResult> {
   const due = await deps.store.due(deps.now(), SWEEP_PAGE);
   const sent = await Promise.all(due.map((delivery) => sendOne(deps, delivery)));
   return { attempted: sent.filter(Boolean).length, more: due.length === SWEEP_PAGE };
@@ -74,7 +74,7 @@ export async function sweepDeliveries(deps: SweepDeps): Promise<SweepResult> {
 const DELIVERY_RETENTION_DAYS = 30;
 
 /** Deletes deliveries that ended more than 30 days ago, a page at a time; answers how many. */
-export function purgeDeliveries(deps: Pick<SweepDeps, "store" | "now">): Promise<number> {
+export function purgeDeliveries(deps: Pick<DeliverySweepDeps, "store" | "now">): Promise<number> {
   const before = new Date(deps.now().getTime() - DELIVERY_RETENTION_DAYS * 24 * 3600 * 1000);
   return deps.store.purge(before, SWEEP_PAGE);
 }
