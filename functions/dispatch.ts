@@ -1,7 +1,7 @@
 /**
  * The Dispatch function: admits queued jobs while upstream slots are free and starts their
- * executions (admission/dispatch.ts), then completes the batches whose last job ended
- * (batches/progress.ts). Woken asynchronously after every enqueue, slot release and last batch job,
+ * executions (usecases/admission/dispatch.ts), then completes the batches whose last job ended
+ * (usecases/batches/batch-progress.ts). Woken asynchronously after every enqueue, slot release and last batch job,
  * and every minute by a schedule, which also runs the sweeps first.
  */
 import {

@@ -2,7 +2,7 @@
  * What tells an operator something is wrong: CloudWatch alarms, all to one SNS topic (emailed to
  * ALERT_EMAIL when the deployer set it at synth), and a dashboard of reelay's metrics beside the
  * Step Functions and API Gateway ones. reelay's own metrics are the catalog's
- * (core/metrics/names.ts), published as EMF by the functions; an alarm reads the dimension set
+ * (core/domain/metrics/names.ts), published as EMF by the functions; an alarm reads the dimension set
  * ALARM_DIMENSIONS names for it. No data is never an alarm: a quiet deployment publishes nothing.
  */
 import { Duration, type Stack } from "aws-cdk-lib";

@@ -30,7 +30,7 @@ import {
   queuedJob,
   startHarness,
   type Harness,
-} from "../../packages/core/test/pipeline/harness.ts";
+} from "../../packages/core/test/usecases/pipeline/harness.ts";
 
 const HISTORY_LIMIT = 25_000;
 /** ASL's default MaxAttempts for a retrier that names none. */

@@ -13,7 +13,7 @@ import {
   harnessPerTest,
   queuedJob,
   type Harness,
-} from "../../packages/core/test/pipeline/harness.ts";
+} from "../../packages/core/test/usecases/pipeline/harness.ts";
 import { jobFlowHandlers } from "@reelay/local/handlers";
 
 const MB = 1024 * 1024;

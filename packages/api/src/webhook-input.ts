@@ -4,7 +4,7 @@
  * are the contract's own; `webhook_url` and `webhook_events` in a batch's JSON body (or the same
  * headers with a JSONL one). Its deliveries are signed with the webhook secret of the key that asked
  * (`reelay keys create` shows it once), so the deployment's own key, which has none, cannot ask.
- * The URL is user input: it gets the managed subscribers' check (webhooks/url-guard.ts) at create,
+ * The URL is user input: it gets the managed subscribers' check (domain/webhooks/url-guard.ts) at create,
  * a 400 whose code names why.
  */
 import { ReelayError } from "@reelay/core";

@@ -1,7 +1,7 @@
 /**
  * The dispatcher on one machine: what the Dispatch function and its schedule are on AWS. A wake
  * runs core's dispatch() in this process; wakes that arrive during a run make one more run, so
- * none is lost. A timer sweeps (admission/sweep.ts) and dispatches again every few seconds, and a
+ * none is lost. A timer sweeps (usecases/admission/queue-sweep.ts) and dispatches again every few seconds, and a
  * run held back by the create rate sets a timer for when the next create is due.
  */
 import {

@@ -1,8 +1,11 @@
 /**
- * The ports between reelay's parts: what one part asks of another without knowing which platform
- * answers. Each has an AWS side (Step Functions, EventBridge) and a local side (the in-process
- * interpreter, a JSONL file), chosen once by the wiring (`wiring/wire-pipeline.ts`, `functions/support/`,
- * `packages/local`).
+ * The ports between reelay's parts: what the use cases ask of the platform without knowing which
+ * one answers. The flow's ports (starter, stopper, events, waker, metrics) have an AWS side (Step
+ * Functions, EventBridge) and a local side (the in-process interpreter, a JSONL file), chosen once
+ * by the wiring (`wiring/wire-pipeline.ts`, `functions/support/`, `packages/local`). The stores'
+ * ports (`...Port`, below) are implemented by the classes of the same name in adapters/ (DynamoDB,
+ * S3, the upstream's HTTP API): the use cases are typed by these, and only the wiring names the
+ * classes.
  */
 import type { Readable } from "node:stream";
 import type {
@@ -76,7 +79,7 @@ export type Clock = () => Date;
 
 /**
  * Where the pipeline's metrics go: the local stack's Prometheus registry (`GET /metrics`), or the
- * CloudWatch embedded metric format on AWS. Typed on the catalog (metrics/names.ts), so a name
+ * CloudWatch embedded metric format on AWS. Typed on the catalog (domain/metrics/names.ts), so a name
  * that is not there, or a label it does not have, fails to compile. Recording never throws and
  * never waits: a metric must not fail a job.
  */
@@ -90,6 +93,7 @@ export interface Metrics {
   set<N extends MetricNameOf<"gauge">>(name: N, labels: MetricLabels<N>, value: number): void;
 }
 
+/** An object in the bucket, as ObjectStorePort reports it. */
 export interface ObjectInfo {
   bucket: string;
   key: string;

@@ -44,7 +44,7 @@ export interface Config {
   apiUrl: string;
   /** Model used for `inbox/*.txt` drops and CLI prompts without --model. */
   defaultModel: string;
-  /** Admission control against the upstream account's limits (admission/settings.ts). */
+  /** Admission control against the upstream account's limits (domain/admission/settings.ts). */
   admission: AdmissionSettings;
   /** The operator's price table (REELAY_PRICES); undefined = no prices, costs are null. */
   prices: PriceTable | undefined;
@@ -56,7 +56,7 @@ export interface Config {
   alertEmail: string | undefined;
   /** Local stack: who receives terminal events as Standard Webhooks (REELAY_WEBHOOKS). */
   webhooks: WebhookSubscriber[];
-  /** Waits in seconds before each delivery attempt (REELAY_WEBHOOK_SCHEDULE, webhooks/schedule.ts). */
+  /** Waits in seconds before each delivery attempt (REELAY_WEBHOOK_SCHEDULE, domain/webhooks/schedule.ts). */
   webhookSchedule: readonly number[];
   /**
    * Local stack: finished jobs older than this many days are pruned, record and objects
@@ -70,7 +70,7 @@ export interface Config {
     bucketName: string | undefined;
     eventBusName: string;
     stateMachineArn: string | undefined;
-    /** The Dispatch function that admits queued jobs (admission/dispatch.ts). */
+    /** The Dispatch function that admits queued jobs (usecases/admission/dispatch.ts). */
     dispatchFunctionName: string | undefined;
   };
 }
@@ -211,7 +211,7 @@ export function loadConfig(env: Env = process.env): Config {
     upstreamApiKey: nonEmpty(env, "REELAY_UPSTREAM_API_KEY"),
     jobTimeoutS: positiveInt(env, "REELAY_JOB_TIMEOUT_S", undefined, {
       value: MAX_JOB_TIMEOUT_S,
-      why: " seconds (the longest job deadline; see polling/policy.ts)",
+      why: " seconds (the longest job deadline; see domain/polling/policy.ts)",
     }),
     maxOutputBytes: positiveInt(env, "REELAY_MAX_OUTPUT_BYTES", DEFAULT_MAX_OUTPUT_BYTES) as number,
     apiUrl: nonEmpty(env, "REELAY_API_URL") ?? `http://${host}:${port}`,

@@ -43,7 +43,7 @@ export interface WiringInput {
   clients: PlatformClients;
   events: EventSink;
   upstream: UpstreamClient;
-  /** Wakes the platform's dispatcher (admission/dispatch.ts) after a job is queued or a slot is freed. */
+  /** Wakes the platform's dispatcher (usecases/admission/dispatch.ts) after a job is queued or a slot is freed. */
   waker: DispatchWaker;
   /** Where the pipeline's metrics go (Prometheus locally, EMF on AWS); absent = none. */
   metrics?: Metrics;

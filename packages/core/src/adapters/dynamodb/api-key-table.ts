@@ -37,7 +37,7 @@ export interface ApiKeyRecord {
   hint: string;
   createdAt: string;
   revokedAt?: string;
-  /** What the key may spend per period (money/budget.ts); absent = no limit. */
+  /** What the key may spend per period (adapters/dynamodb/budget-ledger.ts); absent = no limit. */
   budget?: Budget;
 }
 

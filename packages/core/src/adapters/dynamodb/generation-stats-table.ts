@@ -1,7 +1,7 @@
 /**
  * Observed generation times per model and duration, as items of the jobs table (no other resource):
  * pk `stats#<model>#<duration_sec | default>`, a sample counter `n` and one counter per histogram
- * bucket (`b<index>`, polling/history.ts). A sample is one UpdateItem of ADDs, atomic on its own, so
+ * bucket (`b<index>`, domain/polling/history.ts). A sample is one UpdateItem of ADDs, atomic on its own, so
  * any number of finishing jobs may record at once and every sample counts. The items carry no
  * gsi1pk, so the job listing never sees them.
  */

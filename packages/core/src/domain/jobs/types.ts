@@ -99,10 +99,10 @@ export interface Job {
   /** The batch the job belongs to, and its line there. */
   batchId?: string;
   batchLine?: number;
-  /** Usage and cost as the job was made (money/estimate.ts); absent on records older than estimates. */
+  /** Usage and cost as the job was made (domain/money/estimate.ts); absent on records older than estimates. */
   estimate?: Estimate;
   /**
-   * What the job holds of its key's and the deployment's budgets until it ends (money/budget.ts);
+   * What the job holds of its key's and the deployment's budgets until it ends (adapters/dynamodb/budget-ledger.ts);
    * absent until reserved (at create through the API, at admission for batches and drops).
    */
   reservations?: Reservation[];

@@ -65,7 +65,7 @@ export const DENSE_FROM_QUANTILE = 0.05;
 /** Past this quantile the task is slower than nearly all before it: back to the backoff schedule. */
 export const TAIL_QUANTILE = 0.99;
 
-/** Observed generation times for the job's model and duration (polling/history.ts). */
+/** Observed generation times for the job's model and duration (domain/polling/history.ts). */
 export interface PollingHistory {
   history?: GenerationHistory;
 }

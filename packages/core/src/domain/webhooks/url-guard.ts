@@ -2,7 +2,7 @@
  * A subscriber URL a user gave (a managed subscriber), checked when it is given: a 400 naming why
  * is better than a delivery that is dead on its first attempt. The names that are never public are
  * judged by name (`localhost`, `*.internal`, the metadata service's names), IP literals by address,
- * and other names by every address they resolve to now. The delivery guard (net/guarded-fetch.ts)
+ * and other names by every address they resolve to now. The delivery guard (adapters/net/guarded-fetch.ts)
  * still checks again at each attempt, so a name that later resolves elsewhere is refused then.
  */
 import { classifyAddress, type AddressKind } from "../net/address.ts";

@@ -47,7 +47,7 @@ function contentLength(headers: Headers): number | undefined {
 }
 
 /**
- * `fetcher` is the deployment's guarded fetch (net/guarded-fetch.ts): its refusals (url_forbidden,
+ * `fetcher` is the deployment's guarded fetch (adapters/net/guarded-fetch.ts): its refusals (url_forbidden,
  * output_too_large, output_content_type) are permanent and pass through as they are.
  */
 export async function copyUrlToS3(

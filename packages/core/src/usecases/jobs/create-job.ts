@@ -18,7 +18,7 @@ export interface NewJobInput {
   jobId?: string;
   /** See Job.requestHash. */
   requestHash?: string;
-  /** Admission order among the caller's own jobs (admission/settings.ts); absent = the source's default. */
+  /** Admission order among the caller's own jobs (domain/admission/settings.ts); absent = the source's default. */
   priority?: Priority;
   /** The batch the job is made for, and its line there. */
   batch?: { id: string; line: number };

@@ -15,7 +15,7 @@ export interface PipelineDeps {
   objects: ObjectStorePort;
   upstream: UpstreamClientPort;
   events: EventSink;
-  /** For output downloads: the deployment's guardedFetch (net/policy.ts outputFetchPolicy), never a bare fetch. */
+  /** For output downloads: the deployment's guardedFetch (domain/net/policy.ts outputFetchPolicy), never a bare fetch. */
   fetch: typeof fetch;
   now: Clock;
   /** Config.jobTimeoutS: replaces the per-job deadline formula. */
@@ -33,8 +33,8 @@ export interface PipelineDeps {
   admission?: AdmissionControl;
   /** Counts a batch job's end toward its batch; absent = no batches here. */
   batches?: Pick<BatchTracker, "jobEnded">;
-  /** Settles an ended job's budget reservation to what it cost (money/budget.ts). */
+  /** Settles an ended job's budget reservation to what it cost (adapters/dynamodb/budget-ledger.ts). */
   budgets?: Pick<BudgetLedgerPort, "settle">;
-  /** Where the steps' metrics go (metrics/record.ts); absent = none. */
+  /** Where the steps' metrics go (usecases/metrics/record-metrics.ts); absent = none. */
   metrics?: Metrics;
 }

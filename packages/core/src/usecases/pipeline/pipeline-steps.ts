@@ -4,7 +4,7 @@
  * resumed by the local stack does the right thing: never a second upstream task, never a terminal
  * job moved, never a second event. Submit, Download and Finish open with the conditional write
  * their usual case needs (its answer is the record); only when its condition fails (a repeat, a
- * resume, a cancel) do they read the record and decide from it, as they always did.
+ * resume, a cancel) do they read the record and decide from it.
  */
 import type { ErrorCode } from "../../domain/error-codes.ts";
 import { isReelayError, ReelayError } from "../../domain/errors.ts";
@@ -215,8 +215,8 @@ export function submit(deps: PipelineDeps, input: { jobId: string }): Promise<Fl
     if (outputUrls.length > 0)
       return { ...state, outcome: "succeeded", waitSeconds: 0, outputUrls };
     // Resumed after the upstream task succeeded (a crash before or during the download): nothing to
-    // wait for, and its temporary URLs are ageing. Waiting here made a stack restarted every few
-    // seconds with many jobs downloading fall behind for good (the crash soak).
+    // wait for, and its temporary URLs are ageing; a wait here would let a stack restarted every
+    // few seconds with many jobs downloading fall behind for good.
     if (job.upstreamDoneAt !== undefined) return { ...state, waitSeconds: 0 };
     if (job.polls > 0 || job.submittedAt === undefined) return state;
     // The first look, timed from the create by what this model and duration took before.

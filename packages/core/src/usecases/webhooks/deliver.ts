@@ -15,7 +15,7 @@ export const ATTEMPT_TIMEOUT_MS = 10_000;
 const RESPONSE_KEPT_BYTES = 1024;
 
 export interface AttemptIo {
-  /** The deployment's guarded fetch (net/policy.ts webhookFetchPolicy); its refusals are final. */
+  /** The deployment's guarded fetch (domain/net/policy.ts webhookFetchPolicy); its refusals are final. */
   fetch: typeof globalThis.fetch;
   now: () => Date;
   timeoutMs?: number;

@@ -39,7 +39,7 @@ const ADMIN_OWNER = "local";
 export interface OwnWebhooks {
   jobs: Pick<JobStorePort, "get">;
   batches: { get(id: string): Promise<Pick<Batch, "webhook" | "source"> | undefined> };
-  /** The secrets signing a key's jobs' webhooks now (keys/store.ts). */
+  /** The secrets signing a key's jobs' webhooks now (adapters/dynamodb/api-key-table.ts). */
   secretsOf(keyId: string): Promise<string[]>;
 }
 
