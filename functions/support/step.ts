@@ -5,7 +5,11 @@
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
 import { ReelayError, type FailureInput, type FlowState } from "@reelay/core/domain";
-import { JOB_FLOW_STATE_NAMES, UPSTREAM_STEPS, type JobFlowStep } from "@reelay/flow/steps";
+import {
+  JOB_FLOW_STATE_NAMES,
+  UPSTREAM_STEPS,
+  type JobFlowStep,
+} from "@reelay/flow/job-flow-names";
 import {
   type PipelineDeps,
   download,

@@ -23,7 +23,7 @@ import {
   MAX_JOB_TIMEOUT_S,
 } from "@reelay/core/domain";
 import { JOB_FLOW_TIMEOUT } from "@reelay/flow/job-flow";
-import { STEP_LAMBDA_TIMEOUT_S } from "@reelay/flow/steps";
+import { STEP_LAMBDA_TIMEOUT_S } from "@reelay/flow/job-flow-names";
 import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
 import { poll, submit } from "@reelay/core/usecases";
 import {

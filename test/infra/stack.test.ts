@@ -10,7 +10,7 @@ import {
   LAMBDA_SERVICE_ERRORS,
   STEP_LAMBDA_TIMEOUT_S,
   STEP_MEMORY_MB,
-} from "@reelay/flow/steps";
+} from "@reelay/flow/job-flow-names";
 import { STEP_HANDLERS } from "../../stacks/ReelayStack.ts";
 import { UPLOADS_EXPIRE_DAYS } from "../../stacks/storage.ts";
 import { aslFromResolved } from "@reelay/flow/synth-definition";

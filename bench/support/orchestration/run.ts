@@ -16,7 +16,7 @@ import {
   JOB_FLOW_STEPS,
   STEP_MEMORY_MB,
   type JobFlowStep,
-} from "@reelay/flow/steps";
+} from "@reelay/flow/job-flow-names";
 import {
   runJobFlowLocally,
   type ExecutionEvent,

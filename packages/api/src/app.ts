@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { bearerAuth } from "./auth.ts";
 import { dashboardRoutes } from "./dashboard/routes.ts";
-import { resolveDeps, type ApiDeps, type ApiEnv } from "./deps.ts";
+import { resolveDeps, type ApiDeps, type ApiEnv } from "./api-deps.ts";
 import { shownInput } from "@reelay/core/domain";
 import { errorBody, handleError, sendError } from "./errors.ts";
 import { jobAccess } from "./ownership.ts";

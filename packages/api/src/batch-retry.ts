@@ -18,7 +18,7 @@ import {
   failureClassOf,
   isRetryableClass,
 } from "@reelay/core/domain";
-import type { ResolvedDeps } from "./deps.ts";
+import type { ResolvedDeps } from "./api-deps.ts";
 
 function notRetryable(message: string): ReelayError {
   return new ReelayError("not_retryable", message, { status: 409 });

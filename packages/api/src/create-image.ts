@@ -2,7 +2,7 @@
 import { ReelayError, validate } from "@reelay/core";
 import type { Job } from "@reelay/core/domain";
 import { invalidRequest, recordAndStart, type CreateInput } from "./create.ts";
-import type { ResolvedDeps } from "./deps.ts";
+import type { ResolvedDeps } from "./api-deps.ts";
 
 function wrongEndpoint(): ReelayError {
   return new ReelayError(

@@ -19,7 +19,7 @@ import {
   type ValidationResult,
 } from "@reelay/core";
 import { createJob, emitOnce } from "@reelay/core/usecases";
-import type { Caller, ResolvedDeps } from "./deps.ts";
+import type { Caller, ResolvedDeps } from "./api-deps.ts";
 import { assertSameRequest, idempotentJobId, requestHashOf } from "./idempotency.ts";
 
 export interface CreateInput {

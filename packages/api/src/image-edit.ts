@@ -9,7 +9,7 @@ import { defaultCatalog, ReelayError, validate, type ImageModelSpec } from "@ree
 import { replacePlaceholders, withPlaceholders } from "@reelay/core/usecases";
 import { newJobId, type Job } from "@reelay/core/domain";
 import { invalidRequest, recordAndStart, type CreateInput } from "./create.ts";
-import type { ResolvedDeps } from "./deps.ts";
+import type { ResolvedDeps } from "./api-deps.ts";
 import { idempotentJobId } from "./idempotency.ts";
 import type { EditForm } from "./multipart.ts";
 

@@ -8,7 +8,7 @@ import type { MiddlewareHandler } from "hono";
 import { shownInput } from "@reelay/core/domain";
 import type { JobStore } from "@reelay/core/adapters";
 import { forbidden, isAdmin, mayAccess } from "./auth.ts";
-import type { ApiEnv } from "./deps.ts";
+import type { ApiEnv } from "./api-deps.ts";
 
 const JOB_PATH = /^\/v1\/(?:jobs|video\/tasks|image\/tasks)\/([^/]+)/;
 

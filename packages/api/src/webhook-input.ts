@@ -11,7 +11,7 @@ import { ReelayError } from "@reelay/core";
 import { type JobWebhook, WEBHOOK_EVENT_TYPES, checkWebhookUrl } from "@reelay/core/domain";
 import { systemResolver } from "@reelay/core/adapters";
 import { isAdmin } from "./auth.ts";
-import type { Caller, ResolvedDeps } from "./deps.ts";
+import type { Caller, ResolvedDeps } from "./api-deps.ts";
 
 const WEBHOOK_HEADER = "X-Reelay-Webhook";
 const WEBHOOK_EVENTS_HEADER = "X-Reelay-Webhook-Events";

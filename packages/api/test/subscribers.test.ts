@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DeliveryStore, SubscriberStore } from "@reelay/core/adapters";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
-import type { Caller } from "../src/deps.ts";
+import type { Caller } from "../src/api-deps.ts";
 import { API_KEY, harness } from "./support/harness.ts";
 
 let aws: LocalAws;

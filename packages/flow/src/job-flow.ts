@@ -20,7 +20,7 @@ import {
   LAMBDA_SERVICE_ERRORS,
   STEP_LAMBDA_TIMEOUT_S,
   type JobFlowStep,
-} from "./steps.ts";
+} from "./job-flow-names.ts";
 
 const TASK_TIMEOUT_MARGIN_S = 15;
 

@@ -18,7 +18,7 @@ import {
   jobContext,
   type LogContext,
 } from "@reelay/core/domain";
-import { JOB_FLOW_STATE_NAMES } from "@reelay/flow/steps";
+import { JOB_FLOW_STATE_NAMES } from "@reelay/flow/job-flow-names";
 import { executionName } from "@reelay/core/usecases";
 import type { Logger } from "./log.ts";
 

@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import type { AdmissionControl } from "@reelay/core/usecases";
 import { forbidden, isAdmin } from "../auth.ts";
-import type { ApiEnv } from "../deps.ts";
+import type { ApiEnv } from "../api-deps.ts";
 
 export function admissionRoutes(admission: AdmissionControl): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();

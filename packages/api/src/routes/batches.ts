@@ -21,7 +21,7 @@ import { mayAccess, ownerFilter } from "../auth.ts";
 import { checkLines, parseBatchBody } from "../batch-body.ts";
 import { retryBatch } from "../batch-retry.ts";
 import { jsonBodyLimit } from "../body.ts";
-import { type ApiEnv, type Caller, cancelDepsOf, type ResolvedDeps } from "../deps.ts";
+import { type ApiEnv, type Caller, cancelDepsOf, type ResolvedDeps } from "../api-deps.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
 import { PRIORITY_HEADER, readPriority } from "../priority.ts";
 import { HEADER_PATHS, headerWebhook, readJobWebhook } from "../webhook-input.ts";

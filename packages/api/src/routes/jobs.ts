@@ -17,7 +17,7 @@ import {
 import { ownerFilter } from "../auth.ts";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import { retryJob } from "../retry.ts";
-import { type ApiEnv, cancelDepsOf, type ResolvedDeps } from "../deps.ts";
+import { type ApiEnv, cancelDepsOf, type ResolvedDeps } from "../api-deps.ts";
 import { jobView, withQueuePosition } from "../views.ts";
 
 function badQuery(path: string, message: string): ReelayError {

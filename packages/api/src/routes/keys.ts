@@ -8,7 +8,7 @@ import { type ApiKeyRecord, type ApiKeyStore, BudgetLedger } from "@reelay/core/
 import { type Budget, parseBudget, fromMicros } from "@reelay/core/domain";
 import { forbidden, isAdmin } from "../auth.ts";
 import { jsonBodyLimit, parseJson } from "../body.ts";
-import type { ApiEnv } from "../deps.ts";
+import type { ApiEnv } from "../api-deps.ts";
 
 const MAX_NAME = 100;
 

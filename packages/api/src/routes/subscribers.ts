@@ -8,7 +8,7 @@ import { ReelayError } from "@reelay/core";
 import { systemResolver } from "@reelay/core/adapters";
 import { SubscriberInputSchema, subscriberRecord, checkWebhookUrl } from "@reelay/core/domain";
 import { jsonBodyLimit, parseJson } from "../body.ts";
-import type { ApiEnv, WebhookApiDeps } from "../deps.ts";
+import type { ApiEnv, WebhookApiDeps } from "../api-deps.ts";
 
 type Managed = NonNullable<WebhookApiDeps["managed"]>;
 

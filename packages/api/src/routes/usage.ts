@@ -15,7 +15,7 @@ import {
   usageReport,
 } from "@reelay/core/domain";
 import { isAdmin, ownerFilter } from "../auth.ts";
-import type { ApiEnv, Caller, ResolvedDeps } from "../deps.ts";
+import type { ApiEnv, Caller, ResolvedDeps } from "../api-deps.ts";
 
 /** The most jobs one report counts (a Lambda answers within API Gateway's 30 s). */
 const MAX_REPORT_JOBS = 100_000;

@@ -16,7 +16,7 @@ import { eventNotFound, replay } from "@reelay/core/usecases";
 import type { JobStore } from "@reelay/core/adapters";
 import { forbidden, isAdmin } from "../auth.ts";
 import { jsonBodyLimit, parseJson } from "../body.ts";
-import type { ApiEnv, WebhookApiDeps } from "../deps.ts";
+import type { ApiEnv, WebhookApiDeps } from "../api-deps.ts";
 import { readLimit, readOneOf } from "./jobs.ts";
 
 /** A delivery as the log shows it: no body, and the URL without its query (it may hold a token). */

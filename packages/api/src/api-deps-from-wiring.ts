@@ -2,7 +2,7 @@
 import type { ExecutionStopper } from "@reelay/core/usecases";
 import { pricesOf, type Wiring } from "@reelay/core/wiring";
 import { keyStoreAuthenticator } from "./auth.ts";
-import type { ApiDeps } from "./deps.ts";
+import type { ApiDeps } from "./api-deps.ts";
 
 /** What a platform adds to its wiring for the API: how jobs start and stop, and the admin key. */
 export interface PlatformApi extends Partial<ApiDeps> {
