@@ -1,7 +1,8 @@
 /**
  * The import rules `npm run check` enforces (design rule 11): core in layers, domain <- use cases
  * <- adapters <- the composition root (wiring/ and src/index.ts), imports only going down, no AWS
- * SDK below the adapters, nothing outside core past its exports map, and no import cycle anywhere.
+ * SDK below the adapters, nothing outside core (or the API package) past its exports map, and no
+ * import cycle anywhere.
  * Type-only imports count (tsPreCompilationDeps): a type is as much a dependency as a value.
  */
 const CORE = "^packages/core/src/";
@@ -49,6 +50,13 @@ module.exports = {
         path: CORE,
         pathNot: `${CORE}((domain|usecases|adapters|wiring)/)?index\\.ts$`,
       },
+    },
+    {
+      name: "api-only-through-its-exports",
+      comment: "Outside packages/api, the API package is imported through its index.",
+      severity: "error",
+      from: { pathNot: "^packages/api/" },
+      to: { path: "^packages/api/src/", pathNot: "^packages/api/src/index\\.ts$" },
     },
     {
       name: "no-circular",

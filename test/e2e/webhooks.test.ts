@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DeliveryListSchema } from "@reelay/api/openapi/webhook-operations";
+import { DeliveryListSchema } from "@reelay/api";
 import {
   startReceiver,
   type Receiver,
