@@ -6,10 +6,9 @@
  */
 import { apiDepsFrom, createApp } from "@reelay/api";
 import { handle } from "hono/aws-lambda";
-import { DeliveryStore } from "@reelay/core/webhooks/deliveries";
-import { SubscriberStore } from "@reelay/core/webhooks/managed";
+import { DeliveryStore, SubscriberStore } from "@reelay/core/adapters";
 import { awsProcess, awsStopper, awsWiring } from "./support/deps.ts";
-import type { JobStarter } from "@reelay/core/ports";
+import type { JobStarter } from "@reelay/core/usecases";
 import { withMetrics } from "./support/metrics.ts";
 import { readSecret } from "./support/secrets.ts";
 import { sendApiSegment } from "./support/xray.ts";

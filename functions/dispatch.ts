@@ -1,13 +1,16 @@
 /**
  * The Dispatch function: admits queued jobs while upstream slots are free and starts their
- * executions (admission/dispatch.ts), then completes the batches whose last job ended
- * (batches/progress.ts). Woken asynchronously after every enqueue, slot release and last batch job,
+ * executions (usecases/admission/dispatch.ts), then completes the batches whose last job ended
+ * (usecases/batches/batch-progress.ts). Woken asynchronously after every enqueue, slot release and last batch job,
  * and every minute by a schedule, which also runs the sweeps first.
  */
-import { dispatch } from "@reelay/core/admission/dispatch";
-import { sweep } from "@reelay/core/admission/sweep";
-import { completeDueBatches, completeStaleBatches } from "@reelay/core/batches/progress";
-import { recordAdmission } from "@reelay/core/metrics/admission";
+import {
+  dispatch,
+  sweep,
+  completeDueBatches,
+  completeStaleBatches,
+  recordAdmission,
+} from "@reelay/core/usecases";
 import { awsProcess, awsStarter, awsWiring } from "./support/deps.ts";
 import { functionLogger } from "./support/log.ts";
 import { withMetrics } from "./support/metrics.ts";

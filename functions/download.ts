@@ -1,5 +1,5 @@
 /** Job flow state "Download": the state machine invokes this with the flow state. */
-import { collectGarbageForCopies } from "@reelay/core/storage/copier-gc";
+import { collectGarbageForCopies } from "@reelay/core/adapters";
 import { runStep } from "./support/step.ts";
 
 // This function's work is streaming outputs into the bucket (see copier-gc.ts).

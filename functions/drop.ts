@@ -1,5 +1,5 @@
 /** S3 notification for inbox/: each object becomes jobs or a rejected/ entry (core's ingestDrop). */
-import { ingestDrop } from "@reelay/core/drops/ingest";
+import { ingestDrop } from "@reelay/core/usecases";
 import { dropDepsFrom } from "@reelay/core/wiring";
 import type { S3NotificationEvent } from "./support/aws-events.ts";
 import { awsProcess, awsWiring } from "./support/deps.ts";

@@ -10,17 +10,28 @@
  *   Webhooks, and records each attempt; deletes deliveries that ended more than 30 days ago.
  * Only ids, hosts and counts are logged: never a secret.
  */
-import { guardedFetch } from "@reelay/core/net/guarded-fetch";
-import { webhookFetchPolicy } from "@reelay/core/net/policy";
-import { DeliveryStore } from "@reelay/core/webhooks/deliveries";
-import { enqueueEvent } from "@reelay/core/webhooks/outbox";
-import { type BridgeEnvelope, eventFromBridge } from "@reelay/core/webhooks/payload";
-import { JobStore } from "@reelay/core/jobs/store";
-import { SubscriberStore } from "@reelay/core/webhooks/managed";
-import { ownWebhooks } from "@reelay/core/webhooks/own";
-import { parseSubscribersText } from "@reelay/core/webhooks/subscribers";
-import { ownerFromJobs, type Subscribers, targetsFor } from "@reelay/core/webhooks/targets";
-import { purgeDeliveries, type SweepDeps, sweepDeliveries } from "@reelay/core/webhooks/sweep";
+import {
+  guardedFetch,
+  DeliveryStore,
+  JobStore,
+  SubscriberStore,
+  ownWebhooks,
+} from "@reelay/core/adapters";
+import {
+  webhookFetchPolicy,
+  type BridgeEnvelope,
+  eventFromBridge,
+  parseSubscribersText,
+} from "@reelay/core/domain";
+import {
+  enqueueEvent,
+  ownerFromJobs,
+  type Subscribers,
+  targetsFor,
+  purgeDeliveries,
+  type DeliverySweepDeps,
+  sweepDeliveries,
+} from "@reelay/core/usecases";
 import { awsProcess } from "./support/deps.ts";
 import { functionLogger } from "./support/log.ts";
 import { withMetrics } from "./support/metrics.ts";
@@ -36,7 +47,7 @@ const subscribers: Subscribers = {
   own: ownWebhooks(clients.db, clients.tableName),
 };
 const now = () => new Date();
-const deps: SweepDeps = {
+const deps: DeliverySweepDeps = {
   store,
   subscribers,
   schedule: config.webhookSchedule,

@@ -5,7 +5,7 @@
  * misstates what was made, charged or spent.
  */
 
-import type { UsageRow } from "@reelay/core/money/report";
+import type { UsageRow } from "@reelay/core/domain";
 
 /** A usage row (the type only: the recount below is written apart from the report's own code). */
 type UsageTotals = Omit<UsageRow, "failures"> & { failures: Record<string, number> };

@@ -4,8 +4,8 @@
  * alarms and dashboard over them; each part in its own file, composed here.
  */
 import { Config, type StackContext } from "sst/constructs";
-import { loadConfig } from "@reelay/core/config";
-import { ReelayError } from "@reelay/core/errors";
+import { loadConfig } from "@reelay/core/wiring";
+import { ReelayError } from "@reelay/core/domain";
 import { createAlarms } from "./alarms.ts";
 import { admissionEnvironment, createDispatcher, dispatchName } from "./admission.ts";
 import { createApi } from "./api.ts";

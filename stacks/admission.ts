@@ -1,7 +1,7 @@
 /**
  * Admission on AWS: the Dispatch function admits queued jobs while upstream slots are free and
  * starts their executions. Every enqueue and slot release wakes it with an asynchronous invoke; a
- * one-minute schedule runs the sweep (admission/sweep.ts) and covers a wake that was lost.
+ * one-minute schedule runs the sweep (usecases/admission/queue-sweep.ts) and covers a wake that was lost.
  *
  * Its name is fixed, so the functions that wake it find it by name and ARN: the step functions
  * wake it and it starts the state machine that invokes them, and a reference to its resource from
@@ -14,7 +14,7 @@ import * as events from "aws-cdk-lib/aws-events";
 import * as targets from "aws-cdk-lib/aws-events-targets";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { Function as SstFunction, type Stack as SstStack } from "sst/constructs";
-import type { AdmissionSettings } from "@reelay/core/admission/settings";
+import type { AdmissionSettings } from "@reelay/core/domain";
 import {
   allowBatchResults,
   allowPutEvents,

@@ -2,7 +2,7 @@
  * What tells an operator something is wrong: CloudWatch alarms, all to one SNS topic (emailed to
  * ALERT_EMAIL when the deployer set it at synth), and a dashboard of reelay's metrics beside the
  * Step Functions and API Gateway ones. reelay's own metrics are the catalog's
- * (core/metrics/names.ts), published as EMF by the functions; an alarm reads the dimension set
+ * (core/domain/metrics/names.ts), published as EMF by the functions; an alarm reads the dimension set
  * ALARM_DIMENSIONS names for it. No data is never an alarm: a quiet deployment publishes nothing.
  */
 import { Duration, type Stack } from "aws-cdk-lib";
@@ -14,8 +14,12 @@ import * as kms from "aws-cdk-lib/aws-kms";
 import * as sns from "aws-cdk-lib/aws-sns";
 import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
-import type { ALARM_DIMENSIONS } from "@reelay/core/metrics/alarm-dimensions";
-import { METRICS, METRICS_NAMESPACE, type MetricName } from "@reelay/core/metrics/names";
+import {
+  type ALARM_DIMENSIONS,
+  METRICS,
+  METRICS_NAMESPACE,
+  type MetricName,
+} from "@reelay/core/domain";
 
 const PERIOD = Duration.minutes(5);
 /** The failure rate is judged over a longer window, so a few jobs make a rate worth reading. */

@@ -14,7 +14,7 @@ import {
   STEP_LAMBDA_TIMEOUT_S,
   STEP_MEMORY_MB,
   UPSTREAM_STEPS,
-} from "@reelay/flow/steps";
+} from "@reelay/flow/job-flow-names";
 import { jobFlowStateMachineProps } from "@reelay/flow/synth-definition";
 import {
   allowManifests,

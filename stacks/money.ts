@@ -3,8 +3,8 @@
  * settings: checked by loadConfig when the app is synthesized, then handed to every function as
  * the same text, so the table's version (its sha256) is the same on AWS as where it was checked.
  */
-import { ReelayError } from "@reelay/core/errors";
-import type { Config } from "@reelay/core/config";
+import { ReelayError } from "@reelay/core/domain";
+import type { Config } from "@reelay/core/wiring";
 
 /** Lambda holds at most 4 KB of environment in all; the other settings take well under 1 KB. */
 const MAX_MONEY_ENV_BYTES = 3_000;

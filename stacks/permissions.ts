@@ -4,7 +4,19 @@
  * anywhere. The infra test "grants each reelay function exactly these permissions" is the statement
  * of truth for the result.
  */
-import { KEYS_LIST_PARTITION } from "@reelay/core/keys/store";
+import {
+  KEYS_LIST_PARTITION,
+  ADMISSION_KEY,
+  QUEUE_KEY_PREFIX,
+  QUEUE_PARTITION,
+  BATCHES_DUE_KEY,
+  BATCHES_PARTITION,
+  JOBS_LIST_INDEX,
+  BUDGET_KEY_PREFIX,
+  DELIVERY_PARTITION_PREFIX,
+  SUBSCRIBER_ID_PREFIX,
+  SUBSCRIBERS_PARTITION,
+} from "@reelay/core/adapters";
 import { ArnFormat, Stack } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
@@ -12,17 +24,14 @@ import type * as events from "aws-cdk-lib/aws-events";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
-import { ADMISSION_KEY, QUEUE_KEY_PREFIX, QUEUE_PARTITION } from "@reelay/core/admission/store";
-import { BATCHES_DUE_KEY, BATCHES_PARTITION } from "@reelay/core/batches/store";
-import { BATCH_ID_PREFIX } from "@reelay/core/batches/types";
-import { GENERATION_STATS_KEY_PREFIX } from "@reelay/core/jobs/generation-stats";
-import { JOB_ID_PREFIXES } from "@reelay/core/jobs/ids";
-import { JOBS_LIST_INDEX } from "@reelay/core/jobs/schema";
-import { manifestKey } from "@reelay/core/pipeline/outputs";
-import { resultsKey } from "@reelay/core/batches/progress";
-import { BUDGET_KEY_PREFIX } from "@reelay/core/money/budget";
-import { DELIVERY_ID_PREFIX, DELIVERY_PARTITION_PREFIX } from "@reelay/core/webhooks/deliveries";
-import { SUBSCRIBER_ID_PREFIX, SUBSCRIBERS_PARTITION } from "@reelay/core/webhooks/managed";
+import {
+  BATCH_ID_PREFIX,
+  GENERATION_STATS_KEY_PREFIX,
+  JOB_ID_PREFIXES,
+  manifestKey,
+  DELIVERY_ID_PREFIX,
+} from "@reelay/core/domain";
+import { resultsKey } from "@reelay/core/usecases";
 
 export type TableAction =
   | "GetItem"

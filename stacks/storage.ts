@@ -7,7 +7,7 @@ import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as events from "aws-cdk-lib/aws-events";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
-import { JOBS_TABLE_SCHEMA } from "@reelay/core/jobs/schema";
+import { JOBS_TABLE_SCHEMA } from "@reelay/core/adapters";
 
 /**
  * An image edit's uploaded references are fetched by the upstream once, through links signed for

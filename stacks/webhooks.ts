@@ -12,7 +12,7 @@ import * as targets from "aws-cdk-lib/aws-events-targets";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import { Config, Function as SstFunction } from "sst/constructs";
 import type { Stack } from "sst/constructs";
-import { BATCH_COMPLETED, DETAIL_TYPES, EVENT_SOURCE } from "@reelay/core/events/types";
+import { BATCH_COMPLETED, DETAIL_TYPES, EVENT_SOURCE } from "@reelay/core/domain";
 import { allowTable } from "./permissions.ts";
 
 /** A sweep takes pages for 60 s at most; each attempt is limited to 10 s. */

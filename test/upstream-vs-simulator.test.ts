@@ -5,8 +5,9 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSimulator, DIALECTS, type Simulator } from "@reelay/simulator";
-import { UpstreamClient, type TaskAnswer } from "@reelay/core/upstream/client";
-import { caught } from "../packages/core/test/upstream/rejection.ts";
+import { UpstreamClient } from "@reelay/core/adapters";
+import type { TaskAnswer } from "@reelay/core/usecases";
+import { caught } from "../packages/core/test/adapters/upstream/rejection.ts";
 
 const KEY = "sim-test-key-7f3a";
 const VIDEO = { model: "gamma-3.1", prompt: "a lighthouse at dusk", duration_sec: 4 };

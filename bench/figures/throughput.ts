@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
-import { loadConfig } from "@reelay/core/config";
+import { loadConfig } from "@reelay/core/wiring";
 import { startLocalStack } from "@reelay/local/stack";
 import { startSimulator } from "@reelay/simulator";
 import type { ReelayJobResult, UpstreamTaskResult } from "../support/throughput/client.ts";

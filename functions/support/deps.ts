@@ -8,18 +8,24 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
 import { LambdaClient } from "@aws-sdk/client-lambda";
 import { S3Client } from "@aws-sdk/client-s3";
-import { withUnsignedUploads } from "@reelay/core/storage/unsigned-uploads";
+import { withUnsignedUploads, EventBridgeSink, UpstreamClient } from "@reelay/core/adapters";
 import { SFNClient } from "@aws-sdk/client-sfn";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { type Config, loadConfig } from "@reelay/core/config";
-import { ReelayError } from "@reelay/core/errors";
-import { EventBridgeSink } from "@reelay/core/events/eventbridge";
-import type { FetchPolicy } from "@reelay/core/net/guarded-fetch";
-import { outputFetchPolicy } from "@reelay/core/net/policy";
-import type { PipelineDeps } from "@reelay/core/pipeline/deps";
-import type { DispatchWaker, ExecutionStopper, JobStarter, Metrics } from "@reelay/core/ports";
-import { UpstreamClient } from "@reelay/core/upstream/client";
-import { type PlatformClients, type Wiring, wirePipeline } from "@reelay/core/wiring";
+import {
+  type Config,
+  loadConfig,
+  type PlatformClients,
+  type Wiring,
+  wirePipeline,
+} from "@reelay/core/wiring";
+import { ReelayError, type FetchPolicy, outputFetchPolicy } from "@reelay/core/domain";
+import type {
+  PipelineDeps,
+  DispatchWaker,
+  ExecutionStopper,
+  JobStarter,
+  Metrics,
+} from "@reelay/core/usecases";
 import { type EmfMetrics, emfMetrics } from "./metrics.ts";
 import { readSecret } from "./secrets.ts";
 import { stateMachineStarter } from "./starter.ts";

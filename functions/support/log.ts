@@ -4,9 +4,8 @@
  * REELAY_LOG_FORMAT=json; the level is REELAY_LOG_LEVEL, read with the rest of the config.
  */
 import { Logger } from "@aws-lambda-powertools/logger";
-import { jobContext } from "@reelay/core/jobs/log-context";
-import type { JobStore } from "@reelay/core/jobs/store";
-import type { Job } from "@reelay/core/jobs/types";
+import { jobContext, type Job } from "@reelay/core/domain";
+import type { JobStorePort } from "@reelay/core/usecases";
 import { awsProcess } from "./deps.ts";
 
 let made: Logger | undefined;
@@ -26,7 +25,7 @@ function isJob(value: unknown, jobId: string): value is Job {
  * logger's keys for the invocation (model, batch, API key id, upstream task), so every later line
  * names them without a read of its own; the step reads the record anyway.
  */
-export function jobsLoggedBy(jobs: JobStore, jobId: string, logger: Logger): JobStore {
+export function jobsLoggedBy(jobs: JobStorePort, jobId: string, logger: Logger): JobStorePort {
   return new Proxy(jobs, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);

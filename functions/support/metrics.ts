@@ -13,9 +13,8 @@
  * dimension is cleared: the alarms name each metric's dimensions exactly.
  */
 import { Metrics as PowertoolsMetrics } from "@aws-lambda-powertools/metrics";
-import { ALARM_DIMENSIONS } from "@reelay/core/metrics/alarm-dimensions";
-import { METRICS, METRICS_NAMESPACE, type MetricName } from "@reelay/core/metrics/names";
-import type { Metrics } from "@reelay/core/ports";
+import { ALARM_DIMENSIONS, METRICS, METRICS_NAMESPACE, type MetricName } from "@reelay/core/domain";
+import type { Metrics } from "@reelay/core/usecases";
 
 /** EMF takes at most 100 values of one metric in one line (Powertools flushes at 100, losing the
  * group's labels for the rest); an invocation records one or two. */

@@ -9,7 +9,7 @@
  * ssm:GetParameters on both, the call Powertools' getParametersByName makes.
  */
 import { SSMProvider } from "@aws-lambda-powertools/parameters/ssm";
-import { ReelayError } from "@reelay/core/errors";
+import { ReelayError } from "@reelay/core/domain";
 
 const FROM_SSM = "__FETCH_FROM_SSM__";
 

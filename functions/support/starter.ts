@@ -5,7 +5,7 @@
  * in the job's X-Ray trace.
  */
 import { ExecutionAlreadyExists, type SFNClient, StartExecutionCommand } from "@aws-sdk/client-sfn";
-import { executionName, type JobStarter } from "@reelay/core/ports";
+import { executionName, type JobStarter } from "@reelay/core/usecases";
 import { jobTraceHeader } from "./xray.ts";
 
 export function stateMachineStarter(sfn: SFNClient, stateMachineArn: string): JobStarter {

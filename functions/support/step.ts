@@ -4,10 +4,20 @@
  */
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
-import { ReelayError } from "@reelay/core/errors";
-import { JOB_FLOW_STATE_NAMES, UPSTREAM_STEPS, type JobFlowStep } from "@reelay/flow/steps";
-import type { FailureInput, FlowState, PipelineDeps } from "@reelay/core/pipeline/deps";
-import { download, finish, poll, recordFailure, submit } from "@reelay/core/pipeline/steps";
+import { ReelayError, type FailureInput, type FlowState } from "@reelay/core/domain";
+import {
+  JOB_FLOW_STATE_NAMES,
+  UPSTREAM_STEPS,
+  type JobFlowStep,
+} from "@reelay/flow/job-flow-names";
+import {
+  type PipelineDeps,
+  download,
+  finish,
+  poll,
+  recordFailure,
+  submit,
+} from "@reelay/core/usecases";
 import { awsProcess, buildPipelineDeps } from "./deps.ts";
 import { functionLogger, jobsLoggedBy } from "./log.ts";
 import { tracedStep } from "./xray.ts";

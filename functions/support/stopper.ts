@@ -3,7 +3,7 @@
  * from the machine's: arn:...:stateMachine:<name> -> arn:...:execution:<name>:<execution name>.
  */
 import { ExecutionDoesNotExist, type SFNClient, StopExecutionCommand } from "@aws-sdk/client-sfn";
-import type { ExecutionStopper } from "@reelay/core/ports";
+import type { ExecutionStopper } from "@reelay/core/usecases";
 
 export function executionArn(stateMachineArn: string, execution: string): string {
   return `${stateMachineArn.replace(":stateMachine:", ":execution:")}:${execution}`;

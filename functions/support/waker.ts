@@ -4,8 +4,8 @@
  * the function's one-minute schedule.
  */
 import { InvokeCommand, type LambdaClient } from "@aws-sdk/client-lambda";
-import { ReelayError } from "@reelay/core/errors";
-import type { DispatchWaker } from "@reelay/core/ports";
+import { ReelayError } from "@reelay/core/domain";
+import type { DispatchWaker } from "@reelay/core/usecases";
 
 const WAKE = new TextEncoder().encode(JSON.stringify({ source: "reelay.wake" }));
 

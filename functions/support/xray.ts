@@ -16,7 +16,7 @@
  */
 import { createHash } from "node:crypto";
 import { Tracer } from "@aws-lambda-powertools/tracer";
-import type { Job } from "@reelay/core/jobs/types";
+import type { Job } from "@reelay/core/domain";
 import xray from "aws-xray-sdk-core";
 
 /** The functions' tracer, service "reelay"; it instruments http, https and fetch when on. */

@@ -11,7 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startReceiver, type Receiver } from "../../packages/core/test/webhooks/receiver.ts";
+import {
+  startReceiver,
+  type Receiver,
+} from "../../packages/core/test/usecases/webhooks/receiver.ts";
 import { startTestStack, type TestStack, waitForTerminalJob } from "../e2e/support/stack.ts";
 
 const CHROMIUM = "/usr/bin/chromium";

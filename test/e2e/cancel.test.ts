@@ -3,7 +3,7 @@
  * Cancelled event, and its execution stops: the upstream task is polled no more.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_POLL_MS } from "@reelay/core/polling/policy";
+import { MAX_POLL_MS } from "@reelay/core/domain";
 import {
   eventsFor,
   getJson,

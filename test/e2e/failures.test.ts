@@ -9,7 +9,7 @@
  * steps' own time (RecordFailure and the writes) on this machine, STEP_TIME_MS.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LAST_LOOK_MS } from "@reelay/core/polling/policy";
+import { LAST_LOOK_MS } from "@reelay/core/domain";
 import {
   eventsFor,
   postJson,

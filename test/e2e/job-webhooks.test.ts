@@ -7,7 +7,10 @@
  */
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startReceiver, type Receiver } from "../../packages/core/test/webhooks/receiver.ts";
+import {
+  startReceiver,
+  type Receiver,
+} from "../../packages/core/test/usecases/webhooks/receiver.ts";
 import {
   bearer,
   postJson,

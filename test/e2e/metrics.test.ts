@@ -6,7 +6,7 @@
  * here, nothing of reelay's own.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { METRICS } from "@reelay/core/metrics/names";
+import { METRICS } from "@reelay/core/domain";
 import {
   bearer,
   getJson,

@@ -5,7 +5,7 @@
  * Real time: a 12 s generation (the simulator's time scale undone by the directive).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MIN_HISTORY_SAMPLES } from "@reelay/core/polling/policy";
+import { MIN_HISTORY_SAMPLES } from "@reelay/core/domain";
 import {
   postJson,
   SIM_TIME_SCALE,

@@ -24,7 +24,7 @@ import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from "@aws-s
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startSimulator, type Simulator } from "@reelay/simulator";
-import { loadConfig } from "@reelay/core/config";
+import { loadConfig } from "@reelay/core/wiring";
 import { localS3Client } from "@reelay/local/aws-clients";
 import { startStandins } from "@reelay/local/aws-standins";
 import { consoleLogger, type Logger } from "@reelay/local/log";

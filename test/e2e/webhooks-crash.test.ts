@@ -9,7 +9,10 @@
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import { startReceiver, type Receiver } from "../../packages/core/test/webhooks/receiver.ts";
+import {
+  startReceiver,
+  type Receiver,
+} from "../../packages/core/test/usecases/webhooks/receiver.ts";
 import { killChildren, startReady } from "./support/child-stack.ts";
 import {
   eventsIn,

@@ -8,8 +8,11 @@
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DeliveryListSchema } from "@reelay/api/openapi/webhook-operations";
-import { startReceiver, type Receiver } from "../../packages/core/test/webhooks/receiver.ts";
+import { DeliveryListSchema } from "@reelay/api";
+import {
+  startReceiver,
+  type Receiver,
+} from "../../packages/core/test/usecases/webhooks/receiver.ts";
 import {
   getJson,
   postJson,

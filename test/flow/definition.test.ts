@@ -3,7 +3,7 @@
  * must be the same definition, never a hand-kept copy: this compares them state by state.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { JOB_FLOW_STEPS, type JobFlowStep } from "@reelay/flow/steps";
+import { JOB_FLOW_STEPS, type JobFlowStep } from "@reelay/flow/job-flow-names";
 import {
   aslFromResolved,
   placeholderFunctionArn,

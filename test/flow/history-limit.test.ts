@@ -14,19 +14,23 @@
  * - The execution: ExecutionStarted and one of ExecutionSucceeded / Failed / TimedOut / Aborted.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "@reelay/core/config";
-import { ReelayError } from "@reelay/core/errors";
+import { loadConfig } from "@reelay/core/wiring";
+import {
+  ReelayError,
+  type FlowState,
+  jobDeadlineMs,
+  MAX_DEADLINE_MS,
+  MAX_JOB_TIMEOUT_S,
+} from "@reelay/core/domain";
 import { JOB_FLOW_TIMEOUT } from "@reelay/flow/job-flow";
-import { STEP_LAMBDA_TIMEOUT_S } from "@reelay/flow/steps";
+import { STEP_LAMBDA_TIMEOUT_S } from "@reelay/flow/job-flow-names";
 import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
-import type { FlowState } from "@reelay/core/pipeline/deps";
-import { poll, submit } from "@reelay/core/pipeline/steps";
-import { jobDeadlineMs, MAX_DEADLINE_MS, MAX_JOB_TIMEOUT_S } from "@reelay/core/polling/policy";
+import { poll, submit } from "@reelay/core/usecases";
 import {
   queuedJob,
   startHarness,
   type Harness,
-} from "../../packages/core/test/pipeline/harness.ts";
+} from "../../packages/core/test/usecases/pipeline/harness.ts";
 
 const HISTORY_LIMIT = 25_000;
 /** ASL's default MaxAttempts for a retrier that names none. */

@@ -7,13 +7,13 @@ import { ListMultipartUploadsCommand, ListObjectsV2Command } from "@aws-sdk/clie
 import { describe, expect, it } from "vitest";
 import { ExecutionError, runJobFlowLocally } from "@reelay/flow/run-local";
 import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
-import { guardedFetch } from "@reelay/core/net/guarded-fetch";
-import { outputFetchPolicy } from "@reelay/core/net/policy";
+import { guardedFetch } from "@reelay/core/adapters";
+import { outputFetchPolicy } from "@reelay/core/domain";
 import {
   harnessPerTest,
   queuedJob,
   type Harness,
-} from "../../packages/core/test/pipeline/harness.ts";
+} from "../../packages/core/test/usecases/pipeline/harness.ts";
 import { jobFlowHandlers } from "@reelay/local/handlers";
 
 const MB = 1024 * 1024;

@@ -2,7 +2,7 @@
  * What buildPipelineDeps gives a Lambda function (built from the settings the stack puts on one, no
  * upstream key bound) meets a real server on 127.0.0.1:
  *   - its fetch is the strict guard and must never reach it;
- *   - its S3 client signs uploads with UNSIGNED-PAYLOAD (core's storage/unsigned-uploads.ts): the SDK
+ *   - its S3 client signs uploads with UNSIGNED-PAYLOAD (core's adapters/s3/unsigned-uploads.ts): the SDK
  *     would otherwise hash every part of a copy for the signature, a second sha256 pass over every
  *     copied byte. The CRC32 S3 checks still goes with each upload. The server plays S3
  *     (AWS_ENDPOINT_URL_S3) and keeps each request's headers.
@@ -11,8 +11,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { awsOutputFetchPolicy, buildPipelineDeps } from "../../functions/support/deps.ts";
-import { loadConfig } from "@reelay/core/config";
-import { ReelayError } from "@reelay/core/errors";
+import { loadConfig } from "@reelay/core/wiring";
+import { ReelayError } from "@reelay/core/domain";
 
 let server: Server | undefined;
 afterEach(async () => {

@@ -1,5 +1,5 @@
 /**
- * The Download function's process collects garbage as core's storage/copier-gc.ts sets it: no
+ * The Download function's process collects garbage as core's adapters/s3/copier-gc.ts sets it: no
  * incremental marking (in a copier, V8 marked its small heap back to back, 20 to 100 times per GiB)
  * and scavenges on the main thread alone. A child process imports the function's module, churns
  * its heap, and prints V8's --trace-gc (or --trace-gc-nvp) lines: its mark-compacts run when the

@@ -5,9 +5,9 @@
  * SDK's own endpoint setting; what it writes to stdout and stderr is captured, still written.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createJob } from "@reelay/core/jobs/create";
-import { JobStore } from "@reelay/core/jobs/store";
-import { validate } from "@reelay/core/validate/index";
+import { createJob } from "@reelay/core/usecases";
+import { JobStore } from "@reelay/core/adapters";
+import { validate } from "@reelay/core/domain";
 import { startLocalAws, type LocalAws } from "../../packages/core/test/support/local-aws.ts";
 import { functionEnv } from "../support/function-env.ts";
 import { captureWrites, jsonLines } from "../support/written.ts";

@@ -10,9 +10,9 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { SFNClient } from "@aws-sdk/client-sfn";
-import { createJob } from "@reelay/core/jobs/create";
-import { JobStore } from "@reelay/core/jobs/store";
-import { validate } from "@reelay/core/validate/index";
+import { createJob } from "@reelay/core/usecases";
+import { JobStore } from "@reelay/core/adapters";
+import { validate } from "@reelay/core/domain";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startLocalAws, type LocalAws } from "../../packages/core/test/support/local-aws.ts";

@@ -11,9 +11,7 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULTS } from "@reelay/api/deps";
-import { MAX_EDIT_BODY_BYTES } from "@reelay/api/multipart";
-import { MAX_BATCH_BODY_BYTES } from "@reelay/api/routes/batches";
+import { DEFAULTS, MAX_BATCH_BODY_BYTES, MAX_EDIT_BODY_BYTES } from "@reelay/api";
 import { startTestStack, type TestStack } from "../e2e/support/stack.ts";
 import {
   badAuthorization,

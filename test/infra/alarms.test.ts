@@ -11,8 +11,7 @@ import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { AwsSolutionsChecks } from "cdk-nag";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_QUEUE_TIMEOUT_S } from "@reelay/core/admission/settings";
-import { METRICS } from "@reelay/core/metrics/names";
+import { DEFAULT_QUEUE_TIMEOUT_S, METRICS } from "@reelay/core/domain";
 import { createAlarms } from "../../stacks/alarms.ts";
 import { render, resourcesOf, shortId, synthReelay } from "./synth.ts";
 

@@ -83,10 +83,10 @@ describe("Lambda bundles", () => {
     expect(missing).toEqual([]);
   });
 
-  it("the step functions use the flow's step names (flow/steps.ts), not the CDK definition", () => {
+  it("the step functions use the flow's step names (flow/job-flow-names.ts), not the CDK definition", () => {
     for (const step of ["submit", "poll", "download", "finish", "fail"]) {
       expect(Object.keys(bundles.get(step)?.meta.inputs ?? {})).toContain(
-        "packages/flow/src/steps.ts",
+        "packages/flow/src/job-flow-names.ts",
       );
     }
   });

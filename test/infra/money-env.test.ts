@@ -3,7 +3,7 @@
  * synth, so a job's price version is the same on AWS as where the table was checked.
  */
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "@reelay/core/config";
+import { loadConfig } from "@reelay/core/wiring";
 import { moneyEnvironment } from "../../stacks/money.ts";
 
 const TABLE = '{"currency":"USD","models":{"os-2":{"per_second":{"default":0.025}}}}';

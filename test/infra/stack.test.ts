@@ -3,17 +3,16 @@
  * AwsSolutions pack run over it. One synth for the whole file.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "@reelay/core/config";
-import { MAX_DEADLINE_MS } from "@reelay/core/polling/policy";
+import { loadConfig } from "@reelay/core/wiring";
+import { MAX_DEADLINE_MS, TRANSIENT_ERROR_NAME } from "@reelay/core/domain";
 import {
   JOB_FLOW_STEPS,
   LAMBDA_SERVICE_ERRORS,
   STEP_LAMBDA_TIMEOUT_S,
   STEP_MEMORY_MB,
-} from "@reelay/flow/steps";
+} from "@reelay/flow/job-flow-names";
 import { STEP_HANDLERS } from "../../stacks/ReelayStack.ts";
 import { UPLOADS_EXPIRE_DAYS } from "../../stacks/storage.ts";
-import { TRANSIENT_ERROR_NAME } from "@reelay/core/pipeline/errors";
 import { aslFromResolved } from "@reelay/flow/synth-definition";
 import { reelayFunctions, render, resourcesOf, shortId, synthReelay, type Synth } from "./synth.ts";
 

@@ -2,15 +2,13 @@
  * The copy benchmark's subject, in a fresh process: `copy-child <url> <s3Endpoint> <bucket> <key>`
  * runs reelay's copyUrlToS3 with what the local stack gives it (the guarded fetch with the local
  * policy, the ObjectStore on the local S3 client), with the garbage collector set as the Download
- * function sets it (core's storage/copier-gc.ts). Prints one JSON line: { ms, bytes, sha256,
+ * function sets it (core's adapters/s3/copier-gc.ts). Prints one JSON line: { ms, bytes, sha256,
  * maxRssBytes, cpuMs, processCpuMs }: the time and cpuMs cover the copy alone (from the request to
  * the completed upload), processCpuMs the whole process, its start and module loading included.
  */
-import { guardedFetch } from "@reelay/core/net/guarded-fetch";
-import { outputFetchPolicy } from "@reelay/core/net/policy";
-import { copyUrlToS3 } from "@reelay/core/storage/copy";
-import { collectGarbageForCopies } from "@reelay/core/storage/copier-gc";
-import { ObjectStore } from "@reelay/core/storage/objects";
+import { guardedFetch, collectGarbageForCopies, ObjectStore } from "@reelay/core/adapters";
+import { outputFetchPolicy } from "@reelay/core/domain";
+import { copyUrlToS3 } from "@reelay/core/usecases";
 import { localS3Client } from "@reelay/local/aws-clients";
 import { cpuMs } from "../child.ts";
 

@@ -6,12 +6,15 @@
  * Dispatch function; executions start only when a slot is free, on the same interpreter, steps,
  * clock and meters as runPass.
  */
-import { AdmissionControl } from "@reelay/core/admission/control";
-import { dispatch } from "@reelay/core/admission/dispatch";
-import { DEFAULT_QUEUE_TIMEOUT_S } from "@reelay/core/admission/settings";
-import { AdmissionStore } from "@reelay/core/admission/store";
-import { isTerminal } from "@reelay/core/jobs/types";
-import { type DispatchWaker, executionName, type JobStarter } from "@reelay/core/ports";
+import {
+  AdmissionControl,
+  dispatch,
+  type DispatchWaker,
+  executionName,
+  type JobStarter,
+} from "@reelay/core/usecases";
+import { DEFAULT_QUEUE_TIMEOUT_S, isTerminal } from "@reelay/core/domain";
+import { AdmissionStore } from "@reelay/core/adapters";
 import { runJobFlowLocally } from "@reelay/flow/run-local";
 import type { MixJob } from "./mix.ts";
 import {

@@ -18,9 +18,9 @@
  * the baseline), durable operations (every step and wait, and the execution's start) and bytes
  * checkpointed (each operation's result, plus a record of OPERATION_RECORD_BYTES).
  */
-import { STEP_MEMORY_MB } from "@reelay/flow/steps";
-import type { FlowState } from "@reelay/core/pipeline/deps";
-import { download, finish, poll, recordFailure, submit } from "@reelay/core/pipeline/steps";
+import { STEP_MEMORY_MB } from "@reelay/flow/job-flow-names";
+import type { FlowState } from "@reelay/core/domain";
+import { download, finish, poll, recordFailure, submit } from "@reelay/core/usecases";
 import type { BenchEnv } from "./run.ts";
 import { createMixJob, measureJobs, passDeps, UsageMeter, type JobMeasure } from "./run.ts";
 import type { MixJob } from "./mix.ts";

@@ -5,7 +5,7 @@
  * reelay's state names so the same handlers (Poll with no window: one look per call) run them;
  * failures are caught into RecordFailure as in reelay's flow.
  */
-import { JOB_FLOW_STATE_NAMES, type JobFlowStep } from "@reelay/flow/steps";
+import { JOB_FLOW_STATE_NAMES, type JobFlowStep } from "@reelay/flow/job-flow-names";
 
 /** The sample's usual Wait; 3 s is the longest fixed Wait whose detection delay stays within 3 s. */
 export const POLLER_WAIT_S = 5;

@@ -16,23 +16,21 @@ import {
   JOB_FLOW_STEPS,
   STEP_MEMORY_MB,
   type JobFlowStep,
-} from "@reelay/flow/steps";
+} from "@reelay/flow/job-flow-names";
 import {
   runJobFlowLocally,
   type ExecutionEvent,
   type LocalTaskHandler,
 } from "@reelay/flow/run-local";
-import { buildJob } from "@reelay/core/jobs/create";
-import { GenerationStatsStore } from "@reelay/core/jobs/generation-stats";
-import type { Job } from "@reelay/core/jobs/types";
-import { JobStore } from "@reelay/core/jobs/store";
-import { guardedFetch } from "@reelay/core/net/guarded-fetch";
-import { outputFetchPolicy } from "@reelay/core/net/policy";
-import type { PipelineDeps } from "@reelay/core/pipeline/deps";
-import { POLL_WINDOW_MS } from "@reelay/core/polling/policy";
-import { ObjectStore } from "@reelay/core/storage/objects";
-import { UpstreamClient } from "@reelay/core/upstream/client";
-import { validate } from "@reelay/core/validate/index";
+import { buildJob, type PipelineDeps } from "@reelay/core/usecases";
+import {
+  GenerationStatsStore,
+  JobStore,
+  guardedFetch,
+  ObjectStore,
+  UpstreamClient,
+} from "@reelay/core/adapters";
+import { type Job, outputFetchPolicy, POLL_WINDOW_MS, validate } from "@reelay/core/domain";
 import { localDynamoClient, localS3Client } from "@reelay/local/aws-clients";
 import { spawnDynalite } from "@reelay/local/dynalite/start";
 import { ensureTable } from "@reelay/local/dynalite/table";

@@ -10,7 +10,7 @@
  *
  * Prints one JSON line: { wallMs, jobs: [...] } with epoch-millisecond times.
  */
-import type { TerminalEvent } from "@reelay/core/events/types";
+import type { TerminalEvent } from "@reelay/core/domain";
 
 const [mode, baseUrl, key, jobsArg, concurrencyArg, bodyArg] = process.argv.slice(2);
 if (

@@ -6,9 +6,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { ReelayError } from "@reelay/core";
-import type { Job } from "@reelay/core/jobs/types";
-import type { ApiKeyStore } from "@reelay/core/keys/store";
-import type { ApiDeps, ApiEnv, Caller } from "./deps.ts";
+import type { Job } from "@reelay/core/domain";
+import type { ApiKeyStore } from "@reelay/core/adapters";
+import type { ApiDeps, ApiEnv, Caller } from "./api-deps.ts";
 import { errorBody, sendError } from "./errors.ts";
 
 const BEARER = /^Bearer[ \t]+([!-~]+)[ \t]*$/i;

@@ -4,11 +4,15 @@
  * Each request is checked with the same validate() as a single create; a bad line is reported, not
  * fatal: the batch holds it as `rejected`.
  */
-import { isPriority, PRIORITIES, type Priority } from "@reelay/core/admission/settings";
-import type { CheckedLine } from "@reelay/core/batches/create";
-import { MAX_BATCH_LINES } from "@reelay/core/batches/types";
+import {
+  isPriority,
+  PRIORITIES,
+  type Priority,
+  MAX_BATCH_LINES,
+  type JobSource,
+} from "@reelay/core/domain";
+import type { CheckedLine } from "@reelay/core/usecases";
 import { type Catalog, ReelayError, validate } from "@reelay/core";
-import type { JobSource } from "@reelay/core/jobs/types";
 
 export interface BatchBody {
   requests: { line: number; body: unknown; parseError?: string }[];

@@ -9,14 +9,16 @@
  * and makes only what is missing. Only a completed batch is retried: its failures no longer change.
  */
 import { ReelayError, validate } from "@reelay/core";
-import { batchIdFrom, type CheckedLine, createBatch } from "@reelay/core/batches/create";
-import type { BatchStore } from "@reelay/core/batches/store";
-import type { Batch } from "@reelay/core/batches/types";
-import { batchState } from "@reelay/core/batches/progress";
-import { jobIdFrom } from "@reelay/core/jobs/ids";
-import type { Job } from "@reelay/core/jobs/types";
-import { failureClassOf, isRetryableClass } from "@reelay/core/money/classes";
-import type { ResolvedDeps } from "./deps.ts";
+import { batchIdFrom, type CheckedLine, createBatch, batchState } from "@reelay/core/usecases";
+import type { BatchStore } from "@reelay/core/adapters";
+import {
+  type Batch,
+  jobIdFrom,
+  type Job,
+  failureClassOf,
+  isRetryableClass,
+} from "@reelay/core/domain";
+import type { ResolvedDeps } from "./api-deps.ts";
 
 function notRetryable(message: string): ReelayError {
   return new ReelayError("not_retryable", message, { status: 409 });

@@ -1,8 +1,8 @@
 /** POST /v1/chat/completions with image modality: validate, then the same record-and-start path as video. */
 import { ReelayError, validate } from "@reelay/core";
-import type { Job } from "@reelay/core/jobs/types";
+import type { Job } from "@reelay/core/domain";
 import { invalidRequest, recordAndStart, type CreateInput } from "./create.ts";
-import type { ResolvedDeps } from "./deps.ts";
+import type { ResolvedDeps } from "./api-deps.ts";
 
 function wrongEndpoint(): ReelayError {
   return new ReelayError(

@@ -3,8 +3,13 @@
  * is either started or failed with `start_failed` before the caller hears back, so nothing is lost
  * silently between the record and the state machine.
  */
-import type { Reservation } from "@reelay/core/money/types";
-import { estimateOf } from "@reelay/core/money/estimate";
+import {
+  type Reservation,
+  estimateOf,
+  type Priority,
+  type Job,
+  type JobWebhook,
+} from "@reelay/core/domain";
 import {
   type ErrorCode,
   isReelayError,
@@ -13,11 +18,8 @@ import {
   type Issue,
   type ValidationResult,
 } from "@reelay/core";
-import type { Priority } from "@reelay/core/admission/settings";
-import { createJob } from "@reelay/core/jobs/create";
-import type { Job, JobWebhook } from "@reelay/core/jobs/types";
-import { emitOnce } from "@reelay/core/pipeline/terminal";
-import type { Caller, ResolvedDeps } from "./deps.ts";
+import { createJob, emitOnce } from "@reelay/core/usecases";
+import type { Caller, ResolvedDeps } from "./api-deps.ts";
 import { assertSameRequest, idempotentJobId, requestHashOf } from "./idempotency.ts";
 
 export interface CreateInput {

@@ -6,8 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { ReelayError } from "@reelay/core";
-import { jobIdFrom } from "@reelay/core/jobs/ids";
-import type { Job, JobKind } from "@reelay/core/jobs/types";
+import { jobIdFrom, type Job, type JobKind } from "@reelay/core/domain";
 
 export const IDEMPOTENCY_HEADER = "x-idempotency-key";
 const MAX_KEY_LENGTH = 255;

@@ -6,11 +6,10 @@
  */
 import { createHash } from "node:crypto";
 import { defaultCatalog, ReelayError, validate, type ImageModelSpec } from "@reelay/core";
-import { replacePlaceholders, withPlaceholders } from "@reelay/core/drops/material";
-import { newJobId } from "@reelay/core/jobs/ids";
-import type { Job } from "@reelay/core/jobs/types";
+import { replacePlaceholders, withPlaceholders } from "@reelay/core/usecases";
+import { newJobId, type Job } from "@reelay/core/domain";
 import { invalidRequest, recordAndStart, type CreateInput } from "./create.ts";
-import type { ResolvedDeps } from "./deps.ts";
+import type { ResolvedDeps } from "./api-deps.ts";
 import { idempotentJobId } from "./idempotency.ts";
 import type { EditForm } from "./multipart.ts";
 

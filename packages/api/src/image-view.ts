@@ -2,7 +2,7 @@
  * The image task as the API shows it: the contract's task shape, plus on success every stored
  * image (presigned S3 copy, size, checksum) as `images`, and the same URLs OpenAI-style as `data`.
  */
-import type { Job, JobError } from "@reelay/core/jobs/types";
+import type { Job, JobError } from "@reelay/core/domain";
 import { jobView, type Presigner } from "./views.ts";
 
 interface ImageView {

@@ -5,10 +5,10 @@
  * The event stream carries every job's terminal event, so only the admin key may follow it.
  */
 import type { MiddlewareHandler } from "hono";
-import { shownInput } from "@reelay/core/errors";
-import type { JobStore } from "@reelay/core/jobs/store";
+import { shownInput } from "@reelay/core/domain";
+import type { JobStore } from "@reelay/core/adapters";
 import { forbidden, isAdmin, mayAccess } from "./auth.ts";
-import type { ApiEnv } from "./deps.ts";
+import type { ApiEnv } from "./api-deps.ts";
 
 const JOB_PATH = /^\/v1\/(?:jobs|video\/tasks|image\/tasks)\/([^/]+)/;
 

@@ -1,6 +1,5 @@
 /** X-Reelay-Priority on the contract's create routes: the job's place among the caller's own. */
-import { isPriority, PRIORITIES, type Priority } from "@reelay/core/admission/settings";
-import { ReelayError } from "@reelay/core/errors";
+import { isPriority, PRIORITIES, type Priority, ReelayError } from "@reelay/core/domain";
 
 export const PRIORITY_HEADER = "X-Reelay-Priority";
 

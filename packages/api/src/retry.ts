@@ -7,11 +7,9 @@
  */
 import { createHash } from "node:crypto";
 import { ReelayError, validate } from "@reelay/core";
-import { jobIdFrom } from "@reelay/core/jobs/ids";
-import type { Job } from "@reelay/core/jobs/types";
-import { failureClassOf, isRetryableClass } from "@reelay/core/money/classes";
+import { jobIdFrom, type Job, failureClassOf, isRetryableClass } from "@reelay/core/domain";
 import { invalidRequest, recordAndStart } from "./create.ts";
-import type { Caller, ResolvedDeps } from "./deps.ts";
+import type { Caller, ResolvedDeps } from "./api-deps.ts";
 
 function notRetryable(message: string, details: Record<string, unknown> = {}): ReelayError {
   return new ReelayError("not_retryable", message, { status: 409, details });

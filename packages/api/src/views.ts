@@ -2,16 +2,18 @@
  * What a job looks like from outside: the service contract's task shape (for clients written for
  * the upstream) and reelay's own JobView. Output links are presigned GETs of the S3 copies.
  */
-import { type AdmissionControl, priorityOf } from "@reelay/core/admission/control";
-import type { Priority } from "@reelay/core/admission/settings";
-import type { Job, JobError, JobOutput } from "@reelay/core/jobs/types";
+import { type AdmissionControl, priorityOf } from "@reelay/core/usecases";
 import {
+  type Priority,
+  type Job,
+  type JobError,
+  type JobOutput,
   type ClassifiedError,
   classifiedError,
   type MoneyView,
   moneyView,
-} from "@reelay/core/money/view";
-import type { ObjectStore } from "@reelay/core/storage/objects";
+} from "@reelay/core/domain";
+import type { ObjectStore } from "@reelay/core/adapters";
 
 interface OutputView extends Omit<JobOutput, "sourceUrlHost"> {
   /** Presigned GET; null when the object lives in a bucket this API does not sign for. */

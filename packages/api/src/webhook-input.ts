@@ -4,16 +4,14 @@
  * are the contract's own; `webhook_url` and `webhook_events` in a batch's JSON body (or the same
  * headers with a JSONL one). Its deliveries are signed with the webhook secret of the key that asked
  * (`reelay keys create` shows it once), so the deployment's own key, which has none, cannot ask.
- * The URL is user input: it gets the managed subscribers' check (webhooks/url-guard.ts) at create,
+ * The URL is user input: it gets the managed subscribers' check (domain/webhooks/url-guard.ts) at create,
  * a 400 whose code names why.
  */
 import { ReelayError } from "@reelay/core";
-import type { JobWebhook } from "@reelay/core/jobs/types";
-import { systemResolver } from "@reelay/core/net/guarded-fetch";
-import { WEBHOOK_EVENT_TYPES } from "@reelay/core/webhooks/managed";
-import { checkWebhookUrl } from "@reelay/core/webhooks/url-guard";
+import { type JobWebhook, WEBHOOK_EVENT_TYPES, checkWebhookUrl } from "@reelay/core/domain";
+import { systemResolver } from "@reelay/core/adapters";
 import { isAdmin } from "./auth.ts";
-import type { Caller, ResolvedDeps } from "./deps.ts";
+import type { Caller, ResolvedDeps } from "./api-deps.ts";
 
 const WEBHOOK_HEADER = "X-Reelay-Webhook";
 const WEBHOOK_EVENTS_HEADER = "X-Reelay-Webhook-Events";

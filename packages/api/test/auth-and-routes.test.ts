@@ -1,7 +1,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JobStore } from "@reelay/core/jobs/store";
+import { JobStore } from "@reelay/core/adapters";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { createApp, sameSecret, singleKeyAuthenticator } from "../src/index.ts";
 import { API_KEY, auth, harness, VALID, type Harness } from "./support/harness.ts";

@@ -3,12 +3,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JsonlFileSink } from "@reelay/core/events/jsonl";
-import {
-  buildTerminalEvent,
-  type ReelayEvent,
-  type TerminalEvent,
-} from "@reelay/core/events/types";
+import { JsonlFileSink } from "@reelay/core/adapters";
+import { buildTerminalEvent, type ReelayEvent, type TerminalEvent } from "@reelay/core/domain";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { serveApp, type RunningServer } from "../src/index.ts";
 import { API_KEY, harness, succeed, VALID, type Harness } from "./support/harness.ts";

@@ -5,10 +5,13 @@
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
-import { createJobsTableInput } from "@reelay/core/jobs/schema";
-import { JobStore } from "@reelay/core/jobs/store";
-import { ApiKeyStore, hashApiKey } from "@reelay/core/keys/store";
-import { ObjectStore } from "@reelay/core/storage/objects";
+import {
+  createJobsTableInput,
+  JobStore,
+  ApiKeyStore,
+  hashApiKey,
+  ObjectStore,
+} from "@reelay/core/adapters";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { createApp } from "../src/app.ts";
 import { keyStoreAuthenticator } from "../src/auth.ts";

@@ -5,10 +5,7 @@
  */
 import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createJobsTableInput } from "@reelay/core/jobs/schema";
-import { JobStore } from "@reelay/core/jobs/store";
-import { ApiKeyStore } from "@reelay/core/keys/store";
-import { ObjectStore } from "@reelay/core/storage/objects";
+import { createJobsTableInput, JobStore, ApiKeyStore, ObjectStore } from "@reelay/core/adapters";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { createApp } from "../src/app.ts";
 import { keyStoreAuthenticator } from "../src/auth.ts";

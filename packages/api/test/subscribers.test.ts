@@ -4,10 +4,9 @@
  * answered on create and rotate only; each key sees and manages only its own subscribers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DeliveryStore } from "@reelay/core/webhooks/deliveries";
-import { SubscriberStore } from "@reelay/core/webhooks/managed";
+import { DeliveryStore, SubscriberStore } from "@reelay/core/adapters";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
-import type { Caller } from "../src/deps.ts";
+import type { Caller } from "../src/api-deps.ts";
 import { API_KEY, harness } from "./support/harness.ts";
 
 let aws: LocalAws;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildJob } from "@reelay/core/jobs/create";
+import { buildJob } from "@reelay/core/usecases";
 import { validate } from "@reelay/core";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import type { JobView, TaskView } from "../src/index.ts";

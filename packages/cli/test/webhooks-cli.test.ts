@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startReceiver, type Receiver } from "../../core/test/webhooks/receiver.ts";
+import { startReceiver, type Receiver } from "../../core/test/usecases/webhooks/receiver.ts";
 import { startClientStack, type ClientStack } from "./support/client-stack.ts";
 
 const secret = `whsec_${randomBytes(24).toString("base64")}`;

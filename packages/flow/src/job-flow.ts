@@ -14,13 +14,13 @@ import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import * as tasks from "aws-cdk-lib/aws-stepfunctions-tasks";
 import type { Construct } from "constructs";
-import { REQUEUED_ERROR_NAME, TRANSIENT_ERROR_NAME } from "@reelay/core/pipeline/errors";
+import { REQUEUED_ERROR_NAME, TRANSIENT_ERROR_NAME } from "@reelay/core/domain";
 import {
   JOB_FLOW_STATE_NAMES,
   LAMBDA_SERVICE_ERRORS,
   STEP_LAMBDA_TIMEOUT_S,
   type JobFlowStep,
-} from "./steps.ts";
+} from "./job-flow-names.ts";
 
 const TASK_TIMEOUT_MARGIN_S = 15;
 

@@ -8,7 +8,7 @@ import { App, Stack } from "aws-cdk-lib";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { buildJobFlow, type JobFlowFunctions } from "./job-flow.ts";
-import { JOB_FLOW_STEPS, type JobFlowStep } from "./steps.ts";
+import { JOB_FLOW_STEPS, type JobFlowStep } from "./job-flow-names.ts";
 
 export function placeholderFunctionArn(step: JobFlowStep): string {
   return `arn:aws:lambda:us-east-1:000000000000:function:reelay-${step}`;

@@ -5,8 +5,7 @@
  */
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { ReelayError } from "@reelay/core/errors";
-import { TransientError } from "@reelay/core/pipeline/errors";
+import { ReelayError, TransientError } from "@reelay/core/domain";
 import { synthJobFlowDefinition } from "../src/synth-definition.ts";
 import {
   ExecutionError,

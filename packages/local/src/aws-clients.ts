@@ -7,7 +7,7 @@ import { Agent } from "node:http";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { withUnsignedUploads } from "@reelay/core/storage/unsigned-uploads";
+import { withUnsignedUploads } from "@reelay/core/adapters";
 import type { RetryStrategyV2, RetryToken } from "@smithy/types";
 
 export const LOCAL_REGION = "us-east-1";
@@ -86,7 +86,7 @@ export function localDynamoClient(endpoint: string): DynamoDBDocumentClient {
 
 /**
  * An S3 client for s3rver: path-style, its fixed credentials, no flexible checksums (s3rver predates
- * them), uploads signed with UNSIGNED-PAYLOAD as on AWS (core's storage/unsigned-uploads.ts).
+ * them), uploads signed with UNSIGNED-PAYLOAD as on AWS (core's adapters/s3/unsigned-uploads.ts).
  */
 export function localS3Client(endpoint: string): S3Client {
   const client = new S3Client({

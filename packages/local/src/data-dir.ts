@@ -7,7 +7,7 @@
 import { constants } from "node:fs";
 import { access, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ReelayError } from "@reelay/core/errors";
+import { ReelayError } from "@reelay/core/domain";
 
 const LOCK_FILE = "reelay.lock";
 

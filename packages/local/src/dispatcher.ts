@@ -1,17 +1,18 @@
 /**
  * The dispatcher on one machine: what the Dispatch function and its schedule are on AWS. A wake
  * runs core's dispatch() in this process; wakes that arrive during a run make one more run, so
- * none is lost. A timer sweeps (admission/sweep.ts) and dispatches again every few seconds, and a
+ * none is lost. A timer sweeps (usecases/admission/queue-sweep.ts) and dispatches again every few seconds, and a
  * run held back by the create rate sets a timer for when the next create is due.
  */
-import { dispatch } from "@reelay/core/admission/dispatch";
-import { type SweepDeps, sweep } from "@reelay/core/admission/sweep";
 import {
+  dispatch,
+  type SweepDeps,
+  sweep,
   type BatchDeps,
   completeDueBatches,
   completeStaleBatches,
-} from "@reelay/core/batches/progress";
-import type { DispatchWaker } from "@reelay/core/ports";
+  type DispatchWaker,
+} from "@reelay/core/usecases";
 import type { Logger } from "./log.ts";
 
 /** How often the sweep runs; also the longest a lost wake could delay an admission. */

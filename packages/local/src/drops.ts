@@ -4,13 +4,8 @@
  * A failure is logged and the stack carries on: one bad file must never take the service down.
  */
 import { ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
-import {
-  ingestDrop,
-  INBOX_PREFIX,
-  type DropDeps,
-  type DropOutcome,
-} from "@reelay/core/drops/ingest";
-import type { LogContext } from "@reelay/core/jobs/log-context";
+import { ingestDrop, INBOX_PREFIX, type DropDeps, type DropOutcome } from "@reelay/core/usecases";
+import type { LogContext } from "@reelay/core/domain";
 import type { Logger } from "./log.ts";
 import type { S3Notifications } from "./s3rver/types.ts";
 

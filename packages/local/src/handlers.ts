@@ -3,7 +3,7 @@
  * Lambda would: the interpreter sees the error's name as the error type (so Retry on
  * ReelayTransientError and Catch match as on AWS) and Lambda's JSON Cause `{errorType, errorMessage}`.
  */
-import { JOB_FLOW_STATE_NAMES, type JobFlowStep } from "@reelay/flow/steps";
+import { JOB_FLOW_STATE_NAMES, type JobFlowStep } from "@reelay/flow/job-flow-names";
 import type { LocalTaskHandler } from "@reelay/flow/run-local";
 import {
   download,
@@ -11,10 +11,9 @@ import {
   poll,
   recordFailure,
   submit,
-  type FailureInput,
-  type FlowState,
   type PipelineDeps,
-} from "@reelay/core/pipeline/steps";
+} from "@reelay/core/usecases";
+import type { FailureInput, FlowState } from "@reelay/core/domain";
 
 // The interpreter hands each Task the state the step before it returned (or Catch's).
 type Step = (deps: PipelineDeps, input: FlowState & FailureInput) => Promise<unknown>;

@@ -4,7 +4,7 @@
  * jobs made since; and with REELAY_RETENTION_DAYS it prunes finished jobs past their time
  * (retention.ts), a bounded number per pass, going on at once while more are due.
  */
-import type { JobStore } from "@reelay/core/jobs/store";
+import type { JobStore } from "@reelay/core/adapters";
 import type { Logger } from "./log.ts";
 import { wakeablePause } from "./wakeable-pause.ts";
 import { advanceResumeMark } from "./resume-mark.ts";

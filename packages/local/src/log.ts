@@ -4,8 +4,8 @@
  * Powertools Logger writes on AWS (timestamp, level, service, message, then the keys), carrying
  * what the line is about where it is known (core's LogContext, the keys the functions log too).
  */
-import type { LogLevel, LogSettings } from "@reelay/core/config";
-import type { LogContext } from "@reelay/core/jobs/log-context";
+import type { LogLevel, LogSettings } from "@reelay/core/wiring";
+import type { LogContext } from "@reelay/core/domain";
 
 export interface Logger {
   /** True when lines carry their context (json): only then is a job record read to fill it in. */

@@ -9,9 +9,8 @@ import {
   type MetricName,
   type MetricNameOf,
   type MetricSpec,
-} from "@reelay/core/metrics/names";
-import type { AdmissionGauges } from "@reelay/core/metrics/admission";
-import type { Metrics } from "@reelay/core/ports";
+} from "@reelay/core/domain";
+import type { AdmissionGauges, Metrics } from "@reelay/core/usecases";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
 /** Seconds and bytes per second at the scale reelay's jobs take. */

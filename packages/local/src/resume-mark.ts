@@ -9,8 +9,8 @@
  */
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { JobStore } from "@reelay/core/jobs/store";
-import { isTerminal, type Job } from "@reelay/core/jobs/types";
+import type { JobStore } from "@reelay/core/adapters";
+import { isTerminal, type Job } from "@reelay/core/domain";
 
 const FILE = "resume-from.json";
 /** How far behind the time it is taken the mark stays (a create's stamp to its write, with room). */

@@ -4,12 +4,9 @@
  * made since the resume mark are read (resume-mark.ts): every one before it was done with.
  */
 import { isReelayError } from "@reelay/core";
-import type { JsonlFileSink } from "@reelay/core/events/jsonl";
-import { buildTerminalEvent } from "@reelay/core/events/types";
-import type { JobStore } from "@reelay/core/jobs/store";
-import { isTerminal, type Job } from "@reelay/core/jobs/types";
-import { emitOnce } from "@reelay/core/pipeline/terminal";
-import type { EventSink } from "@reelay/core/ports";
+import type { JsonlFileSink, JobStore } from "@reelay/core/adapters";
+import { buildTerminalEvent, isTerminal, type Job } from "@reelay/core/domain";
+import { emitOnce, type EventSink } from "@reelay/core/usecases";
 import { jobsSince } from "./resume-mark.ts";
 
 export interface Leftovers {

@@ -7,8 +7,8 @@
  * or owed their event, are never touched, however old.
  */
 import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
-import type { JobStore } from "@reelay/core/jobs/store";
-import { isTerminal, type Job } from "@reelay/core/jobs/types";
+import type { JobStore } from "@reelay/core/adapters";
+import { isTerminal, type Job } from "@reelay/core/domain";
 
 const DAY_MS = 86_400_000;
 /** The listing key of the oldest job sorts after this. */

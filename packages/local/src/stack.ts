@@ -16,28 +16,30 @@ import {
 } from "@reelay/api";
 import type { Config } from "@reelay/core";
 import { UpstreamClient } from "@reelay/core";
-import { JsonlFileSink } from "@reelay/core/events/jsonl";
-import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
-import { guardedFetch } from "@reelay/core/net/guarded-fetch";
-import { webhookFetchPolicy } from "@reelay/core/net/policy";
-import type { Job } from "@reelay/core/jobs/types";
-import type { PipelineDeps } from "@reelay/core/pipeline/deps";
-import { DeliveryStore } from "@reelay/core/webhooks/deliveries";
-import { JobStore } from "@reelay/core/jobs/store";
-import { SubscriberStore } from "@reelay/core/webhooks/managed";
-import { deliveringSink } from "@reelay/core/webhooks/outbox";
-import { ownWebhooks } from "@reelay/core/webhooks/own";
 import {
+  JsonlFileSink,
+  guardedFetch,
+  DeliveryStore,
+  JobStore,
+  SubscriberStore,
+  ownWebhooks,
+} from "@reelay/core/adapters";
+import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
+import { webhookFetchPolicy, type Job } from "@reelay/core/domain";
+import {
+  deliveringSink,
   allTargets,
   cachedSubscribers,
   ownerFromJobs,
   type Subscribers,
-} from "@reelay/core/webhooks/targets";
+  isWaiting,
+  releaseStrandedSlots,
+  type EventSink,
+  type JobStarter,
+  type Metrics,
+  admissionGauges,
+} from "@reelay/core/usecases";
 import { dropDepsFrom, wirePipeline } from "@reelay/core/wiring";
-import { isWaiting } from "@reelay/core/admission/control";
-import { releaseStrandedSlots } from "@reelay/core/admission/sweep";
-import type { EventSink, JobStarter, Metrics } from "@reelay/core/ports";
-import { admissionGauges } from "@reelay/core/metrics/admission";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { loadOrCreateApiKey } from "./api-key.ts";
 import { startStandins, type Standins } from "./aws-standins.ts";
@@ -202,7 +204,7 @@ function startWebhooks(
 
 /** Jobs a crash or Ctrl-C left behind: terminal ones get their missing event, the rest run again. */
 async function resumeLeftovers(
-  deps: Pick<PipelineDeps, "jobs" | "now" | "metrics"> & {
+  deps: Pick<Wiring["pipeline"], "jobs" | "now" | "metrics"> & {
     events: EventSink & Pick<JsonlFileSink, "readAll">;
   },
   starters: { queue: JobStarter; executions: LocalJobStarter },

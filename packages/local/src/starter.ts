@@ -10,12 +10,16 @@ import {
   runJobFlowLocally,
   type LocalTaskHandler,
 } from "@reelay/flow/run-local";
-import type { JobStore } from "@reelay/core/jobs/store";
-import { isTerminal, type Job } from "@reelay/core/jobs/types";
-import { JOB_FLOW_STATE_NAMES } from "@reelay/flow/steps";
-import { REQUEUED_ERROR_NAME } from "@reelay/core/pipeline/errors";
-import { executionName } from "@reelay/core/ports";
-import { jobContext, type LogContext } from "@reelay/core/jobs/log-context";
+import type { JobStore } from "@reelay/core/adapters";
+import {
+  isTerminal,
+  type Job,
+  REQUEUED_ERROR_NAME,
+  jobContext,
+  type LogContext,
+} from "@reelay/core/domain";
+import { JOB_FLOW_STATE_NAMES } from "@reelay/flow/job-flow-names";
+import { executionName } from "@reelay/core/usecases";
 import type { Logger } from "./log.ts";
 
 export interface LocalStarterOptions {

@@ -3,7 +3,7 @@
  * when an event has just been recorded. The deliveries live in dynalite, so a stack killed between
  * attempts finds them at its next start and carries on with the schedule where it stopped.
  */
-import { purgeDeliveries, type SweepDeps, sweepDeliveries } from "@reelay/core/webhooks/sweep";
+import { purgeDeliveries, type DeliverySweepDeps, sweepDeliveries } from "@reelay/core/usecases";
 import type { Logger } from "./log.ts";
 import { wakeablePause } from "./wakeable-pause.ts";
 
@@ -18,7 +18,7 @@ export interface WebhookSweeper {
   stop(): Promise<void>;
 }
 
-export function startWebhookSweeper(deps: SweepDeps, log: Logger): WebhookSweeper {
+export function startWebhookSweeper(deps: DeliverySweepDeps, log: Logger): WebhookSweeper {
   let stopped = false;
   let woken = false;
   const between = wakeablePause();

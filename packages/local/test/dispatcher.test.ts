@@ -5,11 +5,8 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { AdmissionControl } from "@reelay/core/admission/control";
-import { AdmissionStore } from "@reelay/core/admission/store";
-import { BatchStore } from "@reelay/core/batches/store";
-import { JsonlFileSink } from "@reelay/core/events/jsonl";
-import { ObjectStore } from "@reelay/core/storage/objects";
+import { AdmissionControl } from "@reelay/core/usecases";
+import { AdmissionStore, BatchStore, JsonlFileSink, ObjectStore } from "@reelay/core/adapters";
 import { LocalDispatcher } from "../src/dispatcher.ts";
 import { silentLogger } from "../src/log.ts";
 import { queuedJob, standinsPerTest } from "./fixtures/jobs.ts";

@@ -18,7 +18,7 @@ import {
   QueryCommand,
   ScanCommand,
 } from "@aws-sdk/lib-dynamodb";
-import { createJobsTableInput } from "@reelay/core/jobs/schema";
+import { createJobsTableInput } from "@reelay/core/adapters";
 import { afterEach, expect, it } from "vitest";
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../src/aws-clients.ts";
 import { ensureTable } from "../src/dynalite/table.ts";

@@ -16,12 +16,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { loadConfig, validate } from "@reelay/core";
-import { JsonlFileSink } from "@reelay/core/events/jsonl";
-import { buildTerminalEvent } from "@reelay/core/events/types";
-import { AdmissionStore } from "@reelay/core/admission/store";
-import { createJob } from "@reelay/core/jobs/create";
-import { JobStore } from "@reelay/core/jobs/store";
-import type { Job } from "@reelay/core/jobs/types";
+import { JsonlFileSink, AdmissionStore, JobStore } from "@reelay/core/adapters";
+import { buildTerminalEvent, type Job } from "@reelay/core/domain";
+import { createJob } from "@reelay/core/usecases";
 import { startStandins } from "../src/aws-standins.ts";
 import { EVENTS_FILE, startLocalStack, type LocalStack } from "../src/stack.ts";
 

@@ -3,7 +3,7 @@
  * start, the admission gauges read at each scrape, and a failed read leaving the counters served.
  */
 import { describe, expect, it } from "vitest";
-import type { AdmissionGauges } from "@reelay/core/metrics/admission";
+import type { AdmissionGauges } from "@reelay/core/usecases";
 import { prometheusMetrics } from "../src/metrics.ts";
 
 const GAUGES: AdmissionGauges = {

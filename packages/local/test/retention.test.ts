@@ -5,7 +5,7 @@
  */
 import { ListObjectsV2Command, PutObjectCommand } from "@aws-sdk/client-s3";
 import { expect, it } from "vitest";
-import type { Job } from "@reelay/core/jobs/types";
+import type { Job } from "@reelay/core/domain";
 import type { Standins } from "../src/aws-standins.ts";
 import { failedJob, queuedJob, standinsPerTest } from "./fixtures/jobs.ts";
 import { pruneFinishedJobs } from "../src/retention.ts";

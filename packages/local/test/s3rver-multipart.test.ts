@@ -17,7 +17,7 @@ import {
   UploadPartCommand,
   type CompletedPart,
 } from "@aws-sdk/client-s3";
-import { ObjectStore, PART_SIZE } from "@reelay/core/storage/objects";
+import { ObjectStore, PART_SIZE } from "@reelay/core/adapters";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStandins, type Standins } from "../src/aws-standins.ts";
 

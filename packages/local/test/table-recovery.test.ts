@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { expect, it } from "vitest";
-import { createJobsTableInput } from "@reelay/core/jobs/schema";
+import { createJobsTableInput } from "@reelay/core/adapters";
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../src/aws-clients.ts";
 import { LOCAL_TABLE, startStandins } from "../src/aws-standins.ts";
 

@@ -9,9 +9,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GetObjectCommand, HeadObjectCommand, type S3Client } from "@aws-sdk/client-s3";
-import { loadConfig } from "@reelay/core/config";
-import { JsonlFileSink } from "@reelay/core/events/jsonl";
-import type { TerminalEvent } from "@reelay/core/events/types";
+import { loadConfig } from "@reelay/core/wiring";
+import { JsonlFileSink } from "@reelay/core/adapters";
+import type { TerminalEvent } from "@reelay/core/domain";
 import { localS3Client } from "@reelay/local/aws-clients";
 import type { Logger } from "@reelay/local/log";
 import {
@@ -185,7 +185,7 @@ export function eventsIn(dataDir: string): Promise<TerminalEvent[]> {
 
 /**
  * The job's terminal events, once there is one: the event is emitted after the terminal record is
- * written (core pipeline/terminal.ts), so a job seen terminal may not have it yet for a moment.
+ * written (core usecases/pipeline/terminal.ts), so a job seen terminal may not have it yet for a moment.
  */
 export function eventsFor(dataDir: string, jobId: string): Promise<TerminalEvent[]> {
   return waitFor(

@@ -1,5 +1,5 @@
 /** Receiver scripts and readings shared by the webhook acceptance tests. */
-import type { Receiver } from "../../../packages/core/test/webhooks/receiver.ts";
+import type { Receiver } from "../../../packages/core/test/usecases/webhooks/receiver.ts";
 
 /** 503 for the first `failures` attempts of each event (counted by webhook-id), then 200. */
 export function failFirst(failures: number): (n: number, webhookId: string) => number {

@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { Hono } from "hono";
-import type { ApiEnv } from "../deps.ts";
+import type { ApiEnv } from "../api-deps.ts";
 
 const ASSETS = {
   "index.html": "text/html; charset=utf-8",

@@ -5,7 +5,7 @@
  */
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
-import { FAILURE_CLASSES } from "@reelay/core/money/classes";
+import { FAILURE_CLASSES } from "@reelay/core/domain";
 
 const IssueSchema = z
   .object({

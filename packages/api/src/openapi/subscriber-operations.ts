@@ -1,7 +1,7 @@
 /** The managed subscribers' routes for the OpenAPI document and /docs (routes/subscribers.ts). */
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
-import { SubscriberInputSchema } from "@reelay/core/webhooks/managed";
+import { SubscriberInputSchema } from "@reelay/core/domain";
 import type { ErrorCase, Operation } from "./operation.ts";
 
 const SubscriberSchema = z

@@ -1,8 +1,8 @@
 /** GET /v1/admission (admin key only): upstream slots, the limit and where it comes from, the queue. */
 import { Hono } from "hono";
-import type { AdmissionControl } from "@reelay/core/admission/control";
+import type { AdmissionControl } from "@reelay/core/usecases";
 import { forbidden, isAdmin } from "../auth.ts";
-import type { ApiEnv } from "../deps.ts";
+import type { ApiEnv } from "../api-deps.ts";
 
 export function admissionRoutes(admission: AdmissionControl): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();

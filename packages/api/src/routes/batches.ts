@@ -3,25 +3,25 @@
  * (JSONL, one line per request line, fresh links), cancel what has not ended, list them.
  */
 import { type Handler, Hono } from "hono";
-import { batchIdFrom, createBatch, newBatchId } from "@reelay/core/batches/create";
 import {
+  batchIdFrom,
+  createBatch,
+  newBatchId,
   type BatchState,
   batchState,
   etaSeconds,
   resultLines,
   resultsKey,
-} from "@reelay/core/batches/progress";
-import { batchNotFound, type BatchStore } from "@reelay/core/batches/store";
-import type { Batch } from "@reelay/core/batches/types";
-import { cancelJob } from "@reelay/core/jobs/cancel";
-import { estimateOf, totalEstimate } from "@reelay/core/money/estimate";
-import { isTerminal } from "@reelay/core/jobs/types";
+  cancelJob,
+} from "@reelay/core/usecases";
+import { batchNotFound, type BatchStore } from "@reelay/core/adapters";
+import { type Batch, estimateOf, totalEstimate, isTerminal } from "@reelay/core/domain";
 import { isReelayError, ReelayError } from "@reelay/core";
 import { mayAccess, ownerFilter } from "../auth.ts";
 import { checkLines, parseBatchBody } from "../batch-body.ts";
 import { retryBatch } from "../batch-retry.ts";
 import { jsonBodyLimit } from "../body.ts";
-import { type ApiEnv, type Caller, cancelDepsOf, type ResolvedDeps } from "../deps.ts";
+import { type ApiEnv, type Caller, cancelDepsOf, type ResolvedDeps } from "../api-deps.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
 import { PRIORITY_HEADER, readPriority } from "../priority.ts";
 import { HEADER_PATHS, headerWebhook, readJobWebhook } from "../webhook-input.ts";

@@ -1,6 +1,6 @@
 /** GET /docs (open): the API reference as one self-contained page; the machine may be offline, so no CDN. */
 import { Hono } from "hono";
-import type { ApiEnv } from "../deps.ts";
+import type { ApiEnv } from "../api-deps.ts";
 import type { OpenApiDocument } from "../openapi/document.ts";
 import { renderDocsPage } from "../openapi/html.ts";
 

@@ -5,9 +5,9 @@
  */
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { ReelayEvent } from "@reelay/core/events/types";
-import type { EventSource } from "@reelay/core/ports";
-import type { ApiEnv } from "../deps.ts";
+import type { ReelayEvent } from "@reelay/core/domain";
+import type { EventSource } from "@reelay/core/usecases";
+import type { ApiEnv } from "../api-deps.ts";
 
 export function eventRoutes(source: EventSource, heartbeatMs: number): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();

@@ -4,11 +4,10 @@
  */
 import { Hono } from "hono";
 import { ReelayError, relayedCode } from "@reelay/core";
-import { jobNotFound } from "@reelay/core/jobs/store";
-import type { Job } from "@reelay/core/jobs/types";
+import { jobNotFound, type Job } from "@reelay/core/domain";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import { createImageJob } from "../create-image.ts";
-import type { ApiEnv, ResolvedDeps } from "../deps.ts";
+import type { ApiEnv, ResolvedDeps } from "../api-deps.ts";
 import { createEditJob } from "../image-edit.ts";
 import { imageTaskView } from "../image-view.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";

@@ -1,16 +1,23 @@
 /** reelay's own job endpoints: the full record with its history, newest first with filters and cursor pages, and cancel. */
 import { Hono } from "hono";
 import { defaultCatalog, ReelayError } from "@reelay/core";
-import { cancelJob } from "@reelay/core/jobs/cancel";
-import { decodeCursor } from "@reelay/core/jobs/cursor";
-import { isJobId, JOB_ID_SOURCE } from "@reelay/core/jobs/ids";
-import { MAX_PAGE_SIZE } from "@reelay/core/limits";
-import { jobNotFound, type ListFilters, type ListOptions } from "@reelay/core/jobs/store";
-import { JOB_STATUSES, type JobKind, type JobSource } from "@reelay/core/jobs/types";
+import { cancelJob } from "@reelay/core/usecases";
+import {
+  decodeCursor,
+  isJobId,
+  JOB_ID_SOURCE,
+  MAX_PAGE_SIZE,
+  jobNotFound,
+  type ListFilters,
+  type ListOptions,
+  JOB_STATUSES,
+  type JobKind,
+  type JobSource,
+} from "@reelay/core/domain";
 import { ownerFilter } from "../auth.ts";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import { retryJob } from "../retry.ts";
-import { type ApiEnv, cancelDepsOf, type ResolvedDeps } from "../deps.ts";
+import { type ApiEnv, cancelDepsOf, type ResolvedDeps } from "../api-deps.ts";
 import { jobView, withQueuePosition } from "../views.ts";
 
 function badQuery(path: string, message: string): ReelayError {

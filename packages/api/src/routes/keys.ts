@@ -4,13 +4,11 @@
  */
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
-import type { ApiKeyRecord, ApiKeyStore } from "@reelay/core/keys/store";
-import { BudgetLedger } from "@reelay/core/money/budget";
-import { type Budget, parseBudget } from "@reelay/core/money/budget-schema";
-import { fromMicros } from "@reelay/core/money/prices";
+import { type ApiKeyRecord, type ApiKeyStore, BudgetLedger } from "@reelay/core/adapters";
+import { type Budget, parseBudget, fromMicros } from "@reelay/core/domain";
 import { forbidden, isAdmin } from "../auth.ts";
 import { jsonBodyLimit, parseJson } from "../body.ts";
-import type { ApiEnv } from "../deps.ts";
+import type { ApiEnv } from "../api-deps.ts";
 
 const MAX_NAME = 100;
 

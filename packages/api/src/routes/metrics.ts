@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import { bearerAuth, forbidden, isAdmin } from "../auth.ts";
-import type { ApiDeps, ApiEnv } from "../deps.ts";
+import type { ApiDeps, ApiEnv } from "../api-deps.ts";
 
 export function metricsRoutes(
   authenticate: ApiDeps["authenticate"],

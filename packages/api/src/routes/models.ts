@@ -12,7 +12,7 @@ import {
   type Kind,
   type ModelSpec,
 } from "@reelay/core";
-import type { ApiEnv, ResolvedDeps, UpstreamModelLister } from "../deps.ts";
+import type { ApiEnv, ResolvedDeps, UpstreamModelLister } from "../api-deps.ts";
 import { modelItem, upstreamOnlyItem, type ModelItem } from "../openapi/model-item.ts";
 
 const MODALITIES: readonly Kind[] = ["video", "image"];

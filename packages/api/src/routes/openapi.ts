@@ -1,6 +1,6 @@
 /** GET /openapi.json (open): the document for exactly the routes this app serves. */
 import { Hono } from "hono";
-import type { ApiEnv } from "../deps.ts";
+import type { ApiEnv } from "../api-deps.ts";
 import type { OpenApiDocument } from "../openapi/document.ts";
 
 export function openApiRoutes(document: () => OpenApiDocument): Hono<ApiEnv> {

@@ -5,11 +5,10 @@
  */
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
-import { systemResolver } from "@reelay/core/net/guarded-fetch";
-import { SubscriberInputSchema, subscriberRecord } from "@reelay/core/webhooks/managed";
-import { checkWebhookUrl } from "@reelay/core/webhooks/url-guard";
+import { systemResolver } from "@reelay/core/adapters";
+import { SubscriberInputSchema, subscriberRecord, checkWebhookUrl } from "@reelay/core/domain";
 import { jsonBodyLimit, parseJson } from "../body.ts";
-import type { ApiEnv, WebhookApiDeps } from "../deps.ts";
+import type { ApiEnv, WebhookApiDeps } from "../api-deps.ts";
 
 type Managed = NonNullable<WebhookApiDeps["managed"]>;
 

@@ -6,12 +6,16 @@
  */
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
-import { BudgetLedger } from "@reelay/core/money/budget";
-import type { Budget } from "@reelay/core/money/budget-schema";
-import { fromMicros } from "@reelay/core/money/prices";
-import { USAGE_GROUPS, type UsageGroup, usageReport } from "@reelay/core/money/report";
+import { BudgetLedger } from "@reelay/core/adapters";
+import {
+  type Budget,
+  fromMicros,
+  USAGE_GROUPS,
+  type UsageGroup,
+  usageReport,
+} from "@reelay/core/domain";
 import { isAdmin, ownerFilter } from "../auth.ts";
-import type { ApiEnv, Caller, ResolvedDeps } from "../deps.ts";
+import type { ApiEnv, Caller, ResolvedDeps } from "../api-deps.ts";
 
 /** The most jobs one report counts (a Lambda answers within API Gateway's 30 s). */
 const MAX_REPORT_JOBS = 100_000;

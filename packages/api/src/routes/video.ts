@@ -1,9 +1,9 @@
 /** The service contract's video endpoints: create a task, query it. */
 import { Hono } from "hono";
-import { jobNotFound } from "@reelay/core/jobs/store";
+import { jobNotFound } from "@reelay/core/domain";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import { createVideoJob } from "../create.ts";
-import type { ApiEnv, ResolvedDeps } from "../deps.ts";
+import type { ApiEnv, ResolvedDeps } from "../api-deps.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
 import { PRIORITY_HEADER, readPriority } from "../priority.ts";
 import { HEADER_PATHS, headerWebhook, readJobWebhook } from "../webhook-input.ts";

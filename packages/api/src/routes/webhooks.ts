@@ -9,14 +9,14 @@ import {
   type Delivery,
   DELIVERY_STATUSES,
   deliveryNotFound,
-} from "@reelay/core/webhooks/deliveries";
-import { safeUrl } from "@reelay/core/net/guarded-fetch";
-import { WEBHOOK_EVENT_TYPES } from "@reelay/core/webhooks/managed";
-import { eventNotFound, replay } from "@reelay/core/webhooks/replay";
-import type { JobStore } from "@reelay/core/jobs/store";
+  safeUrl,
+  WEBHOOK_EVENT_TYPES,
+} from "@reelay/core/domain";
+import { eventNotFound, replay } from "@reelay/core/usecases";
+import type { JobStore } from "@reelay/core/adapters";
 import { forbidden, isAdmin } from "../auth.ts";
 import { jsonBodyLimit, parseJson } from "../body.ts";
-import type { ApiEnv, WebhookApiDeps } from "../deps.ts";
+import type { ApiEnv, WebhookApiDeps } from "../api-deps.ts";
 import { readLimit, readOneOf } from "./jobs.ts";
 
 /** A delivery as the log shows it: no body, and the URL without its query (it may hold a token). */

@@ -5,12 +5,9 @@
  */
 import { createHash } from "node:crypto";
 import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
-import type { TerminalEvent } from "@reelay/core/events/types";
-import type { EventSink } from "@reelay/core/ports";
-import { createJobsTableInput } from "@reelay/core/jobs/schema";
-import { JobStore } from "@reelay/core/jobs/store";
-import type { Job } from "@reelay/core/jobs/types";
-import { ObjectStore } from "@reelay/core/storage/objects";
+import type { TerminalEvent, Job } from "@reelay/core/domain";
+import type { EventSink } from "@reelay/core/usecases";
+import { createJobsTableInput, JobStore, ObjectStore } from "@reelay/core/adapters";
 import { createApp, singleKeyAuthenticator, type ApiDeps } from "../../src/index.ts";
 import type { LocalAws } from "../../../core/test/support/local-aws.ts";
 

@@ -3,7 +3,7 @@
  * nothing answers (the CLI says how to start reelay), `unauthorized` for a wrong key, and for any
  * other refusal the API's own `{error: {code, message, errors}}`, so the CLI shows the same codes.
  */
-import type { UsageReport } from "@reelay/core/money/report";
+import type { UsageReport } from "@reelay/core/domain";
 import { ReelayError, relayedCode, type Issue } from "@reelay/core";
 import { readSse, type SseMessage } from "./sse.ts";
 import type { CreatedTask, Health, JobPage, JobView, TaskView } from "./types.ts";

@@ -10,7 +10,7 @@ import { Readable } from "node:stream";
 import type { ReadableStream } from "node:stream/web";
 import { pipeline } from "node:stream/promises";
 import { ReelayError } from "@reelay/core";
-import { DigestStream } from "@reelay/core/storage/digest";
+import { DigestStream } from "@reelay/core/adapters";
 
 export interface SavedFile {
   file: string;

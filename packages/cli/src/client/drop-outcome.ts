@@ -7,9 +7,8 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { type ErrorCode, isReelayError } from "@reelay/core";
-import { batchIdFrom } from "@reelay/core/batches/create";
-import { type DropEntry, entryLocation, parseDropFile } from "@reelay/core/drops/parse";
-import { jobIdFrom } from "@reelay/core/jobs/ids";
+import { batchIdFrom, type DropEntry, entryLocation, parseDropFile } from "@reelay/core/usecases";
+import { jobIdFrom } from "@reelay/core/domain";
 import type { ReelayApiClient } from "./api.ts";
 import type { Inbox } from "./inbox.ts";
 

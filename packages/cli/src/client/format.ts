@@ -1,5 +1,5 @@
 /** Human renderings shared by status, jobs, generate and watch. */
-import { isBatchEvent, type ReelayEvent } from "@reelay/core/events/types";
+import { isBatchEvent, type ReelayEvent } from "@reelay/core/domain";
 import type { JobView } from "./types.ts";
 
 export function seconds(ms: number): string {

@@ -6,7 +6,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { isReelayError, ReelayError } from "@reelay/core";
-import { ObjectStore } from "@reelay/core/storage/objects";
+import { ObjectStore } from "@reelay/core/adapters";
 import { localS3Client } from "@reelay/local/aws-clients";
 import type { Health } from "./types.ts";
 

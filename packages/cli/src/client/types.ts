@@ -3,7 +3,7 @@ import type { Issue } from "@reelay/core";
 import type { JobView } from "@reelay/api";
 
 export type { JobView, TaskView } from "@reelay/api";
-export type { TerminalEvent } from "@reelay/core/events/types";
+export type { TerminalEvent } from "@reelay/core/domain";
 
 export interface JobPage {
   data: JobView[];

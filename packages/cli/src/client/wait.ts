@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { isReelayError } from "@reelay/core";
 import type { ReelayApiClient } from "./api.ts";
-import { isTerminal } from "@reelay/core/jobs/types";
+import { isTerminal } from "@reelay/core/domain";
 import type { JobView } from "./types.ts";
 
 export interface WaitOptions {

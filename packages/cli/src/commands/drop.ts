@@ -7,7 +7,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { loadConfig } from "@reelay/core";
-import { classifyDropKey } from "@reelay/core/drops/parse";
+import { classifyDropKey } from "@reelay/core/usecases";
 import { Inbox } from "../client/inbox.ts";
 import { awaitDropOutcome, type DropReport } from "../client/drop-outcome.ts";
 import { openSession, reportFailures } from "../client/session.ts";

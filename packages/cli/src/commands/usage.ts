@@ -3,7 +3,7 @@
  * units, cost and failures over a time range (GET /v1/usage; this month by default), then each
  * budget in force with what its period has used. A stored key sees its own; the admin key all.
  */
-import type { UsageRow } from "@reelay/core/money/report";
+import type { UsageRow } from "@reelay/core/domain";
 import type { ReelayApiClient, UsageReportView } from "../client/api.ts";
 import { table } from "../client/format.ts";
 import { openSession, reportFailures } from "../client/session.ts";

@@ -13,10 +13,7 @@ import {
   type Issue,
   type ValidationResult,
 } from "@reelay/core";
-import { estimateOf } from "@reelay/core/money/estimate";
-import type { PriceTable } from "@reelay/core/money/prices";
-import { fromMicros } from "@reelay/core/money/prices";
-import { usageView } from "@reelay/core/money/usage";
+import { estimateOf, type PriceTable, fromMicros, usageView } from "@reelay/core/domain";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 

@@ -1,5 +1,5 @@
 /** A Metrics that keeps what it is given, for tests to read back by name and labels. */
-import type { Metrics } from "../../src/ports.ts";
+import type { Metrics } from "../../src/usecases/ports.ts";
 
 interface Recorded {
   kind: "count" | "observe" | "set";

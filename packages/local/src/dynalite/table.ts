@@ -5,7 +5,7 @@ import {
   ResourceNotFoundException,
 } from "@aws-sdk/client-dynamodb";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { createJobsTableInput } from "@reelay/core/jobs/schema";
+import { createJobsTableInput } from "@reelay/core/adapters";
 
 const TABLE_WAIT_STEP_MS = 50;
 /** dynalite turns a new table ACTIVE on a timer; past this, a CREATING table was left by a crash. */

@@ -1,0 +1,81 @@
+/**
+ * The import rules `npm run check` enforces (design rule 11): core in layers, domain <- use cases
+ * <- adapters <- the composition root (wiring/ and src/index.ts), imports only going down, no AWS
+ * SDK below the adapters, nothing outside core (or the API package) past its exports map, and no
+ * import cycle anywhere.
+ * Type-only imports count (tsPreCompilationDeps): a type is as much a dependency as a value.
+ */
+const CORE = "^packages/core/src/";
+const ROOT_FILES = `${CORE}(wiring/|index\\.ts$)`;
+const AWS_SDK = "(^|/)node_modules/@aws-sdk/|^@aws-sdk/";
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "domain-imports-only-domain",
+      comment: "domain/ holds the rules: it imports neither use cases, adapters nor the wiring.",
+      severity: "error",
+      from: { path: `${CORE}domain/` },
+      to: { path: [`${CORE}(usecases|adapters)/`, ROOT_FILES] },
+    },
+    {
+      name: "usecases-import-no-adapters",
+      comment: "usecases/ take ports (usecases/ports.ts), never the adapters or the wiring.",
+      severity: "error",
+      from: { path: `${CORE}usecases/` },
+      to: { path: [`${CORE}adapters/`, ROOT_FILES] },
+    },
+    {
+      name: "adapters-import-no-wiring",
+      comment: "adapters/ implement the ports; only the wiring chooses and assembles them.",
+      severity: "error",
+      from: { path: `${CORE}adapters/` },
+      to: { path: ROOT_FILES },
+    },
+    {
+      name: "no-aws-sdk-below-adapters",
+      comment: "The AWS SDK (even a type from it) belongs to adapters/ and the wiring.",
+      severity: "error",
+      from: { path: `${CORE}(domain|usecases)/` },
+      to: { path: AWS_SDK },
+    },
+    {
+      name: "core-only-through-its-exports",
+      comment:
+        "Outside packages/core, core is imported through the entries in its package.json exports.",
+      severity: "error",
+      from: { pathNot: "^packages/core/" },
+      to: {
+        path: CORE,
+        pathNot: `${CORE}((domain|usecases|adapters|wiring)/)?index\\.ts$`,
+      },
+    },
+    {
+      name: "api-only-through-its-exports",
+      comment: "Outside packages/api, the API package is imported through its index.",
+      severity: "error",
+      from: { pathNot: "^packages/api/" },
+      to: { path: "^packages/api/src/", pathNot: "^packages/api/src/index\\.ts$" },
+    },
+    {
+      name: "no-circular",
+      comment: "An import cycle makes load order matter and the layers meaningless.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)(\\.sst|cdk\\.out|dist)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".js", ".mjs", ".json"],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,152 @@
+/** What the API needs, passed in, so one app runs on Lambda (AWS clients) and in the local stack. */
+import type { Catalog } from "@reelay/core";
+import type {
+  AdmissionControl,
+  BatchTracker,
+  CancelDeps,
+  Clock,
+  EventSink,
+  EventSource,
+  ExecutionStopper,
+  JobStarter,
+  Metrics,
+  DeliveryTarget,
+} from "@reelay/core/usecases";
+import type {
+  BatchStore,
+  JobStore,
+  BudgetLedger,
+  ApiKeyStore,
+  ObjectStore,
+  DeliveryStore,
+  SubscriberStore,
+} from "@reelay/core/adapters";
+import type { Budget, PriceTable, Deployment } from "@reelay/core/domain";
+
+export interface Caller {
+  keyId: string;
+  /** The key's budget, when it has one: every create reserves from it. */
+  budget?: Budget;
+}
+
+/** The webhook delivery log and replay (routes/webhooks.ts). */
+export interface WebhookApiDeps {
+  store: DeliveryStore;
+  /** REELAY_WEBHOOK_SCHEDULE: a replay gets the full schedule. */
+  schedule: readonly number[];
+  now: Clock;
+  /** Every subscriber now; without it a replay goes to the event's earlier ones. */
+  targets?: () => Promise<DeliveryTarget[]>;
+  /** Managed subscribers (POST /v1/webhooks), with where reelay runs (for the URL check). */
+  managed?: { store: SubscriberStore; deployment: Deployment };
+  /** Sweeps at once (local stack); on AWS the next scheduled sweep sends it. */
+  wake?: () => void;
+}
+
+export interface ApiDeps {
+  jobs: JobStore;
+  /** The operator's price table (REELAY_PRICES), for each job's estimate. */
+  prices?: PriceTable;
+  /** The keys' budget ledgers; without it budgets are not enforced. */
+  budgets?: BudgetLedger;
+  /** Presigns GETs for outputs. */
+  objects: ObjectStore;
+  starter: JobStarter;
+  /** A bearer token to its caller, or undefined for an unknown token. */
+  authenticate(token: string): Promise<Caller | undefined>;
+  /** Stored API keys: when given, /v1/keys lets the admin key create, list and revoke them. */
+  keys?: ApiKeyStore;
+  /** For validate(); the built-in catalog when absent. */
+  catalog?: Catalog;
+  /** Lifetime of presigned output URLs; default 3600. */
+  presignTtlS?: number;
+  /** Extra fields for /healthz (local: the S3 endpoint and bucket). */
+  health?: () => Promise<Record<string, unknown>>;
+  /** When given, GET /v1/events streams terminal events as Server-Sent Events. */
+  eventStream?: EventSource;
+  /**
+   * Where the Generation Failed event goes for a job that could not be started (the only terminal
+   * transition the API itself makes). Without it such a job is failed but announces nothing.
+   */
+  events?: EventSink;
+  /**
+   * Stops a cancelled job's execution (AWS: StopExecution; local: aborts it). Without it a cancel
+   * still ends the job, and its execution stops at its next step.
+   */
+  stopper?: ExecutionStopper;
+  /** Admission control: frees a cancelled job's slot and tells a waiting job's place in the queue. */
+  admission?: AdmissionControl;
+  /** Batches: when given, /v1/batches makes and shows them. */
+  batches?: BatchStore;
+  /** Counts a batch job the API itself ends (cancel, start_failed) toward its batch. */
+  batchTracker?: Pick<BatchTracker, "jobEnded">;
+  /** When given, /v1/webhooks/deliveries and /v1/events/{id}/replay serve the delivery log. */
+  webhooks?: WebhookApiDeps;
+  /** Heartbeat period of the event stream; default 15 000. */
+  sseHeartbeatMs?: number;
+  /** Largest accepted request body in bytes; default 1 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * Longest opt-in wait of POST /v1/images/edits in seconds; default 60. On AWS, API Gateway ends
+   * a request at 30 s, so the function asks for less.
+   */
+  maxWaitS?: number;
+  now?: Clock;
+  /** The upstream's own model listing, merged into GET /v1/models; the catalog alone when absent. */
+  upstreamModels?: UpstreamModelLister;
+  /** How long GET /v1/models waits for the upstream's listing; default 3000. */
+  upstreamModelsTimeoutMs?: number;
+  /** Counts the jobs the API itself ends (cancel, start_failed). */
+  metrics?: Metrics;
+  /**
+   * The Prometheus text for GET /metrics (admin key only), with its content type; without it the
+   * route does not exist (AWS: the metrics go to CloudWatch as EMF).
+   */
+  scrape?: () => Promise<{ contentType: string; text: string }>;
+  /** Where an unexpected error (a 500) is told to the operator; default console.error. */
+  reportError?: (message: string, error: unknown) => void;
+}
+
+/** Local stack: UpstreamClient.listModels. Its failure only adds a warning to the listing. */
+export type UpstreamModelLister = (
+  modality?: "video" | "image",
+) => Promise<{ id: string; modality?: string }[]>;
+
+/** ApiDeps with every default filled in. */
+export type ResolvedDeps = ApiDeps &
+  Required<Pick<ApiDeps, "presignTtlS" | "sseHeartbeatMs" | "maxBodyBytes" | "now">>;
+
+export const DEFAULTS = {
+  presignTtlS: 3600,
+  sseHeartbeatMs: 15_000,
+  maxBodyBytes: 1024 * 1024,
+} as const;
+
+export function resolveDeps(deps: ApiDeps): ResolvedDeps {
+  return {
+    ...deps,
+    presignTtlS: deps.presignTtlS ?? DEFAULTS.presignTtlS,
+    sseHeartbeatMs: deps.sseHeartbeatMs ?? DEFAULTS.sseHeartbeatMs,
+    maxBodyBytes: deps.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    now: deps.now ?? (() => new Date()),
+  };
+}
+
+/** What cancelJob needs, from the API's deps: a cancel frees the slot and counts on the batch. */
+export function cancelDepsOf(deps: ResolvedDeps): CancelDeps {
+  return {
+    jobs: deps.jobs,
+    now: deps.now,
+    ...(deps.events === undefined ? {} : { events: deps.events }),
+    ...(deps.stopper === undefined ? {} : { stopper: deps.stopper }),
+    ...(deps.admission === undefined ? {} : { admission: deps.admission }),
+    ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
+    ...(deps.budgets === undefined ? {} : { budgets: deps.budgets }),
+    ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
+  };
+}
+
+/** Hono context variables set by the auth middleware. */
+export interface ApiEnv {
+  Variables: { caller: Caller };
+}

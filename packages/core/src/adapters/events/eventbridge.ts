@@ -1,0 +1,40 @@
+import { PutEventsCommand, type EventBridgeClient } from "@aws-sdk/client-eventbridge";
+import { TransientError } from "../../domain/pipeline/step-errors.ts";
+import type { EventSink } from "../../usecases/ports.ts";
+import type { ReelayEvent } from "../../domain/events/types.ts";
+
+/** Puts terminal events on the custom bus. A rejected entry is transient: the step retries it. */
+export class EventBridgeSink implements EventSink {
+  readonly #client: Pick<EventBridgeClient, "send">;
+  readonly busName: string;
+
+  constructor(client: Pick<EventBridgeClient, "send">, busName: string) {
+    this.#client = client;
+    this.busName = busName;
+  }
+
+  async emit(event: ReelayEvent): Promise<void> {
+    const answer = await this.#client.send(
+      new PutEventsCommand({
+        Entries: [
+          {
+            EventBusName: this.busName,
+            Source: event.source,
+            DetailType: event["detail-type"],
+            Detail: JSON.stringify(event.detail),
+            Time: new Date(event.time),
+          },
+        ],
+      }),
+    );
+    const failed = answer.FailedEntryCount ?? 0;
+    if (failed > 0) {
+      const entry = answer.Entries?.[0];
+      throw new TransientError(
+        "event_emit_failed",
+        `EventBridge refused the ${event["detail-type"]} event ${event.id}: ${entry?.ErrorCode ?? "unknown"} ${entry?.ErrorMessage ?? ""}`.trim(),
+        { details: { eventId: event.id } },
+      );
+    }
+  }
+}

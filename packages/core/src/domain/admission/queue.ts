@@ -1,0 +1,23 @@
+import type { LearnedLimit, Priority } from "./settings.ts";
+export interface AdmissionState {
+  /** Job id -> ISO time the slot was taken. */
+  held: Record<string, string>;
+  learned: LearnedLimit;
+  /** Bumped by every change of `learned`, so concurrent learners never overwrite each other. */
+  learnedVersion: number;
+  /** Epoch ms before which no job is admitted (rate spacing, an upstream's Retry-After). */
+  nextAdmitAt: number;
+  /** The lane served last. */
+  cursor: string;
+}
+
+export interface QueueEntry {
+  jobId: string;
+  lane: string;
+  priority: Priority;
+  enqueuedAt: string;
+  /** ISO time after which the job ends failed with `queue_timeout`. */
+  expiresAt: string;
+}
+
+export type AcquireResult = "acquired" | "held_already" | "full" | "too_soon";

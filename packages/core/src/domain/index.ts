@@ -1,0 +1,101 @@
+/**
+ * @reelay/core/domain: the rules, with no AWS SDK and nothing above them: errors and their codes,
+ * ids, the catalog and validation, the contract's schemas and readers, the polling policy, job,
+ * batch and event records, money, metric names, admission settings, webhook signing and schedule,
+ * net address policy, and the failure classification. What packages outside core use of it.
+ */
+export {
+  DEFAULT_QUEUE_TIMEOUT_S,
+  PRIORITIES,
+  isPriority,
+  type AdmissionSettings,
+  type Priority,
+} from "./admission/settings.ts";
+export { BATCH_ID_PREFIX, MAX_BATCH_LINES, type Batch } from "./batches/types.ts";
+export { ReelayError, shownInput } from "./errors.ts";
+export {
+  BATCH_COMPLETED,
+  DETAIL_TYPES,
+  EVENT_SOURCE,
+  buildTerminalEvent,
+  isBatchEvent,
+  type ReelayEvent,
+  type TerminalEvent,
+} from "./events/types.ts";
+export { decodeCursor } from "./jobs/cursor.ts";
+export { JOB_ID_PREFIXES, JOB_ID_SOURCE, isJobId, jobIdFrom, newJobId } from "./jobs/ids.ts";
+export { jobNotFound, type ListFilters, type ListOptions } from "./jobs/job-queries.ts";
+export { jobContext, type LogContext } from "./jobs/log-context.ts";
+export { manifestKey } from "./jobs/outputs.ts";
+export {
+  JOB_STATUSES,
+  isTerminal,
+  type Job,
+  type JobError,
+  type JobKind,
+  type JobOutput,
+  type JobSource,
+  type JobWebhook,
+} from "./jobs/types.ts";
+export { MAX_PAGE_SIZE } from "./limits.ts";
+export { ALARM_DIMENSIONS } from "./metrics/alarm-dimensions.ts";
+export {
+  METRICS,
+  METRICS_NAMESPACE,
+  type MetricKind,
+  type MetricName,
+  type MetricNameOf,
+  type MetricSpec,
+} from "./metrics/names.ts";
+export { parseBudget, type Budget } from "./money/budget-schema.ts";
+export { FAILURE_CLASSES, failureClassOf, isRetryableClass } from "./money/classes.ts";
+export { estimateOf, totalEstimate } from "./money/estimate.ts";
+export { fromMicros, type PriceTable } from "./money/prices.ts";
+export {
+  USAGE_GROUPS,
+  usageReport,
+  type UsageGroup,
+  type UsageReport,
+  type UsageRow,
+} from "./money/report.ts";
+export type { Reservation } from "./money/types.ts";
+export { usageView } from "./money/usage.ts";
+export { classifiedError, moneyView, type ClassifiedError, type MoneyView } from "./money/view.ts";
+export {
+  outputFetchPolicy,
+  safeUrl,
+  webhookFetchPolicy,
+  type Deployment,
+  type FetchPolicy,
+} from "./net/policy.ts";
+export type { FailureInput, FlowState } from "./pipeline/flow-state.ts";
+export {
+  REQUEUED_ERROR_NAME,
+  TRANSIENT_ERROR_NAME,
+  TransientError,
+} from "./pipeline/step-errors.ts";
+export { GENERATION_STATS_KEY_PREFIX } from "./polling/generation-key.ts";
+export {
+  LAST_LOOK_MS,
+  MAX_DEADLINE_MS,
+  MAX_JOB_TIMEOUT_S,
+  MAX_POLL_MS,
+  MIN_HISTORY_SAMPLES,
+  POLL_WINDOW_MS,
+  jobDeadlineMs,
+} from "./polling/policy.ts";
+export { validate } from "./validate/validate-request.ts";
+export {
+  DELIVERY_ID_PREFIX,
+  DELIVERY_STATUSES,
+  deliveryNotFound,
+  type Delivery,
+} from "./webhooks/delivery.ts";
+export {
+  SubscriberInputSchema,
+  WEBHOOK_EVENT_TYPES,
+  subscriberRecord,
+} from "./webhooks/managed-subscriber.ts";
+export { eventFromBridge, type BridgeEnvelope } from "./webhooks/payload.ts";
+export { parseSubscribersText } from "./webhooks/subscribers.ts";
+export { checkWebhookUrl } from "./webhooks/url-guard.ts";

@@ -1,0 +1,51 @@
+/** Where a job's results live in the bucket: `outputs/<jobId>/`. */
+import { type MoneyView, moneyView } from "../money/view.ts";
+import type { Job } from "./types.ts";
+
+const IMAGE_EXTENSIONS: Record<string, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/jpg": "jpg",
+  "image/webp": "webp",
+  "image/gif": "gif",
+};
+
+function outputPrefix(jobId: string): string {
+  return `outputs/${jobId}/`;
+}
+
+export function videoKey(jobId: string): string {
+  return `${outputPrefix(jobId)}video.mp4`;
+}
+
+/** `image-<n>.<ext>`, n from 1, the extension from the served content type (else the URL's, else png). */
+export function imageKey(jobId: string, index: number, contentType: string, url: string): string {
+  const fromUrl = /\.([a-z0-9]{2,5})$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase();
+  const ext = IMAGE_EXTENSIONS[contentType.toLowerCase()] ?? fromUrl ?? "png";
+  return `${outputPrefix(jobId)}image-${index + 1}.${ext}`;
+}
+
+export function manifestKey(jobId: string): string {
+  return `${outputPrefix(jobId)}job.json`;
+}
+
+const SIGNED_QUERY =
+  /[?&](x-amz-signature|x-amz-security-token|x-amz-credential|signature|sig|token)=/i;
+
+/**
+ * The job record as `job.json`. A record holds no secrets by design; the one thing scrubbed here is
+ * the query of any signed URL in the request (presigned material URLs carry credentials there).
+ */
+export function manifestOf(job: Job): Omit<Job, "estimate"> & MoneyView {
+  const scrub = (value: unknown): unknown => {
+    if (typeof value === "string")
+      return SIGNED_QUERY.test(value) && /^https?:\/\//i.test(value) ? value.split("?")[0] : value;
+    if (Array.isArray(value)) return value.map(scrub);
+    if (typeof value === "object" && value !== null) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)]));
+    }
+    return value;
+  };
+  const { estimate: _recorded, ...record } = job;
+  return { ...record, request: scrub(job.request) as object, ...moneyView(job) };
+}

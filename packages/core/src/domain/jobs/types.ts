@@ -1,0 +1,114 @@
+/** The job record: one per request, the durable truth about where a generation stands. */
+import type { Priority } from "../admission/settings.ts";
+import type { Issue } from "../errors.ts";
+import type { Estimate, Reservation } from "../money/types.ts";
+
+export type JobKind = "video" | "image";
+
+export const JOB_STATUSES = [
+  "queued",
+  "running",
+  "downloading",
+  "succeeded",
+  "failed",
+  "cancelled",
+] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** Only names a client of the service interface already treats as terminal (spec §3). */
+export const TERMINAL_STATUSES = ["succeeded", "failed", "cancelled"] as const;
+export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
+
+export function isTerminal(status: string): status is TerminalStatus {
+  return (TERMINAL_STATUSES as readonly string[]).includes(status);
+}
+
+export interface JobSource {
+  type: "api" | "drop" | "cli";
+  bucket?: string;
+  key?: string;
+  line?: number;
+  apiKeyId?: string;
+}
+
+export interface JobOutput {
+  bucket: string;
+  key: string;
+  bytes: number;
+  sha256: string;
+  contentType: string;
+  sourceUrlHost?: string;
+}
+
+/** A job's own webhook (webhook_url / X-Reelay-Webhook): where its events go, and which. */
+export interface JobWebhook {
+  url: string;
+  /** Detail-types it receives; absent = every one of the job's (and its batch's) events. */
+  events?: string[];
+}
+
+export interface JobError {
+  code: string;
+  message: string;
+  /** The request field the failure names, when the upstream named one (e.g. `duration_sec`). */
+  path?: string;
+}
+
+interface JobHistoryEntry {
+  status: string;
+  at: string;
+  note?: string;
+}
+
+export interface Job {
+  id: string;
+  kind: JobKind;
+  status: JobStatus;
+  model: string;
+  mode: string;
+  /** The normalized request, as sent upstream. */
+  request: object;
+  warnings: Issue[];
+  source: JobSource;
+  /** Sent upstream as X-Idempotency-Key: the job id unless the caller gave one. */
+  idempotencyKey: string;
+  /** sha256 of the normalized request, so a repeated idempotency key with another payload is refused. */
+  requestHash?: string;
+  upstreamTaskId?: string;
+  /** Upstream create attempts. */
+  attempts: number;
+  polls: number;
+  createdAt: string;
+  updatedAt: string;
+  submittedAt?: string;
+  upstreamDoneAt?: string;
+  finishedAt?: string;
+  deadlineAt?: string;
+  outputs?: JobOutput[];
+  error?: JobError;
+  /** The last error a pipeline step threw, so RecordFailure can name it even when the runtime drops the code. */
+  lastError?: JobError & { step: string };
+  history: JobHistoryEntry[];
+  eventEmittedAt?: string;
+  /** Admission order within the caller's own jobs; absent = normal. */
+  priority?: Priority;
+  /** ISO time the job was given an upstream slot; absent while it waits in the queue. */
+  admittedAt?: string;
+  /** Times the job was given a slot (a create answered 429 puts it back in the queue). */
+  admissions?: number;
+  /** The batch the job belongs to, and its line there. */
+  batchId?: string;
+  batchLine?: number;
+  /** Usage and cost as the job was made (domain/money/estimate.ts); absent on records older than estimates. */
+  estimate?: Estimate;
+  /**
+   * What the job holds of its key's and the deployment's budgets until it ends (adapters/dynamodb/budget-ledger.ts);
+   * absent until reserved (at create through the API, at admission for batches and drops).
+   */
+  reservations?: Reservation[];
+  /** The failed or cancelled job this one retries, and the newest retry of this one. */
+  retryOf?: string;
+  retriedBy?: string;
+  /** Its own webhook, signed with the webhook secret of the key that made it. */
+  webhook?: JobWebhook;
+}

@@ -1,0 +1,123 @@
+/**
+ * Making a batch from request lines already checked (the API's JSON or JSONL body, a multi-line
+ * drop): the batch record with every line's outcome first, then one queued job per valid line, all
+ * put in the admission queue with one wake at the end. Ids are derived from the batch id and the
+ * line, so making the same batch again (a retried request, a repeated notification) finds what the
+ * first attempt made and makes nothing twice.
+ */
+import type { BatchStorePort, JobStorePort } from "../ports.ts";
+import { ulid } from "ulid";
+import type { AdmissionControl } from "../admission/admission-control.ts";
+import type { Priority } from "../../domain/admission/settings.ts";
+import type { Issue } from "../../domain/errors.ts";
+import { createJob } from "../jobs/create-job.ts";
+import { jobIdFrom, ulidShapeFrom } from "../../domain/jobs/ids.ts";
+import type { Job, JobSource, JobWebhook } from "../../domain/jobs/types.ts";
+import type { PriceTable } from "../../domain/money/prices.ts";
+import type { Clock } from "../ports.ts";
+import type { ValidationResult } from "../../domain/validate/validate-request.ts";
+import { BATCH_ID_PREFIX, type Batch, type BatchLine } from "../../domain/batches/types.ts";
+
+/** One request line, checked: a valid request, or why it is not one. */
+export interface CheckedLine {
+  line: number;
+  validation?: ValidationResult;
+  errors?: Issue[];
+  /** Where the job comes from (a drop's line names its file). */
+  source: JobSource;
+  /** The job this line retries (a batch retry). */
+  retryOf?: string;
+}
+
+export interface CreateBatchDeps {
+  batches: BatchStorePort;
+  jobs: JobStorePort;
+  admission: Pick<AdmissionControl, "entryOf" | "store" | "wake">;
+  now: Clock;
+  /** The operator's price table, for each job's estimate. */
+  prices?: PriceTable;
+}
+
+export interface NewBatch {
+  id: string;
+  source: JobSource;
+  priority?: Priority;
+  lines: CheckedLine[];
+  /** The batch this one retries. */
+  retryOf?: string;
+  /** The batch's own webhook, given to each of its jobs too. */
+  webhook?: JobWebhook;
+}
+
+/** Jobs made at once while a batch is recorded: enough to keep the store busy, few enough for dynalite. */
+const CREATE_CONCURRENCY = 16;
+
+export function newBatchId(): string {
+  return `${BATCH_ID_PREFIX}_${ulid()}`;
+}
+
+/** A batch id fixed by its origin (a drop's bucket, key and etag; a caller's idempotency key). */
+export function batchIdFrom(parts: readonly (string | number)[]): string {
+  return `${BATCH_ID_PREFIX}_${ulidShapeFrom(parts)}`;
+}
+
+function lineOf(batchId: string, checked: CheckedLine): BatchLine {
+  const kind = checked.validation?.kind ?? "video";
+  return checked.validation?.valid === true
+    ? { line: checked.line, jobId: jobIdFrom(kind, [batchId, checked.line]) }
+    : { line: checked.line, errors: checked.errors ?? checked.validation?.errors ?? [] };
+}
+
+export async function createBatch(
+  deps: CreateBatchDeps,
+  input: NewBatch,
+): Promise<{ batch: Batch; created: boolean }> {
+  const at = deps.now().toISOString();
+  const lines = input.lines.map((checked) => lineOf(input.id, checked));
+  const jobs = lines.filter((line) => line.jobId !== undefined).length;
+  const recorded = await deps.batches.createOrGet(
+    {
+      id: input.id,
+      total: lines.length,
+      jobs,
+      rejected: lines.length - jobs,
+      source: input.source,
+      ...(input.priority === undefined ? {} : { priority: input.priority }),
+      ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
+      ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
+      createdAt: at,
+      updatedAt: at,
+      ended: 0,
+    },
+    lines,
+  );
+  // Made again after a crash, or the same request again: the jobs still missing are made now.
+  const valid = input.lines.filter((checked) => checked.validation?.valid === true);
+  for (let start = 0; start < valid.length; start += CREATE_CONCURRENCY) {
+    await Promise.all(
+      valid
+        .slice(start, start + CREATE_CONCURRENCY)
+        .map((checked) => makeJob(deps, recorded.batch, checked)),
+    );
+  }
+  await deps.admission.wake();
+  return recorded;
+}
+
+async function makeJob(deps: CreateBatchDeps, batch: Batch, checked: CheckedLine): Promise<Job> {
+  const validation = checked.validation as ValidationResult;
+  const { job } = await createJob(deps.jobs, {
+    validation,
+    source: checked.source,
+    jobId: jobIdFrom(validation.kind ?? "video", [batch.id, checked.line]),
+    batch: { id: batch.id, line: checked.line },
+    ...(batch.priority === undefined ? {} : { priority: batch.priority }),
+    ...(deps.prices === undefined ? {} : { prices: deps.prices }),
+    ...(checked.retryOf === undefined ? {} : { retryOf: checked.retryOf }),
+    ...(batch.webhook === undefined ? {} : { webhook: batch.webhook }),
+    now: deps.now(),
+  });
+  if (job.status === "queued" && job.admittedAt === undefined)
+    await deps.admission.store.enqueue(deps.admission.entryOf(job));
+  return job;
+}

@@ -1,0 +1,61 @@
+/**
+ * @reelay/core/usecases: what reelay does, written against the ports (ports.ts) rather than a
+ * platform: job create and cancel, batches, drops, admission and dispatch, the pipeline steps,
+ * webhook delivery, metric recording and the streamed copy. What packages outside core use of it.
+ */
+export { AdmissionControl, isWaiting, priorityOf } from "./admission/admission-control.ts";
+export { dispatch } from "./admission/dispatch.ts";
+export { releaseStrandedSlots, sweep, type SweepDeps } from "./admission/queue-sweep.ts";
+export {
+  BatchTracker,
+  batchState,
+  completeDueBatches,
+  completeStaleBatches,
+  etaSeconds,
+  resultLines,
+  resultsKey,
+  type BatchDeps,
+  type BatchState,
+} from "./batches/batch-progress.ts";
+export { batchIdFrom, createBatch, newBatchId, type CheckedLine } from "./batches/create-batch.ts";
+export { copyUrlToS3 } from "./copy/copy-output.ts";
+export { INBOX_PREFIX, ingestDrop, type DropDeps, type DropOutcome } from "./drops/ingest.ts";
+export { replacePlaceholders, withPlaceholders } from "./drops/material.ts";
+export { classifyDropKey, entryLocation, parseDropFile, type DropEntry } from "./drops/parse.ts";
+export { cancelJob, type CancelDeps } from "./jobs/cancel-job.ts";
+export { buildJob, createJob } from "./jobs/create-job.ts";
+export {
+  admissionGauges,
+  recordAdmission,
+  type AdmissionGauges,
+} from "./metrics/admission-metrics.ts";
+export type { PipelineDeps } from "./pipeline/pipeline-deps.ts";
+export { download, finish, poll, recordFailure, submit } from "./pipeline/pipeline-steps.ts";
+export { emitOnce } from "./pipeline/terminal.ts";
+export {
+  executionName,
+  type Clock,
+  type DispatchWaker,
+  type EventSink,
+  type EventSource,
+  type ExecutionStopper,
+  type JobStarter,
+  type JobStorePort,
+  type Metrics,
+  type TaskAnswer,
+} from "./ports.ts";
+export {
+  purgeDeliveries,
+  sweepDeliveries,
+  type DeliverySweepDeps,
+} from "./webhooks/delivery-sweep.ts";
+export { deliveringSink, enqueueEvent } from "./webhooks/outbox.ts";
+export { eventNotFound, replay } from "./webhooks/replay.ts";
+export {
+  allTargets,
+  cachedSubscribers,
+  ownerFromJobs,
+  targetsFor,
+  type DeliveryTarget,
+  type Subscribers,
+} from "./webhooks/targets.ts";

@@ -1,0 +1,40 @@
+/** What the pipeline steps need, passed in so the same steps run on Lambda and in the local stack. */
+import type {
+  BudgetLedgerPort,
+  GenerationStatsStorePort,
+  JobStorePort,
+  ObjectStorePort,
+  UpstreamClientPort,
+} from "../ports.ts";
+import type { AdmissionControl } from "../admission/admission-control.ts";
+import type { BatchTracker } from "../batches/batch-progress.ts";
+import type { Clock, EventSink, Metrics } from "../ports.ts";
+
+export interface PipelineDeps {
+  jobs: JobStorePort;
+  objects: ObjectStorePort;
+  upstream: UpstreamClientPort;
+  events: EventSink;
+  /** For output downloads: the deployment's guardedFetch (domain/net/policy.ts outputFetchPolicy), never a bare fetch. */
+  fetch: typeof fetch;
+  now: Clock;
+  /** Config.jobTimeoutS: replaces the per-job deadline formula. */
+  jobTimeoutS?: number;
+  /** Observed generation times, for the predicted first wait; absent = the plain polling schedule. */
+  generationStats?: Pick<GenerationStatsStorePort, "history" | "record">;
+  /** How long one Poll keeps looking in-process (policy POLL_WINDOW_MS); absent or 0 = one look per Poll. */
+  pollWindowMs?: number;
+  /**
+   * The Poll window's pause between looks; default setTimeout. A rejection (the process is
+   * stopping) ends the window at once; the flow's Wait and next Poll carry on.
+   */
+  sleep?: (ms: number) => Promise<void>;
+  /** Admission control: absent = every job is created upstream at once, with no slots kept. */
+  admission?: AdmissionControl;
+  /** Counts a batch job's end toward its batch; absent = no batches here. */
+  batches?: Pick<BatchTracker, "jobEnded">;
+  /** Settles an ended job's budget reservation to what it cost (adapters/dynamodb/budget-ledger.ts). */
+  budgets?: Pick<BudgetLedgerPort, "settle">;
+  /** Where the steps' metrics go (usecases/metrics/record-metrics.ts); absent = none. */
+  metrics?: Metrics;
+}

@@ -1,0 +1,623 @@
+/**
+ * The job flow's steps, one per Task state (Submit, Poll, Download, Finish, RecordFailure). Each
+ * acts on the job record as it stands, so a step that is retried, repeated after a crash, or
+ * resumed by the local stack does the right thing: never a second upstream task, never a terminal
+ * job moved, never a second event. Submit, Download and Finish open with the conditional write
+ * their usual case needs (its answer is the record); only when its condition fails (a repeat, a
+ * resume, a cancel) do they read the record and decide from it.
+ */
+import type { ErrorCode } from "../../domain/error-codes.ts";
+import { isReelayError, ReelayError } from "../../domain/errors.ts";
+import type { Job, JobOutput, TerminalStatus } from "../../domain/jobs/types.ts";
+import { isTerminal } from "../../domain/jobs/types.ts";
+import { generationStatsKey } from "../../domain/polling/generation-key.ts";
+import type { GenerationHistory } from "../../domain/polling/history.ts";
+import {
+  firstWaitMs,
+  jobDeadlineMs,
+  lookUntilMs,
+  maxPolls as pollLimit,
+  nextPollDelayMs,
+  observedGenerationMs,
+  pollDelayMs,
+} from "../../domain/polling/policy.ts";
+import { noMetrics, recordCopy, recordDetection } from "../metrics/record-metrics.ts";
+import { type CopiedObject, copyUrlToS3, type KeyChoice } from "../copy/copy-output.ts";
+import type { TaskAnswer } from "../ports.ts";
+import type { PipelineDeps } from "./pipeline-deps.ts";
+import type { FailureInput, FlowState } from "../../domain/pipeline/flow-state.ts";
+import { asStepError, Requeued, TransientError } from "../../domain/pipeline/step-errors.ts";
+import { failureOf, timeoutError } from "../../domain/pipeline/failure.ts";
+import { imageKey, videoKey } from "../../domain/jobs/outputs.ts";
+import { emitOnce, writeManifest } from "./terminal.ts";
+
+/** Runs a step; whatever it throws leaves as a TransientError or a permanent ReelayError, recorded on the job. */
+async function guarded<T>(
+  deps: PipelineDeps,
+  jobId: string,
+  step: string,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Requeued) throw error;
+    const failure = asStepError(error);
+    await deps.jobs
+      .update(
+        jobId,
+        {
+          lastError: {
+            code: failure.code,
+            message: failure.message,
+            step,
+            ...(failure.path === undefined ? {} : { path: failure.path }),
+          },
+        },
+        { unlessTerminal: true },
+      )
+      .catch(() => undefined);
+    throw failure;
+  }
+}
+
+/** The flow's view of a job that ended elsewhere (cancelled, or failed by a late step). */
+function stopped(state: FlowState, job: Job): FlowState {
+  return {
+    ...state,
+    outcome: "failed",
+    waitSeconds: 0,
+    error: job.error ?? {
+      code:
+        job.status === "cancelled"
+          ? ("cancelled" satisfies ErrorCode)
+          : ("job_ended" satisfies ErrorCode),
+      message: `Job ${job.id} is already ${job.status}.`,
+    },
+  };
+}
+
+/** `ms` from now, cut at the deadline (at least 1 s, so the poll after it can say "timeout"). */
+function boundedMs(ms: number, deadlineAt: string, now: Date): number {
+  return Math.min(ms, Math.max(Date.parse(deadlineAt) - now.getTime(), 1_000));
+}
+
+/** The Wait state's whole seconds for a pause of `ms`. */
+function waitSecondsFor(ms: number, deadlineAt: string, now: Date): number {
+  return Math.max(1, Math.ceil(boundedMs(ms, deadlineAt, now) / 1000));
+}
+
+/** The model's observed generation times. Advisory: unreadable stats mean the plain schedule, never a failed step. */
+async function historyOf(deps: PipelineDeps, job: Job): Promise<GenerationHistory | undefined> {
+  return deps.generationStats?.history(generationStatsKey(job)).catch(() => undefined);
+}
+
+function durationOf(job: Job): number | undefined {
+  const value = (job.request as { duration_sec?: unknown }).duration_sec;
+  return typeof value === "number" ? value : undefined;
+}
+
+function baseState(deps: PipelineDeps, job: Job, deadlineAt: string): FlowState {
+  const deadlineMs = jobDeadlineMs({
+    durationSec: durationOf(job),
+    ...(deps.jobTimeoutS === undefined ? {} : { overrideS: deps.jobTimeoutS }),
+  });
+  return {
+    jobId: job.id,
+    kind: job.kind,
+    waitSeconds: waitSecondsFor(pollDelayMs(job.polls), deadlineAt, deps.now()),
+    polls: job.polls,
+    maxPolls: pollLimit(deadlineMs),
+    deadlineAt,
+    outcome: "running",
+  };
+}
+
+/** The write's answer, or undefined when the job was not in a state it could be made in. */
+async function unlessConflict(write: Promise<Job>): Promise<Job | undefined> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isReelayError(error, "job_conflict")) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The upstream create. The same idempotency key on every attempt: the upstream answers a repeat
+ * with the task it already made. Under admission control a 429 puts the job back in the queue.
+ */
+async function createTask(deps: PipelineDeps, job: Job) {
+  const admission = deps.admission;
+  const opts = {
+    idempotencyKey: job.idempotencyKey,
+    ...(admission === undefined ? {} : { noRetryWhenRateLimited: true }),
+  };
+  try {
+    const created =
+      job.kind === "video"
+        ? await deps.upstream.createVideo(job.request, opts)
+        : await deps.upstream.createImage(job.request, opts);
+    // Advisory: a lost update only makes a learned limit grow a little later.
+    await admission?.cleanCreate().catch(() => undefined);
+    return created;
+  } catch (error) {
+    if (admission === undefined || !isRateLimited(error)) throw error;
+    const retryAfterMs = (error as ReelayError).details?.retryAfterMs;
+    await admission.requeue(job, typeof retryAfterMs === "number" ? retryAfterMs : undefined);
+    throw new Requeued(job.id);
+  }
+}
+
+function isRateLimited(error: unknown): boolean {
+  return isReelayError(error, "upstream_rate_limited");
+}
+
+/** Creates the upstream task exactly once: none at all when the job already has a task id. */
+export function submit(deps: PipelineDeps, input: { jobId: string }): Promise<FlowState> {
+  return guarded(deps, input.jobId, "submit", async () => {
+    // A job in progress with no upstream task yet: this attempt is counted by the write that reads it.
+    const counted = await unlessConflict(
+      deps.jobs.update(
+        input.jobId,
+        {},
+        { unlessTerminal: true, unlessSet: "upstreamTaskId", increment: { attempts: 1 } },
+      ),
+    );
+    let job = counted ?? (await deps.jobs.require(input.jobId));
+    const now = deps.now();
+    const deadlineAt =
+      job.deadlineAt ??
+      new Date(
+        now.getTime() +
+          jobDeadlineMs({
+            durationSec: durationOf(job),
+            ...(deps.jobTimeoutS === undefined ? {} : { overrideS: deps.jobTimeoutS }),
+          }),
+      ).toISOString();
+    if (isTerminal(job.status)) return stopped(baseState(deps, job, deadlineAt), job);
+    let outputUrls: string[] = [];
+    if (counted !== undefined) {
+      const created = await createTask(deps, job);
+      if (created.state.state === "failed") {
+        throw new ReelayError(
+          "upstream_task_failed",
+          created.state.error?.message ?? "The upstream refused the task.",
+        );
+      }
+      outputUrls = created.taskId === undefined ? created.state.outputUrls : [];
+      const set = {
+        ...(created.taskId === undefined ? {} : { upstreamTaskId: created.taskId }),
+        submittedAt: now.toISOString(),
+        deadlineAt,
+      };
+      job =
+        job.status === "queued"
+          ? await deps.jobs.transition(job.id, {
+              from: ["queued"],
+              to: "running",
+              set,
+              note:
+                created.taskId === undefined
+                  ? "answered at once"
+                  : `upstream task ${created.taskId}`,
+            })
+          : await deps.jobs.update(job.id, set, { unlessTerminal: true });
+    } else if (job.status === "queued") {
+      job = await deps.jobs.transition(job.id, {
+        from: ["queued"],
+        to: "running",
+        set: { deadlineAt },
+      });
+    }
+    const state = baseState(deps, job, deadlineAt);
+    // An image answered synchronously has nothing to poll: go straight on to Download.
+    if (outputUrls.length > 0)
+      return { ...state, outcome: "succeeded", waitSeconds: 0, outputUrls };
+    // Resumed after the upstream task succeeded (a crash before or during the download): nothing to
+    // wait for, and its temporary URLs are ageing; a wait here would let a stack restarted every
+    // few seconds with many jobs downloading fall behind for good.
+    if (job.upstreamDoneAt !== undefined) return { ...state, waitSeconds: 0 };
+    if (job.polls > 0 || job.submittedAt === undefined) return state;
+    // The first look, timed from the create by what this model and duration took before.
+    const dueMs =
+      Date.parse(job.submittedAt) +
+      firstWaitMs({ history: await historyOf(deps, job) }) -
+      deps.now().getTime();
+    return { ...state, waitSeconds: waitSecondsFor(dueMs, deadlineAt, deps.now()) };
+  });
+}
+
+/** Counts the look, with what it learned: a failed look's error, or the time the task was seen done. */
+function countPoll(
+  deps: PipelineDeps,
+  jobId: string,
+  learned: { failedLook?: ReelayError; upstreamDoneAt?: string },
+): Promise<Job | undefined> {
+  const { failedLook, upstreamDoneAt } = learned;
+  const set = {
+    ...(failedLook === undefined
+      ? {}
+      : { lastError: { code: failedLook.code, message: failedLook.message, step: "poll" } }),
+    ...(upstreamDoneAt === undefined ? {} : { upstreamDoneAt }),
+  };
+  return unlessConflict(
+    deps.jobs.update(jobId, set, { unlessTerminal: true, increment: { polls: 1 } }),
+  );
+}
+
+function sleepOf(deps: PipelineDeps): (ms: number) => Promise<void> {
+  return deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+}
+
+/**
+ * Asks the upstream about the task, giving up LAST_LOOK_MS past the deadline at the latest. An
+ * upstream that is down, slow or rate limiting (a retryable error) makes a look that learned
+ * nothing (undefined): the loop goes on at its pace and the deadline still ends it. Thrown to the
+ * state machine instead, its Retry waits (up to 120 s each) could carry a job far past its deadline.
+ */
+async function ask(
+  deps: PipelineDeps,
+  job: Job & { upstreamTaskId: string },
+  state: FlowState,
+): Promise<{ answer?: TaskAnswer; failed?: ReelayError }> {
+  const opts = { until: lookUntilMs(Date.parse(state.deadlineAt), deps.now().getTime()) };
+  try {
+    return {
+      answer:
+        job.kind === "video"
+          ? await deps.upstream.getVideoTask(job.upstreamTaskId, opts)
+          : await deps.upstream.getImageTask(job.upstreamTaskId, opts),
+    };
+  } catch (error) {
+    if (error instanceof ReelayError && error.retryable) return { failed: error };
+    throw error;
+  }
+}
+
+/** One look at the upstream task: the job's verdict, or "running" with the look counted. */
+async function look(
+  deps: PipelineDeps,
+  job: Job & { upstreamTaskId: string },
+  state: FlowState,
+): Promise<FlowState> {
+  // Ask first: a task that finished just before a late poll is still worth its download.
+  const { answer, failed } = await ask(deps, job, state);
+  const now = deps.now();
+  const done =
+    answer !== undefined && answer.state.state !== "failed" && answer.state.state !== "running";
+  // A task seen done is recorded with the look's count, in one write.
+  const counted = await countPoll(deps, job.id, {
+    ...(failed === undefined ? {} : { failedLook: failed }),
+    ...(done ? { upstreamDoneAt: now.toISOString() } : {}),
+  });
+  if (counted === undefined) return stopped(state, await deps.jobs.require(job.id));
+  const next = { ...state, polls: counted.polls };
+  if (answer?.state.state === "failed") {
+    const reason = answer.state.error?.message ?? "The upstream task failed without a reason.";
+    return {
+      ...next,
+      outcome: "failed",
+      waitSeconds: 0,
+      error: { code: "upstream_task_failed" satisfies ErrorCode, message: reason },
+    };
+  }
+  if (answer === undefined || answer.state.state === "running") {
+    const lastLook = failed === undefined ? "" : `; the last look failed: ${failed.message}`;
+    if (now.getTime() >= Date.parse(state.deadlineAt))
+      return { ...next, outcome: "failed", waitSeconds: 0, error: timeoutError(next, lastLook) };
+    if (counted.polls >= state.maxPolls)
+      return {
+        ...next,
+        outcome: "failed",
+        waitSeconds: 0,
+        error: timeoutError(next, `, the poll limit was reached${lastLook}`),
+      };
+    return {
+      ...next,
+      outcome: "running",
+      ...(answer === undefined ? {} : { runningSeenAt: now.toISOString() }),
+    };
+  }
+  // Seen done before (a repeat or a resume): its sample is in the stats already. `job` is the
+  // record this Poll read first; no look of its window before this one saw the task done.
+  if (job.upstreamDoneAt === undefined && job.submittedAt !== undefined) {
+    const ms = observedGenerationMs({
+      submittedAtMs: Date.parse(job.submittedAt),
+      ...(state.runningSeenAt === undefined
+        ? {}
+        : { runningSeenAtMs: Date.parse(state.runningSeenAt) }),
+      doneSeenAtMs: now.getTime(),
+    });
+    // Advisory, like reading it: a lost sample must not fail a job whose task is done.
+    await deps.generationStats?.record(generationStatsKey(job), ms).catch(() => undefined);
+    recordDetection(deps.metrics ?? noMetrics, job, {
+      runningSeenAt: state.runningSeenAt,
+      doneSeenAt: now,
+    });
+  }
+  return {
+    ...next,
+    outcome: "succeeded",
+    waitSeconds: 0,
+    outputUrls: answer.state.outputUrls,
+    outputUrlsSeenAt: now.toISOString(),
+  };
+}
+
+/**
+ * Looks at the upstream task until it is done or the poll window (deps.pollWindowMs) is used up,
+ * pausing nextPollDelayMs between looks; then hands back to the state machine with the next wait.
+ * Past the deadline or the poll bound, the job fails with code "timeout".
+ */
+export function poll(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
+  return guarded(deps, state.jobId, "poll", async () => {
+    const next = await pollWindow(deps, state);
+    // The upstream task ended (or the job did): its slot goes to the next job in the queue.
+    if (next.outcome !== "running" && (await releaseSlot(deps, state.jobId)))
+      return { ...next, slotReleased: true };
+    return next;
+  });
+}
+
+/**
+ * Frees the job's admission slot; false when that failed. Bookkeeping only: a failed release
+ * never fails the job, and the dispatcher's sweep frees a slot whose job has ended.
+ */
+async function releaseSlot(deps: PipelineDeps, jobId: string): Promise<boolean> {
+  if (deps.admission === undefined) return false;
+  return deps.admission.release(jobId).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function pollWindow(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
+  const job = await deps.jobs.require(state.jobId);
+  if (isTerminal(job.status)) return stopped(state, job);
+  if (job.upstreamTaskId === undefined && (state.outputUrls?.length ?? 0) > 0)
+    return { ...state, outcome: "succeeded", waitSeconds: 0 };
+  if (job.upstreamTaskId === undefined) {
+    throw new ReelayError(
+      "not_submitted",
+      `Job ${job.id} has no upstream task to poll; Submit did not finish.`,
+    );
+  }
+  const task = { ...job, upstreamTaskId: job.upstreamTaskId };
+  const windowEnd = deps.now().getTime() + (deps.pollWindowMs ?? 0);
+  const history = await historyOf(deps, job);
+  const sleep = sleepOf(deps);
+  let current = state;
+  for (let first = true; ; first = false) {
+    // Looks keep their cadence: each pause is counted from when the look before it began.
+    const lookedAt = deps.now().getTime();
+    if (!first) {
+      // A cancel during the pause ends the window before the task is asked about again.
+      const latest = await deps.jobs.require(job.id);
+      if (isTerminal(latest.status)) return stopped(current, latest);
+    }
+    current = await look(deps, task, current);
+    if (current.outcome !== "running") return current;
+    const now = deps.now();
+    const delayMs = nextPollDelayMs({
+      polls: current.polls,
+      sinceSubmitMs: lookedAt - Date.parse(job.submittedAt ?? job.createdAt),
+      history,
+    });
+    const pauseMs = boundedMs(
+      Math.max(0, lookedAt + delayMs - now.getTime()),
+      state.deadlineAt,
+      now,
+    );
+    const handOff = { ...current, waitSeconds: waitSecondsFor(pauseMs, state.deadlineAt, now) };
+    if (now.getTime() + pauseMs > windowEnd) return handOff;
+    try {
+      await sleep(pauseMs);
+    } catch {
+      return handOff;
+    }
+  }
+}
+
+/**
+ * The look that saw the task done was given its output URLs; Download uses them for this long
+ * after that look, which saves a task query per job. Older ones (a retried or resumed Download) may
+ * be near expiry (spec §8: they expire soon after success), so the task is asked again.
+ */
+const FRESH_URLS_MS = 60_000;
+
+/** The poll's URLs while fresh; else fresh ones from the task itself; a synchronous image's from the state. */
+function recentUrlsOf(deps: PipelineDeps, job: Job, state: FlowState): string[] | undefined {
+  if (job.upstreamTaskId === undefined) return state.outputUrls ?? [];
+  const seenAt =
+    state.outputUrlsSeenAt === undefined ? Number.NaN : Date.parse(state.outputUrlsSeenAt);
+  const fresh = deps.now().getTime() - seenAt < FRESH_URLS_MS;
+  return fresh && (state.outputUrls ?? []).length > 0 ? state.outputUrls : undefined;
+}
+
+/** Fresh URLs from the task itself. */
+async function askedUrlsOf(deps: PipelineDeps, job: Job): Promise<string[]> {
+  if (job.upstreamTaskId === undefined) return [];
+  const answer =
+    job.kind === "video"
+      ? await deps.upstream.getVideoTask(job.upstreamTaskId)
+      : await deps.upstream.getImageTask(job.upstreamTaskId);
+  if (answer.state.state === "failed") {
+    throw new ReelayError(
+      "upstream_task_failed",
+      answer.state.error?.message ?? "The upstream task failed.",
+    );
+  }
+  if (answer.state.state === "running") {
+    throw new TransientError(
+      "output_not_ready",
+      `The upstream task ${job.upstreamTaskId} shows no output yet.`,
+    );
+  }
+  return answer.state.outputUrls;
+}
+
+/** One output copied, counted as an upstream download (a 429 too) and by its bytes and speed. */
+async function meteredCopy(deps: PipelineDeps, url: string, key: KeyChoice): Promise<CopiedObject> {
+  const metrics = deps.metrics ?? noMetrics;
+  const operation = "download";
+  const started = performance.now();
+  metrics.count("reelay_upstream_requests_total", { operation });
+  try {
+    const copied = await copyUrlToS3(deps.fetch, url, deps.objects, key);
+    recordCopy(metrics, copied.bytes, performance.now() - started);
+    return copied;
+  } catch (error) {
+    if (error instanceof ReelayError && error.status === 429)
+      metrics.count("reelay_upstream_429_total", { operation });
+    throw error;
+  }
+}
+
+async function copyOutputs(deps: PipelineDeps, job: Job, urls: string[]): Promise<JobOutput[]> {
+  if (urls.length === 0)
+    throw new ReelayError(
+      "output_missing",
+      `The upstream task for ${job.id} succeeded without an output URL.`,
+    );
+  const outputs: JobOutput[] = [];
+  for (const [index, url] of (job.kind === "video" ? urls.slice(0, 1) : urls).entries()) {
+    const key =
+      job.kind === "video"
+        ? videoKey(job.id)
+        : (contentType: string) => imageKey(job.id, index, contentType, url);
+    const copied = await meteredCopy(deps, url, key);
+    outputs.push({
+      bucket: copied.bucket,
+      key: copied.key,
+      bytes: copied.bytes,
+      sha256: copied.sha256,
+      contentType: copied.contentType,
+      sourceUrlHost: copied.sourceUrlHost,
+    });
+  }
+  return outputs;
+}
+
+/** Streams every output into outputs/<jobId>/ and writes the job.json manifest. */
+export function download(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
+  return guarded(deps, state.jobId, "download", async () => {
+    const toDownloading = () =>
+      deps.jobs.transition(state.jobId, { from: ["queued", "running"], to: "downloading" });
+    let job = (await unlessConflict(toDownloading())) ?? (await deps.jobs.require(state.jobId));
+    if (isTerminal(job.status)) {
+      throw new ReelayError(
+        "job_conflict",
+        `Job ${job.id} is already ${job.status}; nothing to download.`,
+        { details: { status: job.status } },
+      );
+    }
+    if (job.status !== "downloading") job = await toDownloading();
+    const recent = recentUrlsOf(deps, job, state);
+    let outputs: JobOutput[];
+    try {
+      outputs = await copyOutputs(deps, job, recent ?? (await askedUrlsOf(deps, job)));
+    } catch (error) {
+      // The poll's URLs were refused (expired after all): once more with fresh ones.
+      if (recent === undefined || job.upstreamTaskId === undefined) throw error;
+      if (!isReelayError(error, "output_unavailable")) throw error;
+      outputs = await copyOutputs(deps, job, await askedUrlsOf(deps, job));
+    }
+    job = await deps.jobs.update(job.id, { outputs }, { unlessTerminal: true });
+    await writeManifest(deps, job);
+    return { ...state, outcome: "succeeded", waitSeconds: 0 };
+  });
+}
+
+/** The record after emitOnce: its answer, else (another step recorded the emit) read again. */
+/** Emits the succeeded job's event once, then writes its manifest from the record as it now stands. */
+async function announce(deps: PipelineDeps, job: Job): Promise<void> {
+  const emitted = await emitOnce(deps, job);
+  await writeManifest(deps, emitted ?? (await deps.jobs.get(job.id)) ?? job);
+}
+
+/** The succeeded record and its one event; a repeat finds the job succeeded and emits only if the first did not. */
+export function finish(
+  deps: PipelineDeps,
+  state: FlowState,
+): Promise<{ jobId: string; status: "succeeded" }> {
+  return guarded(deps, state.jobId, "finish", async () => {
+    if (state.slotReleased !== true) await releaseSlot(deps, state.jobId);
+    const done = { jobId: state.jobId, status: "succeeded" as const };
+    const succeed = () =>
+      deps.jobs.transition(state.jobId, {
+        from: ["downloading"],
+        to: "succeeded",
+        set: { finishedAt: deps.now().toISOString() },
+        nonEmpty: "outputs",
+      });
+    let finished = await unlessConflict(succeed());
+    if (finished === undefined) {
+      const job = await deps.jobs.require(state.jobId);
+      if (job.status === "succeeded") {
+        // A retry: the first attempt may have stopped after the write, the emit or the manifest.
+        await announce(deps, job);
+        return done;
+      }
+      if (isTerminal(job.status)) {
+        throw new ReelayError(
+          "job_conflict",
+          `Job ${job.id} is already ${job.status}; it cannot succeed.`,
+          { details: { status: job.status } },
+        );
+      }
+      if (job.status !== "downloading" || (job.outputs ?? []).length === 0) {
+        throw new ReelayError(
+          "output_missing",
+          `Job ${job.id} has no stored output; it cannot succeed.`,
+        );
+      }
+      try {
+        finished = await succeed();
+      } catch (error) {
+        // Lost the race to another finish: that one emits.
+        if (isReelayError(error, "job_conflict") && error.details?.status === "succeeded")
+          return done;
+        throw error;
+      }
+    }
+    await announce(deps, finished);
+    return done;
+  });
+}
+
+/**
+ * The failed record and its one event. A job already terminal (cancelled, or ended by another
+ * step) keeps its status; its event is emitted if nobody has yet. Returns the job's final status.
+ */
+export async function recordFailure(
+  deps: PipelineDeps,
+  input: FailureInput,
+): Promise<{ jobId: string; status: TerminalStatus }> {
+  try {
+    if (input.slotReleased !== true) await releaseSlot(deps, input.jobId);
+    const job = await deps.jobs.require(input.jobId);
+    if (isTerminal(job.status)) {
+      await emitOnce(deps, job);
+      return { jobId: job.id, status: job.status };
+    }
+    let failed: Job;
+    try {
+      failed = await deps.jobs.transition(job.id, {
+        from: ["queued", "running", "downloading"],
+        to: "failed",
+        set: { error: failureOf(input, job), finishedAt: deps.now().toISOString() },
+      });
+    } catch (error) {
+      const status = isReelayError(error, "job_conflict") ? error.details?.status : undefined;
+      if (typeof status === "string" && isTerminal(status)) return { jobId: job.id, status };
+      throw error;
+    }
+    await emitOnce(deps, failed);
+    // The manifest is a convenience beside the outputs; the record and the event are what count.
+    await writeManifest(deps, failed).catch(() => undefined);
+    return { jobId: failed.id, status: "failed" };
+  } catch (error) {
+    throw asStepError(error);
+  }
+}

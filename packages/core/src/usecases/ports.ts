@@ -1,0 +1,430 @@
+/**
+ * The ports between reelay's parts: what the use cases ask of the platform without knowing which
+ * one answers. The flow's ports (starter, stopper, events, waker, metrics) have an AWS side (Step
+ * Functions, EventBridge) and a local side (the in-process interpreter, a JSONL file), chosen once
+ * by the wiring (`wiring/wire-pipeline.ts`, `functions/support/`, `packages/local`). The stores'
+ * ports (`...Port`, below) are implemented by the classes of the same name in adapters/ (DynamoDB,
+ * S3, the upstream's HTTP API): the use cases are typed by these, and only the wiring names the
+ * classes.
+ */
+import type { Readable } from "node:stream";
+import type {
+  ListOptions,
+  JobPage,
+  Transition,
+  UpdateOptions,
+} from "../domain/jobs/job-queries.ts";
+import type { AdmissionState, AcquireResult, QueueEntry } from "../domain/admission/queue.ts";
+import type { LearnedLimit } from "../domain/admission/settings.ts";
+import type { Batch, BatchLine } from "../domain/batches/types.ts";
+import type { Budget, BudgetClaim } from "../domain/money/budget-schema.ts";
+import type { Estimate, Reservation } from "../domain/money/types.ts";
+import type { GenerationHistory } from "../domain/polling/history.ts";
+import type {
+  Delivery,
+  ClaimedDelivery,
+  DeliveryAttempt,
+  DeliveryStatus,
+  DeliveryFilters,
+} from "../domain/webhooks/delivery.ts";
+import type { SubscriberRecord, ManagedSubscriber } from "../domain/webhooks/managed-subscriber.ts";
+import type { TaskState } from "../domain/contract/responses.ts";
+import type { ReelayEvent } from "../domain/events/types.ts";
+import type { Job } from "../domain/jobs/types.ts";
+import type { MetricLabels, MetricNameOf } from "../domain/metrics/names.ts";
+
+/** Runs a recorded job's flow. Starting a job that already runs is a no-op on both platforms. */
+export interface JobStarter {
+  /** AWS: StartExecution named by executionName(job); local: the flow in-process; or into the admission queue. */
+  start(job: Job): Promise<void>;
+}
+
+/** Stops a cancelled job's flow. */
+export interface ExecutionStopper {
+  /** AWS: StopExecution of the execution of that name (executionName below); local: aborts it. No error when none runs. */
+  stop(execution: string): Promise<void>;
+}
+
+/**
+ * A job's execution is named by its id, and by its admission count after a 429 put it back in the
+ * queue: Step Functions keeps a closed execution's name for 90 days.
+ */
+export function executionName(job: Pick<Job, "id" | "admissions">): string {
+  return (job.admissions ?? 1) > 1 ? `${job.id}-${job.admissions}` : job.id;
+}
+
+/** Where terminal events go: the EventBridge bus on AWS, `events.jsonl` and its subscribers locally. */
+export interface EventSink {
+  emit(event: ReelayEvent): Promise<void>;
+}
+
+/** Terminal events as they happen (the local stack's SSE stream and webhooks). */
+export interface EventSource {
+  /** Calls `listener` for every later terminal event; returns the unsubscribe function. */
+  subscribe(listener: (event: ReelayEvent) => void): () => void;
+}
+
+/** Asks the dispatcher to admit waiting jobs: after a job is queued and after a slot is freed. */
+export interface DispatchWaker {
+  /**
+   * AWS: an asynchronous invoke of the Dispatch function; local: a run in this process. Never waits
+   * for the run. `"freed"`: only a slot came free, which matters only if jobs wait (the local
+   * dispatcher skips the run when its last one found the queue empty and nothing was queued since).
+   */
+  wake(why?: "freed"): Promise<void>;
+}
+
+/** The time now; tests and the bench pass their own. */
+export type Clock = () => Date;
+
+/**
+ * Where the pipeline's metrics go: the local stack's Prometheus registry (`GET /metrics`), or the
+ * CloudWatch embedded metric format on AWS. Typed on the catalog (domain/metrics/names.ts), so a name
+ * that is not there, or a label it does not have, fails to compile. Recording never throws and
+ * never waits: a metric must not fail a job.
+ */
+export interface Metrics {
+  count<N extends MetricNameOf<"counter">>(name: N, labels: MetricLabels<N>, n?: number): void;
+  observe<N extends MetricNameOf<"histogram">>(
+    name: N,
+    labels: MetricLabels<N>,
+    value: number,
+  ): void;
+  set<N extends MetricNameOf<"gauge">>(name: N, labels: MetricLabels<N>, value: number): void;
+}
+
+/** An object in the bucket, as ObjectStorePort reports it. */
+export interface ObjectInfo {
+  bucket: string;
+  key: string;
+  bytes: number;
+  contentType: string;
+}
+
+export interface StoredObject extends ObjectInfo {
+  sha256: string;
+}
+
+export interface UploadOptions {
+  contentType: string;
+  /** When given, any other byte count fails the upload (and aborts it). */
+  expectedBytes?: number;
+}
+
+export interface CreateOptions {
+  idempotencyKey: string;
+  /**
+   * A 429 ends the call at once instead of being retried here: admission control puts the job
+   * back in its queue and holds every create back, where a retry would meet the same full upstream.
+   */
+  noRetryWhenRateLimited?: boolean;
+}
+
+export interface QueryOptions {
+  /**
+   * Epoch ms (on the client's clock) after which no attempt starts, no backoff or Retry-After is
+   * slept and no answer is awaited: the call then fails with the error it last saw. For a poll that
+   * must not outlive its job's deadline.
+   */
+  until?: number;
+}
+
+export interface TaskAnswer {
+  body: unknown;
+  state: TaskState;
+  httpStatus: number;
+}
+
+export interface VideoCreated {
+  taskId: string;
+  body: unknown;
+  state: TaskState;
+}
+
+/** A synchronous image answer has no task id and is already succeeded. */
+export interface ImageCreated {
+  taskId?: string;
+  body: unknown;
+  state: TaskState;
+}
+
+export interface UpstreamModel {
+  id: string;
+  modality?: string;
+}
+
+/** The job records: one item per job, moved between statuses by conditional writes. */
+export interface JobStorePort {
+  readonly tableName: string;
+  /** Writes a new job; `job_exists` (409) when the id is taken. */
+  create(job: Job): Promise<Job>;
+  /** Creates the job, or returns the one already recorded under its id (same input seen twice). */
+  createOrGet(job: Job): Promise<{
+    job: Job;
+    created: boolean;
+  }>;
+  get(id: string): Promise<Job | undefined>;
+  /**
+   * Deletes a finished job's record (retention), only once its terminal event was sent, so a job
+   * still owed its event is never forgotten. False when the record is gone or not yet done with.
+   */
+  removeFinished(id: string): Promise<boolean>;
+  /** The jobs among `ids` that exist, read 100 at a time (BatchGetItem's limit), in no set order. */
+  getMany(ids: readonly string[]): Promise<Job[]>;
+  require(id: string): Promise<Job>;
+  /**
+   * Newest first. With filters, DynamoDB filters after reading, so pages are filled by reading on
+   * until `limit` jobs match; the cursor is the last job returned, so the next page starts right
+   * after it whatever was skipped.
+   */
+  list(options?: ListOptions): Promise<JobPage>;
+  /**
+   * Every job created in [from, to) (ISO times), oldest first, optionally only one key's; a range
+   * of more than `max` jobs is 400 usage_range_too_large rather than a report that never ends.
+   */
+  createdBetween(range: {
+    from: string;
+    to: string;
+    apiKeyId?: string;
+    max: number;
+  }): AsyncGenerator<Job>;
+  /**
+   * Moves a job from one of `from` to `to`, appending to its history, in one conditional write.
+   * `job_conflict` (409, details.status = the current status) when the job is not in `from`.
+   */
+  transition(id: string, transition: Transition): Promise<Job>;
+  /** A conditional patch that never changes status; see UpdateOptions for the conditions. */
+  update(id: string, patch: Partial<Job>, options?: UpdateOptions): Promise<Job>;
+}
+
+/** Admission's shared state: the slots in flight, the learned limit and the queue. */
+export interface AdmissionStorePort {
+  state(): Promise<AdmissionState>;
+  /**
+   * The state this process read at most `maxAgeMs` ago (with its own writes since applied), else a fresh read. For a writer whose
+   * write is conditional anyway (learn: on learnedVersion), so a stale copy costs a lost race, never
+   * a wrong limit; on the local stack the dispatcher's reads usually serve it.
+   */
+  recentState(maxAgeMs: number): Promise<AdmissionState>;
+  /** The admission item with an empty holder map, so slot writes can address `held.<jobId>`. */
+  ensure(): Promise<void>;
+  /**
+   * Takes a slot for `jobId` when fewer than `limit` are held and no create is due later than
+   * `now`; the next create is then due `spacingMs` later, and the lane becomes the cursor.
+   */
+  acquire(
+    jobId: string,
+    opts: {
+      limit: number;
+      now: number;
+      spacingMs: number;
+      lane: string;
+    },
+  ): Promise<AcquireResult>;
+  /** Frees the job's slot; true when it held one. */
+  release(jobId: string): Promise<boolean>;
+  /**
+   * Replaces the learned limit when it is still at `version`. Another writer may have moved it
+   * first: this change is then dropped, which only makes the limit adapt a step later.
+   */
+  learn(version: number, next: LearnedLimit): Promise<boolean>;
+  /** No admission before `until` (epoch ms); a hold only ever moves the next create later. */
+  hold(until: number): Promise<void>;
+  enqueue(entry: QueueEntry): Promise<void>;
+  dequeue(jobId: string): Promise<void>;
+  entry(jobId: string): Promise<QueueEntry | undefined>;
+  /**
+   * The head of the first lane after `cursor`, wrapping to the first lane; undefined = empty queue.
+   * The queue's head comes first: an empty queue (most dispatch runs' last look) is one Query.
+   * Entries in `pending` (being admitted by this run, not yet out of the queue) are passed over.
+   */
+  next(cursor: string, pending?: ReadonlySet<string>): Promise<QueueEntry | undefined>;
+  /** How many entries of the same lane come before this one (approximate under concurrent change). */
+  ahead(entry: QueueEntry): Promise<number>;
+  /** How many jobs wait in the queue. */
+  queued(): Promise<number>;
+  /** Every waiting entry, oldest lane order; for the sweep and the metrics. */
+  entries(): AsyncGenerator<QueueEntry>;
+}
+
+/** Batch records and their lines. */
+export interface BatchStorePort {
+  /** Records the batch and its lines; the same batch made again (a repeated drop) finds the first. */
+  createOrGet(
+    batch: Batch,
+    lines: BatchLine[],
+  ): Promise<{
+    batch: Batch;
+    created: boolean;
+  }>;
+  get(id: string): Promise<Batch | undefined>;
+  require(id: string): Promise<Batch>;
+  /** Every line, in order. */
+  lines(batch: Pick<Batch, "id" | "total">): Promise<BatchLine[]>;
+  /** Newest first; `apiKeyId` keeps one caller's batches. */
+  list(opts: { limit: number; apiKeyId?: string }): Promise<Batch[]>;
+  /** Batches not announced yet (a crash may leave one finished but unannounced), for the sweep. */
+  open(): Promise<Batch[]>;
+  /** One more of the batch's jobs ended; the batch as it now stands. */
+  jobEnded(id: string, at: string): Promise<Batch>;
+  /** Sets `field` (finishedAt, announcedAt, cancelledAt) once; false when it was set already. */
+  setOnce(
+    id: string,
+    field: "finishedAt" | "announcedAt" | "cancelledAt",
+    at: string,
+    extra?: Partial<Pick<Batch, "ended">>,
+  ): Promise<boolean>;
+  /**
+   * Claims the batch's announcement for one completer: true for the caller that set `claimedAt`
+   * (absent, or older than `staleBefore`, left by a completer that crashed), false for the others.
+   */
+  claimAnnouncement(id: string, at: string, staleBefore: string): Promise<boolean>;
+  /** Marks the batch due for completion (every job ended), for the dispatcher's next run. */
+  markDue(id: string): Promise<void>;
+  due(): Promise<string[]>;
+  clearDue(id: string): Promise<void>;
+}
+
+/** Budget reservations: reserved at creation or admission, settled to the cost when a job ends. */
+export interface BudgetLedgerPort {
+  get deployment(): Budget | undefined;
+  /** The budgets over a job made by `keyId` whose budget (if any) is already known. */
+  claimsFor(keyId: string | undefined, keyBudget: Budget | undefined): BudgetClaim[];
+  /** The budgets over a queued job, its key's read now (batch and drop jobs reserve at admission). */
+  claimsOf(job: Pick<Job, "source">): Promise<BudgetClaim[]>;
+  /**
+   * Reserves the job's estimate from every claim, or none: a refusal gives back what the earlier
+   * claims reserved and throws 402 budget_exceeded naming what remains of the budget that refused.
+   */
+  reserve(claims: BudgetClaim[], estimate: Estimate, now: Date): Promise<Reservation[]>;
+  /** What the ledger holds: settled spend plus open reservations, in millionths. */
+  used(ledger: string): Promise<number>;
+  /** Gives reservations back whole (the job was never made). */
+  release(reservations: readonly Reservation[]): Promise<void>;
+  /**
+   * Settles an ended job's reservations to what it cost: money to its cost, units to its usage when
+   * charged; nothing was spent when nothing was charged.
+   */
+  settle(job: Job): Promise<void>;
+}
+
+/** Observed generation times per model and duration, for the predicted first wait. */
+export interface GenerationStatsStorePort {
+  /** What has been recorded under `key`; undefined before the first sample. */
+  history(key: string): Promise<GenerationHistory | undefined>;
+  /** Adds one generation time (ms) under `key`. */
+  record(key: string, ms: number): Promise<void>;
+}
+
+/** Webhook deliveries: one per (event, subscriber), claimed under a lease by a sweep. */
+export interface DeliveryStorePort {
+  /** Writes a new delivery; false when one with its id exists (an event enqueued twice). */
+  add(delivery: Delivery): Promise<boolean>;
+  get(id: string): Promise<Delivery | undefined>;
+  /** Pending deliveries whose next attempt is at or before `now`, soonest first. */
+  due(now: Date, limit: number): Promise<Delivery[]>;
+  /**
+   * Takes a due delivery for one attempt: its next attempt moves to `leaseUntil`, so no other sweep
+   * takes it meanwhile. Undefined when another sweep or a retry changed it first.
+   */
+  claim(delivery: Delivery, leaseUntil: Date): Promise<ClaimedDelivery | undefined>;
+  /**
+   * Appends an attempt to a claimed delivery and moves it on: delivered, dead, or pending until
+   * `nextAttemptAt`. False when the lease was lost (a retry reset it meanwhile).
+   */
+  record(
+    claimed: ClaimedDelivery,
+    attempt: DeliveryAttempt,
+    next: {
+      status: DeliveryStatus;
+      nextAttemptAt?: string;
+    },
+  ): Promise<boolean>;
+  /**
+   * Makes a delivery due now for one more attempt (a dead one gets exactly one; a pending one keeps
+   * what its schedule had left). `delivery_not_found` for an unknown id.
+   */
+  retry(id: string, now: Date): Promise<Delivery>;
+  /**
+   * Deletes up to `limit` delivered or dead deliveries that ended before `before`; answers how many.
+   * Their index entries sort by the time they ended, so the oldest are found first.
+   */
+  purge(before: Date, limit: number): Promise<number>;
+  /** Newest first (by creation), across the statuses asked for. */
+  list(filters?: DeliveryFilters): Promise<Delivery[]>;
+}
+
+/** Webhook subscribers made through the API, with their signing secrets. */
+export interface SubscriberStorePort {
+  create(
+    input: Pick<SubscriberRecord, "url" | "events" | "description" | "ownerKeyId">,
+    now: Date,
+  ): Promise<{
+    record: SubscriberRecord;
+    secret: string;
+  }>;
+  get(id: string): Promise<ManagedSubscriber | undefined>;
+  /** Every subscriber, oldest first; `ownerKeyId` keeps one key's. */
+  list(ownerKeyId?: string): Promise<ManagedSubscriber[]>;
+  /** The subscriber of this owner, or webhook_subscriber_not_found (another key's is not shown either). */
+  owned(id: string, ownerKeyId: string): Promise<ManagedSubscriber>;
+  remove(id: string, ownerKeyId: string): Promise<SubscriberRecord>;
+  /** A new secret; the current one keeps signing for 24 h beside it, older ones stop. */
+  rotate(id: string, ownerKeyId: string, now: Date): Promise<string>;
+}
+
+/** The bucket: outputs, manifests, drops and batch results. */
+export interface ObjectStorePort {
+  readonly bucket: string;
+  put(
+    key: string,
+    body: string | Uint8Array,
+    options: {
+      contentType: string;
+    },
+  ): Promise<void>;
+  putJson(key: string, value: unknown): Promise<void>;
+  /** The object's bytes as a stream; `object_not_found` (404) when absent. */
+  getStream(key: string): Promise<
+    ObjectInfo & {
+      body: Readable;
+    }
+  >;
+  /** Size and type, or undefined when there is no such object. */
+  head(key: string): Promise<
+    | (ObjectInfo & {
+        etag?: string;
+      })
+    | undefined
+  >;
+  delete(key: string): Promise<void>;
+  presignGet(key: string, ttlS: number): Promise<string>;
+  /**
+   * Streams `body` into the bucket, hashing and counting on the way: one PutObject when it is
+   * smaller than a part, otherwise a multipart upload of 8 MiB parts (see partSizeFor), QUEUE_SIZE in flight while one
+   * more fills. The part buffers are allocated once per upload and reused, so memory stays flat
+   * whatever the size and a 1 GiB copy does not churn 128 fresh part buffers through the garbage
+   * collector (lib-storage's Upload did, and spent more time collecting than copying). The body is
+   * read as plain chunks (any Readable or async iterable), with no stream layer between it and the
+   * part buffers. The last part is sent only after the source ended with the expected byte count,
+   * so a short or long body never completes an object; on any error the multipart upload is
+   * aborted, so no object and no orphaned parts are left, and the error is thrown.
+   */
+  uploadStream(
+    key: string,
+    body: AsyncIterable<Uint8Array>,
+    options: UploadOptions,
+  ): Promise<StoredObject>;
+}
+
+/** The upstream generation service (the contract's HTTP API). */
+export interface UpstreamClientPort {
+  readonly baseUrl: string;
+  createVideo(body: object, opts: CreateOptions): Promise<VideoCreated>;
+  getVideoTask(taskId: string, opts?: QueryOptions): Promise<TaskAnswer>;
+  createImage(body: object, opts: CreateOptions): Promise<ImageCreated>;
+  getImageTask(taskId: string, opts?: QueryOptions): Promise<TaskAnswer>;
+  /** OpenAI-compatible multipart edit; fetch sets the multipart Content-Type with its boundary. */
+  editImages(form: FormData, opts: CreateOptions): Promise<ImageCreated>;
+  listModels(modality?: "video" | "image"): Promise<UpstreamModel[]>;
+}

@@ -1,0 +1,358 @@
+/**
+ * The only module that reads `process.env`. Everything else receives a Config.
+ * Values are validated once; a bad value is a ReelayError naming the variable.
+ */
+import { readFileSync } from "node:fs";
+import {
+  type AdmissionSettings,
+  DEFAULT_QUEUE_TIMEOUT_S,
+  MAX_UPSTREAM_CONCURRENCY,
+} from "../domain/admission/settings.ts";
+import { ReelayError, shownInput } from "../domain/errors.ts";
+import { DEFAULT_MAX_OUTPUT_BYTES } from "../domain/net/policy.ts";
+import { MAX_JOB_TIMEOUT_S } from "../domain/polling/policy.ts";
+import { parseBaseUrl } from "../adapters/upstream/base-url.ts";
+import { type Budget, parseBudgetText } from "../domain/money/budget-schema.ts";
+import { parsePrices, type PriceTable } from "../domain/money/prices.ts";
+import { DEFAULT_WEBHOOK_SCHEDULE_S, parseSchedule } from "../domain/webhooks/schedule.ts";
+import { parseSubscribersText, type WebhookSubscriber } from "../domain/webhooks/subscribers.ts";
+
+/** Log levels, least severe first: a level shows its own lines and those of the levels after it. */
+const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+const LOG_FORMATS = ["text", "json"] as const;
+
+/** The local stack's log lines: readable text (the default) or one JSON object per line. */
+export interface LogSettings {
+  format: (typeof LOG_FORMATS)[number];
+  level: LogLevel;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  apiKey: string | undefined;
+  /** Base URL of the real upstream, ending in /v1; undefined = the bundled simulator. */
+  upstreamUrl: string | undefined;
+  upstreamApiKey: string | undefined;
+  /** Overrides the per-job deadline computed by the polling policy. */
+  jobTimeoutS: number | undefined;
+  /** Largest output reelay copies (REELAY_MAX_OUTPUT_BYTES); a bigger one fails output_too_large. */
+  maxOutputBytes: number;
+  /** Client side: where the reelay API is. */
+  apiUrl: string;
+  /** Model used for `inbox/*.txt` drops and CLI prompts without --model. */
+  defaultModel: string;
+  /** Admission control against the upstream account's limits (domain/admission/settings.ts). */
+  admission: AdmissionSettings;
+  /** The operator's price table (REELAY_PRICES); undefined = no prices, costs are null. */
+  prices: PriceTable | undefined;
+  /** The deployment's own budget over every job (REELAY_BUDGET); undefined = none. */
+  budget: Budget | undefined;
+  /** Local stack: REELAY_LOG_FORMAT and REELAY_LOG_LEVEL. */
+  log: LogSettings;
+  /** AWS stack, read at synth: who the alarms' SNS topic emails (ALERT_EMAIL); undefined = nobody. */
+  alertEmail: string | undefined;
+  /** Local stack: who receives terminal events as Standard Webhooks (REELAY_WEBHOOKS). */
+  webhooks: WebhookSubscriber[];
+  /** Waits in seconds before each delivery attempt (REELAY_WEBHOOK_SCHEDULE, domain/webhooks/schedule.ts). */
+  webhookSchedule: readonly number[];
+  /**
+   * Local stack: finished jobs older than this many days are pruned, record and objects
+   * (REELAY_RETENTION_DAYS); undefined = kept for good.
+   */
+  retentionDays: number | undefined;
+  /** AWS resource names, set by the stack on every function (the local stack fills them itself). */
+  aws: {
+    region: string;
+    tableName: string | undefined;
+    bucketName: string | undefined;
+    eventBusName: string;
+    stateMachineArn: string | undefined;
+    /** The Dispatch function that admits queued jobs (usecases/admission/dispatch.ts). */
+    dispatchFunctionName: string | undefined;
+  };
+}
+
+/**
+ * Every variable loadConfig reads, with its default as a user sees it and one line on what it does.
+ * The readers below take only these names, and docs/settings.md is generated from this list.
+ */
+export const SETTINGS = {
+  REELAY_PORT: {
+    default: "4700",
+    about:
+      "Port of the local stack (0 = any free port; S3 then takes any free port too; otherwise S3 is at this port + 1).",
+  },
+  REELAY_HOST: { default: "127.0.0.1", about: "Address the local stack listens on." },
+  REELAY_DATA_DIR: {
+    default: "`.reelay`",
+    about: "Where the local stack keeps its data: jobs table, bucket, events, API key.",
+  },
+  REELAY_API_KEY: {
+    default: "generated once, kept in the data dir",
+    about: "The admin key of reelay's own API; the CLI sends it too. On AWS an SST secret.",
+  },
+  REELAY_UPSTREAM_URL: {
+    default: "unset = the bundled simulator",
+    about: "Base URL of the real upstream, ending in `/v1`. On AWS read at deploy time.",
+  },
+  REELAY_UPSTREAM_API_KEY: {
+    default: "none",
+    about: "Key for the real upstream; never logged. On AWS the SST secret `UPSTREAM_API_KEY`.",
+  },
+  REELAY_JOB_TIMEOUT_S: {
+    default: "from the polling policy (5-15 min)",
+    about: `Replaces every job's deadline, 1-${MAX_JOB_TIMEOUT_S} s.`,
+  },
+  REELAY_MAX_OUTPUT_BYTES: {
+    default: `${DEFAULT_MAX_OUTPUT_BYTES / 1024 ** 3} GiB`,
+    about: "Largest output reelay copies; a bigger one fails with `output_too_large`.",
+  },
+  REELAY_API_URL: {
+    default: "the local stack, `http://REELAY_HOST:REELAY_PORT`",
+    about: "Client side: where the CLI finds reelay's API.",
+  },
+  REELAY_DEFAULT_MODEL: {
+    default: "`gamma-3.1`",
+    about: "Model for `inbox/*.txt` drops and CLI prompts without `--model`.",
+  },
+  REELAY_WEBHOOKS: {
+    default: "none",
+    about:
+      "The deployment's webhook subscribers: JSON `[{url, secret}]` or a file path. On AWS an SST secret.",
+  },
+  REELAY_RETENTION_DAYS: {
+    default: "unset = kept for good",
+    about:
+      "Local stack: finished jobs older than this many days (fractions allowed) are pruned, record and objects.",
+  },
+  REELAY_WEBHOOK_SCHEDULE: {
+    default: `\`${DEFAULT_WEBHOOK_SCHEDULE_S.join(",")}\``,
+    about:
+      "Waits in seconds before each delivery attempt (1-50 of them, each at most a week), ±10 % jitter; on AWS read at deploy time.",
+  },
+  REELAY_PRICES: {
+    default: "none: costs are null",
+    about: "The operator's price table: JSON or a file path (docs/money.md).",
+  },
+  REELAY_BUDGET: {
+    default: "none",
+    about:
+      "The deployment's budget over every job: JSON `{amount, unit, period}` or a file path (docs/money.md).",
+  },
+  REELAY_LOG_FORMAT: {
+    default: "`text`",
+    about: "Local stack's log lines: `text` (readable) or `json` (one object a line).",
+  },
+  REELAY_LOG_LEVEL: {
+    default: "`info`",
+    about: "Least severe log lines shown: `debug`, `info`, `warn`, `error`.",
+  },
+  ALERT_EMAIL: {
+    default: "none: no subscriber",
+    about: "AWS, read at deploy time: the address the alarms' SNS topic emails.",
+  },
+  REELAY_UPSTREAM_CONCURRENCY: {
+    default: "unset = learned from 429s",
+    about: `Upstream tasks in flight at most (1-${MAX_UPSTREAM_CONCURRENCY}).`,
+  },
+  REELAY_UPSTREAM_RATE: {
+    default: "unset = as slots free up",
+    about: "Upstream creates per second at most.",
+  },
+  REELAY_QUEUE_TIMEOUT_S: {
+    default: String(DEFAULT_QUEUE_TIMEOUT_S),
+    about: "A job that waited this long for an upstream slot fails with `queue_timeout`.",
+  },
+  AWS_REGION: {
+    default: "`us-east-1`",
+    about: "AWS: the region of the stack's resources (Lambda sets it).",
+  },
+  REELAY_TABLE_NAME: {
+    default: "the local stack's own",
+    about: "AWS: the jobs table; the stack sets it on each function.",
+  },
+  REELAY_BUCKET_NAME: {
+    default: "the local stack's own",
+    about: "AWS: the bucket; the stack sets it on each function.",
+  },
+  REELAY_EVENT_BUS_NAME: {
+    default: "`reelay`",
+    about: "AWS: the event bus; the stack sets it on each function.",
+  },
+  REELAY_STATE_MACHINE_ARN: {
+    default: "the local stack's own",
+    about: "AWS: the job flow's state machine; the stack sets it on each function.",
+  },
+  REELAY_DISPATCH_FUNCTION: {
+    default: "the local stack's own",
+    about: "AWS: the Dispatch function that admits queued jobs; the stack sets it.",
+  },
+} as const satisfies Record<string, { default: string; about: string }>;
+type Setting = keyof typeof SETTINGS;
+
+type Env = Record<string, string | undefined>;
+
+function positiveInt(
+  env: Env,
+  name: Setting,
+  fallback?: number,
+  max?: { value: number; why: string },
+): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new ReelayError(
+      "invalid_config",
+      `${name} must be a positive whole number, got "${raw}".`,
+      {
+        path: name,
+      },
+    );
+  }
+  if (max !== undefined && value > max.value) {
+    throw new ReelayError(
+      "invalid_config",
+      `${name} must be at most ${max.value}${max.why}, got ${value}.`,
+      { path: name },
+    );
+  }
+  return value;
+}
+
+function positiveNumber(env: Env, name: Setting): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new ReelayError("invalid_config", `${name} must be a positive number, got "${raw}".`, {
+      path: name,
+    });
+  }
+  return value;
+}
+
+function admission(env: Env): AdmissionSettings {
+  const concurrency = positiveInt(env, "REELAY_UPSTREAM_CONCURRENCY", undefined, {
+    value: MAX_UPSTREAM_CONCURRENCY,
+    why: " tasks in flight",
+  });
+  const rate = positiveNumber(env, "REELAY_UPSTREAM_RATE");
+  return {
+    ...(concurrency === undefined ? {} : { concurrency }),
+    ...(rate === undefined ? {} : { ratePerS: rate }),
+    queueTimeoutS: positiveInt(env, "REELAY_QUEUE_TIMEOUT_S", DEFAULT_QUEUE_TIMEOUT_S) as number,
+  };
+}
+
+function nonEmpty(env: Env, name: Setting): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
+}
+
+/** One of `allowed` (compared without case), or `fallback` when unset. */
+function oneOf<T extends string>(env: Env, name: Setting, allowed: readonly T[], fallback: T): T {
+  const raw = nonEmpty(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if ((allowed as readonly string[]).includes(raw)) return raw as T;
+  throw new ReelayError(
+    "invalid_config",
+    `${name} must be one of ${allowed.join(", ")}, got ${shownInput(raw, 40)}.`,
+    { path: name },
+  );
+}
+
+/**
+ * A setting that holds JSON, or the path of a file holding it: `opening` tells them apart ("[" for
+ * an array, "{" for an object), and `parse` checks the text, naming where it came from.
+ */
+function jsonOrFile<T>(
+  env: Env,
+  name: Setting,
+  opening: "[" | "{",
+  parse: (text: string, origin: string) => T,
+): T | undefined {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return undefined;
+  if (raw.startsWith(opening)) return parse(raw, name);
+  let text: string;
+  try {
+    text = readFileSync(raw, "utf8");
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    const what = opening === "[" ? "a JSON array" : "a JSON object";
+    throw new ReelayError(
+      "invalid_config",
+      `${name} is neither ${what} nor a readable file (${reason}: ${raw}).`,
+      { path: name },
+    );
+  }
+  return parse(text, `${name} file ${raw}`);
+}
+
+/** One address, checked only for its shape: SNS sends the confirmation that proves it. */
+function email(env: Env, name: Setting): string | undefined {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw)) return raw;
+  throw new ReelayError(
+    "invalid_config",
+    `${name} must be one email address, got ${shownInput(raw, 60)}.`,
+    { path: name },
+  );
+}
+
+function webhookSchedule(env: Env): readonly number[] {
+  const raw = nonEmpty(env, "REELAY_WEBHOOK_SCHEDULE");
+  return raw === undefined
+    ? DEFAULT_WEBHOOK_SCHEDULE_S
+    : parseSchedule(raw, "REELAY_WEBHOOK_SCHEDULE");
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  // 0 asks for any free port (tests and side-by-side stacks); S3 then takes any free port too.
+  const port =
+    env.REELAY_PORT?.trim() === "0"
+      ? 0
+      : (positiveInt(env, "REELAY_PORT", 4700, { value: 65535, why: "" }) as number);
+  const host = nonEmpty(env, "REELAY_HOST") ?? "127.0.0.1";
+  const upstreamUrl = nonEmpty(env, "REELAY_UPSTREAM_URL");
+  return {
+    port,
+    host,
+    dataDir: nonEmpty(env, "REELAY_DATA_DIR") ?? ".reelay",
+    apiKey: nonEmpty(env, "REELAY_API_KEY"),
+    upstreamUrl:
+      upstreamUrl === undefined ? undefined : parseBaseUrl(upstreamUrl, "REELAY_UPSTREAM_URL"),
+    upstreamApiKey: nonEmpty(env, "REELAY_UPSTREAM_API_KEY"),
+    jobTimeoutS: positiveInt(env, "REELAY_JOB_TIMEOUT_S", undefined, {
+      value: MAX_JOB_TIMEOUT_S,
+      why: " seconds (the longest job deadline; see domain/polling/policy.ts)",
+    }),
+    maxOutputBytes: positiveInt(env, "REELAY_MAX_OUTPUT_BYTES", DEFAULT_MAX_OUTPUT_BYTES) as number,
+    apiUrl: nonEmpty(env, "REELAY_API_URL") ?? `http://${host}:${port}`,
+    defaultModel: nonEmpty(env, "REELAY_DEFAULT_MODEL") ?? "gamma-3.1",
+    // The local stack's subscribers: a JSON array [{url, secret}], or a file holding one.
+    webhooks: jsonOrFile(env, "REELAY_WEBHOOKS", "[", parseSubscribersText) ?? [],
+    retentionDays: positiveNumber(env, "REELAY_RETENTION_DAYS"),
+    webhookSchedule: webhookSchedule(env),
+    prices: jsonOrFile(env, "REELAY_PRICES", "{", parsePrices),
+    budget: jsonOrFile(env, "REELAY_BUDGET", "{", parseBudgetText),
+    log: {
+      format: oneOf(env, "REELAY_LOG_FORMAT", LOG_FORMATS, "text"),
+      level: oneOf(env, "REELAY_LOG_LEVEL", LOG_LEVELS, "info"),
+    },
+    alertEmail: email(env, "ALERT_EMAIL"),
+    admission: admission(env),
+    aws: {
+      region: nonEmpty(env, "AWS_REGION") ?? "us-east-1",
+      tableName: nonEmpty(env, "REELAY_TABLE_NAME"),
+      bucketName: nonEmpty(env, "REELAY_BUCKET_NAME"),
+      eventBusName: nonEmpty(env, "REELAY_EVENT_BUS_NAME") ?? "reelay",
+      stateMachineArn: nonEmpty(env, "REELAY_STATE_MACHINE_ARN"),
+      dispatchFunctionName: nonEmpty(env, "REELAY_DISPATCH_FUNCTION"),
+    },
+  };
+}

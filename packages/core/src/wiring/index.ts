@@ -1,0 +1,12 @@
+/**
+ * @reelay/core/wiring: the composition root: config, read once, and the one function that wires the
+ * pipeline for a platform from every layer.
+ */
+export { loadConfig, type Config, type LogLevel, type LogSettings } from "./config.ts";
+export {
+  dropDepsFrom,
+  pricesOf,
+  wirePipeline,
+  type PlatformClients,
+  type Wiring,
+} from "./wire-pipeline.ts";

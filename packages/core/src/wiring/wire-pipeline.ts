@@ -1,0 +1,134 @@
+/**
+ * The one function that puts the pipeline together from a config and a platform. The Lambda
+ * functions (`functions/support/aws.ts`) and the local stack (`packages/local/src/stack.ts`) each
+ * make their platform's clients once per process and hand them here, so the stores, the fetch
+ * policy and the polling settings are chosen in one place for both.
+ */
+import type { S3Client } from "@aws-sdk/client-s3";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { BudgetLedger } from "../adapters/dynamodb/budget-ledger.ts";
+import type { PriceTable } from "../domain/money/prices.ts";
+import { AdmissionControl } from "../usecases/admission/admission-control.ts";
+import { AdmissionStore } from "../adapters/dynamodb/admission-table.ts";
+import { BatchTracker } from "../usecases/batches/batch-progress.ts";
+import { BatchStore } from "../adapters/dynamodb/batch-table.ts";
+import type { Config } from "./config.ts";
+import type { DropDeps } from "../usecases/drops/ingest.ts";
+import {
+  CachedGenerationStats,
+  GenerationStatsStore,
+} from "../adapters/dynamodb/generation-stats-table.ts";
+import { JobStore } from "../adapters/dynamodb/job-table.ts";
+import { ApiKeyStore } from "../adapters/dynamodb/api-key-table.ts";
+import { guardedFetch } from "../adapters/net/guarded-fetch.ts";
+import { type Deployment, outputFetchPolicy } from "../domain/net/policy.ts";
+import type { PipelineDeps } from "../usecases/pipeline/pipeline-deps.ts";
+import { POLL_WINDOW_MS } from "../domain/polling/policy.ts";
+import { noMetrics } from "../usecases/metrics/record-metrics.ts";
+import type { DispatchWaker, EventSink, JobStarter, Metrics } from "../usecases/ports.ts";
+import { ObjectStore } from "../adapters/s3/object-store.ts";
+import type { UpstreamClient } from "../adapters/upstream/upstream-client.ts";
+
+/** The clients and resource names a platform provides: the jobs table and the bucket. */
+export interface PlatformClients {
+  db: DynamoDBDocumentClient;
+  s3: S3Client;
+  tableName: string;
+  bucket: string;
+}
+
+export interface WiringInput {
+  config: Config;
+  platform: Deployment;
+  clients: PlatformClients;
+  events: EventSink;
+  upstream: UpstreamClient;
+  /** Wakes the platform's dispatcher (usecases/admission/dispatch.ts) after a job is queued or a slot is freed. */
+  waker: DispatchWaker;
+  /** Where the pipeline's metrics go (Prometheus locally, EMF on AWS); absent = none. */
+  metrics?: Metrics;
+  /** The Poll window's pause; the local stack passes one that its shutdown can cut short. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface Wiring {
+  /** The use cases' ports, with the concrete stores behind them for the platform code beside. */
+  pipeline: PipelineDeps & {
+    jobs: JobStore;
+    objects: ObjectStore;
+    admission: AdmissionControl;
+    budgets: BudgetLedger;
+  };
+  batches: BatchStore;
+  /** What the API and drops start jobs with: into the admission queue; the dispatcher starts executions. */
+  queue: JobStarter;
+  /** Stored API keys, in the jobs table. */
+  keys: ApiKeyStore;
+  /** The operator's price table; every job's estimate is made with it. */
+  prices: PriceTable | undefined;
+}
+
+export function wirePipeline(input: WiringInput): Wiring {
+  const { config, platform, clients } = input;
+  const stats = new GenerationStatsStore(clients.db, clients.tableName);
+  const metrics = input.metrics ?? noMetrics;
+  const jobs = new JobStore(clients.db, clients.tableName, { metrics });
+  const now = () => new Date();
+  const admission = new AdmissionControl({
+    store: new AdmissionStore(clients.db, clients.tableName),
+    jobs,
+    settings: config.admission,
+    waker: input.waker,
+    now,
+  });
+  const batches = new BatchStore(clients.db, clients.tableName);
+  const keys = new ApiKeyStore(clients.db, clients.tableName);
+  const budgets = new BudgetLedger(clients.db, clients.tableName, {
+    deployment: config.budget,
+    keyBudgetOf: (keyId) => keys.budgetOf(keyId),
+    metrics,
+  });
+  return {
+    prices: config.prices,
+    keys,
+    batches,
+    queue: { start: (job) => admission.enqueue(job) },
+    pipeline: {
+      jobs,
+      admission,
+      batches: new BatchTracker({ batches, now, waker: input.waker }),
+      budgets,
+      objects: new ObjectStore(clients.s3, clients.bucket),
+      upstream: input.upstream,
+      events: input.events,
+      // Loopback and http outputs (the bundled simulator) are allowed on the local stack only.
+      fetch: guardedFetch(outputFetchPolicy(platform, config.maxOutputBytes)),
+      now,
+      // Locally one process runs every step, so Submit's and Poll's reads of a model's stats can
+      // share one; each Lambda function is its own process and reads for itself.
+      generationStats: platform === "local" ? new CachedGenerationStats(stats) : stats,
+      pollWindowMs: POLL_WINDOW_MS,
+      metrics,
+      ...(input.sleep === undefined ? {} : { sleep: input.sleep }),
+      ...(config.jobTimeoutS === undefined ? {} : { jobTimeoutS: config.jobTimeoutS }),
+    },
+  };
+}
+
+/** `{prices}` when the deployment has a price table, else nothing (the deps' field is optional). */
+export function pricesOf(wiring: Pick<Wiring, "prices">): { prices?: PriceTable } {
+  return wiring.prices === undefined ? {} : { prices: wiring.prices };
+}
+
+/** What a drop needs on either platform: the queue for one request, a batch for a file of several. */
+export function dropDepsFrom(wiring: Wiring, defaultModel: string): DropDeps {
+  const { jobs, objects, admission, now } = wiring.pipeline;
+  return {
+    jobs,
+    objects,
+    starter: wiring.queue,
+    defaultModel,
+    batches: { batches: wiring.batches, admission, now, ...pricesOf(wiring) },
+    ...pricesOf(wiring),
+  };
+}
