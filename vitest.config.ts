@@ -9,9 +9,6 @@ export default defineConfig({
     env: {
       // SST reports usage unless told not to; tests never phone home.
       SST_TELEMETRY_DISABLED: "1",
-      // The AWS SDK warns once per process that its future releases need Node 22; the SDK versions
-      // are pinned, so the notice says nothing about the project and would repeat once per worker.
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     },
   },
 });

@@ -4,7 +4,7 @@
  * that process's alone, without a TypeScript loader in it.
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** A file of bench/support by its path below that folder. */
@@ -123,15 +123,59 @@ export function cpuMs(start?: NodeJS.CpuUsage): number {
   return (user + system) / 1000;
 }
 
-/** utime + stime of a process from /proc/<pid>/stat, in ms (Linux's USER_HZ is 100). */
+/** The fields of /proc/<pid>/stat from the state on (field 3; the command name before it may hold spaces). */
+function statFields(pid: number | string): string[] {
+  return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ").at(-1)?.split(" ") ?? [];
+}
+
+/** Linux's USER_HZ: /proc counts CPU time in ticks of 10 ms. */
+const MS_PER_TICK = 10;
+
+/** utime + stime of a process from /proc/<pid>/stat, in ms. */
 function procCpuMs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
-    // The fields after the command name (which may hold spaces) start with the state, field 3.
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    const fields = statFields(pid);
     const ticks = Number(fields[11]) + Number(fields[12]);
-    return Number.isFinite(ticks) ? ticks * 10 : undefined;
+    return Number.isFinite(ticks) ? ticks * MS_PER_TICK : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * CPU time (user + system, ms) of process `root` and every process it started, from /proc: each
+ * live process's utime + stime, and the cutime + cstime each collected from its children that
+ * ended (a child that ended is counted once, by its parent; one that is started again in its place
+ * counts afresh). Taken before and after some work, the difference is what the whole tree spent on
+ * it, whichever processes came and went meanwhile. Linux only: throws where there is no /proc.
+ */
+export function processTreeCpuMs(root: number = process.pid): number {
+  const parents = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let fields: string[];
+    try {
+      fields = statFields(entry);
+    } catch {
+      continue; // Ended between the listing and the read: its parent's cutime holds it now.
+    }
+    const pid = Number(entry);
+    parents.set(pid, Number(fields[1]));
+    // utime, stime, cutime, cstime: fields 14 to 17, 11 to 14 from the state.
+    ticks.set(
+      pid,
+      fields.slice(11, 15).reduce((sum, field) => sum + Number(field), 0),
+    );
+  }
+  if (!ticks.has(root))
+    throw new Error(`no /proc/${root}/stat: the process tree's CPU needs Linux`);
+  let total = 0;
+  const pending = [root];
+  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
+    total += ticks.get(pid) ?? 0;
+    for (const [child, parent] of parents) if (parent === pid) pending.push(child);
+  }
+  return total * MS_PER_TICK;
 }
