@@ -1,7 +1,8 @@
 /**
  * The AWS SDK clients the local stack, its tests and the CLI speak to dynalite and s3rver with,
- * tuned for a server on this machine: requests dynalite and s3rver never check are not signed or
- * hashed, the SDK's logger middleware is dropped, and many sockets are kept open.
+ * tuned for a server on this machine: uploads s3rver never checks are not hashed, the SDK's logger
+ * middleware is dropped, and many sockets are kept open. Every call is signed by the SDK's own
+ * signer, as on AWS.
  */
 import { Agent } from "node:http";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
@@ -13,20 +14,6 @@ import type { RetryStrategyV2, RetryToken } from "@smithy/types";
 export const LOCAL_REGION = "us-east-1";
 /** s3rver accepts only this pair; dynalite accepts any. */
 export const LOCAL_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
-
-/**
- * dynalite checks that a request carries a well-formed SigV4 Authorization header and a date, never
- * the signature itself; signing every call for real (a sha256 of the body and four HMACs) is a
- * quarter of the client's CPU per call, and a job makes about 17 calls.
- */
-const dynaliteSigner = {
-  sign: async <R extends { headers: Record<string, string> }>(request: R): Promise<R> => {
-    const date = new Date().toISOString().replace(/[-:]|\.\d{3}/g, "");
-    request.headers["x-amz-date"] = date;
-    request.headers.authorization = `AWS4-HMAC-SHA256 Credential=${LOCAL_CREDENTIALS.accessKeyId}/${date.slice(0, 8)}/${LOCAL_REGION}/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=${"0".repeat(64)}`;
-    return request;
-  },
-};
 
 /**
  * The SDK's logger middleware copies every input and output through a sensitive-data filter for
@@ -70,13 +57,12 @@ function retryToken(retries: number): RetryToken {
   };
 }
 
-/** A DynamoDB document client for dynalite: the unsigned signer, many sockets, no SDK logging. */
+/** A DynamoDB document client for dynalite: the SDK's own signer, many sockets, no SDK logging. */
 export function localDynamoClient(endpoint: string): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
     region: LOCAL_REGION,
     endpoint,
     credentials: LOCAL_CREDENTIALS,
-    signer: dynaliteSigner,
     requestHandler: localRequests(),
     retryStrategy: dynaliteRetries,
   });
