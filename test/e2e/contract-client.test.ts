@@ -23,7 +23,7 @@ afterAll(async () => {
   await stack?.dispose();
 });
 
-/** What a client written for the upstream does (spec §4.1, §4.2, §3): create, then GET every 2 s. */
+/** What a client written for the upstream does (docs/contract.md §4.1, §4.2, §3): create, then GET every 2 s. */
 async function contractClient(
   baseUrl: string,
   apiKey: string,

@@ -1,5 +1,5 @@
 /**
- * POST /v1/images/edits mapped to the unified contract (spec §4.5): the uploads become
+ * POST /v1/images/edits mapped to the unified contract (docs/contract.md §4.5): the uploads become
  * `image_config.reference_images` of a chat-form image request. validate() wants public HTTPS
  * URLs, so the uploads go in as bare names and through the drops' placeholder mechanism: judged
  * with placeholders, then given presigned URLs of the stored objects.

@@ -60,7 +60,7 @@ export interface JobView
   };
 }
 
-/** The contract's task record (spec §2.5), status names reelay's own (all terminal ones are in §3's list). */
+/** The contract's task record (docs/contract.md §2.5), status names reelay's own (all terminal ones are in §3's list). */
 export interface TaskView {
   service_task: { task_id: string; status: string; output?: { video_url: string } };
   task_id: string;
@@ -191,7 +191,7 @@ export async function taskView(job: Job, signer: Presigner): Promise<TaskView> {
   };
 }
 
-/** The answer to a create, video or image: the task id at `service_task.task_id` and top level (spec §2.5). */
+/** The answer to a create, video or image: the task id at `service_task.task_id` and top level (docs/contract.md §2.5). */
 export function createdView(job: Job): {
   service_task: { task_id: string; status: string };
   task_id: string;

@@ -1,6 +1,6 @@
 /**
  * GET /v1/models?modality=video|image: the catalog reelay validates against, merged with the
- * upstream's own listing (which depends on the account, spec §1.6). The listing is a courtesy: an
+ * upstream's own listing (which depends on the account, docs/contract.md §1.6). The listing is a courtesy: an
  * upstream that is down or slow leaves the catalog alone, with a warning, and never fails the call.
  */
 import { Hono } from "hono";

@@ -1,5 +1,5 @@
 /**
- * The upstream base URL rule (spec §5.3, §9.1): the version segment `/v1` ends the base URL and
+ * The upstream base URL rule (docs/contract.md §5.3, §9.1): the version segment `/v1` ends the base URL and
  * every endpoint path is relative to it. Checked once, at construction or config time, so a wrong
  * URL is one clear error instead of a 404 on every later call.
  */

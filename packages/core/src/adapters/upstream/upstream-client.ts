@@ -1,7 +1,7 @@
 /**
- * The one HTTP client for the upstream generation service (spec §4, §5).
+ * The one HTTP client for the upstream generation service (docs/contract.md §4, §5).
  *
- * Retry rule: task queries and model listings are safe to repeat (spec §4.2). A create is repeated
+ * Retry rule: task queries and model listings are safe to repeat (docs/contract.md §4.2). A create is repeated
  * ONLY because it carries an X-Idempotency-Key, the same key on every attempt, so a create whose
  * answer was lost can be sent again without paying for a second task. A create without a key is a
  * programming error and is refused before anything is sent.
@@ -46,7 +46,7 @@ export interface UpstreamClientOptions {
   /** Attempts per call including the first, default 5. */
   maxAttempts?: number;
   backoff?: Backoff;
-  /** The model listing's path is not in the contract (spec §4.7), default "/models". */
+  /** The model listing's path is not in the contract (docs/contract.md §4.7), default "/models". */
   modelsPath?: string;
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;

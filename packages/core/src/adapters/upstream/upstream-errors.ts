@@ -121,7 +121,7 @@ export function httpError(
   );
 }
 
-/** A 2xx whose body carries a business-level error (spec §3.2): the upstream said no. */
+/** A 2xx whose body carries a business-level error (docs/contract.md §3.2): the upstream said no. */
 export function businessError(body: unknown, call: Attempted, redact: Redact): ReelayError {
   const business = readBusinessError(body);
   return new ReelayError(

@@ -1,6 +1,6 @@
 /**
  * Reading the upstream's answers. The contract leaves field paths and status names
- * "implementation-defined" (spec §2.5, §3, §9), so these readers accept every shape we know of and
+ * "implementation-defined" (docs/contract.md §2.5, §3, §9), so these readers accept every shape we know of and
  * never throw: any JSON value (or none) goes in, a best reading comes out.
  */
 import type { ErrorCode } from "../error-codes.ts";
@@ -20,7 +20,7 @@ export interface TaskState {
   error?: TaskError;
 }
 
-/** Spec §3 table, compared without case. Exactly these names; see SUCCESS/FAILURE note in the report. */
+/** docs/contract.md §3 table, compared without case. Exactly these names; see SUCCESS/FAILURE note in the report. */
 const SUCCESS_STATUSES: readonly string[] = ["succeeded", "completed", "success"];
 export const FAILURE_STATUSES: readonly string[] = ["failed", "error", "cancelled"];
 
@@ -44,7 +44,7 @@ function serviceTask(body: unknown): Json | undefined {
   return isObject(body) && isObject(body.service_task) ? body.service_task : undefined;
 }
 
-/** `service_task.task_id` first, then top-level `task_id` (spec §2.5). A number is stringified. */
+/** `service_task.task_id` first, then top-level `task_id` (docs/contract.md §2.5). A number is stringified. */
 export function readTaskId(body: unknown): string | undefined {
   const nested = text(serviceTask(body)?.task_id);
   if (nested !== undefined) return nested;
@@ -60,7 +60,7 @@ export function readStatus(body: unknown): string | undefined {
 
 /*
  * Output URL heuristic. The video address sits "in a nested object or an output-related field" at
- * an implementation-defined path (spec §2.5), so we walk the whole body and keep an http(s) string
+ * an implementation-defined path (docs/contract.md §2.5), so we walk the whole body and keep an http(s) string
  * when the nearest named key above it (array indices do not count) is output-related: `url` in
  * `result.videos[0].url`, `video_url` in `output.video_url`, `output` in `output: "<url>"`, `images`
  * in `images: ["<url>"]`. Subtrees that echo the request's own material or describe an error are
@@ -231,7 +231,7 @@ function statusIn(list: readonly string[], status: string | undefined): boolean 
 }
 
 /**
- * Order per spec §3.2: HTTP status, then a business-level error, then the status word, then an
+ * Order per docs/contract.md §3.2: HTTP status, then a business-level error, then the status word, then an
  * output URL. 429 and 5xx never reach here from the client (it retries them), but a caller holding
  * such an answer still gets "failed", never "running".
  */

@@ -15,7 +15,7 @@ export const JOB_STATUSES = [
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-/** Only names a client of the service interface already treats as terminal (spec §3). */
+/** Only names a client of the service interface already treats as terminal (docs/contract.md §3). */
 export const TERMINAL_STATUSES = ["succeeded", "failed", "cancelled"] as const;
 export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
 

@@ -2,7 +2,7 @@
  * Whether a job that ended was paid for, and what it cost. Generation is billed per task: nothing
  * is charged when no upstream task was made; a task that succeeded, or was cancelled while the
  * upstream was generating, is charged. A failed task is `unknown` where the contract cannot tell
- * (spec §8 says nothing of failed tasks), and is counted at its estimate, so a budget never counts
+ * (docs/contract.md §8 says nothing of failed tasks), and is counted at its estimate, so a budget never counts
  * less than may have been spent.
  */
 import { isTerminal, type Job } from "../jobs/types.ts";

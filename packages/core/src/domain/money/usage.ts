@@ -1,5 +1,5 @@
 /**
- * What a job asks the upstream to make, in the units generation is billed in (spec §8): seconds
+ * What a job asks the upstream to make, in the units generation is billed in (docs/contract.md §8): seconds
  * of video at a resolution, with or without audio; images at a resolution tier, with their count of
  * reference images. Read from the normalized request, so it is known before anything is spent.
  */

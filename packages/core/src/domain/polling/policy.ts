@@ -1,5 +1,5 @@
 /**
- * When to poll an upstream task and when to give up (spec §8: poll every 2-5 s with an exponential
+ * When to poll an upstream task and when to give up (docs/contract.md §8: poll every 2-5 s with an exponential
  * backoff cap; the whole wait commonly 5-15 minutes, set by duration_sec and queueing). Pure
  * functions, so the Step Functions definition and the local runtime compute the same numbers.
  */
@@ -79,7 +79,7 @@ function trusted(history: GenerationHistory | undefined): GenerationHistory | un
  * delay (the upstream never finishes in under 2 s). With one: the model's 1 % quantile less 1.5 s,
  * so about 99 % of tasks are still running at the first look and none is polled minutes early.
  *
- * This wait is longer than 5 s for any model that takes longer than about 8 s. Spec §8 says
+ * This wait is longer than 5 s for any model that takes longer than about 8 s. docs/contract.md §8 says
  * "Polling interval 2-5 seconds, with exponential backoff cap"; we read that as the interval
  * between looks at a task, which stays 2-5 s. Someone could read it as also bounding the first
  * look after the create; then the prediction breaks it, on purpose.

@@ -422,7 +422,7 @@ async function pollWindow(deps: PipelineDeps, state: FlowState): Promise<FlowSta
 /**
  * The look that saw the task done was given its output URLs; Download uses them for this long
  * after that look, which saves a task query per job. Older ones (a retried or resumed Download) may
- * be near expiry (spec §8: they expire soon after success), so the task is asked again.
+ * be near expiry (docs/contract.md §8: they expire soon after success), so the task is asked again.
  */
 const FRESH_URLS_MS = 60_000;
 
