@@ -39,8 +39,9 @@ describe("reelay retry against the local stack", () => {
       tries < 100 && !["succeeded", "failed", "cancelled"].includes(status);
       tries++
     ) {
+      // The wait reads the API: a `reelay status` process per look costs a CPU-second each.
       await new Promise((resolve) => setTimeout(resolve, 300));
-      status = JSON.parse((await t.cli(["status", job.id, "--json"])).stdout).status;
+      status = (await t.api<{ status: string }>("GET", `/v1/jobs/${job.id}`)).body.status;
     }
     expect(status).toBe("succeeded");
   }, 60_000);
