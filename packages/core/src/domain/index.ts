@@ -28,6 +28,15 @@ export { jobNotFound, type ListFilters, type ListOptions } from "./jobs/job-quer
 export { jobContext, type LogContext } from "./jobs/log-context.ts";
 export { manifestKey } from "./jobs/outputs.ts";
 export {
+  durationOf,
+  kindedRequest,
+  mapStrings,
+  unitsOf,
+  type ImageEditRequest,
+  type JobRequest,
+  type KindedRequest,
+} from "./jobs/request.ts";
+export {
   JOB_STATUSES,
   isTerminal,
   type Job,

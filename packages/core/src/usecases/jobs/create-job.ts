@@ -76,7 +76,7 @@ export function buildJob(input: NewJobInput): Job {
     ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
     ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
     estimate: estimateOf(
-      { kind: validation.kind, model: validation.model, request: validation.normalized },
+      { model: validation.model, request: validation.normalized },
       input.prices,
     ),
   };
