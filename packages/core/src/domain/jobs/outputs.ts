@@ -39,7 +39,9 @@ const SIGNED_QUERY =
  */
 export function manifestOf(job: Job): Omit<Job, "estimate"> & MoneyView {
   const scrub = (value: string): string =>
-    SIGNED_QUERY.test(value) && /^https?:\/\//i.test(value) ? (value.split("?")[0] ?? value) : value;
+    SIGNED_QUERY.test(value) && /^https?:\/\//i.test(value)
+      ? (value.split("?")[0] ?? value)
+      : value;
   const { estimate: _recorded, ...record } = job;
   return { ...record, request: mapStrings(job.request, scrub), ...moneyView(job) };
 }

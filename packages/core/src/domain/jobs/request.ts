@@ -12,7 +12,7 @@ type ImageConfig = NonNullable<ImageRequest["image_config"]>;
 type ReferenceImage = NonNullable<ImageConfig["reference_images"]>[number];
 
 /** An image request with at least one reference image: an edit of those images. */
-export type ImageEditRequest = ImageRequest & {
+type ImageEditRequest = ImageRequest & {
   image_config: ImageConfig & { reference_images: [ReferenceImage, ...ReferenceImage[]] };
 };
 
