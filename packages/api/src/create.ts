@@ -128,7 +128,7 @@ async function reserve(
   if (kind === null || model === null || normalized === null) return undefined;
   const claims = deps.budgets.claimsFor(caller.keyId, caller.budget);
   if (claims.length === 0) return [];
-  const estimate = estimateOf({ kind, model, request: normalized }, deps.prices);
+  const estimate = estimateOf({ model, request: normalized }, deps.prices);
   return deps.budgets.reserve(claims, estimate, deps.now());
 }
 

@@ -12,6 +12,7 @@ import {
   classifiedError,
   type MoneyView,
   moneyView,
+  mapStrings,
 } from "@reelay/core/domain";
 import type { ObjectStore } from "@reelay/core/adapters";
 
@@ -92,19 +93,10 @@ const SIGNED_QUERY = /[?&]x-amz-(signature|credential|security-token)=/i;
  * Presigned material URLs (drops pass S3 objects upstream that way) carry a credential and, on
  * Lambda, a session token in their query: a job view shows where they point, never the query.
  */
-function withoutSignatures(value: unknown): unknown {
-  if (typeof value === "string") {
-    if (!SIGNED_QUERY.test(value)) return value;
-    const at = value.indexOf("?");
-    return `${value.slice(0, at)}?(signature removed)`;
-  }
-  if (Array.isArray(value)) return value.map(withoutSignatures);
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, withoutSignatures(item)]),
-    );
-  }
-  return value;
+function withoutSignature(value: string): string {
+  if (!SIGNED_QUERY.test(value)) return value;
+  const at = value.indexOf("?");
+  return `${value.slice(0, at)}?(signature removed)`;
 }
 
 function ms(from: string, to: string | undefined): number | null {
@@ -134,7 +126,7 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     status: job.status,
     model: job.model,
     mode: job.mode,
-    request: withoutSignatures(job.request) as object,
+    request: mapStrings(job.request, withoutSignature),
     warnings: job.warnings,
     source: job.source,
     idempotencyKey: job.idempotencyKey,

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { harness, VALID, type Harness } from "./support/harness.ts";
+import { durationOf } from "@reelay/core/domain";
 
 let aws: LocalAws;
 beforeAll(async () => {
@@ -59,7 +60,7 @@ describe("POST /v1/video/generations", () => {
     ]);
     const job = await h.jobs.get(body.task_id);
     expect(job?.warnings).toEqual(body.warnings);
-    expect((job!.request as { duration_sec?: number }).duration_sec).toBe(8);
+    expect(durationOf(job!.request)).toBe(8);
   });
 
   it("an invalid request answers 400 invalid_request with every error and its path, records no job and starts nothing", async () => {

@@ -7,6 +7,7 @@ import { sizeToImageConfig } from "../src/image-edit.ts";
 import { readWait } from "../src/wait.ts";
 import { auth, harness, json, VALID, type Harness } from "./support/harness.ts";
 import { defaultCatalog, type ImageModelSpec } from "@reelay/core";
+import { kindedRequest } from "@reelay/core/domain";
 
 let aws: LocalAws;
 beforeAll(async () => {
@@ -196,15 +197,9 @@ describe("POST /v1/images/edits", () => {
     const { task_id } = (await response.json()) as { task_id: string };
     const job = await h.jobs.require(task_id);
     expect(job).toMatchObject({ kind: "image", model: "deltaq2-image", mode: "edit" });
-    const request = job.request as {
-      messages: unknown;
-      output_image_count: number;
-      image_config: {
-        aspect_ratio: string;
-        image_size: string;
-        reference_images: { type: string; url: string; text: string }[];
-      };
-    };
+    const typed = kindedRequest(job.request);
+    if (typed.kind !== "image_edit") throw new Error(`an image edit was recorded as ${typed.kind}`);
+    const { request } = typed;
     expect(request.messages).toEqual([{ role: "user", content: "make the sky purple" }]);
     expect(request.output_image_count).toBe(2);
     expect(request.image_config.aspect_ratio).toBe("3:2");

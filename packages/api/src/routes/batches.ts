@@ -116,7 +116,7 @@ function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
           lines.flatMap(({ validation: v }) =>
             v?.kind == null || v.model === null || v.normalized === null
               ? []
-              : [estimateOf({ kind: v.kind, model: v.model, request: v.normalized }, deps.prices)],
+              : [estimateOf({ model: v.model, request: v.normalized }, deps.prices)],
           ),
           deps.prices,
         ),

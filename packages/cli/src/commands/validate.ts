@@ -88,7 +88,7 @@ export function checkText(
   // normalized, estimate.
   const estimate =
     result.valid && result.kind !== null && result.model !== null && result.normalized !== null
-      ? estimateOf({ kind: result.kind, model: result.model, request: result.normalized }, prices)
+      ? estimateOf({ model: result.model, request: result.normalized }, prices)
       : undefined;
   return {
     file,

@@ -27,6 +27,7 @@ export { JOB_ID_PREFIXES, JOB_ID_SOURCE, isJobId, jobIdFrom, newJobId } from "./
 export { jobNotFound, type ListFilters, type ListOptions } from "./jobs/job-queries.ts";
 export { jobContext, type LogContext } from "./jobs/log-context.ts";
 export { manifestKey } from "./jobs/outputs.ts";
+export { durationOf, kindedRequest, mapStrings } from "./jobs/request.ts";
 export {
   JOB_STATUSES,
   isTerminal,

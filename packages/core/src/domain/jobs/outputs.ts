@@ -1,5 +1,6 @@
 /** Where a job's results live in the bucket: `outputs/<jobId>/`. */
 import { type MoneyView, moneyView } from "../money/view.ts";
+import { mapStrings } from "./request.ts";
 import type { Job } from "./types.ts";
 
 const IMAGE_EXTENSIONS: Record<string, string> = {
@@ -37,15 +38,10 @@ const SIGNED_QUERY =
  * the query of any signed URL in the request (presigned material URLs carry credentials there).
  */
 export function manifestOf(job: Job): Omit<Job, "estimate"> & MoneyView {
-  const scrub = (value: unknown): unknown => {
-    if (typeof value === "string")
-      return SIGNED_QUERY.test(value) && /^https?:\/\//i.test(value) ? value.split("?")[0] : value;
-    if (Array.isArray(value)) return value.map(scrub);
-    if (typeof value === "object" && value !== null) {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)]));
-    }
-    return value;
-  };
+  const scrub = (value: string): string =>
+    SIGNED_QUERY.test(value) && /^https?:\/\//i.test(value)
+      ? (value.split("?")[0] ?? value)
+      : value;
   const { estimate: _recorded, ...record } = job;
-  return { ...record, request: scrub(job.request) as object, ...moneyView(job) };
+  return { ...record, request: mapStrings(job.request, scrub), ...moneyView(job) };
 }

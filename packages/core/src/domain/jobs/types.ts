@@ -2,6 +2,7 @@
 import type { Priority } from "../admission/settings.ts";
 import type { Issue } from "../errors.ts";
 import type { Estimate, Reservation } from "../money/types.ts";
+import type { JobRequest } from "./request.ts";
 
 export type JobKind = "video" | "image";
 
@@ -66,8 +67,8 @@ export interface Job {
   status: JobStatus;
   model: string;
   mode: string;
-  /** The normalized request, as sent upstream. */
-  request: object;
+  /** The normalized request, as sent upstream (read it through ./request.ts). */
+  request: JobRequest;
   warnings: Issue[];
   source: JobSource;
   /** Sent upstream as X-Idempotency-Key: the job id unless the caller gave one. */

@@ -1,14 +1,13 @@
 /** A job's estimate, fixed when it is made: its usage, and its cost under the price table of the day. */
-import type { JobKind } from "../jobs/types.ts";
+import { type JobRequest, unitsOf } from "../jobs/request.ts";
 import { costMicros, type PriceTable } from "./prices.ts";
 import type { Estimate } from "./types.ts";
-import { usageOf } from "./usage.ts";
 
 export function estimateOf(
-  job: { kind: JobKind; model: string; request: object },
+  job: { model: string; request: JobRequest },
   prices: PriceTable | undefined,
 ): Estimate {
-  const usage = usageOf(job.kind, job.request);
+  const usage = unitsOf(job.request);
   const micros = prices === undefined ? undefined : costMicros(prices, job.model, usage);
   return {
     usage,

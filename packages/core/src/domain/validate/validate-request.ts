@@ -4,13 +4,9 @@
  */
 import { defaultCatalog } from "../catalog/catalog.ts";
 import type { Catalog, ImageMode, Kind, ModelSpec, VideoMode } from "../catalog/types.ts";
-import {
-  ImageRequestSchema,
-  type ImageRequest,
-  VideoRequestSchema,
-  type VideoRequest,
-} from "../contract/schemas.ts";
+import { ImageRequestSchema, VideoRequestSchema } from "../contract/schemas.ts";
 import type { Issue } from "../errors.ts";
+import type { JobRequest } from "../jobs/request.ts";
 import { checkImage, detectImageMode } from "./image.ts";
 import { Issues, isPlainObject, listValues, typeName } from "./issues.ts";
 import { checkShape } from "./shape.ts";
@@ -29,7 +25,7 @@ export interface ValidationResult {
   errors: Issue[];
   warnings: Issue[];
   /** The request with defaults filled in and unknown fields left out; null when invalid. */
-  normalized: VideoRequest | ImageRequest | null;
+  normalized: JobRequest | null;
 }
 
 export interface ValidateOptions {

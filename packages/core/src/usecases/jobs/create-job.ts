@@ -75,10 +75,7 @@ export function buildJob(input: NewJobInput): Job {
     ...(input.reservations === undefined ? {} : { reservations: input.reservations }),
     ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
     ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
-    estimate: estimateOf(
-      { kind: validation.kind, model: validation.model, request: validation.normalized },
-      input.prices,
-    ),
+    estimate: estimateOf({ model: validation.model, request: validation.normalized }, input.prices),
   };
 }
 

@@ -11,6 +11,7 @@ import { isReelayError, ReelayError } from "../../domain/errors.ts";
 import type { Job, JobOutput, TerminalStatus } from "../../domain/jobs/types.ts";
 import { isTerminal } from "../../domain/jobs/types.ts";
 import { generationStatsKey } from "../../domain/polling/generation-key.ts";
+import { durationOf } from "../../domain/jobs/request.ts";
 import type { GenerationHistory } from "../../domain/polling/history.ts";
 import {
   firstWaitMs,
@@ -92,14 +93,9 @@ async function historyOf(deps: PipelineDeps, job: Job): Promise<GenerationHistor
   return deps.generationStats?.history(generationStatsKey(job)).catch(() => undefined);
 }
 
-function durationOf(job: Job): number | undefined {
-  const value = (job.request as { duration_sec?: unknown }).duration_sec;
-  return typeof value === "number" ? value : undefined;
-}
-
 function baseState(deps: PipelineDeps, job: Job, deadlineAt: string): FlowState {
   const deadlineMs = jobDeadlineMs({
-    durationSec: durationOf(job),
+    durationSec: durationOf(job.request),
     ...(deps.jobTimeoutS === undefined ? {} : { overrideS: deps.jobTimeoutS }),
   });
   return {

@@ -22,12 +22,15 @@ afterAll(async () => {
 
 describe("generationStatsKey", () => {
   it("files a job under its model and requested duration, or 'default' without one", () => {
-    expect(generationStatsKey({ model: "gamma-3.1", request: { duration_sec: 8 } })).toBe(
-      "stats#gamma-3.1#8",
-    );
-    expect(generationStatsKey({ model: "deltaq2-image", request: {} })).toBe(
-      "stats#deltaq2-image#default",
-    );
+    expect(
+      generationStatsKey({ model: "gamma-3.1", request: { model: "gamma-3.1", duration_sec: 8 } }),
+    ).toBe("stats#gamma-3.1#8");
+    expect(
+      generationStatsKey({
+        model: "deltaq2-image",
+        request: { model: "deltaq2-image", messages: [], modalities: ["image"] },
+      }),
+    ).toBe("stats#deltaq2-image#default");
   });
 });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildJob, createJob } from "../../../src/usecases/jobs/create-job.ts";
 import { isJobId, jobIdFrom, newJobId } from "../../../src/domain/jobs/ids.ts";
 import { JobStore } from "../../../src/adapters/dynamodb/job-table.ts";
+import { durationOf } from "../../../src/domain/jobs/request.ts";
 import type { Job } from "../../../src/domain/jobs/types.ts";
 import { validate } from "../../../src/domain/validate/validate-request.ts";
 import { startLocalAws, type LocalAws } from "../../support/local-aws.ts";
@@ -49,7 +50,7 @@ describe("createJob", () => {
       attempts: 0,
       polls: 0,
     });
-    expect((stored!.request as { duration_sec?: number }).duration_sec).toBe(8);
+    expect(durationOf(stored!.request)).toBe(8);
     expect(stored?.history).toEqual([{ status: "queued", at: made.createdAt }]);
   });
 

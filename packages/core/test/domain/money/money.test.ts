@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/wiring/config.ts";
 import { buildJob } from "../../../src/usecases/jobs/create-job.ts";
+import { unitsOf } from "../../../src/domain/jobs/request.ts";
 import type { Job } from "../../../src/domain/jobs/types.ts";
 import { chargedOf, costMicrosOf } from "../../../src/domain/money/charge.ts";
 import {
@@ -12,7 +13,6 @@ import {
   isRetryableClass,
 } from "../../../src/domain/money/classes.ts";
 import { costMicros, parsePrices } from "../../../src/domain/money/prices.ts";
-import { usageOf } from "../../../src/domain/money/usage.ts";
 import { classifiedError, moneyView } from "../../../src/domain/money/view.ts";
 import { validate } from "../../../src/domain/validate/validate-request.ts";
 
@@ -25,6 +25,7 @@ const TABLE = JSON.stringify({
   },
 });
 const prices = parsePrices(TABLE, "test");
+const reference = { type: "url" as const, url: "https://example.com/a.png", text: "a" };
 
 function job(body: object, over: Partial<Job> = {}): Job {
   return { ...buildJob({ validation: validate(body), source: { type: "api" }, prices }), ...over };
@@ -33,15 +34,18 @@ function job(body: object, over: Partial<Job> = {}): Job {
 describe("usage", () => {
   it("a video is seconds at its resolution, with or without audio; an image request is images at a tier with its references", () => {
     expect(
-      usageOf("video", { duration_sec: 8, resolution: "1080p", generate_audio: true }),
+      unitsOf({ model: "gamma-3.1", duration_sec: 8, resolution: "1080p", generate_audio: true }),
     ).toEqual({ unit: "video_second", quantity: 8, resolution: "1080p", audio: true });
     expect(
-      usageOf("image", {
+      unitsOf({
+        model: "img-1",
+        messages: [{ role: "user", content: "a" }],
+        modalities: ["image"],
         output_image_count: 2,
-        image_config: { image_size: "2K", reference_images: [{}, {}, {}] },
+        image_config: { image_size: "2K", reference_images: [reference, reference, reference] },
       }),
     ).toEqual({ unit: "image", quantity: 2, tier: "2K", referenceImages: 3 });
-    expect(usageOf("image", { messages: [] })).toEqual({
+    expect(unitsOf({ model: "img-1", messages: [], modalities: ["image"] })).toEqual({
       unit: "image",
       quantity: 1,
       tier: null,

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ingestDrop, MAX_DROP_BYTES, type DropDeps } from "../../../src/usecases/drops/ingest.ts";
 import { JobStore } from "../../../src/adapters/dynamodb/job-table.ts";
+import { kindedRequest } from "../../../src/domain/jobs/request.ts";
 import type { Job } from "../../../src/domain/jobs/types.ts";
 import { ObjectStore } from "../../../src/adapters/s3/object-store.ts";
 import { startLocalAws, type LocalAws } from "../../support/local-aws.ts";
@@ -155,8 +156,9 @@ describe("S3 drops", () => {
     const outcome = await ingestDrop(deps, "inbox/shots/go.json");
     expect(outcome.status).toBe("accepted");
     const job = await deps.jobs.require(outcome.jobs[0]!.id);
-    const url = (job.request as { frame_images: { image_url: { url: string } }[] }).frame_images[0]!
-      .image_url.url;
+    const typed = kindedRequest(job.request);
+    if (typed.kind !== "video") throw new Error(`a video drop was recorded as ${typed.kind}`);
+    const url = typed.request.frame_images?.[0]?.image_url.url ?? "";
     expect(url).toContain("/inbox/shots/first.png");
     expect(url).toContain("X-Amz-Signature=");
     const fetched = await fetch(url);

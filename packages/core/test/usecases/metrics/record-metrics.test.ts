@@ -20,7 +20,7 @@ function ended(status: Job["status"], extra: Partial<Job> = {}): Job {
     status,
     model: "os-2",
     mode: "text",
-    request: {},
+    request: { model: "os-2", prompt: "a" },
     warnings: [],
     source: { type: "api" },
     idempotencyKey: "k",
