@@ -1,21 +1,51 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Files that never start a stack or a process of their own and set no process-wide state before
+ * their imports: they share their workers' loaded modules (no isolation), which halves the CPU
+ * these files cost (most of it was each file's fresh process compiling and loading the same
+ * modules). Everything else runs each file in a fresh process, as before.
+ */
+const SHARED_MODULES = [
+  "packages/core/test/**/*.test.ts",
+  "packages/api/test/**/*.test.ts",
+  "packages/simulator/test/**/*.test.ts",
+  "packages/flow/test/**/*.test.ts",
+  "test/flow/**/*.test.ts",
+  "test/infra/**/*.test.ts",
+  "test/fuzz/**/*.test.ts",
+  "test/docs/**/*.test.ts",
+  "test/imports/**/*.test.ts",
+];
+
+const shared = {
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+  env: {
+    // SST reports usage unless told not to; tests never phone home.
+    SST_TELEMETRY_DISABLED: "1",
+  },
+};
+
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
     // Two files at a time on two cores (vitest's default here is one): a file mostly waits on its
-    // local stack, so one file alone leaves a core idle. More buys no speed, only timeouts: the
-    // suite needs about 1,000 CPU-seconds (forks, imports, stacks, CLI processes), so two files
-    // already keep both cores busy, and four at once starved the CPU-bound files (fuzz, property
-    // tests, CLI processes) past their timeouts. Each file runs in its own process and binds ports
-    // the OS picks; the infra tests' synth takes turns through its own lock (test/infra/synth.ts).
+    // local stack, so one file alone leaves a core idle. More buys no speed, only timeouts: four at
+    // once starved the CPU-bound files (fuzz, property tests, CLI processes) past their timeouts.
+    // Each file binds ports the OS picks; the infra tests' synth takes turns through its own lock
+    // (test/infra/synth.ts).
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
     reporters: ["default", "./test/support/summary-reporter.ts"],
-    env: {
-      // SST reports usage unless told not to; tests never phone home.
-      SST_TELEMETRY_DISABLED: "1",
-    },
+    projects: [
+      { test: { ...shared, name: "shared-modules", include: SHARED_MODULES, isolate: false } },
+      {
+        test: {
+          ...shared,
+          name: "isolated",
+          include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
+          exclude: [...SHARED_MODULES, "**/node_modules/**"],
+        },
+      },
+    ],
   },
 });

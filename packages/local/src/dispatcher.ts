@@ -124,8 +124,9 @@ export class LocalDispatcher implements DispatchWaker {
     if (deps === undefined || this.#stopped) return;
     try {
       const swept = await sweep(deps);
-      const repaired = swept.released.length + swept.restarted.length + swept.expired.length;
-      if (repaired > 0) this.#log.info(`admission sweep: ${JSON.stringify(swept)}`);
+      for (const action of ["released", "restarted", "expired"] as const)
+        for (const jobId of swept[action])
+          this.#log.info(`admission sweep: job ${jobId} ${action}`, { jobId });
       const completed = await completeStaleBatches(deps.completion, STALE_BATCH_MS);
       for (const batchId of completed)
         this.#log.info(`batch ${batchId} completed (recounted)`, { batchId });

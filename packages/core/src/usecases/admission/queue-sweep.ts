@@ -29,6 +29,13 @@ export interface SweepResult {
 
 /** Long enough for a dispatcher between its slot write and its admit write, or a Submit to begin. */
 const SWEEP_GRACE_MS = 60_000;
+/**
+ * The step that ends a job's task (Poll) or the job (Finish, RecordFailure) records that end, then
+ * frees the slot: a sweep between the two writes must not take that release as a repair of its
+ * own. A slot is freed by the sweep once its job's end is this old; a killed step's slot waits
+ * this long more.
+ */
+const SETTLE_MS = 10_000;
 
 export async function sweep(deps: SweepDeps, graceMs = SWEEP_GRACE_MS): Promise<SweepResult> {
   const result: SweepResult = { released: [], restarted: [], expired: [], dropped: [] };
@@ -47,7 +54,7 @@ async function sweepSlots(deps: SweepDeps, graceMs: number, result: SweepResult)
   for (const [jobId, heldAt] of Object.entries(held)) {
     const job = await deps.jobs.get(jobId);
     const old = now - Date.parse(heldAt) > graceMs;
-    if (slotIsFree(job, old)) {
+    if (slotIsFree(job, old) && endSettled(job, now)) {
       await deps.admission.release(jobId);
       result.released.push(jobId);
     } else if (job !== undefined && old && neverBegan(job, now, graceMs)) {
@@ -80,6 +87,12 @@ export async function releaseStrandedSlots(
 function slotIsFree(job: Job | undefined, old: boolean): boolean {
   if (job === undefined || isTerminal(job.status) || job.upstreamDoneAt !== undefined) return true;
   return old && job.admittedAt === undefined;
+}
+
+/** The job's end (its task's, or its own) was recorded at least SETTLE_MS ago, or has no time. */
+function endSettled(job: Job | undefined, now: number): boolean {
+  const endedAt = job?.upstreamDoneAt ?? job?.finishedAt;
+  return endedAt === undefined || now - Date.parse(endedAt) >= SETTLE_MS;
 }
 
 function neverBegan(job: Job, now: number, graceMs: number): boolean {

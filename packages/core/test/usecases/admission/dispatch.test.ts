@@ -320,6 +320,21 @@ describe("the sweep", () => {
     expect((await world.store.state()).held).toEqual({});
   });
 
+  it("leaves a just-ended job's slot to the step that ended it, and frees it once that end has settled", async () => {
+    const job = await queued(keyA);
+    await dispatch(world.deps);
+    const endedAt = new Date(world.now.at).toISOString();
+    await world.jobs.transition(job.id, {
+      from: ["queued", "running"],
+      to: "failed",
+      set: { finishedAt: endedAt },
+    });
+    expect((await sweep(world.deps)).released).toEqual([]);
+    world.now.at += 10_000;
+    expect((await sweep(world.deps)).released).toEqual([job.id]);
+    expect((await world.store.state()).held).toEqual({});
+  });
+
   it("starts again an admitted job whose execution never began, once the grace has passed", async () => {
     const job = await queued(keyA);
     await dispatch(world.deps);
