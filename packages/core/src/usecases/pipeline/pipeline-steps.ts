@@ -150,6 +150,23 @@ function isRateLimited(error: unknown): boolean {
 }
 
 /** Creates the upstream task exactly once: none at all when the job already has a task id. */
+/**
+ * A refused queued -> running write whose record already holds this Submit's own `submittedAt`: the
+ * write went through and only its answer was lost (the store's client retried it after a dropped
+ * connection), so the job as written is the result. Any other refusal stands.
+ */
+async function ownWriteApplied(
+  deps: PipelineDeps,
+  jobId: string,
+  submittedAt: string,
+  error: unknown,
+): Promise<Job> {
+  if (!isReelayError(error, "job_conflict")) throw error;
+  const current = await deps.jobs.require(jobId);
+  if (current.status !== "running" || current.submittedAt !== submittedAt) throw error;
+  return current;
+}
+
 export function submit(deps: PipelineDeps, input: { jobId: string }): Promise<FlowState> {
   return guarded(deps, input.jobId, "submit", async () => {
     // A job in progress with no upstream task yet: this attempt is counted by the write that reads it.
@@ -189,15 +206,17 @@ export function submit(deps: PipelineDeps, input: { jobId: string }): Promise<Fl
       };
       job =
         job.status === "queued"
-          ? await deps.jobs.transition(job.id, {
-              from: ["queued"],
-              to: "running",
-              set,
-              note:
-                created.taskId === undefined
-                  ? "answered at once"
-                  : `upstream task ${created.taskId}`,
-            })
+          ? await deps.jobs
+              .transition(job.id, {
+                from: ["queued"],
+                to: "running",
+                set,
+                note:
+                  created.taskId === undefined
+                    ? "answered at once"
+                    : `upstream task ${created.taskId}`,
+              })
+              .catch((error: unknown) => ownWriteApplied(deps, job.id, set.submittedAt, error))
           : await deps.jobs.update(job.id, set, { unlessTerminal: true });
     } else if (job.status === "queued") {
       job = await deps.jobs.transition(job.id, {
