@@ -251,13 +251,33 @@ async function heldSlots(client: ApiClient): Promise<string[]> {
   return held;
 }
 
+/**
+ * The batches' events once each batch is announced, or after the sweeps have had their chance: a
+ * batch whose last job's count was lost to a SIGKILL is completed by the local sweep 30 s after its
+ * last count, and an announcement cut off mid-way is taken over a minute after its claim.
+ */
+async function batchEvents(ids: string[], sink: JsonlFileSink): Promise<ReelayEvent[]> {
+  let events: ReelayEvent[] = [];
+  for (let tries = 0; tries < 45; tries++) {
+    events = await sink.readEvents();
+    const announced = new Set(events.flatMap((e) => (isBatchEvent(e) ? [e.detail.batchId] : [])));
+    if (ids.every((id) => announced.has(id))) return events;
+    await sleep(2_000);
+  }
+  return events;
+}
+
+function batchIds(jobs: SubmittedJob[]): string[] {
+  return [...new Set(jobs.flatMap((job) => (job.batchId === undefined ? [] : [job.batchId])))];
+}
+
 /** Each batch sent, as the API counts it, with its Batch Completed events. */
 async function batchEvidence(
   jobs: SubmittedJob[],
   client: ApiClient,
   events: ReelayEvent[],
 ): Promise<BatchEvidence[]> {
-  const ids = [...new Set(jobs.flatMap((job) => (job.batchId === undefined ? [] : [job.batchId])))];
+  const ids = batchIds(jobs);
   return Promise.all(
     ids.map(async (id) => {
       const { status, body } = await client.call("GET", `/v1/batches/${id}`);
@@ -289,7 +309,7 @@ async function evidenceFrom(
   const listed = await client.listJobs();
   const sink = new JsonlFileSink(join(dataDir, "events.jsonl"));
   const events = await sink.readAll();
-  const batches = await batchEvidence(jobs, client, await sink.readEvents());
+  const batches = await batchEvidence(jobs, client, await batchEvents(batchIds(jobs), sink));
   const slotsHeld = await heldSlots(client);
   const usage = await client.call("GET", "/v1/usage?from=2000-01-01&to=2100-01-01");
   if (usage.status !== 200) throw new Error(`GET /v1/usage answered ${usage.status}`);

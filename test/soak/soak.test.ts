@@ -80,5 +80,6 @@ describe("the soak", () => {
     expect(result.restarts).toBeGreaterThanOrEqual(2);
     expectClean(result);
     expect(result.verdict.failedByCode).toEqual({ upstream_task_failed: 1, timeout: 1 });
-  }, 150_000);
+    // Up to 90 s more when a SIGKILL cut a batch's count or announcement: the sweep completes it.
+  }, 240_000);
 });

@@ -275,10 +275,11 @@ export interface BatchStorePort {
     extra?: Partial<Pick<Batch, "ended">>,
   ): Promise<boolean>;
   /**
-   * Claims the batch's announcement for one completer: true for the caller that set `claimedAt`
-   * (absent, or older than `staleBefore`, left by a completer that crashed), false for the others.
+   * Claims the batch's announcement for one completer: true for the caller whose `claim` (the time,
+   * then something unique to the caller) is stored, replacing none or one older than `staleBefore`
+   * (left by a completer that crashed); false for the others, also after a lost and retried answer.
    */
-  claimAnnouncement(id: string, at: string, staleBefore: string): Promise<boolean>;
+  claimAnnouncement(id: string, claim: string, staleBefore: string): Promise<boolean>;
   /** Marks the batch due for completion (every job ended), for the dispatcher's next run. */
   markDue(id: string): Promise<void>;
   due(): Promise<string[]>;

@@ -188,25 +188,30 @@ export class BatchStore implements BatchStorePort {
   }
 
   /**
-   * Claims the batch's announcement for one completer: true for the caller that set `claimedAt`
-   * (absent, or older than `staleBefore`, left by a completer that crashed), false for the others.
+   * Claims the batch's announcement for one completer: true for the caller whose `claim` is now
+   * stored (none was, or one older than `staleBefore`, left by a completer that crashed), false for
+   * the others. `claim` starts with the time and is unique to the caller, so a write whose answer
+   * was lost and retried (refused by its own claim) is still recognised as the caller's.
    */
-  async claimAnnouncement(id: string, at: string, staleBefore: string): Promise<boolean> {
+  async claimAnnouncement(id: string, claim: string, staleBefore: string): Promise<boolean> {
     try {
       await this.#db.send(
         new UpdateCommand({
           TableName: this.#table,
           Key: { pk: id },
-          UpdateExpression: "SET announcingAt = :at",
+          UpdateExpression: "SET announcingAt = :claim",
           ConditionExpression:
             "attribute_exists(pk) AND attribute_not_exists(announcedAt) AND (attribute_not_exists(announcingAt) OR announcingAt < :stale)",
-          ExpressionAttributeValues: { ":at": at, ":stale": staleBefore },
+          ExpressionAttributeValues: { ":claim": claim, ":stale": staleBefore },
         }),
       );
       return true;
     } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
+      if (!isConditionFailure(error)) throw error;
+      const answer = await this.#db.send(
+        new GetCommand({ TableName: this.#table, Key: { pk: id }, ConsistentRead: true }),
+      );
+      return answer.Item?.announcingAt === claim && answer.Item.announcedAt === undefined;
     }
   }
 

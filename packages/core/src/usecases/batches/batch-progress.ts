@@ -6,6 +6,7 @@
  *   job ends (emitOnce) ──ADD ended──> batch  ── ended = jobs ──> marked due ──> dispatcher: complete()
  *   sweep: an open batch whose counter lost a step (a crash) is recounted and completed the same way
  */
+import { ulid } from "ulid";
 import type { BatchStorePort, JobStorePort, ObjectStorePort } from "../ports.ts";
 import type { ErrorCode } from "../../domain/error-codes.ts";
 import {
@@ -152,7 +153,8 @@ async function completeBatch(deps: BatchDeps, id: string): Promise<boolean> {
   const now = deps.now();
   const at = now.toISOString();
   const staleBefore = new Date(now.getTime() - ANNOUNCE_CLAIM_MS).toISOString();
-  if (!(await deps.batches.claimAnnouncement(id, at, staleBefore))) return true;
+  const claim = `${at}#${ulid()}`;
+  if (!(await deps.batches.claimAnnouncement(id, claim, staleBefore))) return true;
   await deps.batches.setOnce(id, "finishedAt", at, { ended: batch.jobs });
   const finished = (await deps.batches.get(id)) ?? batch;
   const key = resultsKey(id);

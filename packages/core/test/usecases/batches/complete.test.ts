@@ -72,6 +72,23 @@ describe("batch completion", () => {
     expect((await deps.batches.require(batch.id)).announcedAt).toBeDefined();
   });
 
+  it("a claim written but whose answer was lost is still its claimer's when retried; another completer's claim is refused", async () => {
+    const clock = { at: Date.parse("2026-11-24T12:00:00Z") };
+    const { deps, batch } = await endedBatch("retried", clock);
+    const claim = `${new Date(clock.at).toISOString()}#A`;
+    const stale = new Date(clock.at - 60_000).toISOString();
+    expect(await deps.batches.claimAnnouncement(batch.id, claim, stale)).toBe(true);
+    // The SDK's retry of the same write meets its own claim.
+    expect(await deps.batches.claimAnnouncement(batch.id, claim, stale)).toBe(true);
+    expect(
+      await deps.batches.claimAnnouncement(
+        batch.id,
+        `${new Date(clock.at).toISOString()}#B`,
+        stale,
+      ),
+    ).toBe(false);
+  });
+
   it("a completer that crashed after claiming the announcement is taken over a minute later, once", async () => {
     const clock = { at: Date.parse("2026-11-24T11:00:00Z") };
     const { deps, batch, announced } = await endedBatch("crashed", clock);
