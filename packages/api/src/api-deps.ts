@@ -1,16 +1,18 @@
 /** What the API needs, passed in, so one app runs on Lambda (AWS clients) and in the local stack. */
 import type { Catalog } from "@reelay/core";
-import type {
-  AdmissionControl,
-  BatchTracker,
-  CancelDeps,
-  Clock,
-  EventSink,
-  EventSource,
-  ExecutionStopper,
-  JobStarter,
-  Metrics,
-  DeliveryTarget,
+import {
+  NO_BUDGETS,
+  type SubmitDeps,
+  type AdmissionControl,
+  type BatchTracker,
+  type CancelDeps,
+  type Clock,
+  type EventSink,
+  type EventSource,
+  type ExecutionStopper,
+  type JobStarter,
+  type Metrics,
+  type DeliveryTarget,
 } from "@reelay/core/usecases";
 import type {
   BatchStore,
@@ -142,6 +144,20 @@ export function cancelDepsOf(deps: ResolvedDeps): CancelDeps {
     ...(deps.admission === undefined ? {} : { admission: deps.admission }),
     ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
     ...(deps.budgets === undefined ? {} : { budgets: deps.budgets }),
+    ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
+  };
+}
+
+/** What submitJob needs, from the API's deps. Without an event sink a job failed start_failed announces nothing. */
+export function submitDepsOf(deps: ResolvedDeps): SubmitDeps {
+  return {
+    jobs: deps.jobs,
+    budgets: deps.budgets ?? NO_BUDGETS,
+    starter: deps.starter,
+    now: deps.now,
+    events: deps.events ?? { emit: async () => undefined },
+    ...(deps.prices === undefined ? {} : { prices: deps.prices }),
+    ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
     ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
   };
 }

@@ -18,7 +18,7 @@ import {
   failureClassOf,
   isRetryableClass,
 } from "@reelay/core/domain";
-import type { ResolvedDeps } from "./api-deps.ts";
+import { type ResolvedDeps, submitDepsOf } from "./api-deps.ts";
 
 function notRetryable(message: string): ReelayError {
   return new ReelayError("not_retryable", message, { status: 409 });
@@ -62,13 +62,7 @@ export async function retryBatch(
   const admission = deps.admission;
   if (admission === undefined) throw new Error("batches need admission control");
   const { batch: made } = await createBatch(
-    {
-      batches: store,
-      jobs: deps.jobs,
-      admission,
-      now: deps.now,
-      ...(deps.prices === undefined ? {} : { prices: deps.prices }),
-    },
+    { batches: store, admission, submit: submitDepsOf(deps), now: deps.now },
     {
       id: retryId,
       source: batch.source,

@@ -1,7 +1,7 @@
 /** POST /v1/chat/completions with image modality: validate, then the same record-and-start path as video. */
 import { ReelayError, validate } from "@reelay/core";
 import type { Job } from "@reelay/core/domain";
-import { invalidRequest, recordAndStart, type CreateInput } from "./create.ts";
+import { submitForCaller, type CreateInput } from "./create.ts";
 import type { ResolvedDeps } from "./api-deps.ts";
 
 function wrongEndpoint(): ReelayError {
@@ -21,6 +21,5 @@ export async function createImageJob(
     deps.catalog === undefined ? {} : { catalog: deps.catalog },
   );
   if (validation.kind === "video") throw wrongEndpoint();
-  if (!validation.valid) throw invalidRequest(validation.errors);
-  return recordAndStart(deps, validation, input);
+  return submitForCaller(deps, validation, input);
 }

@@ -1,26 +1,13 @@
 /**
- * POST /v1/video/generations as one function: validate, record the job, start its execution. A job
- * is either started or failed with `start_failed` before the caller hears back, so nothing is lost
- * silently between the record and the state machine.
+ * POST /v1/video/generations: validate, then core's one submitJob (reserve, record, queue). A job
+ * is either queued or failed with `start_failed` before the caller hears back, so nothing is lost
+ * silently between the record and the queue.
  */
-import {
-  type Reservation,
-  estimateOf,
-  type Priority,
-  type Job,
-  type JobWebhook,
-} from "@reelay/core/domain";
-import {
-  type ErrorCode,
-  isReelayError,
-  ReelayError,
-  validate,
-  type Issue,
-  type ValidationResult,
-} from "@reelay/core";
-import { createJob, emitOnce } from "@reelay/core/usecases";
-import type { Caller, ResolvedDeps } from "./api-deps.ts";
-import { assertSameRequest, idempotentJobId, requestHashOf } from "./idempotency.ts";
+import type { Priority, Job, JobWebhook } from "@reelay/core/domain";
+import { ReelayError, validate, type ValidationResult } from "@reelay/core";
+import { submitJob } from "@reelay/core/usecases";
+import { type Caller, type ResolvedDeps, submitDepsOf } from "./api-deps.ts";
+import { idempotentJobId } from "./idempotency.ts";
 
 export interface CreateInput {
   body: unknown;
@@ -34,20 +21,6 @@ export interface CreateInput {
   webhook?: JobWebhook | undefined;
 }
 
-export function invalidRequest(errors: Issue[]): ReelayError {
-  const [first] = errors;
-  const more = errors.length > 1 ? ` (+${errors.length - 1} more)` : "";
-  return new ReelayError(
-    "invalid_request",
-    `${first?.message ?? "The request is not valid."}${more}`,
-    {
-      status: 400,
-      ...(first === undefined ? {} : { path: first.path }),
-      details: { errors },
-    },
-  );
-}
-
 function wrongEndpoint(): ReelayError {
   return new ReelayError(
     "wrong_endpoint",
@@ -56,90 +29,14 @@ function wrongEndpoint(): ReelayError {
   );
 }
 
-function describe(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.slice(0, 300);
-}
-
-/** The Generation Failed event for a job the API itself failed; recorded so no step emits a second. */
-async function announce(deps: ResolvedDeps, job: Job): Promise<void> {
-  if (deps.events !== undefined)
-    await emitOnce(
-      {
-        jobs: deps.jobs,
-        events: deps.events,
-        now: deps.now,
-        ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
-        ...(deps.budgets === undefined ? {} : { budgets: deps.budgets }),
-        ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
-      },
-      job,
-    );
-}
-
-async function start(deps: ResolvedDeps, job: Job): Promise<Job> {
-  try {
-    await deps.starter.start(job);
-    return job;
-  } catch (cause) {
-    const error = {
-      code: "start_failed" satisfies ErrorCode,
-      message: `The job was recorded but could not be started (${describe(cause)}).`,
-    };
-    let failed: Job;
-    try {
-      failed = await deps.jobs.transition(job.id, {
-        from: ["queued"],
-        to: "failed",
-        set: { error, finishedAt: deps.now().toISOString() },
-        note: "start_failed",
-      });
-    } catch (conflict) {
-      // The job moved on from queued: the start went through after all, only its answer was lost.
-      if (isReelayError(conflict, "job_conflict")) return deps.jobs.require(job.id);
-      throw conflict;
-    }
-    await announce(deps, failed);
-    throw new ReelayError(
-      "start_failed",
-      `${error.message} The job ${job.id} is marked failed; submit again.`,
-      {
-        status: 503,
-        retryable: true,
-        details: { task_id: job.id },
-        cause,
-      },
-    );
-  }
-}
-
 /**
- * Reserves the request's estimate from the caller's budget and the deployment's; 402
- * budget_exceeded when it does not fit. The job records what it reserved, even nothing, so
- * admission does not reserve for it again.
+ * A job for a caller who waits for the answer (every endpoint that creates one job): submitJob with
+ * the estimate reserved from the caller's budgets now (402 when it does not fit). A repeat of an
+ * idempotency key answers with the first job as it stands. `jobId` fixes the id when the caller
+ * needs it before the record (uploads stored under it); it must be the idempotent id when a key
+ * was given.
  */
-async function reserve(
-  deps: ResolvedDeps,
-  validation: ValidationResult,
-  caller: Caller,
-): Promise<Reservation[] | undefined> {
-  const { kind, model, normalized } = validation;
-  if (deps.budgets === undefined) return undefined;
-  if (kind === null || model === null || normalized === null) return undefined;
-  const claims = deps.budgets.claimsFor(caller.keyId, caller.budget);
-  if (claims.length === 0) return [];
-  const estimate = estimateOf({ model, request: normalized }, deps.prices);
-  return deps.budgets.reserve(claims, estimate, deps.now());
-}
-
-/**
- * Records the job for a valid request and starts it; shared by every endpoint that creates jobs.
- * A repeat of an idempotency key answers with the first job as it stands. A job still queued may
- * never have been started (a crash between the record and the start), so it is started again:
- * starters are idempotent per job id. `jobId` fixes the id when the caller needs it before the
- * record (uploads stored under it); it must be the idempotent id when a key was given.
- */
-export async function recordAndStart(
+export async function submitForCaller(
   deps: ResolvedDeps,
   validation: ValidationResult,
   input: Omit<CreateInput, "body"> & { jobId?: string },
@@ -148,35 +45,22 @@ export async function recordAndStart(
   const kind = validation.kind ?? "video";
   const jobId =
     input.jobId ?? (key === undefined ? undefined : idempotentJobId(kind, input.caller.keyId, key));
-  const requestHash = requestHashOf(kind, validation.normalized);
-  const reservations = await reserve(deps, validation, input.caller);
-  let recorded: { job: Job; created: boolean };
-  try {
-    recorded = await createJob(deps.jobs, {
-      validation,
-      source: { type: "api", apiKeyId: input.caller.keyId },
-      ...(jobId === undefined ? {} : { jobId }),
-      requestHash,
-      ...(input.priority === undefined ? {} : { priority: input.priority }),
-      ...(deps.prices === undefined ? {} : { prices: deps.prices }),
-      ...(reservations === undefined ? {} : { reservations }),
-      ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
-      ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
-      now: deps.now(),
-    });
-  } catch (error) {
-    if (reservations !== undefined) await deps.budgets?.release(reservations);
-    throw error;
-  }
-  const { job, created } = recorded;
-  // A repeat finds the first job, which holds its own reservation.
-  if (!created && reservations !== undefined) await deps.budgets?.release(reservations);
-  if (!created && key !== undefined) assertSameRequest(job, requestHash, key);
-  if (!created && job.status !== "queued") return { job, created };
-  return { job: await start(deps, job), created };
+  return submitJob(submitDepsOf(deps), {
+    validation,
+    source: { type: "api", apiKeyId: input.caller.keyId },
+    caller: {
+      keyId: input.caller.keyId,
+      ...(input.caller.budget === undefined ? {} : { budget: input.caller.budget }),
+    },
+    ...(jobId === undefined ? {} : { jobId }),
+    ...(key === undefined ? {} : { idempotencyKey: key }),
+    ...(input.priority === undefined ? {} : { priority: input.priority }),
+    ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
+    ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
+  });
 }
 
-/** A repeated idempotency key with a different payload is 409 `idempotency_conflict` (see recordAndStart). */
+/** A repeated idempotency key with a different payload is 409 `idempotency_conflict` (see submitForCaller). */
 export async function createVideoJob(
   deps: ResolvedDeps,
   input: CreateInput,
@@ -186,6 +70,5 @@ export async function createVideoJob(
     deps.catalog === undefined ? {} : { catalog: deps.catalog },
   );
   if (validation.kind === "image") throw wrongEndpoint();
-  if (!validation.valid) throw invalidRequest(validation.errors);
-  return recordAndStart(deps, validation, input);
+  return submitForCaller(deps, validation, input);
 }

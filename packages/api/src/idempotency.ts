@@ -1,12 +1,12 @@
 /**
  * X-Idempotency-Key on reelay's own API. The job id is derived from (caller, key), so a repeat finds
- * the first job through the conditional create, concurrent repeats included. The derived id (not the
+ * the first job through the conditional create, concurrent repeats included (the conflict rule for
+ * a repeat with another request is core's domain/jobs/request-hash.ts). The derived id (not the
  * caller's raw key) is what goes upstream as the idempotency key: two callers who happen to pick the
  * same key must never share an upstream task.
  */
-import { createHash } from "node:crypto";
 import { ReelayError } from "@reelay/core";
-import { jobIdFrom, type Job, type JobKind } from "@reelay/core/domain";
+import { jobIdFrom, type JobKind } from "@reelay/core/domain";
 
 export const IDEMPOTENCY_HEADER = "x-idempotency-key";
 const MAX_KEY_LENGTH = 255;
@@ -30,46 +30,4 @@ export function readIdempotencyKey(value: string | undefined): string | undefine
 
 export function idempotentJobId(kind: JobKind, keyId: string, key: string): string {
   return jobIdFrom(kind, ["api", keyId, key]);
-}
-
-const SIGNED_QUERY = /[?&]x-amz-(signature|credential|security-token)=/i;
-
-/** Object keys sorted at every level, and presigned URLs without their query (it changes per signing). */
-function canonical(value: unknown): unknown {
-  if (typeof value === "string")
-    return SIGNED_QUERY.test(value) ? value.slice(0, value.indexOf("?")) : value;
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
-    );
-  }
-  return value;
-}
-
-/**
- * The fingerprint of a request: sha256 of its kind and normalized form, so two bodies that mean the
- * same job (keys reordered, a default spelled out) match and any real difference does not.
- */
-export function requestHashOf(kind: JobKind, normalized: unknown): string {
-  return createHash("sha256")
-    .update(JSON.stringify([kind, canonical(normalized)]))
-    .digest("hex");
-}
-
-/** `idempotency_conflict` (409) when the key's first job was made from a different request. */
-export function assertSameRequest(
-  job: Pick<Job, "id" | "requestHash">,
-  requestHash: string,
-  key: string,
-): void {
-  // A record with no request hash (written by a reelay that did not store one) keeps the first answer.
-  if (job.requestHash === undefined || job.requestHash === requestHash) return;
-  throw new ReelayError(
-    "idempotency_conflict",
-    `X-Idempotency-Key "${key}" was already used for a different request (job ${job.id}). Send the same request to get that job, or use a new key for a new one.`,
-    { status: 409, path: "X-Idempotency-Key", details: { task_id: job.id } },
-  );
 }

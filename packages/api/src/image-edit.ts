@@ -5,10 +5,16 @@
  * with placeholders, then given presigned URLs of the stored objects.
  */
 import { createHash } from "node:crypto";
-import { defaultCatalog, ReelayError, validate, type ImageModelSpec } from "@reelay/core";
+import {
+  defaultCatalog,
+  invalidRequest,
+  ReelayError,
+  validate,
+  type ImageModelSpec,
+} from "@reelay/core";
 import { replacePlaceholders, withPlaceholders } from "@reelay/core/usecases";
 import { newJobId, type Job } from "@reelay/core/domain";
-import { invalidRequest, recordAndStart, type CreateInput } from "./create.ts";
+import { submitForCaller, type CreateInput } from "./create.ts";
 import type { ResolvedDeps } from "./api-deps.ts";
 import { idempotentJobId } from "./idempotency.ts";
 import type { EditForm } from "./multipart.ts";
@@ -150,5 +156,5 @@ export async function createEditJob(
     }),
   );
   const normalized = replacePlaceholders(validation.normalized, urls);
-  return recordAndStart(deps, { ...validation, normalized }, { ...input, jobId });
+  return submitForCaller(deps, { ...validation, normalized }, { ...input, jobId });
 }

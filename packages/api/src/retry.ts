@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { ReelayError, validate } from "@reelay/core";
 import { jobIdFrom, type Job, failureClassOf, isRetryableClass } from "@reelay/core/domain";
-import { invalidRequest, recordAndStart } from "./create.ts";
+import { submitForCaller } from "./create.ts";
 import type { Caller, ResolvedDeps } from "./api-deps.ts";
 
 function notRetryable(message: string, details: Record<string, unknown> = {}): ReelayError {
@@ -48,10 +48,9 @@ export async function retryJob(
       { class: failureClass },
     );
   const validation = validate(request, { catalog: deps.catalog });
-  if (!validation.valid) throw invalidRequest(validation.errors);
   const digest = createHash("sha256").update(JSON.stringify(request)).digest("hex");
   const jobId = jobIdFrom(source.kind, ["retry", source.id, digest]);
-  const made = await recordAndStart(deps, validation, {
+  const made = await submitForCaller(deps, validation, {
     caller,
     jobId,
     retryOf: source.id,

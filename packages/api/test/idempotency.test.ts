@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
-import { requestHashOf } from "../src/idempotency.ts";
+import { requestHashOf } from "@reelay/core/domain";
 import { harness, json, VALID } from "./support/harness.ts";
 
 let aws: LocalAws;

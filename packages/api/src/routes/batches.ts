@@ -21,7 +21,13 @@ import { mayAccess, ownerFilter } from "../auth.ts";
 import { checkLines, parseBatchBody } from "../batch-body.ts";
 import { retryBatch } from "../batch-retry.ts";
 import { jsonBodyLimit } from "../body.ts";
-import { type ApiEnv, type Caller, cancelDepsOf, type ResolvedDeps } from "../api-deps.ts";
+import {
+  type ApiEnv,
+  type Caller,
+  cancelDepsOf,
+  type ResolvedDeps,
+  submitDepsOf,
+} from "../api-deps.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
 import { PRIORITY_HEADER, readPriority } from "../priority.ts";
 import { HEADER_PATHS, headerWebhook, readJobWebhook } from "../webhook-input.ts";
@@ -126,13 +132,7 @@ function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
     if (admission === undefined) throw new Error("batches need admission control");
     const id = key === undefined ? newBatchId() : batchIdFrom([caller.keyId, key]);
     const { batch } = await createBatch(
-      {
-        batches: store,
-        jobs: deps.jobs,
-        admission,
-        now: deps.now,
-        ...(deps.prices === undefined ? {} : { prices: deps.prices }),
-      },
+      { batches: store, admission, submit: submitDepsOf(deps), now: deps.now },
       {
         id,
         source,

@@ -75,3 +75,18 @@ const SHOWN_INPUT_CHARS = 64;
 export function shownInput(raw: string, max = SHOWN_INPUT_CHARS): string {
   return JSON.stringify(raw.length > max ? `${raw.slice(0, max)}...` : raw);
 }
+
+/** 400 `invalid_request` for a request with these issues: the first one's message and path, all in details. */
+export function invalidRequest(errors: Issue[]): ReelayError {
+  const [first] = errors;
+  const more = errors.length > 1 ? ` (+${errors.length - 1} more)` : "";
+  return new ReelayError(
+    "invalid_request",
+    `${first?.message ?? "The request is not valid."}${more}`,
+    {
+      status: 400,
+      ...(first === undefined ? {} : { path: first.path }),
+      details: { errors },
+    },
+  );
+}

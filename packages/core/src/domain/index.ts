@@ -24,6 +24,7 @@ export {
 } from "./events/types.ts";
 export { decodeCursor } from "./jobs/cursor.ts";
 export { JOB_ID_PREFIXES, JOB_ID_SOURCE, isJobId, jobIdFrom, newJobId } from "./jobs/ids.ts";
+export { requestHashOf } from "./jobs/request-hash.ts";
 export { jobNotFound, type ListFilters, type ListOptions } from "./jobs/job-queries.ts";
 export { jobContext, type LogContext } from "./jobs/log-context.ts";
 export { manifestKey } from "./jobs/outputs.ts";
@@ -59,7 +60,6 @@ export {
   type UsageReport,
   type UsageRow,
 } from "./money/report.ts";
-export type { Reservation } from "./money/types.ts";
 export { usageView } from "./money/usage.ts";
 export { classifiedError, moneyView, type ClassifiedError, type MoneyView } from "./money/view.ts";
 export {

@@ -24,6 +24,7 @@ export { replacePlaceholders, withPlaceholders } from "./drops/material.ts";
 export { classifyDropKey, entryLocation, parseDropFile, type DropEntry } from "./drops/parse.ts";
 export { cancelJob, type CancelDeps } from "./jobs/cancel-job.ts";
 export { buildJob, createJob } from "./jobs/create-job.ts";
+export { NO_BUDGETS, type SubmitDeps, submitJob } from "./jobs/submit-job.ts";
 export {
   admissionGauges,
   recordAdmission,

@@ -14,6 +14,7 @@ import { BatchTracker } from "../usecases/batches/batch-progress.ts";
 import { BatchStore } from "../adapters/dynamodb/batch-table.ts";
 import type { Config } from "./config.ts";
 import type { DropDeps } from "../usecases/drops/ingest.ts";
+import type { SubmitDeps } from "../usecases/jobs/submit-job.ts";
 import {
   CachedGenerationStats,
   GenerationStatsStore,
@@ -122,13 +123,26 @@ export function pricesOf(wiring: Pick<Wiring, "prices">): { prices?: PriceTable 
 
 /** What a drop needs on either platform: the queue for one request, a batch for a file of several. */
 export function dropDepsFrom(wiring: Wiring, defaultModel: string): DropDeps {
-  const { jobs, objects, admission, now } = wiring.pipeline;
+  const { objects, admission, now } = wiring.pipeline;
+  return {
+    objects,
+    submit: submitDepsFrom(wiring),
+    defaultModel,
+    batches: { batches: wiring.batches, admission, now },
+  };
+}
+
+/** What the one submitJob needs on either platform: jobs go into the admission queue. */
+function submitDepsFrom(wiring: Wiring): SubmitDeps {
+  const { jobs, budgets, events, batches, metrics, now } = wiring.pipeline;
   return {
     jobs,
-    objects,
+    budgets,
+    events,
+    now,
     starter: wiring.queue,
-    defaultModel,
-    batches: { batches: wiring.batches, admission, now, ...pricesOf(wiring) },
+    ...(batches === undefined ? {} : { batches }),
+    ...(metrics === undefined ? {} : { metrics }),
     ...pricesOf(wiring),
   };
 }

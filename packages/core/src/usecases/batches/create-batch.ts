@@ -1,19 +1,19 @@
 /**
  * Making a batch from request lines already checked (the API's JSON or JSONL body, a multi-line
- * drop): the batch record with every line's outcome first, then one queued job per valid line, all
- * put in the admission queue with one wake at the end. Ids are derived from the batch id and the
+ * drop): the batch record with every line's outcome first, then one queued job per valid line
+ * through the one submitJob (each reserves at admission), all put in the admission queue with one
+ * wake at the end. Ids are derived from the batch id and the
  * line, so making the same batch again (a retried request, a repeated notification) finds what the
  * first attempt made and makes nothing twice.
  */
-import type { BatchStorePort, JobStorePort } from "../ports.ts";
+import type { BatchStorePort, JobStarter } from "../ports.ts";
 import { ulid } from "ulid";
 import type { AdmissionControl } from "../admission/admission-control.ts";
 import type { Priority } from "../../domain/admission/settings.ts";
 import type { Issue } from "../../domain/errors.ts";
-import { createJob } from "../jobs/create-job.ts";
+import { type SubmitDeps, submitJob } from "../jobs/submit-job.ts";
 import { jobIdFrom, ulidShapeFrom } from "../../domain/jobs/ids.ts";
 import type { Job, JobSource, JobWebhook } from "../../domain/jobs/types.ts";
-import type { PriceTable } from "../../domain/money/prices.ts";
 import type { Clock } from "../ports.ts";
 import type { ValidationResult } from "../../domain/validate/validate-request.ts";
 import { BATCH_ID_PREFIX, type Batch, type BatchLine } from "../../domain/batches/types.ts";
@@ -31,11 +31,10 @@ export interface CheckedLine {
 
 export interface CreateBatchDeps {
   batches: BatchStorePort;
-  jobs: JobStorePort;
   admission: Pick<AdmissionControl, "entryOf" | "store" | "wake">;
+  /** What each line's submitJob needs; its jobs are queued here, with one wake for the batch. */
+  submit: Omit<SubmitDeps, "starter">;
   now: Clock;
-  /** The operator's price table, for each job's estimate. */
-  prices?: PriceTable;
 }
 
 export interface NewBatch {
@@ -106,18 +105,21 @@ export async function createBatch(
 
 async function makeJob(deps: CreateBatchDeps, batch: Batch, checked: CheckedLine): Promise<Job> {
   const validation = checked.validation as ValidationResult;
-  const { job } = await createJob(deps.jobs, {
-    validation,
-    source: checked.source,
-    jobId: jobIdFrom(validation.kind ?? "video", [batch.id, checked.line]),
-    batch: { id: batch.id, line: checked.line },
-    ...(batch.priority === undefined ? {} : { priority: batch.priority }),
-    ...(deps.prices === undefined ? {} : { prices: deps.prices }),
-    ...(checked.retryOf === undefined ? {} : { retryOf: checked.retryOf }),
-    ...(batch.webhook === undefined ? {} : { webhook: batch.webhook }),
-    now: deps.now(),
-  });
-  if (job.status === "queued" && job.admittedAt === undefined)
-    await deps.admission.store.enqueue(deps.admission.entryOf(job));
+  // Queued without a wake each: createBatch wakes the dispatcher once for the whole batch.
+  const queue: JobStarter = {
+    start: (job) => deps.admission.store.enqueue(deps.admission.entryOf(job)),
+  };
+  const { job } = await submitJob(
+    { ...deps.submit, starter: queue },
+    {
+      validation,
+      source: checked.source,
+      jobId: jobIdFrom(validation.kind ?? "video", [batch.id, checked.line]),
+      batch: { id: batch.id, line: checked.line },
+      ...(batch.priority === undefined ? {} : { priority: batch.priority }),
+      ...(checked.retryOf === undefined ? {} : { retryOf: checked.retryOf }),
+      ...(batch.webhook === undefined ? {} : { webhook: batch.webhook }),
+    },
+  );
   return job;
 }

@@ -4,12 +4,11 @@
  * from bucket, key, etag and entry, so a second notification of the same object (S3 delivers at
  * least once) or the same file dropped again finds the jobs already made.
  */
-import type { JobStorePort, ObjectStorePort } from "../ports.ts";
-import type { PriceTable } from "../../domain/money/prices.ts";
+import type { ObjectStorePort } from "../ports.ts";
 import type { Readable } from "node:stream";
 import type { Catalog } from "../../domain/catalog/types.ts";
 import { ReelayError, type Issue } from "../../domain/errors.ts";
-import { createJob } from "../jobs/create-job.ts";
+import { type SubmitDeps, submitJob } from "../jobs/submit-job.ts";
 import { jobIdFrom } from "../../domain/jobs/ids.ts";
 import {
   batchIdFrom,
@@ -18,7 +17,6 @@ import {
   type CreateBatchDeps,
 } from "../batches/create-batch.ts";
 import type { JobSource } from "../../domain/jobs/types.ts";
-import type { JobStarter } from "../ports.ts";
 import { type ValidationResult, validate } from "../../domain/validate/validate-request.ts";
 import { replacePlaceholders, withPlaceholders } from "./material.ts";
 import {
@@ -37,16 +35,13 @@ export const MAX_DROP_BYTES = 10 * 1024 * 1024;
 const MATERIAL_URL_TTL_S = 6 * 3600;
 
 export interface DropDeps {
-  jobs: JobStorePort;
   objects: ObjectStorePort;
-  /** Starting an already started job must be harmless (AWS: same execution name; local: deduplicated). */
-  starter: JobStarter;
+  /** What each entry's submitJob needs: a single request's job goes into the admission queue. */
+  submit: SubmitDeps;
   defaultModel: string;
   catalog?: Catalog;
   /** When given, a file of more than one request becomes a batch (its jobs queued at low priority). */
-  batches?: Omit<CreateBatchDeps, "jobs">;
-  /** The operator's price table, for each job's estimate. */
-  prices?: PriceTable;
+  batches?: Omit<CreateBatchDeps, "submit">;
 }
 
 export interface DropOutcome {
@@ -171,7 +166,7 @@ function sourceOf(deps: DropDeps, key: string, entry: DropEntry): JobSource {
 
 /** A file of several requests: one batch, every valid entry a job of it, every bad one a rejected line. */
 async function entriesToBatch(
-  deps: DropDeps & { batches: Omit<CreateBatchDeps, "jobs"> },
+  deps: DropDeps & { batches: Omit<CreateBatchDeps, "submit"> },
   key: string,
   batchId: string,
   entries: DropEntry[],
@@ -185,7 +180,7 @@ async function entriesToBatch(
     lines.push({ line, source: sourceOf(deps, key, entry), ...checked });
   }
   const { created } = await createBatch(
-    { ...deps.batches, jobs: deps.jobs },
+    { ...deps.batches, submit: deps.submit },
     {
       id: batchId,
       source: { type: "drop", bucket: deps.objects.bucket, key },
@@ -212,15 +207,14 @@ async function entryToJob(
   if ("errors" in checked) return checked;
   const entryNumber = entry.line ?? entry.index ?? 0;
   const verdict = checked.validation;
-  const { job, created } = await createJob(deps.jobs, {
+  // Nobody waits for a drop's answer: its budget is reserved at admission, like a batch line's.
+  // A repeated notification finds the job made the first time and queues it again only if it
+  // never was (a crash between the two writes); queueing is idempotent.
+  const { job, created } = await submitJob(deps.submit, {
     validation: verdict,
     source: sourceOf(deps, key, entry),
     jobId: jobIdFrom(verdict.kind ?? "video", [deps.objects.bucket, key, etag, entryNumber]),
-    ...(deps.prices === undefined ? {} : { prices: deps.prices }),
   });
-  // A job still queued may never have been started (a crash between the two writes): start it.
-  // Starting is idempotent, so a duplicate notification costs nothing.
-  if (job.status === "queued") await deps.starter.start(job);
   return { id: job.id, created, entry: entryLocation(entry) };
 }
 

@@ -10,6 +10,7 @@ import {
   completeDueBatches,
   completeStaleBatches,
 } from "../../../src/usecases/batches/batch-progress.ts";
+import { NO_BUDGETS } from "../../../src/usecases/jobs/submit-job.ts";
 import { BatchStore } from "../../../src/adapters/dynamodb/batch-table.ts";
 import { JsonlFileSink } from "../../../src/adapters/events/jsonl-events.ts";
 import { isBatchEvent } from "../../../src/domain/events/types.ts";
@@ -44,7 +45,12 @@ async function endedBatch(name: string, clock: { at: number }) {
     wake: async () => undefined,
   };
   const { batch } = await createBatch(
-    { batches, jobs, admission, now },
+    {
+      batches,
+      admission,
+      now,
+      submit: { jobs, budgets: NO_BUDGETS, events, now },
+    },
     { id: batchIdFrom([name]), source, lines },
   );
   for (const line of await batches.lines(batch)) {

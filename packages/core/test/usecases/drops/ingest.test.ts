@@ -9,9 +9,12 @@ import { kindedRequest } from "../../../src/domain/jobs/request.ts";
 import type { Job } from "../../../src/domain/jobs/types.ts";
 import { ObjectStore } from "../../../src/adapters/s3/object-store.ts";
 import { startLocalAws, type LocalAws } from "../../support/local-aws.ts";
+import { NO_BUDGETS, type SubmitDeps } from "../../../src/usecases/jobs/submit-job.ts";
+import type { JobStarter } from "../../../src/usecases/ports.ts";
 
 let aws: LocalAws;
 let deps: DropDeps;
+let jobs: JobStore;
 let started: string[];
 
 beforeAll(async () => {
@@ -20,13 +23,24 @@ beforeAll(async () => {
 afterAll(async () => aws?.stop());
 beforeEach(() => {
   started = [];
+  jobs = new JobStore(aws.ddb, aws.tableName);
   deps = {
-    jobs: new JobStore(aws.ddb, aws.tableName),
     objects: new ObjectStore(aws.s3, aws.bucket),
-    starter: { start: async (job: Job) => void started.push(job.id) },
+    submit: submitDeps({ start: async (job: Job) => void started.push(job.id) }),
     defaultModel: "gamma-3.1",
   };
 });
+
+/** No budgets and no events here: a drop's job reserves at admission, and only the API fails a job start_failed. */
+function submitDeps(starter: JobStarter): SubmitDeps {
+  return {
+    jobs,
+    budgets: NO_BUDGETS,
+    events: { emit: async () => undefined },
+    now: () => new Date(),
+    starter,
+  };
+}
 
 const put = (key: string, text: string, contentType = "application/json") =>
   deps.objects.put(key, text, { contentType });
@@ -42,7 +56,7 @@ describe("S3 drops", () => {
     await put("inbox/boat.txt", "a paper boat in the rain\n", "text/plain");
     const outcome = await ingestDrop(deps, "inbox/boat.txt");
     expect(outcome).toMatchObject({ status: "accepted", errors: [], jobs: [{ created: true }] });
-    const job = await deps.jobs.require(outcome.jobs[0]!.id);
+    const job = await jobs.require(outcome.jobs[0]!.id);
     expect(job).toMatchObject({
       status: "queued",
       model: "gamma-3.1",
@@ -62,7 +76,7 @@ describe("S3 drops", () => {
     expect(first.jobs[0]!.created).toBe(true);
     expect(again.jobs.map((j) => j.id)).toEqual(first.jobs.map((j) => j.id));
     expect(dropped.jobs.map((j) => j.id)).toEqual(first.jobs.map((j) => j.id));
-    const page = await deps.jobs.list({ limit: 100 });
+    const page = await jobs.list({ limit: 100 });
     expect(page.jobs.filter((job) => job.source.key === "inbox/light.json")).toHaveLength(1);
   });
 
@@ -155,7 +169,7 @@ describe("S3 drops", () => {
     );
     const outcome = await ingestDrop(deps, "inbox/shots/go.json");
     expect(outcome.status).toBe("accepted");
-    const job = await deps.jobs.require(outcome.jobs[0]!.id);
+    const job = await jobs.require(outcome.jobs[0]!.id);
     const typed = kindedRequest(job.request);
     if (typed.kind !== "video") throw new Error(`a video drop was recorded as ${typed.kind}`);
     const url = typed.request.frame_images?.[0]?.image_url.url ?? "";
@@ -210,11 +224,11 @@ describe("S3 drops", () => {
     await put("inbox/crash.txt", "a crane at dawn", "text/plain");
     const failing: DropDeps = {
       ...deps,
-      starter: {
+      submit: submitDeps({
         start: async () => {
           throw new Error("crashed");
         },
-      },
+      }),
     };
     await expect(ingestDrop(failing, "inbox/crash.txt")).rejects.toThrow("crashed");
     const outcome = await ingestDrop(deps, "inbox/crash.txt");

@@ -1,0 +1,168 @@
+/**
+ * The one way a job is made, whichever door it came in by (the API, a batch line, a drop, a retry):
+ *
+ *   valid? ──no──> 400 invalid_request                          nothing reserved, nothing recorded
+ *   reserve now? (a caller who waits: the API, a retry) ──no room──> 402 budget_exceeded     idem
+ *   record (conditional create: a repeat finds the first job; ours is given back, the first keeps its own)
+ *   repeat of an idempotency key with another request ──> 409 idempotency_conflict
+ *   queue it (the starter: into the admission queue) ──fails──> job failed start_failed, its event, 503
+ *
+ * That is for a caller who waits for the answer (the API, a retry). A job nobody waits for (a
+ * batch's line, a drop) reserves at admission instead (admission/budget-gate.ts), and ends failed
+ * budget_exceeded there when it does not fit; when it cannot be queued it stays queued and the
+ * error goes up, so the door's own retry (a drop's notification delivered again, the batch made
+ * again) finds it by its derived id and queues it: failing it would leave that id spent. A job that waits for a slot past REELAY_QUEUE_TIMEOUT_S ends failed queue_timeout
+ * (admission/queue-sweep.ts). Either way its reservation, if any, is settled when it ends.
+ */
+import type { BudgetLedgerPort, Clock, JobStarter, JobStorePort } from "../ports.ts";
+import type { PipelineDeps } from "../pipeline/pipeline-deps.ts";
+import { emitOnce } from "../pipeline/terminal.ts";
+import type { Priority } from "../../domain/admission/settings.ts";
+import type { ErrorCode } from "../../domain/error-codes.ts";
+import { invalidRequest, isReelayError, ReelayError } from "../../domain/errors.ts";
+import { assertSameRequest, requestHashOf } from "../../domain/jobs/request-hash.ts";
+import type { Job, JobSource, JobWebhook } from "../../domain/jobs/types.ts";
+import type { Budget } from "../../domain/money/budget-schema.ts";
+import { estimateOf } from "../../domain/money/estimate.ts";
+import type { PriceTable } from "../../domain/money/prices.ts";
+import type { Reservation } from "../../domain/money/types.ts";
+import type { ValidationResult } from "../../domain/validate/validate-request.ts";
+import { createJob } from "./create-job.ts";
+
+export interface SubmitDeps extends Pick<PipelineDeps, "events" | "batches" | "metrics"> {
+  jobs: JobStorePort;
+  /** The keys' and the deployment's budgets (NO_BUDGETS where there are none). */
+  budgets: BudgetLedgerPort;
+  /** Puts a recorded job in the admission queue (the wiring's `queue`); harmless for one queued already. */
+  starter: JobStarter;
+  now: Clock;
+  /** The operator's price table; without one the estimate has usage and no cost. */
+  prices?: PriceTable;
+}
+
+export interface Submission {
+  validation: ValidationResult;
+  source: JobSource;
+  /** A derived id (an idempotency key's, a batch line's, a drop entry's, a retry's); a fresh one when absent. */
+  jobId?: string;
+  /** The caller's X-Idempotency-Key: a repeat of it with another request is a conflict. */
+  idempotencyKey?: string;
+  priority?: Priority;
+  /** The batch the job is made for, and its line there. */
+  batch?: { id: string; line: number };
+  /** The job this one retries. */
+  retryOf?: string;
+  /** The job's own webhook (checked by the caller). */
+  webhook?: JobWebhook;
+  /** The caller who waits for the answer, whose budgets the estimate is reserved from now. */
+  caller?: { keyId: string; budget?: Budget };
+}
+
+/** A submitted job: the one recorded now, or (`created: false`) the first one its id made. */
+export interface Submitted {
+  job: Job;
+  created: boolean;
+}
+
+/** Reserves the estimate now from the caller's budgets: what the job records, even nothing. */
+async function reserve(
+  deps: SubmitDeps,
+  submission: Submission,
+  valid: Pick<ValidationResult, "model" | "normalized">,
+): Promise<Reservation[] | undefined> {
+  const caller = submission.caller;
+  if (caller === undefined || valid.model === null || valid.normalized === null) return undefined;
+  const claims = deps.budgets.claimsFor(caller.keyId, caller.budget);
+  if (claims.length === 0) return [];
+  const estimate = estimateOf({ model: valid.model, request: valid.normalized }, deps.prices);
+  return deps.budgets.reserve(claims, estimate, deps.now());
+}
+
+function describe(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.slice(0, 300);
+}
+
+/** Queues the recorded job; when that fails, the job ends failed start_failed (announced) and 503. */
+async function queueOrFail(deps: SubmitDeps, job: Job): Promise<Job> {
+  try {
+    await deps.starter.start(job);
+    return job;
+  } catch (cause) {
+    const error = {
+      code: "start_failed" satisfies ErrorCode,
+      message: `The job was recorded but could not be started (${describe(cause)}).`,
+    };
+    let failed: Job;
+    try {
+      failed = await deps.jobs.transition(job.id, {
+        from: ["queued"],
+        to: "failed",
+        set: { error, finishedAt: deps.now().toISOString() },
+        note: "start_failed",
+      });
+    } catch (conflict) {
+      // The job moved on from queued: the start went through after all, only its answer was lost.
+      if (isReelayError(conflict, "job_conflict")) return deps.jobs.require(job.id);
+      throw conflict;
+    }
+    await emitOnce(deps, failed);
+    throw new ReelayError(
+      "start_failed",
+      `${error.message} The job ${job.id} is marked failed; submit again.`,
+      { status: 503, retryable: true, details: { task_id: job.id }, cause },
+    );
+  }
+}
+
+/**
+ * Makes the job a submission asks for, or refuses it with nothing left behind. A job found queued
+ * (a repeat, or a crash between the record and the queue) is queued again: that is idempotent.
+ */
+export async function submitJob(deps: SubmitDeps, submission: Submission): Promise<Submitted> {
+  const { validation } = submission;
+  if (!validation.valid || validation.kind === null) throw invalidRequest(validation.errors);
+  const requestHash = requestHashOf(validation.kind, validation.normalized);
+  const reservations = await reserve(deps, submission, validation);
+  let recorded: Submitted;
+  try {
+    recorded = await createJob(deps.jobs, {
+      validation,
+      source: submission.source,
+      requestHash,
+      ...(submission.jobId === undefined ? {} : { jobId: submission.jobId }),
+      ...(submission.priority === undefined ? {} : { priority: submission.priority }),
+      ...(submission.batch === undefined ? {} : { batch: submission.batch }),
+      ...(deps.prices === undefined ? {} : { prices: deps.prices }),
+      ...(reservations === undefined ? {} : { reservations }),
+      ...(submission.retryOf === undefined ? {} : { retryOf: submission.retryOf }),
+      ...(submission.webhook === undefined ? {} : { webhook: submission.webhook }),
+      now: deps.now(),
+    });
+  } catch (error) {
+    if (reservations !== undefined) await deps.budgets.release(reservations);
+    throw error;
+  }
+  const { job, created } = recorded;
+  // A repeat finds the first job, which holds its own reservation.
+  if (!created && reservations !== undefined) await deps.budgets.release(reservations);
+  const key = submission.idempotencyKey;
+  if (!created && key !== undefined) assertSameRequest(job, requestHash, key);
+  if (job.status !== "queued" || job.admittedAt !== undefined) return { job, created };
+  if (submission.caller === undefined) {
+    await deps.starter.start(job);
+    return { job, created };
+  }
+  return { job: await queueOrFail(deps, job), created };
+}
+
+/** Budgets for a deployment that has none: nothing is ever claimed, reserved or settled. */
+export const NO_BUDGETS: BudgetLedgerPort = {
+  deployment: undefined,
+  claimsFor: () => [],
+  claimsOf: async () => [],
+  reserve: async () => [],
+  used: async () => 0,
+  release: async () => undefined,
+  settle: async () => undefined,
+};
