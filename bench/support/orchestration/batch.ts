@@ -12,6 +12,9 @@ import {
   type DispatchWaker,
   executionName,
   type JobStarter,
+  NO_BATCHES,
+  NO_BUDGETS,
+  noMetrics,
 } from "@reelay/core/usecases";
 import { DEFAULT_QUEUE_TIMEOUT_S, isTerminal } from "@reelay/core/domain";
 import { AdmissionStore } from "@reelay/core/adapters";
@@ -119,8 +122,19 @@ export async function runBatchPass(
   };
   dispatcher.attach(
     async () =>
-      (await dispatch({ admission, jobs: env.jobs, starter, now: clock.now, sleep: clock.sleep }))
-        .retryInMs,
+      (
+        await dispatch({
+          admission,
+          jobs: env.jobs,
+          starter,
+          now: clock.now,
+          sleep: clock.sleep,
+          events: { emit: async () => undefined },
+          batches: NO_BATCHES,
+          budgets: NO_BUDGETS,
+          metrics: noMetrics,
+        })
+      ).retryInMs,
   );
 
   const began = clock.nowMs();

@@ -22,7 +22,13 @@ import {
   type ExecutionEvent,
   type LocalTaskHandler,
 } from "@reelay/flow/run-local";
-import { buildJob, type PipelineDeps } from "@reelay/core/usecases";
+import {
+  buildJob,
+  NO_BATCHES,
+  NO_BUDGETS,
+  noMetrics,
+  type PipelineDeps,
+} from "@reelay/core/usecases";
 import {
   GenerationStatsStore,
   JobStore,
@@ -181,6 +187,9 @@ export function passDeps(env: BenchEnv, reelay: boolean): PipelineDeps {
     events: { emit: async () => undefined },
     fetch: guardedFetch(outputFetchPolicy("local")),
     now: env.clock.now,
+    batches: NO_BATCHES,
+    budgets: NO_BUDGETS,
+    metrics: noMetrics,
     ...(reelay
       ? { generationStats: env.stats, pollWindowMs: POLL_WINDOW_MS }
       : { pollWindowMs: 0 }),

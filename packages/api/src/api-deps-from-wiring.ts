@@ -22,12 +22,12 @@ export function apiDepsFrom(wiring: Wiring, platform: PlatformApi): ApiDeps {
     events,
     admission,
     batches: wiring.batches,
-    ...(batches === undefined ? {} : { batchTracker: batches }),
+    batchTracker: batches,
     keys: wiring.keys,
     authenticate: keyStoreAuthenticator(adminKey, wiring.keys),
     ...pricesOf(wiring),
     budgets: wiring.pipeline.budgets,
-    ...(wiring.pipeline.metrics === undefined ? {} : { metrics: wiring.pipeline.metrics }),
+    metrics: wiring.pipeline.metrics,
     ...rest,
   };
 }

@@ -66,11 +66,8 @@ export interface ApiDeps {
   health?: () => Promise<Record<string, unknown>>;
   /** When given, GET /v1/events streams terminal events as Server-Sent Events. */
   eventStream?: EventSource;
-  /**
-   * Where the Generation Failed event goes for a job that could not be started (the only terminal
-   * transition the API itself makes). Without it such a job is failed but announces nothing.
-   */
-  events?: EventSink;
+  /** Where the terminal event goes for a job the API itself ends (cancel, start_failed). */
+  events: EventSink;
   /**
    * Stops a cancelled job's execution (AWS: StopExecution; local: aborts it). Without it a cancel
    * still ends the job, and its execution stops at its next step.
@@ -80,8 +77,8 @@ export interface ApiDeps {
   admission?: AdmissionControl;
   /** Batches: when given, /v1/batches makes and shows them. */
   batches?: BatchStore;
-  /** Counts a batch job the API itself ends (cancel, start_failed) toward its batch. */
-  batchTracker?: Pick<BatchTracker, "jobEnded">;
+  /** Counts a batch job the API itself ends (cancel, start_failed) toward its batch (NO_BATCHES: none). */
+  batchTracker: Pick<BatchTracker, "jobEnded">;
   /** When given, /v1/webhooks/deliveries and /v1/events/{id}/replay serve the delivery log. */
   webhooks?: WebhookApiDeps;
   /** Heartbeat period of the event stream; default 15 000. */
@@ -98,8 +95,8 @@ export interface ApiDeps {
   upstreamModels?: UpstreamModelLister;
   /** How long GET /v1/models waits for the upstream's listing; default 3000. */
   upstreamModelsTimeoutMs?: number;
-  /** Counts the jobs the API itself ends (cancel, start_failed). */
-  metrics?: Metrics;
+  /** Counts the jobs the API itself ends (cancel, start_failed); noMetrics for none. */
+  metrics: Metrics;
   /**
    * The Prometheus text for GET /metrics (admin key only), with its content type; without it the
    * route does not exist (AWS: the metrics go to CloudWatch as EMF).
@@ -139,26 +136,26 @@ export function cancelDepsOf(deps: ResolvedDeps): CancelDeps {
   return {
     jobs: deps.jobs,
     now: deps.now,
-    ...(deps.events === undefined ? {} : { events: deps.events }),
+    events: deps.events,
+    batches: deps.batchTracker,
+    budgets: deps.budgets ?? NO_BUDGETS,
+    metrics: deps.metrics,
     ...(deps.stopper === undefined ? {} : { stopper: deps.stopper }),
     ...(deps.admission === undefined ? {} : { admission: deps.admission }),
-    ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
-    ...(deps.budgets === undefined ? {} : { budgets: deps.budgets }),
-    ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
   };
 }
 
-/** What submitJob needs, from the API's deps. Without an event sink a job failed start_failed announces nothing. */
+/** What submitJob needs, from the API's deps. */
 export function submitDepsOf(deps: ResolvedDeps): SubmitDeps {
   return {
     jobs: deps.jobs,
     budgets: deps.budgets ?? NO_BUDGETS,
     starter: deps.starter,
     now: deps.now,
-    events: deps.events ?? { emit: async () => undefined },
+    events: deps.events,
+    batches: deps.batchTracker,
+    metrics: deps.metrics,
     ...(deps.prices === undefined ? {} : { prices: deps.prices }),
-    ...(deps.batchTracker === undefined ? {} : { batches: deps.batchTracker }),
-    ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
   };
 }
 

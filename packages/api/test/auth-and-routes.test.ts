@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JobStore } from "@reelay/core/adapters";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { createApp, sameSecret, singleKeyAuthenticator } from "../src/index.ts";
-import { API_KEY, auth, harness, VALID, type Harness } from "./support/harness.ts";
+import {
+  API_KEY,
+  auth,
+  harness,
+  RecordingSink,
+  UNWATCHED,
+  VALID,
+  type Harness,
+} from "./support/harness.ts";
 
 let aws: LocalAws;
 let h: Harness;
@@ -140,7 +148,9 @@ describe("open routes and route errors", () => {
       jobs: new JobStore(nowhere, "t"),
       objects: broken.objects,
       starter: broken.starter,
+      events: new RecordingSink(),
       authenticate: singleKeyAuthenticator(API_KEY),
+      ...UNWATCHED,
     });
     const response = await app.request("/v1/jobs", { headers: auth });
     expect(response.status).toBe(503);

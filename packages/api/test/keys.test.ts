@@ -15,7 +15,7 @@ import {
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { createApp } from "../src/app.ts";
 import { keyStoreAuthenticator } from "../src/auth.ts";
-import { API_KEY, RecordingSink, RecordingStarter, VALID } from "./support/harness.ts";
+import { API_KEY, RecordingSink, RecordingStarter, UNWATCHED, VALID } from "./support/harness.ts";
 
 let aws: LocalAws;
 let app: ReturnType<typeof createApp>;
@@ -35,6 +35,7 @@ beforeAll(async () => {
     starter: new RecordingStarter(),
     events: new RecordingSink(),
     authenticate: keyStoreAuthenticator(API_KEY, keys),
+    ...UNWATCHED,
     eventStream: { subscribe: () => () => undefined },
   });
 });

@@ -9,7 +9,7 @@ import { createJobsTableInput, JobStore, ApiKeyStore, ObjectStore } from "@reela
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { createApp } from "../src/app.ts";
 import { keyStoreAuthenticator } from "../src/auth.ts";
-import { API_KEY, RecordingSink, RecordingStarter } from "./support/harness.ts";
+import { API_KEY, RecordingSink, RecordingStarter, UNWATCHED } from "./support/harness.ts";
 
 /** Long, with a quote and a newline an unquoted message would pass on as they are. */
 const LONG = `${"A".repeat(2_000)}"\n${"B".repeat(2_000)}`;
@@ -30,6 +30,7 @@ beforeAll(async () => {
     starter: new RecordingStarter(),
     events: new RecordingSink(),
     authenticate: keyStoreAuthenticator(API_KEY, keys),
+    ...UNWATCHED,
   });
 });
 afterAll(() => aws.stop());

@@ -25,6 +25,7 @@ import {
   type DropDeps,
   ingestDrop,
   type JobStarter,
+  noMetrics,
   type SubmitDeps,
   sweep,
 } from "@reelay/core/usecases";
@@ -76,9 +77,18 @@ async function world(budget: Budget) {
     admission,
     batches: batchStore,
     batchTracker: batches,
+    metrics: noMetrics,
     now,
   });
-  const submit: SubmitDeps = { jobs, budgets, events, now, starter: queue, batches };
+  const submit: SubmitDeps = {
+    jobs,
+    budgets,
+    events,
+    now,
+    starter: queue,
+    batches,
+    metrics: noMetrics,
+  };
   const drops: DropDeps = {
     objects,
     submit,
@@ -86,7 +96,16 @@ async function world(budget: Budget) {
     batches: { batches: batchStore, admission, now },
   };
   const executions: JobStarter = { start: async () => undefined };
-  const admissionDeps = { admission, jobs, starter: executions, now, budgets, events, batches };
+  const admissionDeps = {
+    admission,
+    jobs,
+    starter: executions,
+    now,
+    budgets,
+    events,
+    batches,
+    metrics: noMetrics,
+  };
   const call = async (method: string, path: string, body?: unknown) => {
     const response = await app.request(path, {
       method,

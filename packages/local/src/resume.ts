@@ -6,7 +6,7 @@
 import { isReelayError } from "@reelay/core";
 import type { JsonlFileSink, JobStore } from "@reelay/core/adapters";
 import { buildTerminalEvent, isTerminal, type Job } from "@reelay/core/domain";
-import { emitOnce, type EventSink } from "@reelay/core/usecases";
+import { emitOnce, type EventSink, type TerminalDeps } from "@reelay/core/usecases";
 import { jobsSince } from "./resume-mark.ts";
 
 export interface Leftovers {
@@ -35,7 +35,7 @@ export async function leftoverJobs(jobs: JobStore, since?: string): Promise<Left
  */
 export async function announceLeftovers(
   unannounced: Job[],
-  deps: { jobs: JobStore; events: EventSink & Pick<JsonlFileSink, "readAll">; now: () => Date },
+  deps: TerminalDeps & { jobs: JobStore; events: EventSink & Pick<JsonlFileSink, "readAll"> },
 ): Promise<string[]> {
   if (unannounced.length === 0) return [];
   const sent = new Set((await deps.events.readAll()).map((event) => event.id));

@@ -204,7 +204,7 @@ function startWebhooks(
 
 /** Jobs a crash or Ctrl-C left behind: terminal ones get their missing event, the rest run again. */
 async function resumeLeftovers(
-  deps: Pick<Wiring["pipeline"], "jobs" | "now" | "metrics"> & {
+  deps: Pick<Wiring["pipeline"], "jobs" | "now" | "metrics" | "batches" | "budgets"> & {
     events: EventSink & Pick<JsonlFileSink, "readAll">;
   },
   starters: { queue: JobStarter; executions: LocalJobStarter },
@@ -424,12 +424,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const server = await serveApi(wiring, parts, { standins, upstream }, cleanups);
     await lock.announce(server.url);
     const resumed = await resumeLeftovers(
-      {
-        jobs: wiring.pipeline.jobs,
-        events: { emit: webhooks.sink.emit, readAll: () => events.readAll() },
-        now: wiring.pipeline.now,
-        metrics,
-      },
+      // A job that ended without its event still counts for its batch and settles its budget.
+      { ...wiring.pipeline, events: { emit: webhooks.sink.emit, readAll: () => events.readAll() } },
       { queue: wiring.queue, executions: starter },
       log,
       dataDir,

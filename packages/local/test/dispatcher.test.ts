@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { AdmissionControl } from "@reelay/core/usecases";
+import { AdmissionControl, NO_BATCHES, NO_BUDGETS, noMetrics } from "@reelay/core/usecases";
 import { AdmissionStore, BatchStore, JsonlFileSink, ObjectStore } from "@reelay/core/adapters";
 import { LocalDispatcher } from "../src/dispatcher.ts";
 import { silentLogger } from "../src/log.ts";
@@ -42,6 +42,9 @@ describe("the local dispatcher", () => {
         starter: { start: async (job) => void started.push(job.id) },
         events,
         now,
+        batches: NO_BATCHES,
+        budgets: NO_BUDGETS,
+        metrics: noMetrics,
         completion: {
           batches: new BatchStore(standins.ddb, standins.tableName),
           jobs,

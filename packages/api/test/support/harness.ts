@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import type { TerminalEvent, Job } from "@reelay/core/domain";
-import type { EventSink } from "@reelay/core/usecases";
+import { type EventSink, NO_BATCHES, noMetrics } from "@reelay/core/usecases";
 import { createJobsTableInput, JobStore, ObjectStore } from "@reelay/core/adapters";
 import { createApp, singleKeyAuthenticator, type ApiDeps } from "../../src/index.ts";
 import type { LocalAws } from "../../../core/test/support/local-aws.ts";
@@ -33,6 +33,9 @@ export class RecordingSink implements EventSink {
   }
 }
 
+/** What the API always has that these tests don't watch: no batches to count on, no metrics. */
+export const UNWATCHED = { batchTracker: NO_BATCHES, metrics: noMetrics };
+
 let tables = 0;
 
 export async function harness(aws: LocalAws, overrides: Partial<ApiDeps> = {}) {
@@ -48,6 +51,7 @@ export async function harness(aws: LocalAws, overrides: Partial<ApiDeps> = {}) {
     starter,
     events: sink,
     authenticate: singleKeyAuthenticator(API_KEY),
+    ...UNWATCHED,
     ...overrides,
   });
   const post = async (body: unknown, headers: Record<string, string> = {}): Promise<Response> =>

@@ -30,9 +30,10 @@ export {
   recordAdmission,
   type AdmissionGauges,
 } from "./metrics/admission-metrics.ts";
-export type { PipelineDeps } from "./pipeline/pipeline-deps.ts";
+export { NO_BATCHES, type PipelineDeps } from "./pipeline/pipeline-deps.ts";
+export { noMetrics } from "./metrics/record-metrics.ts";
 export { download, finish, poll, recordFailure, submit } from "./pipeline/pipeline-steps.ts";
-export { emitOnce } from "./pipeline/terminal.ts";
+export { emitOnce, type TerminalDeps } from "./pipeline/terminal.ts";
 export {
   executionName,
   type Clock,

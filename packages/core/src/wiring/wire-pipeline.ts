@@ -141,8 +141,8 @@ function submitDepsFrom(wiring: Wiring): SubmitDeps {
     events,
     now,
     starter: wiring.queue,
-    ...(batches === undefined ? {} : { batches }),
-    ...(metrics === undefined ? {} : { metrics }),
+    batches,
+    metrics,
     ...pricesOf(wiring),
   };
 }

@@ -15,20 +15,19 @@ import { isReelayError, type ReelayError } from "../../domain/errors.ts";
 import { isTerminal, type Job } from "../../domain/jobs/types.ts";
 import { estimateOfJob } from "../../domain/money/charge.ts";
 import type { Reservation } from "../../domain/money/types.ts";
-import type { PipelineDeps } from "../pipeline/pipeline-deps.ts";
-import { emitOnce } from "../pipeline/terminal.ts";
+import { emitOnce, type TerminalDeps } from "../pipeline/terminal.ts";
 
-export interface BudgetGateDeps
-  extends Partial<Pick<PipelineDeps, "events" | "batches" | "metrics">> {
+export interface BudgetGateDeps extends TerminalDeps {
   jobs: JobStorePort;
   now: () => Date;
-  budgets?: BudgetLedgerPort;
+  /** NO_BUDGETS where there are none: nothing is claimed. */
+  budgets: BudgetLedgerPort;
 }
 
 /** The job with its reservations recorded, or undefined when it ended (refused, or ended meanwhile). */
 export async function reserveAtAdmission(deps: BudgetGateDeps, job: Job): Promise<Job | undefined> {
   const { budgets } = deps;
-  if (budgets === undefined || job.reservations !== undefined) return job;
+  if (job.reservations !== undefined) return job;
   const claims = await budgets.claimsOf(job);
   if (claims.length === 0) return job;
   let reservations: Reservation[];
@@ -70,15 +69,5 @@ async function refuse(deps: BudgetGateDeps, job: Job, refusal: ReelayError): Pro
     if (isReelayError(conflict, "job_conflict")) return;
     throw conflict;
   }
-  if (deps.events !== undefined)
-    await emitOnce(
-      {
-        jobs: deps.jobs,
-        events: deps.events,
-        now: deps.now,
-        ...(deps.batches === undefined ? {} : { batches: deps.batches }),
-        ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
-      },
-      failed,
-    );
+  await emitOnce(deps, failed);
 }

@@ -44,7 +44,7 @@ export async function sweep(deps: SweepDeps, graceMs = SWEEP_GRACE_MS): Promise<
   // A stuck job repaired, by what was done; entries merely dropped were not stuck.
   for (const action of ["released", "restarted", "expired"] as const)
     if (result[action].length > 0)
-      deps.metrics?.count("reelay_sweep_repairs_total", { action }, result[action].length);
+      deps.metrics.count("reelay_sweep_repairs_total", { action }, result[action].length);
   return result;
 }
 

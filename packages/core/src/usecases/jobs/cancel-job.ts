@@ -26,18 +26,17 @@ const CANCELLABLE: readonly JobStatus[] = ["queued", "running", "downloading"];
 
 export interface CancelDeps {
   jobs: JobStorePort;
-  /** Without one no event goes out here; the execution's RecordFailure announces the job instead. */
-  events?: EventSink;
+  events: EventSink;
   /** Without one the job is still cancelled; its execution then ends at its next step. */
   stopper?: ExecutionStopper;
   /** Counts a batch job's end toward its batch. */
-  batches?: Pick<BatchTracker, "jobEnded">;
+  batches: Pick<BatchTracker, "jobEnded">;
   /** Settles the job's budget reservation. */
-  budgets?: Pick<BudgetLedgerPort, "settle">;
+  budgets: Pick<BudgetLedgerPort, "settle">;
   /** Frees the job's slot or queue place; without it the dispatcher's sweep does, later. */
   admission?: Pick<AdmissionControl, "forget">;
   /** Counts the job's end, with its event. */
-  metrics?: Metrics;
+  metrics: Metrics;
   now: Clock;
 }
 
@@ -73,7 +72,7 @@ export async function cancelJob(
     }
     throw error;
   }
-  if (deps.events !== undefined) await emitOnce({ ...deps, events: deps.events }, job);
+  await emitOnce(deps, job);
   await deps.stopper?.stop(executionName(job));
   await deps.admission?.forget(id);
   return deps.jobs.require(id);

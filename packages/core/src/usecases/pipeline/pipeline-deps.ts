@@ -31,10 +31,13 @@ export interface PipelineDeps {
   sleep?: (ms: number) => Promise<void>;
   /** Admission control: absent = every job is created upstream at once, with no slots kept. */
   admission?: AdmissionControl;
-  /** Counts a batch job's end toward its batch; absent = no batches here. */
-  batches?: Pick<BatchTracker, "jobEnded">;
-  /** Settles an ended job's budget reservation to what it cost (adapters/dynamodb/budget-ledger.ts). */
-  budgets?: Pick<BudgetLedgerPort, "settle">;
-  /** Where the steps' metrics go (usecases/metrics/record-metrics.ts); absent = none. */
-  metrics?: Metrics;
+  /** Counts a batch job's end toward its batch (NO_BATCHES where a test has none). */
+  batches: Pick<BatchTracker, "jobEnded">;
+  /** Settles an ended job's budget reservation to what it cost (NO_BUDGETS where there are none). */
+  budgets: Pick<BudgetLedgerPort, "settle">;
+  /** Where the steps' metrics go (usecases/metrics/record-metrics.ts; noMetrics for none). */
+  metrics: Metrics;
 }
+
+/** For a test or a caller with no batches: a job's end counts toward nothing. */
+export const NO_BATCHES: Pick<BatchTracker, "jobEnded"> = { jobEnded: async () => undefined };

@@ -22,7 +22,7 @@ import {
   observedGenerationMs,
   pollDelayMs,
 } from "../../domain/polling/policy.ts";
-import { noMetrics, recordCopy, recordDetection } from "../metrics/record-metrics.ts";
+import { recordCopy, recordDetection } from "../metrics/record-metrics.ts";
 import { type CopiedObject, copyUrlToS3, type KeyChoice } from "../copy/copy-output.ts";
 import type { TaskAnswer } from "../ports.ts";
 import type { PipelineDeps } from "./pipeline-deps.ts";
@@ -346,7 +346,7 @@ async function look(
     });
     // Advisory, like reading it: a lost sample must not fail a job whose task is done.
     await deps.generationStats?.record(generationStatsKey(job), ms).catch(() => undefined);
-    recordDetection(deps.metrics ?? noMetrics, job, {
+    recordDetection(deps.metrics, job, {
       runningSeenAt: state.runningSeenAt,
       doneSeenAt: now,
     });
@@ -474,7 +474,7 @@ async function askedUrlsOf(deps: PipelineDeps, job: Job): Promise<string[]> {
 
 /** One output copied, counted as an upstream download (a 429 too) and by its bytes and speed. */
 async function meteredCopy(deps: PipelineDeps, url: string, key: KeyChoice): Promise<CopiedObject> {
-  const metrics = deps.metrics ?? noMetrics;
+  const { metrics } = deps;
   const operation = "download";
   const started = performance.now();
   metrics.count("reelay_upstream_requests_total", { operation });

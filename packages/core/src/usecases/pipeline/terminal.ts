@@ -7,7 +7,7 @@
 import { buildTerminalEvent } from "../../domain/events/types.ts";
 import { isReelayError } from "../../domain/errors.ts";
 import type { Job } from "../../domain/jobs/types.ts";
-import { noMetrics, recordJobEnd } from "../metrics/record-metrics.ts";
+import { recordJobEnd } from "../metrics/record-metrics.ts";
 import type { PipelineDeps } from "./pipeline-deps.ts";
 import { manifestKey, manifestOf } from "../../domain/jobs/outputs.ts";
 
@@ -15,10 +15,12 @@ import { manifestKey, manifestOf } from "../../domain/jobs/outputs.ts";
  * Emits the job's terminal event unless its record says one went out. Returns the record as it
  * stands after that (eventEmittedAt set), or undefined when another step recorded its emit first.
  */
-export async function emitOnce(
-  deps: Pick<PipelineDeps, "jobs" | "events" | "now" | "batches" | "budgets" | "metrics">,
-  job: Job,
-): Promise<Job | undefined> {
+export type TerminalDeps = Pick<
+  PipelineDeps,
+  "jobs" | "events" | "now" | "batches" | "budgets" | "metrics"
+>;
+
+export async function emitOnce(deps: TerminalDeps, job: Job): Promise<Job | undefined> {
   if (job.eventEmittedAt !== undefined) return job;
   await deps.events.emit(buildTerminalEvent(job));
   try {
@@ -29,11 +31,11 @@ export async function emitOnce(
     );
     // The one step that recorded the event counts the job for its batch. A count lost to a crash
     // here is made good by the sweep's recount of open batches.
-    await deps.batches?.jobEnded(recorded).catch(() => undefined);
+    await deps.batches.jobEnded(recorded).catch(() => undefined);
     // ... and settles its budget reservation, once: the job's cost replaces its estimate.
-    await deps.budgets?.settle(recorded);
+    await deps.budgets.settle(recorded);
     // ... and counts its outcome, so every path that ends a job is counted once.
-    recordJobEnd(deps.metrics ?? noMetrics, recorded);
+    recordJobEnd(deps.metrics, recorded);
     return recorded;
   } catch (error) {
     // Someone recorded it first: the event is out either way.

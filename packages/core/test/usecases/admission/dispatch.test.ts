@@ -17,6 +17,7 @@ import type { Job, JobSource } from "../../../src/domain/jobs/types.ts";
 import { validate } from "../../../src/domain/validate/validate-request.ts";
 import { type LocalAws, startLocalAws } from "../../support/local-aws.ts";
 import { recordingMetrics } from "../../support/recording-metrics.ts";
+import { UNWATCHED } from "../../support/unwatched.ts";
 import { admissionGauges } from "../../../src/usecases/metrics/admission-metrics.ts";
 import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import { createJobsTableInput } from "../../../src/adapters/dynamodb/table-schema.ts";
@@ -75,6 +76,7 @@ async function makeWorld(settings: AdmissionSettings): Promise<World> {
     starter: { start: async (job) => void started.push(job.id) },
     events: w.events,
     now: clock,
+    ...UNWATCHED,
   };
   return w;
 }

@@ -10,7 +10,7 @@ import {
   completeDueBatches,
   completeStaleBatches,
 } from "../../../src/usecases/batches/batch-progress.ts";
-import { NO_BUDGETS } from "../../../src/usecases/jobs/submit-job.ts";
+import { UNWATCHED } from "../../support/unwatched.ts";
 import { BatchStore } from "../../../src/adapters/dynamodb/batch-table.ts";
 import { JsonlFileSink } from "../../../src/adapters/events/jsonl-events.ts";
 import { isBatchEvent } from "../../../src/domain/events/types.ts";
@@ -49,7 +49,7 @@ async function endedBatch(name: string, clock: { at: number }) {
       batches,
       admission,
       now,
-      submit: { jobs, budgets: NO_BUDGETS, events, now },
+      submit: { jobs, events, now, ...UNWATCHED },
     },
     { id: batchIdFrom([name]), source, lines },
   );

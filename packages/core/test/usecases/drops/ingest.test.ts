@@ -9,7 +9,8 @@ import { kindedRequest } from "../../../src/domain/jobs/request.ts";
 import type { Job } from "../../../src/domain/jobs/types.ts";
 import { ObjectStore } from "../../../src/adapters/s3/object-store.ts";
 import { startLocalAws, type LocalAws } from "../../support/local-aws.ts";
-import { NO_BUDGETS, type SubmitDeps } from "../../../src/usecases/jobs/submit-job.ts";
+import type { SubmitDeps } from "../../../src/usecases/jobs/submit-job.ts";
+import { UNWATCHED } from "../../support/unwatched.ts";
 import type { JobStarter } from "../../../src/usecases/ports.ts";
 
 let aws: LocalAws;
@@ -35,7 +36,7 @@ beforeEach(() => {
 function submitDeps(starter: JobStarter): SubmitDeps {
   return {
     jobs,
-    budgets: NO_BUDGETS,
+    ...UNWATCHED,
     events: { emit: async () => undefined },
     now: () => new Date(),
     starter,

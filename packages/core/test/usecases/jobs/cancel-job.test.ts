@@ -8,6 +8,7 @@ import {
   submit,
 } from "../../../src/usecases/pipeline/pipeline-steps.ts";
 import { pollToEnd, queuedJob, harnessPerTest, type Harness } from "../pipeline/harness.ts";
+import { UNWATCHED } from "../../support/unwatched.ts";
 import { caught } from "../../adapters/upstream/rejection.ts";
 
 const VIDEO = { model: "gamma-3.1", prompt: "a paper boat in the rain" };
@@ -20,6 +21,7 @@ function cancelDeps(h: Harness, stopped: string[] = []): CancelDeps {
     events: h.events,
     now: h.deps.now,
     stopper: { stop: async (id) => void stopped.push(id) },
+    ...UNWATCHED,
   };
 }
 

@@ -10,6 +10,7 @@ import { createJob } from "../../../src/usecases/jobs/create-job.ts";
 import { JobStore } from "../../../src/adapters/dynamodb/job-table.ts";
 import type { Job } from "../../../src/domain/jobs/types.ts";
 import type { PipelineDeps } from "../../../src/usecases/pipeline/pipeline-deps.ts";
+import { UNWATCHED } from "../../support/unwatched.ts";
 import type { FlowState } from "../../../src/domain/pipeline/flow-state.ts";
 import {
   download,
@@ -53,6 +54,7 @@ export async function startHarness(
     events,
     fetch: globalThis.fetch,
     now: () => new Date(),
+    ...UNWATCHED,
     ...depOptions,
   };
   return {
