@@ -2,8 +2,13 @@
 import { STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { serve } from "@hono/node-server";
+import { createAdaptorServer } from "@hono/node-server";
 import type { Hono } from "hono";
+
+/** Longer than any client's idle keep-alive, so the client is always the one that closes. */
+const IDLE_KEEP_ALIVE_MS = 65_000;
+/** Connections waiting to be accepted; the kernel caps it at net.core.somaxconn (4096 here). */
+const ACCEPT_BACKLOG = 4096;
 
 export interface ServeOptions {
   hostname?: string;
@@ -24,21 +29,28 @@ export function serveApp(
   const hostname = options.hostname ?? "127.0.0.1";
   return new Promise((resolve, reject) => {
     // Keeping Node's own Request/Response: the AWS SDK and undici share this process.
-    const server = serve(
-      { fetch: app.fetch, hostname, port: options.port ?? 0, overrideGlobalObjects: false },
-      (info: AddressInfo) => {
-        resolve({
-          url: `http://${hostname}:${info.port}`,
-          port: info.port,
-          close: () =>
-            new Promise<void>((done, fail) => {
-              // Open event streams would hold close() forever.
-              if ("closeAllConnections" in server) server.closeAllConnections();
-              server.close((error) => (error ? fail(error) : done()));
-            }),
-        });
-      },
-    );
+    const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false });
+    // Idle keep-alive connections are closed by the client first (undici's fetch after 4 s): a
+    // server closing one at its own 5 s default can meet a request just sent on it.
+    if ("keepAliveTimeout" in server) {
+      server.keepAliveTimeout = IDLE_KEEP_ALIVE_MS;
+      server.headersTimeout = IDLE_KEEP_ALIVE_MS + 1_000;
+    }
+    // A burst of new connections (a thousand parallel creates) waits in the accept queue while the
+    // loop is busy; past Node's default 511 the kernel resets the overflow (ECONNRESET, unanswered).
+    server.listen({ port: options.port ?? 0, host: hostname, backlog: ACCEPT_BACKLOG }, () => {
+      const info = server.address() as AddressInfo;
+      resolve({
+        url: `http://${hostname}:${info.port}`,
+        port: info.port,
+        close: () =>
+          new Promise<void>((done, fail) => {
+            // Open event streams would hold close() forever.
+            if ("closeAllConnections" in server) server.closeAllConnections();
+            server.close((error) => (error ? fail(error) : done()));
+          }),
+      });
+    });
     server.once("error", reject);
     server.on("clientError", answerClientError);
   });
