@@ -156,6 +156,7 @@ async function watch(
   submitting: () => boolean,
   stack: SoakStack,
   began: number,
+  downMs: () => number = () => 0,
 ): Promise<void> {
   const submittedAt = new Map<string, number>();
   let lastProgress = 0;
@@ -188,7 +189,9 @@ async function watch(
         Date.parse(job?.timings?.deadlineAt ?? "") ||
         (job?.status === "queued" ? lastEnded : (submittedAt.get(id) ?? now)) +
           opts.jobTimeoutS * 1000;
-      return now <= deadline + opts.slackS * 1000;
+      // The time the stack was down (killed, starting again) is not the job's to lose: nothing
+      // could move it then. On a loaded machine a restart takes several seconds.
+      return now <= deadline + opts.slackS * 1000 + downMs();
     });
     if (waiting.length === 0) return;
   }
@@ -199,6 +202,8 @@ interface KillLoop {
   stop(): Promise<void>;
   /** Rejects when the stack could not be started again: the soak cannot go on. */
   failed: Promise<never>;
+  /** How long the stack has been down so far, from each SIGKILL to answering again. */
+  downMs(): number;
 }
 
 /** SIGKILLs and restarts the stack every killEveryS (+-25%, seeded) until stopped. */
@@ -209,6 +214,7 @@ function killLoop(
   log: (line: string) => void,
 ): KillLoop {
   let stopped = false;
+  let down = 0;
   let wake: () => void = () => undefined;
   const loop = (async () => {
     while (!stopped) {
@@ -222,6 +228,7 @@ function killLoop(
       if (stopped) return;
       const t = Date.now();
       await stack.crash?.();
+      down += Date.now() - t;
       log(`soak: SIGKILL #${stack.restarts}, the stack answers again after ${Date.now() - t} ms`);
     }
   })();
@@ -235,6 +242,7 @@ function killLoop(
       await loop.catch(() => undefined);
     },
     failed,
+    downMs: () => down,
   };
 }
 
@@ -383,7 +391,15 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
     });
     try {
       await Promise.race([
-        watch(jobs, client, opts, () => submitting, stack, began),
+        watch(
+          jobs,
+          client,
+          opts,
+          () => submitting,
+          stack,
+          began,
+          () => killing?.downMs() ?? 0,
+        ),
         ...(killing === undefined ? [] : [killing.failed]),
       ]);
     } catch (error) {

@@ -53,7 +53,9 @@ async function allEnded(s: TestStack, key: string, count: number): Promise<any[]
   );
 }
 
-describe("admission control on the local stack", () => {
+// Each test waits on conditions bounded at 120 s (allEnded), after a stack start: its own timeout
+// covers them, so a loaded machine makes it slower, never failed.
+describe("admission control on the local stack", { timeout: 180_000 }, () => {
   it(`a ${JOBS}-prompt drop against an upstream capped at ${CAP}: all succeed, never over the cap, 429s at most 10% of creates with the limit learned`, async () => {
     stack = await startTestStack({}, SIMULATOR);
     const began = Date.now();
