@@ -7,6 +7,11 @@
  * A write whose answer was lost (the connection dropped after it applied) is sent again by the
  * SDK, and a conditional one is then refused by its own first attempt: a store whose caller must
  * tell that apart reads the item back (BatchStore.claimAnnouncement, JobStore's conflicts).
+ *
+ * Not ElectroDB: it adds its own attributes (`__edb_e__`, `__edb_v__`) to every item it writes
+ * and by default passes over items without them, i.e. every item already stored; its key templates
+ * would have to reproduce keys.ts exactly, and each condition here would move into its builder one
+ * for one, so it would add a dependency without removing these lines.
  */
 import {
   BatchGetCommand,
@@ -100,18 +105,18 @@ function keyCondition(query: IndexQuery): { expression: string; values: Item } {
 }
 
 export class Table {
-  readonly name: string;
   readonly #db: DynamoDBDocumentClient;
+  readonly #name: string;
 
   constructor(db: DynamoDBDocumentClient, name: string) {
     this.#db = db;
-    this.name = name;
+    this.#name = name;
   }
 
   async get(pk: string, options: { consistent?: boolean } = {}): Promise<Item | undefined> {
     const answer = await this.#db.send(
       new GetCommand({
-        TableName: this.name,
+        TableName: this.#name,
         Key: { pk },
         ...(options.consistent === true ? { ConsistentRead: true } : {}),
       }),
@@ -131,11 +136,11 @@ export class Table {
       ) {
         const answer: BatchGetCommandOutput = await this.#db.send(
           new BatchGetCommand({
-            RequestItems: { [this.name]: { Keys: keys, ConsistentRead: true } },
+            RequestItems: { [this.#name]: { Keys: keys, ConsistentRead: true } },
           }),
         );
-        items.push(...(answer.Responses?.[this.name] ?? []));
-        keys = answer.UnprocessedKeys?.[this.name]?.Keys;
+        items.push(...(answer.Responses?.[this.#name] ?? []));
+        keys = answer.UnprocessedKeys?.[this.#name]?.Keys;
       }
     }
     return items;
@@ -145,7 +150,7 @@ export class Table {
   async put(item: Item, condition?: string): Promise<void> {
     await this.#db.send(
       new PutCommand({
-        TableName: this.name,
+        TableName: this.#name,
         Item: item,
         ...(condition === undefined ? {} : { ConditionExpression: condition }),
       }),
@@ -190,7 +195,7 @@ export class Table {
   ): Promise<Item | undefined> {
     const answer = await this.#db.send(
       new UpdateCommand({
-        TableName: this.name,
+        TableName: this.#name,
         Key: { pk },
         UpdateExpression: update.update,
         ...(update.condition === undefined ? {} : { ConditionExpression: update.condition }),
@@ -204,7 +209,7 @@ export class Table {
   async delete(pk: string, condition?: string): Promise<void> {
     await this.#db.send(
       new DeleteCommand({
-        TableName: this.name,
+        TableName: this.#name,
         Key: { pk },
         ...(condition === undefined ? {} : { ConditionExpression: condition }),
       }),
@@ -253,7 +258,7 @@ export class Table {
     const key = keyCondition(query);
     const filter = query.filter;
     return {
-      TableName: this.name,
+      TableName: this.#name,
       IndexName: JOBS_LIST_INDEX,
       KeyConditionExpression: key.expression,
       ...expressionMaps(filter?.names, { ...key.values, ...filter?.values }),
