@@ -5,6 +5,7 @@
  * of truth for the result.
  */
 import {
+  API_KEY_KEY_PREFIX,
   KEYS_LIST_PARTITION,
   ADMISSION_KEY,
   QUEUE_KEY_PREFIX,
@@ -16,6 +17,7 @@ import {
   DELIVERY_PARTITION_PREFIX,
   SUBSCRIBER_ID_PREFIX,
   SUBSCRIBERS_PARTITION,
+  GENERATION_STATS_KEY_PREFIX,
 } from "@reelay/core/adapters";
 import { ArnFormat, Stack } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
@@ -26,7 +28,6 @@ import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import {
   BATCH_ID_PREFIX,
-  GENERATION_STATS_KEY_PREFIX,
   JOB_ID_PREFIXES,
   manifestKey,
   DELIVERY_ID_PREFIX,
@@ -89,7 +90,7 @@ const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
   // The keys' budget ledgers, one item per key and period.
   budgets: [`${BUDGET_KEY_PREFIX}*`],
   // Stored API keys (hashed) and their partition of the listing index: a key's webhook secrets.
-  "api-keys": ["apikey#*", KEYS_LIST_PARTITION],
+  "api-keys": [`${API_KEY_KEY_PREFIX}*`, KEYS_LIST_PARTITION],
 };
 
 export function allowTable(

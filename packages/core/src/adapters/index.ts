@@ -3,34 +3,29 @@
  * schema, S3, EventBridge and the JSONL event file, the upstream HTTP client and the guarded
  * fetch. What packages outside core use of them.
  */
-export {
-  ADMISSION_KEY,
-  AdmissionStore,
-  QUEUE_KEY_PREFIX,
-  QUEUE_PARTITION,
-} from "./dynamodb/admission-table.ts";
-export {
-  ApiKeyStore,
-  KEYS_LIST_PARTITION,
-  hashApiKey,
-  type ApiKeyRecord,
-} from "./dynamodb/api-key-table.ts";
-export {
-  BATCHES_DUE_KEY,
-  BATCHES_PARTITION,
-  BatchStore,
-  batchNotFound,
-} from "./dynamodb/batch-table.ts";
-export { BUDGET_KEY_PREFIX, BudgetLedger } from "./dynamodb/budget-ledger.ts";
-export { DELIVERY_PARTITION_PREFIX, DeliveryStore } from "./dynamodb/delivery-table.ts";
+export { AdmissionStore } from "./dynamodb/admission-table.ts";
+export { ApiKeyStore, hashApiKey, type ApiKeyRecord } from "./dynamodb/api-key-table.ts";
+export { BatchStore, batchNotFound } from "./dynamodb/batch-table.ts";
+export { BudgetLedger } from "./dynamodb/budget-ledger.ts";
+export { DeliveryStore } from "./dynamodb/delivery-table.ts";
 export { GenerationStatsStore } from "./dynamodb/generation-stats-table.ts";
 export { JobStore } from "./dynamodb/job-table.ts";
-export { ownWebhooks } from "./dynamodb/own-webhooks.ts";
 export {
+  ADMISSION_KEY,
+  API_KEY_KEY_PREFIX,
+  BATCHES_DUE_KEY,
+  BATCHES_PARTITION,
+  BUDGET_KEY_PREFIX,
+  DELIVERY_PARTITION_PREFIX,
+  GENERATION_STATS_KEY_PREFIX,
+  KEYS_LIST_PARTITION,
+  QUEUE_KEY_PREFIX,
+  QUEUE_PARTITION,
   SUBSCRIBERS_PARTITION,
   SUBSCRIBER_ID_PREFIX,
-  SubscriberStore,
-} from "./dynamodb/subscriber-table.ts";
+} from "./dynamodb/keys.ts";
+export { ownWebhooks } from "./dynamodb/own-webhooks.ts";
+export { SubscriberStore } from "./dynamodb/subscriber-table.ts";
 export {
   JOBS_LIST_INDEX,
   JOBS_TABLE_SCHEMA,

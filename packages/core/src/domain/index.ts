@@ -75,7 +75,6 @@ export {
   TRANSIENT_ERROR_NAME,
   TransientError,
 } from "./pipeline/step-errors.ts";
-export { GENERATION_STATS_KEY_PREFIX } from "./polling/generation-key.ts";
 export {
   LAST_LOOK_MS,
   MAX_DEADLINE_MS,

@@ -1,59 +1,46 @@
 /**
- * Admission's items in the jobs table: one admission item (who holds a slot, the learned limit,
- * the earliest next create, the round-robin cursor) and one queue entry per waiting job. Every
- * change is one conditional single-item write: no transactions, which dynalite lacks.
- *
- *   admission item  pk "admission"        held: {jobId: heldAt}, learned, nextAdmitAt, cursor
- *   queue entry     pk "queue#<jobId>"    gsi1pk "QUEUE", gsi1sk "<lane>#<priority>#<enqueuedAt>#<jobId>"
+ * Admission's items in the jobs table (keys.ts): one admission item (`held`: {jobId: heldAt}, the
+ * learned limit, the earliest next create `nextAdmitAt`, the round-robin `cursor`) and one queue
+ * entry per waiting job. Every change is one conditional single-item write: no transactions, which
+ * dynalite lacks.
  *
  * Entries sort by lane (the API key), then priority, then age, so the head of the lane after the
  * cursor is one Query with Limit 1: that is the round-robin across keys.
  */
 import type { AdmissionStorePort } from "../../usecases/ports.ts";
 import type { QueueEntry, AdmissionState, AcquireResult } from "../../domain/admission/queue.ts";
-import { isConditionFailure } from "./conditions.ts";
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-} from "@aws-sdk/lib-dynamodb";
-import { JOBS_LIST_INDEX } from "./table-schema.ts";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import {
   FIRST_LEARNED,
   type LearnedLimit,
-  PRIORITIES,
   type Priority,
 } from "../../domain/admission/settings.ts";
+import {
+  ADMISSION_KEY,
+  pastEvery,
+  QUEUE_PARTITION,
+  queueEntryKey,
+  queueEntryKeys,
+  queueLaneStart,
+  queueSortKey,
+} from "./keys.ts";
+import { type IndexQuery, Table, type Update } from "./table-ops.ts";
 
-export const ADMISSION_KEY = "admission";
-export const QUEUE_PARTITION = "QUEUE";
-export const QUEUE_KEY_PREFIX = "queue#";
-
-function sortKey(entry: Pick<QueueEntry, "lane" | "priority" | "enqueuedAt" | "jobId">): string {
-  return `${entry.lane}#${PRIORITIES.indexOf(entry.priority)}#${entry.enqueuedAt}#${entry.jobId}`;
-}
+const QUEUE: IndexQuery = { partition: QUEUE_PARTITION };
 
 export class AdmissionStore implements AdmissionStorePort {
-  readonly #db: DynamoDBDocumentClient;
-  readonly #table: string;
+  readonly #table: Table;
   /** The admission item has its holder map: nothing removes it, so once is enough per process. */
   #ensured = false;
   /** The last state this process read, and when (epoch ms). */
   #last: { state: AdmissionState; at: number } | undefined;
 
   constructor(db: DynamoDBDocumentClient, tableName: string) {
-    this.#db = db;
-    this.#table = tableName;
+    this.#table = new Table(db, tableName);
   }
 
   async state(): Promise<AdmissionState> {
-    const answer = await this.#db.send(
-      new GetCommand({ TableName: this.#table, Key: { pk: ADMISSION_KEY }, ConsistentRead: true }),
-    );
-    const item = answer.Item ?? {};
+    const item = (await this.#table.get(ADMISSION_KEY, { consistent: true })) ?? {};
     const state = {
       held: (item.held as Record<string, string> | undefined) ?? {},
       learned: (item.learned as LearnedLimit | undefined) ?? FIRST_LEARNED,
@@ -83,14 +70,10 @@ export class AdmissionStore implements AdmissionStorePort {
   /** The admission item with an empty holder map, so slot writes can address `held.<jobId>`. */
   async ensure(): Promise<void> {
     if (this.#ensured) return;
-    await this.#db.send(
-      new UpdateCommand({
-        TableName: this.#table,
-        Key: { pk: ADMISSION_KEY },
-        UpdateExpression: "SET held = if_not_exists(held, :empty)",
-        ExpressionAttributeValues: { ":empty": {} },
-      }),
-    );
+    await this.#table.update(ADMISSION_KEY, {
+      update: "SET held = if_not_exists(held, :empty)",
+      values: { ":empty": {} },
+    });
     this.#ensured = true;
   }
 
@@ -102,59 +85,40 @@ export class AdmissionStore implements AdmissionStorePort {
     jobId: string,
     opts: { limit: number; now: number; spacingMs: number; lane: string },
   ): Promise<AcquireResult> {
-    try {
-      await this.#db.send(
-        new UpdateCommand({
-          TableName: this.#table,
-          Key: { pk: ADMISSION_KEY },
-          UpdateExpression: "SET held.#job = :at, nextAdmitAt = :next, #cursor = :lane",
-          ConditionExpression:
-            "attribute_not_exists(held.#job) AND size(held) < :limit AND (attribute_not_exists(nextAdmitAt) OR nextAdmitAt <= :now)",
-          ExpressionAttributeNames: { "#job": jobId, "#cursor": "cursor" },
-          ExpressionAttributeValues: {
-            ":at": new Date(opts.now).toISOString(),
-            ":next": opts.now + opts.spacingMs,
-            ":lane": opts.lane,
-            ":limit": opts.limit,
-            ":now": opts.now,
-          },
-        }),
-      );
-      this.#follow((state) => ({
-        ...state,
-        held: { ...state.held, [jobId]: new Date(opts.now).toISOString() },
-        nextAdmitAt: opts.now + opts.spacingMs,
-        cursor: opts.lane,
-      }));
-      return "acquired";
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
+    const acquired = await this.#conditional({
+      update: "SET held.#job = :at, nextAdmitAt = :next, #cursor = :lane",
+      condition:
+        "attribute_not_exists(held.#job) AND size(held) < :limit AND (attribute_not_exists(nextAdmitAt) OR nextAdmitAt <= :now)",
+      names: { "#job": jobId, "#cursor": "cursor" },
+      values: {
+        ":at": new Date(opts.now).toISOString(),
+        ":next": opts.now + opts.spacingMs,
+        ":lane": opts.lane,
+        ":limit": opts.limit,
+        ":now": opts.now,
+      },
+    });
+    if (!acquired) {
       const state = await this.state();
       if (state.held[jobId] !== undefined) return "held_already";
       return state.nextAdmitAt > opts.now ? "too_soon" : "full";
     }
+    this.#follow((state) => ({
+      ...state,
+      held: { ...state.held, [jobId]: new Date(opts.now).toISOString() },
+      nextAdmitAt: opts.now + opts.spacingMs,
+      cursor: opts.lane,
+    }));
+    return "acquired";
   }
 
   /** Frees the job's slot; true when it held one. */
   async release(jobId: string): Promise<boolean> {
-    const answer = await this.#db
-      .send(
-        new UpdateCommand({
-          TableName: this.#table,
-          Key: { pk: ADMISSION_KEY },
-          UpdateExpression: "REMOVE held.#job",
-          ConditionExpression: "attribute_exists(held.#job)",
-          ExpressionAttributeNames: { "#job": jobId },
-          ReturnValues: "NONE",
-        }),
-      )
-      .then(
-        () => true,
-        (error: unknown) => {
-          if (isConditionFailure(error)) return false;
-          throw error;
-        },
-      );
+    const answer = await this.#conditional({
+      update: "REMOVE held.#job",
+      condition: "attribute_exists(held.#job)",
+      names: { "#job": jobId },
+    });
     if (answer)
       this.#follow((state) => {
         const { [jobId]: _freed, ...held } = state.held;
@@ -169,9 +133,9 @@ export class AdmissionStore implements AdmissionStorePort {
    */
   async learn(version: number, next: LearnedLimit): Promise<boolean> {
     const learned = await this.#conditional({
-      UpdateExpression: "SET learned = :next, learnedVersion = :bumped",
-      ConditionExpression: "attribute_not_exists(learnedVersion) OR learnedVersion = :version",
-      ExpressionAttributeValues: { ":next": next, ":version": version, ":bumped": version + 1 },
+      update: "SET learned = :next, learnedVersion = :bumped",
+      condition: "attribute_not_exists(learnedVersion) OR learnedVersion = :version",
+      values: { ":next": next, ":version": version, ":bumped": version + 1 },
     });
     // The kept copy follows this process's own change, and is dropped when another writer's won.
     if (learned)
@@ -183,53 +147,27 @@ export class AdmissionStore implements AdmissionStorePort {
   /** No admission before `until` (epoch ms); a hold only ever moves the next create later. */
   async hold(until: number): Promise<void> {
     await this.#conditional({
-      UpdateExpression: "SET nextAdmitAt = :until",
-      ConditionExpression: "attribute_not_exists(nextAdmitAt) OR nextAdmitAt < :until",
-      ExpressionAttributeValues: { ":until": until },
+      update: "SET nextAdmitAt = :until",
+      condition: "attribute_not_exists(nextAdmitAt) OR nextAdmitAt < :until",
+      values: { ":until": until },
     });
   }
 
-  async #conditional(update: {
-    UpdateExpression: string;
-    ConditionExpression: string;
-    ExpressionAttributeValues: Record<string, unknown>;
-  }): Promise<boolean> {
-    try {
-      await this.#db.send(
-        new UpdateCommand({ TableName: this.#table, Key: { pk: ADMISSION_KEY }, ...update }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+  #conditional(update: Update): Promise<boolean> {
+    return this.#table.conditionalUpdate(ADMISSION_KEY, update);
   }
 
   async enqueue(entry: QueueEntry): Promise<void> {
-    await this.#db.send(
-      new PutCommand({
-        TableName: this.#table,
-        Item: {
-          ...entry,
-          pk: `${QUEUE_KEY_PREFIX}${entry.jobId}`,
-          gsi1pk: QUEUE_PARTITION,
-          gsi1sk: sortKey(entry),
-        },
-      }),
-    );
+    await this.#table.put({ ...entry, ...queueEntryKeys(entry) });
   }
 
   async dequeue(jobId: string): Promise<void> {
-    await this.#db.send(
-      new DeleteCommand({ TableName: this.#table, Key: { pk: `${QUEUE_KEY_PREFIX}${jobId}` } }),
-    );
+    await this.#table.delete(queueEntryKey(jobId));
   }
 
   async entry(jobId: string): Promise<QueueEntry | undefined> {
-    const answer = await this.#db.send(
-      new GetCommand({ TableName: this.#table, Key: { pk: `${QUEUE_KEY_PREFIX}${jobId}` } }),
-    );
-    return answer.Item === undefined ? undefined : toEntry(answer.Item);
+    const item = await this.#table.get(queueEntryKey(jobId));
+    return item === undefined ? undefined : toEntry(item);
   }
 
   /**
@@ -242,8 +180,8 @@ export class AdmissionStore implements AdmissionStorePort {
     pending: ReadonlySet<string> = new Set(),
   ): Promise<QueueEntry | undefined> {
     const head = await this.#first(undefined, pending);
-    if (head === undefined || cursor === "" || sortKey(head) > `${cursor}#~`) return head;
-    return (await this.#first(`${cursor}#~`, pending)) ?? head;
+    if (head === undefined || cursor === "" || queueSortKey(head) > pastEvery(cursor)) return head;
+    return (await this.#first(pastEvery(cursor), pending)) ?? head;
   }
 
   /** The first entry after `after` not in `pending`: a page one longer than `pending` holds one. */
@@ -251,69 +189,30 @@ export class AdmissionStore implements AdmissionStorePort {
     after: string | undefined,
     pending: ReadonlySet<string>,
   ): Promise<QueueEntry | undefined> {
-    const answer = await this.#db.send(
-      new QueryCommand({
-        TableName: this.#table,
-        IndexName: JOBS_LIST_INDEX,
-        KeyConditionExpression:
-          after === undefined ? "gsi1pk = :p" : "gsi1pk = :p AND gsi1sk > :after",
-        ExpressionAttributeValues: { ":p": QUEUE_PARTITION, ...(after ? { ":after": after } : {}) },
-        Limit: pending.size + 1,
-      }),
-    );
-    const item = (answer.Items ?? []).find((i) => !pending.has(i.jobId as string));
+    const { items } = await this.#table.queryPage({
+      ...QUEUE,
+      ...(after ? { range: { op: ">", value: after } } : {}),
+      pageSize: pending.size + 1,
+    });
+    const item = items.find((i) => !pending.has(i.jobId as string));
     return item === undefined ? undefined : toEntry(item);
   }
 
   /** How many entries of the same lane come before this one (approximate under concurrent change). */
   async ahead(entry: QueueEntry): Promise<number> {
-    return this.#count("gsi1pk = :p AND gsi1sk BETWEEN :from AND :to", {
-      ":from": `${entry.lane}#`,
-      ":to": sortKey(entry),
-    }).then((count) => Math.max(0, count - 1));
+    const range = { between: [queueLaneStart(entry.lane), queueSortKey(entry)] } as const;
+    const count = await this.#table.count({ ...QUEUE, range });
+    return Math.max(0, count - 1);
   }
 
   /** How many jobs wait in the queue. */
   async queued(): Promise<number> {
-    return this.#count("gsi1pk = :p", {});
+    return this.#table.count(QUEUE);
   }
 
   /** Every waiting entry, oldest lane order; for the sweep and the metrics. */
   async *entries(): AsyncGenerator<QueueEntry> {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const answer = await this.#db.send(
-        new QueryCommand({
-          TableName: this.#table,
-          IndexName: JOBS_LIST_INDEX,
-          KeyConditionExpression: "gsi1pk = :p",
-          ExpressionAttributeValues: { ":p": QUEUE_PARTITION },
-          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
-        }),
-      );
-      for (const item of answer.Items ?? []) yield toEntry(item);
-      start = answer.LastEvaluatedKey;
-    } while (start !== undefined);
-  }
-
-  async #count(condition: string, values: Record<string, unknown>): Promise<number> {
-    let count = 0;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const answer = await this.#db.send(
-        new QueryCommand({
-          TableName: this.#table,
-          IndexName: JOBS_LIST_INDEX,
-          KeyConditionExpression: condition,
-          ExpressionAttributeValues: { ":p": QUEUE_PARTITION, ...values },
-          Select: "COUNT",
-          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
-        }),
-      );
-      count += answer.Count ?? 0;
-      start = answer.LastEvaluatedKey;
-    } while (start !== undefined);
-    return count;
+    for await (const item of this.#table.queryAll(QUEUE)) yield toEntry(item);
   }
 }
 

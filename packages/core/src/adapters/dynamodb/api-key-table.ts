@@ -1,21 +1,16 @@
 /**
- * API keys in the jobs table, stored hashed: an item's key is `apikey#<sha256 of the key>`, so the
- * key itself is never written anywhere and a bearer token is checked with one GetItem. Keys share
- * the listing index under their own partition ("APIKEY"), which the job listing never reads.
+ * API keys in the jobs table, stored hashed: an item's key is built from the key's sha256 (keys.ts),
+ * so the key itself is never written anywhere and a bearer token is checked with one GetItem. Keys
+ * share the listing index under their own partition, which the job listing never reads.
  */
 import { idPattern } from "../../domain/ids.ts";
 import { createHash, randomBytes } from "node:crypto";
-import {
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ulid } from "ulid";
 import { ReelayError, shownInput } from "../../domain/errors.ts";
-import { JOBS_LIST_INDEX } from "./table-schema.ts";
 import type { Budget } from "../../domain/money/budget-schema.ts";
+import { apiKeyKey, apiKeyKeys, KEYS_LIST_PARTITION } from "./keys.ts";
+import { Table } from "./table-ops.ts";
 import {
   liveSecrets,
   newWebhookSecret,
@@ -23,7 +18,6 @@ import {
   type StoredSecret,
 } from "../../domain/webhooks/managed-subscriber.ts";
 
-export const KEYS_LIST_PARTITION = "APIKEY";
 const KEY_PREFIX = "rk_";
 const KEY_ID = idPattern(["key"]);
 /** Admission reads a key's budget for each queued job; the listing it reads is kept this long. */
@@ -73,14 +67,12 @@ function keyNotFound(id: string): ReelayError {
 }
 
 export class ApiKeyStore {
-  readonly #db: DynamoDBDocumentClient;
-  readonly #tableName: string;
+  readonly #table: Table;
   readonly #now: () => Date;
   #listing: { at: number; records: Promise<ApiKeyRecord[]> } | undefined;
 
   constructor(db: DynamoDBDocumentClient, tableName: string, options: { now?: () => Date } = {}) {
-    this.#db = db;
-    this.#tableName = tableName;
+    this.#table = new Table(db, tableName);
     this.#now = options.now ?? (() => new Date());
   }
 
@@ -94,18 +86,13 @@ export class ApiKeyStore {
       createdAt: this.#now().toISOString(),
       ...(budget === undefined ? {} : { budget }),
     };
-    await this.#db.send(
-      new PutCommand({
-        TableName: this.#tableName,
-        Item: {
-          pk: `apikey#${hashApiKey(key)}`,
-          gsi1pk: KEYS_LIST_PARTITION,
-          gsi1sk: `${record.createdAt}#${record.id}`,
-          ...record,
-          webhookSecrets: [{ secret: webhookSecret }] satisfies StoredSecret[],
-        },
-        ConditionExpression: "attribute_not_exists(pk)",
-      }),
+    await this.#table.put(
+      {
+        ...apiKeyKeys(hashApiKey(key), record),
+        ...record,
+        webhookSecrets: [{ secret: webhookSecret }] satisfies StoredSecret[],
+      },
+      "attribute_not_exists(pk)",
     );
     return { record, key, webhookSecret };
   }
@@ -118,15 +105,11 @@ export class ApiKeyStore {
     const item = await this.#itemOf(id);
     const current = (item.webhookSecrets as StoredSecret[] | undefined) ?? [];
     const { secret, secrets } = rotatedSecrets(current, this.#now());
-    await this.#db.send(
-      new UpdateCommand({
-        TableName: this.#tableName,
-        Key: { pk: item.pk as string },
-        UpdateExpression: "SET webhookSecrets = :s",
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeValues: { ":s": secrets },
-      }),
-    );
+    await this.#table.update(item.pk as string, {
+      update: "SET webhookSecrets = :s",
+      condition: "attribute_exists(pk)",
+      values: { ":s": secrets },
+    });
     return secret;
   }
 
@@ -139,15 +122,9 @@ export class ApiKeyStore {
 
   /** The live key's record, or undefined for an unknown or revoked key. */
   async verify(key: string): Promise<ApiKeyRecord | undefined> {
-    const answer = await this.#db.send(
-      new GetCommand({
-        TableName: this.#tableName,
-        Key: { pk: `apikey#${hashApiKey(key)}` },
-        ConsistentRead: true,
-      }),
-    );
-    if (answer.Item === undefined || answer.Item.revokedAt !== undefined) return undefined;
-    return toRecord(answer.Item);
+    const item = await this.#table.get(apiKeyKey(hashApiKey(key)), { consistent: true });
+    if (item === undefined || item.revokedAt !== undefined) return undefined;
+    return toRecord(item);
   }
 
   /** Every key, revoked ones included, newest first (a handful per deployment, so no pages). */
@@ -157,21 +134,8 @@ export class ApiKeyStore {
 
   async #items(): Promise<Record<string, unknown>[]> {
     const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const answer = await this.#db.send(
-        new QueryCommand({
-          TableName: this.#tableName,
-          IndexName: JOBS_LIST_INDEX,
-          KeyConditionExpression: "gsi1pk = :p",
-          ExpressionAttributeValues: { ":p": KEYS_LIST_PARTITION },
-          ScanIndexForward: false,
-          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
-        }),
-      );
-      items.push(...(answer.Items ?? []));
-      start = answer.LastEvaluatedKey;
-    } while (start !== undefined);
+    const query = { partition: KEYS_LIST_PARTITION, descending: true };
+    for await (const item of this.#table.queryAll(query)) items.push(item);
     return items;
   }
 
@@ -200,34 +164,24 @@ export class ApiKeyStore {
    */
   async setBudget(id: string, budget: Budget | undefined): Promise<ApiKeyRecord> {
     const item = await this.#itemOf(id);
-    const answer = await this.#db.send(
-      new UpdateCommand({
-        TableName: this.#tableName,
-        Key: { pk: item.pk as string },
-        ConditionExpression: "attribute_exists(pk)",
-        ...(budget === undefined
-          ? { UpdateExpression: "REMOVE budget" }
-          : { UpdateExpression: "SET budget = :b", ExpressionAttributeValues: { ":b": budget } }),
-        ReturnValues: "ALL_NEW",
-      }),
-    );
+    const updated = await this.#table.updateReturning(item.pk as string, {
+      condition: "attribute_exists(pk)",
+      ...(budget === undefined
+        ? { update: "REMOVE budget" }
+        : { update: "SET budget = :b", values: { ":b": budget } }),
+    });
     this.#listing = undefined;
-    return toRecord(answer.Attributes ?? item);
+    return toRecord(updated);
   }
 
   /** Marks the key revoked (kept for the audit trail); revoking twice keeps the first time. */
   async revoke(id: string): Promise<ApiKeyRecord> {
     const item = await this.#itemOf(id);
     if (item.revokedAt !== undefined) return toRecord(item);
-    const answer = await this.#db.send(
-      new UpdateCommand({
-        TableName: this.#tableName,
-        Key: { pk: item.pk as string },
-        UpdateExpression: "SET revokedAt = if_not_exists(revokedAt, :t)",
-        ExpressionAttributeValues: { ":t": this.#now().toISOString() },
-        ReturnValues: "ALL_NEW",
-      }),
-    );
-    return toRecord(answer.Attributes ?? item);
+    const updated = await this.#table.updateReturning(item.pk as string, {
+      update: "SET revokedAt = if_not_exists(revokedAt, :t)",
+      values: { ":t": this.#now().toISOString() },
+    });
+    return toRecord(updated);
   }
 }

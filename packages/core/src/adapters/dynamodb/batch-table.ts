@@ -1,26 +1,22 @@
 /**
- * Batches in the jobs table, each change one conditional single-item write:
- *
- *   batch record   pk "bat_<id>"              gsi1pk "BATCH", gsi1sk "<createdAt>#<id>" (newest first)
- *   its lines      pk "bat_<id>#lines#<n>"    up to LINES_PER_ITEM lines: line -> job id, or the errors
- *   due batches    pk "batches-due"           a set of batch ids whose jobs have all ended, for the dispatcher
+ * Batches in the jobs table (keys.ts), each change one conditional single-item write: the batch
+ * record (listed newest first), its lines (up to LINES_PER_ITEM an item: line -> job id, or the
+ * errors), and the due set (the ids of batches whose jobs have all ended, for the dispatcher).
  */
 import type { BatchStorePort } from "../../usecases/ports.ts";
-import { isConditionFailure } from "./conditions.ts";
 import { idPattern } from "../../domain/ids.ts";
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-} from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ReelayError, shownInput } from "../../domain/errors.ts";
-import { JOBS_LIST_INDEX } from "./table-schema.ts";
 import type { Batch, BatchLine } from "../../domain/batches/types.ts";
+import {
+  BATCHES_DUE_KEY,
+  BATCHES_PARTITION,
+  batchKeys,
+  batchLinesKey,
+  withoutKeys,
+} from "./keys.ts";
+import { Table } from "./table-ops.ts";
 
-export const BATCHES_PARTITION = "BATCH";
-export const BATCHES_DUE_KEY = "batches-due";
 const LINES_PER_ITEM = 500;
 /** A rejected line keeps its first few issues; the rejected file of a drop has them all. */
 const ISSUES_KEPT = 5;
@@ -39,17 +35,14 @@ export function batchNotFound(id: string): ReelayError {
 }
 
 function fromItem(item: Record<string, unknown>): Batch {
-  const { pk: _pk, gsi1pk: _p, gsi1sk: _s, ...batch } = item;
-  return batch as unknown as Batch;
+  return withoutKeys(item) as unknown as Batch;
 }
 
 export class BatchStore implements BatchStorePort {
-  readonly #db: DynamoDBDocumentClient;
-  readonly #table: string;
+  readonly #table: Table;
 
   constructor(db: DynamoDBDocumentClient, tableName: string) {
-    this.#db = db;
-    this.#table = tableName;
+    this.#table = new Table(db, tableName);
   }
 
   /** Records the batch and its lines; the same batch made again (a repeated drop) finds the first. */
@@ -59,39 +52,18 @@ export class BatchStore implements BatchStorePort {
         ...line,
         ...(line.errors === undefined ? {} : { errors: line.errors.slice(0, ISSUES_KEPT) }),
       }));
-      await this.#db.send(
-        new PutCommand({
-          TableName: this.#table,
-          Item: { pk: `${batch.id}#lines#${n}`, lines: chunk },
-        }),
-      );
+      await this.#table.put({ pk: batchLinesKey(batch.id, n), lines: chunk });
     }
-    try {
-      await this.#db.send(
-        new PutCommand({
-          TableName: this.#table,
-          Item: {
-            ...batch,
-            pk: batch.id,
-            gsi1pk: BATCHES_PARTITION,
-            gsi1sk: `${batch.createdAt}#${batch.id}`,
-          },
-          ConditionExpression: "attribute_not_exists(pk)",
-        }),
-      );
+    const item = { ...batch, ...batchKeys(batch) };
+    if (await this.#table.conditionalPut(item, "attribute_not_exists(pk)"))
       return { batch, created: true };
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      return { batch: await this.require(batch.id), created: false };
-    }
+    return { batch: await this.require(batch.id), created: false };
   }
 
   async get(id: string): Promise<Batch | undefined> {
     if (!isBatchId(id)) return undefined;
-    const answer = await this.#db.send(
-      new GetCommand({ TableName: this.#table, Key: { pk: id }, ConsistentRead: true }),
-    );
-    return answer.Item === undefined ? undefined : fromItem(answer.Item);
+    const item = await this.#table.get(id, { consistent: true });
+    return item === undefined ? undefined : fromItem(item);
   }
 
   async require(id: string): Promise<Batch> {
@@ -104,10 +76,8 @@ export class BatchStore implements BatchStorePort {
   async lines(batch: Pick<Batch, "id" | "total">): Promise<BatchLine[]> {
     const lines: BatchLine[] = [];
     for (let n = 0; n * LINES_PER_ITEM < batch.total; n++) {
-      const answer = await this.#db.send(
-        new GetCommand({ TableName: this.#table, Key: { pk: `${batch.id}#lines#${n}` } }),
-      );
-      lines.push(...((answer.Item?.lines as BatchLine[] | undefined) ?? []));
+      const item = await this.#table.get(batchLinesKey(batch.id, n));
+      lines.push(...((item?.lines as BatchLine[] | undefined) ?? []));
     }
     return lines;
   }
@@ -115,26 +85,17 @@ export class BatchStore implements BatchStorePort {
   /** Newest first; `apiKeyId` keeps one caller's batches. */
   async list(opts: { limit: number; apiKeyId?: string }): Promise<Batch[]> {
     const batches: Batch[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const answer = await this.#db.send(
-        new QueryCommand({
-          TableName: this.#table,
-          IndexName: JOBS_LIST_INDEX,
-          KeyConditionExpression: "gsi1pk = :p",
-          ExpressionAttributeValues: { ":p": BATCHES_PARTITION },
-          ScanIndexForward: false,
-          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
-        }),
-      );
-      for (const item of answer.Items ?? []) {
-        const batch = fromItem(item);
-        if (opts.apiKeyId === undefined || batch.source.apiKeyId === opts.apiKeyId)
-          batches.push(batch);
-      }
-      start = answer.LastEvaluatedKey;
-    } while (start !== undefined && batches.length < opts.limit);
-    return batches.slice(0, opts.limit);
+    if (opts.limit <= 0) return batches;
+    for await (const item of this.#table.queryAll({
+      partition: BATCHES_PARTITION,
+      descending: true,
+    })) {
+      const batch = fromItem(item);
+      if (opts.apiKeyId !== undefined && batch.source.apiKeyId !== opts.apiKeyId) continue;
+      batches.push(batch);
+      if (batches.length >= opts.limit) break;
+    }
+    return batches;
   }
 
   /** Batches not announced yet (a crash may leave one finished but unannounced), for the sweep. */
@@ -146,17 +107,12 @@ export class BatchStore implements BatchStorePort {
 
   /** One more of the batch's jobs ended; the batch as it now stands. */
   async jobEnded(id: string, at: string): Promise<Batch> {
-    const answer = await this.#db.send(
-      new UpdateCommand({
-        TableName: this.#table,
-        Key: { pk: id },
-        UpdateExpression: "ADD ended :one SET updatedAt = :at",
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeValues: { ":one": 1, ":at": at },
-        ReturnValues: "ALL_NEW",
-      }),
-    );
-    return fromItem(answer.Attributes ?? {});
+    const item = await this.#table.updateReturning(id, {
+      update: "ADD ended :one SET updatedAt = :at",
+      condition: "attribute_exists(pk)",
+      values: { ":one": 1, ":at": at },
+    });
+    return fromItem(item);
   }
 
   /** Sets `field` (finishedAt, announcedAt, cancelledAt) once; false when it was set already. */
@@ -166,25 +122,12 @@ export class BatchStore implements BatchStorePort {
     at: string,
     extra: Partial<Pick<Batch, "ended">> = {},
   ): Promise<boolean> {
-    try {
-      await this.#db.send(
-        new UpdateCommand({
-          TableName: this.#table,
-          Key: { pk: id },
-          UpdateExpression: `SET #f = :at, updatedAt = :at${extra.ended === undefined ? "" : ", ended = :ended"}`,
-          ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(#f)",
-          ExpressionAttributeNames: { "#f": field },
-          ExpressionAttributeValues: {
-            ":at": at,
-            ...(extra.ended === undefined ? {} : { ":ended": extra.ended }),
-          },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return this.#table.conditionalUpdate(id, {
+      update: `SET #f = :at, updatedAt = :at${extra.ended === undefined ? "" : ", ended = :ended"}`,
+      condition: "attribute_exists(pk) AND attribute_not_exists(#f)",
+      names: { "#f": field },
+      values: { ":at": at, ...(extra.ended === undefined ? {} : { ":ended": extra.ended }) },
+    });
   }
 
   /**
@@ -194,58 +137,34 @@ export class BatchStore implements BatchStorePort {
    * was lost and retried (refused by its own claim) is still recognised as the caller's.
    */
   async claimAnnouncement(id: string, claim: string, staleBefore: string): Promise<boolean> {
-    try {
-      await this.#db.send(
-        new UpdateCommand({
-          TableName: this.#table,
-          Key: { pk: id },
-          UpdateExpression: "SET announcingAt = :claim",
-          ConditionExpression:
-            "attribute_exists(pk) AND attribute_not_exists(announcedAt) AND (attribute_not_exists(announcingAt) OR announcingAt < :stale)",
-          ExpressionAttributeValues: { ":claim": claim, ":stale": staleBefore },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const answer = await this.#db.send(
-        new GetCommand({ TableName: this.#table, Key: { pk: id }, ConsistentRead: true }),
-      );
-      return answer.Item?.announcingAt === claim && answer.Item.announcedAt === undefined;
-    }
+    const claimed = await this.#table.conditionalUpdate(id, {
+      update: "SET announcingAt = :claim",
+      condition:
+        "attribute_exists(pk) AND attribute_not_exists(announcedAt) AND (attribute_not_exists(announcingAt) OR announcingAt < :stale)",
+      values: { ":claim": claim, ":stale": staleBefore },
+    });
+    if (claimed) return true;
+    const item = await this.#table.get(id, { consistent: true });
+    return item?.announcingAt === claim && item.announcedAt === undefined;
   }
 
   /** Marks the batch due for completion (every job ended), for the dispatcher's next run. */
   async markDue(id: string): Promise<void> {
-    await this.#db.send(
-      new UpdateCommand({
-        TableName: this.#table,
-        Key: { pk: BATCHES_DUE_KEY },
-        UpdateExpression: "ADD ids :id",
-        ExpressionAttributeValues: { ":id": new Set([id]) },
-      }),
-    );
+    await this.#table.update(BATCHES_DUE_KEY, {
+      update: "ADD ids :id",
+      values: { ":id": new Set([id]) },
+    });
   }
 
   async due(): Promise<string[]> {
-    const answer = await this.#db.send(
-      new GetCommand({
-        TableName: this.#table,
-        Key: { pk: BATCHES_DUE_KEY },
-        ConsistentRead: true,
-      }),
-    );
-    return [...((answer.Item?.ids as Set<string> | undefined) ?? [])];
+    const item = await this.#table.get(BATCHES_DUE_KEY, { consistent: true });
+    return [...((item?.ids as Set<string> | undefined) ?? [])];
   }
 
   async clearDue(id: string): Promise<void> {
-    await this.#db.send(
-      new UpdateCommand({
-        TableName: this.#table,
-        Key: { pk: BATCHES_DUE_KEY },
-        UpdateExpression: "DELETE ids :id",
-        ExpressionAttributeValues: { ":id": new Set([id]) },
-      }),
-    );
+    await this.#table.update(BATCHES_DUE_KEY, {
+      update: "DELETE ids :id",
+      values: { ":id": new Set([id]) },
+    });
   }
 }

@@ -8,8 +8,7 @@
  */
 import type { BudgetLedgerPort } from "../../usecases/ports.ts";
 import type { BudgetClaim } from "../../domain/money/budget-schema.ts";
-import { isConditionFailure } from "./conditions.ts";
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { isReelayError, ReelayError } from "../../domain/errors.ts";
 import type { Metrics } from "../../usecases/ports.ts";
 import type { Budget } from "../../domain/money/budget-schema.ts";
@@ -17,10 +16,10 @@ import type { Job } from "../../domain/jobs/types.ts";
 import { chargedOf, costMicrosOf } from "../../domain/money/charge.ts";
 import type { Estimate, Reservation } from "../../domain/money/types.ts";
 import { fromMicros } from "../../domain/money/prices.ts";
+import { budgetLedgerKey } from "./keys.ts";
+import { Table } from "./table-ops.ts";
 
 const MICROS = 1_000_000;
-/** Every ledger item starts with this (`budget#<owner>#<period>`). */
-export const BUDGET_KEY_PREFIX = "budget#";
 /** The owner of the deployment's own budget (REELAY_BUDGET), beside the keys' ids. */
 const DEPLOYMENT_OWNER = "deployment";
 
@@ -44,18 +43,16 @@ export interface BudgetLedgerOptions {
 }
 
 export class BudgetLedger implements BudgetLedgerPort {
-  readonly #db: DynamoDBDocumentClient;
-  readonly #table: string;
+  readonly #table: Table;
   readonly #options: BudgetLedgerOptions;
 
   constructor(db: DynamoDBDocumentClient, tableName: string, options: BudgetLedgerOptions = {}) {
-    this.#db = db;
-    this.#table = tableName;
+    this.#table = new Table(db, tableName);
     this.#options = options;
   }
 
   static ledgerOf(owner: string, budget: Budget, now: Date): string {
-    return `${BUDGET_KEY_PREFIX}${owner}#${periodOf(budget.period, now)}`;
+    return budgetLedgerKey(owner, periodOf(budget.period, now));
   }
 
   get deployment(): Budget | undefined {
@@ -108,21 +105,13 @@ export class BudgetLedger implements BudgetLedgerPort {
     const micros = amountOf(budget, estimate);
     const limit = Math.round(budget.amount * MICROS);
     if (micros > limit) throw await this.#refusal(ledger, claim, micros);
-    try {
-      await this.#db.send(
-        new UpdateCommand({
-          TableName: this.#table,
-          Key: { pk: ledger },
-          UpdateExpression: "ADD reserved :amount",
-          ConditionExpression: "attribute_not_exists(reserved) OR reserved <= :max",
-          ExpressionAttributeValues: { ":amount": micros, ":max": limit - micros },
-        }),
-      );
-      return { ledger, micros, unit: budget.unit };
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      throw await this.#refusal(ledger, claim, micros);
-    }
+    const reserved = await this.#table.conditionalUpdate(ledger, {
+      update: "ADD reserved :amount",
+      condition: "attribute_not_exists(reserved) OR reserved <= :max",
+      values: { ":amount": micros, ":max": limit - micros },
+    });
+    if (!reserved) throw await this.#refusal(ledger, claim, micros);
+    return { ledger, micros, unit: budget.unit };
   }
 
   async #refusal(ledger: string, claim: BudgetClaim, micros: number): Promise<ReelayError> {
@@ -149,10 +138,8 @@ export class BudgetLedger implements BudgetLedgerPort {
 
   /** What the ledger holds: settled spend plus open reservations, in millionths. */
   async used(ledger: string): Promise<number> {
-    const answer = await this.#db.send(
-      new GetCommand({ TableName: this.#table, Key: { pk: ledger }, ConsistentRead: true }),
-    );
-    return Number(answer.Item?.reserved ?? 0);
+    const item = await this.#table.get(ledger, { consistent: true });
+    return Number(item?.reserved ?? 0);
   }
 
   /** Gives reservations back whole (the job was never made). */
@@ -180,13 +167,9 @@ export class BudgetLedger implements BudgetLedgerPort {
 
   async #adjust(ledger: string, delta: number): Promise<void> {
     if (delta === 0) return;
-    await this.#db.send(
-      new UpdateCommand({
-        TableName: this.#table,
-        Key: { pk: ledger },
-        UpdateExpression: "ADD reserved :delta",
-        ExpressionAttributeValues: { ":delta": delta },
-      }),
-    );
+    await this.#table.update(ledger, {
+      update: "ADD reserved :delta",
+      values: { ":delta": delta },
+    });
   }
 }

@@ -1,10 +1,8 @@
 /**
  * Webhook deliveries in the jobs table: one item per (event, subscriber), kept until it is
  * delivered or dead, with every attempt it took. The sweep finds what is due through the listing
- * index, so no timer or process has to remember anything:
- *
- *   delivery        pk "dlv_<id>"   gsi1pk "WEBHOOK#pending"            gsi1sk "<nextAttemptAt>#<id>"
- *                                   gsi1pk "WEBHOOK#delivered" | "#dead" gsi1sk "<updatedAt>#<id>"
+ * index (one partition per status, pending ones by their next attempt; keys.ts), so no timer or
+ * process has to remember anything.
  *
  * A sweep claims a due delivery with a conditional write that moves its next attempt a lease
  * into the future and stamps a token; the attempt is recorded only under that token. Two sweeps
@@ -23,89 +21,50 @@ import {
   DELIVERY_STATUSES,
 } from "../../domain/webhooks/delivery.ts";
 import { randomUUID } from "node:crypto";
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ReelayError } from "../../domain/errors.ts";
-import { JOBS_LIST_INDEX } from "./table-schema.ts";
 import { noMetrics } from "../../usecases/metrics/record-metrics.ts";
 import type { Metrics } from "../../usecases/ports.ts";
-import { isConditionFailure } from "./conditions.ts";
-import { partitionItems } from "./partition.ts";
-/** Partitions of the listing index that hold deliveries, one per status (the stack grants them). */
-export const DELIVERY_PARTITION_PREFIX = "WEBHOOK#";
+import { deliveryKeys, deliveryPartition, pastEvery, withoutKeys } from "./keys.ts";
+import { type IndexQuery, Table } from "./table-ops.ts";
 
-function keysOf(delivery: Pick<Delivery, "id" | "status" | "nextAttemptAt" | "updatedAt">) {
-  const at =
-    delivery.status === "pending" ? (delivery.nextAttemptAt as string) : delivery.updatedAt;
-  return {
-    pk: delivery.id,
-    gsi1pk: `${DELIVERY_PARTITION_PREFIX}${delivery.status}`,
-    gsi1sk: `${at}#${delivery.id}`,
-  };
-}
+/** Marks a delivery's item: `get` answers undefined for an item of another kind (ids come from URLs). */
+const ITEM_TYPE = "webhook-delivery";
 
 function toDelivery(item: Record<string, unknown>): Delivery {
-  const { pk: _pk, gsi1pk: _p, gsi1sk: _s, lease: _l, type: _t, ...delivery } = item;
-  return delivery as unknown as Delivery;
+  return withoutKeys(item, "lease", "type") as unknown as Delivery;
 }
 
 export class DeliveryStore implements DeliveryStorePort {
-  readonly #db: DynamoDBDocumentClient;
-  readonly #table: string;
+  readonly #table: Table;
   readonly #metrics: Metrics;
 
   /** `metrics` counts each attempt recorded here (the sender's store; the API's records none). */
   constructor(db: DynamoDBDocumentClient, tableName: string, options: { metrics?: Metrics } = {}) {
-    this.#db = db;
-    this.#table = tableName;
+    this.#table = new Table(db, tableName);
     this.#metrics = options.metrics ?? noMetrics;
   }
 
   /** Writes a new delivery; false when one with its id exists (an event enqueued twice). */
-  async add(delivery: Delivery): Promise<boolean> {
-    try {
-      await this.#db.send(
-        new PutCommand({
-          TableName: this.#table,
-          Item: { ...delivery, ...keysOf(delivery), type: "webhook-delivery" },
-          ConditionExpression: "attribute_not_exists(pk)",
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+  add(delivery: Delivery): Promise<boolean> {
+    const item = { ...delivery, ...deliveryKeys(delivery), type: ITEM_TYPE };
+    return this.#table.conditionalPut(item, "attribute_not_exists(pk)");
   }
 
   async get(id: string): Promise<Delivery | undefined> {
-    const answer = await this.#db.send(new GetCommand({ TableName: this.#table, Key: { pk: id } }));
-    const item = answer.Item;
-    return item === undefined || item.type !== "webhook-delivery" ? undefined : toDelivery(item);
+    const item = await this.#table.get(id);
+    return item === undefined || item.type !== ITEM_TYPE ? undefined : toDelivery(item);
   }
 
   /** Pending deliveries whose next attempt is at or before `now`, soonest first. */
   async due(now: Date, limit: number): Promise<Delivery[]> {
-    const answer = await this.#db.send(
-      new QueryCommand({
-        TableName: this.#table,
-        IndexName: JOBS_LIST_INDEX,
-        KeyConditionExpression: "gsi1pk = :p AND gsi1sk <= :t",
-        ExpressionAttributeValues: {
-          ":p": `${DELIVERY_PARTITION_PREFIX}pending`,
-          // "~" sorts after every id character: every entry of that instant is included.
-          ":t": `${now.toISOString()}#~`,
-        },
-        Limit: limit,
-      }),
-    );
-    return (answer.Items ?? []).map(toDelivery);
+    const { items } = await this.#table.queryPage({
+      partition: deliveryPartition("pending"),
+      // Every entry of that instant is included, whatever its id.
+      range: { op: "<=", value: pastEvery(now.toISOString()) },
+      pageSize: limit,
+    });
+    return items.map(toDelivery);
   }
 
   /**
@@ -115,28 +74,19 @@ export class DeliveryStore implements DeliveryStorePort {
   async claim(delivery: Delivery, leaseUntil: Date): Promise<ClaimedDelivery | undefined> {
     const lease = randomUUID();
     const claimed = { ...delivery, nextAttemptAt: leaseUntil.toISOString() };
-    try {
-      await this.#db.send(
-        new UpdateCommand({
-          TableName: this.#table,
-          Key: { pk: delivery.id },
-          UpdateExpression: "SET nextAttemptAt = :next, gsi1sk = :sk, lease = :lease",
-          ConditionExpression: "#status = :pending AND nextAttemptAt = :seen",
-          ExpressionAttributeNames: { "#status": "status" },
-          ExpressionAttributeValues: {
-            ":next": claimed.nextAttemptAt,
-            ":sk": keysOf(claimed).gsi1sk,
-            ":lease": lease,
-            ":pending": "pending",
-            ":seen": delivery.nextAttemptAt ?? "",
-          },
-        }),
-      );
-      return { ...claimed, lease };
-    } catch (error) {
-      if (isConditionFailure(error)) return undefined;
-      throw error;
-    }
+    const taken = await this.#table.conditionalUpdate(delivery.id, {
+      update: "SET nextAttemptAt = :next, gsi1sk = :sk, lease = :lease",
+      condition: "#status = :pending AND nextAttemptAt = :seen",
+      names: { "#status": "status" },
+      values: {
+        ":next": claimed.nextAttemptAt,
+        ":sk": deliveryKeys(claimed).gsi1sk,
+        ":lease": lease,
+        ":pending": "pending",
+        ":seen": delivery.nextAttemptAt ?? "",
+      },
+    });
+    return taken ? { ...claimed, lease } : undefined;
   }
 
   /**
@@ -150,37 +100,28 @@ export class DeliveryStore implements DeliveryStorePort {
   ): Promise<boolean> {
     const updatedAt = attempt.at;
     const moved = { id: claimed.id, updatedAt, ...next };
-    const keys = keysOf(moved);
-    try {
-      await this.#db.send(
-        new UpdateCommand({
-          TableName: this.#table,
-          Key: { pk: claimed.id },
-          UpdateExpression: `SET attempts = list_append(attempts, :attempt), #status = :status, updatedAt = :at, gsi1pk = :p, gsi1sk = :sk${
-            next.nextAttemptAt === undefined
-              ? " REMOVE nextAttemptAt, lease"
-              : ", nextAttemptAt = :next REMOVE lease"
-          }`,
-          ConditionExpression: "lease = :lease",
-          ExpressionAttributeNames: { "#status": "status" },
-          ExpressionAttributeValues: {
-            ":attempt": [attempt],
-            ":status": next.status,
-            ":at": updatedAt,
-            ":p": keys.gsi1pk,
-            ":sk": keys.gsi1sk,
-            ":lease": claimed.lease,
-            ...(next.nextAttemptAt === undefined ? {} : { ":next": next.nextAttemptAt }),
-          },
-        }),
-      );
-      // Counted once the attempt is on record: under the lease, so once whoever sent it.
-      this.#countAttempt(claimed, next.status);
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    const keys = deliveryKeys(moved);
+    const recorded = await this.#table.conditionalUpdate(claimed.id, {
+      update: `SET attempts = list_append(attempts, :attempt), #status = :status, updatedAt = :at, gsi1pk = :p, gsi1sk = :sk${
+        next.nextAttemptAt === undefined
+          ? " REMOVE nextAttemptAt, lease"
+          : ", nextAttemptAt = :next REMOVE lease"
+      }`,
+      condition: "lease = :lease",
+      names: { "#status": "status" },
+      values: {
+        ":attempt": [attempt],
+        ":status": next.status,
+        ":at": updatedAt,
+        ":p": keys.gsi1pk,
+        ":sk": keys.gsi1sk,
+        ":lease": claimed.lease,
+        ...(next.nextAttemptAt === undefined ? {} : { ":next": next.nextAttemptAt }),
+      },
+    });
+    // Counted once the attempt is on record: under the lease, so once whoever sent it.
+    if (recorded) this.#countAttempt(claimed, next.status);
+    return recorded;
   }
 
   #countAttempt(claimed: ClaimedDelivery, status: DeliveryStatus): void {
@@ -205,33 +146,25 @@ export class DeliveryStore implements DeliveryStorePort {
       updatedAt: at,
       maxAttempts: Math.max(current.maxAttempts, current.attempts.length + 1),
     };
-    const keys = keysOf(retried);
-    try {
-      await this.#db.send(
-        new UpdateCommand({
-          TableName: this.#table,
-          Key: { pk: id },
-          UpdateExpression:
-            "SET #status = :pending, nextAttemptAt = :at, updatedAt = :at, maxAttempts = :max, gsi1pk = :p, gsi1sk = :sk REMOVE lease",
-          ConditionExpression: "updatedAt = :seen",
-          ExpressionAttributeNames: { "#status": "status" },
-          ExpressionAttributeValues: {
-            ":pending": "pending",
-            ":at": at,
-            ":max": retried.maxAttempts,
-            ":p": keys.gsi1pk,
-            ":sk": keys.gsi1sk,
-            ":seen": current.updatedAt,
-          },
-        }),
-      );
-      return retried;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      throw new ReelayError("delivery_conflict", `Delivery ${id} changed meanwhile; try again.`, {
-        status: 409,
-      });
-    }
+    const keys = deliveryKeys(retried);
+    const moved = await this.#table.conditionalUpdate(id, {
+      update:
+        "SET #status = :pending, nextAttemptAt = :at, updatedAt = :at, maxAttempts = :max, gsi1pk = :p, gsi1sk = :sk REMOVE lease",
+      condition: "updatedAt = :seen",
+      names: { "#status": "status" },
+      values: {
+        ":pending": "pending",
+        ":at": at,
+        ":max": retried.maxAttempts,
+        ":p": keys.gsi1pk,
+        ":sk": keys.gsi1sk,
+        ":seen": current.updatedAt,
+      },
+    });
+    if (moved) return retried;
+    throw new ReelayError("delivery_conflict", `Delivery ${id} changed meanwhile; try again.`, {
+      status: 409,
+    });
   }
 
   /**
@@ -241,20 +174,13 @@ export class DeliveryStore implements DeliveryStorePort {
   async purge(before: Date, limit: number): Promise<number> {
     let purged = 0;
     for (const status of ["delivered", "dead"] as const) {
-      const answer = await this.#db.send(
-        new QueryCommand({
-          TableName: this.#table,
-          IndexName: JOBS_LIST_INDEX,
-          KeyConditionExpression: "gsi1pk = :p AND gsi1sk < :t",
-          ExpressionAttributeValues: {
-            ":p": `${DELIVERY_PARTITION_PREFIX}${status}`,
-            ":t": before.toISOString(),
-          },
-          Limit: limit - purged,
-        }),
-      );
-      for (const item of answer.Items ?? []) {
-        await this.#db.send(new DeleteCommand({ TableName: this.#table, Key: { pk: item.pk } }));
+      const { items } = await this.#table.queryPage({
+        partition: deliveryPartition(status),
+        range: { op: "<", value: before.toISOString() },
+        pageSize: limit - purged,
+      });
+      for (const item of items) {
+        await this.#table.delete(item.pk as string);
         purged++;
       }
       if (purged >= limit) break;
@@ -276,12 +202,12 @@ export class DeliveryStore implements DeliveryStorePort {
   async #partition(status: DeliveryStatus, filters: DeliveryFilters): Promise<Delivery[]> {
     const found: Delivery[] = [];
     const limit = filters.limit ?? 50;
-    const query = {
-      partition: `${DELIVERY_PARTITION_PREFIX}${status}`,
+    const query: IndexQuery = {
+      partition: deliveryPartition(status),
       descending: true,
       ...eventFilter(filters),
     };
-    for await (const item of partitionItems(this.#db, this.#table, query)) {
+    for await (const item of this.#table.queryAll(query)) {
       found.push(toDelivery(item));
       if (found.length >= limit) break;
     }

@@ -1,51 +1,47 @@
 /**
  * Observed generation times per model and duration, as items of the jobs table (no other resource):
- * pk `stats#<model>#<duration_sec | default>`, a sample counter `n` and one counter per histogram
- * bucket (`b<index>`, domain/polling/history.ts). A sample is one UpdateItem of ADDs, atomic on its own, so
- * any number of finishing jobs may record at once and every sample counts. The items carry no
- * gsi1pk, so the job listing never sees them.
+ * one item per generation group (domain/polling/generation-key.ts; its key in keys.ts), with a
+ * sample counter `n` and one counter per histogram bucket (`b<index>`, domain/polling/history.ts).
+ * A sample is one UpdateItem of ADDs, atomic on its own, so any number of finishing jobs may
+ * record at once and every sample counts. The items carry no gsi1pk, so the job listing never sees
+ * them.
  */
 import type { GenerationStatsStorePort } from "../../usecases/ports.ts";
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { bucketOf, type GenerationHistory } from "../../domain/polling/history.ts";
+import { generationStatsItemKey } from "./keys.ts";
+import { Table } from "./table-ops.ts";
+
 const BUCKET_ATTRIBUTE = /^b(\d+)$/;
 
 export class GenerationStatsStore implements GenerationStatsStorePort {
-  readonly #db: DynamoDBDocumentClient;
-  readonly #tableName: string;
+  readonly #table: Table;
   readonly #now: () => Date;
 
   constructor(db: DynamoDBDocumentClient, tableName: string, options: { now?: () => Date } = {}) {
-    this.#db = db;
-    this.#tableName = tableName;
+    this.#table = new Table(db, tableName);
     this.#now = options.now ?? (() => new Date());
   }
 
-  /** What has been recorded under `key`; undefined before the first sample. */
+  /** What has been recorded for the group `key`; undefined before the first sample. */
   async history(key: string): Promise<GenerationHistory | undefined> {
-    const answer = await this.#db.send(
-      new GetCommand({ TableName: this.#tableName, Key: { pk: key } }),
-    );
-    if (answer.Item === undefined) return undefined;
+    const item = await this.#table.get(generationStatsItemKey(key));
+    if (item === undefined) return undefined;
     const buckets: Record<number, number> = {};
-    for (const [name, value] of Object.entries(answer.Item)) {
+    for (const [name, value] of Object.entries(item)) {
       const match = BUCKET_ATTRIBUTE.exec(name);
       if (match !== null && typeof value === "number") buckets[Number(match[1])] = value;
     }
-    return { samples: typeof answer.Item.n === "number" ? answer.Item.n : 0, buckets };
+    return { samples: typeof item.n === "number" ? item.n : 0, buckets };
   }
 
-  /** Adds one generation time (ms) under `key`. */
+  /** Adds one generation time (ms) to the group `key`. */
   async record(key: string, ms: number): Promise<void> {
-    await this.#db.send(
-      new UpdateCommand({
-        TableName: this.#tableName,
-        Key: { pk: key },
-        UpdateExpression: "ADD #n :one, #b :one SET #u = :now",
-        ExpressionAttributeNames: { "#n": "n", "#b": `b${bucketOf(ms)}`, "#u": "updatedAt" },
-        ExpressionAttributeValues: { ":one": 1, ":now": this.#now().toISOString() },
-      }),
-    );
+    await this.#table.update(generationStatsItemKey(key), {
+      update: "ADD #n :one, #b :one SET #u = :now",
+      names: { "#n": "n", "#b": `b${bucketOf(ms)}`, "#u": "updatedAt" },
+      values: { ":one": 1, ":now": this.#now().toISOString() },
+    });
   }
 }
 

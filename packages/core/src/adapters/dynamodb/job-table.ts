@@ -17,24 +17,15 @@ import {
   type Transition,
   type UpdateOptions,
 } from "../../domain/jobs/job-queries.ts";
-import { isConditionFailure } from "./conditions.ts";
 import { MAX_PAGE_SIZE } from "../../domain/limits.ts";
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { isReelayError, ReelayError } from "../../domain/errors.ts";
 import { noMetrics } from "../../usecases/metrics/record-metrics.ts";
 import type { Metrics } from "../../usecases/ports.ts";
 import { decodeCursor, encodeCursor } from "../../domain/jobs/cursor.ts";
 import { isJobId } from "../../domain/jobs/ids.ts";
-import { JOBS_LIST_INDEX, JOBS_LIST_PARTITION } from "./table-schema.ts";
+import { JOBS_LIST_PARTITION, jobKeys, withoutKeys } from "./keys.ts";
+import { type IndexQuery, Table } from "./table-ops.ts";
 import { isTerminal, TERMINAL_STATUSES, type Job } from "../../domain/jobs/types.ts";
 
 /** Fields a patch may not touch: keys, and what only create/transition may write. */
@@ -49,13 +40,8 @@ const PROTECTED = new Set([
   "kind",
 ]);
 
-function keysOf(job: Pick<Job, "id" | "createdAt">) {
-  return { pk: job.id, gsi1pk: JOBS_LIST_PARTITION, gsi1sk: `${job.createdAt}#${job.id}` };
-}
-
 function fromItem(item: Record<string, unknown>): Job {
-  const { pk: _pk, gsi1pk: _p, gsi1sk: _s, ...job } = item;
-  return job as unknown as Job;
+  return withoutKeys(item) as unknown as Job;
 }
 
 /** DynamoDB refuses `undefined`; a JSON round trip drops it the way the API would. */
@@ -72,11 +58,7 @@ const FILTER_FIELDS: Record<keyof ListFilters, string[]> = {
 };
 
 /** The listing filters as one DynamoDB FilterExpression (all must match); undefined without filters. */
-function filterExpression(
-  filters: ListFilters,
-):
-  | { expression: string; names: Record<string, string>; values: Record<string, unknown> }
-  | undefined {
+function filterExpression(filters: ListFilters): IndexQuery["filter"] {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const terms: string[] = [];
@@ -140,7 +122,7 @@ class Expression {
 
 export class JobStore implements JobStorePort {
   readonly tableName: string;
-  readonly #db: DynamoDBDocumentClient;
+  readonly #table: Table;
   readonly #now: () => Date;
   readonly #metrics: Metrics;
 
@@ -149,7 +131,7 @@ export class JobStore implements JobStorePort {
     tableName: string,
     options: { now?: () => Date; metrics?: Metrics } = {},
   ) {
-    this.#db = db;
+    this.#table = new Table(db, tableName);
     this.tableName = tableName;
     this.#now = options.now ?? (() => new Date());
     this.#metrics = options.metrics ?? noMetrics;
@@ -157,24 +139,16 @@ export class JobStore implements JobStorePort {
 
   /** Writes a new job; `job_exists` (409) when the id is taken. */
   async create(job: Job): Promise<Job> {
-    try {
-      await this.#db.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { ...plain(job), ...keysOf(job) },
-          ConditionExpression: "attribute_not_exists(pk)",
-        }),
-      );
-      // Every path that makes a job (API, batches, drops, retries) comes through here once.
-      this.#metrics.count("reelay_jobs_created_total", { model: job.model });
-      return job;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
+    const item = { ...plain(job), ...jobKeys(job) };
+    if (!(await this.#table.conditionalPut(item, "attribute_not_exists(pk)"))) {
       throw new ReelayError("job_exists", `A job with id ${job.id} already exists.`, {
         status: 409,
         details: { jobId: job.id },
       });
     }
+    // Every path that makes a job (API, batches, drops, retries) comes through here once.
+    this.#metrics.count("reelay_jobs_created_total", { model: job.model });
+    return job;
   }
 
   /** Creates the job, or returns the one already recorded under its id (same input seen twice). */
@@ -192,10 +166,8 @@ export class JobStore implements JobStorePort {
   async get(id: string): Promise<Job | undefined> {
     // Ids come from URLs too; DynamoDB would refuse an empty or over-long key as a server fault.
     if (!isJobId(id)) return undefined;
-    const answer = await this.#db.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk: id }, ConsistentRead: true }),
-    );
-    return answer.Item === undefined ? undefined : fromItem(answer.Item);
+    const item = await this.#table.get(id, { consistent: true });
+    return item === undefined ? undefined : fromItem(item);
   }
 
   /**
@@ -204,41 +176,12 @@ export class JobStore implements JobStorePort {
    */
   async removeFinished(id: string): Promise<boolean> {
     if (!isJobId(id)) return false;
-    try {
-      await this.#db.send(
-        new DeleteCommand({
-          TableName: this.tableName,
-          Key: { pk: id },
-          ConditionExpression: "attribute_exists(eventEmittedAt)",
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return this.#table.conditionalDelete(id, "attribute_exists(eventEmittedAt)");
   }
 
-  /** The jobs among `ids` that exist, read 100 at a time (BatchGetItem's limit), in no set order. */
+  /** The jobs among `ids` that exist, in no set order. */
   async getMany(ids: readonly string[]): Promise<Job[]> {
-    const jobs: Job[] = [];
-    const valid = ids.filter(isJobId);
-    for (let start = 0; start < valid.length; start += 100) {
-      let keys: Record<string, unknown>[] | undefined = valid
-        .slice(start, start + 100)
-        .map((pk) => ({ pk }));
-      // DynamoDB may leave keys unprocessed under load; they are asked for again.
-      for (let round = 0; keys !== undefined && keys.length > 0 && round < 10; round++) {
-        const answer: BatchGetCommandOutput = await this.#db.send(
-          new BatchGetCommand({
-            RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } },
-          }),
-        );
-        for (const item of answer.Responses?.[this.tableName] ?? []) jobs.push(fromItem(item));
-        keys = answer.UnprocessedKeys?.[this.tableName]?.Keys;
-      }
-    }
-    return jobs;
+    return (await this.#table.getMany(ids.filter(isJobId))).map(fromItem);
   }
 
   async require(id: string): Promise<Job> {
@@ -255,38 +198,26 @@ export class JobStore implements JobStorePort {
   async list(options: ListOptions = {}): Promise<JobPage> {
     const limit = Math.min(Math.max(Math.floor(options.limit ?? 20), 1), MAX_PAGE_SIZE);
     const start = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
-    let exclusiveStartKey: Record<string, unknown> | undefined =
+    const filter = filterExpression(options);
+    const query: IndexQuery = {
+      partition: JOBS_LIST_PARTITION,
+      descending: true,
+      ...(filter === undefined ? { pageSize: limit + 1 } : { filter, pageSize: MAX_PAGE_SIZE }),
+    };
+    const from =
       start === undefined
         ? undefined
         : { pk: start.id, gsi1pk: JOBS_LIST_PARTITION, gsi1sk: start.sk };
-    const filter = filterExpression(options);
+    // One job more than the page is read: a full page with nothing after it has no cursor.
     const jobs: Job[] = [];
-    let more = false;
-    do {
-      const answer = await this.#db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: JOBS_LIST_INDEX,
-          KeyConditionExpression: "gsi1pk = :p",
-          ExpressionAttributeValues: { ":p": JOBS_LIST_PARTITION, ...filter?.values },
-          ...(filter === undefined
-            ? {}
-            : { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names }),
-          ScanIndexForward: false,
-          Limit: filter === undefined ? limit - jobs.length + 1 : MAX_PAGE_SIZE,
-          ...(exclusiveStartKey === undefined ? {} : { ExclusiveStartKey: exclusiveStartKey }),
-        }),
-      );
-      for (const item of answer.Items ?? []) jobs.push(fromItem(item));
-      exclusiveStartKey = answer.LastEvaluatedKey;
-      more = exclusiveStartKey !== undefined;
-    } while (jobs.length <= limit && more);
-    // One extra item was asked for, so a full page with nothing after it has no cursor.
+    for await (const item of this.#table.queryAll(query, from)) {
+      jobs.push(fromItem(item));
+      if (jobs.length > limit) break;
+    }
     const page = jobs.slice(0, limit);
     const last = page[page.length - 1];
-    const hasNext = jobs.length > limit || (more && jobs.length === limit);
-    return hasNext && last !== undefined
-      ? { jobs: page, cursor: encodeCursor({ id: last.id, sk: keysOf(last).gsi1sk }) }
+    return jobs.length > limit && last !== undefined
+      ? { jobs: page, cursor: encodeCursor({ id: last.id, sk: jobKeys(last).gsi1sk }) }
       : { jobs: page };
   }
 
@@ -303,32 +234,16 @@ export class JobStore implements JobStorePort {
     const filter = filterExpression(
       range.apiKeyId === undefined ? {} : { apiKeyId: range.apiKeyId },
     );
-    let start: Record<string, unknown> | undefined;
+    const query: IndexQuery = {
+      partition: JOBS_LIST_PARTITION,
+      range: { between: [range.from, range.to] },
+      ...(filter === undefined ? {} : { filter }),
+    };
     let seen = 0;
-    do {
-      const answer = await this.#db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: JOBS_LIST_INDEX,
-          KeyConditionExpression: "gsi1pk = :p AND gsi1sk BETWEEN :from AND :to",
-          ExpressionAttributeValues: {
-            ":p": JOBS_LIST_PARTITION,
-            ":from": range.from,
-            ":to": range.to,
-            ...filter?.values,
-          },
-          ...(filter === undefined
-            ? {}
-            : { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names }),
-          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
-        }),
-      );
-      for (const item of answer.Items ?? []) {
-        if (++seen > range.max) throw rangeTooLarge(range.max);
-        yield fromItem(item);
-      }
-      start = answer.LastEvaluatedKey;
-    } while (start !== undefined);
+    for await (const item of this.#table.queryAll(query)) {
+      if (++seen > range.max) throw rangeTooLarge(range.max);
+      yield fromItem(item);
+    }
   }
 
   /**
@@ -385,28 +300,18 @@ export class JobStore implements JobStorePort {
 
   async #update(id: string, x: Expression, condition: string, what: string): Promise<Job> {
     if (!isJobId(id)) throw jobNotFound(id);
-    try {
-      const answer = await this.#db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: id },
-          UpdateExpression: `SET ${x.sets.join(", ")}${x.removes.length === 0 ? "" : ` REMOVE ${x.removes.join(", ")}`}`,
-          ConditionExpression: condition,
-          ExpressionAttributeNames: x.names,
-          ExpressionAttributeValues: x.values,
-          ReturnValues: "ALL_NEW",
-        }),
-      );
-      return fromItem(answer.Attributes ?? {});
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const current = await this.get(id);
-      if (current === undefined) throw jobNotFound(id);
-      throw new ReelayError("job_conflict", `Job ${id} is ${current.status}; could not ${what}.`, {
-        status: 409,
-        details: { jobId: id, status: current.status },
-        cause: error,
-      });
-    }
+    const updated = await this.#table.conditionalUpdateReturning(id, {
+      update: `SET ${x.sets.join(", ")}${x.removes.length === 0 ? "" : ` REMOVE ${x.removes.join(", ")}`}`,
+      condition,
+      names: x.names,
+      values: x.values,
+    });
+    if (updated !== undefined) return fromItem(updated);
+    const current = await this.get(id);
+    if (current === undefined) throw jobNotFound(id);
+    throw new ReelayError("job_conflict", `Job ${id} is ${current.status}; could not ${what}.`, {
+      status: 409,
+      details: { jobId: id, status: current.status },
+    });
   }
 }

@@ -1,8 +1,7 @@
 /**
  * Managed webhook subscribers, made through the API (POST /v1/webhooks) beside the deployment's own
- * REELAY_WEBHOOKS: items in the jobs table under the listing index's "WEBHOOK_SUBSCRIBER" partition.
- *
- *   subscriber   pk "whsub_<ulid>"   gsi1pk "WEBHOOK_SUBSCRIBER"   gsi1sk "<createdAt>#<id>"
+ * REELAY_WEBHOOKS: items in the jobs table, listed oldest first under their own partition of the
+ * listing index (keys.ts).
  *
  * The item holds its signing secrets (a delivery is signed with them), which no answer but the one
  * that made or rotated them ever shows. A rotation keeps the old secret for 24 hours, and every
@@ -19,19 +18,20 @@ import {
   subscriberRecord,
   rotatedSecrets,
 } from "../../domain/webhooks/managed-subscriber.ts";
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ulid } from "ulid";
 import { ReelayError } from "../../domain/errors.ts";
-import { partitionItems } from "./partition.ts";
+import {
+  isSubscriberId,
+  SUBSCRIBER_ID_PREFIX,
+  SUBSCRIBERS_PARTITION,
+  subscriberKeys,
+  withoutKeys,
+} from "./keys.ts";
+import { Table } from "./table-ops.ts";
 
-export const SUBSCRIBER_ID_PREFIX = "whsub";
-export const SUBSCRIBERS_PARTITION = "WEBHOOK_SUBSCRIBER";
+/** Marks a subscriber's item: `get` answers undefined for an item of another kind. */
+const ITEM_TYPE = "webhook-subscriber";
 
 function subscriberNotFound(id: string): ReelayError {
   return new ReelayError("webhook_subscriber_not_found", `No webhook subscriber ${id}.`, {
@@ -41,17 +41,14 @@ function subscriberNotFound(id: string): ReelayError {
 }
 
 function toSubscriber(item: Record<string, unknown>): ManagedSubscriber {
-  const { pk: _pk, gsi1pk: _p, gsi1sk: _s, type: _t, ...subscriber } = item;
-  return subscriber as unknown as ManagedSubscriber;
+  return withoutKeys(item, "type") as unknown as ManagedSubscriber;
 }
 
 export class SubscriberStore implements SubscriberStorePort {
-  readonly #db: DynamoDBDocumentClient;
-  readonly #table: string;
+  readonly #table: Table;
 
   constructor(db: DynamoDBDocumentClient, tableName: string) {
-    this.#db = db;
-    this.#table = tableName;
+    this.#table = new Table(db, tableName);
   }
 
   async create(
@@ -65,32 +62,20 @@ export class SubscriberStore implements SubscriberStorePort {
       createdAt: now.toISOString(),
       secrets: [{ secret }],
     };
-    await this.#db.send(
-      new PutCommand({
-        TableName: this.#table,
-        Item: {
-          ...subscriber,
-          pk: subscriber.id,
-          gsi1pk: SUBSCRIBERS_PARTITION,
-          gsi1sk: `${subscriber.createdAt}#${subscriber.id}`,
-          type: "webhook-subscriber",
-        },
-      }),
-    );
+    await this.#table.put({ ...subscriber, ...subscriberKeys(subscriber), type: ITEM_TYPE });
     return { record: subscriberRecord(subscriber), secret };
   }
 
   async get(id: string): Promise<ManagedSubscriber | undefined> {
-    if (!id.startsWith(`${SUBSCRIBER_ID_PREFIX}_`) || id.length > 40) return undefined;
-    const answer = await this.#db.send(new GetCommand({ TableName: this.#table, Key: { pk: id } }));
-    return answer.Item?.type === "webhook-subscriber" ? toSubscriber(answer.Item) : undefined;
+    if (!isSubscriberId(id)) return undefined;
+    const item = await this.#table.get(id);
+    return item?.type === ITEM_TYPE ? toSubscriber(item) : undefined;
   }
 
   /** Every subscriber, oldest first; `ownerKeyId` keeps one key's. */
   async list(ownerKeyId?: string): Promise<ManagedSubscriber[]> {
     const found: ManagedSubscriber[] = [];
-    const query = { partition: SUBSCRIBERS_PARTITION };
-    for await (const item of partitionItems(this.#db, this.#table, query)) {
+    for await (const item of this.#table.queryAll({ partition: SUBSCRIBERS_PARTITION })) {
       const subscriber = toSubscriber(item);
       if (ownerKeyId === undefined || subscriber.ownerKeyId === ownerKeyId) found.push(subscriber);
     }
@@ -107,7 +92,7 @@ export class SubscriberStore implements SubscriberStorePort {
 
   async remove(id: string, ownerKeyId: string): Promise<SubscriberRecord> {
     const subscriber = await this.owned(id, ownerKeyId);
-    await this.#db.send(new DeleteCommand({ TableName: this.#table, Key: { pk: id } }));
+    await this.#table.delete(id);
     return subscriberRecord(subscriber);
   }
 
@@ -115,15 +100,11 @@ export class SubscriberStore implements SubscriberStorePort {
   async rotate(id: string, ownerKeyId: string, now: Date): Promise<string> {
     const subscriber = await this.owned(id, ownerKeyId);
     const { secret, secrets } = rotatedSecrets(subscriber.secrets, now);
-    await this.#db.send(
-      new UpdateCommand({
-        TableName: this.#table,
-        Key: { pk: id },
-        UpdateExpression: "SET secrets = :secrets",
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeValues: { ":secrets": secrets },
-      }),
-    );
+    await this.#table.update(id, {
+      update: "SET secrets = :secrets",
+      condition: "attribute_exists(pk)",
+      values: { ":secrets": secrets },
+    });
     return secret;
   }
 }

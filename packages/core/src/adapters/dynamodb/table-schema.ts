@@ -1,8 +1,8 @@
 /**
- * The jobs table as data, so the SST stack and the local stack create the same table.
- * Partition key `pk` = job id. GSI `gsi1` lists jobs newest first: every job has gsi1pk "JOB" and
- * gsi1sk `<createdAt>#<id>` (ISO times sort as text). One partition for the listing is fine at the
- * rate jobs are created (each costs minutes of upstream generation).
+ * The jobs table as data, so the SST stack and the local stack create the same table: partition
+ * key `pk`, and the listing index `gsi1` (gsi1pk, gsi1sk). keys.ts names every item's keys. One
+ * partition for the job listing is fine at the rate jobs are created (each costs minutes of
+ * upstream generation).
  */
 import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
 
@@ -19,7 +19,6 @@ export const JOBS_TABLE_SCHEMA = {
 } as const;
 
 export const JOBS_LIST_INDEX = JOBS_TABLE_SCHEMA.indexes[0].name;
-export const JOBS_LIST_PARTITION = "JOB";
 
 /** CreateTable input for the local stack and tests (on AWS the stack declares the same schema). */
 export function createJobsTableInput(tableName: string): CreateTableCommandInput {

@@ -7,6 +7,8 @@ import {
 import { generationStatsKey } from "../../../src/domain/polling/generation-key.ts";
 import { JobStore } from "../../../src/adapters/dynamodb/job-table.ts";
 import { bucketOf } from "../../../src/domain/polling/history.ts";
+import { GENERATION_STATS_KEY_PREFIX } from "../../../src/adapters/dynamodb/keys.ts";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { startLocalAws, type LocalAws } from "../../support/local-aws.ts";
 
 let aws: LocalAws;
@@ -24,23 +26,31 @@ describe("generationStatsKey", () => {
   it("files a job under its model and requested duration, or 'default' without one", () => {
     expect(
       generationStatsKey({ model: "gamma-3.1", request: { model: "gamma-3.1", duration_sec: 8 } }),
-    ).toBe("stats#gamma-3.1#8");
+    ).toBe("gamma-3.1#8");
     expect(
       generationStatsKey({
         model: "deltaq2-image",
         request: { model: "deltaq2-image", messages: [], modalities: ["image"] },
       }),
-    ).toBe("stats#deltaq2-image#default");
+    ).toBe("deltaq2-image#default");
   });
 });
 
 describe("GenerationStatsStore", () => {
   it("has no history for a key nothing was recorded under", async () => {
-    expect(await stats.history("stats#never-used#5")).toBeUndefined();
+    expect(await stats.history("never-used#5")).toBeUndefined();
+  });
+
+  it("keeps a group's samples in the item stats#<model>#<duration>, the key items on AWS have", async () => {
+    await stats.record("kept-key#6", 45_000);
+    const answer = await aws.ddb.send(
+      new GetCommand({ TableName: aws.tableName, Key: { pk: "stats#kept-key#6" } }),
+    );
+    expect(answer.Item?.n).toBe(1);
   });
 
   it("keeps every sample when 200 finishers record at once (atomic ADDs, no read-modify-write)", async () => {
-    const key = "stats#gamma-3.1#8";
+    const key = "gamma-3.1#8";
     const samples = Array.from({ length: 200 }, (_, i) => 60_000 + (i % 40) * 1_000);
     await Promise.all(samples.map((ms) => stats.record(key, ms)));
     const history = (await stats.history(key))!;
@@ -51,9 +61,11 @@ describe("GenerationStatsStore", () => {
   });
 
   it("never shows up in the job listing", async () => {
-    await stats.record("stats#os-2#4", 30_000);
+    await stats.record("os-2#4", 30_000);
     const page = await new JobStore(aws.ddb, aws.tableName).list({ limit: 100 });
-    expect(page.jobs.filter((job) => String(job.id).startsWith("stats#"))).toEqual([]);
+    expect(
+      page.jobs.filter((job) => String(job.id).startsWith(GENERATION_STATS_KEY_PREFIX)),
+    ).toEqual([]);
   });
 });
 
@@ -77,7 +89,7 @@ function countedStore(): {
 
 describe("CachedGenerationStats", () => {
   it("answers repeated reads of a key from one read until its time is up, then reads again", async () => {
-    const key = "stats#cache-ttl#4";
+    const key = "cache-ttl#4";
     await stats.record(key, 20_000);
     let now = 1_000_000;
     const { store, reads } = countedStore();
@@ -96,7 +108,7 @@ describe("CachedGenerationStats", () => {
   });
 
   it("counts a sample this process records at once, exactly once, without reading again", async () => {
-    const key = "stats#cache-own#4";
+    const key = "cache-own#4";
     const { store, reads } = countedStore();
     const cached = new CachedGenerationStats(store, { ttlMs: 60_000 });
     expect(await cached.history(key)).toBeUndefined();
@@ -112,7 +124,7 @@ describe("CachedGenerationStats", () => {
   });
 
   it("does not keep a read that overlapped a write of its key (it may or may not hold the sample)", async () => {
-    const key = "stats#cache-overlap#4";
+    const key = "cache-overlap#4";
     const { store, reads } = countedStore();
     const cached = new CachedGenerationStats(store, { ttlMs: 60_000 });
     const recording = cached.record(key, 20_000);

@@ -1,0 +1,144 @@
+/**
+ * Every kind of item in the one jobs table, by its keys. `pk` is the table's partition key; items
+ * listed on the index `gsi1` carry `gsi1pk` (the listing's partition) and `gsi1sk` (its order:
+ * ISO times sort as text, and the id after them keeps equal times apart).
+ *
+ *   item              pk                                  gsi1pk               gsi1sk
+ *   job               <jobId> (vidtsk_, imgtsk_)           JOB                  <createdAt>#<jobId>
+ *   batch             <batchId> (bat_)                     BATCH                <createdAt>#<batchId>
+ *   batch lines       <batchId>#lines#<n>
+ *   due batches       batches-due
+ *   admission         admission
+ *   queue entry       queue#<jobId>                        QUEUE                <lane>#<priority>#<enqueuedAt>#<jobId>
+ *   budget ledger     budget#<owner>#<day | month | all>
+ *   API key           apikey#<sha256 of the key>           APIKEY               <createdAt>#<keyId>
+ *   delivery          <deliveryId> (dlv_)                  WEBHOOK#pending      <nextAttemptAt>#<deliveryId>
+ *                                                         WEBHOOK#delivered    <updatedAt>#<deliveryId>
+ *                                                         WEBHOOK#dead         <updatedAt>#<deliveryId>
+ *   subscriber        whsub_<ulid>                         WEBHOOK_SUBSCRIBER   <createdAt>#<subscriberId>
+ *   generation stats  stats#<model>#<duration_sec | default>
+ *
+ * The stack grants each function its items by these keys (stacks/permissions.ts), so a key named
+ * here is part of what is deployed: items already on AWS are read by exactly these keys.
+ */
+import { PRIORITIES, type Priority } from "../../domain/admission/settings.ts";
+
+/** The listing's partitions on gsi1. */
+export const JOBS_LIST_PARTITION = "JOB";
+export const BATCHES_PARTITION = "BATCH";
+export const QUEUE_PARTITION = "QUEUE";
+export const KEYS_LIST_PARTITION = "APIKEY";
+export const SUBSCRIBERS_PARTITION = "WEBHOOK_SUBSCRIBER";
+/** One partition per delivery status: `WEBHOOK#<status>`. */
+export const DELIVERY_PARTITION_PREFIX = "WEBHOOK#";
+
+/** Items of their own kind, by the start of their `pk`. */
+export const BATCHES_DUE_KEY = "batches-due";
+export const ADMISSION_KEY = "admission";
+export const QUEUE_KEY_PREFIX = "queue#";
+export const BUDGET_KEY_PREFIX = "budget#";
+export const API_KEY_KEY_PREFIX = "apikey#";
+export const SUBSCRIBER_ID_PREFIX = "whsub";
+export const GENERATION_STATS_KEY_PREFIX = "stats#";
+
+/** Sorts after every id character: `<prefix>#~` is past every sort key that starts `<prefix>#`. */
+export function pastEvery(prefix: string): string {
+  return `${prefix}#~`;
+}
+
+/** The listing keys of an item listed by the time it names, then its id. */
+function listed(partition: string, at: string, id: string) {
+  return { gsi1pk: partition, gsi1sk: `${at}#${id}` };
+}
+
+export function jobKeys(job: { id: string; createdAt: string }) {
+  return { pk: job.id, ...listed(JOBS_LIST_PARTITION, job.createdAt, job.id) };
+}
+
+export function batchKeys(batch: { id: string; createdAt: string }) {
+  return { pk: batch.id, ...listed(BATCHES_PARTITION, batch.createdAt, batch.id) };
+}
+
+/** The `n`th item of a batch's lines. */
+export function batchLinesKey(batchId: string, n: number): string {
+  return `${batchId}#lines#${n}`;
+}
+
+export function queueEntryKey(jobId: string): string {
+  return `${QUEUE_KEY_PREFIX}${jobId}`;
+}
+
+/** Entries sort by lane (the API key), then priority, then age: the round-robin reads lane heads. */
+export function queueSortKey(entry: {
+  lane: string;
+  priority: Priority;
+  enqueuedAt: string;
+  jobId: string;
+}): string {
+  return `${entry.lane}#${PRIORITIES.indexOf(entry.priority)}#${entry.enqueuedAt}#${entry.jobId}`;
+}
+
+/** Where a lane's entries start in the queue's order. */
+export function queueLaneStart(lane: string): string {
+  return `${lane}#`;
+}
+
+export function queueEntryKeys(entry: Parameters<typeof queueSortKey>[0]) {
+  return { pk: queueEntryKey(entry.jobId), gsi1pk: QUEUE_PARTITION, gsi1sk: queueSortKey(entry) };
+}
+
+/** One owner's ledger for one period (`2026-01-31`, `2026-01` or `all`). */
+export function budgetLedgerKey(owner: string, period: string): string {
+  return `${BUDGET_KEY_PREFIX}${owner}#${period}`;
+}
+
+/** A stored API key's item, by the key's hash (the key itself is never written). */
+export function apiKeyKey(keyHash: string): string {
+  return `${API_KEY_KEY_PREFIX}${keyHash}`;
+}
+
+export function apiKeyKeys(keyHash: string, record: { id: string; createdAt: string }) {
+  return { pk: apiKeyKey(keyHash), ...listed(KEYS_LIST_PARTITION, record.createdAt, record.id) };
+}
+
+export function deliveryPartition(status: string): string {
+  return `${DELIVERY_PARTITION_PREFIX}${status}`;
+}
+
+/** A pending delivery is listed by its next attempt, a finished one by when it ended. */
+export function deliveryKeys(delivery: {
+  id: string;
+  status: string;
+  nextAttemptAt?: string | undefined;
+  updatedAt: string;
+}) {
+  const at =
+    delivery.status === "pending" ? (delivery.nextAttemptAt as string) : delivery.updatedAt;
+  return { pk: delivery.id, ...listed(deliveryPartition(delivery.status), at, delivery.id) };
+}
+
+export function isSubscriberId(id: string): boolean {
+  return id.startsWith(`${SUBSCRIBER_ID_PREFIX}_`) && id.length <= 40;
+}
+
+export function subscriberKeys(subscriber: { id: string; createdAt: string }) {
+  return {
+    pk: subscriber.id,
+    ...listed(SUBSCRIBERS_PARTITION, subscriber.createdAt, subscriber.id),
+  };
+}
+
+/** The stats item of one generation group (`<model>#<duration | default>`, domain/polling). */
+export function generationStatsItemKey(group: string): string {
+  return `${GENERATION_STATS_KEY_PREFIX}${group}`;
+}
+
+/** An item without its keys and the named bookkeeping attributes: the record it stores. */
+export function withoutKeys(
+  item: Record<string, unknown>,
+  ...also: string[]
+): Record<string, unknown> {
+  const { pk: _pk, gsi1pk: _p, gsi1sk: _s, ...rest } = item;
+  for (const name of also) delete rest[name];
+  return rest;
+}
