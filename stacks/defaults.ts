@@ -4,6 +4,14 @@
  */
 import type { App } from "sst/constructs";
 
+/**
+ * How SST bundles every function (esbuild, format esm, its default): minified, and split, so a
+ * module a function loads with `import()` (a client only some calls use, the SDK's credential
+ * providers for outside Lambda) is a chunk of its own that a cold start does not compile. The
+ * bench's bundles figure bundles with these (bench/support/esbuild.ts).
+ */
+export const FUNCTION_BUNDLING = { minify: true, splitting: true } as const;
+
 const FUNCTION_DEFAULTS = {
   runtime: "nodejs22.x",
   architecture: "arm_64",
@@ -11,9 +19,7 @@ const FUNCTION_DEFAULTS = {
   logRetention: "one_month",
   tracing: "active",
   memorySize: "512 MB",
-  // SST v2 ships bundles unminified by default; minified they are under half the size and
-  // parse faster at a cold start (npm run bench: bundles).
-  nodejs: { minify: true },
+  nodejs: FUNCTION_BUNDLING,
 } as const;
 
 export function applyAppDefaults(app: App): void {
