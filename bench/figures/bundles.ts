@@ -5,7 +5,8 @@
  *  - its cold import, the figure judged (at most 250 ms, what a user feels of a cold start): a fresh
  *    `node` importing the bundle's entry, timed from the process's start until the import resolved,
  *    the median of several processes, against a fresh `node` importing an empty module the same
- *    way. The runs go round-robin (the empty module, then each function, then again), so a burst
+ *    way. The node is Node 22, the functions' runtime (support/lambda-node.ts): its module loader
+ *    differs from Node 20's, e.g. an ESM import of node:http loads undici there. The runs go round-robin (the empty module, then each function, then again), so a burst
  *    of load on the shared machine weighs on every figure alike. Beside it, unjudged: the same with
  *    every chunk the function can load later (`import()` of a client only some calls use) imported
  *    too, the most a first invocation can add;
@@ -23,6 +24,7 @@ import { FUNCTION_BUNDLING } from "../../stacks/defaults.ts";
 import { median, runJson } from "../support/child.ts";
 import { type Bundle, bundle, esbuildVersion } from "../support/esbuild.ts";
 import type { BenchContext, Figure } from "../support/figure.ts";
+import { lambdaNode } from "../support/lambda-node.ts";
 
 const MB = 1_000_000;
 const IMPORTS = 9;
@@ -63,12 +65,12 @@ interface Timing {
   importMs: number;
 }
 
-/** One cold import: a fresh node importing `modules` in turn. */
-function coldImport(importer: string, modules: string[]): Promise<Timing> {
+/** One cold import: a fresh `node` importing `modules` in turn. */
+function coldImport(node: string, importer: string, modules: string[]): Promise<Timing> {
   return runJson<Timing>(
     importer,
     modules.map((module) => pathToFileURL(module).href),
-    { env: { PATH: process.env.PATH ?? "", ...FUNCTION_ENV } },
+    { node, env: { PATH: process.env.PATH ?? "", ...FUNCTION_ENV } },
   );
 }
 
@@ -87,8 +89,9 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
   const empty = join(ctx.tmpDir, "empty.mjs");
   await writeFile(importer, IMPORTER);
   await writeFile(empty, "export {};\n");
+  const node = await lambdaNode();
   ctx.log(
-    `esbuild ${await esbuildVersion()}, ${handlers.length} handlers (${JSON.stringify(FUNCTION_BUNDLING)}), ${IMPORTS} cold imports each`,
+    `esbuild ${await esbuildVersion()}, ${handlers.length} handlers (${JSON.stringify(FUNCTION_BUNDLING)}), ${IMPORTS} cold imports each on node ${node.version}${node.version.startsWith("v22.") ? "" : " (not the functions' Node 22: none for this platform)"}`,
   );
   const bundles = new Map<string, Bundle>();
   for (const file of handlers) {
@@ -104,12 +107,12 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
   const runs = new Map<string, { entry: Timing[]; all: Timing[] }>();
   const emptyRuns: Timing[] = [];
   for (let round = 0; round < IMPORTS; round++) {
-    emptyRuns.push(await coldImport(importer, [empty]));
+    emptyRuns.push(await coldImport(node.path, importer, [empty]));
     for (const [name, b] of bundles) {
       const own = runs.get(name) ?? { entry: [], all: [] };
       runs.set(name, own);
-      own.entry.push(await coldImport(importer, [b.file]));
-      own.all.push(await coldImport(importer, everyChunk(b)));
+      own.entry.push(await coldImport(node.path, importer, [b.file]));
+      own.all.push(await coldImport(node.path, importer, everyChunk(b)));
     }
   }
   const emptyMs = median(emptyRuns.map((r) => r.sinceStartMs));
@@ -127,7 +130,7 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
         name: `${name} function cold import`,
         value: ms,
         unit: "ms",
-        baselineName: "a fresh node importing an empty module",
+        baselineName: `a fresh node ${node.version} importing an empty module`,
         baseline: emptyMs,
         target: { on: "value", atMost: COLD_IMPORT_TARGET_MS },
         note: `process start to import resolved, median of ${IMPORTS} fresh processes; the import alone ${median(entry.map((r) => r.importMs)).toFixed(0)} ms; with every chunk it can load later ${allMs.toFixed(0)} ms`,
