@@ -112,4 +112,17 @@ describe("Lambda bundles", () => {
       "node_modules/@aws-sdk/client-sfn/dist-es/SFNClient.js",
     ]);
   });
+
+  it("no bundle imports node:http as an ES module (Node 22 then loads undici at a cold start)", () => {
+    const imported = [...bundles].flatMap(([name, b]) =>
+      Object.entries(b.meta.outputs).flatMap(([file, output]) =>
+        output.imports
+          .filter(
+            (i) => i.kind === "import-statement" && (i.path === "http" || i.path === "node:http"),
+          )
+          .map(() => `${name}: ${basename(file)}`),
+      ),
+    );
+    expect(imported).toEqual([]);
+  });
 });
