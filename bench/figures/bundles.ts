@@ -18,6 +18,7 @@
  * call, so the functions that read a secret from SSM load its client later than on AWS).
  */
 import { readdir, writeFile } from "node:fs/promises";
+import { loadavg } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { FUNCTION_BUNDLING } from "../../stacks/defaults.ts";
@@ -104,6 +105,7 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
       }),
     );
   }
+  const loadBefore = loadavg()[0]?.toFixed(1);
   const runs = new Map<string, { entry: Timing[]; all: Timing[] }>();
   const emptyRuns: Timing[] = [];
   for (let round = 0; round < IMPORTS; round++) {
@@ -116,6 +118,7 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
     }
   }
   const emptyMs = median(emptyRuns.map((r) => r.sinceStartMs));
+  const load = `load average ${loadBefore} before, ${loadavg()[0]?.toFixed(1)} after`;
 
   const out: Figure[] = [];
   for (const [name, b] of bundles) {
@@ -133,7 +136,7 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
         baselineName: `a fresh node ${node.version} importing an empty module`,
         baseline: emptyMs,
         target: { on: "value", atMost: COLD_IMPORT_TARGET_MS },
-        note: `process start to import resolved, median of ${IMPORTS} fresh processes; the import alone ${median(entry.map((r) => r.importMs)).toFixed(0)} ms; with every chunk it can load later ${allMs.toFixed(0)} ms`,
+        note: `process start to import resolved, median of ${IMPORTS} fresh processes; the import alone ${median(entry.map((r) => r.importMs)).toFixed(0)} ms; with every chunk it can load later ${allMs.toFixed(0)} ms; ${load}`,
       },
       {
         name: `${name} function bundle read at a cold start`,
