@@ -92,7 +92,7 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
   await writeFile(empty, "export {};\n");
   const node = await lambdaNode();
   ctx.log(
-    `esbuild ${await esbuildVersion()}, ${handlers.length} handlers (${JSON.stringify(FUNCTION_BUNDLING)}), ${IMPORTS} cold imports each on node ${node.version}${node.version.startsWith("v22.") ? "" : " (not the functions' Node 22: none for this platform)"}`,
+    `esbuild ${await esbuildVersion()}, ${handlers.length} handlers (${JSON.stringify(FUNCTION_BUNDLING)}), ${IMPORTS} cold imports each on node ${node.version}${node.fallback === undefined ? "" : ` (not the functions' Node 22: ${node.fallback})`}`,
   );
   const bundles = new Map<string, Bundle>();
   for (const file of handlers) {
