@@ -4,6 +4,22 @@
  */
 import type { App } from "sst/constructs";
 
+/** node:http through require (functions/support/node-http.cjs), relative to the app's root as SST runs. */
+const NODE_HTTP = "./functions/support/node-http.cjs";
+
+/**
+ * How SST bundles every function (esbuild, format esm, its default): minified; split, so a module a
+ * function loads with `import()` (a client only some calls use, the SDK's credential providers for
+ * outside Lambda) is a chunk of its own that a cold start does not compile; and node:http required
+ * rather than imported, which spares Node 22 loading undici at a cold start. The bench's bundles
+ * figure and test/infra/bundles.test.ts bundle with these (bench/support/esbuild.ts).
+ */
+export const FUNCTION_BUNDLING = {
+  minify: true,
+  splitting: true,
+  esbuild: { alias: { http: NODE_HTTP, "node:http": NODE_HTTP } },
+} as const;
+
 const FUNCTION_DEFAULTS = {
   runtime: "nodejs22.x",
   architecture: "arm_64",
@@ -11,9 +27,7 @@ const FUNCTION_DEFAULTS = {
   logRetention: "one_month",
   tracing: "active",
   memorySize: "512 MB",
-  // SST v2 ships bundles unminified by default; minified they are under half the size and
-  // parse faster at a cold start (npm run bench: bundles).
-  nodejs: { minify: true },
+  nodejs: FUNCTION_BUNDLING,
 } as const;
 
 export function applyAppDefaults(app: App): void {

@@ -16,17 +16,24 @@ interface ChildRun {
   stderr: string;
 }
 
+interface RunOptions {
+  nodeArgs?: string[];
+  env?: NodeJS.ProcessEnv;
+  /** The node executable; this process's own when left out. */
+  node?: string;
+}
+
 /** Runs `node [nodeArgs] file args` and resolves with its output; rejects on a non-zero exit. */
-function runNode(
-  file: string,
-  args: string[],
-  options: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {},
-): Promise<ChildRun> {
+function runNode(file: string, args: string[], options: RunOptions = {}): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), file, ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: options.env ?? process.env,
-    });
+    const child = spawn(
+      options.node ?? process.execPath,
+      [...(options.nodeArgs ?? []), file, ...args],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: options.env ?? process.env,
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -48,7 +55,7 @@ function runNode(
 export async function runJson<T>(
   file: string,
   args: string[],
-  options: { env?: NodeJS.ProcessEnv } = {},
+  options: Omit<RunOptions, "nodeArgs"> = {},
 ): Promise<T> {
   const { stdout } = await runNode(file, args, options);
   const last = stdout.trim().split("\n").at(-1) ?? "";

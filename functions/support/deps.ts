@@ -6,10 +6,9 @@
 import type { Tracer } from "@aws-lambda-powertools/tracer";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
-import { LambdaClient } from "@aws-sdk/client-lambda";
 import { S3Client } from "@aws-sdk/client-s3";
+import type { SFNClient } from "@aws-sdk/client-sfn";
 import { withUnsignedUploads, EventBridgeSink, UpstreamClient } from "@reelay/core/adapters";
-import { SFNClient } from "@aws-sdk/client-sfn";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import {
   type Config,
@@ -28,9 +27,6 @@ import type {
 } from "@reelay/core/usecases";
 import { type EmfMetrics, emfMetrics } from "./metrics.ts";
 import { readSecret } from "./secrets.ts";
-import { stateMachineStarter } from "./starter.ts";
-import { stateMachineStopper } from "./stopper.ts";
-import { lambdaWaker } from "./waker.ts";
 import { functionTracer } from "./xray.ts";
 
 function required(value: string | undefined, name: string): string {
@@ -49,7 +45,6 @@ function required(value: string | undefined, name: string): string {
 interface AwsProcess {
   config: Config;
   clients: PlatformClients;
-  sfn: SFNClient;
   events: EventBridgeSink;
   waker: DispatchWaker;
   /** EMF lines, written at the end of each invocation (withMetrics). */
@@ -77,30 +72,46 @@ export function awsProcess(): AwsProcess {
       tableName: required(config.aws.tableName, "REELAY_TABLE_NAME"),
       bucket: required(config.aws.bucketName, "REELAY_BUCKET_NAME"),
     },
-    sfn: new SFNClient({ region }),
     metrics: emfMetrics(),
     tracer,
     events: new EventBridgeSink(new EventBridgeClient({ region }), config.aws.eventBusName),
-    waker: lazyWaker(() =>
-      lambdaWaker(
-        new LambdaClient({ region }),
-        required(config.aws.dispatchFunctionName, "REELAY_DISPATCH_FUNCTION"),
-      ),
-    ),
+    waker: { wake: async () => (await dispatchWaker()).wake() },
   };
   return made;
 }
 
-/** Made at the first wake, so a function that never wakes the dispatcher needs no name for it. */
-function lazyWaker(make: () => DispatchWaker): DispatchWaker {
-  let waker: DispatchWaker | undefined;
-  return {
-    wake: () => {
-      waker ??= make();
-      return waker.wake();
-    },
+/**
+ * `make` run at the first call, its answer kept (a failure is made again at the next call). The
+ * Lambda and Step Functions clients are loaded so, each a chunk of its own in the bundle: a cold
+ * start compiles only the clients its function uses on every invocation.
+ */
+function onFirstUse<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make().catch((error: unknown) => {
+      made = undefined;
+      throw error;
+    });
+    return made;
   };
 }
+
+/** The Dispatch function's waker, made at the first wake: a function that never wakes it needs no name for it. */
+const dispatchWaker = onFirstUse(async () => {
+  const { config } = awsProcess();
+  const name = required(config.aws.dispatchFunctionName, "REELAY_DISPATCH_FUNCTION");
+  const [{ LambdaClient }, { lambdaWaker }] = await Promise.all([
+    import("@aws-sdk/client-lambda"),
+    import("./waker.ts"),
+  ]);
+  return lambdaWaker(new LambdaClient({ region: config.aws.region }), name);
+});
+
+/** The Step Functions client: only the API (cancel) and Dispatch (start) functions call it. */
+const sfnClient = onFirstUse(async () => {
+  const { SFNClient } = await import("@aws-sdk/client-sfn");
+  return new SFNClient({ region: awsProcess().config.aws.region });
+});
 
 /** Stands in for the upstream client in functions that must never call it (no key bound). */
 function unboundUpstream(): UpstreamClient {
@@ -153,16 +164,30 @@ export async function buildPipelineDeps(opts: { callsUpstream: boolean }): Promi
   return (await awsWiring(opts)).pipeline;
 }
 
+/**
+ * A starter or stopper of this stack's state machine; it and the Step Functions client are loaded
+ * at its first call.
+ */
+function onStateMachine<T>(
+  load: () => Promise<(sfn: SFNClient, stateMachineArn: string) => T>,
+): () => Promise<T> {
+  const arn = required(awsProcess().config.aws.stateMachineArn, "REELAY_STATE_MACHINE_ARN");
+  return onFirstUse(async () => {
+    const [sfn, make] = await Promise.all([sfnClient(), load()]);
+    return make(sfn, arn);
+  });
+}
+
 /** Starts executions of this stack's state machine (the Dispatch function). */
 export function awsStarter(): JobStarter {
-  const { config, sfn } = awsProcess();
-  return stateMachineStarter(sfn, required(config.aws.stateMachineArn, "REELAY_STATE_MACHINE_ARN"));
+  const starter = onStateMachine(async () => (await import("./starter.ts")).stateMachineStarter);
+  return { start: async (job) => (await starter()).start(job) };
 }
 
 /** Stops executions of this stack's state machine (the API's cancel). */
 export function awsStopper(): ExecutionStopper {
-  const { config, sfn } = awsProcess();
-  return stateMachineStopper(sfn, required(config.aws.stateMachineArn, "REELAY_STATE_MACHINE_ARN"));
+  const stopper = onStateMachine(async () => (await import("./stopper.ts")).stateMachineStopper);
+  return { stop: async (execution) => (await stopper()).stop(execution) };
 }
 
 /** Output downloads on AWS: https only, public addresses only, REELAY_MAX_OUTPUT_BYTES at most. */

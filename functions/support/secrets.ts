@@ -8,7 +8,7 @@
  * `/sst/<SST_APP>/.fallback/Secret/<NAME>/value`. The function's IAM policy from `bind` allows
  * ssm:GetParameters on both, the call Powertools' getParametersByName makes.
  */
-import { SSMProvider } from "@aws-lambda-powertools/parameters/ssm";
+import type { SSMProvider } from "@aws-lambda-powertools/parameters/ssm";
 import { ReelayError } from "@reelay/core/domain";
 
 const FROM_SSM = "__FETCH_FROM_SSM__";
@@ -19,12 +19,15 @@ export type ParameterReader = (names: string[]) => Promise<Map<string, string>>;
 /**
  * SSM GetParameters, decrypted, through Powertools: a name SSM does not have is left out of the
  * answer; a refused call is service_unavailable naming the AWS error type, never its message (it
- * can quote the role's ARN).
+ * can quote the role's ARN). Powertools and the SSM client are loaded at the first read (a chunk
+ * of their own in the bundle): a secret SST bound as a value needs neither.
  */
 function ssmReader(region: string | undefined): ParameterReader {
   let provider: SSMProvider | undefined;
   return async (names) => {
-    provider ??= new SSMProvider({ clientConfig: region === undefined ? {} : { region } });
+    provider ??= new (await import("@aws-lambda-powertools/parameters/ssm")).SSMProvider({
+      clientConfig: region === undefined ? {} : { region },
+    });
     let answer: Record<string, unknown>;
     try {
       answer = await provider.getParametersByName(

@@ -1,9 +1,11 @@
 /**
- * What goes into each Lambda bundle, bundled as SST v2 bundles it (bench/support/esbuild.ts): read
- * from esbuild's metafile, never timed (the cold import is the bench's bundles figure).
+ * What goes into each Lambda bundle, bundled as SST v2 bundles it with the stack's options
+ * (stacks/defaults.ts, bench/support/esbuild.ts): read from esbuild's metafile, never timed (the
+ * cold import is the bench's bundles figure).
  * Infrastructure code (aws-cdk-lib, constructs, the CDK flow definition), the local stack and the
  * simulator must stay out of every function, and so must sst/node's pinned second copy of the AWS
- * SDK (secrets are read with the project's SDK); Powertools Tracer and Metrics are in every one.
+ * SDK (secrets are read with the project's SDK); Powertools Tracer and Metrics are in every one;
+ * the clients only some calls use are chunks a cold start does not load.
  */
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -11,6 +13,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundle, type Bundle } from "../../bench/support/esbuild.ts";
+import { FUNCTION_BUNDLING } from "../../stacks/defaults.ts";
 
 const FUNCTIONS_DIR = fileURLToPath(new URL("../../functions/", import.meta.url));
 const FORBIDDEN: [string, RegExp][] = [
@@ -33,10 +36,11 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "reelay-bundles-"));
   const handlers = (await readdir(FUNCTIONS_DIR)).filter((f) => f.endsWith(".ts"));
   for (const file of handlers) {
+    const name = basename(file, ".ts");
     bundles.set(
-      basename(file, ".ts"),
-      await bundle(join(FUNCTIONS_DIR, file), join(dir, `${basename(file, ".ts")}.mjs`), {
-        minify: true,
+      name,
+      await bundle(join(FUNCTIONS_DIR, file), join(dir, name, `${name}.mjs`), {
+        ...FUNCTION_BUNDLING,
       }),
     );
   }
@@ -89,5 +93,36 @@ describe("Lambda bundles", () => {
         "packages/flow/src/job-flow-names.ts",
       );
     }
+  });
+
+  it("a cold start loads no Lambda, Step Functions or SSM client, nor the SDK's credential providers for outside Lambda", () => {
+    const lazy = [
+      /^node_modules\/@aws-sdk\/client-(lambda|sfn|ssm)\//,
+      /^node_modules\/@aws-lambda-powertools\/parameters\//,
+      /^node_modules\/@aws-sdk\/(nested-clients|credential-provider-(ini|sso|process|web-identity))\//,
+    ];
+    const loaded = [...bundles].flatMap(([name, b]) =>
+      b.coldInputs
+        .filter((input) => lazy.some((pattern) => pattern.test(input)))
+        .map((input) => `${name}: ${input}`),
+    );
+    expect(loaded).toEqual([]);
+    // They are still in the bundles, for the calls that load them.
+    expect(bundles.get("api")?.meta.inputs).toHaveProperty([
+      "node_modules/@aws-sdk/client-sfn/dist-es/SFNClient.js",
+    ]);
+  });
+
+  it("no bundle imports node:http as an ES module (Node 22 then loads undici at a cold start)", () => {
+    const imported = [...bundles].flatMap(([name, b]) =>
+      Object.entries(b.meta.outputs).flatMap(([file, output]) =>
+        output.imports
+          .filter(
+            (i) => i.kind === "import-statement" && (i.path === "http" || i.path === "node:http"),
+          )
+          .map(() => `${name}: ${basename(file)}`),
+      ),
+    );
+    expect(imported).toEqual([]);
   });
 });
