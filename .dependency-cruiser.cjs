@@ -53,10 +53,11 @@ module.exports = {
     },
     {
       name: "api-only-through-its-exports",
-      comment: "Outside packages/api, the API package is imported through its index.",
+      comment:
+        "Outside packages/api, the API package is imported through its entries: the app (index) and its Node server (serve).",
       severity: "error",
       from: { pathNot: "^packages/api/" },
-      to: { path: "^packages/api/src/", pathNot: "^packages/api/src/index\\.ts$" },
+      to: { path: "^packages/api/src/", pathNot: "^packages/api/src/(index|serve)\\.ts$" },
     },
     {
       name: "no-circular",

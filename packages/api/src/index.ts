@@ -2,7 +2,6 @@ export { createApp } from "./app.ts";
 export { singleKeyAuthenticator, sameSecret } from "./auth.ts";
 export { type ApiDeps, type Caller, DEFAULTS, type WebhookApiDeps } from "./api-deps.ts";
 export { apiDepsFrom } from "./api-deps-from-wiring.ts";
-export { serveApp, type RunningServer } from "./serve.ts";
 export type { JobView, TaskView } from "./views.ts";
 export { MAX_EDIT_BODY_BYTES } from "./multipart.ts";
 export { DeliveryListSchema } from "./openapi/webhook-operations.ts";

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
-import { serveApp, type Caller } from "../src/index.ts";
+import type { Caller } from "../src/index.ts";
+import { serveApp } from "../src/serve.ts";
 import { sendRaw } from "../../../test/fuzz/support/http.ts";
 import { API_KEY, auth, harness, json, type Harness } from "./support/harness.ts";
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JsonlFileSink } from "@reelay/core/adapters";
 import { buildTerminalEvent, type ReelayEvent, type TerminalEvent } from "@reelay/core/domain";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
-import { serveApp, type RunningServer } from "../src/index.ts";
+import { serveApp, type RunningServer } from "../src/serve.ts";
 import { API_KEY, harness, succeed, VALID, type Harness } from "./support/harness.ts";
 
 let aws: LocalAws;

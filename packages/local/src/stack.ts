@@ -7,13 +7,9 @@
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { setTimeout as pause } from "node:timers/promises";
-import {
-  apiDepsFrom,
-  createApp,
-  type RunningServer,
-  serveApp,
-  type WebhookApiDeps,
-} from "@reelay/api";
+import { apiDepsFrom, createApp, type WebhookApiDeps } from "@reelay/api";
+// Its own entry: the Lambda bundle of the API never loads a Node HTTP server.
+import { type RunningServer, serveApp } from "@reelay/api/serve";
 import type { Config } from "@reelay/core";
 import { UpstreamClient } from "@reelay/core";
 import {
