@@ -11,7 +11,7 @@ import { resolveDeps, type ApiDeps, type ApiEnv } from "./api-deps.ts";
 import { shownInput } from "@reelay/core/domain";
 import { errorBody, handleError, sendError } from "./errors.ts";
 import { jobAccess } from "./ownership.ts";
-import { lazyDocument } from "./openapi/document.ts";
+import type { OpenApiDocument } from "./openapi/document.ts";
 import { admissionRoutes } from "./routes/admission.ts";
 import { batchRoutes } from "./routes/batches.ts";
 import { docsRoutes } from "./routes/docs.ts";
@@ -61,7 +61,11 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   });
 
   // Open, and describing exactly the routes registered below (read on first request).
-  const document = lazyDocument(() => app.routes);
+  // Built on first use, once every route is registered; its schemas load only then, so a cold
+  // start (a Lambda's first request) does not pay for them.
+  let built: Promise<OpenApiDocument> | undefined;
+  const document = () =>
+    (built ??= import("./openapi/document.ts").then((m) => m.buildOpenApiDocument(app.routes)));
   app.route("/", openApiRoutes(document));
   app.route("/", docsRoutes(document));
 

@@ -133,7 +133,7 @@ function operation(key: string, op: Operation): Record<string, unknown> {
 }
 
 /** The document for an app serving `served`; every documented operation when not given. */
-function buildOpenApiDocument(served?: readonly ServedRoute[]): OpenApiDocument {
+export function buildOpenApiDocument(served?: readonly ServedRoute[]): OpenApiDocument {
   const keys =
     served === undefined
       ? Object.keys(OPERATIONS)
@@ -172,10 +172,4 @@ function buildOpenApiDocument(served?: readonly ServedRoute[]): OpenApiDocument 
       schemas: { Error: jsonSchema(ErrorSchema, "output") },
     },
   };
-}
-
-/** Built on first use, once every route of the app is registered. */
-export function lazyDocument(served: () => readonly ServedRoute[]): () => OpenApiDocument {
-  let document: OpenApiDocument | undefined;
-  return () => (document ??= buildOpenApiDocument(served()));
 }

@@ -2,13 +2,13 @@
 import { Hono } from "hono";
 import type { ApiEnv } from "../api-deps.ts";
 import type { OpenApiDocument } from "../openapi/document.ts";
-import { renderDocsPage } from "../openapi/html.ts";
 
-export function docsRoutes(document: () => OpenApiDocument): Hono<ApiEnv> {
+export function docsRoutes(document: () => Promise<OpenApiDocument>): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
   let page: string | undefined;
-  routes.get("/docs", (c) => {
-    page ??= renderDocsPage(document());
+  routes.get("/docs", async (c) => {
+    const { renderDocsPage } = await import("../openapi/html.ts");
+    page ??= renderDocsPage(await document());
     return c.html(page);
   });
   return routes;

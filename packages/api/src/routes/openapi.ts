@@ -3,8 +3,8 @@ import { Hono } from "hono";
 import type { ApiEnv } from "../api-deps.ts";
 import type { OpenApiDocument } from "../openapi/document.ts";
 
-export function openApiRoutes(document: () => OpenApiDocument): Hono<ApiEnv> {
+export function openApiRoutes(document: () => Promise<OpenApiDocument>): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
-  routes.get("/openapi.json", (c) => c.json(document()));
+  routes.get("/openapi.json", async (c) => c.json(await document()));
   return routes;
 }
