@@ -4,6 +4,7 @@
  * refuses a second execution of the same name), so the dispatcher, its sweep and the resume at
  * start-up may all call it.
  */
+import { setMaxListeners } from "node:events";
 import {
   ExecutionAbortedError,
   ExecutionError,
@@ -46,6 +47,9 @@ export class LocalJobStarter {
 
   constructor(opts: LocalStarterOptions) {
     this.#opts = opts;
+    // One listener per running execution (removed when it ends): dozens at once are the normal
+    // case, not a leak.
+    setMaxListeners(0, this.#abort.signal);
     this.#handlers = Object.fromEntries(
       Object.entries(opts.handlers).map(([name, handler]) => [
         name,
