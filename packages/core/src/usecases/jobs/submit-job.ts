@@ -11,7 +11,8 @@
  * batch's line, a drop) reserves at admission instead (admission/budget-gate.ts), and ends failed
  * budget_exceeded there when it does not fit; when it cannot be queued it stays queued and the
  * error goes up, so the door's own retry (a drop's notification delivered again, the batch made
- * again) finds it by its derived id and queues it: failing it would leave that id spent. A job that waits for a slot past REELAY_QUEUE_TIMEOUT_S ends failed queue_timeout
+ * again) finds it by its derived id and queues it: failing it would leave that id spent. A job
+ * that waits for a slot past REELAY_QUEUE_TIMEOUT_S ends failed queue_timeout
  * (admission/queue-sweep.ts). Either way its reservation, if any, is settled when it ends.
  */
 import type { BudgetLedgerPort, Clock, JobStarter, JobStorePort } from "../ports.ts";
