@@ -3,8 +3,9 @@
  * ASL that `synthJobFlowDefinition()` (synth-definition.ts) produces from this same function, so
  * AWS and one machine can never drift apart (a test compares the two).
  *
- *   Submit ─ 429, back in the admission queue ─> Requeued
+ *   Submit ─ 429 or refused, back in the admission queue ─> Requeued
  *     └──> WaitForTask -> Poll -> IsDone ─ running, polls < maxPolls ─> WaitForTask
+ *                          └─ task failed, falls back to another account ─> Requeued
  *                                          ├─ succeeded ─> Download -> Finish -> Succeeded
  *                                          ├─ failed ──────────────────────────> RecordFailure -> Failed
  *                                          └─ otherwise (loop bound) ─> LoopBoundReached -> RecordFailure
@@ -82,11 +83,11 @@ export function buildJobFlow(scope: Construct, fns: JobFlowFunctions): JobFlow {
   recordFailure.addCatch(failed, { errors: [sfn.Errors.ALL], resultPath: "$.error" });
   recordFailure.next(failed);
 
-  // A create that met a full upstream: the job waits in the queue again, with no execution.
-  submit.addCatch(new sfn.Succeed(scope, "Requeued"), {
-    errors: [REQUEUED_ERROR_NAME],
-    resultPath: "$.error",
-  });
+  // A create that met a full or refusing account, or a task that failed on one account and may
+  // be tried on another: the job waits in the queue again, with no execution.
+  const requeued = new sfn.Succeed(scope, "Requeued");
+  for (const step of [submit, poll])
+    step.addCatch(requeued, { errors: [REQUEUED_ERROR_NAME], resultPath: "$.error" });
   for (const step of [submit, poll, download, finish]) {
     step.addCatch(recordFailure, { errors: [sfn.Errors.ALL], resultPath: "$.error" });
   }

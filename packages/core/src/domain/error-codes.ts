@@ -322,6 +322,18 @@ const JOB = {
     meaning: "The upstream gave no result before the job's deadline (REELAY_JOB_TIMEOUT_S).",
     seen: ["job"],
   },
+  no_upstream_account: {
+    retryable: false,
+    meaning:
+      "No configured upstream account can run the job: none serves its model, every one that does was tried, or the account its create may have reached is gone.",
+    seen: ["job"],
+  },
+  upstream_account_unknown: {
+    retryable: false,
+    meaning:
+      "The job's task is on an upstream account that is no longer configured; it is never looked up on another account.",
+    seen: ["job"],
+  },
   queue_timeout: {
     retryable: true,
     meaning: "No upstream slot came free within REELAY_QUEUE_TIMEOUT_S.",

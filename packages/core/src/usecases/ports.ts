@@ -7,6 +7,7 @@
  * S3, the upstream's HTTP API): the use cases are typed by these, and only the wiring names the
  * classes.
  */
+import type { Circuit } from "../domain/upstreams/circuit.ts";
 import type { Readable } from "node:stream";
 import type {
   ListOptions,
@@ -118,6 +119,12 @@ export interface CreateOptions {
    * back in its queue and holds every create back, where a retry would meet the same full upstream.
    */
   noRetryWhenRateLimited?: boolean;
+  /**
+   * A create the upstream certainly did not accept (a refused connection, a 5xx answer) ends the
+   * call at once, marked `details.notAccepted`: in a pool the job goes to another account instead.
+   * A timeout or a reset after the body was sent is still retried here, with the same key.
+   */
+  noRetryWhenNotAccepted?: boolean;
 }
 
 export interface QueryOptions {
@@ -219,8 +226,14 @@ export interface AdmissionStorePort {
       now: number;
       spacingMs: number;
       lane: string;
+      /** A half-open circuit's probe: the circuit to write with the slot (domain/upstreams/circuit.ts). */
+      probe?: Circuit;
     },
   ): Promise<AcquireResult>;
+  /** Replaces the circuit when it is still `from`; false when another writer moved it. */
+  setCircuit(from: Circuit, to: Circuit): Promise<boolean>;
+  /** Keeps the queue's round-robin cursor (a pool's dispatch; one account's acquire moves it itself). */
+  setCursor(lane: string): Promise<void>;
   /** Frees the job's slot; true when it held one. */
   release(jobId: string): Promise<boolean>;
   /**
@@ -428,4 +441,10 @@ export interface UpstreamClientPort {
   /** OpenAI-compatible multipart edit; fetch sets the multipart Content-Type with its boundary. */
   editImages(form: FormData, opts: CreateOptions): Promise<ImageCreated>;
   listModels(modality?: "video" | "image"): Promise<UpstreamModel[]>;
+}
+
+/** A pool's clients by account name (REELAY_UPSTREAMS). */
+export interface UpstreamPoolPort {
+  /** The account's client; undefined when no account of that name is configured. */
+  client(account: string): UpstreamClientPort | undefined;
 }

@@ -15,6 +15,12 @@ import { parseBaseUrl } from "../adapters/upstream/base-url.ts";
 import { type Budget, parseBudgetText } from "../domain/money/budget-schema.ts";
 import { parsePrices, type PriceTable } from "../domain/money/prices.ts";
 import { DEFAULT_WEBHOOK_SCHEDULE_S, parseSchedule } from "../domain/webhooks/schedule.ts";
+import {
+  parseUpstreams,
+  ROUTINGS,
+  type Routing,
+  type UpstreamAccount,
+} from "../domain/upstreams/accounts.ts";
 import { parseSubscribersText, type WebhookSubscriber } from "../domain/webhooks/subscribers.ts";
 
 /** Log levels, least severe first: a level shows its own lines and those of the levels after it. */
@@ -36,6 +42,12 @@ export interface Config {
   /** Base URL of the real upstream, ending in /v1; undefined = the bundled simulator. */
   upstreamUrl: string | undefined;
   upstreamApiKey: string | undefined;
+  /** A pool of upstream accounts (REELAY_UPSTREAMS); undefined = the one-account form above. */
+  upstreams: UpstreamAccount[] | undefined;
+  /** How a queued job picks its account in a pool (REELAY_ROUTING). */
+  routing: Routing;
+  /** Times a job whose upstream task failed may be tried again on another account (REELAY_FALLBACK_ATTEMPTS). */
+  fallbackAttempts: number;
   /** Overrides the per-job deadline computed by the polling policy. */
   jobTimeoutS: number | undefined;
   /** Largest output reelay copies (REELAY_MAX_OUTPUT_BYTES); a bigger one fails output_too_large. */
@@ -101,6 +113,21 @@ export const SETTINGS = {
   REELAY_UPSTREAM_API_KEY: {
     default: "none",
     about: "Key for the real upstream; never logged. On AWS the SST secret `UPSTREAM_API_KEY`.",
+  },
+  REELAY_UPSTREAMS: {
+    default: "unset = one account (REELAY_UPSTREAM_URL, or the simulator)",
+    about:
+      "A pool of upstream accounts: JSON `[{name, url, api_key, models, concurrency, rate, weight, prices}]` or a file path (docs/pools.md).",
+  },
+  REELAY_ROUTING: {
+    default: "`balanced`",
+    about:
+      "How a queued job picks its account in a pool: `balanced` (least loaded for its weight), `ordered` (the list's order), `cheapest`.",
+  },
+  REELAY_FALLBACK_ATTEMPTS: {
+    default: "0",
+    about:
+      "Times a job whose upstream task failed (a retryable class) is tried again on another account; each try may be billed.",
   },
   REELAY_JOB_TIMEOUT_S: {
     default: "from the polling policy (5-15 min)",
@@ -311,6 +338,34 @@ function webhookSchedule(env: Env): readonly number[] {
     : parseSchedule(raw, "REELAY_WEBHOOK_SCHEDULE");
 }
 
+/** REELAY_UPSTREAMS, its base URLs normalised; refused beside REELAY_UPSTREAM_URL (which would win?). */
+function upstreams(env: Env): UpstreamAccount[] | undefined {
+  const accounts = jsonOrFile(env, "REELAY_UPSTREAMS", "[", parseUpstreams);
+  if (accounts === undefined) return undefined;
+  if (nonEmpty(env, "REELAY_UPSTREAM_URL") !== undefined)
+    throw new ReelayError(
+      "invalid_config",
+      "REELAY_UPSTREAMS and REELAY_UPSTREAM_URL are both set; keep one (a pool lists every account, its URL included).",
+      { path: "REELAY_UPSTREAMS" },
+    );
+  return accounts.map((account, index) => ({
+    ...account,
+    url: parseBaseUrl(account.url, `REELAY_UPSTREAMS[${index}].url`),
+  }));
+}
+
+function fallbackAttempts(env: Env): number {
+  const raw = nonEmpty(env, "REELAY_FALLBACK_ATTEMPTS");
+  if (raw === undefined) return 0;
+  const value = Number(raw);
+  if (Number.isInteger(value) && value >= 0 && value <= 10) return value;
+  throw new ReelayError(
+    "invalid_config",
+    `REELAY_FALLBACK_ATTEMPTS must be a whole number from 0 to 10, got ${shownInput(raw, 20)}.`,
+    { path: "REELAY_FALLBACK_ATTEMPTS" },
+  );
+}
+
 export function loadConfig(env: Env = process.env): Config {
   // 0 asks for any free port (tests and side-by-side stacks); S3 then takes any free port too.
   const port =
@@ -327,6 +382,9 @@ export function loadConfig(env: Env = process.env): Config {
     upstreamUrl:
       upstreamUrl === undefined ? undefined : parseBaseUrl(upstreamUrl, "REELAY_UPSTREAM_URL"),
     upstreamApiKey: nonEmpty(env, "REELAY_UPSTREAM_API_KEY"),
+    upstreams: upstreams(env),
+    routing: oneOf(env, "REELAY_ROUTING", ROUTINGS, "balanced"),
+    fallbackAttempts: fallbackAttempts(env),
     jobTimeoutS: positiveInt(env, "REELAY_JOB_TIMEOUT_S", undefined, {
       value: MAX_JOB_TIMEOUT_S,
       why: " seconds (the longest job deadline; see domain/polling/policy.ts)",

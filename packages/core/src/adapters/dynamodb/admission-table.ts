@@ -15,8 +15,10 @@ import {
   type LearnedLimit,
   type Priority,
 } from "../../domain/admission/settings.ts";
+import { CLOSED, type Circuit } from "../../domain/upstreams/circuit.ts";
 import {
   ADMISSION_KEY,
+  accountAdmissionKey,
   pastEvery,
   QUEUE_PARTITION,
   queueEntryKey,
@@ -28,25 +30,42 @@ import { type IndexQuery, Table, type Update } from "./table-ops.ts";
 
 const QUEUE: IndexQuery = { partition: QUEUE_PARTITION };
 
+/**
+ * One account's admission item, and the queue every account shares. The one-account form's store
+ * (the key `admission`) also keeps the round-robin cursor; an account of a pool is `forAccount`.
+ */
 export class AdmissionStore implements AdmissionStorePort {
   readonly #table: Table;
+  readonly #db: DynamoDBDocumentClient;
+  readonly #key: string;
   /** The admission item has its holder map: nothing removes it, so once is enough per process. */
   #ensured = false;
   /** The last state this process read, and when (epoch ms). */
   #last: { state: AdmissionState; at: number } | undefined;
 
-  constructor(db: DynamoDBDocumentClient, tableName: string) {
+  readonly #tableName: string;
+
+  constructor(db: DynamoDBDocumentClient, tableName: string, key = ADMISSION_KEY) {
+    this.#db = db;
+    this.#tableName = tableName;
     this.#table = new Table(db, tableName);
+    this.#key = key;
+  }
+
+  /** The admission item of another account, on the same table and queue. */
+  forAccount(account: string): AdmissionStore {
+    return new AdmissionStore(this.#db, this.#tableName, accountAdmissionKey(account));
   }
 
   async state(): Promise<AdmissionState> {
-    const item = (await this.#table.get(ADMISSION_KEY, { consistent: true })) ?? {};
+    const item = (await this.#table.get(this.#key, { consistent: true })) ?? {};
     const state = {
       held: (item.held as Record<string, string> | undefined) ?? {},
       learned: (item.learned as LearnedLimit | undefined) ?? FIRST_LEARNED,
       learnedVersion: (item.learnedVersion as number | undefined) ?? 0,
       nextAdmitAt: (item.nextAdmitAt as number | undefined) ?? 0,
       cursor: (item.cursor as string | undefined) ?? "",
+      circuit: (item.circuit as Circuit | undefined) ?? CLOSED,
     };
     this.#last = { state, at: Date.now() };
     return state;
@@ -70,7 +89,7 @@ export class AdmissionStore implements AdmissionStorePort {
   /** The admission item with an empty holder map, so slot writes can address `held.<jobId>`. */
   async ensure(): Promise<void> {
     if (this.#ensured) return;
-    await this.#table.update(ADMISSION_KEY, {
+    await this.#table.update(this.#key, {
       update: "SET held = if_not_exists(held, :empty)",
       values: { ":empty": {} },
     });
@@ -83,12 +102,19 @@ export class AdmissionStore implements AdmissionStorePort {
    */
   async acquire(
     jobId: string,
-    opts: { limit: number; now: number; spacingMs: number; lane: string },
+    opts: {
+      limit: number;
+      now: number;
+      spacingMs: number;
+      lane: string;
+      /** A half-open circuit's probe: taken only while the circuit is still closed to others, and it stays so until then. */
+      probe?: Circuit;
+    },
   ): Promise<AcquireResult> {
+    const probe = opts.probe;
     const acquired = await this.#conditional({
-      update: "SET held.#job = :at, nextAdmitAt = :next, #cursor = :lane",
-      condition:
-        "attribute_not_exists(held.#job) AND size(held) < :limit AND (attribute_not_exists(nextAdmitAt) OR nextAdmitAt <= :now)",
+      update: `SET held.#job = :at, nextAdmitAt = :next, #cursor = :lane${probe === undefined ? "" : ", circuit = :probe"}`,
+      condition: `attribute_not_exists(held.#job) AND size(held) < :limit AND (attribute_not_exists(nextAdmitAt) OR nextAdmitAt <= :now)${probe === undefined ? "" : " AND (attribute_not_exists(circuit) OR circuit.openUntil <= :now)"}`,
       names: { "#job": jobId, "#cursor": "cursor" },
       values: {
         ":at": new Date(opts.now).toISOString(),
@@ -96,6 +122,7 @@ export class AdmissionStore implements AdmissionStorePort {
         ":lane": opts.lane,
         ":limit": opts.limit,
         ":now": opts.now,
+        ...(probe === undefined ? {} : { ":probe": probe }),
       },
     });
     if (!acquired) {
@@ -108,6 +135,7 @@ export class AdmissionStore implements AdmissionStorePort {
       held: { ...state.held, [jobId]: new Date(opts.now).toISOString() },
       nextAdmitAt: opts.now + opts.spacingMs,
       cursor: opts.lane,
+      ...(probe === undefined ? {} : { circuit: probe }),
     }));
     return "acquired";
   }
@@ -153,8 +181,35 @@ export class AdmissionStore implements AdmissionStorePort {
     });
   }
 
+  /**
+   * Replaces the circuit when it is still `from` (another writer's change wins; the caller reads
+   * again). False when it had moved.
+   */
+  async setCircuit(from: Circuit, to: Circuit): Promise<boolean> {
+    const set = await this.#conditional({
+      update: "SET circuit = :to",
+      condition:
+        from.failures === 0 && from.openUntil === 0
+          ? "attribute_not_exists(circuit) OR (circuit.failures = :failures AND circuit.openUntil = :openUntil)"
+          : "circuit.failures = :failures AND circuit.openUntil = :openUntil",
+      values: { ":to": to, ":failures": from.failures, ":openUntil": from.openUntil },
+    });
+    if (set) this.#follow((state) => ({ ...state, circuit: to }));
+    else this.#last = undefined;
+    return set;
+  }
+
+  /** The round-robin cursor of a pool's dispatch (one-account: acquire moves it on this item). */
+  async setCursor(lane: string): Promise<void> {
+    await this.#table.update(this.#key, {
+      update: "SET #cursor = :lane",
+      names: { "#cursor": "cursor" },
+      values: { ":lane": lane },
+    });
+  }
+
   #conditional(update: Update): Promise<boolean> {
-    return this.#table.conditionalUpdate(ADMISSION_KEY, update);
+    return this.#table.conditionalUpdate(this.#key, update);
   }
 
   async enqueue(entry: QueueEntry): Promise<void> {

@@ -276,6 +276,7 @@ export class JobStore implements JobStorePort {
       transition.nonEmpty === undefined
         ? ""
         : ` AND size(${x.name(transition.nonEmpty)}) > ${x.value(0)}`;
+    for (const field of transition.remove ?? []) x.removes.push(x.name(field));
     const condition = `attribute_exists(pk) AND ${status} IN (${leaving.map((s) => x.value(s)).join(", ")})${nonEmpty}`;
     return this.#update(id, x, condition, `move to ${transition.to}`);
   }

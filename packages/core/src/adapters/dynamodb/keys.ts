@@ -8,7 +8,8 @@
  *   batch             <batchId> (bat_)                     BATCH                <createdAt>#<batchId>
  *   batch lines       <batchId>#lines#<n>
  *   due batches       batches-due
- *   admission         admission
+ *   admission         admission (the one-account form's account, and the queue's round-robin cursor)
+ *   account admission admission#<account name>
  *   queue entry       queue#<jobId>                        QUEUE                <lane>#<priority>#<enqueuedAt>#<jobId>
  *   budget ledger     budget#<owner>#<day | month | all>
  *   API key           apikey#<sha256 of the key>           APIKEY               <createdAt>#<keyId>
@@ -22,6 +23,7 @@
  * here is part of what is deployed: items already on AWS are read by exactly these keys.
  */
 import { PRIORITIES, type Priority } from "../../domain/admission/settings.ts";
+import { DEFAULT_ACCOUNT } from "../../domain/upstreams/accounts.ts";
 
 /** The listing's partitions on gsi1. */
 export const JOBS_LIST_PARTITION = "JOB";
@@ -35,6 +37,7 @@ export const DELIVERY_PARTITION_PREFIX = "WEBHOOK#";
 /** Items of their own kind, by the start of their `pk`. */
 export const BATCHES_DUE_KEY = "batches-due";
 export const ADMISSION_KEY = "admission";
+const ACCOUNT_ADMISSION_PREFIX = "admission#";
 export const QUEUE_KEY_PREFIX = "queue#";
 export const BUDGET_KEY_PREFIX = "budget#";
 export const API_KEY_KEY_PREFIX = "apikey#";
@@ -141,4 +144,12 @@ export function withoutKeys(
   const { pk: _pk, gsi1pk: _p, gsi1sk: _s, ...rest } = item;
   for (const name of also) delete rest[name];
   return rest;
+}
+
+/**
+ * An upstream account's admission item (its slots, learned limit, hold-back and circuit). The
+ * one-account form's account keeps the item every earlier version used.
+ */
+export function accountAdmissionKey(account: string): string {
+  return account === DEFAULT_ACCOUNT ? ADMISSION_KEY : `${ACCOUNT_ADMISSION_PREFIX}${account}`;
 }

@@ -63,6 +63,7 @@ interface SendOptions extends QueryOptions {
   idempotencyKey?: string;
   taskQuery?: boolean;
   noRetryWhenRateLimited?: boolean;
+  noRetryWhenNotAccepted?: boolean;
 }
 
 interface Answer {
@@ -220,6 +221,7 @@ export class UpstreamClient implements UpstreamClientPort {
       ...payload,
       idempotencyKey: key,
       ...(opts?.noRetryWhenRateLimited === true ? { noRetryWhenRateLimited: true } : {}),
+      ...(opts?.noRetryWhenNotAccepted === true ? { noRetryWhenNotAccepted: true } : {}),
     });
     // A repeated create (its first answer was lost) may find its task already failed: the error
     // then sits beside a task id and a failure status, and is the task's failure, not a refusal.
@@ -268,9 +270,11 @@ export class UpstreamClient implements UpstreamClientPort {
         retryAfter = response.headers.get("retry-after");
         text = await response.text();
       } catch (error) {
-        const pauseMs = last ? 0 : backoffDelayMs(attempt, this.#backoff, this.#random);
-        if (last || pauseMs >= left())
-          throw transportError(error, { ...call, timeoutMs }, this.#redact);
+        const refused = isRefused(error);
+        const stop = last || (refused && options.noRetryWhenNotAccepted === true);
+        const pauseMs = stop ? 0 : backoffDelayMs(attempt, this.#backoff, this.#random);
+        if (stop || pauseMs >= left())
+          throw transportError(error, { ...call, timeoutMs, notAccepted: refused }, this.#redact);
         await this.#sleep(pauseMs);
         continue;
       }
@@ -293,7 +297,8 @@ export class UpstreamClient implements UpstreamClientPort {
       const retry =
         !last &&
         isTransientStatus(status) &&
-        !(status === 429 && options.noRetryWhenRateLimited === true);
+        !(status === 429 && options.noRetryWhenRateLimited === true) &&
+        !(status >= 500 && options.noRetryWhenNotAccepted === true);
       const pauseMs = retry
         ? (retryAfterMs ?? backoffDelayMs(attempt, this.#backoff, this.#random))
         : 0;
@@ -312,6 +317,16 @@ export class UpstreamClient implements UpstreamClientPort {
       await this.#sleep(pauseMs);
     }
   }
+}
+
+/** The request never reached the upstream: nothing listened, or the name did not resolve. */
+function isRefused(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN") return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** The metrics' operation: a create (POST), a task query, or the model listing. */

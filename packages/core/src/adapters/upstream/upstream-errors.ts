@@ -186,14 +186,18 @@ function causeText(error: unknown, redact: Redact): string {
 /** A request that got no answer: timed out, reset, refused, DNS... */
 export function transportError(
   error: unknown,
-  call: Attempted & { timeoutMs: number },
+  call: Attempted & { timeoutMs: number; notAccepted?: boolean },
   redact: Redact,
 ): ReelayError {
   const tries = call.attempts > 1 ? ` (${call.attempts} attempts)` : "";
   const cause = safeCause(error, redact);
   const options = {
     retryable: true,
-    details: { endpoint: call.endpoint, attempts: call.attempts },
+    details: {
+      endpoint: call.endpoint,
+      attempts: call.attempts,
+      ...(call.notAccepted === true ? { notAccepted: true } : {}),
+    },
     ...(cause === undefined ? {} : { cause }),
   };
   if (isTimeout(error)) {

@@ -1,4 +1,5 @@
 import type { LearnedLimit, Priority } from "./settings.ts";
+import type { Circuit } from "../upstreams/circuit.ts";
 export interface AdmissionState {
   /** Job id -> ISO time the slot was taken. */
   held: Record<string, string>;
@@ -9,6 +10,8 @@ export interface AdmissionState {
   nextAdmitAt: number;
   /** The lane served last. */
   cursor: string;
+  /** The account's circuit (domain/upstreams/circuit.ts). */
+  circuit: Circuit;
 }
 
 export interface QueueEntry {

@@ -93,6 +93,9 @@ export function afterRateLimited(learned: LearnedLimit, held: number): LearnedLi
   };
 }
 
-export function effectiveLimit(settings: AdmissionSettings, learned: LearnedLimit): number {
+export function effectiveLimit(
+  settings: Pick<AdmissionSettings, "concurrency">,
+  learned: LearnedLimit,
+): number {
   return settings.concurrency ?? learned.limit;
 }

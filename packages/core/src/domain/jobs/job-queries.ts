@@ -29,6 +29,8 @@ export interface Transition {
   note?: string;
   /** The write also needs this list to hold at least one item (Finish: the stored outputs). */
   nonEmpty?: "outputs";
+  /** Fields the write removes (a fallback: the failed task's). */
+  remove?: readonly (keyof Job)[];
 }
 
 export interface UpdateOptions {
@@ -39,7 +41,7 @@ export interface UpdateOptions {
   /** Refuse the write unless this attribute is set (admission: only an admitted job is requeued). */
   onlyIfSet?: keyof Job;
   /** Add these numbers to the named counters, atomically. */
-  increment?: Partial<Record<"attempts" | "polls" | "admissions", number>>;
+  increment?: Partial<Record<"attempts" | "polls" | "admissions" | "refusedSends", number>>;
   /** Remove these attributes in the same write. */
   remove?: (keyof Job)[];
 }

@@ -61,6 +61,19 @@ interface JobHistoryEntry {
   note?: string;
 }
 
+/** One upstream task of a job that failed there and was tried again on another account. */
+export interface UpstreamAttempt {
+  account: string;
+  taskId?: string;
+  outcome: "failed";
+  error: JobError;
+  /** Whether that task was paid for (a failed task: "unknown", counted at its estimate). */
+  charged: true | false | "unknown";
+  /** What it cost, in millionths of the price table's currency; null when unpriced. */
+  costMicros: number | null;
+  endedAt: string;
+}
+
 export interface Job {
   id: string;
   kind: JobKind;
@@ -76,8 +89,22 @@ export interface Job {
   /** sha256 of the normalized request, so a repeated idempotency key with another payload is refused. */
   requestHash?: string;
   upstreamTaskId?: string;
-  /** Upstream create attempts. */
+  /**
+   * The upstream account the job's slot and task are on (REELAY_UPSTREAMS; `default` or absent in
+   * the one-account form). Set when the job is admitted, before any create is sent; every poll and
+   * download asks this account. A job back in the queue keeps it while a create sent there may
+   * have been accepted (see refusedSends): it is then admitted only there again.
+   */
+  upstreamAccount?: string;
+  /** Upstream create attempts (each a request sent, the client's own retries not counted). */
   attempts: number;
+  /**
+   * Creates the upstream certainly did not accept (a 429, a refused connection, a 401/403 or a 5xx
+   * with no task). While attempts exceed it, a create may have been accepted on upstreamAccount.
+   */
+  refusedSends?: number;
+  /** Earlier tries on other accounts whose task failed (REELAY_FALLBACK_ATTEMPTS), oldest first. */
+  fallbacks?: UpstreamAttempt[];
   polls: number;
   createdAt: string;
   updatedAt: string;

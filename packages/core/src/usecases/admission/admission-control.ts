@@ -6,6 +6,10 @@
  *   create ──enqueue──> queue ──dispatch: slot + admittedAt──> execution: Submit ── 429 ──> requeue
  *                                                                          │
  *                           slot freed <── Poll (task ended), Finish, RecordFailure, cancel
+ *
+ * In a pool (REELAY_UPSTREAMS) every account has its own slots, learned limit, hold-back and
+ * circuit, in its own admission item; the queue is one, so fairness holds over the whole pool.
+ * A create an account certainly did not accept puts the job back too, free to go elsewhere.
  */
 import type { AdmissionStorePort, JobStorePort } from "../ports.ts";
 import { isReelayError } from "../../domain/errors.ts";
@@ -20,6 +24,20 @@ import {
   type Priority,
 } from "../../domain/admission/settings.ts";
 import type { QueueEntry } from "../../domain/admission/queue.ts";
+import {
+  DEFAULT_ACCOUNT,
+  type Routing,
+  type UpstreamAccount,
+} from "../../domain/upstreams/accounts.ts";
+import {
+  afterFailure,
+  CLOSED,
+  circuitState,
+  type CircuitState,
+} from "../../domain/upstreams/circuit.ts";
+
+/** After a create it certainly refused, an account takes no new create for this long. */
+const REFUSED_HOLD_MS = 2_000;
 
 /** How old a copy of the admission item a clean create may learn from. */
 const RECENT_STATE_MS = 250;
@@ -39,6 +57,25 @@ function laneOf(job: Pick<Job, "source">): string {
   return job.source.apiKeyId ?? job.source.type;
 }
 
+/** One account of the pool, as admission sees it. */
+export interface AccountAdmission
+  extends Pick<UpstreamAccount, "name" | "models" | "weight" | "prices"> {
+  store: AdmissionStorePort;
+  settings: Pick<AdmissionSettings, "concurrency" | "ratePerS">;
+}
+
+export interface AccountSnapshot {
+  name: string;
+  limit: number;
+  limitSource: "configured" | "learned";
+  ratePerS: number | null;
+  held: number;
+  heldBackUntil: string | null;
+  circuit: CircuitState;
+  circuitFailures: number;
+  circuitOpenUntil: string | null;
+}
+
 export interface AdmissionSnapshot {
   /** Upstream tasks in flight at most, now. */
   limit: number;
@@ -50,6 +87,8 @@ export interface AdmissionSnapshot {
   queued: number;
   /** Set while a create rate or an upstream's Retry-After holds admissions back. */
   heldBackUntil: string | null;
+  /** Each account on its own (one, `default`, in the one-account form). */
+  accounts: AccountSnapshot[];
 }
 
 export interface AdmissionControlDeps {
@@ -58,6 +97,9 @@ export interface AdmissionControlDeps {
   settings: AdmissionSettings;
   waker: DispatchWaker;
   now: Clock;
+  /** A pool's accounts, in REELAY_UPSTREAMS's order; absent = one account on `store` and `settings`. */
+  accounts?: readonly AccountAdmission[];
+  routing?: Routing;
 }
 
 export class AdmissionControl {
@@ -71,8 +113,41 @@ export class AdmissionControl {
     return this.#deps.settings;
   }
 
+  /** The queue, and the one-account form's admission item. */
   get store(): AdmissionStorePort {
     return this.#deps.store;
+  }
+
+  get routing(): Routing {
+    return this.#deps.routing ?? "balanced";
+  }
+
+  /** The accounts in their configured order; one named `default` without a pool. */
+  get accounts(): readonly AccountAdmission[] {
+    return (
+      this.#deps.accounts ?? [
+        {
+          name: DEFAULT_ACCOUNT,
+          store: this.#deps.store,
+          settings: this.#deps.settings,
+          weight: 1,
+        },
+      ]
+    );
+  }
+
+  /** More than one account: creates an account refused go elsewhere. */
+  get isPool(): boolean {
+    return this.accounts.length > 1;
+  }
+
+  /** The job's account (where its slot and task are), or the first when it names none. */
+  accountOf(job: Pick<Job, "upstreamAccount">): AccountAdmission {
+    const accounts = this.accounts;
+    return (
+      accounts.find((account) => account.name === job.upstreamAccount) ??
+      (accounts[0] as AccountAdmission)
+    );
   }
 
   /** The job's queue entry; the same job always makes the same entry, so enqueueing is idempotent. */
@@ -97,9 +172,18 @@ export class AdmissionControl {
     await this.#deps.waker.wake();
   }
 
-  /** Frees the job's slot, if it holds one, and lets the next job in. */
-  async release(jobId: string): Promise<void> {
-    if (await this.#deps.store.release(jobId)) await this.#deps.waker.wake("freed");
+  /**
+   * Frees the job's slot, if it holds one, and lets the next job in. With its account named only
+   * that item is written; else each account's until one held it.
+   */
+  async release(jobId: string, account?: string): Promise<void> {
+    const named = this.accounts.filter((a) => account === undefined || a.name === account);
+    for (const { store } of named.length === 0 ? this.accounts : named) {
+      if (await store.release(jobId)) {
+        await this.#deps.waker.wake("freed");
+        return;
+      }
+    }
   }
 
   /** The job ended outside the flow (a cancel): its slot or its queue place goes. */
@@ -108,9 +192,15 @@ export class AdmissionControl {
     await this.release(jobId);
   }
 
-  /** A create answered 429: lower the learned limit, hold creates back, and queue the job again at its old place. */
-  async requeue(job: Job, retryAfterMs: number | undefined): Promise<void> {
-    const { store, jobs, settings, now } = this.#deps;
+  /**
+   * A create answered 429: lower the account's learned limit, hold its creates back, and queue the
+   * job again at its old place. `sole` = this create was the job's only one not known refused, so
+   * the job may go to any account; otherwise it stays on this one.
+   */
+  async requeue(job: Job, retryAfterMs: number | undefined, sole = true): Promise<void> {
+    const { now } = this.#deps;
+    const account = this.accountOf(job);
+    const { store, settings } = account;
     const state = await store.state();
     const holdUntil = now().getTime() + Math.min(retryAfterMs ?? 1000, MAX_HOLD_MS);
     const held = Object.keys(state.held).length;
@@ -118,27 +208,67 @@ export class AdmissionControl {
       settings.concurrency === undefined ? afterRateLimited(state.learned, held) : state.learned;
     if (learned !== state.learned) await store.learn(state.learnedVersion, learned);
     await store.hold(holdUntil);
+    await this.#backInQueue(job, account, sole);
+  }
+
+  /**
+   * A create the account certainly did not accept (a refused connection, a 401/403, a 5xx with no
+   * task): its circuit counts a failure, it takes no create for a moment, and the job goes back
+   * to the queue, free to go to another account when this was its only create not known refused.
+   */
+  async refused(job: Job, sole: boolean): Promise<void> {
+    const account = this.accountOf(job);
+    await this.createFailed(account.name);
+    await account.store.hold(this.#deps.now().getTime() + REFUSED_HOLD_MS);
+    await this.#backInQueue(job, account, sole);
+  }
+
+  async #backInQueue(job: Job, account: AccountAdmission, sole: boolean): Promise<void> {
+    const { store, jobs } = this.#deps;
     await store.enqueue(this.entryOf(job));
+    // In a pool a job may move when nothing it sent may have been accepted; without one, it never moves.
+    const free = sole && this.#deps.accounts !== undefined;
     await jobs
-      .update(job.id, {}, { unlessTerminal: true, onlyIfSet: "admittedAt", remove: ["admittedAt"] })
+      .update(
+        job.id,
+        {},
+        {
+          unlessTerminal: true,
+          onlyIfSet: "admittedAt",
+          remove: free ? ["admittedAt", "upstreamAccount"] : ["admittedAt"],
+          increment: { refusedSends: 1 },
+        },
+      )
       .catch((error: unknown) => {
         if (!isReelayError(error, "job_conflict")) throw error;
       });
     // Its slot is free and it waits again: a wake for a queued job, not only a freed slot.
-    await store.release(job.id);
+    await account.store.release(job.id);
     await this.wake();
   }
 
+  /** A create failed on the wire (refused, reset, timed out, 5xx): one more toward opening the account's circuit. */
+  async createFailed(accountName: string): Promise<void> {
+    const { store } = this.accountOf({ upstreamAccount: accountName });
+    for (let tries = 0; tries < 3; tries++) {
+      const { circuit } = await store.state();
+      if (await store.setCircuit(circuit, afterFailure(circuit, this.#deps.now().getTime())))
+        return;
+    }
+  }
+
   /**
-   * A create went through: the learned limit may grow, and a grown limit lets the next job in.
-   * Losing a race with another learner here only delays growth.
+   * A create went through: the account's circuit closes, and its learned limit may grow (a grown
+   * limit lets the next job in). Losing a race with another learner here only delays growth.
    */
-  async cleanCreate(): Promise<void> {
-    const { store, settings, waker } = this.#deps;
-    if (settings.concurrency !== undefined) return;
+  async cleanCreate(accountName?: string): Promise<void> {
+    const { waker } = this.#deps;
+    const { store, settings } = this.accountOf({ upstreamAccount: accountName });
     // A copy read in the last RECENT_STATE_MS will do; one that lost the race is read again once.
     for (const maxAgeMs of [RECENT_STATE_MS, 0]) {
       const state = await store.recentState(maxAgeMs);
+      if (state.circuit.failures > 0 && !(await store.setCircuit(state.circuit, CLOSED))) continue;
+      if (settings.concurrency !== undefined) return;
       const next = afterCleanCreate(state.learned, Object.keys(state.held).length);
       if (await store.learn(state.learnedVersion, next)) {
         if (next.limit > state.learned.limit) await waker.wake();
@@ -149,16 +279,38 @@ export class AdmissionControl {
 
   /** Where admission stands now: for operators (GET /v1/admission) and the soak's leak check. */
   async snapshot(): Promise<AdmissionSnapshot> {
-    const { store, settings, now } = this.#deps;
-    const state = await store.state();
+    const { store, now } = this.#deps;
+    const at = now().getTime();
+    const accounts: AccountSnapshot[] = [];
+    const held: string[] = [];
+    let nextAdmitAt = Number.POSITIVE_INFINITY;
+    for (const account of this.accounts) {
+      const state = await account.store.state();
+      held.push(...Object.keys(state.held));
+      nextAdmitAt = Math.min(nextAdmitAt, state.nextAdmitAt);
+      accounts.push({
+        name: account.name,
+        limit: effectiveLimit(account.settings, state.learned),
+        limitSource: account.settings.concurrency === undefined ? "learned" : "configured",
+        ratePerS: account.settings.ratePerS ?? null,
+        held: Object.keys(state.held).length,
+        heldBackUntil: state.nextAdmitAt > at ? new Date(state.nextAdmitAt).toISOString() : null,
+        circuit: circuitState(state.circuit, at),
+        circuitFailures: state.circuit.failures,
+        circuitOpenUntil:
+          state.circuit.openUntil > at ? new Date(state.circuit.openUntil).toISOString() : null,
+      });
+    }
+    const rates = accounts.map((a) => a.ratePerS);
     return {
-      limit: effectiveLimit(settings, state.learned),
-      limitSource: settings.concurrency === undefined ? "learned" : "configured",
-      ratePerS: settings.ratePerS ?? null,
-      held: Object.keys(state.held).sort(),
+      limit: accounts.reduce((sum, a) => sum + a.limit, 0),
+      limitSource: accounts.every((a) => a.limitSource === "configured") ? "configured" : "learned",
+      ratePerS: rates.includes(null) ? null : rates.reduce<number>((sum, r) => sum + (r ?? 0), 0),
+      held: held.sort(),
       queued: await store.queued(),
-      heldBackUntil:
-        state.nextAdmitAt > now().getTime() ? new Date(state.nextAdmitAt).toISOString() : null,
+      // Admissions are held back only when every account is.
+      heldBackUntil: nextAdmitAt > at ? new Date(nextAdmitAt).toISOString() : null,
+      accounts,
     };
   }
 

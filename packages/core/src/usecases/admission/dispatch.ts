@@ -10,6 +10,12 @@
  *
  * Before its slot, a job not yet holding budget reserves it (budget-gate.ts); one that does not fit
  * ends failed with budget_exceeded and never takes a slot.
+ *
+ * In a pool the slot is taken on one account (domain/upstreams/routing.ts picks it among those
+ * serving the job's model with a free slot, no hold-back and a circuit that lets a create through)
+ * and the admit write names it on the job. A job that may have a create accepted on an account
+ * (upstreamAccount kept while it waited again) is admitted only there; a job that fell back is
+ * never admitted to an account it already tried.
  */
 import type { JobStorePort } from "../ports.ts";
 import { isReelayError } from "../../domain/errors.ts";
@@ -19,6 +25,14 @@ import { type BudgetGateDeps, reserveAtAdmission } from "./budget-gate.ts";
 import type { AdmissionControl } from "./admission-control.ts";
 import { effectiveLimit } from "../../domain/admission/settings.ts";
 import type { AdmissionState, QueueEntry } from "../../domain/admission/queue.ts";
+import type { ErrorCode } from "../../domain/error-codes.ts";
+import { serves } from "../../domain/upstreams/accounts.ts";
+import { circuitState, whileProbing } from "../../domain/upstreams/circuit.ts";
+import { type Candidate, chooseAccount } from "../../domain/upstreams/routing.ts";
+import { estimateOf } from "../../domain/money/estimate.ts";
+import type { PriceTable } from "../../domain/money/prices.ts";
+import { emitOnce } from "../pipeline/terminal.ts";
+import type { AccountAdmission } from "./admission-control.ts";
 
 export interface DispatchDeps extends BudgetGateDeps {
   admission: AdmissionControl;
@@ -27,6 +41,8 @@ export interface DispatchDeps extends BudgetGateDeps {
   starter: JobStarter;
   now: () => Date;
   sleep?: (ms: number) => Promise<void>;
+  /** REELAY_PRICES, for `cheapest` routing where an account has no prices of its own. */
+  prices?: PriceTable;
 }
 
 export interface DispatchResult {
@@ -44,13 +60,14 @@ const CONCURRENT_ADMITS = 8;
 /** Waits for the create rate inside one run up to this long; longer ones go back to the caller. */
 const MAX_IN_RUN_WAIT_MS = 2_000;
 
-type Outcome = "admitted" | "skipped" | "full" | "too_soon";
+type Outcome = "admitted" | "skipped" | "passed" | "full" | "too_soon";
 
 /**
  * Admits jobs until the slots are full, the queue is empty, or the rate holds the next one back.
- * The admission item is read once a run and kept up to date with the run's own admissions; it is
- * read again only when a slot write is refused (another writer moved it), since the conditional
- * slot write, not this copy, is what keeps the limit. A slot freed meanwhile wakes another run.
+ * Each account's admission item is read once a run and kept up to date with the run's own
+ * admissions; they are read again only when a slot write is refused (another writer moved one),
+ * since the conditional slot write, not this copy, is what keeps the limit. A slot freed meanwhile
+ * wakes another run.
  *
  * Jobs are picked one at a time in the queue's round-robin order, and up to CONCURRENT_ADMITS of
  * them are admitted at once (each admission is five table calls, which one at a time made a burst
@@ -58,14 +75,20 @@ type Outcome = "admitted" | "skipped" | "full" | "too_soon";
  */
 export async function dispatch(deps: DispatchDeps): Promise<DispatchResult> {
   const { admission } = deps;
-  await admission.store.ensure();
-  const concurrent = admission.settings.ratePerS === undefined ? CONCURRENT_ADMITS : 1;
+  for (const account of admission.accounts) await account.store.ensure();
+  const rated = admission.accounts.some((account) => account.settings.ratePerS !== undefined);
+  const concurrent = rated ? 1 : CONCURRENT_ADMITS;
   const run: Run = {
-    state: await admission.store.state(),
+    states: await readStates(admission.accounts),
+    cursor: "",
     admitted: [],
     pending: new Map(),
+    claimed: new Map(),
+    passed: new Set(),
     refused: false,
   };
+  run.cursor = await startCursor(deps, run);
+  const startCursorValue = run.cursor;
   let queueEmpty = false;
   for (
     let round = 0;
@@ -75,71 +98,141 @@ export async function dispatch(deps: DispatchDeps): Promise<DispatchResult> {
     round++
   ) {
     if (run.refused) {
-      // A slot write was refused: let the others land, then see the item as it is.
+      // A slot write was refused: let the others land, then see the items as they are.
       await Promise.all(run.pending.values());
-      run.state = await admission.store.state();
+      run.states = await readStates(admission.accounts);
       run.refused = false;
     }
-    const limit = effectiveLimit(admission.settings, run.state.learned);
-    if (Object.keys(run.state.held).length + run.pending.size >= limit) {
+    const now = deps.now().getTime();
+    const room = roomOf(deps, run, now);
+    if (room.free <= run.pending.size - run.claimed.size) {
+      if (run.pending.size > 0) {
+        await settle(run);
+        continue;
+      }
+      if (room.waitMs === undefined) break;
+      if (room.waitMs > MAX_IN_RUN_WAIT_MS || deps.sleep === undefined) {
+        await keepCursor(deps, run, startCursorValue);
+        return { admitted: run.admitted, retryInMs: room.waitMs };
+      }
+      await deps.sleep(room.waitMs);
+      run.states = await readStates(admission.accounts);
+      continue;
+    }
+    const skip = new Set([...run.pending.keys(), ...run.passed]);
+    const entry = await admission.store.next(run.cursor, skip);
+    if (entry === undefined) {
+      queueEmpty = run.pending.size === 0 && run.passed.size === 0;
       if (run.pending.size === 0) break;
       await settle(run);
       continue;
     }
-    const waitMs = run.state.nextAdmitAt - deps.now().getTime();
-    if (waitMs > 0) {
-      await Promise.all(run.pending.values());
-      if (waitMs > MAX_IN_RUN_WAIT_MS || deps.sleep === undefined)
-        return { admitted: run.admitted, retryInMs: waitMs };
-      await deps.sleep(waitMs);
-      run.state = await admission.store.state();
-      continue;
-    }
-    const entry = await admission.store.next(run.state.cursor, new Set(run.pending.keys()));
-    if (entry === undefined) {
-      queueEmpty = run.pending.size === 0;
-      if (queueEmpty) break;
-      await settle(run);
-      continue;
-    }
-    startAdmission(deps, run, entry, limit);
+    startAdmission(deps, run, entry);
     if (run.pending.size >= concurrent) await settle(run);
   }
   await Promise.all(run.pending.values());
+  await keepCursor(deps, run, startCursorValue);
   if (run.failure !== undefined) throw run.failure.error;
   return queueEmpty ? { admitted: run.admitted, queueEmpty } : { admitted: run.admitted };
 }
 
-/** One dispatch run's own view: the admission item as its writes left it, and what is under way. */
+/** One dispatch run's own view: each account's item as its writes left it, and what is under way. */
 interface Run {
-  state: AdmissionState;
+  states: Map<string, AdmissionState>;
+  cursor: string;
   admitted: string[];
   /** Admissions under way, by job id. */
   pending: Map<string, Promise<void>>;
-  /** A slot write was refused (full, or too soon): the item must be read again. */
+  /** The account each admission under way has chosen, by job id. */
+  claimed: Map<string, string>;
+  /** Jobs no account can take now (theirs are full): passed over for the rest of the run. */
+  passed: Set<string>;
+  /** A slot write was refused (full, or too soon): the items must be read again. */
   refused: boolean;
   failure?: { error: unknown };
+}
+
+async function readStates(
+  accounts: readonly AccountAdmission[],
+): Promise<Map<string, AdmissionState>> {
+  const states = new Map<string, AdmissionState>();
+  for (const account of accounts) states.set(account.name, await account.store.state());
+  return states;
+}
+
+/** The round-robin cursor: on the one-account item itself, or on the queue's item in a pool. */
+async function startCursor(deps: DispatchDeps, run: Run): Promise<string> {
+  const { admission } = deps;
+  if (!admission.isPool) return run.states.get(admission.accounts[0]?.name ?? "")?.cursor ?? "";
+  return (await admission.store.state()).cursor;
+}
+
+async function keepCursor(deps: DispatchDeps, run: Run, from: string): Promise<void> {
+  if (deps.admission.isPool && run.cursor !== from) await deps.admission.store.setCursor(run.cursor);
 }
 
 async function settle(run: Run): Promise<void> {
   if (run.pending.size > 0) await Promise.race(run.pending.values());
 }
 
+function stateOf(run: Run, account: AccountAdmission): AdmissionState {
+  return run.states.get(account.name) as AdmissionState;
+}
+
+function heldBy(run: Run, account: AccountAdmission): number {
+  let claimed = 0;
+  for (const name of run.claimed.values()) if (name === account.name) claimed += 1;
+  return Object.keys(stateOf(run, account).held).length + claimed;
+}
+
+function limitOf(run: Run, account: AccountAdmission): number {
+  return effectiveLimit(account.settings, stateOf(run, account).learned);
+}
+
+/** Whether the account may take a create now; a half-open circuit takes one, its probe. */
+function takesCreates(run: Run, account: AccountAdmission, now: number): boolean {
+  const state = stateOf(run, account);
+  return state.nextAdmitAt <= now && circuitState(state.circuit, now) !== "open";
+}
+
+/**
+ * Free slots over the accounts that take creates now; when there are none, how long until a held
+ * back account with a free slot takes creates again (undefined: every account is full).
+ */
+function roomOf(deps: DispatchDeps, run: Run, now: number): { free: number; waitMs?: number } {
+  let free = 0;
+  let waitMs: number | undefined;
+  for (const account of deps.admission.accounts) {
+    const open = limitOf(run, account) - heldBy(run, account);
+    if (open <= 0) continue;
+    if (takesCreates(run, account, now)) {
+      free += open;
+      continue;
+    }
+    const state = stateOf(run, account);
+    const until = Math.max(state.nextAdmitAt, state.circuit.openUntil);
+    waitMs = Math.min(waitMs ?? Number.POSITIVE_INFINITY, Math.max(1, until - now));
+  }
+  return free > 0 ? { free } : waitMs === undefined ? { free } : { free, waitMs };
+}
+
 /** Admits `entry` alongside the run's others; its outcome updates the run when it lands. */
-function startAdmission(deps: DispatchDeps, run: Run, entry: QueueEntry, limit: number): void {
-  run.state = { ...run.state, cursor: entry.lane };
-  const now = deps.now().getTime();
-  const admitting = admitOne(deps, entry, limit).then(
-    (outcome) => {
-      if (outcome === "admitted") {
+function startAdmission(deps: DispatchDeps, run: Run, entry: QueueEntry): void {
+  run.cursor = entry.lane;
+  const admitting = admitOne(deps, run, entry).then(
+    ({ outcome, account }) => {
+      const now = deps.now().getTime();
+      if (outcome === "admitted" && account !== undefined) {
         run.admitted.push(entry.jobId);
         // What the slot write just set, as state() would read it back.
-        run.state = {
-          ...run.state,
-          held: { ...run.state.held, [entry.jobId]: new Date(now).toISOString() },
-          nextAdmitAt: Math.max(run.state.nextAdmitAt, now + spacingMs(deps)),
-        };
-      } else if (outcome !== "skipped") run.refused = true;
+        const state = stateOf(run, account);
+        run.states.set(account.name, {
+          ...state,
+          held: { ...state.held, [entry.jobId]: new Date(now).toISOString() },
+          nextAdmitAt: Math.max(state.nextAdmitAt, now + spacingMs(account)),
+        });
+      } else if (outcome === "passed") run.passed.add(entry.jobId);
+      else if (outcome !== "skipped") run.refused = true;
     },
     (error: unknown) => {
       run.failure ??= { error };
@@ -147,16 +240,62 @@ function startAdmission(deps: DispatchDeps, run: Run, entry: QueueEntry, limit: 
   );
   run.pending.set(
     entry.jobId,
-    admitting.finally(() => run.pending.delete(entry.jobId)),
+    admitting.finally(() => {
+      run.pending.delete(entry.jobId);
+      run.claimed.delete(entry.jobId);
+    }),
   );
 }
 
-function spacingMs(deps: DispatchDeps): number {
-  const rate = deps.admission.settings.ratePerS;
+function spacingMs(account: AccountAdmission): number {
+  const rate = account.settings.ratePerS;
   return rate === undefined ? 0 : Math.ceil(1000 / rate);
 }
 
-async function admitOne(deps: DispatchDeps, entry: QueueEntry, limit: number): Promise<Outcome> {
+/** The accounts this job may ever be admitted to: serving its model, not tried, its pinned one only. */
+function eligibleAccounts(deps: DispatchDeps, job: Job): AccountAdmission[] {
+  const tried = new Set((job.fallbacks ?? []).map((attempt) => attempt.account));
+  return deps.admission.accounts.filter(
+    (account) =>
+      serves(account, job.model) &&
+      !tried.has(account.name) &&
+      (job.upstreamAccount === undefined || account.name === job.upstreamAccount),
+  );
+}
+
+/** Where the job goes now (routing.ts), counted in the run at once so parallel admissions spread. */
+function choose(
+  deps: DispatchDeps,
+  run: Run,
+  job: Job,
+  eligible: AccountAdmission[],
+): AccountAdmission | undefined {
+  const now = deps.now().getTime();
+  const order = deps.admission.accounts;
+  const candidates: Candidate[] = [];
+  for (const account of eligible) {
+    if (!takesCreates(run, account, now)) continue;
+    const price = account.prices ?? deps.prices;
+    const priceMicros =
+      price === undefined ? undefined : (estimateOf(job, price).costMicros ?? undefined);
+    candidates.push({
+      name: account.name,
+      order: order.indexOf(account),
+      held: heldBy(run, account),
+      limit: limitOf(run, account),
+      weight: account.weight,
+      ...(priceMicros === undefined ? {} : { priceMicros }),
+    });
+  }
+  const chosen = chooseAccount(candidates, deps.admission.routing);
+  return chosen === undefined ? undefined : order.find((a) => a.name === chosen.name);
+}
+
+async function admitOne(
+  deps: DispatchDeps,
+  run: Run,
+  entry: QueueEntry,
+): Promise<{ outcome: Outcome; account?: AccountAdmission }> {
   const { admission, jobs } = deps;
   const found = await jobs.get(entry.jobId);
   const job =
@@ -165,32 +304,79 @@ async function admitOne(deps: DispatchDeps, entry: QueueEntry, limit: number): P
       : await reserveAtAdmission(deps, found);
   if (job === undefined) {
     await admission.store.dequeue(entry.jobId);
-    return "skipped";
+    return { outcome: "skipped" };
   }
+  let account = admission.accountOf(job);
   if (job.admittedAt === undefined) {
+    const eligible = eligibleAccounts(deps, job);
+    if (eligible.length === 0) {
+      await unroutable(deps, job);
+      await admission.store.dequeue(job.id);
+      return { outcome: "skipped" };
+    }
+    const chosen = choose(deps, run, job, eligible);
+    if (chosen === undefined) return { outcome: "passed" };
+    account = chosen;
+    run.claimed.set(job.id, account.name);
     const now = deps.now().getTime();
-    const slot = await admission.store.acquire(job.id, {
-      limit,
+    const state = stateOf(run, account);
+    const probe = circuitState(state.circuit, now) === "half_open" ? whileProbing(state.circuit, now) : undefined;
+    const slot = await account.store.acquire(job.id, {
+      limit: limitOf(run, account),
       now,
-      spacingMs: spacingMs(deps),
+      spacingMs: spacingMs(account),
       lane: entry.lane,
+      ...(probe === undefined ? {} : { probe }),
     });
-    if (slot === "full" || slot === "too_soon") return slot;
+    if (slot === "full" || slot === "too_soon") return { outcome: slot };
+    // One probe at a time: the others of this run see the circuit open again.
+    if (probe !== undefined) run.states.set(account.name, { ...stateOf(run, account), circuit: probe });
   }
-  const started = await admit(deps, job);
+  const started = await admit(deps, job, account);
   await admission.store.dequeue(job.id);
-  if (started === undefined) return "skipped";
+  if (started === undefined) return { outcome: "skipped" };
   await deps.starter.start(started);
-  return "admitted";
+  return { outcome: "admitted", account };
 }
 
-/** Marks the job admitted; a job that ended meanwhile (a cancel) gives its slot back. */
-async function admit(deps: DispatchDeps, job: Job): Promise<Job | undefined> {
+/** No configured account serves the job's model (or every one was tried): it can never run here. */
+async function unroutable(deps: DispatchDeps, job: Job): Promise<void> {
+  const tried = (job.fallbacks ?? []).map((attempt) => attempt.account);
+  const message =
+    tried.length > 0
+      ? `Every upstream account that serves ${job.model} was tried (${tried.join(", ")}).`
+      : job.upstreamAccount !== undefined
+        ? `The job's upstream account "${job.upstreamAccount}" is no longer configured; its create may have been accepted there, so it is not sent elsewhere.`
+        : `No upstream account serves the model ${job.model} (REELAY_UPSTREAMS models).`;
+  try {
+    const failed = await deps.jobs.transition(job.id, {
+      from: ["queued"],
+      to: "failed",
+      set: {
+        error: { code: "no_upstream_account" satisfies ErrorCode, message },
+        finishedAt: deps.now().toISOString(),
+      },
+      note: "no upstream account",
+    });
+    await emitOnce(deps, failed);
+  } catch (error) {
+    if (!isReelayError(error, "job_conflict")) throw error;
+  }
+}
+
+/** Marks the job admitted on `account`; a job that ended meanwhile (a cancel) gives its slot back. */
+async function admit(deps: DispatchDeps, job: Job, account: AccountAdmission): Promise<Job | undefined> {
   if (job.admittedAt !== undefined) return job;
   try {
     return await deps.jobs.update(
       job.id,
-      { admittedAt: deps.now().toISOString() },
+      {
+        admittedAt: deps.now().toISOString(),
+        // The one-account form names no account on its jobs, as before pools.
+        ...(deps.admission.isPool || job.upstreamAccount !== undefined
+          ? { upstreamAccount: account.name }
+          : {}),
+      },
       { unlessTerminal: true, unlessSet: "admittedAt", increment: { admissions: 1 } },
     );
   } catch (error) {
@@ -198,7 +384,7 @@ async function admit(deps: DispatchDeps, job: Job): Promise<Job | undefined> {
     const current = await deps.jobs.get(job.id);
     if (current !== undefined && !isTerminal(current.status) && current.admittedAt !== undefined)
       return current;
-    await deps.admission.release(job.id);
+    await deps.admission.release(job.id, account.name);
     return undefined;
   }
 }

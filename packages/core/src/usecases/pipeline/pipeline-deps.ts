@@ -5,6 +5,7 @@ import type {
   JobStorePort,
   ObjectStorePort,
   UpstreamClientPort,
+  UpstreamPoolPort,
 } from "../ports.ts";
 import type { AdmissionControl } from "../admission/admission-control.ts";
 import type { BatchTracker } from "../batches/batch-progress.ts";
@@ -13,7 +14,12 @@ import type { Clock, EventSink, Metrics } from "../ports.ts";
 export interface PipelineDeps {
   jobs: JobStorePort;
   objects: ObjectStorePort;
+  /** The one-account form's upstream (and a job that names no account). */
   upstream: UpstreamClientPort;
+  /** A pool's clients by account: a job's creates, polls and downloads go to its own account's. */
+  upstreams?: UpstreamPoolPort;
+  /** REELAY_FALLBACK_ATTEMPTS: tries on other accounts after a task failed (usecases/pipeline/fallback.ts); default 0. */
+  fallbackAttempts?: number;
   events: EventSink;
   /** For output downloads: the deployment's guardedFetch (domain/net/policy.ts outputFetchPolicy), never a bare fetch. */
   fetch: typeof fetch;

@@ -24,7 +24,8 @@ import {
 } from "../../domain/polling/policy.ts";
 import { recordCopy, recordDetection } from "../metrics/record-metrics.ts";
 import { type CopiedObject, copyUrlToS3, type KeyChoice } from "../copy/copy-output.ts";
-import type { TaskAnswer } from "../ports.ts";
+import type { TaskAnswer, UpstreamClientPort } from "../ports.ts";
+import { fallBack, fallbackAllowed, requeue } from "./fallback.ts";
 import type { PipelineDeps } from "./pipeline-deps.ts";
 import type { FailureInput, FlowState } from "../../domain/pipeline/flow-state.ts";
 import { asStepError, Requeued, TransientError } from "../../domain/pipeline/step-errors.ts";
@@ -120,29 +121,69 @@ async function unlessConflict(write: Promise<Job>): Promise<Job | undefined> {
 }
 
 /**
+ * The client of the job's own account: every create, poll and download of a job goes to the
+ * account it was admitted to, and a job is never looked up on another account.
+ */
+function clientOf(deps: PipelineDeps, job: Job): UpstreamClientPort {
+  if (job.upstreamAccount === undefined || deps.upstreams === undefined) return deps.upstream;
+  const client = deps.upstreams.client(job.upstreamAccount);
+  if (client !== undefined) return client;
+  throw new ReelayError(
+    "upstream_account_unknown",
+    `Job ${job.id} is on the upstream account "${job.upstreamAccount}", which is no longer configured (REELAY_UPSTREAMS).`,
+  );
+}
+
+/**
  * The upstream create. The same idempotency key on every attempt: the upstream answers a repeat
- * with the task it already made. Under admission control a 429 puts the job back in the queue.
+ * with the task it already made. Under admission control a 429 puts the job back in the queue; in
+ * a pool, so does a create the account certainly did not accept (a refused connection, a 401/403,
+ * a 5xx), and the job may then go to another account unless an earlier create of it may have been
+ * accepted (`sole`). A create whose outcome is unknown (a timeout, a reset) is retried only here,
+ * on the same account, by the client and the state machine.
  */
 async function createTask(deps: PipelineDeps, job: Job) {
   const admission = deps.admission;
+  const pool = admission?.isPool === true;
+  const account = admission?.accountOf(job).name;
   const opts = {
     idempotencyKey: job.idempotencyKey,
     ...(admission === undefined ? {} : { noRetryWhenRateLimited: true }),
+    ...(pool ? { noRetryWhenNotAccepted: true } : {}),
   };
+  // This create is the only one of the job not known refused: a refusal leaves it free to move.
+  const sole = job.attempts <= (job.refusedSends ?? 0) + 1;
+  const client = clientOf(deps, job);
   try {
     const created =
       job.kind === "video"
-        ? await deps.upstream.createVideo(job.request, opts)
-        : await deps.upstream.createImage(job.request, opts);
+        ? await client.createVideo(job.request, opts)
+        : await client.createImage(job.request, opts);
     // Advisory: a lost update only makes a learned limit grow a little later.
-    await admission?.cleanCreate().catch(() => undefined);
+    await admission?.cleanCreate(account).catch(() => undefined);
     return created;
   } catch (error) {
-    if (admission === undefined || !isRateLimited(error)) throw error;
-    const retryAfterMs = (error as ReelayError).details?.retryAfterMs;
-    await admission.requeue(job, typeof retryAfterMs === "number" ? retryAfterMs : undefined);
-    throw new Requeued(job.id);
+    if (admission === undefined) throw error;
+    if (isRateLimited(error)) {
+      const retryAfterMs = (error as ReelayError).details?.retryAfterMs;
+      await admission.requeue(job, typeof retryAfterMs === "number" ? retryAfterMs : undefined, sole);
+      throw new Requeued(job.id);
+    }
+    if (pool && notAccepted(error)) {
+      await admission.refused(job, sole);
+      throw new Requeued(job.id);
+    }
+    if (pool && account !== undefined && error instanceof ReelayError && error.retryable)
+      await admission.createFailed(account).catch(() => undefined);
+    throw error;
   }
+}
+
+/** The account certainly made no task: nothing listened, it refused the key, or it answered 5xx. */
+function notAccepted(error: unknown): boolean {
+  if (!(error instanceof ReelayError)) return false;
+  if (error.code === "upstream_auth" || error.code === "upstream_unavailable") return true;
+  return error.details?.notAccepted === true;
 }
 
 function isRateLimited(error: unknown): boolean {
@@ -277,12 +318,13 @@ async function ask(
   state: FlowState,
 ): Promise<{ answer?: TaskAnswer; failed?: ReelayError }> {
   const opts = { until: lookUntilMs(Date.parse(state.deadlineAt), deps.now().getTime()) };
+  const client = clientOf(deps, job);
   try {
     return {
       answer:
         job.kind === "video"
-          ? await deps.upstream.getVideoTask(job.upstreamTaskId, opts)
-          : await deps.upstream.getImageTask(job.upstreamTaskId, opts),
+          ? await client.getVideoTask(job.upstreamTaskId, opts)
+          : await client.getImageTask(job.upstreamTaskId, opts),
     };
   } catch (error) {
     if (error instanceof ReelayError && error.retryable) return { failed: error };
@@ -310,12 +352,11 @@ async function look(
   const next = { ...state, polls: counted.polls };
   if (answer?.state.state === "failed") {
     const reason = answer.state.error?.message ?? "The upstream task failed without a reason.";
-    return {
-      ...next,
-      outcome: "failed",
-      waitSeconds: 0,
-      error: { code: "upstream_task_failed" satisfies ErrorCode, message: reason },
-    };
+    const error = { code: "upstream_task_failed" satisfies ErrorCode, message: reason };
+    // Tried again on another account where REELAY_FALLBACK_ATTEMPTS allows (fallback.ts).
+    if (fallbackAllowed(deps, counted, error) && (await fallBack(deps, counted, error)))
+      throw new Requeued(job.id);
+    return { ...next, outcome: "failed", waitSeconds: 0, error };
   }
   if (answer === undefined || answer.state.state === "running") {
     const lastLook = failed === undefined ? "" : `; the last look failed: ${failed.message}`;
@@ -390,6 +431,11 @@ async function releaseSlot(deps: PipelineDeps, jobId: string): Promise<boolean> 
 async function pollWindow(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
   const job = await deps.jobs.require(state.jobId);
   if (isTerminal(job.status)) return stopped(state, job);
+  // Fell back to the queue and was stopped before its queue entry was written: write it now.
+  if (job.status === "queued" && job.upstreamTaskId === undefined && job.fallbacks !== undefined) {
+    await requeue(deps, job);
+    throw new Requeued(job.id);
+  }
   if (job.upstreamTaskId === undefined && (state.outputUrls?.length ?? 0) > 0)
     return { ...state, outcome: "succeeded", waitSeconds: 0 };
   if (job.upstreamTaskId === undefined) {
@@ -453,10 +499,11 @@ function recentUrlsOf(deps: PipelineDeps, job: Job, state: FlowState): string[] 
 /** Fresh URLs from the task itself. */
 async function askedUrlsOf(deps: PipelineDeps, job: Job): Promise<string[]> {
   if (job.upstreamTaskId === undefined) return [];
+  const client = clientOf(deps, job);
   const answer =
     job.kind === "video"
-      ? await deps.upstream.getVideoTask(job.upstreamTaskId)
-      : await deps.upstream.getImageTask(job.upstreamTaskId);
+      ? await client.getVideoTask(job.upstreamTaskId)
+      : await client.getImageTask(job.upstreamTaskId);
   if (answer.state.state === "failed") {
     throw new ReelayError(
       "upstream_task_failed",
