@@ -13,6 +13,9 @@ import {
   type MoneyView,
   moneyView,
   mapStrings,
+  attemptsView,
+  type AttemptView,
+  DEFAULT_ACCOUNT,
 } from "@reelay/core/domain";
 import type { ObjectStore } from "@reelay/core/adapters";
 
@@ -36,7 +39,6 @@ export interface JobView
       | "warnings"
       | "source"
       | "idempotencyKey"
-      | "attempts"
       | "polls"
       | "history"
       | "retryOf"
@@ -44,6 +46,10 @@ export interface JobView
       | "webhook"
     > {
   upstreamTaskId: string | null;
+  /** The account the job's task is on and the task's id there; null before it was admitted. */
+  upstream: { account: string; task_id: string | null } | null;
+  /** Each upstream attempt: tries on other accounts whose task failed, then the current one. */
+  attempts: AttemptView[];
   priority: Priority;
   /** While the job waits for an upstream slot: its place among the caller's waiting jobs. */
   queue_position?: number;
@@ -131,8 +137,12 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     source: job.source,
     idempotencyKey: job.idempotencyKey,
     upstreamTaskId: job.upstreamTaskId ?? null,
+    upstream:
+      job.upstreamAccount === undefined && job.upstreamTaskId === undefined
+        ? null
+        : { account: job.upstreamAccount ?? DEFAULT_ACCOUNT, task_id: job.upstreamTaskId ?? null },
     priority: priorityOf(job),
-    attempts: job.attempts,
+    attempts: attemptsView(job),
     polls: job.polls,
     outputs,
     error: job.error === undefined ? null : classifiedError(job.error),

@@ -21,7 +21,7 @@ import {
   ownWebhooks,
 } from "@reelay/core/adapters";
 import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
-import { webhookFetchPolicy, type Job } from "@reelay/core/domain";
+import { webhookFetchPolicy, type Job, type UpstreamAccount } from "@reelay/core/domain";
 import {
   deliveringSink,
   allTargets,
@@ -35,7 +35,7 @@ import {
   type Metrics,
   admissionGauges,
 } from "@reelay/core/usecases";
-import { dropDepsFrom, wirePipeline } from "@reelay/core/wiring";
+import { dropDepsFrom, type PoolMember, wirePipeline } from "@reelay/core/wiring";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { loadOrCreateApiKey } from "./api-key.ts";
 import { startStandins, type Standins } from "./aws-standins.ts";
@@ -94,10 +94,26 @@ interface Upstream {
   client: UpstreamClient;
   name: string;
   simulator?: Simulator;
+  /** A pool's accounts and their clients (REELAY_UPSTREAMS, or simulated accounts). */
+  pool?: PoolMember[];
+}
+
+/** REELAY_UPSTREAMS: one client per account, each with its own URL and key. */
+function configuredPool(accounts: readonly UpstreamAccount[], metrics: Metrics): Upstream {
+  const pool = accounts.map(({ apiKey, url, ...account }) => ({
+    account,
+    client: new UpstreamClient({ baseUrl: url, apiKey, metrics }),
+  }));
+  return {
+    client: pool[0]?.client as UpstreamClient,
+    name: `pool of ${accounts.map((a) => a.name).join(", ")}`,
+    pool,
+  };
 }
 
 async function startUpstream(options: LocalStackOptions, metrics: Metrics): Promise<Upstream> {
   const { config } = options;
+  if (config.upstreams !== undefined) return configuredPool(config.upstreams, metrics);
   if (config.upstreamUrl !== undefined) {
     return {
       client: new UpstreamClient({
@@ -370,6 +386,7 @@ function wireLocal(
     clients: { db, s3, tableName, bucket },
     events: stores.events,
     upstream: stores.upstream.client,
+    ...(stores.upstream.pool === undefined ? {} : { pool: stores.upstream.pool }),
     sleep: windows.sleep,
     waker: dispatcher,
     metrics,

@@ -70,7 +70,16 @@ const JOB_EXAMPLE = {
   cost: 0.4,
   charged: true,
   priority: "normal",
-  attempts: 1,
+  upstream: { account: "default", task_id: "vidtsk_upstream123" },
+  attempts: [
+    {
+      account: "default",
+      task_id: "vidtsk_upstream123",
+      outcome: "succeeded",
+      charged: true,
+      cost: 0.4,
+    },
+  ],
   polls: 9,
   outputs: [
     {

@@ -159,7 +159,25 @@ export const JobViewSchema = z
       })
       .describe("Where the job came from; a drop names its S3 object."),
     upstreamTaskId: z.string().nullable(),
-    attempts: z.number(),
+    upstream: z
+      .object({ account: z.string(), task_id: z.string().nullable() })
+      .nullable()
+      .describe(
+        "The upstream account the job is pinned to (`default` without a pool) and its task there; every poll and download uses that account.",
+      ),
+    attempts: z
+      .array(
+        z.object({
+          account: z.string(),
+          task_id: z.string().nullable(),
+          outcome: z.string(),
+          charged: z.union([z.boolean(), z.literal("unknown")]).nullable(),
+          cost: z.number().nullable(),
+        }),
+      )
+      .describe(
+        "Each upstream attempt: tries whose task failed on another account (REELAY_FALLBACK_ATTEMPTS), then the current one. The job's cost is their sum.",
+      ),
     polls: z.number(),
     outputs: z.array(OutputSchema),
     error: JobErrorSchema.nullable(),

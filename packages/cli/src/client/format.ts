@@ -35,7 +35,7 @@ export function jobSummary(job: JobView): string {
     `  model     ${job.model} (${job.kind}, ${job.mode})`,
     `  source    ${job.source.type}${job.source.key ? ` ${job.source.key}${job.source.line === undefined ? "" : `:${job.source.line}`}` : ""}`,
     `  created   ${job.timings.createdAt}`,
-    `  progress  ${job.polls} polls, ${job.attempts} submit attempts${job.upstreamTaskId ? `, upstream ${job.upstreamTaskId}` : ""}`,
+    `  progress  ${job.polls} polls, ${job.attempts.length} upstream attempts${job.upstreamTaskId ? `, upstream ${job.upstreamTaskId}` : ""}`,
   ];
   if (job.timings.finishedAt !== null)
     lines.push(

@@ -99,3 +99,5 @@ export {
 export { eventFromBridge, type BridgeEnvelope } from "./webhooks/payload.ts";
 export { parseSubscribersText } from "./webhooks/subscribers.ts";
 export { checkWebhookUrl } from "./webhooks/url-guard.ts";
+export { DEFAULT_ACCOUNT, type UpstreamAccount } from "./upstreams/accounts.ts";
+export { attemptsView, type AttemptView } from "./upstreams/attempts.ts";

@@ -8,5 +8,6 @@ export {
   pricesOf,
   wirePipeline,
   type PlatformClients,
+  type PoolMember,
   type Wiring,
 } from "./wire-pipeline.ts";

@@ -26,7 +26,15 @@ import { type Deployment, outputFetchPolicy } from "../domain/net/policy.ts";
 import type { PipelineDeps } from "../usecases/pipeline/pipeline-deps.ts";
 import { POLL_WINDOW_MS } from "../domain/polling/policy.ts";
 import { noMetrics } from "../usecases/metrics/record-metrics.ts";
-import type { DispatchWaker, EventSink, JobStarter, Metrics } from "../usecases/ports.ts";
+import type {
+  DispatchWaker,
+  EventSink,
+  JobStarter,
+  Metrics,
+  UpstreamClientPort,
+} from "../usecases/ports.ts";
+import type { AccountAdmission } from "../usecases/admission/admission-control.ts";
+import type { UpstreamAccount } from "../domain/upstreams/accounts.ts";
 import { ObjectStore } from "../adapters/s3/object-store.ts";
 import type { UpstreamClient } from "../adapters/upstream/upstream-client.ts";
 
@@ -43,13 +51,25 @@ export interface WiringInput {
   platform: Deployment;
   clients: PlatformClients;
   events: EventSink;
+  /** The one-account form's upstream; in a pool, the first account's (the model listing's). */
   upstream: UpstreamClient;
+  /**
+   * A pool's accounts in REELAY_UPSTREAMS's order (or the local stack's simulated ones), with the
+   * client of each where this process calls the upstream; absent = the one-account form.
+   */
+  pool?: readonly PoolMember[];
   /** Wakes the platform's dispatcher (usecases/admission/dispatch.ts) after a job is queued or a slot is freed. */
   waker: DispatchWaker;
   /** Where the pipeline's metrics go (Prometheus locally, EMF on AWS); absent = none. */
   metrics?: Metrics;
   /** The Poll window's pause; the local stack passes one that its shutdown can cut short. */
   sleep?: (ms: number) => Promise<void>;
+}
+
+/** One account of a pool: its settings (never its key) and, where this process calls it, its client. */
+export interface PoolMember {
+  account: Omit<UpstreamAccount, "apiKey" | "url">;
+  client?: UpstreamClientPort;
 }
 
 export interface Wiring {
@@ -75,12 +95,16 @@ export function wirePipeline(input: WiringInput): Wiring {
   const metrics = input.metrics ?? noMetrics;
   const jobs = new JobStore(clients.db, clients.tableName, { metrics });
   const now = () => new Date();
+  const store = new AdmissionStore(clients.db, clients.tableName);
+  const pool = input.pool;
   const admission = new AdmissionControl({
-    store: new AdmissionStore(clients.db, clients.tableName),
+    store,
     jobs,
     settings: config.admission,
     waker: input.waker,
     now,
+    routing: config.routing,
+    ...(pool === undefined ? {} : { accounts: pool.map((m) => accountAdmission(store, m)) }),
   });
   const batches = new BatchStore(clients.db, clients.tableName);
   const keys = new ApiKeyStore(clients.db, clients.tableName);
@@ -101,6 +125,14 @@ export function wirePipeline(input: WiringInput): Wiring {
       budgets,
       objects: new ObjectStore(clients.s3, clients.bucket),
       upstream: input.upstream,
+      ...(pool === undefined
+        ? {}
+        : {
+            upstreams: {
+              client: (name: string) => pool.find((m) => m.account.name === name)?.client,
+            },
+            fallbackAttempts: config.fallbackAttempts,
+          }),
       events: input.events,
       // Loopback and http outputs (the bundled simulator) are allowed on the local stack only.
       fetch: guardedFetch(outputFetchPolicy(platform, config.maxOutputBytes)),
@@ -113,6 +145,22 @@ export function wirePipeline(input: WiringInput): Wiring {
       ...(input.sleep === undefined ? {} : { sleep: input.sleep }),
       ...(config.jobTimeoutS === undefined ? {} : { jobTimeoutS: config.jobTimeoutS }),
     },
+  };
+}
+
+/** A pool account's admission: its own item (the one-account form's keeps the old one). */
+function accountAdmission(store: AdmissionStore, member: PoolMember): AccountAdmission {
+  const { account } = member;
+  return {
+    name: account.name,
+    store: store.forAccount(account.name),
+    settings: {
+      ...(account.concurrency === undefined ? {} : { concurrency: account.concurrency }),
+      ...(account.ratePerS === undefined ? {} : { ratePerS: account.ratePerS }),
+    },
+    weight: account.weight,
+    ...(account.models === undefined ? {} : { models: account.models }),
+    ...(account.prices === undefined ? {} : { prices: account.prices }),
   };
 }
 

@@ -243,6 +243,26 @@ export class UpstreamClient implements UpstreamClientPort {
     return headers;
   }
 
+  /**
+   * A request that got no answer: the pause before the next attempt, or the error it ends with
+   * (thrown) when attempts or time are spent, or when nothing was accepted and the caller goes
+   * elsewhere (noRetryWhenNotAccepted).
+   */
+  #pauseAfterNoAnswer(
+    error: unknown,
+    call: { method: string; endpoint: string; attempts: number; timeoutMs: number },
+    options: SendOptions,
+    leftMs: number,
+  ): number {
+    const refused = isRefused(error);
+    const stop =
+      call.attempts >= this.#maxAttempts || (refused && options.noRetryWhenNotAccepted === true);
+    const pauseMs = stop ? 0 : backoffDelayMs(call.attempts, this.#backoff, this.#random);
+    if (stop || pauseMs >= leftMs)
+      throw transportError(error, { ...call, notAccepted: refused }, this.#redact);
+    return pauseMs;
+  }
+
   async #send(method: string, endpoint: string, options: SendOptions): Promise<Answer> {
     const url = `${this.baseUrl}${endpoint}`;
     const headers = this.#headers(options);
@@ -270,12 +290,7 @@ export class UpstreamClient implements UpstreamClientPort {
         retryAfter = response.headers.get("retry-after");
         text = await response.text();
       } catch (error) {
-        const refused = isRefused(error);
-        const stop = last || (refused && options.noRetryWhenNotAccepted === true);
-        const pauseMs = stop ? 0 : backoffDelayMs(attempt, this.#backoff, this.#random);
-        if (stop || pauseMs >= left())
-          throw transportError(error, { ...call, timeoutMs, notAccepted: refused }, this.#redact);
-        await this.#sleep(pauseMs);
+        await this.#sleep(this.#pauseAfterNoAnswer(error, { ...call, timeoutMs }, options, left()));
         continue;
       }
       if (status >= 200 && status < 300) {

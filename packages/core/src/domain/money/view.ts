@@ -1,6 +1,7 @@
 /** The money fields every view of a job carries (API, events, job.json), derived from its record. */
 import type { Job, JobError } from "../jobs/types.ts";
-import { type Charged, chargedOf, costMicrosOf, estimateOfJob } from "./charge.ts";
+import { type Charged, chargedOf, estimateOfJob } from "./charge.ts";
+import { totalCostMicrosOf } from "../upstreams/attempts.ts";
 import { type FailureClass, failureClassOf, isRetryableClass } from "./classes.ts";
 import { fromMicros } from "./prices.ts";
 import { usageView } from "./usage.ts";
@@ -15,7 +16,8 @@ export interface MoneyView {
 
 export function moneyView(job: Job): MoneyView {
   const estimate = estimateOfJob(job);
-  const cost = costMicrosOf(job);
+  // Every attempt's: a job tried on another account after its task failed paid for both.
+  const cost = totalCostMicrosOf(job);
   return {
     usage: usageView(estimate.usage),
     estimate: {

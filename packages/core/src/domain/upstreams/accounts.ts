@@ -81,8 +81,7 @@ export function parseUpstreams(text: string, origin: string): UpstreamAccount[] 
     const issue = parsed.error.issues[0];
     const parts = issue?.path ?? [];
     const index = typeof parts[0] === "number" ? parts[0] : undefined;
-    const name =
-      index === undefined ? undefined : (json as { name?: unknown }[])[index]?.name;
+    const name = index === undefined ? undefined : (json as { name?: unknown }[])[index]?.name;
     const entry = typeof name === "string" && name !== "" ? ` (account "${name}")` : "";
     return invalid(
       `${origin}: ${pathOf(parts)}${entry}: ${issue?.message ?? "not a list of accounts"}.`,

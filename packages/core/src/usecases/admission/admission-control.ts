@@ -64,7 +64,7 @@ export interface AccountAdmission
   settings: Pick<AdmissionSettings, "concurrency" | "ratePerS">;
 }
 
-export interface AccountSnapshot {
+interface AccountSnapshot {
   name: string;
   limit: number;
   limitSource: "configured" | "learned";

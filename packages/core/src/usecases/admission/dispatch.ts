@@ -168,7 +168,8 @@ async function startCursor(deps: DispatchDeps, run: Run): Promise<string> {
 }
 
 async function keepCursor(deps: DispatchDeps, run: Run, from: string): Promise<void> {
-  if (deps.admission.isPool && run.cursor !== from) await deps.admission.store.setCursor(run.cursor);
+  if (deps.admission.isPool && run.cursor !== from)
+    await deps.admission.store.setCursor(run.cursor);
 }
 
 async function settle(run: Run): Promise<void> {
@@ -320,7 +321,10 @@ async function admitOne(
     run.claimed.set(job.id, account.name);
     const now = deps.now().getTime();
     const state = stateOf(run, account);
-    const probe = circuitState(state.circuit, now) === "half_open" ? whileProbing(state.circuit, now) : undefined;
+    const probe =
+      circuitState(state.circuit, now) === "half_open"
+        ? whileProbing(state.circuit, now)
+        : undefined;
     const slot = await account.store.acquire(job.id, {
       limit: limitOf(run, account),
       now,
@@ -330,7 +334,8 @@ async function admitOne(
     });
     if (slot === "full" || slot === "too_soon") return { outcome: slot };
     // One probe at a time: the others of this run see the circuit open again.
-    if (probe !== undefined) run.states.set(account.name, { ...stateOf(run, account), circuit: probe });
+    if (probe !== undefined)
+      run.states.set(account.name, { ...stateOf(run, account), circuit: probe });
   }
   const started = await admit(deps, job, account);
   await admission.store.dequeue(job.id);
@@ -365,7 +370,11 @@ async function unroutable(deps: DispatchDeps, job: Job): Promise<void> {
 }
 
 /** Marks the job admitted on `account`; a job that ended meanwhile (a cancel) gives its slot back. */
-async function admit(deps: DispatchDeps, job: Job, account: AccountAdmission): Promise<Job | undefined> {
+async function admit(
+  deps: DispatchDeps,
+  job: Job,
+  account: AccountAdmission,
+): Promise<Job | undefined> {
   if (job.admittedAt !== undefined) return job;
   try {
     return await deps.jobs.update(

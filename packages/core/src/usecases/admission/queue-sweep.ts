@@ -14,6 +14,7 @@ import { isTerminal, type Job } from "../../domain/jobs/types.ts";
 import { emitOnce } from "../pipeline/terminal.ts";
 import type { EventSink } from "../ports.ts";
 import type { DispatchDeps } from "./dispatch.ts";
+import type { AccountAdmission } from "./admission-control.ts";
 import type { QueueEntry } from "../../domain/admission/queue.ts";
 
 export interface SweepDeps extends DispatchDeps {
@@ -49,13 +50,23 @@ export async function sweep(deps: SweepDeps, graceMs = SWEEP_GRACE_MS): Promise<
 }
 
 async function sweepSlots(deps: SweepDeps, graceMs: number, result: SweepResult): Promise<void> {
+  for (const account of deps.admission.accounts)
+    await sweepAccountSlots(deps, account, graceMs, result);
+}
+
+async function sweepAccountSlots(
+  deps: SweepDeps,
+  account: AccountAdmission,
+  graceMs: number,
+  result: SweepResult,
+): Promise<void> {
   const now = deps.now().getTime();
-  const { held } = await deps.admission.store.state();
+  const { held } = await account.store.state();
   for (const [jobId, heldAt] of Object.entries(held)) {
     const job = await deps.jobs.get(jobId);
     const old = now - Date.parse(heldAt) > graceMs;
     if (slotIsFree(job, old) && endSettled(job, now)) {
-      await deps.admission.release(jobId);
+      await deps.admission.release(jobId, account.name);
       result.released.push(jobId);
     } else if (job !== undefined && old && neverBegan(job, now, graceMs)) {
       await deps.starter.start(job);
@@ -75,11 +86,13 @@ export async function releaseStrandedSlots(
   deps: Pick<SweepDeps, "admission" | "jobs">,
 ): Promise<string[]> {
   const released: string[] = [];
-  const { held } = await deps.admission.store.state();
-  for (const jobId of Object.keys(held)) {
-    if (!slotIsFree(await deps.jobs.get(jobId), true)) continue;
-    await deps.admission.release(jobId);
-    released.push(jobId);
+  for (const account of deps.admission.accounts) {
+    const { held } = await account.store.state();
+    for (const jobId of Object.keys(held)) {
+      if (!slotIsFree(await deps.jobs.get(jobId), true)) continue;
+      await deps.admission.release(jobId, account.name);
+      released.push(jobId);
+    }
   }
   return released;
 }

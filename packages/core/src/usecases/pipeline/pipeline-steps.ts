@@ -166,7 +166,11 @@ async function createTask(deps: PipelineDeps, job: Job) {
     if (admission === undefined) throw error;
     if (isRateLimited(error)) {
       const retryAfterMs = (error as ReelayError).details?.retryAfterMs;
-      await admission.requeue(job, typeof retryAfterMs === "number" ? retryAfterMs : undefined, sole);
+      await admission.requeue(
+        job,
+        typeof retryAfterMs === "number" ? retryAfterMs : undefined,
+        sole,
+      );
       throw new Requeued(job.id);
     }
     if (pool && notAccepted(error)) {

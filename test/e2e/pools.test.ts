@@ -1,0 +1,150 @@
+/**
+ * Upstream pools on the local stack: several simulated accounts (each its own simulator over real
+ * HTTP, its own key and cap) behind one reelay (REELAY_UPSTREAMS). Every job is created on one
+ * account and only ever polled and downloaded there; the pool carries a batch none of them could
+ * alone; with REELAY_FALLBACK_ATTEMPTS a job whose task failed on one account succeeds on another
+ * with both attempts recorded, and by default nothing is tried twice.
+ */
+import { randomBytes } from "node:crypto";
+import { startSimulator, type Simulator } from "@reelay/simulator";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  getJson,
+  postJson,
+  startTestStack,
+  type TestStack,
+  waitForTerminalJob,
+} from "./support/stack.ts";
+
+// 20 s generations at a 0.05 time scale: 1 s each.
+const SIM = { generationMs: 20_000, timeScale: 0.05 };
+
+interface Account {
+  name: string;
+  cap: number;
+  key: string;
+  sim: Simulator;
+}
+
+let stack: TestStack | undefined;
+let accounts: Account[] = [];
+afterEach(async () => {
+  await stack?.dispose();
+  stack = undefined;
+  await Promise.all(accounts.map((a) => a.sim.close()));
+  accounts = [];
+});
+
+async function startAccounts(caps: Record<string, number>): Promise<Account[]> {
+  accounts = await Promise.all(
+    Object.entries(caps).map(async ([name, cap]) => {
+      const key = randomBytes(12).toString("base64url");
+      const sim = await startSimulator({ apiKey: key, maxConcurrent: cap, ...SIM });
+      return { name, cap, key, sim };
+    }),
+  );
+  return accounts;
+}
+
+function poolEnv(list: Account[], extra: Record<string, unknown>[] = []): string {
+  return JSON.stringify(
+    list.map((a, i) => ({ name: a.name, url: a.sim.url, api_key: a.key, ...extra[i] })),
+  );
+}
+
+async function createJob(s: TestStack, prompt: string, model = "os-2"): Promise<string> {
+  const { status, body } = await postJson(`${s.url}/v1/video/generations`, s.apiKey, {
+    model,
+    prompt,
+    duration_sec: 4,
+  });
+  expect(status, JSON.stringify(body)).toBe(200);
+  return body.task_id as string;
+}
+
+async function runToEnd(s: TestStack, prompt: string): Promise<any> {
+  return waitForTerminalJob(s.url, s.apiKey, await createJob(s, prompt));
+}
+
+async function jobOf(s: TestStack, id: string): Promise<any> {
+  return (await getJson(`${s.url}/v1/jobs/${id}`, s.apiKey)).body;
+}
+
+/** Every task each account was asked about is one it made itself. */
+function expectPolledOnlyWhereMade(list: Account[]): void {
+  for (const { name, sim } of list) {
+    const foreign = Object.keys(sim.counters().pollsByTask).filter((id) => !sim.task(id));
+    expect(foreign, `tasks polled on ${name} that it did not make`).toEqual([]);
+  }
+}
+
+describe("upstream pools on the local stack", { timeout: 180_000 }, () => {
+  it("a pool of accounts capped 2, 3 and 4 carries 27 jobs: all succeed, each account stays under its cap, every job is polled only on the account that made its task, one task per job over the pool", async () => {
+    const list = await startAccounts({ alpha: 2, beta: 3, gamma: 4 });
+    stack = await startTestStack({ REELAY_UPSTREAMS: poolEnv(list) });
+    const ids = await Promise.all(
+      Array.from({ length: 27 }, (_, i) => createJob(stack!, `a harbour, take ${i}`)),
+    );
+    const ended = await Promise.all(
+      ids.map((id) => waitForTerminalJob(stack!.url, stack!.apiKey, id, 150_000)),
+    );
+    expect(ended.map((job) => job.status)).toEqual(Array(27).fill("succeeded"));
+    let tasks = 0;
+    for (const { name, cap, sim } of list) {
+      const counters = sim.counters();
+      expect(counters.peakInFlight, `${name} in flight`).toBeLessThanOrEqual(cap);
+      expect(counters.tasksCreated, `${name} took part`).toBeGreaterThan(0);
+      tasks += counters.tasksCreated;
+    }
+    expect(tasks).toBe(27);
+    expectPolledOnlyWhereMade(list);
+    // Each job names its account, and its task is that account's.
+    for (const id of ids) {
+      const job = await jobOf(stack, id);
+      const account = list.find((a) => a.name === job.upstream?.account);
+      expect(account, `${id}'s account`).toBeDefined();
+      expect(account?.sim.task(job.upstream.task_id)).toBeDefined();
+    }
+  });
+
+  it("with REELAY_FALLBACK_ATTEMPTS=1 a job whose task failed on one account succeeds on another, both attempts recorded; a content-policy failure and the default 0 try nothing elsewhere", async () => {
+    const list = await startAccounts({ alpha: 4, beta: 4 });
+    const [alpha, beta] = list as [Account, Account];
+    alpha.sim.setFaults([{ fault: "task_fail", reason: "the generator crashed" }]);
+    // Ordered routing: alpha first, so the job meets the failing account.
+    stack = await startTestStack({
+      REELAY_UPSTREAMS: poolEnv(list),
+      REELAY_ROUTING: "ordered",
+      REELAY_FALLBACK_ATTEMPTS: "1",
+    });
+    const id = await createJob(stack, "a lighthouse in fog");
+    const done = await waitForTerminalJob(stack.url, stack.apiKey, id, 120_000);
+    expect(done.status).toBe("succeeded");
+    const job = await jobOf(stack, id);
+    expect(job.upstream.account).toBe("beta");
+    expect(job.attempts.map((a: any) => [a.account, a.outcome])).toEqual([
+      ["alpha", "failed"],
+      ["beta", "succeeded"],
+    ]);
+    expect(alpha.sim.counters().tasksCreated).toBe(1);
+    expect(beta.sim.counters().tasksCreated).toBe(1);
+    expectPolledOnlyWhereMade(list);
+
+    // A content-policy failure is never tried elsewhere.
+    alpha.sim.setFaults([{ fault: "task_fail", reason: "content policy violation" }]);
+    const refused = await runToEnd(stack, "a cliff at dusk");
+    expect(refused.status).toBe("failed");
+    expect(beta.sim.counters().tasksCreated).toBe(1);
+  });
+
+  it("with the default REELAY_FALLBACK_ATTEMPTS=0 a failed task is not tried on another account", async () => {
+    const list = await startAccounts({ alpha: 4, beta: 4 });
+    const [alpha, beta] = list as [Account, Account];
+    alpha.sim.setFaults([{ fault: "task_fail", reason: "the generator crashed" }]);
+    stack = await startTestStack({ REELAY_UPSTREAMS: poolEnv(list), REELAY_ROUTING: "ordered" });
+    const failed = await runToEnd(stack, "a dune");
+    expect(failed.status).toBe("failed");
+    expect(alpha.sim.counters().tasksCreated).toBe(1);
+    expect(beta.sim.counters().tasksCreated).toBe(0);
+  });
+});
