@@ -11,6 +11,8 @@ Usage:
   reelay up [--port P] [--data-dir D]                 run the whole service locally (= npm start)
             [--sim-time-scale X] [--sim-max-concurrent N] [--sim-create-rate R]
                                                       the bundled simulator's speed and account limits
+            [--sim-accounts NAME:CAP,...]             a simulated pool: one account per name, each with
+                                                      its own key, task ids and cap (alpha:4,beta:8)
   reelay validate FILE... [--json] [--catalog FILE]   check requests offline ("-" reads stdin)
   reelay demo [--out DIR]                             generate one sample video end to end, locally
   reelay generate "PROMPT" [--model M] [--duration N] [--resolution R] [--aspect A] [--audio|--no-audio]

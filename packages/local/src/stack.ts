@@ -47,6 +47,7 @@ import { type PrometheusMetrics, prometheusMetrics } from "./metrics.ts";
 import { announceLeftovers, leftoverJobs } from "./resume.ts";
 import { readResumeMark } from "./resume-mark.ts";
 import { startHousekeeping } from "./housekeeping.ts";
+import type { SimAccountSpec } from "./sim-accounts.ts";
 import { LocalDispatcher } from "./dispatcher.ts";
 import { LocalJobStarter } from "./starter.ts";
 import { windowSleeper } from "./window-sleep.ts";
@@ -65,6 +66,8 @@ export interface LocalStackOptions {
     /** The bundled upstream's account limits (a create beyond answers 429). */
     maxConcurrent?: number;
     createRate?: number;
+    /** A simulated pool instead of the one simulator: one simulated account per spec. */
+    accounts?: SimAccountSpec[];
   };
   /** No background log lines (tests). */
   quiet?: boolean;

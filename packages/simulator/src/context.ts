@@ -30,6 +30,7 @@ export interface ResolvedOptions {
   maxConcurrent: number | undefined;
   createRate: number | undefined;
   forgetAfterMs: number;
+  taskIdPrefix: string;
 }
 
 /** The state every route handler shares. */
@@ -118,7 +119,8 @@ export type FaultOutcome =
   | { kind: "after"; rule: FaultRule };
 
 /**
- * Applies request-level faults (server rules, the request's X-Sim-Fault header, and `extra`).
+ * Applies request-level faults (server rules, the request's X-Sim-Fault header, and `extra`) to a
+ * request about `model` (undefined: of no model).
  * `after` (reset/server_error on create) is returned instead of answered: the caller makes the task first.
  */
 export async function requestFaults(
@@ -126,11 +128,12 @@ export async function requestFaults(
   r: Req,
   tags: readonly RequestTag[],
   extra: KeyedRule[] = [],
+  model?: string,
 ): Promise<FaultOutcome> {
   const rules = [...ctx.serverRules, ...keyedHeaderRules(r, isRequestFault), ...extra];
-  const slow = ctx.engine.first(rules, tags, SLOW);
+  const slow = ctx.engine.first(rules, tags, SLOW, model);
   if (slow !== undefined) await delay(slow.delayMs ?? 2000);
-  const hit = ctx.engine.first(rules, tags, REQUEST_FAULTS);
+  const hit = ctx.engine.first(rules, tags, REQUEST_FAULTS, model);
   if (hit === undefined) return { kind: "none" };
   if (
     hit.after === true &&

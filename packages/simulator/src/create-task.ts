@@ -49,7 +49,7 @@ function makeTask(
   key: string | undefined,
   tags: readonly RequestTag[],
 ): TaskRecord {
-  const id = newTaskId(input.kind);
+  const id = newTaskId(input.kind, ctx.opts.taskIdPrefix);
   const d = parseDirectives(input.prompt);
   const o = ctx.opts;
   const now = o.now();
@@ -62,8 +62,11 @@ function makeTask(
   ].map((rule, i) => ({ rule, key: `task:${id}:${i}` }));
   const taskLevel = [...ctx.serverRules, ...own];
   const neverFinish =
-    !input.immediate && ctx.engine.first(taskLevel, tags, new Set(["never_finish"])) !== undefined;
-  const fail = neverFinish ? undefined : ctx.engine.first(taskLevel, tags, new Set(["task_fail"]));
+    !input.immediate &&
+    ctx.engine.first(taskLevel, tags, new Set(["never_finish"]), input.model) !== undefined;
+  const fail = neverFinish
+    ? undefined
+    : ctx.engine.first(taskLevel, tags, new Set(["task_fail"]), input.model);
   const task: TaskRecord = {
     id,
     kind: input.kind,
@@ -105,7 +108,7 @@ export async function createTask(
   input: CreateInput,
 ): Promise<CreateResult> {
   const key = idempotencyKey(r);
-  const outcome = await requestFaults(ctx, r, tags, promptCreateRules(input.prompt));
+  const outcome = await requestFaults(ctx, r, tags, promptCreateRules(input.prompt), input.model);
   if (outcome.kind === "answered") return undefined;
   const after = outcome.kind === "after" ? outcome : undefined;
   const existing =

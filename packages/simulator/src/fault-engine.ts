@@ -12,8 +12,12 @@ export interface KeyedRule {
 export const TASK_FAULTS: ReadonlySet<FaultName> = new Set(["task_fail", "never_finish"]);
 export const DOWNLOAD_FAULTS: ReadonlySet<FaultName> = new Set(["download_error", "truncate"]);
 
-/** The requests a rule applies to when it does not say: its natural one. */
-function matches(rule: FaultRule, tags: readonly RequestTag[]): boolean {
+/**
+ * Whether a rule applies to a request with `tags` about `model`; without `on`, to its natural
+ * requests.
+ */
+function matches(rule: FaultRule, tags: readonly RequestTag[], model: string | undefined): boolean {
+  if (rule.model !== undefined && rule.model !== model) return false;
   const on = rule.on;
   if (on === "any") return true;
   if (on !== undefined) return tags.includes(on);
@@ -43,14 +47,18 @@ export class FaultEngine {
     return true;
   }
 
-  /** The first rule of `names` that applies to a request with `tags` and fires. */
+  /**
+   * The first rule of `names` that applies to a request with `tags` and fires; `model` is the
+   * request's (a create's, or its task's), undefined when it has none.
+   */
   first(
     rules: readonly KeyedRule[],
     tags: readonly RequestTag[],
     names: ReadonlySet<FaultName>,
+    model?: string,
   ): FaultRule | undefined {
     for (const k of rules) {
-      if (names.has(k.rule.fault) && matches(k.rule, tags) && this.fire(k)) return k.rule;
+      if (names.has(k.rule.fault) && matches(k.rule, tags, model) && this.fire(k)) return k.rule;
     }
     return undefined;
   }

@@ -32,6 +32,7 @@ function applyParam(rule: FaultRule, key: string, value: string): void {
   else if (k === "on" && TARGETS.includes(value)) rule.on = value as FaultTarget;
   else if (k === "after") rule.after = value === "" || value === "true" || value === "1";
   else if (k === "reason") rule.reason = value;
+  else if (k === "model" && value !== "") rule.model = value;
 }
 
 /** Parses the `X-Sim-Fault` header: `rate_limit;times=2;retry_after=1, server_error`. */

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ResolvedOptions, Req, SimContext } from "./context.ts";
 import { Counters } from "./counters.ts";
@@ -35,6 +35,7 @@ function resolve(o: SimulatorOptions, base?: ResolvedOptions): ResolvedOptions {
     maxConcurrent: undefined,
     createRate: undefined,
     forgetAfterMs: FORGET_AFTER_MS,
+    taskIdPrefix: "",
   };
   const pick = <K extends keyof ResolvedOptions>(k: K): ResolvedOptions[K] =>
     k in o ? ((o as Partial<ResolvedOptions>)[k] as ResolvedOptions[K]) : b[k];
@@ -53,6 +54,7 @@ function resolve(o: SimulatorOptions, base?: ResolvedOptions): ResolvedOptions {
     maxConcurrent: pick("maxConcurrent"),
     createRate: pick("createRate"),
     forgetAfterMs: pick("forgetAfterMs"),
+    taskIdPrefix: pick("taskIdPrefix"),
   };
 }
 
@@ -118,6 +120,61 @@ async function handle(ctx: SimContext, req: IncomingMessage, res: ServerResponse
   }
 }
 
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolveListen, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolveListen();
+    });
+  });
+}
+
+/** Closes the port and destroys every connection, idle or mid-request, so none is left hanging. */
+function stopListening(server: Server): Promise<void> {
+  return new Promise<void>((resolveClose) => {
+    server.close(() => resolveClose());
+    server.closeAllConnections();
+  });
+}
+
+/**
+ * down, up and close change whether the server listens; each waits for the one before, so a
+ * `down` then `up` called together end up listening, in that order.
+ */
+function listening(server: Server, port: number, host: string) {
+  let state: "up" | "down" | "closed" = "up";
+  let last = Promise.resolve();
+  const serial = (step: () => Promise<void>): Promise<void> => {
+    const next = last.then(step);
+    last = next.catch(() => undefined);
+    return next;
+  };
+  return {
+    isDown: () => state !== "up",
+    down: () =>
+      serial(async () => {
+        if (state !== "up") return;
+        state = "down";
+        await stopListening(server);
+      }),
+    up: () =>
+      serial(async () => {
+        if (state === "closed") throw new Error("The simulator is closed; it cannot come up again");
+        if (state === "up") return;
+        // The same port, so the URL every client holds (and every job pinned to it) works again.
+        await listen(server, port, host);
+        state = "up";
+      }),
+    close: () =>
+      serial(async () => {
+        const was = state;
+        state = "closed";
+        if (was === "up") await stopListening(server);
+      }),
+  };
+}
+
 /** Starts a real HTTP server that behaves like the upstream generation service. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const engine = new FaultEngine();
@@ -143,16 +200,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     forgetEnded(ctx);
   }
   const server = createServer({ keepAlive: true }, (req, res) => void handle(ctx, req, res));
-  await new Promise<void>((resolveListen, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
-      server.off("error", reject);
-      resolveListen();
-    });
-  });
+  await listen(server, options.port ?? 0, options.host ?? "127.0.0.1");
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   ctx.origin = `http://${host}:${address.port}`;
+  const port = listening(server, address.port, address.address);
 
   return {
     url: `${ctx.origin}/v1`,
@@ -181,10 +233,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       ctx.counters.clear();
       engine.clear();
     },
-    close: () =>
-      new Promise<void>((resolveClose) => {
-        server.close(() => resolveClose());
-        server.closeAllConnections();
-      }),
+    down: port.down,
+    up: port.up,
+    get isDown() {
+      return port.isDown();
+    },
+    close: port.close,
   };
 }

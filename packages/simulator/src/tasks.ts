@@ -28,8 +28,14 @@ export interface TaskRecord {
   shaCache: Map<string, string>;
 }
 
-export function newTaskId(kind: "video" | "image"): string {
-  return `${kind === "video" ? "vidtsk" : "imgtsk"}_${randomBytes(13).toString("hex")}`;
+/** `[prefix]vidtsk_<hex>` or `[prefix]imgtsk_<hex>`. */
+export function newTaskId(kind: "video" | "image", prefix: string): string {
+  return `${prefix}${kind === "video" ? "vidtsk" : "imgtsk"}_${randomBytes(13).toString("hex")}`;
+}
+
+/** The random part of a task id, after any prefix and the kind. */
+export function taskIdSuffix(id: string): string {
+  return id.slice(id.lastIndexOf("_") + 1);
 }
 
 export function statusAt(t: TaskRecord, now: number): SimTaskStatus {

@@ -43,6 +43,12 @@ export interface FaultRule {
   after?: boolean;
   /** For task_fail: the failure reason shown to the client. */
   reason?: string;
+  /**
+   * Only requests and tasks of this model (the create's `model`, or the polled or downloaded task's):
+   * one model failing on one account while the others go on. A request that names no known task
+   * (a models listing, a poll of an unknown id) is of no model. Default: every model.
+   */
+  model?: string;
 }
 
 export interface ModelEntry {
@@ -84,6 +90,11 @@ export interface SimulatorOptions {
    * state file, as a real service's results expire. Default 24 hours.
    */
   forgetAfterMs?: number;
+  /**
+   * Put before every task id (`alpha_` makes `alpha_vidtsk_...`), so each simulated account's ids
+   * are its own and a task id names the account that made it. Default none.
+   */
+  taskIdPrefix?: string;
 }
 
 export type SimTaskStatus = "queued" | "running" | "succeeded" | "failed";
@@ -151,5 +162,15 @@ export interface Simulator {
   setOptions(o: Partial<SimulatorOptions>): void;
   task(id: string): SimTask | undefined;
   reset(): void;
+  /**
+   * Stops listening and destroys every open connection, so a new connection is refused
+   * (ECONNREFUSED) rather than left hanging: the account is down. Tasks, their clocks and the
+   * idempotency keys stay. Resolves once the port is closed; a second call does nothing.
+   */
+  down(): Promise<void>;
+  /** Listens again on the same host and port after `down`; a call while up does nothing. */
+  up(): Promise<void>;
+  /** True between `down` and the next `up`. */
+  readonly isDown: boolean;
   close(): Promise<void>;
 }

@@ -131,6 +131,58 @@ describe("faults", () => {
     for (let i = 0; i < 5; i++) expect((await get(s, "/models")).status).toBe(503);
   });
 
+  it("task_fail with model fails every task of that model, and only of that model", async () => {
+    const clock = fakeClock();
+    const s = await sim({
+      now: clock.now,
+      faults: [{ fault: "task_fail", model: "gamma-3.1", reason: "No GPU for gamma" }],
+    });
+    const gamma = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await post(s, "/video/generations", { model: "gamma-3.1", prompt: `g${i}` });
+      gamma.push(((await res.json()) as { task_id: string }).task_id);
+    }
+    const alpha = await createVideo(s);
+    clock.advance(1_000_000);
+    for (const id of gamma)
+      expect(await pollJson(s, id)).toMatchObject({
+        status: "failed",
+        service_task: { error: { message: "No GPU for gamma" } },
+      });
+    expect(await pollJson(s, alpha)).toMatchObject({ status: "succeeded" });
+  });
+
+  it("a request fault with model refuses that model's creates and leaves the others' alone", async () => {
+    const s = await sim({ faults: [{ fault: "server_error", on: "create", model: "gamma-3.1" }] });
+    expect((await post(s, "/video/generations", { model: "gamma-3.1", prompt: "g" })).status).toBe(
+      503,
+    );
+    expect((await post(s, "/video/generations", BODY)).status).toBe(200);
+    expect((await get(s, "/models")).status).toBe(200);
+  });
+
+  it("a poll fault with model hits the polls of that model's tasks only", async () => {
+    const s = await sim();
+    const alpha = await createVideo(s);
+    const res = await post(s, "/video/generations", { model: "gamma-3.1", prompt: "g" });
+    const gamma = ((await res.json()) as { task_id: string }).task_id;
+    s.setFaults([{ fault: "server_error", on: "poll", model: "gamma-3.1" }]);
+    expect((await get(s, `/video/tasks/${gamma}`)).status).toBe(503);
+    expect((await get(s, `/video/tasks/${alpha}`)).status).toBe(200);
+  });
+
+  it("X-Sim-Fault's model=... targets the task made by that create only when the model matches", async () => {
+    const clock = fakeClock();
+    const s = await sim({ now: clock.now });
+    const header = { "x-sim-fault": "task_fail;model=gamma-3.1" };
+    const alpha = await createVideo(s, "a", header);
+    const res = await post(s, "/video/generations", { model: "gamma-3.1", prompt: "g" }, header);
+    const gamma = ((await res.json()) as { task_id: string }).task_id;
+    clock.advance(1_000_000);
+    expect(await pollJson(s, alpha)).toMatchObject({ status: "succeeded" });
+    expect(await pollJson(s, gamma)).toMatchObject({ status: "failed" });
+  });
+
   it("a rule without `on` leaves downloads alone; on:'download' hits them", async () => {
     const clock = fakeClock();
     const s = await sim({ now: clock.now });

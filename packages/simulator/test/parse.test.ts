@@ -38,4 +38,14 @@ describe("fault header and prompt directives", () => {
       faults: [{ fault: "task_fail", reason: "No GPU" }],
     });
   });
+
+  it("reads model= in a header rule and in a directive, and ignores an empty one", () => {
+    expect(parseFaultHeader("task_fail;model=gamma-3.1, task_fail;model=")).toEqual([
+      { fault: "task_fail", model: "gamma-3.1" },
+      { fault: "task_fail" },
+    ]);
+    expect(parseDirectives("x [[sim:task_fail model=alpha-2.7 times=1]]").faults).toEqual([
+      { fault: "task_fail", model: "alpha-2.7", times: 1 },
+    ]);
+  });
 });

@@ -3,7 +3,13 @@
  * aborts the running executions; their jobs resume from their records on the next start.
  */
 import { loadConfig, ReelayError, type Config } from "@reelay/core";
-import { consoleLogger, readyBanner, startLocalStack } from "@reelay/local";
+import {
+  consoleLogger,
+  parseSimAccounts,
+  readyBanner,
+  type SimAccountSpec,
+  startLocalStack,
+} from "@reelay/local";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
@@ -53,16 +59,28 @@ function positive(flag: string, raw: string | undefined, whole = false): number 
   return value;
 }
 
-/** The bundled simulator's speed and account limits (a real upstream's are its own). */
+/** `--sim-accounts alpha:4,beta:8`; a bad value is a usage mistake (exit 2), said in one line. */
+function simAccounts(raw: string | undefined): SimAccountSpec[] | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    return parseSimAccounts(raw);
+  } catch (error) {
+    throw error instanceof ReelayError ? new UsageError(error.message) : error;
+  }
+}
+
+/** The bundled simulator's speed and account limits (a real upstream's are its own), or a simulated pool. */
 function simulatorOptions(values: Record<string, string | boolean | undefined>) {
   const text = (name: string) => values[name] as string | undefined;
   const timeScale = positive("sim-time-scale", text("sim-time-scale"));
   const maxConcurrent = positive("sim-max-concurrent", text("sim-max-concurrent"), true);
   const createRate = positive("sim-create-rate", text("sim-create-rate"));
+  const accounts = simAccounts(text("sim-accounts"));
   return {
     ...(timeScale === undefined ? {} : { timeScale }),
     ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
     ...(createRate === undefined ? {} : { createRate }),
+    ...(accounts === undefined ? {} : { accounts }),
   };
 }
 
@@ -86,6 +104,7 @@ export async function runUp(args: string[], io: Io): Promise<number> {
       "sim-time-scale": { type: "string" },
       "sim-max-concurrent": { type: "string" },
       "sim-create-rate": { type: "string" },
+      "sim-accounts": { type: "string" },
     },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}".`);

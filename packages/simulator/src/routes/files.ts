@@ -45,7 +45,7 @@ const CONTENT_TYPES: Record<string, string> = { mp4: "video/mp4", png: "image/pn
 export async function download(ctx: SimContext, r: Req, id: string, name: string): Promise<void> {
   ctx.counters.download(id);
   const task = ctx.tasks.get(id);
-  const outcome = await requestFaults(ctx, r, ["download"], task?.faults ?? []);
+  const outcome = await requestFaults(ctx, r, ["download"], task?.faults ?? [], task?.model);
   if (outcome.kind !== "none") return;
   if (
     task === undefined ||
@@ -63,11 +63,14 @@ export async function download(ctx: SimContext, r: Req, id: string, name: string
     );
   }
   const rules = [...ctx.serverRules, ...task.faults, ...keyedHeaderRules(r, () => true)];
-  if (ctx.engine.first(rules, ["download"], new Set(["download_error"])) !== undefined) {
+  if (
+    ctx.engine.first(rules, ["download"], new Set(["download_error"]), task.model) !== undefined
+  ) {
     sendError(r.res, 503, "download_unavailable", "The file is temporarily unavailable");
     return;
   }
-  const truncate = ctx.engine.first(rules, ["download"], new Set(["truncate"])) !== undefined;
+  const truncate =
+    ctx.engine.first(rules, ["download"], new Set(["truncate"]), task.model) !== undefined;
   const size = outputSize(task, name);
   const ext = name.slice(name.lastIndexOf(".") + 1);
   r.res.writeHead(200, {

@@ -1,7 +1,14 @@
 import { answerFault, requestFaults, type Req, type SimContext } from "../context.ts";
 import { createTask, idempotencyKey, type CreateInput } from "../create-task.ts";
 import { HttpError, readBody, readJson, sendJson } from "../http-io.ts";
-import { outputUrls, pngFor, outputNames, statusAt, type TaskRecord } from "../tasks.ts";
+import {
+  outputUrls,
+  pngFor,
+  outputNames,
+  statusAt,
+  taskIdSuffix,
+  type TaskRecord,
+} from "../tasks.ts";
 import { validateChatImage, validateImageEdit, type ImageCreate } from "../validate.ts";
 
 function imageTaskBody(ctx: SimContext, task: TaskRecord): Record<string, unknown> {
@@ -66,7 +73,7 @@ export async function chatImage(ctx: SimContext, r: Req): Promise<void> {
   }
   if (failedInline(ctx, r, task)) return;
   sendJson(r.res, 200, {
-    id: `chatcmpl-${task.id.slice("imgtsk_".length)}`,
+    id: `chatcmpl-${taskIdSuffix(task.id)}`,
     object: "chat.completion",
     created: Math.floor(task.createdAt / 1000),
     model: task.model,
@@ -88,7 +95,7 @@ export async function chatImage(ctx: SimContext, r: Req): Promise<void> {
 export async function pollImage(ctx: SimContext, r: Req, id: string): Promise<void> {
   ctx.counters.poll(id);
   const task = ctx.tasks.get(id);
-  const outcome = await requestFaults(ctx, r, ["image", "poll"], task?.faults ?? []);
+  const outcome = await requestFaults(ctx, r, ["image", "poll"], task?.faults ?? [], task?.model);
   if (outcome.kind !== "none") return;
   if (task === undefined || task.kind !== "image")
     throw new HttpError(404, "task_not_found", `No image task with id \`${id}\``);

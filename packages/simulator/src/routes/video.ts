@@ -41,7 +41,7 @@ export async function createVideo(ctx: SimContext, r: Req): Promise<void> {
 export async function pollVideo(ctx: SimContext, r: Req, id: string): Promise<void> {
   ctx.counters.poll(id);
   const task = ctx.tasks.get(id);
-  const outcome = await requestFaults(ctx, r, ["poll"], task?.faults ?? []);
+  const outcome = await requestFaults(ctx, r, ["poll"], task?.faults ?? [], task?.model);
   if (outcome.kind !== "none") return;
   if (task === undefined || task.kind !== "video")
     throw new HttpError(404, "task_not_found", `No video task with id \`${id}\``);
