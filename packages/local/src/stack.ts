@@ -11,7 +11,7 @@ import { apiDepsFrom, createApp, type WebhookApiDeps } from "@reelay/api";
 // Its own entry: the Lambda bundle of the API never loads a Node HTTP server.
 import { type RunningServer, serveApp } from "@reelay/api/serve";
 import type { Config } from "@reelay/core";
-import { UpstreamClient } from "@reelay/core";
+import { ReelayError, UpstreamClient } from "@reelay/core";
 import {
   JsonlFileSink,
   guardedFetch,
@@ -47,7 +47,7 @@ import { type PrometheusMetrics, prometheusMetrics } from "./metrics.ts";
 import { announceLeftovers, leftoverJobs } from "./resume.ts";
 import { readResumeMark } from "./resume-mark.ts";
 import { startHousekeeping } from "./housekeeping.ts";
-import type { SimAccountSpec } from "./sim-accounts.ts";
+import { type SimAccountSpec, startSimulatedAccounts } from "./sim-accounts.ts";
 import { LocalDispatcher } from "./dispatcher.ts";
 import { LocalJobStarter } from "./starter.ts";
 import { windowSleeper } from "./window-sleep.ts";
@@ -68,6 +68,8 @@ export interface LocalStackOptions {
     createRate?: number;
     /** A simulated pool instead of the one simulator: one simulated account per spec. */
     accounts?: SimAccountSpec[];
+    /** Tell reelay each simulated account's cap (its `concurrency`) instead of letting it learn them. */
+    setLimits?: boolean;
   };
   /** No background log lines (tests). */
   quiet?: boolean;
@@ -86,6 +88,8 @@ export interface LocalStack {
   upstream: string;
   /** The bundled simulator, when it is the upstream (tests read its tasks and counters). */
   simulator?: Simulator;
+  /** The simulated accounts of `--sim-accounts`, by name (tests take one down, read its counters). */
+  simulators?: Record<string, Simulator>;
   /** Jobs resumed at start. */
   resumed: string[];
   /** The dynalite and s3rver children: pids and restarts (one that dies is started again). */
@@ -99,6 +103,49 @@ interface Upstream {
   simulator?: Simulator;
   /** A pool's accounts and their clients (REELAY_UPSTREAMS, or simulated accounts). */
   pool?: PoolMember[];
+  simulators?: Record<string, Simulator>;
+  close?: () => Promise<void>;
+}
+
+/** `--sim-accounts`: one simulator per account, each with its own key, cap and task ids. */
+async function simulatedPool(
+  options: LocalStackOptions,
+  specs: SimAccountSpec[],
+  metrics: Metrics,
+): Promise<Upstream> {
+  const { config } = options;
+  if (config.upstreams !== undefined || config.upstreamUrl !== undefined)
+    throw new ReelayError(
+      "invalid_config",
+      "--sim-accounts runs simulated accounts; unset REELAY_UPSTREAMS and REELAY_UPSTREAM_URL to use it.",
+      { path: "--sim-accounts" },
+    );
+  const started = await startSimulatedAccounts(specs, {
+    dataDir: config.dataDir,
+    generationMs: options.simulator?.generationMs ?? DEFAULT_SIM_GENERATION_MS,
+    timeScale: options.simulator?.timeScale ?? 1,
+    ...(options.simulator?.createRate === undefined
+      ? {}
+      : { createRate: options.simulator.createRate }),
+  });
+  const pool = started.accounts.map(({ name, url, apiKey }) => {
+    const cap = specs.find((spec) => spec.name === name)?.cap;
+    return {
+      account: {
+        name,
+        weight: 1,
+        ...(options.simulator?.setLimits === true && cap !== undefined ? { concurrency: cap } : {}),
+      },
+      client: new UpstreamClient({ baseUrl: url, apiKey, metrics }),
+    };
+  });
+  return {
+    client: pool[0]?.client as UpstreamClient,
+    name: `simulated pool of ${specs.map((s) => `${s.name}:${s.cap}`).join(", ")}`,
+    pool,
+    simulators: started.simulators,
+    close: started.close,
+  };
 }
 
 /** REELAY_UPSTREAMS: one client per account, each with its own URL and key. */
@@ -116,6 +163,8 @@ function configuredPool(accounts: readonly UpstreamAccount[], metrics: Metrics):
 
 async function startUpstream(options: LocalStackOptions, metrics: Metrics): Promise<Upstream> {
   const { config } = options;
+  const specs = options.simulator?.accounts;
+  if (specs !== undefined && specs.length > 0) return simulatedPool(options, specs, metrics);
   if (config.upstreams !== undefined) return configuredPool(config.upstreams, metrics);
   if (config.upstreamUrl !== undefined) {
     return {
@@ -279,6 +328,7 @@ async function startParts(
   cleanups.push(() => housekeeping.stop());
   const upstream = await startUpstream(options, metrics);
   if (upstream.simulator !== undefined) cleanups.push(() => upstream.simulator?.close());
+  if (upstream.close !== undefined) cleanups.push(upstream.close);
   return { standins, upstream };
 }
 
@@ -457,6 +507,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dataDir,
       upstream: upstream.name,
       ...(upstream.simulator === undefined ? {} : { simulator: upstream.simulator }),
+      ...(upstream.simulators === undefined ? {} : { simulators: upstream.simulators }),
       resumed: resumed.map((job) => job.id),
       children: standins.children,
       // Stop accepting (API, drops) first, then abort executions, then close the stores they used.
