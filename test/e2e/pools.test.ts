@@ -13,6 +13,7 @@ import {
   postJson,
   startTestStack,
   type TestStack,
+  waitFor,
   waitForTerminalJob,
 } from "./support/stack.ts";
 
@@ -105,6 +106,68 @@ describe("upstream pools on the local stack", { timeout: 180_000 }, () => {
       expect(account, `${id}'s account`).toBeDefined();
       expect(account?.sim.task(job.upstream.task_id)).toBeDefined();
     }
+  });
+
+  it("one simulated account taken down a third of the way through: no job fails, its circuit opens, the others carry the queue, its tasks in flight finish there once it is back, no job is created twice", async () => {
+    const JOBS = 45;
+    stack = await startTestStack(
+      {},
+      {
+        ...SIM,
+        accounts: [
+          { name: "alpha", cap: 2 },
+          { name: "beta", cap: 3 },
+          { name: "gamma", cap: 4 },
+        ],
+      },
+    );
+    const s = stack;
+    const sims = s.simulators ?? {};
+    const beta = sims.beta as Simulator;
+    const ids = await Promise.all(
+      Array.from({ length: JOBS }, (_, i) => createJob(s, `a glacier, take ${i}`)),
+    );
+    const succeeded = async () => {
+      const { body } = await getJson(`${s.url}/v1/jobs?limit=100`, s.apiKey);
+      return (body.data as any[]).filter((job) => job.status === "succeeded").length;
+    };
+    await waitFor("a third of the jobs to succeed", async () =>
+      (await succeeded()) >= JOBS / 3 ? true : undefined,
+    );
+    await beta.down();
+    // Beta's tasks in flight when it went down: they are polled again there once it is back.
+    const listed = (await getJson(`${s.url}/v1/jobs?limit=100`, s.apiKey)).body.data as any[];
+    const inFlight = listed
+      .filter((job) => job.status === "running" && job.upstream?.account === "beta")
+      .map((job) => job.upstreamTaskId as string);
+    // With 30 jobs still to run and 9 slots, beta (cap 3) is busy when it goes down.
+    expect(inFlight.length).toBeGreaterThan(0);
+    // Its circuit opens once creates sent there are refused a few times.
+    await waitFor("beta's circuit to open", async () => {
+      const { body } = await getJson(`${s.url}/v1/admission`, s.apiKey);
+      const account = (body.accounts as any[]).find((a) => a.name === "beta");
+      return account?.circuit === "open" ? account : undefined;
+    });
+    // The other two carry the queue meanwhile.
+    const before = await succeeded();
+    await waitFor("more jobs to succeed on the other accounts", async () =>
+      (await succeeded()) >= Math.min(JOBS - inFlight.length, before + 6) ? true : undefined,
+    );
+    await beta.up();
+    const ended = await Promise.all(
+      ids.map((id) => waitForTerminalJob(s.url, s.apiKey, id, 150_000)),
+    );
+    expect(ended.map((job) => job.status)).toEqual(Array(JOBS).fill("succeeded"));
+    let tasks = 0;
+    for (const sim of Object.values(sims)) tasks += sim.counters().tasksCreated;
+    expect(tasks, "tasks created over the pool").toBe(JOBS);
+    for (const taskId of inFlight) {
+      const job = ended.find((j) => j.upstreamTaskId === taskId);
+      expect(job?.upstream, `the job of ${taskId}`).toEqual({ account: "beta", task_id: taskId });
+    }
+    expectPolledOnlyWhereMade(
+      Object.entries(sims).map(([name, sim]) => ({ name, cap: 0, key: "", sim })),
+    );
   });
 
   it("with REELAY_FALLBACK_ATTEMPTS=1 a job whose task failed on one account succeeds on another, both attempts recorded; a content-policy failure and the default 0 try nothing elsewhere", async () => {
