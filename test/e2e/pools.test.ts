@@ -53,11 +53,16 @@ function poolEnv(list: Account[], extra: Record<string, unknown>[] = []): string
   );
 }
 
-async function createJob(s: TestStack, prompt: string, model = "os-2"): Promise<string> {
+async function createJob(
+  s: TestStack,
+  prompt: string,
+  model = "os-2",
+  duration = 4,
+): Promise<string> {
   const { status, body } = await postJson(`${s.url}/v1/video/generations`, s.apiKey, {
     model,
     prompt,
-    duration_sec: 4,
+    duration_sec: duration,
   });
   expect(status, JSON.stringify(body)).toBe(200);
   return body.task_id as string;
@@ -170,34 +175,57 @@ describe("upstream pools on the local stack", { timeout: 180_000 }, () => {
     );
   });
 
-  it("with REELAY_FALLBACK_ATTEMPTS=1 a job whose task failed on one account succeeds on another, both attempts recorded; a content-policy failure and the default 0 try nothing elsewhere", async () => {
+  it("with REELAY_FALLBACK_ATTEMPTS=1 and one account failing every task of a model, those jobs succeed on another account with both attempts recorded and their costs summed; other models stay; a content-policy failure is never tried elsewhere", async () => {
     const list = await startAccounts({ alpha: 4, beta: 4 });
     const [alpha, beta] = list as [Account, Account];
-    alpha.sim.setFaults([{ fault: "task_fail", reason: "the generator crashed" }]);
-    // Ordered routing: alpha first, so the job meets the failing account.
+    alpha.sim.setFaults([{ fault: "task_fail", model: "os-2", reason: "the generator crashed" }]);
+    // Ordered routing: alpha first, so every job meets the failing account.
+    // Limits set (not learned from 2 up), so alpha takes all three at once.
     stack = await startTestStack({
-      REELAY_UPSTREAMS: poolEnv(list),
+      REELAY_UPSTREAMS: poolEnv(list, [{ concurrency: 4 }, { concurrency: 4 }]),
       REELAY_ROUTING: "ordered",
       REELAY_FALLBACK_ATTEMPTS: "1",
+      REELAY_PRICES: JSON.stringify({
+        currency: "USD",
+        models: { "os-2": { per_second: { default: 0.025 } } },
+      }),
     });
-    const id = await createJob(stack, "a lighthouse in fog");
-    const done = await waitForTerminalJob(stack.url, stack.apiKey, id, 120_000);
-    expect(done.status).toBe("succeeded");
-    const job = await jobOf(stack, id);
-    expect(job.upstream.account).toBe("beta");
-    expect(job.attempts.map((a: any) => [a.account, a.outcome])).toEqual([
-      ["alpha", "failed"],
-      ["beta", "succeeded"],
+    const s = stack;
+    const ids = await Promise.all([1, 2, 3].map((i) => createJob(s, `a lighthouse, take ${i}`)));
+    for (const done of await Promise.all(
+      ids.map((id) => waitForTerminalJob(s.url, s.apiKey, id)),
+    )) {
+      expect(done.status).toBe("succeeded");
+      expect(done.upstream.account).toBe("beta");
+      expect(done.attempts.map((a: any) => [a.account, a.outcome, a.charged])).toEqual([
+        ["alpha", "failed", "unknown"],
+        ["beta", "succeeded", true],
+      ]);
+      // 4 s at 0.025 a second, twice: the failed task may have been billed too.
+      expect(done.attempts.map((a: any) => a.cost)).toEqual([0.1, 0.1]);
+      expect(done.cost).toBeCloseTo(0.2, 9);
+    }
+    expect(alpha.sim.counters().tasksCreated).toBe(3);
+    expect(beta.sim.counters().tasksCreated).toBe(3);
+    // Another model is not failing on alpha: it runs there, once.
+    const other = await waitForTerminalJob(
+      s.url,
+      s.apiKey,
+      await createJob(s, "a reef", "gamma-3.1", 8),
+    );
+    expect([other.status, other.upstream.account, other.attempts.length]).toEqual([
+      "succeeded",
+      "alpha",
+      1,
     ]);
-    expect(alpha.sim.counters().tasksCreated).toBe(1);
-    expect(beta.sim.counters().tasksCreated).toBe(1);
     expectPolledOnlyWhereMade(list);
 
     // A content-policy failure is never tried elsewhere.
     alpha.sim.setFaults([{ fault: "task_fail", reason: "content policy violation" }]);
-    const refused = await runToEnd(stack, "a cliff at dusk");
+    const refused = await runToEnd(s, "a cliff at dusk");
     expect(refused.status).toBe("failed");
-    expect(beta.sim.counters().tasksCreated).toBe(1);
+    expect(refused.error.class).toBe("content_policy");
+    expect(beta.sim.counters().tasksCreated).toBe(3);
   });
 
   it("with the default REELAY_FALLBACK_ATTEMPTS=0 a failed task is not tried on another account", async () => {

@@ -385,6 +385,8 @@ async function admit(
         ...(deps.admission.isPool || job.upstreamAccount !== undefined
           ? { upstreamAccount: account.name }
           : {}),
+        // An account with its own prices prices the job's run there; the budgets settle to it.
+        ...(account.prices === undefined ? {} : { estimate: estimateOf(job, account.prices) }),
       },
       { unlessTerminal: true, unlessSet: "admittedAt", increment: { admissions: 1 } },
     );
