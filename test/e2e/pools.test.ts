@@ -228,14 +228,27 @@ describe("upstream pools on the local stack", { timeout: 180_000 }, () => {
     expect(beta.sim.counters().tasksCreated).toBe(3);
   });
 
-  it("with the default REELAY_FALLBACK_ATTEMPTS=0 a failed task is not tried on another account", async () => {
+  it("with the default REELAY_FALLBACK_ATTEMPTS=0 a failed task is not tried on another account; a model no account serves is refused with 400", async () => {
     const list = await startAccounts({ alpha: 4, beta: 4 });
     const [alpha, beta] = list as [Account, Account];
     alpha.sim.setFaults([{ fault: "task_fail", reason: "the generator crashed" }]);
-    stack = await startTestStack({ REELAY_UPSTREAMS: poolEnv(list), REELAY_ROUTING: "ordered" });
+    const osOnly = { models: ["os-2"] };
+    stack = await startTestStack({
+      REELAY_UPSTREAMS: poolEnv(list, [osOnly, osOnly]),
+      REELAY_ROUTING: "ordered",
+    });
     const failed = await runToEnd(stack, "a dune");
     expect(failed.status).toBe("failed");
     expect(alpha.sim.counters().tasksCreated).toBe(1);
     expect(beta.sim.counters().tasksCreated).toBe(0);
+    // A model no account serves is refused at the door, with nothing recorded.
+    const { status, body } = await postJson(`${stack.url}/v1/video/generations`, stack.apiKey, {
+      model: "gamma-3.1",
+      prompt: "a reef",
+      duration_sec: 8,
+    });
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ code: "invalid_request", path: "model" });
+    expect(body.error.message).toMatch(/No upstream account/);
   });
 });

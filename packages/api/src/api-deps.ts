@@ -156,6 +156,8 @@ export function submitDepsOf(deps: ResolvedDeps): SubmitDeps {
     batches: deps.batchTracker,
     metrics: deps.metrics,
     ...(deps.prices === undefined ? {} : { prices: deps.prices }),
+    // In a pool, a model no account serves is refused at the door (400), not failed at admission.
+    ...(deps.admission?.served === undefined ? {} : { served: deps.admission.served }),
   };
 }
 

@@ -182,7 +182,8 @@ export function dropDepsFrom(wiring: Wiring, defaultModel: string): DropDeps {
 
 /** What the one submitJob needs on either platform: jobs go into the admission queue. */
 function submitDepsFrom(wiring: Wiring): SubmitDeps {
-  const { jobs, budgets, events, batches, metrics, now } = wiring.pipeline;
+  const { jobs, budgets, events, batches, metrics, now, admission } = wiring.pipeline;
+  const served = admission.served;
   return {
     jobs,
     budgets,
@@ -192,5 +193,6 @@ function submitDepsFrom(wiring: Wiring): SubmitDeps {
     batches,
     metrics,
     ...pricesOf(wiring),
+    ...(served === undefined ? {} : { served }),
   };
 }

@@ -26,6 +26,7 @@ import {
 import type { QueueEntry } from "../../domain/admission/queue.ts";
 import {
   DEFAULT_ACCOUNT,
+  serves,
   type Routing,
   type UpstreamAccount,
 } from "../../domain/upstreams/accounts.ts";
@@ -139,6 +140,16 @@ export class AdmissionControl {
   /** More than one account: creates an account refused go elsewhere. */
   get isPool(): boolean {
     return this.accounts.length > 1;
+  }
+
+  /**
+   * For submitJob's `served`: in a pool, whether some account serves the model; absent without one
+   * (the one account serves every model).
+   */
+  get served(): ((model: string) => boolean) | undefined {
+    if (!this.isPool) return undefined;
+    const accounts = this.accounts;
+    return (model) => accounts.some((account) => serves(account, model));
   }
 
   /** The job's account (where its slot and task are), or the first when it names none. */

@@ -39,6 +39,8 @@ export interface SubmitDeps extends Pick<PipelineDeps, "events" | "batches" | "m
   now: Clock;
   /** The operator's price table; without one the estimate has usage and no cost. */
   prices?: PriceTable;
+  /** In a pool, whether some account serves the model (REELAY_UPSTREAMS `models`); absent = every model. */
+  served?: (model: string) => boolean;
 }
 
 export interface Submission {
@@ -123,6 +125,15 @@ async function queueOrFail(deps: SubmitDeps, job: Job): Promise<Job> {
 export async function submitJob(deps: SubmitDeps, submission: Submission): Promise<Submitted> {
   const { validation } = submission;
   if (!validation.valid || validation.kind === null) throw invalidRequest(validation.errors);
+  const model = validation.model;
+  if (model !== null && deps.served !== undefined && !deps.served(model))
+    throw invalidRequest([
+      {
+        path: "model",
+        code: "no_upstream_account",
+        message: `No upstream account of this deployment serves the model ${model} (REELAY_UPSTREAMS models).`,
+      },
+    ]);
   const requestHash = requestHashOf(validation.kind, validation.normalized);
   const reservations = await reserve(deps, submission, validation);
   let recorded: Submitted;
