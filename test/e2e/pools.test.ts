@@ -58,8 +58,9 @@ async function createJob(
   prompt: string,
   model = "os-2",
   duration = 4,
+  key = s.apiKey,
 ): Promise<string> {
-  const { status, body } = await postJson(`${s.url}/v1/video/generations`, s.apiKey, {
+  const { status, body } = await postJson(`${s.url}/v1/video/generations`, key, {
     model,
     prompt,
     duration_sec: duration,
@@ -175,7 +176,7 @@ describe("upstream pools on the local stack", { timeout: 180_000 }, () => {
     );
   });
 
-  it("with REELAY_FALLBACK_ATTEMPTS=1 and one account failing every task of a model, those jobs succeed on another account with both attempts recorded and their costs summed; other models stay; a content-policy failure is never tried elsewhere", async () => {
+  it("with REELAY_FALLBACK_ATTEMPTS=1 and one account failing every task of a model, those jobs succeed on another account with both attempts recorded, their costs summed and each reserved from the budget; other models stay; a content-policy failure is never tried elsewhere", async () => {
     const list = await startAccounts({ alpha: 4, beta: 4 });
     const [alpha, beta] = list as [Account, Account];
     alpha.sim.setFaults([{ fault: "task_fail", model: "os-2", reason: "the generator crashed" }]);
@@ -191,7 +192,14 @@ describe("upstream pools on the local stack", { timeout: 180_000 }, () => {
       }),
     });
     const s = stack;
-    const ids = await Promise.all([1, 2, 3].map((i) => createJob(s, `a lighthouse, take ${i}`)));
+    // A key with a budget: each attempt reserves its own estimate, and both stay spent.
+    const made = await postJson(`${s.url}/v1/keys`, s.apiKey, {
+      name: "pool-budget",
+      budget: { amount: 10, unit: "currency", period: "day" },
+    });
+    const ids = await Promise.all(
+      [1, 2, 3].map((i) => createJob(s, `a lighthouse, take ${i}`, "os-2", 4, made.body.key)),
+    );
     for (const done of await Promise.all(
       ids.map((id) => waitForTerminalJob(s.url, s.apiKey, id)),
     )) {
@@ -207,6 +215,8 @@ describe("upstream pools on the local stack", { timeout: 180_000 }, () => {
     }
     expect(alpha.sim.counters().tasksCreated).toBe(3);
     expect(beta.sim.counters().tasksCreated).toBe(3);
+    const keys = (await getJson(`${s.url}/v1/keys`, s.apiKey)).body.data as any[];
+    expect(keys.find((k) => k.id === made.body.id).budget.used).toBeCloseTo(0.6, 9);
     // Another model is not failing on alpha: it runs there, once.
     const other = await waitForTerminalJob(
       s.url,
