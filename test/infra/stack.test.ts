@@ -83,14 +83,15 @@ describe("job flow state machine", () => {
     expect(asl.States.Failed.Type).toBe("Fail");
   });
 
-  it("ends a Submit whose create met a 429 at Requeued (a Succeed state): the job waits in the queue with no execution", () => {
-    expect(asl.States.Submit.Catch[0]).toEqual({
-      ErrorEquals: ["ReelayRequeued"],
-      ResultPath: "$.error",
-      Next: "Requeued",
-    });
+  it("ends a Submit whose create met a 429 or a refusing account, and a Poll whose task failed and may fall back, at Requeued (a Succeed state): the job waits in the queue with no execution", () => {
+    for (const name of ["Submit", "Poll"])
+      expect(asl.States[name].Catch[0], name).toEqual({
+        ErrorEquals: ["ReelayRequeued"],
+        ResultPath: "$.error",
+        Next: "Requeued",
+      });
     expect(asl.States.Requeued.Type).toBe("Succeed");
-    for (const name of ["Poll", "Download", "Finish", "RecordFailure"])
+    for (const name of ["Download", "Finish", "RecordFailure"])
       expect(asl.States[name].Catch, name).toHaveLength(1);
   });
 
