@@ -430,8 +430,9 @@ describe("IAM", () => {
     // Job items only (partition key vidtsk_... or imgtsk_...): never the API key hashes or dead letters beside them.
     const jobItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=vidtsk_*|imgtsk_*";
     const statsItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=stats#*";
-    // The admission item, queue entries, and the queue's partition of the listing index.
-    const admission = " if ForAllValues:StringLike dynamodb:LeadingKeys=admission|queue#*|QUEUE";
+    // The admission item, each pool account's, queue entries, and the queue's partition of the listing index.
+    const admission =
+      " if ForAllValues:StringLike dynamodb:LeadingKeys=admission|admission#*|queue#*|QUEUE";
     const wake =
       "lambda:InvokeFunction arn:aws:lambda:us-east-1:my-account:function:test-reelay-dispatch";
     // Poll, Finish and RecordFailure free a slot when a task ends, and wake the dispatcher.
