@@ -13,7 +13,7 @@
 import { Config, type Stack as SstStack } from "sst/constructs";
 import { ReelayError, type UpstreamAccount } from "@reelay/core/domain";
 import type { Config as Settings } from "@reelay/core/wiring";
-import { accountKeySecret, UPSTREAM_KEY_SECRET } from "../functions/support/secrets.ts";
+import { accountKeySecret, FROM_SSM, UPSTREAM_KEY_SECRET } from "../functions/support/secrets.ts";
 import { MAX_SETTINGS_ENV_BYTES, moneyEnvironment } from "./money.ts";
 
 /** Stage "test" (the infra tests) synthesizes without a real upstream; every other stage needs one. */
@@ -60,7 +60,8 @@ export function keyPlaceholder(account: string): string {
 
 /**
  * The pool as the functions get it. It shares Lambda's 4 KB of environment with the price table
- * and the budget (an account's own prices are in it too), so the three together are bounded.
+ * and the budget (an account's own prices are in it too), and on the upstream callers with the
+ * variable SST binds for each account's secret, so all of these together are bounded.
  */
 export function poolEnvironment(
   config: Pick<Settings, "upstreams" | "routing" | "fallbackAttempts" | "prices" | "budget">,
@@ -70,13 +71,16 @@ export function poolEnvironment(
     REELAY_ROUTING: config.routing,
     REELAY_FALLBACK_ATTEMPTS: String(config.fallbackAttempts),
   };
-  const bytes = [env, moneyEnvironment(config)]
-    .flatMap((part) => Object.values(part))
-    .reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+  const bindings = (config.upstreams ?? []).map(
+    (account) => `SST_Secret_value_${accountKeySecret(account.name)}${FROM_SSM}`,
+  );
+  const bytes = [...Object.values(env), ...Object.values(moneyEnvironment(config)), ...bindings]
+    .map((text) => Buffer.byteLength(text))
+    .reduce((sum, n) => sum + n, 0);
   if (bytes > MAX_SETTINGS_ENV_BYTES)
     throw new ReelayError(
       "invalid_config",
-      `REELAY_UPSTREAMS (without its keys) and REELAY_PRICES take ${bytes} bytes; Lambda's environment holds at most ${MAX_SETTINGS_ENV_BYTES} of them. Give fewer accounts their own prices, or write the tables without spaces.`,
+      `REELAY_UPSTREAMS (without its keys, with a secret per account) and REELAY_PRICES take ${bytes} bytes; Lambda's environment holds at most ${MAX_SETTINGS_ENV_BYTES} of them. Give fewer accounts their own prices, or write the tables without spaces.`,
       { path: "REELAY_UPSTREAMS" },
     );
   return env;

@@ -11,7 +11,8 @@
 import type { SSMProvider } from "@aws-lambda-powertools/parameters/ssm";
 import { ReelayError } from "@reelay/core/domain";
 
-const FROM_SSM = "__FETCH_FROM_SSM__";
+/** What SST puts in `SST_Secret_value_<NAME>` for a secret it leaves in SSM. */
+export const FROM_SSM = "__FETCH_FROM_SSM__";
 
 /** The one-account form's upstream key (`npx sst secrets set UPSTREAM_API_KEY ...`). */
 export const UPSTREAM_KEY_SECRET = "UPSTREAM_API_KEY";

@@ -14,7 +14,15 @@ import {
 import { STEP_HANDLERS } from "../../stacks/ReelayStack.ts";
 import { UPLOADS_EXPIRE_DAYS } from "../../stacks/storage.ts";
 import { aslFromResolved } from "@reelay/flow/synth-definition";
-import { reelayFunctions, render, resourcesOf, shortId, synthReelay, type Synth } from "./synth.ts";
+import {
+  reelayFunctions,
+  render,
+  resourcesOf,
+  shortId,
+  synthReelay,
+  SYNTH_TIMEOUT_MS,
+  type Synth,
+} from "./synth.ts";
 
 let synth: Synth;
 let asl: { States: Record<string, any>; TimeoutSeconds?: number };
@@ -26,7 +34,7 @@ beforeAll(async () => {
   expect(machines).toHaveLength(1);
   machine = machines[0]!.Properties!;
   asl = aslFromResolved(machine.DefinitionString, (token) => `<${render(token)}>`) as typeof asl;
-}, 120_000);
+}, SYNTH_TIMEOUT_MS);
 
 const entries = <T>(record: Record<string, T>) => Object.entries(record);
 
