@@ -342,6 +342,9 @@ describe("functions", () => {
       // The deployer's limit, or the default: what a function's loadConfig then finds.
       expect(env.REELAY_MAX_OUTPUT_BYTES, id).toBe(String(loadConfig().maxOutputBytes));
       expect(env.REELAY_LOG_LEVEL, id).toBe(loadConfig().log.level);
+      // One account: no pool settings (test/infra/pool.test.ts has the pool's).
+      for (const name of ["REELAY_UPSTREAMS", "REELAY_ROUTING", "REELAY_FALLBACK_ATTEMPTS"])
+        expect(name in env, `${id} ${name}`).toBe(false);
       const starts = ["ApiFunction", "DispatchFunction"].includes(shortId(id));
       expect("REELAY_STATE_MACHINE_ARN" in env, id).toBe(starts);
       if (starts) expect(render(env.REELAY_STATE_MACHINE_ARN)).toBe("JobFlow");
