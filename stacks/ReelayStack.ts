@@ -5,7 +5,6 @@
  */
 import { Config, type StackContext } from "sst/constructs";
 import { loadConfig } from "@reelay/core/wiring";
-import { ReelayError } from "@reelay/core/domain";
 import { createAlarms } from "./alarms.ts";
 import { admissionEnvironment, createDispatcher, dispatchName } from "./admission.ts";
 import { createApi } from "./api.ts";
@@ -14,24 +13,10 @@ import { createJobFlow } from "./job-flow.ts";
 import { moneyEnvironment } from "./money.ts";
 import { suppressNagFindings } from "./nag.ts";
 import { createStorage } from "./storage.ts";
+import { upstreamAccess } from "./upstream.ts";
 import { createWebhookDelivery } from "./webhooks.ts";
 
 export { STEP_HANDLERS } from "./job-flow.ts";
-
-/** Stage "test" (the infra tests) synthesizes without a real upstream; every other stage needs one. */
-const TEST_UPSTREAM_URL = "https://upstream.test.invalid/v1";
-
-function upstreamUrlFor(stage: string, configured: string | undefined): string {
-  const url = configured ?? (stage === "test" ? TEST_UPSTREAM_URL : undefined);
-  if (url === undefined) {
-    throw new ReelayError(
-      "invalid_config",
-      "REELAY_UPSTREAM_URL must be set (a base URL ending in /v1) to deploy reelay.",
-      { path: "REELAY_UPSTREAM_URL" },
-    );
-  }
-  return url;
-}
 
 export function ReelayStack({ stack, app }: StackContext) {
   const config = loadConfig();
@@ -39,8 +24,7 @@ export function ReelayStack({ stack, app }: StackContext) {
   // and so does the dashboard.
   const eventBusName = app.stage === "prod" ? "reelay" : `reelay-${app.stage}`;
   const { bucket, table, bus } = createStorage(stack, { eventBusName });
-  // Set with `npx sst secrets set UPSTREAM_API_KEY ...`; functions fetch it from SSM at cold start.
-  const upstreamApiKey = new Config.Secret(stack, "UPSTREAM_API_KEY");
+  const upstream = upstreamAccess(stack, app.stage, config);
   // The Bearer key clients use for reelay's own API (`npx sst secrets set REELAY_API_KEY ...`).
   const apiKey = new Config.Secret(stack, "REELAY_API_KEY");
   const dispatch = dispatchName(stack, app);
@@ -48,7 +32,7 @@ export function ReelayStack({ stack, app }: StackContext) {
     REELAY_TABLE_NAME: table.tableName,
     REELAY_BUCKET_NAME: bucket.bucketName,
     REELAY_EVENT_BUS_NAME: bus.eventBusName,
-    REELAY_UPSTREAM_URL: upstreamUrlFor(app.stage, config.upstreamUrl),
+    ...upstream.environment,
     REELAY_DEFAULT_MODEL: config.defaultModel,
     REELAY_DISPATCH_FUNCTION: dispatch.name,
     REELAY_WEBHOOK_SCHEDULE: config.webhookSchedule.join(","),
@@ -60,7 +44,7 @@ export function ReelayStack({ stack, app }: StackContext) {
     ...moneyEnvironment(config),
   };
   const scope = { table, bucket, bus, environment, dispatchArn: dispatch.arn };
-  const { steps, machine } = createJobFlow(stack, { ...scope, upstreamApiKey });
+  const { steps, machine } = createJobFlow(stack, { ...scope, upstreamKeys: upstream.keys });
   const { api, fn: apiFunction } = createApi(stack, { ...scope, machine, apiKey });
   const dropFunction = createDropHandler(stack, scope);
   const webhooks = createWebhookDelivery(stack, { bus, table, environment });

@@ -39,7 +39,8 @@ interface JobFlowScope {
   bucket: s3.IBucket;
   bus: events.IEventBus;
   environment: Record<string, string>;
-  upstreamApiKey: Config.Secret;
+  /** The upstream's key secrets (one, or one per pool account): bound to the steps that call it only. */
+  upstreamKeys: Config.Secret[];
   dispatchArn: string;
 }
 
@@ -50,7 +51,7 @@ function createSteps(stack: SstStack, scope: JobFlowScope): StepFunctions {
       timeout: STEP_LAMBDA_TIMEOUT_S[step],
       memorySize: `${STEP_MEMORY_MB[step]} MB`,
       environment: scope.environment,
-      bind: UPSTREAM_STEPS.includes(step) ? [scope.upstreamApiKey] : [],
+      bind: UPSTREAM_STEPS.includes(step) ? scope.upstreamKeys : [],
     });
   return {
     submit: stepFunction("submit"),

@@ -6,8 +6,11 @@
 import { ReelayError } from "@reelay/core/domain";
 import type { Config } from "@reelay/core/wiring";
 
-/** Lambda holds at most 4 KB of environment in all; the other settings take well under 1 KB. */
-const MAX_MONEY_ENV_BYTES = 3_000;
+/**
+ * Lambda holds at most 4 KB of environment in all; the other settings take well under 1 KB. The
+ * price table, the budget and a pool (stacks/upstream.ts) share the rest.
+ */
+export const MAX_SETTINGS_ENV_BYTES = 3_000;
 
 export function moneyEnvironment(
   config: Pick<Config, "prices" | "budget">,
@@ -17,10 +20,10 @@ export function moneyEnvironment(
     ...(config.budget === undefined ? {} : { REELAY_BUDGET: JSON.stringify(config.budget) }),
   };
   const bytes = Object.values(env).reduce((sum, text) => sum + Buffer.byteLength(text), 0);
-  if (bytes > MAX_MONEY_ENV_BYTES)
+  if (bytes > MAX_SETTINGS_ENV_BYTES)
     throw new ReelayError(
       "invalid_config",
-      `REELAY_PRICES is ${bytes} bytes; Lambda's environment holds at most ${MAX_MONEY_ENV_BYTES} of it. Write the table without spaces, or price fewer models.`,
+      `REELAY_PRICES is ${bytes} bytes; Lambda's environment holds at most ${MAX_SETTINGS_ENV_BYTES} of it. Write the table without spaces, or price fewer models.`,
       { path: "REELAY_PRICES" },
     );
   return env;

@@ -5,6 +5,7 @@
  * of truth for the result.
  */
 import {
+  accountAdmissionKey,
   API_KEY_KEY_PREFIX,
   KEYS_LIST_PARTITION,
   ADMISSION_KEY,
@@ -83,8 +84,9 @@ const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
   // Managed subscribers (their secrets sign deliveries) and their partition of the listing index.
   "webhook-subscribers": [`${SUBSCRIBER_ID_PREFIX}_*`, SUBSCRIBERS_PARTITION],
   "generation-stats": [`${GENERATION_STATS_KEY_PREFIX}*`],
-  // The admission item, the queue entries, and the queue's partition of the listing index.
-  admission: [ADMISSION_KEY, `${QUEUE_KEY_PREFIX}*`, QUEUE_PARTITION],
+  // The admission item, each pool account's (admission#<account>), the queue entries, and the
+  // queue's partition of the listing index.
+  admission: [ADMISSION_KEY, accountAdmissionKey("*"), `${QUEUE_KEY_PREFIX}*`, QUEUE_PARTITION],
   // Batch records and their lines, the due set, and the batches' partition of the listing index.
   batches: [`${BATCH_ID_PREFIX}_*`, BATCHES_DUE_KEY, BATCHES_PARTITION],
   // The keys' budget ledgers, one item per key and period.

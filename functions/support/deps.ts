@@ -1,7 +1,7 @@
 /**
  * The AWS side of the wiring: the config and the SDK clients are made once per cold start, from
  * the names the stack put on the function, and handed to core's `wirePipeline`. The upstream API
- * key comes from SST's Config (SSM), never the environment.
+ * keys come from SST's Config (SSM), never the environment.
  */
 import type { Tracer } from "@aws-lambda-powertools/tracer";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
@@ -14,6 +14,7 @@ import {
   type Config,
   loadConfig,
   type PlatformClients,
+  type PoolMember,
   type Wiring,
   wirePipeline,
 } from "@reelay/core/wiring";
@@ -26,7 +27,7 @@ import type {
   Metrics,
 } from "@reelay/core/usecases";
 import { type EmfMetrics, emfMetrics } from "./metrics.ts";
-import { readSecret } from "./secrets.ts";
+import { accountKeySecret, readSecret, readSecrets, UPSTREAM_KEY_SECRET } from "./secrets.ts";
 import { functionTracer } from "./xray.ts";
 
 function required(value: string | undefined, name: string): string {
@@ -125,11 +126,10 @@ function unboundUpstream(): UpstreamClient {
   });
 }
 
-async function upstreamClient(config: Config, metrics: Metrics): Promise<UpstreamClient> {
-  // Read only where the secret is bound (Submit, Poll): from SSM, once per cold start.
-  const apiKey = await readSecret("UPSTREAM_API_KEY");
+/** An upstream client as Submit, Poll and Download use it, with `apiKey` read from its secret. */
+function upstreamClient(baseUrl: string, apiKey: string, metrics: Metrics): UpstreamClient {
   return new UpstreamClient({
-    baseUrl: required(config.upstreamUrl, "REELAY_UPSTREAM_URL"),
+    baseUrl,
     apiKey,
     // 3 attempts of at most 15 s, plus Retry-After waits, fit the 180 s Submit/Poll functions;
     // anything longer is the state machine's ReelayTransientError retry.
@@ -139,22 +139,60 @@ async function upstreamClient(config: Config, metrics: Metrics): Promise<Upstrea
   });
 }
 
+/** The upstream of the one-account form and, in a pool, its accounts for wirePipeline. */
+interface Upstreams {
+  upstream: UpstreamClient;
+  pool?: PoolMember[];
+}
+
 /**
- * The pipeline on Lambda; only Submit and Poll hold the upstream key. The Dispatch function runs
- * dispatch() right after whatever it frees, so it passes a waker that does nothing.
+ * Where this function reaches the upstream. Only the functions that call it (Submit, Poll,
+ * Download) have the key secrets bound, and read them here, once per cold start: the one
+ * account's, or every pool account's in one SSM read. The others get a pool's accounts without
+ * clients (their admission needs each account's settings, never its key). A pool account's key is
+ * always its secret's value: the `api_key` in the function's REELAY_UPSTREAMS is only the
+ * placeholder the stack put there (stacks/upstream.ts), and is never sent.
+ */
+async function upstreamsOf(
+  config: Config,
+  callsUpstream: boolean,
+  metrics: Metrics,
+): Promise<Upstreams> {
+  const accounts = config.upstreams;
+  if (accounts === undefined) {
+    if (!callsUpstream) return { upstream: unboundUpstream() };
+    const baseUrl = required(config.upstreamUrl, "REELAY_UPSTREAM_URL");
+    return { upstream: upstreamClient(baseUrl, await readSecret(UPSTREAM_KEY_SECRET), metrics) };
+  }
+  if (!callsUpstream)
+    return {
+      upstream: unboundUpstream(),
+      pool: accounts.map(({ apiKey: _placeholder, url: _url, ...account }) => ({ account })),
+    };
+  const keys = await readSecrets(accounts.map((account) => accountKeySecret(account.name)));
+  const pool = accounts.map(({ apiKey: _placeholder, url, ...account }) => ({
+    account,
+    client: upstreamClient(url, keys.get(accountKeySecret(account.name)) as string, metrics),
+  }));
+  // The first account's client stands for the pool where no account is named (the model listing).
+  return { upstream: pool[0]?.client as UpstreamClient, pool };
+}
+
+/**
+ * The pipeline on Lambda; only Submit, Poll and Download hold upstream keys. The Dispatch function
+ * runs dispatch() right after whatever it frees, so it passes a waker that does nothing.
  */
 export async function awsWiring(opts: {
   callsUpstream: boolean;
   waker?: DispatchWaker;
 }): Promise<Wiring> {
   const { config, clients, events, waker, metrics } = awsProcess();
-  const upstream = opts.callsUpstream ? await upstreamClient(config, metrics) : unboundUpstream();
   return wirePipeline({
     config,
     platform: "aws",
     clients,
     events,
-    upstream,
+    ...(await upstreamsOf(config, opts.callsUpstream, metrics)),
     waker: opts.waker ?? waker,
     metrics,
   });

@@ -11,7 +11,19 @@
 import type { SSMProvider } from "@aws-lambda-powertools/parameters/ssm";
 import { ReelayError } from "@reelay/core/domain";
 
-const FROM_SSM = "__FETCH_FROM_SSM__";
+/** What SST puts in `SST_Secret_value_<NAME>` for a secret it leaves in SSM. */
+export const FROM_SSM = "__FETCH_FROM_SSM__";
+
+/** The one-account form's upstream key (`npx sst secrets set UPSTREAM_API_KEY ...`). */
+export const UPSTREAM_KEY_SECRET = "UPSTREAM_API_KEY";
+
+/**
+ * The secret holding a pool account's key: `UPSTREAM_API_KEY_<NAME>`, the name upper-cased with
+ * `-` as `_` (account names are lowercase letters, digits and `-`, so no two accounts share one).
+ */
+export function accountKeySecret(account: string): string {
+  return `${UPSTREAM_KEY_SECRET}_${account.toUpperCase().replaceAll("-", "_")}`;
+}
 
 /** The SSM reads a secret needs (a seam for tests that need no SSM endpoint at all). */
 export type ParameterReader = (names: string[]) => Promise<Map<string, string>>;
@@ -62,26 +74,50 @@ export async function readSecret(
   env: NodeJS.ProcessEnv = process.env,
   read: ParameterReader = ssmReader(env.AWS_REGION),
 ): Promise<string> {
-  const bound = env[`SST_Secret_value_${name}`];
-  if (bound === undefined) {
-    throw new ReelayError(
-      "secret_not_bound",
-      `Secret ${name} is not bound to this function; the stack binds it.`,
-      { path: name },
-    );
+  return (await readSecrets([name], env, read)).get(name) as string;
+}
+
+/**
+ * The values of several bound secrets, as readSecret reads one: the stage's parameters in one SSM
+ * read (Powertools asks 10 at a time), then the fallbacks of those the stage lacks in a second,
+ * so a pool's keys cost a cold start one round trip, not one per account.
+ */
+export async function readSecrets(
+  names: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  read: ParameterReader = ssmReader(env.AWS_REGION),
+): Promise<Map<string, string>> {
+  const values = new Map<string, string>();
+  const inSsm: string[] = [];
+  for (const name of names) {
+    const bound = env[`SST_Secret_value_${name}`];
+    if (bound === undefined) {
+      throw new ReelayError(
+        "secret_not_bound",
+        `Secret ${name} is not bound to this function; the stack binds it.`,
+        { path: name },
+      );
+    }
+    if (bound === FROM_SSM) inSsm.push(name);
+    else values.set(name, bound);
   }
-  if (bound !== FROM_SSM) return bound;
-  const own = `${env.SST_SSM_PREFIX ?? ""}Secret/${name}/value`;
-  const fallback = `/sst/${env.SST_APP ?? ""}/.fallback/Secret/${name}/value`;
-  const value = (await read([own])).get(own) ?? (await read([fallback])).get(fallback);
-  if (value === undefined) {
-    throw new ReelayError(
-      "secret_not_set",
-      `Secret ${name} has no value in stage ${env.SST_STAGE ?? "(unknown)"}: set it with \`npx sst secrets set ${name} ...\`.`,
-      {
-        path: name,
-      },
-    );
+  if (inSsm.length === 0) return values;
+  const own = (name: string) => `${env.SST_SSM_PREFIX ?? ""}Secret/${name}/value`;
+  const fallback = (name: string) => `/sst/${env.SST_APP ?? ""}/.fallback/Secret/${name}/value`;
+  const staged = await read(inSsm.map(own));
+  const lacking = inSsm.filter((name) => !staged.has(own(name)));
+  const fallbacks =
+    lacking.length === 0 ? new Map<string, string>() : await read(lacking.map(fallback));
+  for (const name of inSsm) {
+    const value = staged.get(own(name)) ?? fallbacks.get(fallback(name));
+    if (value === undefined) {
+      throw new ReelayError(
+        "secret_not_set",
+        `Secret ${name} has no value in stage ${env.SST_STAGE ?? "(unknown)"}: set it with \`npx sst secrets set ${name} ...\`.`,
+        { path: name },
+      );
+    }
+    values.set(name, value);
   }
-  return value;
+  return values;
 }

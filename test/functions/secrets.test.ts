@@ -4,7 +4,12 @@
  * records which names were asked for.
  */
 import { describe, expect, it } from "vitest";
-import { readSecret, type ParameterReader } from "../../functions/support/secrets.ts";
+import {
+  accountKeySecret,
+  readSecret,
+  readSecrets,
+  type ParameterReader,
+} from "../../functions/support/secrets.ts";
 
 function parameters(values: Record<string, string>): { read: ParameterReader; asked: string[][] } {
   const asked: string[][] = [];
@@ -71,5 +76,40 @@ describe("readSecret", () => {
     await expect(unset).rejects.toMatchObject({ code: "secret_not_set", path: "UPSTREAM_API_KEY" });
     await expect(unset).rejects.toThrow(/npx sst secrets set UPSTREAM_API_KEY/);
     await expect(unset).rejects.not.toThrow(/sk-other/);
+  });
+
+  it("reads a pool's account keys in one SSM read, then only the missing ones' fallbacks in a second, and takes a value bound on the function as it is", async () => {
+    const ssm = parameters({
+      "/sst/reelay/prod/Secret/UPSTREAM_API_KEY_ALPHA/value": "sk-alpha",
+      "/sst/reelay/.fallback/Secret/UPSTREAM_API_KEY_BETA_EU/value": "sk-beta",
+    });
+    const names = ["alpha", "beta-eu", "gamma"].map(accountKeySecret);
+    expect(names).toEqual([
+      "UPSTREAM_API_KEY_ALPHA",
+      "UPSTREAM_API_KEY_BETA_EU",
+      "UPSTREAM_API_KEY_GAMMA",
+    ]);
+    const env = {
+      ...ENV,
+      SST_Secret_value_UPSTREAM_API_KEY_ALPHA: "__FETCH_FROM_SSM__",
+      SST_Secret_value_UPSTREAM_API_KEY_BETA_EU: "__FETCH_FROM_SSM__",
+      SST_Secret_value_UPSTREAM_API_KEY_GAMMA: "sk-gamma",
+    };
+    const values = await readSecrets(names, env, ssm.read);
+    expect(Object.fromEntries(values)).toEqual({
+      UPSTREAM_API_KEY_ALPHA: "sk-alpha",
+      UPSTREAM_API_KEY_BETA_EU: "sk-beta",
+      UPSTREAM_API_KEY_GAMMA: "sk-gamma",
+    });
+    expect(ssm.asked).toEqual([
+      [
+        "/sst/reelay/prod/Secret/UPSTREAM_API_KEY_ALPHA/value",
+        "/sst/reelay/prod/Secret/UPSTREAM_API_KEY_BETA_EU/value",
+      ],
+      ["/sst/reelay/.fallback/Secret/UPSTREAM_API_KEY_BETA_EU/value"],
+    ]);
+    await expect(
+      readSecrets([...names, "UPSTREAM_API_KEY_DELTA"], env, ssm.read),
+    ).rejects.toMatchObject({ code: "secret_not_bound", path: "UPSTREAM_API_KEY_DELTA" });
   });
 });

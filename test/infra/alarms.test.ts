@@ -13,14 +13,14 @@ import { AwsSolutionsChecks } from "cdk-nag";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_QUEUE_TIMEOUT_S, METRICS } from "@reelay/core/domain";
 import { createAlarms } from "../../stacks/alarms.ts";
-import { render, resourcesOf, shortId, synthReelay } from "./synth.ts";
+import { render, resourcesOf, shortId, synthReelay, SYNTH_TIMEOUT_MS } from "./synth.ts";
 
 type Resources = ReturnType<typeof resourcesOf>;
 let app: Resources;
 
 beforeAll(async () => {
   app = resourcesOf((await synthReelay()).template);
-}, 120_000);
+}, SYNTH_TIMEOUT_MS);
 
 function byShortId(resources: Resources, id: string): Record<string, any> {
   const found = Object.entries(resources).find(([logicalId]) => shortId(logicalId) === id);

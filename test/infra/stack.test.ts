@@ -14,7 +14,15 @@ import {
 import { STEP_HANDLERS } from "../../stacks/ReelayStack.ts";
 import { UPLOADS_EXPIRE_DAYS } from "../../stacks/storage.ts";
 import { aslFromResolved } from "@reelay/flow/synth-definition";
-import { reelayFunctions, render, resourcesOf, shortId, synthReelay, type Synth } from "./synth.ts";
+import {
+  reelayFunctions,
+  render,
+  resourcesOf,
+  shortId,
+  synthReelay,
+  SYNTH_TIMEOUT_MS,
+  type Synth,
+} from "./synth.ts";
 
 let synth: Synth;
 let asl: { States: Record<string, any>; TimeoutSeconds?: number };
@@ -26,7 +34,7 @@ beforeAll(async () => {
   expect(machines).toHaveLength(1);
   machine = machines[0]!.Properties!;
   asl = aslFromResolved(machine.DefinitionString, (token) => `<${render(token)}>`) as typeof asl;
-}, 120_000);
+}, SYNTH_TIMEOUT_MS);
 
 const entries = <T>(record: Record<string, T>) => Object.entries(record);
 
@@ -83,14 +91,15 @@ describe("job flow state machine", () => {
     expect(asl.States.Failed.Type).toBe("Fail");
   });
 
-  it("ends a Submit whose create met a 429 at Requeued (a Succeed state): the job waits in the queue with no execution", () => {
-    expect(asl.States.Submit.Catch[0]).toEqual({
-      ErrorEquals: ["ReelayRequeued"],
-      ResultPath: "$.error",
-      Next: "Requeued",
-    });
+  it("ends a Submit whose create met a 429 or a refusing account, and a Poll whose task failed and may fall back, at Requeued (a Succeed state): the job waits in the queue with no execution", () => {
+    for (const name of ["Submit", "Poll"])
+      expect(asl.States[name].Catch[0], name).toEqual({
+        ErrorEquals: ["ReelayRequeued"],
+        ResultPath: "$.error",
+        Next: "Requeued",
+      });
     expect(asl.States.Requeued.Type).toBe("Succeed");
-    for (const name of ["Poll", "Download", "Finish", "RecordFailure"])
+    for (const name of ["Download", "Finish", "RecordFailure"])
       expect(asl.States[name].Catch, name).toHaveLength(1);
   });
 
@@ -333,6 +342,9 @@ describe("functions", () => {
       // The deployer's limit, or the default: what a function's loadConfig then finds.
       expect(env.REELAY_MAX_OUTPUT_BYTES, id).toBe(String(loadConfig().maxOutputBytes));
       expect(env.REELAY_LOG_LEVEL, id).toBe(loadConfig().log.level);
+      // One account: no pool settings (test/infra/pool.test.ts has the pool's).
+      for (const name of ["REELAY_UPSTREAMS", "REELAY_ROUTING", "REELAY_FALLBACK_ATTEMPTS"])
+        expect(name in env, `${id} ${name}`).toBe(false);
       const starts = ["ApiFunction", "DispatchFunction"].includes(shortId(id));
       expect("REELAY_STATE_MACHINE_ARN" in env, id).toBe(starts);
       if (starts) expect(render(env.REELAY_STATE_MACHINE_ARN)).toBe("JobFlow");
@@ -429,8 +441,9 @@ describe("IAM", () => {
     // Job items only (partition key vidtsk_... or imgtsk_...): never the API key hashes or dead letters beside them.
     const jobItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=vidtsk_*|imgtsk_*";
     const statsItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=stats#*";
-    // The admission item, queue entries, and the queue's partition of the listing index.
-    const admission = " if ForAllValues:StringLike dynamodb:LeadingKeys=admission|queue#*|QUEUE";
+    // The admission item, each pool account's, queue entries, and the queue's partition of the listing index.
+    const admission =
+      " if ForAllValues:StringLike dynamodb:LeadingKeys=admission|admission#*|queue#*|QUEUE";
     const wake =
       "lambda:InvokeFunction arn:aws:lambda:us-east-1:my-account:function:test-reelay-dispatch";
     // Poll, Finish and RecordFailure free a slot when a task ends, and wake the dispatcher.

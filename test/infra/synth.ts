@@ -20,7 +20,15 @@ export interface Synth {
 }
 
 const LOCK_DIR = ".sst/reelay-test-synth.lock";
-const STALE_LOCK_MS = 120_000;
+// Longer than a synth on a loaded machine: a live holder's lock is never taken over.
+const STALE_LOCK_MS = 600_000;
+
+/**
+ * How long a test file's synth may take: a synth bundles every function (about a minute on a
+ * loaded machine), and a file may first wait its turn behind another's (the default template and a
+ * pool's are two synths after any change to their inputs).
+ */
+export const SYNTH_TIMEOUT_MS = 300_000;
 
 function alive(pid: number): boolean {
   try {
@@ -64,7 +72,18 @@ async function withSynthLock<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const CACHE_FILE = ".sst/reelay-test-synth.json";
+/**
+ * The settings a synth reads at deploy time, beyond the test's own environment (a pool, say): set
+ * while the stack is built, as `sst deploy` would find them, and put back after.
+ */
+export type DeployEnv = Record<string, string>;
+
+/** One cached template per set of deploy settings; the default set keeps the plain file name. */
+function cacheFile(env: DeployEnv): string {
+  if (Object.keys(env).length === 0) return ".sst/reelay-test-synth.json";
+  const id = createHash("sha256").update(JSON.stringify(env)).digest("hex").slice(0, 16);
+  return `.sst/reelay-test-synth-${id}.json`;
+}
 // The lockfile stands for the CDK, SST and SDK versions that shape the template.
 const INPUTS = [
   "sst.config.ts",
@@ -75,9 +94,9 @@ const INPUTS = [
   "packages/flow/src",
 ];
 
-/** Hash of every source the synthesized template depends on. */
-async function inputsHash(): Promise<string> {
-  const hash = createHash("sha256");
+/** Hash of every source the synthesized template depends on, and of the deploy settings. */
+async function inputsHash(env: DeployEnv): Promise<string> {
+  const hash = createHash("sha256").update(JSON.stringify(env)).update("\0");
   const files: string[] = [];
   for (const input of INPUTS) {
     if ((await stat(input)).isFile()) files.push(input);
@@ -98,10 +117,11 @@ async function inputsHash(): Promise<string> {
  * Each test file that needs the template calls this; the first synthesizes (SST bundles seven
  * functions, tens of seconds), the others reuse its result while no input file has changed.
  */
-export function synthReelay(): Promise<Synth> {
+export function synthReelay(env: DeployEnv = {}): Promise<Synth> {
   return withSynthLock(async () => {
-    const key = await inputsHash();
-    const cached = await readFile(CACHE_FILE, "utf8").then(
+    const key = await inputsHash(env);
+    const file = cacheFile(env);
+    const cached = await readFile(file, "utf8").then(
       (text) =>
         JSON.parse(text) as { key: string; template: object; nagErrors: Synth["nagErrors"] },
       () => undefined,
@@ -111,22 +131,53 @@ export function synthReelay(): Promise<Synth> {
         template: Template.fromJSON(cached.template as Record<string, unknown>),
         nagErrors: cached.nagErrors,
       };
-    const fresh = await synthOnce();
+    const fresh = await withDeployEnv(env, synthOnce);
     await writeFile(
-      CACHE_FILE,
+      file,
       JSON.stringify({ key, template: fresh.template.toJSON(), nagErrors: fresh.nagErrors }),
     );
     return fresh;
   });
 }
 
-async function synthOnce(): Promise<Synth> {
+/** `work` with `env` in process.env (the stack's loadConfig reads it), then the variables as they were. */
+async function withDeployEnv<T>(env: DeployEnv, work: () => Promise<T>): Promise<T> {
+  const before = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, env);
+  try {
+    return await work();
+  } finally {
+    for (const [name, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+/** The app with the stack added (which reads the config) and cdk-nag's checks on it, not yet synthesized. */
+async function reelayApp(): Promise<App> {
   // SST synthesizes offline only under NODE_ENV=test (vitest sets it); otherwise it asks AWS.
   await initProject({ stage: "test" });
   const app = new App({ mode: "deploy", stage: "test", name: "reelay", region: "us-east-1" });
   applyAppDefaults(app);
   Aspects.of(app).add(new AwsSolutionsChecks());
   app.stack(ReelayStack);
+  return app;
+}
+
+/** What building the stack with these deploy settings throws (a bad config fails before any bundling). */
+export function stackError(env: DeployEnv): Promise<unknown> {
+  // SST builds functions only when the app finishes, so this writes nothing and needs no turn.
+  return withDeployEnv(env, () =>
+    reelayApp().then(
+      () => undefined,
+      (error: unknown) => error,
+    ),
+  );
+}
+
+async function synthOnce(): Promise<Synth> {
+  const app = await reelayApp();
   await app.finish();
   const stack = getStack(ReelayStack);
   const nagErrors = Annotations.fromStack(stack)

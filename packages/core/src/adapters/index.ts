@@ -11,6 +11,7 @@ export { DeliveryStore } from "./dynamodb/delivery-table.ts";
 export { GenerationStatsStore } from "./dynamodb/generation-stats-table.ts";
 export { JobStore } from "./dynamodb/job-table.ts";
 export {
+  accountAdmissionKey,
   ADMISSION_KEY,
   API_KEY_KEY_PREFIX,
   BATCHES_DUE_KEY,
