@@ -408,7 +408,12 @@ async function serveApi(
       adminKey: parts.apiKey,
       eventStream: parts.events,
       webhooks: parts.webhooks,
-      upstreamModels: (modality) => upstream.client.listModels(modality),
+      upstreamModels:
+        upstream.pool?.map(({ account, client }) => ({
+          account: account.name,
+          ...(account.models === undefined ? {} : { models: account.models }),
+          list: (modality?: "video" | "image") => (client ?? upstream.client).listModels(modality),
+        })) ?? ((modality) => upstream.client.listModels(modality)),
       reportError: (message, error) => parts.log.error(message, error),
       scrape: () => parts.metrics.scrape(),
       health: async () => ({
