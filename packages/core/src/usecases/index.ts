@@ -27,8 +27,11 @@ export { buildJob, createJob } from "./jobs/create-job.ts";
 export { NO_BUDGETS, type SubmitDeps, submitJob } from "./jobs/submit-job.ts";
 export {
   admissionGauges,
+  admissionReading,
   recordAdmission,
+  type AccountGauges,
   type AdmissionGauges,
+  type AdmissionReading,
 } from "./metrics/admission-metrics.ts";
 export { NO_BATCHES, type PipelineDeps } from "./pipeline/pipeline-deps.ts";
 export { noMetrics } from "./metrics/record-metrics.ts";
