@@ -26,10 +26,8 @@ export { cancelJob, type CancelDeps } from "./jobs/cancel-job.ts";
 export { buildJob, createJob } from "./jobs/create-job.ts";
 export { NO_BUDGETS, type SubmitDeps, submitJob } from "./jobs/submit-job.ts";
 export {
-  admissionGauges,
   admissionReading,
   recordAdmission,
-  type AccountGauges,
   type AdmissionGauges,
   type AdmissionReading,
 } from "./metrics/admission-metrics.ts";

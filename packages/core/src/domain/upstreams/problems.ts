@@ -17,8 +17,6 @@ export const PROBLEM_WINDOW_MS = PROBLEM_BUCKET_MS * PROBLEM_SLOTS;
 /** A create answered 429, or a create that failed on the wire or was refused. */
 export type ProblemKind = "rate_limited" | "error";
 
-export const PROBLEM_KINDS: readonly ProblemKind[] = ["rate_limited", "error"];
-
 /** One slot of the ring as stored: the minute (epoch ms / PROBLEM_BUCKET_MS) and its count. */
 export interface ProblemSlot {
   b: number;

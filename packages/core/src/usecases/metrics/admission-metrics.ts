@@ -14,7 +14,7 @@ export interface AdmissionGauges {
 }
 
 /** One account's gauges, labelled with its name. */
-export interface AccountGauges {
+interface AccountGauges {
   account: string;
   reelay_slots_in_use: number;
   reelay_slots_limit: number;
