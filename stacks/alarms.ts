@@ -232,9 +232,10 @@ function jobRows(): cloudwatch.IWidget[][] {
         percentiles("reelay_detection_delay_seconds"),
       ),
       graph("End to end (s), p50 / p95 / p99 by model", percentiles("reelay_job_duration_seconds")),
-      graph("Upstream requests and 429s, by operation", [
+      graph("Upstream requests, 429s and errors, by operation", [
         search("reelay_upstream_requests_total", "Sum"),
         search("reelay_upstream_429_total", "Sum"),
+        search("reelay_upstream_errors_total", "Sum"),
       ]),
     ],
   ];
@@ -252,6 +253,7 @@ function flowRow(): cloudwatch.IWidget[] {
       ],
       [plain("reelay_queue_oldest_age_seconds", "Maximum", "oldest queued (s)")],
     ),
+    graph("Upstream accounts' circuits (1 = open)", [search("reelay_circuit_open", "Maximum")]),
     graph(
       "Output copies",
       [plain("reelay_copied_bytes_total", "Sum", "bytes copied")],

@@ -91,8 +91,11 @@ export interface ApiDeps {
    */
   maxWaitS?: number;
   now?: Clock;
-  /** The upstream's own model listing, merged into GET /v1/models; the catalog alone when absent. */
-  upstreamModels?: UpstreamModelLister;
+  /**
+   * The upstream's own model listing, merged into GET /v1/models; the catalog alone when absent. A
+   * pool gives one per account, and each model then says which accounts serve it.
+   */
+  upstreamModels?: UpstreamModelLister | readonly AccountModelLister[];
   /** How long GET /v1/models waits for the upstream's listing; default 3000. */
   upstreamModelsTimeoutMs?: number;
   /** Counts the jobs the API itself ends (cancel, start_failed); noMetrics for none. */
@@ -110,6 +113,13 @@ export interface ApiDeps {
 export type UpstreamModelLister = (
   modality?: "video" | "image",
 ) => Promise<{ id: string; modality?: string }[]>;
+
+/** One account's listing, limited to the models its REELAY_UPSTREAMS entry names (all when absent). */
+export interface AccountModelLister {
+  account: string;
+  models?: readonly string[];
+  list: UpstreamModelLister;
+}
 
 /** ApiDeps with every default filled in. */
 export type ResolvedDeps = ApiDeps &

@@ -22,6 +22,7 @@ import { keyRoutes } from "./routes/keys.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
 import { modelRoutes } from "./routes/models.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
+import { upstreamRoutes } from "./routes/upstreams.ts";
 import { usageRoutes } from "./routes/usage.ts";
 import { videoRoutes } from "./routes/video.ts";
 import { subscriberRoutes } from "./routes/subscribers.ts";
@@ -78,6 +79,7 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   app.route("/v1", imageRoutes(deps));
   app.route("/v1/jobs", jobRoutes(deps));
   if (deps.admission !== undefined) app.route("/v1/admission", admissionRoutes(deps.admission));
+  if (deps.admission !== undefined) app.route("/v1/upstreams", upstreamRoutes(deps.admission));
   if (deps.batches !== undefined && deps.admission !== undefined)
     app.route("/v1/batches", batchRoutes(deps, deps.batches));
   app.route("/v1/models", modelRoutes(deps));

@@ -31,7 +31,7 @@ Usage:
                                                       and its webhook secret once)
   reelay retry ID [--prompt P]                        a new job from a failed or cancelled one's request;
                                                       with a batch id, a batch of its retryable failures
-  reelay usage [--from D] [--to D] [--by model|key|day|batch] [--json]
+  reelay usage [--from D] [--to D] [--by model|key|day|batch|account] [--json]
                                                       jobs, units, cost and failures; budgets and their use
   reelay webhooks list | add URL [--events T,T] [--description D] | remove ID | rotate ID
                                                       this key's webhook subscribers (add, rotate print the secret once)

@@ -10,7 +10,7 @@ import {
   type MetricNameOf,
   type MetricSpec,
 } from "@reelay/core/domain";
-import type { AdmissionGauges, Metrics } from "@reelay/core/usecases";
+import type { AdmissionGauges, AdmissionReading, Metrics } from "@reelay/core/usecases";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
 /** Seconds and bytes per second at the scale reelay's jobs take. */
@@ -27,7 +27,13 @@ export interface PrometheusMetrics extends Metrics {
 
 type Labels = Record<string, string>;
 
-export function prometheusMetrics(gauges?: () => Promise<AdmissionGauges>): PrometheusMetrics {
+/**
+ * A counter counted with an optional label (`account`) is counted without it too, so the series
+ * without `account` stays the whole deployment's, as it was before pools.
+ */
+export function prometheusMetrics(
+  gauges?: () => Promise<AdmissionGauges | AdmissionReading>,
+): PrometheusMetrics {
   const registry = new Registry();
   type Made = Counter | Histogram | Gauge;
   type Options = { name: MetricName; help: string; labelNames: string[]; registers: Registry[] };
@@ -39,20 +45,36 @@ export function prometheusMetrics(gauges?: () => Promise<AdmissionGauges>): Prom
   };
   const made = new Map<MetricName, Made>();
   for (const [name, spec] of Object.entries(METRICS) as [string, MetricSpec][]) {
-    const options = { help: spec.help, labelNames: [...spec.labels], registers: [registry] };
+    const labelNames = [...spec.labels, ...(spec.optionalLabels ?? [])];
+    const options = { help: spec.help, labelNames, registers: [registry] };
     made.set(name as MetricName, kinds[spec.kind]({ name: name as MetricName, ...options }));
   }
   const metric = <T>(name: MetricName) => made.get(name) as T;
   return {
-    count: (name, labels, n = 1) => metric<Counter>(name).inc(labels as Labels, n),
+    count: (name, labels, n = 1) => {
+      const counter = metric<Counter>(name);
+      counter.inc(labels as Labels, n);
+      const optional: readonly string[] = (METRICS[name] as MetricSpec).optionalLabels ?? [];
+      if (optional.some((label) => label in labels))
+        counter.inc(
+          Object.fromEntries(
+            Object.entries(labels).filter(([label]) => !optional.includes(label)),
+          ) as Labels,
+          n,
+        );
+    },
     observe: (name, labels, value) => metric<Histogram>(name).observe(labels as Labels, value),
     set: (name, labels, value) => metric<Gauge>(name).set(labels as Labels, value),
     async scrape() {
       if (gauges !== undefined) {
         // A failed read (a stand-in restarting) leaves the gauges as last read; the counters still answer.
         const now = await gauges().catch(() => undefined);
-        for (const [name, value] of Object.entries(now ?? {}))
+        const { accounts = [], ...totals } = (now ?? {}) as Partial<AdmissionReading>;
+        for (const [name, value] of Object.entries(totals))
           metric<Gauge>(name as MetricName).set(value);
+        for (const { account, ...each } of accounts)
+          for (const [name, value] of Object.entries(each))
+            metric<Gauge>(name as MetricName).set({ account }, value);
       }
       return { contentType: registry.contentType, text: await registry.metrics() };
     },

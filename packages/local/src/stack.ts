@@ -21,7 +21,12 @@ import {
   ownWebhooks,
 } from "@reelay/core/adapters";
 import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
-import { webhookFetchPolicy, type Job, type UpstreamAccount } from "@reelay/core/domain";
+import {
+  DEFAULT_ACCOUNT,
+  webhookFetchPolicy,
+  type Job,
+  type UpstreamAccount,
+} from "@reelay/core/domain";
 import {
   deliveringSink,
   allTargets,
@@ -33,7 +38,7 @@ import {
   type EventSink,
   type JobStarter,
   type Metrics,
-  admissionGauges,
+  admissionReading,
 } from "@reelay/core/usecases";
 import { dropDepsFrom, type PoolMember, wirePipeline } from "@reelay/core/wiring";
 import { startSimulator, type Simulator } from "@reelay/simulator";
@@ -136,7 +141,7 @@ async function simulatedPool(
         weight: 1,
         ...(options.simulator?.setLimits === true && cap !== undefined ? { concurrency: cap } : {}),
       },
-      client: new UpstreamClient({ baseUrl: url, apiKey, metrics }),
+      client: new UpstreamClient({ baseUrl: url, apiKey, metrics, labels: { account: name } }),
     };
   });
   return {
@@ -152,7 +157,12 @@ async function simulatedPool(
 function configuredPool(accounts: readonly UpstreamAccount[], metrics: Metrics): Upstream {
   const pool = accounts.map(({ apiKey, url, ...account }) => ({
     account,
-    client: new UpstreamClient({ baseUrl: url, apiKey, metrics }),
+    client: new UpstreamClient({
+      baseUrl: url,
+      apiKey,
+      metrics,
+      labels: { account: account.name },
+    }),
   }));
   return {
     client: pool[0]?.client as UpstreamClient,
@@ -172,6 +182,7 @@ async function startUpstream(options: LocalStackOptions, metrics: Metrics): Prom
         baseUrl: config.upstreamUrl,
         apiKey: config.upstreamApiKey ?? "",
         metrics,
+        labels: { account: DEFAULT_ACCOUNT },
       }),
       name: new URL(config.upstreamUrl).host,
     };
@@ -192,7 +203,12 @@ async function startUpstream(options: LocalStackOptions, metrics: Metrics): Prom
     stateFile: join(config.dataDir, SIMULATOR_STATE_FILE),
   });
   return {
-    client: new UpstreamClient({ baseUrl: simulator.url, apiKey, metrics }),
+    client: new UpstreamClient({
+      baseUrl: simulator.url,
+      apiKey,
+      metrics,
+      labels: { account: DEFAULT_ACCOUNT },
+    }),
     name: "simulator",
     simulator,
   };
@@ -408,7 +424,12 @@ async function serveApi(
       adminKey: parts.apiKey,
       eventStream: parts.events,
       webhooks: parts.webhooks,
-      upstreamModels: (modality) => upstream.client.listModels(modality),
+      upstreamModels:
+        upstream.pool?.map(({ account, client }) => ({
+          account: account.name,
+          ...(account.models === undefined ? {} : { models: account.models }),
+          list: (modality?: "video" | "image") => (client ?? upstream.client).listModels(modality),
+        })) ?? ((modality) => upstream.client.listModels(modality)),
       reportError: (message, error) => parts.log.error(message, error),
       scrape: () => parts.metrics.scrape(),
       health: async () => ({
@@ -460,7 +481,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const apiKey = await loadOrCreateApiKey(dataDir, config.apiKey);
     // The admission gauges are read at each scrape, from the wiring made below.
     const metrics = prometheusMetrics(() =>
-      admissionGauges(wiring.pipeline.admission, wiring.pipeline.now()),
+      admissionReading(wiring.pipeline.admission, wiring.pipeline.now()),
     );
     const { standins, upstream } = await startParts(options, dataDir, log, cleanups, metrics);
     const events = new JsonlFileSink(join(dataDir, EVENTS_FILE));

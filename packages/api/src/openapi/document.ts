@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 document, generated: request bodies from core's contract schemas (the ones
  * validate() uses), responses from ./responses.ts, everything else from ./operations.ts (and
- * ./money-operations.ts for usage, budgets and batch retries).
+ * ./money-operations.ts for usage, budgets and batch retries, ./upstream-operations.ts for the pool).
  */
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
@@ -9,8 +9,13 @@ import { ErrorSchema } from "./responses.ts";
 import { MONEY_OPERATIONS } from "./money-operations.ts";
 import type { Operation } from "./operation.ts";
 import { OPERATIONS as GENERAL_OPERATIONS } from "./operations.ts";
+import { UPSTREAM_OPERATIONS } from "./upstream-operations.ts";
 
-const OPERATIONS: Record<string, Operation> = { ...GENERAL_OPERATIONS, ...MONEY_OPERATIONS };
+const OPERATIONS: Record<string, Operation> = {
+  ...GENERAL_OPERATIONS,
+  ...MONEY_OPERATIONS,
+  ...UPSTREAM_OPERATIONS,
+};
 
 export interface ServedRoute {
   method: string;

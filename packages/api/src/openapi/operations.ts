@@ -938,7 +938,7 @@ export const OPERATIONS: Record<string, Operation> = {
   "GET /metrics": {
     summary: "Prometheus metrics (admin key only; local stack)",
     description:
-      "The `reelay_` metrics in Prometheus text: jobs created and ended by model and error code, detection delay and end-to-end time, upstream requests and 429s, the admission queue and slots (read at the scrape), bytes copied, webhook deliveries and budget refusals. Prometheus sends the admin key as its bearer token. On AWS the same metrics go to CloudWatch and this route does not exist.",
+      "The `reelay_` metrics in Prometheus text: jobs created and ended by model and error code, detection delay and end-to-end time, upstream requests, 429s and errors, the admission queue and slots (read at the scrape), each upstream account's circuit, bytes copied, webhook deliveries and budget refusals. Upstream counters and slots also come with an `account` label, one series per upstream account; the series without `account` is the whole deployment's. Prometheus sends the admin key as its bearer token. On AWS the same metrics go to CloudWatch and this route does not exist.",
     tag: "service",
     auth: true,
     response: {

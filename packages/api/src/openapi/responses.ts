@@ -258,6 +258,12 @@ const ModelItemSchema = z
       .describe(
         "catalog: reelay's rules only; upstream: listed by the upstream, no rules known; both.",
       ),
+    accounts: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "Over a pool (REELAY_UPSTREAMS): the accounts that list the model and whose `models` allow it.",
+      ),
   })
   .describe("One model. Upstream-only models carry no ranges (null).");
 
@@ -408,7 +414,7 @@ export const UsageReportSchema = z
   .object({
     from: z.string(),
     to: z.string(),
-    group_by: z.enum(["model", "key", "day", "batch"]),
+    group_by: z.enum(["model", "key", "day", "batch", "account"]),
     currency: z.string().nullable(),
     totals: UsageRowSchema,
     groups: z.array(UsageRowSchema.extend({ group: z.string().nullable() })),

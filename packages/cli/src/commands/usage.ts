@@ -1,16 +1,16 @@
 /**
- * `reelay usage [--from DAY|TIME] [--to DAY|TIME] [--by model|key|day|batch] [--json]`: jobs,
+ * `reelay usage [--from DAY|TIME] [--to DAY|TIME] [--by model|key|day|batch|account] [--json]`: jobs,
  * units, cost and failures over a time range (GET /v1/usage; this month by default), then each
  * budget in force with what its period has used. A stored key sees its own; the admin key all.
  */
-import type { UsageRow } from "@reelay/core/domain";
+import { USAGE_GROUPS, type UsageRow } from "@reelay/core/domain";
 import type { ReelayApiClient, UsageReportView } from "../client/api.ts";
 import { table } from "../client/format.ts";
 import { openSession, reportFailures } from "../client/session.ts";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
-const GROUPS = ["model", "key", "day", "batch"];
+const GROUPS: readonly string[] = USAGE_GROUPS;
 
 function failures(row: UsageRow): string {
   const parts = Object.entries(row.failures).map(([name, n]) => `${name} ${n}`);

@@ -15,6 +15,8 @@ export interface TopFrame {
   /** Since the stack started (its counters). */
   sinceStart: { created: number; succeeded: number; failed: number; cancelled: number };
   failuresSinceStart: Record<string, number>;
+  /** A pool's accounts, one each (absent with one account, whose figures are the totals above). */
+  accounts?: AccountLine[];
   /** Over `windowS` seconds; null until two scrapes are kept. */
   window: null | {
     windowS: number;
@@ -30,6 +32,18 @@ export interface TopFrame {
     detection: Quantiles | null;
     endToEnd: Quantiles | null;
   };
+}
+
+interface AccountLine {
+  name: string;
+  /** Open or half-open: no new creates but a probe. */
+  circuit: "closed" | "open";
+  inFlight: number;
+  limit: number;
+  /** Since start, or a minute over the window once there is one. */
+  rateLimited: number;
+  errors: number;
+  perMin: boolean;
 }
 
 interface Quantiles {
@@ -73,6 +87,8 @@ export function topFrame(scrapes: readonly Scrape[]): TopFrame {
     window: null,
   };
   const windowS = (last.at - first.at) / 1000;
+  const accounts = accountLines(first, last, windowS);
+  if (accounts.length > 1) frame.accounts = accounts;
   if (first === last || windowS <= 0) return frame;
   const perMin = (name: string) => (increase(total(first, name), total(last, name)) / windowS) * 60;
   const requestsPerMin = perMin("reelay_upstream_requests_total");
@@ -94,6 +110,28 @@ export function topFrame(scrapes: readonly Scrape[]): TopFrame {
     endToEnd: quantiles(first, last, "reelay_job_duration_seconds"),
   };
   return frame;
+}
+
+/** Each account the gauges name, in their order: its circuit, slots, and its 429s and errors. */
+function accountLines(first: Scrape, last: Scrape, windowS: number): AccountLine[] {
+  const perMin = first !== last && windowS > 0;
+  const names = [...byLabel(last, "reelay_slots_limit", "account").keys()];
+  return names.map((name) => {
+    const where = { account: name };
+    const counted = (metric: string) => {
+      const now = total(last, metric, where);
+      return perMin ? (increase(total(first, metric, where), now) / windowS) * 60 : now;
+    };
+    return {
+      name,
+      circuit: total(last, "reelay_circuit_open", where) > 0 ? "open" : "closed",
+      inFlight: total(last, "reelay_slots_in_use", where),
+      limit: total(last, "reelay_slots_limit", where),
+      rateLimited: counted("reelay_upstream_429_total"),
+      errors: counted("reelay_upstream_errors_total"),
+      perMin,
+    };
+  });
 }
 
 /** A histogram's buckets over the window (all label sets summed), cumulative, by upper bound. */
@@ -150,12 +188,23 @@ function spread(q: Quantiles | null): string {
   return q === null ? "-" : `p50 ${duration(q.p50)}, p95 ${duration(q.p95)}`;
 }
 
+/** One line per account, its name and circuit padded so the columns line up. */
+function accountsText(accounts: readonly AccountLine[]): string[] {
+  const width = Math.max(0, ...accounts.map((a) => a.name.length));
+  return accounts.map((a, index) => {
+    const count = (n: number) => (a.perMin ? rate(n) : `${n} since start`);
+    const lead = index === 0 ? "accounts    " : "            ";
+    return `${lead}${a.name.padEnd(width)}  ${a.circuit.padEnd(6)}  ${a.inFlight}/${a.limit} in flight, 429s ${count(a.rateLimited)}, errors ${count(a.errors)}`;
+  });
+}
+
 export function renderFrame(frame: TopFrame, head: string): string {
   const { sinceStart, window } = frame;
   const lines = [
     head,
     "",
     `in flight   ${frame.inFlight} upstream tasks, slots ${frame.inFlight}/${frame.slotsLimit}`,
+    ...accountsText(frame.accounts ?? []),
     `queued      ${frame.queued}${frame.queued > 0 ? ` (oldest ${duration(frame.oldestQueuedS)})` : ""}`,
   ];
   if (window === null) {

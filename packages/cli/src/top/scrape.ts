@@ -35,12 +35,23 @@ export function parseMetrics(text: string, at: number): Scrape {
   return { at, samples };
 }
 
+/**
+ * An upstream account's own series: the series without `account` already count every account,
+ * so a sum over accounts takes only these and a total only the others.
+ */
+const ACCOUNT = "account";
+
+function counts(sample: Sample, where: Record<string, string>): boolean {
+  return (sample.labels[ACCOUNT] === undefined) === (where[ACCOUNT] === undefined);
+}
+
 /** The sum of a metric's samples whose labels include `where`. */
 export function total(scrape: Scrape, name: string, where: Record<string, string> = {}): number {
   let sum = 0;
   for (const sample of scrape.samples)
     if (
       sample.name === name &&
+      counts(sample, where) &&
       Object.entries(where).every(([key, value]) => sample.labels[key] === value)
     )
       sum += sample.value;
@@ -53,6 +64,7 @@ export function byLabel(scrape: Scrape, name: string, label: string): Map<string
   for (const sample of scrape.samples) {
     const key = sample.labels[label];
     if (sample.name !== name || key === undefined) continue;
+    if (label !== ACCOUNT && !counts(sample, {})) continue;
     sums.set(key, (sums.get(key) ?? 0) + sample.value);
   }
   return sums;

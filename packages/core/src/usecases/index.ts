@@ -26,9 +26,10 @@ export { cancelJob, type CancelDeps } from "./jobs/cancel-job.ts";
 export { buildJob, createJob } from "./jobs/create-job.ts";
 export { NO_BUDGETS, type SubmitDeps, submitJob } from "./jobs/submit-job.ts";
 export {
-  admissionGauges,
+  admissionReading,
   recordAdmission,
   type AdmissionGauges,
+  type AdmissionReading,
 } from "./metrics/admission-metrics.ts";
 export { NO_BATCHES, type PipelineDeps } from "./pipeline/pipeline-deps.ts";
 export { noMetrics } from "./metrics/record-metrics.ts";

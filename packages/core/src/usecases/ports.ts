@@ -33,6 +33,7 @@ import type { TaskState } from "../domain/contract/responses.ts";
 import type { ReelayEvent } from "../domain/events/types.ts";
 import type { Job } from "../domain/jobs/types.ts";
 import type { MetricLabels, MetricNameOf } from "../domain/metrics/names.ts";
+import type { LastProblem, RecentProblems } from "../domain/upstreams/problems.ts";
 
 /** Runs a recorded job's flow. Starting a job that already runs is a no-op on both platforms. */
 export interface JobStarter {
@@ -243,6 +244,10 @@ export interface AdmissionStorePort {
   learn(version: number, next: LearnedLimit): Promise<boolean>;
   /** No admission before `until` (epoch ms); a hold only ever moves the next create later. */
   hold(until: number): Promise<void>;
+  /** Counts one problem of the account in its minute and keeps it as the last error (domain/upstreams/problems.ts). */
+  recordProblem(problem: LastProblem, now: number): Promise<void>;
+  /** The account's problems over the window ending at `now`. */
+  problems(now: number): Promise<RecentProblems>;
   enqueue(entry: QueueEntry): Promise<void>;
   dequeue(jobId: string): Promise<void>;
   entry(jobId: string): Promise<QueueEntry | undefined>;

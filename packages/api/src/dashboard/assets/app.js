@@ -247,6 +247,7 @@ async function refreshJobs() {
   renderJobs();
   await refreshBatches();
   await refreshSpend();
+  await refreshPool();
   if (state.selected) await refreshDetail();
 }
 
@@ -290,6 +291,34 @@ async function refreshSpend() {
   $("#spend-summary").textContent = spendText(body);
   $("#budgets").replaceChildren(...body.budgets.map((budget) => budgetItem(budget, body.currency)));
   $("#spend-panel").hidden = body.totals.jobs === 0 && body.budgets.length === 0;
+}
+
+// --- the pool ------------------------------------------------------------------------------------
+
+function accountRow(account) {
+  const last = account.last_error;
+  return el("tr", { dataset: { account: account.name } }, [
+    el("td", { text: account.name }),
+    el("td", {}, [el("span", { class: `circuit circuit-${account.state}`, text: account.state })]),
+    el("td", { text: `${account.in_flight}/${account.limit}` }),
+    el("td", { text: String(account.recent.rate_limited) }),
+    el("td", { text: String(account.recent.errors) }),
+    el("td", {
+      class: "last-error",
+      text: last === null ? "-" : `${clock(last.at)} ${last.code}: ${last.message}`,
+    }),
+  ]);
+}
+
+/**
+ * GET /v1/upstreams answers the admin key only (403 for a stored key): the panel shows for the
+ * admin key over a pool, and a one-account deployment's page stays as it was.
+ */
+async function refreshPool() {
+  const { status, body } = await api("/v1/upstreams");
+  const pool = status === 200 && body.data.length > 1;
+  $("#pool-panel").hidden = !pool;
+  if (pool) $("#pool tbody").replaceChildren(...body.data.map(accountRow));
 }
 
 // --- batches -------------------------------------------------------------------------------------

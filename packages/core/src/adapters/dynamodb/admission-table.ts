@@ -17,6 +17,17 @@ import {
 } from "../../domain/admission/settings.ts";
 import { CLOSED, type Circuit } from "../../domain/upstreams/circuit.ts";
 import {
+  bucketOf,
+  type LastProblem,
+  NO_PROBLEMS,
+  PROBLEM_SLOTS,
+  type ProblemKind,
+  type ProblemSlot,
+  type RecentProblems,
+  recentCount,
+  slotAttribute,
+} from "../../domain/upstreams/problems.ts";
+import {
   ADMISSION_KEY,
   accountAdmissionKey,
   pastEvery,
@@ -40,6 +51,8 @@ export class AdmissionStore implements AdmissionStorePort {
   readonly #key: string;
   /** The admission item has its holder map: nothing removes it, so once is enough per process. */
   #ensured = false;
+  /** The minute each problem slot was last seen counting (recordProblem). */
+  readonly #slotMinutes = new Map<string, number>();
   /** The last state this process read, and when (epoch ms). */
   #last: { state: AdmissionState; at: number } | undefined;
 
@@ -179,6 +192,54 @@ export class AdmissionStore implements AdmissionStorePort {
       condition: "attribute_not_exists(nextAdmitAt) OR nextAdmitAt < :until",
       values: { ":until": until },
     });
+  }
+
+  /**
+   * One problem: its kind's slot for this minute gains one and it becomes the last error, in one
+   * conditional write. The slot's minute this process last saw picks which write goes first (an ADD
+   * to a slot already on this minute; else setting it afresh for the first problem of the minute),
+   * so a second write is needed only when another process moved the slot first. A count lost to a
+   * race beyond the tries only makes an operator's figure one short.
+   */
+  async recordProblem(problem: LastProblem, now: number): Promise<void> {
+    const bucket = bucketOf(now);
+    const attribute = slotAttribute(problem.kind, bucket);
+    const names = { "#slot": attribute };
+    const add: Update = {
+      update: "ADD #slot.n :one SET lastProblem = :problem",
+      condition: "#slot.b = :bucket",
+      names,
+      values: { ":one": 1, ":bucket": bucket, ":problem": problem },
+    };
+    const fresh: Update = {
+      update: "SET #slot = :fresh, lastProblem = :problem",
+      condition: "attribute_not_exists(#slot) OR #slot.b <> :bucket",
+      names,
+      values: { ":fresh": { b: bucket, n: 1 }, ":bucket": bucket, ":problem": problem },
+    };
+    const writes = this.#slotMinutes.get(attribute) === bucket ? [add, fresh] : [fresh, add];
+    for (let tries = 0; tries < 4; tries++) {
+      if (await this.#conditional(writes[tries % 2] as Update)) {
+        this.#slotMinutes.set(attribute, bucket);
+        return;
+      }
+    }
+  }
+
+  /** The counts over the window ending at `now` and the last problem, from one read. */
+  async problems(now: number): Promise<RecentProblems> {
+    const item = (await this.#table.get(this.#key)) ?? {};
+    const slots = (kind: ProblemKind) =>
+      Array.from(
+        { length: PROBLEM_SLOTS },
+        (_, slot) => item[slotAttribute(kind, slot)] as ProblemSlot | undefined,
+      );
+    return {
+      ...NO_PROBLEMS,
+      rateLimited: recentCount(slots("rate_limited"), now),
+      errors: recentCount(slots("error"), now),
+      last: (item.lastProblem as LastProblem | undefined) ?? null,
+    };
   }
 
   /**

@@ -53,8 +53,10 @@ export interface UpstreamClientOptions {
   random?: () => number;
   /** Clock for Retry-After dates. */
   now?: () => number;
-  /** Counts every request (each attempt) and every 429, by operation. */
+  /** Counts every request (each attempt), every 429 and every failed one, by operation. */
   metrics?: Metrics;
+  /** Added to every count: the account this client speaks for, in a pool. */
+  labels?: Readonly<{ account: string }>;
 }
 
 interface SendOptions extends QueryOptions {
@@ -107,6 +109,7 @@ export class UpstreamClient implements UpstreamClientPort {
   readonly #now: () => number;
   readonly #redact: Redact;
   readonly #metrics: Metrics;
+  readonly #labels: Readonly<{ account?: string }>;
 
   constructor(options: UpstreamClientOptions) {
     this.baseUrl = parseBaseUrl(options.baseUrl);
@@ -133,6 +136,7 @@ export class UpstreamClient implements UpstreamClientPort {
     this.#now = options.now ?? Date.now;
     this.#redact = redactor(this.#apiKey);
     this.#metrics = options.metrics ?? noMetrics;
+    this.#labels = options.labels ?? {};
   }
 
   async createVideo(body: object, opts: CreateOptions): Promise<VideoCreated> {
@@ -270,10 +274,10 @@ export class UpstreamClient implements UpstreamClientPort {
     // With a time limit, an attempt waits for its answer only until then, and a pause that would end after it is not taken.
     const left = () =>
       options.until === undefined ? Number.POSITIVE_INFINITY : options.until - this.#now();
-    const operation = operationOf(method, options);
+    const labels = { operation: operationOf(method, options), ...this.#labels };
     for (let attempt = 1; ; attempt += 1) {
       const call = { method, endpoint, attempts: attempt };
-      this.#metrics.count("reelay_upstream_requests_total", { operation });
+      this.#metrics.count("reelay_upstream_requests_total", labels);
       const last = attempt >= this.#maxAttempts;
       const timeoutMs = Math.max(1, Math.min(this.#timeoutMs, left()));
       let status: number;
@@ -290,6 +294,7 @@ export class UpstreamClient implements UpstreamClientPort {
         retryAfter = response.headers.get("retry-after");
         text = await response.text();
       } catch (error) {
+        this.#metrics.count("reelay_upstream_errors_total", labels);
         await this.#sleep(this.#pauseAfterNoAnswer(error, { ...call, timeoutMs }, options, left()));
         continue;
       }
@@ -305,7 +310,9 @@ export class UpstreamClient implements UpstreamClientPort {
         }
         return { status, body: parsed.value, attempts: attempt };
       }
-      if (status === 429) this.#metrics.count("reelay_upstream_429_total", { operation });
+      if (status === 429) this.#metrics.count("reelay_upstream_429_total", labels);
+      if (status >= 500 || status === 401 || status === 403)
+        this.#metrics.count("reelay_upstream_errors_total", labels);
       const errorBody = errorBodyOf(text);
       const retryAfterMs =
         status === 429 || status === 503 ? parseRetryAfterMs(retryAfter, this.#now()) : undefined;

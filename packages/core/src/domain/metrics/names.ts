@@ -14,6 +14,11 @@ export interface MetricSpec {
   help: string;
   /** Label names (Prometheus labels, EMF dimensions). */
   labels: readonly string[];
+  /**
+   * Labels a value may carry besides: `account` in a pool. A series without them is the whole
+   * deployment's (Prometheus counts a counter there too; see the local stack's metrics).
+   */
+  optionalLabels?: readonly string[];
   /** CloudWatch unit for EMF. */
   unit: "Count" | "Seconds" | "Bytes" | "Bytes/Second";
 }
@@ -57,14 +62,23 @@ export const METRICS = {
   },
   reelay_upstream_requests_total: {
     kind: "counter",
-    help: "Requests to the upstream service, by operation (create, get, download, models).",
+    help: "Requests to the upstream service, by operation (create, get, download, models) and upstream account; without account, all accounts.",
     labels: ["operation"],
+    optionalLabels: ["account"],
     unit: "Count",
   },
   reelay_upstream_429_total: {
     kind: "counter",
-    help: "Upstream answers 429, by operation.",
+    help: "Upstream answers 429, by operation and upstream account; without account, all accounts.",
     labels: ["operation"],
+    optionalLabels: ["account"],
+    unit: "Count",
+  },
+  reelay_upstream_errors_total: {
+    kind: "counter",
+    help: "Upstream requests that failed on the wire (refused, reset, timed out) or were answered 5xx, 401 or 403, by operation and upstream account; without account, all accounts.",
+    labels: ["operation"],
+    optionalLabels: ["account"],
     unit: "Count",
   },
   reelay_queue_depth: {
@@ -81,14 +95,22 @@ export const METRICS = {
   },
   reelay_slots_in_use: {
     kind: "gauge",
-    help: "Upstream tasks in flight (admission slots held).",
+    help: "Upstream tasks in flight (admission slots held), by upstream account; without account, all accounts.",
     labels: [],
+    optionalLabels: ["account"],
     unit: "Count",
   },
   reelay_slots_limit: {
     kind: "gauge",
-    help: "The admission limit in force (set or learned).",
+    help: "The admission limit in force (set or learned), by upstream account; without account, all accounts.",
     labels: [],
+    optionalLabels: ["account"],
+    unit: "Count",
+  },
+  reelay_circuit_open: {
+    kind: "gauge",
+    help: "1 while the upstream account's circuit is open or half-open (no new creates but a probe), else 0.",
+    labels: ["account"],
     unit: "Count",
   },
   reelay_copied_bytes_total: {
@@ -142,7 +164,13 @@ export type MetricNameOf<K extends MetricKind> = {
   [N in MetricName]: (typeof METRICS)[N]["kind"] extends K ? N : never;
 }[MetricName];
 
-/** A metric's labels, every one of them, each a string. */
+type OptionalLabelsOf<N extends MetricName> = (typeof METRICS)[N] extends {
+  optionalLabels: readonly (infer L extends string)[];
+}
+  ? L
+  : never;
+
+/** A metric's labels, every one of them, each a string, and any of its optional ones. */
 export type MetricLabels<N extends MetricName> = {
   readonly [L in (typeof METRICS)[N]["labels"][number]]: string;
-};
+} & { readonly [L in OptionalLabelsOf<N>]?: string };

@@ -1,15 +1,18 @@
 /**
- * Usage reports (GET /v1/usage): the jobs made in a time range, grouped by model, key, day or
- * batch, with their units, their cost, and their failures by class. Units and cost count what was
- * charged (`true`, and `unknown` at its estimate, as budgets do); a job still running is counted
- * in `in_progress` and nowhere else until it ends.
+ * Usage reports (GET /v1/usage): the jobs made in a time range, grouped by model, key, day, batch
+ * or upstream account, with their units, their cost, and their failures by class. Units and cost
+ * count what was charged (`true`, and `unknown` at its estimate, as budgets do), over every attempt
+ * of a job that fell back to another account; a job still running is counted in `in_progress` and
+ * nowhere else until it ends. By account, a job counts under the account it ended on (`default`
+ * when it has none) and each failed try's charge under the account that ran it.
  */
 import { isTerminal, type Job } from "../jobs/types.ts";
-import { chargedOf, costMicrosOf, estimateOfJob } from "./charge.ts";
+import { DEFAULT_ACCOUNT } from "../upstreams/accounts.ts";
+import { type Charged, chargedOf, costMicrosOf, estimateOfJob } from "./charge.ts";
 import { type FailureClass, failureClassOf } from "./classes.ts";
 import { fromMicros } from "./prices.ts";
 
-export const USAGE_GROUPS = ["model", "key", "day", "batch"] as const;
+export const USAGE_GROUPS = ["model", "key", "day", "batch", "account"] as const;
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
 
 /** One row of a report (a group, or the totals), as the API answers it. */
@@ -47,7 +50,21 @@ function emptyTally(): Tally {
   };
 }
 
-function add(tally: Tally, job: Job): void {
+/** One attempt's charge: units at the job's estimate, and its cost (unpriced when unknown). */
+function charge(tally: Tally, job: Job, charged: Charged | null, costMicros: number | null): void {
+  if (charged === false) return;
+  const { usage } = estimateOfJob(job);
+  if (usage.unit === "video_second") tally.units.video_seconds += usage.quantity;
+  else tally.units.images += usage.quantity;
+  if (costMicros === null) tally.unpriced += 1;
+  else tally.costMicros += costMicros;
+}
+
+/**
+ * The job once, by its status, and what it was charged: its current attempt, and with
+ * `withFallbacks` its failed tries on other accounts too (the job's cost is their sum).
+ */
+function add(tally: Tally, job: Job, withFallbacks: boolean): void {
   tally.jobs += 1;
   if (!isTerminal(job.status)) {
     tally.in_progress += 1;
@@ -62,13 +79,10 @@ function add(tally: Tally, job: Job): void {
     tally.failures[failureClass] = (tally.failures[failureClass] ?? 0) + 1;
     if (charged !== false) tally.charged_failures += 1;
   }
-  if (charged === false) return;
-  const { usage } = estimateOfJob(job);
-  if (usage.unit === "video_second") tally.units.video_seconds += usage.quantity;
-  else tally.units.images += usage.quantity;
-  const cost = costMicrosOf(job);
-  if (cost === null) tally.unpriced += 1;
-  else tally.costMicros += cost;
+  charge(tally, job, charged, costMicrosOf(job));
+  if (withFallbacks)
+    for (const attempt of job.fallbacks ?? [])
+      charge(tally, job, attempt.charged, attempt.costMicros);
 }
 
 function rowOf(tally: Tally, priced: boolean): UsageRow {
@@ -77,7 +91,7 @@ function rowOf(tally: Tally, priced: boolean): UsageRow {
 }
 
 /** The value a job is grouped under; null for a job outside any batch (group_by=batch). */
-function groupOf(job: Job, by: UsageGroup): string | null {
+function groupOf(job: Job, by: Exclude<UsageGroup, "account">): string | null {
   if (by === "model") return job.model;
   if (by === "day") return job.createdAt.slice(0, 10);
   if (by === "batch") return job.batchId ?? null;
@@ -97,12 +111,22 @@ export async function usageReport(
 ): Promise<UsageReport> {
   const totals = emptyTally();
   const groups = new Map<string | null, Tally>();
-  for await (const job of jobs) {
-    add(totals, job);
-    const group = groupOf(job, by);
+  const tallyOf = (group: string | null) => {
     const tally = groups.get(group) ?? emptyTally();
     groups.set(group, tally);
-    add(tally, job);
+    return tally;
+  };
+  for await (const job of jobs) {
+    add(totals, job, true);
+    if (by !== "account") {
+      add(tallyOf(groupOf(job, by)), job, true);
+      continue;
+    }
+    // By account, each failed try is charged where it ran; the job itself counts where it ended.
+    add(tallyOf(job.upstreamAccount ?? DEFAULT_ACCOUNT), job, false);
+    if (isTerminal(job.status))
+      for (const attempt of job.fallbacks ?? [])
+        charge(tallyOf(attempt.account), job, attempt.charged, attempt.costMicros);
   }
   const names = [...groups.keys()].sort((a, b) =>
     a === null ? 1 : b === null ? -1 : a.localeCompare(b),

@@ -36,6 +36,25 @@ import {
   circuitState,
   type CircuitState,
 } from "../../domain/upstreams/circuit.ts";
+import {
+  type LastProblem,
+  type ProblemKind,
+  type RecentProblems,
+  redactedMessage,
+} from "../../domain/upstreams/problems.ts";
+
+/** What is kept of a failed create: its code and a short redacted message, never a key. */
+function problemOf(kind: ProblemKind, error: unknown, at: Date): LastProblem {
+  const fallback = kind === "rate_limited" ? "upstream_rate_limited" : "upstream_unavailable";
+  const code = isReelayError(error) ? error.code : fallback;
+  const message =
+    error instanceof Error
+      ? redactedMessage(error.message)
+      : kind === "rate_limited"
+        ? "The account answered 429."
+        : "The create failed.";
+  return { kind, code, message, at: at.toISOString() };
+}
 
 /** After a create it certainly refused, an account takes no new create for this long. */
 const REFUSED_HOLD_MS = 2_000;
@@ -208,10 +227,16 @@ export class AdmissionControl {
    * job again at its old place. `sole` = this create was the job's only one not known refused, so
    * the job may go to any account; otherwise it stays on this one.
    */
-  async requeue(job: Job, retryAfterMs: number | undefined, sole = true): Promise<void> {
+  async requeue(
+    job: Job,
+    retryAfterMs: number | undefined,
+    sole = true,
+    error?: unknown,
+  ): Promise<void> {
     const { now } = this.#deps;
     const account = this.accountOf(job);
     const { store, settings } = account;
+    await this.#recordProblem(account, "rate_limited", error);
     const state = await store.state();
     const holdUntil = now().getTime() + Math.min(retryAfterMs ?? 1000, MAX_HOLD_MS);
     const held = Object.keys(state.held).length;
@@ -227,9 +252,9 @@ export class AdmissionControl {
    * task): its circuit counts a failure, it takes no create for a moment, and the job goes back
    * to the queue, free to go to another account when this was its only create not known refused.
    */
-  async refused(job: Job, sole: boolean): Promise<void> {
+  async refused(job: Job, sole: boolean, error?: unknown): Promise<void> {
     const account = this.accountOf(job);
-    await this.createFailed(account.name);
+    await this.createFailed(account.name, error);
     await account.store.hold(this.#deps.now().getTime() + REFUSED_HOLD_MS);
     await this.#backInQueue(job, account, sole);
   }
@@ -259,8 +284,10 @@ export class AdmissionControl {
   }
 
   /** A create failed on the wire (refused, reset, timed out, 5xx): one more toward opening the account's circuit. */
-  async createFailed(accountName: string): Promise<void> {
-    const { store } = this.accountOf({ upstreamAccount: accountName });
+  async createFailed(accountName: string, error?: unknown): Promise<void> {
+    const account = this.accountOf({ upstreamAccount: accountName });
+    const { store } = account;
+    await this.#recordProblem(account, "error", error);
     for (let tries = 0; tries < 3; tries++) {
       const { circuit } = await store.state();
       if (await store.setCircuit(circuit, afterFailure(circuit, this.#deps.now().getTime())))
@@ -286,6 +313,25 @@ export class AdmissionControl {
         return;
       }
     }
+  }
+
+  /**
+   * Kept for operators (GET /v1/upstreams), never in the way of the create it describes: a failed
+   * write loses one count, not the requeue.
+   */
+  async #recordProblem(account: AccountAdmission, kind: ProblemKind, error: unknown) {
+    const at = this.#deps.now();
+    await account.store
+      .recordProblem(problemOf(kind, error, at), at.getTime())
+      .catch(() => undefined);
+  }
+
+  /** Each account's 429s and failed creates over the recent window, and its last error. */
+  async problems(): Promise<{ name: string; problems: RecentProblems }[]> {
+    const at = this.#deps.now().getTime();
+    return Promise.all(
+      this.accounts.map(async ({ name, store }) => ({ name, problems: await store.problems(at) })),
+    );
   }
 
   /** Where admission stands now: for operators (GET /v1/admission) and the soak's leak check. */

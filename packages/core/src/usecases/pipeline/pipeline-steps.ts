@@ -170,15 +170,16 @@ async function createTask(deps: PipelineDeps, job: Job) {
         job,
         typeof retryAfterMs === "number" ? retryAfterMs : undefined,
         sole,
+        error,
       );
       throw new Requeued(job.id);
     }
     if (pool && notAccepted(error)) {
-      await admission.refused(job, sole);
+      await admission.refused(job, sole, error);
       throw new Requeued(job.id);
     }
     if (pool && account !== undefined && error instanceof ReelayError && error.retryable)
-      await admission.createFailed(account).catch(() => undefined);
+      await admission.createFailed(account, error).catch(() => undefined);
     throw error;
   }
 }

@@ -566,4 +566,35 @@ describe("metrics", () => {
       get429: count("reelay_upstream_429_total", "get"),
     }).toEqual({ create: 2, get: 3, models: 1, create429: 1, get429: 1 });
   });
+
+  it("adds its account label to every count, and counts 5xx answers and requests with no answer as errors", async () => {
+    const metrics = recordingMetrics();
+    const { client } = await setup(
+      [
+        json(429, { error: { message: "slow down" } }, { "retry-after": "0" }),
+        json(503, { error: { message: "busy" } }),
+        json(200, TASK),
+      ],
+      { metrics, labels: { account: "alpha" } },
+    );
+    await client.createVideo({ model: "os-2", prompt: "p" }, { idempotencyKey: "k1" });
+    expect(metrics.recorded.map((r) => [r.name, r.labels])).toEqual([
+      ["reelay_upstream_requests_total", { operation: "create", account: "alpha" }],
+      ["reelay_upstream_429_total", { operation: "create", account: "alpha" }],
+      ["reelay_upstream_requests_total", { operation: "create", account: "alpha" }],
+      ["reelay_upstream_errors_total", { operation: "create", account: "alpha" }],
+      ["reelay_upstream_requests_total", { operation: "create", account: "alpha" }],
+    ]);
+    const refused = new UpstreamClient({
+      baseUrl: "http://127.0.0.1:1/v1",
+      apiKey: KEY,
+      maxAttempts: 1,
+      metrics,
+      labels: { account: "beta" },
+    });
+    await caught(refused.getVideoTask("vidtsk_abc"));
+    expect(
+      metrics.total("reelay_upstream_errors_total", { account: "beta", operation: "get" }),
+    ).toBe(1);
+  });
 });
