@@ -18,7 +18,12 @@ import {
   type Wiring,
   wirePipeline,
 } from "@reelay/core/wiring";
-import { ReelayError, type FetchPolicy, outputFetchPolicy } from "@reelay/core/domain";
+import {
+  DEFAULT_ACCOUNT,
+  ReelayError,
+  type FetchPolicy,
+  outputFetchPolicy,
+} from "@reelay/core/domain";
 import type {
   PipelineDeps,
   DispatchWaker,
@@ -127,10 +132,17 @@ function unboundUpstream(): UpstreamClient {
 }
 
 /** An upstream client as Submit, Poll and Download use it, with `apiKey` read from its secret. */
-function upstreamClient(baseUrl: string, apiKey: string, metrics: Metrics): UpstreamClient {
+function upstreamClient(
+  baseUrl: string,
+  apiKey: string,
+  metrics: Metrics,
+  account: string,
+): UpstreamClient {
   return new UpstreamClient({
     baseUrl,
     apiKey,
+    // Every count names its account, as on the local stack.
+    labels: { account },
     // 3 attempts of at most 15 s, plus Retry-After waits, fit the 180 s Submit/Poll functions;
     // anything longer is the state machine's ReelayTransientError retry.
     timeoutMs: 15_000,
@@ -162,7 +174,14 @@ async function upstreamsOf(
   if (accounts === undefined) {
     if (!callsUpstream) return { upstream: unboundUpstream() };
     const baseUrl = required(config.upstreamUrl, "REELAY_UPSTREAM_URL");
-    return { upstream: upstreamClient(baseUrl, await readSecret(UPSTREAM_KEY_SECRET), metrics) };
+    return {
+      upstream: upstreamClient(
+        baseUrl,
+        await readSecret(UPSTREAM_KEY_SECRET),
+        metrics,
+        DEFAULT_ACCOUNT,
+      ),
+    };
   }
   if (!callsUpstream)
     return {
@@ -172,7 +191,12 @@ async function upstreamsOf(
   const keys = await readSecrets(accounts.map((account) => accountKeySecret(account.name)));
   const pool = accounts.map(({ apiKey: _placeholder, url, ...account }) => ({
     account,
-    client: upstreamClient(url, keys.get(accountKeySecret(account.name)) as string, metrics),
+    client: upstreamClient(
+      url,
+      keys.get(accountKeySecret(account.name)) as string,
+      metrics,
+      account.name,
+    ),
   }));
   // The first account's client stands for the pool where no account is named (the model listing).
   return { upstream: pool[0]?.client as UpstreamClient, pool };
