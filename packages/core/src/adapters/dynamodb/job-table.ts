@@ -295,6 +295,10 @@ export class JobStore implements JobStorePort {
       conditions.push(`attribute_not_exists(${x.name(options.unlessSet)})`);
     if (options.onlyIfSet !== undefined)
       conditions.push(`attribute_exists(${x.name(options.onlyIfSet)})`);
+    if (options.unlessRequeued === true)
+      conditions.push(
+        `(attribute_exists(${x.name("admittedAt")}) OR attribute_not_exists(${x.name("refusedSends")}))`,
+      );
     for (const field of options.remove ?? []) x.removes.push(x.name(field));
     return this.#update(id, x, conditions.join(" AND "), "update");
   }

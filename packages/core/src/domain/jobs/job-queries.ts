@@ -40,6 +40,11 @@ export interface UpdateOptions {
   unlessSet?: keyof Job;
   /** Refuse the write unless this attribute is set (admission: only an admitted job is requeued). */
   onlyIfSet?: keyof Job;
+  /**
+   * Refuse the write for a job that was put back in the queue (refusedSends set) and holds no slot
+   * again (admittedAt unset): Submit, run again after a requeue was cut short, must not create.
+   */
+  unlessRequeued?: boolean;
   /** Add these numbers to the named counters, atomically. */
   increment?: Partial<Record<"attempts" | "polls" | "admissions" | "refusedSends", number>>;
   /** Remove these attributes in the same write. */

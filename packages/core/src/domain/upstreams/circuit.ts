@@ -43,7 +43,14 @@ export function afterFailure(circuit: Circuit, now: number): Circuit {
   };
 }
 
-/** Half-open: the probe is under way, so the circuit counts as open for one more cool-down. */
+/**
+ * Half-open: the probe is under way, so the circuit counts as open for the next cool-down (twice
+ * the last); a probe that fails leaves it so, and the one after would wait twice as long again.
+ */
 export function whileProbing(circuit: Circuit, now: number): Circuit {
-  return { ...circuit, openUntil: now + circuit.cooldownMs };
+  return {
+    ...circuit,
+    openUntil: now + circuit.cooldownMs,
+    cooldownMs: Math.min(circuit.cooldownMs * 2, MAX_COOLDOWN_MS),
+  };
 }

@@ -259,9 +259,16 @@ export class AdmissionControl {
     await this.#backInQueue(job, account, sole);
   }
 
+  /**
+   * The job waits again: first its record says so (not admitted), then its slot is freed, then its
+   * queue entry is written. In this order a dispatcher never finds the entry of a job still marked
+   * admitted (it would start the job's execution again, and the entry would be gone for good), nor
+   * takes a slot the job still holds. A crash before the entry is written leaves a queued job with
+   * none: the local stack's resume queues every waiting job at start, and Submit, run again by the
+   * state machine, queues a job it finds not admitted instead of creating its task.
+   */
   async #backInQueue(job: Job, account: AccountAdmission, sole: boolean): Promise<void> {
     const { store, jobs } = this.#deps;
-    await store.enqueue(this.entryOf(job));
     // In a pool a job may move when nothing it sent may have been accepted; without one, it never moves.
     const free = sole && this.#deps.accounts !== undefined;
     await jobs
@@ -278,8 +285,9 @@ export class AdmissionControl {
       .catch((error: unknown) => {
         if (!isReelayError(error, "job_conflict")) throw error;
       });
-    // Its slot is free and it waits again: a wake for a queued job, not only a freed slot.
     await account.store.release(job.id);
+    await store.enqueue(this.entryOf(job));
+    // Its slot is free and it waits again: a wake for a queued job, not only a freed slot.
     await this.wake();
   }
 

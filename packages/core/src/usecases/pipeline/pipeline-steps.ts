@@ -191,6 +191,30 @@ function notAccepted(error: unknown): boolean {
   return error.details?.notAccepted === true;
 }
 
+/**
+ * Run again after its requeue was cut short (put back in the queue, not admitted again, maybe with
+ * no queue entry yet): the job goes back to the queue rather than creating a task without a slot.
+ */
+async function requeueIfWaiting(deps: PipelineDeps, job: Job): Promise<void> {
+  const admission = deps.admission;
+  if (admission === undefined || job.status !== "queued" || job.upstreamTaskId !== undefined)
+    return;
+  if (job.admittedAt !== undefined || job.refusedSends === undefined) return;
+  await admission.store.enqueue(admission.entryOf(job));
+  await admission.wake();
+  throw new Requeued(job.id);
+}
+
+/** The job's deadline: as recorded, else from now by its duration (or REELAY_JOB_TIMEOUT_S). */
+function deadlineOf(deps: PipelineDeps, job: Job, now: Date): string {
+  if (job.deadlineAt !== undefined) return job.deadlineAt;
+  const ms = jobDeadlineMs({
+    durationSec: durationOf(job),
+    ...(deps.jobTimeoutS === undefined ? {} : { overrideS: deps.jobTimeoutS }),
+  });
+  return new Date(now.getTime() + ms).toISOString();
+}
+
 function isRateLimited(error: unknown): boolean {
   return isReelayError(error, "upstream_rate_limited");
 }
@@ -215,25 +239,24 @@ async function ownWriteApplied(
 
 export function submit(deps: PipelineDeps, input: { jobId: string }): Promise<FlowState> {
   return guarded(deps, input.jobId, "submit", async () => {
-    // A job in progress with no upstream task yet: this attempt is counted by the write that reads it.
+    // A job in progress with no upstream task yet, not waiting in the queue again: this attempt is
+    // counted by the write that reads it.
     const counted = await unlessConflict(
       deps.jobs.update(
         input.jobId,
         {},
-        { unlessTerminal: true, unlessSet: "upstreamTaskId", increment: { attempts: 1 } },
+        {
+          unlessTerminal: true,
+          unlessSet: "upstreamTaskId",
+          unlessRequeued: true,
+          increment: { attempts: 1 },
+        },
       ),
     );
     let job = counted ?? (await deps.jobs.require(input.jobId));
+    if (counted === undefined) await requeueIfWaiting(deps, job);
     const now = deps.now();
-    const deadlineAt =
-      job.deadlineAt ??
-      new Date(
-        now.getTime() +
-          jobDeadlineMs({
-            durationSec: durationOf(job),
-            ...(deps.jobTimeoutS === undefined ? {} : { overrideS: deps.jobTimeoutS }),
-          }),
-      ).toISOString();
+    const deadlineAt = deadlineOf(deps, job, now);
     if (isTerminal(job.status)) return stopped(baseState(deps, job, deadlineAt), job);
     let outputUrls: string[] = [];
     if (counted !== undefined) {

@@ -24,16 +24,21 @@ describe("an account's circuit", () => {
     expect(circuitState(open, 1000 + FIRST_COOLDOWN_MS)).toBe("half_open");
   });
 
-  it("failures while open do not stretch the cool-down; a failed probe doubles it, up to the most", () => {
+  it("failures while open do not stretch the cool-down; each failed probe keeps it open twice as long as the last, up to the most", async () => {
     const open = fail(CIRCUIT_THRESHOLD + 3, 1000);
     expect(open.openUntil).toBe(1000 + FIRST_COOLDOWN_MS);
-    const at = 1000 + FIRST_COOLDOWN_MS;
-    const probing = whileProbing(open, at);
-    expect(circuitState(probing, at)).toBe("open");
-    const reopened = afterFailure(probing, probing.openUntil);
-    expect(reopened.openUntil - probing.openUntil).toBe(2 * FIRST_COOLDOWN_MS);
-    let circuit = reopened;
-    for (let i = 0; i < 10; i++) circuit = afterFailure(circuit, circuit.openUntil);
-    expect(circuit.cooldownMs).toBe(MAX_COOLDOWN_MS);
+    let at = open.openUntil;
+    let circuit = open;
+    const windows: number[] = [];
+    for (let probe = 0; probe < 6; probe++) {
+      expect(circuitState(circuit, at)).toBe("half_open");
+      circuit = afterFailure(whileProbing(circuit, at), at + 1);
+      expect(circuitState(circuit, at + 1)).toBe("open");
+      windows.push(circuit.openUntil - at);
+      at = circuit.openUntil;
+    }
+    expect(windows).toEqual([10_000, 20_000, 40_000, 60_000, 60_000, 60_000]);
+    expect(FIRST_COOLDOWN_MS * 2).toBe(windows[0]);
+    expect(MAX_COOLDOWN_MS).toBe(60_000);
   });
 });

@@ -243,4 +243,21 @@ describe("a pool's rule that never pays twice", { timeout: 60_000 }, () => {
     expect(end.error?.code).toBe("timeout");
     expect(tasks(pool)).toEqual({ alpha: 1, beta: 0 });
   });
+
+  it("a Submit run again after its requeue was cut short (record written, queue entry not) queues the job and sends no create", async () => {
+    const pool = await startPool();
+    const job = await admitted(pool);
+    // The requeue's first write, then the process died: not admitted, no queue entry.
+    await pool.deps.jobs.update(
+      job.id,
+      {},
+      { onlyIfSet: "admittedAt", remove: ["admittedAt"], increment: { refusedSends: 1 } },
+    );
+    await pool.deps.admission.release(job.id);
+    expect(await pool.deps.admission.store.entry(job.id)).toBeUndefined();
+    expect(await submitted(pool, job.id)).toBe(true);
+    expect(await pool.deps.admission.store.entry(job.id)).toBeDefined();
+    expect((await pool.deps.jobs.require(job.id)).attempts).toBe(0);
+    expect(pool.sims.alpha.counters().creates + pool.sims.beta.counters().creates).toBe(0);
+  });
 });
