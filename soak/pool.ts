@@ -135,7 +135,7 @@ export interface AccountEvidence {
 }
 
 export function accountEvidence(
-  pool: SoakPool,
+  pool: Pick<SoakPool, "specs" | "simulators">,
   heldByAccount: Record<string, number>,
 ): AccountEvidence[] {
   return pool.specs.map(({ name, cap }) => {
