@@ -9,7 +9,7 @@ import { parseMix } from "../../soak/faults.ts";
 import { DEFAULTS, runSoak, tidy } from "../../soak/run.ts";
 
 describe("the soak over a pool", () => {
-  it("30 jobs over alpha:2 and beta:4 with the stack killed and restarted: 0 lost, 0 duplicate tasks over the pool, 0 foreign polls, 0 slots leaked", async () => {
+  it("30 jobs over alpha:3 and beta:6 with the stack killed and restarted: 0 lost, 0 duplicate tasks over the pool, 0 foreign polls, 0 slots leaked", async () => {
     const lines: string[] = [];
     const result = await runSoak({
       ...DEFAULTS,
@@ -19,11 +19,11 @@ describe("the soak over a pool", () => {
       // which makes a second task (reported on issue 24; `npm run soak -- --accounts 2` shows it).
       mix: parseMix("server_error=0,reset=0"),
       accounts: [
-        { name: "alpha", cap: 2 },
-        { name: "beta", cap: 4 },
+        { name: "alpha", cap: 3 },
+        { name: "beta", cap: 6 },
       ],
-      killEveryS: 10,
-      rate: 10,
+      killEveryS: 15,
+      rate: 15,
       jobTimeoutS: 12,
       slackS: 20,
       seed: 24,
