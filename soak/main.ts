@@ -1,11 +1,13 @@
 /**
- * `npm run soak -- --jobs N [--faults MIX] [--kill-every S]`: runs the local stack against the
- * simulator under a fault mix and prints one line on stdout:
+ * `npm run soak -- --jobs N [--faults MIX] [--kill-every S] [--accounts N]`: runs the local stack
+ * against the simulator (or a pool of simulated accounts) under a fault mix and prints one line on stdout:
  *   soak: N jobs, S succeeded, F failed {by code}, L lost, D duplicate upstream tasks, C corrupt outputs, K stuck, H slots leaked
+ * (over a pool followed by `; pool of N accounts: T tasks = J jobs + F fallbacks, U unrecorded tasks, P foreign polls`).
  * Progress and every finding go to stderr. Exit 0 when clean, 1 on any finding, 2 on a usage error.
  */
 import { parseArgs } from "node:util";
 import { MIX_HELP, MixError, parseMix } from "./faults.ts";
+import { DEFAULT_POOL_CAPACITY, parseAccounts } from "./pool.ts";
 import { DEFAULTS, runSoak, tidy, type SoakOptions, type SoakResult } from "./run.ts";
 
 const HELP = `Usage: npm run soak -- --jobs N [--faults MIX] [--kill-every S] [options]
@@ -18,7 +20,14 @@ served, and an outcome its faults justify. Prints one line on stdout; exits 1 on
 Options:
   --jobs N          how many jobs (default 300)
   --faults MIX      the fault mix (default below)
-  --capacity N      the simulator allows N tasks in flight and answers 429 beyond (reelay learns it)
+  --capacity N      the simulator allows N tasks in flight and answers 429 beyond (reelay learns it);
+                    with --accounts N, the caps the accounts share (default ${DEFAULT_POOL_CAPACITY})
+  --accounts N|LIST a pool of simulated accounts behind REELAY_UPSTREAMS instead of one simulator:
+                    N accounts (alpha, beta, ...) with caps 1 : 2 : ... : N of --capacity, or
+                    name:cap,... (alpha:4,beta:8). Also checks: tasks over all accounts = jobs +
+                    recorded fallbacks, no task polled on an account that did not make it, no slot
+                    held on any account at the end
+  --fallback-attempts N  REELAY_FALLBACK_ATTEMPTS for the stack (default 0)
   --kill-every S    run the stack as \`reelay up\` in a child process and SIGKILL + restart it about
                     every S seconds (0.75 S to 1.25 S, seeded) until every job is terminal
   --timeout S       REELAY_JOB_TIMEOUT_S for the stack (default ${DEFAULTS.jobTimeoutS}): never_finish jobs end then
@@ -46,6 +55,13 @@ function positive(
   return n;
 }
 
+function whole(name: string, raw: string): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n))
+    throw new MixError(`--${name} must be a whole number (0 or more), got "${raw}".`);
+  return n;
+}
+
 function report(result: SoakResult): void {
   const v = result.verdict;
   const seconds = (ms: number | undefined) =>
@@ -55,6 +71,10 @@ function report(result: SoakResult): void {
       `upstream: ${result.counters.tasksCreated} tasks, ${result.counters.creates} creates (${result.counters.limited} over its cap), peak ${result.counters.peakInFlight} in flight, ${result.counters.polls} polls, ${result.counters.downloads} downloads, ` +
       `faults injected ${JSON.stringify(result.counters.faultsInjected)}\n`,
   );
+  for (const a of result.accounts ?? [])
+    process.stderr.write(
+      `soak: account ${a.name} (cap ${a.cap}): ${a.tasksCreated} tasks, ${a.creates} creates (${a.limited} over its cap), peak ${a.peakInFlight} in flight, ${a.held} slots held at the end\n`,
+    );
   const lists: [string, { jobId: string; why: string }[]][] = [
     ["lost", v.lost],
     ["duplicate", v.duplicates],
@@ -66,6 +86,8 @@ function report(result: SoakResult): void {
     ["leaked slot", v.leaked],
     ["miscounted batch", v.miscounted],
     ["usage", v.usage ?? []],
+    ["foreign", v.foreign],
+    ["unrecorded", v.unrecorded],
   ];
   for (const [name, list] of lists)
     for (const f of list.slice(0, 20))
@@ -82,6 +104,8 @@ function readArgs() {
       faults: { type: "string" },
       "kill-every": { type: "string" },
       capacity: { type: "string" },
+      accounts: { type: "string" },
+      "fallback-attempts": { type: "string" },
       timeout: { type: "string" },
       slack: { type: "string" },
       rate: { type: "string" },
@@ -114,6 +138,17 @@ async function main(): Promise<number> {
       ...(parsed.capacity === undefined
         ? {}
         : { capacity: positive("capacity", parsed.capacity, 0, true) }),
+      ...(parsed.accounts === undefined
+        ? {}
+        : {
+            accounts: parseAccounts(
+              parsed.accounts,
+              positive("capacity", parsed.capacity, DEFAULT_POOL_CAPACITY, true),
+            ),
+          }),
+      ...(parsed["fallback-attempts"] === undefined
+        ? {}
+        : { fallbackAttempts: whole("fallback-attempts", parsed["fallback-attempts"]) }),
       ...(parsed["kill-every"] === undefined
         ? {}
         : { killEveryS: positive("kill-every", parsed["kill-every"], 0) }),

@@ -10,11 +10,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { JsonlFileSink } from "@reelay/core/adapters";
 import { isBatchEvent, type ReelayEvent } from "@reelay/core/domain";
-import { startSimulator, type Simulator, type SimulatorCounters } from "@reelay/simulator";
+import type { SimAccountSpec } from "@reelay/local";
+import { type Simulator, startSimulator, type SimulatorCounters } from "@reelay/simulator";
 import { ApiClient } from "./client.ts";
 import { formatMix, seededRandom, serverRules, type FaultMix } from "./faults.ts";
 import { planJobs } from "./plan.ts";
-import { stackLogFile, startChildStack, startInProcessStack, type SoakStack } from "./stack.ts";
+import {
+  type AccountEvidence,
+  accountEvidence,
+  formatAccounts,
+  type SoakPool,
+  startSoakPool,
+} from "./pool.ts";
+import {
+  type StackSettings,
+  stackLogFile,
+  startChildStack,
+  startInProcessStack,
+  type SoakStack,
+} from "./stack.ts";
 import {
   type BatchEvidence,
   clean,
@@ -37,6 +51,10 @@ export interface SoakOptions {
   mix: FaultMix;
   /** The simulator's tasks in flight at most (a create beyond answers 429); undefined = no cap. */
   capacity?: number;
+  /** A pool of simulated accounts (each its own cap) instead of one simulator; `capacity` is then unused. */
+  accounts?: SimAccountSpec[];
+  /** REELAY_FALLBACK_ATTEMPTS for the stack; undefined = its default (0). */
+  fallbackAttempts?: number;
   /** SIGKILL and restart the stack about every this many seconds (child process); undefined = in-process, no kills. */
   killEveryS?: number;
   /** REELAY_JOB_TIMEOUT_S for the stack: never_finish jobs end `timeout` after this. */
@@ -70,6 +88,8 @@ export interface SoakResult {
   p50Ms: number | undefined;
   p95Ms: number | undefined;
   counters: SimulatorCounters;
+  /** Over a pool: each account's own counts. */
+  accounts?: Omit<AccountEvidence, "tasksByKey" | "asked" | "made">[];
   /** Problems with the run itself (a stack that would not stop cleanly). */
   problems: string[];
   workDir: string;
@@ -246,17 +266,63 @@ function killLoop(
   };
 }
 
+interface HeldSlots {
+  /** The jobs holding a slot, over every account. */
+  jobs: string[];
+  /** Slots held per account (GET /v1/admission `accounts`). */
+  byAccount: Record<string, number>;
+}
+
 /** Slots still held once every job ended, after the sweeps have had their chance (local: every 5 s). */
-async function heldSlots(client: ApiClient): Promise<string[]> {
-  let held: string[] = [];
+async function heldSlots(client: ApiClient): Promise<HeldSlots> {
+  let held: HeldSlots = { jobs: [], byAccount: {} };
   for (let tries = 0; tries < 8; tries++) {
     const { status, body } = await client.call("GET", "/v1/admission");
     if (status !== 200) throw new Error(`GET /v1/admission answered ${status}`);
-    held = body.held as string[];
-    if (held.length === 0) return held;
+    const accounts = (body.accounts ?? []) as { name: string; held: number }[];
+    held = {
+      jobs: body.held as string[],
+      byAccount: Object.fromEntries(accounts.map((a) => [a.name, a.held])),
+    };
+    if (held.jobs.length === 0 && accounts.every((a) => a.held === 0)) return held;
     await sleep(2_000);
   }
   return held;
+}
+
+/** What the soak's stack talks to: one simulator, or a pool of simulated accounts. */
+interface SoakUpstream {
+  settings: StackSettings["upstream"];
+  counters(): SimulatorCounters;
+  task: Simulator["task"];
+  pool?: SoakPool;
+  close(): Promise<void>;
+}
+
+async function startUpstream(opts: SoakOptions, dataDir: string): Promise<SoakUpstream> {
+  if (opts.accounts !== undefined) {
+    const pool = await startSoakPool(opts.accounts, { dataDir, faults: serverRules(opts.mix) });
+    return {
+      settings: { pool: pool.upstreams },
+      counters: () => pool.counters(),
+      task: (id) => pool.owner(id)?.task(id),
+      pool,
+      close: () => pool.close(),
+    };
+  }
+  const apiKey = `sim_${randomBytes(12).toString("hex")}`;
+  const simulator = await startSimulator({
+    apiKey,
+    faults: serverRules(opts.mix),
+    timeScale: 1,
+    ...(opts.capacity === undefined ? {} : { maxConcurrent: opts.capacity }),
+  });
+  return {
+    settings: { url: simulator.url, apiKey },
+    counters: () => simulator.counters(),
+    task: (id) => simulator.task(id),
+    close: () => simulator.close(),
+  };
 }
 
 /**
@@ -302,7 +368,7 @@ async function evidenceFrom(
   jobs: SubmittedJob[],
   client: ApiClient,
   dataDir: string,
-  simulator: Simulator,
+  upstream: SoakUpstream,
 ) {
   const ids = jobs.flatMap((job) => (job.jobId === undefined ? [] : [job.jobId]));
   const records = new Map<string, any>();
@@ -327,11 +393,14 @@ async function evidenceFrom(
     records,
     listed,
     events,
-    tasksByKey: simulator.counters().tasksByKey,
-    slotsHeld,
+    tasksByKey: upstream.counters().tasksByKey,
+    slotsHeld: slotsHeld.jobs,
+    ...(upstream.pool === undefined
+      ? {}
+      : { pool: accountEvidence(upstream.pool, slotsHeld.byAccount) }),
     batches,
     served: (taskId: string) =>
-      simulator.task(taskId)?.outputs.map((o) => ({ sha256: o.sha256, bytes: o.bytes })),
+      upstream.task(taskId)?.outputs.map((o) => ({ sha256: o.sha256, bytes: o.bytes })),
     stored: (output: { url: string | null; key: string }) => {
       if (output.url === null) throw new Error(`no presigned URL for ${output.key}`);
       return hashUrl(output.url);
@@ -345,29 +414,27 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
   const dataDir = join(workDir, "data");
   await mkdir(dataDir);
   const random = seededRandom(opts.seed);
-  const upstreamApiKey = `sim_${randomBytes(12).toString("hex")}`;
   const apiKey = `soak_${randomBytes(12).toString("hex")}`;
-  const simulator = await startSimulator({
-    apiKey: upstreamApiKey,
-    faults: serverRules(opts.mix),
-    timeScale: 1,
-    ...(opts.capacity === undefined ? {} : { maxConcurrent: opts.capacity }),
-  });
+  const upstream = await startUpstream(opts, dataDir);
   const problems: string[] = [];
   const mode =
     opts.killEveryS === undefined
       ? "in-process stack"
       : `stack as a child process, SIGKILL about every ${opts.killEveryS} s`;
+  const against =
+    opts.accounts === undefined
+      ? ""
+      : `, a pool of ${opts.accounts.length} accounts (${formatAccounts(opts.accounts)}), fallback attempts ${opts.fallbackAttempts ?? 0}`;
   opts.log(
-    `soak: ${opts.jobs} jobs, faults ${formatMix(opts.mix)}, ${mode}, job timeout ${opts.jobTimeoutS} s, seed ${opts.seed}, work dir ${workDir}`,
+    `soak: ${opts.jobs} jobs, faults ${formatMix(opts.mix)}, ${mode}${against}, job timeout ${opts.jobTimeoutS} s, seed ${opts.seed}, work dir ${workDir}`,
   );
   let stack: SoakStack | undefined;
   try {
     const settings = {
       dataDir,
       apiKey,
-      upstreamUrl: simulator.url,
-      upstreamApiKey,
+      upstream: upstream.settings,
+      ...(opts.fallbackAttempts === undefined ? {} : { fallbackAttempts: opts.fallbackAttempts }),
       jobTimeoutS: opts.jobTimeoutS,
       logFile: stackLogFile(workDir),
     };
@@ -411,7 +478,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
     }
     // A job is terminal in its record a moment before its event is written.
     await sleep(1_000);
-    const evidence = await evidenceFrom(jobs, client, dataDir, simulator);
+    const evidence = await evidenceFrom(jobs, client, dataDir, upstream);
     // For a look afterwards (the work dir is kept when something was found).
     await writeFile(
       join(workDir, "jobs.json"),
@@ -426,14 +493,21 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       elapsedMs: Date.now() - began,
       p50Ms: percentile(verdict.durationsMs, 50),
       p95Ms: percentile(verdict.durationsMs, 95),
-      counters: simulator.counters(),
+      counters: upstream.counters(),
+      ...(evidence.pool === undefined
+        ? {}
+        : {
+            accounts: evidence.pool.map(
+              ({ tasksByKey: _keys, asked: _asked, made: _made, ...counts }) => counts,
+            ),
+          }),
       problems,
       workDir,
     };
     return result;
   } finally {
     await stack?.stop().catch((error: unknown) => problems.push(String(error)));
-    await simulator.close();
+    await upstream.close();
   }
 }
 

@@ -17,8 +17,10 @@ const READY_TIMEOUT_MS = 60_000;
 export interface StackSettings {
   dataDir: string;
   apiKey: string;
-  upstreamUrl: string;
-  upstreamApiKey: string;
+  /** The one upstream (REELAY_UPSTREAM_URL and its key), or a pool (REELAY_UPSTREAMS, JSON). */
+  upstream: { url: string; apiKey: string } | { pool: string };
+  /** REELAY_FALLBACK_ATTEMPTS; unset = the default (0). */
+  fallbackAttempts?: number;
   jobTimeoutS: number;
   /** The stack's log lines go here (appended). */
   logFile: string;
@@ -52,8 +54,12 @@ function envOf(s: StackSettings, port: number): Record<string, string> {
     REELAY_PORT: String(port),
     REELAY_DATA_DIR: s.dataDir,
     REELAY_API_KEY: s.apiKey,
-    REELAY_UPSTREAM_URL: s.upstreamUrl,
-    REELAY_UPSTREAM_API_KEY: s.upstreamApiKey,
+    ...("pool" in s.upstream
+      ? { REELAY_UPSTREAMS: s.upstream.pool }
+      : { REELAY_UPSTREAM_URL: s.upstream.url, REELAY_UPSTREAM_API_KEY: s.upstream.apiKey }),
+    ...(s.fallbackAttempts === undefined
+      ? {}
+      : { REELAY_FALLBACK_ATTEMPTS: String(s.fallbackAttempts) }),
     REELAY_JOB_TIMEOUT_S: String(s.jobTimeoutS),
     REELAY_PRICES: SOAK_PRICES,
   };

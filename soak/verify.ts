@@ -13,9 +13,12 @@
  *   listing    GET /v1/jobs does not show the job exactly once, with its record's status
  *   stray      a listed job or an event no submission asked for (a client retry that made a second job)
  *   usage      GET /v1/usage's totals differ from a recount of the job records (usage-recount.ts)
+ * and over a pool of accounts the pool's own checks (pool-verdict.ts).
  */
 import { createHash } from "node:crypto";
 import type { PlannedJob } from "./plan.ts";
+import type { AccountEvidence } from "./pool.ts";
+import { fallbacksOf, type PoolTally, poolChecks } from "./pool-verdict.ts";
 import { type UsageEvidence, usageDifferences } from "./usage-recount.ts";
 
 const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
@@ -64,6 +67,8 @@ export interface Evidence {
   batches?: BatchEvidence[];
   /** GET /v1/usage over every job of the run. */
   usage?: UsageEvidence;
+  /** Each account of a pool (`tasksByKey` above is their sum); undefined for one upstream. */
+  pool?: AccountEvidence[];
 }
 
 interface Finding {
@@ -91,6 +96,12 @@ export interface Verdict {
   usage: Finding[] | undefined;
   /** createdAt -> finishedAt of every terminal job. */
   durationsMs: number[];
+  /** Pool only: tasks polled or downloaded on an account that did not make them, attempts naming another account's task. */
+  foreign: Finding[];
+  /** Pool only: tasks the upstream made that no attempt on record names. */
+  unrecorded: Finding[];
+  /** Pool only: tasks over all accounts against jobs and fallbacks on record. */
+  pool: PoolTally | undefined;
 }
 
 function outcomeOf(record: any): string {
@@ -181,6 +192,9 @@ export async function verify(evidence: Evidence): Promise<Verdict> {
             why,
           })),
     durationsMs: [],
+    foreign: [],
+    unrecorded: [],
+    pool: undefined,
   };
   const eventsByJob = new Map<string, Evidence["events"]>();
   for (const event of evidence.events) {
@@ -201,8 +215,9 @@ export async function verify(evidence: Evidence): Promise<Verdict> {
       verdict.lost.push({ jobId: id, why: "no job record" });
       continue;
     }
+    // A job tried again on another account after its task failed made one task per attempt.
     const tasks = evidence.tasksByKey[record.idempotencyKey] ?? 0;
-    if (tasks > 1)
+    if (tasks > 1 + fallbacksOf(record) && evidence.pool === undefined)
       verdict.duplicates.push({
         jobId: id,
         why: `${tasks} upstream tasks for key ${record.idempotencyKey}`,
@@ -262,6 +277,15 @@ export async function verify(evidence: Evidence): Promise<Verdict> {
   for (const id of eventsByJob.keys())
     if (!ours.has(id) && !listedById.has(id))
       verdict.strays.push({ jobId: id, why: "an event for no known job" });
+  if (evidence.pool !== undefined) {
+    const pool = poolChecks(evidence.records.values(), evidence.pool);
+    verdict.duplicates.push(...pool.duplicates);
+    verdict.unrecorded.push(...pool.unrecorded);
+    verdict.foreign.push(...pool.foreign);
+    // Counted per account (GET /v1/admission `accounts`), whose held slots make up `held`.
+    verdict.leaked = pool.leaked;
+    verdict.pool = pool.tally;
+  }
   return verdict;
 }
 
@@ -278,6 +302,8 @@ export function clean(v: Verdict): boolean {
     v.leaked,
     v.miscounted,
     v.usage ?? [],
+    v.foreign,
+    v.unrecorded,
   ].every((list) => list.length === 0);
 }
 
@@ -300,7 +326,11 @@ export function summaryLine(v: Verdict): string {
       : v.usage.length === 0
         ? ", usage = recount"
         : `, usage differs from a recount (${v.usage.length})`;
-  return `soak: ${v.jobs} jobs, ${v.succeeded} succeeded, ${failed} failed {${codes}}, ${v.lost.length} lost, ${v.duplicates.length} duplicate upstream tasks, ${v.corrupt.length} corrupt outputs, ${v.stuck.length} stuck, ${v.leaked.length} slots leaked, ${v.batches} batches (${v.miscounted.length} miscounted)${usage}`;
+  const pool =
+    v.pool === undefined
+      ? ""
+      : `; pool of ${v.pool.accounts} accounts: ${v.pool.tasks} tasks ${v.pool.tasks === v.pool.jobs + v.pool.fallbacks ? "=" : "!="} ${v.pool.jobs} jobs + ${v.pool.fallbacks} fallbacks, ${v.unrecorded.length} unrecorded tasks, ${v.foreign.length} foreign polls`;
+  return `soak: ${v.jobs} jobs, ${v.succeeded} succeeded, ${failed} failed {${codes}}, ${v.lost.length} lost, ${v.duplicates.length} duplicate upstream tasks, ${v.corrupt.length} corrupt outputs, ${v.stuck.length} stuck, ${v.leaked.length} slots leaked, ${v.batches} batches (${v.miscounted.length} miscounted)${usage}${pool}`;
 }
 
 /** Streams a URL's body through sha256. */

@@ -1,0 +1,62 @@
+/**
+ * The soak over a pool of two simulated accounts behind REELAY_UPSTREAMS, the stack run as
+ * `reelay up` in a child process and SIGKILLed and started again: no job lost, one task a job over
+ * the pool, no task asked about on an account that did not make it, no slot held at the end.
+ * Everything is real (simulators over HTTP, dynalite, s3rver, the interpreter, the API).
+ */
+import { describe, expect, it } from "vitest";
+import { parseMix } from "../../soak/faults.ts";
+import { DEFAULTS, runSoak, tidy } from "../../soak/run.ts";
+
+describe("the soak over a pool", () => {
+  it("30 jobs over alpha:3 and beta:6 with the stack killed and restarted: 0 lost, 0 duplicate tasks over the pool, 0 foreign polls, 0 slots leaked", async () => {
+    const lines: string[] = [];
+    const result = await runSoak({
+      ...DEFAULTS,
+      jobs: 30,
+      // The per-job faults and 429s, but no 5xx or reset on a create: a create answered 503, or
+      // reset and then refused, after the task was made moves the job to the other account today,
+      // which makes a second task (reported on issue 24; `npm run soak -- --accounts 2` shows it).
+      mix: parseMix("server_error=0,reset=0"),
+      accounts: [
+        { name: "alpha", cap: 3 },
+        { name: "beta", cap: 6 },
+      ],
+      killEveryS: 15,
+      rate: 15,
+      jobTimeoutS: 12,
+      slackS: 20,
+      seed: 24,
+      log: (line) => lines.push(line),
+    });
+    await tidy(result, false);
+    const v = result.verdict;
+    expect(result.restarts, lines.join("\n")).toBeGreaterThanOrEqual(1);
+    expect({
+      lost: v.lost,
+      duplicates: v.duplicates,
+      unrecorded: v.unrecorded,
+      foreign: v.foreign,
+      leaked: v.leaked,
+      stuck: v.stuck,
+      unexpected: v.unexpected,
+    }).toEqual({
+      lost: [],
+      duplicates: [],
+      unrecorded: [],
+      foreign: [],
+      leaked: [],
+      stuck: [],
+      unexpected: [],
+    });
+    expect(v.pool).toEqual({ accounts: 2, tasks: 30, jobs: 30, fallbacks: 0 });
+    expect(result.accounts?.map((a) => [a.name, a.tasksCreated > 0])).toEqual([
+      ["alpha", true],
+      ["beta", true],
+    ]);
+    expect(result.line).toMatch(
+      /, 0 lost, 0 duplicate upstream tasks, .* 0 slots leaked, .*; pool of 2 accounts: 30 tasks = 30 jobs \+ 0 fallbacks, 0 unrecorded tasks, 0 foreign polls$/,
+    );
+    expect(result.ok).toBe(true);
+  }, 240_000);
+});
