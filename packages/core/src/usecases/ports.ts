@@ -121,9 +121,10 @@ export interface CreateOptions {
    */
   noRetryWhenRateLimited?: boolean;
   /**
-   * A create the upstream certainly did not accept (a refused connection, a 5xx answer) ends the
-   * call at once, marked `details.notAccepted`: in a pool the job goes to another account instead.
-   * A timeout or a reset after the body was sent is still retried here, with the same key.
+   * A create the upstream certainly did not accept (a refused connection) ends the call at once,
+   * marked `details.notAccepted`: in a pool the job goes to another account instead. A timeout, a
+   * reset after the body was sent or a 5xx (the task may have been made) is still retried here,
+   * with the same key.
    */
   noRetryWhenNotAccepted?: boolean;
 }

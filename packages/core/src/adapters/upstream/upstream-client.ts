@@ -319,8 +319,7 @@ export class UpstreamClient implements UpstreamClientPort {
       const retry =
         !last &&
         isTransientStatus(status) &&
-        !(status === 429 && options.noRetryWhenRateLimited === true) &&
-        !(status >= 500 && options.noRetryWhenNotAccepted === true);
+        !(status === 429 && options.noRetryWhenRateLimited === true);
       const pauseMs = retry
         ? (retryAfterMs ?? backoffDelayMs(attempt, this.#backoff, this.#random))
         : 0;

@@ -248,8 +248,8 @@ export class AdmissionControl {
   }
 
   /**
-   * A create the account certainly did not accept (a refused connection, a 401/403, a 5xx with no
-   * task): its circuit counts a failure, it takes no create for a moment, and the job goes back
+   * A create the account certainly did not accept (a refused connection, a 401/403): its circuit
+   * counts a failure, it takes no create for a moment, and the job goes back
    * to the queue, free to go to another account when this was its only create not known refused.
    */
   async refused(job: Job, sole: boolean, error?: unknown): Promise<void> {

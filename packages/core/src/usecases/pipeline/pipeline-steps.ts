@@ -137,10 +137,12 @@ function clientOf(deps: PipelineDeps, job: Job): UpstreamClientPort {
 /**
  * The upstream create. The same idempotency key on every attempt: the upstream answers a repeat
  * with the task it already made. Under admission control a 429 puts the job back in the queue; in
- * a pool, so does a create the account certainly did not accept (a refused connection, a 401/403,
- * a 5xx), and the job may then go to another account unless an earlier create of it may have been
- * accepted (`sole`). A create whose outcome is unknown (a timeout, a reset) is retried only here,
- * on the same account, by the client and the state machine.
+ * a pool, so does a create the account certainly did not accept (a refused connection, a 401/403),
+ * and the job may then go to another account unless a create of it may have been accepted there:
+ * an earlier Submit's (`sole` counts them), or an earlier try of this very call (the client retried
+ * a timeout, a reset or a 5xx before the refusal). A create whose outcome is unknown (a timeout, a
+ * reset, a 5xx: a service may make the task and then fail its answer) is retried only here, on the
+ * same account, by the client and the state machine.
  */
 async function createTask(deps: PipelineDeps, job: Job) {
   const admission = deps.admission;
@@ -164,18 +166,20 @@ async function createTask(deps: PipelineDeps, job: Job) {
     return created;
   } catch (error) {
     if (admission === undefined) throw error;
+    // Only this call's one request was refused: none of its tries may have made a task.
+    const alone = sole && triesOf(error) <= 1;
     if (isRateLimited(error)) {
       const retryAfterMs = (error as ReelayError).details?.retryAfterMs;
       await admission.requeue(
         job,
         typeof retryAfterMs === "number" ? retryAfterMs : undefined,
-        sole,
+        alone,
         error,
       );
       throw new Requeued(job.id);
     }
     if (pool && notAccepted(error)) {
-      await admission.refused(job, sole, error);
+      await admission.refused(job, alone, error);
       throw new Requeued(job.id);
     }
     if (pool && account !== undefined && error instanceof ReelayError && error.retryable)
@@ -184,11 +188,16 @@ async function createTask(deps: PipelineDeps, job: Job) {
   }
 }
 
-/** The account certainly made no task: nothing listened, it refused the key, or it answered 5xx. */
+/** The account certainly made no task: nothing listened, or it refused the key. */
 function notAccepted(error: unknown): boolean {
   if (!(error instanceof ReelayError)) return false;
-  if (error.code === "upstream_auth" || error.code === "upstream_unavailable") return true;
-  return error.details?.notAccepted === true;
+  return error.code === "upstream_auth" || error.details?.notAccepted === true;
+}
+
+/** The HTTP requests the client sent for this one call (its own retries included). */
+function triesOf(error: unknown): number {
+  const attempts = error instanceof ReelayError ? error.details?.attempts : undefined;
+  return typeof attempts === "number" ? attempts : 1;
 }
 
 /**

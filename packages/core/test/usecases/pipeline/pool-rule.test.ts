@@ -153,7 +153,6 @@ function tasks(pool: Pool): Record<Name, number> {
 
 const REFUSALS: [string, FaultRule[] | "down" | "wrong key"][] = [
   ["a 429", [{ fault: "rate_limit", on: "create", retryAfterS: 1 }]],
-  ["a 5xx answered with no task", [{ fault: "server_error", on: "create", status: 503 }]],
   ["a refused connection", "down"],
   ["a 401 for that account's key", "wrong key"],
 ];
@@ -190,6 +189,34 @@ describe("a pool's rule that never pays twice", { timeout: 60_000 }, () => {
     expect(created.upstreamTaskId).toMatch(/^alpha_/);
     expect(tasks(pool)).toEqual({ alpha: 1, beta: 0 });
   });
+
+  for (const [what, faults] of [
+    [
+      "a 5xx after the task was made",
+      [{ fault: "server_error", on: "create", after: true, times: 1 }],
+    ],
+    [
+      "a reset after the task was made, then a 429 on the client's own retry",
+      [
+        { fault: "reset", on: "create", after: true, times: 1 },
+        { fault: "rate_limit", on: "create", retryAfterS: 1, times: 1 },
+      ],
+    ],
+  ] as [string, FaultRule[]][]) {
+    it(`a create whose outcome is unknown (${what}) is never sent to another account: one task, on the first`, async () => {
+      const pool = await startPool();
+      pool.sims.alpha.setFaults(faults);
+      const job = await admitted(pool);
+      // The 429 (if any) puts it back in the queue, pinned to alpha; it is admitted there again.
+      while (await submitted(pool, job.id)) {
+        const back = await readmitted(pool, job.id);
+        expect(back.upstreamAccount).toBe("alpha");
+      }
+      const created = await pool.deps.jobs.require(job.id);
+      expect(created.upstreamTaskId).toMatch(/^alpha_/);
+      expect(tasks(pool)).toEqual({ alpha: 1, beta: 0 });
+    });
+  }
 
   it("a job whose create may have been accepted stays on that account, even after a 429 there", async () => {
     const pool = await startPool();
