@@ -207,6 +207,16 @@ export interface JobStorePort {
 }
 
 /** Admission's shared state: the slots in flight, the learned limit and the queue. */
+/** One slot write's terms (AdmissionStorePort.acquire). */
+export interface AcquireOptions {
+  limit: number;
+  now: number;
+  spacingMs: number;
+  lane: string;
+  /** A half-open circuit's probe: the circuit to write with the slot, taken only while no other probe is under way. */
+  probe?: Circuit;
+}
+
 export interface AdmissionStorePort {
   state(): Promise<AdmissionState>;
   /**
@@ -221,17 +231,7 @@ export interface AdmissionStorePort {
    * Takes a slot for `jobId` when fewer than `limit` are held and no create is due later than
    * `now`; the next create is then due `spacingMs` later, and the lane becomes the cursor.
    */
-  acquire(
-    jobId: string,
-    opts: {
-      limit: number;
-      now: number;
-      spacingMs: number;
-      lane: string;
-      /** A half-open circuit's probe: the circuit to write with the slot (domain/upstreams/circuit.ts). */
-      probe?: Circuit;
-    },
-  ): Promise<AcquireResult>;
+  acquire(jobId: string, opts: AcquireOptions): Promise<AcquireResult>;
   /** Replaces the circuit when it is still `from`; false when another writer moved it. */
   setCircuit(from: Circuit, to: Circuit): Promise<boolean>;
   /** Keeps the queue's round-robin cursor (a pool's dispatch; one account's acquire moves it itself). */

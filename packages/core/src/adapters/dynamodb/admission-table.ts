@@ -7,7 +7,7 @@
  * Entries sort by lane (the API key), then priority, then age, so the head of the lane after the
  * cursor is one Query with Limit 1: that is the round-robin across keys.
  */
-import type { AdmissionStorePort } from "../../usecases/ports.ts";
+import type { AcquireOptions, AdmissionStorePort } from "../../usecases/ports.ts";
 import type { QueueEntry, AdmissionState, AcquireResult } from "../../domain/admission/queue.ts";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import {
@@ -113,17 +113,7 @@ export class AdmissionStore implements AdmissionStorePort {
    * Takes a slot for `jobId` when fewer than `limit` are held and no create is due later than
    * `now`; the next create is then due `spacingMs` later, and the lane becomes the cursor.
    */
-  async acquire(
-    jobId: string,
-    opts: {
-      limit: number;
-      now: number;
-      spacingMs: number;
-      lane: string;
-      /** A half-open circuit's probe: taken only while the circuit is still closed to others, and it stays so until then. */
-      probe?: Circuit;
-    },
-  ): Promise<AcquireResult> {
+  async acquire(jobId: string, opts: AcquireOptions): Promise<AcquireResult> {
     const probe = opts.probe;
     const acquired = await this.#conditional({
       update: `SET held.#job = :at, nextAdmitAt = :next, #cursor = :lane${probe === undefined ? "" : ", circuit = :probe"}`,

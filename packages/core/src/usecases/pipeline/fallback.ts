@@ -85,7 +85,7 @@ export async function fallBack(deps: PipelineDeps, job: Job, error: JobError): P
 export async function requeue(deps: PipelineDeps, job: Job, account?: string): Promise<void> {
   const admission = deps.admission;
   if (admission === undefined) return;
-  await admission.store.enqueue(admission.entryOf(job));
+  // The slot first, as every requeue does: a dispatcher never finds an entry whose slot is still held.
   await admission.release(job.id, account);
-  await admission.wake();
+  await admission.enqueue(job);
 }

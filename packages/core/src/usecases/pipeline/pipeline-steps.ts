@@ -209,8 +209,7 @@ async function requeueIfWaiting(deps: PipelineDeps, job: Job): Promise<void> {
   if (admission === undefined || job.status !== "queued" || job.upstreamTaskId !== undefined)
     return;
   if (job.admittedAt !== undefined || job.refusedSends === undefined) return;
-  await admission.store.enqueue(admission.entryOf(job));
-  await admission.wake();
+  await admission.enqueue(job);
   throw new Requeued(job.id);
 }
 
