@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./test/support/sequencer.ts";
 
 /**
  * Files that never start a stack or a process of their own and set no process-wide state before
@@ -36,6 +37,8 @@ export default defineConfig({
     // (test/infra/synth.ts).
     maxWorkers: 2,
     reporters: ["default", "./test/support/summary-reporter.ts"],
+    // Longest files first, over both projects: the run ends with short files on both workers.
+    sequence: { sequencer: LongestFirst },
     projects: [
       { test: { ...shared, name: "shared-modules", include: SHARED_MODULES, isolate: false } },
       {

@@ -1,0 +1,39 @@
+/**
+ * Runs the longest test files first, across both projects, so that the last minutes of `npm test`
+ * are not one long file running alone while the other worker idles. vitest's own order runs one
+ * project after the other and, on a fresh clone (no results cache yet), the largest files first,
+ * which put the 2-minute soak near the end.
+ *
+ * A file's expected duration comes from vitest's results cache when this checkout has run it, else
+ * from `durations.json` (committed, written by `REELAY_TEST_DURATIONS=write npm test`). A file in
+ * neither (a new one) is assumed to take NEW_FILE_MS. Durations only order the files: a stale
+ * figure costs speed, never correctness.
+ */
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+export const DURATIONS_FILE = join(import.meta.dirname, "durations.json");
+const NEW_FILE_MS = 10_000;
+
+function committedDurations(): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(DURATIONS_FILE, "utf8")) as Record<string, number>;
+  } catch {
+    return {};
+  }
+}
+
+export default class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const committed = committedDurations();
+    const root = this.ctx.config.root;
+    const expected = (spec: TestSpecification): number => {
+      const path = relative(root, spec.moduleId);
+      const cached = this.ctx.cache.getFileTestResults(`${spec.project.name}:${path}`);
+      return cached?.duration ?? committed[path] ?? NEW_FILE_MS;
+    };
+    const ms = new Map(files.map((spec) => [spec, expected(spec)]));
+    return [...files].sort((a, b) => (ms.get(b) ?? 0) - (ms.get(a) ?? 0));
+  }
+}
