@@ -3,7 +3,7 @@
  * AwsSolutions pack applied, once per test file.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Aspects } from "aws-cdk-lib";
@@ -11,6 +11,7 @@ import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
 import { AwsSolutionsChecks } from "cdk-nag";
 import { App, getStack } from "sst/constructs";
 import { initProject } from "sst/project.js";
+import { useRuntimeHandlers } from "sst/runtime/handlers.js";
 import { applyAppDefaults } from "../../stacks/defaults.ts";
 import { ReelayStack } from "../../stacks/ReelayStack.ts";
 
@@ -131,7 +132,8 @@ export function synthReelay(env: DeployEnv = {}): Promise<Synth> {
         template: Template.fromJSON(cached.template as Record<string, unknown>),
         nagErrors: cached.nagErrors,
       };
-    const fresh = await withDeployEnv(env, synthOnce);
+    const codeKey = await inputsHash({});
+    const fresh = await withDeployEnv(env, () => synthOnce(codeKey));
     await writeFile(
       file,
       JSON.stringify({ key, template: fresh.template.toJSON(), nagErrors: fresh.nagErrors }),
@@ -176,8 +178,9 @@ export function stackError(env: DeployEnv): Promise<unknown> {
   );
 }
 
-async function synthOnce(): Promise<Synth> {
+async function synthOnce(codeKey: string): Promise<Synth> {
   const app = await reelayApp();
+  reuseBundles(codeKey);
   await app.finish();
   const stack = getStack(ReelayStack);
   const nagErrors = Annotations.fromStack(stack)
@@ -189,6 +192,55 @@ async function synthOnce(): Promise<Synth> {
     await rm(app.outdir, { recursive: true, force: true });
   }
   return { template, nagErrors };
+}
+
+/** Where a function's bundle is kept for the next synth of the same code (any deploy settings). */
+const BUNDLES_DIR = ".sst/reelay-test-bundles";
+
+type NodeBuild = (input: {
+  functionID: string;
+  out: string;
+  mode: string;
+  props: { handler?: string; nodejs?: unknown };
+}) => Promise<{ type: string }>;
+
+const reusing = new WeakSet<object>();
+
+/**
+ * The deploy settings a test synthesizes with (a pool, say) change the template, never a function's
+ * bundle, yet SST bundles every function again in each synth (most of a synth's time). So the first
+ * synth of this code keeps each function's output folder, as SST's node handler left it, and a later
+ * synth of the same code copies it back instead of bundling: the same bytes, so the same asset hash
+ * in the template. The key is the code's hash (the template cache's inputs) and the function's
+ * bundling props; a change to either bundles again.
+ */
+function reuseBundles(codeKey: string): void {
+  const node = useRuntimeHandlers().for("nodejs22.x") as unknown as { build: NodeBuild };
+  if (reusing.has(node)) return;
+  reusing.add(node);
+  const build = node.build.bind(node);
+  node.build = async (input) => {
+    const id = createHash("sha256")
+      .update(JSON.stringify([codeKey, input.mode, input.props.handler, input.props.nodejs]))
+      .digest("hex")
+      .slice(0, 24);
+    const kept = join(BUNDLES_DIR, input.functionID, id);
+    const result = await readFile(join(kept, "result.json"), "utf8").then(
+      (text) => JSON.parse(text) as { type: string },
+      () => undefined,
+    );
+    if (result !== undefined) {
+      await cp(join(kept, "out"), input.out, { recursive: true });
+      return result;
+    }
+    const built = await build(input);
+    if (built.type === "success") {
+      await rm(join(BUNDLES_DIR, input.functionID), { recursive: true, force: true });
+      await cp(input.out, join(kept, "out"), { recursive: true });
+      await writeFile(join(kept, "result.json"), JSON.stringify(built));
+    }
+    return built;
+  };
 }
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, any> }>;
