@@ -32,26 +32,34 @@ function localRequests(): { httpAgent: Agent } {
 
 /**
  * Retries for calls to dynalite that meet it down: while the child restarts (a recycle, or after a
- * crash: about half a second, more on a busy machine) connections are refused. Each call retries
- * such errors (and dynalite's 5xx) for about 8 s, the n-th retry after min(n x 100, 500) ms; a
- * client error such as a refused condition is never retried. Unlike the SDK's standard strategy
- * (three attempts, a random backoff from 0, a retry quota shared by every call) nothing is shared:
- * a recycle during a burst must not use up the retries of the calls that come after it.
+ * crash: about half a second, several seconds on a busy machine) connections are refused. Each call
+ * retries such errors (and dynalite's 5xx) until DYNALITE_RETRY_WINDOW_MS have passed since its
+ * first try, the n-th retry after min(n x 100, 500) ms; a client error such as a refused condition
+ * is never retried. The bound is time, not a count, so a restart slowed by a loaded machine is
+ * ridden out the same as a quick one. Unlike the SDK's standard strategy (three attempts, a random
+ * backoff from 0, a retry quota shared by every call) nothing is shared: a recycle during a burst
+ * must not use up the retries of the calls that come after it.
  */
-const DYNALITE_RETRIES = 18;
+const DYNALITE_RETRY_WINDOW_MS = 30_000;
 const dynaliteRetries: RetryStrategyV2 = {
-  acquireInitialRetryToken: async () => retryToken(0),
+  acquireInitialRetryToken: async () => retryToken(0, Date.now()),
   refreshRetryTokenForRetry: async (token, error) => {
-    const retries = token.getRetryCount() + 1;
-    if (error.errorType === "CLIENT_ERROR" || retries > DYNALITE_RETRIES)
+    const { started } = token as DynaliteRetryToken;
+    if (error.errorType === "CLIENT_ERROR" || Date.now() - started > DYNALITE_RETRY_WINDOW_MS)
       throw new Error("no retry left");
-    return retryToken(retries);
+    return retryToken(token.getRetryCount() + 1, started);
   },
   recordSuccess: () => undefined,
 };
 
-function retryToken(retries: number): RetryToken {
+interface DynaliteRetryToken extends RetryToken {
+  /** When the call's first try was sent. */
+  readonly started: number;
+}
+
+function retryToken(retries: number, started: number): DynaliteRetryToken {
   return {
+    started,
     getRetryCount: () => retries,
     getRetryDelay: () => Math.min(retries * 100, 500),
   };
