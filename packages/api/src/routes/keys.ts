@@ -7,10 +7,12 @@ import { ReelayError } from "@reelay/core";
 import { type ApiKeyRecord, type ApiKeyStore, BudgetLedger } from "@reelay/core/adapters";
 import { type Budget, parseBudget, fromMicros } from "@reelay/core/domain";
 import { forbidden, isAdmin } from "../auth.ts";
-import { jsonBodyLimit, parseJson } from "../body.ts";
+import { jsonBodyLimit, parseJson, refuseUnknownFields } from "../body.ts";
 import type { ApiEnv } from "../api-deps.ts";
 
 const MAX_NAME = 100;
+/** What POST /v1/keys reads; anything else is refused (body.ts). */
+const KEY_FIELDS = ["name", "budget"] as const;
 
 function readName(body: unknown): string {
   const name =
@@ -52,6 +54,7 @@ export function keyRoutes(keys: ApiKeyStore, budgets?: BudgetLedger): Hono<ApiEn
   routes.post("/", jsonBodyLimit(16 * 1024), async (c) => {
     const text = await c.req.text();
     const body = text.trim() === "" ? {} : parseJson(text);
+    refuseUnknownFields(body, KEY_FIELDS);
     const { record, key, webhookSecret } = await keys.create(readName(body), readBudget(body));
     return c.json({ ...record, key, webhook_secret: webhookSecret }, 201);
   });

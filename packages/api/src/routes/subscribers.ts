@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
 import { systemResolver } from "@reelay/core/adapters";
 import { SubscriberInputSchema, subscriberRecord, checkWebhookUrl } from "@reelay/core/domain";
-import { jsonBodyLimit, parseJson } from "../body.ts";
+import { jsonBodyLimit, parseJson, refuseUnknownFields } from "../body.ts";
 import type { ApiEnv, WebhookApiDeps } from "../api-deps.ts";
 
 type Managed = NonNullable<WebhookApiDeps["managed"]>;
@@ -19,7 +19,9 @@ type Managed = NonNullable<WebhookApiDeps["managed"]>;
 const SUBSCRIBER_ID = "[0-9A-Za-z_]*[0-9A-Z]";
 
 function readInput(text: string) {
-  const parsed = SubscriberInputSchema.safeParse(parseJson(text));
+  const body = parseJson(text);
+  refuseUnknownFields(body, ["url", "events", "description"]);
+  const parsed = SubscriberInputSchema.safeParse(body);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const path = (issue?.path ?? []).join(".");

@@ -511,9 +511,11 @@ const VALIDATE = {
     seen: ["validate"],
   },
   unknown_field: {
+    status: 400,
     retryable: false,
-    meaning: "Warning: a field the contract does not define; it is left out of the request.",
-    seen: ["validate"],
+    meaning:
+      "A field the request does not define. On reelay's own routes (keys, budgets, batches, webhooks) the call is refused and nothing is made; in a contract request it is a warning and the field is left out.",
+    seen: ["api", "validate"],
   },
   unknown_model: {
     retryable: false,
