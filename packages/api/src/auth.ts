@@ -48,9 +48,11 @@ export function keyStoreAuthenticator(
     if (caller !== undefined) return caller;
     const record = await keys.verify(token);
     if (record === undefined) return undefined;
-    return record.budget === undefined
-      ? { keyId: record.id }
-      : { keyId: record.id, budget: record.budget };
+    return {
+      keyId: record.id,
+      scopes: record.scopes,
+      ...(record.budget === undefined ? {} : { budget: record.budget }),
+    };
   };
 }
 

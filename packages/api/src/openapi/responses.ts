@@ -308,6 +308,9 @@ export const ApiKeySchema = z
     hint: z.string().describe("The first characters of the key."),
     createdAt: z.string(),
     revokedAt: z.string().optional(),
+    scopes: z
+      .array(z.enum(["read", "write", "webhooks", "admin"]))
+      .describe("What the key may do; a key made before scopes has read and write."),
     budget: z
       .object({
         amount: z.number(),

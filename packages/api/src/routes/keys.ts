@@ -5,14 +5,14 @@
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
 import { type ApiKeyRecord, type ApiKeyStore, BudgetLedger } from "@reelay/core/adapters";
-import { type Budget, parseBudget, fromMicros } from "@reelay/core/domain";
+import { type Budget, parseBudget, parseScopes, fromMicros, type Scope } from "@reelay/core/domain";
 import { forbidden, isAdmin } from "../auth.ts";
 import { jsonBodyLimit, parseJson, refuseUnknownFields } from "../body.ts";
 import type { ApiEnv } from "../api-deps.ts";
 
 const MAX_NAME = 100;
 /** What POST /v1/keys reads; anything else is refused (body.ts). */
-const KEY_FIELDS = ["name", "budget"] as const;
+const KEY_FIELDS = ["name", "budget", "scopes"] as const;
 
 function readName(body: unknown): string {
   const name =
@@ -35,6 +35,13 @@ function readBudget(body: unknown): Budget | undefined {
   return raw === undefined ? undefined : parseBudget(raw, "budget", "invalid_request");
 }
 
+/** `scopes` of POST /v1/keys: a list (or comma-separated text) of read, write, webhooks, admin. */
+function readScopes(body: unknown): { scopes?: Scope[] } {
+  const raw =
+    body === null || typeof body !== "object" ? undefined : (body as { scopes?: unknown }).scopes;
+  return raw === undefined ? {} : { scopes: parseScopes(raw) };
+}
+
 /** A key as listed: its budget with what the current period has used (spent and reserved). */
 async function withSpend(record: ApiKeyRecord, budgets: BudgetLedger | undefined, now: Date) {
   if (record.budget === undefined || budgets === undefined) return record;
@@ -55,7 +62,12 @@ export function keyRoutes(keys: ApiKeyStore, budgets?: BudgetLedger): Hono<ApiEn
     const text = await c.req.text();
     const body = text.trim() === "" ? {} : parseJson(text);
     refuseUnknownFields(body, KEY_FIELDS);
-    const { record, key, webhookSecret } = await keys.create(readName(body), readBudget(body));
+    const budget = readBudget(body);
+    const { record, key, webhookSecret } = await keys.create({
+      name: readName(body),
+      ...(budget === undefined ? {} : { budget }),
+      ...readScopes(body),
+    });
     return c.json({ ...record, key, webhook_secret: webhookSecret }, 201);
   });
 

@@ -123,6 +123,13 @@ const API = {
     meaning: "The API key may not do this: the job is another key's, or only the admin key may.",
     seen: ["api"],
   },
+  scope_missing: {
+    status: 403,
+    retryable: false,
+    meaning:
+      "The API key lacks the scope this route needs (read, write, webhooks or admin); `scope` in the error names it.",
+    seen: ["api"],
+  },
   not_found: {
     status: 404,
     retryable: false,

@@ -39,6 +39,15 @@ export {
   type JobSource,
   type JobWebhook,
 } from "./jobs/types.ts";
+export {
+  DEFAULT_SCOPES,
+  LEGACY_SCOPES,
+  SCOPES,
+  isScope,
+  parseScopes,
+  scopeMissing,
+  type Scope,
+} from "./keys/scopes.ts";
 export { MAX_PAGE_SIZE } from "./limits.ts";
 export { ALARM_DIMENSIONS } from "./metrics/alarm-dimensions.ts";
 export {

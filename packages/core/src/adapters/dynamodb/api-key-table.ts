@@ -9,6 +9,7 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ulid } from "ulid";
 import { ReelayError, shownInput } from "../../domain/errors.ts";
 import type { Budget } from "../../domain/money/budget-schema.ts";
+import { DEFAULT_SCOPES, LEGACY_SCOPES, type Scope } from "../../domain/keys/scopes.ts";
 import { apiKeyKey, apiKeyKeys, KEYS_LIST_PARTITION } from "./keys.ts";
 import { Table } from "./table-ops.ts";
 import {
@@ -33,6 +34,15 @@ export interface ApiKeyRecord {
   revokedAt?: string;
   /** What the key may spend per period (adapters/dynamodb/budget-ledger.ts); absent = no limit. */
   budget?: Budget;
+  /** What the key may do (domain/keys/scopes.ts); a key stored before scopes has LEGACY_SCOPES. */
+  scopes: Scope[];
+}
+
+/** What a new key is made with beside its name. */
+export interface NewApiKey {
+  name: string;
+  budget?: Budget;
+  scopes?: readonly Scope[];
 }
 
 export interface CreatedApiKey {
@@ -48,12 +58,13 @@ export function hashApiKey(key: string): string {
 }
 
 function toRecord(item: Record<string, unknown>): ApiKeyRecord {
-  const { id, name, hint, createdAt, revokedAt, budget } = item as unknown as ApiKeyRecord;
+  const { id, name, hint, createdAt, revokedAt, budget, scopes } = item as unknown as ApiKeyRecord;
   return {
     id,
     name,
     hint,
     createdAt,
+    scopes: scopes === undefined ? [...LEGACY_SCOPES] : [...scopes],
     ...(revokedAt === undefined ? {} : { revokedAt }),
     ...(budget === undefined ? {} : { budget }),
   };
@@ -76,7 +87,7 @@ export class ApiKeyStore {
     this.#now = options.now ?? (() => new Date());
   }
 
-  async create(name: string, budget?: Budget): Promise<CreatedApiKey> {
+  async create({ name, budget, scopes = DEFAULT_SCOPES }: NewApiKey): Promise<CreatedApiKey> {
     const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
     const webhookSecret = newWebhookSecret();
     const record: ApiKeyRecord = {
@@ -85,6 +96,7 @@ export class ApiKeyStore {
       hint: key.slice(0, KEY_PREFIX.length + 4),
       createdAt: this.#now().toISOString(),
       ...(budget === undefined ? {} : { budget }),
+      scopes: [...scopes],
     };
     await this.#table.put(
       {
