@@ -31,6 +31,8 @@ export interface Caller {
   budget?: Budget;
   /** What the key may do (route-scopes.ts); absent: LEGACY_SCOPES, all for the deployment's key. */
   scopes?: readonly Scope[];
+  /** The key's project; absent: alone in its own (named by its id). The deployment key sees all. */
+  project?: string;
 }
 
 /** The webhook delivery log and replay (routes/webhooks.ts). */

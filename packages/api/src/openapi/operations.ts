@@ -116,6 +116,7 @@ export const KEY_RECORD = {
   hint: "rl_live_3q2",
   createdAt: NOW,
   scopes: ["read", "write"],
+  project: "video-team",
 };
 export const ADMIN_ONLY: ErrorCase = {
   status: 403,
@@ -849,6 +850,12 @@ export const OPERATIONS: Record<string, Operation> = {
             default: ["read", "write"],
             description:
               "What the key may do: read (get and list), write (create, cancel, retry), webhooks (the subscribers), admin (keys, budgets, operations). A route outside them is 403 scope_missing.",
+          },
+          project: {
+            type: "string",
+            pattern: "^[a-z0-9][a-z0-9-]{0,62}$",
+            description:
+              "The key's project: every key of it sees the project's jobs, batches, usage and webhooks; another project's are 404. Absent: a new project of its own (named by the key's id).",
           },
           budget: {
             type: "object",

@@ -5,14 +5,21 @@
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
 import { type ApiKeyRecord, type ApiKeyStore, BudgetLedger } from "@reelay/core/adapters";
-import { type Budget, parseBudget, parseScopes, fromMicros, type Scope } from "@reelay/core/domain";
+import {
+  type Budget,
+  parseBudget,
+  parseProject,
+  parseScopes,
+  fromMicros,
+  type Scope,
+} from "@reelay/core/domain";
 import { forbidden, isAdmin } from "../auth.ts";
 import { jsonBodyLimit, parseJson, refuseUnknownFields } from "../body.ts";
 import type { ApiEnv } from "../api-deps.ts";
 
 const MAX_NAME = 100;
 /** What POST /v1/keys reads; anything else is refused (body.ts). */
-const KEY_FIELDS = ["name", "budget", "scopes"] as const;
+const KEY_FIELDS = ["name", "budget", "scopes", "project"] as const;
 
 function readName(body: unknown): string {
   const name =
@@ -42,6 +49,13 @@ function readScopes(body: unknown): { scopes?: Scope[] } {
   return raw === undefined ? {} : { scopes: parseScopes(raw) };
 }
 
+/** `project` of POST /v1/keys; absent: the new key is alone in a project of its own. */
+function readProject(body: unknown): { project?: string } {
+  const raw =
+    body === null || typeof body !== "object" ? undefined : (body as { project?: unknown }).project;
+  return raw === undefined ? {} : { project: parseProject(raw) };
+}
+
 /** A key as listed: its budget with what the current period has used (spent and reserved). */
 async function withSpend(record: ApiKeyRecord, budgets: BudgetLedger | undefined, now: Date) {
   if (record.budget === undefined || budgets === undefined) return record;
@@ -67,6 +81,7 @@ export function keyRoutes(keys: ApiKeyStore, budgets?: BudgetLedger): Hono<ApiEn
       name: readName(body),
       ...(budget === undefined ? {} : { budget }),
       ...readScopes(body),
+      ...readProject(body),
     });
     return c.json({ ...record, key, webhook_secret: webhookSecret }, 201);
   });

@@ -4,6 +4,7 @@
  * the recording stand-in, so no upstream is called (the client's URL is never fetched).
  */
 import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
+import { afterAll, beforeAll } from "vitest";
 import {
   createJobsTableInput,
   DeliveryStore,
@@ -13,7 +14,7 @@ import {
 import { loadConfig, wirePipeline, type Wiring } from "@reelay/core/wiring";
 import { apiDepsFrom } from "../../src/api-deps-from-wiring.ts";
 import { createApp } from "../../src/app.ts";
-import type { LocalAws } from "../../../core/test/support/local-aws.ts";
+import { startLocalAws, type LocalAws } from "../../../core/test/support/local-aws.ts";
 import { API_KEY, RecordingSink, RecordingStarter } from "./harness.ts";
 
 let tables = 0;
@@ -76,4 +77,29 @@ export async function call(
     parsed = { text };
   }
   return { status: response.status, body: parsed };
+}
+
+/** One stack for the file: dynalite and s3rver started before its tests and stopped after. */
+export function sharedFullApp(): () => FullApp {
+  let aws: LocalAws | undefined;
+  let full: FullApp | undefined;
+  beforeAll(async () => {
+    aws = await startLocalAws();
+    full = await fullApp(aws);
+  });
+  afterAll(() => aws?.stop());
+  return () => {
+    if (full === undefined) throw new Error("sharedFullApp: the stack is not up yet");
+    return full;
+  };
+}
+
+/** A new stored key made with the deployment's key; `fields` go into POST /v1/keys. */
+export async function newKey(
+  full: Pick<FullApp, "app">,
+  fields: Record<string, unknown> = {},
+): Promise<{ id: string; key: string; project: string; scopes: string[] }> {
+  const made = await call(full, "POST", "/v1/keys", API_KEY, { name: "k", ...fields });
+  if (made.status !== 201) throw new Error(`POST /v1/keys answered ${made.status}`);
+  return made.body as { id: string; key: string; project: string; scopes: string[] };
 }

@@ -48,6 +48,7 @@ export {
   scopeMissing,
   type Scope,
 } from "./keys/scopes.ts";
+export { parseProject, projectOf } from "./keys/projects.ts";
 export { MAX_PAGE_SIZE } from "./limits.ts";
 export { ALARM_DIMENSIONS } from "./metrics/alarm-dimensions.ts";
 export {
