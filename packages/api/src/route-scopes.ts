@@ -65,7 +65,7 @@ export function openApiPath(honoPath: string): string {
 }
 
 /** What `caller` may do: its key's scopes; the deployment's own key has every one. */
-export function scopesOf(caller: Caller): readonly Scope[] {
+function scopesOf(caller: Caller): readonly Scope[] {
   return caller.scopes ?? (isAdmin(caller) ? SCOPES : LEGACY_SCOPES);
 }
 

@@ -19,7 +19,7 @@ import { API_KEY, RecordingSink, RecordingStarter } from "./harness.ts";
 
 let tables = 0;
 
-export async function fullApp(aws: LocalAws) {
+async function fullApp(aws: LocalAws) {
   const tableName = `full-${process.pid}-${++tables}`;
   await aws.ddb.send(new CreateTableCommand(createJobsTableInput(tableName)));
   const wiring: Wiring = wirePipeline({

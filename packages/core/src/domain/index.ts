@@ -40,10 +40,8 @@ export {
   type JobWebhook,
 } from "./jobs/types.ts";
 export {
-  DEFAULT_SCOPES,
   LEGACY_SCOPES,
   SCOPES,
-  isScope,
   parseScopes,
   scopeMissing,
   type Scope,

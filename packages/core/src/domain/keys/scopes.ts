@@ -17,7 +17,7 @@ export const DEFAULT_SCOPES: readonly Scope[] = ["read", "write"];
  */
 export const LEGACY_SCOPES: readonly Scope[] = ["read", "write", "webhooks"];
 
-export function isScope(value: unknown): value is Scope {
+function isScope(value: unknown): value is Scope {
   return typeof value === "string" && (SCOPES as readonly string[]).includes(value);
 }
 
