@@ -37,7 +37,7 @@ export interface LogSettings {
 
 export interface Config {
   /**
-   * One line per REELAY_* variable reelay does not read (a typo such as REELAY_UPSTREAM_CONCURENCY),
+   * One line per REELAY_* variable reelay does not read (a typo: CONCURENCY for CONCURRENCY),
    * naming the closest known one. A warning, not a refusal: the variable changes nothing, and a
    * stack must not stop over a leftover a newer version may know.
    */
