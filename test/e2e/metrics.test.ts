@@ -74,7 +74,7 @@ describe("GET /metrics on the local stack", () => {
     const { body: key } = await postJson(`${stack.url}/v1/keys`, stack.apiKey, { name: "scraper" });
     const stored = await fetch(`${stack.url}/metrics`, { headers: bearer(key.key) });
     expect(stored.status).toBe(403);
-    expect(await stored.json()).toMatchObject({ error: { code: "forbidden" } });
+    expect(await stored.json()).toMatchObject({ error: { code: "scope_missing", scope: "admin" } });
     const admin = await fetch(`${stack.url}/metrics`, { headers: bearer(stack.apiKey) });
     expect(admin.status).toBe(200);
     expect(admin.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);

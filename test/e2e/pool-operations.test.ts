@@ -75,7 +75,7 @@ describe("the pool, the operator's view", { timeout: 180_000 }, () => {
     const created = await postJson(`${stack.url}/v1/keys`, stack.apiKey, { name: "someone" });
     const other = await getJson(`${stack.url}/v1/upstreams`, created.body.key);
     expect(other.status).toBe(403);
-    expect(other.body.error).toMatchObject({ code: "forbidden" });
+    expect(other.body.error).toMatchObject({ code: "scope_missing", scope: "admin" });
     const lines = await metricLines(stack);
     expect(sample(lines, "reelay_slots_limit")).toBe(3);
     expect(sample(lines, 'reelay_slots_limit{account="default"}')).toBe(3);

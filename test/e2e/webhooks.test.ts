@@ -165,7 +165,12 @@ describe("durable webhook deliveries on the local stack", () => {
   it("a stored key's managed subscriber receives that key's job events only, signed with the secret its create answered", async () => {
     const own = await startReceiver(() => 200);
     try {
-      const key = (await postJson(`${stack.url}/v1/keys`, stack.apiKey, { name: "team" })).body.key;
+      const key = (
+        await postJson(`${stack.url}/v1/keys`, stack.apiKey, {
+          name: "team",
+          scopes: ["read", "write", "webhooks"],
+        })
+      ).body.key;
       const made = await postJson(`${stack.url}/v1/webhooks`, key, { url: own.url });
       expect(made.status).toBe(201);
       const created = await postJson(`${stack.url}/v1/video/generations`, key, {

@@ -23,12 +23,16 @@ import type {
   DeliveryStore,
   SubscriberStore,
 } from "@reelay/core/adapters";
-import type { Budget, PriceTable, Deployment } from "@reelay/core/domain";
+import type { Budget, PriceTable, Deployment, Scope } from "@reelay/core/domain";
 
 export interface Caller {
   keyId: string;
   /** The key's budget, when it has one: every create reserves from it. */
   budget?: Budget;
+  /** What the key may do (route-scopes.ts); absent: LEGACY_SCOPES, all for the deployment's key. */
+  scopes?: readonly Scope[];
+  /** The key's project; absent: alone in its own (named by its id). The deployment key sees all. */
+  project?: string;
 }
 
 /** The webhook delivery log and replay (routes/webhooks.ts). */

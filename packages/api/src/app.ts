@@ -11,6 +11,7 @@ import { resolveDeps, type ApiDeps, type ApiEnv } from "./api-deps.ts";
 import { shownInput } from "@reelay/core/domain";
 import { errorBody, handleError, sendError } from "./errors.ts";
 import { jobAccess } from "./ownership.ts";
+import { requireScope } from "./route-scopes.ts";
 import type { OpenApiDocument } from "./openapi/document.ts";
 import { admissionRoutes } from "./routes/admission.ts";
 import { batchRoutes } from "./routes/batches.ts";
@@ -73,6 +74,7 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   if (deps.scrape !== undefined) app.route("/", metricsRoutes(deps.authenticate, deps.scrape));
 
   app.use("/v1/*", bearerAuth(deps.authenticate));
+  app.use("/v1/*", requireScope());
   app.use("/v1/*", jobAccess(deps.jobs));
   if (deps.keys !== undefined) app.route("/v1/keys", keyRoutes(deps.keys, deps.budgets));
   app.route("/v1/video", videoRoutes(deps));

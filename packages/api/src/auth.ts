@@ -1,12 +1,13 @@
 /**
  * Bearer auth for every /v1 route. The deployment's own key (the local stack's `<data dir>/api-key`,
- * REELAY_API_KEY on AWS) is the admin caller "local": it sees every job and manages keys. Keys made
- * with `reelay keys create` are checked by their sha256 and see only the jobs they created.
+ * REELAY_API_KEY on AWS) is the admin caller "local": it sees every project's jobs and manages
+ * keys. Keys made with `reelay keys create` are checked by their sha256 and see their project's
+ * jobs, whichever of its keys made them (domain/keys/projects.ts).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { ReelayError } from "@reelay/core";
-import type { Job } from "@reelay/core/domain";
+import { type Job, projectOf } from "@reelay/core/domain";
 import type { ApiKeyStore } from "@reelay/core/adapters";
 import type { ApiDeps, ApiEnv, Caller } from "./api-deps.ts";
 import { errorBody, sendError } from "./errors.ts";
@@ -48,20 +49,35 @@ export function keyStoreAuthenticator(
     if (caller !== undefined) return caller;
     const record = await keys.verify(token);
     if (record === undefined) return undefined;
-    return record.budget === undefined
-      ? { keyId: record.id }
-      : { keyId: record.id, budget: record.budget };
+    return {
+      keyId: record.id,
+      scopes: record.scopes,
+      project: record.project,
+      ...(record.budget === undefined ? {} : { budget: record.budget }),
+    };
   };
 }
 
-/** Whether `caller` may see `job`: the admin sees all; a key sees what it created. */
-export function mayAccess(caller: Caller, job: Pick<Job, "source">): boolean {
-  return isAdmin(caller) || job.source.apiKeyId === caller.keyId;
+/** The caller's project: its key's, else the one its key is alone in (named by its id). */
+export function projectOfCaller(caller: Caller): string {
+  return caller.project ?? caller.keyId;
 }
 
-/** The listing filter for `caller`: none for the admin, its own key id for any other. */
-export function ownerFilter(caller: Caller): { apiKeyId?: string } {
-  return isAdmin(caller) ? {} : { apiKeyId: caller.keyId };
+/** Whether `caller` may see `job`: the admin sees all; a key sees its project's. */
+export function mayAccess(caller: Caller, job: Pick<Job, "source">): boolean {
+  return isAdmin(caller) || projectOf(job.source) === projectOfCaller(caller);
+}
+
+/** The listing filter for `caller`: none for the admin, its project for any other. */
+export function ownerFilter(caller: Caller): { project?: string } {
+  return isAdmin(caller) ? {} : { project: projectOfCaller(caller) };
+}
+
+/** What a record the caller makes carries: its key, and its project unless it is the deployment's. */
+export function sourceOf(caller: Caller): { apiKeyId: string; project?: string } {
+  return isAdmin(caller)
+    ? { apiKeyId: caller.keyId }
+    : { apiKeyId: caller.keyId, project: projectOfCaller(caller) };
 }
 
 export function forbidden(message: string): ReelayError {

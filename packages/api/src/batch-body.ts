@@ -13,6 +13,9 @@ import {
 } from "@reelay/core/domain";
 import type { CheckedLine } from "@reelay/core/usecases";
 import { type Catalog, ReelayError, validate } from "@reelay/core";
+import { refuseUnknownFields } from "./body.ts";
+
+const BATCH_FIELDS = ["requests", "priority", "webhook_url", "webhook_events"] as const;
 
 export interface BatchBody {
   requests: { line: number; body: unknown; parseError?: string }[];
@@ -33,6 +36,8 @@ function fromJson(value: unknown): BatchBody | undefined {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
   const { requests, priority, webhook_url, webhook_events } = value as Record<string, unknown>;
   if (!Array.isArray(requests)) return undefined;
+  // The batch's own fields; each request's fields are the contract's and pass as a single create's.
+  refuseUnknownFields(value, BATCH_FIELDS);
   if (priority !== undefined && !isPriority(priority)) {
     throw new ReelayError("invalid_priority", `priority must be one of ${PRIORITIES.join(", ")}.`, {
       status: 400,

@@ -2,6 +2,7 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ReelayError } from "@reelay/core";
+import { shownInput } from "@reelay/core/domain";
 
 export function jsonBodyLimit(maxBytes: number): MiddlewareHandler {
   return bodyLimit({
@@ -36,4 +37,22 @@ export function parseJson(text: string): unknown {
       status: 400,
     });
   }
+}
+
+/**
+ * reelay's own routes (keys, budgets, batches, webhooks) take only the fields they name: a field a
+ * version does not know is refused, never dropped, so a setting it cannot honour (`scopes` on a
+ * server without scopes) never turns into more than was asked for. The contract's routes do not
+ * use this: the upstream may know a field reelay does not.
+ */
+export function refuseUnknownFields(body: unknown, known: readonly string[], base = ""): void {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return;
+  const unknown = Object.keys(body).find((field) => !known.includes(field));
+  if (unknown === undefined) return;
+  const path = base === "" ? unknown : `${base}.${unknown}`;
+  throw new ReelayError(
+    "unknown_field",
+    `${shownInput(path, 100)} is not a field of this request (known: ${known.join(", ")}); nothing was made.`,
+    { status: 400, path: path.slice(0, 100) },
+  );
 }

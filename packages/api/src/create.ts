@@ -3,6 +3,7 @@
  * is either queued or failed with `start_failed` before the caller hears back, so nothing is lost
  * silently between the record and the queue.
  */
+import { sourceOf } from "./auth.ts";
 import type { Priority, Job, JobWebhook } from "@reelay/core/domain";
 import { ReelayError, validate, type ValidationResult } from "@reelay/core";
 import { submitJob } from "@reelay/core/usecases";
@@ -47,7 +48,7 @@ export async function submitForCaller(
     input.jobId ?? (key === undefined ? undefined : idempotentJobId(kind, input.caller.keyId, key));
   return submitJob(submitDepsOf(deps), {
     validation,
-    source: { type: "api", apiKeyId: input.caller.keyId },
+    source: { type: "api", ...sourceOf(input.caller) },
     caller: {
       keyId: input.caller.keyId,
       ...(input.caller.budget === undefined ? {} : { budget: input.caller.budget }),

@@ -1,11 +1,11 @@
 /**
- * Each key sees only its own jobs: every route that names a job (`/v1/jobs/{id}` and below, the
- * contract's task endpoints) answers 403 `forbidden` for a job another key created. An unknown id
- * goes on to the route, which answers its usual 404, so ids are not probed through this check.
+ * Each key sees its project's jobs: every route that names a job (`/v1/jobs/{id}` and below, the
+ * contract's task endpoints) answers another project's job with the same 404 `job_not_found` as an
+ * unknown id, so a stranger learns nothing of which ids exist.
  * The event stream carries every job's terminal event, so only the admin key may follow it.
  */
 import type { MiddlewareHandler } from "hono";
-import { shownInput } from "@reelay/core/domain";
+import { jobNotFound } from "@reelay/core/domain";
 import type { JobStore } from "@reelay/core/adapters";
 import { forbidden, isAdmin, mayAccess } from "./auth.ts";
 import type { ApiEnv } from "./api-deps.ts";
@@ -33,8 +33,7 @@ export function jobAccess(jobs: Pick<JobStore, "get">): MiddlewareHandler<ApiEnv
     if (match?.[1] !== undefined && !isAdmin(caller)) {
       const id = decodeSegment(match[1]);
       const job = await jobs.get(id);
-      if (job !== undefined && !mayAccess(caller, job))
-        throw forbidden(`Job ${shownInput(id)} belongs to another API key.`);
+      if (job !== undefined && !mayAccess(caller, job)) throw jobNotFound(id);
     }
     await next();
   };

@@ -1,6 +1,6 @@
 /**
- * API keys: stored hashed, each key sees only its own jobs, 401 for a missing or unknown key, 403
- * for another key's job, revocation takes effect at once. The admin key is the harness's API_KEY.
+ * API keys: stored hashed, each key sees only its own jobs, 401 for a missing or unknown key, 404
+ * for another project's job, revocation takes effect at once. The admin key is the harness's API_KEY.
  */
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -109,7 +109,7 @@ describe("API keys", () => {
     }
   });
 
-  it("each key sees only its own jobs; another key's job is 403 forbidden on get, task, cancel; the admin key sees both", async () => {
+  it("each key sees only its own jobs; another key's job (another project's) is 404 job_not_found on get, task, cancel; the admin key sees both", async () => {
     const alice = await newKey("alice");
     const bob = await newKey("bob");
     const aliceJob = await createJob(alice.key);
@@ -127,8 +127,8 @@ describe("API keys", () => {
       ["POST", `/v1/jobs/${bobJob}/cancel`],
     ] as const) {
       const answer = await call(method, path, alice.key);
-      expect(answer.status, `${method} ${path}`).toBe(403);
-      expect(answer.body.error.code).toBe("forbidden");
+      expect(answer.status, `${method} ${path}`).toBe(404);
+      expect(answer.body.error.code).toBe("job_not_found");
     }
     expect((await jobs.get(bobJob))?.status).toBe("queued");
 

@@ -37,7 +37,7 @@ describe("reelay keys against the local stack", () => {
     const ownId = ((await own.json()) as { task_id: string }).task_id;
     const listed = (await (await asKey(key, "/v1/jobs")).json()) as { data: { id: string }[] };
     expect(listed.data.map((job) => job.id)).toEqual([ownId]);
-    expect((await asKey(key, `/v1/jobs/${adminJob.body.task_id}`)).status).toBe(403);
+    expect((await asKey(key, `/v1/jobs/${adminJob.body.task_id}`)).status).toBe(404);
 
     const list = await t.cli(["keys", "list", "--json"]);
     expect(list.code, list.stderr).toBe(0);
@@ -56,11 +56,11 @@ describe("reelay keys against the local stack", () => {
     );
   });
 
-  it("a stored key cannot manage keys: keys list with it exits 1 with [forbidden]", async () => {
+  it("a stored key cannot manage keys: keys list with it exits 1 with [scope_missing]", async () => {
     const key = (await t.cli(["keys", "create"])).stdout.trim();
     const result = await t.cli(["keys", "list"], { env: { REELAY_API_KEY: key } });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("[forbidden]");
+    expect(result.stderr).toContain("[scope_missing]");
   });
 
   it("revoking an unknown key id exits 1 with [key_not_found]; a missing action exits 2", async () => {

@@ -120,7 +120,7 @@ describe("reelay top", () => {
     const result = await t.cli(["top", "--once"], { env: { REELAY_API_KEY: body.key } });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
-      /^reelay top: Only the deployment's own API key reads the metrics.*\[forbidden\]\n$/,
+      /^reelay top: This call needs the `admin` scope.*\[scope_missing\]\n$/,
     );
   });
 });

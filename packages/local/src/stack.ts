@@ -471,6 +471,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const { config } = options;
   const log =
     options.logger ?? (options.quiet ? silentLogger : consoleLogger(undefined, config.log));
+  for (const warning of config.warnings) log.warn(warning);
   const dataDir = resolve(config.dataDir);
   const lock = await claimDataDir(dataDir);
   const cleanups = new Cleanups();

@@ -10,6 +10,7 @@ import { MONEY_OPERATIONS } from "./money-operations.ts";
 import type { Operation } from "./operation.ts";
 import { OPERATIONS as GENERAL_OPERATIONS } from "./operations.ts";
 import { UPSTREAM_OPERATIONS } from "./upstream-operations.ts";
+import { openApiPath, ROUTE_SCOPES } from "../route-scopes.ts";
 
 const OPERATIONS: Record<string, Operation> = {
   ...GENERAL_OPERATIONS,
@@ -29,11 +30,6 @@ export type OpenApiDocument = {
   components: Record<string, unknown>;
   [key: string]: unknown;
 };
-
-/** hono's `/v1/jobs/:id` (or `:id{regex}`) as OpenAPI's `/v1/jobs/{id}`. */
-function openApiPath(honoPath: string): string {
-  return honoPath.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})?/g, "{$1}");
-}
 
 /** The routes an app serves as "METHOD /path" keys; middleware (method ALL) is not a route. */
 export function servedKeys(routes: readonly ServedRoute[]): string[] {
@@ -103,7 +99,16 @@ function errorResponses(op: Operation): Record<string, unknown> {
   );
 }
 
-function operation(key: string, op: Operation): Record<string, unknown> {
+/** Every keyed route can meet a key without its scope: the 403 the scope middleware answers. */
+function withScopeError(key: string, op: Operation): Operation {
+  const scope = ROUTE_SCOPES[key];
+  if (!op.auth || scope === null || scope === undefined) return op;
+  const when = `The key lacks the \`${scope}\` scope (error.scope names it).`;
+  return { ...op, errors: [...op.errors, { status: 403, codes: ["scope_missing"], when }] };
+}
+
+function operation(key: string, given: Operation): Record<string, unknown> {
+  const op = withScopeError(key, given);
   const response: Record<string, unknown> = { example: op.response.example };
   if (op.response.schema !== undefined) response.schema = jsonSchema(op.response.schema, "output");
   return {
@@ -111,7 +116,8 @@ function operation(key: string, op: Operation): Record<string, unknown> {
     summary: op.summary,
     description: op.description,
     tags: [op.tag],
-    security: op.auth ? [{ bearer: [] }] : [],
+    // The scope the route needs, from the route table (route-scopes.ts).
+    security: op.auth ? [{ bearer: [ROUTE_SCOPES[key] ?? "admin"] }] : [],
     ...(op.parameters === undefined ? {} : { parameters: op.parameters }),
     ...(op.request === undefined
       ? {}
@@ -171,7 +177,8 @@ export function buildOpenApiDocument(served?: readonly ServedRoute[]): OpenApiDo
         bearer: {
           type: "http",
           scheme: "bearer",
-          description: "`Authorization: Bearer <API key>` on every /v1 route.",
+          description:
+            "`Authorization: Bearer <API key>` on every /v1 route. Each operation's `security` names the scope it needs (`read`, `write`, `webhooks`, `admin`); a key without it is 403 `scope_missing`.",
         },
       },
       schemas: { Error: jsonSchema(ErrorSchema, "output") },

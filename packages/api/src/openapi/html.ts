@@ -23,11 +23,20 @@ function example(value: unknown): string {
   return `<pre>${escapeHtml(text)}</pre>`;
 }
 
+/** Open, or the bearer key with the scope the route needs. */
+function access(op: Op): string {
+  const scopes = op.security?.flatMap((requirement) => requirement.bearer ?? []) ?? [];
+  if (op.security === undefined || op.security.length === 0) return " · open";
+  return scopes.length === 0
+    ? " · Bearer key"
+    : ` · Bearer key with scope <code>${escapeHtml(scopes.join(", "))}</code>`;
+}
+
 /** The parts of an OpenAPI operation the page shows. */
 interface Op {
   summary?: string;
   description?: string;
-  security?: unknown[];
+  security?: { bearer?: string[] }[];
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, Media> };
   responses?: Record<string, { description?: string; content?: Record<string, Media> }>;
@@ -118,7 +127,7 @@ export function renderDocsPage(document: OpenApiDocument): string {
     .map(
       ({ path, method, op }) => `<section id="${anchor(method, path)}">
 <h3><span class="method ${method}">${method.toUpperCase()}</span> ${escapeHtml(path)}</h3>
-<p><strong>${escapeHtml(op.summary ?? "")}</strong>${op.security?.length ? " · Bearer key" : " · open"}</p>
+<p><strong>${escapeHtml(op.summary ?? "")}</strong>${access(op)}</p>
 <p>${prose(op.description)}</p>
 ${parametersTable(op)}${requestBody(op)}${responses(op)}
 </section>`,

@@ -110,7 +110,14 @@ const JOB_EXAMPLE = {
   },
 };
 
-export const KEY_RECORD = { id: "key_01JD8ZB...", name: "ci", hint: "rl_live_3q2", createdAt: NOW };
+export const KEY_RECORD = {
+  id: "key_01JD8ZB...",
+  name: "ci",
+  hint: "rl_live_3q2",
+  createdAt: NOW,
+  scopes: ["read", "write"],
+  project: "video-team",
+};
 export const ADMIN_ONLY: ErrorCase = {
   status: 403,
   codes: ["forbidden"],
@@ -836,6 +843,20 @@ export const OPERATIONS: Record<string, Operation> = {
         type: "object",
         properties: {
           name: { type: "string", maxLength: 100 },
+          scopes: {
+            type: "array",
+            items: { type: "string", enum: ["read", "write", "webhooks", "admin"] },
+            minItems: 1,
+            default: ["read", "write"],
+            description:
+              "What the key may do: read (get and list), write (create, cancel, retry), webhooks (the subscribers), admin (keys, budgets, operations). A route outside them is 403 scope_missing.",
+          },
+          project: {
+            type: "string",
+            pattern: "^[a-z0-9][a-z0-9-]{0,62}$",
+            description:
+              "The key's project: every key of it sees the project's jobs, batches, usage and webhooks; another project's are 404. Absent: a new project of its own (named by the key's id).",
+          },
           budget: {
             type: "object",
             description:
@@ -849,7 +870,11 @@ export const OPERATIONS: Record<string, Operation> = {
           },
         },
       },
-      example: { name: "ci", budget: { amount: 50, unit: "currency", period: "month" } },
+      example: {
+        name: "ci",
+        scopes: ["read", "write"],
+        budget: { amount: 50, unit: "currency", period: "month" },
+      },
     },
     response: {
       status: 201,
@@ -861,8 +886,8 @@ export const OPERATIONS: Record<string, Operation> = {
     errors: [
       {
         status: 400,
-        codes: ["invalid_json", "invalid_request"],
-        when: "The body is not JSON, name is not a string of at most 100 characters (error.path = name), or budget is malformed (error.path = budget.amount, ...).",
+        codes: ["invalid_json", "invalid_request", "unknown_field"],
+        when: "The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, budget is malformed (error.path = budget.amount, ...), or a field is not one of these (unknown_field; no key is made).",
       },
       UNAUTHORIZED,
       ADMIN_ONLY,

@@ -308,6 +308,12 @@ export const ApiKeySchema = z
     hint: z.string().describe("The first characters of the key."),
     createdAt: z.string(),
     revokedAt: z.string().optional(),
+    scopes: z
+      .array(z.enum(["read", "write", "webhooks", "admin"]))
+      .describe("What the key may do; a key made before scopes has read, write and webhooks."),
+    project: z
+      .string()
+      .describe("Its project; a key made without one is alone in one named by its id."),
     budget: z
       .object({
         amount: z.number(),

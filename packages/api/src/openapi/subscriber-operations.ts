@@ -10,7 +10,13 @@ const SubscriberSchema = z
     url: z.string(),
     events: z.array(z.string()).optional().describe("The event types it receives; absent = all."),
     description: z.string(),
-    ownerKeyId: z.string().describe("The key that made it; it receives that key's jobs' events."),
+    ownerKeyId: z.string().describe("The key that made it."),
+    project: z
+      .string()
+      .optional()
+      .describe(
+        "Its project: every key of it manages it, and it receives the project's jobs' events.",
+      ),
     createdAt: z.string(),
   })
   .describe("A managed webhook subscriber; its secret is shown only when made or rotated.");

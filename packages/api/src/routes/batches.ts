@@ -17,7 +17,7 @@ import {
 import { batchNotFound, type BatchStore } from "@reelay/core/adapters";
 import { type Batch, estimateOf, totalEstimate, isTerminal } from "@reelay/core/domain";
 import { isReelayError, ReelayError } from "@reelay/core";
-import { mayAccess, ownerFilter } from "../auth.ts";
+import { mayAccess, ownerFilter, sourceOf } from "../auth.ts";
 import { checkLines, parseBatchBody } from "../batch-body.ts";
 import { retryBatch } from "../batch-retry.ts";
 import { jsonBodyLimit } from "../body.ts";
@@ -75,7 +75,7 @@ function view(state: BatchState, bucket: string, now: Date): BatchView {
 
 async function owned(store: BatchStore, id: string, caller: Caller): Promise<Batch> {
   const batch = await store.get(id);
-  // Another key's batch is as unknown as a missing one.
+  // Another project's batch is as unknown as a missing one.
   if (batch === undefined || !mayAccess(caller, batch)) throw batchNotFound(id);
   return batch;
 }
@@ -103,7 +103,7 @@ function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
     const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const body = parseBatchBody(await c.req.text());
     const priority = readPriority(c.req.header(PRIORITY_HEADER)) ?? body.priority;
-    const source = { type: "api" as const, apiKeyId: caller.keyId };
+    const source = { type: "api" as const, ...sourceOf(caller) };
     const lines = checkLines(body, source, deps.catalog);
     const webhook = await readJobWebhook(
       deps,

@@ -5,12 +5,21 @@
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
 import { type ApiKeyRecord, type ApiKeyStore, BudgetLedger } from "@reelay/core/adapters";
-import { type Budget, parseBudget, fromMicros } from "@reelay/core/domain";
+import {
+  type Budget,
+  parseBudget,
+  parseProject,
+  parseScopes,
+  fromMicros,
+  type Scope,
+} from "@reelay/core/domain";
 import { forbidden, isAdmin } from "../auth.ts";
-import { jsonBodyLimit, parseJson } from "../body.ts";
+import { jsonBodyLimit, parseJson, refuseUnknownFields } from "../body.ts";
 import type { ApiEnv } from "../api-deps.ts";
 
 const MAX_NAME = 100;
+/** What POST /v1/keys reads; anything else is refused (body.ts). */
+const KEY_FIELDS = ["name", "budget", "scopes", "project"] as const;
 
 function readName(body: unknown): string {
   const name =
@@ -33,6 +42,20 @@ function readBudget(body: unknown): Budget | undefined {
   return raw === undefined ? undefined : parseBudget(raw, "budget", "invalid_request");
 }
 
+/** `scopes` of POST /v1/keys: a list (or comma-separated text) of read, write, webhooks, admin. */
+function readScopes(body: unknown): { scopes?: Scope[] } {
+  const raw =
+    body === null || typeof body !== "object" ? undefined : (body as { scopes?: unknown }).scopes;
+  return raw === undefined ? {} : { scopes: parseScopes(raw) };
+}
+
+/** `project` of POST /v1/keys; absent: the new key is alone in a project of its own. */
+function readProject(body: unknown): { project?: string } {
+  const raw =
+    body === null || typeof body !== "object" ? undefined : (body as { project?: unknown }).project;
+  return raw === undefined ? {} : { project: parseProject(raw) };
+}
+
 /** A key as listed: its budget with what the current period has used (spent and reserved). */
 async function withSpend(record: ApiKeyRecord, budgets: BudgetLedger | undefined, now: Date) {
   if (record.budget === undefined || budgets === undefined) return record;
@@ -52,7 +75,14 @@ export function keyRoutes(keys: ApiKeyStore, budgets?: BudgetLedger): Hono<ApiEn
   routes.post("/", jsonBodyLimit(16 * 1024), async (c) => {
     const text = await c.req.text();
     const body = text.trim() === "" ? {} : parseJson(text);
-    const { record, key, webhookSecret } = await keys.create(readName(body), readBudget(body));
+    refuseUnknownFields(body, KEY_FIELDS);
+    const budget = readBudget(body);
+    const { record, key, webhookSecret } = await keys.create({
+      name: readName(body),
+      ...(budget === undefined ? {} : { budget }),
+      ...readScopes(body),
+      ...readProject(body),
+    });
     return c.json({ ...record, key, webhook_secret: webhookSecret }, 201);
   });
 

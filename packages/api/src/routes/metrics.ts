@@ -6,13 +6,14 @@
 import { Hono } from "hono";
 import { bearerAuth, forbidden, isAdmin } from "../auth.ts";
 import type { ApiDeps, ApiEnv } from "../api-deps.ts";
+import { requireScope } from "../route-scopes.ts";
 
 export function metricsRoutes(
   authenticate: ApiDeps["authenticate"],
   scrape: NonNullable<ApiDeps["scrape"]>,
 ): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
-  routes.use("/metrics", bearerAuth(authenticate));
+  routes.use("/metrics", bearerAuth(authenticate), requireScope());
   routes.get("/metrics", async (c) => {
     if (!isAdmin(c.get("caller")))
       throw forbidden("Only the deployment's own API key reads the metrics, which span every key.");

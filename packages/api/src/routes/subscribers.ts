@@ -1,14 +1,16 @@
 /**
  * Managed webhook subscribers: POST /v1/webhooks (the secret is answered once), GET /v1/webhooks,
  * DELETE /v1/webhooks/{id}, POST /v1/webhooks/{id}/rotate (a new secret; the old one keeps signing
- * for 24 h). Each key manages its own; the URL is user input, so the SSRF check applies at once.
+ * for 24 h). Every key of a project manages the project's; the URL is user input, so the SSRF check
+ * applies at once.
  */
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
 import { systemResolver } from "@reelay/core/adapters";
 import { SubscriberInputSchema, subscriberRecord, checkWebhookUrl } from "@reelay/core/domain";
-import { jsonBodyLimit, parseJson } from "../body.ts";
-import type { ApiEnv, WebhookApiDeps } from "../api-deps.ts";
+import { jsonBodyLimit, parseJson, refuseUnknownFields } from "../body.ts";
+import type { ApiEnv, Caller, WebhookApiDeps } from "../api-deps.ts";
+import { projectOfCaller, sourceOf } from "../auth.ts";
 
 type Managed = NonNullable<WebhookApiDeps["managed"]>;
 
@@ -19,7 +21,9 @@ type Managed = NonNullable<WebhookApiDeps["managed"]>;
 const SUBSCRIBER_ID = "[0-9A-Za-z_]*[0-9A-Z]";
 
 function readInput(text: string) {
-  const parsed = SubscriberInputSchema.safeParse(parseJson(text));
+  const body = parseJson(text);
+  refuseUnknownFields(body, ["url", "events", "description"]);
+  const parsed = SubscriberInputSchema.safeParse(body);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const path = (issue?.path ?? []).join(".");
@@ -28,6 +32,12 @@ function readInput(text: string) {
     `${path || "body"}: ${issue?.message ?? "invalid"} (a subscriber is {url, events?, description?}).`,
     { status: 400, path },
   );
+}
+
+/** Who makes a subscriber: the key, and its project (the deployment key's have none: all see them). */
+function ownerOf(caller: Caller): { ownerKeyId: string; project?: string } {
+  const { apiKeyId, project } = sourceOf(caller);
+  return { ownerKeyId: apiKeyId, ...(project === undefined ? {} : { project }) };
 }
 
 export function subscriberRoutes(managed: Managed, now: () => Date): Hono<ApiEnv> {
@@ -41,7 +51,7 @@ export function subscriberRoutes(managed: Managed, now: () => Date): Hono<ApiEnv
       {
         url,
         description: input.description ?? "",
-        ownerKeyId: c.get("caller").keyId,
+        ...ownerOf(c.get("caller")),
         ...(input.events === undefined ? {} : { events: input.events }),
       },
       now(),
@@ -50,16 +60,16 @@ export function subscriberRoutes(managed: Managed, now: () => Date): Hono<ApiEnv
   });
 
   routes.get("/", async (c) => {
-    const mine = await store.list(c.get("caller").keyId);
+    const mine = await store.list(projectOfCaller(c.get("caller")));
     return c.json({ data: mine.map(subscriberRecord) });
   });
 
   routes.delete(`/:id{${SUBSCRIBER_ID}}`, async (c) =>
-    c.json(await store.remove(c.req.param("id"), c.get("caller").keyId)),
+    c.json(await store.remove(c.req.param("id"), projectOfCaller(c.get("caller")))),
   );
 
   routes.post(`/:id{${SUBSCRIBER_ID}}/rotate`, async (c) => {
-    const owner = c.get("caller").keyId;
+    const owner = projectOfCaller(c.get("caller"));
     const secret = await store.rotate(c.req.param("id"), owner, now());
     return c.json({ ...subscriberRecord(await store.owned(c.req.param("id"), owner)), secret });
   });

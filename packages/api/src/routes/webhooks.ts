@@ -15,7 +15,7 @@ import {
 import { eventNotFound, replay } from "@reelay/core/usecases";
 import type { JobStore } from "@reelay/core/adapters";
 import { forbidden, isAdmin } from "../auth.ts";
-import { jsonBodyLimit, parseJson } from "../body.ts";
+import { jsonBodyLimit, parseJson, refuseUnknownFields } from "../body.ts";
 import type { ApiEnv, WebhookApiDeps } from "../api-deps.ts";
 import { readLimit, readOneOf } from "./jobs.ts";
 
@@ -74,6 +74,7 @@ export function deliveryRoutes(webhooks: WebhookApiDeps): Hono<ApiEnv> {
 function readSubscriber(text: string): string | undefined {
   if (text.trim() === "") return undefined;
   const body = parseJson(text);
+  refuseUnknownFields(body, ["subscriber"]);
   const subscriber =
     body === null || typeof body !== "object"
       ? undefined

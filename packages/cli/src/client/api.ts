@@ -190,8 +190,13 @@ export class ReelayApiClient {
   createKey(
     name: string,
     budget?: KeyBudget,
+    access: { scopes?: string[]; project?: string } = {},
   ): Promise<ApiKeyView & { key: string; webhook_secret: string }> {
-    return this.#json("POST", "/v1/keys", { name, ...(budget === undefined ? {} : { budget }) });
+    return this.#json("POST", "/v1/keys", {
+      name,
+      ...(budget === undefined ? {} : { budget }),
+      ...access,
+    });
   }
 
   async listKeys(): Promise<ApiKeyView[]> {

@@ -1,5 +1,5 @@
 /**
- * `reelay keys create [--name N] [--budget N [--period day|month|total] [--units]] | list |
+ * `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--budget N [--period day|month|total] [--units]] | list |
  * budget ID N|none [--period P] [--units] | rotate-secret ID | revoke ID` [--json]: API keys, managed through the API with the deployment's own (admin) key. `create` prints the key once; reelay keeps only its sha256.
  */
 import { table } from "../client/format.ts";
@@ -9,7 +9,7 @@ import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 const USAGE =
-  "use `reelay keys create [--name N] [--budget N [--period day|month|total] [--units]]`, `reelay keys list`, `reelay keys budget KEY_ID N|none [--period P] [--units]`, `reelay keys rotate-secret KEY_ID` or `reelay keys revoke KEY_ID`.";
+  "use `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--budget N [--period day|month|total] [--units]]`, `reelay keys list`, `reelay keys budget KEY_ID N|none [--period P] [--units]`, `reelay keys rotate-secret KEY_ID` or `reelay keys revoke KEY_ID`.";
 
 function rows(keys: readonly ApiKeyView[]): string[][] {
   return [
@@ -47,6 +47,8 @@ function budgetOf(amountText: string, values: { period?: string; units?: boolean
 
 interface KeysValues {
   name?: string;
+  scopes?: string;
+  project?: string;
   budget?: string;
   period?: string;
   units?: boolean;
@@ -55,7 +57,7 @@ interface KeysValues {
 
 /** The positionals each action takes, and which flags go with it. */
 const ACTIONS: Record<string, { ids: number; flags: (keyof KeysValues)[] }> = {
-  create: { ids: 0, flags: ["name", "budget", "period", "units"] },
+  create: { ids: 0, flags: ["name", "scopes", "project", "budget", "period", "units"] },
   list: { ids: 0, flags: [] },
   budget: { ids: 2, flags: ["period", "units"] },
   "rotate-secret": { ids: 1, flags: [] },
@@ -66,7 +68,7 @@ function checkArgs(action: string | undefined, rest: string[], values: KeysValue
   const spec = action === undefined ? undefined : ACTIONS[action];
   if (action === undefined || spec === undefined || rest.length !== spec.ids)
     throw new UsageError(USAGE);
-  for (const flag of ["name", "budget", "period", "units"] as const) {
+  for (const flag of ["name", "scopes", "project", "budget", "period", "units"] as const) {
     const given = flag === "units" ? values.units === true : values[flag] !== undefined;
     if (given && !spec.flags.includes(flag))
       throw new UsageError(`--${flag} does not go with \`reelay keys ${action}\`.`);
@@ -91,7 +93,12 @@ type Action = (
 const RUN: Record<string, Action> = {
   async create(client, _rest, values, io) {
     const budget = values.budget === undefined ? undefined : budgetOf(values.budget, values);
-    const created = await client.createKey(values.name ?? "", budget);
+    // The server checks each scope; an unknown one is its 400 naming it.
+    const scopes = values.scopes?.split(",").map((scope) => scope.trim());
+    const created = await client.createKey(values.name ?? "", budget, {
+      ...(scopes === undefined ? {} : { scopes }),
+      ...(values.project === undefined ? {} : { project: values.project }),
+    });
     printKey(io, values.json, created, created.key);
     if (!values.json)
       io.stderr(
@@ -140,6 +147,8 @@ export async function runKeys(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     options: {
       name: { type: "string" },
+      scopes: { type: "string" },
+      project: { type: "string" },
       budget: { type: "string" },
       period: { type: "string" },
       units: { type: "boolean", default: false },

@@ -123,6 +123,13 @@ const API = {
     meaning: "The API key may not do this: the job is another key's, or only the admin key may.",
     seen: ["api"],
   },
+  scope_missing: {
+    status: 403,
+    retryable: false,
+    meaning:
+      "The API key lacks the scope this route needs (read, write, webhooks or admin); `scope` in the error names it.",
+    seen: ["api"],
+  },
   not_found: {
     status: 404,
     retryable: false,
@@ -511,9 +518,11 @@ const VALIDATE = {
     seen: ["validate"],
   },
   unknown_field: {
+    status: 400,
     retryable: false,
-    meaning: "Warning: a field the contract does not define; it is left out of the request.",
-    seen: ["validate"],
+    meaning:
+      "A field the request does not define. On reelay's own routes (keys, budgets, batches, webhooks) the call is refused and nothing is made; in a contract request it is a warning and the field is left out.",
+    seen: ["api", "validate"],
   },
   unknown_model: {
     retryable: false,

@@ -39,6 +39,14 @@ export {
   type JobSource,
   type JobWebhook,
 } from "./jobs/types.ts";
+export {
+  LEGACY_SCOPES,
+  SCOPES,
+  parseScopes,
+  scopeMissing,
+  type Scope,
+} from "./keys/scopes.ts";
+export { parseProject, projectOf } from "./keys/projects.ts";
 export { MAX_PAGE_SIZE } from "./limits.ts";
 export { ALARM_DIMENSIONS } from "./metrics/alarm-dimensions.ts";
 export {

@@ -195,6 +195,7 @@ export interface JobStorePort {
     from: string;
     to: string;
     apiKeyId?: string;
+    project?: string;
     max: number;
   }): AsyncGenerator<Job>;
   /**
@@ -280,8 +281,8 @@ export interface BatchStorePort {
   require(id: string): Promise<Batch>;
   /** Every line, in order. */
   lines(batch: Pick<Batch, "id" | "total">): Promise<BatchLine[]>;
-  /** Newest first; `apiKeyId` keeps one caller's batches. */
-  list(opts: { limit: number; apiKeyId?: string }): Promise<Batch[]>;
+  /** Newest first; `apiKeyId` keeps one caller's batches, `project` one project's. */
+  list(opts: { limit: number; apiKeyId?: string; project?: string }): Promise<Batch[]>;
   /** Batches not announced yet (a crash may leave one finished but unannounced), for the sweep. */
   open(): Promise<Batch[]>;
   /** One more of the batch's jobs ended; the batch as it now stands. */
@@ -377,20 +378,20 @@ export interface DeliveryStorePort {
 /** Webhook subscribers made through the API, with their signing secrets. */
 export interface SubscriberStorePort {
   create(
-    input: Pick<SubscriberRecord, "url" | "events" | "description" | "ownerKeyId">,
+    input: Pick<SubscriberRecord, "url" | "events" | "description" | "ownerKeyId" | "project">,
     now: Date,
   ): Promise<{
     record: SubscriberRecord;
     secret: string;
   }>;
   get(id: string): Promise<ManagedSubscriber | undefined>;
-  /** Every subscriber, oldest first; `ownerKeyId` keeps one key's. */
-  list(ownerKeyId?: string): Promise<ManagedSubscriber[]>;
+  /** Every subscriber, oldest first; `project` keeps one project's. */
+  list(project?: string): Promise<ManagedSubscriber[]>;
   /** The subscriber of this owner, or webhook_subscriber_not_found (another key's is not shown either). */
-  owned(id: string, ownerKeyId: string): Promise<ManagedSubscriber>;
-  remove(id: string, ownerKeyId: string): Promise<SubscriberRecord>;
+  owned(id: string, project: string): Promise<ManagedSubscriber>;
+  remove(id: string, project: string): Promise<SubscriberRecord>;
   /** A new secret; the current one keeps signing for 24 h beside it, older ones stop. */
-  rotate(id: string, ownerKeyId: string, now: Date): Promise<string>;
+  rotate(id: string, project: string, now: Date): Promise<string>;
 }
 
 /** The bucket: outputs, manifests, drops and batch results. */

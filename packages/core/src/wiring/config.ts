@@ -8,6 +8,7 @@ import {
   DEFAULT_QUEUE_TIMEOUT_S,
   MAX_UPSTREAM_CONCURRENCY,
 } from "../domain/admission/settings.ts";
+import { closeMatches } from "../domain/catalog/close-matches.ts";
 import { ReelayError, shownInput } from "../domain/errors.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "../domain/net/policy.ts";
 import { MAX_JOB_TIMEOUT_S } from "../domain/polling/policy.ts";
@@ -35,6 +36,12 @@ export interface LogSettings {
 }
 
 export interface Config {
+  /**
+   * One line per REELAY_* variable reelay does not read (a typo: CONCURENCY for CONCURRENCY),
+   * naming the closest known one. A warning, not a refusal: the variable changes nothing, and a
+   * stack must not stop over a leftover a newer version may know.
+   */
+  warnings: string[];
   port: number;
   host: string;
   dataDir: string;
@@ -366,6 +373,19 @@ function fallbackAttempts(env: Env): number {
   );
 }
 
+/** Each REELAY_* variable in `env` that SETTINGS does not list, with the known names it is closest to. */
+function unknownSettings(env: Env): string[] {
+  const known = Object.keys(SETTINGS);
+  return Object.keys(env)
+    .filter((name) => name.startsWith("REELAY_") && !Object.hasOwn(SETTINGS, name))
+    .sort()
+    .map((name) => {
+      const [closest] = closeMatches(name, known, 1);
+      const hint = closest === undefined ? "" : `; did you mean ${closest}?`;
+      return `${shownInput(name, 60)} is not a reelay setting and changes nothing${hint} (docs/settings.md lists them).`;
+    });
+}
+
 export function loadConfig(env: Env = process.env): Config {
   // 0 asks for any free port (tests and side-by-side stacks); S3 then takes any free port too.
   const port =
@@ -375,6 +395,7 @@ export function loadConfig(env: Env = process.env): Config {
   const host = nonEmpty(env, "REELAY_HOST") ?? "127.0.0.1";
   const upstreamUrl = nonEmpty(env, "REELAY_UPSTREAM_URL");
   return {
+    warnings: unknownSettings(env),
     port,
     host,
     dataDir: nonEmpty(env, "REELAY_DATA_DIR") ?? ".reelay",

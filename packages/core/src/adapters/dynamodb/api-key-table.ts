@@ -9,6 +9,7 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ulid } from "ulid";
 import { ReelayError, shownInput } from "../../domain/errors.ts";
 import type { Budget } from "../../domain/money/budget-schema.ts";
+import { DEFAULT_SCOPES, LEGACY_SCOPES, type Scope } from "../../domain/keys/scopes.ts";
 import { apiKeyKey, apiKeyKeys, KEYS_LIST_PARTITION } from "./keys.ts";
 import { Table } from "./table-ops.ts";
 import {
@@ -33,6 +34,18 @@ export interface ApiKeyRecord {
   revokedAt?: string;
   /** What the key may spend per period (adapters/dynamodb/budget-ledger.ts); absent = no limit. */
   budget?: Budget;
+  /** What the key may do (domain/keys/scopes.ts); a key stored before scopes has LEGACY_SCOPES. */
+  scopes: Scope[];
+  /** Its project (domain/keys/projects.ts); a key made without one is alone in one named by its id. */
+  project: string;
+}
+
+/** What a new key is made with beside its name. */
+export interface NewApiKey {
+  name: string;
+  budget?: Budget;
+  scopes?: readonly Scope[];
+  project?: string;
 }
 
 export interface CreatedApiKey {
@@ -48,12 +61,16 @@ export function hashApiKey(key: string): string {
 }
 
 function toRecord(item: Record<string, unknown>): ApiKeyRecord {
-  const { id, name, hint, createdAt, revokedAt, budget } = item as unknown as ApiKeyRecord;
+  const { id, name, hint, createdAt, revokedAt, budget, scopes, project } =
+    item as unknown as Partial<ApiKeyRecord> &
+      Pick<ApiKeyRecord, "id" | "name" | "hint" | "createdAt">;
   return {
     id,
     name,
     hint,
     createdAt,
+    scopes: scopes === undefined ? [...LEGACY_SCOPES] : [...scopes],
+    project: project ?? id,
     ...(revokedAt === undefined ? {} : { revokedAt }),
     ...(budget === undefined ? {} : { budget }),
   };
@@ -76,15 +93,23 @@ export class ApiKeyStore {
     this.#now = options.now ?? (() => new Date());
   }
 
-  async create(name: string, budget?: Budget): Promise<CreatedApiKey> {
+  async create({
+    name,
+    budget,
+    scopes = DEFAULT_SCOPES,
+    project,
+  }: NewApiKey): Promise<CreatedApiKey> {
     const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
     const webhookSecret = newWebhookSecret();
+    const id = `key_${ulid()}`;
     const record: ApiKeyRecord = {
-      id: `key_${ulid()}`,
+      id,
       name,
       hint: key.slice(0, KEY_PREFIX.length + 4),
       createdAt: this.#now().toISOString(),
       ...(budget === undefined ? {} : { budget }),
+      scopes: [...scopes],
+      project: project ?? id,
     };
     await this.#table.put(
       {

@@ -3,6 +3,7 @@
  * record (listed newest first), its lines (up to LINES_PER_ITEM an item: line -> job id, or the
  * errors), and the due set (the ids of batches whose jobs have all ended, for the dispatcher).
  */
+import { projectOf } from "../../domain/keys/projects.ts";
 import type { BatchStorePort } from "../../usecases/ports.ts";
 import { idPattern } from "../../domain/ids.ts";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
@@ -82,8 +83,8 @@ export class BatchStore implements BatchStorePort {
     return lines;
   }
 
-  /** Newest first; `apiKeyId` keeps one caller's batches. */
-  async list(opts: { limit: number; apiKeyId?: string }): Promise<Batch[]> {
+  /** Newest first; `apiKeyId` keeps one caller's batches, `project` one project's. */
+  async list(opts: { limit: number; apiKeyId?: string; project?: string }): Promise<Batch[]> {
     const batches: Batch[] = [];
     if (opts.limit <= 0) return batches;
     for await (const item of this.#table.queryAll({
@@ -92,6 +93,7 @@ export class BatchStore implements BatchStorePort {
     })) {
       const batch = fromItem(item);
       if (opts.apiKeyId !== undefined && batch.source.apiKeyId !== opts.apiKeyId) continue;
+      if (opts.project !== undefined && projectOf(batch.source) !== opts.project) continue;
       batches.push(batch);
       if (batches.length >= opts.limit) break;
     }

@@ -49,7 +49,7 @@ function plain<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-const FILTER_FIELDS: Record<keyof ListFilters, string[]> = {
+const FILTER_FIELDS: Record<Exclude<keyof ListFilters, "project">, string[]> = {
   status: ["status"],
   model: ["model"],
   kind: ["kind"],
@@ -62,7 +62,10 @@ function filterExpression(filters: ListFilters): IndexQuery["filter"] {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const terms: string[] = [];
-  for (const [field, path] of Object.entries(FILTER_FIELDS) as [keyof ListFilters, string[]][]) {
+  for (const [field, path] of Object.entries(FILTER_FIELDS) as [
+    Exclude<keyof ListFilters, "project">,
+    string[],
+  ][]) {
     const value = filters[field];
     if (value === undefined) continue;
     const aliases = path.map((part) => {
@@ -71,6 +74,18 @@ function filterExpression(filters: ListFilters): IndexQuery["filter"] {
     });
     values[`:f_${field}`] = value;
     terms.push(`${aliases.join(".")} = :f_${field}`);
+  }
+  if (filters.project !== undefined) {
+    // A job made before projects is in its key's own project, which is named by the key's id.
+    Object.assign(names, {
+      "#f_source": "source",
+      "#f_project": "project",
+      "#f_apiKeyId": "apiKeyId",
+    });
+    values[":f_project"] = filters.project;
+    terms.push(
+      "(#f_source.#f_project = :f_project OR (attribute_not_exists(#f_source.#f_project) AND #f_source.#f_apiKeyId = :f_project))",
+    );
   }
   return terms.length === 0 ? undefined : { expression: terms.join(" AND "), names, values };
 }
@@ -229,11 +244,13 @@ export class JobStore implements JobStorePort {
     from: string;
     to: string;
     apiKeyId?: string;
+    project?: string;
     max: number;
   }): AsyncGenerator<Job> {
-    const filter = filterExpression(
-      range.apiKeyId === undefined ? {} : { apiKeyId: range.apiKeyId },
-    );
+    const filter = filterExpression({
+      ...(range.apiKeyId === undefined ? {} : { apiKeyId: range.apiKeyId }),
+      ...(range.project === undefined ? {} : { project: range.project }),
+    });
     const query: IndexQuery = {
       partition: JOBS_LIST_PARTITION,
       range: { between: [range.from, range.to] },

@@ -15,6 +15,7 @@ import {
   type ManagedSubscriber,
   type SubscriberRecord,
   newWebhookSecret,
+  subscriberProject,
   subscriberRecord,
   rotatedSecrets,
 } from "../../domain/webhooks/managed-subscriber.ts";
@@ -52,7 +53,7 @@ export class SubscriberStore implements SubscriberStorePort {
   }
 
   async create(
-    input: Pick<SubscriberRecord, "url" | "events" | "description" | "ownerKeyId">,
+    input: Pick<SubscriberRecord, "url" | "events" | "description" | "ownerKeyId" | "project">,
     now: Date,
   ): Promise<{ record: SubscriberRecord; secret: string }> {
     const secret = newWebhookSecret();
@@ -72,33 +73,34 @@ export class SubscriberStore implements SubscriberStorePort {
     return item?.type === ITEM_TYPE ? toSubscriber(item) : undefined;
   }
 
-  /** Every subscriber, oldest first; `ownerKeyId` keeps one key's. */
-  async list(ownerKeyId?: string): Promise<ManagedSubscriber[]> {
+  /** Every subscriber, oldest first; `project` keeps one project's (subscriberProject). */
+  async list(project?: string): Promise<ManagedSubscriber[]> {
     const found: ManagedSubscriber[] = [];
     for await (const item of this.#table.queryAll({ partition: SUBSCRIBERS_PARTITION })) {
       const subscriber = toSubscriber(item);
-      if (ownerKeyId === undefined || subscriber.ownerKeyId === ownerKeyId) found.push(subscriber);
+      if (project === undefined || subscriberProject(subscriber) === project)
+        found.push(subscriber);
     }
     return found;
   }
 
-  /** The subscriber of this owner, or webhook_subscriber_not_found (another key's is not shown either). */
-  async owned(id: string, ownerKeyId: string): Promise<ManagedSubscriber> {
+  /** The project's subscriber, or webhook_subscriber_not_found (another project's is not shown either). */
+  async owned(id: string, project: string): Promise<ManagedSubscriber> {
     const subscriber = await this.get(id);
-    if (subscriber === undefined || subscriber.ownerKeyId !== ownerKeyId)
+    if (subscriber === undefined || subscriberProject(subscriber) !== project)
       throw subscriberNotFound(id.slice(0, 60));
     return subscriber;
   }
 
-  async remove(id: string, ownerKeyId: string): Promise<SubscriberRecord> {
-    const subscriber = await this.owned(id, ownerKeyId);
+  async remove(id: string, project: string): Promise<SubscriberRecord> {
+    const subscriber = await this.owned(id, project);
     await this.#table.delete(id);
     return subscriberRecord(subscriber);
   }
 
   /** A new secret; the current one keeps signing for 24 h beside it, older ones stop. */
-  async rotate(id: string, ownerKeyId: string, now: Date): Promise<string> {
-    const subscriber = await this.owned(id, ownerKeyId);
+  async rotate(id: string, project: string, now: Date): Promise<string> {
+    const subscriber = await this.owned(id, project);
     const { secret, secrets } = rotatedSecrets(subscriber.secrets, now);
     await this.#table.update(id, {
       update: "SET secrets = :secrets",

@@ -9,6 +9,8 @@ export interface ListFilters {
   source?: JobSource["type"];
   /** Only jobs created with this API key (source.apiKeyId). */
   apiKeyId?: string;
+  /** Only jobs of this project (source.project, else the key's own: domain/keys/projects.ts). */
+  project?: string;
 }
 
 export interface ListOptions extends ListFilters {

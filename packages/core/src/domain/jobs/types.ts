@@ -30,6 +30,8 @@ export interface JobSource {
   key?: string;
   line?: number;
   apiKeyId?: string;
+  /** The project of the key that made it (domain/keys/projects.ts); absent: its key's own. */
+  project?: string;
 }
 
 export interface JobOutput {

@@ -27,6 +27,14 @@ export function parseBudget(
   const parsed = BudgetSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
+  // A field a budget does not have is named, and on the API refused as unknown_field: never dropped.
+  if (issue?.code === "unrecognized_keys" && code === "invalid_request") {
+    const path = [base, ...issue.path, issue.keys[0]].join(".");
+    throw new ReelayError("unknown_field", `${path} is not a field of a budget (${SHAPE}).`, {
+      status: 400,
+      path,
+    });
+  }
   const path = [base, ...(issue?.path ?? [])].join(".");
   return fail(code, `${path}: ${issue?.message ?? "not a budget"} (${SHAPE}).`, path);
 }

@@ -1,3 +1,4 @@
+import { projectOf } from "../keys/projects.ts";
 import { randomBytes } from "node:crypto";
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
@@ -20,7 +21,17 @@ export interface SubscriberRecord {
   description: string;
   /** The key that made it (`local` for the deployment's own). */
   ownerKeyId: string;
+  /** Its project: every key of it manages it, and it receives that project's job events. */
+  project?: string;
   createdAt: string;
+}
+
+/** The project a subscriber belongs to; one made before projects, its key's own. */
+export function subscriberProject(subscriber: Pick<SubscriberRecord, "ownerKeyId" | "project">) {
+  return projectOf({
+    apiKeyId: subscriber.ownerKeyId,
+    ...(subscriber.project === undefined ? {} : { project: subscriber.project }),
+  });
 }
 
 export interface ManagedSubscriber extends SubscriberRecord {

@@ -14,7 +14,9 @@ import type { SigningTarget } from "./deliver.ts";
 import {
   type ManagedSubscriber,
   signingSecrets,
+  subscriberProject,
 } from "../../domain/webhooks/managed-subscriber.ts";
+import { projectOf } from "../../domain/keys/projects.ts";
 import type { WebhookSubscriber } from "../../domain/webhooks/subscribers.ts";
 
 /** A REELAY_WEBHOOKS subscriber's id in the log: its URL's digest (the URL may hold a token). */
@@ -46,7 +48,7 @@ export interface OwnWebhooks {
 export interface Subscribers {
   config: readonly WebhookSubscriber[];
   managed?: Pick<SubscriberStorePort, "list" | "get">;
-  /** The key whose job an event is about; undefined when none is known (a batch's event). */
+  /** The project whose job an event is about; undefined when none is known (a batch's event). */
   ownerOf?: (event: ReelayEvent) => Promise<string | undefined>;
   own?: OwnWebhooks;
 }
@@ -106,10 +108,13 @@ export function cachedSubscribers(
   };
 }
 
-/** A job event's owner from its job record (source.apiKeyId). */
+/** A job event's project from its job record (domain/keys/projects.ts). */
 export function ownerFromJobs(jobs: Pick<JobStorePort, "get">) {
-  return async (event: ReelayEvent): Promise<string | undefined> =>
-    isBatchEvent(event) ? undefined : (await jobs.get(event.detail.jobId))?.source.apiKeyId;
+  return async (event: ReelayEvent): Promise<string | undefined> => {
+    if (isBatchEvent(event)) return undefined;
+    const job = await jobs.get(event.detail.jobId);
+    return job === undefined ? undefined : projectOf(job.source);
+  };
 }
 
 function managedTarget(subscriber: ManagedSubscriber): DeliveryTarget {
@@ -129,7 +134,9 @@ export async function targetsFor(
     wanted.some((s) => s.ownerKeyId !== ADMIN_OWNER) && subscribers.ownerOf !== undefined
       ? await subscribers.ownerOf(event)
       : undefined;
-  const owned = wanted.filter((s) => s.ownerKeyId === ADMIN_OWNER || s.ownerKeyId === owner);
+  const owned = wanted.filter(
+    (s) => s.ownerKeyId === ADMIN_OWNER || (owner !== undefined && subscriberProject(s) === owner),
+  );
   const own = subscribers.own === undefined ? undefined : await ownTarget(subscribers.own, event);
   return [...fixed, ...owned.map(managedTarget), ...(own === undefined ? [] : [own])];
 }

@@ -1,0 +1,105 @@
+/**
+ * The API with every route it can serve (keys, batches, admission, upstreams, webhooks, events) over
+ * the pipeline's own wiring on dynalite and s3rver. Jobs are recorded, not run: the starter is
+ * the recording stand-in, so no upstream is called (the client's URL is never fetched).
+ */
+import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
+import { afterAll, beforeAll } from "vitest";
+import {
+  createJobsTableInput,
+  DeliveryStore,
+  SubscriberStore,
+  UpstreamClient,
+} from "@reelay/core/adapters";
+import { loadConfig, wirePipeline, type Wiring } from "@reelay/core/wiring";
+import { apiDepsFrom } from "../../src/api-deps-from-wiring.ts";
+import { createApp } from "../../src/app.ts";
+import { startLocalAws, type LocalAws } from "../../../core/test/support/local-aws.ts";
+import { API_KEY, RecordingSink, RecordingStarter } from "./harness.ts";
+
+let tables = 0;
+
+async function fullApp(aws: LocalAws) {
+  const tableName = `full-${process.pid}-${++tables}`;
+  await aws.ddb.send(new CreateTableCommand(createJobsTableInput(tableName)));
+  const wiring: Wiring = wirePipeline({
+    config: loadConfig({}),
+    platform: "local",
+    clients: { db: aws.ddb, s3: aws.s3, tableName, bucket: aws.bucket },
+    events: new RecordingSink(),
+    upstream: new UpstreamClient({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "never-sent" }),
+    waker: { wake: async () => undefined },
+  });
+  const starter = new RecordingStarter();
+  const now = () => new Date();
+  const app = createApp(
+    apiDepsFrom(wiring, {
+      starter,
+      stopper: { stop: async () => undefined },
+      adminKey: API_KEY,
+      eventStream: { subscribe: () => () => undefined },
+      webhooks: {
+        store: new DeliveryStore(aws.ddb, tableName),
+        schedule: [0],
+        now,
+        managed: { store: new SubscriberStore(aws.ddb, tableName), deployment: "local" },
+      },
+    }),
+  );
+  return { app, wiring, starter, tableName };
+}
+
+export type FullApp = Awaited<ReturnType<typeof fullApp>>;
+
+export type Json = Record<string, any>;
+
+/** One JSON call with `key` as the bearer (none when undefined). */
+export async function call(
+  full: Pick<FullApp, "app">,
+  method: string,
+  path: string,
+  key: string | undefined,
+  body?: unknown,
+): Promise<{ status: number; body: Json }> {
+  const response = await full.app.request(path, {
+    method,
+    headers: {
+      ...(key === undefined ? {} : { Authorization: `Bearer ${key}` }),
+      "Content-Type": "application/json",
+    },
+    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  let parsed: Json = {};
+  try {
+    parsed = JSON.parse(text) as Json;
+  } catch {
+    parsed = { text };
+  }
+  return { status: response.status, body: parsed };
+}
+
+/** One stack for the file: dynalite and s3rver started before its tests and stopped after. */
+export function sharedFullApp(): () => FullApp {
+  let aws: LocalAws | undefined;
+  let full: FullApp | undefined;
+  beforeAll(async () => {
+    aws = await startLocalAws();
+    full = await fullApp(aws);
+  });
+  afterAll(() => aws?.stop());
+  return () => {
+    if (full === undefined) throw new Error("sharedFullApp: the stack is not up yet");
+    return full;
+  };
+}
+
+/** A new stored key made with the deployment's key; `fields` go into POST /v1/keys. */
+export async function newKey(
+  full: Pick<FullApp, "app">,
+  fields: Record<string, unknown> = {},
+): Promise<{ id: string; key: string; project: string; scopes: string[] }> {
+  const made = await call(full, "POST", "/v1/keys", API_KEY, { name: "k", ...fields });
+  if (made.status !== 201) throw new Error(`POST /v1/keys answered ${made.status}`);
+  return made.body as { id: string; key: string; project: string; scopes: string[] };
+}
