@@ -23,8 +23,8 @@ function portOf(raw: string): number {
   return port;
 }
 
-function configFrom(values: { port?: string; "data-dir"?: string }): Config {
-  const config = loadConfig();
+function configFrom(values: { port?: string; "data-dir"?: string }, env: Io["env"]): Config {
+  const config = loadConfig(env);
   return {
     ...config,
     ...(values.port === undefined ? {} : { port: portOf(values.port) }),
@@ -115,7 +115,7 @@ export async function runUp(args: string[], io: Io): Promise<number> {
   let log: ReturnType<typeof consoleLogger>;
   let config: Config | undefined;
   try {
-    config = configFrom(values);
+    config = configFrom(values, io.env);
     log = consoleLogger(io.stderr, config.log);
     stack = await startLocalStack({
       config,
