@@ -3,13 +3,10 @@
  * aborts the running executions; their jobs resume from their records on the next start.
  */
 import { loadConfig, ReelayError, type Config } from "@reelay/core";
-import {
-  consoleLogger,
-  parseSimAccounts,
-  readyBanner,
-  type SimAccountSpec,
-  startLocalStack,
-} from "@reelay/local";
+import type { LocalStack } from "@reelay/local";
+import { readyBanner } from "@reelay/local/banner";
+import { consoleLogger } from "@reelay/local/log";
+import { parseSimAccounts, type SimAccountSpec } from "@reelay/local/sim-accounts";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
@@ -111,12 +108,14 @@ export async function runUp(args: string[], io: Io): Promise<number> {
   const simulator = simulatorOptions(values);
 
   const began = Date.now();
-  let stack: Awaited<ReturnType<typeof startLocalStack>>;
+  let stack: LocalStack;
   let log: ReturnType<typeof consoleLogger>;
   let config: Config | undefined;
   try {
     config = configFrom(values, io.env);
     log = consoleLogger(io.stderr, config.log);
+    // Loaded only now: a usage or settings mistake is told without loading the whole stack first.
+    const { startLocalStack } = await import("@reelay/local");
     stack = await startLocalStack({
       config,
       logger: log,
