@@ -4,7 +4,6 @@
  */
 import { loadConfig, ReelayError, type Config } from "@reelay/core";
 import type { LocalStack } from "@reelay/local";
-import { readyBanner } from "@reelay/local/banner";
 import { consoleLogger } from "@reelay/local/log";
 import { parseSimAccounts, type SimAccountSpec } from "@reelay/local/sim-accounts";
 import type { Io } from "../io.ts";
@@ -109,23 +108,25 @@ export async function runUp(args: string[], io: Io): Promise<number> {
 
   const began = Date.now();
   let stack: LocalStack;
+  let ready: string;
   let log: ReturnType<typeof consoleLogger>;
   let config: Config | undefined;
   try {
     config = configFrom(values, io.env);
     log = consoleLogger(io.stderr, config.log);
     // Loaded only now: a usage or settings mistake is told without loading the whole stack first.
-    const { startLocalStack } = await import("@reelay/local");
+    const { readyBanner, startLocalStack } = await import("@reelay/local");
     stack = await startLocalStack({
       config,
       logger: log,
       ...(Object.keys(simulator).length === 0 ? {} : { simulator }),
     });
+    ready = readyBanner(stack, Date.now() - began);
   } catch (error) {
     io.stderr(`reelay up: ${startFailure(error, config)}\n`);
     return 2;
   }
-  io.stdout(readyBanner(stack, Date.now() - began));
+  io.stdout(ready);
 
   const signal = await nextSignal();
   log.info(`${signal}, stopping (unfinished jobs resume on the next start)`);
