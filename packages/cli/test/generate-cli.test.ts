@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closedPort, runCli, startClientStack, type ClientStack } from "./support/client-stack.ts";
+import { startClientStack, type ClientStack } from "./support/client-stack.ts";
+import { closedPort, runInProcess } from "./support/run.ts";
 
 const run = promisify(execFile);
 
@@ -171,15 +172,20 @@ describe("reelay generate against the local stack", () => {
     expect(status).toBe(200);
   });
 
+  // The real binary in the folder that holds the file, as a user runs it; its exit code goes
+  // through process.exitCode.
   it("a local file given as --first-frame exits 2 and points to reelay drop, sending nothing", async () => {
     const dir = await mkdtemp(join(tmpdir(), "reelay-generate-"));
     await writeFile(join(dir, "first.png"), "not really a png");
-    const result = await t.cli(
+    const before = await t.api<{ data: unknown[] }>("GET", "/v1/jobs?limit=100");
+    const result = await t.bin(
       ["generate", "a boat", "--model", "gamma-3.1", "--first-frame", "first.png"],
       { cwd: dir },
     );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("reelay drop");
+    const after = await t.api<{ data: unknown[] }>("GET", "/v1/jobs?limit=100");
+    expect(after.body.data).toHaveLength(before.body.data.length);
   });
 
   it("a wrong API key exits 2 with the API's unauthorized code", async () => {
@@ -193,10 +199,13 @@ describe("reelay generate against the local stack", () => {
 
 it("generate when reelay is not running exits 2 and says how to start it", async () => {
   const url = `http://127.0.0.1:${await closedPort()}`;
-  const result = await runCli(["generate", "a boat", "--model", "gamma-3.1", "--duration", "4"], {
-    REELAY_API_URL: url,
-    REELAY_API_KEY: "k",
-  });
+  const result = await runInProcess(
+    ["generate", "a boat", "--model", "gamma-3.1", "--duration", "4"],
+    {
+      REELAY_API_URL: url,
+      REELAY_API_KEY: "k",
+    },
+  );
   expect(result.code).toBe(2);
   expect(result.stderr).toContain(`reelay is not running at ${url} — start it with \`npm start\``);
 });

@@ -34,8 +34,9 @@ describe("reelay status and reelay jobs against the local stack", () => {
     await t?.stop();
   });
 
+  // The real binary, as a user's second terminal runs it: the key comes from the stack's key file.
   it("status prints the job's id, status, model and its S3 output with size and sha256", async () => {
-    const result = await t.cli(["status", id]);
+    const result = await t.bin(["status", id]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^${id}  succeeded\\n`));
     expect(result.stdout).toContain("gamma-3.1 (video, text)");

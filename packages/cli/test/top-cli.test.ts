@@ -8,7 +8,8 @@ import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, runCli, startClientStack, type ClientStack } from "./support/client-stack.ts";
+import { startClientStack, type ClientStack } from "./support/client-stack.ts";
+import { BIN, runInProcess } from "./support/run.ts";
 
 let t: ClientStack;
 
@@ -104,7 +105,10 @@ describe("reelay top", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const result = await runCli(["top", "--once"], { REELAY_API_URL: url, REELAY_API_KEY: "k" });
+      const result = await runInProcess(["top", "--once"], {
+        REELAY_API_URL: url,
+        REELAY_API_KEY: "k",
+      });
       expect(result.code).toBe(2);
       expect(result.stdout).toBe("");
       expect(result.stderr).toBe(

@@ -2,7 +2,9 @@
  * Every way `reelay up` fails to start that a new user meets is one line on stderr naming the
  * cause and the fix, exit 2, no stack trace: a REELAY_UPSTREAM_URL without /v1, a data dir a running
  * stack holds (named by its URL and pid), a port another program listens on, a host that is not
- * this machine's, a data dir that cannot be used. The real binary, as a user runs it.
+ * this machine's, a data dir that cannot be used. Each runs `reelay up` in this process with only
+ * the given settings; the taken port, where the stand-in children have started before the failure,
+ * runs the real binary, as a user runs it, so a child's line or node's own output would show.
  */
 import { execFile } from "node:child_process";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -12,7 +14,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@reelay/core";
 import { startLocalStack } from "@reelay/local";
-import { BIN, type CliResult } from "./support/client-stack.ts";
+import { BIN, type CliResult, runInProcess } from "./support/run.ts";
 
 let dir: string;
 beforeAll(async () => {
@@ -20,15 +22,26 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-function up(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith("REELAY_")),
+/** No REELAY_* setting of this process leaks in. */
+function cleanEnv(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] =>
+        !entry[0].startsWith("REELAY_") && entry[1] !== undefined,
+    ),
   );
+}
+
+function up(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return runInProcess(["up", ...args], { ...cleanEnv(), REELAY_PORT: "0", ...env });
+}
+
+function upBinary(args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [BIN, "up", ...args],
-      { env: { ...clean, REELAY_PORT: "0", ...env }, timeout: 60_000 },
+      { env: { ...cleanEnv(), REELAY_PORT: "0" }, timeout: 60_000 },
       (error, stdout, stderr) =>
         resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
     );
@@ -71,7 +84,7 @@ describe("reelay up that cannot start", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as { port: number };
     try {
-      const line = oneLine(await up(["--data-dir", join(dir, "b"), "--port", String(port)]));
+      const line = oneLine(await upBinary(["--data-dir", join(dir, "b"), "--port", String(port)]));
       expect(line).toBe(
         `reelay up: 127.0.0.1:${port} is taken by another program (another reelay up?); stop it, or choose another port with --port or REELAY_PORT.`,
       );

@@ -1,13 +1,13 @@
 /**
  * `reelay up --sim-accounts` with a bad value is a usage mistake: exit 2, one line on stderr naming
- * the part at fault, and nothing started (the data dir is not even made). The real binary.
+ * the part at fault, and nothing started (the data dir is not even made). Run in this process.
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliResult, runCli } from "./support/client-stack.ts";
+import { type CliResult, runInProcess } from "./support/run.ts";
 
 let dir: string;
 beforeAll(async () => {
@@ -15,12 +15,12 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-/** The binary as a user runs it: no REELAY_* setting of this process leaks in. */
+/** `reelay up ARGS` with no REELAY_* setting of this process leaking in. */
 function up(args: string[]): Promise<CliResult> {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith("REELAY_")),
   ) as Record<string, string>;
-  return runCli(["up", ...args], { ...clean, REELAY_PORT: "0" });
+  return runInProcess(["up", ...args], { ...clean, REELAY_PORT: "0" });
 }
 
 describe("reelay up --sim-accounts with a bad value", () => {

@@ -1,17 +1,18 @@
 /**
- * `npx reelay validate --json` as a user runs it: the real binary, real files, one process per
- * batch (tsx start-up dominates). Each row states the verdict the contract implies, written from
- * the contract's words and not derived from the catalog, so a catalog mistake fails here.
+ * `reelay validate --json` on real files, run in this process with only the given settings; reading
+ * stdin runs the real binary, whose stdin only a process has. Each row states the verdict the
+ * contract implies, written from the contract's words and not derived from the catalog, so a
+ * catalog mistake fails here.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { BIN, runInProcess } from "./support/run.ts";
 
-const run = promisify(execFile);
-const BIN = join(import.meta.dirname, "..", "bin", "reelay.js");
+const validate = (args: string[], env: Record<string, string> = {}) =>
+  runInProcess(["validate", ...args], env);
 
 const img = (n = 1) => ({
   type: "image_url",
@@ -536,10 +537,7 @@ describe("reelay validate --json gives the verdict the contract implies for ever
         return file;
       }),
     );
-    const result = await run(process.execPath, [BIN, "validate", "--json", ...files]).then(
-      (ok) => ({ stdout: ok.stdout, code: 0 }),
-      (failed: { stdout: string; code: number }) => ({ stdout: failed.stdout, code: failed.code }),
-    );
+    const result = await validate(["--json", ...files]);
     exitCode = result.code;
     const lines = result.stdout
       .trim()
@@ -635,7 +633,8 @@ describe("reelay validate exit codes and input", () => {
       file,
       JSON.stringify({ model: "os-2", prompt: "a lighthouse", duration_sec: 8 }),
     );
-    const { stdout } = await run(process.execPath, [BIN, "validate", file]);
+    const { code, stdout } = await validate([file]);
+    expect(code).toBe(0);
     expect(stdout).toContain(`valid  ${file}  (video, text)`);
     expect(stdout).toContain(
       "estimate 8 video_seconds (resolution default, audio false): no price",
@@ -653,9 +652,8 @@ describe("reelay validate exit codes and input", () => {
       currency: "EUR",
       models: { "os-2": { per_second: { default: 0.03 } } },
     });
-    const { stdout } = await run(process.execPath, [BIN, "validate", "--json", file], {
-      env: { ...process.env, REELAY_PRICES: prices },
-    });
+    const { code, stdout } = await validate(["--json", file], { REELAY_PRICES: prices });
+    expect(code).toBe(0);
     expect(JSON.parse(stdout).estimate).toEqual({
       usage: { unit: "video_second", quantity: 8, resolution: null, audio: false },
       cost: 0.24,
@@ -676,20 +674,12 @@ describe("reelay validate exit codes and input", () => {
   });
 
   it("exits 2 for an unreadable file and for a call without files", async () => {
-    const missing = await run(process.execPath, [
-      BIN,
-      "validate",
-      "/nonexistent/reelay.json",
-    ]).catch((e: { code: number; stderr: string }) => e);
+    const missing = await validate(["/nonexistent/reelay.json"]);
     expect(missing).toMatchObject({ code: 2 });
-    expect((missing as { stderr: string }).stderr).toContain(
-      "cannot read /nonexistent/reelay.json",
-    );
-    const none = await run(process.execPath, [BIN, "validate"]).catch((e: { code: number }) => e);
+    expect(missing.stderr).toContain("cannot read /nonexistent/reelay.json");
+    const none = await validate([]);
     expect(none).toMatchObject({ code: 2 });
-    const badFlag = await run(process.execPath, [BIN, "validate", "--nope", "x.json"]).catch(
-      (e: { code: number }) => e,
-    );
+    const badFlag = await validate(["--nope", "x.json"]);
     expect(badFlag).toMatchObject({ code: 2 });
   });
 
@@ -698,23 +688,15 @@ describe("reelay validate exit codes and input", () => {
     const catalog = join(dir, "catalog.json");
     const request = join(dir, "req.json");
     await writeFile(request, JSON.stringify({ model: "acme-1", prompt: "p", duration_sec: 5 }));
-    const without = await run(process.execPath, [BIN, "validate", "--json", request]).catch(
-      (e: { code: number; stdout: string }) => e,
-    );
+    const without = await validate(["--json", request]);
     expect(without).toMatchObject({ code: 1 });
-    const { readFile } = await import("node:fs/promises");
     const sample = JSON.parse(
       await readFile(join(import.meta.dirname, "fixtures", "user-catalog.json"), "utf8"),
     );
     await writeFile(catalog, JSON.stringify(sample));
-    const { stdout } = await run(process.execPath, [
-      BIN,
-      "validate",
-      "--json",
-      "--catalog",
-      catalog,
-      request,
-    ]);
+    const withCatalog = await validate(["--json", "--catalog", catalog, request]);
+    expect(withCatalog.code).toBe(0);
+    const { stdout } = withCatalog;
     expect(JSON.parse(stdout.trim())).toMatchObject({ valid: true, kind: "video" });
   });
 });

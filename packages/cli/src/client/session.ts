@@ -21,7 +21,11 @@ export interface Session {
   config: Config;
 }
 
-export async function openSession(config: Config = loadConfig()): Promise<Session> {
+/** `config` defaults to the settings in the command's environment. */
+export async function openSession(
+  io: Pick<Io, "env">,
+  config: Config = loadConfig(io.env),
+): Promise<Session> {
   return { client: new ReelayApiClient(await clientSettings(config)), config };
 }
 

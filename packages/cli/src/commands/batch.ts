@@ -45,8 +45,8 @@ async function readBatchFile(file: string, io: Io): Promise<string> {
 }
 
 async function follow(io: Io, id: string, json: boolean): Promise<BatchView> {
-  const { client } = await openSession();
-  const progress = batchProgress(io.stderr, !json && process.stderr.isTTY === true);
+  const { client } = await openSession(io);
+  const progress = batchProgress(io.stderr, !json && io.terminal.stderr);
   for (;;) {
     const batch = await client.getBatch(id);
     progress.update(batch);
@@ -96,7 +96,7 @@ async function submit(args: string[], io: Io): Promise<number> {
     throw new UsageError("give one batch file, e.g. `reelay batch prompts.jsonl` (- reads stdin).");
   const text = await readBatchFile(file, io);
   return reportFailures(io, "batch", values.json, async () => {
-    const { client } = await openSession();
+    const { client } = await openSession(io);
     const made = await client.createBatch(text, {
       dryRun: values.quote,
       ...(values.priority === undefined ? {} : { priority: values.priority }),
@@ -121,7 +121,7 @@ export async function runBatch(args: string[], io: Io): Promise<number> {
     });
     const id = oneId(positionals, sub);
     return reportFailures(io, `batch ${sub}`, values.json, async () => {
-      const { client } = await openSession();
+      const { client } = await openSession(io);
       if (sub === "results") {
         io.stdout(await client.batchResults(id));
         return 0;

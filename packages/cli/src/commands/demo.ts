@@ -34,7 +34,7 @@ export async function runDemo(args: string[], io: Io): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}".`);
   const timeScale = Number(values["sim-time-scale"]);
   if (!(timeScale > 0)) throw new UsageError("--sim-time-scale must be a positive number.");
-  const config = loadConfig();
+  const config = loadConfig(io.env);
 
   let stack: LocalStack | undefined;
   let apiUrl = config.apiUrl;

@@ -29,10 +29,10 @@ export async function runDrop(args: string[], io: Io): Promise<number> {
     throw new UsageError(`--wait must be a number of seconds, got "${values.wait}".`);
   const files = await describeFiles(positionals);
   const json = values.json;
-  const config = loadConfig();
+  const config = loadConfig(io.env);
 
   return reportFailures(io, "drop", json, async () => {
-    const { client } = await openSession(config);
+    const { client } = await openSession(io, config);
     const inbox = Inbox.fromHealth(await client.health(), client.apiUrl);
     try {
       const uploaded: { file: string; key: string; etag: string; prompt: boolean }[] = [];

@@ -59,7 +59,7 @@ async function follow(
   opts: { json: boolean; startedAt: number },
 ): Promise<JobView> {
   const { json } = opts;
-  const progress = progressLine(io.stdout, !json && process.stdout.isTTY === true, opts.startedAt);
+  const progress = progressLine(io.stdout, !json && io.terminal.stdout, opts.startedAt);
   try {
     return await waitForJob(client, id, {
       intervalMs: POLL_INTERVAL_MS,
@@ -111,7 +111,7 @@ export async function runGenerate(args: string[], io: Io, given?: Config): Promi
   const { values, positionals } = parseCommandArgs(args, { options: OPTIONS });
   if (values.audio && values["no-audio"])
     throw new UsageError("give either --audio or --no-audio, not both.");
-  const config = given ?? loadConfig();
+  const config = given ?? loadConfig(io.env);
   const json = values.json;
   const body = buildVideoRequest({
     prompt: positionals.length > 0 ? positionals.join(" ") : undefined,
@@ -128,7 +128,7 @@ export async function runGenerate(args: string[], io: Io, given?: Config): Promi
 
   return reportFailures(io, "generate", json, async () => {
     refuseInvalid(body);
-    const { client } = await openSession(config);
+    const { client } = await openSession(io, config);
     const startedAt = Date.now();
     const created = await client.createVideo(body, `cli-${randomUUID()}`);
     const id = created.service_task?.task_id ?? created.task_id;

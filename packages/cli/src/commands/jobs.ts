@@ -22,7 +22,7 @@ export async function runJobs(args: string[], io: Io): Promise<number> {
   if (!Number.isInteger(limit) || limit < 1)
     throw new UsageError(`--limit must be a positive whole number, got "${values.limit}".`);
   return reportFailures(io, "jobs", values.json, async () => {
-    const { client } = await openSession();
+    const { client } = await openSession(io);
     const page = await client.listJobs({
       limit,
       ...(values.status === undefined ? {} : { status: values.status }),

@@ -138,7 +138,7 @@ const RUN: Record<string, Action> = {
 };
 
 async function act(action: string, rest: string[], values: KeysValues, io: Io): Promise<number> {
-  const { client } = await openSession();
+  const { client } = await openSession(io);
   await (RUN[action] as Action)(client, rest, values, io);
   return 0;
 }

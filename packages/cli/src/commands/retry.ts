@@ -36,7 +36,7 @@ export async function runRetry(args: string[], io: Io): Promise<number> {
   if (isBatch && values.prompt !== undefined)
     throw new UsageError("--prompt goes with a job id; a batch is retried as it was.");
   return reportFailures(io, "retry", values.json, async () => {
-    const { client } = await openSession();
+    const { client } = await openSession(io);
     if (isBatch) return retryBatch(client, id, values.json, io);
     const job = await client.retryJob(
       id,

@@ -15,7 +15,7 @@ export async function runStatus(args: string[], io: Io): Promise<number> {
   if (id === undefined || extra.length > 0)
     throw new UsageError("give exactly one job id, e.g. `reelay status vidtsk_01J…`.");
   return reportFailures(io, "status", values.json, async () => {
-    const { client } = await openSession();
+    const { client } = await openSession(io);
     const job = await client.getJob(id);
     io.stdout(values.json ? `${JSON.stringify(job)}\n` : jobSummary(job));
     return job.status === "failed" || job.status === "cancelled" ? 1 : 0;

@@ -53,7 +53,7 @@ export async function runTop(args: string[], io: Io): Promise<number> {
       `--interval must be a number of seconds, at least 0.5, got "${values.interval}".`,
     );
   return reportFailures(io, "top", values.json, async () => {
-    const { client } = await openSession();
+    const { client } = await openSession(io);
     let scrapes: Scrape[];
     try {
       scrapes = [await scrape(client)];
@@ -87,7 +87,7 @@ async function refresh(
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once("SIGINT", onSignal);
-  const clear = !run.json && process.stdout.isTTY === true;
+  const clear = !run.json && io.terminal.stdout;
   try {
     for (;;) {
       if (clear) io.stdout(CLEAR);

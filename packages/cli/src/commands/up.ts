@@ -3,13 +3,9 @@
  * aborts the running executions; their jobs resume from their records on the next start.
  */
 import { loadConfig, ReelayError, type Config } from "@reelay/core";
-import {
-  consoleLogger,
-  parseSimAccounts,
-  readyBanner,
-  type SimAccountSpec,
-  startLocalStack,
-} from "@reelay/local";
+import type { LocalStack } from "@reelay/local";
+import { consoleLogger } from "@reelay/local/log";
+import { parseSimAccounts, type SimAccountSpec } from "@reelay/local/sim-accounts";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
@@ -23,8 +19,8 @@ function portOf(raw: string): number {
   return port;
 }
 
-function configFrom(values: { port?: string; "data-dir"?: string }): Config {
-  const config = loadConfig();
+function configFrom(values: { port?: string; "data-dir"?: string }, env: Io["env"]): Config {
+  const config = loadConfig(env);
   return {
     ...config,
     ...(values.port === undefined ? {} : { port: portOf(values.port) }),
@@ -111,22 +107,26 @@ export async function runUp(args: string[], io: Io): Promise<number> {
   const simulator = simulatorOptions(values);
 
   const began = Date.now();
-  let stack: Awaited<ReturnType<typeof startLocalStack>>;
+  let stack: LocalStack;
+  let ready: string;
   let log: ReturnType<typeof consoleLogger>;
   let config: Config | undefined;
   try {
-    config = configFrom(values);
+    config = configFrom(values, io.env);
     log = consoleLogger(io.stderr, config.log);
+    // Loaded only now: a usage or settings mistake is told without loading the whole stack first.
+    const { readyBanner, startLocalStack } = await import("@reelay/local");
     stack = await startLocalStack({
       config,
       logger: log,
       ...(Object.keys(simulator).length === 0 ? {} : { simulator }),
     });
+    ready = readyBanner(stack, Date.now() - began);
   } catch (error) {
     io.stderr(`reelay up: ${startFailure(error, config)}\n`);
     return 2;
   }
-  io.stdout(readyBanner(stack, Date.now() - began));
+  io.stdout(ready);
 
   const signal = await nextSignal();
   log.info(`${signal}, stopping (unfinished jobs resume on the next start)`);

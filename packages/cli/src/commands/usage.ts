@@ -69,7 +69,7 @@ export async function runUsage(args: string[], io: Io): Promise<number> {
   if (values.from !== undefined) query.from = values.from;
   if (values.to !== undefined) query.to = values.to;
   return reportFailures(io, "usage", values.json, async () => {
-    const { client } = await openSession();
+    const { client } = await openSession(io);
     io.stdout(await report(client, query, values.json));
     return 0;
   });

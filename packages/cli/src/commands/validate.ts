@@ -38,7 +38,7 @@ export async function runValidate(args: string[], io: Io): Promise<number> {
     throw new UsageError('give at least one FILE to check ("-" reads stdin).');
 
   const catalog = await loadCatalogFiles(values.catalog ?? []);
-  const prices = loadConfig().prices;
+  const prices = loadConfig(io.env).prices;
   let exit = 0;
   for (const file of positionals) {
     let text: string;

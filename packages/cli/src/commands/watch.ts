@@ -25,7 +25,7 @@ export async function runWatch(args: string[], io: Io): Promise<number> {
     throw new UsageError(`--count must be a positive whole number, got "${values.count}".`);
 
   return reportFailures(io, "watch", values.json, async () => {
-    const { client } = await openSession();
+    const { client } = await openSession(io);
     const seen = new Set<string>();
     let printed = 0;
     let opened = false;

@@ -116,7 +116,7 @@ export async function runWebhooks(args: string[], io: Io): Promise<number> {
   if (action === undefined || wanted === undefined || rest.length !== wanted)
     throw new UsageError(USAGE);
   return reportFailures(io, "webhooks", values.json, async () => {
-    const { client } = await openSession();
+    const { client } = await openSession(io);
     await run(client, action, rest[0] ?? "", values, io);
     return 0;
   });

@@ -1,28 +1,21 @@
 /**
  * The real local stack, in this process, for the CLI's client commands: a temp data dir, free ports,
- * a fast simulator. `cli()` runs the real `reelay` binary as a child with only the client settings
- * in its environment, the way a user's second terminal would.
+ * a fast simulator. `cli()` runs a command in this process with only the client settings as its
+ * environment; `bin()` runs the real `reelay` binary as a child with the same environment, the way a
+ * user's second terminal would, for what only a process shows.
  */
-import { execFile } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "@reelay/core";
 import { startLocalStack, type LocalStack } from "@reelay/local";
-
-export const BIN = join(import.meta.dirname, "..", "..", "bin", "reelay.js");
-
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { type CliResult, runCli, runInProcess } from "./run.ts";
 
 export interface ClientStack {
   stack: LocalStack;
   env: Record<string, string>;
-  cli(args: string[], options?: { cwd?: string; env?: Record<string, string> }): Promise<CliResult>;
+  cli(args: string[], options?: { env?: Record<string, string> }): Promise<CliResult>;
+  bin(args: string[], options?: { cwd?: string; env?: Record<string, string> }): Promise<CliResult>;
   /** Calls the API directly (to set up or check what the CLI did). */
   api<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
   stop(): Promise<void>;
@@ -52,7 +45,8 @@ export async function startClientStack(
   return {
     stack,
     env,
-    cli: (args, options = {}) => runCli(args, { ...env, ...options.env }, options.cwd),
+    cli: (args, options = {}) => runInProcess(args, { ...env, ...options.env }),
+    bin: (args, options = {}) => runCli(args, { ...env, ...options.env }, options.cwd),
     api: async <T>(method: string, path: string, body?: unknown) => {
       const response = await fetch(`${stack.url}${path}`, {
         method,
@@ -66,31 +60,4 @@ export async function startClientStack(
     },
     stop: () => stack.stop(),
   };
-}
-
-export function runCli(
-  args: string[],
-  env: Record<string, string>,
-  cwd?: string,
-): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env, ...(cwd === undefined ? {} : { cwd }), timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-/** A port nothing listens on: bound once by us, then released. */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
