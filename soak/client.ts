@@ -4,6 +4,11 @@
  * every try, so a create whose answer was lost never makes a second job.
  */
 const ATTEMPT_TIMEOUT_MS = 30_000;
+/**
+ * The longest pause between tries: a refused connection costs nothing to try again, and a call
+ * waiting out a restart should go through soon after the stack answers.
+ */
+const MAX_PAUSE_MS = 500;
 
 export class ApiClient {
   #stopped = false;
@@ -11,8 +16,11 @@ export class ApiClient {
   constructor(
     private readonly url: string,
     private readonly apiKey: string,
-    /** How long a call keeps trying while the stack does not answer. */
-    private readonly patienceMs = 120_000,
+    /**
+     * How long a call keeps trying while the stack does not answer: longer than a restart may take
+     * on a loaded machine (stack.ts waits up to 180 s for one).
+     */
+    private readonly patienceMs = 240_000,
   ) {}
 
   /** Answers with status < 500, the body parsed as JSON; see text(). */
@@ -59,7 +67,7 @@ export class ApiClient {
         throw new Error(
           `${method} ${path} got no answer in ${this.patienceMs / 1000} s (${attempt} tries; last: ${last})`,
         );
-      await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 100 * attempt)));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_PAUSE_MS, 100 * attempt)));
     }
   }
 

@@ -42,6 +42,17 @@ import {
 
 const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
 const WATCH_EVERY_MS = 2_000;
+/** How often the waits for the evidence (events written, batches announced, slots freed) look again. */
+const SETTLE_CHECK_MS = 250;
+/** A job is terminal in its record a moment before its event is written: this long at most. */
+const EVENTS_WRITTEN_WITHIN_MS = 10_000;
+/**
+ * A batch whose last count a SIGKILL cut off is completed by the local sweep 30 s after that count,
+ * and an announcement cut off mid-way is taken over a minute after its claim.
+ */
+const BATCHES_ANNOUNCED_WITHIN_MS = 90_000;
+/** A slot whose release a SIGKILL cut off is freed by the sweep within its grace (60 s). */
+const SLOTS_FREED_WITHIN_MS = 90_000;
 const PROGRESS_EVERY_MS = 10_000;
 /** GET /v1/jobs/{id} calls in flight at once when the records are collected. */
 const RECORD_FETCHES = 10;
@@ -57,6 +68,13 @@ export interface SoakOptions {
   fallbackAttempts?: number;
   /** SIGKILL and restart the stack about every this many seconds (child process); undefined = in-process, no kills. */
   killEveryS?: number;
+  /**
+   * With killEveryS: exactly this many SIGKILLs, the soak going on until they are done even when
+   * every job ended sooner; undefined = kills until every job is terminal.
+   */
+  kills?: number;
+  /** How often the listing is read while jobs run; undefined = every 2 s. */
+  watchEveryMs?: number;
   /** REELAY_JOB_TIMEOUT_S for the stack: never_finish jobs end `timeout` after this. */
   jobTimeoutS: number;
   /** A job not terminal this long after its deadline is stuck. */
@@ -184,7 +202,7 @@ async function watch(
   let lastEnded = Date.now();
   let openBefore = Number.POSITIVE_INFINITY;
   for (;;) {
-    await sleep(WATCH_EVERY_MS);
+    await sleep(opts.watchEveryMs ?? WATCH_EVERY_MS);
     const listed = new Map((await client.listJobs()).map((job) => [job.id as string, job]));
     const now = Date.now();
     const ids = jobs.flatMap((job) => (job.jobId === undefined ? [] : [job.jobId]));
@@ -222,14 +240,20 @@ interface KillLoop {
   stop(): Promise<void>;
   /** Rejects when the stack could not be started again: the soak cannot go on. */
   failed: Promise<never>;
+  /** Resolves once the stack has been killed and answers again `kills` times; rejects as `failed`. */
+  done: Promise<void>;
   /** How long the stack has been down so far, from each SIGKILL to answering again. */
   downMs(): number;
 }
 
-/** SIGKILLs and restarts the stack every killEveryS (+-25%, seeded) until stopped. */
+/**
+ * SIGKILLs and restarts the stack every killEveryS (+-25%, seeded, counted from when it answers
+ * again) until stopped, or until it has been killed `kills` times.
+ */
 function killLoop(
   stack: SoakStack,
   everyS: number,
+  kills: number,
   random: () => number,
   log: (line: string) => void,
 ): KillLoop {
@@ -237,7 +261,7 @@ function killLoop(
   let down = 0;
   let wake: () => void = () => undefined;
   const loop = (async () => {
-    while (!stopped) {
+    while (!stopped && stack.restarts < kills) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, everyS * 1000 * (0.75 + random() / 2));
         wake = () => {
@@ -262,6 +286,7 @@ function killLoop(
       await loop.catch(() => undefined);
     },
     failed,
+    done: loop,
     downMs: () => down,
   };
 }
@@ -273,10 +298,11 @@ interface HeldSlots {
   byAccount: Record<string, number>;
 }
 
-/** Slots still held once every job ended, after the sweeps have had their chance (local: every 5 s). */
+/** Slots still held once every job ended, after the sweeps have had their chance. */
 async function heldSlots(client: ApiClient): Promise<HeldSlots> {
   let held: HeldSlots = { jobs: [], byAccount: {} };
-  for (let tries = 0; tries < 8; tries++) {
+  const until = Date.now() + SLOTS_FREED_WITHIN_MS;
+  for (;;) {
     const { status, body } = await client.call("GET", "/v1/admission");
     if (status !== 200) throw new Error(`GET /v1/admission answered ${status}`);
     const accounts = (body.accounts ?? []) as { name: string; held: number }[];
@@ -285,9 +311,9 @@ async function heldSlots(client: ApiClient): Promise<HeldSlots> {
       byAccount: Object.fromEntries(accounts.map((a) => [a.name, a.held])),
     };
     if (held.jobs.length === 0 && accounts.every((a) => a.held === 0)) return held;
-    await sleep(2_000);
+    if (Date.now() > until) return held;
+    await sleep(SETTLE_CHECK_MS);
   }
-  return held;
 }
 
 /** What the soak's stack talks to: one simulator, or a pool of simulated accounts. */
@@ -325,20 +351,33 @@ async function startUpstream(opts: SoakOptions, dataDir: string): Promise<SoakUp
   };
 }
 
-/**
- * The batches' events once each batch is announced, or after the sweeps have had their chance: a
- * batch whose last job's count was lost to a SIGKILL is completed by the local sweep 30 s after its
- * last count, and an announcement cut off mid-way is taken over a minute after its claim.
- */
+/** The batches' events once each batch is announced, or after the sweeps have had their chance. */
 async function batchEvents(ids: string[], sink: JsonlFileSink): Promise<ReelayEvent[]> {
-  let events: ReelayEvent[] = [];
-  for (let tries = 0; tries < 45; tries++) {
-    events = await sink.readEvents();
+  const until = Date.now() + BATCHES_ANNOUNCED_WITHIN_MS;
+  for (;;) {
+    const events = await sink.readEvents();
     const announced = new Set(events.flatMap((e) => (isBatchEvent(e) ? [e.detail.batchId] : [])));
-    if (ids.every((id) => announced.has(id))) return events;
-    await sleep(2_000);
+    if (ids.every((id) => announced.has(id)) || Date.now() > until) return events;
+    await sleep(SETTLE_CHECK_MS);
   }
-  return events;
+}
+
+/** Waits until every job terminal in the listing has an event written, or for the cap. */
+async function eventsWritten(
+  jobs: SubmittedJob[],
+  client: ApiClient,
+  sink: JsonlFileSink,
+): Promise<void> {
+  const ids = new Set(jobs.flatMap((job) => (job.jobId === undefined ? [] : [job.jobId])));
+  const until = Date.now() + EVENTS_WRITTEN_WITHIN_MS;
+  for (;;) {
+    const ended = (await client.listJobs()).filter(
+      (job) => ids.has(job.id) && TERMINAL.has(job.status),
+    );
+    const told = new Set((await sink.readAll()).map((event) => event.detail.jobId));
+    if (ended.every((job) => told.has(job.id)) || Date.now() > until) return;
+    await sleep(SETTLE_CHECK_MS);
+  }
 }
 
 function batchIds(jobs: SubmittedJob[]): string[] {
@@ -451,7 +490,13 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
     const killing =
       opts.killEveryS === undefined
         ? undefined
-        : killLoop(stack, opts.killEveryS, random, opts.log);
+        : killLoop(
+            stack,
+            opts.killEveryS,
+            opts.kills ?? Number.POSITIVE_INFINITY,
+            random,
+            opts.log,
+          );
     let submitting = true;
     const submitted = submitAll(jobs, client, opts.rate, opts.log).finally(() => {
       submitting = false;
@@ -469,6 +514,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
         ),
         ...(killing === undefined ? [] : [killing.failed]),
       ]);
+      if (opts.kills !== undefined) await killing?.done;
     } catch (error) {
       client.stop();
       throw error;
@@ -476,8 +522,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       await killing?.stop();
       await submitted;
     }
-    // A job is terminal in its record a moment before its event is written.
-    await sleep(1_000);
+    await eventsWritten(jobs, client, new JsonlFileSink(join(dataDir, "events.jsonl")));
     const evidence = await evidenceFrom(jobs, client, dataDir, upstream);
     // For a look afterwards (the work dir is kept when something was found).
     await writeFile(

@@ -12,7 +12,8 @@ import { consoleLogger, startLocalStack, type LocalStack } from "@reelay/local";
 import { freePort } from "../test/e2e/support/stack.ts";
 
 const BIN = fileURLToPath(new URL("../packages/cli/bin/reelay.js", import.meta.url));
-const READY_TIMEOUT_MS = 60_000;
+/** A cap, not a wait: a start takes a few seconds, and a minute or more on a loaded 2-core machine. */
+const READY_TIMEOUT_MS = 180_000;
 
 export interface StackSettings {
   dataDir: string;

@@ -21,10 +21,16 @@ import {
 import { killChildren, startReady as startChild } from "./support/child-stack.ts";
 
 const JOBS = 5;
+/** A cap, not a wait: generous for a loaded 2-core machine. */
+const WAIT_CAP_MS = 120_000;
+/** The simulator's tasks take this long by its clock: none ends before the test moves the clock on. */
+const GENERATION_MS = 10 * 60_000;
 
 const apiKey = `e2e_${randomBytes(12).toString("hex")}`;
 const upstreamKey = `sim_${randomBytes(12).toString("hex")}`;
 let simulator: Simulator;
+/** Added to the simulator's clock: moved past GENERATION_MS once the stack is back, so the tasks end then. */
+let skipMs = 0;
 let dataDir: string;
 let port: number;
 
@@ -48,8 +54,14 @@ async function startReady(options: { bundled?: boolean } = {}) {
 }
 
 beforeAll(async () => {
-  // 6 s per task: long enough that every job is still being polled when the stack is killed.
-  simulator = await startSimulator({ apiKey: upstreamKey, generationMs: 6_000, timeScale: 1 });
+  // Every job is still being polled when the stack is killed, however slow the machine: its task
+  // ends only when the test moves the simulator's clock on.
+  simulator = await startSimulator({
+    apiKey: upstreamKey,
+    generationMs: GENERATION_MS,
+    timeScale: 1,
+    now: () => Date.now() + skipMs,
+  });
 });
 
 beforeEach(async () => {
@@ -91,7 +103,7 @@ describe("the local stack killed with jobs in flight", () => {
           ? true
           : undefined;
       },
-      30_000,
+      WAIT_CAP_MS,
       100,
     );
     const { body: midway } = await getJson(`${url}/v1/jobs?limit=100`, apiKey);
@@ -105,7 +117,10 @@ describe("the local stack killed with jobs in flight", () => {
 
     const { child: second, url: secondUrl } = await startReady();
     url = secondUrl;
-    const jobs = await Promise.all(ids.map((id) => waitForTerminalJob(url, apiKey, id, 45_000)));
+    skipMs = GENERATION_MS;
+    const jobs = await Promise.all(
+      ids.map((id) => waitForTerminalJob(url, apiKey, id, WAIT_CAP_MS)),
+    );
     expect(jobs.map((job) => job.status)).toEqual(ids.map(() => "succeeded"));
     expect(second.output.join("")).toContain(`resumed    ${JOBS} unfinished job(s)`);
 
@@ -125,7 +140,7 @@ describe("the local stack killed with jobs in flight", () => {
 
     second.process.kill("SIGTERM");
     expect(await second.exited).toBe(0);
-  }, 120_000);
+  }, 400_000);
 
   it("with the bundled simulator too: SIGKILL mid-poll, start again, every job succeeds against the task it already had", async () => {
     const { child: first, url: firstUrl } = await startReady({ bundled: true });
@@ -149,7 +164,7 @@ describe("the local stack killed with jobs in flight", () => {
           ? mine
           : undefined;
       },
-      30_000,
+      WAIT_CAP_MS,
       100,
     );
     first.process.kill("SIGKILL");
@@ -157,7 +172,9 @@ describe("the local stack killed with jobs in flight", () => {
 
     const { child: second, url: secondUrl } = await startReady({ bundled: true });
     url = secondUrl;
-    const jobs = await Promise.all(ids.map((id) => waitForTerminalJob(url, apiKey, id, 45_000)));
+    const jobs = await Promise.all(
+      ids.map((id) => waitForTerminalJob(url, apiKey, id, WAIT_CAP_MS)),
+    );
     expect(jobs.map((job) => job.status)).toEqual(ids.map(() => "succeeded"));
     // The bundled simulator's own record of the tasks it made: one per job, across both runs.
     const made = (await readFile(join(dataDir, "simulator", "tasks.jsonl"), "utf8"))
@@ -171,5 +188,5 @@ describe("the local stack killed with jobs in flight", () => {
       expect(events.filter((event) => event.detail.jobId === id)).toHaveLength(1);
     second.process.kill("SIGTERM");
     expect(await second.exited).toBe(0);
-  }, 120_000);
+  }, 400_000);
 });

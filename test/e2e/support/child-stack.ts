@@ -5,9 +5,14 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { freePort, waitFor } from "./stack.ts";
+import { freePort } from "./stack.ts";
 
 const BIN = fileURLToPath(new URL("../../../packages/cli/bin/reelay.js", import.meta.url));
+/**
+ * A cap, not a wait: a start takes a few seconds alone, and a minute or more on a 2-core machine
+ * loaded far past its cores (each start compiles and loads the stack, dynalite and s3rver).
+ */
+const READY_WITHIN_MS = 180_000;
 
 export interface Child {
   process: ChildProcess;
@@ -57,19 +62,22 @@ function startStack(options: ChildStackOptions, port: number): Child {
   return started;
 }
 
+/** Until /healthz answers, the child exits (its output in the error), or the cap passes. */
 async function ready(child: Child, port: number): Promise<void> {
-  const died = child.exited.then((code) => {
-    throw new Error(`the stack exited with ${code} before it was ready: ${child.output.join("")}`);
-  });
-  const up = waitFor(
-    `the stack on port ${port} to answer /healthz`,
-    async () =>
-      (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok
-        ? true
-        : undefined,
-    30_000,
-  );
-  await Promise.race([up, died]);
+  const until = Date.now() + READY_WITHIN_MS;
+  for (;;) {
+    const { exitCode, signalCode } = child.process;
+    if (exitCode !== null || signalCode !== null)
+      throw new Error(
+        `the stack exited with ${exitCode ?? signalCode} before it was ready: ${child.output.join("")}`,
+      );
+    if ((await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok) return;
+    if (Date.now() > until)
+      throw new Error(
+        `the stack on port ${port} did not answer /healthz within ${READY_WITHIN_MS / 1000} s: ${child.output.join("")}`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /**
