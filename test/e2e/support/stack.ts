@@ -21,13 +21,13 @@ import {
   type LocalStackOptions,
 } from "@reelay/local/stack";
 
-export const SIM_TIME_SCALE = 0.05;
+const SIM_TIME_SCALE = 0.05;
 /**
  * reelay's own pauses (the Wait before a look, the poll window's pauses) at this fraction: the first
  * look at 1.2 s instead of 2 s, still after the default simulated job (20 s at SIM_TIME_SCALE, 1 s)
  * has ended, so a job costs the looks it did at real time and waits less for them.
  */
-export const WAIT_SCALE = 0.6;
+const WAIT_SCALE = 0.6;
 
 /** REELAY_PRICES with os-2 at 0.025 a second: a 4 s job is estimated at 0.1; other models unpriced. */
 export const OS2_PRICES = JSON.stringify({
