@@ -54,12 +54,13 @@ export class SteppedClock {
   /**
    * Runs until `done` answers a value: whenever the `busy` jobs (those not yet ended) are all
    * paused on this clock, and nothing started or ended a pause while that was read, the clock moves
-   * to the next pause's end. Otherwise it looks again after a few real milliseconds.
+   * to the next pause's end. Otherwise it looks again after a few real milliseconds. The timeout
+   * only stops a run that went wrong: a loaded machine makes each step slower, not different.
    */
   async runUntil<T>(
     what: string,
     probe: () => Promise<{ busy: number; done?: T }>,
-    timeoutMs = 60_000,
+    timeoutMs = 240_000,
   ): Promise<T> {
     const until = Date.now() + timeoutMs;
     for (;;) {
@@ -67,7 +68,8 @@ export class SteppedClock {
       const paused = this.#pending.size;
       const { busy, done } = await probe();
       if (done !== undefined) return done;
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+      if (Date.now() > until)
+        throw new Error(`timed out waiting for ${what} (${busy} busy, ${paused} paused)`);
       const settled = busy === paused && before === this.#changes;
       if (!(settled && this.#step())) await pause(5);
     }
