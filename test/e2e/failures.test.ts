@@ -16,6 +16,7 @@ import {
   startTestStack,
   waitForTerminalJob,
   type TestStack,
+  STACK_START_MS,
 } from "./support/stack.ts";
 
 const JOB_TIMEOUT_S = 4;
@@ -32,7 +33,7 @@ beforeAll(async () => {
     {},
     { waitScale: 1 },
   );
-});
+}, STACK_START_MS);
 afterAll(async () => {
   await stack?.dispose();
 });

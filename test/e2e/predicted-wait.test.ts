@@ -11,7 +11,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIN_HISTORY_SAMPLES } from "@reelay/core/domain";
 import { SteppedClock } from "./support/clock.ts";
-import { getJson, postJson, startTestStack, type TestStack } from "./support/stack.ts";
+import {
+  getJson,
+  postJson,
+  startTestStack,
+  type TestStack,
+  STACK_START_MS,
+} from "./support/stack.ts";
 
 const GENERATION_MS = 12_000;
 const request = (n: number) => ({
@@ -33,7 +39,7 @@ beforeAll(async () => {
     { timeScale: 1, now: clock.nowMs },
     { clock },
   );
-});
+}, STACK_START_MS);
 afterAll(async () => {
   await stack?.dispose();
 });

@@ -35,6 +35,13 @@ export const OS2_PRICES = JSON.stringify({
   models: { "os-2": { per_second: { default: 0.025 } } },
 });
 
+/**
+ * A beforeAll that starts a stack waits this long at most: a hang guard, not a measure. A stack
+ * starts in a few seconds, but on a loaded machine (several suites on two cores) it took over the
+ * default 30 s.
+ */
+export const STACK_START_MS = 120_000;
+
 export async function tempDir(label: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `reelay-e2e-${label}-`));
 }
