@@ -17,6 +17,7 @@ import {
   type TestStack,
   waitFor,
   OS2_PRICES,
+  STACK_START_MS,
 } from "./support/stack.ts";
 
 let stack: TestStack;
@@ -26,7 +27,7 @@ beforeAll(async () => {
     // os-2 priced, gamma-3.1 not: a quote sums what it can and counts the rest.
     REELAY_PRICES: OS2_PRICES,
   });
-});
+}, STACK_START_MS);
 afterAll(async () => {
   await stack?.dispose();
 });

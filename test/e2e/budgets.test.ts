@@ -16,6 +16,7 @@ import {
   eventsFor,
   batchJobIds,
   OS2_PRICES,
+  STACK_START_MS,
 } from "./support/stack.ts";
 
 let stack: TestStack;
@@ -24,7 +25,7 @@ beforeAll(async () => {
     { REELAY_PRICES: OS2_PRICES, REELAY_UPSTREAM_CONCURRENCY: "10" },
     { generationMs: 10_000 },
   );
-});
+}, STACK_START_MS);
 afterAll(async () => {
   await stack?.dispose();
 });

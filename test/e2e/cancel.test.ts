@@ -11,13 +11,14 @@ import {
   startTestStack,
   waitFor,
   type TestStack,
+  STACK_START_MS,
 } from "./support/stack.ts";
 
 let stack: TestStack;
 
 beforeAll(async () => {
   stack = await startTestStack();
-});
+}, STACK_START_MS);
 afterAll(async () => {
   await stack?.dispose();
 });

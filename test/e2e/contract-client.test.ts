@@ -12,13 +12,14 @@ import {
   sha256OfUrl,
   startTestStack,
   type TestStack,
+  STACK_START_MS,
 } from "./support/stack.ts";
 
 let stack: TestStack;
 
 beforeAll(async () => {
   stack = await startTestStack();
-});
+}, STACK_START_MS);
 afterAll(async () => {
   await stack?.dispose();
 });

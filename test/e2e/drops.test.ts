@@ -13,13 +13,14 @@ import {
   waitFor,
   waitForTerminalJob,
   type TestStack,
+  STACK_START_MS,
 } from "./support/stack.ts";
 
 let stack: TestStack;
 
 beforeAll(async () => {
   stack = await startTestStack();
-});
+}, STACK_START_MS);
 afterAll(async () => {
   await stack?.dispose();
 });

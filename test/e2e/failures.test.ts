@@ -8,7 +8,7 @@
  * then stops retrying, sleeping and waiting), plus the Wait rounded up to whole seconds and the
  * steps' own time (RecordFailure and the writes) on this machine, STEP_TIME_MS.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { LAST_LOOK_MS } from "@reelay/core/domain";
 import {
   eventsFor,
@@ -16,6 +16,7 @@ import {
   startTestStack,
   waitForTerminalJob,
   type TestStack,
+  STACK_START_MS,
 } from "./support/stack.ts";
 
 const JOB_TIMEOUT_S = 4;
@@ -25,8 +26,14 @@ const SLACK_MS = LAST_LOOK_MS + STEP_TIME_MS;
 let stack: TestStack;
 
 beforeAll(async () => {
-  stack = await startTestStack({ REELAY_JOB_TIMEOUT_S: String(JOB_TIMEOUT_S) });
-});
+  // Real-time pauses: a deadline is counted on the real clock, and a compressed poll cadence would
+  // reach the poll limit long before it.
+  stack = await startTestStack(
+    { REELAY_JOB_TIMEOUT_S: String(JOB_TIMEOUT_S) },
+    {},
+    { waitScale: 1 },
+  );
+}, STACK_START_MS);
 afterAll(async () => {
   await stack?.dispose();
 });
@@ -37,12 +44,15 @@ async function create(prompt: string): Promise<string> {
     prompt,
     duration_sec: 4,
   });
-  expect(status).toBeLessThan(300);
+  if (status >= 300) throw new Error(`the create answered ${status}: ${JSON.stringify(body)}`);
   return body.task_id as string;
 }
 
-describe("failed jobs on the local stack", () => {
-  it("an upstream task that fails ends the job failed with the upstream's reason and one Generation Failed event", async () => {
+// Each test waits out its own job's deadline on one stack: side by side, they wait once.
+describe.concurrent("failed jobs on the local stack", () => {
+  it("an upstream task that fails ends the job failed with the upstream's reason and one Generation Failed event", async ({
+    expect,
+  }) => {
     const id = await create(
       'a glass city [[sim:task_fail reason="blocked by the content policy"]]',
     );
@@ -60,7 +70,9 @@ describe("failed jobs on the local stack", () => {
     expect(events[0]?.detail.error).toEqual(job.error);
   });
 
-  it("a task that never finishes ends the job failed with error.code timeout after REELAY_JOB_TIMEOUT_S, one Generation Failed event", async () => {
+  it("a task that never finishes ends the job failed with error.code timeout after REELAY_JOB_TIMEOUT_S, one Generation Failed event", async ({
+    expect,
+  }) => {
     const id = await create("a clock with no hands [[sim:never_finish]]");
     const job = await waitForTerminalJob(stack.url, stack.apiKey, id);
     expect(lateness(job)).toBeLessThanOrEqual(SLACK_MS);
@@ -76,13 +88,14 @@ describe("failed jobs on the local stack", () => {
     ]);
   });
 
-  it.each([
+  it.for<[string, string]>([
     ["polls that keep answering 503", "[[sim:server_error]]"],
     ["polls rate limited with Retry-After: 30", "[[sim:rate_limit retry_after=30]]"],
     ["polls that hang for a minute", "[[sim:slow delay_ms=60000]]"],
   ])(
     "a task never finishing, %s: failed with code timeout no later than its deadline plus the slack, one Generation Failed event",
-    async (name, directive) => {
+    { timeout: JOB_TIMEOUT_S * 1000 + SLACK_MS + 30_000 },
+    async ([name, directive], { expect }) => {
       const id = await create(`a clock with no hands [[sim:never_finish]] ${directive}`);
       // No longer than the deadline plus the slack plus a margin: a late job fails the test instead of hanging it.
       const job = await waitForTerminalJob(
@@ -104,7 +117,6 @@ describe("failed jobs on the local stack", () => {
         "Generation Failed",
       ]);
     },
-    JOB_TIMEOUT_S * 1000 + SLACK_MS + 30_000,
   );
 });
 

@@ -19,6 +19,7 @@ import {
   waitFor,
   waitForTerminalJob,
   batchJobIds,
+  STACK_START_MS,
 } from "./support/stack.ts";
 
 let receiver: Receiver;
@@ -29,7 +30,7 @@ beforeAll(async () => {
   receiver = await startReceiver(() => 200);
   stack = await startTestStack({ REELAY_WEBHOOK_SCHEDULE: "0,1,1" });
   key = (await postJson(`${stack.url}/v1/keys`, stack.apiKey, { name: "hooks" })).body;
-});
+}, STACK_START_MS);
 
 afterAll(async () => {
   await stack?.dispose();

@@ -16,12 +16,13 @@ import {
   waitFor,
   waitForTerminalJob,
   OS2_PRICES,
+  STACK_START_MS,
 } from "./support/stack.ts";
 
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startTestStack({ REELAY_PRICES: OS2_PRICES, REELAY_UPSTREAM_CONCURRENCY: "10" });
-});
+}, STACK_START_MS);
 afterAll(async () => {
   await stack?.dispose();
 });

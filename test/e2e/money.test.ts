@@ -14,6 +14,7 @@ import {
   type TestStack,
   waitFor,
   waitForTerminalJob,
+  STACK_START_MS,
 } from "./support/stack.ts";
 
 const PRICES = JSON.stringify({
@@ -28,7 +29,7 @@ beforeAll(async () => {
     { REELAY_PRICES: PRICES, REELAY_UPSTREAM_CONCURRENCY: "1" },
     { generationMs: 40_000 },
   );
-});
+}, STACK_START_MS);
 afterAll(async () => {
   await stack?.dispose();
 });

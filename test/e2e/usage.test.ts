@@ -16,6 +16,7 @@ import {
   waitForTerminalJob,
   batchJobIds,
   OS2_PRICES,
+  STACK_START_MS,
 } from "./support/stack.ts";
 
 // OS2_PRICES: a 4 s os-2 job is estimated at 0.1; the deployment may spend 1.0 in all.
@@ -29,7 +30,7 @@ beforeAll(async () => {
     REELAY_BUDGET: '{"amount":1,"period":"total"}',
     REELAY_UPSTREAM_CONCURRENCY: "10",
   });
-});
+}, STACK_START_MS);
 afterAll(async () => {
   await stack?.dispose();
 });

@@ -20,6 +20,7 @@ import {
   type TestStack,
   waitFor,
   waitForTerminalJob,
+  STACK_START_MS,
 } from "./support/stack.ts";
 import { attemptsPerEvent, failFirst } from "./support/webhooks.ts";
 
@@ -38,7 +39,7 @@ beforeAll(async () => {
       { url: broken.url, secret },
     ]),
   });
-});
+}, STACK_START_MS);
 
 afterAll(async () => {
   await stack?.dispose();

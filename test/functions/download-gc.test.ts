@@ -29,23 +29,26 @@ const scavengeHelperMs = (lines: string[]) =>
     .filter((line) => line.includes("gc=s "))
     .map((line) => Number(/background\.scavenge\.parallel=([\d.]+)/.exec(line)?.[1]));
 
-describe("the Download function's garbage collector", () => {
+// The timeouts only stop a hung child: a loaded machine makes the children slower, not wrong.
+describe("the Download function's garbage collector", { timeout: 180_000 }, () => {
   it("runs its mark-compacts when the old generation is full, never after an incremental marking", async () => {
     const lines = markCompacts(await churnTrace("--trace-gc", download));
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.filter((line) => line.includes("incremental marking"))).toEqual([]);
-  }, 60_000);
+  });
 
   it("scavenges on the main thread alone: no scavenge has background time", async () => {
     const helperMs = scavengeHelperMs(await churnTrace("--trace-gc-nvp", download));
     expect(helperMs.length).toBeGreaterThan(0);
     expect(helperMs.filter((ms) => ms !== 0)).toEqual([]);
-  }, 60_000);
+  });
 
   it("the same churn in a process without it finishes incremental markings and scavenges in parallel", async () => {
-    const lines = markCompacts(await churnTrace("--trace-gc"));
-    expect(lines.some((line) => line.includes("incremental marking"))).toBe(true);
-    const helperMs = scavengeHelperMs(await churnTrace("--trace-gc-nvp"));
-    expect(helperMs.some((ms) => ms > 0)).toBe(true);
-  }, 60_000);
+    const [trace, nvp] = await Promise.all([
+      churnTrace("--trace-gc"),
+      churnTrace("--trace-gc-nvp"),
+    ]);
+    expect(markCompacts(trace).some((line) => line.includes("incremental marking"))).toBe(true);
+    expect(scavengeHelperMs(nvp).some((ms) => ms > 0)).toBe(true);
+  });
 });

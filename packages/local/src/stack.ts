@@ -55,7 +55,7 @@ import { startHousekeeping } from "./housekeeping.ts";
 import { type SimAccountSpec, startSimulatedAccounts } from "./sim-accounts.ts";
 import { LocalDispatcher } from "./dispatcher.ts";
 import { LocalJobStarter } from "./starter.ts";
-import { windowSleeper } from "./window-sleep.ts";
+import { type Pause, windowSleeper } from "./window-sleep.ts";
 import { startWebhookSweeper } from "./webhook-sweeper.ts";
 
 export const EVENTS_FILE = "events.jsonl";
@@ -75,7 +75,22 @@ export interface LocalStackOptions {
     accounts?: SimAccountSpec[];
     /** Tell reelay each simulated account's cap (its `concurrency`) instead of letting it learn them. */
     setLimits?: boolean;
+    /** The bundled simulator's clock in epoch ms (default the real one); see `clock` below. */
+    now?: () => number;
   };
+  /**
+   * Tests: reelay's own pauses at this fraction of their length (the poll window's pauses, the
+   * state machine's Waits and Retry intervals), so a job against a simulator run at the same time
+   * scale is looked at as often as at real time, in a fraction of the time. Default 1.
+   */
+  waitScale?: number;
+  /**
+   * Tests: a clock the test moves. The pipeline reads it, and every pause of a job (the Wait before
+   * each Poll, the poll window's pauses) is taken on it, so the test decides when each look
+   * happens; Retry intervals are 0. Given to the simulator too (`simulator.now`), it times the
+   * upstream's tasks on the same clock. The API's clock stays real.
+   */
+  clock?: { now: () => Date; sleep: Pause };
   /** No background log lines (tests). */
   quiet?: boolean;
   logger?: Logger;
@@ -198,6 +213,7 @@ async function startUpstream(options: LocalStackOptions, metrics: Metrics): Prom
     ...(options.simulator?.createRate === undefined
       ? {}
       : { createRate: options.simulator.createRate }),
+    ...(options.simulator?.now === undefined ? {} : { now: options.simulator.now }),
     // The bundled upstream remembers its tasks across restarts, as a real one would; otherwise a
     // job in flight at Ctrl-C or a crash would resume against a task that no longer exists.
     stateFile: join(config.dataDir, SIMULATOR_STATE_FILE),
@@ -350,6 +366,19 @@ async function startParts(
 
 type Wiring = ReturnType<typeof wirePipeline>;
 
+/** The poll window's pause: on a test's clock, scaled, or real. */
+function pauseOf(time: Pick<LocalStackOptions, "waitScale" | "clock">): Pause | undefined {
+  if (time.clock !== undefined) return time.clock.sleep;
+  const scale = time.waitScale;
+  return scale === undefined ? undefined : (ms, signal) => pause(ms * scale, undefined, { signal });
+}
+
+/** The state machine's Waits: on a test's clock (the interpreter's own then 0), scaled, or real. */
+function waitsOf(time: Pick<LocalStackOptions, "waitScale" | "clock">) {
+  if (time.clock !== undefined) return { waitScale: 0, waits: time.clock.sleep };
+  return time.waitScale === undefined ? {} : { waitScale: time.waitScale };
+}
+
 /**
  * The executions: the state machine on the local interpreter, started by the dispatcher once a job
  * holds a slot. Undone in reverse: the dispatcher stops starting executions, the poll windows'
@@ -362,6 +391,7 @@ async function startExecutions(
     dispatcher: LocalDispatcher;
     log: Logger;
     windows: ReturnType<typeof windowSleeper>;
+    time: Pick<LocalStackOptions, "waitScale" | "clock">;
   },
   cleanups: Cleanups,
 ): Promise<LocalJobStarter> {
@@ -370,6 +400,7 @@ async function startExecutions(
     handlers: jobFlowHandlers(wiring.pipeline),
     log: parts.log,
     jobs: wiring.pipeline.jobs,
+    ...waitsOf(parts.time),
   });
   cleanups.push(
     () => starter.stop(),
@@ -452,6 +483,7 @@ function wireLocal(
   windows: ReturnType<typeof windowSleeper>,
   dispatcher: LocalDispatcher,
   metrics: Metrics,
+  clock: (() => Date) | undefined,
 ): Wiring {
   const { ddb: db, s3, tableName, bucket } = stores.standins;
   return wirePipeline({
@@ -464,6 +496,7 @@ function wireLocal(
     sleep: windows.sleep,
     waker: dispatcher,
     metrics,
+    ...(clock === undefined ? {} : { now: clock }),
   });
 }
 
@@ -488,7 +521,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const events = new JsonlFileSink(join(dataDir, EVENTS_FILE));
     const { ddb: db, s3, tableName, bucket } = standins;
     const webhooks = startWebhooks(options, { ddb: db, tableName, events }, log, cleanups, metrics);
-    const windows = windowSleeper();
+    const windows = windowSleeper(pauseOf(options));
     const dispatcher = new LocalDispatcher(log);
     const wiring = wireLocal(
       config,
@@ -496,20 +529,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       windows,
       dispatcher,
       metrics,
+      options.clock?.now,
     );
-    const starter = await startExecutions(
-      wiring,
-      { definition, dispatcher, log, windows },
-      cleanups,
-    );
+    const parts = { definition, dispatcher, log, windows, time: options };
+    const starter = await startExecutions(wiring, parts, cleanups);
     const drops = routeDrops(standins.s3rver, dropDepsFrom(wiring, config.defaultModel), log);
     // Undone in reverse: notifications are ignored first, then the drops being handled finish.
     cleanups.push(
       () => drops.drain(),
       () => drops.stop(),
     );
-    const parts = { starter, events, apiKey, config, webhooks: webhooks.api, log, metrics };
-    const server = await serveApi(wiring, parts, { standins, upstream }, cleanups);
+    const served = { starter, events, apiKey, config, webhooks: webhooks.api, log, metrics };
+    const server = await serveApi(wiring, served, { standins, upstream }, cleanups);
     await lock.announce(server.url);
     const resumed = await resumeLeftovers(
       // A job that ended without its event still counts for its batch and settles its budget.

@@ -31,6 +31,12 @@ export interface LocalStarterOptions {
   jobs?: Pick<JobStore, "get">;
   /** Multiplies Waits and Retry intervals; 1 (real time) unless a test asks otherwise. */
   waitScale?: number;
+  /**
+   * A test's clock: the Wait before each Poll is taken on it, just before the Poll step (with
+   * waitScale 0, so the interpreter's own Wait is none). Stopping the stack ends such a wait; a
+   * cancel of one job does not, so its execution stops at its next step.
+   */
+  waits?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 export class LocalJobStarter {
@@ -54,7 +60,10 @@ export class LocalJobStarter {
       Object.entries(opts.handlers).map(([name, handler]) => [
         name,
         (input: unknown) => {
-          const step = handler(input);
+          const step =
+            this.#opts.waits === undefined
+              ? handler(input)
+              : this.#waitBefore(name, input).then(() => handler(input));
           this.#steps.add(step);
           this.#logStep(name, input, step);
           void step.catch(() => undefined).finally(() => this.#steps.delete(step));
@@ -62,6 +71,14 @@ export class LocalJobStarter {
         },
       ]),
     );
+  }
+
+  /** The flow's WaitForTask, when a test's clock takes it: `waitSeconds` of the Poll's input. */
+  #waitBefore(name: string, input: unknown): Promise<void> {
+    const waits = this.#opts.waits;
+    if (waits === undefined || name !== JOB_FLOW_STATE_NAMES.poll) return Promise.resolve();
+    const seconds = Number((input as { waitSeconds?: unknown } | null)?.waitSeconds ?? 0);
+    return waits(seconds * 1000, this.#abort.signal);
   }
 
   /** A debug line per step run, a warning per step failure (the flow's Retry or Catch takes it). */

@@ -21,13 +21,26 @@ import {
   type LocalStackOptions,
 } from "@reelay/local/stack";
 
-export const SIM_TIME_SCALE = 0.05;
+const SIM_TIME_SCALE = 0.05;
+/**
+ * reelay's own pauses (the Wait before a look, the poll window's pauses) at this fraction: the first
+ * look at 1.2 s instead of 2 s, still after the default simulated job (20 s at SIM_TIME_SCALE, 1 s)
+ * has ended, so a job costs the looks it did at real time and waits less for them.
+ */
+const WAIT_SCALE = 0.6;
 
 /** REELAY_PRICES with os-2 at 0.025 a second: a 4 s job is estimated at 0.1; other models unpriced. */
 export const OS2_PRICES = JSON.stringify({
   currency: "USD",
   models: { "os-2": { per_second: { default: 0.025 } } },
 });
+
+/**
+ * A beforeAll that starts a stack waits this long at most: a hang guard, not a measure. A stack
+ * starts in a few seconds, but on a loaded machine (several suites on two cores) it took over the
+ * default 30 s.
+ */
+export const STACK_START_MS = 120_000;
 
 export async function tempDir(label: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `reelay-e2e-${label}-`));
@@ -55,11 +68,14 @@ export interface TestStack extends LocalStack {
 
 /**
  * Starts the stack in this process; `env` holds REELAY_* settings as a user would set them, and
- * `simulator` the bundled upstream's options beside the fast default time scale.
+ * `simulator` the bundled upstream's options beside the fast default time scale. reelay's own
+ * pauses run at WAIT_SCALE unless `time` says otherwise: a test of deadlines passes
+ * `{ waitScale: 1 }` (the clock stays real), one that moves its own clock passes `{ clock }`.
  */
 export async function startTestStack(
   env: Record<string, string> = {},
   simulator: LocalStackOptions["simulator"] = {},
+  time: Pick<LocalStackOptions, "waitScale" | "clock"> = {},
 ): Promise<TestStack> {
   const dataDir = await tempDir("stack");
   const config = loadConfig({ REELAY_PORT: "0", REELAY_DATA_DIR: dataDir, ...env });
@@ -76,6 +92,8 @@ export async function startTestStack(
     logger,
     s3Port: 0,
     simulator: { timeScale: SIM_TIME_SCALE, ...simulator },
+    waitScale: WAIT_SCALE,
+    ...time,
   });
   const s3 = localS3Client(stack.s3Endpoint);
   return {

@@ -64,6 +64,8 @@ export interface WiringInput {
   metrics?: Metrics;
   /** The Poll window's pause; the local stack passes one that its shutdown can cut short. */
   sleep?: (ms: number) => Promise<void>;
+  /** The pipeline's clock; default the real one (the local stack's tests may run a faster one). */
+  now?: () => Date;
 }
 
 /** One account of a pool: its settings (never its key) and, where this process calls it, its client. */
@@ -94,7 +96,7 @@ export function wirePipeline(input: WiringInput): Wiring {
   const stats = new GenerationStatsStore(clients.db, clients.tableName);
   const metrics = input.metrics ?? noMetrics;
   const jobs = new JobStore(clients.db, clients.tableName, { metrics });
-  const now = () => new Date();
+  const now = input.now ?? (() => new Date());
   const store = new AdmissionStore(clients.db, clients.tableName);
   const pool = input.pool;
   const admission = new AdmissionControl({
