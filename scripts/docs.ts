@@ -37,6 +37,11 @@ const READ_ELSEWHERE: readonly (readonly [name: string, where: string, about: st
     "Replays a fuzz run: `REELAY_FUZZ_SEED=<seed> npx vitest run test/fuzz`.",
   ],
   ["`REELAY_FUZZ_SCALE`", "test/fuzz", "Runs the fuzz tests longer, e.g. `5`."],
+  [
+    "`REELAY_TEST_DURATIONS`",
+    "npm test",
+    "`write` rewrites test/support/durations.json, the order a fresh clone's run starts files in.",
+  ],
 ];
 
 /** A markdown table with its columns padded, as biome and readers like it. */
