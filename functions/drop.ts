@@ -2,6 +2,7 @@
 import { ingestDrop } from "@reelay/core/usecases";
 import { dropDepsFrom } from "@reelay/core/wiring";
 import type { S3NotificationEvent } from "./support/aws-events.ts";
+import { loadBucketClient } from "./support/bucket.ts";
 import { awsProcess, awsWiring } from "./support/deps.ts";
 import { functionLogger } from "./support/log.ts";
 import { withMetrics } from "./support/metrics.ts";
@@ -10,6 +11,9 @@ const drops = dropDepsFrom(
   await awsWiring({ callsUpstream: false }),
   awsProcess().config.defaultModel,
 );
+
+// Every drop is read from the bucket and moved or removed there.
+await loadBucketClient();
 
 export const handler = withMetrics(awsProcess().metrics, handleDrops);
 

@@ -10,7 +10,13 @@ export interface Figure {
   /** The baseline, measured in this run, e.g. "job-poller (5 s Wait -> status Lambda -> Choice)". */
   baselineName: string;
   baseline: number;
-  /** The target, on the ratio value/baseline or on the value itself. */
+  /**
+   * The ratio judged, when it is not value/baseline: the median of paired runs' own ratios (each
+   * subject run over the baseline run beside it), which a burst of load moves less than the ratio
+   * of the two medians.
+   */
+  ratio?: number;
+  /** The target, on the ratio (value/baseline unless `ratio` is given) or on the value itself. */
   target?: { on: "ratio" | "value"; atMost?: number; atLeast?: number };
   /** Anything a reader needs to judge the figure (sample size, machine noise, ...). */
   note?: string;
@@ -25,6 +31,7 @@ export interface BenchContext {
 export type FigureModule = { figures: (ctx: BenchContext) => Promise<Figure[]> };
 
 function ratioOf(figure: Figure): number {
+  if (figure.ratio !== undefined) return figure.ratio;
   return figure.baseline === 0 ? Number.POSITIVE_INFINITY : figure.value / figure.baseline;
 }
 

@@ -6,9 +6,8 @@
 import type { Tracer } from "@aws-lambda-powertools/tracer";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
-import { S3Client } from "@aws-sdk/client-s3";
 import type { SFNClient } from "@aws-sdk/client-sfn";
-import { withUnsignedUploads, EventBridgeSink, UpstreamClient } from "@reelay/core/adapters";
+import { EventBridgeSink, UpstreamClient } from "@reelay/core/adapters";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import {
   type Config,
@@ -74,7 +73,7 @@ export function awsProcess(): AwsProcess {
     config,
     clients: {
       db,
-      s3: withUnsignedUploads(new S3Client({ region })),
+      s3: s3Client,
       tableName: required(config.aws.tableName, "REELAY_TABLE_NAME"),
       bucket: required(config.aws.bucketName, "REELAY_BUCKET_NAME"),
     },
@@ -112,6 +111,15 @@ const dispatchWaker = onFirstUse(async () => {
   ]);
   return lambdaWaker(new LambdaClient({ region: config.aws.region }), name);
 });
+
+/**
+ * The S3 client, loaded at the bucket's first use (ObjectStore): Submit, Poll, Dispatch and the
+ * webhook sender never use it; the functions that do on every call load it as they start
+ * (bucket.ts).
+ */
+const s3Client = onFirstUse(async () =>
+  (await import("./s3-client.ts")).functionS3Client(awsProcess().config.aws.region),
+);
 
 /** The Step Functions client: only the API (cancel) and Dispatch (start) functions call it. */
 const sfnClient = onFirstUse(async () => {

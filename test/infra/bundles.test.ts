@@ -5,7 +5,8 @@
  * Infrastructure code (aws-cdk-lib, constructs, the CDK flow definition), the local stack and the
  * simulator must stay out of every function, and so must sst/node's pinned second copy of the AWS
  * SDK (secrets are read with the project's SDK); Powertools Tracer and Metrics are in every one;
- * the clients only some calls use are chunks a cold start does not load.
+ * the clients only some calls use are chunks a cold start does not load (the functions whose every
+ * call uses the bucket load the S3 chunks with their module, functions/support/bucket.ts).
  */
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -95,9 +96,9 @@ describe("Lambda bundles", () => {
     }
   });
 
-  it("a cold start loads no Lambda, Step Functions or SSM client, nor the SDK's credential providers for outside Lambda", () => {
+  it("a cold start statically loads no Lambda, Step Functions, SSM or S3 client, nor the SDK's credential providers for outside Lambda", () => {
     const lazy = [
-      /^node_modules\/@aws-sdk\/client-(lambda|sfn|ssm)\//,
+      /^node_modules\/@aws-sdk\/(client-(lambda|sfn|ssm|s3)|s3-request-presigner)\//,
       /^node_modules\/@aws-lambda-powertools\/parameters\//,
       /^node_modules\/@aws-sdk\/(nested-clients|credential-provider-(ini|sso|process|web-identity))\//,
     ];

@@ -4,7 +4,6 @@
  * make their platform's clients once per process and hand them here, so the stores, the fetch
  * policy and the polling settings are chosen in one place for both.
  */
-import type { S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { BudgetLedger } from "../adapters/dynamodb/budget-ledger.ts";
 import type { PriceTable } from "../domain/money/prices.ts";
@@ -35,13 +34,14 @@ import type {
 } from "../usecases/ports.ts";
 import type { AccountAdmission } from "../usecases/admission/admission-control.ts";
 import type { UpstreamAccount } from "../domain/upstreams/accounts.ts";
-import { ObjectStore } from "../adapters/s3/object-store.ts";
+import { ObjectStore, type S3ClientSource } from "../adapters/s3/object-store.ts";
 import type { UpstreamClient } from "../adapters/upstream/upstream-client.ts";
 
 /** The clients and resource names a platform provides: the jobs table and the bucket. */
 export interface PlatformClients {
   db: DynamoDBDocumentClient;
-  s3: S3Client;
+  /** A client, or what makes one at the bucket's first use (a function that seldom uses it). */
+  s3: S3ClientSource;
   tableName: string;
   bucket: string;
 }

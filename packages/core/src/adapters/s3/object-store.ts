@@ -1,301 +1,84 @@
-/** The one bucket reelay writes to: small puts, streamed multipart uploads, reads and presigned links. */
-import type { ObjectStorePort } from "../../usecases/ports.ts";
-import type { ObjectInfo, UploadOptions, StoredObject } from "../../usecases/ports.ts";
-import { Readable } from "node:stream";
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  UploadPartCommand,
-  type CompletedPart,
-  type S3Client,
-} from "@aws-sdk/client-s3";
-import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
-import { ReelayError } from "../../domain/errors.ts";
-import { ByteDigest } from "./digest.ts";
-
 /**
- * Part size: 8 MiB (S3's smallest is 5 MiB). Three part buffers keep the copier's memory at about
- * 25 MB, and each part is one S3 request: with 5 MiB parts the SDK's work per request (about 1.6 ms
- * of CPU) cost 0.33 CPU-s per GiB, and S3 bills requests. A larger announced object gets the
- * smallest whole-MiB size that fits in MAX_PARTS parts.
+ * The one bucket reelay writes to: small puts, streamed multipart uploads, reads and presigned
+ * links. The S3 commands (and, given a source, the client) load at the first call: about 140 KB of
+ * the SDK's S3 code and schemas that a Lambda cold start would otherwise compile and run, while
+ * Submit, Poll, Dispatch and the webhook sender never touch the bucket. The functions that use it
+ * on every call load it as they start instead (functions/support/bucket.ts).
  */
-export const PART_SIZE = 8 * 1024 * 1024;
-/** Parts uploading at once; one more buffer fills meanwhile. */
-const QUEUE_SIZE = 2;
-/** S3's limit on parts in one upload (8 MiB parts: 78.1 GiB). */
-const MAX_PARTS = 10_000;
+import type { Readable } from "node:stream";
+import type { S3Client } from "@aws-sdk/client-s3";
+import type {
+  ObjectInfo,
+  ObjectStorePort,
+  StoredObject,
+  UploadOptions,
+} from "../../usecases/ports.ts";
+import type { BucketObjects } from "./bucket-objects.ts";
 
-/** The part size for an object of `bytes` (unknown: PART_SIZE; such a body may reach 78.1 GiB). */
-export function partSizeFor(bytes: number | undefined): number {
-  if (bytes === undefined || bytes <= PART_SIZE * MAX_PARTS) return PART_SIZE;
-  const MiB = 1024 * 1024;
-  return Math.ceil(bytes / MAX_PARTS / MiB) * MiB;
-}
+export { PART_SIZE, partSizeFor } from "./part-size.ts";
 
-function isNotFound(error: unknown): boolean {
-  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return e?.name === "NotFound" || e?.name === "NoSuchKey" || e?.$metadata?.httpStatusCode === 404;
-}
+/** An S3 client, or what makes one at the bucket's first use. */
+export type S3ClientSource = S3Client | (() => Promise<S3Client>);
 
 export class ObjectStore implements ObjectStorePort {
   readonly bucket: string;
-  readonly #s3: S3Client;
+  readonly #s3: S3ClientSource;
+  #objects: Promise<BucketObjects> | undefined;
 
-  constructor(s3: S3Client, bucket: string) {
+  constructor(s3: S3ClientSource, bucket: string) {
     this.#s3 = s3;
     this.bucket = bucket;
   }
 
-  async put(
-    key: string,
-    body: string | Uint8Array,
-    options: { contentType: string },
-  ): Promise<void> {
-    await this.#s3.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: key,
-        Body: body,
-        ContentType: options.contentType,
-      }),
+  /** The S3 commands, for a process that uses the bucket on every call to load as it starts. */
+  static loadModule(): Promise<unknown> {
+    return import("./bucket-objects.ts");
+  }
+
+  /** The S3-bound store, loaded once; a failed load is tried again at the next call. */
+  load(): Promise<BucketObjects> {
+    this.#objects ??= Promise.all([
+      import("./bucket-objects.ts"),
+      typeof this.#s3 === "function" ? this.#s3() : this.#s3,
+    ]).then(
+      ([{ BucketObjects }, s3]) => new BucketObjects(s3, this.bucket),
+      (error: unknown) => {
+        this.#objects = undefined;
+        throw error;
+      },
     );
+    return this.#objects;
+  }
+
+  async put(key: string, body: string | Uint8Array, options: { contentType: string }) {
+    return (await this.load()).put(key, body, options);
   }
 
   async putJson(key: string, value: unknown): Promise<void> {
-    await this.put(key, `${JSON.stringify(value, null, 2)}\n`, { contentType: "application/json" });
+    return (await this.load()).putJson(key, value);
   }
 
-  /** The object's bytes as a stream; `object_not_found` (404) when absent. */
   async getStream(key: string): Promise<ObjectInfo & { body: Readable }> {
-    try {
-      const answer = await this.#s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      const body = answer.Body;
-      if (!(body instanceof Readable)) throw new Error("S3 GetObject returned no Node stream");
-      return {
-        bucket: this.bucket,
-        key,
-        bytes: answer.ContentLength ?? 0,
-        contentType: answer.ContentType ?? "application/octet-stream",
-        body,
-      };
-    } catch (error) {
-      if (isNotFound(error)) throw this.#notFound(key);
-      throw error;
-    }
+    return (await this.load()).getStream(key);
   }
 
-  /** Size and type, or undefined when there is no such object. */
   async head(key: string): Promise<(ObjectInfo & { etag?: string }) | undefined> {
-    try {
-      const answer = await this.#s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      return {
-        bucket: this.bucket,
-        key,
-        bytes: answer.ContentLength ?? 0,
-        contentType: answer.ContentType ?? "application/octet-stream",
-        ...(answer.ETag === undefined ? {} : { etag: answer.ETag }),
-      };
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
+    return (await this.load()).head(key);
   }
 
   async delete(key: string): Promise<void> {
-    await this.#s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    return (await this.load()).delete(key);
   }
 
-  presignGet(key: string, ttlS: number): Promise<string> {
-    return getSignedUrl(this.#s3, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
-      expiresIn: Math.max(1, Math.floor(ttlS)),
-    });
+  async presignGet(key: string, ttlS: number): Promise<string> {
+    return (await this.load()).presignGet(key, ttlS);
   }
 
-  /**
-   * Streams `body` into the bucket, hashing and counting on the way: one PutObject when it is
-   * smaller than a part, otherwise a multipart upload of 8 MiB parts (see partSizeFor), QUEUE_SIZE in flight while one
-   * more fills. The part buffers are allocated once per upload and reused, so memory stays flat
-   * whatever the size and a 1 GiB copy does not churn 128 fresh part buffers through the garbage
-   * collector (lib-storage's Upload did, and spent more time collecting than copying). The body is
-   * read as plain chunks (any Readable or async iterable), with no stream layer between it and the
-   * part buffers. The last part is sent only after the source ended with the expected byte count,
-   * so a short or long body never completes an object; on any error the multipart upload is
-   * aborted, so no object and no orphaned parts are left, and the error is thrown.
-   */
   async uploadStream(
     key: string,
     body: AsyncIterable<Uint8Array>,
     options: UploadOptions,
   ): Promise<StoredObject> {
-    const digest = new ByteDigest(options.expectedBytes);
-    const parts = new PartUploads(
-      this.#s3,
-      this.bucket,
-      key,
-      options.contentType,
-      partSizeFor(options.expectedBytes),
-    );
-    try {
-      let buffer = parts.freeBuffer();
-      let filled = 0;
-      // Leaving the loop by an error stops the source (a Readable is destroyed).
-      for await (const chunk of body) {
-        digest.update(chunk);
-        for (let at = 0; at < chunk.length; ) {
-          const n = Math.min(chunk.length - at, buffer.length - filled);
-          buffer.set(chunk.subarray(at, at + n), filled);
-          filled += n;
-          at += n;
-          if (filled === buffer.length) {
-            await parts.send(buffer, filled);
-            buffer = await parts.nextBuffer();
-            filled = 0;
-          }
-        }
-      }
-      digest.finish();
-      await parts.finish(buffer, filled);
-    } catch (error) {
-      await parts.abort();
-      throw error;
-    }
-    return {
-      bucket: this.bucket,
-      key,
-      bytes: digest.bytes,
-      sha256: digest.sha256,
-      contentType: options.contentType,
-    };
-  }
-
-  #notFound(key: string): ReelayError {
-    return new ReelayError("object_not_found", `No object ${key} in bucket ${this.bucket}.`, {
-      status: 404,
-      details: { key },
-    });
-  }
-}
-
-/** One upload's parts: a PutObject when it all fit in one buffer, else a multipart upload. */
-class PartUploads {
-  readonly #s3: S3Client;
-  readonly #target: { Bucket: string; Key: string };
-  readonly #contentType: string;
-  readonly #partSize: number;
-  readonly #free: Buffer[] = [];
-  readonly #inFlight = new Set<Promise<void>>();
-  readonly #done: CompletedPart[] = [];
-  #allocated = 0;
-  #creating: Promise<string> | undefined;
-  #next = 1;
-  #failure: { error: unknown } | undefined;
-
-  constructor(s3: S3Client, bucket: string, key: string, contentType: string, partSize: number) {
-    this.#s3 = s3;
-    this.#target = { Bucket: bucket, Key: key };
-    this.#contentType = contentType;
-    this.#partSize = partSize;
-  }
-
-  /** A buffer to fill: a returned one, or a new one while fewer than QUEUE_SIZE + 1 exist. */
-  freeBuffer(): Buffer {
-    const reused = this.#free.pop();
-    if (reused !== undefined) return reused;
-    this.#allocated++;
-    return Buffer.allocUnsafe(this.#partSize);
-  }
-
-  /** Waits until a buffer is free (a part finished) and returns it. */
-  async nextBuffer(): Promise<Buffer> {
-    while (this.#free.length === 0 && this.#allocated > QUEUE_SIZE && this.#inFlight.size > 0) {
-      this.#throwIfFailed();
-      await Promise.race(this.#inFlight);
-    }
-    this.#throwIfFailed();
-    return this.freeBuffer();
-  }
-
-  /** Starts uploading `buffer[0, length)` as the next part; waits while QUEUE_SIZE are in flight. */
-  async send(buffer: Buffer, length: number): Promise<void> {
-    while (this.#inFlight.size >= QUEUE_SIZE) await Promise.race(this.#inFlight);
-    this.#throwIfFailed();
-    const partNumber = this.#next++;
-    if (partNumber > MAX_PARTS) {
-      throw new ReelayError(
-        "object_too_large",
-        `The object is larger than ${MAX_PARTS} parts of ${this.#partSize} bytes.`,
-        { details: { key: this.#target.Key } },
-      );
-    }
-    this.#creating ??= this.#s3
-      .send(new CreateMultipartUploadCommand({ ...this.#target, ContentType: this.#contentType }))
-      .then((answer) => answer.UploadId ?? "");
-    const part = this.#creating
-      .then((uploadId) =>
-        this.#s3.send(
-          new UploadPartCommand({
-            ...this.#target,
-            UploadId: uploadId,
-            PartNumber: partNumber,
-            Body: buffer.subarray(0, length),
-          }),
-        ),
-      )
-      .then(
-        (answer) => {
-          this.#done.push({ PartNumber: partNumber, ETag: answer.ETag ?? "" });
-          this.#free.push(buffer);
-        },
-        (error: unknown) => {
-          this.#failure ??= { error };
-        },
-      )
-      .finally(() => this.#inFlight.delete(part));
-    this.#inFlight.add(part);
-  }
-
-  /** The source ended cleanly: stores the rest, as one object or as the last part. */
-  async finish(buffer: Buffer, length: number): Promise<void> {
-    if (this.#creating === undefined) {
-      await this.#s3.send(
-        new PutObjectCommand({
-          ...this.#target,
-          Body: buffer.subarray(0, length),
-          ContentType: this.#contentType,
-        }),
-      );
-      return;
-    }
-    if (length > 0) await this.send(buffer, length);
-    await Promise.all(this.#inFlight);
-    this.#throwIfFailed();
-    const parts = [...this.#done].sort((a, b) => (a.PartNumber ?? 0) - (b.PartNumber ?? 0));
-    await this.#s3.send(
-      new CompleteMultipartUploadCommand({
-        ...this.#target,
-        UploadId: await this.#creating,
-        MultipartUpload: { Parts: parts },
-      }),
-    );
-  }
-
-  /** Lets the parts in flight settle, then aborts the multipart upload, if one was started. */
-  async abort(): Promise<void> {
-    if (this.#creating === undefined) return;
-    await Promise.allSettled(this.#inFlight);
-    const uploadId = await this.#creating.catch(() => undefined);
-    if (uploadId === undefined) return;
-    await this.#s3
-      .send(new AbortMultipartUploadCommand({ ...this.#target, UploadId: uploadId }))
-      .catch(() => undefined);
-  }
-
-  #throwIfFailed(): void {
-    if (this.#failure !== undefined) throw this.#failure.error;
+    return (await this.load()).uploadStream(key, body, options);
   }
 }

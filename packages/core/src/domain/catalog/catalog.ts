@@ -82,7 +82,7 @@ export function parseCatalogFile(file: unknown, source = "catalog file"): ModelS
       );
     }
   }
-  const parsed = catalogFileSchema.safeParse(value);
+  const parsed = catalogFileSchema().safeParse(value);
   if (!parsed.success) {
     const first =
       parsed.error.issues[0] === undefined

@@ -5,16 +5,20 @@
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all of it).
 import * as z from "zod";
 import { ReelayError } from "../errors.ts";
+import { onFirstUse } from "../on-first-use.ts";
 
-const BudgetSchema = z
-  .object({
-    // Counted in millionths: one millionth up to far above any real budget (DynamoDB stores both).
-    amount: z.number().finite().min(0.000001).max(1e12),
-    unit: z.enum(["currency", "units"]).default("currency"),
-    period: z.enum(["day", "month", "total"]).default("month"),
-  })
-  .strict();
-export type Budget = z.infer<typeof BudgetSchema>;
+/** A budget's schema, built at its first use (only a key's budget or REELAY_BUDGET needs it). */
+const budgetSchema = onFirstUse(() => {
+  return z
+    .object({
+      // Counted in millionths: one millionth up to far above any real budget (DynamoDB stores both).
+      amount: z.number().finite().min(0.000001).max(1e12),
+      unit: z.enum(["currency", "units"]).default("currency"),
+      period: z.enum(["day", "month", "total"]).default("month"),
+    })
+    .strict();
+});
+export type Budget = z.infer<ReturnType<typeof budgetSchema>>;
 
 const SHAPE = "a budget is {amount, unit: currency|units, period: day|month|total}";
 
@@ -24,7 +28,7 @@ export function parseBudget(
   base: string,
   code: "invalid_request" | "invalid_config",
 ): Budget {
-  const parsed = BudgetSchema.safeParse(raw);
+  const parsed = budgetSchema().safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   // A field a budget does not have is named, and on the API refused as unknown_field: never dropped.

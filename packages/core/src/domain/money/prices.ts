@@ -8,34 +8,40 @@ import { createHash } from "node:crypto";
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all of it).
 import * as z from "zod";
 import { ReelayError } from "../errors.ts";
+import { onFirstUse } from "../on-first-use.ts";
 import type { Usage } from "./types.ts";
 
-const Amount = z.number().finite().min(0);
-/** Prices by resolution or tier; `default` stands for any other, and for the model's own default. */
-const ByTier = z.record(z.string().min(1), Amount);
+/** The price file's schema, built at its first use (most deployments set no prices). */
+const priceFile = onFirstUse(() => {
+  const Amount = z.number().finite().min(0);
+  /** Prices by resolution or tier; `default` stands for any other, and for the model's own default. */
+  const ByTier = z.record(z.string().min(1), Amount);
 
-const ModelPrices = z
-  .object({
-    per_second: ByTier.optional(),
-    audio_per_second: Amount.optional(),
-    per_image: ByTier.optional(),
-    per_reference_image: Amount.optional(),
-  })
-  .strict()
-  .refine((m) => m.per_second !== undefined || m.per_image !== undefined, {
-    message: "a model's prices need per_second (video) or per_image (images)",
-  });
+  const ModelPrices = z
+    .object({
+      per_second: ByTier.optional(),
+      audio_per_second: Amount.optional(),
+      per_image: ByTier.optional(),
+      per_reference_image: Amount.optional(),
+    })
+    .strict()
+    .refine((m) => m.per_second !== undefined || m.per_image !== undefined, {
+      message: "a model's prices need per_second (video) or per_image (images)",
+    });
 
-const PriceFile = z
-  .object({
-    currency: z.string().regex(/^[A-Z]{3}$/, "a three-letter ISO 4217 code, e.g. USD"),
-    models: z.record(z.string().min(1), ModelPrices),
-  })
-  .strict();
+  return z
+    .object({
+      currency: z.string().regex(/^[A-Z]{3}$/, "a three-letter ISO 4217 code, e.g. USD"),
+      models: z.record(z.string().min(1), ModelPrices),
+    })
+    .strict();
+});
+
+type ModelPrices = z.infer<ReturnType<typeof priceFile>>["models"][string];
 
 export interface PriceTable {
   currency: string;
-  models: Record<string, z.infer<typeof ModelPrices>>;
+  models: Record<string, ModelPrices>;
   /** sha256 of the table's text: stored with each job's estimate, so a later table changes no past cost. */
   version: string;
   /** The table's text as given (the stack hands it to the functions unchanged). */
@@ -52,7 +58,7 @@ export function parsePrices(text: string, origin: string): PriceTable {
       path: "REELAY_PRICES",
     });
   }
-  const parsed = PriceFile.safeParse(json);
+  const parsed = priceFile().safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const at = issue?.path.join(".") ?? "";

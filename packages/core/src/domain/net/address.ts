@@ -54,7 +54,25 @@ const V4_RANGES: Range[] = [
   v4("240.0.0.0/4", "reserved"),
 ];
 
-const V6_RANGES: Range[] = [
+/**
+ * The IPv6 tables, parsed at the first IPv6 address judged: parsing them runs node:net's IPv6
+ * check, whose first call compiles a large regular expression, and most cold starts judge none.
+ */
+let v6Tables: { ranges: Range[]; carriers: V4Carrier[] } | undefined;
+
+function v6TablesOf(): { ranges: Range[]; carriers: V4Carrier[] } {
+  v6Tables ??= { ranges: v6Ranges(), carriers: v4Carriers() };
+  return v6Tables;
+}
+
+/** Where an IPv6 form carries an IPv4 address: the prefix that says so and the offset of the 4 bytes. */
+interface V4Carrier {
+  bytes: number[];
+  prefix: number;
+  at: number;
+}
+
+const v6Ranges = (): Range[] => [
   v6("fd00:ec2::254", "metadata"),
   v6("::/128", "unspecified"),
   v6("::1/128", "loopback"),
@@ -69,8 +87,7 @@ const V6_RANGES: Range[] = [
   v6("2001:db8::/32", "reserved"),
 ];
 
-/** Where an IPv6 form carries an IPv4 address: the prefix that says so and the offset of the 4 bytes. */
-const V4_CARRIERS: { bytes: number[]; prefix: number; at: number }[] = [
+const v4Carriers = (): V4Carrier[] => [
   { bytes: ipv6Bytes("::ffff:0:0") ?? [], prefix: 96, at: 12 },
   { bytes: ipv6Bytes("64:ff9b::") ?? [], prefix: 96, at: 12 },
   { bytes: ipv6Bytes("2002::") ?? [], prefix: 16, at: 2 },
@@ -124,9 +141,10 @@ export function classifyAddress(address: string): AddressKind {
   if (isIPv4(address)) return kindOf(address.split(".").map(Number), V4_RANGES);
   const bytes = ipv6Bytes(address);
   if (bytes === undefined) return "invalid";
-  const own = kindOf(bytes, V6_RANGES);
+  const { ranges, carriers } = v6TablesOf();
+  const own = kindOf(bytes, ranges);
   if (own !== "public") return own;
-  const carrier = V4_CARRIERS.find((c) => within(bytes, c));
+  const carrier = carriers.find((c) => within(bytes, c));
   if (carrier === undefined) return "public";
   return kindOf(bytes.slice(carrier.at, carrier.at + 4), V4_RANGES);
 }

@@ -6,6 +6,7 @@
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all of it).
 import * as z from "zod";
 import { ReelayError } from "../errors.ts";
+import { onFirstUse } from "../on-first-use.ts";
 import { MAX_UPSTREAM_CONCURRENCY } from "../admission/settings.ts";
 import { parsePrices, type PriceTable } from "../money/prices.ts";
 
@@ -36,22 +37,25 @@ export interface UpstreamAccount {
 
 const NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
-const AccountSchema = z
-  .object({
-    name: z
-      .string()
-      .regex(NAME, "a name is a lowercase letter then up to 31 lowercase letters, digits or -"),
-    url: z.string().min(1, "the account's base URL, ending in /v1"),
-    api_key: z.string().min(1, "the account's API key"),
-    models: z.array(z.string().min(1)).min(1, "omit models for every model").optional(),
-    concurrency: z.number().int().min(1).max(MAX_UPSTREAM_CONCURRENCY).optional(),
-    rate: z.number().finite().positive().optional(),
-    weight: z.number().finite().positive().max(1000).default(1),
-    prices: z.record(z.string(), z.unknown()).optional(),
-  })
-  .strict();
+/** REELAY_UPSTREAMS's schema, built at its first use (most deployments have one account). */
+const poolSchema = onFirstUse(() => {
+  const AccountSchema = z
+    .object({
+      name: z
+        .string()
+        .regex(NAME, "a name is a lowercase letter then up to 31 lowercase letters, digits or -"),
+      url: z.string().min(1, "the account's base URL, ending in /v1"),
+      api_key: z.string().min(1, "the account's API key"),
+      models: z.array(z.string().min(1)).min(1, "omit models for every model").optional(),
+      concurrency: z.number().int().min(1).max(MAX_UPSTREAM_CONCURRENCY).optional(),
+      rate: z.number().finite().positive().optional(),
+      weight: z.number().finite().positive().max(1000).default(1),
+      prices: z.record(z.string(), z.unknown()).optional(),
+    })
+    .strict();
 
-const PoolSchema = z.array(AccountSchema).min(1, "list at least one account");
+  return z.array(AccountSchema).min(1, "list at least one account");
+});
 
 function invalid(message: string, path: string): never {
   throw new ReelayError("invalid_config", message, { path });
@@ -76,7 +80,7 @@ export function parseUpstreams(text: string, origin: string): UpstreamAccount[] 
   } catch (error) {
     return invalid(`${origin} is not valid JSON (${String(error)}).`, "REELAY_UPSTREAMS");
   }
-  const parsed = PoolSchema.safeParse(json);
+  const parsed = poolSchema().safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const parts = issue?.path ?? [];

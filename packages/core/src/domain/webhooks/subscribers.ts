@@ -2,6 +2,7 @@
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
 import { ReelayError } from "../errors.ts";
+import { onFirstUse } from "../on-first-use.ts";
 import { secretKey } from "./sign.ts";
 
 export interface WebhookSubscriber {
@@ -9,17 +10,22 @@ export interface WebhookSubscriber {
   secret: string;
 }
 
-const subscriberSchema = z.object({
-  url: z.url({ protocol: /^https?$/ }),
-  secret: z.string().min(1),
-});
+/** The list's schema, built at its first use (only a configured subscriber list needs it). */
+const subscribersSchema = onFirstUse(() =>
+  z.array(
+    z.object({
+      url: z.url({ protocol: /^https?$/ }),
+      secret: z.string().min(1),
+    }),
+  ),
+);
 
 /**
  * Validates a parsed subscriber list. `source` names where it came from (a variable or a file) in
  * error messages; a secret never appears in one.
  */
 function parseSubscribers(value: unknown, source: string): WebhookSubscriber[] {
-  const parsed = z.array(subscriberSchema).safeParse(value);
+  const parsed = subscribersSchema().safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined ? "" : issue.path.join(".");
