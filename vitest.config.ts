@@ -19,6 +19,19 @@ const SHARED_MODULES = [
   "test/imports/**/*.test.ts",
 ];
 
+/**
+ * Files that start their own local stacks (in this process or as children) but set no process-wide
+ * state (no process.env writes, no module mocks): they too share their workers' loaded modules, so
+ * @reelay/local, the SDK and core are loaded once per worker instead of once per file.
+ */
+const SHARED_STACKS = [
+  "test/e2e/**/*.test.ts",
+  "test/soak/**/*.test.ts",
+  "test/browser/**/*.test.ts",
+  "packages/local/test/**/*.test.ts",
+  "packages/cli/test/**/*.test.ts",
+];
+
 const shared = {
   testTimeout: 30_000,
   hookTimeout: 30_000,
@@ -37,16 +50,17 @@ export default defineConfig({
     // (test/infra/synth.ts).
     maxWorkers: 2,
     reporters: ["default", "./test/support/summary-reporter.ts"],
-    // Longest files first, over both projects: the run ends with short files on both workers.
+    // Longest files first, over every project: the run ends with short files on both workers.
     sequence: { sequencer: LongestFirst },
     projects: [
       { test: { ...shared, name: "shared-modules", include: SHARED_MODULES, isolate: false } },
+      { test: { ...shared, name: "shared-stacks", include: SHARED_STACKS, isolate: false } },
       {
         test: {
           ...shared,
           name: "isolated",
           include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
-          exclude: [...SHARED_MODULES, "**/node_modules/**"],
+          exclude: [...SHARED_MODULES, ...SHARED_STACKS, "**/node_modules/**"],
         },
       },
     ],

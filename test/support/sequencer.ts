@@ -1,5 +1,5 @@
 /**
- * Runs the longest test files first, across both projects, so that the last minutes of `npm test`
+ * Runs the longest test files first, across every project, so that the last minutes of `npm test`
  * are not one long file running alone while the other worker idles. vitest's own order runs one
  * project after the other and, on a fresh clone (no results cache yet), the largest files first,
  * which put the 2-minute soak near the end.
