@@ -68,43 +68,20 @@ const freshKey = async () => (await newKey(app())).id;
 const EXAMPLE_DELIVERY = "dlv_01JD8Z9Q6W4S7Y3K2M1N0P5R8T";
 const EXAMPLE_EVENT = "vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T.succeeded";
 
+/** A page anyone may read: no key needed, 200 for every caller. */
+function publicPage(path: string): Entry {
+  return { scope: null, make: () => ({ path }), ok: [200] };
+}
+
 /** Every route's expected answers; keyed like /openapi.json's operations. */
 const MATRIX: Record<string, Entry> = {
-  "GET /": {
-    scope: null,
-    make: () => ({ path: "/" }),
-    ok: [200],
-  },
-  "GET /dashboard/app.js": {
-    scope: null,
-    make: () => ({ path: "/dashboard/app.js" }),
-    ok: [200],
-  },
-  "GET /dashboard/models.json": {
-    scope: null,
-    make: () => ({ path: "/dashboard/models.json" }),
-    ok: [200],
-  },
-  "GET /dashboard/style.css": {
-    scope: null,
-    make: () => ({ path: "/dashboard/style.css" }),
-    ok: [200],
-  },
-  "GET /docs": {
-    scope: null,
-    make: () => ({ path: "/docs" }),
-    ok: [200],
-  },
-  "GET /healthz": {
-    scope: null,
-    make: () => ({ path: "/healthz" }),
-    ok: [200],
-  },
-  "GET /openapi.json": {
-    scope: null,
-    make: () => ({ path: "/openapi.json" }),
-    ok: [200],
-  },
+  "GET /": publicPage("/"),
+  "GET /dashboard/app.js": publicPage("/dashboard/app.js"),
+  "GET /dashboard/models.json": publicPage("/dashboard/models.json"),
+  "GET /dashboard/style.css": publicPage("/dashboard/style.css"),
+  "GET /docs": publicPage("/docs"),
+  "GET /healthz": publicPage("/healthz"),
+  "GET /openapi.json": publicPage("/openapi.json"),
   "GET /metrics": {
     scope: "admin",
     make: () => ({ path: "/metrics" }),

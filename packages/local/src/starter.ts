@@ -22,6 +22,7 @@ import {
 import { JOB_FLOW_STATE_NAMES } from "@reelay/flow/job-flow-names";
 import { executionName } from "@reelay/core/usecases";
 import type { Logger } from "./log.ts";
+import type { Pause } from "./window-sleep.ts";
 
 export interface LocalStarterOptions {
   definition: Record<string, unknown>;
@@ -36,7 +37,7 @@ export interface LocalStarterOptions {
    * waitScale 0, so the interpreter's own Wait is none). Stopping the stack ends such a wait; a
    * cancel of one job does not, so its execution stops at its next step.
    */
-  waits?: (ms: number, signal: AbortSignal) => Promise<void>;
+  waits?: Pause;
 }
 
 export class LocalJobStarter {
