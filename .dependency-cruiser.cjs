@@ -54,10 +54,13 @@ module.exports = {
     {
       name: "api-only-through-its-exports",
       comment:
-        "Outside packages/api, the API package is imported through its entries: the app (index) and its Node server (serve).",
+        "Outside packages/api, the API package is imported through its entries: the app (index), its OpenAPI schemas (openapi) and its Node server (serve).",
       severity: "error",
       from: { pathNot: "^packages/api/" },
-      to: { path: "^packages/api/src/", pathNot: "^packages/api/src/(index|serve)\\.ts$" },
+      to: {
+        path: "^packages/api/src/",
+        pathNot: "^packages/api/src/(index|serve|openapi/index)\\.ts$",
+      },
     },
     {
       name: "no-circular",

@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DeliveryListSchema } from "@reelay/api";
+import { DeliveryListSchema } from "@reelay/api/openapi";
 import {
   startReceiver,
   type Receiver,

@@ -1,7 +1,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { validate, VideoRequestSchema } from "@reelay/core";
+import { validate, videoRequestSchema } from "@reelay/core";
 import { ApiKeyStore, DeliveryStore, SubscriberStore } from "@reelay/core/adapters";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { servedKeys, undocumentedRoutes, type OpenApiDocument } from "../src/openapi/document.ts";
@@ -119,12 +119,12 @@ describe("GET /openapi.json", () => {
     }
   });
 
-  it("the video request body schema is the one validate() parses with (VideoRequestSchema), and its example passes validate()", async () => {
+  it("the video request body schema is the one validate() parses with (videoRequestSchema()), and its example passes validate()", async () => {
     const doc = await documentOf(await harness(aws));
     const body = (doc.paths["/v1/video/generations"]!.post as Op).requestBody?.content[
       "application/json"
     ];
-    const { $schema: _ignored, ...expected } = z.toJSONSchema(VideoRequestSchema, {
+    const { $schema: _ignored, ...expected } = z.toJSONSchema(videoRequestSchema(), {
       target: "draft-2020-12",
       unrepresentable: "any",
       io: "input",

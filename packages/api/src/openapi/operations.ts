@@ -4,7 +4,7 @@
  * added without an entry here fails the suite. Entries for routes an app does not serve (e.g.
  * /v1/events without an event source) are left out of that app's document.
  */
-import { ImageRequestSchema, VideoRequestSchema } from "@reelay/core";
+import { imageRequestSchema, videoRequestSchema } from "@reelay/core";
 import {
   AdmissionSchema,
   BatchListSchema,
@@ -334,7 +334,7 @@ export const OPERATIONS: Record<string, Operation> = {
     parameters: [IDEMPOTENCY, PRIORITY, WEBHOOK, WEBHOOK_EVENTS],
     request: {
       contentType: "application/json",
-      schema: VideoRequestSchema,
+      schema: videoRequestSchema(),
       example: {
         model: "gamma-3.1",
         prompt: "a paper boat in the rain",
@@ -395,7 +395,7 @@ export const OPERATIONS: Record<string, Operation> = {
     parameters: [IDEMPOTENCY, PRIORITY, WEBHOOK, WEBHOOK_EVENTS],
     request: {
       contentType: "application/json",
-      schema: ImageRequestSchema,
+      schema: imageRequestSchema(),
       example: IMAGE_EXAMPLE,
     },
     response: {

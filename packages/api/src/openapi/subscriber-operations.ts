@@ -1,7 +1,7 @@
 /** The managed subscribers' routes for the OpenAPI document and /docs (routes/subscribers.ts). */
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
-import { SubscriberInputSchema } from "@reelay/core/domain";
+import { subscriberInputSchema } from "@reelay/core/domain";
 import type { ErrorCase, Operation } from "./operation.ts";
 
 const SubscriberSchema = z
@@ -61,7 +61,7 @@ function createOperation(errors: ErrorCase[]): Operation {
     auth: true,
     request: {
       contentType: "application/json",
-      schema: SubscriberInputSchema,
+      schema: subscriberInputSchema(),
       example: { url: SUBSCRIBER.url, events: SUBSCRIBER.events, description: "CI" },
     },
     response: json(

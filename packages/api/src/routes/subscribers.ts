@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
 import { systemResolver } from "@reelay/core/adapters";
-import { SubscriberInputSchema, subscriberRecord, checkWebhookUrl } from "@reelay/core/domain";
+import { subscriberInputSchema, subscriberRecord, checkWebhookUrl } from "@reelay/core/domain";
 import { jsonBodyLimit, parseJson, refuseUnknownFields } from "../body.ts";
 import type { ApiEnv, Caller, WebhookApiDeps } from "../api-deps.ts";
 import { projectOfCaller, sourceOf } from "../auth.ts";
@@ -23,7 +23,7 @@ const SUBSCRIBER_ID = "[0-9A-Za-z_]*[0-9A-Z]";
 function readInput(text: string) {
   const body = parseJson(text);
   refuseUnknownFields(body, ["url", "events", "description"]);
-  const parsed = SubscriberInputSchema.safeParse(body);
+  const parsed = subscriberInputSchema().safeParse(body);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const path = (issue?.path ?? []).join(".");

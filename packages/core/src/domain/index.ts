@@ -100,7 +100,7 @@ export {
   type Delivery,
 } from "./webhooks/delivery.ts";
 export {
-  SubscriberInputSchema,
+  subscriberInputSchema,
   WEBHOOK_EVENT_TYPES,
   subscriberRecord,
 } from "./webhooks/managed-subscriber.ts";

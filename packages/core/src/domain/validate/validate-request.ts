@@ -4,7 +4,7 @@
  */
 import { defaultCatalog } from "../catalog/catalog.ts";
 import type { Catalog, ImageMode, Kind, ModelSpec, VideoMode } from "../catalog/types.ts";
-import { ImageRequestSchema, VideoRequestSchema } from "../contract/schemas.ts";
+import { imageRequestSchema, videoRequestSchema } from "../contract/schemas.ts";
 import type { Issue } from "../errors.ts";
 import type { JobRequest } from "../jobs/request.ts";
 import { checkImage, detectImageMode } from "./image.ts";
@@ -76,7 +76,7 @@ function run(
 
   if (kind === "image") {
     const mode = detectImageMode(input);
-    const req = checkShape(ImageRequestSchema, input, issues);
+    const req = checkShape(imageRequestSchema(), input, issues);
     if (spec !== undefined && spec.kind !== "image") {
       issues.error(
         "model",
@@ -96,7 +96,7 @@ function run(
 
   const videoSpec = spec?.kind === "video" ? spec : undefined;
   const mode = detectVideoMode(input, videoSpec);
-  const req = checkShape(VideoRequestSchema, input, issues);
+  const req = checkShape(videoRequestSchema(), input, issues);
   if (req === undefined || videoSpec === undefined) return { kind, mode, model, normalized: null };
   return {
     kind,

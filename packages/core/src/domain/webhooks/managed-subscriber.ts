@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
 import { DETAIL_TYPES, BATCH_COMPLETED } from "../events/types.ts";
+import { onFirstUse } from "../on-first-use.ts";
 /** How long a rotated-out secret still signs. */
 const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
@@ -79,9 +80,14 @@ export function rotatedSecrets(
 /** The event types a subscriber may ask for. */
 export const WEBHOOK_EVENT_TYPES = [...Object.values(DETAIL_TYPES), BATCH_COMPLETED];
 
-/** POST /v1/webhooks: `{url, events?, description?}`; the URL is checked by url-guard.ts after. */
-export const SubscriberInputSchema = z.object({
-  url: z.string().min(1).max(2000),
-  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).optional(),
-  description: z.string().max(200).optional(),
-});
+/**
+ * POST /v1/webhooks: `{url, events?, description?}`; the URL is checked by url-guard.ts after.
+ * Built at its first use, as the request schemas are (on-first-use.ts).
+ */
+export const subscriberInputSchema = onFirstUse(() =>
+  z.object({
+    url: z.string().min(1).max(2000),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).optional(),
+    description: z.string().max(200).optional(),
+  }),
+);
