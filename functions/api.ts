@@ -23,6 +23,9 @@ const app = createApp(
     adminKey: await readSecret("REELAY_API_KEY"),
     // API Gateway ends a request at 30 s (and so does this function): an images/edits wait stays well inside.
     maxWaitS: 20,
+    // API Gateway buffers a response whole: a job's or batch's stream answers what it has (or after
+    // 20 s, nothing) and the client reconnects with Last-Event-ID (routes/follow.ts).
+    streamMaxMs: 20_000,
     // The delivery log and managed subscribers; what they make, the webhook sweep sends within a minute.
     webhooks: {
       store: new DeliveryStore(clients.db, clients.tableName),

@@ -85,8 +85,16 @@ export interface ApiDeps {
   batchTracker: Pick<BatchTracker, "jobEnded">;
   /** When given, /v1/webhooks/deliveries and /v1/events/{id}/replay serve the delivery log. */
   webhooks?: WebhookApiDeps;
-  /** Heartbeat period of the event stream; default 15 000. */
+  /** Heartbeat period of the event streams; default 15 000. */
   sseHeartbeatMs?: number;
+  /** How often a job's or batch's stream (routes/follow.ts) reads its record; default 1000. */
+  streamPollMs?: number;
+  /**
+   * Set behind a proxy that buffers responses (API Gateway): a job's or batch's stream then ends
+   * after its first frames, or after this many ms without one, and the client reconnects. Unset:
+   * a stream stays open until the job or batch ends.
+   */
+  streamMaxMs?: number;
   /** Largest accepted request body in bytes; default 1 MiB. */
   maxBodyBytes?: number;
   /**
@@ -127,11 +135,14 @@ export interface AccountModelLister {
 
 /** ApiDeps with every default filled in. */
 export type ResolvedDeps = ApiDeps &
-  Required<Pick<ApiDeps, "presignTtlS" | "sseHeartbeatMs" | "maxBodyBytes" | "now">>;
+  Required<
+    Pick<ApiDeps, "presignTtlS" | "sseHeartbeatMs" | "streamPollMs" | "maxBodyBytes" | "now">
+  >;
 
 export const DEFAULTS = {
   presignTtlS: 3600,
   sseHeartbeatMs: 15_000,
+  streamPollMs: 1000,
   maxBodyBytes: 1024 * 1024,
 } as const;
 
@@ -140,6 +151,7 @@ export function resolveDeps(deps: ApiDeps): ResolvedDeps {
     ...deps,
     presignTtlS: deps.presignTtlS ?? DEFAULTS.presignTtlS,
     sseHeartbeatMs: deps.sseHeartbeatMs ?? DEFAULTS.sseHeartbeatMs,
+    streamPollMs: deps.streamPollMs ?? DEFAULTS.streamPollMs,
     maxBodyBytes: deps.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     now: deps.now ?? (() => new Date()),
   };

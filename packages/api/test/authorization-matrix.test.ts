@@ -134,6 +134,12 @@ const MATRIX: Record<string, Entry> = {
     owned: true,
     ok: [200],
   },
+  "GET /v1/jobs/{id}/events": {
+    scope: "read",
+    make: (o) => ({ path: `/v1/jobs/${o.video}/events` }),
+    owned: true,
+    ok: [200],
+  },
   "POST /v1/jobs/{id}/cancel": {
     scope: "write",
     make: async (o) => ({ path: `/v1/jobs/${await freshJob(o)}/cancel` }),
@@ -166,6 +172,12 @@ const MATRIX: Record<string, Entry> = {
   "GET /v1/batches/{id}/results": {
     scope: "read",
     make: (o) => ({ path: `/v1/batches/${o.batch}/results` }),
+    owned: true,
+    ok: [200],
+  },
+  "GET /v1/batches/{id}/events": {
+    scope: "read",
+    make: (o) => ({ path: `/v1/batches/${o.batch}/events` }),
     owned: true,
     ok: [200],
   },

@@ -454,6 +454,8 @@ async function serveApi(
       stopper: { stop: (execution) => parts.starter.cancel(execution) },
       adminKey: parts.apiKey,
       eventStream: parts.events,
+      // One process over dynalite: a job's or batch's stream reads its record four times a second.
+      streamPollMs: 250,
       webhooks: parts.webhooks,
       upstreamModels:
         upstream.pool?.map(({ account, client }) => ({

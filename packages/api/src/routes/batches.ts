@@ -28,6 +28,7 @@ import {
   type ResolvedDeps,
   submitDepsOf,
 } from "../api-deps.ts";
+import { batchFrames, followStream, streamSettings } from "./follow.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
 import { PRIORITY_HEADER, readPriority } from "../priority.ts";
 import { HEADER_PATHS, headerWebhook, readJobWebhook } from "../webhook-input.ts";
@@ -190,6 +191,13 @@ export function batchRoutes(deps: ResolvedDeps, store: BatchStore): Hono<ApiEnv>
     return c.body(lines.map((line) => `${JSON.stringify(line)}\n`).join(""), 200, {
       "content-type": "application/x-ndjson; charset=utf-8",
     });
+  });
+
+  /** The batch's counts as Server-Sent Events until it completes (follow.ts). */
+  routes.get("/:id/events", async (c) => {
+    const batch = await owned(store, c.req.param("id"), c.get("caller"));
+    const latest = async () => currentView(deps, store, await store.require(batch.id));
+    return followStream(c, batchFrames(latest), streamSettings(deps));
   });
 
   routes.post("/:id/cancel", cancelBatch(deps, store));

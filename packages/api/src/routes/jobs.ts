@@ -19,6 +19,7 @@ import { jsonBodyLimit, parseJson } from "../body.ts";
 import { retryJob } from "../retry.ts";
 import { type ApiEnv, cancelDepsOf, type ResolvedDeps } from "../api-deps.ts";
 import { jobView, withQueuePosition } from "../views.ts";
+import { followStream, jobFrames, streamSettings } from "./follow.ts";
 
 function badQuery(path: string, message: string): ReelayError {
   return new ReelayError("invalid_query", message, { status: 400, path });
@@ -117,6 +118,13 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     const job = await deps.jobs.get(id);
     if (job === undefined) throw jobNotFound(id);
     return c.json(await withQueuePosition(await jobView(job, signer), job, deps.admission));
+  });
+
+  /** The job's changes as Server-Sent Events until it ends (follow.ts). */
+  routes.get("/:id/events", async (c) => {
+    const id = c.req.param("id");
+    if ((await deps.jobs.get(id)) === undefined) throw jobNotFound(id);
+    return followStream(c, jobFrames(deps, id), streamSettings(deps));
   });
 
   /** The record moves to cancelled first, then the execution is stopped (see cancelJob). */
