@@ -15,11 +15,19 @@ import type { CheckedLine } from "@reelay/core/usecases";
 import { type Catalog, ReelayError, validate } from "@reelay/core";
 import { refuseUnknownFields } from "./body.ts";
 
-const BATCH_FIELDS = ["requests", "priority", "webhook_url", "webhook_events"] as const;
+const BATCH_FIELDS = [
+  "requests",
+  "priority",
+  "queue_timeout_s",
+  "webhook_url",
+  "webhook_events",
+] as const;
 
 export interface BatchBody {
   requests: { line: number; body: unknown; parseError?: string }[];
   priority?: Priority;
+  /** The JSON form's `queue_timeout_s`, unchecked (queue-timeout.ts checks it). */
+  queueTimeoutS?: unknown;
   /** The JSON form's `webhook_url` and `webhook_events`, unchecked (webhook-input.ts checks them). */
   webhook?: { url?: unknown; events?: unknown };
 }
@@ -34,7 +42,10 @@ function tooMany(count: number): ReelayError {
 
 function fromJson(value: unknown): BatchBody | undefined {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
-  const { requests, priority, webhook_url, webhook_events } = value as Record<string, unknown>;
+  const { requests, priority, queue_timeout_s, webhook_url, webhook_events } = value as Record<
+    string,
+    unknown
+  >;
   if (!Array.isArray(requests)) return undefined;
   // The batch's own fields; each request's fields are the contract's and pass as a single create's.
   refuseUnknownFields(value, BATCH_FIELDS);
@@ -47,6 +58,7 @@ function fromJson(value: unknown): BatchBody | undefined {
   return {
     requests: requests.map((body, i) => ({ line: i + 1, body })),
     ...(priority === undefined ? {} : { priority }),
+    ...(queue_timeout_s === undefined ? {} : { queueTimeoutS: queue_timeout_s }),
     ...(webhook_url === undefined && webhook_events === undefined
       ? {}
       : { webhook: { url: webhook_url, events: webhook_events } }),

@@ -16,6 +16,8 @@ export interface CreateInput {
   idempotencyKey?: string | undefined;
   /** X-Reelay-Priority; absent = normal. */
   priority?: Priority | undefined;
+  /** X-Reelay-Queue-Timeout (queue-timeout.ts); absent = REELAY_QUEUE_TIMEOUT_S. */
+  queueTimeoutS?: number | undefined;
   /** The job this one retries (POST /v1/jobs/{id}/retry). */
   retryOf?: string;
   /** The job's own webhook, already checked (webhook-input.ts). */
@@ -56,6 +58,7 @@ export async function submitForCaller(
     ...(jobId === undefined ? {} : { jobId }),
     ...(key === undefined ? {} : { idempotencyKey: key }),
     ...(input.priority === undefined ? {} : { priority: input.priority }),
+    ...(input.queueTimeoutS === undefined ? {} : { queueTimeoutS: input.queueTimeoutS }),
     ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
     ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
   });

@@ -146,8 +146,14 @@ export const UNAVAILABLE: ErrorCase = {
 const BODY_ERRORS: ErrorCase[] = [
   {
     status: 400,
-    codes: ["invalid_json", "invalid_request", "invalid_idempotency_key", "invalid_priority"],
-    when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority) is malformed.",
+    codes: [
+      "invalid_json",
+      "invalid_request",
+      "invalid_idempotency_key",
+      "invalid_priority",
+      "invalid_queue_timeout",
+    ],
+    when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout) is malformed.",
   },
   {
     status: 402,
@@ -188,6 +194,15 @@ const PRIORITY: Parameter = {
     "Admission order among the caller's own jobs while they wait for an upstream slot: high, normal (the default) or low. Callers are served in turn whatever their priorities.",
   schema: { type: "string", enum: ["high", "normal", "low"] },
   example: "high",
+};
+const QUEUE_TIMEOUT: Parameter = {
+  name: "X-Reelay-Queue-Timeout",
+  in: "header",
+  required: false,
+  description:
+    "Seconds the job may wait for an upstream slot (1 to REELAY_QUEUE_TIMEOUT_S); not admitted by then, it ends failed `queue_timeout`, charged false, its reservation released. Batches: `queue_timeout_s` in the JSON body, or this header.",
+  schema: { type: "integer", minimum: 1 },
+  example: "60",
 };
 export const KEY_NOT_FOUND: ErrorCase = {
   status: 404,
@@ -331,7 +346,7 @@ export const OPERATIONS: Record<string, Operation> = {
       "Validates the request against the model's rules (hard rules refuse, soft rules warn), records a job and starts it. Answers at once with the task; poll GET /v1/video/tasks/{taskId}.",
     tag: "video",
     auth: true,
-    parameters: [IDEMPOTENCY, PRIORITY, WEBHOOK, WEBHOOK_EVENTS],
+    parameters: [IDEMPOTENCY, PRIORITY, QUEUE_TIMEOUT, WEBHOOK, WEBHOOK_EVENTS],
     request: {
       contentType: "application/json",
       schema: videoRequestSchema(),
@@ -392,7 +407,7 @@ export const OPERATIONS: Record<string, Operation> = {
       "The unified image contract (§2.6): `modalities` must contain `image`, `stream` false. Editing: several `image_config.reference_images` plus a prompt.",
     tag: "image",
     auth: true,
-    parameters: [IDEMPOTENCY, PRIORITY, WEBHOOK, WEBHOOK_EVENTS],
+    parameters: [IDEMPOTENCY, PRIORITY, QUEUE_TIMEOUT, WEBHOOK, WEBHOOK_EVENTS],
     request: {
       contentType: "application/json",
       schema: imageRequestSchema(),
@@ -451,6 +466,7 @@ export const OPERATIONS: Record<string, Operation> = {
     parameters: [
       IDEMPOTENCY,
       PRIORITY,
+      QUEUE_TIMEOUT,
       WEBHOOK,
       WEBHOOK_EVENTS,
       {
@@ -1010,10 +1026,10 @@ export const OPERATIONS: Record<string, Operation> = {
   "POST /v1/batches": {
     summary: "Make a batch",
     description:
-      'A JSON body `{"requests": [...], "priority"?, "webhook_url"?, "webhook_events"?}` (the webhook gets every job\'s event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. X-Idempotency-Key makes a repeat find the first batch.',
+      'A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "webhook_url"?, "webhook_events"?}` (the webhook gets every job\'s event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. X-Idempotency-Key makes a repeat find the first batch.',
     tag: "batches",
     auth: true,
-    parameters: [IDEMPOTENCY, PRIORITY, WEBHOOK, WEBHOOK_EVENTS, DRY_RUN],
+    parameters: [IDEMPOTENCY, PRIORITY, QUEUE_TIMEOUT, WEBHOOK, WEBHOOK_EVENTS, DRY_RUN],
     request: {
       contentType: "application/x-ndjson",
       schema: { type: "string" },
@@ -1031,8 +1047,14 @@ export const OPERATIONS: Record<string, Operation> = {
       WEBHOOK_ERRORS,
       {
         status: 400,
-        codes: ["invalid_request", "batch_too_large", "invalid_priority", "invalid_query"],
-        when: "No request at all, more than 10,000, or a malformed priority or dry_run.",
+        codes: [
+          "invalid_request",
+          "batch_too_large",
+          "invalid_priority",
+          "invalid_queue_timeout",
+          "invalid_query",
+        ],
+        when: "No request at all, more than 10,000, or a malformed priority, queue_timeout_s or dry_run.",
       },
       { status: 413, codes: ["payload_too_large"], when: "The body is larger than 10 MiB." },
       UNAUTHORIZED,

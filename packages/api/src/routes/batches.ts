@@ -31,6 +31,11 @@ import {
 import { batchFrames, followStream, streamSettings } from "./follow.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
 import { PRIORITY_HEADER, readPriority } from "../priority.ts";
+import {
+  QUEUE_TIMEOUT_HEADER,
+  readQueueTimeout,
+  readQueueTimeoutHeader,
+} from "../queue-timeout.ts";
 import { HEADER_PATHS, headerWebhook, readJobWebhook } from "../webhook-input.ts";
 
 /** A JSONL body of 10,000 requests runs to a few MB; API Gateway takes at most 10 MB. */
@@ -104,6 +109,10 @@ function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
     const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const body = parseBatchBody(await c.req.text());
     const priority = readPriority(c.req.header(PRIORITY_HEADER)) ?? body.priority;
+    const queueTimeoutS =
+      body.queueTimeoutS === undefined
+        ? readQueueTimeoutHeader(deps, c.req.header(QUEUE_TIMEOUT_HEADER))
+        : readQueueTimeout(deps, body.queueTimeoutS, "queue_timeout_s");
     const source = { type: "api" as const, ...sourceOf(caller) };
     const lines = checkLines(body, source, deps.catalog);
     const webhook = await readJobWebhook(
@@ -138,6 +147,7 @@ function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
         id,
         source,
         ...(priority === undefined ? {} : { priority }),
+        ...(queueTimeoutS === undefined ? {} : { queueTimeoutS }),
         ...(webhook === undefined ? {} : { webhook }),
         lines,
       },

@@ -8,11 +8,9 @@ import { jobNotFound, type Job } from "@reelay/core/domain";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import { createImageJob } from "../create-image.ts";
 import type { ApiEnv, ResolvedDeps } from "../api-deps.ts";
+import { createHeaders } from "../create-headers.ts";
 import { createEditJob } from "../image-edit.ts";
 import { imageTaskView } from "../image-view.ts";
-import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
-import { PRIORITY_HEADER, readPriority } from "../priority.ts";
-import { HEADER_PATHS, headerWebhook, readJobWebhook } from "../webhook-input.ts";
 import { editBodyLimit, readEditForm } from "../multipart.ts";
 import { createdView, withQueuePosition } from "../views.ts";
 import { readWait, waitForJob } from "../wait.ts";
@@ -36,17 +34,8 @@ export function imageRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   const signer = { objects: deps.objects, ttlS: deps.presignTtlS, now: deps.now };
 
   routes.post("/chat/completions", jsonBodyLimit(deps.maxBodyBytes), async (c) => {
-    const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const body = parseJson(await c.req.text());
-    const priority = readPriority(c.req.header(PRIORITY_HEADER));
-    const caller = c.get("caller");
-    const webhook = await readJobWebhook(
-      deps,
-      caller,
-      headerWebhook((name) => c.req.header(name)),
-      HEADER_PATHS,
-    );
-    const { job } = await createImageJob(deps, { body, caller, idempotencyKey, priority, webhook });
+    const { job } = await createImageJob(deps, { body, ...(await createHeaders(c, deps)) });
     return c.json(createdView(job));
   });
 
@@ -58,18 +47,9 @@ export function imageRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   });
 
   routes.post("/images/edits", editBodyLimit(), async (c) => {
-    const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const wait = readWait(c.req.query("wait"), c.req.header("prefer"), deps.maxWaitS);
     const form = await readEditForm(c.req.raw);
-    const priority = readPriority(c.req.header(PRIORITY_HEADER));
-    const caller = c.get("caller");
-    const webhook = await readJobWebhook(
-      deps,
-      caller,
-      headerWebhook((name) => c.req.header(name)),
-      HEADER_PATHS,
-    );
-    const { job } = await createEditJob(deps, form, { caller, idempotencyKey, priority, webhook });
+    const { job } = await createEditJob(deps, form, await createHeaders(c, deps));
     if (wait === undefined || wait === 0) return c.json(createdView(job));
     const done = await waitForJob(deps.jobs, job.id, wait);
     if (done.status === "failed" || done.status === "cancelled") throw editFailed(done);

@@ -4,9 +4,7 @@ import { jobNotFound } from "@reelay/core/domain";
 import { jsonBodyLimit, parseJson } from "../body.ts";
 import { createVideoJob } from "../create.ts";
 import type { ApiEnv, ResolvedDeps } from "../api-deps.ts";
-import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../idempotency.ts";
-import { PRIORITY_HEADER, readPriority } from "../priority.ts";
-import { HEADER_PATHS, headerWebhook, readJobWebhook } from "../webhook-input.ts";
+import { createHeaders } from "../create-headers.ts";
 import { createdView, taskView, withQueuePosition } from "../views.ts";
 
 export function videoRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
@@ -14,17 +12,8 @@ export function videoRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   const signer = { objects: deps.objects, ttlS: deps.presignTtlS, now: deps.now };
 
   routes.post("/generations", jsonBodyLimit(deps.maxBodyBytes), async (c) => {
-    const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const body = parseJson(await c.req.text());
-    const priority = readPriority(c.req.header(PRIORITY_HEADER));
-    const caller = c.get("caller");
-    const webhook = await readJobWebhook(
-      deps,
-      caller,
-      headerWebhook((name) => c.req.header(name)),
-      HEADER_PATHS,
-    );
-    const { job } = await createVideoJob(deps, { body, caller, idempotencyKey, priority, webhook });
+    const { job } = await createVideoJob(deps, { body, ...(await createHeaders(c, deps)) });
     return c.json(createdView(job));
   });
 

@@ -62,6 +62,13 @@ const API = {
     meaning: "priority (or X-Reelay-Priority) is not high, normal or low.",
     seen: ["api"],
   },
+  invalid_queue_timeout: {
+    status: 400,
+    retryable: false,
+    meaning:
+      "queue_timeout_s (or X-Reelay-Queue-Timeout) is not a whole number of seconds from 1 to REELAY_QUEUE_TIMEOUT_S.",
+    seen: ["api"],
+  },
   invalid_idempotency_key: {
     status: 400,
     retryable: false,

@@ -18,6 +18,8 @@ export interface Batch {
   rejected: number;
   source: JobSource;
   priority?: Priority;
+  /** How long each of its jobs may wait for a slot (Job.queueTimeoutS). */
+  queueTimeoutS?: number;
   createdAt: string;
   updatedAt: string;
   /** Jobs of the batch that reached a terminal status, as counted when each ended (the sweep recounts). */

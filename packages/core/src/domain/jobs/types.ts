@@ -122,6 +122,11 @@ export interface Job {
   eventEmittedAt?: string;
   /** Admission order within the caller's own jobs; absent = normal. */
   priority?: Priority;
+  /**
+   * How long the job may wait for a slot (queue_timeout_s / X-Reelay-Queue-Timeout), at most
+   * REELAY_QUEUE_TIMEOUT_S; absent: REELAY_QUEUE_TIMEOUT_S.
+   */
+  queueTimeoutS?: number;
   /** ISO time the job was given an upstream slot; absent while it waits in the queue. */
   admittedAt?: string;
   /** Times the job was given a slot (a create answered 429 puts it back in the queue). */

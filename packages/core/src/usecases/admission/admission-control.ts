@@ -181,8 +181,10 @@ export class AdmissionControl {
   }
 
   /** The job's queue entry; the same job always makes the same entry, so enqueueing is idempotent. */
-  entryOf(job: Pick<Job, "id" | "priority" | "source" | "createdAt">): QueueEntry {
-    const expires = Date.parse(job.createdAt) + this.#deps.settings.queueTimeoutS * 1000;
+  entryOf(
+    job: Pick<Job, "id" | "priority" | "source" | "createdAt" | "queueTimeoutS">,
+  ): QueueEntry {
+    const expires = Date.parse(job.createdAt) + this.queueTimeoutSOf(job) * 1000;
     return {
       jobId: job.id,
       lane: laneOf(job),
@@ -190,6 +192,12 @@ export class AdmissionControl {
       enqueuedAt: job.createdAt,
       expiresAt: new Date(expires).toISOString(),
     };
+  }
+
+  /** How long the job may wait for a slot: its own limit, never past REELAY_QUEUE_TIMEOUT_S. */
+  queueTimeoutSOf(job: Pick<Job, "queueTimeoutS">): number {
+    const limit = this.#deps.settings.queueTimeoutS;
+    return job.queueTimeoutS === undefined ? limit : Math.min(job.queueTimeoutS, limit);
   }
 
   async enqueue(job: Job): Promise<void> {

@@ -124,7 +124,11 @@ async function sweepEntry(deps: SweepDeps, entry: QueueEntry, result: SweepResul
     return;
   }
   if (Date.parse(entry.expiresAt) > deps.now().getTime()) return;
-  const limitS = deps.admission.settings.queueTimeoutS;
+  const limitS = deps.admission.queueTimeoutSOf(job);
+  const setting =
+    job.queueTimeoutS !== undefined && job.queueTimeoutS < deps.admission.settings.queueTimeoutS
+      ? "queue_timeout_s"
+      : "REELAY_QUEUE_TIMEOUT_S";
   try {
     const failed = await deps.jobs.transition(job.id, {
       from: ["queued"],
@@ -132,7 +136,7 @@ async function sweepEntry(deps: SweepDeps, entry: QueueEntry, result: SweepResul
       set: {
         error: {
           code: "queue_timeout" satisfies ErrorCode,
-          message: `No upstream slot came free within the queue limit (REELAY_QUEUE_TIMEOUT_S, ${limitS} s).`,
+          message: `No upstream slot came free within the queue limit (${setting}, ${limitS} s).`,
         },
         finishedAt: deps.now().toISOString(),
       },

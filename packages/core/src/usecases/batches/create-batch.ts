@@ -41,6 +41,8 @@ export interface NewBatch {
   id: string;
   source: JobSource;
   priority?: Priority;
+  /** How long each job may wait for a slot (Job.queueTimeoutS). */
+  queueTimeoutS?: number;
   lines: CheckedLine[];
   /** The batch this one retries. */
   retryOf?: string;
@@ -82,6 +84,7 @@ export async function createBatch(
       rejected: lines.length - jobs,
       source: input.source,
       ...(input.priority === undefined ? {} : { priority: input.priority }),
+      ...(input.queueTimeoutS === undefined ? {} : { queueTimeoutS: input.queueTimeoutS }),
       ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
       ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
       createdAt: at,
@@ -117,6 +120,7 @@ async function makeJob(deps: CreateBatchDeps, batch: Batch, checked: CheckedLine
       jobId: jobIdFrom(validation.kind ?? "video", [batch.id, checked.line]),
       batch: { id: batch.id, line: checked.line },
       ...(batch.priority === undefined ? {} : { priority: batch.priority }),
+      ...(batch.queueTimeoutS === undefined ? {} : { queueTimeoutS: batch.queueTimeoutS }),
       ...(checked.retryOf === undefined ? {} : { retryOf: checked.retryOf }),
       ...(batch.webhook === undefined ? {} : { webhook: batch.webhook }),
     },

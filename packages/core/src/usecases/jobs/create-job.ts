@@ -20,6 +20,8 @@ export interface NewJobInput {
   requestHash?: string;
   /** Admission order among the caller's own jobs (domain/admission/settings.ts); absent = the source's default. */
   priority?: Priority;
+  /** See Job.queueTimeoutS. */
+  queueTimeoutS?: number;
   /** The batch the job is made for, and its line there. */
   batch?: { id: string; line: number };
   /** The operator's price table (REELAY_PRICES); without one the estimate has usage and no cost. */
@@ -66,6 +68,7 @@ export function buildJob(input: NewJobInput): Job {
     idempotencyKey: key === undefined || key === "" ? id : key,
     ...(input.requestHash === undefined ? {} : { requestHash: input.requestHash }),
     ...(input.priority === undefined ? {} : { priority: input.priority }),
+    ...(input.queueTimeoutS === undefined ? {} : { queueTimeoutS: input.queueTimeoutS }),
     ...(input.batch === undefined ? {} : { batchId: input.batch.id, batchLine: input.batch.line }),
     attempts: 0,
     polls: 0,

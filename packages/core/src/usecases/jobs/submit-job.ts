@@ -12,7 +12,7 @@
  * budget_exceeded there when it does not fit; when it cannot be queued it stays queued and the
  * error goes up, so the door's own retry (a drop's notification delivered again, the batch made
  * again) finds it by its derived id and queues it: failing it would leave that id spent. A job
- * that waits for a slot past REELAY_QUEUE_TIMEOUT_S ends failed queue_timeout
+ * that waits for a slot past its queue_timeout_s (at most REELAY_QUEUE_TIMEOUT_S) ends failed queue_timeout
  * (admission/queue-sweep.ts). Either way its reservation, if any, is settled when it ends.
  */
 import type { BudgetLedgerPort, Clock, JobStarter, JobStorePort } from "../ports.ts";
@@ -51,6 +51,8 @@ export interface Submission {
   /** The caller's X-Idempotency-Key: a repeat of it with another request is a conflict. */
   idempotencyKey?: string;
   priority?: Priority;
+  /** How long the job may wait for a slot (Job.queueTimeoutS). */
+  queueTimeoutS?: number;
   /** The batch the job is made for, and its line there. */
   batch?: { id: string; line: number };
   /** The job this one retries. */
@@ -144,6 +146,9 @@ export async function submitJob(deps: SubmitDeps, submission: Submission): Promi
       requestHash,
       ...(submission.jobId === undefined ? {} : { jobId: submission.jobId }),
       ...(submission.priority === undefined ? {} : { priority: submission.priority }),
+      ...(submission.queueTimeoutS === undefined
+        ? {}
+        : { queueTimeoutS: submission.queueTimeoutS }),
       ...(submission.batch === undefined ? {} : { batch: submission.batch }),
       ...(deps.prices === undefined ? {} : { prices: deps.prices }),
       ...(reservations === undefined ? {} : { reservations }),
