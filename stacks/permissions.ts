@@ -19,6 +19,7 @@ import {
   SUBSCRIBER_ID_PREFIX,
   SUBSCRIBERS_PARTITION,
   GENERATION_STATS_KEY_PREFIX,
+  KEY_LIMITS_KEY_PREFIX,
 } from "@reelay/core/adapters";
 import { ArnFormat, Stack } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
@@ -84,9 +85,15 @@ const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
   // Managed subscribers (their secrets sign deliveries) and their partition of the listing index.
   "webhook-subscribers": [`${SUBSCRIBER_ID_PREFIX}_*`, SUBSCRIBERS_PARTITION],
   "generation-stats": [`${GENERATION_STATS_KEY_PREFIX}*`],
-  // The admission item, each pool account's (admission#<account>), the queue entries, and the
-  // queue's partition of the listing index.
-  admission: [ADMISSION_KEY, accountAdmissionKey("*"), `${QUEUE_KEY_PREFIX}*`, QUEUE_PARTITION],
+  // The admission item, each pool account's (admission#<account>), the queue entries, the
+  // queue's partition of the listing index, and each key's limits item (its waiting and in-flight counts).
+  admission: [
+    ADMISSION_KEY,
+    accountAdmissionKey("*"),
+    `${QUEUE_KEY_PREFIX}*`,
+    QUEUE_PARTITION,
+    `${KEY_LIMITS_KEY_PREFIX}*`,
+  ],
   // Batch records and their lines, the due set, and the batches' partition of the listing index.
   batches: [`${BATCH_ID_PREFIX}_*`, BATCHES_DUE_KEY, BATCHES_PARTITION],
   // The keys' budget ledgers, one item per key and period.

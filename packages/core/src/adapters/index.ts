@@ -10,6 +10,7 @@ export { BudgetLedger } from "./dynamodb/budget-ledger.ts";
 export { DeliveryStore } from "./dynamodb/delivery-table.ts";
 export { GenerationStatsStore } from "./dynamodb/generation-stats-table.ts";
 export { JobStore } from "./dynamodb/job-table.ts";
+export { KeyLimitsStore } from "./dynamodb/key-limits-table.ts";
 export {
   accountAdmissionKey,
   ADMISSION_KEY,
@@ -19,6 +20,7 @@ export {
   BUDGET_KEY_PREFIX,
   DELIVERY_PARTITION_PREFIX,
   GENERATION_STATS_KEY_PREFIX,
+  KEY_LIMITS_KEY_PREFIX,
   KEYS_LIST_PARTITION,
   QUEUE_KEY_PREFIX,
   QUEUE_PARTITION,
