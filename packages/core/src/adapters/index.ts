@@ -10,7 +10,6 @@ export { BudgetLedger } from "./dynamodb/budget-ledger.ts";
 export { DeliveryStore } from "./dynamodb/delivery-table.ts";
 export { GenerationStatsStore } from "./dynamodb/generation-stats-table.ts";
 export { JobStore } from "./dynamodb/job-table.ts";
-export { KeyLimitsStore } from "./dynamodb/key-limits-table.ts";
 export {
   accountAdmissionKey,
   ADMISSION_KEY,

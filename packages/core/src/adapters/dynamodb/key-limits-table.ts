@@ -86,10 +86,9 @@ export class KeyLimitsStore implements KeyLimitsPort {
     let turn = takeFromBucket(seen ?? 0, now, limits);
     for (let tries = 0; tries < BUCKET_TRIES; tries++) {
       if (seen !== undefined) {
-        if (!turn.allowed) {
-          // Refused by this process's copy: only a fresh read can say the bucket has more.
-          seen = undefined;
-        } else if (
+        // tat only ever moves later, so the stored bucket refuses whatever this copy refuses.
+        if (!turn.allowed) return turn;
+        if (
           await this.#table.conditionalUpdate(pk, {
             update: "SET tat = :next",
             condition: "tat = :seen",
@@ -123,8 +122,10 @@ export class KeyLimitsStore implements KeyLimitsPort {
     }
     // Every try lost to another writer: so many calls at once that the bucket is as good as empty.
     return {
-      ...takeFromBucket(Number.POSITIVE_INFINITY, now, limits),
       allowed: false,
+      tat: seen ?? now,
+      remaining: 0,
+      resetS: Math.ceil(limits.burst / limits.rate),
       retryAfterS: 1,
     };
   }
