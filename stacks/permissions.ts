@@ -76,6 +76,7 @@ export type TableItems =
   | "batches"
   | "budgets"
   | "api-keys"
+  | "key-limits"
   | "all";
 
 const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
@@ -85,15 +86,11 @@ const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
   // Managed subscribers (their secrets sign deliveries) and their partition of the listing index.
   "webhook-subscribers": [`${SUBSCRIBER_ID_PREFIX}_*`, SUBSCRIBERS_PARTITION],
   "generation-stats": [`${GENERATION_STATS_KEY_PREFIX}*`],
-  // The admission item, each pool account's (admission#<account>), the queue entries, the
-  // queue's partition of the listing index, and each key's limits item (its waiting and in-flight counts).
-  admission: [
-    ADMISSION_KEY,
-    accountAdmissionKey("*"),
-    `${QUEUE_KEY_PREFIX}*`,
-    QUEUE_PARTITION,
-    `${KEY_LIMITS_KEY_PREFIX}*`,
-  ],
+  // The admission item, each pool account's (admission#<account>), the queue entries, and the
+  // queue's partition of the listing index.
+  admission: [ADMISSION_KEY, accountAdmissionKey("*"), `${QUEUE_KEY_PREFIX}*`, QUEUE_PARTITION],
+  // Each key's limits item: its call bucket, waiting count and places in flight.
+  "key-limits": [`${KEY_LIMITS_KEY_PREFIX}*`],
   // Batch records and their lines, the due set, and the batches' partition of the listing index.
   batches: [`${BATCH_ID_PREFIX}_*`, BATCHES_DUE_KEY, BATCHES_PARTITION],
   // The keys' budget ledgers, one item per key and period.
