@@ -353,7 +353,8 @@ export interface KeyLimitsPort {
   /**
    * A place among the lane's jobs in flight for `jobId`, if fewer than `max` hold one (a job
    * holding one already keeps it). Places of jobs that `holding` says hold no upstream slot, taken
-   * over STALE_IN_FLIGHT_MS ago, are given back first: a slot freed anywhere frees the place.
+   * over STALE_IN_FLIGHT_MS ago, are given back first: a slot freed anywhere frees the place. When
+   * none is free, `retryInMs` says when the first such place will be old enough to give back.
    */
   acquireInFlight(
     lane: string,
@@ -361,7 +362,7 @@ export interface KeyLimitsPort {
     max: number,
     now: number,
     holding: (jobId: string) => boolean,
-  ): Promise<boolean>;
+  ): Promise<{ taken: boolean; retryInMs?: number }>;
   /** Gives the job's place back (its upstream slot was not taken after all). */
   releaseInFlight(lane: string, jobId: string): Promise<void>;
 }

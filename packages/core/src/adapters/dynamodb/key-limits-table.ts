@@ -30,7 +30,7 @@ import { Table } from "./table-ops.ts";
  * A place in flight whose job holds no upstream slot is given back once it is this old: long past
  * the one write between a dispatcher taking the place and taking the slot.
  */
-export const STALE_IN_FLIGHT_MS = 5_000;
+export const STALE_IN_FLIGHT_MS = 2_000;
 /** Conditional writes lost to other writers before a call is let through unmetered rather than fail. */
 const BUCKET_TRIES = 8;
 
@@ -155,7 +155,7 @@ export class KeyLimitsStore implements KeyLimitsPort {
     max: number,
     now: number,
     holding: (jobId: string) => boolean,
-  ): Promise<boolean> {
+  ): Promise<{ taken: boolean; retryInMs?: number }> {
     const pk = keyLimitsKey(lane);
     if (!this.#ensured.has(lane)) {
       await this.#table.update(pk, {
@@ -171,16 +171,18 @@ export class KeyLimitsStore implements KeyLimitsPort {
         names: { "#job": jobId },
         values: { ":at": now, ":max": max },
       });
-    if (await take()) return true;
+    if (await take()) return { taken: true };
     // Full: give back the places of jobs that no longer hold an upstream slot, then try once more.
     const item = await this.#table.get(pk, { consistent: true });
-    const places = (item?.inflight as Record<string, number> | undefined) ?? {};
-    const stale = Object.entries(places)
-      .filter(([id, at]) => !holding(id) && now - at > STALE_IN_FLIGHT_MS)
-      .map(([id]) => id);
-    if (stale.length === 0) return false;
-    for (const id of stale) await this.releaseInFlight(lane, id);
-    return take();
+    const places = Object.entries((item?.inflight as Record<string, number> | undefined) ?? {});
+    const freed = places.filter(([id]) => !holding(id));
+    const stale = freed.filter(([, at]) => now - at > STALE_IN_FLIGHT_MS);
+    for (const [id] of stale) await this.releaseInFlight(lane, id);
+    if (stale.length > 0 && (await take())) return { taken: true };
+    const young = freed.filter(([, at]) => now - at <= STALE_IN_FLIGHT_MS).map(([, at]) => at);
+    return young.length === 0
+      ? { taken: false }
+      : { taken: false, retryInMs: Math.min(...young) + STALE_IN_FLIGHT_MS + 1 - now };
   }
 
   async releaseInFlight(lane: string, jobId: string): Promise<void> {

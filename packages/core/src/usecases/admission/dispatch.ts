@@ -136,7 +136,8 @@ export async function dispatch(deps: DispatchDeps): Promise<DispatchResult> {
   await Promise.all(run.pending.values());
   await keepCursor(deps, run, startCursorValue);
   if (run.failure !== undefined) throw run.failure.error;
-  return queueEmpty ? { admitted: run.admitted, queueEmpty } : { admitted: run.admitted };
+  const retry = run.retryInMs === undefined ? {} : { retryInMs: run.retryInMs };
+  return queueEmpty ? { admitted: run.admitted, queueEmpty } : { admitted: run.admitted, ...retry };
 }
 
 /** One dispatch run's own view: each account's item as its writes left it, and what is under way. */
@@ -152,6 +153,8 @@ interface Run {
   passed: Set<string>;
   /** Lanes whose key has as many jobs in flight as its max_in_flight: passed over likewise. */
   fullLanes: Set<string>;
+  /** When a full lane's place will be given back, for another run then. */
+  retryInMs?: number;
   /** A slot write was refused (full, or too soon): the items must be read again. */
   refused: boolean;
   failure?: { error: unknown };
@@ -332,8 +335,11 @@ async function admitOne(
       now,
       run.states.values(),
     );
-    if (place === undefined) {
+    if ("full" in place) {
       run.fullLanes.add(entry.lane);
+      // A place given back soon (its job's slot was freed a moment ago): a run then admits the next.
+      if (place.retryInMs !== undefined)
+        run.retryInMs = Math.min(run.retryInMs ?? Number.POSITIVE_INFINITY, place.retryInMs);
       return { outcome: "passed" };
     }
     const state = stateOf(run, account);

@@ -17,8 +17,9 @@ const NO_PLACE: InFlightPlace = { giveBack: async () => undefined };
 
 /**
  * The job's place among its lane's jobs in flight: NO_PLACE when the lane has no max_in_flight,
- * undefined when the lane is at its limit. `states` are the accounts' items as the run sees them:
- * a place whose job holds no slot there is stale.
+ * `full` when the lane is at its limit (with when to look again, if a place is about to be given
+ * back). `states` are the accounts' items as the run sees them: a place whose job holds no slot
+ * there is stale.
  */
 export async function takeInFlight(
   limits: KeyLimitsPort | undefined,
@@ -26,12 +27,16 @@ export async function takeInFlight(
   jobId: string,
   now: number,
   states: Iterable<AdmissionState>,
-): Promise<InFlightPlace | undefined> {
+): Promise<InFlightPlace | { full: true; retryInMs?: number }> {
   if (limits === undefined) return NO_PLACE;
   const { maxInFlight } = await limits.limitsOf(lane);
   if (maxInFlight === undefined) return NO_PLACE;
   const held = [...states];
   const holding = (id: string) => held.some((state) => state.held[id] !== undefined);
-  if (!(await limits.acquireInFlight(lane, jobId, maxInFlight, now, holding))) return undefined;
+  const answer = await limits.acquireInFlight(lane, jobId, maxInFlight, now, holding);
+  if (!answer.taken)
+    return answer.retryInMs === undefined
+      ? { full: true }
+      : { full: true, retryInMs: answer.retryInMs };
   return { giveBack: () => limits.releaseInFlight(lane, jobId) };
 }

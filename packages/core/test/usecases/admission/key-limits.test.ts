@@ -188,14 +188,19 @@ describe("max_in_flight", () => {
     expect(world.started).toHaveLength(5);
   });
 
-  it("a slot freed lets the key's next job in, and never more than N at once", async () => {
+  it("a slot freed lets the key's next job in once its place may be given back, and never more than N at once", async () => {
     const a: string[] = [];
     for (let i = 0; i < 4; i++) a.push((await submit(keyA)).job.id);
     await dispatch(world.dispatchDeps);
     const [first] = world.started;
     expect(world.started).toHaveLength(2);
     await world.control.release(first as string);
-    world.now.at += STALE_IN_FLIGHT_MS + 1;
+    // Its place was taken a moment ago: another dispatcher may be between the place and its
+    // slot, so it is given back only once STALE_IN_FLIGHT_MS old, and the run says when to look.
+    world.now.at += 500;
+    const soon = await dispatch(world.dispatchDeps);
+    expect(soon).toMatchObject({ admitted: [], retryInMs: STALE_IN_FLIGHT_MS + 1 - 500 });
+    world.now.at += STALE_IN_FLIGHT_MS;
     await dispatch(world.dispatchDeps);
     expect(world.started).toHaveLength(3);
     const held = (await world.control.snapshot()).held;
