@@ -58,6 +58,10 @@ export function createDispatcher(
   });
   allowTable(fn, scope.table, ["GetItem", "BatchGetItem", "UpdateItem"], "jobs");
   allowTable(fn, scope.table, ["GetItem", "UpdateItem", "DeleteItem", "Query"], "admission");
+  // Limits per key: a job leaving the queue counts back, a place in flight before each slot; the
+  // keys' own limits (and budgets) are read from their listing.
+  allowTable(fn, scope.table, ["GetItem", "UpdateItem"], "key-limits");
+  allowTable(fn, scope.table, ["Query"], "api-keys");
   // Completing a batch: its record, lines and the due set, then results.jsonl beside the outputs.
   allowTable(fn, scope.table, ["GetItem", "UpdateItem", "Query"], "batches");
   allowBatchResults(fn, scope.bucket);

@@ -25,6 +25,8 @@ export function createDropHandler(stack: SstStack, scope: DropScope): SstFunctio
   allowObjects(fn, bucket, "rejected/", ["PutObject"]);
   allowListPrefix(fn, bucket, "inbox/");
   allowTable(fn, table, ["PutItem"], "admission");
+  // The deployment's max_queued over drops: a drop's jobs are counted before they are made.
+  allowTable(fn, table, ["UpdateItem"], "key-limits");
   // A file of several prompts is a batch: its record and lines, read back when a notification repeats.
   allowTable(fn, table, ["GetItem", "PutItem"], "batches");
   allowWake(fn, scope.dispatchArn);

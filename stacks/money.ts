@@ -13,11 +13,12 @@ import type { Config } from "@reelay/core/wiring";
 export const MAX_SETTINGS_ENV_BYTES = 3_000;
 
 export function moneyEnvironment(
-  config: Pick<Config, "prices" | "budget">,
+  config: Pick<Config, "prices" | "budget"> & Partial<Pick<Config, "keyLimits">>,
 ): Record<string, string> {
   const env: Record<string, string> = {
     ...(config.prices === undefined ? {} : { REELAY_PRICES: config.prices.text }),
     ...(config.budget === undefined ? {} : { REELAY_BUDGET: JSON.stringify(config.budget) }),
+    ...keyLimitsEnvironment(config.keyLimits),
   };
   const bytes = Object.values(env).reduce((sum, text) => sum + Buffer.byteLength(text), 0);
   if (bytes > MAX_SETTINGS_ENV_BYTES)
@@ -27,4 +28,14 @@ export function moneyEnvironment(
       { path: "REELAY_PRICES" },
     );
   return env;
+}
+
+/** REELAY_KEY_LIMITS as checked at synth, for the API (rate, max_queued) and Dispatch (max_in_flight). */
+function keyLimitsEnvironment(limits: Config["keyLimits"] | undefined): Record<string, string> {
+  if (limits === undefined) return {};
+  const { keys, deployment } = limits;
+  const text = JSON.stringify(
+    Object.keys(deployment).length === 0 ? keys : { ...keys, deployment },
+  );
+  return text === "{}" ? {} : { REELAY_KEY_LIMITS: text };
 }

@@ -19,6 +19,7 @@ import {
   SUBSCRIBER_ID_PREFIX,
   SUBSCRIBERS_PARTITION,
   GENERATION_STATS_KEY_PREFIX,
+  KEY_LIMITS_KEY_PREFIX,
 } from "@reelay/core/adapters";
 import { ArnFormat, Stack } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
@@ -75,6 +76,7 @@ export type TableItems =
   | "batches"
   | "budgets"
   | "api-keys"
+  | "key-limits"
   | "all";
 
 const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
@@ -87,6 +89,8 @@ const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
   // The admission item, each pool account's (admission#<account>), the queue entries, and the
   // queue's partition of the listing index.
   admission: [ADMISSION_KEY, accountAdmissionKey("*"), `${QUEUE_KEY_PREFIX}*`, QUEUE_PARTITION],
+  // Each key's limits item: its call bucket, waiting count and places in flight.
+  "key-limits": [`${KEY_LIMITS_KEY_PREFIX}*`],
   // Batch records and their lines, the due set, and the batches' partition of the listing index.
   batches: [`${BATCH_ID_PREFIX}_*`, BATCHES_DUE_KEY, BATCHES_PARTITION],
   // The keys' budget ledgers, one item per key and period.

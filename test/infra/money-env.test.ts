@@ -21,6 +21,15 @@ describe("the functions' money settings", () => {
     expect(inFunction.budget).toEqual({ amount: 500, unit: "currency", period: "month" });
   });
 
+  it("carry REELAY_KEY_LIMITS as checked, the deployment's member included, so the API and Dispatch enforce the same limits", () => {
+    const config = loadConfig({
+      REELAY_KEY_LIMITS: '{"rate": 5, "max_queued": 100, "deployment": {"max_in_flight": 8}}',
+    });
+    const inFunction = loadConfig(moneyEnvironment(config));
+    expect(inFunction.keyLimits).toEqual(config.keyLimits);
+    expect(inFunction.keyLimits.deployment).toEqual({ max_in_flight: 8 });
+  });
+
   it("are empty without a table or a budget, and a table too big for Lambda's environment is refused at synth", () => {
     expect(moneyEnvironment(loadConfig({}))).toEqual({});
     const models = Object.fromEntries(

@@ -453,6 +453,7 @@ describe("IAM", () => {
     const budgetItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=budget#*";
     const deliveryItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=dlv_*|WEBHOOK#*";
     const keyItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=apikey#*|APIKEY";
+    const limitItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=limits#*";
     const subscriberItems =
       " if ForAllValues:StringLike dynamodb:LeadingKeys=whsub_*|WEBHOOK_SUBSCRIBER";
     const step = [
@@ -557,6 +558,8 @@ describe("IAM", () => {
         // Listing only inside inbox/ (so a missing material is a 404, not a 403).
         "s3:ListBucket Bucket if StringLike s3:prefix=inbox/*",
         `dynamodb:PutItem Jobs${admission}`,
+        // The deployment's max_queued counts a drop's jobs before they are made.
+        `dynamodb:UpdateItem Jobs${limitItems}`,
         // A multi-line drop is a batch: its record and lines.
         `dynamodb:GetItem Jobs${batchItems}`,
         `dynamodb:PutItem Jobs${batchItems}`,
@@ -581,6 +584,11 @@ describe("IAM", () => {
         `dynamodb:DeleteItem Jobs${admission}`,
         `dynamodb:Query Jobs${admission}`,
         `dynamodb:Query Jobs/index/gsi1${admission}`,
+        // Limits per key: the waiting count back, a place in flight; the keys' own limits and budgets.
+        `dynamodb:GetItem Jobs${limitItems}`,
+        `dynamodb:UpdateItem Jobs${limitItems}`,
+        `dynamodb:Query Jobs${keyItems}`,
+        `dynamodb:Query Jobs/index/gsi1${keyItems}`,
         "states:StartExecution JobFlow",
         "events:PutEvents Bus",
         ...xray,

@@ -13,6 +13,7 @@ import {
   type JobStarter,
   type Metrics,
   type DeliveryTarget,
+  type KeyLimitsPort,
 } from "@reelay/core/usecases";
 import type {
   BatchStore,
@@ -23,7 +24,7 @@ import type {
   DeliveryStore,
   SubscriberStore,
 } from "@reelay/core/adapters";
-import type { Budget, PriceTable, Deployment, Scope } from "@reelay/core/domain";
+import type { Budget, KeyLimits, PriceTable, Deployment, Scope } from "@reelay/core/domain";
 
 export interface Caller {
   keyId: string;
@@ -33,6 +34,8 @@ export interface Caller {
   scopes?: readonly Scope[];
   /** The key's project; absent: alone in its own (named by its id). The deployment key sees all. */
   project?: string;
+  /** The key's own limits, each over REELAY_KEY_LIMITS's (limits.ts). */
+  limits?: KeyLimits;
 }
 
 /** The webhook delivery log and replay (routes/webhooks.ts). */
@@ -62,6 +65,8 @@ export interface ApiDeps {
   authenticate(token: string): Promise<Caller | undefined>;
   /** Stored API keys: when given, /v1/keys lets the admin key create, list and revoke them. */
   keys?: ApiKeyStore;
+  /** Limits per key (rate and burst here, max_queued through submitJob); absent = none. */
+  keyLimits?: KeyLimitsPort;
   /** For validate(); the built-in catalog when absent. */
   catalog?: Catalog;
   /** Lifetime of presigned output URLs; default 3600. */
@@ -184,6 +189,7 @@ export function submitDepsOf(deps: ResolvedDeps): SubmitDeps {
     ...(deps.prices === undefined ? {} : { prices: deps.prices }),
     // In a pool, a model no account serves is refused at the door (400), not failed at admission.
     ...(deps.admission?.served === undefined ? {} : { served: deps.admission.served }),
+    ...(deps.keyLimits === undefined ? {} : { keyLimits: deps.keyLimits }),
   };
 }
 

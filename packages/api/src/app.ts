@@ -10,6 +10,7 @@ import { dashboardRoutes } from "./dashboard/routes.ts";
 import { resolveDeps, type ApiDeps, type ApiEnv } from "./api-deps.ts";
 import { shownInput } from "@reelay/core/domain";
 import { errorBody, handleError, sendError } from "./errors.ts";
+import { rateLimit } from "./limits.ts";
 import { jobAccess } from "./ownership.ts";
 import { requireScope } from "./route-scopes.ts";
 import type { OpenApiDocument } from "./openapi/document.ts";
@@ -73,10 +74,11 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
 
   if (deps.scrape !== undefined) app.route("/", metricsRoutes(deps.authenticate, deps.scrape));
 
-  app.use("/v1/*", bearerAuth(deps.authenticate));
+  app.use("/v1/*", bearerAuth(deps.authenticate), rateLimit(deps.keyLimits, deps.now));
   app.use("/v1/*", requireScope());
   app.use("/v1/*", jobAccess(deps.jobs));
-  if (deps.keys !== undefined) app.route("/v1/keys", keyRoutes(deps.keys, deps.budgets));
+  if (deps.keys !== undefined)
+    app.route("/v1/keys", keyRoutes(deps.keys, deps.budgets, deps.keyLimits));
   app.route("/v1/video", videoRoutes(deps));
   app.route("/v1", imageRoutes(deps));
   app.route("/v1/jobs", jobRoutes(deps));

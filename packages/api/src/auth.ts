@@ -54,6 +54,7 @@ export function keyStoreAuthenticator(
       scopes: record.scopes,
       project: record.project,
       ...(record.budget === undefined ? {} : { budget: record.budget }),
+      ...(record.limits === undefined ? {} : { limits: record.limits }),
     };
   };
 }

@@ -126,6 +126,29 @@ describe("reelay keys against the local stack", () => {
     expect(misuse.stderr).toContain("--name does not go with `reelay keys budget`");
   });
 
+  it("create --limits rate=5,burst=5,max_queued=20 makes a key with those limits; a malformed pair exits 2, an unknown limit 1 naming it", async () => {
+    const created = await t.cli([
+      "keys",
+      "create",
+      "--limits",
+      "rate=5,burst=5,max_queued=20,max_in_flight=none",
+      "--json",
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout).limits).toEqual({
+      rate: 5,
+      burst: 5,
+      max_queued: 20,
+      max_in_flight: null,
+    });
+    expect((await t.cli(["keys", "create", "--limits", "rate=fast"])).code).toBe(2);
+    expect((await t.cli(["keys", "list", "--limits", "rate=5"])).code).toBe(2);
+    const unknown = await t.cli(["keys", "create", "--limits", "max_jobs=3"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("[unknown_field]");
+    expect(unknown.stderr).toContain("limits.max_jobs");
+  });
+
   it("create shows the key's webhook secret once on stderr (in --json too); rotate-secret prints a new one", async () => {
     const created = await t.cli(["keys", "create", "--name", "hooks"]);
     expect(created.code, created.stderr).toBe(0);

@@ -99,12 +99,24 @@ function errorResponses(op: Operation): Record<string, unknown> {
   );
 }
 
-/** Every keyed route can meet a key without its scope: the 403 the scope middleware answers. */
+/**
+ * Every keyed route can meet a key without its scope (the 403 the scope middleware answers) and a
+ * key past its rate (the 429 of limits.ts).
+ */
 function withScopeError(key: string, op: Operation): Operation {
   const scope = ROUTE_SCOPES[key];
   if (!op.auth || scope === null || scope === undefined) return op;
   const when = `The key lacks the \`${scope}\` scope (error.scope names it).`;
-  return { ...op, errors: [...op.errors, { status: 403, codes: ["scope_missing"], when }] };
+  const rate =
+    "The key made more calls than its limits' rate and burst allow; Retry-After says when to call again.";
+  return {
+    ...op,
+    errors: [
+      ...op.errors,
+      { status: 403, codes: ["scope_missing"], when },
+      { status: 429, codes: ["rate_limited"], when: rate },
+    ],
+  };
 }
 
 function operation(key: string, given: Operation): Record<string, unknown> {

@@ -161,6 +161,11 @@ const BODY_ERRORS: ErrorCase[] = [
     when: "The job's estimate does not fit what is left of the API key's budget, or the deployment's, for the period (error.remaining, error.budget = key|deployment); nothing was made.",
   },
   {
+    status: 429,
+    codes: ["queue_full"],
+    when: "The key already has its limits' max_queued jobs waiting for a slot; nothing was made.",
+  },
+  {
     status: 409,
     codes: ["idempotency_conflict"],
     when: "The X-Idempotency-Key was used before with a different payload (error.path = X-Idempotency-Key).",
@@ -736,6 +741,11 @@ export const OPERATIONS: Record<string, Operation> = {
         codes: ["budget_exceeded"],
         when: "The new job's estimate does not fit what is left of the key's budget.",
       },
+      {
+        status: 429,
+        codes: ["queue_full"],
+        when: "The key already has its limits' max_queued jobs waiting for a slot; nothing was made.",
+      },
       UNAUTHORIZED,
       FORBIDDEN,
       NOT_FOUND,
@@ -905,6 +915,18 @@ export const OPERATIONS: Record<string, Operation> = {
             description:
               "The key's project: every key of it sees the project's jobs, batches, usage and webhooks; another project's are 404. Absent: a new project of its own (named by the key's id).",
           },
+          limits: {
+            type: "object",
+            description:
+              "The key's own limits, each over REELAY_KEY_LIMITS's; null = no limit. rate: calls per second (past it and burst, 429 rate_limited); max_queued: its jobs waiting (past it, 429 queue_full, nothing made); max_in_flight: its jobs holding upstream slots (the rest wait).",
+            properties: {
+              rate: { type: ["number", "null"], exclusiveMinimum: 0 },
+              burst: { type: ["integer", "null"], minimum: 1 },
+              max_queued: { type: ["integer", "null"], minimum: 1 },
+              max_in_flight: { type: ["integer", "null"], minimum: 1 },
+            },
+            additionalProperties: false,
+          },
           budget: {
             type: "object",
             description:
@@ -935,7 +957,7 @@ export const OPERATIONS: Record<string, Operation> = {
       {
         status: 400,
         codes: ["invalid_json", "invalid_request", "unknown_field"],
-        when: "The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, budget is malformed (error.path = budget.amount, ...), or a field is not one of these (unknown_field; no key is made).",
+        when: "The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, budget or limits is malformed (error.path = budget.amount, limits.rate, ...), or a field is not one of these (unknown_field; no key is made).",
       },
       UNAUTHORIZED,
       ADMIN_ONLY,
@@ -1057,6 +1079,11 @@ export const OPERATIONS: Record<string, Operation> = {
         when: "No request at all, more than 10,000, or a malformed priority, queue_timeout_s or dry_run.",
       },
       { status: 413, codes: ["payload_too_large"], when: "The body is larger than 10 MiB." },
+      {
+        status: 429,
+        codes: ["queue_full"],
+        when: "Its jobs would pass the key's limits' max_queued: the batch is refused whole, nothing made.",
+      },
       UNAUTHORIZED,
     ],
   },

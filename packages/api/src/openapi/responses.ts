@@ -323,6 +323,15 @@ export const ApiKeySchema = z
       })
       .optional()
       .describe("What the key may spend per period; absent = no limit."),
+    limits: z
+      .object({
+        rate: z.number().nullable(),
+        burst: z.number().nullable(),
+        max_queued: z.number().nullable(),
+        max_in_flight: z.number().nullable(),
+      })
+      .optional()
+      .describe("The limits that hold for the key: its own over REELAY_KEY_LIMITS's; null = none."),
     key: z.string().optional().describe("The key itself: only in the answer to create."),
     webhook_secret: z
       .string()

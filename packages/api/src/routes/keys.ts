@@ -5,11 +5,14 @@
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
 import { type ApiKeyRecord, type ApiKeyStore, BudgetLedger } from "@reelay/core/adapters";
+import type { KeyLimitsPort } from "@reelay/core/usecases";
 import {
   type Budget,
   parseBudget,
   parseProject,
   parseScopes,
+  parseKeyLimits,
+  limitsView,
   fromMicros,
   type Scope,
 } from "@reelay/core/domain";
@@ -19,7 +22,7 @@ import type { ApiEnv } from "../api-deps.ts";
 
 const MAX_NAME = 100;
 /** What POST /v1/keys reads; anything else is refused (body.ts). */
-const KEY_FIELDS = ["name", "budget", "scopes", "project"] as const;
+const KEY_FIELDS = ["name", "budget", "scopes", "project", "limits"] as const;
 
 function readName(body: unknown): string {
   const name =
@@ -56,6 +59,22 @@ function readProject(body: unknown): { project?: string } {
   return raw === undefined ? {} : { project: parseProject(raw) };
 }
 
+/** `limits` of POST /v1/keys: {rate, burst, max_queued, max_in_flight}, each a number or null. */
+function readLimits(body: unknown): Pick<ApiKeyRecord, "limits"> {
+  const raw =
+    body === null || typeof body !== "object" ? undefined : (body as { limits?: unknown }).limits;
+  return raw === undefined ? {} : { limits: parseKeyLimits(raw, "limits", "invalid_request") };
+}
+
+/** A key as shown: `limits` as they hold for it, its own over REELAY_KEY_LIMITS's. */
+async function withLimits<R extends ApiKeyRecord>(record: R, keyLimits: KeyLimitsPort | undefined) {
+  if (keyLimits === undefined) return record;
+  return {
+    ...record,
+    limits: limitsView(await keyLimits.limitsOf(record.id, record.limits ?? {})),
+  };
+}
+
 /** A key as listed: its budget with what the current period has used (spent and reserved). */
 async function withSpend(record: ApiKeyRecord, budgets: BudgetLedger | undefined, now: Date) {
   if (record.budget === undefined || budgets === undefined) return record;
@@ -63,7 +82,11 @@ async function withSpend(record: ApiKeyRecord, budgets: BudgetLedger | undefined
   return { ...record, budget: { ...record.budget, used: fromMicros(used) } };
 }
 
-export function keyRoutes(keys: ApiKeyStore, budgets?: BudgetLedger): Hono<ApiEnv> {
+export function keyRoutes(
+  keys: ApiKeyStore,
+  budgets?: BudgetLedger,
+  keyLimits?: KeyLimitsPort,
+): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
 
   routes.use("*", async (c, next) => {
@@ -82,25 +105,28 @@ export function keyRoutes(keys: ApiKeyStore, budgets?: BudgetLedger): Hono<ApiEn
       ...(budget === undefined ? {} : { budget }),
       ...readScopes(body),
       ...readProject(body),
+      ...readLimits(body),
     });
-    return c.json({ ...record, key, webhook_secret: webhookSecret }, 201);
+    const shown = await withLimits(record, keyLimits);
+    return c.json({ ...shown, key, webhook_secret: webhookSecret }, 201);
   });
 
   routes.get("/", async (c) => {
     const now = new Date();
     const records = await keys.list();
-    return c.json({ data: await Promise.all(records.map((r) => withSpend(r, budgets, now))) });
+    const shown = records.map(async (r) => withLimits(await withSpend(r, budgets, now), keyLimits));
+    return c.json({ data: await Promise.all(shown) });
   });
 
   // PUT /v1/keys/{id}/budget {amount, unit?, period?}; DELETE removes the budget.
   routes.put("/:id/budget", jsonBodyLimit(16 * 1024), async (c) => {
     const budget = parseBudget(parseJson(await c.req.text()), "budget", "invalid_request");
     const record = await keys.setBudget(c.req.param("id"), budget);
-    return c.json(await withSpend(record, budgets, new Date()));
+    return c.json(await withLimits(await withSpend(record, budgets, new Date()), keyLimits));
   });
 
   routes.delete("/:id/budget", async (c) =>
-    c.json(await keys.setBudget(c.req.param("id"), undefined)),
+    c.json(await withLimits(await keys.setBudget(c.req.param("id"), undefined), keyLimits)),
   );
 
   // A new webhook secret for the key's jobs' own webhooks; the old one signs beside it for 24 h.
@@ -109,7 +135,9 @@ export function keyRoutes(keys: ApiKeyStore, budgets?: BudgetLedger): Hono<ApiEn
     return c.json({ id, webhook_secret: await keys.rotateWebhookSecret(id) });
   });
 
-  routes.delete("/:id", async (c) => c.json(await keys.revoke(c.req.param("id"))));
+  routes.delete("/:id", async (c) =>
+    c.json(await withLimits(await keys.revoke(c.req.param("id")), keyLimits)),
+  );
 
   return routes;
 }

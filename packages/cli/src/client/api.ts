@@ -190,7 +190,7 @@ export class ReelayApiClient {
   createKey(
     name: string,
     budget?: KeyBudget,
-    access: { scopes?: string[]; project?: string } = {},
+    access: { scopes?: string[]; project?: string; limits?: Record<string, number | null> } = {},
   ): Promise<ApiKeyView & { key: string; webhook_secret: string }> {
     return this.#json("POST", "/v1/keys", {
       name,

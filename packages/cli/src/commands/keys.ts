@@ -1,5 +1,5 @@
 /**
- * `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--budget N [--period day|month|total] [--units]] | list |
+ * `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--limits rate=5,burst=5,max_queued=20,max_in_flight=4] [--budget N [--period day|month|total] [--units]] | list |
  * budget ID N|none [--period P] [--units] | rotate-secret ID | revoke ID` [--json]: API keys, managed through the API with the deployment's own (admin) key. `create` prints the key once; reelay keeps only its sha256.
  */
 import { table } from "../client/format.ts";
@@ -9,7 +9,7 @@ import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 const USAGE =
-  "use `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--budget N [--period day|month|total] [--units]]`, `reelay keys list`, `reelay keys budget KEY_ID N|none [--period P] [--units]`, `reelay keys rotate-secret KEY_ID` or `reelay keys revoke KEY_ID`.";
+  "use `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--limits rate=5,burst=5,max_queued=20] [--budget N [--period day|month|total] [--units]]`, `reelay keys list`, `reelay keys budget KEY_ID N|none [--period P] [--units]`, `reelay keys rotate-secret KEY_ID` or `reelay keys revoke KEY_ID`.";
 
 function rows(keys: readonly ApiKeyView[]): string[][] {
   return [
@@ -45,10 +45,29 @@ function budgetOf(amountText: string, values: { period?: string; units?: boolean
   return { amount, unit: values.units === true ? "units" : "currency", period };
 }
 
+/**
+ * `--limits rate=5,burst=5,max_queued=20,max_in_flight=4` (`none` for no limit over the
+ * deployment's default): the server checks the names and values, an unknown one is its 400.
+ */
+function limitsOf(text: string): Record<string, number | null> {
+  const limits: Record<string, number | null> = {};
+  for (const pair of text.split(",")) {
+    const [name, value, ...extra] = pair.split("=").map((part) => part.trim());
+    const number = Number(value);
+    if (!name || value === undefined || extra.length > 0 || (value !== "none" && !(number > 0)))
+      throw new UsageError(
+        `--limits takes name=value pairs (rate, burst, max_queued, max_in_flight; a positive number or none), got "${pair}".`,
+      );
+    limits[name] = value === "none" ? null : number;
+  }
+  return limits;
+}
+
 interface KeysValues {
   name?: string;
   scopes?: string;
   project?: string;
+  limits?: string;
   budget?: string;
   period?: string;
   units?: boolean;
@@ -57,7 +76,7 @@ interface KeysValues {
 
 /** The positionals each action takes, and which flags go with it. */
 const ACTIONS: Record<string, { ids: number; flags: (keyof KeysValues)[] }> = {
-  create: { ids: 0, flags: ["name", "scopes", "project", "budget", "period", "units"] },
+  create: { ids: 0, flags: ["name", "scopes", "project", "limits", "budget", "period", "units"] },
   list: { ids: 0, flags: [] },
   budget: { ids: 2, flags: ["period", "units"] },
   "rotate-secret": { ids: 1, flags: [] },
@@ -68,11 +87,21 @@ function checkArgs(action: string | undefined, rest: string[], values: KeysValue
   const spec = action === undefined ? undefined : ACTIONS[action];
   if (action === undefined || spec === undefined || rest.length !== spec.ids)
     throw new UsageError(USAGE);
-  for (const flag of ["name", "scopes", "project", "budget", "period", "units"] as const) {
+  for (const flag of [
+    "name",
+    "scopes",
+    "project",
+    "limits",
+    "budget",
+    "period",
+    "units",
+  ] as const) {
     const given = flag === "units" ? values.units === true : values[flag] !== undefined;
     if (given && !spec.flags.includes(flag))
       throw new UsageError(`--${flag} does not go with \`reelay keys ${action}\`.`);
   }
+  // A malformed --limits is a usage error before anything is sent.
+  if (values.limits !== undefined) limitsOf(values.limits);
   const budgetFlags = values.period !== undefined || values.units === true;
   if (action === "create" && values.budget === undefined && budgetFlags)
     throw new UsageError("--period and --units go with --budget.");
@@ -98,6 +127,7 @@ const RUN: Record<string, Action> = {
     const created = await client.createKey(values.name ?? "", budget, {
       ...(scopes === undefined ? {} : { scopes }),
       ...(values.project === undefined ? {} : { project: values.project }),
+      ...(values.limits === undefined ? {} : { limits: limitsOf(values.limits) }),
     });
     printKey(io, values.json, created, created.key);
     if (!values.json)
@@ -149,6 +179,7 @@ export async function runKeys(args: string[], io: Io): Promise<number> {
       name: { type: "string" },
       scopes: { type: "string" },
       project: { type: "string" },
+      limits: { type: "string" },
       budget: { type: "string" },
       period: { type: "string" },
       units: { type: "boolean", default: false },

@@ -205,6 +205,20 @@ const API = {
     meaning: "The job changed status meanwhile (e.g. was cancelled), so this change was not made.",
     seen: ["api", "job"],
   },
+  rate_limited: {
+    status: 429,
+    retryable: true,
+    meaning:
+      "The API key made more calls than its `rate` and `burst` allow; `Retry-After` says when the next one goes through.",
+    seen: ["api"],
+  },
+  queue_full: {
+    status: 429,
+    retryable: true,
+    meaning:
+      "The create or batch would put more of the key's jobs in waiting than its `max_queued`; nothing was made.",
+    seen: ["api", "drop"],
+  },
   budget_exceeded: {
     status: 402,
     retryable: false,

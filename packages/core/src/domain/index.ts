@@ -47,6 +47,13 @@ export {
   type Scope,
 } from "./keys/scopes.ts";
 export { parseProject, projectOf } from "./keys/projects.ts";
+export {
+  limitsView,
+  parseKeyLimits,
+  rateLimited,
+  type BucketTurn,
+  type KeyLimits,
+} from "./keys/limits.ts";
 export { MAX_PAGE_SIZE } from "./limits.ts";
 export { ALARM_DIMENSIONS } from "./metrics/alarm-dimensions.ts";
 export {

@@ -44,6 +44,7 @@ export {
   type ExecutionStopper,
   type JobStarter,
   type JobStorePort,
+  type KeyLimitsPort,
   type Metrics,
   type TaskAnswer,
 } from "./ports.ts";

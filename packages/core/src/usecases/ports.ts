@@ -19,6 +19,7 @@ import type { AdmissionState, AcquireResult, QueueEntry } from "../domain/admiss
 import type { LearnedLimit } from "../domain/admission/settings.ts";
 import type { Batch, BatchLine } from "../domain/batches/types.ts";
 import type { Budget, BudgetClaim } from "../domain/money/budget-schema.ts";
+import type { BucketTurn, EffectiveLimits, KeyLimits } from "../domain/keys/limits.ts";
 import type { Estimate, Reservation } from "../domain/money/types.ts";
 import type { GenerationHistory } from "../domain/polling/history.ts";
 import type {
@@ -258,7 +259,11 @@ export interface AdmissionStorePort {
    * The queue's head comes first: an empty queue (most dispatch runs' last look) is one Query.
    * Entries in `pending` (being admitted by this run, not yet out of the queue) are passed over.
    */
-  next(cursor: string, pending?: ReadonlySet<string>): Promise<QueueEntry | undefined>;
+  next(
+    cursor: string,
+    pending?: ReadonlySet<string>,
+    skipLanes?: ReadonlySet<string>,
+  ): Promise<QueueEntry | undefined>;
   /** How many entries of the same lane come before this one (approximate under concurrent change). */
   ahead(entry: QueueEntry): Promise<number>;
   /** How many jobs wait in the queue. */
@@ -327,6 +332,39 @@ export interface BudgetLedgerPort {
    * charged; nothing was spent when nothing was charged.
    */
   settle(job: Job): Promise<void>;
+}
+
+/**
+ * Limits per key (domain/keys/limits.ts), on one item per lane (a key id; `local`, the deployment's
+ * key; `drop`), so every API instance and dispatcher counts against the same numbers.
+ */
+export interface KeyLimitsPort {
+  /**
+   * The lane's limits: a stored key's own over REELAY_KEY_LIMITS, the deployment's for its own key
+   * and drops. `own` is the key's record's when the caller has it (else read, kept a few seconds).
+   */
+  limitsOf(lane: string, own?: KeyLimits): Promise<EffectiveLimits>;
+  /** One call against the lane's bucket, in one conditional write. */
+  take(lane: string, limits: { rate: number; burst: number }, now: number): Promise<BucketTurn>;
+  /** Counts `n` more of the lane's jobs waiting if that stays within `max`; false, and nothing counted, if not. */
+  claimQueued(lane: string, n: number, max: number): Promise<boolean>;
+  /** Gives back `n` counted places: jobs that were not made after all. */
+  releaseQueued(lane: string, n: number): Promise<void>;
+  /**
+   * A place among the lane's jobs in flight for `jobId`, if fewer than `max` hold one (a job
+   * holding one already keeps it). Places of jobs that `holding` says hold no upstream slot, taken
+   * over STALE_IN_FLIGHT_MS ago, are given back first: a slot freed anywhere frees the place. When
+   * none is free, `retryInMs` says when the first such place will be old enough to give back.
+   */
+  acquireInFlight(
+    lane: string,
+    jobId: string,
+    max: number,
+    now: number,
+    holding: (jobId: string) => boolean,
+  ): Promise<{ taken: boolean; retryInMs?: number }>;
+  /** Gives the job's place back (its upstream slot was not taken after all). */
+  releaseInFlight(lane: string, jobId: string): Promise<void>;
 }
 
 /** Observed generation times per model and duration, for the predicted first wait. */

@@ -14,6 +14,11 @@ import { DEFAULT_MAX_OUTPUT_BYTES } from "../domain/net/policy.ts";
 import { MAX_JOB_TIMEOUT_S } from "../domain/polling/policy.ts";
 import { parseBaseUrl } from "../adapters/upstream/base-url.ts";
 import { type Budget, parseBudgetText } from "../domain/money/budget-schema.ts";
+import {
+  type KeyLimitDefaults,
+  NO_KEY_LIMITS,
+  parseKeyLimitDefaults,
+} from "../domain/keys/limits.ts";
 import { parsePrices, type PriceTable } from "../domain/money/prices.ts";
 import { DEFAULT_WEBHOOK_SCHEDULE_S, parseSchedule } from "../domain/webhooks/schedule.ts";
 import {
@@ -69,6 +74,8 @@ export interface Config {
   prices: PriceTable | undefined;
   /** The deployment's own budget over every job (REELAY_BUDGET); undefined = none. */
   budget: Budget | undefined;
+  /** Limits of keys without their own, and of the deployment's key and drops (REELAY_KEY_LIMITS). */
+  keyLimits: KeyLimitDefaults;
   /** Local stack: REELAY_LOG_FORMAT and REELAY_LOG_LEVEL. */
   log: LogSettings;
   /** AWS stack, read at synth: who the alarms' SNS topic emails (ALERT_EMAIL); undefined = nobody. */
@@ -175,6 +182,11 @@ export const SETTINGS = {
     default: "none",
     about:
       "The deployment's budget over every job: JSON `{amount, unit, period}` or a file path (docs/money.md).",
+  },
+  REELAY_KEY_LIMITS: {
+    default: "none: every key unlimited",
+    about:
+      "Limits of every stored key without its own: JSON `{rate, burst, max_queued, max_in_flight}` or a file path; `deployment: {...}` limits the deployment's own key and drops (docs/api.md#limits).",
   },
   REELAY_LOG_FORMAT: {
     default: "`text`",
@@ -419,6 +431,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookSchedule: webhookSchedule(env),
     prices: jsonOrFile(env, "REELAY_PRICES", "{", parsePrices),
     budget: jsonOrFile(env, "REELAY_BUDGET", "{", parseBudgetText),
+    keyLimits: jsonOrFile(env, "REELAY_KEY_LIMITS", "{", parseKeyLimitDefaults) ?? NO_KEY_LIMITS,
     log: {
       format: oneOf(env, "REELAY_LOG_FORMAT", LOG_FORMATS, "text"),
       level: oneOf(env, "REELAY_LOG_LEVEL", LOG_LEVELS, "info"),

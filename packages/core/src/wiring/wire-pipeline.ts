@@ -20,6 +20,7 @@ import {
 } from "../adapters/dynamodb/generation-stats-table.ts";
 import { JobStore } from "../adapters/dynamodb/job-table.ts";
 import { ApiKeyStore } from "../adapters/dynamodb/api-key-table.ts";
+import { KeyLimitsStore } from "../adapters/dynamodb/key-limits-table.ts";
 import { guardedFetch } from "../adapters/net/guarded-fetch.ts";
 import { type Deployment, outputFetchPolicy } from "../domain/net/policy.ts";
 import type { PipelineDeps } from "../usecases/pipeline/pipeline-deps.ts";
@@ -87,6 +88,8 @@ export interface Wiring {
   queue: JobStarter;
   /** Stored API keys, in the jobs table. */
   keys: ApiKeyStore;
+  /** Limits per key: the API's call buckets, admission's waiting and in-flight counts. */
+  keyLimits: KeyLimitsStore;
   /** The operator's price table; every job's estimate is made with it. */
   prices: PriceTable | undefined;
 }
@@ -99,7 +102,13 @@ export function wirePipeline(input: WiringInput): Wiring {
   const now = input.now ?? (() => new Date());
   const store = new AdmissionStore(clients.db, clients.tableName);
   const pool = input.pool;
+  const keys = new ApiKeyStore(clients.db, clients.tableName);
+  const keyLimits = new KeyLimitsStore(clients.db, clients.tableName, {
+    defaults: config.keyLimits,
+    ownOf: (keyId) => keys.limitsOf(keyId),
+  });
   const admission = new AdmissionControl({
+    keyLimits,
     store,
     jobs,
     settings: config.admission,
@@ -109,7 +118,6 @@ export function wirePipeline(input: WiringInput): Wiring {
     ...(pool === undefined ? {} : { accounts: pool.map((m) => accountAdmission(store, m)) }),
   });
   const batches = new BatchStore(clients.db, clients.tableName);
-  const keys = new ApiKeyStore(clients.db, clients.tableName);
   const budgets = new BudgetLedger(clients.db, clients.tableName, {
     deployment: config.budget,
     keyBudgetOf: (keyId) => keys.budgetOf(keyId),
@@ -118,6 +126,7 @@ export function wirePipeline(input: WiringInput): Wiring {
   return {
     prices: config.prices,
     keys,
+    keyLimits,
     batches,
     queue: { start: (job) => admission.enqueue(job) },
     pipeline: {
@@ -196,5 +205,6 @@ function submitDepsFrom(wiring: Wiring): SubmitDeps {
     metrics,
     ...pricesOf(wiring),
     ...(served === undefined ? {} : { served }),
+    ...(admission.keyLimits === undefined ? {} : { keyLimits: admission.keyLimits }),
   };
 }

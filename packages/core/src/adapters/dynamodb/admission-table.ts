@@ -38,6 +38,7 @@ import {
   queueSortKey,
 } from "./keys.ts";
 import { type IndexQuery, Table, type Update } from "./table-ops.ts";
+import { releaseQueuedOn } from "./key-limits-table.ts";
 
 const QUEUE: IndexQuery = { partition: QUEUE_PARTITION };
 
@@ -267,8 +268,10 @@ export class AdmissionStore implements AdmissionStorePort {
     await this.#table.put({ ...entry, ...queueEntryKeys(entry) });
   }
 
+  /** Removes the job's entry; a counted one (max_queued) is counted back on its lane. */
   async dequeue(jobId: string): Promise<void> {
-    await this.#table.delete(queueEntryKey(jobId));
+    const old = await this.#table.deleteReturning(queueEntryKey(jobId));
+    if (old?.counted === true) await releaseQueuedOn(this.#table, old.lane as string, 1);
   }
 
   async entry(jobId: string): Promise<QueueEntry | undefined> {
@@ -279,15 +282,31 @@ export class AdmissionStore implements AdmissionStorePort {
   /**
    * The head of the first lane after `cursor`, wrapping to the first lane; undefined = empty queue.
    * The queue's head comes first: an empty queue (most dispatch runs' last look) is one Query.
-   * Entries in `pending` (being admitted by this run, not yet out of the queue) are passed over.
+   * Entries in `pending` (being admitted by this run, not yet out of the queue) are passed over,
+   * and so are whole lanes in `skipLanes` (their keys' max_in_flight is reached): one Query each.
    */
   async next(
     cursor: string,
     pending: ReadonlySet<string> = new Set(),
+    skipLanes: ReadonlySet<string> = new Set(),
   ): Promise<QueueEntry | undefined> {
-    const head = await this.#first(undefined, pending);
+    const head = await this.#open(undefined, pending, skipLanes);
     if (head === undefined || cursor === "" || queueSortKey(head) > pastEvery(cursor)) return head;
-    return (await this.#first(pastEvery(cursor), pending)) ?? head;
+    return (await this.#open(pastEvery(cursor), pending, skipLanes)) ?? head;
+  }
+
+  /** The first entry after `after` not in `pending` nor in a lane of `skipLanes`. */
+  async #open(
+    after: string | undefined,
+    pending: ReadonlySet<string>,
+    skipLanes: ReadonlySet<string>,
+  ): Promise<QueueEntry | undefined> {
+    let from = after;
+    for (;;) {
+      const entry = await this.#first(from, pending);
+      if (entry === undefined || !skipLanes.has(entry.lane)) return entry;
+      from = pastEvery(entry.lane);
+    }
   }
 
   /** The first entry after `after` not in `pending`: a page one longer than `pending` holds one. */
@@ -329,5 +348,6 @@ function toEntry(item: Record<string, unknown>): QueueEntry {
     priority: item.priority as Priority,
     enqueuedAt: item.enqueuedAt as string,
     expiresAt: item.expiresAt as string,
+    ...(item.counted === true ? { counted: true as const } : {}),
   };
 }

@@ -10,6 +10,7 @@ import { ulid } from "ulid";
 import { ReelayError, shownInput } from "../../domain/errors.ts";
 import type { Budget } from "../../domain/money/budget-schema.ts";
 import { DEFAULT_SCOPES, LEGACY_SCOPES, type Scope } from "../../domain/keys/scopes.ts";
+import type { KeyLimits } from "../../domain/keys/limits.ts";
 import { apiKeyKey, apiKeyKeys, KEYS_LIST_PARTITION } from "./keys.ts";
 import { Table } from "./table-ops.ts";
 import {
@@ -38,6 +39,8 @@ export interface ApiKeyRecord {
   scopes: Scope[];
   /** Its project (domain/keys/projects.ts); a key made without one is alone in one named by its id. */
   project: string;
+  /** Its own limits (domain/keys/limits.ts), each over REELAY_KEY_LIMITS's; absent = the defaults. */
+  limits?: KeyLimits;
 }
 
 /** What a new key is made with beside its name. */
@@ -46,6 +49,7 @@ export interface NewApiKey {
   budget?: Budget;
   scopes?: readonly Scope[];
   project?: string;
+  limits?: KeyLimits;
 }
 
 export interface CreatedApiKey {
@@ -61,7 +65,7 @@ export function hashApiKey(key: string): string {
 }
 
 function toRecord(item: Record<string, unknown>): ApiKeyRecord {
-  const { id, name, hint, createdAt, revokedAt, budget, scopes, project } =
+  const { id, name, hint, createdAt, revokedAt, budget, scopes, project, limits } =
     item as unknown as Partial<ApiKeyRecord> &
       Pick<ApiKeyRecord, "id" | "name" | "hint" | "createdAt">;
   return {
@@ -73,6 +77,7 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
     project: project ?? id,
     ...(revokedAt === undefined ? {} : { revokedAt }),
     ...(budget === undefined ? {} : { budget }),
+    ...(limits === undefined ? {} : { limits }),
   };
 }
 
@@ -98,6 +103,7 @@ export class ApiKeyStore {
     budget,
     scopes = DEFAULT_SCOPES,
     project,
+    limits,
   }: NewApiKey): Promise<CreatedApiKey> {
     const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
     const webhookSecret = newWebhookSecret();
@@ -110,6 +116,7 @@ export class ApiKeyStore {
       ...(budget === undefined ? {} : { budget }),
       scopes: [...scopes],
       project: project ?? id,
+      ...(limits === undefined ? {} : { limits }),
     };
     await this.#table.put(
       {
@@ -166,6 +173,15 @@ export class ApiKeyStore {
 
   /** A key's budget by its id, from a listing at most LISTING_TTL_MS old (a revoked key's too). */
   async budgetOf(id: string): Promise<Budget | undefined> {
+    return (await this.#recordOf(id))?.budget;
+  }
+
+  /** A key's own limits by its id, from the same listing as budgetOf. */
+  async limitsOf(id: string): Promise<KeyLimits | undefined> {
+    return (await this.#recordOf(id))?.limits;
+  }
+
+  async #recordOf(id: string): Promise<ApiKeyRecord | undefined> {
     const at = this.#now().getTime();
     if (this.#listing === undefined || at - this.#listing.at > LISTING_TTL_MS) {
       this.#listing = { at, records: this.list() };
@@ -173,7 +189,7 @@ export class ApiKeyStore {
         this.#listing = undefined;
       });
     }
-    return (await this.#listing.records).find((record) => record.id === id)?.budget;
+    return (await this.#listing.records).find((record) => record.id === id);
   }
 
   async #itemOf(id: string): Promise<Record<string, unknown>> {

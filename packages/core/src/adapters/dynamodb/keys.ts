@@ -13,6 +13,7 @@
  *   queue entry       queue#<jobId>                        QUEUE                <lane>#<priority>#<enqueuedAt>#<jobId>
  *   budget ledger     budget#<owner>#<day | month | all>
  *   API key           apikey#<sha256 of the key>           APIKEY               <createdAt>#<keyId>
+ *   key limits        limits#<lane> (a key id, local, drop: its call bucket, waiting count, jobs in flight)
  *   delivery          <deliveryId> (dlv_)                  WEBHOOK#pending      <nextAttemptAt>#<deliveryId>
  *                                                         WEBHOOK#delivered    <updatedAt>#<deliveryId>
  *                                                         WEBHOOK#dead         <updatedAt>#<deliveryId>
@@ -43,6 +44,7 @@ export const BUDGET_KEY_PREFIX = "budget#";
 export const API_KEY_KEY_PREFIX = "apikey#";
 export const SUBSCRIBER_ID_PREFIX = "whsub";
 export const GENERATION_STATS_KEY_PREFIX = "stats#";
+export const KEY_LIMITS_KEY_PREFIX = "limits#";
 
 /** Sorts after every id character: `<prefix>#~` is past every sort key that starts `<prefix>#`. */
 export function pastEvery(prefix: string): string {
@@ -98,6 +100,11 @@ export function budgetLedgerKey(owner: string, period: string): string {
 /** A stored API key's item, by the key's hash (the key itself is never written). */
 export function apiKeyKey(keyHash: string): string {
   return `${API_KEY_KEY_PREFIX}${keyHash}`;
+}
+
+/** A lane's limits item (key-limits-table.ts): a lane is a key id, or `local` / `drop`. */
+export function keyLimitsKey(lane: string): string {
+  return `${KEY_LIMITS_KEY_PREFIX}${lane}`;
 }
 
 export function apiKeyKeys(keyHash: string, record: { id: string; createdAt: string }) {

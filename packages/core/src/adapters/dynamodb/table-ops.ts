@@ -216,6 +216,14 @@ export class Table {
     );
   }
 
+  /** Deletes the item and answers it as it was; undefined when there was none. */
+  async deleteReturning(pk: string): Promise<Item | undefined> {
+    const answer = await this.#db.send(
+      new DeleteCommand({ TableName: this.#name, Key: { pk }, ReturnValues: "ALL_OLD" }),
+    );
+    return answer.Attributes;
+  }
+
   /** Deletes the item when `condition` holds; false when it did not. */
   conditionalDelete(pk: string, condition: string): Promise<boolean> {
     return applied(this.delete(pk, condition));

@@ -21,6 +21,8 @@ export interface QueueEntry {
   enqueuedAt: string;
   /** ISO time after which the job ends failed with `queue_timeout`. */
   expiresAt: string;
+  /** Counted in its lane's waiting jobs (max_queued): leaving the queue counts it back. */
+  counted?: true;
 }
 
 export type AcquireResult = "acquired" | "held_already" | "full" | "too_soon";

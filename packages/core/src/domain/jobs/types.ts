@@ -131,6 +131,8 @@ export interface Job {
   admittedAt?: string;
   /** Times the job was given a slot (a create answered 429 puts it back in the queue). */
   admissions?: number;
+  /** Counted in its key's waiting jobs (max_queued) until its first queue entry leaves the queue. */
+  queueCounted?: true;
   /** The batch the job belongs to, and its line there. */
   batchId?: string;
   batchLine?: number;

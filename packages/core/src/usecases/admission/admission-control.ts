@@ -11,7 +11,7 @@
  * circuit, in its own admission item; the queue is one, so fairness holds over the whole pool.
  * A create an account certainly did not accept puts the job back too, free to go elsewhere.
  */
-import type { AdmissionStorePort, JobStorePort } from "../ports.ts";
+import type { AdmissionStorePort, JobStorePort, KeyLimitsPort } from "../ports.ts";
 import { isReelayError } from "../../domain/errors.ts";
 import type { Job } from "../../domain/jobs/types.ts";
 import type { Clock, DispatchWaker } from "../ports.ts";
@@ -73,7 +73,7 @@ export function isWaiting(job: Pick<Job, "status" | "admittedAt">): boolean {
 }
 
 /** Jobs are served round-robin across lanes: one per API key, one for drops. */
-function laneOf(job: Pick<Job, "source">): string {
+export function laneOf(job: Pick<Job, "source">): string {
   return job.source.apiKeyId ?? job.source.type;
 }
 
@@ -120,6 +120,8 @@ export interface AdmissionControlDeps {
   /** A pool's accounts, in REELAY_UPSTREAMS's order; absent = one account on `store` and `settings`. */
   accounts?: readonly AccountAdmission[];
   routing?: Routing;
+  /** Limits per key (max_queued, max_in_flight); absent = none. */
+  keyLimits?: KeyLimitsPort;
 }
 
 export class AdmissionControl {
@@ -136,6 +138,10 @@ export class AdmissionControl {
   /** The queue, and the one-account form's admission item. */
   get store(): AdmissionStorePort {
     return this.#deps.store;
+  }
+
+  get keyLimits(): KeyLimitsPort | undefined {
+    return this.#deps.keyLimits;
   }
 
   get routing(): Routing {
@@ -182,7 +188,10 @@ export class AdmissionControl {
 
   /** The job's queue entry; the same job always makes the same entry, so enqueueing is idempotent. */
   entryOf(
-    job: Pick<Job, "id" | "priority" | "source" | "createdAt" | "queueTimeoutS">,
+    job: Pick<
+      Job,
+      "id" | "priority" | "source" | "createdAt" | "queueCounted" | "admissions" | "queueTimeoutS"
+    >,
   ): QueueEntry {
     const expires = Date.parse(job.createdAt) + this.queueTimeoutSOf(job) * 1000;
     return {
@@ -191,6 +200,10 @@ export class AdmissionControl {
       priority: priorityOf(job),
       enqueuedAt: job.createdAt,
       expiresAt: new Date(expires).toISOString(),
+      // Only its first wait counts: a job put back after a 429 was counted back when admitted.
+      ...(job.queueCounted === true && (job.admissions ?? 0) === 0
+        ? { counted: true as const }
+        : {}),
     };
   }
 

@@ -9,7 +9,8 @@
  *   3. dequeue  queue entry     deleted; then the execution starts (named by job id and admission)
  *
  * Before its slot, a job not yet holding budget reserves it (budget-gate.ts); one that does not fit
- * ends failed with budget_exceeded and never takes a slot.
+ * ends failed with budget_exceeded and never takes a slot. A job whose key has max_in_flight takes
+ * a place among its key's jobs in flight first (in-flight-gate.ts); a key at its limit waits.
  *
  * In a pool the slot is taken on one account (domain/upstreams/routing.ts picks it among those
  * serving the job's model with a free slot, no hold-back and a circuit that lets a create through)
@@ -22,6 +23,7 @@ import { isReelayError } from "../../domain/errors.ts";
 import { isTerminal, type Job } from "../../domain/jobs/types.ts";
 import type { JobStarter } from "../ports.ts";
 import { type BudgetGateDeps, reserveAtAdmission } from "./budget-gate.ts";
+import { takeInFlight } from "./in-flight-gate.ts";
 import type { AdmissionControl } from "./admission-control.ts";
 import { effectiveLimit } from "../../domain/admission/settings.ts";
 import type { AdmissionState, QueueEntry } from "../../domain/admission/queue.ts";
@@ -85,6 +87,7 @@ export async function dispatch(deps: DispatchDeps): Promise<DispatchResult> {
     pending: new Map(),
     claimed: new Map(),
     passed: new Set(),
+    fullLanes: new Set(),
     refused: false,
   };
   run.cursor = await startCursor(deps, run);
@@ -120,7 +123,7 @@ export async function dispatch(deps: DispatchDeps): Promise<DispatchResult> {
       continue;
     }
     const skip = new Set([...run.pending.keys(), ...run.passed]);
-    const entry = await admission.store.next(run.cursor, skip);
+    const entry = await admission.store.next(run.cursor, skip, run.fullLanes);
     if (entry === undefined) {
       queueEmpty = run.pending.size === 0 && run.passed.size === 0;
       if (run.pending.size === 0) break;
@@ -133,7 +136,8 @@ export async function dispatch(deps: DispatchDeps): Promise<DispatchResult> {
   await Promise.all(run.pending.values());
   await keepCursor(deps, run, startCursorValue);
   if (run.failure !== undefined) throw run.failure.error;
-  return queueEmpty ? { admitted: run.admitted, queueEmpty } : { admitted: run.admitted };
+  const retry = run.retryInMs === undefined ? {} : { retryInMs: run.retryInMs };
+  return queueEmpty ? { admitted: run.admitted, queueEmpty } : { admitted: run.admitted, ...retry };
 }
 
 /** One dispatch run's own view: each account's item as its writes left it, and what is under way. */
@@ -147,6 +151,10 @@ interface Run {
   claimed: Map<string, string>;
   /** Jobs no account can take now (theirs are full): passed over for the rest of the run. */
   passed: Set<string>;
+  /** Lanes whose key has as many jobs in flight as its max_in_flight: passed over likewise. */
+  fullLanes: Set<string>;
+  /** When a full lane's place will be given back, for another run then. */
+  retryInMs?: number;
   /** A slot write was refused (full, or too soon): the items must be read again. */
   refused: boolean;
   failure?: { error: unknown };
@@ -320,6 +328,20 @@ async function admitOne(
     account = chosen;
     run.claimed.set(job.id, account.name);
     const now = deps.now().getTime();
+    const place = await takeInFlight(
+      admission.keyLimits,
+      entry.lane,
+      job.id,
+      now,
+      run.states.values(),
+    );
+    if ("full" in place) {
+      run.fullLanes.add(entry.lane);
+      // A place given back soon (its job's slot was freed a moment ago): a run then admits the next.
+      if (place.retryInMs !== undefined)
+        run.retryInMs = Math.min(run.retryInMs ?? Number.POSITIVE_INFINITY, place.retryInMs);
+      return { outcome: "passed" };
+    }
     const state = stateOf(run, account);
     const probe =
       circuitState(state.circuit, now) === "half_open"
@@ -332,7 +354,10 @@ async function admitOne(
       lane: entry.lane,
       ...(probe === undefined ? {} : { probe }),
     });
-    if (slot === "full" || slot === "too_soon") return { outcome: slot };
+    if (slot === "full" || slot === "too_soon") {
+      await place.giveBack();
+      return { outcome: slot };
+    }
     // One probe at a time: the others of this run see the circuit open again.
     if (probe !== undefined)
       run.states.set(account.name, { ...stateOf(run, account), circuit: probe });

@@ -12,6 +12,7 @@ import type { AdmissionControl } from "../admission/admission-control.ts";
 import type { Priority } from "../../domain/admission/settings.ts";
 import type { Issue } from "../../domain/errors.ts";
 import { type SubmitDeps, submitJob } from "../jobs/submit-job.ts";
+import { claimQueue, type QueueClaim } from "../jobs/queue-quota.ts";
 import { jobIdFrom, ulidShapeFrom } from "../../domain/jobs/ids.ts";
 import type { Job, JobSource, JobWebhook } from "../../domain/jobs/types.ts";
 import type { Clock } from "../ports.ts";
@@ -76,6 +77,26 @@ export async function createBatch(
   const at = deps.now().toISOString();
   const lines = input.lines.map((checked) => lineOf(input.id, checked));
   const jobs = lines.filter((line) => line.jobId !== undefined).length;
+  // The whole batch fits among its key's waiting jobs, or nothing is made (429 queue_full).
+  const claim = await claimQueue(
+    deps.submit.keyLimits,
+    input.source,
+    jobs,
+    async () => (await deps.batches.get(input.id)) !== undefined,
+  );
+  try {
+    return await recordBatch(deps, input, { at, lines, jobs }, claim);
+  } finally {
+    await claim?.giveBack();
+  }
+}
+
+async function recordBatch(
+  deps: CreateBatchDeps,
+  input: NewBatch,
+  { at, lines, jobs }: { at: string; lines: BatchLine[]; jobs: number },
+  claim: QueueClaim | undefined,
+): Promise<{ batch: Batch; created: boolean }> {
   const recorded = await deps.batches.createOrGet(
     {
       id: input.id,
@@ -99,14 +120,19 @@ export async function createBatch(
     await Promise.all(
       valid
         .slice(start, start + CREATE_CONCURRENCY)
-        .map((checked) => makeJob(deps, recorded.batch, checked)),
+        .map((checked) => makeJob(deps, recorded.batch, checked, claim)),
     );
   }
   await deps.admission.wake();
   return recorded;
 }
 
-async function makeJob(deps: CreateBatchDeps, batch: Batch, checked: CheckedLine): Promise<Job> {
+async function makeJob(
+  deps: CreateBatchDeps,
+  batch: Batch,
+  checked: CheckedLine,
+  claim: QueueClaim | undefined,
+): Promise<Job> {
   const validation = checked.validation as ValidationResult;
   // Queued without a wake each: createBatch wakes the dispatcher once for the whole batch.
   const queue: JobStarter = {
@@ -123,6 +149,7 @@ async function makeJob(deps: CreateBatchDeps, batch: Batch, checked: CheckedLine
       ...(batch.queueTimeoutS === undefined ? {} : { queueTimeoutS: batch.queueTimeoutS }),
       ...(checked.retryOf === undefined ? {} : { retryOf: checked.retryOf }),
       ...(batch.webhook === undefined ? {} : { webhook: batch.webhook }),
+      ...(claim === undefined ? {} : { queueClaim: claim }),
     },
   );
   return job;

@@ -7,7 +7,7 @@
 import type { ObjectStorePort } from "../ports.ts";
 import type { Readable } from "node:stream";
 import type { Catalog } from "../../domain/catalog/types.ts";
-import { ReelayError, type Issue } from "../../domain/errors.ts";
+import { isReelayError, ReelayError, type Issue } from "../../domain/errors.ts";
 import { type SubmitDeps, submitJob } from "../jobs/submit-job.ts";
 import { jobIdFrom } from "../../domain/jobs/ids.ts";
 import {
@@ -89,17 +89,15 @@ export async function ingestDrop(deps: DropDeps, key: string): Promise<DropOutco
   let batchId: string | undefined;
   if (deps.batches !== undefined && parsed.entries.length > 1) {
     batchId = batchIdFrom([deps.objects.bucket, key, etag]);
-    const made = await entriesToBatch(
-      { ...deps, batches: deps.batches },
-      key,
-      batchId,
-      parsed.entries,
+    const made = await queueFullAsIssue(
+      entriesToBatch({ ...deps, batches: deps.batches }, key, batchId, parsed.entries),
     );
-    errors.push(...made.errors);
-    jobs.push(...made.jobs);
+    if ("errors" in made) errors.push(...made.errors);
+    if ("jobs" in made) jobs.push(...made.jobs);
+    else batchId = undefined;
   } else {
     for (const entry of parsed.entries) {
-      const made = await entryToJob(deps, key, etag, entry);
+      const made = await queueFullAsIssue(entryToJob(deps, key, etag, entry), entry);
       if ("errors" in made) errors.push(...made.errors);
       else jobs.push(made);
     }
@@ -118,6 +116,23 @@ export async function ingestDrop(deps: DropDeps, key: string): Promise<DropOutco
     errors,
     rejectedKey,
   };
+}
+
+/**
+ * The deployment's max_queued refusing a drop (429 queue_full elsewhere) is the drop's error, in
+ * its rejected file; anything else still goes up, so the notification is tried again.
+ */
+async function queueFullAsIssue<T>(
+  making: Promise<T>,
+  entry?: DropEntry,
+): Promise<T | { errors: DropIssue[] }> {
+  try {
+    return await making;
+  } catch (error) {
+    if (!isReelayError(error, "queue_full")) throw error;
+    const at = entry === undefined ? {} : { line: entry.line, index: entry.index };
+    return { errors: [{ path: "", code: "queue_full", message: error.message, ...at }] };
+  }
 }
 
 /** An entry checked: its validation with material links filled in, or its located errors. */

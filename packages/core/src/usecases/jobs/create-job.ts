@@ -32,6 +32,8 @@ export interface NewJobInput {
   retryOf?: string;
   /** The job's own webhook (checked by the caller). */
   webhook?: JobWebhook;
+  /** Counted in its key's waiting jobs (max_queued). */
+  queueCounted?: boolean;
   now?: Date;
 }
 
@@ -78,6 +80,7 @@ export function buildJob(input: NewJobInput): Job {
     ...(input.reservations === undefined ? {} : { reservations: input.reservations }),
     ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
     ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
+    ...(input.queueCounted === true ? { queueCounted: true as const } : {}),
     estimate: estimateOf({ model: validation.model, request: validation.normalized }, input.prices),
   };
 }

@@ -2,6 +2,7 @@
  * The one way a job is made, whichever door it came in by (the API, a batch line, a drop, a retry):
  *
  *   valid? ──no──> 400 invalid_request                          nothing reserved, nothing recorded
+ *   room among the key's waiting jobs? (max_queued, queue-quota.ts) ──no──> 429 queue_full     idem
  *   reserve now? (a caller who waits: the API, a retry) ──no room──> 402 budget_exceeded     idem
  *   record (conditional create: a repeat finds the first job; ours is given back, the first keeps its own)
  *   repeat of an idempotency key with another request ──> 409 idempotency_conflict
@@ -15,7 +16,7 @@
  * that waits for a slot past its queue_timeout_s (at most REELAY_QUEUE_TIMEOUT_S) ends failed queue_timeout
  * (admission/queue-sweep.ts). Either way its reservation, if any, is settled when it ends.
  */
-import type { BudgetLedgerPort, Clock, JobStarter, JobStorePort } from "../ports.ts";
+import type { BudgetLedgerPort, Clock, JobStarter, JobStorePort, KeyLimitsPort } from "../ports.ts";
 import type { PipelineDeps } from "../pipeline/pipeline-deps.ts";
 import { emitOnce } from "../pipeline/terminal.ts";
 import type { Priority } from "../../domain/admission/settings.ts";
@@ -29,6 +30,7 @@ import type { PriceTable } from "../../domain/money/prices.ts";
 import type { Reservation } from "../../domain/money/types.ts";
 import type { ValidationResult } from "../../domain/validate/validate-request.ts";
 import { createJob } from "./create-job.ts";
+import { claimQueue, type QueueClaim } from "./queue-quota.ts";
 
 export interface SubmitDeps extends Pick<PipelineDeps, "events" | "batches" | "metrics"> {
   jobs: JobStorePort;
@@ -41,6 +43,8 @@ export interface SubmitDeps extends Pick<PipelineDeps, "events" | "batches" | "m
   prices?: PriceTable;
   /** In a pool, whether some account serves the model (REELAY_UPSTREAMS `models`); absent = every model. */
   served?: (model: string) => boolean;
+  /** Limits per key: a key's max_queued is counted here; absent = none. */
+  keyLimits?: KeyLimitsPort;
 }
 
 export interface Submission {
@@ -61,6 +65,8 @@ export interface Submission {
   webhook?: JobWebhook;
   /** The caller who waits for the answer, whose budgets the estimate is reserved from now. */
   caller?: { keyId: string; budget?: Budget };
+  /** Places among the key's waiting jobs counted for a whole batch, one taken by this job; absent = counted here. */
+  queueClaim?: QueueClaim;
 }
 
 /** A submitted job: the one recorded now, or (`created: false`) the first one its id made. */
@@ -137,9 +143,19 @@ export async function submitJob(deps: SubmitDeps, submission: Submission): Promi
       },
     ]);
   const requestHash = requestHashOf(validation.kind, validation.normalized);
-  const reservations = await reserve(deps, submission, validation);
+  const { jobId } = submission;
+  const claim =
+    submission.queueClaim ??
+    (await claimQueue(
+      deps.keyLimits,
+      submission.source,
+      1,
+      async () => jobId !== undefined && (await deps.jobs.get(jobId)) !== undefined,
+    ));
   let recorded: Submitted;
+  let reservations: Reservation[] | undefined;
   try {
+    reservations = await reserve(deps, submission, validation);
     recorded = await createJob(deps.jobs, {
       validation,
       source: submission.source,
@@ -154,13 +170,18 @@ export async function submitJob(deps: SubmitDeps, submission: Submission): Promi
       ...(reservations === undefined ? {} : { reservations }),
       ...(submission.retryOf === undefined ? {} : { retryOf: submission.retryOf }),
       ...(submission.webhook === undefined ? {} : { webhook: submission.webhook }),
+      ...(claim === undefined ? {} : { queueCounted: true }),
       now: deps.now(),
     });
   } catch (error) {
     if (reservations !== undefined) await deps.budgets.release(reservations);
+    if (submission.queueClaim === undefined) await claim?.giveBack();
     throw error;
   }
   const { job, created } = recorded;
+  if (created) claim?.taken();
+  // A repeat finds the first job, which was counted when it was made.
+  if (submission.queueClaim === undefined) await claim?.giveBack();
   // A repeat finds the first job, which holds its own reservation.
   if (!created && reservations !== undefined) await deps.budgets.release(reservations);
   const key = submission.idempotencyKey;

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ingestDrop, MAX_DROP_BYTES, type DropDeps } from "../../../src/usecases/drops/ingest.ts";
 import { JobStore } from "../../../src/adapters/dynamodb/job-table.ts";
+import { KeyLimitsStore } from "../../../src/adapters/dynamodb/key-limits-table.ts";
 import { kindedRequest } from "../../../src/domain/jobs/request.ts";
 import type { Job } from "../../../src/domain/jobs/types.ts";
 import { ObjectStore } from "../../../src/adapters/s3/object-store.ts";
@@ -106,6 +107,23 @@ describe("S3 drops", () => {
     expect(String(report.message)).toContain("line 2, duration_sec");
     expect(await deps.objects.head("rejected/batch.jsonl")).toBeDefined();
     expect(await deps.objects.head("inbox/batch.jsonl")).toBeUndefined();
+  });
+
+  it("a drop past the deployment's max_queued (REELAY_KEY_LIMITS deployment) lands in rejected/ with queue_full, no job made", async () => {
+    const keyLimits = new KeyLimitsStore(aws.ddb, aws.tableName, {
+      defaults: { keys: {}, deployment: { max_queued: 1 } },
+    });
+    const limited = { ...deps, submit: { ...deps.submit, keyLimits } };
+    await put("inbox/first-in.txt", "a first boat\n", "text/plain");
+    expect((await ingestDrop(limited, "inbox/first-in.txt")).status).toBe("accepted");
+    await put("inbox/one-too-many.txt", "a second boat\n", "text/plain");
+    const outcome = await ingestDrop(limited, "inbox/one-too-many.txt");
+    expect(outcome).toMatchObject({ status: "rejected", jobs: [] });
+    expect((await readJson("rejected/one-too-many.txt.error.json")).errors).toEqual([
+      expect.objectContaining({ code: "queue_full" }),
+    ]);
+    const page = await jobs.list({ limit: 100 });
+    expect(page.jobs.filter((job) => job.source.key === "inbox/one-too-many.txt")).toEqual([]);
   });
 
   it("an unsupported file is rejected whole and nothing is started", async () => {
