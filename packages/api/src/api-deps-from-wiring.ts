@@ -24,6 +24,7 @@ export function apiDepsFrom(wiring: Wiring, platform: PlatformApi): ApiDeps {
     batches: wiring.batches,
     batchTracker: batches,
     keys: wiring.keys,
+    audit: wiring.audit,
     authenticate: keyStoreAuthenticator(adminKey, wiring.keys),
     ...pricesOf(wiring),
     budgets: wiring.pipeline.budgets,

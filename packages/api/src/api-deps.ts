@@ -1,6 +1,7 @@
 /** What the API needs, passed in, so one app runs on Lambda (AWS clients) and in the local stack. */
 import type { Catalog } from "@reelay/core";
 import {
+  type AuditLog,
   NO_BUDGETS,
   type SubmitDeps,
   type AdmissionControl,
@@ -62,6 +63,8 @@ export interface ApiDeps {
   authenticate(token: string): Promise<Caller | undefined>;
   /** Stored API keys: when given, /v1/keys lets the admin key create, list and revoke them. */
   keys?: ApiKeyStore;
+  /** The audit log: when given, admin and webhook actions are recorded and GET /v1/audit lists them. */
+  audit?: AuditLog;
   /** For validate(); the built-in catalog when absent. */
   catalog?: Catalog;
   /** Lifetime of presigned output URLs; default 3600. */

@@ -125,8 +125,8 @@ export const ADMIN_ONLY: ErrorCase = {
 };
 export const UNAUTHORIZED: ErrorCase = {
   status: 401,
-  codes: ["unauthorized"],
-  when: "The Bearer key is missing or unknown.",
+  codes: ["unauthorized", "key_expired"],
+  when: "The Bearer key is missing, unknown or revoked (unauthorized), or past its expires_at (key_expired).",
 };
 const FORBIDDEN: ErrorCase = {
   status: 403,
@@ -856,6 +856,12 @@ export const OPERATIONS: Record<string, Operation> = {
             pattern: "^[a-z0-9][a-z0-9-]{0,62}$",
             description:
               "The key's project: every key of it sees the project's jobs, batches, usage and webhooks; another project's are 404. Absent: a new project of its own (named by the key's id).",
+          },
+          expires_at: {
+            type: "string",
+            format: "date-time",
+            description:
+              "When the key stops working (an ISO time with its zone, in the future); after it, 401 key_expired. Absent: until revoked.",
           },
           budget: {
             type: "object",

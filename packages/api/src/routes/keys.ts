@@ -8,6 +8,7 @@ import { type ApiKeyRecord, type ApiKeyStore, BudgetLedger } from "@reelay/core/
 import {
   type Budget,
   parseBudget,
+  parseExpiresAt,
   parseProject,
   parseScopes,
   fromMicros,
@@ -19,7 +20,7 @@ import type { ApiEnv } from "../api-deps.ts";
 
 const MAX_NAME = 100;
 /** What POST /v1/keys reads; anything else is refused (body.ts). */
-const KEY_FIELDS = ["name", "budget", "scopes", "project"] as const;
+const KEY_FIELDS = ["name", "budget", "scopes", "project", "expires_at"] as const;
 
 function readName(body: unknown): string {
   const name =
@@ -56,6 +57,15 @@ function readProject(body: unknown): { project?: string } {
   return raw === undefined ? {} : { project: parseProject(raw) };
 }
 
+/** `expires_at` of POST /v1/keys: an ISO time in the future; absent, the key lasts until revoked. */
+function readExpiresAt(body: unknown, now: Date): { expiresAt?: string } {
+  const raw =
+    body === null || typeof body !== "object"
+      ? undefined
+      : (body as { expires_at?: unknown }).expires_at;
+  return raw === undefined ? {} : { expiresAt: parseExpiresAt(raw, now) };
+}
+
 /** A key as listed: its budget with what the current period has used (spent and reserved). */
 async function withSpend(record: ApiKeyRecord, budgets: BudgetLedger | undefined, now: Date) {
   if (record.budget === undefined || budgets === undefined) return record;
@@ -82,6 +92,7 @@ export function keyRoutes(keys: ApiKeyStore, budgets?: BudgetLedger): Hono<ApiEn
       ...(budget === undefined ? {} : { budget }),
       ...readScopes(body),
       ...readProject(body),
+      ...readExpiresAt(body, new Date()),
     });
     return c.json({ ...record, key, webhook_secret: webhookSecret }, 201);
   });

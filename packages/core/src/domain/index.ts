@@ -14,6 +14,14 @@ export {
 export { BATCH_ID_PREFIX, MAX_BATCH_LINES, type Batch } from "./batches/types.ts";
 export { ReelayError, shownInput } from "./errors.ts";
 export {
+  AUDIT_ACTIONS,
+  AUDIT_DETAIL_TYPE,
+  type AuditAction,
+  type AuditEvent,
+  type AuditRecord,
+} from "./audit/record.ts";
+export { parseAuditAction, parseAuditTime } from "./audit/query.ts";
+export {
   BATCH_COMPLETED,
   DETAIL_TYPES,
   EVENT_SOURCE,
@@ -47,6 +55,7 @@ export {
   type Scope,
 } from "./keys/scopes.ts";
 export { parseProject, projectOf } from "./keys/projects.ts";
+export { parseExpiresAt } from "./keys/lifecycle.ts";
 export { MAX_PAGE_SIZE } from "./limits.ts";
 export { ALARM_DIMENSIONS } from "./metrics/alarm-dimensions.ts";
 export {

@@ -20,12 +20,15 @@ import {
 } from "../adapters/dynamodb/generation-stats-table.ts";
 import { JobStore } from "../adapters/dynamodb/job-table.ts";
 import { ApiKeyStore } from "../adapters/dynamodb/api-key-table.ts";
+import { AuditStore } from "../adapters/dynamodb/audit-table.ts";
+import { AuditLog } from "../usecases/audit/audit-log.ts";
 import { guardedFetch } from "../adapters/net/guarded-fetch.ts";
 import { type Deployment, outputFetchPolicy } from "../domain/net/policy.ts";
 import type { PipelineDeps } from "../usecases/pipeline/pipeline-deps.ts";
 import { POLL_WINDOW_MS } from "../domain/polling/policy.ts";
 import { noMetrics } from "../usecases/metrics/record-metrics.ts";
 import type {
+  AuditBus,
   DispatchWaker,
   EventSink,
   JobStarter,
@@ -51,6 +54,8 @@ export interface WiringInput {
   platform: Deployment;
   clients: PlatformClients;
   events: EventSink;
+  /** Where audit records are announced (the bus, not the webhooks); absent = stored only. */
+  auditBus?: AuditBus;
   /** The one-account form's upstream; in a pool, the first account's (the model listing's). */
   upstream: UpstreamClient;
   /**
@@ -87,6 +92,8 @@ export interface Wiring {
   queue: JobStarter;
   /** Stored API keys, in the jobs table. */
   keys: ApiKeyStore;
+  /** The audit log of admin and webhook actions, in the jobs table, announced on the bus. */
+  audit: AuditLog;
   /** The operator's price table; every job's estimate is made with it. */
   prices: PriceTable | undefined;
 }
@@ -118,6 +125,11 @@ export function wirePipeline(input: WiringInput): Wiring {
   return {
     prices: config.prices,
     keys,
+    audit: new AuditLog({
+      store: new AuditStore(clients.db, clients.tableName),
+      now,
+      ...(input.auditBus === undefined ? {} : { bus: input.auditBus }),
+    }),
     batches,
     queue: { start: (job) => admission.enqueue(job) },
     pipeline: {

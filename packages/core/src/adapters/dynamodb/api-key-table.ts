@@ -10,6 +10,12 @@ import { ulid } from "ulid";
 import { ReelayError, shownInput } from "../../domain/errors.ts";
 import type { Budget } from "../../domain/money/budget-schema.ts";
 import { DEFAULT_SCOPES, LEGACY_SCOPES, type Scope } from "../../domain/keys/scopes.ts";
+import {
+  isExpired,
+  keyExpired,
+  LAST_USED_EVERY_MS,
+  lastUsedIsStale,
+} from "../../domain/keys/lifecycle.ts";
 import { apiKeyKey, apiKeyKeys, KEYS_LIST_PARTITION } from "./keys.ts";
 import { Table } from "./table-ops.ts";
 import {
@@ -38,6 +44,10 @@ export interface ApiKeyRecord {
   scopes: Scope[];
   /** Its project (domain/keys/projects.ts); a key made without one is alone in one named by its id. */
   project: string;
+  /** After this time the key is refused with 401 key_expired (domain/keys/lifecycle.ts). */
+  expires_at?: string;
+  /** When a call last used it, to the minute (LAST_USED_EVERY_MS). */
+  last_used_at?: string;
 }
 
 /** What a new key is made with beside its name. */
@@ -46,6 +56,7 @@ export interface NewApiKey {
   budget?: Budget;
   scopes?: readonly Scope[];
   project?: string;
+  expiresAt?: string;
 }
 
 export interface CreatedApiKey {
@@ -61,9 +72,19 @@ export function hashApiKey(key: string): string {
 }
 
 function toRecord(item: Record<string, unknown>): ApiKeyRecord {
-  const { id, name, hint, createdAt, revokedAt, budget, scopes, project } =
-    item as unknown as Partial<ApiKeyRecord> &
-      Pick<ApiKeyRecord, "id" | "name" | "hint" | "createdAt">;
+  const {
+    id,
+    name,
+    hint,
+    createdAt,
+    revokedAt,
+    budget,
+    scopes,
+    project,
+    expires_at,
+    last_used_at,
+  } = item as unknown as Partial<ApiKeyRecord> &
+    Pick<ApiKeyRecord, "id" | "name" | "hint" | "createdAt">;
   return {
     id,
     name,
@@ -73,6 +94,8 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
     project: project ?? id,
     ...(revokedAt === undefined ? {} : { revokedAt }),
     ...(budget === undefined ? {} : { budget }),
+    ...(expires_at === undefined ? {} : { expires_at }),
+    ...(last_used_at === undefined ? {} : { last_used_at }),
   };
 }
 
@@ -98,6 +121,7 @@ export class ApiKeyStore {
     budget,
     scopes = DEFAULT_SCOPES,
     project,
+    expiresAt,
   }: NewApiKey): Promise<CreatedApiKey> {
     const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
     const webhookSecret = newWebhookSecret();
@@ -110,6 +134,7 @@ export class ApiKeyStore {
       ...(budget === undefined ? {} : { budget }),
       scopes: [...scopes],
       project: project ?? id,
+      ...(expiresAt === undefined ? {} : { expires_at: expiresAt }),
     };
     await this.#table.put(
       {
@@ -145,11 +170,34 @@ export class ApiKeyStore {
     return liveSecrets(stored, this.#now());
   }
 
-  /** The live key's record, or undefined for an unknown or revoked key. */
+  /**
+   * The live key's record, or undefined for an unknown or revoked key; an expired key is 401
+   * key_expired. Read consistently on every call, so a revocation holds from the next call on.
+   */
   async verify(key: string): Promise<ApiKeyRecord | undefined> {
-    const item = await this.#table.get(apiKeyKey(hashApiKey(key)), { consistent: true });
+    const pk = apiKeyKey(hashApiKey(key));
+    const item = await this.#table.get(pk, { consistent: true });
     if (item === undefined || item.revokedAt !== undefined) return undefined;
-    return toRecord(item);
+    const record = toRecord(item);
+    const now = this.#now();
+    if (isExpired(record, now)) throw keyExpired(record);
+    if (lastUsedIsStale(record.last_used_at, now)) await this.#markUsed(pk, now);
+    return record;
+  }
+
+  /**
+   * At most one write a minute per key, however many instances serve it: the condition lets the
+   * first call of each minute through and refuses the rest, which then change nothing.
+   */
+  async #markUsed(pk: string, now: Date): Promise<void> {
+    const at = now.toISOString();
+    const cutoff = new Date(now.getTime() - LAST_USED_EVERY_MS).toISOString();
+    await this.#table.conditionalUpdate(pk, {
+      update: "SET last_used_at = :at",
+      condition:
+        "attribute_exists(pk) AND attribute_not_exists(revokedAt) AND (attribute_not_exists(last_used_at) OR last_used_at <= :cutoff)",
+      values: { ":at": at, ":cutoff": cutoff },
+    });
   }
 
   /** Every key, revoked ones included, newest first (a handful per deployment, so no pages). */
