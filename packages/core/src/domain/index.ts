@@ -15,9 +15,7 @@ export { BATCH_ID_PREFIX, MAX_BATCH_LINES, type Batch } from "./batches/types.ts
 export { ReelayError, shownInput } from "./errors.ts";
 export {
   AUDIT_ACTIONS,
-  AUDIT_DETAIL_TYPE,
   type AuditAction,
-  type AuditEvent,
   type AuditRecord,
 } from "./audit/record.ts";
 export { parseAuditAction, parseAuditTime } from "./audit/query.ts";

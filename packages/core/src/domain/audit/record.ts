@@ -4,7 +4,7 @@
  * never changed or deleted. No secret is ever in one: `change` passes through withoutSecrets, which
  * drops every field that names a secret and every value shaped like a key or a signing secret.
  */
-import { ulid } from "ulid";
+import { monotonicFactory } from "ulid";
 import { idPattern } from "../ids.ts";
 import { EVENT_SOURCE } from "../events/types.ts";
 
@@ -24,7 +24,7 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_ID_PREFIX = "aud";
+const AUDIT_ID_PREFIX = "aud";
 export const AUDIT_ID = idPattern([AUDIT_ID_PREFIX]);
 
 /** The bus's detail-type of an audit record (design.md's event `Audit`). */
@@ -46,6 +46,9 @@ export interface AuditRecord {
 }
 
 export type AuditEntry = Omit<AuditRecord, "id" | "at">;
+
+/** Ids made in one millisecond still sort in the order they were made (the log's order). */
+const ulid = monotonicFactory();
 
 /** Field names whose values are secrets; a field named so is never recorded. */
 const SECRET_FIELD = /(^key$|secret|token|password|authorization|api_?key)/i;
