@@ -1,25 +1,28 @@
 /**
- * `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--budget N [--period day|month|total] [--units]] | list |
+ * `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--expires 30d|ISO] [--budget N [--period day|month|total] [--units]] | list |
  * budget ID N|none [--period P] [--units] | rotate-secret ID | revoke ID` [--json]: API keys, managed through the API with the deployment's own (admin) key. `create` prints the key once; reelay keeps only its sha256.
  */
 import { table } from "../client/format.ts";
+import { expiresAtOf } from "./expires.ts";
 import { openSession, reportFailures } from "../client/session.ts";
 import type { ApiKeyView, KeyBudget, ReelayApiClient } from "../client/api.ts";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 const USAGE =
-  "use `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--budget N [--period day|month|total] [--units]]`, `reelay keys list`, `reelay keys budget KEY_ID N|none [--period P] [--units]`, `reelay keys rotate-secret KEY_ID` or `reelay keys revoke KEY_ID`.";
+  "use `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--expires 30d] [--budget N [--period day|month|total] [--units]]`, `reelay keys list`, `reelay keys budget KEY_ID N|none [--period P] [--units]`, `reelay keys rotate-secret KEY_ID` or `reelay keys revoke KEY_ID`.";
 
 function rows(keys: readonly ApiKeyView[]): string[][] {
   return [
-    ["ID", "NAME", "KEY", "CREATED", "REVOKED", "BUDGET"],
+    ["ID", "NAME", "KEY", "CREATED", "REVOKED", "EXPIRES", "LAST USED", "BUDGET"],
     ...keys.map((key) => [
       key.id,
       key.name || "-",
       `${key.hint}…`,
       key.createdAt,
       key.revokedAt ?? "-",
+      key.expires_at ?? "-",
+      key.last_used_at ?? "-",
       budgetText(key),
     ]),
   ];
@@ -49,6 +52,7 @@ interface KeysValues {
   name?: string;
   scopes?: string;
   project?: string;
+  expires?: string;
   budget?: string;
   period?: string;
   units?: boolean;
@@ -57,7 +61,7 @@ interface KeysValues {
 
 /** The positionals each action takes, and which flags go with it. */
 const ACTIONS: Record<string, { ids: number; flags: (keyof KeysValues)[] }> = {
-  create: { ids: 0, flags: ["name", "scopes", "project", "budget", "period", "units"] },
+  create: { ids: 0, flags: ["name", "scopes", "project", "expires", "budget", "period", "units"] },
   list: { ids: 0, flags: [] },
   budget: { ids: 2, flags: ["period", "units"] },
   "rotate-secret": { ids: 1, flags: [] },
@@ -68,7 +72,15 @@ function checkArgs(action: string | undefined, rest: string[], values: KeysValue
   const spec = action === undefined ? undefined : ACTIONS[action];
   if (action === undefined || spec === undefined || rest.length !== spec.ids)
     throw new UsageError(USAGE);
-  for (const flag of ["name", "scopes", "project", "budget", "period", "units"] as const) {
+  for (const flag of [
+    "name",
+    "scopes",
+    "project",
+    "expires",
+    "budget",
+    "period",
+    "units",
+  ] as const) {
     const given = flag === "units" ? values.units === true : values[flag] !== undefined;
     if (given && !spec.flags.includes(flag))
       throw new UsageError(`--${flag} does not go with \`reelay keys ${action}\`.`);
@@ -98,6 +110,9 @@ const RUN: Record<string, Action> = {
     const created = await client.createKey(values.name ?? "", budget, {
       ...(scopes === undefined ? {} : { scopes }),
       ...(values.project === undefined ? {} : { project: values.project }),
+      ...(values.expires === undefined
+        ? {}
+        : { expires_at: expiresAtOf(values.expires, new Date()) }),
     });
     printKey(io, values.json, created, created.key);
     if (!values.json)
@@ -149,6 +164,7 @@ export async function runKeys(args: string[], io: Io): Promise<number> {
       name: { type: "string" },
       scopes: { type: "string" },
       project: { type: "string" },
+      expires: { type: "string" },
       budget: { type: "string" },
       period: { type: "string" },
       units: { type: "boolean", default: false },
