@@ -29,9 +29,11 @@ Usage:
   reelay keys create [--name N] [--scopes S,S] [--project P] [--expires 30d|ISO]
              [--budget N [--period P] [--units]] | list | budget ID N|none
              | rotate-secret ID | revoke ID           API keys (with the admin key; create prints the key
-                                                      and its webhook secret once)
+                                                      and its webhook secret once; --scopes of read, write,
+                                                      webhooks, admin, default read,write: docs/api.md)
   reelay audit [--action A] [--from T] [--to T] [--limit N] [--cursor C] [--json]
-                                                      the audit log of admin and webhook actions
+                                                      the audit log of admin and webhook actions (admin
+                                                      scope; a project's admin key sees its project)
   reelay retry ID [--prompt P]                        a new job from a failed or cancelled one's request;
                                                       with a batch id, a batch of its retryable failures
   reelay usage [--from D] [--to D] [--by model|key|day|batch|account] [--json]
