@@ -4,8 +4,9 @@
  * event on the bus (the local stack's JSONL file), and a log the API cannot change.
  */
 import { readFile } from "node:fs/promises";
-import { SCOPES } from "@reelay/core/domain";
-import { AuditStore } from "@reelay/core/adapters";
+import { buildTerminalEvent, type Job, SCOPES } from "@reelay/core/domain";
+import { AuditStore, DeliveryStore } from "@reelay/core/adapters";
+import { enqueueEvent } from "@reelay/core/usecases";
 import { describe, expect, it } from "vitest";
 import { AUDITED_ROUTES } from "../src/audit-trail.ts";
 import { ROUTE_SCOPES } from "../src/route-scopes.ts";
@@ -120,6 +121,37 @@ describe("the audit log", () => {
       change: { total: 3, counts: { queued: 3 } },
     });
     expect(await by("key_maker")).toBeUndefined();
+  });
+
+  it("a replay and a delivery retry are recorded with the project of the event's job", async () => {
+    const key = await newKey(app(), { project: "audit-hooks" });
+    const job = (await call(app(), "POST", "/v1/video/generations", key.key, VALID)).body.task_id;
+    await call(app(), "POST", `/v1/jobs/${job}/cancel`, key.key);
+    const event = buildTerminalEvent((await app().wiring.pipeline.jobs.get(job)) as Job);
+    // The event's first delivery, as the outbox records it when the event is emitted.
+    const store = new DeliveryStore(app().db, app().tableName);
+    const target = { subscriber: "config:audit", url: "https://example.com/hook" };
+    await enqueueEvent({ store, schedule: [0], now: () => new Date() }, event, [target]);
+    const [delivery] = await store.list({ eventId: event.id });
+    const start = new Date().toISOString();
+    const replayed = await call(app(), "POST", `/v1/events/${event.id}/replay`, API_KEY, {});
+    expect(replayed.status).toBe(202);
+    const retried = await call(
+      app(),
+      "POST",
+      `/v1/webhooks/deliveries/${delivery?.id}/retry`,
+      API_KEY,
+    );
+    expect(retried.status).toBe(202);
+    const records = await since(start);
+    expect(records.map((r) => [r.action, r.actor.key_id, r.target, r.project])).toEqual([
+      ["event.replayed", "local", event.id, "audit-hooks"],
+      ["delivery.retried", "local", delivery?.id, "audit-hooks"],
+    ]);
+    expect(records[0]?.change).toEqual({
+      deliveries: [{ id: replayed.body.data[0].id, subscriber: "config:audit" }],
+    });
+    expect(records[1]?.change).toEqual({ eventId: event.id, subscriber: "config:audit" });
   });
 
   it("each record is an Audit event on the bus, and not one of the jobs' events", async () => {
