@@ -40,8 +40,14 @@ describe("key lifecycle", () => {
     await sleep(Date.parse(expiresAt) - Date.now() + 50);
     const refused = await call(app(), "GET", "/v1/jobs", key.key);
     expect(refused.status).toBe(401);
-    expect(refused.body.error.code).toBe("key_expired");
+    expect(refused.body.error).toMatchObject({ code: "key_expired", keyId: key.id });
     expect(JSON.stringify(refused.body)).not.toContain(key.key);
+    const raw = await app().app.request("/v1/jobs", {
+      headers: { Authorization: `Bearer ${key.key}` },
+    });
+    expect(raw.headers.get("www-authenticate")).toBe(
+      'Bearer realm="reelay", error="invalid_token"',
+    );
   });
 
   it("a revoked key is refused at the very next call", async () => {

@@ -893,7 +893,7 @@ export const OPERATIONS: Record<string, Operation> = {
       {
         status: 400,
         codes: ["invalid_json", "invalid_request", "unknown_field"],
-        when: "The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, budget is malformed (error.path = budget.amount, ...), or a field is not one of these (unknown_field; no key is made).",
+        when: "The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, expires_at is not an ISO time ahead (error.path = expires_at), budget is malformed (error.path = budget.amount, ...), or a field is not one of these (unknown_field; no key is made).",
       },
       UNAUTHORIZED,
       ADMIN_ONLY,
