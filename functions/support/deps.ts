@@ -224,6 +224,7 @@ export async function awsWiring(opts: {
     platform: "aws",
     clients,
     events,
+    auditBus: events,
     ...(await upstreamsOf(config, opts.callsUpstream, metrics)),
     waker: opts.waker ?? waker,
     metrics,

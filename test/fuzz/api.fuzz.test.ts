@@ -22,6 +22,7 @@ import {
   oddHeaders,
   pathSegment,
   queryFor,
+  runs,
   randomBody,
   type JsonSchema,
   type QueryParam,
@@ -459,6 +460,101 @@ describe("fuzzing every route over real HTTP", () => {
       expect(res.status, JSON.stringify(raw)).toBe(400);
     }
   });
+
+  it("keys of random scopes and projects on every route: never a 5xx, an expired key is 401 key_expired, and no answer shows another project's job, subscriber or key", async () => {
+    const admin = { ...authHeaders(stack.apiKey), "content-type": "application/json" };
+    const projects = ["fz-a", "fz-b", "fz-c"];
+    interface Made {
+      key: string;
+      project: string;
+      scopes: string[];
+    }
+    const made: Made[] = [];
+    /** Each project's objects: its jobs, subscribers and keys, by id. */
+    const owned = new Map<string, string[]>(projects.map((p) => [p, []]));
+    const post = async (headers: Record<string, string>, path: string, body: unknown) =>
+      JSON.parse(
+        (await check({ method: "POST", path, headers, body: JSON.stringify(body) })).body.toString(
+          "utf8",
+        ),
+      );
+    const keySpec = fc.record({
+      project: fc.constantFrom(...projects),
+      scopes: fc.subarray(["read", "write", "webhooks", "admin"], { minLength: 1 }),
+      expires: fc.boolean(),
+    });
+    for (const spec of fc.sample(keySpec, { seed: FUZZ_SEED, numRuns: runs(12) })) {
+      const record = await post(admin, "/v1/keys", {
+        project: spec.project,
+        scopes: spec.scopes,
+        ...(spec.expires ? { expires_at: new Date(Date.now() + 86_400_000).toISOString() } : {}),
+      });
+      made.push({ key: record.key, project: spec.project, scopes: spec.scopes });
+      owned.get(spec.project)?.push(record.id);
+    }
+    for (const project of projects) {
+      const maker = await post(admin, "/v1/keys", {
+        project,
+        scopes: ["read", "write", "webhooks"],
+      });
+      made.push({ key: maker.key, project, scopes: ["read", "write", "webhooks"] });
+      owned.get(project)?.push(maker.id);
+      const headers = { ...authHeaders(maker.key), "content-type": "application/json" };
+      const job = await post(headers, "/v1/video/generations", {
+        model: "gamma-3.1",
+        prompt: `a job of ${project}`,
+      });
+      const sub = await post(headers, "/v1/webhooks", { url: "https://example.com/hook" });
+      owned.get(project)?.push(job.task_id, sub.id);
+    }
+    const expiring = await post(admin, "/v1/keys", {
+      project: "fz-a",
+      expires_at: new Date(Date.now() + 1_000).toISOString(),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const guarded = routes.filter((route) => route.auth);
+    const anyObject = fc.constantFrom(...[...owned.values()].flat());
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...guarded),
+        fc.constantFrom(...made),
+        anyObject,
+        async (route, who, objectId) => {
+          const path = fill(route.template, objectId);
+          const res = await check({
+            method: route.method,
+            path,
+            headers: { ...authHeaders(who.key), "content-type": "application/json" },
+            body:
+              route.body?.contentType === "application/json"
+                ? JSON.stringify(route.body.example ?? {})
+                : undefined,
+          });
+          const what = `${route.method} ${path} as a ${who.scopes.join("+")} key of ${who.project}`;
+          const others = projects
+            .filter((p) => p !== who.project)
+            .flatMap((p) => owned.get(p) ?? []);
+          // The answer may name the id it was asked about (a 404 says which); never any other.
+          const text = res.body.toString("utf8");
+          const shown = others.filter((id) => id !== objectId && text.includes(id));
+          expect(shown, what).toEqual([]);
+          if (route.template.includes("{") && others.includes(objectId))
+            expect(res.status, what).toBeGreaterThanOrEqual(400);
+        },
+      ),
+      fuzzParams(250),
+    );
+    for (const route of guarded) {
+      const res = await check({
+        method: route.method,
+        path: withParams(route),
+        headers: { ...authHeaders(expiring.key), "content-type": "application/json" },
+        body: route.body === undefined ? undefined : "{}",
+      });
+      expect(res.status, `${route.method} ${route.template}`).toBe(401);
+      expect(JSON.parse(res.body.toString("utf8")).error.code).toBe("key_expired");
+    }
+  }, 180_000);
 
   it("after all that the stack is healthy: /healthz 200, valid requests still work, no unhandled rejection", async () => {
     const health = await call({ method: "GET", path: "/healthz" });

@@ -25,6 +25,7 @@ export function apiDepsFrom(wiring: Wiring, platform: PlatformApi): ApiDeps {
     batchTracker: batches,
     keys: wiring.keys,
     keyLimits: wiring.keyLimits,
+    audit: wiring.audit,
     authenticate: keyStoreAuthenticator(adminKey, wiring.keys),
     ...pricesOf(wiring),
     budgets: wiring.pipeline.budgets,

@@ -1,6 +1,7 @@
 /** What the API needs, passed in, so one app runs on Lambda (AWS clients) and in the local stack. */
 import type { Catalog } from "@reelay/core";
 import {
+  type AuditLog,
   NO_BUDGETS,
   type SubmitDeps,
   type AdmissionControl,
@@ -67,6 +68,8 @@ export interface ApiDeps {
   keys?: ApiKeyStore;
   /** Limits per key (rate and burst here, max_queued through submitJob); absent = none. */
   keyLimits?: KeyLimitsPort;
+  /** The audit log: when given, admin and webhook actions are recorded and GET /v1/audit lists them. */
+  audit?: AuditLog;
   /** For validate(); the built-in catalog when absent. */
   catalog?: Catalog;
   /** Lifetime of presigned output URLs; default 3600. */

@@ -5,6 +5,7 @@
  */
 import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
+import { mountAudit } from "./audit-trail.ts";
 import { bearerAuth } from "./auth.ts";
 import { dashboardRoutes } from "./dashboard/routes.ts";
 import { resolveDeps, type ApiDeps, type ApiEnv } from "./api-deps.ts";
@@ -77,6 +78,7 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   app.use("/v1/*", bearerAuth(deps.authenticate), rateLimit(deps.keyLimits, deps.now));
   app.use("/v1/*", requireScope());
   app.use("/v1/*", jobAccess(deps.jobs));
+  mountAudit(app, deps);
   if (deps.keys !== undefined)
     app.route("/v1/keys", keyRoutes(deps.keys, deps.budgets, deps.keyLimits));
   app.route("/v1/video", videoRoutes(deps));

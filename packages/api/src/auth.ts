@@ -6,7 +6,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
-import { ReelayError } from "@reelay/core";
+import { isReelayError, ReelayError } from "@reelay/core";
 import { type Job, projectOf } from "@reelay/core/domain";
 import type { ApiKeyStore } from "@reelay/core/adapters";
 import type { ApiDeps, ApiEnv, Caller } from "./api-deps.ts";
@@ -98,7 +98,16 @@ export function bearerAuth(authenticate: ApiDeps["authenticate"]): MiddlewareHan
         "WWW-Authenticate": 'Bearer realm="reelay"',
       });
     }
-    const caller = await authenticate(token);
+    // An expired key is told apart from an unknown one, with the same Bearer challenge.
+    const caller = await authenticate(token).catch((error: unknown) => {
+      if (!isReelayError(error, "key_expired")) throw error;
+      return error;
+    });
+    if (caller instanceof ReelayError) {
+      return sendError(c, 401, errorBody("key_expired", caller.message, caller.details), {
+        "WWW-Authenticate": 'Bearer realm="reelay", error="invalid_token"',
+      });
+    }
     if (caller === undefined) {
       return sendError(c, 401, errorBody("unauthorized", "The API key is not valid."), {
         "WWW-Authenticate": 'Bearer realm="reelay", error="invalid_token"',

@@ -4,7 +4,7 @@
  * /docs prints it; a test checks it names every route the app serves. `null`: open, no key.
  * Kept apart from ./openapi/operations.ts so enforcing it loads no schema (a cold start's cost).
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { SCOPES, LEGACY_SCOPES, type Scope, scopeMissing } from "@reelay/core/domain";
 import type { ApiEnv, Caller } from "./api-deps.ts";
@@ -59,6 +59,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope | null>> = {
   "POST /v1/keys/{id}/webhook-secret": "admin",
   "GET /v1/admission": "admin",
   "GET /v1/upstreams": "admin",
+  // A stored admin key reads its project's records; the deployment's own key reads every one.
+  "GET /v1/audit": "admin",
 };
 
 /** hono's `/v1/jobs/:id` (or `:id{regex}`) as OpenAPI's `/v1/jobs/{id}`. */
@@ -72,15 +74,23 @@ function scopesOf(caller: Caller): readonly Scope[] {
 }
 
 /**
- * 403 scope_missing for a call outside the key's scopes, read off the route hono matched (the
- * last route that is not middleware). A path no route serves goes on to its 404.
+ * The route hono matched for this call (the last that is not middleware) as the route table's
+ * `METHOD /path` key; undefined for a path no route serves.
+ */
+export function routeKeyOf(c: Context): string | undefined {
+  const method = c.req.method === "HEAD" ? "GET" : c.req.method;
+  const route = matchedRoutes(c).findLast((r) => r.method === method);
+  return route === undefined ? undefined : `${method} ${openApiPath(route.path)}`;
+}
+
+/**
+ * 403 scope_missing for a call outside the key's scopes, read off the route hono matched. A path
+ * no route serves goes on to its 404.
  */
 export function requireScope(): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
-    const method = c.req.method === "HEAD" ? "GET" : c.req.method;
-    const route = matchedRoutes(c).findLast((r) => r.method === method);
-    const scope =
-      route === undefined ? undefined : ROUTE_SCOPES[`${method} ${openApiPath(route.path)}`];
+    const key = routeKeyOf(c);
+    const scope = key === undefined ? undefined : ROUTE_SCOPES[key];
     if (scope !== undefined && scope !== null) {
       const held = scopesOf(c.get("caller"));
       if (!held.includes(scope)) throw scopeMissing(scope, held);

@@ -1,9 +1,16 @@
 /**
  * The authorization matrix, proven route by route: every route the app serves (its /openapi.json)
- * is called with no key, a revoked key, the deployment's key and a key of each scope of project P,
- * against an object of P and one of project Q where the route names one, and each answer is
- * checked against the table below (200 and the like, 401, 403 scope_missing, 403 forbidden, 404).
- * A route served without an entry here fails the test. One stack (dynalite, s3rver) for the file.
+ * is called with no key, a revoked key, an expired key, the deployment's key and a key of each
+ * scope of project P, against an object of P and one of project Q where the route names one, and
+ * each answer is checked against the table below (200 and the like, 401 unauthorized, 401
+ * key_expired, 403 scope_missing, 403 forbidden, 404). A route served without an entry here fails
+ * the test. One stack (dynalite, s3rver) for the file.
+ *
+ * A stored key with the admin scope: the routes that span every project (keys and budgets, the
+ * delivery log, replays, admission, upstreams, metrics) stay the deployment key's, 403 `forbidden`
+ * whatever the id, so they tell nothing of another project's objects; a key of a project making
+ * keys would also escape the budget and limits its own key was given. The audit log is per project:
+ * a project's admin key lists its project's records only (`ownProjectOnly`).
  */
 import { SCOPES, type Scope } from "@reelay/core/domain";
 import { describe, expect, it } from "vitest";
@@ -42,6 +49,8 @@ interface Entry {
   deploymentOnly?: boolean;
   /** The deployment key is a project of its own here (the subscribers it manages are its own). */
   adminIsOwnProject?: boolean;
+  /** A listing whose every record names its project: a stored key's shows only its own. */
+  ownProjectOnly?: boolean;
   /** What an allowed call answers. */
   ok: number[];
 }
@@ -297,11 +306,17 @@ const MATRIX: Record<string, Entry> = {
     deploymentOnly: true,
     ok: [200],
   },
+  "GET /v1/audit": {
+    scope: "admin",
+    make: () => ({ path: "/v1/audit?limit=100" }),
+    ownProjectOnly: true,
+    ok: [200],
+  },
 };
 
-/** Who calls: no key, a revoked key, the deployment's key, or a key of P with one scope. */
+/** Who calls: no key, a revoked or expired key, the deployment's key, or a key of P with one scope. */
 type Actor =
-  | { kind: "refused"; name: string; key: string | undefined }
+  | { kind: "refused"; name: string; key: string | undefined; code: string }
   | { kind: "deployment"; name: string; key: string }
   | { kind: "scoped"; name: string; key: string; scope: Scope };
 
@@ -310,7 +325,7 @@ type Expected = { status: number[]; code?: string };
 function expected(entry: Entry, actor: Actor, sameProject: boolean): Expected {
   const { scope } = entry;
   if (scope === null) return { status: entry.ok };
-  if (actor.kind === "refused") return { status: [401], code: "unauthorized" };
+  if (actor.kind === "refused") return { status: [401], code: actor.code };
   if (actor.kind === "deployment") {
     return entry.owned === true && entry.adminIsOwnProject === true
       ? { status: [404] }
@@ -334,16 +349,17 @@ async function answer(full: FullApp, method: string, made: Made, key: string | u
   });
   if (response.headers.get("content-type")?.startsWith("text/event-stream")) {
     await response.body?.cancel();
-    return { status: response.status, code: undefined };
+    return { status: response.status, code: undefined, projects: [] };
   }
   const text = await response.text();
-  let code: string | undefined;
+  let body: { error?: { code?: string }; data?: unknown } = {};
   try {
-    code = (JSON.parse(text) as { error?: { code?: string } }).error?.code;
+    body = JSON.parse(text) as typeof body;
   } catch {
-    code = undefined;
+    body = {};
   }
-  return { status: response.status, code };
+  const data = Array.isArray(body.data) ? (body.data as { project?: string }[]) : [];
+  return { status: response.status, code: body.error?.code, projects: data.map((r) => r.project) };
 }
 
 async function ownerOf(project: string): Promise<Owner> {
@@ -372,9 +388,16 @@ describe("the authorization matrix", () => {
     const other = await ownerOf("matrix-q");
     const revoked = await newKey(full, { project: "matrix-p", scopes: [...SCOPES] });
     expect((await call(full, "DELETE", `/v1/keys/${revoked.id}`, API_KEY)).status).toBe(200);
+    const expiresAt = Date.now() + 1_000;
+    const expired = await newKey(full, {
+      project: "matrix-p",
+      scopes: [...SCOPES],
+      expires_at: new Date(expiresAt).toISOString(),
+    });
     const actors: Actor[] = [
-      { kind: "refused", name: "no key", key: undefined },
-      { kind: "refused", name: "revoked", key: revoked.key },
+      { kind: "refused", name: "no key", key: undefined, code: "unauthorized" },
+      { kind: "refused", name: "revoked", key: revoked.key, code: "unauthorized" },
+      { kind: "refused", name: "expired", key: expired.key, code: "key_expired" },
       { kind: "deployment", name: "deployment", key: API_KEY },
     ];
     for (const scope of SCOPES) {
@@ -382,6 +405,9 @@ describe("the authorization matrix", () => {
       actors.push({ kind: "scoped", name: scope, key, scope });
     }
 
+    // Made through the admin routes above, so the audit log holds records of both projects.
+    await newKey(full, { project: "matrix-q" });
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now() + 20)));
     const differences: string[] = [];
     let checked = 0;
     for (const key of servedKeys(full.app.routes)) {
@@ -395,12 +421,17 @@ describe("the authorization matrix", () => {
           const got = await answer(full, method, made, actor.key);
           const want = expected(entry, actor, owner === own);
           checked += 1;
+          const leaked =
+            entry.ownProjectOnly === true && actor.kind === "scoped"
+              ? got.projects.filter((project) => project !== own.project)
+              : [];
           if (
             !want.status.includes(got.status) ||
-            (want.code !== undefined && got.code !== want.code)
+            (want.code !== undefined && got.code !== want.code) ||
+            leaked.length > 0
           ) {
             differences.push(
-              `${key} as ${actor.name} on ${owner.project}'s: got ${got.status} ${got.code ?? ""}, want ${want.status.join("|")} ${want.code ?? ""}`,
+              `${key} as ${actor.name} on ${owner.project}'s: got ${got.status} ${got.code ?? ""}${leaked.length > 0 ? ` listing ${leaked.join(",")}` : ""}, want ${want.status.join("|")} ${want.code ?? ""}`,
             );
           }
         }

@@ -26,9 +26,14 @@ Usage:
                                                       (exit 0 only if all succeeded), --quote makes nothing
   reelay batch status ID [--json] | results ID        one batch's counts, or its results as JSONL
   reelay watch [--json] [--count N]                   follow finished jobs as they happen
-  reelay keys create [--name N] [--budget N [--period P] [--units]] | list | budget ID N|none
+  reelay keys create [--name N] [--scopes S,S] [--project P] [--expires 30d|ISO]
+             [--budget N [--period P] [--units]] | list | budget ID N|none
              | rotate-secret ID | revoke ID           API keys (with the admin key; create prints the key
-                                                      and its webhook secret once)
+                                                      and its webhook secret once; --scopes of read, write,
+                                                      webhooks, admin, default read,write: docs/api.md)
+  reelay audit [--action A] [--from T] [--to T] [--limit N] [--cursor C] [--json]
+                                                      the audit log of admin and webhook actions (admin
+                                                      scope; a project's admin key sees its project)
   reelay retry ID [--prompt P]                        a new job from a failed or cancelled one's request;
                                                       with a batch id, a batch of its retryable failures
   reelay usage [--from D] [--to D] [--by model|key|day|batch|account] [--json]
@@ -57,6 +62,7 @@ const commands: Record<string, () => Promise<Command>> = {
   watch: async () => (await import("./commands/watch.ts")).runWatch,
   up: async () => (await import("./commands/up.ts")).runUp,
   keys: async () => (await import("./commands/keys.ts")).runKeys,
+  audit: async () => (await import("./commands/audit.ts")).runAudit,
   retry: async () => (await import("./commands/retry.ts")).runRetry,
   usage: async () => (await import("./commands/usage.ts")).runUsage,
   webhooks: async () => (await import("./commands/webhooks.ts")).runWebhooks,

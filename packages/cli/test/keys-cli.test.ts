@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startClientStack, type ClientStack } from "./support/client-stack.ts";
 
@@ -216,5 +218,69 @@ describe("reelay keys against the local stack", () => {
 
   it("--scopes goes with create only (exit 2)", async () => {
     expect((await t.cli(["keys", "list", "--scopes", "read"])).code).toBe(2);
+  });
+
+  it("create --expires 30d makes a key ending in 30 days; an ISO time is taken as it is; a past one exits 1, a bad one 2", async () => {
+    const before = Date.now();
+    const created = await t.cli(["keys", "create", "--expires", "30d", "--json"]);
+    expect(created.code, created.stderr).toBe(0);
+    const life = Date.parse((JSON.parse(created.stdout) as { expires_at: string }).expires_at);
+    expect(life - before).toBeGreaterThanOrEqual(30 * 86_400_000 - 1_000);
+    expect(life - Date.now()).toBeLessThanOrEqual(30 * 86_400_000);
+    const iso = await t.cli(["keys", "create", "--expires", "2031-02-03T04:05:06Z", "--json"]);
+    expect((JSON.parse(iso.stdout) as { expires_at: string }).expires_at).toBe(
+      "2031-02-03T04:05:06.000Z",
+    );
+    const past = await t.cli(["keys", "create", "--expires", "2001-01-01T00:00:00Z"]);
+    expect(past.code).toBe(1);
+    expect(past.stderr).toContain("[invalid_request]");
+    expect((await t.cli(["keys", "create", "--expires", "soon"])).code).toBe(2);
+    expect((await t.cli(["keys", "list", "--expires", "30d"])).code).toBe(2);
+  });
+
+  it("keys list shows when each key expires and was last used", async () => {
+    const created = await t.cli(["keys", "create", "--name", "used", "--expires", "2d", "--json"]);
+    const record = JSON.parse(created.stdout) as { id: string; key: string; expires_at: string };
+    const headers = { authorization: `Bearer ${record.key}` };
+    expect((await fetch(`${t.stack.url}/v1/jobs`, { headers })).status).toBe(200);
+    const list = await t.cli(["keys", "list"]);
+    expect(list.stdout).toMatch(/EXPIRES\s+LAST USED/);
+    const row = list.stdout.split("\n").find((line) => line.startsWith(record.id)) ?? "";
+    expect(row).toContain(record.expires_at);
+    expect(row).toMatch(/\d{4}-\d{2}-\d{2}T\S+Z\s+\S+$/);
+    const listed = JSON.parse((await t.cli(["keys", "list", "--json"])).stdout) as {
+      data: { id: string; last_used_at?: string }[];
+    };
+    expect(listed.data.find((k) => k.id === record.id)?.last_used_at).toMatch(/^\d{4}-/);
+  });
+
+  it("reelay audit lists the key actions with actor and target, as a table and as --json; --action filters", async () => {
+    const created = await t.cli(["keys", "create", "--name", "audited", "--json"]);
+    const id = (JSON.parse(created.stdout) as { id: string }).id;
+    expect((await t.cli(["keys", "revoke", id])).code).toBe(0);
+    const shown = await t.cli(["audit"]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/TIME\s+ACTION\s+ACTOR\s+PROJECT\s+TARGET\s+CHANGE/);
+    expect(shown.stdout).toMatch(new RegExp(`key\\.revoked\\s+local\\s+${id}\\s+${id}`));
+    expect(shown.stdout).toMatch(
+      new RegExp(`key\\.created\\s+local\\s+${id}\\s+${id}\\s+name=audited`),
+    );
+    const json = await t.cli(["audit", "--json", "--action", "key.revoked", "--limit", "100"]);
+    const page = JSON.parse(json.stdout) as { data: { action: string; target: string }[] };
+    expect(page.data.every((r) => r.action === "key.revoked")).toBe(true);
+    expect(page.data.map((r) => r.target)).toContain(id);
+    expect((await t.cli(["audit", "--action", "key.deleted"])).code).toBe(2);
+    // The local stack's bus: each record is an Audit line of events.jsonl.
+    const lines = (await readFile(join(t.stack.dataDir, "events.jsonl"), "utf8")).split("\n");
+    const audits = lines
+      .filter((l) => l.includes('"detail-type":"Audit"'))
+      .map((l) => JSON.parse(l));
+    expect(audits.some((e) => e.detail.action === "key.revoked" && e.detail.target === id)).toBe(
+      true,
+    );
+    const stored = (await t.cli(["keys", "create"])).stdout.trim();
+    const refused = await t.cli(["audit"], { env: { REELAY_API_KEY: stored } });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("[scope_missing]");
   });
 });

@@ -35,6 +35,7 @@ import {
   type Subscribers,
   isWaiting,
   releaseStrandedSlots,
+  type AuditBus,
   type EventSink,
   type JobStarter,
   type Metrics,
@@ -481,7 +482,7 @@ async function serveApi(
 /** The pipeline over the stand-ins and the upstream, woken by the dispatcher. */
 function wireLocal(
   config: Config,
-  stores: { standins: Standins; upstream: Upstream; events: EventSink },
+  stores: { standins: Standins; upstream: Upstream; events: EventSink; auditBus: AuditBus },
   windows: ReturnType<typeof windowSleeper>,
   dispatcher: LocalDispatcher,
   metrics: Metrics,
@@ -493,6 +494,7 @@ function wireLocal(
     platform: "local",
     clients: { db, s3, tableName, bucket },
     events: stores.events,
+    auditBus: stores.auditBus,
     upstream: stores.upstream.client,
     ...(stores.upstream.pool === undefined ? {} : { pool: stores.upstream.pool }),
     sleep: windows.sleep,
@@ -527,7 +529,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const dispatcher = new LocalDispatcher(log);
     const wiring = wireLocal(
       config,
-      { standins, upstream, events: webhooks.sink },
+      { standins, upstream, events: webhooks.sink, auditBus: events },
       windows,
       dispatcher,
       metrics,

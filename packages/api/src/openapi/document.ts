@@ -6,6 +6,7 @@
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
 import { ErrorSchema } from "./responses.ts";
+import { AUDIT_OPERATIONS } from "./audit-operations.ts";
 import { MONEY_OPERATIONS } from "./money-operations.ts";
 import type { Operation } from "./operation.ts";
 import { OPERATIONS as GENERAL_OPERATIONS } from "./operations.ts";
@@ -16,6 +17,7 @@ const OPERATIONS: Record<string, Operation> = {
   ...GENERAL_OPERATIONS,
   ...MONEY_OPERATIONS,
   ...UPSTREAM_OPERATIONS,
+  ...AUDIT_OPERATIONS,
 };
 
 export interface ServedRoute {

@@ -125,8 +125,8 @@ export const ADMIN_ONLY: ErrorCase = {
 };
 export const UNAUTHORIZED: ErrorCase = {
   status: 401,
-  codes: ["unauthorized"],
-  when: "The Bearer key is missing or unknown.",
+  codes: ["unauthorized", "key_expired"],
+  when: "The Bearer key is missing, unknown or revoked (unauthorized), or past its expires_at (key_expired).",
 };
 const FORBIDDEN: ErrorCase = {
   status: 403,
@@ -927,6 +927,12 @@ export const OPERATIONS: Record<string, Operation> = {
             },
             additionalProperties: false,
           },
+          expires_at: {
+            type: "string",
+            format: "date-time",
+            description:
+              "When the key stops working (an ISO time with its zone, in the future); after it, 401 key_expired. Absent: until revoked.",
+          },
           budget: {
             type: "object",
             description:
@@ -957,7 +963,7 @@ export const OPERATIONS: Record<string, Operation> = {
       {
         status: 400,
         codes: ["invalid_json", "invalid_request", "unknown_field"],
-        when: "The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, budget or limits is malformed (error.path = budget.amount, limits.rate, ...), or a field is not one of these (unknown_field; no key is made).",
+        when: "The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, expires_at is not an ISO time ahead (error.path = expires_at), budget or limits is malformed (error.path = budget.amount, limits.rate, ...), or a field is not one of these (unknown_field; no key is made).",
       },
       UNAUTHORIZED,
       ADMIN_ONLY,

@@ -308,6 +308,11 @@ export const ApiKeySchema = z
     hint: z.string().describe("The first characters of the key."),
     createdAt: z.string(),
     revokedAt: z.string().optional(),
+    expires_at: z.string().optional().describe("After this time the key is 401 key_expired."),
+    last_used_at: z
+      .string()
+      .optional()
+      .describe("When a call last used the key, to the minute (written at most once a minute)."),
     scopes: z
       .array(z.enum(["read", "write", "webhooks", "admin"]))
       .describe("What the key may do; a key made before scopes has read, write and webhooks."),

@@ -9,6 +9,7 @@ import type { KeyLimitsPort } from "@reelay/core/usecases";
 import {
   type Budget,
   parseBudget,
+  parseExpiresAt,
   parseProject,
   parseScopes,
   parseKeyLimits,
@@ -22,7 +23,7 @@ import type { ApiEnv } from "../api-deps.ts";
 
 const MAX_NAME = 100;
 /** What POST /v1/keys reads; anything else is refused (body.ts). */
-const KEY_FIELDS = ["name", "budget", "scopes", "project", "limits"] as const;
+const KEY_FIELDS = ["name", "budget", "scopes", "project", "limits", "expires_at"] as const;
 
 function readName(body: unknown): string {
   const name =
@@ -75,6 +76,15 @@ async function withLimits<R extends ApiKeyRecord>(record: R, keyLimits: KeyLimit
   };
 }
 
+/** `expires_at` of POST /v1/keys: an ISO time in the future; absent, the key lasts until revoked. */
+function readExpiresAt(body: unknown, now: Date): { expiresAt?: string } {
+  const raw =
+    body === null || typeof body !== "object"
+      ? undefined
+      : (body as { expires_at?: unknown }).expires_at;
+  return raw === undefined ? {} : { expiresAt: parseExpiresAt(raw, now) };
+}
+
 /** A key as listed: its budget with what the current period has used (spent and reserved). */
 async function withSpend(record: ApiKeyRecord, budgets: BudgetLedger | undefined, now: Date) {
   if (record.budget === undefined || budgets === undefined) return record;
@@ -106,6 +116,7 @@ export function keyRoutes(
       ...readScopes(body),
       ...readProject(body),
       ...readLimits(body),
+      ...readExpiresAt(body, new Date()),
     });
     const shown = await withLimits(record, keyLimits);
     return c.json({ ...shown, key, webhook_secret: webhookSecret }, 201);

@@ -3,11 +3,13 @@
  * the pipeline's own wiring on dynalite and s3rver. Jobs are recorded, not run: the starter is
  * the recording stand-in, so no upstream is called (the client's URL is never fetched).
  */
+import { join } from "node:path";
 import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll } from "vitest";
 import {
   createJobsTableInput,
   DeliveryStore,
+  JsonlFileSink,
   SubscriberStore,
   UpstreamClient,
 } from "@reelay/core/adapters";
@@ -22,11 +24,14 @@ let tables = 0;
 async function fullApp(aws: LocalAws) {
   const tableName = `full-${process.pid}-${++tables}`;
   await aws.ddb.send(new CreateTableCommand(createJobsTableInput(tableName)));
+  // The local stack's bus for audit records: a JSONL file, read back by the audit tests.
+  const bus = new JsonlFileSink(join(aws.dir, `${tableName}-events.jsonl`));
   const wiring: Wiring = wirePipeline({
     config: loadConfig({}),
     platform: "local",
     clients: { db: aws.ddb, s3: aws.s3, tableName, bucket: aws.bucket },
     events: new RecordingSink(),
+    auditBus: bus,
     upstream: new UpstreamClient({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "never-sent" }),
     waker: { wake: async () => undefined },
   });
@@ -46,7 +51,7 @@ async function fullApp(aws: LocalAws) {
       },
     }),
   );
-  return { app, wiring, starter, tableName };
+  return { app, wiring, starter, tableName, db: aws.ddb, bus };
 }
 
 export type FullApp = Awaited<ReturnType<typeof fullApp>>;

@@ -3,7 +3,7 @@
  * nothing answers (the CLI says how to start reelay), `unauthorized` for a wrong key, and for any
  * other refusal the API's own `{error: {code, message, errors}}`, so the CLI shows the same codes.
  */
-import type { UsageReport } from "@reelay/core/domain";
+import type { AuditRecord, UsageReport } from "@reelay/core/domain";
 import { ReelayError, relayedCode, type Issue } from "@reelay/core";
 import { readSse, type SseMessage } from "./sse.ts";
 import type { CreatedTask, Health, JobPage, JobView, TaskView } from "./types.ts";
@@ -47,6 +47,8 @@ export interface ApiKeyView {
   hint: string;
   createdAt: string;
   revokedAt?: string;
+  expires_at?: string;
+  last_used_at?: string;
   /** `used` is this period's spend and open reservations. */
   budget?: KeyBudget & { used?: number };
 }
@@ -150,6 +152,14 @@ export class ReelayApiClient {
     });
   }
 
+  /** GET /v1/audit with its filters (action, from, to, limit, cursor). */
+  audit(
+    query: Record<string, string>,
+  ): Promise<{ data: AuditRecord[]; next_cursor: string | null }> {
+    const suffix = Object.keys(query).length > 0 ? `?${new URLSearchParams(query)}` : "";
+    return this.#json("GET", `/v1/audit${suffix}`);
+  }
+
   usage(query: Record<string, string>): Promise<UsageReportView> {
     return this.#json<UsageReportView>("GET", `/v1/usage?${new URLSearchParams(query)}`);
   }
@@ -190,7 +200,12 @@ export class ReelayApiClient {
   createKey(
     name: string,
     budget?: KeyBudget,
-    access: { scopes?: string[]; project?: string; limits?: Record<string, number | null> } = {},
+    access: {
+      scopes?: string[];
+      project?: string;
+      limits?: Record<string, number | null>;
+      expires_at?: string;
+    } = {},
   ): Promise<ApiKeyView & { key: string; webhook_secret: string }> {
     return this.#json("POST", "/v1/keys", {
       name,

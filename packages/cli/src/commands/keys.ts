@@ -1,25 +1,28 @@
 /**
- * `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--limits rate=5,burst=5,max_queued=20,max_in_flight=4] [--budget N [--period day|month|total] [--units]] | list |
+ * `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--limits rate=5,burst=5,max_queued=20,max_in_flight=4] [--expires 30d|ISO] [--budget N [--period day|month|total] [--units]] | list |
  * budget ID N|none [--period P] [--units] | rotate-secret ID | revoke ID` [--json]: API keys, managed through the API with the deployment's own (admin) key. `create` prints the key once; reelay keeps only its sha256.
  */
 import { table } from "../client/format.ts";
+import { expiresAtOf } from "./expires.ts";
 import { openSession, reportFailures } from "../client/session.ts";
 import type { ApiKeyView, KeyBudget, ReelayApiClient } from "../client/api.ts";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 const USAGE =
-  "use `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--limits rate=5,burst=5,max_queued=20] [--budget N [--period day|month|total] [--units]]`, `reelay keys list`, `reelay keys budget KEY_ID N|none [--period P] [--units]`, `reelay keys rotate-secret KEY_ID` or `reelay keys revoke KEY_ID`.";
+  "use `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--limits rate=5,burst=5,max_queued=20] [--expires 30d] [--budget N [--period day|month|total] [--units]]`, `reelay keys list`, `reelay keys budget KEY_ID N|none [--period P] [--units]`, `reelay keys rotate-secret KEY_ID` or `reelay keys revoke KEY_ID`.";
 
 function rows(keys: readonly ApiKeyView[]): string[][] {
   return [
-    ["ID", "NAME", "KEY", "CREATED", "REVOKED", "BUDGET"],
+    ["ID", "NAME", "KEY", "CREATED", "REVOKED", "EXPIRES", "LAST USED", "BUDGET"],
     ...keys.map((key) => [
       key.id,
       key.name || "-",
       `${key.hint}…`,
       key.createdAt,
       key.revokedAt ?? "-",
+      key.expires_at ?? "-",
+      key.last_used_at ?? "-",
       budgetText(key),
     ]),
   ];
@@ -68,6 +71,7 @@ interface KeysValues {
   scopes?: string;
   project?: string;
   limits?: string;
+  expires?: string;
   budget?: string;
   period?: string;
   units?: boolean;
@@ -76,7 +80,10 @@ interface KeysValues {
 
 /** The positionals each action takes, and which flags go with it. */
 const ACTIONS: Record<string, { ids: number; flags: (keyof KeysValues)[] }> = {
-  create: { ids: 0, flags: ["name", "scopes", "project", "limits", "budget", "period", "units"] },
+  create: {
+    ids: 0,
+    flags: ["name", "scopes", "project", "limits", "expires", "budget", "period", "units"],
+  },
   list: { ids: 0, flags: [] },
   budget: { ids: 2, flags: ["period", "units"] },
   "rotate-secret": { ids: 1, flags: [] },
@@ -92,6 +99,7 @@ function checkArgs(action: string | undefined, rest: string[], values: KeysValue
     "scopes",
     "project",
     "limits",
+    "expires",
     "budget",
     "period",
     "units",
@@ -128,6 +136,9 @@ const RUN: Record<string, Action> = {
       ...(scopes === undefined ? {} : { scopes }),
       ...(values.project === undefined ? {} : { project: values.project }),
       ...(values.limits === undefined ? {} : { limits: limitsOf(values.limits) }),
+      ...(values.expires === undefined
+        ? {}
+        : { expires_at: expiresAtOf(values.expires, new Date()) }),
     });
     printKey(io, values.json, created, created.key);
     if (!values.json)
@@ -180,6 +191,7 @@ export async function runKeys(args: string[], io: Io): Promise<number> {
       scopes: { type: "string" },
       project: { type: "string" },
       limits: { type: "string" },
+      expires: { type: "string" },
       budget: { type: "string" },
       period: { type: "string" },
       units: { type: "boolean", default: false },

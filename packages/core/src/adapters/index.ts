@@ -5,6 +5,7 @@
  */
 export { AdmissionStore } from "./dynamodb/admission-table.ts";
 export { ApiKeyStore, hashApiKey, type ApiKeyRecord } from "./dynamodb/api-key-table.ts";
+export { AuditStore } from "./dynamodb/audit-table.ts";
 export { BatchStore, batchNotFound } from "./dynamodb/batch-table.ts";
 export { BudgetLedger } from "./dynamodb/budget-ledger.ts";
 export { DeliveryStore } from "./dynamodb/delivery-table.ts";

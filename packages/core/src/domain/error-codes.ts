@@ -124,6 +124,12 @@ const API = {
     meaning: "The Bearer API key is missing, malformed or unknown.",
     seen: ["api"],
   },
+  key_expired: {
+    status: 401,
+    retryable: false,
+    meaning: "The Bearer API key reached its `expires_at`; ask an admin for a new one.",
+    seen: ["api"],
+  },
   forbidden: {
     status: 403,
     retryable: false,

@@ -14,6 +14,12 @@ export {
 export { BATCH_ID_PREFIX, MAX_BATCH_LINES, type Batch } from "./batches/types.ts";
 export { ReelayError, shownInput } from "./errors.ts";
 export {
+  AUDIT_ACTIONS,
+  type AuditAction,
+  type AuditRecord,
+} from "./audit/record.ts";
+export { parseAuditAction, parseAuditTime } from "./audit/query.ts";
+export {
   BATCH_COMPLETED,
   DETAIL_TYPES,
   EVENT_SOURCE,
@@ -54,6 +60,7 @@ export {
   type BucketTurn,
   type KeyLimits,
 } from "./keys/limits.ts";
+export { parseExpiresAt } from "./keys/lifecycle.ts";
 export { MAX_PAGE_SIZE } from "./limits.ts";
 export { ALARM_DIMENSIONS } from "./metrics/alarm-dimensions.ts";
 export {

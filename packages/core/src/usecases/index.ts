@@ -3,6 +3,7 @@
  * platform: job create and cancel, batches, drops, admission and dispatch, the pipeline steps,
  * webhook delivery, metric recording and the streamed copy. What packages outside core use of it.
  */
+export { AuditLog } from "./audit/audit-log.ts";
 export { AdmissionControl, isWaiting, priorityOf } from "./admission/admission-control.ts";
 export { dispatch } from "./admission/dispatch.ts";
 export { releaseStrandedSlots, sweep, type SweepDeps } from "./admission/queue-sweep.ts";
@@ -37,6 +38,7 @@ export { download, finish, poll, recordFailure, submit } from "./pipeline/pipeli
 export { emitOnce, type TerminalDeps } from "./pipeline/terminal.ts";
 export {
   executionName,
+  type AuditBus,
   type Clock,
   type DispatchWaker,
   type EventSink,

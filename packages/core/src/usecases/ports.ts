@@ -32,6 +32,8 @@ import type {
 import type { SubscriberRecord, ManagedSubscriber } from "../domain/webhooks/managed-subscriber.ts";
 import type { TaskState } from "../domain/contract/responses.ts";
 import type { ReelayEvent } from "../domain/events/types.ts";
+import type { AuditEvent, AuditRecord } from "../domain/audit/record.ts";
+import type { AuditPage, AuditQuery } from "../domain/audit/query.ts";
 import type { Job } from "../domain/jobs/types.ts";
 import type { MetricLabels, MetricNameOf } from "../domain/metrics/names.ts";
 import type { LastProblem, RecentProblems } from "../domain/upstreams/problems.ts";
@@ -59,6 +61,20 @@ export function executionName(job: Pick<Job, "id" | "admissions">): string {
 /** Where terminal events go: the EventBridge bus on AWS, `events.jsonl` and its subscribers locally. */
 export interface EventSink {
   emit(event: ReelayEvent): Promise<void>;
+}
+
+/**
+ * Where audit records are announced: the EventBridge bus on AWS, `events.jsonl` locally. Apart
+ * from EventSink: an audit record is no job's event, so no webhook or event stream carries it.
+ */
+export interface AuditBus {
+  announce(event: AuditEvent): Promise<void>;
+}
+
+/** The audit log's records (adapters/dynamodb/audit-table.ts): appended, listed, never changed. */
+export interface AuditStorePort {
+  append(record: AuditRecord): Promise<void>;
+  list(query: AuditQuery): Promise<AuditPage<AuditRecord>>;
 }
 
 /** Terminal events as they happen (the local stack's SSE stream and webhooks). */

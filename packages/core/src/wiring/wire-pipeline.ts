@@ -21,12 +21,15 @@ import {
 import { JobStore } from "../adapters/dynamodb/job-table.ts";
 import { ApiKeyStore } from "../adapters/dynamodb/api-key-table.ts";
 import { KeyLimitsStore } from "../adapters/dynamodb/key-limits-table.ts";
+import { AuditStore } from "../adapters/dynamodb/audit-table.ts";
+import { AuditLog } from "../usecases/audit/audit-log.ts";
 import { guardedFetch } from "../adapters/net/guarded-fetch.ts";
 import { type Deployment, outputFetchPolicy } from "../domain/net/policy.ts";
 import type { PipelineDeps } from "../usecases/pipeline/pipeline-deps.ts";
 import { POLL_WINDOW_MS } from "../domain/polling/policy.ts";
 import { noMetrics } from "../usecases/metrics/record-metrics.ts";
 import type {
+  AuditBus,
   DispatchWaker,
   EventSink,
   JobStarter,
@@ -52,6 +55,8 @@ export interface WiringInput {
   platform: Deployment;
   clients: PlatformClients;
   events: EventSink;
+  /** Where audit records are announced (the bus, not the webhooks); absent = stored only. */
+  auditBus?: AuditBus;
   /** The one-account form's upstream; in a pool, the first account's (the model listing's). */
   upstream: UpstreamClient;
   /**
@@ -90,6 +95,8 @@ export interface Wiring {
   keys: ApiKeyStore;
   /** Limits per key: the API's call buckets, admission's waiting and in-flight counts. */
   keyLimits: KeyLimitsStore;
+  /** The audit log of admin and webhook actions, in the jobs table, announced on the bus. */
+  audit: AuditLog;
   /** The operator's price table; every job's estimate is made with it. */
   prices: PriceTable | undefined;
 }
@@ -127,6 +134,11 @@ export function wirePipeline(input: WiringInput): Wiring {
     prices: config.prices,
     keys,
     keyLimits,
+    audit: new AuditLog({
+      store: new AuditStore(clients.db, clients.tableName),
+      now,
+      ...(input.auditBus === undefined ? {} : { bus: input.auditBus }),
+    }),
     batches,
     queue: { start: (job) => admission.enqueue(job) },
     pipeline: {

@@ -11,6 +11,12 @@ import { ReelayError, shownInput } from "../../domain/errors.ts";
 import type { Budget } from "../../domain/money/budget-schema.ts";
 import { DEFAULT_SCOPES, LEGACY_SCOPES, type Scope } from "../../domain/keys/scopes.ts";
 import type { KeyLimits } from "../../domain/keys/limits.ts";
+import {
+  isExpired,
+  keyExpired,
+  LAST_USED_EVERY_MS,
+  lastUsedIsStale,
+} from "../../domain/keys/lifecycle.ts";
 import { apiKeyKey, apiKeyKeys, KEYS_LIST_PARTITION } from "./keys.ts";
 import { Table } from "./table-ops.ts";
 import {
@@ -41,6 +47,10 @@ export interface ApiKeyRecord {
   project: string;
   /** Its own limits (domain/keys/limits.ts), each over REELAY_KEY_LIMITS's; absent = the defaults. */
   limits?: KeyLimits;
+  /** After this time the key is refused with 401 key_expired (domain/keys/lifecycle.ts). */
+  expires_at?: string;
+  /** When a call last used it, to the minute (LAST_USED_EVERY_MS). */
+  last_used_at?: string;
 }
 
 /** What a new key is made with beside its name. */
@@ -50,6 +60,7 @@ export interface NewApiKey {
   scopes?: readonly Scope[];
   project?: string;
   limits?: KeyLimits;
+  expiresAt?: string;
 }
 
 export interface CreatedApiKey {
@@ -65,9 +76,20 @@ export function hashApiKey(key: string): string {
 }
 
 function toRecord(item: Record<string, unknown>): ApiKeyRecord {
-  const { id, name, hint, createdAt, revokedAt, budget, scopes, project, limits } =
-    item as unknown as Partial<ApiKeyRecord> &
-      Pick<ApiKeyRecord, "id" | "name" | "hint" | "createdAt">;
+  const {
+    id,
+    name,
+    hint,
+    createdAt,
+    revokedAt,
+    budget,
+    scopes,
+    project,
+    limits,
+    expires_at,
+    last_used_at,
+  } = item as unknown as Partial<ApiKeyRecord> &
+    Pick<ApiKeyRecord, "id" | "name" | "hint" | "createdAt">;
   return {
     id,
     name,
@@ -78,6 +100,8 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
     ...(revokedAt === undefined ? {} : { revokedAt }),
     ...(budget === undefined ? {} : { budget }),
     ...(limits === undefined ? {} : { limits }),
+    ...(expires_at === undefined ? {} : { expires_at }),
+    ...(last_used_at === undefined ? {} : { last_used_at }),
   };
 }
 
@@ -104,6 +128,7 @@ export class ApiKeyStore {
     scopes = DEFAULT_SCOPES,
     project,
     limits,
+    expiresAt,
   }: NewApiKey): Promise<CreatedApiKey> {
     const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
     const webhookSecret = newWebhookSecret();
@@ -117,6 +142,7 @@ export class ApiKeyStore {
       scopes: [...scopes],
       project: project ?? id,
       ...(limits === undefined ? {} : { limits }),
+      ...(expiresAt === undefined ? {} : { expires_at: expiresAt }),
     };
     await this.#table.put(
       {
@@ -152,11 +178,34 @@ export class ApiKeyStore {
     return liveSecrets(stored, this.#now());
   }
 
-  /** The live key's record, or undefined for an unknown or revoked key. */
+  /**
+   * The live key's record, or undefined for an unknown or revoked key; an expired key is 401
+   * key_expired. Read consistently on every call, so a revocation holds from the next call on.
+   */
   async verify(key: string): Promise<ApiKeyRecord | undefined> {
-    const item = await this.#table.get(apiKeyKey(hashApiKey(key)), { consistent: true });
+    const pk = apiKeyKey(hashApiKey(key));
+    const item = await this.#table.get(pk, { consistent: true });
     if (item === undefined || item.revokedAt !== undefined) return undefined;
-    return toRecord(item);
+    const record = toRecord(item);
+    const now = this.#now();
+    if (isExpired(record, now)) throw keyExpired(record);
+    if (lastUsedIsStale(record.last_used_at, now)) await this.#markUsed(pk, now);
+    return record;
+  }
+
+  /**
+   * At most one write a minute per key, however many instances serve it: the condition lets the
+   * first call of each minute through and refuses the rest, which then change nothing.
+   */
+  async #markUsed(pk: string, now: Date): Promise<void> {
+    const at = now.toISOString();
+    const cutoff = new Date(now.getTime() - LAST_USED_EVERY_MS).toISOString();
+    await this.#table.conditionalUpdate(pk, {
+      update: "SET last_used_at = :at",
+      condition:
+        "attribute_exists(pk) AND attribute_not_exists(revokedAt) AND (attribute_not_exists(last_used_at) OR last_used_at <= :cutoff)",
+      values: { ":at": at, ":cutoff": cutoff },
+    });
   }
 
   /** Every key, revoked ones included, newest first (a handful per deployment, so no pages). */

@@ -19,6 +19,7 @@
  *                                                         WEBHOOK#dead         <updatedAt>#<deliveryId>
  *   subscriber        whsub_<ulid>                         WEBHOOK_SUBSCRIBER   <createdAt>#<subscriberId>
  *   generation stats  stats#<model>#<duration_sec | default>
+ *   audit record      <auditId> (aud_)                     AUDIT                <at>#<auditId>
  *
  * The stack grants each function its items by these keys (stacks/permissions.ts), so a key named
  * here is part of what is deployed: items already on AWS are read by exactly these keys.
@@ -32,6 +33,7 @@ export const BATCHES_PARTITION = "BATCH";
 export const QUEUE_PARTITION = "QUEUE";
 export const KEYS_LIST_PARTITION = "APIKEY";
 export const SUBSCRIBERS_PARTITION = "WEBHOOK_SUBSCRIBER";
+export const AUDIT_PARTITION = "AUDIT";
 /** One partition per delivery status: `WEBHOOK#<status>`. */
 export const DELIVERY_PARTITION_PREFIX = "WEBHOOK#";
 
@@ -136,6 +138,10 @@ export function subscriberKeys(subscriber: { id: string; createdAt: string }) {
     pk: subscriber.id,
     ...listed(SUBSCRIBERS_PARTITION, subscriber.createdAt, subscriber.id),
   };
+}
+
+export function auditKeys(record: { id: string; at: string }) {
+  return { pk: record.id, ...listed(AUDIT_PARTITION, record.at, record.id) };
 }
 
 /** The stats item of one generation group (`<model>#<duration | default>`, domain/polling). */

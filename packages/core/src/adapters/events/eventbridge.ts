@@ -1,10 +1,14 @@
 import { PutEventsCommand, type EventBridgeClient } from "@aws-sdk/client-eventbridge";
 import { TransientError } from "../../domain/pipeline/step-errors.ts";
-import type { EventSink } from "../../usecases/ports.ts";
+import type { AuditBus, EventSink } from "../../usecases/ports.ts";
 import type { ReelayEvent } from "../../domain/events/types.ts";
+import type { AuditEvent } from "../../domain/audit/record.ts";
 
-/** Puts terminal events on the custom bus. A rejected entry is transient: the step retries it. */
-export class EventBridgeSink implements EventSink {
+/**
+ * Puts terminal events, and audit records, on the custom bus. A rejected entry is transient: the
+ * step retries it.
+ */
+export class EventBridgeSink implements EventSink, AuditBus {
   readonly #client: Pick<EventBridgeClient, "send">;
   readonly busName: string;
 
@@ -13,7 +17,15 @@ export class EventBridgeSink implements EventSink {
     this.busName = busName;
   }
 
-  async emit(event: ReelayEvent): Promise<void> {
+  emit(event: ReelayEvent): Promise<void> {
+    return this.#put(event);
+  }
+
+  announce(event: AuditEvent): Promise<void> {
+    return this.#put(event);
+  }
+
+  async #put(event: ReelayEvent | AuditEvent): Promise<void> {
     const answer = await this.#client.send(
       new PutEventsCommand({
         Entries: [
