@@ -54,10 +54,13 @@ module.exports = {
     {
       name: "api-only-through-its-exports",
       comment:
-        "Outside packages/api, the API package is imported through its entries: the app (index) and its Node server (serve).",
+        "Outside packages/api, the API package is imported through its entries: the app (index), its Node server (serve) and its OpenAPI document (openapi).",
       severity: "error",
       from: { pathNot: "^packages/api/" },
-      to: { path: "^packages/api/src/", pathNot: "^packages/api/src/(index|serve)\\.ts$" },
+      to: {
+        path: "^packages/api/src/",
+        pathNot: "^packages/api/src/(index|serve|openapi/document)\\.ts$",
+      },
     },
     {
       name: "no-circular",
@@ -74,7 +77,7 @@ module.exports = {
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {
       exportsFields: ["exports"],
-      conditionNames: ["import", "require", "node", "default", "types"],
+      conditionNames: ["@reelay/source", "import", "require", "node", "default", "types"],
       extensions: [".ts", ".js", ".mjs", ".json"],
     },
     reporterOptions: { text: { highlightFocused: true } },
