@@ -12,6 +12,8 @@ const SHARED_MODULES = [
   "packages/api/test/**/*.test.ts",
   "packages/simulator/test/**/*.test.ts",
   "packages/flow/test/**/*.test.ts",
+  "packages/client/test/schema.test.ts",
+  "packages/client/test/streams.test.ts",
   "test/flow/**/*.test.ts",
   "test/infra/**/*.test.ts",
   "test/fuzz/**/*.test.ts",
@@ -30,6 +32,7 @@ const SHARED_STACKS = [
   "test/browser/**/*.test.ts",
   "packages/local/test/**/*.test.ts",
   "packages/cli/test/**/*.test.ts",
+  "packages/client/test/packed.test.ts",
 ];
 
 const shared = {

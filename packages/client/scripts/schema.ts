@@ -4,6 +4,7 @@
  * test/schema.test.ts fails when the committed file differs from what this renders.
  */
 import { writeFile } from "node:fs/promises";
+import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import { buildOpenApiDocument } from "@reelay/api/openapi";
@@ -16,13 +17,18 @@ const HEADER = `/**
  */
 `;
 
-/** The types for `document`; the full document (every route reelay documents) when not given. */
+type Document = Exclude<Parameters<typeof openapiTS>[0], string | URL | Buffer | Readable>;
+
+/**
+ * The types for `document` (the full document, every route reelay documents, when not given),
+ * less the dashboard's own files (`/dashboard/*`): the page's assets, not API a program calls.
+ */
 export async function renderSchema(document: object = buildOpenApiDocument()): Promise<string> {
-  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], {
-    // A route's answer without a 2xx body is `unknown`, not `never`, so the helpers can read it.
-    defaultNonNullable: true,
-    alphabetize: true,
-  });
+  const { paths = {}, ...rest } = document as Document;
+  const api = Object.fromEntries(
+    Object.entries(paths).filter(([path]) => !path.startsWith("/dashboard/")),
+  );
+  const ast = await openapiTS({ ...rest, paths: api } as Document, { alphabetize: true });
   return `${HEADER}${astToString(ast)}`;
 }
 
