@@ -13,7 +13,8 @@ const SHARED_MODULES = [
   "packages/simulator/test/**/*.test.ts",
   "packages/flow/test/**/*.test.ts",
   "packages/client/test/schema.test.ts",
-  "packages/client/test/streams.test.ts",
+  "packages/client/test/lines.test.ts",
+  "packages/client/test/sse.test.ts",
   "test/flow/**/*.test.ts",
   "test/infra/**/*.test.ts",
   "test/fuzz/**/*.test.ts",
@@ -44,6 +45,15 @@ const shared = {
   },
 };
 
+/**
+ * @reelay/client is published built (dist/); in the repository its exports map's @reelay/source
+ * condition points at the source, so tests read that and need no build. The rest are Vitest's
+ * defaults; it passes the list to its workers' Node as --conditions too.
+ */
+const readSource = {
+  ssr: { resolve: { conditions: ["@reelay/source", "node", "development|production"] } },
+};
+
 export default defineConfig({
   test: {
     // Two files at a time on two cores (vitest's default here is one): a file mostly waits on its
@@ -56,9 +66,16 @@ export default defineConfig({
     // Longest files first, over every project: the run ends with short files on both workers.
     sequence: { sequencer: LongestFirst },
     projects: [
-      { test: { ...shared, name: "shared-modules", include: SHARED_MODULES, isolate: false } },
-      { test: { ...shared, name: "shared-stacks", include: SHARED_STACKS, isolate: false } },
       {
+        ...readSource,
+        test: { ...shared, name: "shared-modules", include: SHARED_MODULES, isolate: false },
+      },
+      {
+        ...readSource,
+        test: { ...shared, name: "shared-stacks", include: SHARED_STACKS, isolate: false },
+      },
+      {
+        ...readSource,
         test: {
           ...shared,
           name: "isolated",

@@ -12,18 +12,16 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  STACK_START_MS,
-  sha256OfUrl,
-  startTestStack,
-  type TestStack,
-} from "../../../test/e2e/support/stack.ts";
+import { sha256OfUrl, startTestStack, type TestStack } from "../../../test/e2e/support/stack.ts";
 import { renderSchema, SCHEMA_FILE } from "../scripts/schema.ts";
 
 const run = promisify(execFile);
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
 const TSC = fileURLToPath(new URL("../../../node_modules/typescript/bin/tsc", import.meta.url));
-/** Packing builds dist/ with tsc, then npm installs from its cache: slow on a loaded machine. */
+/**
+ * Packing builds dist/ with tsc, then npm installs from its cache, beside a stack starting: a hang
+ * guard for a loaded machine (as STACK_START_MS is for a stack alone), not a measure.
+ */
 const SETUP_MS = 180_000;
 
 let stack: TestStack;

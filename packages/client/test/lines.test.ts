@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readLines, readSse } from "../src/streams.ts";
+import { readLines } from "../src/streams.ts";
 
 /** A body that arrives in these pieces, as a network delivers it. */
 function body(...chunks: string[]): ReadableStream<Uint8Array> {
@@ -38,24 +38,5 @@ describe("readLines", () => {
       },
     });
     expect(await all(readLines(stream))).toEqual(["é"]);
-  });
-});
-
-describe("readSse", () => {
-  it("gives each event's name, joined data lines and id, skipping comments", async () => {
-    const messages = await all(
-      readSse(
-        body(
-          ": subscribed\n\n",
-          "event: Generation Succeeded\nid: vidtsk_1.succ",
-          'eeded\ndata: {"a":\ndata: 1}\n\n',
-          "data: plain\n\n",
-        ),
-      ),
-    );
-    expect(messages).toEqual([
-      { event: "Generation Succeeded", id: "vidtsk_1.succeeded", data: '{"a":\n1}' },
-      { event: "message", id: "vidtsk_1.succeeded", data: "plain" },
-    ]);
   });
 });
