@@ -78,8 +78,9 @@ function errorsThrown(baseUrl: string): Middleware {
     async onResponse({ response }) {
       if (!response.ok) throw await errorFromResponse(response);
     },
+    // Nothing returned keeps the error as thrown: an abort (whatever its reason) stays an abort.
     onError({ error, request }) {
-      if (request.signal.aborted || error instanceof ReelayError) return error as Error;
+      if (request.signal.aborted || error instanceof ReelayError) return;
       return unreachable(baseUrl, error);
     },
   };

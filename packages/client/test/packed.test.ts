@@ -24,6 +24,9 @@ const TSC = fileURLToPath(new URL("../../../node_modules/typescript/bin/tsc", im
  */
 const SETUP_MS = 180_000;
 
+/** tsc over the package's types took 24 s on a loaded machine (9 s quiet): a hang guard. */
+const TSC_MS = 120_000;
+
 let stack: TestStack;
 let project: string;
 
@@ -49,6 +52,15 @@ async function installPacked(): Promise<string> {
 const PROGRAM = `
 import { createClient, ReelayError } from "@reelay/client";
 const reelay = createClient({ baseUrl: process.env.REELAY_API_URL, apiKey: process.env.REELAY_API_KEY });
+const stop = new AbortController();
+const events = [];
+const following = (async () => {
+  try {
+    for await (const event of reelay.events({ signal: stop.signal })) events.push(event);
+  } catch (error) {
+    if (!stop.signal.aborted) throw error;
+  }
+})();
 const progress = [];
 const job = await reelay.generate(
   { model: "gamma-3.1", prompt: "a paper boat in the rain", duration_sec: 4 },
@@ -60,7 +72,30 @@ try {
 } catch (error) {
   refused = { isReelayError: error instanceof ReelayError, code: error.code, status: error.status, path: error.path, retryable: error.retryable };
 }
-console.log(JSON.stringify({ job, progress, refused }));
+for (let i = 0; i < 100 && !events.some((event) => event.detail.jobId === job.id); i++)
+  await new Promise((resolve) => setTimeout(resolve, 100));
+stop.abort();
+await following;
+const event = events.find((event) => event.detail.jobId === job.id);
+console.log(JSON.stringify({ job, progress, refused, event }));
+`;
+
+/** A batch of a good line and a bad one, followed to its end, then its results line by line. */
+const BATCH_PROGRAM = `
+import { createClient } from "@reelay/client";
+const reelay = createClient({ baseUrl: process.env.REELAY_API_URL, apiKey: process.env.REELAY_API_KEY });
+const made = await reelay.batches.create([
+  { model: "gamma-3.1", prompt: "a paper boat", duration_sec: 4 },
+  { model: "gamma-3.1", prompt: "too long", duration_sec: 99 },
+]);
+let batch = made;
+for (let i = 0; i < 200 && batch.status !== "completed"; i++) {
+  await new Promise((resolve) => setTimeout(resolve, 250));
+  batch = (await reelay.GET("/v1/batches/{id}", { params: { path: { id: made.id } } })).data;
+}
+const results = [];
+for await (const result of reelay.batches.results(made.id)) results.push(result);
+console.log(JSON.stringify({ batch, results }));
 `;
 
 /** The same calls, typechecked against the package's .d.ts: a wrong field or status is an error. */
@@ -90,13 +125,13 @@ afterAll(async () => {
 });
 
 describe("@reelay/client, packed and installed into an empty project", () => {
-  it("generates a video with generate(..., { wait: true }) in plain Node: progress through to succeeded, and a link to the video's bytes", async () => {
+  it("generates a video with generate(..., { wait: true }) in plain Node: progress through to succeeded, a link to the video's bytes, its event on events(), a refusal as a ReelayError", async () => {
     await writeFile(join(project, "generate.mjs"), PROGRAM);
     const { stdout } = await run(process.execPath, ["generate.mjs"], {
       cwd: project,
       env: { PATH: process.env.PATH, REELAY_API_URL: stack.url, REELAY_API_KEY: stack.apiKey },
     });
-    const { job, progress, refused } = JSON.parse(stdout);
+    const { job, progress, refused, event } = JSON.parse(stdout);
     expect(job.status).toBe("succeeded");
     const statuses = progress.map((p: { status: string }) => p.status);
     expect(statuses.at(-1)).toBe("succeeded");
@@ -105,6 +140,10 @@ describe("@reelay/client, packed and installed into an empty project", () => {
     expect(output.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
     const fetched = await sha256OfUrl(output.url);
     expect(fetched).toEqual({ sha256: output.sha256, bytes: output.bytes });
+    expect(event).toMatchObject({
+      "detail-type": "Generation Succeeded",
+      id: `${job.id}.succeeded`,
+    });
     expect(refused).toEqual({
       isReelayError: true,
       code: "invalid_request",
@@ -114,6 +153,22 @@ describe("@reelay/client, packed and installed into an empty project", () => {
     });
   });
 
+  it("batches.create(lines) makes a batch, and batches.results(id) gives one result per line once it is done", async () => {
+    await writeFile(join(project, "batch.mjs"), BATCH_PROGRAM);
+    const { stdout } = await run(process.execPath, ["batch.mjs"], {
+      cwd: project,
+      env: { PATH: process.env.PATH, REELAY_API_URL: stack.url, REELAY_API_KEY: stack.apiKey },
+    });
+    const { batch, results } = JSON.parse(stdout);
+    expect(batch.total).toBe(2);
+    expect(results.map((r: { line: number; status: string }) => [r.line, r.status])).toEqual([
+      [1, "succeeded"],
+      [2, "rejected"],
+    ]);
+    expect(results[0].outputs[0].url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    expect(results[1].error.code).toBe("invalid_request");
+  });
+
   it("typechecks a program against the package's .d.ts (a wrong route or field type fails)", async () => {
     await writeFile(join(project, "typed.ts"), TYPED_PROGRAM);
     const args = ["--noEmit", "--strict", "--target", "es2022", "--module", "nodenext"];
@@ -121,7 +176,7 @@ describe("@reelay/client, packed and installed into an empty project", () => {
       (error: { stdout: string }) => ({ stdout: error.stdout }),
     );
     expect(result.stdout).toBe("");
-  });
+  }, TSC_MS);
 
   it("the types regenerated from the stack's GET /openapi.json are the committed src/schema.ts", async () => {
     const served = (await (await fetch(`${stack.url}/openapi.json`)).json()) as object;
