@@ -169,14 +169,18 @@ describe("@reelay/client, packed and installed into an empty project", () => {
     expect(results[1].error.code).toBe("invalid_request");
   });
 
-  it("typechecks a program against the package's .d.ts (a wrong route or field type fails)", async () => {
-    await writeFile(join(project, "typed.ts"), TYPED_PROGRAM);
-    const args = ["--noEmit", "--strict", "--target", "es2022", "--module", "nodenext"];
-    const result = await run(process.execPath, [TSC, ...args, "typed.ts"], { cwd: project }).catch(
-      (error: { stdout: string }) => ({ stdout: error.stdout }),
-    );
-    expect(result.stdout).toBe("");
-  }, TSC_MS);
+  it(
+    "typechecks a program against the package's .d.ts (a wrong route or field type fails)",
+    async () => {
+      await writeFile(join(project, "typed.ts"), TYPED_PROGRAM);
+      const args = ["--noEmit", "--strict", "--target", "es2022", "--module", "nodenext"];
+      const result = await run(process.execPath, [TSC, ...args, "typed.ts"], {
+        cwd: project,
+      }).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+      expect(result.stdout).toBe("");
+    },
+    TSC_MS,
+  );
 
   it("the types regenerated from the stack's GET /openapi.json are the committed src/schema.ts", async () => {
     const served = (await (await fetch(`${stack.url}/openapi.json`)).json()) as object;
