@@ -77,7 +77,7 @@ module.exports = {
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {
       exportsFields: ["exports"],
-      conditionNames: ["import", "require", "node", "default", "types"],
+      conditionNames: ["@reelay/source", "import", "require", "node", "default", "types"],
       extensions: [".ts", ".js", ".mjs", ".json"],
     },
     reporterOptions: { text: { highlightFocused: true } },

@@ -12,6 +12,9 @@ const SHARED_MODULES = [
   "packages/api/test/**/*.test.ts",
   "packages/simulator/test/**/*.test.ts",
   "packages/flow/test/**/*.test.ts",
+  "packages/client/test/schema.test.ts",
+  "packages/client/test/lines.test.ts",
+  "packages/client/test/sse.test.ts",
   "test/flow/**/*.test.ts",
   "test/infra/**/*.test.ts",
   "test/fuzz/**/*.test.ts",
@@ -30,6 +33,7 @@ const SHARED_STACKS = [
   "test/browser/**/*.test.ts",
   "packages/local/test/**/*.test.ts",
   "packages/cli/test/**/*.test.ts",
+  "packages/client/test/packed.test.ts",
 ];
 
 const shared = {
@@ -39,6 +43,15 @@ const shared = {
     // SST reports usage unless told not to; tests never phone home.
     SST_TELEMETRY_DISABLED: "1",
   },
+};
+
+/**
+ * @reelay/client is published built (dist/); in the repository its exports map's @reelay/source
+ * condition points at the source, so tests read that and need no build. The rest are Vitest's
+ * defaults; it passes the list to its workers' Node as --conditions too.
+ */
+const readSource = {
+  ssr: { resolve: { conditions: ["@reelay/source", "node", "development|production"] } },
 };
 
 export default defineConfig({
@@ -53,9 +66,16 @@ export default defineConfig({
     // Longest files first, over every project: the run ends with short files on both workers.
     sequence: { sequencer: LongestFirst },
     projects: [
-      { test: { ...shared, name: "shared-modules", include: SHARED_MODULES, isolate: false } },
-      { test: { ...shared, name: "shared-stacks", include: SHARED_STACKS, isolate: false } },
       {
+        ...readSource,
+        test: { ...shared, name: "shared-modules", include: SHARED_MODULES, isolate: false },
+      },
+      {
+        ...readSource,
+        test: { ...shared, name: "shared-stacks", include: SHARED_STACKS, isolate: false },
+      },
+      {
+        ...readSource,
         test: {
           ...shared,
           name: "isolated",

@@ -1,12 +1,23 @@
 /**
- * A small HTTP client for reelay's API. Every failure is a ReelayError: `api_unreachable` when
- * nothing answers (the CLI says how to start reelay), `unauthorized` for a wrong key, and for any
- * other refusal the API's own `{error: {code, message, errors}}`, so the CLI shows the same codes.
+ * The CLI's view of reelay's API: each call goes through @reelay/client (every route typed from
+ * the OpenAPI document), and what is the CLI's own stays here: a failure becomes core's
+ * ReelayError, so the CLI shows the same codes and exit statuses as before, and `api_unreachable`
+ * says how to start reelay or which setting to check.
  */
-import type { AuditRecord, UsageReport } from "@reelay/core/domain";
-import { ReelayError, relayedCode, type Issue } from "@reelay/core";
-import { readSse, type SseMessage } from "./sse.ts";
-import type { CreatedTask, Health, JobPage, JobView, TaskView } from "./types.ts";
+import {
+  type Answer,
+  createClient,
+  type Job,
+  type paths,
+  type ReelayClient,
+  type ReelayEvent,
+  type RequestBody,
+  ReelayError as ClientError,
+  type VideoRequest,
+  type WaitOptions,
+} from "@reelay/client";
+import { ReelayError, relayedCode } from "@reelay/core";
+import type { Health } from "./types.ts";
 
 const LOCAL_API_URL = "http://127.0.0.1:4700";
 
@@ -21,76 +32,17 @@ export interface ListJobsOptions {
   status?: string;
 }
 
-export interface KeyBudget {
-  amount: number;
-  unit: "currency" | "units";
-  period: string;
-}
-
-/** GET /v1/usage. */
-export interface UsageReportView extends UsageReport {
-  from: string;
-  to: string;
-  group_by: string;
-  currency: string | null;
-  budgets: (KeyBudget & {
-    budget: "key" | "deployment";
-    id: string | null;
-    used: number;
-    remaining: number;
-  })[];
-}
-
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  hint: string;
-  createdAt: string;
-  revokedAt?: string;
-  expires_at?: string;
-  last_used_at?: string;
-  /** `used` is this period's spend and open reservations. */
-  budget?: KeyBudget & { used?: number };
-}
-
-/** One webhook delivery from GET /v1/webhooks/deliveries, with every attempt. */
-export interface DeliveryView {
-  id: string;
-  eventId: string;
-  eventType: string;
-  subscriber: string;
-  url: string;
-  status: "pending" | "delivered" | "dead";
-  attempts: { at: string; latencyMs: number; status?: number; error?: string }[];
-  nextAttemptAt?: string;
-  createdAt: string;
-}
-
-/** A managed webhook subscriber; `secret` only when just made or rotated. */
-export interface SubscriberView {
-  id: string;
-  url: string;
-  events?: string[];
-  description: string;
-  createdAt: string;
-  secret?: string;
-}
-
-/** A body sent as it is (a batch file's text), not as JSON. */
-class RawBody {
-  constructor(readonly text: string) {}
-}
-
-/** GET /v1/batches/{id}; with dry_run, the quote's fields instead. */
-export interface BatchView {
-  id: string;
-  status: "in_progress" | "completed";
-  total: number;
-  counts: Record<string, number>;
-  created_at: string;
-  finished_at: string | null;
-  eta_seconds: number | null;
-  results: { bucket: string; key: string } | null;
+export type KeyBudget = RequestBody<"/v1/keys/{id}/budget", "put">;
+export type UsageReportView = Answer<"/v1/usage", "get">;
+export type ApiKeyView = Answer<"/v1/keys", "get">["data"][number];
+export type DeliveryView = Answer<"/v1/webhooks/deliveries", "get">["data"][number];
+/** A webhook subscriber; `secret` only when just made or rotated. */
+export type SubscriberView = Answer<"/v1/webhooks", "get">["data"][number] & { secret?: string };
+/**
+ * GET /v1/batches/{id}; POST /v1/batches?dry_run=true answers the quote's fields too, which the
+ * OpenAPI document does not describe yet.
+ */
+export type BatchView = Answer<"/v1/batches", "post"> & {
   dry_run?: true;
   valid?: number;
   rejected?: { line: number; errors: { path: string; code: string; message: string }[] }[];
@@ -100,45 +52,80 @@ export interface BatchView {
     currency: string | null;
     unpriced: number;
   } | null;
-}
+};
+export type TaskView = Answer<"/v1/video/tasks/{taskId}", "get">;
+export type JobPage = Answer<"/v1/jobs", "get">;
+
+const path = (id: string) => ({ params: { path: { id } } });
 
 export class ReelayApiClient {
   readonly apiUrl: string;
-  readonly #apiKey: string;
+  readonly #client: ReelayClient;
 
   constructor(options: ApiClientOptions) {
     this.apiUrl = options.apiUrl.replace(/\/+$/, "");
-    this.#apiKey = options.apiKey;
+    this.#client = createClient({ baseUrl: this.apiUrl, apiKey: options.apiKey });
+  }
+
+  /** Runs `run`, its failure as the CLI reports it. */
+  async #guard<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw this.#failure(error);
+    }
+  }
+
+  /** One route of the client; its answer's body. */
+  #call<T>(call: (client: ReelayClient) => Promise<{ data?: T }>): Promise<T> {
+    return this.#guard(async () => (await call(this.#client)).data as T);
+  }
+
+  #failure(error: unknown): unknown {
+    if (!(error instanceof ClientError)) return error;
+    if (error.code === "api_unreachable") return unreachable(this.apiUrl, error);
+    return new ReelayError(relayedCode(error.code), error.message, {
+      ...(error.status === undefined ? {} : { status: error.status }),
+      ...(error.path === undefined ? {} : { path: error.path }),
+      details: { ...error.details, errors: error.errors },
+      retryable: error.retryable,
+      cause: error,
+    });
   }
 
   health(): Promise<Health> {
-    return this.#json<Health>("GET", "/healthz");
+    return this.#call((c) => c.GET("/healthz"));
   }
 
-  createVideo(body: unknown, idempotencyKey?: string): Promise<CreatedTask> {
-    return this.#json<CreatedTask>(
-      "POST",
-      "/v1/video/generations",
-      body,
-      idempotencyKey === undefined ? {} : { "X-Idempotency-Key": idempotencyKey },
+  createVideo(body: unknown, idempotencyKey?: string) {
+    return this.#call((c) =>
+      c.POST("/v1/video/generations", {
+        body: body as VideoRequest,
+        params: {
+          header: idempotencyKey === undefined ? {} : { "X-Idempotency-Key": idempotencyKey },
+        },
+      }),
     );
   }
 
   getVideoTask(id: string): Promise<TaskView> {
-    return this.#json<TaskView>("GET", `/v1/video/tasks/${encodeURIComponent(id)}`);
+    return this.#call((c) =>
+      c.GET("/v1/video/tasks/{taskId}", { params: { path: { taskId: id } } }),
+    );
   }
 
-  getJob(id: string): Promise<JobView> {
-    return this.#json<JobView>("GET", `/v1/jobs/${encodeURIComponent(id)}`);
+  getJob(id: string): Promise<Job> {
+    return this.#call((c) => c.GET("/v1/jobs/{id}", path(id)));
+  }
+
+  /** Follows the job until it ends, riding out a restart of the local stack. */
+  waitFor(id: string, options: WaitOptions): Promise<Job> {
+    return this.#guard(() => this.#client.waitFor(id, options));
   }
 
   listJobs(options: ListJobsOptions = {}): Promise<JobPage> {
-    const query = new URLSearchParams();
-    if (options.limit !== undefined) query.set("limit", String(options.limit));
-    if (options.cursor !== undefined) query.set("cursor", options.cursor);
-    if (options.status !== undefined) query.set("status", options.status);
-    const suffix = query.size > 0 ? `?${query}` : "";
-    return this.#json<JobPage>("GET", `/v1/jobs${suffix}`);
+    const query = options as NonNullable<RequestQuery<"/v1/jobs">>;
+    return this.#call((c) => c.GET("/v1/jobs", { params: { query } }));
   }
 
   /** POST /v1/batches with a JSONL or `{"requests": [...]}` text, as read from a file. */
@@ -146,57 +133,54 @@ export class ReelayApiClient {
     text: string,
     options: { dryRun?: boolean; priority?: string } = {},
   ): Promise<BatchView> {
-    const query = options.dryRun === true ? "?dry_run=true" : "";
-    return this.#json<BatchView>("POST", `/v1/batches${query}`, new RawBody(text), {
-      ...(options.priority === undefined ? {} : { "X-Reelay-Priority": options.priority }),
-    });
-  }
-
-  /** GET /v1/audit with its filters (action, from, to, limit, cursor). */
-  audit(
-    query: Record<string, string>,
-  ): Promise<{ data: AuditRecord[]; next_cursor: string | null }> {
-    const suffix = Object.keys(query).length > 0 ? `?${new URLSearchParams(query)}` : "";
-    return this.#json("GET", `/v1/audit${suffix}`);
+    return this.#guard(() =>
+      this.#client.batches.create(text, {
+        dryRun: options.dryRun,
+        priority: options.priority as "high" | "normal" | "low" | undefined,
+      }),
+    );
   }
 
   usage(query: Record<string, string>): Promise<UsageReportView> {
-    return this.#json<UsageReportView>("GET", `/v1/usage?${new URLSearchParams(query)}`);
+    const typed = query as NonNullable<RequestQuery<"/v1/usage">>;
+    return this.#call((c) => c.GET("/v1/usage", { params: { query: typed } }));
+  }
+
+  /** GET /v1/audit with its filters (action, from, to, limit, cursor). */
+  audit(query: Record<string, string>): Promise<Answer<"/v1/audit", "get">> {
+    const typed = query as NonNullable<RequestQuery<"/v1/audit">>;
+    return this.#call((c) => c.GET("/v1/audit", { params: { query: typed } }));
   }
 
   /** POST /v1/batches/{id}/retry: a new batch of the batch's retryable failures. */
   retryBatch(id: string): Promise<BatchView> {
-    return this.#json<BatchView>("POST", `/v1/batches/${encodeURIComponent(id)}/retry`, {});
+    return this.#call((c) => c.POST("/v1/batches/{id}/retry", path(id))) as Promise<BatchView>;
   }
 
   getBatch(id: string): Promise<BatchView> {
-    return this.#json<BatchView>("GET", `/v1/batches/${encodeURIComponent(id)}`);
+    return this.#call((c) => c.GET("/v1/batches/{id}", path(id))) as Promise<BatchView>;
   }
 
   /** GET /metrics (admin key): Prometheus text; a deployment without the route answers 404. */
-  async metrics(): Promise<string> {
-    const response = await this.#fetch("GET", "/metrics", undefined, {});
-    if (!response.ok) throw await this.#refusal(response);
-    return response.text();
+  metrics(): Promise<string> {
+    return this.#call((c) => c.GET("/metrics", { parseAs: "text" }));
   }
 
   /** The results as JSONL text, one line per request line. */
-  async batchResults(id: string): Promise<string> {
-    const response = await this.#fetch(
-      "GET",
-      `/v1/batches/${encodeURIComponent(id)}/results`,
-      undefined,
-      {},
-    );
-    if (!response.ok) throw await this.#refusal(response);
-    return response.text();
+  batchResults(id: string): Promise<string> {
+    return this.#call((c) => c.GET("/v1/batches/{id}/results", { ...path(id), parseAs: "text" }));
   }
 
   /** POST /v1/keys/{id}/webhook-secret: a new webhook secret for the key, answered once. */
   rotateKeyWebhookSecret(id: string): Promise<{ id: string; webhook_secret: string }> {
-    return this.#json("POST", `/v1/keys/${encodeURIComponent(id)}/webhook-secret`, {});
+    // The OpenAPI document gives this answer no schema.
+    return this.#call((c) => c.POST("/v1/keys/{id}/webhook-secret", path(id))) as Promise<{
+      id: string;
+      webhook_secret: string;
+    }>;
   }
 
+  /** The key and its webhook secret are in this answer only (the document marks them optional). */
   createKey(
     name: string,
     budget?: KeyBudget,
@@ -207,25 +191,26 @@ export class ReelayApiClient {
       expires_at?: string;
     } = {},
   ): Promise<ApiKeyView & { key: string; webhook_secret: string }> {
-    return this.#json("POST", "/v1/keys", {
-      name,
-      ...(budget === undefined ? {} : { budget }),
-      ...access,
-    });
+    const body = { name, ...(budget === undefined ? {} : { budget }), ...access };
+    return this.#call((c) =>
+      c.POST("/v1/keys", { body: body as RequestBody<"/v1/keys", "post"> }),
+    ) as Promise<ApiKeyView & { key: string; webhook_secret: string }>;
   }
 
   async listKeys(): Promise<ApiKeyView[]> {
-    return (await this.#json<{ data: ApiKeyView[] }>("GET", "/v1/keys")).data;
+    return (await this.#call((c) => c.GET("/v1/keys"))).data;
   }
 
-  retryJob(id: string, changes?: Record<string, unknown>): Promise<JobView> {
-    return this.#json("POST", `/v1/jobs/${encodeURIComponent(id)}/retry`, changes ?? {});
+  retryJob(id: string, changes?: Record<string, unknown>) {
+    const body = (changes ?? {}) as RequestBody<"/v1/jobs/{id}/retry", "post">;
+    return this.#call((c) => c.POST("/v1/jobs/{id}/retry", { ...path(id), body }));
   }
 
   /** Sets the key's budget; null removes it. */
-  setKeyBudget(id: string, budget: KeyBudget | null): Promise<ApiKeyView> {
-    const path = `/v1/keys/${encodeURIComponent(id)}/budget`;
-    return budget === null ? this.#json("DELETE", path) : this.#json("PUT", path, budget);
+  setKeyBudget(id: string, budget: KeyBudget | null) {
+    return budget === null
+      ? this.#call((c) => c.DELETE("/v1/keys/{id}/budget", path(id)))
+      : this.#call((c) => c.PUT("/v1/keys/{id}/budget", { ...path(id), body: budget }));
   }
 
   async deliveries(filters: {
@@ -233,146 +218,67 @@ export class ReelayApiClient {
     event?: string;
     limit?: number;
   }): Promise<DeliveryView[]> {
-    const query = new URLSearchParams(
-      Object.entries(filters).flatMap(([k, v]) =>
-        v === undefined ? [] : [[k, String(v)] as [string, string]],
-      ),
-    ).toString();
-    const path = `/v1/webhooks/deliveries${query === "" ? "" : `?${query}`}`;
-    return (await this.#json<{ data: DeliveryView[] }>("GET", path)).data;
+    const query = Object.fromEntries(
+      Object.entries(filters).filter(([, value]) => value !== undefined),
+    ) as NonNullable<RequestQuery<"/v1/webhooks/deliveries">>;
+    return (await this.#call((c) => c.GET("/v1/webhooks/deliveries", { params: { query } }))).data;
   }
 
-  addSubscriber(input: {
-    url: string;
-    events?: string[];
-    description?: string;
-  }): Promise<SubscriberView> {
-    return this.#json("POST", "/v1/webhooks", input);
+  addSubscriber(input: { url: string; events?: string[]; description?: string }) {
+    const body = input as RequestBody<"/v1/webhooks", "post">;
+    return this.#call((c) => c.POST("/v1/webhooks", { body }));
   }
 
   async subscribers(): Promise<SubscriberView[]> {
-    return (await this.#json<{ data: SubscriberView[] }>("GET", "/v1/webhooks")).data;
+    return (await this.#call((c) => c.GET("/v1/webhooks"))).data;
   }
 
-  removeSubscriber(id: string): Promise<SubscriberView> {
-    return this.#json("DELETE", `/v1/webhooks/${encodeURIComponent(id)}`);
+  removeSubscriber(id: string) {
+    return this.#call((c) => c.DELETE("/v1/webhooks/{id}", path(id)));
   }
 
-  rotateSubscriber(id: string): Promise<SubscriberView> {
-    return this.#json("POST", `/v1/webhooks/${encodeURIComponent(id)}/rotate`, {});
+  rotateSubscriber(id: string) {
+    return this.#call((c) => c.POST("/v1/webhooks/{id}/rotate", path(id)));
   }
 
-  retryDelivery(id: string): Promise<DeliveryView> {
-    return this.#json("POST", `/v1/webhooks/deliveries/${encodeURIComponent(id)}/retry`, {});
+  retryDelivery(id: string) {
+    return this.#call((c) => c.POST("/v1/webhooks/deliveries/{id}/retry", path(id)));
   }
 
   async replayEvent(eventId: string, subscriber?: string): Promise<DeliveryView[]> {
     const body = subscriber === undefined ? {} : { subscriber };
-    const path = `/v1/events/${encodeURIComponent(eventId)}/replay`;
-    return (await this.#json<{ data: DeliveryView[] }>("POST", path, body)).data;
+    return (await this.#call((c) => c.POST("/v1/events/{id}/replay", { ...path(eventId), body })))
+      .data;
   }
 
-  revokeKey(id: string): Promise<ApiKeyView> {
-    return this.#json("DELETE", `/v1/keys/${encodeURIComponent(id)}`);
+  revokeKey(id: string) {
+    return this.#call((c) => c.DELETE("/v1/keys/{id}", path(id)));
   }
 
   /** The event stream, until the server closes it or `signal` aborts. */
   async *events(
     options: { signal?: AbortSignal; lastEventId?: string; onOpen?: () => void } = {},
-  ): AsyncGenerator<SseMessage> {
-    const headers: Record<string, string> = { accept: "text/event-stream" };
-    if (options.lastEventId !== undefined) headers["last-event-id"] = options.lastEventId;
-    const response = await this.#fetch("GET", "/v1/events", undefined, headers, options.signal);
-    if (!response.ok) throw await this.#refusal(response);
-    options.onOpen?.();
-    if (response.body === null) return;
-    yield* readSse(response.body as AsyncIterable<Uint8Array>);
-  }
-
-  async #json<T>(
-    method: string,
-    path: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<T> {
-    const response = await this.#fetch(method, path, body, headers);
-    if (!response.ok) throw await this.#refusal(response);
+  ): AsyncGenerator<ReelayEvent> {
     try {
-      return (await response.json()) as T;
+      yield* this.#client.events(options);
     } catch (error) {
-      throw new ReelayError(
-        "bad_response",
-        `${method} ${this.apiUrl}${path} answered ${response.status} with a body that is not JSON.`,
-        { cause: error },
-      );
+      throw this.#failure(error);
     }
-  }
-
-  async #fetch(
-    method: string,
-    path: string,
-    body: unknown,
-    headers: Record<string, string>,
-    signal?: AbortSignal,
-  ): Promise<Response> {
-    const raw = body instanceof RawBody;
-    const init: RequestInit = {
-      method,
-      headers: {
-        authorization: `Bearer ${this.#apiKey}`,
-        ...(body === undefined
-          ? {}
-          : { "content-type": raw ? "application/x-ndjson" : "application/json" }),
-        ...headers,
-      },
-      ...(body === undefined ? {} : { body: raw ? body.text : JSON.stringify(body) }),
-      ...(signal === undefined ? {} : { signal }),
-    };
-    try {
-      return await fetch(`${this.apiUrl}${path}`, init);
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      throw unreachable(this.apiUrl, error);
-    }
-  }
-
-  async #refusal(response: Response): Promise<ReelayError> {
-    const text = await response.text().catch(() => "");
-    let parsed: {
-      error?: { code?: unknown; message?: unknown; path?: unknown; errors?: unknown };
-    } = {};
-    try {
-      parsed = JSON.parse(text) as typeof parsed;
-    } catch {
-      // Not reelay answering (a proxy, another server on the port): report the status alone.
-    }
-    const error = parsed.error ?? {};
-    const code = typeof error.code === "string" ? error.code : `http_${response.status}`;
-    const message =
-      typeof error.message === "string"
-        ? error.message
-        : `${this.apiUrl} answered HTTP ${response.status}.`;
-    const errors = Array.isArray(error.errors) ? (error.errors as Issue[]) : [];
-    return new ReelayError(relayedCode(code), message, {
-      status: response.status,
-      ...(typeof error.path === "string" ? { path: error.path } : {}),
-      details: { errors },
-      retryable: response.status === 429 || response.status >= 500,
-    });
   }
 }
 
-function unreachable(apiUrl: string, cause: unknown): ReelayError {
-  const reason =
-    (cause as { cause?: { code?: string } })?.cause?.code ??
-    (cause instanceof Error ? cause.message : String(cause));
+type RequestQuery<Path extends "/v1/jobs" | "/v1/usage" | "/v1/webhooks/deliveries" | "/v1/audit"> =
+  paths[Path]["get"]["parameters"]["query"];
+
+function unreachable(apiUrl: string, error: ClientError): ReelayError {
+  const reason = String(error.details.reason ?? error.message);
   const hint =
     apiUrl === LOCAL_API_URL || /^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(apiUrl)
       ? " — start it with `npm start`"
       : ` (${reason}); check REELAY_API_URL`;
   return new ReelayError("api_unreachable", `reelay is not running at ${apiUrl}${hint}`, {
     retryable: true,
-    cause,
+    cause: error.cause,
     details: { reason },
   });
 }

@@ -1,25 +1,7 @@
-/** The shapes reelay's API answers with: the API's own view types, plus the few it leaves unnamed. */
-import type { Issue } from "@reelay/core";
-import type { JobView } from "@reelay/api";
+/** The shapes the CLI's commands share, as @reelay/client types them from the OpenAPI document. */
+import type { Answer } from "@reelay/client";
 
-export type { JobView, TaskView } from "@reelay/api";
+export type { Job as JobView } from "@reelay/client";
 export type { TerminalEvent } from "@reelay/core/domain";
-
-export interface JobPage {
-  data: JobView[];
-  next_cursor: string | null;
-}
-
-export interface CreatedTask {
-  service_task: { task_id: string; status: string };
-  task_id: string;
-  status: string;
-  model: string;
-  warnings: Issue[];
-}
-
-export interface Health {
-  ok: boolean;
-  s3?: { endpoint: string; bucket: string };
-  upstream?: unknown;
-}
+/** GET /healthz; the local stack's `s3` (where drops go) is not in the OpenAPI document. */
+export type Health = Answer<"/healthz", "get"> & { s3?: { endpoint: string; bucket: string } };

@@ -6,14 +6,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { join, resolve } from "node:path";
-import { loadConfig, ReelayError, validate, type Config } from "@reelay/core";
+import { type Issue, loadConfig, ReelayError, validate, type Config } from "@reelay/core";
 import { downloadVerified } from "../client/download.ts";
 import { progressLine } from "../client/progress.ts";
 import { buildVideoRequest } from "../client/request.ts";
 import { formatIssues, openSession, reportFailures } from "../client/session.ts";
 import type { ReelayApiClient } from "../client/api.ts";
 import type { JobView } from "../client/types.ts";
-import { waitForJob } from "../client/wait.ts";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
@@ -61,9 +60,9 @@ async function follow(
   const { json } = opts;
   const progress = progressLine(io.stdout, !json && io.terminal.stdout, opts.startedAt);
   try {
-    return await waitForJob(client, id, {
+    return await client.waitFor(id, {
       intervalMs: POLL_INTERVAL_MS,
-      onUpdate: (current) => !json && progress.update(current.status, current.polls),
+      onProgress: (current) => !json && progress.update(current.status, current.polls),
     });
   } finally {
     progress.done();
@@ -134,7 +133,8 @@ export async function runGenerate(args: string[], io: Io, given?: Config): Promi
     const id = created.service_task?.task_id ?? created.task_id;
     if (!json) {
       io.stdout(`created   ${id} (${created.model}) at ${client.apiUrl}\n`);
-      if (created.warnings.length > 0) io.stdout(formatIssues(created.warnings, "warning"));
+      if (created.warnings.length > 0)
+        io.stdout(formatIssues(created.warnings as Issue[], "warning"));
     }
     if (values["no-wait"]) {
       if (json)

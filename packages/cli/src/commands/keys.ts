@@ -45,7 +45,11 @@ function budgetOf(amountText: string, values: { period?: string; units?: boolean
   const period = values.period ?? "month";
   if (!PERIODS.includes(period))
     throw new UsageError(`--period must be one of ${PERIODS.join(", ")}, got "${period}".`);
-  return { amount, unit: values.units === true ? "units" : "currency", period };
+  return {
+    amount,
+    unit: values.units === true ? "units" : "currency",
+    period: period as KeyBudget["period"],
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { isReelayError } from "@reelay/core";
 import { eventLine } from "../client/format.ts";
 import { openSession, reportFailures } from "../client/session.ts";
+import type { ReelayEvent } from "@reelay/client";
 import type { TerminalEvent } from "../client/types.ts";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
@@ -43,9 +44,9 @@ export async function runWatch(args: string[], io: Io): Promise<number> {
             backoff = FIRST_BACKOFF_MS;
           },
         });
-        for await (const message of stream) {
-          if (message.id !== undefined) lastEventId = message.id;
-          const event = parseEvent(message.data);
+        for await (const received of stream) {
+          if (typeof received.id === "string") lastEventId = received.id;
+          const event = terminalEvent(received);
           if (event === undefined || seen.has(event.id)) continue;
           seen.add(event.id);
           // Only repeats right after a reconnect matter; old ids can go.
@@ -66,13 +67,9 @@ export async function runWatch(args: string[], io: Io): Promise<number> {
   });
 }
 
-function parseEvent(data: string): TerminalEvent | undefined {
-  try {
-    const event = JSON.parse(data) as TerminalEvent;
-    return typeof event?.id === "string" && typeof event.detail?.jobId === "string"
-      ? event
-      : undefined;
-  } catch {
-    return undefined;
-  }
+/** A job's terminal event; anything else on the stream (a batch's completion) is not shown. */
+function terminalEvent(event: ReelayEvent): TerminalEvent | undefined {
+  return typeof event.id === "string" && typeof event.detail?.jobId === "string"
+    ? (event as unknown as TerminalEvent)
+    : undefined;
 }

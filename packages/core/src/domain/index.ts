@@ -79,7 +79,6 @@ export {
   USAGE_GROUPS,
   usageReport,
   type UsageGroup,
-  type UsageReport,
   type UsageRow,
 } from "./money/report.ts";
 export { usageView } from "./money/usage.ts";

@@ -1,17 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { readSse, type SseMessage } from "../src/client/sse.ts";
+import { readSse, type SseMessage } from "../src/streams.ts";
 
+/** A body that arrives in these pieces, as a network delivers it. */
 async function parse(chunks: string[]): Promise<SseMessage[]> {
   const encoder = new TextEncoder();
-  async function* body() {
-    for (const chunk of chunks) yield encoder.encode(chunk);
-  }
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+      controller.close();
+    },
+  });
   const messages: SseMessage[] = [];
-  for await (const message of readSse(body())) messages.push(message);
+  for await (const message of readSse(body)) messages.push(message);
   return messages;
 }
 
-describe("readSse (the event stream reelay watch follows)", () => {
+describe("readSse (the event stream events() and reelay watch follow)", () => {
   it("dispatches a message per blank line with its event, data and id, skipping comments", async () => {
     expect(
       await parse([

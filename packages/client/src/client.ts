@@ -1,0 +1,208 @@
+/**
+ * createClient: every route of reelay's API typed from its OpenAPI document (openapi-fetch over
+ * the generated schema.ts), each refusal thrown as a ReelayError, plus the helpers a program wants:
+ * generate a video and wait for it with progress, follow a job, create a batch and read its
+ * results line by line, follow the event stream. Only fetch, web streams and AbortSignal are
+ * used, so it runs in Node, browsers, Deno and edge runtimes.
+ */
+import createFetchClient, { type Client, type Middleware } from "openapi-fetch";
+import { errorFromResponse, ReelayError, unreachable } from "./errors.ts";
+import type { paths } from "./schema.ts";
+import { readLines, readSse } from "./streams.ts";
+import type {
+  Batch,
+  BatchResult,
+  CreatedTask,
+  Job,
+  ReelayEvent,
+  RequestBody,
+  VideoRequest,
+} from "./types.ts";
+import { pollJob, type WaitOptions } from "./wait.ts";
+
+export interface ClientOptions {
+  /** Where reelay answers, e.g. `http://127.0.0.1:4700` (no `/v1`). */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>` on every request. */
+  apiKey: string;
+  /** A fetch to use instead of the global one (a test double, a proxy-aware fetch). */
+  fetch?: ((request: Request) => Promise<Response>) | undefined;
+}
+
+export interface CreateOptions {
+  /** X-Idempotency-Key: a repeat with the same key finds the first job instead of making another. */
+  idempotencyKey?: string | undefined;
+  priority?: "high" | "normal" | "low" | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface GenerateOptions extends CreateOptions, WaitOptions {
+  /** Wait for the job to end: resolve with the succeeded job, or throw its failure. */
+  wait?: boolean | undefined;
+}
+
+/** A batch line: a request object (sent as one JSON line) or a line of JSONL as it is. */
+export type BatchLine = VideoRequest | RequestBody<"/v1/chat/completions", "post"> | string;
+
+export interface ReelayClient extends Client<paths> {
+  readonly baseUrl: string;
+  /** POST /v1/video/generations; with `wait`, follows the job to its end (see waitFor). */
+  generate(request: VideoRequest, options: GenerateOptions & { wait: true }): Promise<Job>;
+  generate(request: VideoRequest, options?: GenerateOptions): Promise<CreatedTask>;
+  /** Follows a job until it ends and resolves with its record, whatever the outcome. */
+  waitFor(jobId: string, options?: WaitOptions): Promise<Job>;
+  batches: {
+    /** POST /v1/batches: `lines` as JSONL (an array), or a body text as it is (JSONL or JSON). */
+    create(
+      lines: readonly BatchLine[] | string,
+      options?: CreateOptions & { dryRun?: boolean | undefined },
+    ): Promise<Batch>;
+    /** GET /v1/batches/{id}/results, one result a line, read as it arrives. */
+    results(id: string, options?: { signal?: AbortSignal }): AsyncGenerator<BatchResult>;
+  };
+  /** GET /v1/events: every terminal event as it happens, until the stream ends or `signal` aborts. */
+  events(options?: EventsOptions): AsyncGenerator<ReelayEvent>;
+}
+
+export interface EventsOptions {
+  signal?: AbortSignal | undefined;
+  /** Resume after this event id (Last-Event-ID). */
+  lastEventId?: string | undefined;
+  /** Called once the stream is open, before any event. */
+  onOpen?: (() => void) | undefined;
+}
+
+/** Any non-2xx answer becomes a thrown ReelayError; nothing answering becomes `api_unreachable`. */
+function errorsThrown(baseUrl: string): Middleware {
+  return {
+    async onResponse({ response }) {
+      if (!response.ok) throw await errorFromResponse(response);
+    },
+    // Nothing returned keeps the error as thrown: an abort (whatever its reason) stays an abort.
+    onError({ error, request }) {
+      if (request.signal.aborted || error instanceof ReelayError) return;
+      return unreachable(baseUrl, error);
+    },
+  };
+}
+
+function headersOf(options: CreateOptions): Record<string, string> {
+  return {
+    ...(options.idempotencyKey === undefined
+      ? {}
+      : { "X-Idempotency-Key": options.idempotencyKey }),
+    ...(options.priority === undefined ? {} : { "X-Reelay-Priority": options.priority }),
+  };
+}
+
+/** A failed or cancelled job as an error: its code, message, class and retryable flag. */
+function jobFailure(job: Job): ReelayError {
+  const error = job.error ?? { code: job.status, message: `The job ended ${job.status}.` };
+  return new ReelayError(error.code, `${job.id} ${job.status}: ${error.message}`, {
+    path: error.path,
+    retryable: error.retryable,
+    class: error.class,
+    details: { job },
+  });
+}
+
+type Api = Client<paths>;
+
+async function getJob(api: Api, id: string, signal: AbortSignal | undefined): Promise<Job> {
+  const { data } = await api.GET("/v1/jobs/{id}", { params: { path: { id } }, signal });
+  return data as Job;
+}
+
+async function generate(api: Api, request: VideoRequest, given: GenerateOptions = {}) {
+  const { data } = await api.POST("/v1/video/generations", {
+    body: request,
+    headers: headersOf(given),
+    signal: given.signal,
+  });
+  const created = data as CreatedTask;
+  if (given.wait !== true) return created;
+  const id = created.service_task?.task_id ?? created.task_id;
+  const job = await pollJob((signal) => getJob(api, id, signal), given);
+  if (job.status !== "succeeded") throw jobFailure(job);
+  return job;
+}
+
+async function createBatch(
+  api: Api,
+  lines: readonly BatchLine[] | string,
+  given: CreateOptions & { dryRun?: boolean | undefined } = {},
+): Promise<Batch> {
+  const text =
+    typeof lines === "string"
+      ? lines
+      : lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n");
+  const { data } = await api.POST("/v1/batches", {
+    body: text,
+    bodySerializer: (body) => body,
+    headers: { "Content-Type": "application/x-ndjson", ...headersOf(given) },
+    ...(given.dryRun === true ? { params: { query: { dry_run: true } } } : {}),
+    signal: given.signal,
+  });
+  return data as Batch;
+}
+
+async function* batchResults(api: Api, id: string, given: { signal?: AbortSignal } = {}) {
+  const { data } = await api.GET("/v1/batches/{id}/results", {
+    params: { path: { id } },
+    parseAs: "stream",
+    signal: given.signal,
+  });
+  if (data === null || data === undefined) return;
+  for await (const line of readLines(data))
+    if (line.trim() !== "") yield JSON.parse(line) as BatchResult;
+}
+
+async function* events(api: Api, given: EventsOptions = {}) {
+  const { data } = await api.GET("/v1/events", {
+    headers: {
+      Accept: "text/event-stream",
+      ...(given.lastEventId === undefined ? {} : { "Last-Event-ID": given.lastEventId }),
+    },
+    parseAs: "stream",
+    signal: given.signal,
+  });
+  given.onOpen?.();
+  if (data === null || data === undefined) return;
+  for await (const message of readSse(data)) {
+    const event = parseJson(message.data);
+    if (event !== undefined) yield event as ReelayEvent;
+  }
+}
+
+export function createClient(options: ClientOptions): ReelayClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const api = createFetchClient<paths>({
+    baseUrl,
+    headers: { Authorization: `Bearer ${options.apiKey}` },
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
+  api.use(errorsThrown(baseUrl));
+  return Object.assign(api, {
+    baseUrl,
+    generate: ((request: VideoRequest, given?: GenerateOptions) =>
+      generate(api, request, given)) as ReelayClient["generate"],
+    waitFor: (jobId: string, given: WaitOptions = {}) =>
+      pollJob((signal) => getJob(api, jobId, signal), given),
+    batches: {
+      create: (
+        lines: readonly BatchLine[] | string,
+        given?: CreateOptions & { dryRun?: boolean },
+      ) => createBatch(api, lines, given),
+      results: (id: string, given?: { signal?: AbortSignal }) => batchResults(api, id, given),
+    },
+    events: (given?: EventsOptions) => events(api, given),
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

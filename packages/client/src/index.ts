@@ -1,0 +1,26 @@
+/** @reelay/client: a typed client for reelay's HTTP API (docs/client.md). */
+export {
+  type BatchLine,
+  type ClientOptions,
+  type CreateOptions,
+  createClient,
+  type EventsOptions,
+  type GenerateOptions,
+  type ReelayClient,
+} from "./client.ts";
+export { type Issue, isReelayError, ReelayError } from "./errors.ts";
+export type { components, operations, paths } from "./schema.ts";
+export type {
+  Answer,
+  Batch,
+  BatchResult,
+  CreatedTask,
+  Job,
+  JobOutput,
+  JobStatus,
+  Model,
+  ReelayEvent,
+  RequestBody,
+  VideoRequest,
+} from "./types.ts";
+export type { WaitOptions } from "./wait.ts";
