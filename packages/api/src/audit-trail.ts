@@ -102,6 +102,14 @@ export const AUDITED_ROUTES: Readonly<Record<string, Spec>> = {
     action: "key.budget_changed",
     record: onKey(() => ({ budget: null })),
   },
+  "PUT /v1/keys/{id}/limits": {
+    action: "key.limits_changed",
+    record: onKey((a) => pick(a, ["limits"])),
+  },
+  "DELETE /v1/keys/{id}/limits": {
+    action: "key.limits_changed",
+    record: onKey(() => ({ limits: null })),
+  },
   "POST /v1/keys/{id}/webhook-secret": {
     action: "key.webhook_secret_rotated",
     record: async ({ id, deps }) => {

@@ -56,6 +56,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope | null>> = {
   "DELETE /v1/keys/{id}": "admin",
   "PUT /v1/keys/{id}/budget": "admin",
   "DELETE /v1/keys/{id}/budget": "admin",
+  "PUT /v1/keys/{id}/limits": "admin",
+  "DELETE /v1/keys/{id}/limits": "admin",
   "POST /v1/keys/{id}/webhook-secret": "admin",
   "GET /v1/admission": "admin",
   "GET /v1/upstreams": "admin",

@@ -110,6 +110,18 @@ describe("the audit log", () => {
     expect(text).not.toMatch(/rk_|whsec_/);
   });
 
+  it("a key's limits set and removed are recorded as key.limits_changed with the limits as they then hold", async () => {
+    const start = new Date().toISOString();
+    const key = await newKey(app(), { project: "limits-p" });
+    await call(app(), "PUT", `/v1/keys/${key.id}/limits`, API_KEY, { rate: 3, max_queued: 9 });
+    await call(app(), "DELETE", `/v1/keys/${key.id}/limits`, API_KEY);
+    const changes = (await since(start)).filter((r) => r.action === "key.limits_changed");
+    expect(changes.map((r) => [r.target, r.project, r.change])).toEqual([
+      [key.id, "limits-p", { limits: { rate: 3, burst: 3, max_queued: 9, max_in_flight: null } }],
+      [key.id, "limits-p", { limits: null }],
+    ]);
+  });
+
   it("a batch retry is recorded when another key than its maker's retries it, not by its maker", async () => {
     const spec = AUDITED_ROUTES["POST /v1/batches/{id}/retry"];
     // A batch retry needs a finished batch with retryable failures; its record needs only the batch.

@@ -288,6 +288,18 @@ const MATRIX: Record<string, Entry> = {
     deploymentOnly: true,
     ok: [200],
   },
+  "PUT /v1/keys/{id}/limits": {
+    scope: "admin",
+    make: async () => ({ path: `/v1/keys/${await freshKey()}/limits`, body: { rate: 5 } }),
+    deploymentOnly: true,
+    ok: [200],
+  },
+  "DELETE /v1/keys/{id}/limits": {
+    scope: "admin",
+    make: async () => ({ path: `/v1/keys/${await freshKey()}/limits` }),
+    deploymentOnly: true,
+    ok: [200],
+  },
   "POST /v1/keys/{id}/webhook-secret": {
     scope: "admin",
     make: async () => ({ path: `/v1/keys/${await freshKey()}/webhook-secret` }),

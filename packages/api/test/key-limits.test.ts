@@ -170,3 +170,42 @@ describe("rate and burst", () => {
     expect(statuses.slice(4)).toEqual(Array(6).fill(429));
   });
 });
+
+describe("changing a key's limits", () => {
+  it("PUT /v1/keys/{id}/limits holds from the key's next call on either instance; DELETE gives it the defaults again", async () => {
+    const { id, key } = await newKey();
+    const set = await call("PUT", `/v1/keys/${id}/limits`, API_KEY, { rate: 1, burst: 2 });
+    expect(set.status).toBe(200);
+    expect(set.body.limits).toEqual({ rate: 1, burst: 2, max_queued: 1000, max_in_flight: null });
+    clock.at = Date.now();
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++)
+      statuses.push((await call("GET", "/v1/jobs", key, undefined, apps[i % 2])).status);
+    clock.at = undefined;
+    expect(statuses).toEqual([200, 200, 429, 429]);
+
+    const removed = await call("DELETE", `/v1/keys/${id}/limits`, API_KEY);
+    expect(removed.status).toBe(200);
+    expect(removed.body.limits).toEqual({
+      rate: null,
+      burst: null,
+      max_queued: 1000,
+      max_in_flight: null,
+    });
+    clock.at = Date.now();
+    const after = await Promise.all(Array.from({ length: 6 }, () => call("GET", "/v1/jobs", key)));
+    clock.at = undefined;
+    expect(after.map((answer) => answer.status)).toEqual(Array(6).fill(200));
+  });
+
+  it("a limit it does not know is 400 unknown_field and the key keeps its limits; another key's id is 404", async () => {
+    const { id } = await newKey({ max_queued: 5 });
+    const unknown = await call("PUT", `/v1/keys/${id}/limits`, API_KEY, { max_jobs: 5 });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ code: "unknown_field", path: "limits.max_jobs" });
+    const listed = (await call("GET", "/v1/keys", API_KEY)).body.data as Json[];
+    expect(listed.find((k) => k.id === id)?.limits.max_queued).toBe(5);
+    const missing = await call("PUT", "/v1/keys/key_missing/limits", API_KEY, { rate: 1 });
+    expect(missing.status).toBe(404);
+  });
+});

@@ -27,7 +27,8 @@ Usage:
   reelay batch status ID [--json] | results ID        one batch's counts, or its results as JSONL
   reelay watch [--json] [--count N]                   follow finished jobs as they happen
   reelay keys create [--name N] [--scopes S,S] [--project P] [--expires 30d|ISO]
-             [--budget N [--period P] [--units]] | list | budget ID N|none
+             [--limits rate=5,max_queued=20] [--budget N [--period P] [--units]]
+             | list | budget ID N|none | limits ID rate=5,...|none
              | rotate-secret ID | revoke ID           API keys (with the admin key; create prints the key
                                                       and its webhook secret once; --scopes of read, write,
                                                       webhooks, admin, default read,write: docs/api.md)

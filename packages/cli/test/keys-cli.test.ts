@@ -128,6 +128,26 @@ describe("reelay keys against the local stack", () => {
     expect(misuse.stderr).toContain("--name does not go with `reelay keys budget`");
   });
 
+  it("keys limits ID max_queued=1,rate=none sets the key's own limits and prints them as they hold; `none` removes them; a malformed pair exits 2", async () => {
+    const created = await t.cli(["keys", "create", "--json"]);
+    expect(created.code, created.stderr).toBe(0);
+    const { id } = JSON.parse(created.stdout) as { id: string };
+    const set = await t.cli(["keys", "limits", id, "max_queued=1,rate=none"]);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toContain(`${id}: rate=none, burst=none, max_queued=1, max_in_flight=none`);
+    const reset = await t.cli(["keys", "limits", id, "none", "--json"]);
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(JSON.parse(reset.stdout).limits).toEqual({
+      rate: null,
+      burst: null,
+      max_queued: null,
+      max_in_flight: null,
+    });
+    const bad = await t.cli(["keys", "limits", id, "max_queued"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("keys limits takes name=value pairs");
+  });
+
   it("create --limits rate=5,burst=5,max_queued=20 makes a key with those limits; a malformed pair exits 2, an unknown limit 1 naming it", async () => {
     const created = await t.cli([
       "keys",

@@ -535,6 +535,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/keys/{id}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set an API key's limits (admin key only)
+         * @description Replaces the key's own limits (`rate`, `burst`, `max_queued`, `max_in_flight`; each a number, or null for none whatever REELAY_KEY_LIMITS says; a field left out takes REELAY_KEY_LIMITS's). They hold from the key's next call; jobs already waiting or running stay. Recorded in the audit log.
+         */
+        put: operations["putV1KeysIdLimits"];
+        post?: never;
+        /**
+         * Remove an API key's own limits (admin key only)
+         * @description REELAY_KEY_LIMITS's defaults hold for the key again (none when it is unset).
+         */
+        delete: operations["deleteV1KeysIdLimits"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/keys/{id}/webhook-secret": {
         parameters: {
             query?: never;
@@ -5522,6 +5546,327 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The key without a budget. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "key_01JD8ZB...",
+                     *       "name": "ci",
+                     *       "hint": "rl_live_3q2",
+                     *       "createdAt": "2026-11-22T00:00:00.000Z",
+                     *       "scopes": [
+                     *         "read",
+                     *         "write"
+                     *       ],
+                     *       "project": "video-team"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description What the key may spend per period; absent = no limit. */
+                        budget?: {
+                            amount: number;
+                            /** @enum {string} */
+                            period: "day" | "month" | "total";
+                            /** @enum {string} */
+                            unit: "currency" | "units";
+                            /** @description This period's spend and open reservations. */
+                            used?: number;
+                        };
+                        createdAt: string;
+                        /** @description After this time the key is 401 key_expired. */
+                        expires_at?: string;
+                        /** @description The first characters of the key. */
+                        hint: string;
+                        /** @description Public id, recorded on the key's jobs. */
+                        id: string;
+                        /** @description The key itself: only in the answer to create. */
+                        key?: string;
+                        /** @description When a call last used the key, to the minute (written at most once a minute). */
+                        last_used_at?: string;
+                        /** @description The limits that hold for the key: its own over REELAY_KEY_LIMITS's; null = none. */
+                        limits?: {
+                            burst: number | null;
+                            max_in_flight: number | null;
+                            max_queued: number | null;
+                            rate: number | null;
+                        };
+                        name: string;
+                        /** @description Its project; a key made without one is alone in one named by its id. */
+                        project: string;
+                        revokedAt?: string;
+                        /** @description What the key may do; a key made before scopes has read, write and webhooks. */
+                        scopes: ("read" | "write" | "webhooks" | "admin")[];
+                        /** @description The whsec_ secret that signs its jobs' own webhooks: only in the answer to create. */
+                        webhook_secret?: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`, `key_expired`: The Bearer key is missing, unknown or revoked (unauthorized), or past its expires_at (key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "The Bearer key is missing, unknown or revoked (unauthorized), or past its expires_at (key_expired)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: Only the deployment's own API key manages keys. `scope_missing`: The key lacks the `admin` scope (error.scope names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "Only the deployment's own API key manages keys."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_not_found`: No key has that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "key_not_found",
+                     *         "message": "No key has that id."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: The key made more calls than its limits' rate and burst allow; Retry-After says when to call again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "The key made more calls than its limits' rate and burst allow; Retry-After says when to call again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putV1KeysIdLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's public id.
+                 * @example key_01JD8ZB...
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rate": 5,
+                 *       "burst": 10,
+                 *       "max_queued": 100
+                 *     }
+                 */
+                "application/json": {
+                    burst?: number | null;
+                    max_in_flight?: number | null;
+                    max_queued?: number | null;
+                    rate?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The key with its limits as they now hold for it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "key_01JD8ZB...",
+                     *       "name": "ci",
+                     *       "hint": "rl_live_3q2",
+                     *       "createdAt": "2026-11-22T00:00:00.000Z",
+                     *       "scopes": [
+                     *         "read",
+                     *         "write"
+                     *       ],
+                     *       "project": "video-team"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description What the key may spend per period; absent = no limit. */
+                        budget?: {
+                            amount: number;
+                            /** @enum {string} */
+                            period: "day" | "month" | "total";
+                            /** @enum {string} */
+                            unit: "currency" | "units";
+                            /** @description This period's spend and open reservations. */
+                            used?: number;
+                        };
+                        createdAt: string;
+                        /** @description After this time the key is 401 key_expired. */
+                        expires_at?: string;
+                        /** @description The first characters of the key. */
+                        hint: string;
+                        /** @description Public id, recorded on the key's jobs. */
+                        id: string;
+                        /** @description The key itself: only in the answer to create. */
+                        key?: string;
+                        /** @description When a call last used the key, to the minute (written at most once a minute). */
+                        last_used_at?: string;
+                        /** @description The limits that hold for the key: its own over REELAY_KEY_LIMITS's; null = none. */
+                        limits?: {
+                            burst: number | null;
+                            max_in_flight: number | null;
+                            max_queued: number | null;
+                            rate: number | null;
+                        };
+                        name: string;
+                        /** @description Its project; a key made without one is alone in one named by its id. */
+                        project: string;
+                        revokedAt?: string;
+                        /** @description What the key may do; a key made before scopes has read, write and webhooks. */
+                        scopes: ("read" | "write" | "webhooks" | "admin")[];
+                        /** @description The whsec_ secret that signs its jobs' own webhooks: only in the answer to create. */
+                        webhook_secret?: string;
+                    };
+                };
+            };
+            /** @description `invalid_json`, `invalid_request`, `unknown_field`: The body is not an object of limits (error.path = limits.rate, ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_json",
+                     *         "message": "The body is not an object of limits (error.path = limits.rate, ...)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`, `key_expired`: The Bearer key is missing, unknown or revoked (unauthorized), or past its expires_at (key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "The Bearer key is missing, unknown or revoked (unauthorized), or past its expires_at (key_expired)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: Only the deployment's own API key manages keys. `scope_missing`: The key lacks the `admin` scope (error.scope names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "Only the deployment's own API key manages keys."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_not_found`: No key has that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "key_not_found",
+                     *         "message": "No key has that id."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: The key made more calls than its limits' rate and burst allow; Retry-After says when to call again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "The key made more calls than its limits' rate and burst allow; Retry-After says when to call again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1KeysIdLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's public id.
+                 * @example key_01JD8ZB...
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key with the default limits. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -209,6 +209,16 @@ const QUEUE_TIMEOUT: Parameter = {
   schema: { type: "integer", minimum: 1 },
   example: "60",
 };
+/** A key's `limits` (POST /v1/keys, PUT /v1/keys/{id}/limits); null = no limit. */
+export const KEY_LIMITS_SHAPE = {
+  properties: {
+    rate: { type: ["number", "null"], exclusiveMinimum: 0 },
+    burst: { type: ["integer", "null"], minimum: 1 },
+    max_queued: { type: ["integer", "null"], minimum: 1 },
+    max_in_flight: { type: ["integer", "null"], minimum: 1 },
+  },
+  additionalProperties: false,
+};
 export const KEY_NOT_FOUND: ErrorCase = {
   status: 404,
   codes: ["key_not_found"],
@@ -919,13 +929,7 @@ export const OPERATIONS: Record<string, Operation> = {
             type: "object",
             description:
               "The key's own limits, each over REELAY_KEY_LIMITS's; null = no limit. rate: calls per second (past it and burst, 429 rate_limited); max_queued: its jobs waiting (past it, 429 queue_full, nothing made); max_in_flight: its jobs holding upstream slots (the rest wait).",
-            properties: {
-              rate: { type: ["number", "null"], exclusiveMinimum: 0 },
-              burst: { type: ["integer", "null"], minimum: 1 },
-              max_queued: { type: ["integer", "null"], minimum: 1 },
-              max_in_flight: { type: ["integer", "null"], minimum: 1 },
-            },
-            additionalProperties: false,
+            ...KEY_LIMITS_SHAPE,
           },
           expires_at: {
             type: "string",

@@ -140,6 +140,17 @@ export function keyRoutes(
     c.json(await withLimits(await keys.setBudget(c.req.param("id"), undefined), keyLimits)),
   );
 
+  // PUT /v1/keys/{id}/limits {rate?, burst?, max_queued?, max_in_flight?}; DELETE: the defaults again.
+  routes.put("/:id/limits", jsonBodyLimit(16 * 1024), async (c) => {
+    const limits = parseKeyLimits(parseJson(await c.req.text()), "limits", "invalid_request");
+    const record = await keys.setLimits(c.req.param("id"), limits);
+    return c.json(await withLimits(await withSpend(record, budgets, new Date()), keyLimits));
+  });
+
+  routes.delete("/:id/limits", async (c) =>
+    c.json(await withLimits(await keys.setLimits(c.req.param("id"), undefined), keyLimits)),
+  );
+
   // A new webhook secret for the key's jobs' own webhooks; the old one signs beside it for 24 h.
   routes.post("/:id/webhook-secret", async (c) => {
     const id = c.req.param("id");

@@ -213,6 +213,13 @@ export class ReelayApiClient {
       : this.#call((c) => c.PUT("/v1/keys/{id}/budget", { ...path(id), body: budget }));
   }
 
+  /** PUT /v1/keys/{id}/limits, or DELETE (null): the key's own limits. */
+  setKeyLimits(id: string, limits: Record<string, number | null> | null) {
+    return limits === null
+      ? this.#call((c) => c.DELETE("/v1/keys/{id}/limits", path(id)))
+      : this.#call((c) => c.PUT("/v1/keys/{id}/limits", { ...path(id), body: limits }));
+  }
+
   async deliveries(filters: {
     status?: string;
     event?: string;

@@ -1,6 +1,6 @@
 /**
  * `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--limits rate=5,burst=5,max_queued=20,max_in_flight=4] [--expires 30d|ISO] [--budget N [--period day|month|total] [--units]] | list |
- * budget ID N|none [--period P] [--units] | rotate-secret ID | revoke ID` [--json]: API keys, managed through the API with the deployment's own (admin) key. `create` prints the key once; reelay keeps only its sha256.
+ * budget ID N|none [--period P] [--units] | limits ID rate=5,max_queued=20|none | rotate-secret ID | revoke ID` [--json]: API keys, managed through the API with the deployment's own (admin) key. `create` prints the key once; reelay keeps only its sha256.
  */
 import { table } from "../client/format.ts";
 import { expiresAtOf } from "./expires.ts";
@@ -10,7 +10,7 @@ import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 const USAGE =
-  "use `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--limits rate=5,burst=5,max_queued=20] [--expires 30d] [--budget N [--period day|month|total] [--units]]`, `reelay keys list`, `reelay keys budget KEY_ID N|none [--period P] [--units]`, `reelay keys rotate-secret KEY_ID` or `reelay keys revoke KEY_ID`.";
+  "use `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--limits rate=5,burst=5,max_queued=20] [--expires 30d] [--budget N [--period day|month|total] [--units]]`, `reelay keys list`, `reelay keys budget KEY_ID N|none [--period P] [--units]`, `reelay keys limits KEY_ID rate=5,max_queued=20|none`, `reelay keys rotate-secret KEY_ID` or `reelay keys revoke KEY_ID`.";
 
 function rows(keys: readonly ApiKeyView[]): string[][] {
   return [
@@ -56,14 +56,14 @@ function budgetOf(amountText: string, values: { period?: string; units?: boolean
  * `--limits rate=5,burst=5,max_queued=20,max_in_flight=4` (`none` for no limit over the
  * deployment's default): the server checks the names and values, an unknown one is its 400.
  */
-function limitsOf(text: string): Record<string, number | null> {
+function limitsOf(text: string, what = "--limits"): Record<string, number | null> {
   const limits: Record<string, number | null> = {};
   for (const pair of text.split(",")) {
     const [name, value, ...extra] = pair.split("=").map((part) => part.trim());
     const number = Number(value);
     if (!name || value === undefined || extra.length > 0 || (value !== "none" && !(number > 0)))
       throw new UsageError(
-        `--limits takes name=value pairs (rate, burst, max_queued, max_in_flight; a positive number or none), got "${pair}".`,
+        `${what} takes name=value pairs (rate, burst, max_queued, max_in_flight; a positive number or none), got "${pair}".`,
       );
     limits[name] = value === "none" ? null : number;
   }
@@ -90,6 +90,7 @@ const ACTIONS: Record<string, { ids: number; flags: (keyof KeysValues)[] }> = {
   },
   list: { ids: 0, flags: [] },
   budget: { ids: 2, flags: ["period", "units"] },
+  limits: { ids: 2, flags: [] },
   "rotate-secret": { ids: 1, flags: [] },
   revoke: { ids: 1, flags: [] },
 };
@@ -167,6 +168,14 @@ const RUN: Record<string, Action> = {
     const key = await client.setKeyBudget(id, budget);
     const text = budget === null ? `${key.id}: no budget` : `${key.id}: ${budgetText(key)}`;
     printKey(io, values.json, key, text);
+  },
+  async limits(client, rest, values, io) {
+    const [id, text] = rest as [string, string];
+    const key = await client.setKeyLimits(id, text === "none" ? null : limitsOf(text, "keys limits"));
+    const shown = Object.entries(key.limits ?? {})
+      .map(([name, value]) => `${name}=${value ?? "none"}`)
+      .join(", ");
+    printKey(io, values.json, key, `${key.id}: ${shown}`);
   },
   async "rotate-secret"(client, rest, values, io) {
     const rotated = await client.rotateKeyWebhookSecret(rest[0] as string);

@@ -253,12 +253,25 @@ export class ApiKeyStore {
    * ledger is per key and period, so a raised budget lets the key go on at once.
    */
   async setBudget(id: string, budget: Budget | undefined): Promise<ApiKeyRecord> {
+    return this.#setOrRemove(id, "budget", budget);
+  }
+
+  /** The key's own limits; undefined removes them, so REELAY_KEY_LIMITS's hold for it. */
+  async setLimits(id: string, limits: KeyLimits | undefined): Promise<ApiKeyRecord> {
+    return this.#setOrRemove(id, "limits", limits);
+  }
+
+  async #setOrRemove(
+    id: string,
+    field: "budget" | "limits",
+    value: object | undefined,
+  ): Promise<ApiKeyRecord> {
     const item = await this.#itemOf(id);
     const updated = await this.#table.updateReturning(item.pk as string, {
       condition: "attribute_exists(pk)",
-      ...(budget === undefined
-        ? { update: "REMOVE budget" }
-        : { update: "SET budget = :b", values: { ":b": budget } }),
+      ...(value === undefined
+        ? { update: `REMOVE ${field}` }
+        : { update: `SET ${field} = :v`, values: { ":v": value } }),
     });
     this.#listing = undefined;
     return toRecord(updated);
