@@ -4,6 +4,7 @@
  * GET /v1/batches/{id}/events counts always sum to the batch's total and end with `completed`;
  * another project's job or batch is 404. On the local stack, over real HTTP.
  */
+import { createClient, type StreamFrame } from "@reelay/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   bearer,
@@ -173,3 +174,62 @@ describe("a batch's own stream", () => {
     expect((await readFrames(`/v1/batches/${id}/events`, stranger)).status).toBe(404);
   });
 });
+
+describe("@reelay/client on the streams", () => {
+  it("jobEvents yields the job's statuses in order to its end, also behind a proxy that ends each answer after one frame (it reconnects with Last-Event-ID)", async () => {
+    const id = await createJob(stack.apiKey, "a heron in reeds");
+    const direct = createClient({ baseUrl: stack.url, apiKey: stack.apiKey });
+    const frames: StreamFrame[] = [];
+    for await (const frame of direct.jobEvents(id)) frames.push(frame);
+    const statuses = frames.filter((f) => f.event === "status").map((f) => f.data.status);
+    expect(statuses[0]).toBe("queued");
+    expect(statuses.at(-1)).toBe("succeeded");
+
+    // A buffering proxy's stand-in (no local one exists): each answer is cut after its first frame.
+    const id2 = await createJob(stack.apiKey, "a heron at dusk");
+    const proxied = createClient({ baseUrl: stack.url, apiKey: stack.apiKey, fetch: oneFrameEach });
+    const again: StreamFrame[] = [];
+    for await (const frame of proxied.jobEvents(id2)) again.push(frame);
+    const ids = again.map((f) => f.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const history = await fetch(`${stack.url}/v1/jobs/${id2}`, { headers: bearer(stack.apiKey) });
+    const entries = ((await history.json()) as { history: { status: string }[] }).history;
+    expect(again.filter((f) => f.event === "status").map((f) => f.data.status)).toEqual(
+      entries.map((entry) => entry.status),
+    );
+  });
+
+  it("batches.events yields counts that sum to the total, ending with completed", async () => {
+    const client = createClient({ baseUrl: stack.url, apiKey: stack.apiKey });
+    const request = { model: "gamma-3.1", prompt: "two kites", duration_sec: 4 };
+    const batch = await client.batches.create([request, request]);
+    const frames: StreamFrame[] = [];
+    for await (const frame of client.batches.events(batch.id)) frames.push(frame);
+    for (const frame of frames) {
+      const counts = Object.values(frame.data.counts as Record<string, number>);
+      expect(counts.reduce((sum, n) => sum + n, 0)).toBe(2);
+    }
+    expect(frames.at(-1)?.event).toBe("completed");
+  });
+});
+
+/** fetch, with a stream's body cut after its first data frame (the connection then ends). */
+async function oneFrameEach(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, init);
+  const url = input instanceof Request ? input.url : String(input);
+  if (!url.endsWith("/events") || response.body === null) return response;
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  const frame = /(^|\n)data:[^\n]*\n\n/;
+  let text = "";
+  let match = frame.exec(text);
+  while (match === null) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+    match = frame.exec(text);
+  }
+  await reader.cancel();
+  const cut = match === null ? text : text.slice(0, match.index + match[0].length);
+  return new Response(cut, { status: response.status, headers: response.headers });
+}

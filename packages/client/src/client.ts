@@ -59,9 +59,25 @@ export interface ReelayClient extends Client<paths> {
     ): Promise<Batch>;
     /** GET /v1/batches/{id}/results, one result a line, read as it arrives. */
     results(id: string, options?: { signal?: AbortSignal }): AsyncGenerator<BatchResult>;
+    /** GET /v1/batches/{id}/events: its view at each change of its counts, until `completed`. */
+    events(id: string, options?: EventsOptions): AsyncGenerator<StreamFrame>;
   };
+  /**
+   * GET /v1/jobs/{id}/events: a `status` frame for each status the job passes (the last carries
+   * the whole job) and `progress` frames between, until it ends. Where each answer ends early (AWS:
+   * API Gateway), it reconnects with Last-Event-ID, so the frames come once each, in order.
+   */
+  jobEvents(id: string, options?: EventsOptions): AsyncGenerator<StreamFrame>;
   /** GET /v1/events: every terminal event as it happens, until the stream ends or `signal` aborts. */
   events(options?: EventsOptions): AsyncGenerator<ReelayEvent>;
+}
+
+/** One frame of a job's or batch's own stream. */
+export interface StreamFrame {
+  id: string;
+  /** `status` or `progress` (a job); `progress` or `completed` (a batch). */
+  event: string;
+  data: Record<string, unknown>;
 }
 
 export interface EventsOptions {
@@ -174,6 +190,57 @@ async function* events(api: Api, given: EventsOptions = {}) {
   }
 }
 
+const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
+
+/**
+ * A job's or batch's stream read to its end, reconnecting from the last frame's id when an answer
+ * ends before it (a proxy that buffers: the server then asks for a reconnect after 1 s).
+ */
+async function* follow(
+  api: Api,
+  path: "/v1/jobs/{id}/events" | "/v1/batches/{id}/events",
+  id: string,
+  given: EventsOptions,
+): AsyncGenerator<StreamFrame> {
+  let lastEventId = given.lastEventId;
+  for (let opened = 0; ; opened++) {
+    if (opened > 0) await pause(1000, given.signal);
+    const { data } = await api.GET(path, {
+      params: { path: { id } },
+      headers: {
+        Accept: "text/event-stream",
+        ...(lastEventId === undefined ? {} : { "Last-Event-ID": lastEventId }),
+      },
+      parseAs: "stream",
+      signal: given.signal,
+    });
+    if (opened === 0) given.onOpen?.();
+    if (data === null || data === undefined) return;
+    for await (const message of readSse(data)) {
+      const frame = parseJson(message.data);
+      if (frame === undefined || message.id === undefined) continue;
+      lastEventId = message.id;
+      yield { id: message.id, event: message.event, data: frame as Record<string, unknown> };
+      const status = (frame as { status?: unknown }).status;
+      const ended =
+        message.event === "completed" ||
+        (message.event === "status" && typeof status === "string" && TERMINAL.has(status));
+      if (ended) return;
+    }
+  }
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+}
+
 export function createClient(options: ClientOptions): ReelayClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const api = createFetchClient<paths>({
@@ -194,8 +261,12 @@ export function createClient(options: ClientOptions): ReelayClient {
         given?: CreateOptions & { dryRun?: boolean },
       ) => createBatch(api, lines, given),
       results: (id: string, given?: { signal?: AbortSignal }) => batchResults(api, id, given),
+      events: (id: string, given: EventsOptions = {}) =>
+        follow(api, "/v1/batches/{id}/events", id, given),
     },
     events: (given?: EventsOptions) => events(api, given),
+    jobEvents: (id: string, given: EventsOptions = {}) =>
+      follow(api, "/v1/jobs/{id}/events", id, given),
   });
 }
 

@@ -7,6 +7,7 @@ export {
   type EventsOptions,
   type GenerateOptions,
   type ReelayClient,
+  type StreamFrame,
 } from "./client.ts";
 export { type Issue, isReelayError, ReelayError } from "./errors.ts";
 export type { components, operations, paths } from "./schema.ts";
