@@ -14,6 +14,18 @@ import type { Media } from "./types.ts";
 const MAX_KEPT_BYTES = 64 * 1024 * 1024;
 /** image-size reads the format's header; JPEG's SOF comes after its EXIF and thumbnails. */
 const IMAGE_HEAD_BYTES = 1024 * 1024;
+/** What an ISO BMFF file may open with; anything else (an HTML error page, a WebM) is not an MP4. */
+const FIRST_BOXES = new Set([
+  "ftyp",
+  "styp",
+  "moov",
+  "mdat",
+  "free",
+  "skip",
+  "wide",
+  "pdin",
+  "uuid",
+]);
 /** Boxes kept whole for mp4box; every other top-level box is skipped by its size. */
 const KEPT_BOXES = new Set(["ftyp", "moov"]);
 
@@ -79,7 +91,8 @@ class Mp4Probe implements MediaProbe {
     if (size32 === 1 && this.#header.length < 16) return chunk.subarray(take);
     const type = boxType(this.#header);
     const start = this.#bytes - this.#header.length;
-    if (type === undefined) throw invalid(`The video has no MP4 box at byte ${start}.`);
+    if (type === undefined || (start === 0 && !FIRST_BOXES.has(type)))
+      throw invalid(`The video has no MP4 box at byte ${start}.`);
     const size = size32 === 1 ? Number(this.#header.readBigUInt64BE(8)) : size32;
     const headerBytes = size32 === 1 ? 16 : 8;
     if (size !== 0 && size < headerBytes)
