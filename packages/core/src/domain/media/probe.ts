@@ -12,8 +12,11 @@ import type { Media } from "./types.ts";
 
 /** A `moov` larger than this is refused rather than held (a 1-hour 60 fps video's is about 2 MiB). */
 const MAX_KEPT_BYTES = 64 * 1024 * 1024;
-/** image-size reads the format's header; JPEG's SOF comes after its EXIF and thumbnails. */
-const IMAGE_HEAD_BYTES = 1024 * 1024;
+/**
+ * image-size reads the format's header; JPEG's size marker comes after its EXIF and embedded
+ * thumbnails, which camera-style metadata can make a few MiB long.
+ */
+const IMAGE_HEAD_BYTES = 4 * 1024 * 1024;
 /** What an ISO BMFF file may open with; anything else (an HTML error page, a WebM) is not an MP4. */
 const FIRST_BOXES = new Set([
   "ftyp",
