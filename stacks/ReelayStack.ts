@@ -38,6 +38,8 @@ export function ReelayStack({ stack, app }: StackContext) {
     REELAY_WEBHOOK_SCHEDULE: config.webhookSchedule.join(","),
     // The deployer's limit (read at deploy time) is the one the Download step enforces.
     REELAY_MAX_OUTPUT_BYTES: String(config.maxOutputBytes),
+    // Whether the Download step fails an output that differs from its request (read at deploy time).
+    REELAY_VERIFY: config.verify,
     // The functions' Powertools Logger level, as the deployer set it (default info).
     REELAY_LOG_LEVEL: config.log.level,
     ...admissionEnvironment(config.admission),

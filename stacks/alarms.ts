@@ -261,6 +261,9 @@ function flowRow(): cloudwatch.IWidget[] {
         plain("reelay_copy_throughput_bytes_per_second", p, `throughput ${p} (B/s)`),
       ),
     ),
+    graph("Outputs failing verification (output_invalid, output_mismatch), by model", [
+      search("reelay_output_verification_failures_total", "Sum"),
+    ]),
     graph("Webhooks", [
       search("reelay_webhook_deliveries_total", "Sum"),
       plain("reelay_webhook_retries_total", "Sum", "retries"),

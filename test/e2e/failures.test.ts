@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { LAST_LOOK_MS } from "@reelay/core/domain";
 import {
   eventsFor,
-  postJson,
+  createVideoJob,
   startTestStack,
   waitForTerminalJob,
   type TestStack,
@@ -38,14 +38,8 @@ afterAll(async () => {
   await stack?.dispose();
 });
 
-async function create(prompt: string): Promise<string> {
-  const { status, body } = await postJson(`${stack.url}/v1/video/generations`, stack.apiKey, {
-    model: "gamma-3.1",
-    prompt,
-    duration_sec: 4,
-  });
-  if (status >= 300) throw new Error(`the create answered ${status}: ${JSON.stringify(body)}`);
-  return body.task_id as string;
+function create(prompt: string): Promise<string> {
+  return createVideoJob(stack, { model: "gamma-3.1", prompt, duration_sec: 4 });
 }
 
 // Each test waits out its own job's deadline on one stack: side by side, they wait once.

@@ -1,13 +1,13 @@
 /**
  * The copy benchmark's subject, in a fresh process: `copy-child <url> <s3Endpoint> <bucket> <key>`
- * runs reelay's copyUrlToS3 with what the local stack gives it (the guarded fetch with the local
- * policy, the ObjectStore on the local S3 client), with the garbage collector set as the Download
+ * runs reelay's copyUrlToS3 as the Download step does (the guarded fetch with the local policy, the
+ * ObjectStore on the local S3 client, a media probe reading the MP4 boxes on the way), with the garbage collector set as the Download
  * function sets it (core's adapters/s3/copier-gc.ts). Prints one JSON line: { ms, bytes, sha256,
  * maxRssBytes, cpuMs, processCpuMs }: the time and cpuMs cover the copy alone (from the request to
  * the completed upload), processCpuMs the whole process, its start and module loading included.
  */
 import { guardedFetch, collectGarbageForCopies, ObjectStore } from "@reelay/core/adapters";
-import { outputFetchPolicy } from "@reelay/core/domain";
+import { mediaProbe, outputFetchPolicy } from "@reelay/core/domain";
 import { copyUrlToS3 } from "@reelay/core/usecases";
 import { localS3Client } from "@reelay/local/aws-clients";
 import { cpuMs } from "../child.ts";
@@ -24,7 +24,9 @@ const store = new ObjectStore(s3, bucket);
 await store.head(`${key}.warm-up`);
 const started = performance.now();
 const cpuAtStart = process.cpuUsage();
-const copied = await copyUrlToS3(guardedFetch(outputFetchPolicy("local")), url, store, key);
+const fetcher = guardedFetch(outputFetchPolicy("local"));
+const copied = await copyUrlToS3(fetcher, url, store, key, mediaProbe("video"));
+if (copied.media === undefined) throw new Error("the copy read no media");
 const ms = performance.now() - started;
 const copyCpuMs = cpuMs(cpuAtStart);
 s3.destroy();

@@ -8,6 +8,7 @@ import {
   type Job,
   type JobError,
   type JobOutput,
+  type Media,
   type ClassifiedError,
   classifiedError,
   type MoneyView,
@@ -54,6 +55,8 @@ export interface JobView
   /** While the job waits for an upstream slot: its place among the caller's waiting jobs. */
   queue_position?: number;
   outputs: OutputView[];
+  /** What the stored output is, read from its own structure; null until downloaded. */
+  media: Media | null;
   /** With its failure class and whether the same request may succeed later. */
   error: ClassifiedError | null;
   timings: {
@@ -121,6 +124,7 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
         bytes: output.bytes,
         sha256: output.sha256,
         contentType: output.contentType,
+        ...(output.media === undefined ? {} : { media: output.media }),
         url: link?.url ?? null,
         expiresAt: link?.expiresAt ?? null,
       };
@@ -145,6 +149,7 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     attempts: attemptsView(job),
     polls: job.polls,
     outputs,
+    media: job.media ?? null,
     error: job.error === undefined ? null : classifiedError(job.error),
     ...moneyView(job),
     ...(job.retryOf === undefined ? {} : { retryOf: job.retryOf }),

@@ -3496,10 +3496,26 @@ export interface operations {
                      *               "bytes": 1048576,
                      *               "sha256": "9f86d08...",
                      *               "contentType": "video/mp4",
+                     *               "media": {
+                     *                 "duration_s": 8,
+                     *                 "width": 1280,
+                     *                 "height": 720,
+                     *                 "codec": "h264",
+                     *                 "fps": 24,
+                     *                 "bytes": 1048576
+                     *               },
                      *               "url": "http://127.0.0.1:4701/reelay/outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/video.mp4?X-Amz-Signature=...",
                      *               "expiresAt": "2026-11-22T00:00:41.000Z"
                      *             }
                      *           ],
+                     *           "media": {
+                     *             "duration_s": 8,
+                     *             "width": 1280,
+                     *             "height": 720,
+                     *             "codec": "h264",
+                     *             "fps": 24,
+                     *             "bytes": 1048576
+                     *           },
                      *           "error": null,
                      *           "history": [
                      *             {
@@ -3580,6 +3596,18 @@ export interface operations {
                             id: string;
                             /** @enum {string} */
                             kind: "video" | "image";
+                            /** @description The (first) output's media; null until downloaded. A difference from the request is an `output_mismatch` warning. */
+                            media: {
+                                bytes: number;
+                                /** @description ffprobe's codec name (h264, hevc, av1) or the image format. */
+                                codec: string;
+                                /** @description Seconds; null for an image. */
+                                duration_s: number | null;
+                                /** @description Frames per second; null for an image. */
+                                fps: number | null;
+                                height: number;
+                                width: number;
+                            } | null;
                             mode: string;
                             model: string;
                             outputs: {
@@ -3589,6 +3617,18 @@ export interface operations {
                                 expiresAt: string | null;
                                 /** @description outputs/<jobId>/... */
                                 key: string;
+                                /** @description What the stored output is, read from its MP4 boxes or image header, never decoded. */
+                                media?: {
+                                    bytes: number;
+                                    /** @description ffprobe's codec name (h264, hevc, av1) or the image format. */
+                                    codec: string;
+                                    /** @description Seconds; null for an image. */
+                                    duration_s: number | null;
+                                    /** @description Frames per second; null for an image. */
+                                    fps: number | null;
+                                    height: number;
+                                    width: number;
+                                };
                                 sha256: string;
                                 /** @description Presigned GET; null until succeeded. */
                                 url: string | null;
@@ -3824,10 +3864,26 @@ export interface operations {
                      *           "bytes": 1048576,
                      *           "sha256": "9f86d08...",
                      *           "contentType": "video/mp4",
+                     *           "media": {
+                     *             "duration_s": 8,
+                     *             "width": 1280,
+                     *             "height": 720,
+                     *             "codec": "h264",
+                     *             "fps": 24,
+                     *             "bytes": 1048576
+                     *           },
                      *           "url": "http://127.0.0.1:4701/reelay/outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/video.mp4?X-Amz-Signature=...",
                      *           "expiresAt": "2026-11-22T00:00:41.000Z"
                      *         }
                      *       ],
+                     *       "media": {
+                     *         "duration_s": 8,
+                     *         "width": 1280,
+                     *         "height": 720,
+                     *         "codec": "h264",
+                     *         "fps": 24,
+                     *         "bytes": 1048576
+                     *       },
                      *       "error": null,
                      *       "history": [
                      *         {
@@ -3904,6 +3960,18 @@ export interface operations {
                         id: string;
                         /** @enum {string} */
                         kind: "video" | "image";
+                        /** @description The (first) output's media; null until downloaded. A difference from the request is an `output_mismatch` warning. */
+                        media: {
+                            bytes: number;
+                            /** @description ffprobe's codec name (h264, hevc, av1) or the image format. */
+                            codec: string;
+                            /** @description Seconds; null for an image. */
+                            duration_s: number | null;
+                            /** @description Frames per second; null for an image. */
+                            fps: number | null;
+                            height: number;
+                            width: number;
+                        } | null;
                         mode: string;
                         model: string;
                         outputs: {
@@ -3913,6 +3981,18 @@ export interface operations {
                             expiresAt: string | null;
                             /** @description outputs/<jobId>/... */
                             key: string;
+                            /** @description What the stored output is, read from its MP4 boxes or image header, never decoded. */
+                            media?: {
+                                bytes: number;
+                                /** @description ffprobe's codec name (h264, hevc, av1) or the image format. */
+                                codec: string;
+                                /** @description Seconds; null for an image. */
+                                duration_s: number | null;
+                                /** @description Frames per second; null for an image. */
+                                fps: number | null;
+                                height: number;
+                                width: number;
+                            };
                             sha256: string;
                             /** @description Presigned GET; null until succeeded. */
                             url: string | null;
@@ -4139,6 +4219,7 @@ export interface operations {
                      *       ],
                      *       "polls": 9,
                      *       "outputs": [],
+                     *       "media": null,
                      *       "error": {
                      *         "code": "cancelled",
                      *         "message": "Cancelled by the caller."
@@ -4218,6 +4299,18 @@ export interface operations {
                         id: string;
                         /** @enum {string} */
                         kind: "video" | "image";
+                        /** @description The (first) output's media; null until downloaded. A difference from the request is an `output_mismatch` warning. */
+                        media: {
+                            bytes: number;
+                            /** @description ffprobe's codec name (h264, hevc, av1) or the image format. */
+                            codec: string;
+                            /** @description Seconds; null for an image. */
+                            duration_s: number | null;
+                            /** @description Frames per second; null for an image. */
+                            fps: number | null;
+                            height: number;
+                            width: number;
+                        } | null;
                         mode: string;
                         model: string;
                         outputs: {
@@ -4227,6 +4320,18 @@ export interface operations {
                             expiresAt: string | null;
                             /** @description outputs/<jobId>/... */
                             key: string;
+                            /** @description What the stored output is, read from its MP4 boxes or image header, never decoded. */
+                            media?: {
+                                bytes: number;
+                                /** @description ffprobe's codec name (h264, hevc, av1) or the image format. */
+                                codec: string;
+                                /** @description Seconds; null for an image. */
+                                duration_s: number | null;
+                                /** @description Frames per second; null for an image. */
+                                fps: number | null;
+                                height: number;
+                                width: number;
+                            };
                             sha256: string;
                             /** @description Presigned GET; null until succeeded. */
                             url: string | null;
@@ -4578,6 +4683,7 @@ export interface operations {
                      *       ],
                      *       "polls": 9,
                      *       "outputs": [],
+                     *       "media": null,
                      *       "error": null,
                      *       "history": [
                      *         {
@@ -4655,6 +4761,18 @@ export interface operations {
                         id: string;
                         /** @enum {string} */
                         kind: "video" | "image";
+                        /** @description The (first) output's media; null until downloaded. A difference from the request is an `output_mismatch` warning. */
+                        media: {
+                            bytes: number;
+                            /** @description ffprobe's codec name (h264, hevc, av1) or the image format. */
+                            codec: string;
+                            /** @description Seconds; null for an image. */
+                            duration_s: number | null;
+                            /** @description Frames per second; null for an image. */
+                            fps: number | null;
+                            height: number;
+                            width: number;
+                        } | null;
                         mode: string;
                         model: string;
                         outputs: {
@@ -4664,6 +4782,18 @@ export interface operations {
                             expiresAt: string | null;
                             /** @description outputs/<jobId>/... */
                             key: string;
+                            /** @description What the stored output is, read from its MP4 boxes or image header, never decoded. */
+                            media?: {
+                                bytes: number;
+                                /** @description ffprobe's codec name (h264, hevc, av1) or the image format. */
+                                codec: string;
+                                /** @description Seconds; null for an image. */
+                                duration_s: number | null;
+                                /** @description Frames per second; null for an image. */
+                                fps: number | null;
+                                height: number;
+                                width: number;
+                            };
                             sha256: string;
                             /** @description Presigned GET; null until succeeded. */
                             url: string | null;

@@ -14,6 +14,7 @@ import { accountOf, checkLimits, inFlightByApiKey } from "./limits.ts";
 import { newTaskId, type TaskRecord } from "./tasks.ts";
 import { forgetEndedNow } from "./forget.ts";
 import { videoSize } from "./video-output.ts";
+import { clipOf, shapeOf } from "./video-shapes.ts";
 
 const DEFAULT_FAIL_REASON = "Content moderation rejected the prompt";
 
@@ -79,7 +80,7 @@ function makeTask(
     runningAt: now + queue,
     finishesAt: neverFinish ? Number.POSITIVE_INFINITY : now + queue + generation,
     failReason: fail === undefined ? undefined : (fail.reason ?? DEFAULT_FAIL_REASON),
-    outputBytes: videoSize(d.outputBytes ?? o.outputBytes),
+    ...videoOf(input, d.outputDurationS, d.outputBytes ?? o.outputBytes),
     imageCount: input.imageCount,
     faults: own.filter((k) => !TASK_FAULTS.has(k.rule.fault)),
     shaCache: new Map(),
@@ -91,6 +92,17 @@ function makeTask(
   if (keyEntry !== undefined) ctx.byKey.set(keyEntry, id);
   ctx.counters.taskCreated(key);
   return task;
+}
+
+/** A video task's clip (the shape its request asks for, encoded now if new) and its served size. */
+function videoOf(
+  input: CreateInput,
+  durationS: number | undefined,
+  outputBytes: number | undefined,
+): Pick<TaskRecord, "outputBytes" | "video"> {
+  const video = input.kind === "video" ? shapeOf(input.request, durationS) : undefined;
+  if (video === undefined) return { outputBytes: videoSize(outputBytes) };
+  return { outputBytes: videoSize(outputBytes, clipOf(video)), video };
 }
 
 export type CreateResult =

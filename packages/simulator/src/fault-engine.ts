@@ -10,7 +10,11 @@ export interface KeyedRule {
 }
 
 export const TASK_FAULTS: ReadonlySet<FaultName> = new Set(["task_fail", "never_finish"]);
-export const DOWNLOAD_FAULTS: ReadonlySet<FaultName> = new Set(["download_error", "truncate"]);
+export const DOWNLOAD_FAULTS: ReadonlySet<FaultName> = new Set([
+  "download_error",
+  "truncate",
+  "truncated_file",
+]);
 
 /**
  * Whether a rule applies to a request with `tags` about `model`; without `on`, to its natural

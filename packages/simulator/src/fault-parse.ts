@@ -58,6 +58,8 @@ export interface Directives {
   queueMs?: number;
   dialect?: DialectName;
   outputBytes?: number;
+  /** Serve a clip this long whatever the request asked (`output_duration_s=2`). */
+  outputDurationS?: number;
 }
 
 const DIRECTIVE = /\[\[sim:([^\]]*)\]\]/g;
@@ -81,6 +83,7 @@ export function parseDirectives(prompt: string): Directives {
     if (name === "generation_ms" && n !== undefined && n >= 0) out.generationMs = n;
     else if (name === "queue_ms" && n !== undefined && n >= 0) out.queueMs = n;
     else if (name === "output_bytes" && n !== undefined && n >= 0) out.outputBytes = Math.floor(n);
+    else if (name === "output_duration_s" && n !== undefined && n > 0) out.outputDurationS = n;
     else if (name === "dialect" && isDialect(head.value)) out.dialect = head.value;
     else if (isFaultName(name)) {
       const rule: FaultRule = { fault: name };

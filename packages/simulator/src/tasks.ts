@@ -3,7 +3,8 @@ import type { KeyedRule } from "./fault-engine.ts";
 import { solidPng } from "./png.ts";
 import type { UrlSigner } from "./signing.ts";
 import type { DialectName, SimOutput, SimTask, SimTaskStatus } from "./types.ts";
-import { videoChunks, videoSha256 } from "./video-output.ts";
+import { videoChunks, videoSha256, VIDEO_FIXTURE } from "./video-output.ts";
+import { clipOf, type VideoShape } from "./video-shapes.ts";
 
 /** Everything fixed when a task is made; its status is derived from these timestamps at read time. */
 export interface TaskRecord {
@@ -22,6 +23,8 @@ export interface TaskRecord {
   /** Set when the task ends failed. */
   failReason: string | undefined;
   outputBytes: number;
+  /** The shape of the clip a video task serves; absent: the committed fixture. */
+  video?: VideoShape;
   imageCount: number;
   /** Rules attached from the create header or prompt directives, applied to this task's polls and downloads. */
   faults: KeyedRule[];
@@ -57,9 +60,13 @@ export function outputSize(t: TaskRecord, name: string): number {
   return t.kind === "video" ? t.outputBytes : pngFor(t, name).length;
 }
 
+function clipFor(t: TaskRecord): Buffer {
+  return t.video === undefined ? VIDEO_FIXTURE : clipOf(t.video);
+}
+
 /** The bytes a download of `name` returns, as chunks. */
 export function outputChunks(t: TaskRecord, name: string): Iterable<Buffer> {
-  return t.kind === "video" ? videoChunks(t.outputBytes, t.id) : [pngFor(t, name)];
+  return t.kind === "video" ? videoChunks(t.outputBytes, t.id, clipFor(t)) : [pngFor(t, name)];
 }
 
 function outputSha(t: TaskRecord, name: string): string {
@@ -67,7 +74,7 @@ function outputSha(t: TaskRecord, name: string): string {
   if (sha === undefined) {
     sha =
       t.kind === "video"
-        ? videoSha256(t.outputBytes, t.id)
+        ? videoSha256(t.outputBytes, t.id, clipFor(t))
         : createHash("sha256").update(pngFor(t, name)).digest("hex");
     t.shaCache.set(name, sha);
   }

@@ -12,7 +12,8 @@ export type FaultName =
   | "task_fail"
   | "never_finish"
   | "download_error"
-  | "truncate";
+  | "truncate"
+  | "truncated_file";
 
 export const FAULT_NAMES: readonly FaultName[] = [
   "rate_limit",
@@ -24,6 +25,7 @@ export const FAULT_NAMES: readonly FaultName[] = [
   "never_finish",
   "download_error",
   "truncate",
+  "truncated_file",
 ];
 
 export type FaultTarget = "create" | "poll" | "download" | "image" | "any";

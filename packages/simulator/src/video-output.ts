@@ -1,7 +1,7 @@
 import { createHash, type Hash } from "node:crypto";
 import { readFileSync } from "node:fs";
 
-/** A real, playable 2 s H.264 MP4 (see fixtures/make-fixtures.sh). */
+/** A real, playable 2 s H.264 MP4 (see fixtures/make-fixtures.sh): served when a request names no shape. */
 export const VIDEO_FIXTURE: Buffer = readFileSync(
   new URL("../fixtures/video.mp4", import.meta.url),
 );
@@ -14,8 +14,8 @@ const ZEROS = Buffer.alloc(CHUNK);
  * The size actually served for a requested `outputBytes`. Padding is one MP4 `free` box, which needs
  * at least its 8-byte header, so a request 1-7 bytes above the fixture rounds up to fixture + 8.
  */
-export function videoSize(requested: number | undefined): number {
-  const base = VIDEO_FIXTURE.length;
+export function videoSize(requested: number | undefined, clip: Buffer = VIDEO_FIXTURE): number {
+  const base = clip.length;
   if (requested === undefined || !Number.isFinite(requested) || requested <= base) return base;
   return Math.max(Math.floor(requested), base + 8);
 }
@@ -26,9 +26,9 @@ interface Layout {
   tail: Buffer;
 }
 
-/** fixture | free-box header | zeros | task id: the id at the end makes every task's bytes distinct. */
-function layout(size: number, taskId: string): Layout | undefined {
-  const boxSize = size - VIDEO_FIXTURE.length;
+/** clip | free-box header | zeros | task id: the id at the end makes every task's bytes distinct. */
+function layout(size: number, taskId: string, clip: Buffer): Layout | undefined {
+  const boxSize = size - clip.length;
   if (boxSize <= 0) return undefined;
   let header: Buffer;
   if (boxSize <= SMALL_BOX_MAX) {
@@ -49,9 +49,13 @@ function layout(size: number, taskId: string): Layout | undefined {
 }
 
 /** The output's bytes in order, produced chunk by chunk so 1 GiB never sits in memory. */
-export function* videoChunks(size: number, taskId: string): Generator<Buffer> {
-  yield VIDEO_FIXTURE;
-  const l = layout(size, taskId);
+export function* videoChunks(
+  size: number,
+  taskId: string,
+  clip: Buffer = VIDEO_FIXTURE,
+): Generator<Buffer> {
+  yield clip;
+  const l = layout(size, taskId, clip);
   if (l === undefined) return;
   yield l.header;
   let left = l.zeros;
@@ -63,17 +67,17 @@ export function* videoChunks(size: number, taskId: string): Generator<Buffer> {
   if (l.tail.length > 0) yield l.tail;
 }
 
-// Hash state after fixture + header + zeros, shared by every task of the same size and id length.
+// Hash state after clip + header + zeros, shared by every task of the same clip, size and id length.
 const prefixHashes = new Map<string, Hash>();
 
 /** sha256 of videoChunks(size, taskId), hashing the shared zero run once per size. */
-export function videoSha256(size: number, taskId: string): string {
-  const l = layout(size, taskId);
-  if (l === undefined) return createHash("sha256").update(VIDEO_FIXTURE).digest("hex");
-  const key = `${size}:${l.zeros}`;
+export function videoSha256(size: number, taskId: string, clip: Buffer = VIDEO_FIXTURE): string {
+  const l = layout(size, taskId, clip);
+  if (l === undefined) return createHash("sha256").update(clip).digest("hex");
+  const key = `${createHash("sha256").update(clip).digest("hex")}:${size}:${l.zeros}`;
   let prefix = prefixHashes.get(key);
   if (prefix === undefined) {
-    prefix = createHash("sha256").update(VIDEO_FIXTURE).update(l.header);
+    prefix = createHash("sha256").update(clip).update(l.header);
     let left = l.zeros;
     while (left > 0) {
       const n = Math.min(left, CHUNK);

@@ -4,6 +4,7 @@
  * the AWS SDK, nothing of reelay's own, so they see what a user sees.
  */
 import { createHash } from "node:crypto";
+import { afterAll, beforeAll } from "vitest";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -108,6 +109,21 @@ export async function startTestStack(
   };
 }
 
+/** One stack for the calling file: started before its tests, disposed after; read it inside a test. */
+export function stackPerFile(...args: Parameters<typeof startTestStack>): () => TestStack {
+  let stack: TestStack | undefined;
+  beforeAll(async () => {
+    stack = await startTestStack(...args);
+  }, STACK_START_MS);
+  afterAll(async () => {
+    await stack?.dispose();
+  });
+  return () => {
+    if (stack === undefined) throw new Error("the file's stack has not started");
+    return stack;
+  };
+}
+
 export function bearer(apiKey: string): Record<string, string> {
   return { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
 }
@@ -131,6 +147,20 @@ export async function postJson<T = any>(
     body: JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as T };
+}
+
+/** A video job made through POST /v1/video/generations; its id, or an error naming the answer. */
+export async function createVideoJob(
+  stack: TestStack,
+  body: Record<string, unknown>,
+): Promise<string> {
+  const { status, body: answer } = await postJson(
+    `${stack.url}/v1/video/generations`,
+    stack.apiKey,
+    body,
+  );
+  if (status >= 300) throw new Error(`the create answered ${status}: ${JSON.stringify(answer)}`);
+  return answer.task_id as string;
 }
 
 /** Polls `probe` every `everyMs` until it returns a value, or fails after `timeoutMs` naming `what`. */

@@ -50,6 +50,15 @@ const task = (id: string, status: string) => ({
 const videoUrl =
   "http://127.0.0.1:4701/reelay/outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/video.mp4?X-Amz-Signature=...";
 
+const MEDIA_EXAMPLE = {
+  duration_s: 8,
+  width: 1280,
+  height: 720,
+  codec: "h264",
+  fps: 24,
+  bytes: 1048576,
+};
+
 const JOB_EXAMPLE = {
   id: ID,
   kind: "video",
@@ -88,10 +97,12 @@ const JOB_EXAMPLE = {
       bytes: 1048576,
       sha256: "9f86d08...",
       contentType: "video/mp4",
+      media: MEDIA_EXAMPLE,
       url: videoUrl,
       expiresAt: LATER,
     },
   ],
+  media: MEDIA_EXAMPLE,
   error: null,
   history: [
     { status: "queued", at: NOW },
@@ -737,7 +748,7 @@ export const OPERATIONS: Record<string, Operation> = {
       status: 200,
       contentType: "application/json",
       schema: JobViewSchema,
-      example: { ...JOB_EXAMPLE, status: "queued", outputs: [], retryOf: ID },
+      example: { ...JOB_EXAMPLE, status: "queued", outputs: [], media: null, retryOf: ID },
       description: "The new job.",
     },
     errors: [
@@ -782,6 +793,7 @@ export const OPERATIONS: Record<string, Operation> = {
         ...JOB_EXAMPLE,
         status: "cancelled",
         outputs: [],
+        media: null,
         error: { code: "cancelled", message: "Cancelled by the caller." },
       },
       description: "The job after cancelling.",

@@ -129,12 +129,24 @@ export const TaskSchema = z
     "A task as the service contract shows it: clients written for the upstream read it unchanged.",
   );
 
+const MediaSchema = z
+  .object({
+    duration_s: z.number().nullable().describe("Seconds; null for an image."),
+    width: z.number(),
+    height: z.number(),
+    codec: z.string().describe("ffprobe's codec name (h264, hevc, av1) or the image format."),
+    fps: z.number().nullable().describe("Frames per second; null for an image."),
+    bytes: z.number(),
+  })
+  .describe("What the stored output is, read from its MP4 boxes or image header, never decoded.");
+
 const OutputSchema = z.object({
   bucket: z.string(),
   key: z.string().describe("outputs/<jobId>/..."),
   bytes: z.number(),
   sha256: z.string(),
   contentType: z.string(),
+  media: MediaSchema.optional(),
   url: z.string().nullable().describe("Presigned GET; null until succeeded."),
   expiresAt: z.string().nullable(),
 });
@@ -180,6 +192,9 @@ export const JobViewSchema = z
       ),
     polls: z.number(),
     outputs: z.array(OutputSchema),
+    media: MediaSchema.nullable().describe(
+      "The (first) output's media; null until downloaded. A difference from the request is an `output_mismatch` warning.",
+    ),
     error: JobErrorSchema.nullable(),
     usage: UsageSchema,
     estimate: EstimateSchema,

@@ -469,6 +469,18 @@ const JOB = {
     meaning: "Fetching an output failed (no answer, or the CLI's download of a video).",
     seen: ["job", "cli"],
   },
+  output_invalid: {
+    retryable: true,
+    meaning:
+      "The stored output does not parse as its type (an MP4 with no moov or cut short, an image with no readable header); the task was billed, a new job may succeed.",
+    seen: ["job"],
+  },
+  output_mismatch: {
+    retryable: true,
+    meaning:
+      "Warning: the stored output's duration, resolution or aspect ratio differs from the request; with REELAY_VERIFY=strict the job fails with it.",
+    seen: ["job"],
+  },
   download_truncated: {
     retryable: true,
     meaning: "An output's body ended before the length it announced.",

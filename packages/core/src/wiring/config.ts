@@ -12,6 +12,7 @@ import { closeMatches } from "../domain/catalog/close-matches.ts";
 import { ReelayError, shownInput } from "../domain/errors.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "../domain/net/policy.ts";
 import { MAX_JOB_TIMEOUT_S } from "../domain/polling/policy.ts";
+import { VERIFY_MODES, type VerifyMode } from "../domain/media/types.ts";
 import { parseBaseUrl } from "../adapters/upstream/base-url.ts";
 import { type Budget, parseBudgetText } from "../domain/money/budget-schema.ts";
 import {
@@ -64,6 +65,8 @@ export interface Config {
   jobTimeoutS: number | undefined;
   /** Largest output reelay copies (REELAY_MAX_OUTPUT_BYTES); a bigger one fails output_too_large. */
   maxOutputBytes: number;
+  /** What an output that differs from its request does (REELAY_VERIFY): a warning, or under `strict` a failure. */
+  verify: VerifyMode;
   /** Client side: where the reelay API is. */
   apiUrl: string;
   /** Model used for `inbox/*.txt` drops and CLI prompts without --model. */
@@ -150,6 +153,11 @@ export const SETTINGS = {
   REELAY_MAX_OUTPUT_BYTES: {
     default: `${DEFAULT_MAX_OUTPUT_BYTES / 1024 ** 3} GiB`,
     about: "Largest output reelay copies; a bigger one fails with `output_too_large`.",
+  },
+  REELAY_VERIFY: {
+    default: "`warn`",
+    about:
+      "An output whose duration, resolution or aspect ratio differs from the request: `warn` succeeds with an `output_mismatch` warning, `strict` fails the job `output_mismatch`. On AWS read at deploy time.",
   },
   REELAY_API_URL: {
     default: "the local stack, `http://REELAY_HOST:REELAY_PORT`",
@@ -423,6 +431,7 @@ export function loadConfig(env: Env = process.env): Config {
       why: " seconds (the longest job deadline; see domain/polling/policy.ts)",
     }),
     maxOutputBytes: positiveInt(env, "REELAY_MAX_OUTPUT_BYTES", DEFAULT_MAX_OUTPUT_BYTES) as number,
+    verify: oneOf(env, "REELAY_VERIFY", VERIFY_MODES, "warn"),
     apiUrl: nonEmpty(env, "REELAY_API_URL") ?? `http://${host}:${port}`,
     defaultModel: nonEmpty(env, "REELAY_DEFAULT_MODEL") ?? "gamma-3.1",
     // The local stack's subscribers: a JSON array [{url, secret}], or a file holding one.

@@ -159,6 +159,7 @@ export function wirePipeline(input: WiringInput): Wiring {
       events: input.events,
       // Loopback and http outputs (the bundled simulator) are allowed on the local stack only.
       fetch: guardedFetch(outputFetchPolicy(platform, config.maxOutputBytes)),
+      verify: config.verify,
       now,
       // Locally one process runs every step, so Submit's and Poll's reads of a model's stats can
       // share one; each Lambda function is its own process and reads for itself.

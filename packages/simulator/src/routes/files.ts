@@ -39,6 +39,17 @@ async function pump(
   res.end();
 }
 
+/** The first `size` bytes of the chunks, chunk by chunk. */
+function* firstBytes(chunks: Iterable<Buffer>, size: number): Generator<Buffer> {
+  let left = size;
+  for (const chunk of chunks) {
+    if (left <= 0) return;
+    const part = chunk.subarray(0, left);
+    left -= part.length;
+    yield part;
+  }
+}
+
 const CONTENT_TYPES: Record<string, string> = { mp4: "video/mp4", png: "image/png" };
 
 /** GET|HEAD /files/<taskId>/<name>: presigned-style, no Authorization. */
@@ -71,7 +82,10 @@ export async function download(ctx: SimContext, r: Req, id: string, name: string
   }
   const truncate =
     ctx.engine.first(rules, ["download"], new Set(["truncate"]), task.model) !== undefined;
-  const size = outputSize(task, name);
+  // A file that is itself cut short: the download is whole, its Content-Length the half it holds.
+  const shortFile =
+    ctx.engine.first(rules, ["download"], new Set(["truncated_file"]), task.model) !== undefined;
+  const size = shortFile ? Math.floor(outputSize(task, name) / 2) : outputSize(task, name);
   const ext = name.slice(name.lastIndexOf(".") + 1);
   r.res.writeHead(200, {
     "content-type": CONTENT_TYPES[ext] ?? "application/octet-stream",
@@ -82,5 +96,10 @@ export async function download(ctx: SimContext, r: Req, id: string, name: string
     r.res.end();
     return;
   }
-  await pump(r.res, outputChunks(task, name), truncate ? Math.floor(size / 2) : undefined);
+  const chunks = outputChunks(task, name);
+  await pump(
+    r.res,
+    shortFile ? firstBytes(chunks, size) : chunks,
+    truncate ? Math.floor(size / 2) : undefined,
+  );
 }

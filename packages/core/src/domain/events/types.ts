@@ -1,7 +1,9 @@
 /** The one event that marks the end of every job (bus "reelay", source "reelay"). */
 import { type ClassifiedError, classifiedError, type MoneyView, moneyView } from "../money/view.ts";
 import { ReelayError } from "../errors.ts";
+import type { Issue } from "../errors.ts";
 import type { Job, JobKind, JobOutput, TerminalStatus } from "../jobs/types.ts";
+import type { Media } from "../media/types.ts";
 import { isTerminal } from "../jobs/types.ts";
 
 export const EVENT_SOURCE = "reelay";
@@ -29,6 +31,10 @@ export interface TerminalEventDetail {
   /** The first (for video the only) output; null unless succeeded. */
   output: EventOutput | null;
   outputs: EventOutput[];
+  /** What the stored (first) output is, read from its own structure; null when none was read. */
+  media: Media | null;
+  /** The job's warnings, an `output_mismatch` among them when the output is not what was asked. */
+  warnings: Issue[];
   /** With its failure class and whether the same request may succeed later. */
   error: ClassifiedError | null;
   /** What the job asked for, what it was estimated to cost, what it cost and whether it was charged. */
@@ -118,6 +124,8 @@ export function buildTerminalEvent(job: Job): TerminalEvent {
       status,
       output: outputs[0] ?? null,
       outputs,
+      media: job.media ?? null,
+      warnings: job.warnings,
       error: status === "succeeded" || job.error === undefined ? null : classifiedError(job.error),
       ...moneyView(job),
       timings: {

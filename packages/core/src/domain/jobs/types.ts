@@ -2,6 +2,7 @@
 import type { Priority } from "../admission/settings.ts";
 import type { Issue } from "../errors.ts";
 import type { Estimate, Reservation } from "../money/types.ts";
+import type { Media } from "../media/types.ts";
 import type { JobRequest } from "./request.ts";
 
 export type JobKind = "video" | "image";
@@ -41,6 +42,8 @@ export interface JobOutput {
   sha256: string;
   contentType: string;
   sourceUrlHost?: string;
+  /** Read from the stored bytes (domain/media/probe.ts); absent on outputs stored before verification. */
+  media?: Media;
 }
 
 /** A job's own webhook (webhook_url / X-Reelay-Webhook): where its events go, and which. */
@@ -115,6 +118,8 @@ export interface Job {
   finishedAt?: string;
   deadlineAt?: string;
   outputs?: JobOutput[];
+  /** The first output's media (for a video its only one), as read from the stored bytes. */
+  media?: Media;
   error?: JobError;
   /** The last error a pipeline step threw, so RecordFailure can name it even when the runtime drops the code. */
   lastError?: JobError & { step: string };

@@ -125,6 +125,12 @@ export const METRICS = {
     labels: [],
     unit: "Bytes/Second",
   },
+  reelay_output_verification_failures_total: {
+    kind: "counter",
+    help: "Outputs that did not parse as their type (output_invalid) or differ from the request (output_mismatch, a warning or under REELAY_VERIFY=strict a failure), by model and code.",
+    labels: ["model", "code"],
+    unit: "Count",
+  },
   reelay_webhook_deliveries_total: {
     kind: "counter",
     help: "Webhook delivery attempts, by outcome (delivered, failed).",

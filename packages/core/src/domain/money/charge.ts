@@ -18,6 +18,8 @@ export function chargedOf(job: Job): Charged | null {
   if (job.status === "succeeded" || job.status === "cancelled") return true;
   // The upstream finished the task and only reelay's copy failed: it was generated.
   if (job.error !== undefined && failureClassOf(job.error) === "output_unavailable") return true;
+  // ... or the copy was made and its file is broken or not what was asked: it was generated too.
+  if (job.error?.code === "output_invalid" || job.error?.code === "output_mismatch") return true;
   return "unknown";
 }
 

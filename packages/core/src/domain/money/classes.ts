@@ -45,6 +45,9 @@ const BY_CODE: Record<string, FailureClass> = {
   start_failed: "upstream_transient",
   upstream_auth: "internal",
   upstream_task_failed: "upstream_failed",
+  // The upstream made (and billed) a file that is broken or not what was asked.
+  output_invalid: "upstream_failed",
+  output_mismatch: "upstream_failed",
   timeout: "timeout",
   queue_timeout: "queue_timeout",
   budget_exceeded: "budget_exceeded",

@@ -11,9 +11,13 @@ import { nodeBody } from "./node-body.ts";
 import { safeUrl } from "../../domain/net/policy.ts";
 import { TransientError } from "../../domain/pipeline/step-errors.ts";
 import type { StoredObject } from "../ports.ts";
+import type { MediaProbe } from "../../domain/media/probe.ts";
+import type { Media } from "../../domain/media/types.ts";
 
 export interface CopiedObject extends StoredObject {
   sourceUrlHost: string;
+  /** What the probe read from the bytes as they passed; absent when the copy had no probe. */
+  media?: Media;
 }
 
 /** A fixed key, or one chosen from the response's content type (e.g. the image extension). */
@@ -55,6 +59,7 @@ export async function copyUrlToS3(
   url: string,
   store: ObjectStorePort,
   key: KeyChoice,
+  probe?: MediaProbe,
 ): Promise<CopiedObject> {
   const where = safeUrl(url);
   const sourceUrlHost = new URL(url).host;
@@ -89,11 +94,41 @@ export async function copyUrlToS3(
   const source =
     nodeBody(response) ?? Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
   const objectKey = typeof key === "string" ? key : key(contentType);
-  const stored = await store.uploadStream(objectKey, downloaded(source, where, expectedBytes), {
+  const tap = probe === undefined ? undefined : new ProbeTap(probe);
+  const body = downloaded(source, where, expectedBytes);
+  const stored = await store.uploadStream(objectKey, tap === undefined ? body : tap.tee(body), {
     contentType,
     ...(expectedBytes === undefined ? {} : { expectedBytes }),
   });
-  return { ...stored, sourceUrlHost };
+  // Read once the object is stored whole: an output that does not parse is kept for a person to look at.
+  return { ...stored, sourceUrlHost, ...(tap === undefined ? {} : { media: tap.finish() }) };
+}
+
+/**
+ * Feeds the chunks on their way to the store through the probe. A probe that gives up (the bytes
+ * are not of its type) stops reading and the copy goes on; its error is thrown by finish().
+ */
+class ProbeTap {
+  #failure: unknown;
+  constructor(readonly probe: MediaProbe) {}
+
+  async *tee(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+    for await (const chunk of body) {
+      if (this.#failure === undefined) {
+        try {
+          this.probe.push(chunk);
+        } catch (error) {
+          this.#failure = error;
+        }
+      }
+      yield chunk;
+    }
+  }
+
+  finish(): Media {
+    if (this.#failure !== undefined) throw this.#failure;
+    return this.probe.finish();
+  }
 }
 
 /** The source's chunks; a connection that fails mid-body is download_truncated (the guard's refusals pass as they are). */

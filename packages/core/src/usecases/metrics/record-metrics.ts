@@ -49,3 +49,12 @@ export function recordCopy(metrics: Metrics, bytes: number, durationMs: number):
   if (durationMs > 0 && bytes > 0)
     metrics.observe("reelay_copy_throughput_bytes_per_second", {}, bytes / (durationMs / 1000));
 }
+
+/** An output that failed verification: it does not parse (output_invalid) or is not what was asked (output_mismatch). */
+export function recordVerificationFailure(
+  metrics: Metrics,
+  job: Pick<Job, "model">,
+  code: "output_invalid" | "output_mismatch",
+): void {
+  metrics.count("reelay_output_verification_failures_total", { model: job.model, code });
+}

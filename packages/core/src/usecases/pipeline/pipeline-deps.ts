@@ -10,6 +10,7 @@ import type {
 import type { AdmissionControl } from "../admission/admission-control.ts";
 import type { BatchTracker } from "../batches/batch-progress.ts";
 import type { Clock, EventSink, Metrics } from "../ports.ts";
+import type { VerifyMode } from "../../domain/media/types.ts";
 
 export interface PipelineDeps {
   jobs: JobStorePort;
@@ -23,6 +24,8 @@ export interface PipelineDeps {
   events: EventSink;
   /** For output downloads: the deployment's guardedFetch (domain/net/policy.ts outputFetchPolicy), never a bare fetch. */
   fetch: typeof fetch;
+  /** REELAY_VERIFY: an output that differs from its request is a warning (`warn`, the default) or fails the job (`strict`). */
+  verify?: VerifyMode;
   now: Clock;
   /** Config.jobTimeoutS: replaces the per-job deadline formula. */
   jobTimeoutS?: number;

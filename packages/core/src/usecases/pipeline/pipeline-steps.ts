@@ -22,7 +22,11 @@ import {
   observedGenerationMs,
   pollDelayMs,
 } from "../../domain/polling/policy.ts";
-import { recordCopy, recordDetection } from "../metrics/record-metrics.ts";
+import {
+  recordCopy,
+  recordDetection,
+  recordVerificationFailure,
+} from "../metrics/record-metrics.ts";
 import { type CopiedObject, copyUrlToS3, type KeyChoice } from "../copy/copy-output.ts";
 import type { TaskAnswer, UpstreamClientPort } from "../ports.ts";
 import { fallBack, fallbackAllowed, requeue } from "./fallback.ts";
@@ -32,6 +36,8 @@ import { asStepError, Requeued, TransientError } from "../../domain/pipeline/ste
 import { failureOf, timeoutError } from "../../domain/pipeline/failure.ts";
 import { imageKey, videoKey } from "../../domain/jobs/outputs.ts";
 import { emitOnce, writeManifest } from "./terminal.ts";
+import { mediaProbe } from "../../domain/media/probe.ts";
+import { verifiedOutputs } from "./verify-outputs.ts";
 
 /** Runs a step; whatever it throws leaves as a TransientError or a permanent ReelayError, recorded on the job. */
 async function guarded<T>(
@@ -555,19 +561,29 @@ async function askedUrlsOf(deps: PipelineDeps, job: Job): Promise<string[]> {
   return answer.state.outputUrls;
 }
 
-/** One output copied, counted as an upstream download (a 429 too) and by its bytes and speed. */
-async function meteredCopy(deps: PipelineDeps, url: string, key: KeyChoice): Promise<CopiedObject> {
+/**
+ * One output copied and its structure read on the way (output_invalid when it does not parse),
+ * counted as an upstream download (a 429 too) and by its bytes and speed.
+ */
+async function meteredCopy(
+  deps: PipelineDeps,
+  job: Job,
+  url: string,
+  key: KeyChoice,
+): Promise<CopiedObject> {
   const { metrics } = deps;
   const operation = "download";
   const started = performance.now();
   metrics.count("reelay_upstream_requests_total", { operation });
   try {
-    const copied = await copyUrlToS3(deps.fetch, url, deps.objects, key);
+    const copied = await copyUrlToS3(deps.fetch, url, deps.objects, key, mediaProbe(job.kind));
     recordCopy(metrics, copied.bytes, performance.now() - started);
     return copied;
   } catch (error) {
     if (error instanceof ReelayError && error.status === 429)
       metrics.count("reelay_upstream_429_total", { operation });
+    if (isReelayError(error, "output_invalid"))
+      recordVerificationFailure(metrics, job, "output_invalid");
     throw error;
   }
 }
@@ -584,7 +600,7 @@ async function copyOutputs(deps: PipelineDeps, job: Job, urls: string[]): Promis
       job.kind === "video"
         ? videoKey(job.id)
         : (contentType: string) => imageKey(job.id, index, contentType, url);
-    const copied = await meteredCopy(deps, url, key);
+    const copied = await meteredCopy(deps, job, url, key);
     outputs.push({
       bucket: copied.bucket,
       key: copied.key,
@@ -592,12 +608,17 @@ async function copyOutputs(deps: PipelineDeps, job: Job, urls: string[]): Promis
       sha256: copied.sha256,
       contentType: copied.contentType,
       sourceUrlHost: copied.sourceUrlHost,
+      ...(copied.media === undefined ? {} : { media: copied.media }),
     });
   }
   return outputs;
 }
 
-/** Streams every output into outputs/<jobId>/ and writes the job.json manifest. */
+/**
+ * Streams every output into outputs/<jobId>/, reading its structure on the way (output_invalid,
+ * and output_mismatch as a warning or under REELAY_VERIFY=strict a failure), and writes the
+ * job.json manifest.
+ */
 export function download(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
   return guarded(deps, state.jobId, "download", async () => {
     const toDownloading = () =>
@@ -621,7 +642,9 @@ export function download(deps: PipelineDeps, state: FlowState): Promise<FlowStat
       if (!isReelayError(error, "output_unavailable")) throw error;
       outputs = await copyOutputs(deps, job, await askedUrlsOf(deps, job));
     }
-    job = await deps.jobs.update(job.id, { outputs }, { unlessTerminal: true });
+    job = await deps.jobs.update(job.id, verifiedOutputs(deps, job, outputs), {
+      unlessTerminal: true,
+    });
     await writeManifest(deps, job);
     return { ...state, outcome: "succeeded", waitSeconds: 0 };
   });

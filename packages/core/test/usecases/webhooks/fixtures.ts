@@ -13,6 +13,8 @@ export const event: TerminalEvent = {
     status: "succeeded",
     output: null,
     outputs: [],
+    media: null,
+    warnings: [],
     error: null,
     usage: { unit: "video_second", quantity: 5, resolution: null, audio: false },
     estimate: { cost: null, currency: null, price_version: null },
