@@ -3,7 +3,7 @@
  * (@hono/node-server). It speaks the service contract itself, so a client written for the upstream
  * can point its base URL at `http://host:port/v1` and keep working.
  */
-import { Hono } from "hono";
+import { type Handler, Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { mountAudit } from "./audit-trail.ts";
 import { bearerAuth } from "./auth.ts";
@@ -31,30 +31,26 @@ import { videoRoutes } from "./routes/video.ts";
 import { subscriberRoutes } from "./routes/subscribers.ts";
 import { deliveryRoutes, replayRoutes } from "./routes/webhooks.ts";
 
-export function createApp(input: ApiDeps): Hono<ApiEnv> {
-  const deps = resolveDeps(input);
-  const app = new Hono<ApiEnv>();
-
-  app.use(
-    methodNotAllowed({
-      app,
-      onMethodNotAllowed: (c, methods) =>
-        sendError(
-          c,
-          405,
-          errorBody(
-            "method_not_allowed",
-            `${c.req.method} is not allowed here; use ${methods.join(", ")}.`,
-          ),
-          {
-            Allow: methods.join(", "),
-          },
+/** A known path with another method: 405 naming the methods it takes (Allow). */
+function notAllowed(app: Hono<ApiEnv>) {
+  return methodNotAllowed({
+    app,
+    onMethodNotAllowed: (c, methods) =>
+      sendError(
+        c,
+        405,
+        errorBody(
+          "method_not_allowed",
+          `${c.req.method} is not allowed here; use ${methods.join(", ")}.`,
         ),
-    }),
-  );
+        { Allow: methods.join(", ") },
+      ),
+  });
+}
 
-  app.get("/healthz", async (c) => {
-    const health = deps.health;
+/** GET /healthz: ok, with the deps' own checks when given (503 when one fails). */
+function healthz(health: ApiDeps["health"]): Handler<ApiEnv> {
+  return async (c) => {
     if (health === undefined) return c.json({ ok: true });
     try {
       return c.json({ ...(await health()), ok: true });
@@ -62,7 +58,15 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
       const message = `A dependency check failed: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`;
       return sendError(c, 503, { ok: false, ...errorBody("unhealthy", message) });
     }
-  });
+  };
+}
+
+export function createApp(input: ApiDeps): Hono<ApiEnv> {
+  const deps = resolveDeps(input);
+  const app = new Hono<ApiEnv>();
+
+  app.use(notAllowed(app));
+  app.get("/healthz", healthz(deps.health));
 
   // Open, and describing exactly the routes registered below (read on first request).
   // Built on first use, once every route is registered; its schemas load only then, so a cold

@@ -171,7 +171,10 @@ const RUN: Record<string, Action> = {
   },
   async limits(client, rest, values, io) {
     const [id, text] = rest as [string, string];
-    const key = await client.setKeyLimits(id, text === "none" ? null : limitsOf(text, "keys limits"));
+    const key = await client.setKeyLimits(
+      id,
+      text === "none" ? null : limitsOf(text, "keys limits"),
+    );
     const shown = Object.entries(key.limits ?? {})
       .map(([name, value]) => `${name}=${value ?? "none"}`)
       .join(", ");
