@@ -379,6 +379,7 @@ describe("fuzzing every route over real HTTP", () => {
     "POST /v1/images/edits": MAX_EDIT_BODY_BYTES,
     "POST /v1/keys": 16 * 1024,
     "PUT /v1/keys/{id}/budget": 16 * 1024,
+    "PUT /v1/keys/{id}/limits": 16 * 1024,
     "POST /v1/batches": MAX_BATCH_BODY_BYTES,
     "POST /v1/jobs/{id}/retry": DEFAULTS.maxBodyBytes,
     "POST /v1/events/{id}/replay": 16 * 1024,

@@ -182,3 +182,22 @@ describe("API keys", () => {
     expect(ids.every((id) => /^(vidtsk|imgtsk)_/.test(id))).toBe(true);
   });
 });
+
+describe("a key's budget and limits as admission reads them", () => {
+  it("a key made after another instance read its listing is found with its budget and limits at once, not 10 s later", async () => {
+    const reader = new ApiKeyStore(aws.ddb, `keys-${process.pid}`);
+    // The listing is read (and kept for 10 s) before the key exists.
+    expect(await reader.budgetOf("key_01JD8Z9Q6W4S7Y3K2M1N0P5R8T")).toBeUndefined();
+    const { record } = await keys.create({
+      name: "late",
+      budget: { amount: 3, unit: "currency", period: "day" },
+      limits: { max_queued: 7 },
+    });
+    expect(await reader.budgetOf(record.id)).toEqual({
+      amount: 3,
+      unit: "currency",
+      period: "day",
+    });
+    expect(await reader.limitsOf(record.id)).toEqual({ max_queued: 7 });
+  });
+});

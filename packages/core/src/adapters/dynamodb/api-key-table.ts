@@ -230,15 +230,29 @@ export class ApiKeyStore {
     return (await this.#recordOf(id))?.limits;
   }
 
+  /**
+   * The key's record from the listing; a key missing from a listing read earlier was made since
+   * (by this instance or another), so the listing is read again once rather than treating a new
+   * key as one without a budget or limits for up to LISTING_TTL_MS.
+   */
   async #recordOf(id: string): Promise<ApiKeyRecord | undefined> {
     const at = this.#now().getTime();
-    if (this.#listing === undefined || at - this.#listing.at > LISTING_TTL_MS) {
-      this.#listing = { at, records: this.list() };
-      this.#listing.records.catch(() => {
-        this.#listing = undefined;
+    const fresh = this.#listing === undefined || at - this.#listing.at > LISTING_TTL_MS;
+    const found = (await this.#listingAt(at, fresh)).find((record) => record.id === id);
+    // Not a stored key's id (the deployment's own key, a drop): nothing to read again for it.
+    if (found !== undefined || fresh || !KEY_ID.test(id)) return found;
+    return (await this.#listingAt(at, true)).find((record) => record.id === id);
+  }
+
+  #listingAt(at: number, reread: boolean): Promise<ApiKeyRecord[]> {
+    if (reread || this.#listing === undefined) {
+      const listing = { at, records: this.list() };
+      this.#listing = listing;
+      listing.records.catch(() => {
+        if (this.#listing === listing) this.#listing = undefined;
       });
     }
-    return (await this.#listing.records).find((record) => record.id === id);
+    return this.#listing.records;
   }
 
   async #itemOf(id: string): Promise<Record<string, unknown>> {
