@@ -94,8 +94,8 @@ async function finished(job: Job, withImages: boolean | undefined): Promise<Call
 const DEFAULT_WAIT_S = 600;
 
 export interface McpServerOptions {
-  /** Between two looks at a job while waiting; default 1000 ms. */
-  pollIntervalMs?: number;
+  /** Longest wait_for_job in seconds, whatever timeout_s asks; default 600. */
+  maxWaitS?: number | undefined;
 }
 
 function listModels(server: McpServer, client: ReelayClient): void {
@@ -211,7 +211,9 @@ function waitForJob(server: McpServer, client: ReelayClient, options: McpServerO
         timeout_s: z
           .number()
           .optional()
-          .describe(`Answer the job as it is after this many seconds; default ${DEFAULT_WAIT_S}.`),
+          .describe(
+            `Answer the job as it is after this many seconds; default and at most ${options.maxWaitS ?? DEFAULT_WAIT_S}.`,
+          ),
         image_content: imageContentFlag,
       },
       annotations: { readOnlyHint: true },
@@ -219,12 +221,12 @@ function waitForJob(server: McpServer, client: ReelayClient, options: McpServerO
     ({ job_id, timeout_s, image_content }, extra) =>
       guarded(async () => {
         const sink: ProgressSink | undefined = progressSink(extra);
-        const timeout = AbortSignal.timeout((timeout_s ?? DEFAULT_WAIT_S) * 1000);
+        const longest = options.maxWaitS ?? DEFAULT_WAIT_S;
+        const timeout = AbortSignal.timeout(Math.min(timeout_s ?? longest, longest) * 1000);
         let last: Job | undefined;
         try {
           last = await client.waitFor(job_id, {
             signal: AbortSignal.any([extra.signal, timeout]),
-            intervalMs: options.pollIntervalMs,
             onProgress: (job) => {
               last = job;
               sink?.(job);

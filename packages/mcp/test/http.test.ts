@@ -1,0 +1,42 @@
+/**
+ * POST /mcp on the API itself (streamable HTTP, stateless), driven by the official SDK's Client
+ * over HTTP with the caller's bearer key, against a local stack started here.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { LocalStack } from "@reelay/local";
+import { describe, expect, it } from "vitest";
+import { toolScenarios } from "./support.ts";
+
+async function connect(stack: LocalStack, key: string): Promise<Client> {
+  const client = new Client({ name: "reelay-mcp-test", version: "0.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL("/mcp", stack.url), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
+  );
+  return client;
+}
+
+describe("/mcp over streamable HTTP with the SDK's client", () => {
+  const stack = toolScenarios((started) => connect(started, started.apiKey));
+
+  it("refuses a wrong key with 401 before any tool runs", async () => {
+    // The SDK's StreamableHTTPError carries the HTTP status as its code.
+    await expect(connect(stack(), "rk_wrong")).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining('"code":"unauthorized"'),
+    });
+    const answer = await fetch(new URL("/mcp", stack().url), {
+      method: "POST",
+      headers: {
+        Authorization: "Bearer rk_wrong",
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(answer.status).toBe(401);
+    expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
+  });
+});
