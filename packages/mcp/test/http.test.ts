@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { LocalStack } from "@reelay/local";
 import { describe, expect, it } from "vitest";
-import { toolScenarios } from "./support.ts";
+import { call, text, toolScenarios } from "./support.ts";
 
 async function connect(stack: LocalStack, key: string): Promise<Client> {
   const client = new Client({ name: "reelay-mcp-test", version: "0.0.0" });
@@ -38,5 +38,25 @@ describe("/mcp over streamable HTTP with the SDK's client", () => {
     });
     expect(answer.status).toBe(401);
     expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
+  });
+
+  it("allows a tool what its route allows the key: a read-only key's generate_video is scope_missing", async () => {
+    const made = await fetch(new URL("/v1/keys", stack().url), {
+      method: "POST",
+      headers: { Authorization: `Bearer ${stack().apiKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "mcp-read-only", scopes: ["read"] }),
+    });
+    const { key } = (await made.json()) as { key: string };
+    const reader = await connect(stack(), key);
+    try {
+      expect((await call(reader, "list_models", {})).isError).toBeFalsy();
+      const refused = await call(reader, "generate_video", {
+        request: { model: "gamma-3.1", prompt: "a red bicycle", duration_sec: 4 },
+      });
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toMatch(/^scope_missing: /);
+    } finally {
+      await reader.close();
+    }
   });
 });
