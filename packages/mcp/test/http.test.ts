@@ -19,7 +19,7 @@ async function connect(stack: LocalStack, key: string): Promise<Client> {
 }
 
 describe("/mcp over streamable HTTP with the SDK's client", () => {
-  const stack = toolScenarios((started) => connect(started, started.apiKey));
+  const { stack, mcp } = toolScenarios((started) => connect(started, started.apiKey));
 
   it("refuses a wrong key with 401 before any tool runs", async () => {
     // The SDK's StreamableHTTPError carries the HTTP status as its code.
@@ -58,5 +58,34 @@ describe("/mcp over streamable HTTP with the SDK's client", () => {
     } finally {
       await reader.close();
     }
+  });
+
+  it("makes an image and answers it as a link and, asked, as image content", async () => {
+    const created = await call(mcp(), "generate_image", { prompt: "a lighthouse at dusk" });
+    expect(created.isError, text(created)).toBeFalsy();
+    const id = /imgtsk_\w+/.exec(text(created))?.[0];
+    const done = await call(mcp(), "wait_for_job", { job_id: id, image_content: true });
+    expect(text(done)).toContain(`${id} succeeded`);
+    const kinds = done.content.map((block) => block.type);
+    expect(kinds).toContain("resource_link");
+    const image = done.content.find((block) => block.type === "image");
+    expect(image).toMatchObject({ mimeType: expect.stringMatching(/^image\//) });
+  }, 60_000);
+
+  it("creates a batch, reads it back and reports usage", async () => {
+    const created = await call(mcp(), "create_batch", {
+      requests: [
+        { model: "gamma-3.1", prompt: "one", duration_sec: 4 },
+        { model: "gamma-3.1", prompt: "two", duration_sec: 99 },
+      ],
+    });
+    expect(created.isError, text(created)).toBeFalsy();
+    const id = /bat_\w+/.exec(text(created))?.[0];
+    expect(text(created)).toContain(`Created batch ${id} of 2 requests`);
+    const batch = await call(mcp(), "get_batch", { batch_id: id });
+    expect(batch.isError, text(batch)).toBeFalsy();
+    expect(text(batch)).toContain(`"total": 2`);
+    const usage = await call(mcp(), "usage", { group_by: "model" });
+    expect(usage.isError, text(usage)).toBeFalsy();
   });
 });

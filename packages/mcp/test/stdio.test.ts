@@ -25,7 +25,7 @@ async function connect(env: Record<string, string>): Promise<Client> {
 
 describe("reelay mcp over stdio with the SDK's client", () => {
   // The key comes from the stack's key file, as `npx reelay mcp` beside `npm start` finds it.
-  const stack = toolScenarios((started) =>
+  const { stack } = toolScenarios((started) =>
     connect({ REELAY_API_URL: started.url, REELAY_DATA_DIR: started.dataDir }),
   );
 

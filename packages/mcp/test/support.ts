@@ -39,9 +39,12 @@ async function jobCount(stack: LocalStack): Promise<number> {
 
 /**
  * One stack for the describe block and a client connected to it by `connect` with a good key,
- * and the tests every transport must pass; answers the stack for the block's own tests.
+ * and the tests every transport must pass; answers both for the block's own tests.
  */
-export function toolScenarios(connect: (stack: LocalStack) => Promise<Client>): () => LocalStack {
+export function toolScenarios(connect: (stack: LocalStack) => Promise<Client>): {
+  stack: () => LocalStack;
+  mcp: () => Client;
+} {
   let started: LocalStack | undefined;
   let connected: Client | undefined;
   const stack = () => started as LocalStack;
@@ -131,5 +134,5 @@ export function toolScenarios(connect: (stack: LocalStack) => Promise<Client>): 
     const job = await call(mcp(), "get_job", { job_id: id });
     expect(text(job)).toContain(`${id} cancelled`);
   });
-  return stack;
+  return { stack, mcp };
 }
