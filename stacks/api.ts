@@ -48,7 +48,7 @@ export function createApi(stack: SstStack, scope: ApiScope): { api: Api; fn: Sst
   // A job that cannot be started is failed by the API itself, which then announces it.
   allowPutEvents(fn, scope.bus);
 
-  // Bearer auth is checked by the API function itself on every /v1 route and /mcp (one key store, the
+  // Bearer auth is checked by the API function itself on every /v1 route (one key store, the
   // same code path locally and on AWS); API Gateway routes carry no authorizer of their own.
   const api = new Api(stack, "Api", {
     accessLog: { retention: "one_month" },
@@ -56,7 +56,6 @@ export function createApi(stack: SstStack, scope: ApiScope): { api: Api; fn: Sst
       "GET /healthz": fn,
       "GET /openapi.json": fn,
       "ANY /v1/{proxy+}": fn,
-      "POST /mcp": fn,
     },
   });
   return { api, fn };

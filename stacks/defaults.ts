@@ -8,12 +8,6 @@ import type { App } from "sst/constructs";
 const NODE_HTTP = "./functions/support/node-http.cjs";
 
 /**
- * @reelay/client (which the API's /mcp loads) is bundled from its source, as the repository reads
- * it everywhere: its dist/ exists only in a packed tarball. (A mutable array, as SST's type wants.)
- */
-const SOURCE_CONDITIONS: string[] = ["@reelay/source"];
-
-/**
  * How SST bundles every function (esbuild, format esm, its default): minified; split, so a module a
  * function loads with `import()` (a client only some calls use, the SDK's credential providers for
  * outside Lambda) is a chunk of its own that a cold start does not compile; and node:http required
@@ -23,10 +17,7 @@ const SOURCE_CONDITIONS: string[] = ["@reelay/source"];
 export const FUNCTION_BUNDLING = {
   minify: true,
   splitting: true,
-  esbuild: {
-    alias: { http: NODE_HTTP, "node:http": NODE_HTTP },
-    conditions: SOURCE_CONDITIONS,
-  },
+  esbuild: { alias: { http: NODE_HTTP, "node:http": NODE_HTTP } },
 } as const;
 
 const FUNCTION_DEFAULTS = {

@@ -248,7 +248,7 @@ describe("storage", () => {
 });
 
 describe("HTTP API", () => {
-  it("routes GET /healthz, GET /openapi.json, every /v1 path and POST /mcp to the one API function (which checks the Bearer key)", () => {
+  it("routes GET /healthz, GET /openapi.json and every /v1 path to the one API function (which checks the Bearer key)", () => {
     const integrations = resourcesOf(synth.template, "AWS::ApiGatewayV2::Integration");
     const routes = Object.values(resourcesOf(synth.template, "AWS::ApiGatewayV2::Route")).map(
       (r) => {
@@ -264,7 +264,6 @@ describe("HTTP API", () => {
       "GET /healthz": "ApiFunction",
       "GET /openapi.json": "ApiFunction",
       "ANY /v1/{proxy+}": "ApiFunction",
-      "POST /mcp": "ApiFunction",
     });
   });
 });

@@ -84,7 +84,11 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   app.use("/v1/*", requireScope());
   app.use("/v1/*", jobAccess(deps.jobs));
   mountAudit(app, deps);
-  app.route("/mcp", mcpRoutes(deps, async (request) => app.fetch(request)));
+  if (deps.mcp !== undefined)
+    app.route(
+      "/mcp",
+      mcpRoutes(deps, deps.mcp, async (r) => app.fetch(r)),
+    );
   if (deps.keys !== undefined)
     app.route("/v1/keys", keyRoutes(deps.keys, deps.budgets, deps.keyLimits));
   app.route("/v1/video", videoRoutes(deps));

@@ -73,7 +73,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * MCP server (streamable HTTP, stateless)
+         * MCP server (streamable HTTP, stateless; local stack)
          * @description reelay's MCP tools for agents (docs/mcp.md): JSON-RPC 2.0 messages of the Model Context Protocol; send `Accept: application/json, text/event-stream`. Each tool calls the API with the caller's key, so it needs its route's scope.
          */
         post: operations["postMcp"];

@@ -367,7 +367,7 @@ export const OPERATIONS: Record<string, Operation> = {
     errors: [],
   },
   "POST /mcp": {
-    summary: "MCP server (streamable HTTP, stateless)",
+    summary: "MCP server (streamable HTTP, stateless; local stack)",
     description:
       "reelay's MCP tools for agents (docs/mcp.md): JSON-RPC 2.0 messages of the Model Context Protocol; send `Accept: application/json, text/event-stream`. Each tool calls the API with the caller's key, so it needs its route's scope.",
     tag: "service",
