@@ -7,7 +7,11 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Job } from "@reelay/client";
 
-export type ProgressSink = (job: Job) => void;
+export interface ProgressSink {
+  (job: Job): void;
+  /** Resolves once every notification so far is sent: the answer must not overtake them. */
+  sent(): Promise<void>;
+}
 
 /** The words a person reads for a job's state now, e.g. `queued (position 3)` or `running, poll 4`. */
 function progressMessage(job: Job): string {
@@ -22,15 +26,17 @@ export function progressSink(
   const progressToken = extra._meta?.progressToken;
   if (progressToken === undefined) return undefined;
   let progress = 0;
-  return (job) => {
+  let last: Promise<void> = Promise.resolve();
+  const sink = (job: Job) => {
     progress += 1;
     // A notification that cannot be sent (the client went away) must not end the wait: the
     // wait's own signal ends it.
-    extra
+    last = extra
       .sendNotification({
         method: "notifications/progress",
         params: { progressToken, progress, message: progressMessage(job) },
       })
       .catch(() => {});
   };
+  return Object.assign(sink, { sent: () => last });
 }

@@ -236,6 +236,8 @@ function waitForJob(server: McpServer, client: ReelayClient, options: McpServerO
           // Out of time is an answer, not a failure: the job goes on and can be waited for again.
           if (!timeout.aborted || extra.signal.aborted || last === undefined) throw error;
         }
+        // A client drops progress that comes after its answer: the last state is sent first.
+        await sink?.sent();
         return finished(last, image_content);
       }),
   );
