@@ -33,6 +33,7 @@ const SHARED_STACKS = [
   "test/browser/**/*.test.ts",
   "packages/local/test/**/*.test.ts",
   "packages/cli/test/**/*.test.ts",
+  "packages/mcp/test/**/*.test.ts",
   "packages/client/test/packed.test.ts",
 ];
 

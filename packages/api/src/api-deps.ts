@@ -125,9 +125,26 @@ export interface ApiDeps {
    * route does not exist (AWS: the metrics go to CloudWatch as EMF).
    */
   scrape?: () => Promise<{ contentType: string; text: string }>;
+  /**
+   * Answers one MCP request over streamable HTTP (@reelay/mcp's handleMcpRequest); without it
+   * POST /mcp does not exist. The local stack gives it; the Lambda function does not, so its
+   * bundle (and every cold start) stays without the MCP SDK.
+   */
+  mcp?: McpHandler;
   /** Where an unexpected error (a 500) is told to the operator; default console.error. */
   reportError?: (message: string, error: unknown) => void;
 }
+
+/** One MCP request answered, its tools calling the API at `baseUrl` with the caller's `apiKey`. */
+export type McpHandler = (
+  request: Request,
+  options: {
+    baseUrl: string;
+    apiKey: string;
+    fetch: (request: Request) => Promise<Response>;
+    maxWaitS?: number | undefined;
+  },
+) => Promise<Response>;
 
 /** Local stack: UpstreamClient.listModels. Its failure only adds a warning to the listing. */
 export type UpstreamModelLister = (

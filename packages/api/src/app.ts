@@ -22,6 +22,7 @@ import { eventRoutes } from "./routes/events.ts";
 import { imageRoutes } from "./routes/images.ts";
 import { jobRoutes } from "./routes/jobs.ts";
 import { keyRoutes } from "./routes/keys.ts";
+import { mcpRoutes } from "./routes/mcp.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
 import { modelRoutes } from "./routes/models.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
@@ -83,6 +84,11 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   app.use("/v1/*", requireScope());
   app.use("/v1/*", jobAccess(deps.jobs));
   mountAudit(app, deps);
+  if (deps.mcp !== undefined)
+    app.route(
+      "/mcp",
+      mcpRoutes(deps, deps.mcp, async (r) => app.fetch(r)),
+    );
   if (deps.keys !== undefined)
     app.route("/v1/keys", keyRoutes(deps.keys, deps.budgets, deps.keyLimits));
   app.route("/v1/video", videoRoutes(deps));

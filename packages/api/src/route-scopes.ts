@@ -19,6 +19,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope | null>> = {
   "GET /healthz": null,
   "GET /openapi.json": null,
   "GET /metrics": "admin",
+  // Each tool's call is then checked against its own route's scope.
+  "POST /mcp": "read",
 
   "POST /v1/video/generations": "write",
   "GET /v1/video/tasks/{taskId}": "read",

@@ -98,6 +98,14 @@ const MATRIX: Record<string, Entry> = {
     ok: [200],
   },
 
+  // The matrix's call is not an MCP client (no `Accept: text/event-stream`): past authorization,
+  // the MCP transport's own 406. packages/mcp/test/http.test.ts drives it with the SDK's client.
+  "POST /mcp": {
+    scope: "read",
+    make: () => ({ path: "/mcp", body: { jsonrpc: "2.0", id: 1, method: "tools/list" } }),
+    ok: [406],
+  },
+
   "POST /v1/video/generations": {
     scope: "write",
     make: () => ({ path: "/v1/video/generations", body: VALID }),

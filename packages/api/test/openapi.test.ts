@@ -94,13 +94,13 @@ describe("GET /openapi.json", () => {
     expect(undocumentedRoutes(h.app.routes)).toEqual(["GET /v1/brand-new/{thing}"]);
   });
 
-  it("every /v1 operation needs the bearer scheme and documents 401; open routes need nothing", async () => {
+  it("every /v1 operation and /mcp needs the bearer scheme and documents 401; open routes need nothing", async () => {
     const doc = await documentOf(await harness(aws, everything()));
     expect(doc.components.securitySchemes).toEqual({
       bearer: expect.objectContaining({ type: "http", scheme: "bearer" }),
     });
     for (const { path, op } of operationsOf(doc)) {
-      if (path.startsWith("/v1/")) {
+      if (path.startsWith("/v1/") || path === "/mcp") {
         expect(op.security, path).toEqual([{ bearer: [expect.any(String)] }]);
         expect(op.responses["401"], path).toBeDefined();
       } else {

@@ -46,6 +46,8 @@ Usage:
   reelay top [--once] [--interval S] [--json]         the stack at a glance from GET /metrics (admin key):
                                                       in flight, slots, queue, throughput, 429s, failures
                                                       by code; refreshes every 2 s until Ctrl-C
+  reelay mcp                                          an MCP server for agents over stdio (docs/mcp.md):
+                                                      generate, wait with progress, cancel, batches, usage
   reelay help                                         this text
 `;
 
@@ -68,6 +70,7 @@ const commands: Record<string, () => Promise<Command>> = {
   usage: async () => (await import("./commands/usage.ts")).runUsage,
   webhooks: async () => (await import("./commands/webhooks.ts")).runWebhooks,
   top: async () => (await import("./commands/top.ts")).runTop,
+  mcp: async () => (await import("./commands/mcp.ts")).runMcp,
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {

@@ -63,6 +63,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * MCP server (streamable HTTP, stateless; local stack)
+         * @description reelay's MCP tools for agents (docs/mcp.md): JSON-RPC 2.0 messages of the Model Context Protocol; send `Accept: application/json, text/event-stream`. Each tool calls the API with the caller's key, so it needs its route's scope.
+         */
+        post: operations["postMcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;
@@ -900,6 +920,92 @@ export interface operations {
                      *       "error": {
                      *         "code": "unhealthy",
                      *         "message": "A dependency check failed."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 1,
+                 *       "method": "tools/list"
+                 *     }
+                 */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC answer, after the call's progress notifications. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example event: message
+                     *     data: {"result":{"tools":[...]},"jsonrpc":"2.0","id":1}
+                     */
+                    "text/event-stream": unknown;
+                };
+            };
+            /** @description `unauthorized`, `key_expired`: The Bearer key is missing, unknown or revoked (unauthorized), or past its expires_at (key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "The Bearer key is missing, unknown or revoked (unauthorized), or past its expires_at (key_expired)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `scope_missing`: The key lacks the `read` scope (error.scope names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "scope_missing",
+                     *         "message": "The key lacks the `read` scope (error.scope names it)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: The key made more calls than its limits' rate and burst allow; Retry-After says when to call again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "The key made more calls than its limits' rate and burst allow; Retry-After says when to call again."
                      *       }
                      *     }
                      */

@@ -466,6 +466,9 @@ async function serveApi(
         })) ?? ((modality) => upstream.client.listModels(modality)),
       reportError: (message, error) => parts.log.error(message, error),
       scrape: () => parts.metrics.scrape(),
+      // Loaded on the first MCP request: a stack no agent talks to does not load the MCP SDK.
+      mcp: async (request, options) =>
+        (await import("@reelay/mcp")).handleMcpRequest(request, options),
       health: async () => ({
         s3: { endpoint: standins.s3Endpoint, bucket: standins.bucket },
         upstream: upstream.name,

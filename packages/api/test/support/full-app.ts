@@ -3,6 +3,7 @@
  * the pipeline's own wiring on dynalite and s3rver. Jobs are recorded, not run: the starter is
  * the recording stand-in, so no upstream is called (the client's URL is never fetched).
  */
+import { handleMcpRequest } from "@reelay/mcp";
 import { join } from "node:path";
 import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll } from "vitest";
@@ -43,6 +44,8 @@ async function fullApp(aws: LocalAws) {
       stopper: { stop: async () => undefined },
       adminKey: API_KEY,
       eventStream: { subscribe: () => () => undefined },
+      // As the local stack serves it, so the authorization matrix covers POST /mcp.
+      mcp: handleMcpRequest,
       webhooks: {
         store: new DeliveryStore(aws.ddb, tableName),
         schedule: [0],

@@ -1,0 +1,138 @@
+/**
+ * What the stdio and HTTP tests share: one local stack for a file (simulator at 1/50 of real time)
+ * and the scenarios the acceptance asks of both transports, run with the SDK's own Client.
+ */
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
+import { loadConfig } from "@reelay/core";
+import { type LocalStack, startLocalStack } from "@reelay/local";
+import { afterAll, beforeAll, expect, it } from "vitest";
+
+async function startStack(): Promise<LocalStack> {
+  const dataDir = await mkdtemp(join(tmpdir(), "reelay-mcp-"));
+  return startLocalStack({
+    config: { ...loadConfig({ REELAY_DATA_DIR: dataDir }), port: 0 },
+    simulator: { timeScale: 0.02 },
+    quiet: true,
+    s3Port: 0,
+  });
+}
+
+export async function call(client: Client, name: string, args: Record<string, unknown>) {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+export const text = (result: CallToolResult) =>
+  result.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
+
+const jobIdIn = (result: CallToolResult) => /\b(vidtsk|imgtsk)_\w+/.exec(text(result))?.[0] ?? "";
+
+async function jobCount(stack: LocalStack): Promise<number> {
+  const response = await fetch(`${stack.url}/v1/jobs?limit=100`, {
+    headers: { authorization: `Bearer ${stack.apiKey}` },
+  });
+  return ((await response.json()) as { data: unknown[] }).data.length;
+}
+
+/**
+ * One stack for the describe block and a client connected to it by `connect` with a good key,
+ * and the tests every transport must pass; answers both for the block's own tests.
+ */
+export function toolScenarios(connect: (stack: LocalStack) => Promise<Client>): {
+  stack: () => LocalStack;
+  mcp: () => Client;
+} {
+  let started: LocalStack | undefined;
+  let connected: Client | undefined;
+  const stack = () => started as LocalStack;
+  const mcp = () => connected as Client;
+  beforeAll(async () => {
+    started = await startStack();
+    connected = await connect(started);
+  }, 60_000);
+  afterAll(async () => {
+    await connected?.close();
+    await started?.stop();
+  });
+
+  it("lists every tool", async () => {
+    const { tools } = await mcp().listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "cancel_job",
+      "create_batch",
+      "generate_image",
+      "generate_video",
+      "get_batch",
+      "get_job",
+      "list_models",
+      "usage",
+      "validate_request",
+      "wait_for_job",
+    ]);
+  });
+
+  it("generates a video, waits for it with progress notifications and answers its link", async () => {
+    const created = await call(mcp(), "generate_video", {
+      request: { model: "gamma-3.1", prompt: "a red bicycle", duration_sec: 4 },
+    });
+    expect(created.isError, text(created)).toBeFalsy();
+    const id = jobIdIn(created);
+    expect(id).toMatch(/^vidtsk_/);
+
+    const progress: Progress[] = [];
+    const done = (await mcp().callTool(
+      { name: "wait_for_job", arguments: { job_id: id } },
+      undefined,
+      { onprogress: (update) => progress.push(update), timeout: 60_000 },
+    )) as CallToolResult;
+    expect(done.isError, text(done)).toBeFalsy();
+    expect(text(done)).toContain(`${id} succeeded`);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.map((update) => update.progress)).toEqual(
+      progress.map((_, index) => index + 1),
+    );
+    expect(progress.at(-1)?.message).toContain(`${id} succeeded`);
+    const links = done.content.filter((block) => block.type === "resource_link");
+    expect(links).toHaveLength(1);
+    const link = links[0] as { uri: string; mimeType?: string };
+    expect(link.mimeType).toBe("video/mp4");
+    expect((await fetch(link.uri)).status).toBe(200);
+  }, 60_000);
+
+  it("answers duration_sec: 99 as a tool error naming duration_sec", async () => {
+    const request = { model: "gamma-3.1", prompt: "a red bicycle", duration_sec: 99 };
+    for (const [tool, args] of [
+      ["generate_video", { request }],
+      ["validate_request", { request }],
+    ] as const) {
+      const result = await call(mcp(), tool, args);
+      expect(result.isError, tool).toBe(true);
+      expect(text(result), tool).toMatch(/invalid_request[\s\S]*- duration_sec: /);
+    }
+  });
+
+  it("validates a good request without making a job", async () => {
+    const before = await jobCount(stack());
+    const result = await call(mcp(), "validate_request", {
+      request: { model: "gamma-3.1", prompt: "a red bicycle", duration_sec: 4 },
+    });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(text(result)).toContain("Valid");
+    expect(await jobCount(stack())).toBe(before);
+  });
+
+  it("cancels a job", async () => {
+    const created = await call(mcp(), "generate_video", {
+      request: { model: "gamma-3.1", prompt: "a slow sunrise", duration_sec: 8 },
+    });
+    const id = jobIdIn(created);
+    const cancelled = await call(mcp(), "cancel_job", { job_id: id });
+    expect(cancelled.isError, text(cancelled)).toBeFalsy();
+    const job = await call(mcp(), "get_job", { job_id: id });
+    expect(text(job)).toContain(`${id} cancelled`);
+  });
+  return { stack, mcp };
+}
