@@ -158,6 +158,13 @@ describe("budgets per API key", () => {
         }),
       ),
     );
+    // Every holder in its slot first: the fair queue serves the key's own lane in turn, so a slot
+    // freed while a holder still waited (an earlier test's job ending) would go to the key's job.
+    for (const holder of holders)
+      await waitFor(`holder ${holder.body.task_id} to take a slot`, async () => {
+        const { body } = await getJson(`${stack.url}/v1/jobs/${holder.body.task_id}`, stack.apiKey);
+        return body.status === "queued" ? undefined : true;
+      });
     const waiting = await create(key, "a queued crane");
     expect(waiting.status).toBe(200);
     expect(await used(id)).toBeCloseTo(0.1, 6);
