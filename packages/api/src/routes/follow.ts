@@ -106,6 +106,12 @@ export function jobFrames(deps: ResolvedDeps, id: string): NextFrames {
     if (job === undefined) throw jobNotFound(id);
     const after = readSince(since);
     const ended = isTerminal(job.status);
+    const fresh = job.history.length > after.count;
+    const changed = msOf(job.updatedAt);
+    const lastStatusMs = msOf(job.history.at(-1)?.at ?? job.createdAt);
+    const progressed = !fresh && !ended && changed > Math.max(after.ms, lastStatusMs);
+    // Nothing new since `since`: no view is signed and no queue position read on this look.
+    if (!fresh && !progressed) return { frames: [], ended };
     const view = await withQueuePosition(await jobView(job, signer), job, deps.admission);
     const frames: Frame[] = [];
     job.history.forEach((entry, index) => {
@@ -121,9 +127,7 @@ export function jobFrames(deps: ResolvedDeps, id: string): NextFrames {
           : { id: job.id, status: entry.status, at: entry.at, ...noteOf(entry.note) },
       });
     });
-    const changed = msOf(job.updatedAt);
-    const lastStatusMs = msOf(job.history.at(-1)?.at ?? job.createdAt);
-    if (!ended && changed > Math.max(after.ms, lastStatusMs) && frames.length === 0) {
+    if (progressed) {
       frames.push({
         id: `${job.history.length}-${changed}`,
         event: "progress",
