@@ -10,10 +10,11 @@
 import { createHash } from "node:crypto";
 import { startSimulator } from "@reelay/simulator";
 import { videoChunks } from "@reelay/simulator/video-output";
-import { mediaProbe } from "@reelay/core/domain";
-import { copyUrlToS3 } from "@reelay/core/usecases";
+import { copyUrlToS3, loadMediaProbe } from "@reelay/core/usecases";
 import { cpuMs, median } from "../support/child.ts";
 import type { BenchContext, Figure } from "../support/figure.ts";
+
+type MediaProbeOf = Awaited<ReturnType<typeof loadMediaProbe>>["mediaProbe"];
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -45,7 +46,7 @@ const hashingStore = {
   },
 } as unknown as Parameters<typeof copyUrlToS3>[2];
 
-function probeCpuMs(): number {
+function probeCpuMs(mediaProbe: MediaProbeOf): number {
   const probe = mediaProbe("video");
   const start = process.cpuUsage();
   for (const chunk of videoChunks(SIZE, "vidtsk_bench")) probe.push(chunk);
@@ -69,7 +70,8 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
     const { task_id: taskId } = (await created.json()) as { task_id: string };
     const url = sim.task(taskId)?.outputUrls[0];
     if (url === undefined) throw new Error(`simulator task ${taskId} has no output`);
-    probeCpuMs();
+    const { mediaProbe } = await loadMediaProbe();
+    probeCpuMs(mediaProbe);
     const copies: number[] = [];
     const probes: number[] = [];
     for (let i = 0; i < REPEATS; i++) {
@@ -77,7 +79,7 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
       const copied = await copyUrlToS3(fetch, url, hashingStore, "outputs/bench/video.mp4");
       copies.push(cpuMs(start));
       if (copied.bytes !== SIZE) throw new Error(`the copy stored ${copied.bytes} bytes`);
-      probes.push(probeCpuMs());
+      probes.push(probeCpuMs(mediaProbe));
       ctx.log(
         `run ${i + 1}: copy ${copies.at(-1)?.toFixed(0)} CPU ms, probe ${probes.at(-1)?.toFixed(0)} CPU ms`,
       );

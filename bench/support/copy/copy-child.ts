@@ -7,8 +7,8 @@
  * the completed upload), processCpuMs the whole process, its start and module loading included.
  */
 import { guardedFetch, collectGarbageForCopies, ObjectStore } from "@reelay/core/adapters";
-import { mediaProbe, outputFetchPolicy } from "@reelay/core/domain";
-import { copyUrlToS3 } from "@reelay/core/usecases";
+import { outputFetchPolicy } from "@reelay/core/domain";
+import { copyUrlToS3, loadMediaProbe } from "@reelay/core/usecases";
 import { localS3Client } from "@reelay/local/aws-clients";
 import { cpuMs } from "../child.ts";
 
@@ -25,6 +25,7 @@ await store.head(`${key}.warm-up`);
 const started = performance.now();
 const cpuAtStart = process.cpuUsage();
 const fetcher = guardedFetch(outputFetchPolicy("local"));
+const { mediaProbe } = await loadMediaProbe();
 const copied = await copyUrlToS3(fetcher, url, store, key, mediaProbe("video"));
 if (copied.media === undefined) throw new Error("the copy read no media");
 const ms = performance.now() - started;

@@ -34,7 +34,6 @@ export { requestHashOf } from "./jobs/request-hash.ts";
 export { jobNotFound, type ListFilters, type ListOptions } from "./jobs/job-queries.ts";
 export { jobContext, type LogContext } from "./jobs/log-context.ts";
 export { manifestKey } from "./jobs/outputs.ts";
-export { mediaProbe } from "./media/probe.ts";
 export type { Media } from "./media/types.ts";
 export { durationOf, kindedRequest, mapStrings } from "./jobs/request.ts";
 export {

@@ -34,7 +34,14 @@ export {
 } from "./metrics/admission-metrics.ts";
 export { NO_BATCHES, type PipelineDeps } from "./pipeline/pipeline-deps.ts";
 export { noMetrics } from "./metrics/record-metrics.ts";
-export { download, finish, poll, recordFailure, submit } from "./pipeline/pipeline-steps.ts";
+export {
+  download,
+  finish,
+  loadMediaProbe,
+  poll,
+  recordFailure,
+  submit,
+} from "./pipeline/pipeline-steps.ts";
 export { emitOnce, type TerminalDeps } from "./pipeline/terminal.ts";
 export {
   executionName,

@@ -36,7 +36,6 @@ import { asStepError, Requeued, TransientError } from "../../domain/pipeline/ste
 import { failureOf, timeoutError } from "../../domain/pipeline/failure.ts";
 import { imageKey, videoKey } from "../../domain/jobs/outputs.ts";
 import { emitOnce, writeManifest } from "./terminal.ts";
-import { mediaProbe } from "../../domain/media/probe.ts";
 import { verifiedOutputs } from "./verify-outputs.ts";
 
 /** Runs a step; whatever it throws leaves as a TransientError or a permanent ReelayError, recorded on the job. */
@@ -562,6 +561,15 @@ async function askedUrlsOf(deps: PipelineDeps, job: Job): Promise<string[]> {
 }
 
 /**
+ * The media probe with its parsers (mp4box, image-size: a fifth of a function's code), loaded by the
+ * first download rather than by every function that runs a pipeline step; the Download function
+ * loads it with its module (functions/download.ts).
+ */
+export function loadMediaProbe(): Promise<typeof import("../../domain/media/probe.ts")> {
+  return import("../../domain/media/probe.ts");
+}
+
+/**
  * One output copied and its structure read on the way (output_invalid when it does not parse),
  * counted as an upstream download (a 429 too) and by its bytes and speed.
  */
@@ -576,6 +584,7 @@ async function meteredCopy(
   const started = performance.now();
   metrics.count("reelay_upstream_requests_total", { operation });
   try {
+    const { mediaProbe } = await loadMediaProbe();
     const copied = await copyUrlToS3(deps.fetch, url, deps.objects, key, mediaProbe(job.kind));
     recordCopy(metrics, copied.bytes, performance.now() - started);
     return copied;
