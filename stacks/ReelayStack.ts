@@ -47,11 +47,19 @@ export function ReelayStack({ stack, app }: StackContext) {
   };
   const scope = { table, bucket, bus, environment, dispatchArn: dispatch.arn };
   const { steps, machine } = createJobFlow(stack, { ...scope, upstreamKeys: upstream.keys });
-  const { api, fn: apiFunction } = createApi(stack, { ...scope, machine, apiKey });
+  const {
+    api,
+    fn: apiFunction,
+    mcp: mcpFunction,
+  } = createApi(stack, {
+    ...scope,
+    machine,
+    apiKey,
+  });
   const dropFunction = createDropHandler(stack, scope);
   const webhooks = createWebhookDelivery(stack, { bus, table, environment });
   const dispatchFunction = createDispatcher(stack, { ...scope, name: dispatch, machine });
-  const functions = { apiFunction, dropFunction, ...webhooks, dispatchFunction };
+  const functions = { apiFunction, mcpFunction, dropFunction, ...webhooks, dispatchFunction };
   const { topic: alarmTopic } = createAlarms(stack, {
     machine,
     httpApi: api.cdk.httpApi,

@@ -1,4 +1,7 @@
-/** reelay's HTTP API on AWS: one function behind API Gateway, and what it may touch. */
+/**
+ * reelay's HTTP API on AWS: one function behind API Gateway, and what it may touch; and POST /mcp,
+ * the MCP server in a function of its own that calls this API with the caller's key.
+ */
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import type * as events from "aws-cdk-lib/aws-events";
 import type * as s3 from "aws-cdk-lib/aws-s3";
@@ -22,7 +25,10 @@ interface ApiScope {
   dispatchArn: string;
 }
 
-export function createApi(stack: SstStack, scope: ApiScope): { api: Api; fn: SstFunction } {
+export function createApi(
+  stack: SstStack,
+  scope: ApiScope,
+): { api: Api; fn: SstFunction; mcp: SstFunction } {
   const { table, bucket } = scope;
   const fn = new SstFunction(stack, "ApiFunction", {
     handler: "functions/api.handler",
@@ -48,6 +54,14 @@ export function createApi(stack: SstStack, scope: ApiScope): { api: Api; fn: Sst
   // A job that cannot be started is failed by the API itself, which then announces it.
   allowPutEvents(fn, scope.bus);
 
+  // MCP (functions/mcp.ts): a client of this API, with no grant of its own, so it can do only what
+  // the caller's key can. Its API's URL is set below, once the API exists.
+  const mcp = new SstFunction(stack, "McpFunction", {
+    handler: "functions/mcp.handler",
+    timeout: 30,
+    environment: scope.environment,
+  });
+
   // Bearer auth is checked by the API function itself on every /v1 route (one key store, the
   // same code path locally and on AWS); API Gateway routes carry no authorizer of their own.
   const api = new Api(stack, "Api", {
@@ -56,7 +70,11 @@ export function createApi(stack: SstStack, scope: ApiScope): { api: Api; fn: Sst
       "GET /healthz": fn,
       "GET /openapi.json": fn,
       "ANY /v1/{proxy+}": fn,
+      "POST /mcp": mcp,
+      "GET /mcp": mcp,
+      "DELETE /mcp": mcp,
     },
   });
-  return { api, fn };
+  mcp.addEnvironment("REELAY_API_URL", api.url);
+  return { api, fn, mcp };
 }

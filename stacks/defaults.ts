@@ -11,13 +11,19 @@ const NODE_HTTP = "./functions/support/node-http.cjs";
  * How SST bundles every function (esbuild, format esm, its default): minified; split, so a module a
  * function loads with `import()` (a client only some calls use, the SDK's credential providers for
  * outside Lambda) is a chunk of its own that a cold start does not compile; and node:http required
- * rather than imported, which spares Node 22 loading undici at a cold start. The bench's bundles
+ * rather than imported, which spares Node 22 loading undici at a cold start; the workspace's packages
+ * from their source. The bench's bundles
  * figure and test/infra/bundles.test.ts bundle with these (bench/support/esbuild.ts).
  */
 export const FUNCTION_BUNDLING = {
   minify: true,
   splitting: true,
-  esbuild: { alias: { http: NODE_HTTP, "node:http": NODE_HTTP } },
+  esbuild: {
+    alias: { http: NODE_HTTP, "node:http": NODE_HTTP },
+    // @reelay/client (the MCP function's) from its source, as everywhere in the repository; and
+    // `module`, which esbuild adds only when no condition is given.
+    conditions: ["@reelay/source", "module"] as string[],
+  },
 } as const;
 
 const FUNCTION_DEFAULTS = {

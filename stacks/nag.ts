@@ -115,7 +115,7 @@ export function suppressNagFindings(stack: Stack, scope: NagScope): void {
       {
         id: "AwsSolutions-APIG4",
         reason:
-          "Bearer auth is checked by the API function itself on every /v1 route (one code path with the local stack); GET /healthz and GET /openapi.json are public by design.",
+          "Bearer auth is checked by the API function itself on every /v1 route (one code path with the local stack); /mcp is answered by the MCP function after the API has checked the caller's key; GET /healthz and GET /openapi.json are public by design.",
       },
     ]);
   }

@@ -31,8 +31,11 @@ export interface BundleOptions {
    * outfile's folder, beside its chunks.
    */
   splitting?: boolean;
-  /** esbuild options SST passes on as they are (`nodejs.esbuild`): module aliases. */
-  esbuild?: { alias?: Readonly<Record<string, string>> };
+  /** esbuild options SST passes on as they are (`nodejs.esbuild`): module aliases, conditions. */
+  esbuild?: {
+    alias?: Readonly<Record<string, string>>;
+    conditions?: readonly string[];
+  };
   /** Extra externals, e.g. "@aws-sdk/*" for the runtime-provided SDK. */
   external?: string[];
 }
@@ -103,6 +106,9 @@ export async function bundle(
       ...["sharp", "pg-native", ...(options.external ?? [])].map((name) => `--external:${name}`),
       ...(options.minify ? ["--minify"] : []),
       ...Object.entries(options.esbuild?.alias ?? {}).map(([from, to]) => `--alias:${from}=${to}`),
+      ...(options.esbuild?.conditions === undefined
+        ? []
+        : [`--conditions=${options.esbuild.conditions.join(",")}`]),
       `--metafile=${metafile}`,
       ...(options.splitting
         ? ["--splitting", "--out-extension:.js=.mjs", `--outdir=${dirname(outfile)}`]

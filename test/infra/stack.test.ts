@@ -248,7 +248,7 @@ describe("storage", () => {
 });
 
 describe("HTTP API", () => {
-  it("routes GET /healthz, GET /openapi.json and every /v1 path to the one API function (which checks the Bearer key)", () => {
+  it("routes GET /healthz, GET /openapi.json and every /v1 path to the one API function (which checks the Bearer key), and /mcp to the MCP function", () => {
     const integrations = resourcesOf(synth.template, "AWS::ApiGatewayV2::Integration");
     const routes = Object.values(resourcesOf(synth.template, "AWS::ApiGatewayV2::Route")).map(
       (r) => {
@@ -264,12 +264,22 @@ describe("HTTP API", () => {
       "GET /healthz": "ApiFunction",
       "GET /openapi.json": "ApiFunction",
       "ANY /v1/{proxy+}": "ApiFunction",
+      "POST /mcp": "McpFunction",
+      "GET /mcp": "McpFunction",
+      "DELETE /mcp": "McpFunction",
     });
+  });
+
+  it("gives the MCP function the API's own URL, where its tools' calls go with the caller's key", () => {
+    const [, mcp] = entries(reelayFunctions(synth.template)).find(
+      ([id]) => shortId(id) === "McpFunction",
+    )!;
+    expect(render(mcp.Properties!.Environment.Variables.REELAY_API_URL)).toMatch(/Api/);
   });
 });
 
 describe("functions", () => {
-  it("are the nine reelay handlers and the webhook sweep", () => {
+  it("are the ten reelay handlers and the webhook sweep", () => {
     const handlers = Object.values(reelayFunctions(synth.template)).map(
       (f) => f.Properties!.Handler,
     );
@@ -282,6 +292,7 @@ describe("functions", () => {
           "drop",
           "fail",
           "finish",
+          "mcp",
           "poll",
           "submit",
           "webhook",
@@ -546,6 +557,8 @@ describe("IAM", () => {
         ...xray,
       ]),
       // Webhook delivery: its subscribers secret, and delivery items (only those) in the jobs table.
+      // MCP calls the API with the caller's key: nothing of its own beyond its traces.
+      McpFunction: sorted([...xray]),
       WebhookFunction: webhookGrants,
       WebhookSweepFunction: webhookGrants,
       DropFunction: sorted([
