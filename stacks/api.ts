@@ -13,6 +13,7 @@ import {
   allowStopExecution,
   allowTable,
   allowWake,
+  denyAuditChanges,
 } from "./permissions.ts";
 
 interface ApiScope {
@@ -43,6 +44,7 @@ export function createApi(
     ["GetItem", "BatchGetItem", "PutItem", "UpdateItem", "DeleteItem", "Query"],
     "all",
   );
+  denyAuditChanges(fn, table);
   // Presigned links to finished outputs are signed with this role, so it reads outputs/.
   allowObjects(fn, bucket, "outputs/", ["GetObject"]);
   // POST /v1/images/edits stores the uploaded images and passes them upstream as presigned links.

@@ -29,6 +29,7 @@ import type * as s3 from "aws-cdk-lib/aws-s3";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import {
+  AUDIT_ID_PREFIX,
   BATCH_ID_PREFIX,
   JOB_ID_PREFIXES,
   manifestKey,
@@ -119,6 +120,24 @@ export function allowTable(
   // Listing reads the newest-first index; only Query ever touches it.
   if (actions.includes("Query"))
     allow(fn, ["dynamodb:Query"], [`${table.tableArn}/index/${JOBS_LIST_INDEX}`], conditions);
+}
+
+/**
+ * The audit log is append-only in IAM too, not only in code: a role that may update and delete the
+ * table's items (the API's) may never update or delete an audit record (`aud_<ulid>` items). A put
+ * is still allowed, since the API writes each record so (only when it does not exist yet).
+ */
+export function denyAuditChanges(fn: IFunction, table: dynamodb.ITable): void {
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      effect: iam.Effect.DENY,
+      actions: ["dynamodb:UpdateItem", "dynamodb:DeleteItem"],
+      resources: [table.tableArn],
+      conditions: {
+        "ForAnyValue:StringLike": { "dynamodb:LeadingKeys": [`${AUDIT_ID_PREFIX}_*`] },
+      },
+    }),
+  );
 }
 
 export function allowObjects(

@@ -405,13 +405,17 @@ describe("IAM", () => {
     expect(actions.filter((a) => a.includes("*"))).toEqual([]);
   });
 
-  /** One line per action and resource: `action resource`, then ` if <operator> <key>=<values>` for each condition. */
+  /**
+   * One line per action and resource: `action resource`, then ` if <operator> <key>=<values>` for
+   * each condition; a Deny's lines begin `deny `.
+   */
   function grantsByRole(): Map<string, string[]> {
     const byRole = new Map<string, string[]>();
     for (const [, p] of entries(resourcesOf(synth.template, "AWS::IAM::Policy"))) {
       const role = render(p.Properties!.Roles[0]);
       for (const s of p.Properties!.PolicyDocument.Statement as Statement[]) {
-        expect(s.Effect).toBe("Allow");
+        expect(["Allow", "Deny"]).toContain(s.Effect);
+        const effect = s.Effect === "Deny" ? "deny " : "";
         const conditions = entries(s.Condition ?? {}).flatMap(([operator, keys]) =>
           entries(keys).map(
             ([key, values]) => ` if ${operator} ${key}=${[values].flat().map(render).join("|")}`,
@@ -425,7 +429,10 @@ describe("IAM", () => {
                 /^arn:aws:ssm:[^:]+:[^:]+:parameter\/sst\/reelay\/\.fallback\//,
                 "ssm-fallback:",
               );
-            byRole.set(role, [...(byRole.get(role) ?? []), `${action} ${r}${conditions.join("")}`]);
+            byRole.set(role, [
+              ...(byRole.get(role) ?? []),
+              `${effect}${action} ${r}${conditions.join("")}`,
+            ]);
           }
         }
       }
@@ -542,6 +549,9 @@ describe("IAM", () => {
         "dynamodb:UpdateItem Jobs",
         // Cancel takes a waiting job's entry out of the queue.
         "dynamodb:DeleteItem Jobs",
+        // The audit log is append-only: never updated or deleted, whatever the grants above.
+        "deny dynamodb:UpdateItem Jobs if ForAnyValue:StringLike dynamodb:LeadingKeys=aud_*",
+        "deny dynamodb:DeleteItem Jobs if ForAnyValue:StringLike dynamodb:LeadingKeys=aud_*",
         "dynamodb:Query Jobs",
         "dynamodb:Query Jobs/index/gsi1",
         "s3:GetObject Bucket/outputs/*",

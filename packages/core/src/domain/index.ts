@@ -15,6 +15,7 @@ export { BATCH_ID_PREFIX, MAX_BATCH_LINES, type Batch } from "./batches/types.ts
 export { ReelayError, shownInput } from "./errors.ts";
 export {
   AUDIT_ACTIONS,
+  AUDIT_ID_PREFIX,
   type AuditAction,
   type AuditRecord,
 } from "./audit/record.ts";

@@ -24,7 +24,7 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-const AUDIT_ID_PREFIX = "aud";
+export const AUDIT_ID_PREFIX = "aud";
 export const AUDIT_ID = idPattern([AUDIT_ID_PREFIX]);
 
 /** The bus's detail-type of an audit record (design.md's event `Audit`). */
