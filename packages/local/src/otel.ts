@@ -8,11 +8,12 @@
  * _COMPRESSION), the provider its sampler (OTEL_TRACES_SAMPLER) and the batching
  * (OTEL_BSP_*), and the resource OTEL_RESOURCE_ATTRIBUTES: the SDK's own, as the spec names them.
  */
+import { context, propagation, trace } from "@opentelemetry/api";
 import { ReelayError, shownInput } from "@reelay/core/domain";
 import type { TraceExport } from "@reelay/core/wiring";
 
 export interface Tracing {
-  /** Sends the spans still batched, then stops recording. */
+  /** Sends the spans still batched, then unregisters the provider: nothing records after it. */
   stop(): Promise<void>;
 }
 
@@ -56,5 +57,14 @@ export async function startTracing(settings: TraceExport): Promise<Tracing> {
   // The W3C propagator and the AsyncLocalStorage context manager: a step's upstream requests are
   // its children through the async calls between them.
   provider.register();
-  return { stop: () => provider.shutdown() };
+  return {
+    async stop() {
+      await provider.shutdown();
+      // The process is as before the start: a stack started again here registers anew, and code
+      // that runs on (a test file's next stack) records nothing.
+      trace.disable();
+      context.disable();
+      propagation.disable();
+    },
+  };
 }

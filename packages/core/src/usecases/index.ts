@@ -36,7 +36,7 @@ export { NO_BATCHES, type PipelineDeps } from "./pipeline/pipeline-deps.ts";
 export { noMetrics } from "./metrics/record-metrics.ts";
 export { download, finish, poll, recordFailure, submit } from "./pipeline/pipeline-steps.ts";
 export { emitOnce, type TerminalDeps } from "./pipeline/terminal.ts";
-export { inSpan } from "./tracing.ts";
+export { currentTraceparent, inSpan } from "./tracing.ts";
 export {
   executionName,
   type AuditBus,
