@@ -16,7 +16,11 @@ export function stateMachineStarter(sfn: SFNClient, stateMachineArn: string): Jo
           new StartExecutionCommand({
             stateMachineArn,
             name: executionName(job),
-            input: JSON.stringify({ jobId: job.id }),
+            // The traceparent is for the steps' OpenTelemetry spans (usecases/tracing.ts).
+            input: JSON.stringify({
+              jobId: job.id,
+              ...(job.traceparent === undefined ? {} : { traceparent: job.traceparent }),
+            }),
             // Every execution of the job joins the job's one trace (functions/support/xray.ts).
             traceHeader: jobTraceHeader(job),
           }),

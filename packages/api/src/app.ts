@@ -13,6 +13,7 @@ import { shownInput } from "@reelay/core/domain";
 import { errorBody, handleError, sendError } from "./errors.ts";
 import { rateLimit } from "./limits.ts";
 import { jobAccess } from "./ownership.ts";
+import { requestSpan } from "./request-span.ts";
 import { requireScope } from "./route-scopes.ts";
 import type { OpenApiDocument } from "./openapi/document.ts";
 import { admissionRoutes } from "./routes/admission.ts";
@@ -66,6 +67,7 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   const deps = resolveDeps(input);
   const app = new Hono<ApiEnv>();
 
+  app.use(requestSpan());
   app.use(notAllowed(app));
   app.get("/healthz", healthz(deps.health));
 

@@ -58,6 +58,7 @@ import { LocalDispatcher } from "./dispatcher.ts";
 import { LocalJobStarter } from "./starter.ts";
 import { type Pause, windowSleeper } from "./window-sleep.ts";
 import { startWebhookSweeper } from "./webhook-sweeper.ts";
+import { startTracing } from "./otel.ts";
 
 export const EVENTS_FILE = "events.jsonl";
 export const SIMULATOR_STATE_FILE = join("simulator", "tasks.jsonl");
@@ -517,6 +518,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const cleanups = new Cleanups();
   cleanups.push(() => lock.release());
   try {
+    // Before any span can start; stopped after every part, so the last spans are sent.
+    if (config.traceExport !== undefined) {
+      const tracing = await startTracing(config.traceExport);
+      cleanups.push(() => tracing.stop());
+    }
     // The definition is synthesized first: it is the slowest part and needs nothing else.
     const definition = synthJobFlowDefinition();
     const apiKey = await loadOrCreateApiKey(dataDir, config.apiKey);

@@ -125,9 +125,10 @@ export class LocalJobStarter {
   }
 
   /**
-   * Starts the flow and returns at once. The execution's input is the job id alone: every step
-   * reads the job record first (upstream task id, deadlineAt, polls), so a flow started again after
-   * a crash picks up where the record says, without a second upstream task or a later deadline.
+   * Starts the flow and returns at once. The execution's input is the job id (and its traceparent,
+   * for the steps' spans only): every step reads the job record first (upstream task id,
+   * deadlineAt, polls), so a flow started again after a crash picks up where the record says,
+   * without a second upstream task or a later deadline.
    */
   async start(job: StartedJob): Promise<void> {
     const name = executionName(job);
@@ -144,7 +145,11 @@ export class LocalJobStarter {
     const execution = runJobFlowLocally({
       definition: this.#opts.definition,
       handlers: this.#handlers,
-      input: { jobId: job.id },
+      // The job's trace context rides along so that each step's span joins the job's trace.
+      input: {
+        jobId: job.id,
+        ...(job.traceparent === undefined ? {} : { traceparent: job.traceparent }),
+      },
       executionName: name,
       signal: cancel.signal,
       ...(this.#opts.waitScale === undefined ? {} : { waitScale: this.#opts.waitScale }),
@@ -200,7 +205,7 @@ export class LocalJobStarter {
 
 /** What start() is given: the record's fields the execution's name and the log lines need. */
 type StartedJob = Pick<Job, "id" | "status" | "admissions"> &
-  Partial<Pick<Job, "model" | "source" | "batchId" | "upstreamTaskId">>;
+  Partial<Pick<Job, "model" | "source" | "batchId" | "upstreamTaskId" | "traceparent">>;
 
 /** The flow's Requeued end: Submit's Catch put the error under `error`. */
 function requeued(output: unknown): boolean {

@@ -21,7 +21,7 @@ import { readLimit, readOneOf } from "./jobs.ts";
 
 /** A delivery as the log shows it: no body, and the URL without its query (it may hold a token). */
 function deliveryView(delivery: Delivery) {
-  const { body: _body, url, ...rest } = delivery;
+  const { body: _body, url, traceparent: _traceparent, ...rest } = delivery;
   return { ...rest, url: safeUrl(url) };
 }
 

@@ -43,6 +43,7 @@ export {
   submit,
 } from "./pipeline/pipeline-steps.ts";
 export { emitOnce, type TerminalDeps } from "./pipeline/terminal.ts";
+export { currentTraceparent, inSpan } from "./tracing.ts";
 export {
   executionName,
   type AuditBus,

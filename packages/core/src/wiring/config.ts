@@ -35,6 +35,18 @@ const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 const LOG_FORMATS = ["text", "json"] as const;
 
+/**
+ * Where the local stack exports its spans, over OTLP/HTTP. Read as given: the local stack checks
+ * it when it starts the SDK (a Lambda function never does, so a layer's settings cannot stop it).
+ */
+export interface TraceExport {
+  /** The traces URL: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
+  url: string;
+  /** As set (lower case), default `http/protobuf`; the local stack refuses the ones it cannot send. */
+  protocol: string;
+  serviceName: string;
+}
+
 /** The local stack's log lines: readable text (the default) or one JSON object per line. */
 export interface LogSettings {
   format: (typeof LOG_FORMATS)[number];
@@ -92,6 +104,11 @@ export interface Config {
    * (REELAY_RETENTION_DAYS); undefined = kept for good.
    */
   retentionDays: number | undefined;
+  /**
+   * Local stack: where its spans go (the standard OTEL_EXPORTER_OTLP_* settings); undefined = no
+   * endpoint (or OTEL_SDK_DISABLED), and no OpenTelemetry SDK is loaded.
+   */
+  traceExport: TraceExport | undefined;
   /** AWS resource names, set by the stack on every function (the local stack fills them itself). */
   aws: {
     region: string;
@@ -207,6 +224,32 @@ export const SETTINGS = {
   ALERT_EMAIL: {
     default: "none: no subscriber",
     about: "AWS, read at deploy time: the address the alarms' SNS topic emails.",
+  },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    default: "unset: no traces, no SDK loaded",
+    about:
+      "Local stack: OTLP/HTTP base URL its spans are exported to (`/v1/traces` is added), e.g. `http://127.0.0.1:4318`. One trace per job ([operations.md](operations.md#traces)).",
+  },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
+    default: "from `OTEL_EXPORTER_OTLP_ENDPOINT`",
+    about: "Local stack: the full traces URL, used as given (wins over the base URL).",
+  },
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: {
+    default: "`OTEL_EXPORTER_OTLP_PROTOCOL`, else `http/protobuf`",
+    about:
+      "Local stack: `http/protobuf` or `http/json` (`grpc` is refused). Headers, timeout and compression are read by the exporter from the other standard `OTEL_EXPORTER_OTLP_*` variables.",
+  },
+  OTEL_EXPORTER_OTLP_PROTOCOL: {
+    default: "`http/protobuf`",
+    about: "Local stack: the protocol for every signal; reelay exports only traces.",
+  },
+  OTEL_SERVICE_NAME: {
+    default: "`reelay`",
+    about: "Local stack: the `service.name` its spans carry.",
+  },
+  OTEL_SDK_DISABLED: {
+    default: "`false`",
+    about: "Local stack: `true` exports nothing even with an endpoint set.",
   },
   REELAY_UPSTREAM_CONCURRENCY: {
     default: "unset = learned from 429s",
@@ -381,6 +424,20 @@ function upstreams(env: Env): UpstreamAccount[] | undefined {
   }));
 }
 
+function traceExport(env: Env): TraceExport | undefined {
+  const disabled = nonEmpty(env, "OTEL_SDK_DISABLED")?.toLowerCase() === "true";
+  const traces = nonEmpty(env, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT");
+  const base = nonEmpty(env, "OTEL_EXPORTER_OTLP_ENDPOINT");
+  const protocol =
+    nonEmpty(env, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL") ??
+    nonEmpty(env, "OTEL_EXPORTER_OTLP_PROTOCOL") ??
+    "http/protobuf";
+  const serviceName = nonEmpty(env, "OTEL_SERVICE_NAME") ?? "reelay";
+  const url = traces ?? (base === undefined ? undefined : `${base.replace(/\/+$/, "")}/v1/traces`);
+  if (disabled || url === undefined) return undefined;
+  return { url, protocol: protocol.toLowerCase(), serviceName };
+}
+
 function fallbackAttempts(env: Env): number {
   const raw = nonEmpty(env, "REELAY_FALLBACK_ATTEMPTS");
   if (raw === undefined) return 0;
@@ -447,6 +504,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     alertEmail: email(env, "ALERT_EMAIL"),
     admission: admission(env),
+    traceExport: traceExport(env),
     aws: {
       region: nonEmpty(env, "AWS_REGION") ?? "us-east-1",
       tableName: nonEmpty(env, "REELAY_TABLE_NAME"),

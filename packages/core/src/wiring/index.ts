@@ -2,7 +2,13 @@
  * @reelay/core/wiring: the composition root: config, read once, and the one function that wires the
  * pipeline for a platform from every layer.
  */
-export { loadConfig, type Config, type LogLevel, type LogSettings } from "./config.ts";
+export {
+  loadConfig,
+  type Config,
+  type LogLevel,
+  type LogSettings,
+  type TraceExport,
+} from "./config.ts";
 export {
   dropDepsFrom,
   pricesOf,

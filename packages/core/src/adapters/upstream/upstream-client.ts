@@ -35,6 +35,7 @@ import {
   transportError,
   type Redact,
 } from "./upstream-errors.ts";
+import { startSpan, type TraceSpan } from "../../usecases/tracing.ts";
 import { backoffDelayMs, DEFAULT_BACKOFF, parseRetryAfterMs, type Backoff } from "./retry.ts";
 
 export interface UpstreamClientOptions {
@@ -66,6 +67,13 @@ interface SendOptions extends QueryOptions {
   taskQuery?: boolean;
   noRetryWhenRateLimited?: boolean;
   noRetryWhenNotAccepted?: boolean;
+}
+
+/** What one request brought back. */
+interface Exchanged {
+  status: number;
+  retryAfter: string | null;
+  text: string;
 }
 
 interface Answer {
@@ -110,9 +118,14 @@ export class UpstreamClient implements UpstreamClientPort {
   readonly #redact: Redact;
   readonly #metrics: Metrics;
   readonly #labels: Readonly<{ account?: string }>;
+  readonly #host: string;
+  readonly #basePath: string;
 
   constructor(options: UpstreamClientOptions) {
     this.baseUrl = parseBaseUrl(options.baseUrl);
+    const base = new URL(this.baseUrl);
+    this.#host = base.host;
+    this.#basePath = base.pathname.replace(/\/$/, "");
     // The key goes in a header; a control character would make fetch throw a message quoting it.
     if (
       [...options.apiKey].some(
@@ -267,6 +280,50 @@ export class UpstreamClient implements UpstreamClientPort {
     return pauseMs;
   }
 
+  /**
+   * One request's span (each retry its own), a child of the step that sends it: the method, the
+   * host and the path (no query, no key), the operation and the account.
+   */
+  #span(method: string, endpoint: string, operation: string, attempt: number) {
+    return startSpan(`upstream ${operation}`, {
+      kind: "client",
+      attributes: {
+        "http.request.method": method,
+        "server.address": this.#host,
+        "url.path": `${this.#basePath}${endpoint.split("?")[0]}`,
+        "reelay.upstream.operation": operation,
+        ...(attempt > 1 ? { "http.request.resend_count": attempt - 1 } : {}),
+        ...(this.#labels.account === undefined
+          ? {}
+          : { "reelay.upstream.account": this.#labels.account }),
+      },
+    });
+  }
+
+  /** One request and its whole answer, in its span: the status, or the error that stopped it. */
+  async #exchange(
+    url: string,
+    request: {
+      method: string;
+      headers: Record<string, string>;
+      body?: string | FormData;
+      timeoutMs: number;
+    },
+    span: TraceSpan,
+  ): Promise<Exchanged> {
+    const { timeoutMs, ...init } = request;
+    try {
+      const response = await this.#fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      const text = await response.text();
+      span.set({ "http.response.status_code": response.status });
+      span.end(response.status >= 400 ? { code: `http_${response.status}` } : undefined);
+      return { status: response.status, retryAfter: response.headers.get("retry-after"), text };
+    } catch (error) {
+      span.end(error);
+      throw error;
+    }
+  }
+
   async #send(method: string, endpoint: string, options: SendOptions): Promise<Answer> {
     const url = `${this.baseUrl}${endpoint}`;
     const headers = this.#headers(options);
@@ -280,24 +337,19 @@ export class UpstreamClient implements UpstreamClientPort {
       this.#metrics.count("reelay_upstream_requests_total", labels);
       const last = attempt >= this.#maxAttempts;
       const timeoutMs = Math.max(1, Math.min(this.#timeoutMs, left()));
-      let status: number;
-      let text: string;
-      let retryAfter: string | null;
+      let answer: Exchanged;
       try {
-        const response = await this.#fetch(url, {
-          method,
-          headers,
-          ...(body === undefined ? {} : { body }),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        status = response.status;
-        retryAfter = response.headers.get("retry-after");
-        text = await response.text();
+        answer = await this.#exchange(
+          url,
+          { method, headers, ...(body === undefined ? {} : { body }), timeoutMs },
+          this.#span(method, endpoint, labels.operation, attempt),
+        );
       } catch (error) {
         this.#metrics.count("reelay_upstream_errors_total", labels);
         await this.#sleep(this.#pauseAfterNoAnswer(error, { ...call, timeoutMs }, options, left()));
         continue;
       }
+      const { status, text, retryAfter } = answer;
       if (status >= 200 && status < 300) {
         const parsed = parseJson(text);
         if (!parsed.ok) {

@@ -153,4 +153,9 @@ export interface Job {
   retriedBy?: string;
   /** Its own webhook, signed with the webhook secret of the key that made it. */
   webhook?: JobWebhook;
+  /**
+   * The W3C traceparent of the span that made the job (usecases/tracing.ts): each later span of the
+   * job is its child, so the job is one trace. Absent when nothing was tracing then.
+   */
+  traceparent?: string;
 }

@@ -21,6 +21,11 @@ export interface FlowState {
   slotReleased?: boolean;
   /** ISO time the upstream task was last seen running, so a finish can be timed to within a poll interval. */
   runningSeenAt?: string;
+  /**
+   * The job's traceparent (Job.traceparent), carried from the execution's input on so that each
+   * step starts its span in the job's trace before it reads the record.
+   */
+  traceparent?: string;
 }
 
 /** RecordFailure's input: the flow state, where `error` is the poll's verdict or Catch's {Error, Cause}. */

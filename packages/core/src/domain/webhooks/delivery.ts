@@ -32,6 +32,8 @@ export interface Delivery {
   nextAttemptAt?: string;
   createdAt: string;
   updatedAt: string;
+  /** The traceparent of the span that announced the event: each attempt's span is its child. */
+  traceparent?: string;
 }
 
 /** A delivery a sweep holds: its attempt is recorded under `lease`. */

@@ -35,6 +35,7 @@ import { estimateOf } from "../../domain/money/estimate.ts";
 import type { PriceTable } from "../../domain/money/prices.ts";
 import { emitOnce } from "../pipeline/terminal.ts";
 import type { AccountAdmission } from "./admission-control.ts";
+import { jobAttributes, recordSpan } from "../tracing.ts";
 
 export interface DispatchDeps extends BudgetGateDeps {
   admission: AdmissionControl;
@@ -365,8 +366,24 @@ async function admitOne(
   const started = await admit(deps, job, account);
   await admission.store.dequeue(job.id);
   if (started === undefined) return { outcome: "skipped" };
+  if (job.admittedAt === undefined) traceWait(found ?? job, started);
   await deps.starter.start(started);
   return { outcome: "admitted", account };
+}
+
+/**
+ * The job's wait for a slot as a span of its trace, from its creation (after a 429, from the
+ * record's last write before this admission: the requeue) to its admission now.
+ */
+function traceWait(waiting: Job, admitted: Job): void {
+  if (admitted.admittedAt === undefined) return;
+  const admissions = admitted.admissions ?? 1;
+  recordSpan("queue", {
+    parent: admitted.traceparent,
+    startTime: Date.parse(admissions > 1 ? waiting.updatedAt : admitted.createdAt),
+    endTime: Date.parse(admitted.admittedAt),
+    attributes: { ...jobAttributes(admitted), "reelay.admissions": admissions },
+  });
 }
 
 /** No configured account serves the job's model (or every one was tried): it can never run here. */

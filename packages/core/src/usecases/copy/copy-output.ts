@@ -13,6 +13,7 @@ import { TransientError } from "../../domain/pipeline/step-errors.ts";
 import type { StoredObject } from "../ports.ts";
 import type { MediaProbe } from "../../domain/media/probe.ts";
 import type { Media } from "../../domain/media/types.ts";
+import { inSpan } from "../tracing.ts";
 
 export interface CopiedObject extends StoredObject {
   sourceUrlHost: string;
@@ -52,9 +53,22 @@ function contentLength(headers: Headers): number | undefined {
 
 /**
  * `fetcher` is the deployment's guarded fetch (adapters/net/guarded-fetch.ts): its refusals (url_forbidden,
- * output_too_large, output_content_type) are permanent and pass through as they are.
+ * output_too_large, output_content_type) are permanent and pass through as they are. The copy is
+ * one span (the host, the object's key and bytes; never the URL, whose query is a signature).
  */
-export async function copyUrlToS3(
+export function copyUrlToS3(...args: Parameters<typeof copy>): Promise<CopiedObject> {
+  return inSpan("copy", {}, async (span) => {
+    const copied = await copy(...args);
+    span.set({
+      "server.address": copied.sourceUrlHost,
+      "reelay.copy.key": copied.key,
+      "reelay.copy.bytes": copied.bytes,
+    });
+    return copied;
+  });
+}
+
+async function copy(
   fetcher: typeof fetch,
   url: string,
   store: ObjectStorePort,

@@ -34,6 +34,8 @@ export interface NewJobInput {
   webhook?: JobWebhook;
   /** Counted in its key's waiting jobs (max_queued). */
   queueCounted?: boolean;
+  /** See Job.traceparent. */
+  traceparent?: string | undefined;
   now?: Date;
 }
 
@@ -81,6 +83,7 @@ export function buildJob(input: NewJobInput): Job {
     ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
     ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
     ...(input.queueCounted === true ? { queueCounted: true as const } : {}),
+    ...(input.traceparent === undefined ? {} : { traceparent: input.traceparent }),
     estimate: estimateOf({ model: validation.model, request: validation.normalized }, input.prices),
   };
 }

@@ -31,6 +31,7 @@ import type { Reservation } from "../../domain/money/types.ts";
 import type { ValidationResult } from "../../domain/validate/validate-request.ts";
 import { createJob } from "./create-job.ts";
 import { claimQueue, type QueueClaim } from "./queue-quota.ts";
+import { currentTraceparent, inSpan } from "../tracing.ts";
 
 export interface SubmitDeps extends Pick<PipelineDeps, "events" | "batches" | "metrics"> {
   jobs: JobStorePort;
@@ -129,8 +130,18 @@ async function queueOrFail(deps: SubmitDeps, job: Job): Promise<Job> {
 /**
  * Makes the job a submission asks for, or refuses it with nothing left behind. A job found queued
  * (a repeat, or a crash between the record and the queue) is queued again: that is idempotent.
+ * Its span's traceparent is kept on the record, so the job's later spans join this trace (a
+ * batch's line begins a trace of its own, linked to the request's: one trace a job).
  */
-export async function submitJob(deps: SubmitDeps, submission: Submission): Promise<Submitted> {
+export function submitJob(deps: SubmitDeps, submission: Submission): Promise<Submitted> {
+  return inSpan("submit", { newTrace: submission.batch !== undefined }, async (span) => {
+    const submitted = await submitUntraced(deps, submission);
+    span.noteJob(submitted.job);
+    return submitted;
+  });
+}
+
+async function submitUntraced(deps: SubmitDeps, submission: Submission): Promise<Submitted> {
   const { validation } = submission;
   if (!validation.valid || validation.kind === null) throw invalidRequest(validation.errors);
   const model = validation.model;
@@ -171,6 +182,7 @@ export async function submitJob(deps: SubmitDeps, submission: Submission): Promi
       ...(submission.retryOf === undefined ? {} : { retryOf: submission.retryOf }),
       ...(submission.webhook === undefined ? {} : { webhook: submission.webhook }),
       ...(claim === undefined ? {} : { queueCounted: true }),
+      traceparent: currentTraceparent(),
       now: deps.now(),
     });
   } catch (error) {

@@ -37,9 +37,38 @@ import { failureOf, timeoutError } from "../../domain/pipeline/failure.ts";
 import { imageKey, videoKey } from "../../domain/jobs/outputs.ts";
 import { emitOnce, writeManifest } from "./terminal.ts";
 import { verifiedOutputs } from "./verify-outputs.ts";
+import { inSpan, jobAttributes, type TraceSpan } from "../tracing.ts";
 
-/** Runs a step; whatever it throws leaves as a TransientError or a permanent ReelayError, recorded on the job. */
-async function guarded<T>(
+/**
+ * Runs a step in its span, a child of the job's trace context (the step's input carries it);
+ * whatever it throws leaves as a TransientError or a permanent ReelayError, recorded on the job.
+ */
+function guarded<T>(
+  deps: PipelineDeps,
+  input: Pick<FlowState, "jobId" | "traceparent">,
+  step: string,
+  run: (span: TraceSpan) => Promise<T>,
+): Promise<T> {
+  return inStepSpan(input, step, (span) => recorded(deps, input.jobId, step, () => run(span)));
+}
+
+/** The step's span, a child of the job's traceparent when its input carries one. */
+function inStepSpan<T>(
+  input: Pick<FlowState, "jobId" | "traceparent">,
+  step: string,
+  work: (span: TraceSpan) => Promise<T>,
+): Promise<T> {
+  return inSpan(
+    `step ${step}`,
+    {
+      parent: input.traceparent,
+      attributes: { ...jobAttributes({ id: input.jobId }), "reelay.step": step },
+    },
+    work,
+  );
+}
+
+async function recorded<T>(
   deps: PipelineDeps,
   jobId: string,
   step: string,
@@ -112,6 +141,7 @@ function baseState(deps: PipelineDeps, job: Job, deadlineAt: string): FlowState 
     maxPolls: pollLimit(deadlineMs),
     deadlineAt,
     outcome: "running",
+    ...(job.traceparent === undefined ? {} : { traceparent: job.traceparent }),
   };
 }
 
@@ -250,8 +280,11 @@ async function ownWriteApplied(
   return current;
 }
 
-export function submit(deps: PipelineDeps, input: { jobId: string }): Promise<FlowState> {
-  return guarded(deps, input.jobId, "submit", async () => {
+export function submit(
+  deps: PipelineDeps,
+  input: Pick<FlowState, "jobId" | "traceparent">,
+): Promise<FlowState> {
+  return guarded(deps, input, "submit", async (span) => {
     // A job in progress with no upstream task yet, not waiting in the queue again: this attempt is
     // counted by the write that reads it.
     const counted = await unlessConflict(
@@ -267,6 +300,7 @@ export function submit(deps: PipelineDeps, input: { jobId: string }): Promise<Fl
       ),
     );
     let job = counted ?? (await deps.jobs.require(input.jobId));
+    span.noteJob(job);
     if (counted === undefined) await requeueIfWaiting(deps, job);
     const now = deps.now();
     const deadlineAt = deadlineOf(deps, job, now);
@@ -448,8 +482,8 @@ async function look(
  * Past the deadline or the poll bound, the job fails with code "timeout".
  */
 export function poll(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
-  return guarded(deps, state.jobId, "poll", async () => {
-    const next = await pollWindow(deps, state);
+  return guarded(deps, state, "poll", async (span) => {
+    const next = await pollWindow(deps, state, span);
     // The upstream task ended (or the job did): its slot goes to the next job in the queue.
     if (next.outcome !== "running" && (await releaseSlot(deps, state.jobId)))
       return { ...next, slotReleased: true };
@@ -469,8 +503,13 @@ async function releaseSlot(deps: PipelineDeps, jobId: string): Promise<boolean> 
   );
 }
 
-async function pollWindow(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
+async function pollWindow(
+  deps: PipelineDeps,
+  state: FlowState,
+  span: TraceSpan,
+): Promise<FlowState> {
   const job = await deps.jobs.require(state.jobId);
+  span.noteJob(job);
   if (isTerminal(job.status)) return stopped(state, job);
   // Fell back to the queue and was stopped before its queue entry was written: write it now.
   if (job.status === "queued" && job.upstreamTaskId === undefined && job.fallbacks !== undefined) {
@@ -629,7 +668,7 @@ async function copyOutputs(deps: PipelineDeps, job: Job, urls: string[]): Promis
  * job.json manifest.
  */
 export function download(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
-  return guarded(deps, state.jobId, "download", async () => {
+  return guarded(deps, state, "download", async (span) => {
     const toDownloading = () =>
       deps.jobs.transition(state.jobId, { from: ["queued", "running"], to: "downloading" });
     let job = (await unlessConflict(toDownloading())) ?? (await deps.jobs.require(state.jobId));
@@ -641,6 +680,7 @@ export function download(deps: PipelineDeps, state: FlowState): Promise<FlowStat
       );
     }
     if (job.status !== "downloading") job = await toDownloading();
+    span.noteJob(job);
     const recent = recentUrlsOf(deps, job, state);
     let outputs: JobOutput[];
     try {
@@ -671,7 +711,7 @@ export function finish(
   deps: PipelineDeps,
   state: FlowState,
 ): Promise<{ jobId: string; status: "succeeded" }> {
-  return guarded(deps, state.jobId, "finish", async () => {
+  return guarded(deps, state, "finish", async () => {
     if (state.slotReleased !== true) await releaseSlot(deps, state.jobId);
     const done = { jobId: state.jobId, status: "succeeded" as const };
     const succeed = () =>
@@ -720,7 +760,14 @@ export function finish(
  * The failed record and its one event. A job already terminal (cancelled, or ended by another
  * step) keeps its status; its event is emitted if nobody has yet. Returns the job's final status.
  */
-export async function recordFailure(
+export function recordFailure(
+  deps: PipelineDeps,
+  input: FailureInput,
+): Promise<{ jobId: string; status: TerminalStatus }> {
+  return inStepSpan(input, "recordFailure", () => failJob(deps, input));
+}
+
+async function failJob(
   deps: PipelineDeps,
   input: FailureInput,
 ): Promise<{ jobId: string; status: TerminalStatus }> {

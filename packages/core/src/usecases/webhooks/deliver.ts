@@ -8,6 +8,7 @@ import { ReelayError } from "../../domain/errors.ts";
 import type { DeliveryAttempt } from "../../domain/webhooks/delivery.ts";
 import { signWebhook } from "../../domain/webhooks/sign.ts";
 import type { WebhookMessage } from "../../domain/webhooks/payload.ts";
+import { inSpan, jobAttributes } from "../tracing.ts";
 
 /** Per-attempt limit on the whole HTTP exchange. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -19,6 +20,8 @@ export interface AttemptIo {
   fetch: typeof globalThis.fetch;
   now: () => Date;
   timeoutMs?: number;
+  /** The attempt's span: a child of `parent` (Delivery.traceparent), naming the subscriber. */
+  trace?: { parent: string | undefined; subscriber: string };
 }
 
 export interface AttemptOutcome {
@@ -50,7 +53,41 @@ function failureText(error: unknown): { error: string; final: boolean } {
   };
 }
 
-export async function attemptDelivery(
+/** One attempt, in its span (the job named by the event's jobId; the URL is never put on it). */
+export function attemptDelivery(
+  subscriber: SigningTarget,
+  message: WebhookMessage,
+  io: AttemptIo,
+): Promise<AttemptOutcome> {
+  const attributes = {
+    ...jobAttributes({ id: jobIdOf(message) }),
+    ...(io.trace === undefined ? {} : { "reelay.webhook.subscriber": io.trace.subscriber }),
+  };
+  return inSpan(
+    "webhook",
+    { kind: "client", parent: io.trace?.parent, attributes },
+    async (span) => {
+      const outcome = await attempt(subscriber, message, io);
+      const { status } = outcome.attempt;
+      if (status !== undefined) span.set({ "http.response.status_code": status });
+      if (!outcome.delivered)
+        span.fail({ code: status === undefined ? "webhook_unreachable" : `http_${status}` });
+      return outcome;
+    },
+  );
+}
+
+/** The job an event is about (its detail's jobId); undefined for a batch's event. */
+function jobIdOf(message: WebhookMessage): string | undefined {
+  try {
+    const jobId = (JSON.parse(message.body) as { data?: { jobId?: unknown } }).data?.jobId;
+    return typeof jobId === "string" ? jobId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function attempt(
   subscriber: SigningTarget,
   message: WebhookMessage,
   io: AttemptIo,

@@ -59,7 +59,7 @@ async function sendOne(deps: DeliverySweepDeps, delivery: Delivery): Promise<boo
   const outcome = await attemptDelivery(
     subscriber,
     { id: delivery.eventId, body: delivery.body },
-    deps,
+    { ...deps, trace: { parent: delivery.traceparent, subscriber: delivery.subscriber } },
   );
   return deps.store.record(claimed, outcome.attempt, nextStep(deps, delivery, outcome));
 }

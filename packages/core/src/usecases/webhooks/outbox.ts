@@ -13,6 +13,7 @@ import { DELIVERY_ID_PREFIX, type Delivery } from "../../domain/webhooks/deliver
 import { webhookMessage } from "../../domain/webhooks/payload.ts";
 import { scheduledWaitMs } from "../../domain/webhooks/schedule.ts";
 import { type DeliveryTarget, type Subscribers, targetsFor } from "./targets.ts";
+import { currentTraceparent } from "../tracing.ts";
 
 export interface OutboxDeps {
   store: DeliveryStorePort;
@@ -36,6 +37,8 @@ function newDelivery(
 ): Delivery {
   const now = deps.now();
   const firstWait = scheduledWaitMs(deps.schedule, 1, deps.random) ?? 0;
+  // The step that ended the job announces its event: the attempts join the job's trace there.
+  const traceparent = currentTraceparent();
   return {
     id,
     eventId: entry.eventId,
@@ -49,6 +52,7 @@ function newDelivery(
     nextAttemptAt: new Date(now.getTime() + firstWait).toISOString(),
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
+    ...(traceparent === undefined ? {} : { traceparent }),
   };
 }
 
