@@ -1,10 +1,19 @@
 /**
- * REELAY_RETENTION_DAYS on the local stack: a finished job older than the horizon (made and
- * finished before it, its terminal event sent) loses its objects under `outputs/<id>/` and
- * `uploads/<id>/` in the local bucket, then its record, which is also what answered a repeat of its
- * X-Idempotency-Key (the job id is derived from the key): after that a repeat makes a new job.
- * The record goes last, so a prune cut short is finished by the next one. Jobs still in progress,
- * or owed their event, are never touched, however old.
+ * Retention on the local stack, what S3 lifecycle rules and DynamoDB's TTL do on AWS
+ * (domain/jobs/retention.ts), run by the housekeeping:
+ *
+ * - outputs past their expires_at (retention_days, default REELAY_RETENTION_DAYS): the objects under
+ *   `outputs/<id>/` and `uploads/<id>/` are deleted and the record marked outputsRemovedAt; the
+ *   record stays and answers outputs_expired.
+ * - records past their own expiry (recordTtl, RECORD_KEPT_DAYS after the outputs'): the record goes
+ *   with whatever objects are left. It also answered a repeat of its X-Idempotency-Key (the job id
+ *   is derived from the key): after that a repeat makes a new job.
+ * - a finished job with no expiry of its own (failed or cancelled, so no outputs; or recorded before
+ *   expiries were): with REELAY_RETENTION_DAYS, once it was made and ended that long ago, its
+ *   objects and then its record go.
+ *
+ * A record goes last, and only once its terminal event was sent, so a prune cut short is finished
+ * by the next one and a job owed its event is never touched, however old.
  */
 import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
 import type { JobStore } from "@reelay/core/adapters";
@@ -18,17 +27,22 @@ export interface RetentionDeps {
   jobs: JobStore;
   s3: S3Client;
   bucket: string;
-  retentionDays: number;
+  /** REELAY_RETENTION_DAYS: the horizon of finished jobs with no expiry of their own; absent = none. */
+  retentionDays?: number | undefined;
   now: () => Date;
 }
 
-/** A finished job whose time is up: made and ended before the horizon, its event sent. */
+/** A finished job with no expiry of its own whose time is up: made and ended before the horizon, its event sent. */
 function isPastRetention(
-  job: Pick<Job, "status" | "createdAt" | "updatedAt" | "finishedAt" | "eventEmittedAt">,
+  job: Pick<
+    Job,
+    "status" | "createdAt" | "updatedAt" | "finishedAt" | "eventEmittedAt" | "recordTtl"
+  >,
   horizon: string,
 ): boolean {
   return (
     isTerminal(job.status) &&
+    job.recordTtl === undefined &&
     job.eventEmittedAt !== undefined &&
     job.createdAt < horizon &&
     (job.finishedAt ?? job.updatedAt) < horizon
@@ -50,11 +64,44 @@ async function deletePrefix(s3: S3Client, bucket: string, prefix: string): Promi
   }
 }
 
+async function deleteObjectsOf(deps: RetentionDeps, id: string): Promise<void> {
+  await deletePrefix(deps.s3, deps.bucket, `outputs/${id}/`);
+  await deletePrefix(deps.s3, deps.bucket, `uploads/${id}/`);
+}
+
 /**
- * Prunes up to `max` jobs past retention, oldest first; returns their ids. Fewer than `max` means
- * none is left for now.
+ * Deletes the objects of up to `max` jobs whose outputs expired; returns their ids. The records
+ * stay, marked outputsRemovedAt. Fewer than `max` means none is left for now.
+ */
+export async function removeExpiredOutputs(deps: RetentionDeps, max: number): Promise<string[]> {
+  const removed: string[] = [];
+  for await (const job of deps.jobs.expiredBy("outputs", deps.now())) {
+    await deleteObjectsOf(deps, job.id);
+    await deps.jobs.update(job.id, { outputsRemovedAt: deps.now().toISOString() });
+    removed.push(job.id);
+    if (removed.length >= max) break;
+  }
+  return removed;
+}
+
+/** Removes up to `max` records whose own expiry came (with any objects left); returns their ids. */
+export async function removeExpiredRecords(deps: RetentionDeps, max: number): Promise<string[]> {
+  const removed: string[] = [];
+  for await (const job of deps.jobs.expiredBy("record", deps.now())) {
+    if (job.eventEmittedAt === undefined) continue;
+    await deleteObjectsOf(deps, job.id);
+    if (await deps.jobs.removeFinished(job.id)) removed.push(job.id);
+    if (removed.length >= max) break;
+  }
+  return removed;
+}
+
+/**
+ * Prunes up to `max` finished jobs with no expiry of their own past REELAY_RETENTION_DAYS, oldest
+ * first; returns their ids. Fewer than `max` means none is left for now.
  */
 export async function pruneFinishedJobs(deps: RetentionDeps, max: number): Promise<string[]> {
+  if (deps.retentionDays === undefined) return [];
   const horizon = new Date(deps.now().getTime() - deps.retentionDays * DAY_MS).toISOString();
   const pruned: string[] = [];
   for await (const job of deps.jobs.createdBetween({
@@ -63,8 +110,7 @@ export async function pruneFinishedJobs(deps: RetentionDeps, max: number): Promi
     max: Number.MAX_SAFE_INTEGER,
   })) {
     if (!isPastRetention(job, horizon)) continue;
-    await deletePrefix(deps.s3, deps.bucket, `outputs/${job.id}/`);
-    await deletePrefix(deps.s3, deps.bucket, `uploads/${job.id}/`);
+    await deleteObjectsOf(deps, job.id);
     if (await deps.jobs.removeFinished(job.id)) pruned.push(job.id);
     if (pruned.length >= max) break;
   }

@@ -7,7 +7,7 @@ import { estimateOf } from "../../domain/money/estimate.ts";
 import type { PriceTable } from "../../domain/money/prices.ts";
 import type { ValidationResult } from "../../domain/validate/validate-request.ts";
 import { newJobId } from "../../domain/jobs/ids.ts";
-import type { Job, JobSource, JobWebhook } from "../../domain/jobs/types.ts";
+import type { Job, JobSource, JobWebhook, OutputTarget } from "../../domain/jobs/types.ts";
 
 export interface NewJobInput {
   validation: ValidationResult;
@@ -34,6 +34,10 @@ export interface NewJobInput {
   webhook?: JobWebhook;
   /** Counted in its key's waiting jobs (max_queued). */
   queueCounted?: boolean;
+  /** See Job.retentionDays. */
+  retentionDays?: number;
+  /** See Job.outputTarget. */
+  outputTarget?: OutputTarget;
   now?: Date;
 }
 
@@ -81,6 +85,8 @@ export function buildJob(input: NewJobInput): Job {
     ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
     ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
     ...(input.queueCounted === true ? { queueCounted: true as const } : {}),
+    ...(input.retentionDays === undefined ? {} : { retentionDays: input.retentionDays }),
+    ...(input.outputTarget === undefined ? {} : { outputTarget: input.outputTarget }),
     estimate: estimateOf({ model: validation.model, request: validation.normalized }, input.prices),
   };
 }

@@ -38,6 +38,8 @@ import { imageKey, videoKey } from "../../domain/jobs/outputs.ts";
 import { emitOnce, writeManifest } from "./terminal.ts";
 import { mediaProbe } from "../../domain/media/probe.ts";
 import { verifiedOutputs } from "./verify-outputs.ts";
+import { deliverOutputs } from "../copy/deliver-outputs.ts";
+import { expiryOf, retentionTags } from "../../domain/jobs/retention.ts";
 
 /** Runs a step; whatever it throws leaves as a TransientError or a permanent ReelayError, recorded on the job. */
 async function guarded<T>(
@@ -576,7 +578,14 @@ async function meteredCopy(
   const started = performance.now();
   metrics.count("reelay_upstream_requests_total", { operation });
   try {
-    const copied = await copyUrlToS3(deps.fetch, url, deps.objects, key, mediaProbe(job.kind));
+    const copied = await copyUrlToS3(
+      deps.fetch,
+      url,
+      deps.objects,
+      key,
+      mediaProbe(job.kind),
+      retentionTags(job),
+    );
     recordCopy(metrics, copied.bytes, performance.now() - started);
     return copied;
   } catch (error) {
@@ -642,9 +651,12 @@ export function download(deps: PipelineDeps, state: FlowState): Promise<FlowStat
       if (!isReelayError(error, "output_unavailable")) throw error;
       outputs = await copyOutputs(deps, job, await askedUrlsOf(deps, job));
     }
-    job = await deps.jobs.update(job.id, verifiedOutputs(deps, job, outputs), {
-      unlessTerminal: true,
-    });
+    const delivered = await deliverOutputs(deps, job, verifiedOutputs(deps, job, outputs));
+    job = await deps.jobs.update(
+      job.id,
+      { ...delivered, ...expiryOf(job, deps.now()) },
+      { unlessTerminal: true },
+    );
     await writeManifest(deps, job);
     return { ...state, outcome: "succeeded", waitSeconds: 0 };
   });
