@@ -179,7 +179,7 @@ export const SETTINGS = {
   REELAY_RETENTION_DAYS: {
     default: "unset = kept for good",
     about:
-      "Days a job's outputs are kept once stored (fractions allowed, at most 3650) when its request gives no `retention_days`; its record stays 30 days longer, answering `outputs_expired` (docs/retention.md). On AWS read at deploy time.",
+      "Days a job's outputs are kept once stored (fractions allowed, at most 3650) when its request gives no `retention_days`; its record stays 30 days longer, answering `outputs_expired` (docs/operations.md#retention). On AWS read at deploy time.",
   },
   REELAY_OUTPUT_BUCKETS: {
     default: "none",
