@@ -21,14 +21,19 @@ import {
   waitForTerminalJob,
   batchJobIds,
 } from "./support/stack.ts";
-import { GetObjectCommand } from "@aws-sdk/client-s3";
+import { DeleteBucketCommand, GetObjectCommand } from "@aws-sdk/client-s3";
 import { createHash } from "node:crypto";
 
 const DAY_MS = 86_400_000;
 const OUTPUT_BUCKET = "customer-renders";
+/** Listed, made at start, then deleted by a test: a delivery there fails. */
+const GONE_BUCKET = "deleted-later";
 
 const stackOf = stackPerFile(
-  { REELAY_RETENTION_DAYS: "30", REELAY_OUTPUT_BUCKETS: `${OUTPUT_BUCKET},another-bucket` },
+  {
+    REELAY_RETENTION_DAYS: "30",
+    REELAY_OUTPUT_BUCKETS: `${OUTPUT_BUCKET},another-bucket,${GONE_BUCKET}`,
+  },
   {},
   { waitScale: 0.05 },
 );
@@ -193,6 +198,21 @@ describe("delivery into the user's own bucket", () => {
     const job = await waitForTerminalJob(stack.url, stack.apiKey, id);
     expect(job.outputs[0].delivered).toEqual({ bucket: "another-bucket", key: `${id}/video.mp4` });
     expect(await objectExists(stack.s3, "another-bucket", `${id}/video.mp4`)).toBe(true);
+  }, 60_000);
+
+  it("a delivery that fails is the warning output_delivery_failed; the job still succeeds with reelay's own copy", async () => {
+    const stack = stackOf();
+    await stack.s3.send(new DeleteBucketCommand({ Bucket: GONE_BUCKET }));
+    const made = await create({ "X-Reelay-Output-S3-Prefix": `s3://${GONE_BUCKET}/x/` });
+    expect(made.status).toBe(200);
+    const job = await waitForTerminalJob(stack.url, stack.apiKey, made.body.task_id as string);
+    expect(job.status).toBe("succeeded");
+    expect(job.outputs[0].delivered).toBeUndefined();
+    expect(job.warnings).toEqual([
+      expect.objectContaining({ code: "output_delivery_failed", path: "output.s3_prefix" }),
+    ]);
+    expect(job.warnings[0].message).toContain("NoSuchBucket");
+    expect((await sha256OfUrl(job.outputs[0].url)).sha256).toBe(job.outputs[0].sha256);
   }, 60_000);
 
   it("a bucket outside REELAY_OUTPUT_BUCKETS is 400 output_bucket_not_allowed naming the field, and nothing is made", async () => {
