@@ -9,12 +9,7 @@ import type { JobStore } from "@reelay/core/adapters";
 import type { Logger } from "./log.ts";
 import { wakeablePause } from "./wakeable-pause.ts";
 import { advanceResumeMark } from "./resume-mark.ts";
-import {
-  pruneFinishedJobs,
-  removeExpiredOutputs,
-  removeExpiredRecords,
-  type RetentionDeps,
-} from "./retention.ts";
+import { pruneFinishedJobs, removeExpired, type RetentionDeps } from "./retention.ts";
 
 /** Between passes: an expired job's objects are gone within a minute of its expires_at. */
 const INTERVAL_MS = 60_000;
@@ -44,16 +39,18 @@ export async function housekeep(deps: HousekeepingDeps, log: Logger): Promise<bo
   await advanceResumeMark(deps.jobs, deps.dataDir, deps.now());
   if (deps.retention === undefined) return false;
   const retention = { ...deps.retention, jobs: deps.jobs, now: deps.now };
-  const outputs = await removeExpiredOutputs(retention, PRUNE_BATCH);
-  if (outputs.length > 0) log.info(`removed the expired outputs of ${outputs.length} job(s)`);
-  const records = await removeExpiredRecords(retention, PRUNE_BATCH);
-  if (records.length > 0) log.info(`removed ${records.length} expired job record(s)`);
+  const expired = await removeExpired(retention, PRUNE_BATCH);
+  if (expired.outputs.length > 0)
+    log.info(`removed the expired outputs of ${expired.outputs.length} job(s)`);
+  if (expired.records.length > 0)
+    log.info(`removed ${expired.records.length} expired job record(s)`);
   const pruned = await pruneFinishedJobs(retention, PRUNE_BATCH);
   if (pruned.length > 0)
     log.info(
       `pruned ${pruned.length} finished job(s) past REELAY_RETENTION_DAYS=${deps.retention.retentionDays}`,
     );
-  return [outputs, records, pruned].some((ids) => ids.length >= PRUNE_BATCH);
+  const removed = expired.outputs.length + expired.records.length;
+  return removed >= PRUNE_BATCH || pruned.length >= PRUNE_BATCH;
 }
 
 export function startHousekeeping(deps: HousekeepingDeps, log: Logger): Housekeeping {

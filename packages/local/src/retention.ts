@@ -69,31 +69,35 @@ async function deleteObjectsOf(deps: RetentionDeps, id: string): Promise<void> {
   await deletePrefix(deps.s3, deps.bucket, `uploads/${id}/`);
 }
 
-/**
- * Deletes the objects of up to `max` jobs whose outputs expired; returns their ids. The records
- * stay, marked outputsRemovedAt. Fewer than `max` means none is left for now.
- */
-export async function removeExpiredOutputs(deps: RetentionDeps, max: number): Promise<string[]> {
-  const removed: string[] = [];
-  for await (const job of deps.jobs.expiredBy("outputs", deps.now())) {
-    await deleteObjectsOf(deps, job.id);
-    await deps.jobs.update(job.id, { outputsRemovedAt: deps.now().toISOString() });
-    removed.push(job.id);
-    if (removed.length >= max) break;
-  }
-  return removed;
+/** What one pass over the jobs due removed, by id. */
+export interface Expired {
+  /** Jobs whose expired outputs were deleted; their records stay, marked outputsRemovedAt. */
+  outputs: string[];
+  /** Jobs whose record's own expiry came: the record went, with anything left of its objects. */
+  records: string[];
 }
 
-/** Removes up to `max` records whose own expiry came (with any objects left); returns their ids. */
-export async function removeExpiredRecords(deps: RetentionDeps, max: number): Promise<string[]> {
-  const removed: string[] = [];
-  for await (const job of deps.jobs.expiredBy("record", deps.now())) {
-    if (job.eventEmittedAt === undefined) continue;
-    await deleteObjectsOf(deps, job.id);
-    if (await deps.jobs.removeFinished(job.id)) removed.push(job.id);
-    if (removed.length >= max) break;
+/**
+ * Up to `max` jobs due, oldest first, in one read of the listing: a record whose time came goes
+ * (once its terminal event was sent); else outputs past expires_at lose their objects. Fewer than
+ * `max` means none is left for now.
+ */
+export async function removeExpired(deps: RetentionDeps, max: number): Promise<Expired> {
+  const now = deps.now();
+  const done: Expired = { outputs: [], records: [] };
+  for await (const job of deps.jobs.retentionDue(now)) {
+    if (job.recordTtl !== undefined && job.recordTtl * 1000 <= now.getTime()) {
+      if (job.eventEmittedAt === undefined) continue;
+      await deleteObjectsOf(deps, job.id);
+      if (await deps.jobs.removeFinished(job.id)) done.records.push(job.id);
+    } else {
+      await deleteObjectsOf(deps, job.id);
+      await deps.jobs.update(job.id, { outputsRemovedAt: now.toISOString() });
+      done.outputs.push(job.id);
+    }
+    if (done.outputs.length + done.records.length >= max) break;
   }
-  return removed;
+  return done;
 }
 
 /**

@@ -10,7 +10,7 @@ import { expect, it } from "vitest";
 import type { Job } from "@reelay/core/domain";
 import type { Standins } from "../src/aws-standins.ts";
 import { failedJob, queuedJob, standinsPerTest } from "./fixtures/jobs.ts";
-import { pruneFinishedJobs, removeExpiredOutputs, removeExpiredRecords } from "../src/retention.ts";
+import { pruneFinishedJobs, removeExpired } from "../src/retention.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -119,7 +119,7 @@ it("expired outputs lose their objects and keep their record, marked; outputs no
   const forGood = await done("kept for good", {});
   const deps = { jobs, s3: s.s3, bucket: s.bucket, now: () => now };
 
-  expect(await removeExpiredOutputs(deps, 100)).toEqual([expired.id]);
+  expect(await removeExpired(deps, 100)).toEqual({ outputs: [expired.id], records: [] });
   const after = await keys(s);
   expect(after.filter((key) => key.includes(expired.id))).toEqual([]);
   for (const job of [later, forGood])
@@ -127,9 +127,8 @@ it("expired outputs lose their objects and keep their record, marked; outputs no
   const record = await jobs.get(expired.id);
   expect(record?.outputsRemovedAt).toBe(now.toISOString());
   expect(record?.expiresAt).toBe(expired.expiresAt);
-  // Done once: the next pass finds nothing, and neither the record nor the old prune takes it.
-  expect(await removeExpiredOutputs(deps, 100)).toEqual([]);
-  expect(await removeExpiredRecords(deps, 100)).toEqual([]);
+  // Done once: the next pass finds nothing, and the old prune does not take it.
+  expect(await removeExpired(deps, 100)).toEqual({ outputs: [], records: [] });
   expect(
     await pruneFinishedJobs(
       { ...deps, retentionDays: 1, now: () => new Date(Date.now() + 2 * DAY_MS) },
@@ -158,7 +157,7 @@ it("a record past its own expiry goes with what is left of its objects, once its
   await jobs.update(kept.id, { recordTtl: past + 3600 });
   const deps = { jobs, s3: s.s3, bucket: s.bucket, now: () => now };
 
-  expect(await removeExpiredRecords(deps, 100)).toEqual([gone.id]);
+  expect(await removeExpired(deps, 100)).toEqual({ outputs: [], records: [gone.id] });
   expect(await jobs.get(gone.id)).toBeUndefined();
   expect(await keys(s)).toEqual([]);
   expect((await jobs.get(owed.id))?.id).toBe(owed.id);

@@ -270,23 +270,16 @@ export class JobStore implements JobStorePort {
   }
 
   /**
-   * The local stack's stand-in for S3 lifecycle and DynamoDB TTL (domain/jobs/retention.ts), oldest
-   * first: `outputs`, jobs whose outputs expired by `now` and are not yet removed; `record`, jobs
-   * whose record's time (recordTtl) has come.
+   * The local stack's stand-in for S3 lifecycle and DynamoDB TTL (domain/jobs/retention.ts), in one
+   * read of the listing, oldest first: jobs whose outputs expired by `now` and are not yet removed,
+   * and jobs whose record's own time (recordTtl) has come.
    */
-  async *expiredBy(what: "outputs" | "record", now: Date): AsyncGenerator<Job> {
-    const filter: IndexQuery["filter"] =
-      what === "outputs"
-        ? {
-            expression: "#at <= :now AND attribute_not_exists(#removed)",
-            names: { "#at": "expiresAt", "#removed": "outputsRemovedAt" },
-            values: { ":now": now.toISOString() },
-          }
-        : {
-            expression: "#ttl <= :now",
-            names: { "#ttl": "recordTtl" },
-            values: { ":now": Math.floor(now.getTime() / 1000) },
-          };
+  async *retentionDue(now: Date): AsyncGenerator<Job> {
+    const filter: IndexQuery["filter"] = {
+      expression: "(#at <= :now AND attribute_not_exists(#removed)) OR #ttl <= :nowS",
+      names: { "#at": "expiresAt", "#removed": "outputsRemovedAt", "#ttl": "recordTtl" },
+      values: { ":now": now.toISOString(), ":nowS": Math.floor(now.getTime() / 1000) },
+    };
     for await (const item of this.#table.queryAll({ partition: JOBS_LIST_PARTITION, filter }))
       yield fromItem(item);
   }
