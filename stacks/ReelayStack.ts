@@ -12,6 +12,7 @@ import { createDropHandler } from "./drops.ts";
 import { createJobFlow } from "./job-flow.ts";
 import { moneyEnvironment } from "./money.ts";
 import { suppressNagFindings } from "./nag.ts";
+import { allowDelivery } from "./permissions.ts";
 import { createStorage } from "./storage.ts";
 import { upstreamAccess } from "./upstream.ts";
 import { createWebhookDelivery } from "./webhooks.ts";
@@ -40,6 +41,11 @@ export function ReelayStack({ stack, app }: StackContext) {
     REELAY_MAX_OUTPUT_BYTES: String(config.maxOutputBytes),
     // Whether the Download step fails an output that differs from its request (read at deploy time).
     REELAY_VERIFY: config.verify,
+    // A job's retention when its request gives none, and where output.s3_prefix may deliver.
+    ...(config.retentionDays === undefined
+      ? {}
+      : { REELAY_RETENTION_DAYS: String(config.retentionDays) }),
+    REELAY_OUTPUT_BUCKETS: config.outputBuckets.join(","),
     // The functions' Powertools Logger level, as the deployer set it (default info).
     REELAY_LOG_LEVEL: config.log.level,
     ...admissionEnvironment(config.admission),
@@ -47,6 +53,7 @@ export function ReelayStack({ stack, app }: StackContext) {
   };
   const scope = { table, bucket, bus, environment, dispatchArn: dispatch.arn };
   const { steps, machine } = createJobFlow(stack, { ...scope, upstreamKeys: upstream.keys });
+  allowDelivery(steps.download, bucket, config.outputBuckets);
   const {
     api,
     fn: apiFunction,
@@ -71,6 +78,7 @@ export function ReelayStack({ stack, app }: StackContext) {
     functions: [...Object.values(steps), ...Object.values(functions)],
     jobFlow: machine,
     routes: api.node.children.filter((child) => child.node.id.startsWith("Route_")),
+    delivery: { fn: steps.download, buckets: config.outputBuckets },
   });
   stack.addOutputs({
     ApiUrl: api.url,

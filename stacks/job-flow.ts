@@ -69,7 +69,11 @@ function grantSteps(steps: StepFunctions, scope: JobFlowScope): void {
   allowTable(steps.submit, table, ["GetItem"], "generation-stats");
   allowTable(steps.poll, table, ["GetItem", "UpdateItem"], "generation-stats");
   // Download streams outputs in (multipart); every terminal step rewrites the job.json manifest.
-  allowObjects(steps.download, bucket, "outputs/", ["PutObject", "AbortMultipartUpload"]);
+  allowObjects(steps.download, bucket, "outputs/", [
+    "PutObject",
+    "PutObjectTagging",
+    "AbortMultipartUpload",
+  ]);
   allowManifests(steps.finish, bucket);
   allowManifests(steps.recordFailure, bucket);
   allowPutEvents(steps.finish, bus);

@@ -32,6 +32,8 @@ export interface NagScope {
   functions: IConstruct[];
   jobFlow: IConstruct;
   routes: IConstruct[];
+  /** The function that copies outputs into REELAY_OUTPUT_BUCKETS (permissions.ts allowDelivery), and those buckets. */
+  delivery?: { fn: IConstruct; buckets: readonly string[] };
 }
 
 /** Every reelay function's accepted findings: scopes that ids unknown at deploy time make wide. */
@@ -93,6 +95,22 @@ export function suppressNagFindings(stack: Stack, scope: NagScope): void {
   for (const fn of scope.functions) {
     NagSuppressions.addResourceSuppressions(fn, FUNCTION_FINDINGS, true);
   }
+  const delivery = scope.delivery;
+  if (delivery !== undefined && delivery.buckets.length > 0)
+    NagSuppressions.addResourceSuppressions(
+      delivery.fn,
+      [
+        {
+          id: "AwsSolutions-IAM5",
+          reason:
+            "output.s3_prefix: the deployer listed these buckets (REELAY_OUTPUT_BUCKETS) for reelay to deliver outputs into, under prefixes and job ids each request names; s3:PutObject only, on these buckets only.",
+          appliesTo: delivery.buckets.map(
+            (name) => `Resource::arn:<AWS::Partition>:s3:::${name}/*`,
+          ),
+        },
+      ],
+      true,
+    );
 
   NagSuppressions.addResourceSuppressions(
     scope.jobFlow,

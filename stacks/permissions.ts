@@ -21,7 +21,7 @@ import {
   GENERATION_STATS_KEY_PREFIX,
   KEY_LIMITS_KEY_PREFIX,
 } from "@reelay/core/adapters";
-import { ArnFormat, Stack } from "aws-cdk-lib";
+import { ArnFormat, Aws, Stack } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import type * as events from "aws-cdk-lib/aws-events";
@@ -44,7 +44,12 @@ export type TableAction =
   | "UpdateItem"
   | "DeleteItem"
   | "Query";
-export type ObjectAction = "GetObject" | "PutObject" | "DeleteObject" | "AbortMultipartUpload";
+export type ObjectAction =
+  | "GetObject"
+  | "PutObject"
+  | "PutObjectTagging"
+  | "DeleteObject"
+  | "AbortMultipartUpload";
 export type Prefix = "inbox/" | "outputs/" | "rejected/" | "uploads/";
 
 function allow(
@@ -153,9 +158,27 @@ export function allowObjects(
   );
 }
 
-/** Only each job's `job.json` manifest under outputs/ (Finish and RecordFailure write nothing else there). */
+/**
+ * Only each job's `job.json` manifest under outputs/ (Finish and RecordFailure write nothing else
+ * there), tagged with its job's retention at the write (S3 asks PutObjectTagging for that).
+ */
 export function allowManifests(fn: IFunction, bucket: s3.IBucket): void {
-  allow(fn, ["s3:PutObject"], [bucket.arnForObjects(manifestKey("*"))]);
+  allow(fn, ["s3:PutObject", "s3:PutObjectTagging"], [bucket.arnForObjects(manifestKey("*"))]);
+}
+
+/**
+ * output.s3_prefix: the Download step copies outputs inside S3 into the buckets of
+ * REELAY_OUTPUT_BUCKETS (read at deploy time): it reads its own outputs/ as the copy's source and
+ * writes those buckets' objects, nothing else of them.
+ */
+export function allowDelivery(fn: IFunction, bucket: s3.IBucket, targets: readonly string[]): void {
+  if (targets.length === 0) return;
+  allow(fn, ["s3:GetObject"], [bucket.arnForObjects("outputs/*")]);
+  allow(
+    fn,
+    ["s3:PutObject"],
+    targets.map((name) => `arn:${Aws.PARTITION}:s3:::${name}/*`),
+  );
 }
 
 /**

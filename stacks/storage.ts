@@ -7,13 +7,26 @@ import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as events from "aws-cdk-lib/aws-events";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
-import { JOBS_TABLE_SCHEMA } from "@reelay/core/adapters";
+import { JOBS_TABLE_SCHEMA, RECORD_TTL_ATTRIBUTE } from "@reelay/core/adapters";
+import { RETENTION_TAG, RETENTION_TAG_DAYS } from "@reelay/core/domain";
 
 /**
  * An image edit's uploaded references are fetched by the upstream once, through links signed for
  * hours (api image-edit.ts): a week outlasts any use, and the prefix does not grow without end.
  */
 export const UPLOADS_EXPIRE_DAYS = 7;
+
+/**
+ * Outputs expire by their tag (retention_days, domain/jobs/retention.ts): one rule per day count an
+ * output may be tagged with, since S3 expires in whole days and a rule has one count.
+ */
+function retentionRules(): s3.LifecycleRule[] {
+  return RETENTION_TAG_DAYS.map((days) => ({
+    id: `expire-retention-${days}d`,
+    tagFilters: { [RETENTION_TAG]: String(days) },
+    expiration: Duration.days(days),
+  }));
+}
 
 function privateBucketProps(): s3.BucketProps {
   return {
@@ -43,6 +56,7 @@ export function createStorage(scope: Construct, opts: { eventBusName: string }) 
     lifecycleRules: [
       { id: "abort-incomplete-multipart", abortIncompleteMultipartUploadAfter: Duration.days(1) },
       { id: "expire-uploads", prefix: "uploads/", expiration: Duration.days(UPLOADS_EXPIRE_DAYS) },
+      ...retentionRules(),
     ],
     removalPolicy: RemovalPolicy.RETAIN,
   });
@@ -55,6 +69,8 @@ export function createStorage(scope: Construct, opts: { eventBusName: string }) 
     },
     billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    // A job's record goes on its own, RECORD_KEPT_DAYS after its outputs expired (domain/jobs/retention.ts).
+    timeToLiveAttribute: RECORD_TTL_ATTRIBUTE,
     removalPolicy: RemovalPolicy.RETAIN,
   });
   for (const index of JOBS_TABLE_SCHEMA.indexes) {

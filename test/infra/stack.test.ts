@@ -167,11 +167,11 @@ describe("storage", () => {
     expect(render(data.LoggingConfiguration.DestinationBucketName)).toBe("AccessLogs");
   });
 
-  it("expires image-edit uploads under uploads/ after UPLOADS_EXPIRE_DAYS, and nothing else", () => {
+  it("expires image-edit uploads under uploads/ after UPLOADS_EXPIRE_DAYS, and nothing else but outputs by their retention tag (retention.test.ts)", () => {
     const data =
       buckets()[Object.keys(buckets()).find((id) => shortId(id) === "Bucket")!]!.Properties!;
     const expiring = (data.LifecycleConfiguration.Rules as Record<string, unknown>[]).filter(
-      (rule) => "ExpirationInDays" in rule,
+      (rule) => "ExpirationInDays" in rule && !("TagFilters" in rule),
     );
     expect(expiring).toEqual([
       expect.objectContaining({
@@ -479,8 +479,11 @@ describe("IAM", () => {
       `dynamodb:UpdateItem Jobs${jobItems}`,
       ...xray,
     ];
-    // Finish and RecordFailure only rewrite each job's manifest; only Download writes the outputs themselves.
-    const manifest = "s3:PutObject Bucket/outputs/*/job.json";
+    // Finish and RecordFailure only rewrite each job's manifest (tagged with its retention); only Download writes the outputs themselves.
+    const manifest = [
+      "s3:PutObject Bucket/outputs/*/job.json",
+      "s3:PutObjectTagging Bucket/outputs/*/job.json",
+    ];
     const sorted = (list: string[]) => [...list].sort();
     const webhookGrants = sorted([
       `dynamodb:GetItem Jobs${deliveryItems}`,
@@ -522,12 +525,13 @@ describe("IAM", () => {
         ...step,
         ...secret("UPSTREAM_API_KEY"),
         "s3:PutObject Bucket/outputs/*",
+        "s3:PutObjectTagging Bucket/outputs/*",
         "s3:AbortMultipartUpload Bucket/outputs/*",
       ]),
       FinishFunction: sorted([
         ...step,
         "events:PutEvents Bus",
-        manifest,
+        ...manifest,
         ...release,
         `dynamodb:UpdateItem Jobs${batchItems}`,
         `dynamodb:UpdateItem Jobs${budgetItems}`,
@@ -535,7 +539,7 @@ describe("IAM", () => {
       RecordFailureFunction: sorted([
         ...step,
         "events:PutEvents Bus",
-        manifest,
+        ...manifest,
         ...release,
         `dynamodb:UpdateItem Jobs${batchItems}`,
         `dynamodb:UpdateItem Jobs${budgetItems}`,

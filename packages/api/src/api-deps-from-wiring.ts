@@ -28,6 +28,8 @@ export function apiDepsFrom(wiring: Wiring, platform: PlatformApi): ApiDeps {
     audit: wiring.audit,
     authenticate: keyStoreAuthenticator(adminKey, wiring.keys),
     ...pricesOf(wiring),
+    ...(wiring.retentionDays === undefined ? {} : { retentionDays: wiring.retentionDays }),
+    outputBuckets: wiring.outputBuckets,
     budgets: wiring.pipeline.budgets,
     metrics: wiring.pipeline.metrics,
     ...rest,

@@ -72,6 +72,10 @@ export interface ApiDeps {
   audit?: AuditLog;
   /** For validate(); the built-in catalog when absent. */
   catalog?: Catalog;
+  /** REELAY_RETENTION_DAYS: a job's retention when its request gives none; absent = kept for good. */
+  retentionDays?: number;
+  /** REELAY_OUTPUT_BUCKETS: the buckets output.s3_prefix may name; absent = none. */
+  outputBuckets?: readonly string[];
   /** Lifetime of presigned output URLs; default 3600. */
   presignTtlS?: number;
   /** Extra fields for /healthz (local: the S3 endpoint and bucket). */
@@ -210,6 +214,7 @@ export function submitDepsOf(deps: ResolvedDeps): SubmitDeps {
     // In a pool, a model no account serves is refused at the door (400), not failed at admission.
     ...(deps.admission?.served === undefined ? {} : { served: deps.admission.served }),
     ...(deps.keyLimits === undefined ? {} : { keyLimits: deps.keyLimits }),
+    ...(deps.retentionDays === undefined ? {} : { retentionDays: deps.retentionDays }),
   };
 }
 

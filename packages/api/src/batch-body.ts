@@ -21,6 +21,8 @@ const BATCH_FIELDS = [
   "queue_timeout_s",
   "webhook_url",
   "webhook_events",
+  "retention_days",
+  "output",
 ] as const;
 
 export interface BatchBody {
@@ -30,6 +32,9 @@ export interface BatchBody {
   queueTimeoutS?: unknown;
   /** The JSON form's `webhook_url` and `webhook_events`, unchecked (webhook-input.ts checks them). */
   webhook?: { url?: unknown; events?: unknown };
+  /** The JSON form's `retention_days` and `output`, unchecked (retention.ts, output-target.ts check them). */
+  retentionDays?: unknown;
+  output?: unknown;
 }
 
 function tooMany(count: number): ReelayError {
@@ -42,10 +47,15 @@ function tooMany(count: number): ReelayError {
 
 function fromJson(value: unknown): BatchBody | undefined {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
-  const { requests, priority, queue_timeout_s, webhook_url, webhook_events } = value as Record<
-    string,
-    unknown
-  >;
+  const {
+    requests,
+    priority,
+    queue_timeout_s,
+    webhook_url,
+    webhook_events,
+    retention_days,
+    output,
+  } = value as Record<string, unknown>;
   if (!Array.isArray(requests)) return undefined;
   // The batch's own fields; each request's fields are the contract's and pass as a single create's.
   refuseUnknownFields(value, BATCH_FIELDS);
@@ -62,6 +72,8 @@ function fromJson(value: unknown): BatchBody | undefined {
     ...(webhook_url === undefined && webhook_events === undefined
       ? {}
       : { webhook: { url: webhook_url, events: webhook_events } }),
+    ...(retention_days === undefined ? {} : { retentionDays: retention_days }),
+    ...(output === undefined ? {} : { output }),
   };
 }
 

@@ -70,6 +70,8 @@ export async function retryBatch(
       lines,
       retryOf: batch.id,
       ...(batch.webhook === undefined ? {} : { webhook: batch.webhook }),
+      ...(batch.retentionDays === undefined ? {} : { retentionDays: batch.retentionDays }),
+      ...(batch.outputTarget === undefined ? {} : { outputTarget: batch.outputTarget }),
     },
   );
   for (const job of failures)

@@ -1,7 +1,7 @@
 /**
  * What the contract's create routes (video, chat completions, image edits) take in headers beside
- * the contract's body: X-Idempotency-Key, X-Reelay-Priority, X-Reelay-Queue-Timeout and the job's
- * own webhook, each checked, with the caller.
+ * the contract's body: X-Idempotency-Key, X-Reelay-Priority, X-Reelay-Queue-Timeout, the job's own
+ * webhook, X-Reelay-Retention-Days and X-Reelay-Output-S3-Prefix, each checked, with the caller.
  */
 import type { Context } from "hono";
 import type { ApiEnv, ResolvedDeps } from "./api-deps.ts";
@@ -9,6 +9,8 @@ import type { CreateInput } from "./create.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "./idempotency.ts";
 import { PRIORITY_HEADER, readPriority } from "./priority.ts";
 import { QUEUE_TIMEOUT_HEADER, readQueueTimeoutHeader } from "./queue-timeout.ts";
+import { RETENTION_HEADER, readRetentionHeader } from "./retention.ts";
+import { OUTPUT_TARGET_HEADER, readOutputTargetHeader } from "./output-target.ts";
 import { HEADER_PATHS, headerWebhook, readJobWebhook } from "./webhook-input.ts";
 
 export async function createHeaders(
@@ -25,5 +27,7 @@ export async function createHeaders(
     headerWebhook((name) => c.req.header(name)),
     HEADER_PATHS,
   );
-  return { caller, idempotencyKey, priority, queueTimeoutS, webhook };
+  const retentionDays = readRetentionHeader(c.req.header(RETENTION_HEADER));
+  const outputTarget = readOutputTargetHeader(deps, c.req.header(OUTPUT_TARGET_HEADER));
+  return { caller, idempotencyKey, priority, queueTimeoutS, webhook, retentionDays, outputTarget };
 }

@@ -4,7 +4,7 @@
  * silently between the record and the queue.
  */
 import { sourceOf } from "./auth.ts";
-import type { Priority, Job, JobWebhook } from "@reelay/core/domain";
+import type { Priority, Job, JobWebhook, OutputTarget } from "@reelay/core/domain";
 import { ReelayError, validate, type ValidationResult } from "@reelay/core";
 import { submitJob } from "@reelay/core/usecases";
 import { type Caller, type ResolvedDeps, submitDepsOf } from "./api-deps.ts";
@@ -22,6 +22,10 @@ export interface CreateInput {
   retryOf?: string;
   /** The job's own webhook, already checked (webhook-input.ts). */
   webhook?: JobWebhook | undefined;
+  /** X-Reelay-Retention-Days (retention.ts); absent = REELAY_RETENTION_DAYS. */
+  retentionDays?: number | undefined;
+  /** X-Reelay-Output-S3-Prefix (output-target.ts): where the outputs are copied besides reelay's bucket. */
+  outputTarget?: OutputTarget | undefined;
 }
 
 function wrongEndpoint(): ReelayError {
@@ -61,6 +65,8 @@ export async function submitForCaller(
     ...(input.queueTimeoutS === undefined ? {} : { queueTimeoutS: input.queueTimeoutS }),
     ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
     ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
+    ...(input.retentionDays === undefined ? {} : { retentionDays: input.retentionDays }),
+    ...(input.outputTarget === undefined ? {} : { outputTarget: input.outputTarget }),
   });
 }
 

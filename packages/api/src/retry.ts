@@ -57,6 +57,9 @@ export async function retryJob(
     ...(source.priority === undefined ? {} : { priority: source.priority }),
     // The retry's events go where the source's went.
     ...(source.webhook === undefined ? {} : { webhook: source.webhook }),
+    // ... and its outputs are kept as long, and delivered where the source's were to be.
+    ...(source.retentionDays === undefined ? {} : { retentionDays: source.retentionDays }),
+    ...(source.outputTarget === undefined ? {} : { outputTarget: source.outputTarget }),
   });
   await deps.jobs.update(source.id, { retriedBy: made.job.id });
   return made;

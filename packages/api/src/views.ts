@@ -17,6 +17,9 @@ import {
   attemptsView,
   type AttemptView,
   DEFAULT_ACCOUNT,
+  linkTtlS,
+  outputsExpired,
+  targetUri,
 } from "@reelay/core/domain";
 import type { ObjectStore } from "@reelay/core/adapters";
 
@@ -57,6 +60,14 @@ export interface JobView
   outputs: OutputView[];
   /** What the stored output is, read from its own structure; null until downloaded. */
   media: Media | null;
+  /** Days its outputs are kept once stored (retention_days or REELAY_RETENTION_DAYS); null = for good. */
+  retention_days: number | null;
+  /** When its outputs expire; null while there are none, or when they are kept for good. */
+  expires_at: string | null;
+  /** True once expires_at has passed: the record stays, its outputs have no links. */
+  outputs_expired: boolean;
+  /** Where its outputs are copied besides reelay's bucket (output.s3_prefix); null for nowhere. */
+  output_target: { s3_prefix: string } | null;
   /** With its failure class and whether the same request may succeed later. */
   error: ClassifiedError | null;
   timings: {
@@ -87,13 +98,18 @@ export interface Presigner {
   now: () => Date;
 }
 
+/** A link that never outlives the object: cut to the job's expires_at, none once it passed. */
 async function presign(
+  job: Pick<Job, "expiresAt">,
   output: JobOutput,
   signer: Presigner,
 ): Promise<{ url: string; expiresAt: string } | undefined> {
   if (output.bucket !== signer.objects.bucket) return undefined;
-  const expiresAt = new Date(signer.now().getTime() + signer.ttlS * 1000).toISOString();
-  return { url: await signer.objects.presignGet(output.key, signer.ttlS), expiresAt };
+  const now = signer.now();
+  const ttlS = linkTtlS(job, signer.ttlS, now);
+  if (ttlS < 1) return undefined;
+  const expiresAt = new Date(now.getTime() + ttlS * 1000).toISOString();
+  return { url: await signer.objects.presignGet(output.key, ttlS), expiresAt };
 }
 
 const SIGNED_QUERY = /[?&]x-amz-(signature|credential|security-token)=/i;
@@ -117,7 +133,7 @@ function ms(from: string, to: string | undefined): number | null {
 export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
   const outputs = await Promise.all(
     (job.outputs ?? []).map(async (output): Promise<OutputView> => {
-      const link = job.status === "succeeded" ? await presign(output, signer) : undefined;
+      const link = job.status === "succeeded" ? await presign(job, output, signer) : undefined;
       return {
         bucket: output.bucket,
         key: output.key,
@@ -125,6 +141,7 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
         sha256: output.sha256,
         contentType: output.contentType,
         ...(output.media === undefined ? {} : { media: output.media }),
+        ...(output.delivered === undefined ? {} : { delivered: output.delivered }),
         url: link?.url ?? null,
         expiresAt: link?.expiresAt ?? null,
       };
@@ -150,6 +167,11 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     polls: job.polls,
     outputs,
     media: job.media ?? null,
+    retention_days: job.retentionDays ?? null,
+    expires_at: job.expiresAt ?? null,
+    outputs_expired: outputsExpired(job, signer.now()),
+    output_target:
+      job.outputTarget === undefined ? null : { s3_prefix: targetUri(job.outputTarget) },
     error: job.error === undefined ? null : classifiedError(job.error),
     ...moneyView(job),
     ...(job.retryOf === undefined ? {} : { retryOf: job.retryOf }),
@@ -175,7 +197,9 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
 export async function taskView(job: Job, signer: Presigner): Promise<TaskView> {
   const first = job.outputs?.[0];
   const link =
-    job.status === "succeeded" && first !== undefined ? await presign(first, signer) : undefined;
+    job.status === "succeeded" && first !== undefined
+      ? await presign(job, first, signer)
+      : undefined;
   const base = { task_id: job.id, status: job.status };
   const error =
     job.status === "failed" || job.status === "cancelled"

@@ -19,7 +19,9 @@ Usage:
                   [--first-frame URL] [--last-frame URL] [--ref URL]... [--config key=value]...
                   [--out DIR] [--no-wait] [--json]    validate, create, follow and save one video
   reelay status ID [--json]                           one job's record
-  reelay jobs [--status S] [--limit N] [--json]       the newest jobs
+  reelay jobs [--status S] [--expiring 24h] [--limit N] [--json]
+                                                      the newest jobs; --expiring: only those whose
+                                                      outputs expire within the window
   reelay drop FILE... [--wait S] [--json]             put prompt files (and their material) into inbox/
   reelay batch FILE [--wait] [--quote] [--priority P] [--json]
                                                       send a JSONL file as one batch; --wait follows it

@@ -98,6 +98,34 @@ describe("reelay status and reelay jobs against the local stack", () => {
     expect(result.stdout).toMatch(/more: reelay jobs --cursor \S+/);
   });
 
+  it("jobs --expiring 24h lists only the jobs whose outputs expire within the window, with when", async () => {
+    const batch = await t.api<{ id: string }>("POST", "/v1/batches", {
+      requests: [{ model: "gamma-3.1", prompt: "a kite at noon", duration_sec: 4 }],
+      retention_days: 0.5,
+    });
+    expect(batch.status).toBe(200);
+    let kept: { id: string; expires_at: string } | undefined;
+    for (let i = 0; i < 160 && kept === undefined; i++) {
+      const { body } = await t.api<{ data: { id: string; status: string; expires_at: string }[] }>(
+        "GET",
+        "/v1/jobs?expiring_within=86400",
+      );
+      kept = body.data.find((job) => job.status === "succeeded");
+      if (kept === undefined) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(kept).toBeDefined();
+    const within = await t.cli(["jobs", "--expiring", "24h"]);
+    expect(within.code, within.stderr).toBe(0);
+    expect(within.stdout).toContain("EXPIRES");
+    expect(within.stdout).toMatch(new RegExp(`${kept!.id}\\s.*${kept!.expires_at}`));
+    expect(within.stdout).not.toContain(id);
+    const sooner = await t.cli(["jobs", "--expiring", "1h"]);
+    expect(sooner.code, sooner.stderr).toBe(0);
+    expect(sooner.stdout).toBe("no job's outputs expire within 1h\n");
+    const bad = await t.cli(["jobs", "--expiring", "tomorrow"]);
+    expect(bad.code).toBe(2);
+  }, 60_000);
+
   it("jobs with a status the API does not know exits 1 with its invalid_query code", async () => {
     const result = await t.cli(["jobs", "--status", "sleeping"]);
     expect(result.code).toBe(1);

@@ -178,7 +178,7 @@ export interface paths {
         put?: never;
         /**
          * Make a batch
-         * @description A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "webhook_url"?, "webhook_events"?}` (the webhook gets every job's event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. X-Idempotency-Key makes a repeat find the first batch.
+         * @description A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "webhook_url"?, "webhook_events"?, "retention_days"?, "output"?: {"s3_prefix"}}` (the webhook gets every job's event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. X-Idempotency-Key makes a repeat find the first batch.
          */
         post: operations["postV1Batches"];
         delete?: never;
@@ -1533,6 +1533,11 @@ export interface operations {
                  */
                 "X-Idempotency-Key"?: string;
                 /**
+                 * @description `s3://<bucket>/<prefix>/`: the outputs are also copied there, as `<prefix><job id>/<file name>`, besides reelay's bucket; the bucket must be listed in REELAY_OUTPUT_BUCKETS. Batches: `output: {s3_prefix}` in the JSON body, or this header.
+                 * @example s3://my-renders/campaign-7/
+                 */
+                "X-Reelay-Output-S3-Prefix"?: string;
+                /**
                  * @description Admission order among the caller's own jobs while they wait for an upstream slot: high, normal (the default) or low. Callers are served in turn whatever their priorities.
                  * @example high
                  */
@@ -1542,6 +1547,11 @@ export interface operations {
                  * @example 60
                  */
                 "X-Reelay-Queue-Timeout"?: number;
+                /**
+                 * @description Days the job's outputs are kept once stored (fractions allowed, at most 3650); default REELAY_RETENTION_DAYS, unset = for good. Then the job answers `outputs_expired: true` with no links, its record kept 30 days more. Batches: `retention_days` in the JSON body, or this header.
+                 * @example 7
+                 */
+                "X-Reelay-Retention-Days"?: number;
                 /**
                  * @description The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).
                  * @example https://hooks.example.com/reelay
@@ -1642,7 +1652,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_request`, `batch_too_large`, `invalid_priority`, `invalid_queue_timeout`, `invalid_query`: No request at all, more than 10,000, or a malformed priority, queue_timeout_s or dry_run. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_request`, `batch_too_large`, `invalid_priority`, `invalid_queue_timeout`, `invalid_query`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`: No request at all, more than 10,000, or a malformed priority, queue_timeout_s, retention_days, output or dry_run, or an output bucket outside REELAY_OUTPUT_BUCKETS. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2433,6 +2443,11 @@ export interface operations {
                  */
                 "X-Idempotency-Key"?: string;
                 /**
+                 * @description `s3://<bucket>/<prefix>/`: the outputs are also copied there, as `<prefix><job id>/<file name>`, besides reelay's bucket; the bucket must be listed in REELAY_OUTPUT_BUCKETS. Batches: `output: {s3_prefix}` in the JSON body, or this header.
+                 * @example s3://my-renders/campaign-7/
+                 */
+                "X-Reelay-Output-S3-Prefix"?: string;
+                /**
                  * @description Admission order among the caller's own jobs while they wait for an upstream slot: high, normal (the default) or low. Callers are served in turn whatever their priorities.
                  * @example high
                  */
@@ -2442,6 +2457,11 @@ export interface operations {
                  * @example 60
                  */
                 "X-Reelay-Queue-Timeout"?: number;
+                /**
+                 * @description Days the job's outputs are kept once stored (fractions allowed, at most 3650); default REELAY_RETENTION_DAYS, unset = for good. Then the job answers `outputs_expired: true` with no links, its record kept 30 days more. Batches: `retention_days` in the JSON body, or this header.
+                 * @example 7
+                 */
+                "X-Reelay-Retention-Days"?: number;
                 /**
                  * @description The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).
                  * @example https://hooks.example.com/reelay
@@ -2609,7 +2629,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout) is malformed. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3214,6 +3234,11 @@ export interface operations {
                  */
                 "X-Idempotency-Key"?: string;
                 /**
+                 * @description `s3://<bucket>/<prefix>/`: the outputs are also copied there, as `<prefix><job id>/<file name>`, besides reelay's bucket; the bucket must be listed in REELAY_OUTPUT_BUCKETS. Batches: `output: {s3_prefix}` in the JSON body, or this header.
+                 * @example s3://my-renders/campaign-7/
+                 */
+                "X-Reelay-Output-S3-Prefix"?: string;
+                /**
                  * @description Admission order among the caller's own jobs while they wait for an upstream slot: high, normal (the default) or low. Callers are served in turn whatever their priorities.
                  * @example high
                  */
@@ -3223,6 +3248,11 @@ export interface operations {
                  * @example 60
                  */
                 "X-Reelay-Queue-Timeout"?: number;
+                /**
+                 * @description Days the job's outputs are kept once stored (fractions allowed, at most 3650); default REELAY_RETENTION_DAYS, unset = for good. Then the job answers `outputs_expired: true` with no links, its record kept 30 days more. Batches: `retention_days` in the JSON body, or this header.
+                 * @example 7
+                 */
+                "X-Reelay-Retention-Days"?: number;
                 /**
                  * @description The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).
                  * @example https://hooks.example.com/reelay
@@ -3349,7 +3379,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout) is malformed. `invalid_content_type`, `invalid_multipart`, `unsupported_response_format`, `invalid_query`: Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `invalid_content_type`, `invalid_multipart`, `unsupported_response_format`, `invalid_query`: Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3510,6 +3540,11 @@ export interface operations {
                 /** @description next_cursor of the previous page. */
                 cursor?: string;
                 /**
+                 * @description Seconds: only jobs whose outputs expire between now and that far ahead (`reelay jobs --expiring 24h` is 86400).
+                 * @example 86400
+                 */
+                expiring_within?: number;
+                /**
                  * @description video or image.
                  * @example video
                  */
@@ -3622,6 +3657,10 @@ export interface operations {
                      *             "fps": 24,
                      *             "bytes": 1048576
                      *           },
+                     *           "retention_days": 30,
+                     *           "expires_at": "2026-12-22T00:00:41.000Z",
+                     *           "outputs_expired": false,
+                     *           "output_target": null,
                      *           "error": null,
                      *           "history": [
                      *             {
@@ -3692,6 +3731,8 @@ export interface operations {
                                 /** @description sha256 of the price table used. */
                                 price_version: string | null;
                             };
+                            /** @description When the outputs expire; null before they are stored, or when kept for good. */
+                            expires_at: string | null;
                             /** @description Every state the job went through, with timestamps. */
                             history: ({
                                 at: string;
@@ -3716,10 +3757,20 @@ export interface operations {
                             } | null;
                             mode: string;
                             model: string;
+                            /** @description Where the outputs are copied besides reelay's bucket (output.s3_prefix). */
+                            output_target: {
+                                s3_prefix: string;
+                            } | null;
                             outputs: {
                                 bucket: string;
                                 bytes: number;
                                 contentType: string;
+                                /** @description The copy in the job's output.s3_prefix: `<prefix><job id>/<file name>`. */
+                                delivered?: {
+                                    bucket: string;
+                                    key: string;
+                                };
+                                /** @description When the link ends: never after the job's expires_at. */
                                 expiresAt: string | null;
                                 /** @description outputs/<jobId>/... */
                                 key: string;
@@ -3736,9 +3787,11 @@ export interface operations {
                                     width: number;
                                 };
                                 sha256: string;
-                                /** @description Presigned GET; null until succeeded. */
+                                /** @description Presigned GET; null until succeeded, and again once the outputs expired. */
                                 url: string | null;
                             }[];
+                            /** @description True once expires_at passed: the record stays, its outputs have no links. */
+                            outputs_expired: boolean;
                             polls: number;
                             /**
                              * @description Admission order among the caller's own jobs (X-Reelay-Priority).
@@ -3751,6 +3804,8 @@ export interface operations {
                             request: {
                                 [key: string]: unknown;
                             };
+                            /** @description Days the outputs are kept once stored (retention_days, else REELAY_RETENTION_DAYS); null = for good. */
+                            retention_days: number | null;
                             /** @description Where the job came from; a drop names its S3 object. */
                             source: {
                                 bucket?: string;
@@ -3990,6 +4045,10 @@ export interface operations {
                      *         "fps": 24,
                      *         "bytes": 1048576
                      *       },
+                     *       "retention_days": 30,
+                     *       "expires_at": "2026-12-22T00:00:41.000Z",
+                     *       "outputs_expired": false,
+                     *       "output_target": null,
                      *       "error": null,
                      *       "history": [
                      *         {
@@ -4056,6 +4115,8 @@ export interface operations {
                             /** @description sha256 of the price table used. */
                             price_version: string | null;
                         };
+                        /** @description When the outputs expire; null before they are stored, or when kept for good. */
+                        expires_at: string | null;
                         /** @description Every state the job went through, with timestamps. */
                         history: ({
                             at: string;
@@ -4080,10 +4141,20 @@ export interface operations {
                         } | null;
                         mode: string;
                         model: string;
+                        /** @description Where the outputs are copied besides reelay's bucket (output.s3_prefix). */
+                        output_target: {
+                            s3_prefix: string;
+                        } | null;
                         outputs: {
                             bucket: string;
                             bytes: number;
                             contentType: string;
+                            /** @description The copy in the job's output.s3_prefix: `<prefix><job id>/<file name>`. */
+                            delivered?: {
+                                bucket: string;
+                                key: string;
+                            };
+                            /** @description When the link ends: never after the job's expires_at. */
                             expiresAt: string | null;
                             /** @description outputs/<jobId>/... */
                             key: string;
@@ -4100,9 +4171,11 @@ export interface operations {
                                 width: number;
                             };
                             sha256: string;
-                            /** @description Presigned GET; null until succeeded. */
+                            /** @description Presigned GET; null until succeeded, and again once the outputs expired. */
                             url: string | null;
                         }[];
+                        /** @description True once expires_at passed: the record stays, its outputs have no links. */
+                        outputs_expired: boolean;
                         polls: number;
                         /**
                          * @description Admission order among the caller's own jobs (X-Reelay-Priority).
@@ -4115,6 +4188,8 @@ export interface operations {
                         request: {
                             [key: string]: unknown;
                         };
+                        /** @description Days the outputs are kept once stored (retention_days, else REELAY_RETENTION_DAYS); null = for good. */
+                        retention_days: number | null;
                         /** @description Where the job came from; a drop names its S3 object. */
                         source: {
                             bucket?: string;
@@ -4326,6 +4401,10 @@ export interface operations {
                      *       "polls": 9,
                      *       "outputs": [],
                      *       "media": null,
+                     *       "retention_days": 30,
+                     *       "expires_at": "2026-12-22T00:00:41.000Z",
+                     *       "outputs_expired": false,
+                     *       "output_target": null,
                      *       "error": {
                      *         "code": "cancelled",
                      *         "message": "Cancelled by the caller."
@@ -4395,6 +4474,8 @@ export interface operations {
                             /** @description sha256 of the price table used. */
                             price_version: string | null;
                         };
+                        /** @description When the outputs expire; null before they are stored, or when kept for good. */
+                        expires_at: string | null;
                         /** @description Every state the job went through, with timestamps. */
                         history: ({
                             at: string;
@@ -4419,10 +4500,20 @@ export interface operations {
                         } | null;
                         mode: string;
                         model: string;
+                        /** @description Where the outputs are copied besides reelay's bucket (output.s3_prefix). */
+                        output_target: {
+                            s3_prefix: string;
+                        } | null;
                         outputs: {
                             bucket: string;
                             bytes: number;
                             contentType: string;
+                            /** @description The copy in the job's output.s3_prefix: `<prefix><job id>/<file name>`. */
+                            delivered?: {
+                                bucket: string;
+                                key: string;
+                            };
+                            /** @description When the link ends: never after the job's expires_at. */
                             expiresAt: string | null;
                             /** @description outputs/<jobId>/... */
                             key: string;
@@ -4439,9 +4530,11 @@ export interface operations {
                                 width: number;
                             };
                             sha256: string;
-                            /** @description Presigned GET; null until succeeded. */
+                            /** @description Presigned GET; null until succeeded, and again once the outputs expired. */
                             url: string | null;
                         }[];
+                        /** @description True once expires_at passed: the record stays, its outputs have no links. */
+                        outputs_expired: boolean;
                         polls: number;
                         /**
                          * @description Admission order among the caller's own jobs (X-Reelay-Priority).
@@ -4454,6 +4547,8 @@ export interface operations {
                         request: {
                             [key: string]: unknown;
                         };
+                        /** @description Days the outputs are kept once stored (retention_days, else REELAY_RETENTION_DAYS); null = for good. */
+                        retention_days: number | null;
                         /** @description Where the job came from; a drop names its S3 object. */
                         source: {
                             bucket?: string;
@@ -4790,6 +4885,10 @@ export interface operations {
                      *       "polls": 9,
                      *       "outputs": [],
                      *       "media": null,
+                     *       "retention_days": 30,
+                     *       "expires_at": "2026-12-22T00:00:41.000Z",
+                     *       "outputs_expired": false,
+                     *       "output_target": null,
                      *       "error": null,
                      *       "history": [
                      *         {
@@ -4857,6 +4956,8 @@ export interface operations {
                             /** @description sha256 of the price table used. */
                             price_version: string | null;
                         };
+                        /** @description When the outputs expire; null before they are stored, or when kept for good. */
+                        expires_at: string | null;
                         /** @description Every state the job went through, with timestamps. */
                         history: ({
                             at: string;
@@ -4881,10 +4982,20 @@ export interface operations {
                         } | null;
                         mode: string;
                         model: string;
+                        /** @description Where the outputs are copied besides reelay's bucket (output.s3_prefix). */
+                        output_target: {
+                            s3_prefix: string;
+                        } | null;
                         outputs: {
                             bucket: string;
                             bytes: number;
                             contentType: string;
+                            /** @description The copy in the job's output.s3_prefix: `<prefix><job id>/<file name>`. */
+                            delivered?: {
+                                bucket: string;
+                                key: string;
+                            };
+                            /** @description When the link ends: never after the job's expires_at. */
                             expiresAt: string | null;
                             /** @description outputs/<jobId>/... */
                             key: string;
@@ -4901,9 +5012,11 @@ export interface operations {
                                 width: number;
                             };
                             sha256: string;
-                            /** @description Presigned GET; null until succeeded. */
+                            /** @description Presigned GET; null until succeeded, and again once the outputs expired. */
                             url: string | null;
                         }[];
+                        /** @description True once expires_at passed: the record stays, its outputs have no links. */
+                        outputs_expired: boolean;
                         polls: number;
                         /**
                          * @description Admission order among the caller's own jobs (X-Reelay-Priority).
@@ -4916,6 +5029,8 @@ export interface operations {
                         request: {
                             [key: string]: unknown;
                         };
+                        /** @description Days the outputs are kept once stored (retention_days, else REELAY_RETENTION_DAYS); null = for good. */
+                        retention_days: number | null;
                         /** @description Where the job came from; a drop names its S3 object. */
                         source: {
                             bucket?: string;
@@ -6965,6 +7080,11 @@ export interface operations {
                  */
                 "X-Idempotency-Key"?: string;
                 /**
+                 * @description `s3://<bucket>/<prefix>/`: the outputs are also copied there, as `<prefix><job id>/<file name>`, besides reelay's bucket; the bucket must be listed in REELAY_OUTPUT_BUCKETS. Batches: `output: {s3_prefix}` in the JSON body, or this header.
+                 * @example s3://my-renders/campaign-7/
+                 */
+                "X-Reelay-Output-S3-Prefix"?: string;
+                /**
                  * @description Admission order among the caller's own jobs while they wait for an upstream slot: high, normal (the default) or low. Callers are served in turn whatever their priorities.
                  * @example high
                  */
@@ -6974,6 +7094,11 @@ export interface operations {
                  * @example 60
                  */
                 "X-Reelay-Queue-Timeout"?: number;
+                /**
+                 * @description Days the job's outputs are kept once stored (fractions allowed, at most 3650); default REELAY_RETENTION_DAYS, unset = for good. Then the job answers `outputs_expired: true` with no links, its record kept 30 days more. Batches: `retention_days` in the JSON body, or this header.
+                 * @example 7
+                 */
+                "X-Reelay-Retention-Days"?: number;
                 /**
                  * @description The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).
                  * @example https://hooks.example.com/reelay
@@ -7145,7 +7270,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout) is malformed. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. */
             400: {
                 headers: {
                     [name: string]: unknown;

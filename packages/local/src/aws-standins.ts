@@ -25,6 +25,8 @@ export interface StandinOptions {
   /** s3rver in a child process (s3rver/child.ts), off this process's event loop; default in this process. */
   s3InChild?: boolean;
   bucket?: string;
+  /** Buckets a job's output.s3_prefix may name (REELAY_OUTPUT_BUCKETS): made beside the bucket. */
+  outputBuckets?: readonly string[];
   tableName?: string;
   /** Where a child's death and restart are told; default nowhere. */
   log?: Logger;
@@ -83,6 +85,7 @@ export async function startStandins(options: StandinOptions): Promise<Standins> 
   };
   try {
     await ensureBucket(s3, bucket);
+    for (const name of options.outputBuckets ?? []) await ensureBucket(s3, name);
   } catch (error) {
     await close();
     throw error;

@@ -1,15 +1,17 @@
 /**
  * The local stack's periodic sweep for a stack that lives for months: once a minute (and once more
  * at a clean stop) it moves the resume mark up (resume-mark.ts), so the next start reads only the
- * jobs made since; and with REELAY_RETENTION_DAYS it prunes finished jobs past their time
- * (retention.ts), a bounded number per pass, going on at once while more are due.
+ * jobs made since; it deletes the objects of jobs whose outputs expired and the records whose own
+ * time came, and with REELAY_RETENTION_DAYS prunes finished jobs with no expiry of their own past
+ * it (retention.ts), a bounded number per pass, going on at once while more are due.
  */
 import type { JobStore } from "@reelay/core/adapters";
 import type { Logger } from "./log.ts";
 import { wakeablePause } from "./wakeable-pause.ts";
 import { advanceResumeMark } from "./resume-mark.ts";
-import { pruneFinishedJobs, type RetentionDeps } from "./retention.ts";
+import { pruneFinishedJobs, removeExpired, type RetentionDeps } from "./retention.ts";
 
+/** Between passes: an expired job's objects are gone within a minute of its expires_at. */
 const INTERVAL_MS = 60_000;
 /** Jobs pruned per pass, so one pass never holds the database for long. */
 const PRUNE_BATCH = 200;
@@ -18,8 +20,10 @@ export interface HousekeepingDeps {
   jobs: JobStore;
   dataDir: string;
   now: () => Date;
-  /** Present when REELAY_RETENTION_DAYS is set. */
+  /** The bucket, and REELAY_RETENTION_DAYS when set; absent = no retention at all (tests of the mark). */
   retention?: Omit<RetentionDeps, "jobs" | "now">;
+  /** Tests: the pause between passes at this fraction of its minute. Default 1. */
+  waitScale?: number;
 }
 
 export interface Housekeeping {
@@ -34,15 +38,19 @@ export interface Housekeeping {
 export async function housekeep(deps: HousekeepingDeps, log: Logger): Promise<boolean> {
   await advanceResumeMark(deps.jobs, deps.dataDir, deps.now());
   if (deps.retention === undefined) return false;
-  const pruned = await pruneFinishedJobs(
-    { ...deps.retention, jobs: deps.jobs, now: deps.now },
-    PRUNE_BATCH,
-  );
+  const retention = { ...deps.retention, jobs: deps.jobs, now: deps.now };
+  const expired = await removeExpired(retention, PRUNE_BATCH);
+  if (expired.outputs.length > 0)
+    log.info(`removed the expired outputs of ${expired.outputs.length} job(s)`);
+  if (expired.records.length > 0)
+    log.info(`removed ${expired.records.length} expired job record(s)`);
+  const pruned = await pruneFinishedJobs(retention, PRUNE_BATCH);
   if (pruned.length > 0)
     log.info(
       `pruned ${pruned.length} finished job(s) past REELAY_RETENTION_DAYS=${deps.retention.retentionDays}`,
     );
-  return pruned.length >= PRUNE_BATCH;
+  const removed = expired.outputs.length + expired.records.length;
+  return removed >= PRUNE_BATCH || pruned.length >= PRUNE_BATCH;
 }
 
 export function startHousekeeping(deps: HousekeepingDeps, log: Logger): Housekeeping {
@@ -53,12 +61,13 @@ export function startHousekeeping(deps: HousekeepingDeps, log: Logger): Housekee
       log.error("housekeeping (resume mark, retention) failed", error);
       return false;
     });
+  const interval = INTERVAL_MS * (deps.waitScale ?? 1);
   const loop = async () => {
     // The first pass waits: the start itself has just read what the mark covers.
-    await between.pause(INTERVAL_MS);
+    await between.pause(interval);
     while (!stopped) {
       const more = await pass();
-      if (!stopped) await between.pause(more ? 0 : INTERVAL_MS);
+      if (!stopped) await between.pause(more ? 0 : interval);
     }
   };
   const running = loop();

@@ -1,10 +1,19 @@
 /**
- * REELAY_RETENTION_DAYS on the local stack: a finished job older than the horizon (made and
- * finished before it, its terminal event sent) loses its objects under `outputs/<id>/` and
- * `uploads/<id>/` in the local bucket, then its record, which is also what answered a repeat of its
- * X-Idempotency-Key (the job id is derived from the key): after that a repeat makes a new job.
- * The record goes last, so a prune cut short is finished by the next one. Jobs still in progress,
- * or owed their event, are never touched, however old.
+ * Retention on the local stack, what S3 lifecycle rules and DynamoDB's TTL do on AWS
+ * (domain/jobs/retention.ts), run by the housekeeping:
+ *
+ * - outputs past their expires_at (retention_days, default REELAY_RETENTION_DAYS): the objects under
+ *   `outputs/<id>/` and `uploads/<id>/` are deleted and the record marked outputsRemovedAt; the
+ *   record stays and answers outputs_expired.
+ * - records past their own expiry (recordTtl, RECORD_KEPT_DAYS after the outputs'): the record goes
+ *   with whatever objects are left. It also answered a repeat of its X-Idempotency-Key (the job id
+ *   is derived from the key): after that a repeat makes a new job.
+ * - a finished job with no expiry of its own (failed or cancelled, so no outputs; or recorded before
+ *   expiries were): with REELAY_RETENTION_DAYS, once it was made and ended that long ago, its
+ *   objects and then its record go.
+ *
+ * A record goes last, and only once its terminal event was sent, so a prune cut short is finished
+ * by the next one and a job owed its event is never touched, however old.
  */
 import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
 import type { JobStore } from "@reelay/core/adapters";
@@ -18,17 +27,22 @@ export interface RetentionDeps {
   jobs: JobStore;
   s3: S3Client;
   bucket: string;
-  retentionDays: number;
+  /** REELAY_RETENTION_DAYS: the horizon of finished jobs with no expiry of their own; absent = none. */
+  retentionDays?: number | undefined;
   now: () => Date;
 }
 
-/** A finished job whose time is up: made and ended before the horizon, its event sent. */
+/** A finished job with no expiry of its own whose time is up: made and ended before the horizon, its event sent. */
 function isPastRetention(
-  job: Pick<Job, "status" | "createdAt" | "updatedAt" | "finishedAt" | "eventEmittedAt">,
+  job: Pick<
+    Job,
+    "status" | "createdAt" | "updatedAt" | "finishedAt" | "eventEmittedAt" | "recordTtl"
+  >,
   horizon: string,
 ): boolean {
   return (
     isTerminal(job.status) &&
+    job.recordTtl === undefined &&
     job.eventEmittedAt !== undefined &&
     job.createdAt < horizon &&
     (job.finishedAt ?? job.updatedAt) < horizon
@@ -50,11 +64,48 @@ async function deletePrefix(s3: S3Client, bucket: string, prefix: string): Promi
   }
 }
 
+async function deleteObjectsOf(deps: RetentionDeps, id: string): Promise<void> {
+  await deletePrefix(deps.s3, deps.bucket, `outputs/${id}/`);
+  await deletePrefix(deps.s3, deps.bucket, `uploads/${id}/`);
+}
+
+/** What one pass over the jobs due removed, by id. */
+export interface Expired {
+  /** Jobs whose expired outputs were deleted; their records stay, marked outputsRemovedAt. */
+  outputs: string[];
+  /** Jobs whose record's own expiry came: the record went, with anything left of its objects. */
+  records: string[];
+}
+
 /**
- * Prunes up to `max` jobs past retention, oldest first; returns their ids. Fewer than `max` means
- * none is left for now.
+ * Up to `max` jobs due, oldest first, in one read of the listing: a record whose time came goes
+ * (once its terminal event was sent); else outputs past expires_at lose their objects. Fewer than
+ * `max` means none is left for now.
+ */
+export async function removeExpired(deps: RetentionDeps, max: number): Promise<Expired> {
+  const now = deps.now();
+  const done: Expired = { outputs: [], records: [] };
+  for await (const job of deps.jobs.retentionDue(now)) {
+    if (job.recordTtl !== undefined && job.recordTtl * 1000 <= now.getTime()) {
+      if (job.eventEmittedAt === undefined) continue;
+      await deleteObjectsOf(deps, job.id);
+      if (await deps.jobs.removeFinished(job.id)) done.records.push(job.id);
+    } else {
+      await deleteObjectsOf(deps, job.id);
+      await deps.jobs.update(job.id, { outputsRemovedAt: now.toISOString() });
+      done.outputs.push(job.id);
+    }
+    if (done.outputs.length + done.records.length >= max) break;
+  }
+  return done;
+}
+
+/**
+ * Prunes up to `max` finished jobs with no expiry of their own past REELAY_RETENTION_DAYS, oldest
+ * first; returns their ids. Fewer than `max` means none is left for now.
  */
 export async function pruneFinishedJobs(deps: RetentionDeps, max: number): Promise<string[]> {
+  if (deps.retentionDays === undefined) return [];
   const horizon = new Date(deps.now().getTime() - deps.retentionDays * DAY_MS).toISOString();
   const pruned: string[] = [];
   for await (const job of deps.jobs.createdBetween({
@@ -63,8 +114,7 @@ export async function pruneFinishedJobs(deps: RetentionDeps, max: number): Promi
     max: Number.MAX_SAFE_INTEGER,
   })) {
     if (!isPastRetention(job, horizon)) continue;
-    await deletePrefix(deps.s3, deps.bucket, `outputs/${job.id}/`);
-    await deletePrefix(deps.s3, deps.bucket, `uploads/${job.id}/`);
+    await deleteObjectsOf(deps, job.id);
     if (await deps.jobs.removeFinished(job.id)) pruned.push(job.id);
     if (pruned.length >= max) break;
   }

@@ -344,6 +344,7 @@ async function startParts(
     s3InChild: true,
     ...(config.aws.bucketName === undefined ? {} : { bucket: config.aws.bucketName }),
     ...(config.aws.tableName === undefined ? {} : { tableName: config.aws.tableName }),
+    outputBuckets: config.outputBuckets,
   });
   cleanups.push(() => standins.close());
   const { s3, bucket, ddb, tableName } = standins;
@@ -352,9 +353,8 @@ async function startParts(
       jobs: new JobStore(ddb, tableName),
       dataDir,
       now: () => new Date(),
-      ...(config.retentionDays === undefined
-        ? {}
-        : { retention: { s3, bucket, retentionDays: config.retentionDays } }),
+      retention: { s3, bucket, retentionDays: config.retentionDays },
+      ...(options.waitScale === undefined ? {} : { waitScale: options.waitScale }),
     },
     log,
   );

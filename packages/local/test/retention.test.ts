@@ -1,5 +1,7 @@
 /**
- * REELAY_RETENTION_DAYS on real dynalite and s3rver: a prune removes the finished jobs past the
+ * Retention on real dynalite and s3rver. Expired outputs: the objects of jobs past expires_at go,
+ * their records stay marked. Expired records: a record past its recordTtl goes, once announced.
+ * REELAY_RETENTION_DAYS: a prune removes the finished jobs with no expiry of their own past the
  * horizon (record, outputs/<id>/, uploads/<id>/) and nothing else: not a job still in progress or
  * owed its event however old, not one that ended after the horizon, not a newer job or its objects.
  */
@@ -8,7 +10,7 @@ import { expect, it } from "vitest";
 import type { Job } from "@reelay/core/domain";
 import type { Standins } from "../src/aws-standins.ts";
 import { failedJob, queuedJob, standinsPerTest } from "./fixtures/jobs.ts";
-import { pruneFinishedJobs } from "../src/retention.ts";
+import { pruneFinishedJobs, removeExpired } from "../src/retention.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -94,4 +96,70 @@ it("a prune stops after its batch of jobs and the next one takes the rest, oldes
   expect(await pruneFinishedJobs(deps, 2)).toEqual(made.slice(0, 2).map((job) => job.id));
   expect(await pruneFinishedJobs(deps, 10)).toEqual(made.slice(2).map((job) => job.id));
   expect((await jobs.list({ limit: 10 })).jobs).toEqual([]);
+}, 60_000);
+
+it("expired outputs lose their objects and keep their record, marked; outputs not yet expired and jobs kept for good are untouched", async () => {
+  const { standins: s, jobs } = await setUp();
+  const now = new Date();
+  const put = (key: string) =>
+    s.s3.send(new PutObjectCommand({ Bucket: s.bucket, Key: key, Body: "bytes" }));
+  const done = async (name: string, expiry: Partial<Job>) => {
+    const job = await failedJob(jobs, await queuedJob(jobs, name), { announced: true });
+    await put(`outputs/${job.id}/video.mp4`);
+    await put(`outputs/${job.id}/job.json`);
+    return jobs.update(job.id, expiry);
+  };
+  const expired = await done("expired", {
+    expiresAt: new Date(now.getTime() - 1000).toISOString(),
+    recordTtl: Math.ceil((now.getTime() + 30 * DAY_MS) / 1000),
+  });
+  const later = await done("expires later", {
+    expiresAt: new Date(now.getTime() + 60_000).toISOString(),
+  });
+  const forGood = await done("kept for good", {});
+  const deps = { jobs, s3: s.s3, bucket: s.bucket, now: () => now };
+
+  expect(await removeExpired(deps, 100)).toEqual({ outputs: [expired.id], records: [] });
+  const after = await keys(s);
+  expect(after.filter((key) => key.includes(expired.id))).toEqual([]);
+  for (const job of [later, forGood])
+    expect(after.filter((key) => key.includes(job.id))).toHaveLength(2);
+  const record = await jobs.get(expired.id);
+  expect(record?.outputsRemovedAt).toBe(now.toISOString());
+  expect(record?.expiresAt).toBe(expired.expiresAt);
+  // Done once: the next pass finds nothing, and the old prune does not take it.
+  expect(await removeExpired(deps, 100)).toEqual({ outputs: [], records: [] });
+  expect(
+    await pruneFinishedJobs(
+      { ...deps, retentionDays: 1, now: () => new Date(Date.now() + 2 * DAY_MS) },
+      100,
+    ),
+  ).not.toContain(expired.id);
+}, 60_000);
+
+it("a record past its own expiry goes with what is left of its objects, once its event was sent", async () => {
+  const { standins: s, jobs } = await setUp();
+  const now = new Date();
+  const past = Math.floor(now.getTime() / 1000) - 1;
+  const gone = await failedJob(jobs, await queuedJob(jobs, "record due"), { announced: true });
+  await jobs.update(gone.id, {
+    expiresAt: new Date(now.getTime() - DAY_MS).toISOString(),
+    recordTtl: past,
+  });
+  await s.s3.send(
+    new PutObjectCommand({ Bucket: s.bucket, Key: `uploads/${gone.id}/ref.png`, Body: "bytes" }),
+  );
+  const owed = await failedJob(jobs, await queuedJob(jobs, "record due, event owed"), {
+    announced: false,
+  });
+  await jobs.update(owed.id, { recordTtl: past });
+  const kept = await failedJob(jobs, await queuedJob(jobs, "record not due"), { announced: true });
+  await jobs.update(kept.id, { recordTtl: past + 3600 });
+  const deps = { jobs, s3: s.s3, bucket: s.bucket, now: () => now };
+
+  expect(await removeExpired(deps, 100)).toEqual({ outputs: [], records: [gone.id] });
+  expect(await jobs.get(gone.id)).toBeUndefined();
+  expect(await keys(s)).toEqual([]);
+  expect((await jobs.get(owed.id))?.id).toBe(owed.id);
+  expect((await jobs.get(kept.id))?.id).toBe(kept.id);
 }, 60_000);

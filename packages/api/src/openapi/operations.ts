@@ -103,6 +103,10 @@ const JOB_EXAMPLE = {
     },
   ],
   media: MEDIA_EXAMPLE,
+  retention_days: 30,
+  expires_at: "2026-12-22T00:00:41.000Z",
+  outputs_expired: false,
+  output_target: null,
   error: null,
   history: [
     { status: "queued", at: NOW },
@@ -163,8 +167,11 @@ const BODY_ERRORS: ErrorCase[] = [
       "invalid_idempotency_key",
       "invalid_priority",
       "invalid_queue_timeout",
+      "invalid_retention",
+      "invalid_output_target",
+      "output_bucket_not_allowed",
     ],
-    when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout) is malformed.",
+    when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS.",
   },
   {
     status: 402,
@@ -220,6 +227,24 @@ const QUEUE_TIMEOUT: Parameter = {
   schema: { type: "integer", minimum: 1 },
   example: "60",
 };
+const RETENTION: Parameter = {
+  name: "X-Reelay-Retention-Days",
+  in: "header",
+  required: false,
+  description:
+    "Days the job's outputs are kept once stored (fractions allowed, at most 3650); default REELAY_RETENTION_DAYS, unset = for good. Then the job answers `outputs_expired: true` with no links, its record kept 30 days more. Batches: `retention_days` in the JSON body, or this header.",
+  schema: { type: "number", exclusiveMinimum: 0, maximum: 3650 },
+  example: "7",
+};
+const OUTPUT_TARGET: Parameter = {
+  name: "X-Reelay-Output-S3-Prefix",
+  in: "header",
+  required: false,
+  description:
+    "`s3://<bucket>/<prefix>/`: the outputs are also copied there, as `<prefix><job id>/<file name>`, besides reelay's bucket; the bucket must be listed in REELAY_OUTPUT_BUCKETS. Batches: `output: {s3_prefix}` in the JSON body, or this header.",
+  schema: { type: "string" },
+  example: "s3://my-renders/campaign-7/",
+};
 /** A key's `limits` (POST /v1/keys, PUT /v1/keys/{id}/limits); null = no limit. */
 export const KEY_LIMITS_SHAPE = {
   properties: {
@@ -272,6 +297,16 @@ const WEBHOOK_ERRORS: ErrorCase = {
   ],
   when: "The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret.",
 };
+/** What every create route (and a batch) takes in headers besides the contract's body. */
+const CREATE_HEADERS: Parameter[] = [
+  IDEMPOTENCY,
+  PRIORITY,
+  QUEUE_TIMEOUT,
+  WEBHOOK,
+  WEBHOOK_EVENTS,
+  RETENTION,
+  OUTPUT_TARGET,
+];
 const DRY_RUN: Parameter = {
   name: "dry_run",
   in: "query",
@@ -391,7 +426,7 @@ export const OPERATIONS: Record<string, Operation> = {
       "Validates the request against the model's rules (hard rules refuse, soft rules warn), records a job and starts it. Answers at once with the task; poll GET /v1/video/tasks/{taskId}.",
     tag: "video",
     auth: true,
-    parameters: [IDEMPOTENCY, PRIORITY, QUEUE_TIMEOUT, WEBHOOK, WEBHOOK_EVENTS],
+    parameters: CREATE_HEADERS,
     request: {
       contentType: "application/json",
       schema: videoRequestSchema(),
@@ -452,7 +487,7 @@ export const OPERATIONS: Record<string, Operation> = {
       "The unified image contract (§2.6): `modalities` must contain `image`, `stream` false. Editing: several `image_config.reference_images` plus a prompt.",
     tag: "image",
     auth: true,
-    parameters: [IDEMPOTENCY, PRIORITY, QUEUE_TIMEOUT, WEBHOOK, WEBHOOK_EVENTS],
+    parameters: CREATE_HEADERS,
     request: {
       contentType: "application/json",
       schema: imageRequestSchema(),
@@ -509,11 +544,7 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: "image",
     auth: true,
     parameters: [
-      IDEMPOTENCY,
-      PRIORITY,
-      QUEUE_TIMEOUT,
-      WEBHOOK,
-      WEBHOOK_EVENTS,
+      ...CREATE_HEADERS,
       {
         name: "wait",
         in: "query",
@@ -698,6 +729,15 @@ export const OPERATIONS: Record<string, Operation> = {
         description: "Where the job came from.",
         schema: { type: "string" },
         example: "api",
+      },
+      {
+        name: "expiring_within",
+        in: "query",
+        required: false,
+        description:
+          "Seconds: only jobs whose outputs expire between now and that far ahead (`reelay jobs --expiring 24h` is 86400).",
+        schema: { type: "integer", minimum: 1 },
+        example: "86400",
       },
       {
         name: "limit",
@@ -1089,10 +1129,10 @@ export const OPERATIONS: Record<string, Operation> = {
   "POST /v1/batches": {
     summary: "Make a batch",
     description:
-      'A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "webhook_url"?, "webhook_events"?}` (the webhook gets every job\'s event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. X-Idempotency-Key makes a repeat find the first batch.',
+      'A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "webhook_url"?, "webhook_events"?, "retention_days"?, "output"?: {"s3_prefix"}}` (the webhook gets every job\'s event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. X-Idempotency-Key makes a repeat find the first batch.',
     tag: "batches",
     auth: true,
-    parameters: [IDEMPOTENCY, PRIORITY, QUEUE_TIMEOUT, WEBHOOK, WEBHOOK_EVENTS, DRY_RUN],
+    parameters: [...CREATE_HEADERS, DRY_RUN],
     request: {
       contentType: "application/x-ndjson",
       schema: { type: "string" },
@@ -1116,8 +1156,11 @@ export const OPERATIONS: Record<string, Operation> = {
           "invalid_priority",
           "invalid_queue_timeout",
           "invalid_query",
+          "invalid_retention",
+          "invalid_output_target",
+          "output_bucket_not_allowed",
         ],
-        when: "No request at all, more than 10,000, or a malformed priority, queue_timeout_s or dry_run.",
+        when: "No request at all, more than 10,000, or a malformed priority, queue_timeout_s, retention_days, output or dry_run, or an output bucket outside REELAY_OUTPUT_BUCKETS.",
       },
       { status: 413, codes: ["payload_too_large"], when: "The body is larger than 10 MiB." },
       {

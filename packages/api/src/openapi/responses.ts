@@ -147,8 +147,18 @@ const OutputSchema = z.object({
   sha256: z.string(),
   contentType: z.string(),
   media: MediaSchema.optional(),
-  url: z.string().nullable().describe("Presigned GET; null until succeeded."),
-  expiresAt: z.string().nullable(),
+  delivered: z
+    .object({ bucket: z.string(), key: z.string() })
+    .optional()
+    .describe("The copy in the job's output.s3_prefix: `<prefix><job id>/<file name>`."),
+  url: z
+    .string()
+    .nullable()
+    .describe("Presigned GET; null until succeeded, and again once the outputs expired."),
+  expiresAt: z
+    .string()
+    .nullable()
+    .describe("When the link ends: never after the job's expires_at."),
 });
 
 export const JobViewSchema = z
@@ -195,6 +205,23 @@ export const JobViewSchema = z
     media: MediaSchema.nullable().describe(
       "The (first) output's media; null until downloaded. A difference from the request is an `output_mismatch` warning.",
     ),
+    retention_days: z
+      .number()
+      .nullable()
+      .describe(
+        "Days the outputs are kept once stored (retention_days, else REELAY_RETENTION_DAYS); null = for good.",
+      ),
+    expires_at: z
+      .string()
+      .nullable()
+      .describe("When the outputs expire; null before they are stored, or when kept for good."),
+    outputs_expired: z
+      .boolean()
+      .describe("True once expires_at passed: the record stays, its outputs have no links."),
+    output_target: z
+      .object({ s3_prefix: z.string() })
+      .nullable()
+      .describe("Where the outputs are copied besides reelay's bucket (output.s3_prefix)."),
     error: JobErrorSchema.nullable(),
     usage: UsageSchema,
     estimate: EstimateSchema,

@@ -37,6 +37,12 @@ import {
   readQueueTimeoutHeader,
 } from "../queue-timeout.ts";
 import { HEADER_PATHS, headerWebhook, readJobWebhook } from "../webhook-input.ts";
+import { RETENTION_HEADER, readRetentionDays, readRetentionHeader } from "../retention.ts";
+import {
+  OUTPUT_TARGET_HEADER,
+  readOutputTarget,
+  readOutputTargetHeader,
+} from "../output-target.ts";
 
 /** A JSONL body of 10,000 requests runs to a few MB; API Gateway takes at most 10 MB. */
 export const MAX_BATCH_BODY_BYTES = 10 * 1024 * 1024;
@@ -113,6 +119,14 @@ function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
       body.queueTimeoutS === undefined
         ? readQueueTimeoutHeader(deps, c.req.header(QUEUE_TIMEOUT_HEADER))
         : readQueueTimeout(deps, body.queueTimeoutS, "queue_timeout_s");
+    const retentionDays =
+      body.retentionDays === undefined
+        ? readRetentionHeader(c.req.header(RETENTION_HEADER))
+        : readRetentionDays(body.retentionDays, "retention_days");
+    const outputTarget =
+      body.output === undefined
+        ? readOutputTargetHeader(deps, c.req.header(OUTPUT_TARGET_HEADER))
+        : readOutputTarget(deps, body.output, "output");
     const source = { type: "api" as const, ...sourceOf(caller) };
     const lines = checkLines(body, source, deps.catalog);
     const webhook = await readJobWebhook(
@@ -149,6 +163,8 @@ function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
         ...(priority === undefined ? {} : { priority }),
         ...(queueTimeoutS === undefined ? {} : { queueTimeoutS }),
         ...(webhook === undefined ? {} : { webhook }),
+        ...(retentionDays === undefined ? {} : { retentionDays }),
+        ...(outputTarget === undefined ? {} : { outputTarget }),
         lines,
       },
     );

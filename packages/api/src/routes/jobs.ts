@@ -7,6 +7,7 @@ import {
   isJobId,
   JOB_ID_SOURCE,
   MAX_PAGE_SIZE,
+  MAX_RETENTION_DAYS,
   jobNotFound,
   type ListFilters,
   type ListOptions,
@@ -60,16 +61,31 @@ function readModel(raw: string | undefined, deps: ResolvedDeps): string | undefi
   throw badQuery("model", `model "${raw.slice(0, 60)}" is not a model in the catalog.${hint}`);
 }
 
+/**
+ * `expiring_within=<seconds>`: jobs whose outputs expire from now to that many seconds ahead (not
+ * those expired already), up to MAX_RETENTION_DAYS.
+ */
+function readExpiring(raw: string | undefined, now: Date): ListFilters["expiring"] {
+  if (raw === undefined) return undefined;
+  const maxS = MAX_RETENTION_DAYS * 86_400;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > maxS)
+    throw badQuery("expiring_within", `expiring_within must be seconds from 1 to ${maxS}.`);
+  const until = new Date(now.getTime() + Number(raw) * 1000);
+  return { from: now.toISOString(), to: until.toISOString() };
+}
+
 function readFilters(query: (name: string) => string | undefined, deps: ResolvedDeps): ListFilters {
   const status = readOneOf("status", query("status"), JOB_STATUSES);
   const model = readModel(query("model"), deps);
   const kind = readOneOf("kind", query("kind"), KINDS);
   const source = readOneOf("source", query("source"), SOURCES);
+  const expiring = readExpiring(query("expiring_within"), deps.now());
   return {
     ...(status === undefined ? {} : { status }),
     ...(model === undefined ? {} : { model }),
     ...(kind === undefined ? {} : { kind }),
     ...(source === undefined ? {} : { source }),
+    ...(expiring === undefined ? {} : { expiring }),
   };
 }
 

@@ -30,6 +30,8 @@ export interface ListJobsOptions {
   limit?: number;
   cursor?: string;
   status?: string;
+  /** Seconds: only jobs whose outputs expire between now and that far ahead. */
+  expiring_within?: number;
 }
 
 export type KeyBudget = RequestBody<"/v1/keys/{id}/budget", "put">;

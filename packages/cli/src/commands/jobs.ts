@@ -1,5 +1,6 @@
 /**
- * `reelay jobs [--status S] [--limit N] [--cursor C] [--json]`: the newest jobs as a table; --json
+ * `reelay jobs [--status S] [--expiring 24h] [--limit N] [--cursor C] [--json]`: the newest jobs as
+ * a table (--expiring: only those whose outputs expire within that window, with when); --json
  * prints the API's page `{data, next_cursor}` as one object.
  */
 import { s3Uri, table } from "../client/format.ts";
@@ -7,6 +8,7 @@ import { openSession, reportFailures } from "../client/session.ts";
 import type { JobView } from "../client/types.ts";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
+import { windowSeconds } from "./expires.ts";
 
 export async function runJobs(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -14,6 +16,7 @@ export async function runJobs(args: string[], io: Io): Promise<number> {
       status: { type: "string" },
       limit: { type: "string", default: "20" },
       cursor: { type: "string" },
+      expiring: { type: "string" },
       json: { type: "boolean", default: false },
     },
   });
@@ -21,26 +24,38 @@ export async function runJobs(args: string[], io: Io): Promise<number> {
   const limit = Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1)
     throw new UsageError(`--limit must be a positive whole number, got "${values.limit}".`);
+  const expiring =
+    values.expiring === undefined ? undefined : windowSeconds(values.expiring, "--expiring");
   return reportFailures(io, "jobs", values.json, async () => {
     const { client } = await openSession(io);
     const page = await client.listJobs({
       limit,
       ...(values.status === undefined ? {} : { status: values.status }),
       ...(values.cursor === undefined ? {} : { cursor: values.cursor }),
+      ...(expiring === undefined ? {} : { expiring_within: expiring }),
     });
     if (values.json) {
       io.stdout(`${JSON.stringify(page)}\n`);
       return 0;
     }
     if (page.data.length === 0) {
-      io.stdout(values.status === undefined ? "no jobs yet\n" : `no ${values.status} jobs\n`);
+      io.stdout(
+        expiring !== undefined
+          ? `no job's outputs expire within ${values.expiring}\n`
+          : values.status === undefined
+            ? "no jobs yet\n"
+            : `no ${values.status} jobs\n`,
+      );
       return 0;
     }
+    const head = ["ID", "STATUS", "MODEL", "MODE", "POLLS", "CREATED", "RESULT"];
     io.stdout(
-      table([
-        ["ID", "STATUS", "MODEL", "MODE", "POLLS", "CREATED", "RESULT"],
-        ...page.data.map(row),
-      ]),
+      expiring === undefined
+        ? table([head, ...page.data.map(row)])
+        : table([
+            [...head, "EXPIRES"],
+            ...page.data.map((job) => [...row(job), job.expires_at ?? ""]),
+          ]),
     );
     if (page.next_cursor !== null) io.stdout(`more: reelay jobs --cursor ${page.next_cursor}\n`);
     return 0;

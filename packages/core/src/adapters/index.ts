@@ -32,6 +32,7 @@ export { SubscriberStore } from "./dynamodb/subscriber-table.ts";
 export {
   JOBS_LIST_INDEX,
   JOBS_TABLE_SCHEMA,
+  RECORD_TTL_ATTRIBUTE,
   createJobsTableInput,
 } from "./dynamodb/table-schema.ts";
 export { EventBridgeSink } from "./events/eventbridge.ts";

@@ -69,6 +69,27 @@ const API = {
       "queue_timeout_s (or X-Reelay-Queue-Timeout) is not a whole number of seconds from 1 to REELAY_QUEUE_TIMEOUT_S.",
     seen: ["api"],
   },
+  invalid_retention: {
+    status: 400,
+    retryable: false,
+    meaning:
+      "retention_days (or X-Reelay-Retention-Days) is not a positive number of days up to 3650.",
+    seen: ["api"],
+  },
+  invalid_output_target: {
+    status: 400,
+    retryable: false,
+    meaning:
+      "output.s3_prefix (or X-Reelay-Output-S3-Prefix) is not an S3 location s3://<bucket>/<prefix>/.",
+    seen: ["api"],
+  },
+  output_bucket_not_allowed: {
+    status: 400,
+    retryable: false,
+    meaning:
+      "output.s3_prefix names a bucket the deployment may not write: only those in REELAY_OUTPUT_BUCKETS.",
+    seen: ["api"],
+  },
   invalid_idempotency_key: {
     status: 400,
     retryable: false,
@@ -479,6 +500,12 @@ const JOB = {
     retryable: true,
     meaning:
       "Warning: the stored output's duration, resolution or aspect ratio differs from the request; with REELAY_VERIFY=strict the job fails with it.",
+    seen: ["job"],
+  },
+  output_delivery_failed: {
+    retryable: true,
+    meaning:
+      "Warning: the output could not be copied into the job's output.s3_prefix (a permission or the bucket's own rules); it is kept in reelay's bucket.",
     seen: ["job"],
   },
   download_truncated: {

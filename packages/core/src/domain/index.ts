@@ -32,6 +32,15 @@ export {
 export { decodeCursor } from "./jobs/cursor.ts";
 export { JOB_ID_PREFIXES, JOB_ID_SOURCE, isJobId, jobIdFrom, newJobId } from "./jobs/ids.ts";
 export { requestHashOf } from "./jobs/request-hash.ts";
+export {
+  MAX_RETENTION_DAYS,
+  RETENTION_TAG,
+  RETENTION_TAG_DAYS,
+  checkRetentionDays,
+  linkTtlS,
+  outputsExpired,
+} from "./jobs/retention.ts";
+export { parseOutputTarget, targetUri } from "./jobs/delivery.ts";
 export { jobNotFound, type ListFilters, type ListOptions } from "./jobs/job-queries.ts";
 export { jobContext, type LogContext } from "./jobs/log-context.ts";
 export { manifestKey } from "./jobs/outputs.ts";
@@ -46,6 +55,7 @@ export {
   type JobOutput,
   type JobSource,
   type JobWebhook,
+  type OutputTarget,
 } from "./jobs/types.ts";
 export {
   LEGACY_SCOPES,

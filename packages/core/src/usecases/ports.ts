@@ -124,10 +124,14 @@ export interface StoredObject extends ObjectInfo {
   sha256: string;
 }
 
+/** Object tags (S3's lifecycle rules expire outputs by them: domain/jobs/retention.ts). */
+export type ObjectTags = Readonly<Record<string, string>>;
+
 export interface UploadOptions {
   contentType: string;
   /** When given, any other byte count fails the upload (and aborts it). */
   expectedBytes?: number;
+  tags?: ObjectTags;
 }
 
 export interface CreateOptions {
@@ -456,9 +460,15 @@ export interface ObjectStorePort {
     body: string | Uint8Array,
     options: {
       contentType: string;
+      tags?: ObjectTags;
     },
   ): Promise<void>;
-  putJson(key: string, value: unknown): Promise<void>;
+  putJson(key: string, value: unknown, options?: { tags?: ObjectTags }): Promise<void>;
+  /**
+   * Copies an object of this bucket into another bucket, inside S3 (no bytes through here), with
+   * none of its tags: the target's own rules apply there.
+   */
+  copyOut(key: string, target: { bucket: string; key: string }): Promise<void>;
   /** The object's bytes as a stream; `object_not_found` (404) when absent. */
   getStream(key: string): Promise<
     ObjectInfo & {

@@ -11,6 +11,8 @@ import {
 import { closeMatches } from "../domain/catalog/close-matches.ts";
 import { ReelayError, shownInput } from "../domain/errors.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "../domain/net/policy.ts";
+import { isBucketName } from "../domain/jobs/delivery.ts";
+import { MAX_RETENTION_DAYS } from "../domain/jobs/retention.ts";
 import { MAX_JOB_TIMEOUT_S } from "../domain/polling/policy.ts";
 import { VERIFY_MODES, type VerifyMode } from "../domain/media/types.ts";
 import { parseBaseUrl } from "../adapters/upstream/base-url.ts";
@@ -100,8 +102,8 @@ export interface Config {
   /** Waits in seconds before each delivery attempt (REELAY_WEBHOOK_SCHEDULE, domain/webhooks/schedule.ts). */
   webhookSchedule: readonly number[];
   /**
-   * Local stack: finished jobs older than this many days are pruned, record and objects
-   * (REELAY_RETENTION_DAYS); undefined = kept for good.
+   * Days a job's outputs are kept when its request does not say (REELAY_RETENTION_DAYS,
+   * domain/jobs/retention.ts); undefined = kept for good.
    */
   retentionDays: number | undefined;
   /**
@@ -109,6 +111,8 @@ export interface Config {
    * endpoint (or OTEL_SDK_DISABLED), and no OpenTelemetry SDK is loaded.
    */
   traceExport: TraceExport | undefined;
+  /** Buckets a job's output.s3_prefix may name (REELAY_OUTPUT_BUCKETS). */
+  outputBuckets: string[];
   /** AWS resource names, set by the stack on every function (the local stack fills them itself). */
   aws: {
     region: string;
@@ -192,7 +196,12 @@ export const SETTINGS = {
   REELAY_RETENTION_DAYS: {
     default: "unset = kept for good",
     about:
-      "Local stack: finished jobs older than this many days (fractions allowed) are pruned, record and objects.",
+      "Days a job's outputs are kept once stored (fractions allowed, at most 3650) when its request gives no `retention_days`; its record stays 30 days longer, answering `outputs_expired` (docs/operations.md#retention). On AWS read at deploy time.",
+  },
+  REELAY_OUTPUT_BUCKETS: {
+    default: "none",
+    about:
+      "Comma-separated bucket names a job's `output.s3_prefix` may name; its outputs are copied there besides reelay's bucket. On AWS read at deploy time: the functions are granted s3:PutObject on them.",
   },
   REELAY_WEBHOOK_SCHEDULE: {
     default: `\`${DEFAULT_WEBHOOK_SCHEDULE_S.join(",")}\``,
@@ -450,6 +459,31 @@ function fallbackAttempts(env: Env): number {
   );
 }
 
+function retentionDays(env: Env): number | undefined {
+  const days = positiveNumber(env, "REELAY_RETENTION_DAYS");
+  if (days === undefined || days <= MAX_RETENTION_DAYS) return days;
+  throw new ReelayError(
+    "invalid_config",
+    `REELAY_RETENTION_DAYS must be at most ${MAX_RETENTION_DAYS} days, got ${days}.`,
+    { path: "REELAY_RETENTION_DAYS" },
+  );
+}
+
+function outputBuckets(env: Env): string[] {
+  const names = (nonEmpty(env, "REELAY_OUTPUT_BUCKETS") ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+  const bad = names.find((name) => !isBucketName(name));
+  if (bad !== undefined)
+    throw new ReelayError(
+      "invalid_config",
+      `REELAY_OUTPUT_BUCKETS must be comma-separated S3 bucket names, got ${shownInput(bad, 70)}.`,
+      { path: "REELAY_OUTPUT_BUCKETS" },
+    );
+  return [...new Set(names)];
+}
+
 /** Each REELAY_* variable in `env` that SETTINGS does not list, with the known names it is closest to. */
 function unknownSettings(env: Env): string[] {
   const known = Object.keys(SETTINGS);
@@ -493,7 +527,8 @@ export function loadConfig(env: Env = process.env): Config {
     defaultModel: nonEmpty(env, "REELAY_DEFAULT_MODEL") ?? "gamma-3.1",
     // The local stack's subscribers: a JSON array [{url, secret}], or a file holding one.
     webhooks: jsonOrFile(env, "REELAY_WEBHOOKS", "[", parseSubscribersText) ?? [],
-    retentionDays: positiveNumber(env, "REELAY_RETENTION_DAYS"),
+    retentionDays: retentionDays(env),
+    outputBuckets: outputBuckets(env),
     webhookSchedule: webhookSchedule(env),
     prices: jsonOrFile(env, "REELAY_PRICES", "{", parsePrices),
     budget: jsonOrFile(env, "REELAY_BUDGET", "{", parseBudgetText),

@@ -99,6 +99,10 @@ export interface Wiring {
   audit: AuditLog;
   /** The operator's price table; every job's estimate is made with it. */
   prices: PriceTable | undefined;
+  /** REELAY_RETENTION_DAYS: a job's retention when its request gives none. */
+  retentionDays: number | undefined;
+  /** REELAY_OUTPUT_BUCKETS: the buckets a job's output.s3_prefix may name. */
+  outputBuckets: readonly string[];
 }
 
 export function wirePipeline(input: WiringInput): Wiring {
@@ -132,6 +136,8 @@ export function wirePipeline(input: WiringInput): Wiring {
   });
   return {
     prices: config.prices,
+    retentionDays: config.retentionDays,
+    outputBuckets: config.outputBuckets,
     keys,
     keyLimits,
     audit: new AuditLog({
@@ -219,5 +225,6 @@ function submitDepsFrom(wiring: Wiring): SubmitDeps {
     ...pricesOf(wiring),
     ...(served === undefined ? {} : { served }),
     ...(admission.keyLimits === undefined ? {} : { keyLimits: admission.keyLimits }),
+    ...(wiring.retentionDays === undefined ? {} : { retentionDays: wiring.retentionDays }),
   };
 }

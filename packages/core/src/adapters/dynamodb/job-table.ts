@@ -49,7 +49,7 @@ function plain<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-const FILTER_FIELDS: Record<Exclude<keyof ListFilters, "project">, string[]> = {
+const FILTER_FIELDS: Record<Exclude<keyof ListFilters, "project" | "expiring">, string[]> = {
   status: ["status"],
   model: ["model"],
   kind: ["kind"],
@@ -63,7 +63,7 @@ function filterExpression(filters: ListFilters): IndexQuery["filter"] {
   const values: Record<string, unknown> = {};
   const terms: string[] = [];
   for (const [field, path] of Object.entries(FILTER_FIELDS) as [
-    Exclude<keyof ListFilters, "project">,
+    Exclude<keyof ListFilters, "project" | "expiring">,
     string[],
   ][]) {
     const value = filters[field];
@@ -86,6 +86,12 @@ function filterExpression(filters: ListFilters): IndexQuery["filter"] {
     terms.push(
       "(#f_source.#f_project = :f_project OR (attribute_not_exists(#f_source.#f_project) AND #f_source.#f_apiKeyId = :f_project))",
     );
+  }
+  if (filters.expiring !== undefined) {
+    names["#f_expiresAt"] = "expiresAt";
+    values[":f_expiringFrom"] = filters.expiring.from;
+    values[":f_expiringTo"] = filters.expiring.to;
+    terms.push("#f_expiresAt BETWEEN :f_expiringFrom AND :f_expiringTo");
   }
   return terms.length === 0 ? undefined : { expression: terms.join(" AND "), names, values };
 }
@@ -261,6 +267,21 @@ export class JobStore implements JobStorePort {
       if (++seen > range.max) throw rangeTooLarge(range.max);
       yield fromItem(item);
     }
+  }
+
+  /**
+   * The local stack's stand-in for S3 lifecycle and DynamoDB TTL (domain/jobs/retention.ts), in one
+   * read of the listing, oldest first: jobs whose outputs expired by `now` and are not yet removed,
+   * and jobs whose record's own time (recordTtl) has come.
+   */
+  async *retentionDue(now: Date): AsyncGenerator<Job> {
+    const filter: IndexQuery["filter"] = {
+      expression: "(#at <= :now AND attribute_not_exists(#removed)) OR #ttl <= :nowS",
+      names: { "#at": "expiresAt", "#removed": "outputsRemovedAt", "#ttl": "recordTtl" },
+      values: { ":now": now.toISOString(), ":nowS": Math.floor(now.getTime() / 1000) },
+    };
+    for await (const item of this.#table.queryAll({ partition: JOBS_LIST_PARTITION, filter }))
+      yield fromItem(item);
   }
 
   /**

@@ -5,6 +5,7 @@
  * upstream generation).
  */
 import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
+import type { Job } from "../../domain/jobs/types.ts";
 
 export const JOBS_TABLE_SCHEMA = {
   partitionKey: { name: "pk", type: "S" },
@@ -19,6 +20,12 @@ export const JOBS_TABLE_SCHEMA = {
 } as const;
 
 export const JOBS_LIST_INDEX = JOBS_TABLE_SCHEMA.indexes[0].name;
+
+/**
+ * The table's TTL attribute (epoch seconds): a job's record carries it once its outputs have an
+ * expiry (Job.recordTtl); no other item does, so only job records ever expire.
+ */
+export const RECORD_TTL_ATTRIBUTE = "recordTtl" satisfies keyof Job;
 
 /** CreateTable input for the local stack and tests (on AWS the stack declares the same schema). */
 export function createJobsTableInput(tableName: string): CreateTableCommandInput {

@@ -3,11 +3,12 @@
  * and presigned links. ObjectStore (object-store.ts) loads this module at its first call.
  */
 import type { ObjectStorePort } from "../../usecases/ports.ts";
-import type { ObjectInfo, UploadOptions, StoredObject } from "../../usecases/ports.ts";
+import type { ObjectInfo, ObjectTags, UploadOptions, StoredObject } from "../../usecases/ports.ts";
 import { Readable } from "node:stream";
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
@@ -24,6 +25,12 @@ import { MAX_PARTS, partSizeFor } from "./part-size.ts";
 
 /** Parts uploading at once; one more buffer fills meanwhile. */
 const QUEUE_SIZE = 2;
+
+/** Tags as S3's x-amz-tagging wants them: a URL query string; undefined for none. */
+function tagging(tags: ObjectTags | undefined): { Tagging?: string } {
+  if (tags === undefined || Object.keys(tags).length === 0) return {};
+  return { Tagging: new URLSearchParams(tags).toString() };
+}
 
 function isNotFound(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -42,7 +49,7 @@ export class BucketObjects implements ObjectStorePort {
   async put(
     key: string,
     body: string | Uint8Array,
-    options: { contentType: string },
+    options: { contentType: string; tags?: ObjectTags },
   ): Promise<void> {
     await this.#s3.send(
       new PutObjectCommand({
@@ -50,12 +57,27 @@ export class BucketObjects implements ObjectStorePort {
         Key: key,
         Body: body,
         ContentType: options.contentType,
+        ...tagging(options.tags),
       }),
     );
   }
 
-  async putJson(key: string, value: unknown): Promise<void> {
-    await this.put(key, `${JSON.stringify(value, null, 2)}\n`, { contentType: "application/json" });
+  async putJson(key: string, value: unknown, options: { tags?: ObjectTags } = {}): Promise<void> {
+    await this.put(key, `${JSON.stringify(value, null, 2)}\n`, {
+      contentType: "application/json",
+      ...(options.tags === undefined ? {} : { tags: options.tags }),
+    });
+  }
+
+  async copyOut(key: string, target: { bucket: string; key: string }): Promise<void> {
+    await this.#s3.send(
+      new CopyObjectCommand({
+        Bucket: target.bucket,
+        Key: target.key,
+        CopySource: `${this.bucket}/${encodeURIComponent(key).replaceAll("%2F", "/")}`,
+        TaggingDirective: "REPLACE",
+      }),
+    );
   }
 
   /** The object's bytes as a stream; `object_not_found` (404) when absent. */
@@ -123,9 +145,8 @@ export class BucketObjects implements ObjectStorePort {
     const digest = new ByteDigest(options.expectedBytes);
     const parts = new PartUploads(
       this.#s3,
-      this.bucket,
-      key,
-      options.contentType,
+      { Bucket: this.bucket, Key: key },
+      { ContentType: options.contentType, ...tagging(options.tags) },
       partSizeFor(options.expectedBytes),
     );
     try {
@@ -173,7 +194,8 @@ export class BucketObjects implements ObjectStorePort {
 class PartUploads {
   readonly #s3: S3Client;
   readonly #target: { Bucket: string; Key: string };
-  readonly #contentType: string;
+  /** The new object's content type and tags. */
+  readonly #meta: { ContentType: string; Tagging?: string };
   readonly #partSize: number;
   readonly #free: Buffer[] = [];
   readonly #inFlight = new Set<Promise<void>>();
@@ -183,10 +205,15 @@ class PartUploads {
   #next = 1;
   #failure: { error: unknown } | undefined;
 
-  constructor(s3: S3Client, bucket: string, key: string, contentType: string, partSize: number) {
+  constructor(
+    s3: S3Client,
+    target: { Bucket: string; Key: string },
+    meta: { ContentType: string; Tagging?: string },
+    partSize: number,
+  ) {
     this.#s3 = s3;
-    this.#target = { Bucket: bucket, Key: key };
-    this.#contentType = contentType;
+    this.#target = target;
+    this.#meta = meta;
     this.#partSize = partSize;
   }
 
@@ -221,7 +248,7 @@ class PartUploads {
       );
     }
     this.#creating ??= this.#s3
-      .send(new CreateMultipartUploadCommand({ ...this.#target, ContentType: this.#contentType }))
+      .send(new CreateMultipartUploadCommand({ ...this.#target, ...this.#meta }))
       .then((answer) => answer.UploadId ?? "");
     const part = this.#creating
       .then((uploadId) =>
@@ -254,7 +281,7 @@ class PartUploads {
         new PutObjectCommand({
           ...this.#target,
           Body: buffer.subarray(0, length),
-          ContentType: this.#contentType,
+          ...this.#meta,
         }),
       );
       return;

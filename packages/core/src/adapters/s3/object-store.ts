@@ -10,6 +10,7 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import type {
   ObjectInfo,
   ObjectStorePort,
+  ObjectTags,
   StoredObject,
   UploadOptions,
 } from "../../usecases/ports.ts";
@@ -50,12 +51,20 @@ export class ObjectStore implements ObjectStorePort {
     return this.#objects;
   }
 
-  async put(key: string, body: string | Uint8Array, options: { contentType: string }) {
+  async put(
+    key: string,
+    body: string | Uint8Array,
+    options: { contentType: string; tags?: ObjectTags },
+  ) {
     return (await this.load()).put(key, body, options);
   }
 
-  async putJson(key: string, value: unknown): Promise<void> {
-    return (await this.load()).putJson(key, value);
+  async putJson(key: string, value: unknown, options?: { tags?: ObjectTags }): Promise<void> {
+    return (await this.load()).putJson(key, value, options);
+  }
+
+  async copyOut(key: string, target: { bucket: string; key: string }): Promise<void> {
+    return (await this.load()).copyOut(key, target);
   }
 
   async getStream(key: string): Promise<ObjectInfo & { body: Readable }> {

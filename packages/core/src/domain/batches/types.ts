@@ -1,7 +1,7 @@
 /** A batch: many requests sent together (POST /v1/batches or a multi-line drop), one job per valid line. */
 import type { Priority } from "../admission/settings.ts";
 import type { Issue } from "../errors.ts";
-import type { JobSource, JobStatus, JobWebhook } from "../jobs/types.ts";
+import type { JobSource, JobStatus, JobWebhook, OutputTarget } from "../jobs/types.ts";
 
 export const BATCH_ID_PREFIX = "bat";
 /** Lines a batch may hold (a JSONL body or file). */
@@ -33,6 +33,10 @@ export interface Batch {
   retryOf?: string;
   /** The batch's own webhook: its jobs' events and its Batch Completed go there too. */
   webhook?: JobWebhook;
+  /** Each of its jobs' retention_days (Job.retentionDays). */
+  retentionDays?: number;
+  /** Each of its jobs' output.s3_prefix (Job.outputTarget). */
+  outputTarget?: OutputTarget;
 }
 
 /** One request line of a batch: the job it made, or why it made none. */

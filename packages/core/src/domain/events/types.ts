@@ -21,6 +21,8 @@ interface EventOutput {
   bytes: number;
   sha256: string;
   contentType: string;
+  /** The copy in the caller's own bucket (output.s3_prefix), when it was delivered there. */
+  delivered?: { bucket: string; key: string };
 }
 
 export interface TerminalEventDetail {
@@ -50,6 +52,8 @@ export interface TerminalEventDetail {
     totalMs: number;
   };
   upstreamTaskId: string | null;
+  /** When the outputs expire (retention_days); null when they are kept for good or there are none. */
+  expiresAt: string | null;
 }
 
 export interface TerminalEvent {
@@ -98,6 +102,7 @@ function outputOf(output: JobOutput): EventOutput {
     bytes: output.bytes,
     sha256: output.sha256,
     contentType: output.contentType,
+    ...(output.delivered === undefined ? {} : { delivered: output.delivered }),
   };
 }
 
@@ -136,6 +141,7 @@ export function buildTerminalEvent(job: Job): TerminalEvent {
         totalMs: Math.max(0, Date.parse(finishedAt) - Date.parse(job.createdAt)),
       },
       upstreamTaskId: job.upstreamTaskId ?? null,
+      expiresAt: status === "succeeded" ? (job.expiresAt ?? null) : null,
     },
   };
 }

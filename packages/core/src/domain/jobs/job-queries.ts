@@ -11,6 +11,8 @@ export interface ListFilters {
   apiKeyId?: string;
   /** Only jobs of this project (source.project, else the key's own: domain/keys/projects.ts). */
   project?: string;
+  /** Only jobs whose outputs expire in [from, to] (ISO times; expiring_within). */
+  expiring?: { from: string; to: string };
 }
 
 export interface ListOptions extends ListFilters {

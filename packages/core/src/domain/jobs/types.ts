@@ -44,6 +44,15 @@ export interface JobOutput {
   sourceUrlHost?: string;
   /** Read from the stored bytes (domain/media/probe.ts); absent on outputs stored before verification. */
   media?: Media;
+  /** The copy in the caller's own bucket (output.s3_prefix), when it was delivered there. */
+  delivered?: { bucket: string; key: string };
+}
+
+/** Where a job's outputs are copied besides reelay's bucket (output.s3_prefix, domain/jobs/delivery.ts). */
+export interface OutputTarget {
+  bucket: string;
+  /** Ends with `/`, or is empty (the bucket's root). */
+  prefix: string;
 }
 
 /** A job's own webhook (webhook_url / X-Reelay-Webhook): where its events go, and which. */
@@ -158,4 +167,17 @@ export interface Job {
    * job is its child, so the job is one trace. Absent when nothing was tracing then.
    */
   traceparent?: string;
+  /**
+   * Days its outputs are kept once stored (retention_days, else REELAY_RETENTION_DAYS as it was when
+   * the job was made; domain/jobs/retention.ts); absent = kept for good.
+   */
+  retentionDays?: number;
+  /** ISO time its outputs expire: set with the outputs, retentionDays after they were stored. */
+  expiresAt?: string;
+  /** Epoch seconds its record goes (the table's TTL attribute): RECORD_KEPT_DAYS after expiresAt. */
+  recordTtl?: number;
+  /** ISO time the local housekeeping deleted its expired objects. */
+  outputsRemovedAt?: string;
+  /** Where its outputs are copied besides reelay's bucket (output.s3_prefix). */
+  outputTarget?: OutputTarget;
 }

@@ -15,6 +15,7 @@ import {
   EVENT_SOURCE,
 } from "../../domain/events/types.ts";
 import { isTerminal, type Job, type JobError } from "../../domain/jobs/types.ts";
+import { linkTtlS, outputsExpired } from "../../domain/jobs/retention.ts";
 import type { Clock, DispatchWaker, EventSink } from "../ports.ts";
 import {
   BATCH_COUNT_KEYS,
@@ -85,11 +86,35 @@ export interface ResultLine {
   status: string;
   outputs: { bucket: string; key: string; bytes: number; sha256: string; url: string }[];
   error: (JobError & { errors?: unknown }) | null;
+  /** When the job's outputs expire (retention_days); null when kept for good or there are none. */
+  expires_at: string | null;
+  /** True once expires_at has passed: `outputs` is then empty. */
+  outputs_expired: boolean;
+}
+
+/** The job's outputs with links that end by its expires_at; none once it passed. */
+async function linkedOutputs(
+  deps: Pick<BatchDeps, "objects" | "now">,
+  job: Job | undefined,
+  ttlS: number,
+): Promise<ResultLine["outputs"]> {
+  if (job?.status !== "succeeded") return [];
+  const linkS = linkTtlS(job, ttlS, deps.now());
+  if (linkS < 1) return [];
+  return Promise.all(
+    (job.outputs ?? []).map(async (o) => ({
+      bucket: o.bucket,
+      key: o.key,
+      bytes: o.bytes,
+      sha256: o.sha256,
+      url: await deps.objects.presignGet(o.key, linkS),
+    })),
+  );
 }
 
 /** One result line per request line, in order; output links are presigned for `ttlS`. */
 export async function resultLines(
-  deps: Pick<BatchDeps, "objects">,
+  deps: Pick<BatchDeps, "objects" | "now">,
   state: BatchState,
   ttlS: number,
 ): Promise<ResultLine[]> {
@@ -107,27 +132,19 @@ export async function resultLines(
             message: first?.message ?? "The request is not valid.",
             errors: line.errors ?? [],
           },
+          expires_at: null,
+          outputs_expired: false,
         };
       }
       const job = state.jobs.get(line.jobId);
-      const outputs =
-        job?.status === "succeeded"
-          ? await Promise.all(
-              (job.outputs ?? []).map(async (o) => ({
-                bucket: o.bucket,
-                key: o.key,
-                bytes: o.bytes,
-                sha256: o.sha256,
-                url: await deps.objects.presignGet(o.key, ttlS),
-              })),
-            )
-          : [];
       return {
         line: line.line,
         job_id: line.jobId,
         status: job?.status ?? "queued",
-        outputs,
+        outputs: await linkedOutputs(deps, job, ttlS),
         error: job?.error ?? null,
+        expires_at: job?.expiresAt ?? null,
+        outputs_expired: job === undefined ? false : outputsExpired(job, deps.now()),
       };
     }),
   );

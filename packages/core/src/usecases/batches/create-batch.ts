@@ -14,7 +14,7 @@ import type { Issue } from "../../domain/errors.ts";
 import { type SubmitDeps, submitJob } from "../jobs/submit-job.ts";
 import { claimQueue, type QueueClaim } from "../jobs/queue-quota.ts";
 import { jobIdFrom, ulidShapeFrom } from "../../domain/jobs/ids.ts";
-import type { Job, JobSource, JobWebhook } from "../../domain/jobs/types.ts";
+import type { Job, JobSource, JobWebhook, OutputTarget } from "../../domain/jobs/types.ts";
 import type { Clock } from "../ports.ts";
 import type { ValidationResult } from "../../domain/validate/validate-request.ts";
 import { BATCH_ID_PREFIX, type Batch, type BatchLine } from "../../domain/batches/types.ts";
@@ -49,6 +49,9 @@ export interface NewBatch {
   retryOf?: string;
   /** The batch's own webhook, given to each of its jobs too. */
   webhook?: JobWebhook;
+  /** Each job's retention_days and output.s3_prefix (checked by the caller). */
+  retentionDays?: number;
+  outputTarget?: OutputTarget;
 }
 
 /** Jobs made at once while a batch is recorded: enough to keep the store busy, few enough for dynalite. */
@@ -108,6 +111,8 @@ async function recordBatch(
       ...(input.queueTimeoutS === undefined ? {} : { queueTimeoutS: input.queueTimeoutS }),
       ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
       ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
+      ...(input.retentionDays === undefined ? {} : { retentionDays: input.retentionDays }),
+      ...(input.outputTarget === undefined ? {} : { outputTarget: input.outputTarget }),
       createdAt: at,
       updatedAt: at,
       ended: 0,
@@ -149,6 +154,8 @@ async function makeJob(
       ...(batch.queueTimeoutS === undefined ? {} : { queueTimeoutS: batch.queueTimeoutS }),
       ...(checked.retryOf === undefined ? {} : { retryOf: checked.retryOf }),
       ...(batch.webhook === undefined ? {} : { webhook: batch.webhook }),
+      ...(batch.retentionDays === undefined ? {} : { retentionDays: batch.retentionDays }),
+      ...(batch.outputTarget === undefined ? {} : { outputTarget: batch.outputTarget }),
       ...(claim === undefined ? {} : { queueClaim: claim }),
     },
   );

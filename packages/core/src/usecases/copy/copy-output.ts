@@ -10,7 +10,7 @@ import { ReelayError } from "../../domain/errors.ts";
 import { nodeBody } from "./node-body.ts";
 import { safeUrl } from "../../domain/net/policy.ts";
 import { TransientError } from "../../domain/pipeline/step-errors.ts";
-import type { StoredObject } from "../ports.ts";
+import type { ObjectTags, StoredObject } from "../ports.ts";
 import type { MediaProbe } from "../../domain/media/probe.ts";
 import type { Media } from "../../domain/media/types.ts";
 import { inSpan } from "../tracing.ts";
@@ -74,6 +74,7 @@ async function copy(
   store: ObjectStorePort,
   key: KeyChoice,
   probe?: MediaProbe,
+  tags?: ObjectTags,
 ): Promise<CopiedObject> {
   const where = safeUrl(url);
   const sourceUrlHost = new URL(url).host;
@@ -113,6 +114,7 @@ async function copy(
   const stored = await store.uploadStream(objectKey, tap === undefined ? body : tap.tee(body), {
     contentType,
     ...(expectedBytes === undefined ? {} : { expectedBytes }),
+    ...(tags === undefined ? {} : { tags }),
   });
   // Read once the object is stored whole: an output that does not parse is kept for a person to look at.
   return { ...stored, sourceUrlHost, ...(tap === undefined ? {} : { media: tap.finish() }) };

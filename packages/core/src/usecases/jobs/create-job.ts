@@ -7,7 +7,7 @@ import { estimateOf } from "../../domain/money/estimate.ts";
 import type { PriceTable } from "../../domain/money/prices.ts";
 import type { ValidationResult } from "../../domain/validate/validate-request.ts";
 import { newJobId } from "../../domain/jobs/ids.ts";
-import type { Job, JobSource, JobWebhook } from "../../domain/jobs/types.ts";
+import type { Job, JobSource, JobWebhook, OutputTarget } from "../../domain/jobs/types.ts";
 
 export interface NewJobInput {
   validation: ValidationResult;
@@ -36,6 +36,10 @@ export interface NewJobInput {
   queueCounted?: boolean;
   /** See Job.traceparent. */
   traceparent?: string | undefined;
+  /** See Job.retentionDays. */
+  retentionDays?: number;
+  /** See Job.outputTarget. */
+  outputTarget?: OutputTarget;
   now?: Date;
 }
 
@@ -84,6 +88,8 @@ export function buildJob(input: NewJobInput): Job {
     ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
     ...(input.queueCounted === true ? { queueCounted: true as const } : {}),
     ...(input.traceparent === undefined ? {} : { traceparent: input.traceparent }),
+    ...(input.retentionDays === undefined ? {} : { retentionDays: input.retentionDays }),
+    ...(input.outputTarget === undefined ? {} : { outputTarget: input.outputTarget }),
     estimate: estimateOf({ model: validation.model, request: validation.normalized }, input.prices),
   };
 }

@@ -23,7 +23,7 @@ import type { Priority } from "../../domain/admission/settings.ts";
 import type { ErrorCode } from "../../domain/error-codes.ts";
 import { invalidRequest, isReelayError, ReelayError } from "../../domain/errors.ts";
 import { assertSameRequest, requestHashOf } from "../../domain/jobs/request-hash.ts";
-import type { Job, JobSource, JobWebhook } from "../../domain/jobs/types.ts";
+import type { Job, JobSource, JobWebhook, OutputTarget } from "../../domain/jobs/types.ts";
 import type { Budget } from "../../domain/money/budget-schema.ts";
 import { estimateOf } from "../../domain/money/estimate.ts";
 import type { PriceTable } from "../../domain/money/prices.ts";
@@ -46,6 +46,8 @@ export interface SubmitDeps extends Pick<PipelineDeps, "events" | "batches" | "m
   served?: (model: string) => boolean;
   /** Limits per key: a key's max_queued is counted here; absent = none. */
   keyLimits?: KeyLimitsPort;
+  /** REELAY_RETENTION_DAYS: a job's retention when its request gives none; absent = kept for good. */
+  retentionDays?: number;
 }
 
 export interface Submission {
@@ -68,6 +70,10 @@ export interface Submission {
   caller?: { keyId: string; budget?: Budget };
   /** Places among the key's waiting jobs counted for a whole batch, one taken by this job; absent = counted here. */
   queueClaim?: QueueClaim;
+  /** retention_days (checked by the caller); absent = the deployment's REELAY_RETENTION_DAYS. */
+  retentionDays?: number;
+  /** output.s3_prefix (checked by the caller against REELAY_OUTPUT_BUCKETS). */
+  outputTarget?: OutputTarget;
 }
 
 /** A submitted job: the one recorded now, or (`created: false`) the first one its id made. */
@@ -163,6 +169,7 @@ async function submitUntraced(deps: SubmitDeps, submission: Submission): Promise
       1,
       async () => jobId !== undefined && (await deps.jobs.get(jobId)) !== undefined,
     ));
+  const retentionDays = submission.retentionDays ?? deps.retentionDays;
   let recorded: Submitted;
   let reservations: Reservation[] | undefined;
   try {
@@ -183,6 +190,8 @@ async function submitUntraced(deps: SubmitDeps, submission: Submission): Promise
       ...(submission.webhook === undefined ? {} : { webhook: submission.webhook }),
       ...(claim === undefined ? {} : { queueCounted: true }),
       traceparent: currentTraceparent(),
+      ...(retentionDays === undefined ? {} : { retentionDays }),
+      ...(submission.outputTarget === undefined ? {} : { outputTarget: submission.outputTarget }),
       now: deps.now(),
     });
   } catch (error) {

@@ -38,6 +38,8 @@ import { imageKey, videoKey } from "../../domain/jobs/outputs.ts";
 import { emitOnce, writeManifest } from "./terminal.ts";
 import { verifiedOutputs } from "./verify-outputs.ts";
 import { inSpan, jobAttributes, type TraceSpan } from "../tracing.ts";
+import { deliverOutputs } from "../copy/deliver-outputs.ts";
+import { expiryOf, retentionTags } from "../../domain/jobs/retention.ts";
 
 /**
  * Runs a step in its span, a child of the job's trace context (the step's input carries it);
@@ -624,7 +626,14 @@ async function meteredCopy(
   metrics.count("reelay_upstream_requests_total", { operation });
   try {
     const { mediaProbe } = await loadMediaProbe();
-    const copied = await copyUrlToS3(deps.fetch, url, deps.objects, key, mediaProbe(job.kind));
+    const copied = await copyUrlToS3(
+      deps.fetch,
+      url,
+      deps.objects,
+      key,
+      mediaProbe(job.kind),
+      retentionTags(job),
+    );
     recordCopy(metrics, copied.bytes, performance.now() - started);
     return copied;
   } catch (error) {
@@ -691,9 +700,12 @@ export function download(deps: PipelineDeps, state: FlowState): Promise<FlowStat
       if (!isReelayError(error, "output_unavailable")) throw error;
       outputs = await copyOutputs(deps, job, await askedUrlsOf(deps, job));
     }
-    job = await deps.jobs.update(job.id, verifiedOutputs(deps, job, outputs), {
-      unlessTerminal: true,
-    });
+    const delivered = await deliverOutputs(deps, job, verifiedOutputs(deps, job, outputs));
+    job = await deps.jobs.update(
+      job.id,
+      { ...delivered, ...expiryOf(job, deps.now()) },
+      { unlessTerminal: true },
+    );
     await writeManifest(deps, job);
     return { ...state, outcome: "succeeded", waitSeconds: 0 };
   });

@@ -10,6 +10,7 @@ import type { Job } from "../../domain/jobs/types.ts";
 import { recordJobEnd } from "../metrics/record-metrics.ts";
 import type { PipelineDeps } from "./pipeline-deps.ts";
 import { manifestKey, manifestOf } from "../../domain/jobs/outputs.ts";
+import { retentionTags } from "../../domain/jobs/retention.ts";
 
 /**
  * Emits the job's terminal event unless its record says one went out. Returns the record as it
@@ -45,5 +46,10 @@ export async function emitOnce(deps: TerminalDeps, job: Job): Promise<Job | unde
 }
 
 export async function writeManifest(deps: PipelineDeps, job: Job): Promise<void> {
-  await deps.objects.putJson(manifestKey(job.id), manifestOf(job));
+  const tags = retentionTags(job);
+  await deps.objects.putJson(
+    manifestKey(job.id),
+    manifestOf(job),
+    tags === undefined ? {} : { tags },
+  );
 }

@@ -28,5 +28,6 @@ export const event: TerminalEvent = {
       totalMs: 10_000,
     },
     upstreamTaskId: null,
+    expiresAt: null,
   },
 };
