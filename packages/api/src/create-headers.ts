@@ -1,6 +1,6 @@
 /**
  * What the contract's create routes (video, chat completions, image edits) take in headers beside
- * the contract's body: X-Idempotency-Key, X-Reelay-Priority, X-Reelay-Queue-Timeout and the job's
+ * the contract's body: X-Idempotency-Key, X-Reelay-Priority, X-Reelay-Queue-Timeout, X-Reelay-Reuse and the job's
  * own webhook, each checked, with the caller.
  */
 import type { Context } from "hono";
@@ -9,6 +9,7 @@ import type { CreateInput } from "./create.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "./idempotency.ts";
 import { PRIORITY_HEADER, readPriority } from "./priority.ts";
 import { QUEUE_TIMEOUT_HEADER, readQueueTimeoutHeader } from "./queue-timeout.ts";
+import { readReuseHeader, REUSE_HEADER } from "./reuse.ts";
 import { HEADER_PATHS, headerWebhook, readJobWebhook } from "./webhook-input.ts";
 
 export async function createHeaders(
@@ -18,6 +19,7 @@ export async function createHeaders(
   const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
   const priority = readPriority(c.req.header(PRIORITY_HEADER));
   const queueTimeoutS = readQueueTimeoutHeader(deps, c.req.header(QUEUE_TIMEOUT_HEADER));
+  const reuseMaxAgeS = readReuseHeader(c.req.header(REUSE_HEADER));
   const caller = c.get("caller");
   const webhook = await readJobWebhook(
     deps,
@@ -25,5 +27,5 @@ export async function createHeaders(
     headerWebhook((name) => c.req.header(name)),
     HEADER_PATHS,
   );
-  return { caller, idempotencyKey, priority, queueTimeoutS, webhook };
+  return { caller, idempotencyKey, priority, queueTimeoutS, reuseMaxAgeS, webhook };
 }

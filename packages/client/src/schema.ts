@@ -178,7 +178,7 @@ export interface paths {
         put?: never;
         /**
          * Make a batch
-         * @description A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "webhook_url"?, "webhook_events"?}` (the webhook gets every job's event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. X-Idempotency-Key makes a repeat find the first batch.
+         * @description A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "reuse"?, "webhook_url"?, "webhook_events"?}` (the webhook gets every job's event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. X-Idempotency-Key makes a repeat find the first batch.
          */
         post: operations["postV1Batches"];
         delete?: never;
@@ -1543,6 +1543,11 @@ export interface operations {
                  */
                 "X-Reelay-Queue-Timeout"?: number;
                 /**
+                 * @description Pay once for the same request: a maximum age (`30m`, `12h`, `7d`, at most 365d) or `false` (the default). A request whose fingerprint (model, normalized request, each stored material's sha256) matches a job of the same project that succeeded within that age succeeds from a copy of its output, `reused_from` set, charged false, cost 0, no upstream call; identical requests in flight share one upstream task. Batches: `reuse` in the JSON body, or this header.
+                 * @example 7d
+                 */
+                "X-Reelay-Reuse"?: string;
+                /**
                  * @description The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).
                  * @example https://hooks.example.com/reelay
                  */
@@ -1642,7 +1647,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_request`, `batch_too_large`, `invalid_priority`, `invalid_queue_timeout`, `invalid_query`: No request at all, more than 10,000, or a malformed priority, queue_timeout_s or dry_run. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_request`, `batch_too_large`, `invalid_priority`, `invalid_queue_timeout`, `invalid_reuse`, `invalid_query`: No request at all, more than 10,000, or a malformed priority, queue_timeout_s, reuse or dry_run. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2443,6 +2448,11 @@ export interface operations {
                  */
                 "X-Reelay-Queue-Timeout"?: number;
                 /**
+                 * @description Pay once for the same request: a maximum age (`30m`, `12h`, `7d`, at most 365d) or `false` (the default). A request whose fingerprint (model, normalized request, each stored material's sha256) matches a job of the same project that succeeded within that age succeeds from a copy of its output, `reused_from` set, charged false, cost 0, no upstream call; identical requests in flight share one upstream task. Batches: `reuse` in the JSON body, or this header.
+                 * @example 7d
+                 */
+                "X-Reelay-Reuse"?: string;
+                /**
                  * @description The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).
                  * @example https://hooks.example.com/reelay
                  */
@@ -2609,7 +2619,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout) is malformed. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_reuse`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age) is malformed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3224,6 +3234,11 @@ export interface operations {
                  */
                 "X-Reelay-Queue-Timeout"?: number;
                 /**
+                 * @description Pay once for the same request: a maximum age (`30m`, `12h`, `7d`, at most 365d) or `false` (the default). A request whose fingerprint (model, normalized request, each stored material's sha256) matches a job of the same project that succeeded within that age succeeds from a copy of its output, `reused_from` set, charged false, cost 0, no upstream call; identical requests in flight share one upstream task. Batches: `reuse` in the JSON body, or this header.
+                 * @example 7d
+                 */
+                "X-Reelay-Reuse"?: string;
+                /**
                  * @description The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).
                  * @example https://hooks.example.com/reelay
                  */
@@ -3349,7 +3364,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout) is malformed. `invalid_content_type`, `invalid_multipart`, `unsupported_response_format`, `invalid_query`: Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_reuse`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age) is malformed. `invalid_content_type`, `invalid_multipart`, `unsupported_response_format`, `invalid_query`: Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6763,7 +6778,10 @@ export interface operations {
                      *           "upstream_transient": 3,
                      *           "budget_exceeded": 1
                      *         },
-                     *         "charged_failures": 2
+                     *         "charged_failures": 2,
+                     *         "charged": 110,
+                     *         "reused": 8,
+                     *         "saved": 1.6
                      *       },
                      *       "groups": [
                      *         {
@@ -6784,7 +6802,10 @@ export interface operations {
                      *             "upstream_transient": 3,
                      *             "budget_exceeded": 1
                      *           },
-                     *           "charged_failures": 2
+                     *           "charged_failures": 2,
+                     *           "charged": 110,
+                     *           "reused": 8,
+                     *           "saved": 1.6
                      *         }
                      *       ],
                      *       "budgets": [
@@ -6819,6 +6840,8 @@ export interface operations {
                         group_by: "model" | "key" | "day" | "batch" | "account";
                         groups: {
                             cancelled: number;
+                            /** @description Ended jobs that were or may have been charged: each made an upstream task. */
+                            charged: number;
                             /** @description Failed jobs that were or may have been charged. */
                             charged_failures: number;
                             /** @description Null without a price table. */
@@ -6832,6 +6855,10 @@ export interface operations {
                             /** @description Not ended yet: counted nowhere else until they end. */
                             in_progress: number;
                             jobs: number;
+                            /** @description Ended jobs served from another job's output (reuse / X-Reelay-Reuse), charged nothing. */
+                            reused: number;
+                            /** @description What the reused jobs' sources were estimated to cost: the money reuse saved. Null without a price table. */
+                            saved: number | null;
                             succeeded: number;
                             /** @description What was charged (or may have been: `unknown` counts, at its estimate). */
                             units: {
@@ -6844,6 +6871,8 @@ export interface operations {
                         to: string;
                         totals: {
                             cancelled: number;
+                            /** @description Ended jobs that were or may have been charged: each made an upstream task. */
+                            charged: number;
                             /** @description Failed jobs that were or may have been charged. */
                             charged_failures: number;
                             /** @description Null without a price table. */
@@ -6856,6 +6885,10 @@ export interface operations {
                             /** @description Not ended yet: counted nowhere else until they end. */
                             in_progress: number;
                             jobs: number;
+                            /** @description Ended jobs served from another job's output (reuse / X-Reelay-Reuse), charged nothing. */
+                            reused: number;
+                            /** @description What the reused jobs' sources were estimated to cost: the money reuse saved. Null without a price table. */
+                            saved: number | null;
                             succeeded: number;
                             /** @description What was charged (or may have been: `unknown` counts, at its estimate). */
                             units: {
@@ -6974,6 +7007,11 @@ export interface operations {
                  * @example 60
                  */
                 "X-Reelay-Queue-Timeout"?: number;
+                /**
+                 * @description Pay once for the same request: a maximum age (`30m`, `12h`, `7d`, at most 365d) or `false` (the default). A request whose fingerprint (model, normalized request, each stored material's sha256) matches a job of the same project that succeeded within that age succeeds from a copy of its output, `reused_from` set, charged false, cost 0, no upstream call; identical requests in flight share one upstream task. Batches: `reuse` in the JSON body, or this header.
+                 * @example 7d
+                 */
+                "X-Reelay-Reuse"?: string;
                 /**
                  * @description The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).
                  * @example https://hooks.example.com/reelay
@@ -7145,7 +7183,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout) is malformed. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_reuse`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age) is malformed. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7342,6 +7380,8 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         }) | null;
+                        /** @description sha256 of the model, the normalized request and each stored material's sha256: identical requests share it, and reuse matches on it. */
+                        fingerprint?: string;
                         /** @description The stored output, only once succeeded. */
                         output?: {
                             bytes: number;
@@ -7352,6 +7392,8 @@ export interface operations {
                         };
                         /** @description While the job waits for an upstream slot: its place among the same caller's waiting jobs (1 = next; approximate). */
                         queue_position?: number;
+                        /** @description reuse (X-Reelay-Reuse): the job whose output this one copied into its own outputs/<id>/ instead of making an upstream task; such a job is charged false, cost 0. */
+                        reused_from?: string;
                         /** @description The contract's task object (§2.5). */
                         service_task: {
                             output?: {

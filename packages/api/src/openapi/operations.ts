@@ -163,8 +163,9 @@ const BODY_ERRORS: ErrorCase[] = [
       "invalid_idempotency_key",
       "invalid_priority",
       "invalid_queue_timeout",
+      "invalid_reuse",
     ],
-    when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout) is malformed.",
+    when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age) is malformed.",
   },
   {
     status: 402,
@@ -219,6 +220,15 @@ const QUEUE_TIMEOUT: Parameter = {
     "Seconds the job may wait for an upstream slot (1 to REELAY_QUEUE_TIMEOUT_S); not admitted by then, it ends failed `queue_timeout`, charged false, its reservation released. Batches: `queue_timeout_s` in the JSON body, or this header.",
   schema: { type: "integer", minimum: 1 },
   example: "60",
+};
+const REUSE: Parameter = {
+  name: "X-Reelay-Reuse",
+  in: "header",
+  required: false,
+  description:
+    "Pay once for the same request: a maximum age (`30m`, `12h`, `7d`, at most 365d) or `false` (the default). A request whose fingerprint (model, normalized request, each stored material's sha256) matches a job of the same project that succeeded within that age succeeds from a copy of its output, `reused_from` set, charged false, cost 0, no upstream call; identical requests in flight share one upstream task. Batches: `reuse` in the JSON body, or this header.",
+  schema: { type: "string", pattern: "^(\\d{1,6}[mhd]|false)$" },
+  example: "7d",
 };
 /** A key's `limits` (POST /v1/keys, PUT /v1/keys/{id}/limits); null = no limit. */
 export const KEY_LIMITS_SHAPE = {
@@ -391,7 +401,7 @@ export const OPERATIONS: Record<string, Operation> = {
       "Validates the request against the model's rules (hard rules refuse, soft rules warn), records a job and starts it. Answers at once with the task; poll GET /v1/video/tasks/{taskId}.",
     tag: "video",
     auth: true,
-    parameters: [IDEMPOTENCY, PRIORITY, QUEUE_TIMEOUT, WEBHOOK, WEBHOOK_EVENTS],
+    parameters: [IDEMPOTENCY, PRIORITY, QUEUE_TIMEOUT, REUSE, WEBHOOK, WEBHOOK_EVENTS],
     request: {
       contentType: "application/json",
       schema: videoRequestSchema(),
@@ -452,7 +462,7 @@ export const OPERATIONS: Record<string, Operation> = {
       "The unified image contract (§2.6): `modalities` must contain `image`, `stream` false. Editing: several `image_config.reference_images` plus a prompt.",
     tag: "image",
     auth: true,
-    parameters: [IDEMPOTENCY, PRIORITY, QUEUE_TIMEOUT, WEBHOOK, WEBHOOK_EVENTS],
+    parameters: [IDEMPOTENCY, PRIORITY, QUEUE_TIMEOUT, REUSE, WEBHOOK, WEBHOOK_EVENTS],
     request: {
       contentType: "application/json",
       schema: imageRequestSchema(),
@@ -512,6 +522,7 @@ export const OPERATIONS: Record<string, Operation> = {
       IDEMPOTENCY,
       PRIORITY,
       QUEUE_TIMEOUT,
+      REUSE,
       WEBHOOK,
       WEBHOOK_EVENTS,
       {
@@ -1089,10 +1100,10 @@ export const OPERATIONS: Record<string, Operation> = {
   "POST /v1/batches": {
     summary: "Make a batch",
     description:
-      'A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "webhook_url"?, "webhook_events"?}` (the webhook gets every job\'s event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. X-Idempotency-Key makes a repeat find the first batch.',
+      'A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "reuse"?, "webhook_url"?, "webhook_events"?}` (the webhook gets every job\'s event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. X-Idempotency-Key makes a repeat find the first batch.',
     tag: "batches",
     auth: true,
-    parameters: [IDEMPOTENCY, PRIORITY, QUEUE_TIMEOUT, WEBHOOK, WEBHOOK_EVENTS, DRY_RUN],
+    parameters: [IDEMPOTENCY, PRIORITY, QUEUE_TIMEOUT, REUSE, WEBHOOK, WEBHOOK_EVENTS, DRY_RUN],
     request: {
       contentType: "application/x-ndjson",
       schema: { type: "string" },
@@ -1115,9 +1126,10 @@ export const OPERATIONS: Record<string, Operation> = {
           "batch_too_large",
           "invalid_priority",
           "invalid_queue_timeout",
+          "invalid_reuse",
           "invalid_query",
         ],
-        when: "No request at all, more than 10,000, or a malformed priority, queue_timeout_s or dry_run.",
+        when: "No request at all, more than 10,000, or a malformed priority, queue_timeout_s, reuse or dry_run.",
       },
       { status: 413, codes: ["payload_too_large"], when: "The body is larger than 10 MiB." },
       {

@@ -36,6 +36,7 @@ import {
   readQueueTimeout,
   readQueueTimeoutHeader,
 } from "../queue-timeout.ts";
+import { readReuse, readReuseHeader, REUSE_HEADER } from "../reuse.ts";
 import { HEADER_PATHS, headerWebhook, readJobWebhook } from "../webhook-input.ts";
 
 /** A JSONL body of 10,000 requests runs to a few MB; API Gateway takes at most 10 MB. */
@@ -113,6 +114,10 @@ function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
       body.queueTimeoutS === undefined
         ? readQueueTimeoutHeader(deps, c.req.header(QUEUE_TIMEOUT_HEADER))
         : readQueueTimeout(deps, body.queueTimeoutS, "queue_timeout_s");
+    const reuseMaxAgeS =
+      body.reuse === undefined
+        ? readReuseHeader(c.req.header(REUSE_HEADER))
+        : readReuse(body.reuse, "reuse");
     const source = { type: "api" as const, ...sourceOf(caller) };
     const lines = checkLines(body, source, deps.catalog);
     const webhook = await readJobWebhook(
@@ -148,6 +153,7 @@ function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
         source,
         ...(priority === undefined ? {} : { priority }),
         ...(queueTimeoutS === undefined ? {} : { queueTimeoutS }),
+        ...(reuseMaxAgeS === undefined ? {} : { reuseMaxAgeS }),
         ...(webhook === undefined ? {} : { webhook }),
         lines,
       },

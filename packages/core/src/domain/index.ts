@@ -31,6 +31,7 @@ export {
 export { decodeCursor } from "./jobs/cursor.ts";
 export { JOB_ID_PREFIXES, JOB_ID_SOURCE, isJobId, jobIdFrom, newJobId } from "./jobs/ids.ts";
 export { requestHashOf } from "./jobs/request-hash.ts";
+export type { MaterialDigests } from "./jobs/fingerprint.ts";
 export { jobNotFound, type ListFilters, type ListOptions } from "./jobs/job-queries.ts";
 export { jobContext, type LogContext } from "./jobs/log-context.ts";
 export { manifestKey } from "./jobs/outputs.ts";

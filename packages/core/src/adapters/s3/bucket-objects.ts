@@ -8,6 +8,7 @@ import { Readable } from "node:stream";
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
@@ -96,6 +97,19 @@ export class BucketObjects implements ObjectStorePort {
 
   async delete(key: string): Promise<void> {
     await this.#s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  async copy(from: string, to: string): Promise<void> {
+    // CopySource is URL-encoded, each path segment on its own so the slashes stay.
+    const source = [this.bucket, ...from.split("/")].map(encodeURIComponent).join("/");
+    try {
+      await this.#s3.send(
+        new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: source }),
+      );
+    } catch (error) {
+      if (isNotFound(error)) throw this.#notFound(from);
+      throw error;
+    }
   }
 
   presignGet(key: string, ttlS: number): Promise<string> {

@@ -50,6 +50,8 @@ export interface TerminalEventDetail {
     totalMs: number;
   };
   upstreamTaskId: string | null;
+  /** The job whose output this one copied (reuse); absent when it made its own. */
+  reused_from?: string;
 }
 
 export interface TerminalEvent {
@@ -136,6 +138,7 @@ export function buildTerminalEvent(job: Job): TerminalEvent {
         totalMs: Math.max(0, Date.parse(finishedAt) - Date.parse(job.createdAt)),
       },
       upstreamTaskId: job.upstreamTaskId ?? null,
+      ...(job.reusedFrom === undefined ? {} : { reused_from: job.reusedFrom }),
     },
   };
 }
