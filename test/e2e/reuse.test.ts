@@ -121,6 +121,37 @@ describe("pay once for the same request", () => {
     expect(jobs.filter((job) => job.reused_from !== undefined)).toHaveLength(0);
   }, 300_000);
 
+  it("when the task the requests share fails, every follower fails the same way (same code and class) uncharged, and the next identical request leads a new task", async () => {
+    const { key } = await keyFor("shared-failure");
+    const failing = { ...REQUEST, prompt: "a storm that never renders [[sim:task_fail]]" };
+    const tasksBefore = stack.simulator!.counters().tasksCreated;
+    const made = await Promise.all(
+      Array.from({ length: 5 }, () => create(key, failing, { "X-Reelay-Reuse": "1h" })),
+    );
+    const jobs = await Promise.all(
+      made.map((answer) => waitForTerminalJob(stack.url, key, answer.body.task_id, 60_000)),
+    );
+    expect(stack.simulator!.counters().tasksCreated - tasksBefore).toBe(1);
+    expect(jobs.map((job) => job.status)).toEqual(Array(5).fill("failed"));
+    const leader = jobs.find((job) => job.reused_from === undefined);
+    const followers = jobs.filter((job) => job.reused_from !== undefined);
+    expect(followers).toHaveLength(4);
+    for (const job of followers) {
+      expect(job).toMatchObject({
+        reused_from: leader.id,
+        charged: false,
+        cost: 0,
+        error: { code: leader.error.code, class: leader.error.class },
+      });
+      expect(job.error.message).toContain(leader.id);
+    }
+    // A failed job is never a source: the same request again makes its own task.
+    const again = await create(key, failing, { "X-Reelay-Reuse": "1h" });
+    const retried = await waitForTerminalJob(stack.url, key, again.body.task_id, 60_000);
+    expect(retried.reused_from).toBeUndefined();
+    expect(stack.simulator!.counters().tasksCreated - tasksBefore).toBe(2);
+  }, 120_000);
+
   it("reuse never crosses projects: another key's identical request makes its own task", async () => {
     const { key } = await keyFor("other-project");
     const tasksBefore = stack.simulator!.counters().tasksCreated;
