@@ -6,6 +6,7 @@
  * `reuse_source_ended`. Nobody takes over: `POST /v1/jobs/{id}/retry` sends it again.
  */
 import type { ErrorCode } from "../../domain/error-codes.ts";
+import { isReelayError, ReelayError } from "../../domain/errors.ts";
 import { reusedKey } from "../../domain/jobs/outputs.ts";
 import type { Job, JobError, JobOutput } from "../../domain/jobs/types.ts";
 import type { PipelineDeps } from "../pipeline/pipeline-deps.ts";
@@ -15,14 +16,15 @@ export type SourceVerdict =
   | { outcome: "succeeded" | "running" }
   | { outcome: "failed"; error: JobError };
 
-function ended(id: string, why: string): SourceVerdict {
+function endedError(id: string, why: string): JobError {
   return {
-    outcome: "failed",
-    error: {
-      code: "reuse_source_ended" satisfies ErrorCode,
-      message: `The job ${id} whose output this one was to reuse ${why}; nothing was charged.`,
-    },
+    code: "reuse_source_ended" satisfies ErrorCode,
+    message: `The job ${id} whose output this one was to reuse ${why}; nothing was charged.`,
   };
+}
+
+function ended(id: string, why: string): SourceVerdict {
+  return { outcome: "failed", error: endedError(id, why) };
 }
 
 /**
@@ -52,7 +54,11 @@ export function verdictOf(
   };
 }
 
-/** The source's outputs copied into this job's own outputs/<id>/ (S3 CopyObject each). */
+/**
+ * The source's outputs copied into this job's own outputs/<id>/ (S3 CopyObject each). A source
+ * whose objects are gone (deleted by retention since) ends this job `reuse_source_ended` at once:
+ * copying again cannot bring them back.
+ */
 export async function copyReused(
   deps: Pick<PipelineDeps, "jobs" | "objects">,
   job: Job & { reusedFrom: string },
@@ -61,7 +67,13 @@ export async function copyReused(
   const outputs: JobOutput[] = [];
   for (const output of source.outputs ?? []) {
     const key = reusedKey(job.id, output.key);
-    await deps.objects.copy(output.key, key);
+    try {
+      await deps.objects.copy(output.key, key);
+    } catch (error) {
+      if (!isReelayError(error, "object_not_found")) throw error;
+      const { message } = endedError(source.id, "no longer has its output");
+      throw new ReelayError("reuse_source_ended", message, { retryable: false, cause: error });
+    }
     outputs.push({ ...output, bucket: deps.objects.bucket, key });
   }
   return outputs;
