@@ -7,8 +7,13 @@
 
 import type { UsageRow } from "@reelay/core/domain";
 
-/** A usage row (the type only: the recount below is written apart from the report's own code). */
-type UsageTotals = Omit<UsageRow, "failures"> & { failures: Record<string, number> };
+/**
+ * A usage row (the type only: the recount below is written apart from the report's own code),
+ * without the reuse counts: the soak makes no request with reuse.
+ */
+type UsageTotals = Omit<UsageRow, "failures" | "charged" | "reused" | "saved"> & {
+  failures: Record<string, number>;
+};
 
 export interface UsageEvidence {
   totals: UsageTotals;

@@ -68,11 +68,13 @@ function grantSteps(steps: StepFunctions, scope: JobFlowScope): void {
   // The predicted first wait: Submit reads the model's observed generation times, Poll reads and adds to them.
   allowTable(steps.submit, table, ["GetItem"], "generation-stats");
   allowTable(steps.poll, table, ["GetItem", "UpdateItem"], "generation-stats");
-  // Download streams outputs in (multipart); every terminal step rewrites the job.json manifest.
+  // Download streams outputs in (multipart), or for a reuse copies another job's (CopyObject reads
+  // the source); every terminal step rewrites the job.json manifest.
   allowObjects(steps.download, bucket, "outputs/", [
     "PutObject",
     "PutObjectTagging",
     "AbortMultipartUpload",
+    "GetObject",
   ]);
   allowManifests(steps.finish, bucket);
   allowManifests(steps.recordFailure, bucket);

@@ -20,6 +20,7 @@ import {
   SUBSCRIBERS_PARTITION,
   GENERATION_STATS_KEY_PREFIX,
   KEY_LIMITS_KEY_PREFIX,
+  REUSE_KEY_PREFIX,
 } from "@reelay/core/adapters";
 import { ArnFormat, Aws, Stack } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
@@ -86,7 +87,8 @@ export type TableItems =
   | "all";
 
 const ITEM_KEY_PATTERNS: Record<Exclude<TableItems, "all">, string[]> = {
-  jobs: JOB_ID_PREFIXES.map((prefix) => `${prefix}_*`),
+  // Job records, and the reuse index that names them by fingerprint.
+  jobs: [...JOB_ID_PREFIXES.map((prefix) => `${prefix}_*`), `${REUSE_KEY_PREFIX}*`],
   // Webhook deliveries, and their partitions of the listing index (one per status).
   deliveries: [`${DELIVERY_ID_PREFIX}_*`, `${DELIVERY_PARTITION_PREFIX}*`],
   // Managed subscribers (their secrets sign deliveries) and their partition of the listing index.

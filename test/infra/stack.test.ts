@@ -457,7 +457,8 @@ describe("IAM", () => {
     // X-Ray's two actions take no resource-level permissions (AWS requires "*"); nothing else has "*".
     const xray = ["xray:PutTelemetryRecords *", "xray:PutTraceSegments *"];
     // Job items only (partition key vidtsk_... or imgtsk_...): never the API key hashes or dead letters beside them.
-    const jobItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=vidtsk_*|imgtsk_*";
+    // Job records and the reuse index beside them (fp#<project>#<fingerprint>).
+    const jobItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=vidtsk_*|imgtsk_*|fp#*";
     const statsItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=stats#*";
     // The admission item, each pool account's, queue entries, and the queue's partition of the listing index.
     const admission =
@@ -527,6 +528,8 @@ describe("IAM", () => {
         "s3:PutObject Bucket/outputs/*",
         "s3:PutObjectTagging Bucket/outputs/*",
         "s3:AbortMultipartUpload Bucket/outputs/*",
+        // A reuse copies another job's output: CopyObject reads its source.
+        "s3:GetObject Bucket/outputs/*",
       ]),
       FinishFunction: sorted([
         ...step,

@@ -1,5 +1,5 @@
 /**
- * The body of POST /v1/batches: a JSON object `{"requests": [...], "priority"?}` or JSONL (one
+ * The body of POST /v1/batches: a JSON object `{"requests": [...], "priority"?, "reuse"?, ...}` or JSONL (one
  * request per line; blank lines are skipped but keep the numbering, so line N is line N of the file).
  * Each request is checked with the same validate() as a single create; a bad line is reported, not
  * fatal: the batch holds it as `rejected`.
@@ -19,6 +19,7 @@ const BATCH_FIELDS = [
   "requests",
   "priority",
   "queue_timeout_s",
+  "reuse",
   "webhook_url",
   "webhook_events",
   "retention_days",
@@ -30,6 +31,8 @@ export interface BatchBody {
   priority?: Priority;
   /** The JSON form's `queue_timeout_s`, unchecked (queue-timeout.ts checks it). */
   queueTimeoutS?: unknown;
+  /** The JSON form's `reuse`, unchecked (reuse.ts checks it). */
+  reuse?: unknown;
   /** The JSON form's `webhook_url` and `webhook_events`, unchecked (webhook-input.ts checks them). */
   webhook?: { url?: unknown; events?: unknown };
   /** The JSON form's `retention_days` and `output`, unchecked (retention.ts, output-target.ts check them). */
@@ -51,6 +54,7 @@ function fromJson(value: unknown): BatchBody | undefined {
     requests,
     priority,
     queue_timeout_s,
+    reuse,
     webhook_url,
     webhook_events,
     retention_days,
@@ -69,6 +73,7 @@ function fromJson(value: unknown): BatchBody | undefined {
     requests: requests.map((body, i) => ({ line: i + 1, body })),
     ...(priority === undefined ? {} : { priority }),
     ...(queue_timeout_s === undefined ? {} : { queueTimeoutS: queue_timeout_s }),
+    ...(reuse === undefined ? {} : { reuse }),
     ...(webhook_url === undefined && webhook_events === undefined
       ? {}
       : { webhook: { url: webhook_url, events: webhook_events } }),

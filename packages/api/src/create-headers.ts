@@ -1,6 +1,6 @@
 /**
  * What the contract's create routes (video, chat completions, image edits) take in headers beside
- * the contract's body: X-Idempotency-Key, X-Reelay-Priority, X-Reelay-Queue-Timeout, the job's own
+ * the contract's body: X-Idempotency-Key, X-Reelay-Priority, X-Reelay-Queue-Timeout, X-Reelay-Reuse, the job's own
  * webhook, X-Reelay-Retention-Days and X-Reelay-Output-S3-Prefix, each checked, with the caller.
  */
 import type { Context } from "hono";
@@ -11,6 +11,7 @@ import { PRIORITY_HEADER, readPriority } from "./priority.ts";
 import { QUEUE_TIMEOUT_HEADER, readQueueTimeoutHeader } from "./queue-timeout.ts";
 import { RETENTION_HEADER, readRetentionHeader } from "./retention.ts";
 import { OUTPUT_TARGET_HEADER, readOutputTargetHeader } from "./output-target.ts";
+import { readReuseHeader, REUSE_HEADER } from "./reuse.ts";
 import { HEADER_PATHS, headerWebhook, readJobWebhook } from "./webhook-input.ts";
 
 export async function createHeaders(
@@ -20,6 +21,7 @@ export async function createHeaders(
   const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
   const priority = readPriority(c.req.header(PRIORITY_HEADER));
   const queueTimeoutS = readQueueTimeoutHeader(deps, c.req.header(QUEUE_TIMEOUT_HEADER));
+  const reuseMaxAgeS = readReuseHeader(c.req.header(REUSE_HEADER));
   const caller = c.get("caller");
   const webhook = await readJobWebhook(
     deps,
@@ -29,5 +31,14 @@ export async function createHeaders(
   );
   const retentionDays = readRetentionHeader(c.req.header(RETENTION_HEADER));
   const outputTarget = readOutputTargetHeader(deps, c.req.header(OUTPUT_TARGET_HEADER));
-  return { caller, idempotencyKey, priority, queueTimeoutS, webhook, retentionDays, outputTarget };
+  return {
+    caller,
+    idempotencyKey,
+    priority,
+    queueTimeoutS,
+    reuseMaxAgeS,
+    webhook,
+    retentionDays,
+    outputTarget,
+  };
 }

@@ -4,7 +4,7 @@
  * silently between the record and the queue.
  */
 import { sourceOf } from "./auth.ts";
-import type { Priority, Job, JobWebhook, OutputTarget } from "@reelay/core/domain";
+import type { Priority, Job, JobWebhook, MaterialDigests, OutputTarget } from "@reelay/core/domain";
 import { ReelayError, validate, type ValidationResult } from "@reelay/core";
 import { submitJob } from "@reelay/core/usecases";
 import { type Caller, type ResolvedDeps, submitDepsOf } from "./api-deps.ts";
@@ -18,6 +18,8 @@ export interface CreateInput {
   priority?: Priority | undefined;
   /** X-Reelay-Queue-Timeout (queue-timeout.ts); absent = REELAY_QUEUE_TIMEOUT_S. */
   queueTimeoutS?: number | undefined;
+  /** X-Reelay-Reuse (reuse.ts) in seconds; absent = no reuse. */
+  reuseMaxAgeS?: number | undefined;
   /** The job this one retries (POST /v1/jobs/{id}/retry). */
   retryOf?: string;
   /** The job's own webhook, already checked (webhook-input.ts). */
@@ -46,7 +48,7 @@ function wrongEndpoint(): ReelayError {
 export async function submitForCaller(
   deps: ResolvedDeps,
   validation: ValidationResult,
-  input: Omit<CreateInput, "body"> & { jobId?: string },
+  input: Omit<CreateInput, "body"> & { jobId?: string; materials?: MaterialDigests },
 ): Promise<{ job: Job; created: boolean }> {
   const key = input.idempotencyKey;
   const kind = validation.kind ?? "video";
@@ -63,6 +65,8 @@ export async function submitForCaller(
     ...(key === undefined ? {} : { idempotencyKey: key }),
     ...(input.priority === undefined ? {} : { priority: input.priority }),
     ...(input.queueTimeoutS === undefined ? {} : { queueTimeoutS: input.queueTimeoutS }),
+    ...(input.reuseMaxAgeS === undefined ? {} : { reuseMaxAgeS: input.reuseMaxAgeS }),
+    ...(input.materials === undefined ? {} : { materials: input.materials }),
     ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
     ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
     ...(input.retentionDays === undefined ? {} : { retentionDays: input.retentionDays }),

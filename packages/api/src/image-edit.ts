@@ -92,12 +92,12 @@ function editRequest(
   model: string,
 ): {
   body: Record<string, unknown>;
-  uploads: { name: string; image: EditForm["images"][number] }[];
+  uploads: { name: string; image: EditForm["images"][number]; sha256: string }[];
 } {
-  const uploads = form.images.map((image, i) => ({
-    name: `ref-${i + 1}-${createHash("sha256").update(image.bytes).digest("hex").slice(0, 16)}.${image.ext}`,
-    image,
-  }));
+  const uploads = form.images.map((image, i) => {
+    const sha256 = createHash("sha256").update(image.bytes).digest("hex");
+    return { name: `ref-${i + 1}-${sha256.slice(0, 16)}.${image.ext}`, image, sha256 };
+  });
   const image_config = {
     reference_images: uploads.map(({ name }, i) => ({
       type: "url",
@@ -147,14 +147,18 @@ export async function createEditJob(
   // are still signed, so the repeat's request matches the first one's.
   const repeat = key !== undefined && (await deps.jobs.get(jobId)) !== undefined;
   const urls = new Map<string, string>();
+  // The fingerprint knows each upload by its bytes: its URL names this job's own copy.
+  const materials = new Map<string, string>();
   await Promise.all(
-    uploads.map(async ({ name, image }) => {
+    uploads.map(async ({ name, image, sha256 }) => {
       const objectKey = `uploads/${jobId}/${name}`;
       if (!repeat)
         await deps.objects.put(objectKey, image.bytes, { contentType: image.contentType });
-      urls.set(name, await deps.objects.presignGet(objectKey, REFERENCE_URL_TTL_S));
+      const url = await deps.objects.presignGet(objectKey, REFERENCE_URL_TTL_S);
+      urls.set(name, url);
+      materials.set(url, sha256);
     }),
   );
   const normalized = replacePlaceholders(validation.normalized, urls);
-  return submitForCaller(deps, { ...validation, normalized }, { ...input, jobId });
+  return submitForCaller(deps, { ...validation, normalized }, { ...input, jobId, materials });
 }

@@ -57,6 +57,10 @@ export interface JobView
   priority: Priority;
   /** While the job waits for an upstream slot: its place among the caller's waiting jobs. */
   queue_position?: number;
+  /** The job whose output this one copies instead of an upstream task (reuse). */
+  reused_from?: string;
+  /** sha256 of the model, the normalized request and its materials: what reuse matches on. */
+  fingerprint?: string;
   outputs: OutputView[];
   /** What the stored output is, read from its own structure; null until downloaded. */
   media: Media | null;
@@ -176,6 +180,8 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     ...moneyView(job),
     ...(job.retryOf === undefined ? {} : { retryOf: job.retryOf }),
     ...(job.retriedBy === undefined ? {} : { retriedBy: job.retriedBy }),
+    ...(job.reusedFrom === undefined ? {} : { reused_from: job.reusedFrom }),
+    ...(job.fingerprint === undefined ? {} : { fingerprint: job.fingerprint }),
     ...(job.webhook === undefined ? {} : { webhook: job.webhook }),
     history: job.history,
     timings: {

@@ -238,6 +238,26 @@ describe("POST /v1/images/edits", () => {
     expect(h.starter.started).toEqual([]);
   });
 
+  it("with X-Reelay-Reuse, an edit of the same image bytes follows the first (each stored under its own job, the fingerprint the same); other bytes make their own", async () => {
+    const h = await harness(aws);
+    const reuse = { "X-Reelay-Reuse": "1h" };
+    const fields = (image: Blob): [string, string | Blob][] => [
+      ["image", image],
+      ["prompt", "make it snow"],
+    ];
+    const ids: string[] = [];
+    for (const seed of ["same", "same", "other"]) {
+      const response = await edit(h, fields(png(seed)), "", reuse);
+      expect(response.status).toBe(200);
+      ids.push(((await response.json()) as { task_id: string }).task_id);
+    }
+    const [first, second, other] = await Promise.all(ids.map((id) => h.jobs.require(id)));
+    expect(first?.reusedFrom).toBeUndefined();
+    expect(second).toMatchObject({ reusedFrom: first?.id, fingerprint: first?.fingerprint });
+    expect(other?.reusedFrom).toBeUndefined();
+    expect(other?.fingerprint).not.toBe(first?.fingerprint);
+  });
+
   it("a JSON body answers 400 invalid_content_type naming multipart/form-data", async () => {
     const h = await harness(aws);
     const response = await h.app.request("/v1/images/edits", {

@@ -1553,6 +1553,11 @@ export interface operations {
                  */
                 "X-Reelay-Retention-Days"?: number;
                 /**
+                 * @description Pay once for the same request: a maximum age (`30m`, `12h`, `7d`, at most 365d) or `false` (the default). A request whose fingerprint (model, normalized request, each stored material's sha256) matches a job of the same project that succeeded within that age succeeds from a copy of its output, `reused_from` set, charged false, cost 0, no upstream call; identical requests in flight share one upstream task. Batches: `reuse` in the JSON body, or this header.
+                 * @example 7d
+                 */
+                "X-Reelay-Reuse"?: string;
+                /**
                  * @description The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).
                  * @example https://hooks.example.com/reelay
                  */
@@ -1652,7 +1657,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_request`, `batch_too_large`, `invalid_priority`, `invalid_queue_timeout`, `invalid_query`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`: No request at all, more than 10,000, or a malformed priority, queue_timeout_s, retention_days, output or dry_run, or an output bucket outside REELAY_OUTPUT_BUCKETS. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_request`, `batch_too_large`, `invalid_priority`, `invalid_queue_timeout`, `invalid_reuse`, `invalid_query`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`: No request at all, more than 10,000, or a malformed priority, queue_timeout_s, reuse, retention_days, output or dry_run, or an output bucket outside REELAY_OUTPUT_BUCKETS. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2463,6 +2468,11 @@ export interface operations {
                  */
                 "X-Reelay-Retention-Days"?: number;
                 /**
+                 * @description Pay once for the same request: a maximum age (`30m`, `12h`, `7d`, at most 365d) or `false` (the default). A request whose fingerprint (model, normalized request, each stored material's sha256) matches a job of the same project that succeeded within that age succeeds from a copy of its output, `reused_from` set, charged false, cost 0, no upstream call; identical requests in flight share one upstream task. Batches: `reuse` in the JSON body, or this header.
+                 * @example 7d
+                 */
+                "X-Reelay-Reuse"?: string;
+                /**
                  * @description The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).
                  * @example https://hooks.example.com/reelay
                  */
@@ -2629,7 +2639,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3254,6 +3264,11 @@ export interface operations {
                  */
                 "X-Reelay-Retention-Days"?: number;
                 /**
+                 * @description Pay once for the same request: a maximum age (`30m`, `12h`, `7d`, at most 365d) or `false` (the default). A request whose fingerprint (model, normalized request, each stored material's sha256) matches a job of the same project that succeeded within that age succeeds from a copy of its output, `reused_from` set, charged false, cost 0, no upstream call; identical requests in flight share one upstream task. Batches: `reuse` in the JSON body, or this header.
+                 * @example 7d
+                 */
+                "X-Reelay-Reuse"?: string;
+                /**
                  * @description The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).
                  * @example https://hooks.example.com/reelay
                  */
@@ -3379,7 +3394,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `invalid_content_type`, `invalid_multipart`, `unsupported_response_format`, `invalid_query`: Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `invalid_content_type`, `invalid_multipart`, `unsupported_response_format`, `invalid_query`: Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6878,7 +6893,10 @@ export interface operations {
                      *           "upstream_transient": 3,
                      *           "budget_exceeded": 1
                      *         },
-                     *         "charged_failures": 2
+                     *         "charged_failures": 2,
+                     *         "charged": 110,
+                     *         "reused": 8,
+                     *         "saved": 1.6
                      *       },
                      *       "groups": [
                      *         {
@@ -6899,7 +6917,10 @@ export interface operations {
                      *             "upstream_transient": 3,
                      *             "budget_exceeded": 1
                      *           },
-                     *           "charged_failures": 2
+                     *           "charged_failures": 2,
+                     *           "charged": 110,
+                     *           "reused": 8,
+                     *           "saved": 1.6
                      *         }
                      *       ],
                      *       "budgets": [
@@ -6934,6 +6955,8 @@ export interface operations {
                         group_by: "model" | "key" | "day" | "batch" | "account";
                         groups: {
                             cancelled: number;
+                            /** @description Ended jobs that were or may have been charged: each made an upstream task. */
+                            charged: number;
                             /** @description Failed jobs that were or may have been charged. */
                             charged_failures: number;
                             /** @description Null without a price table. */
@@ -6947,6 +6970,10 @@ export interface operations {
                             /** @description Not ended yet: counted nowhere else until they end. */
                             in_progress: number;
                             jobs: number;
+                            /** @description Ended jobs served from another job's output (reuse / X-Reelay-Reuse), charged nothing. */
+                            reused: number;
+                            /** @description What the reused jobs' sources were estimated to cost: the money reuse saved. Null without a price table. */
+                            saved: number | null;
                             succeeded: number;
                             /** @description What was charged (or may have been: `unknown` counts, at its estimate). */
                             units: {
@@ -6959,6 +6986,8 @@ export interface operations {
                         to: string;
                         totals: {
                             cancelled: number;
+                            /** @description Ended jobs that were or may have been charged: each made an upstream task. */
+                            charged: number;
                             /** @description Failed jobs that were or may have been charged. */
                             charged_failures: number;
                             /** @description Null without a price table. */
@@ -6971,6 +7000,10 @@ export interface operations {
                             /** @description Not ended yet: counted nowhere else until they end. */
                             in_progress: number;
                             jobs: number;
+                            /** @description Ended jobs served from another job's output (reuse / X-Reelay-Reuse), charged nothing. */
+                            reused: number;
+                            /** @description What the reused jobs' sources were estimated to cost: the money reuse saved. Null without a price table. */
+                            saved: number | null;
                             succeeded: number;
                             /** @description What was charged (or may have been: `unknown` counts, at its estimate). */
                             units: {
@@ -7099,6 +7132,11 @@ export interface operations {
                  * @example 7
                  */
                 "X-Reelay-Retention-Days"?: number;
+                /**
+                 * @description Pay once for the same request: a maximum age (`30m`, `12h`, `7d`, at most 365d) or `false` (the default). A request whose fingerprint (model, normalized request, each stored material's sha256) matches a job of the same project that succeeded within that age succeeds from a copy of its output, `reused_from` set, charged false, cost 0, no upstream call; identical requests in flight share one upstream task. Batches: `reuse` in the JSON body, or this header.
+                 * @example 7d
+                 */
+                "X-Reelay-Reuse"?: string;
                 /**
                  * @description The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).
                  * @example https://hooks.example.com/reelay
@@ -7270,7 +7308,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7467,6 +7505,8 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         }) | null;
+                        /** @description sha256 of the model, the normalized request and each stored material's sha256: identical requests share it, and reuse matches on it. */
+                        fingerprint?: string;
                         /** @description The stored output, only once succeeded. */
                         output?: {
                             bytes: number;
@@ -7477,6 +7517,8 @@ export interface operations {
                         };
                         /** @description While the job waits for an upstream slot: its place among the same caller's waiting jobs (1 = next; approximate). */
                         queue_position?: number;
+                        /** @description reuse (X-Reelay-Reuse): the job whose output this one copied into its own outputs/<id>/ instead of making an upstream task; such a job is charged false, cost 0. */
+                        reused_from?: string;
                         /** @description The contract's task object (§2.5). */
                         service_task: {
                             output?: {

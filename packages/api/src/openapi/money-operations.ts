@@ -27,6 +27,9 @@ const ROW = {
   unpriced: 0,
   failures: { content_policy: 2, upstream_transient: 3, budget_exceeded: 1 },
   charged_failures: 2,
+  charged: 110,
+  reused: 8,
+  saved: 1.6,
 };
 const query = (name: string, description: string, example: string) => ({
   name,

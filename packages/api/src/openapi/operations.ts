@@ -170,8 +170,9 @@ const BODY_ERRORS: ErrorCase[] = [
       "invalid_retention",
       "invalid_output_target",
       "output_bucket_not_allowed",
+      "invalid_reuse",
     ],
-    when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS.",
+    when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS.",
   },
   {
     status: 402,
@@ -245,6 +246,15 @@ const OUTPUT_TARGET: Parameter = {
   schema: { type: "string" },
   example: "s3://my-renders/campaign-7/",
 };
+const REUSE: Parameter = {
+  name: "X-Reelay-Reuse",
+  in: "header",
+  required: false,
+  description:
+    "Pay once for the same request: a maximum age (`30m`, `12h`, `7d`, at most 365d) or `false` (the default). A request whose fingerprint (model, normalized request, each stored material's sha256) matches a job of the same project that succeeded within that age succeeds from a copy of its output, `reused_from` set, charged false, cost 0, no upstream call; identical requests in flight share one upstream task. Batches: `reuse` in the JSON body, or this header.",
+  schema: { type: "string", pattern: "^(\\d{1,6}[mhd]|false)$" },
+  example: "7d",
+};
 /** A key's `limits` (POST /v1/keys, PUT /v1/keys/{id}/limits); null = no limit. */
 export const KEY_LIMITS_SHAPE = {
   properties: {
@@ -302,6 +312,7 @@ const CREATE_HEADERS: Parameter[] = [
   IDEMPOTENCY,
   PRIORITY,
   QUEUE_TIMEOUT,
+  REUSE,
   WEBHOOK,
   WEBHOOK_EVENTS,
   RETENTION,
@@ -1155,12 +1166,13 @@ export const OPERATIONS: Record<string, Operation> = {
           "batch_too_large",
           "invalid_priority",
           "invalid_queue_timeout",
+          "invalid_reuse",
           "invalid_query",
           "invalid_retention",
           "invalid_output_target",
           "output_bucket_not_allowed",
         ],
-        when: "No request at all, more than 10,000, or a malformed priority, queue_timeout_s, retention_days, output or dry_run, or an output bucket outside REELAY_OUTPUT_BUCKETS.",
+        when: "No request at all, more than 10,000, or a malformed priority, queue_timeout_s, reuse, retention_days, output or dry_run, or an output bucket outside REELAY_OUTPUT_BUCKETS.",
       },
       { status: 413, codes: ["payload_too_large"], when: "The body is larger than 10 MiB." },
       {

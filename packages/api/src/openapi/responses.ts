@@ -118,6 +118,18 @@ export const TaskSchema = z
       .optional()
       .describe("The stored output, only once succeeded."),
     error: JobErrorSchema.nullable(),
+    reused_from: z
+      .string()
+      .optional()
+      .describe(
+        "reuse (X-Reelay-Reuse): the job whose output this one copied into its own outputs/<id>/ instead of making an upstream task; such a job is charged false, cost 0.",
+      ),
+    fingerprint: z
+      .string()
+      .optional()
+      .describe(
+        "sha256 of the model, the normalized request and each stored material's sha256: identical requests share it, and reuse matches on it.",
+      ),
     queue_position: z
       .number()
       .optional()
@@ -470,6 +482,20 @@ const UsageRowSchema = z.object({
   unpriced: z.number().describe("Charged jobs the table does not price (not in `cost`)."),
   failures: z.record(z.string(), z.number()).describe("Failed jobs by error.class."),
   charged_failures: z.number().describe("Failed jobs that were or may have been charged."),
+  charged: z
+    .number()
+    .describe("Ended jobs that were or may have been charged: each made an upstream task."),
+  reused: z
+    .number()
+    .describe(
+      "Ended jobs served from another job's output (reuse / X-Reelay-Reuse), charged nothing.",
+    ),
+  saved: z
+    .number()
+    .nullable()
+    .describe(
+      "What the reused jobs' sources were estimated to cost: the money reuse saved. Null without a price table.",
+    ),
 });
 
 export const UsageReportSchema = z

@@ -36,6 +36,7 @@ import {
   readQueueTimeout,
   readQueueTimeoutHeader,
 } from "../queue-timeout.ts";
+import { readReuse, readReuseHeader, REUSE_HEADER } from "../reuse.ts";
 import { HEADER_PATHS, headerWebhook, readJobWebhook } from "../webhook-input.ts";
 import { RETENTION_HEADER, readRetentionDays, readRetentionHeader } from "../retention.ts";
 import {
@@ -127,6 +128,10 @@ function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
       body.output === undefined
         ? readOutputTargetHeader(deps, c.req.header(OUTPUT_TARGET_HEADER))
         : readOutputTarget(deps, body.output, "output");
+    const reuseMaxAgeS =
+      body.reuse === undefined
+        ? readReuseHeader(c.req.header(REUSE_HEADER))
+        : readReuse(body.reuse, "reuse");
     const source = { type: "api" as const, ...sourceOf(caller) };
     const lines = checkLines(body, source, deps.catalog);
     const webhook = await readJobWebhook(
@@ -162,6 +167,7 @@ function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
         source,
         ...(priority === undefined ? {} : { priority }),
         ...(queueTimeoutS === undefined ? {} : { queueTimeoutS }),
+        ...(reuseMaxAgeS === undefined ? {} : { reuseMaxAgeS }),
         ...(webhook === undefined ? {} : { webhook }),
         ...(retentionDays === undefined ? {} : { retentionDays }),
         ...(outputTarget === undefined ? {} : { outputTarget }),

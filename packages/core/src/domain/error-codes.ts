@@ -62,6 +62,13 @@ const API = {
     meaning: "priority (or X-Reelay-Priority) is not high, normal or low.",
     seen: ["api"],
   },
+  invalid_reuse: {
+    status: 400,
+    retryable: false,
+    meaning:
+      "reuse (or X-Reelay-Reuse) is not a maximum age such as 30m, 12h or 7d (at most 365d), nor false.",
+    seen: ["api"],
+  },
   invalid_queue_timeout: {
     status: 400,
     retryable: false,
@@ -402,6 +409,12 @@ const JOB = {
   step_failed: {
     retryable: true,
     meaning: "A pipeline step failed with an error of no other code (an AWS or network fault).",
+    seen: ["job"],
+  },
+  reuse_source_ended: {
+    retryable: true,
+    meaning:
+      "The job whose output this one was to reuse was cancelled or is gone; nothing was charged, submit again.",
     seen: ["job"],
   },
   job_ended: {

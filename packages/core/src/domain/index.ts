@@ -41,6 +41,7 @@ export {
   outputsExpired,
 } from "./jobs/retention.ts";
 export { parseOutputTarget, targetUri } from "./jobs/delivery.ts";
+export type { MaterialDigests } from "./jobs/fingerprint.ts";
 export { jobNotFound, type ListFilters, type ListOptions } from "./jobs/job-queries.ts";
 export { jobContext, type LogContext } from "./jobs/log-context.ts";
 export { manifestKey } from "./jobs/outputs.ts";

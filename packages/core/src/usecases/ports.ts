@@ -183,9 +183,41 @@ export interface UpstreamModel {
   modality?: string;
 }
 
+/** What the reuse index holds for one fingerprint in one project. */
+export interface ReuseEntry {
+  /**
+   * The job that claimed the upstream task for the fingerprint last, and when; it may have ended
+   * since, and for a moment after the claim its record may not exist yet.
+   */
+  leader?: { jobId: string; at: string };
+  /** The newest job with the fingerprint that succeeded with an upstream task of its own, and when. */
+  succeeded?: { jobId: string; at: string };
+}
+
+/** The reuse index (usecases/reuse): one item per fingerprint and project. */
+export interface ReuseIndexPort {
+  read(scope: string, fingerprint: string): Promise<ReuseEntry | undefined>;
+  /**
+   * Makes `jobId` the leader if the leader is still `expected` (absent: none yet), in one
+   * conditional write; false when another job claimed it first.
+   */
+  claim(
+    scope: string,
+    fingerprint: string,
+    claim: { jobId: string; at: string },
+    expected?: string,
+  ): Promise<boolean>;
+  /** Gives the lead up, if `jobId` still holds it (its job was refused before it was recorded). */
+  release(scope: string, fingerprint: string, jobId: string): Promise<void>;
+  /** Records `jobId` as the newest succeeded job, unless a later one is recorded. */
+  succeeded(scope: string, fingerprint: string, jobId: string, at: string): Promise<void>;
+}
+
 /** The job records: one item per job, moved between statuses by conditional writes. */
 export interface JobStorePort {
   readonly tableName: string;
+  /** The reuse index, beside the records in the same table. */
+  readonly reuse: ReuseIndexPort;
   /** Writes a new job; `job_exists` (409) when the id is taken. */
   create(job: Job): Promise<Job>;
   /** Creates the job, or returns the one already recorded under its id (same input seen twice). */
@@ -483,6 +515,8 @@ export interface ObjectStorePort {
     | undefined
   >;
   delete(key: string): Promise<void>;
+  /** A server-side copy within the bucket (S3 CopyObject: no bytes pass through reelay); `object_not_found` (404) when `from` is absent. */
+  copy(from: string, to: string): Promise<void>;
   presignGet(key: string, ttlS: number): Promise<string>;
   /**
    * Streams `body` into the bucket, hashing and counting on the way: one PutObject when it is

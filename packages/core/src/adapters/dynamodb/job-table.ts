@@ -25,6 +25,7 @@ import type { Metrics } from "../../usecases/ports.ts";
 import { decodeCursor, encodeCursor } from "../../domain/jobs/cursor.ts";
 import { isJobId } from "../../domain/jobs/ids.ts";
 import { JOBS_LIST_PARTITION, jobKeys, withoutKeys } from "./keys.ts";
+import { ReuseIndex } from "./reuse-table.ts";
 import { type IndexQuery, Table } from "./table-ops.ts";
 import { isTerminal, TERMINAL_STATUSES, type Job } from "../../domain/jobs/types.ts";
 
@@ -143,6 +144,7 @@ class Expression {
 
 export class JobStore implements JobStorePort {
   readonly tableName: string;
+  readonly reuse: ReuseIndex;
   readonly #table: Table;
   readonly #now: () => Date;
   readonly #metrics: Metrics;
@@ -154,6 +156,7 @@ export class JobStore implements JobStorePort {
   ) {
     this.#table = new Table(db, tableName);
     this.tableName = tableName;
+    this.reuse = new ReuseIndex(db, tableName);
     this.#now = options.now ?? (() => new Date());
     this.#metrics = options.metrics ?? noMetrics;
   }
@@ -331,6 +334,8 @@ export class JobStore implements JobStorePort {
     if (options.unlessTerminal === true) conditions.push(x.notTerminal());
     if (options.unlessSet !== undefined)
       conditions.push(`attribute_not_exists(${x.name(options.unlessSet)})`);
+    if (options.unlessReused === true)
+      conditions.push(`attribute_not_exists(${x.name("reusedFrom")})`);
     if (options.onlyIfSet !== undefined)
       conditions.push(`attribute_exists(${x.name(options.onlyIfSet)})`);
     if (options.unlessRequeued === true)

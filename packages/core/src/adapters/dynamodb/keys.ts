@@ -20,6 +20,7 @@
  *   subscriber        whsub_<ulid>                         WEBHOOK_SUBSCRIBER   <createdAt>#<subscriberId>
  *   generation stats  stats#<model>#<duration_sec | default>
  *   audit record      <auditId> (aud_)                     AUDIT                <at>#<auditId>
+ *   reuse index       fp#<project>#<fingerprint> (the job leading it now, the newest that succeeded)
  *
  * The stack grants each function its items by these keys (stacks/permissions.ts), so a key named
  * here is part of what is deployed: items already on AWS are read by exactly these keys.
@@ -47,6 +48,7 @@ export const API_KEY_KEY_PREFIX = "apikey#";
 export const SUBSCRIBER_ID_PREFIX = "whsub";
 export const GENERATION_STATS_KEY_PREFIX = "stats#";
 export const KEY_LIMITS_KEY_PREFIX = "limits#";
+export const REUSE_KEY_PREFIX = "fp#";
 
 /** Sorts after every id character: `<prefix>#~` is past every sort key that starts `<prefix>#`. */
 export function pastEvery(prefix: string): string {
@@ -165,4 +167,9 @@ export function withoutKeys(
  */
 export function accountAdmissionKey(account: string): string {
   return account === DEFAULT_ACCOUNT ? ADMISSION_KEY : `${ACCOUNT_ADMISSION_PREFIX}${account}`;
+}
+
+/** A fingerprint's reuse item, within one project (reuse never crosses projects). */
+export function reuseKey(scope: string, fingerprint: string): string {
+  return `${REUSE_KEY_PREFIX}${scope}#${fingerprint}`;
 }

@@ -120,6 +120,19 @@ export class BucketObjects implements ObjectStorePort {
     await this.#s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
+  async copy(from: string, to: string): Promise<void> {
+    // CopySource is URL-encoded, each path segment on its own so the slashes stay.
+    const source = [this.bucket, ...from.split("/")].map(encodeURIComponent).join("/");
+    try {
+      await this.#s3.send(
+        new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: source }),
+      );
+    } catch (error) {
+      if (isNotFound(error)) throw this.#notFound(from);
+      throw error;
+    }
+  }
+
   presignGet(key: string, ttlS: number): Promise<string> {
     return getSignedUrl(this.#s3, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
       expiresIn: Math.max(1, Math.floor(ttlS)),

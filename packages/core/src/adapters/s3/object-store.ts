@@ -79,6 +79,10 @@ export class ObjectStore implements ObjectStorePort {
     return (await this.load()).delete(key);
   }
 
+  async copy(from: string, to: string): Promise<void> {
+    return (await this.load()).copy(from, to);
+  }
+
   async presignGet(key: string, ttlS: number): Promise<string> {
     return (await this.load()).presignGet(key, ttlS);
   }

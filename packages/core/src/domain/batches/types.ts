@@ -20,6 +20,8 @@ export interface Batch {
   priority?: Priority;
   /** How long each of its jobs may wait for a slot (Job.queueTimeoutS). */
   queueTimeoutS?: number;
+  /** reuse: each of its jobs may copy an identical request's output this recent (seconds). */
+  reuseMaxAgeS?: number;
   createdAt: string;
   updatedAt: string;
   /** Jobs of the batch that reached a terminal status, as counted when each ended (the sweep recounts). */

@@ -54,6 +54,8 @@ export interface TerminalEventDetail {
   upstreamTaskId: string | null;
   /** When the outputs expire (retention_days); null when they are kept for good or there are none. */
   expiresAt: string | null;
+  /** The job whose output this one copied (reuse); absent when it made its own. */
+  reused_from?: string;
 }
 
 export interface TerminalEvent {
@@ -142,6 +144,7 @@ export function buildTerminalEvent(job: Job): TerminalEvent {
       },
       upstreamTaskId: job.upstreamTaskId ?? null,
       expiresAt: status === "succeeded" ? (job.expiresAt ?? null) : null,
+      ...(job.reusedFrom === undefined ? {} : { reused_from: job.reusedFrom }),
     },
   };
 }

@@ -49,6 +49,8 @@ export interface UpdateOptions {
    * again (admittedAt unset): Submit, run again after a requeue was cut short, must not create.
    */
   unlessRequeued?: boolean;
+  /** Refuse the write for a job that reuses another's output (reusedFrom set): it makes no upstream task. */
+  unlessReused?: boolean;
   /** Add these numbers to the named counters, atomically. */
   increment?: Partial<Record<"attempts" | "polls" | "admissions" | "refusedSends", number>>;
   /** Remove these attributes in the same write. */

@@ -26,6 +26,11 @@ export function imageKey(jobId: string, index: number, contentType: string, url:
   return `${outputPrefix(jobId)}image-${index + 1}.${ext}`;
 }
 
+/** Where a reused output's copy goes: the same name under the reusing job's own prefix. */
+export function reusedKey(jobId: string, sourceKey: string): string {
+  return `${outputPrefix(jobId)}${sourceKey.slice(sourceKey.lastIndexOf("/") + 1)}`;
+}
+
 export function manifestKey(jobId: string): string {
   return `${outputPrefix(jobId)}job.json`;
 }

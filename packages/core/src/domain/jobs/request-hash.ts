@@ -9,7 +9,7 @@ import type { Job, JobKind } from "./types.ts";
 const SIGNED_QUERY = /[?&]x-amz-(signature|credential|security-token)=/i;
 
 /** Object keys sorted at every level, and presigned URLs without their query (it changes per signing). */
-function canonical(value: unknown): unknown {
+export function canonical(value: unknown): unknown {
   if (typeof value === "string")
     return SIGNED_QUERY.test(value) ? value.slice(0, value.indexOf("?")) : value;
   if (Array.isArray(value)) return value.map(canonical);

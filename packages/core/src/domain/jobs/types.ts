@@ -102,6 +102,17 @@ export interface Job {
   idempotencyKey: string;
   /** sha256 of the normalized request, so a repeated idempotency key with another payload is refused. */
   requestHash?: string;
+  /**
+   * sha256 of the model, the normalized request and its materials (./fingerprint.ts): jobs with
+   * the same one asked the upstream for the same thing. Absent on records made before it.
+   */
+  fingerprint?: string;
+  /**
+   * reuse: the job whose output this one copies instead of making an upstream task, a succeeded
+   * one or one still in progress that this one waits for (usecases/reuse). Its estimate is that
+   * job's; it has no upstream task, so it is not charged.
+   */
+  reusedFrom?: string;
   upstreamTaskId?: string;
   /**
    * The upstream account the job's slot and task are on (REELAY_UPSTREAMS; `default` or absent in

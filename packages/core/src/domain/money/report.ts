@@ -4,7 +4,9 @@
  * count what was charged (`true`, and `unknown` at its estimate, as budgets do), over every attempt
  * of a job that fell back to another account; a job still running is counted in `in_progress` and
  * nowhere else until it ends. By account, a job counts under the account it ended on (`default`
- * when it has none) and each failed try's charge under the account that ran it.
+ * when it has none) and each failed try's charge under the account that ran it. A job that reused
+ * another's output (reuse) is counted in `reused` and its source's estimate in `saved`; it was not
+ * charged, so it adds nothing to units or cost.
  */
 import { isTerminal, type Job } from "../jobs/types.ts";
 import { DEFAULT_ACCOUNT } from "../upstreams/accounts.ts";
@@ -30,10 +32,16 @@ export interface UsageRow {
   failures: Partial<Record<FailureClass, number>>;
   /** Failed jobs that were (or may have been) charged. */
   charged_failures: number;
+  /** Ended jobs that were (or may have been) charged: those that made an upstream task. */
+  charged: number;
+  /** Ended jobs served from another job's output (reuse), charged nothing. */
+  reused: number;
+  /** What the reused jobs' sources were estimated to cost: the money reuse saved (null without a price table). */
+  saved: number | null;
 }
 
 /** A row while counting: cost in millionths, so sums are exact. */
-type Tally = Omit<UsageRow, "cost"> & { costMicros: number };
+type Tally = Omit<UsageRow, "cost" | "saved"> & { costMicros: number; savedMicros: number };
 
 function emptyTally(): Tally {
   return {
@@ -47,6 +55,9 @@ function emptyTally(): Tally {
     unpriced: 0,
     failures: {},
     charged_failures: 0,
+    charged: 0,
+    reused: 0,
+    savedMicros: 0,
   };
 }
 
@@ -74,6 +85,11 @@ function add(tally: Tally, job: Job, withFallbacks: boolean): void {
   else if (job.status === "cancelled") tally.cancelled += 1;
   else tally.failed += 1;
   const charged = chargedOf(job);
+  if (charged !== false) tally.charged += 1;
+  if (job.reusedFrom !== undefined) {
+    tally.reused += 1;
+    tally.savedMicros += estimateOfJob(job).costMicros ?? 0;
+  }
   if (job.status === "failed" && job.error !== undefined) {
     const failureClass = failureClassOf(job.error);
     tally.failures[failureClass] = (tally.failures[failureClass] ?? 0) + 1;
@@ -86,8 +102,12 @@ function add(tally: Tally, job: Job, withFallbacks: boolean): void {
 }
 
 function rowOf(tally: Tally, priced: boolean): UsageRow {
-  const { costMicros, ...rest } = tally;
-  return { ...rest, cost: priced ? fromMicros(costMicros) : null };
+  const { costMicros, savedMicros, ...rest } = tally;
+  return {
+    ...rest,
+    cost: priced ? fromMicros(costMicros) : null,
+    saved: priced ? fromMicros(savedMicros) : null,
+  };
 }
 
 /** The value a job is grouped under; null for a job outside any batch (group_by=batch). */

@@ -8,6 +8,8 @@
  *   2. admit    job record      admittedAt set, if still in progress and not admitted
  *   3. dequeue  queue entry     deleted; then the execution starts (named by job id and admission)
  *
+ * A job that reuses another's output needs no slot and no budget: it starts at once (startReuse).
+ *
  * Before its slot, a job not yet holding budget reserves it (budget-gate.ts); one that does not fit
  * ends failed with budget_exceeded and never takes a slot. A job whose key has max_in_flight takes
  * a place among its key's jobs in flight first (in-flight-gate.ts); a key at its limit waits.
@@ -308,6 +310,8 @@ async function admitOne(
 ): Promise<{ outcome: Outcome; account?: AccountAdmission }> {
   const { admission, jobs } = deps;
   const found = await jobs.get(entry.jobId);
+  if (found?.reusedFrom !== undefined && !isTerminal(found.status))
+    return { outcome: await startReuse(deps, found) };
   const job =
     found === undefined || isTerminal(found.status)
       ? undefined
@@ -384,6 +388,31 @@ function traceWait(waiting: Job, admitted: Job): void {
     endTime: Date.parse(admitted.admittedAt),
     attributes: { ...jobAttributes(admitted), "reelay.admissions": admissions },
   });
+}
+
+/**
+ * A job that reuses another's output (Job.reusedFrom) makes no upstream task: it is started at
+ * once, with no slot, no budget and no place in flight, and its execution copies the output.
+ * Reported as skipped: it took nothing this run counts.
+ */
+async function startReuse(deps: DispatchDeps, job: Job): Promise<Outcome> {
+  let started: Job | undefined = job;
+  if (job.admittedAt === undefined) {
+    try {
+      started = await deps.jobs.update(
+        job.id,
+        { admittedAt: deps.now().toISOString() },
+        { unlessTerminal: true, unlessSet: "admittedAt", increment: { admissions: 1 } },
+      );
+    } catch (error) {
+      if (!isReelayError(error, "job_conflict")) throw error;
+      // Another run admitted it (and started it), or it ended meanwhile.
+      started = undefined;
+    }
+  }
+  await deps.admission.store.dequeue(job.id);
+  if (started !== undefined) await deps.starter.start(started);
+  return "skipped";
 }
 
 /** No configured account serves the job's model (or every one was tried): it can never run here. */

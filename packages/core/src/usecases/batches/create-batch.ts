@@ -44,6 +44,8 @@ export interface NewBatch {
   priority?: Priority;
   /** How long each job may wait for a slot (Job.queueTimeoutS). */
   queueTimeoutS?: number;
+  /** Batch.reuseMaxAgeS. */
+  reuseMaxAgeS?: number;
   lines: CheckedLine[];
   /** The batch this one retries. */
   retryOf?: string;
@@ -109,6 +111,7 @@ async function recordBatch(
       source: input.source,
       ...(input.priority === undefined ? {} : { priority: input.priority }),
       ...(input.queueTimeoutS === undefined ? {} : { queueTimeoutS: input.queueTimeoutS }),
+      ...(input.reuseMaxAgeS === undefined ? {} : { reuseMaxAgeS: input.reuseMaxAgeS }),
       ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
       ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
       ...(input.retentionDays === undefined ? {} : { retentionDays: input.retentionDays }),
@@ -152,6 +155,7 @@ async function makeJob(
       batch: { id: batch.id, line: checked.line },
       ...(batch.priority === undefined ? {} : { priority: batch.priority }),
       ...(batch.queueTimeoutS === undefined ? {} : { queueTimeoutS: batch.queueTimeoutS }),
+      ...(batch.reuseMaxAgeS === undefined ? {} : { reuseMaxAgeS: batch.reuseMaxAgeS }),
       ...(checked.retryOf === undefined ? {} : { retryOf: checked.retryOf }),
       ...(batch.webhook === undefined ? {} : { webhook: batch.webhook }),
       ...(batch.retentionDays === undefined ? {} : { retentionDays: batch.retentionDays }),

@@ -8,6 +8,7 @@ import type { PriceTable } from "../../domain/money/prices.ts";
 import type { ValidationResult } from "../../domain/validate/validate-request.ts";
 import { newJobId } from "../../domain/jobs/ids.ts";
 import type { Job, JobSource, JobWebhook, OutputTarget } from "../../domain/jobs/types.ts";
+import type { ReuseSource } from "../reuse/route-reuse.ts";
 
 export interface NewJobInput {
   validation: ValidationResult;
@@ -18,6 +19,10 @@ export interface NewJobInput {
   jobId?: string;
   /** See Job.requestHash. */
   requestHash?: string;
+  /** See Job.fingerprint. */
+  fingerprint?: string;
+  /** The job whose output this one copies (Job.reusedFrom), and its estimate, which this one takes. */
+  reuse?: ReuseSource;
   /** Admission order among the caller's own jobs (domain/admission/settings.ts); absent = the source's default. */
   priority?: Priority;
   /** See Job.queueTimeoutS. */
@@ -75,6 +80,8 @@ export function buildJob(input: NewJobInput): Job {
     source: input.source,
     idempotencyKey: key === undefined || key === "" ? id : key,
     ...(input.requestHash === undefined ? {} : { requestHash: input.requestHash }),
+    ...(input.fingerprint === undefined ? {} : { fingerprint: input.fingerprint }),
+    ...(input.reuse === undefined ? {} : { reusedFrom: input.reuse.id }),
     ...(input.priority === undefined ? {} : { priority: input.priority }),
     ...(input.queueTimeoutS === undefined ? {} : { queueTimeoutS: input.queueTimeoutS }),
     ...(input.batch === undefined ? {} : { batchId: input.batch.id, batchLine: input.batch.line }),
@@ -90,7 +97,9 @@ export function buildJob(input: NewJobInput): Job {
     ...(input.traceparent === undefined ? {} : { traceparent: input.traceparent }),
     ...(input.retentionDays === undefined ? {} : { retentionDays: input.retentionDays }),
     ...(input.outputTarget === undefined ? {} : { outputTarget: input.outputTarget }),
-    estimate: estimateOf({ model: validation.model, request: validation.normalized }, input.prices),
+    estimate:
+      input.reuse?.estimate ??
+      estimateOf({ model: validation.model, request: validation.normalized }, input.prices),
   };
 }
 

@@ -29,7 +29,14 @@ import { estimateOf } from "../../domain/money/estimate.ts";
 import type { PriceTable } from "../../domain/money/prices.ts";
 import type { Reservation } from "../../domain/money/types.ts";
 import type { ValidationResult } from "../../domain/validate/validate-request.ts";
-import { createJob } from "./create-job.ts";
+import {
+  fingerprintOf,
+  type MaterialDigests,
+  reuseScopeOf,
+} from "../../domain/jobs/fingerprint.ts";
+import { newJobId } from "../../domain/jobs/ids.ts";
+import { type ReuseSource, routeReuse } from "../reuse/route-reuse.ts";
+import { createJob, type NewJobInput } from "./create-job.ts";
 import { claimQueue, type QueueClaim } from "./queue-quota.ts";
 import { currentTraceparent, inSpan } from "../tracing.ts";
 
@@ -74,6 +81,10 @@ export interface Submission {
   retentionDays?: number;
   /** output.s3_prefix (checked by the caller against REELAY_OUTPUT_BUCKETS). */
   outputTarget?: OutputTarget;
+  /** reuse / X-Reelay-Reuse: the oldest succeeded job (seconds since it finished) whose output may serve. */
+  reuseMaxAgeS?: number;
+  /** Materials reelay stored itself, by URL in the normalized request, with their sha256 (the fingerprint's). */
+  materials?: MaterialDigests;
 }
 
 /** A submitted job: the one recorded now, or (`created: false`) the first one its id made. */
@@ -99,6 +110,28 @@ async function reserve(
 function describe(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.slice(0, 300);
+}
+
+/**
+ * With `reuse`: the job's id (fixed now, so a claim of the lead names it) and the job whose output
+ * it copies, if any (usecases/reuse/route-reuse.ts); undefined without `reuse`.
+ */
+async function reuseOf(
+  deps: SubmitDeps,
+  submission: Submission,
+  fingerprint: string,
+): Promise<{ jobId: string; from?: ReuseSource } | undefined> {
+  const { reuseMaxAgeS, validation } = submission;
+  if (reuseMaxAgeS === undefined) return undefined;
+  const jobId = submission.jobId ?? newJobId(validation.kind ?? "video");
+  const from = await routeReuse(deps.jobs, {
+    scope: reuseScopeOf(submission.source),
+    fingerprint,
+    jobId,
+    maxAgeS: reuseMaxAgeS,
+    now: deps.now(),
+  });
+  return from === undefined ? { jobId } : { jobId, from };
 }
 
 /** Queues the recorded job; when that fails, the job ends failed start_failed (announced) and 503. */
@@ -133,6 +166,26 @@ async function queueOrFail(deps: SubmitDeps, job: Job): Promise<Job> {
   }
 }
 
+/** What the submission chose for its job, as the record takes it. */
+function chosenIn(
+  submission: Submission,
+  deps: Pick<SubmitDeps, "retentionDays">,
+): Pick<
+  NewJobInput,
+  "priority" | "queueTimeoutS" | "batch" | "retryOf" | "webhook" | "retentionDays" | "outputTarget"
+> {
+  const retentionDays = submission.retentionDays ?? deps.retentionDays;
+  return {
+    ...(retentionDays === undefined ? {} : { retentionDays }),
+    ...(submission.outputTarget === undefined ? {} : { outputTarget: submission.outputTarget }),
+    ...(submission.priority === undefined ? {} : { priority: submission.priority }),
+    ...(submission.queueTimeoutS === undefined ? {} : { queueTimeoutS: submission.queueTimeoutS }),
+    ...(submission.batch === undefined ? {} : { batch: submission.batch }),
+    ...(submission.retryOf === undefined ? {} : { retryOf: submission.retryOf }),
+    ...(submission.webhook === undefined ? {} : { webhook: submission.webhook }),
+  };
+}
+
 /**
  * Makes the job a submission asks for, or refuses it with nothing left behind. A job found queued
  * (a repeat, or a crash between the record and the queue) is queued again: that is idempotent.
@@ -160,7 +213,12 @@ async function submitUntraced(deps: SubmitDeps, submission: Submission): Promise
       },
     ]);
   const requestHash = requestHashOf(validation.kind, validation.normalized);
-  const { jobId } = submission;
+  const fingerprint = fingerprintOf(
+    { kind: validation.kind, model: validation.model ?? "", normalized: validation.normalized },
+    submission.materials,
+  );
+  const reuse = await reuseOf(deps, submission, fingerprint);
+  const jobId = reuse?.jobId ?? submission.jobId;
   const claim =
     submission.queueClaim ??
     (await claimQueue(
@@ -169,33 +227,32 @@ async function submitUntraced(deps: SubmitDeps, submission: Submission): Promise
       1,
       async () => jobId !== undefined && (await deps.jobs.get(jobId)) !== undefined,
     ));
-  const retentionDays = submission.retentionDays ?? deps.retentionDays;
   let recorded: Submitted;
   let reservations: Reservation[] | undefined;
   try {
-    reservations = await reserve(deps, submission, validation);
+    // A reuse is not charged: nothing to reserve.
+    if (reuse?.from === undefined) reservations = await reserve(deps, submission, validation);
     recorded = await createJob(deps.jobs, {
       validation,
       source: submission.source,
       requestHash,
-      ...(submission.jobId === undefined ? {} : { jobId: submission.jobId }),
-      ...(submission.priority === undefined ? {} : { priority: submission.priority }),
-      ...(submission.queueTimeoutS === undefined
-        ? {}
-        : { queueTimeoutS: submission.queueTimeoutS }),
-      ...(submission.batch === undefined ? {} : { batch: submission.batch }),
+      fingerprint,
+      ...(reuse?.from === undefined ? {} : { reuse: reuse.from }),
+      ...(jobId === undefined ? {} : { jobId }),
+      ...chosenIn(submission, deps),
       ...(deps.prices === undefined ? {} : { prices: deps.prices }),
       ...(reservations === undefined ? {} : { reservations }),
-      ...(submission.retryOf === undefined ? {} : { retryOf: submission.retryOf }),
-      ...(submission.webhook === undefined ? {} : { webhook: submission.webhook }),
       ...(claim === undefined ? {} : { queueCounted: true }),
       traceparent: currentTraceparent(),
-      ...(retentionDays === undefined ? {} : { retentionDays }),
-      ...(submission.outputTarget === undefined ? {} : { outputTarget: submission.outputTarget }),
       now: deps.now(),
     });
   } catch (error) {
     if (reservations !== undefined) await deps.budgets.release(reservations);
+    // A leader refused before its record: the next identical request may lead at once.
+    if (reuse !== undefined && reuse.from === undefined)
+      await deps.jobs.reuse
+        .release(reuseScopeOf(submission.source), fingerprint, reuse.jobId)
+        .catch(() => undefined);
     if (submission.queueClaim === undefined) await claim?.giveBack();
     throw error;
   }

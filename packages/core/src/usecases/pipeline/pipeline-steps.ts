@@ -40,6 +40,8 @@ import { verifiedOutputs } from "./verify-outputs.ts";
 import { inSpan, jobAttributes, type TraceSpan } from "../tracing.ts";
 import { deliverOutputs } from "../copy/deliver-outputs.ts";
 import { expiryOf, retentionTags } from "../../domain/jobs/retention.ts";
+import { reuseScopeOf } from "../../domain/jobs/fingerprint.ts";
+import { copyReused, verdictOf } from "../reuse/follow-source.ts";
 
 /**
  * Runs a step in its span, a child of the job's trace context (the step's input carries it);
@@ -282,6 +284,46 @@ async function ownWriteApplied(
   return current;
 }
 
+/** A job that reuses makes no task: it runs, and its first Poll looks at its source at once. */
+async function startReusing(deps: PipelineDeps, job: Job, deadlineAt: string): Promise<FlowState> {
+  const running =
+    job.status === "queued"
+      ? ((await unlessConflict(
+          deps.jobs.transition(job.id, {
+            from: ["queued"],
+            to: "running",
+            set: { submittedAt: deps.now().toISOString(), deadlineAt },
+            note: `reusing ${job.reusedFrom}`,
+          }),
+        )) ?? (await deps.jobs.require(job.id)))
+      : job;
+  if (isTerminal(running.status)) return stopped(baseState(deps, running, deadlineAt), running);
+  return { ...baseState(deps, running, deadlineAt), waitSeconds: 0 };
+}
+
+/**
+ * One Poll of a job that reuses: its source's verdict (reuse/follow-source.ts), the look counted
+ * so the flow's loop bound holds while a source runs long.
+ */
+async function lookAtSource(
+  deps: PipelineDeps,
+  job: Job & { reusedFrom: string },
+  state: FlowState,
+): Promise<FlowState> {
+  const verdict = verdictOf(job, await deps.jobs.get(job.reusedFrom), deps.now());
+  const counted = await countPoll(deps, job.id, {});
+  if (counted === undefined) return stopped(state, await deps.jobs.require(job.id));
+  const next = { ...state, polls: counted.polls };
+  if (verdict.outcome === "failed")
+    return { ...next, outcome: "failed", waitSeconds: 0, error: verdict.error };
+  if (verdict.outcome === "succeeded") return { ...next, outcome: "succeeded", waitSeconds: 0 };
+  return {
+    ...next,
+    outcome: "running",
+    waitSeconds: waitSecondsFor(pollDelayMs(counted.polls), state.deadlineAt, deps.now()),
+  };
+}
+
 export function submit(
   deps: PipelineDeps,
   input: Pick<FlowState, "jobId" | "traceparent">,
@@ -297,6 +339,7 @@ export function submit(
           unlessTerminal: true,
           unlessSet: "upstreamTaskId",
           unlessRequeued: true,
+          unlessReused: true,
           increment: { attempts: 1 },
         },
       ),
@@ -307,6 +350,7 @@ export function submit(
     const now = deps.now();
     const deadlineAt = deadlineOf(deps, job, now);
     if (isTerminal(job.status)) return stopped(baseState(deps, job, deadlineAt), job);
+    if (job.reusedFrom !== undefined) return startReusing(deps, job, deadlineAt);
     let outputUrls: string[] = [];
     if (counted !== undefined) {
       const created = await createTask(deps, job);
@@ -513,6 +557,8 @@ async function pollWindow(
   const job = await deps.jobs.require(state.jobId);
   span.noteJob(job);
   if (isTerminal(job.status)) return stopped(state, job);
+  if (job.reusedFrom !== undefined)
+    return lookAtSource(deps, { ...job, reusedFrom: job.reusedFrom }, state);
   // Fell back to the queue and was stopped before its queue entry was written: write it now.
   if (job.status === "queued" && job.upstreamTaskId === undefined && job.fallbacks !== undefined) {
     await requeue(deps, job);
@@ -671,8 +717,25 @@ async function copyOutputs(deps: PipelineDeps, job: Job, urls: string[]): Promis
   return outputs;
 }
 
+/** The task's outputs fetched into the bucket, with the poll's URLs while fresh. */
+async function downloadOutputs(
+  deps: PipelineDeps,
+  job: Job,
+  state: FlowState,
+): Promise<JobOutput[]> {
+  const recent = recentUrlsOf(deps, job, state);
+  try {
+    return await copyOutputs(deps, job, recent ?? (await askedUrlsOf(deps, job)));
+  } catch (error) {
+    // The poll's URLs were refused (expired after all): once more with fresh ones.
+    if (recent === undefined || job.upstreamTaskId === undefined) throw error;
+    if (!isReelayError(error, "output_unavailable")) throw error;
+    return copyOutputs(deps, job, await askedUrlsOf(deps, job));
+  }
+}
+
 /**
- * Streams every output into outputs/<jobId>/, reading its structure on the way (output_invalid,
+ * Streams every output into outputs/<jobId>/ (a job that reuses copies its source's instead), reading its structure on the way (output_invalid,
  * and output_mismatch as a warning or under REELAY_VERIFY=strict a failure), and writes the
  * job.json manifest.
  */
@@ -690,16 +753,10 @@ export function download(deps: PipelineDeps, state: FlowState): Promise<FlowStat
     }
     if (job.status !== "downloading") job = await toDownloading();
     span.noteJob(job);
-    const recent = recentUrlsOf(deps, job, state);
-    let outputs: JobOutput[];
-    try {
-      outputs = await copyOutputs(deps, job, recent ?? (await askedUrlsOf(deps, job)));
-    } catch (error) {
-      // The poll's URLs were refused (expired after all): once more with fresh ones.
-      if (recent === undefined || job.upstreamTaskId === undefined) throw error;
-      if (!isReelayError(error, "output_unavailable")) throw error;
-      outputs = await copyOutputs(deps, job, await askedUrlsOf(deps, job));
-    }
+    const outputs =
+      job.reusedFrom === undefined
+        ? await downloadOutputs(deps, job, state)
+        : await copyReused(deps, { ...job, reusedFrom: job.reusedFrom });
     const delivered = await deliverOutputs(deps, job, verifiedOutputs(deps, job, outputs));
     job = await deps.jobs.update(
       job.id,
@@ -716,6 +773,23 @@ export function download(deps: PipelineDeps, state: FlowState): Promise<FlowStat
 async function announce(deps: PipelineDeps, job: Job): Promise<void> {
   const emitted = await emitOnce(deps, job);
   await writeManifest(deps, emitted ?? (await deps.jobs.get(job.id)) ?? job);
+  await offerForReuse(deps, job);
+}
+
+/**
+ * A job that made its own output is the newest its fingerprint may reuse. Advisory: a lost write
+ * only means a later request makes its own task.
+ */
+async function offerForReuse(deps: PipelineDeps, job: Job): Promise<void> {
+  if (job.fingerprint === undefined || job.reusedFrom !== undefined) return;
+  await deps.jobs.reuse
+    .succeeded(
+      reuseScopeOf(job.source),
+      job.fingerprint,
+      job.id,
+      job.finishedAt ?? deps.now().toISOString(),
+    )
+    .catch(() => undefined);
 }
 
 /** The succeeded record and its one event; a repeat finds the job succeeded and emits only if the first did not. */

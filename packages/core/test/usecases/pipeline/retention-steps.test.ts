@@ -36,6 +36,7 @@ beforeAll(async () => {
     delete: (key) => real.delete(key),
     presignGet: (key, ttlS) => real.presignGet(key, ttlS),
     copyOut: (key, target) => real.copyOut(key, target),
+    copy: (from, to) => real.copy(from, to),
     uploadStream: (key, body, options) => {
       writes.push({ key, tags: options.tags });
       return real.uploadStream(key, body, options);
