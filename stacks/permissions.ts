@@ -33,6 +33,9 @@ import {
   JOB_ID_PREFIXES,
   manifestKey,
   DELIVERY_ID_PREFIX,
+  spritesheetKey,
+  thumbnailKey,
+  videoKey,
 } from "@reelay/core/domain";
 import { resultsKey } from "@reelay/core/usecases";
 
@@ -137,6 +140,16 @@ export function allowObjects(
 /** Only each job's `job.json` manifest under outputs/ (Finish and RecordFailure write nothing else there). */
 export function allowManifests(fn: IFunction, bucket: s3.IBucket): void {
   allow(fn, ["s3:PutObject"], [bucket.arnForObjects(manifestKey("*"))]);
+}
+
+/** Each video and its previews: the Thumbnail step reads the one and writes the others beside it. */
+export function allowPreviews(fn: IFunction, bucket: s3.IBucket): void {
+  allow(fn, ["s3:GetObject"], [bucket.arnForObjects(videoKey("*"))]);
+  allow(
+    fn,
+    ["s3:PutObject"],
+    [bucket.arnForObjects(thumbnailKey("*")), bucket.arnForObjects(spritesheetKey("*"))],
+  );
 }
 
 /**

@@ -33,7 +33,7 @@ export { JOB_ID_PREFIXES, JOB_ID_SOURCE, isJobId, jobIdFrom, newJobId } from "./
 export { requestHashOf } from "./jobs/request-hash.ts";
 export { jobNotFound, type ListFilters, type ListOptions } from "./jobs/job-queries.ts";
 export { jobContext, type LogContext } from "./jobs/log-context.ts";
-export { manifestKey } from "./jobs/outputs.ts";
+export { manifestKey, spritesheetKey, thumbnailKey, videoKey } from "./jobs/outputs.ts";
 export { mediaProbe } from "./media/probe.ts";
 export type { Media } from "./media/types.ts";
 export { durationOf, kindedRequest, mapStrings } from "./jobs/request.ts";
@@ -44,6 +44,7 @@ export {
   type JobError,
   type JobKind,
   type JobOutput,
+  type JobPreviews,
   type JobSource,
   type JobWebhook,
 } from "./jobs/types.ts";

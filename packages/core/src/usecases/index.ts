@@ -35,6 +35,7 @@ export {
 export { NO_BATCHES, type PipelineDeps } from "./pipeline/pipeline-deps.ts";
 export { noMetrics } from "./metrics/record-metrics.ts";
 export { download, finish, poll, recordFailure, submit } from "./pipeline/pipeline-steps.ts";
+export { thumbnail } from "./thumbnails/make-thumbnails.ts";
 export { emitOnce, type TerminalDeps } from "./pipeline/terminal.ts";
 export {
   executionName,

@@ -39,6 +39,7 @@ import type {
 import type { AccountAdmission } from "../usecases/admission/admission-control.ts";
 import type { UpstreamAccount } from "../domain/upstreams/accounts.ts";
 import { ObjectStore, type S3ClientSource } from "../adapters/s3/object-store.ts";
+import { ffmpegFrames } from "../adapters/media/ffmpeg-frames.ts";
 import type { UpstreamClient } from "../adapters/upstream/upstream-client.ts";
 
 /** The clients and resource names a platform provides: the jobs table and the bucket. */
@@ -161,6 +162,9 @@ export function wirePipeline(input: WiringInput): Wiring {
       fetch: guardedFetch(outputFetchPolicy(platform, config.maxOutputBytes)),
       verify: config.verify,
       now,
+      ...(config.aws.ffmpegPath === undefined
+        ? {}
+        : { frames: ffmpegFrames(config.aws.ffmpegPath) }),
       // Locally one process runs every step, so Submit's and Poll's reads of a model's stats can
       // share one; each Lambda function is its own process and reads for itself.
       generationStats: platform === "local" ? new CachedGenerationStats(stats) : stats,

@@ -21,6 +21,8 @@ export interface FlowState {
   slotReleased?: boolean;
   /** ISO time the upstream task was last seen running, so a finish can be timed to within a poll interval. */
   runningSeenAt?: string;
+  /** Catch's {Error, Cause} when the Thumbnail state failed as a whole; Finish notes it as a warning. */
+  thumbnailError?: unknown;
 }
 
 /** RecordFailure's input: the flow state, where `error` is the poll's verdict or Catch's {Error, Cause}. */

@@ -38,6 +38,7 @@ import { imageKey, videoKey } from "../../domain/jobs/outputs.ts";
 import { emitOnce, writeManifest } from "./terminal.ts";
 import { mediaProbe } from "../../domain/media/probe.ts";
 import { verifiedOutputs } from "./verify-outputs.ts";
+import { noteThumbnailFailure } from "../thumbnails/make-thumbnails.ts";
 
 /** Runs a step; whatever it throws leaves as a TransientError or a permanent ReelayError, recorded on the job. */
 async function guarded<T>(
@@ -664,6 +665,9 @@ export function finish(
 ): Promise<{ jobId: string; status: "succeeded" }> {
   return guarded(deps, state.jobId, "finish", async () => {
     if (state.slotReleased !== true) await releaseSlot(deps, state.jobId);
+    // A warning only: the job succeeds with its video whatever became of its thumbnail.
+    if (state.thumbnailError !== undefined)
+      await noteThumbnailFailure(deps, state.jobId).catch(() => undefined);
     const done = { jobId: state.jobId, status: "succeeded" as const };
     const succeed = () =>
       deps.jobs.transition(state.jobId, {
