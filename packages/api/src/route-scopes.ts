@@ -32,6 +32,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope | null>> = {
   "GET /v1/jobs": "read",
   "GET /v1/jobs/{id}": "read",
   "GET /v1/jobs/{id}/events": "read",
+  "GET /v1/jobs/{id}/content": "read",
   "POST /v1/jobs/{id}/cancel": "write",
   "POST /v1/jobs/{id}/retry": "write",
   "GET /v1/batches": "read",

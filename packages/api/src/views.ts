@@ -8,6 +8,7 @@ import {
   type Job,
   type JobError,
   type JobOutput,
+  type JobPreviews,
   type Media,
   type ClassifiedError,
   classifiedError,
@@ -57,6 +58,8 @@ export interface JobView
   outputs: OutputView[];
   /** What the stored output is, read from its own structure; null until downloaded. */
   media: Media | null;
+  /** A succeeded video's poster frame and spritesheet, each with a presigned GET; null when it has none. */
+  previews: PreviewsView | null;
   /** With its failure class and whether the same request may succeed later. */
   error: ClassifiedError | null;
   timings: {
@@ -67,6 +70,25 @@ export interface JobView
     finishedAt: string | null;
     deadlineAt: string | null;
     totalMs: number | null;
+  };
+}
+
+type PreviewsView = {
+  [V in keyof JobPreviews]: JobPreviews[V] & { url: string };
+};
+
+/** Signed like the outputs, and only once the job succeeded (the content route serves the same). */
+async function previewsView(job: Job, signer: Presigner): Promise<PreviewsView | null> {
+  const previews = job.previews;
+  if (previews === undefined || job.status !== "succeeded") return null;
+  const sign = (key: string) => signer.objects.presignGet(key, signer.ttlS);
+  const [thumbnail, spritesheet] = await Promise.all([
+    sign(previews.thumbnail.key),
+    sign(previews.spritesheet.key),
+  ]);
+  return {
+    thumbnail: { ...previews.thumbnail, url: thumbnail },
+    spritesheet: { ...previews.spritesheet, url: spritesheet },
   };
 }
 
@@ -150,6 +172,7 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     polls: job.polls,
     outputs,
     media: job.media ?? null,
+    previews: await previewsView(job, signer),
     error: job.error === undefined ? null : classifiedError(job.error),
     ...moneyView(job),
     ...(job.retryOf === undefined ? {} : { retryOf: job.retryOf }),

@@ -157,6 +157,13 @@ const MATRIX: Record<string, Entry> = {
     owned: true,
     ok: [200],
   },
+  // A queued job has no content yet: past authorization the route's own 404 (content_not_found).
+  "GET /v1/jobs/{id}/content": {
+    scope: "read",
+    make: (o) => ({ path: `/v1/jobs/${o.video}/content?variant=thumbnail` }),
+    owned: true,
+    ok: [404],
+  },
   "POST /v1/jobs/{id}/cancel": {
     scope: "write",
     make: async (o) => ({ path: `/v1/jobs/${await freshJob(o)}/cancel` }),

@@ -103,6 +103,30 @@ const JOB_EXAMPLE = {
     },
   ],
   media: MEDIA_EXAMPLE,
+  previews: {
+    thumbnail: {
+      key: `outputs/${ID}/thumbnail.jpg`,
+      bytes: 31022,
+      contentType: "image/jpeg",
+      width: 640,
+      height: 360,
+      url: `https://reelay.s3.amazonaws.com/outputs/${ID}/thumbnail.jpg?X-Amz-Signature=...`,
+    },
+    spritesheet: {
+      key: `outputs/${ID}/spritesheet.jpg`,
+      bytes: 48211,
+      contentType: "image/jpeg",
+      width: 800,
+      height: 180,
+      url: `https://reelay.s3.amazonaws.com/outputs/${ID}/spritesheet.jpg?X-Amz-Signature=...`,
+      columns: 5,
+      rows: 2,
+      frames: 10,
+      frameWidth: 160,
+      frameHeight: 90,
+      intervalS: 0.8,
+    },
+  },
   error: null,
   history: [
     { status: "queued", at: NOW },
@@ -767,7 +791,14 @@ export const OPERATIONS: Record<string, Operation> = {
       status: 200,
       contentType: "application/json",
       schema: JobViewSchema,
-      example: { ...JOB_EXAMPLE, status: "queued", outputs: [], media: null, retryOf: ID },
+      example: {
+        ...JOB_EXAMPLE,
+        status: "queued",
+        outputs: [],
+        media: null,
+        previews: null,
+        retryOf: ID,
+      },
       description: "The new job.",
     },
     errors: [
@@ -797,6 +828,49 @@ export const OPERATIONS: Record<string, Operation> = {
       UNAVAILABLE,
     ],
   },
+  "GET /v1/jobs/{id}/content": {
+    summary: "Get a job's video, thumbnail or spritesheet",
+    description:
+      "A 302 to a presigned GET of one of the succeeded job's stored objects, as OpenAI's videos API serves its variants: `video` (the default; an image job's first image), `thumbnail` (a JPEG poster frame, at most 640 px wide) or `spritesheet` (one JPEG of 10 frames in a 5x2 grid, evenly spaced over the video; the job's `previews.spritesheet` gives the grid). A video that could not be decoded has no thumbnail or spritesheet and carries a `thumbnail_failed` warning.",
+    tag: "jobs",
+    auth: true,
+    parameters: [
+      pathId("id", ID),
+      {
+        name: "variant",
+        in: "query",
+        required: false,
+        description: "video (default), thumbnail or spritesheet.",
+        schema: { type: "string", enum: ["video", "thumbnail", "spritesheet"] },
+        example: "thumbnail",
+      },
+    ],
+    response: {
+      status: 302,
+      contentType: "text/plain",
+      example: "",
+      description: "Location: a presigned GET of the object, valid for the presign TTL.",
+      headers: {
+        Location: { description: "The presigned URL.", schema: { type: "string" } },
+      },
+    },
+    errors: [
+      {
+        status: 400,
+        codes: ["invalid_query"],
+        when: "variant is not video, thumbnail or spritesheet (error.path is `variant`).",
+      },
+      UNAUTHORIZED,
+      FORBIDDEN,
+      NOT_FOUND,
+      {
+        status: 404,
+        codes: ["content_not_found"],
+        when: "The job is not succeeded, or has no such variant (an image's thumbnail, a video that could not be decoded).",
+      },
+      UNAVAILABLE,
+    ],
+  },
   "POST /v1/jobs/{id}/cancel": {
     summary: "Cancel a job",
     description:
@@ -813,6 +887,7 @@ export const OPERATIONS: Record<string, Operation> = {
         status: "cancelled",
         outputs: [],
         media: null,
+        previews: null,
         error: { code: "cancelled", message: "Cancelled by the caller." },
       },
       description: "The job after cancelling.",

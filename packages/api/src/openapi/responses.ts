@@ -151,6 +151,31 @@ const OutputSchema = z.object({
   expiresAt: z.string().nullable(),
 });
 
+const PreviewSchema = z.object({
+  key: z.string().describe("outputs/<jobId>/thumbnail.jpg or spritesheet.jpg"),
+  bytes: z.number(),
+  contentType: z.string(),
+  width: z.number(),
+  height: z.number(),
+  url: z.string().describe("Presigned GET."),
+});
+
+const PreviewsSchema = z
+  .object({
+    thumbnail: PreviewSchema,
+    spritesheet: PreviewSchema.extend({
+      columns: z.number(),
+      rows: z.number(),
+      frames: z.number(),
+      frameWidth: z.number(),
+      frameHeight: z.number(),
+      intervalS: z.number().describe("Seconds of video between two frames; the first is at 0."),
+    }),
+  })
+  .describe(
+    "A succeeded video's poster frame and spritesheet (frames left to right, then top to bottom); null for images, unfinished jobs and videos that could not be decoded (a `thumbnail_failed` warning).",
+  );
+
 export const JobViewSchema = z
   .looseObject({
     id: z.string(),
@@ -195,6 +220,7 @@ export const JobViewSchema = z
     media: MediaSchema.nullable().describe(
       "The (first) output's media; null until downloaded. A difference from the request is an `output_mismatch` warning.",
     ),
+    previews: PreviewsSchema.nullable(),
     error: JobErrorSchema.nullable(),
     usage: UsageSchema,
     estimate: EstimateSchema,
