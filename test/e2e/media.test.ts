@@ -5,7 +5,7 @@
  * download, charged and retryable; a 2 s clip for an 8 s request succeeds with output_mismatch.
  */
 import { describe, it } from "vitest";
-import { endedVideo, eventsFor, stackPerFile, waitForTerminalJob } from "./support/stack.ts";
+import { endedVideo, eventsFor, stackPerFile } from "./support/stack.ts";
 
 const stackOf = stackPerFile();
 
