@@ -13,6 +13,7 @@ import { isAdmin } from "./auth.ts";
 export const ROUTE_SCOPES: Readonly<Record<string, Scope | null>> = {
   "GET /": null,
   "GET /dashboard/app.js": null,
+  "GET /dashboard/client.js": null,
   "GET /dashboard/models.json": null,
   "GET /dashboard/style.css": null,
   "GET /docs": null,

@@ -86,6 +86,7 @@ function publicPage(path: string): Entry {
 const MATRIX: Record<string, Entry> = {
   "GET /": publicPage("/"),
   "GET /dashboard/app.js": publicPage("/dashboard/app.js"),
+  "GET /dashboard/client.js": publicPage("/dashboard/client.js"),
   "GET /dashboard/models.json": publicPage("/dashboard/models.json"),
   "GET /dashboard/style.css": publicPage("/dashboard/style.css"),
   "GET /docs": publicPage("/docs"),

@@ -12,7 +12,7 @@ export interface paths {
         };
         /**
          * Dashboard (local stack)
-         * @description The job list with live status, a job's timeline, previews and a submit form. The page's API key is entered in the page.
+         * @description A gallery of jobs (thumbnails with status badges, the spritesheet scrubbing on hover, the video on click) with live status, a job's timeline, previews and a submit form. The page's API key is entered in the page.
          */
         get: operations["get"];
         put?: never;

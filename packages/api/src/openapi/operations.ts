@@ -954,7 +954,7 @@ export const OPERATIONS: Record<string, Operation> = {
   "GET /": {
     summary: "Dashboard (local stack)",
     description:
-      "The job list with live status, a job's timeline, previews and a submit form. The page's API key is entered in the page.",
+      "A gallery of jobs (thumbnails with status badges, the spritesheet scrubbing on hover, the video on click) with live status, a job's timeline, previews and a submit form. The page's API key is entered in the page.",
     tag: "dashboard",
     auth: false,
     response: {
@@ -975,6 +975,20 @@ export const OPERATIONS: Record<string, Operation> = {
       contentType: "text/javascript",
       example: "/* script */",
       description: "The script.",
+    },
+    errors: [],
+  },
+  "GET /dashboard/client.js": {
+    summary: "Dashboard's API client",
+    description:
+      "@reelay/client bundled for the browser (esbuild): the dashboard's script calls the API through it.",
+    tag: "dashboard",
+    auth: false,
+    response: {
+      status: 200,
+      contentType: "text/javascript",
+      example: "/* @reelay/client */",
+      description: "The client module.",
     },
     errors: [],
   },
