@@ -2,8 +2,9 @@
  * Acceptance (issue 26, point 2) on the local stack, through the real state machine interpreter and
  * the ffmpeg of @ffmpeg-installer: every succeeded video has a thumbnail and a spritesheet that
  * decode (ffprobe from @ffprobe-installer reads them back), served by
- * GET /v1/jobs/{id}/content as a 302 to a presigned GET; the route's errors; a file cut short
- * still fails output_invalid as before, with nothing to show.
+ * GET /v1/jobs/{id}/content as a 302 to a presigned GET; the route's errors; a video whose frames
+ * do not decode succeeds with a thumbnail_failed warning; a file cut short still fails
+ * output_invalid as before, with nothing to show.
  */
 import { execFileSync } from "node:child_process";
 import ffprobe from "@ffprobe-installer/ffprobe";
@@ -127,6 +128,28 @@ describe.concurrent("thumbnails and the content route on the local stack", () =>
     expect(thumbnail.status).toBe(404);
     expect(thumbnail.body.error).toMatchObject({ code: "content_not_found", path: "variant" });
     expect((await content(id)).status).toBe(302);
+  });
+
+  it("a video whose frames do not decode ([[sim:undecodable_file]]) succeeds as before, charged, with one event, a thumbnail_failed warning and no previews (404 content_not_found); its video is still served", async ({
+    expect,
+  }) => {
+    const { id, job } = await ended("a scrambled harbour [[sim:undecodable_file]]");
+    expect(job.status).toBe("succeeded");
+    expect(job.charged).toBe(true);
+    expect(job.media).toMatchObject({ width: 1280, height: 720, codec: "h264" });
+    expect(job.previews).toBeNull();
+    expect(job.warnings).toEqual([
+      { path: "", code: "thumbnail_failed", message: expect.stringContaining("could not decode") },
+    ]);
+    const thumbnail = await content(id, "thumbnail");
+    expect(thumbnail.status).toBe(404);
+    expect(thumbnail.body.error.code).toBe("content_not_found");
+    expect((await content(id, "video")).status).toBe(302);
+    const events = await eventsFor(stackOf().dataDir, id);
+    expect(events.map((event) => event["detail-type"])).toEqual(["Generation Succeeded"]);
+    expect(events[0]?.detail.warnings.map((w: { code: string }) => w.code)).toEqual([
+      "thumbnail_failed",
+    ]);
   });
 
   it("a file cut short still fails output_invalid as before: no previews, no thumbnail warning, 404 content_not_found, one event", async ({
