@@ -43,7 +43,7 @@ export const STEP_LAMBDA_TIMEOUT_S: Record<JobFlowStep, number> = {
   submit: 180,
   poll: 180,
   download: 900,
-  // Two ffmpeg runs of at most 40 s each (adapters/media/ffmpeg-frames.ts): the terminal event
+  // One ffmpeg run of at most 60 s (adapters/media/ffmpeg-frames.ts): the terminal event
   // waits for this step, so it is kept short; past it the job succeeds without previews.
   thumbnail: 100,
   finish: 60,

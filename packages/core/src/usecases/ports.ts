@@ -132,8 +132,8 @@ export interface RenderedImage {
 /** Decodes a video's frames into still images (adapters/media/ffmpeg-frames.ts). */
 export interface FrameRendererPort {
   /**
-   * A poster frame and a spritesheet of the video at `url` (read with HTTP range requests, so a
-   * long video is not fetched whole for a poster); rejects when the video does not decode.
+   * A poster frame and a spritesheet of the video at `url` (read over HTTP, nothing staged on
+   * disk); rejects when the video does not decode.
    */
   render(
     url: string,

@@ -13,7 +13,7 @@ import type { PipelineDeps } from "../pipeline/pipeline-deps.ts";
 import { writeManifest } from "../pipeline/terminal.ts";
 import type { RenderedImage } from "../ports.ts";
 
-/** ffmpeg reads the video through this link; two runs of at most 40 s each fit well inside it. */
+/** ffmpeg reads the video through this link; its one run of at most 60 s fits well inside it. */
 const READ_LINK_TTL_S = 300;
 
 /** The warning a video with no thumbnail carries, replacing any an earlier attempt left. */
