@@ -4,6 +4,9 @@
  */
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import type * as events from "aws-cdk-lib/aws-events";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import * as lambda from "aws-cdk-lib/aws-lambda";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
@@ -19,6 +22,7 @@ import { jobFlowStateMachineProps } from "@reelay/flow/synth-definition";
 import {
   allowManifests,
   allowObjects,
+  allowPreviews,
   allowPutEvents,
   allowTable,
   allowWake,
@@ -28,11 +32,43 @@ export const STEP_HANDLERS: Record<JobFlowStep, string> = {
   submit: "functions/submit.handler",
   poll: "functions/poll.handler",
   download: "functions/download.handler",
+  thumbnail: "functions/thumbnail.handler",
   finish: "functions/finish.handler",
   recordFailure: "functions/fail.handler",
 };
 
 export type StepFunctions = Record<JobFlowStep, SstFunction>;
+
+/**
+ * The folder of the npm package that carries ffmpeg for Linux x86-64 (what @ffmpeg-installer/ffmpeg
+ * picks on such a machine): the Thumbnail function's layer is this folder as it is, so the binary
+ * lands at /opt/ffmpeg, and a fresh clone needs nothing but `npm ci`.
+ */
+export const FFMPEG_LAYER_DIR = dirname(
+  createRequire(import.meta.url).resolve("@ffmpeg-installer/linux-x64/package.json"),
+);
+/** Where Lambda mounts a layer's files. */
+export const FFMPEG_PATH = "/opt/ffmpeg";
+
+/**
+ * The Thumbnail function: x86-64, as the layer's binary is (the other functions are arm64), and
+ * the only one with ffmpeg, so no other bundle or cold start carries it.
+ */
+function thumbnailFunction(stack: SstStack, scope: JobFlowScope): SstFunction {
+  const layer = new lambda.LayerVersion(stack, "FfmpegLayer", {
+    code: lambda.Code.fromAsset(FFMPEG_LAYER_DIR),
+    compatibleArchitectures: [lambda.Architecture.X86_64],
+    description: "ffmpeg from the npm package @ffmpeg-installer/linux-x64",
+  });
+  return new SstFunction(stack, "ThumbnailFunction", {
+    handler: STEP_HANDLERS.thumbnail,
+    timeout: STEP_LAMBDA_TIMEOUT_S.thumbnail,
+    memorySize: `${STEP_MEMORY_MB.thumbnail} MB`,
+    architecture: "x86_64",
+    layers: [layer],
+    environment: { ...scope.environment, REELAY_FFMPEG_PATH: FFMPEG_PATH },
+  });
+}
 
 interface JobFlowScope {
   table: dynamodb.ITable;
@@ -57,6 +93,7 @@ function createSteps(stack: SstStack, scope: JobFlowScope): StepFunctions {
     submit: stepFunction("submit"),
     poll: stepFunction("poll"),
     download: stepFunction("download"),
+    thumbnail: thumbnailFunction(stack, scope),
     finish: stepFunction("finish"),
     recordFailure: stepFunction("recordFailure"),
   };
@@ -76,6 +113,8 @@ function grantSteps(steps: StepFunctions, scope: JobFlowScope): void {
     "AbortMultipartUpload",
     "GetObject",
   ]);
+  allowPreviews(steps.thumbnail, bucket);
+  allowManifests(steps.thumbnail, bucket);
   allowManifests(steps.finish, bucket);
   allowManifests(steps.recordFailure, bucket);
   allowPutEvents(steps.finish, bus);

@@ -17,6 +17,7 @@ import {
   poll,
   recordFailure,
   submit,
+  thumbnail,
 } from "@reelay/core/usecases";
 import { awsProcess, buildPipelineDeps } from "./deps.ts";
 import { functionLogger, jobsLoggedBy } from "./log.ts";
@@ -29,6 +30,7 @@ const STEPS: Record<
   submit,
   poll,
   download,
+  thumbnail,
   finish,
   recordFailure,
 };

@@ -1,6 +1,7 @@
 /**
  * The dashboard in a real browser: Debian's chromium driven by playwright-core against the local
- * stack. A job submitted through the form reaches succeeded in the list, its video plays far enough
+ * stack. A job submitted through the form reaches succeeded in the gallery, its tile shows its loaded
+ * thumbnail and scrubs its spritesheet on hover, its video plays far enough
  * to show a frame, a duration the model refuses is shown next to its field, and a batch shows
  * its progress and hands over its results, the month's spend shows against the budget, and a
  * finished job shows its webhook deliveries.
@@ -119,10 +120,51 @@ describe("dashboard in chromium", () => {
       );
       const jobId = (await page.textContent("#detail-id")) ?? "";
 
-      await page.waitForSelector(`#jobs tr[data-id="${jobId}"][data-status="succeeded"]`, {
+      await page.waitForSelector(`#jobs li[data-id="${jobId}"][data-status="succeeded"]`, {
         timeout: JOB_TIMEOUT_MS,
       });
-      await page.click(`#jobs tr[data-id="${jobId}"]`);
+      // The gallery tile shows its poster frame, loaded, and hovering it scrubs the spritesheet.
+      const tile = `#jobs li[data-id="${jobId}"]`;
+      await page.waitForFunction(
+        (selector) => {
+          const img = (globalThis as any).document.querySelector(`${selector} img.thumb`);
+          return img?.complete === true && img.naturalWidth > 0;
+        },
+        tile,
+        { timeout: 20_000 },
+      );
+      expect(
+        await page.$eval(`${tile} img.thumb`, (node) => {
+          const img = node as unknown as { naturalWidth: number; naturalHeight: number };
+          return { width: img.naturalWidth, height: img.naturalHeight };
+        }),
+      ).toEqual({ width: 640, height: 360 });
+      const frame = await page.$(`${tile} .frame`);
+      const box = (await frame?.boundingBox()) ?? { x: 0, y: 0, width: 0, height: 0 };
+      const scrubAt = async (fraction: number) => {
+        await page.mouse.move(box.x + box.width * fraction, box.y + box.height / 2);
+        return page.$eval(`${tile} .scrub`, (node) => {
+          const scrub = node as unknown as {
+            dataset: Record<string, string>;
+            style: { backgroundPosition: string };
+          };
+          return { frame: scrub.dataset.frame, position: scrub.style.backgroundPosition };
+        });
+      };
+      expect(await scrubAt(0.05)).toEqual({ frame: "0", position: "0% 0%" });
+      expect(await scrubAt(0.95)).toEqual({ frame: "9", position: "100% 100%" });
+      // The spritesheet itself loads in the page: its URL is the job's own.
+      expect(
+        await page.evaluate(async (selector) => {
+          const scrub = (globalThis as any).document.querySelector(`${selector} .scrub`);
+          const url = /url\("(.*)"\)/.exec(scrub.style.backgroundImage)?.[1] ?? "";
+          const image = new (globalThis as any).Image();
+          image.src = url;
+          await image.decode();
+          return { width: image.naturalWidth, height: image.naturalHeight };
+        }, tile),
+      ).toEqual({ width: 800, height: 180 });
+      await page.click(tile);
       await page.waitForSelector('#detail-status[data-status="succeeded"]');
       const timeline = await page.$$eval("#timeline li", (items) =>
         items.map(
@@ -153,7 +195,7 @@ describe("dashboard in chromium", () => {
   );
 
   it("shows the API's refusal of a duration the model does not take next to the duration field, and makes no job", async () => {
-    const rowsBefore = await page.$$eval("#jobs tbody tr", (rows) => rows.length);
+    const rowsBefore = await page.$$eval("#jobs li", (tiles) => tiles.length);
     await chooseModel("gamma-3.1");
     await page.fill("#f-prompt", "a duration gamma refuses");
     await page.fill("#f-duration", "5");
@@ -254,7 +296,7 @@ describe("dashboard in chromium", () => {
     const { task_id: id } = (await created.json()) as { task_id: string };
     await waitForTerminalJob(stack.url, stack.apiKey, id);
     await page.reload();
-    await page.click(`#jobs tr[data-id="${id}"]`);
+    await page.click(`#jobs li[data-id="${id}"]`);
     const item = `#deliveries-panel:not([hidden]) li.delivery[data-status="delivered"]`;
     await page.waitForSelector(item, { timeout: 15_000 });
     const text = (await page.textContent(item)) ?? "";

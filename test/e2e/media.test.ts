@@ -5,17 +5,11 @@
  * download, charged and retryable; a 2 s clip for an 8 s request succeeds with output_mismatch.
  */
 import { describe, it } from "vitest";
-import { createVideoJob, eventsFor, stackPerFile, waitForTerminalJob } from "./support/stack.ts";
+import { endedVideo, eventsFor, stackPerFile } from "./support/stack.ts";
 
 const stackOf = stackPerFile();
 
-/** An 8 s 720p 16:9 video job of `prompt`, as GET /v1/jobs/{id} shows it once it ended. */
-async function ended(prompt: string): Promise<{ id: string; job: any }> {
-  const shape = { duration_sec: 8, resolution: "720p", aspect_ratio: "16:9" };
-  const stack = stackOf();
-  const id = await createVideoJob(stack, { model: "gamma-3.1", prompt, ...shape });
-  return { id, job: await waitForTerminalJob(stack.url, stack.apiKey, id) };
-}
+const ended = (prompt: string) => endedVideo(stackOf(), prompt);
 
 describe.concurrent("verified media on the local stack", () => {
   it("a succeeded video shows its media in the job view and its Generation Succeeded event, with no warning", async ({

@@ -2,6 +2,9 @@
  * The synthesized CloudFormation template of the SST app (stage "test", offline), with cdk-nag's
  * AwsSolutions pack run over it. One synth for the whole file.
  */
+import { execFileSync } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@reelay/core/wiring";
 import { MAX_DEADLINE_MS, TRANSIENT_ERROR_NAME } from "@reelay/core/domain";
@@ -12,6 +15,7 @@ import {
   STEP_MEMORY_MB,
 } from "@reelay/flow/job-flow-names";
 import { STEP_HANDLERS } from "../../stacks/ReelayStack.ts";
+import { FFMPEG_LAYER_DIR, FFMPEG_PATH } from "../../stacks/job-flow.ts";
 import { UPLOADS_EXPIRE_DAYS } from "../../stacks/storage.ts";
 import { aslFromResolved } from "@reelay/flow/synth-definition";
 import {
@@ -62,7 +66,7 @@ describe("job flow state machine", () => {
     expect(machine.TracingConfiguration).toEqual({ Enabled: true });
   });
 
-  it("has the five Task states, each with Retry (Lambda service errors and ReelayTransientError), Catch States.ALL last and TimeoutSeconds", () => {
+  it("has the six Task states, each with Retry (Lambda service errors and ReelayTransientError), Catch States.ALL last and TimeoutSeconds", () => {
     const tasks = entries(asl.States).filter(([, s]) => s.Type === "Task");
     expect(tasks.map(([name]) => name).sort()).toEqual([
       "Download",
@@ -70,6 +74,7 @@ describe("job flow state machine", () => {
       "Poll",
       "RecordFailure",
       "Submit",
+      "Thumbnail",
     ]);
     for (const [name, state] of tasks) {
       const retried = (state.Retry ?? []).flatMap((r: { ErrorEquals: string[] }) => r.ErrorEquals);
@@ -77,7 +82,10 @@ describe("job flow state machine", () => {
         expect.arrayContaining([...LAMBDA_SERVICE_ERRORS, TRANSIENT_ERROR_NAME]),
       );
       expect(state.Catch.at(-1), name).toEqual(
-        expect.objectContaining({ ErrorEquals: ["States.ALL"], ResultPath: "$.error" }),
+        expect.objectContaining({
+          ErrorEquals: ["States.ALL"],
+          ResultPath: name === "Thumbnail" ? "$.thumbnailError" : "$.error",
+        }),
       );
       expect(state.TimeoutSeconds, name).toBeGreaterThan(0);
     }
@@ -89,6 +97,18 @@ describe("job flow state machine", () => {
     expect(asl.States.RecordFailure.Catch[0].Next).toBe("Failed");
     expect(asl.States.RecordFailure.Next).toBe("Failed");
     expect(asl.States.Failed.Type).toBe("Fail");
+  });
+
+  it("runs Thumbnail between Download and Finish for a video only, and a Thumbnail failure of any kind goes on to Finish, never RecordFailure", () => {
+    expect(asl.States.Download.Next).toBe("IsVideo");
+    expect(asl.States.IsVideo.Choices).toEqual([
+      { Variable: "$.kind", StringEquals: "video", Next: "Thumbnail" },
+    ]);
+    expect(asl.States.IsVideo.Default).toBe("Finish");
+    expect(asl.States.Thumbnail.Next).toBe("Finish");
+    expect(asl.States.Thumbnail.Catch).toEqual([
+      { ErrorEquals: ["States.ALL"], ResultPath: "$.thumbnailError", Next: "Finish" },
+    ]);
   });
 
   it("ends a Submit whose create met a 429 or a refusing account, and a Poll whose task failed and may fall back, at Requeued (a Succeed state): the job waits in the queue with no execution", () => {
@@ -295,6 +315,7 @@ describe("functions", () => {
           "mcp",
           "poll",
           "submit",
+          "thumbnail",
           "webhook",
         ].map((name) => `functions/${name}.handler`),
         "functions/webhook.sweep",
@@ -302,19 +323,44 @@ describe("functions", () => {
     );
   });
 
-  it("run Node 22 on arm64 with a finite log retention, each", () => {
+  it("run Node 22 on arm64 (Thumbnail on x86_64, as its ffmpeg is) with a finite log retention, each", () => {
     const retention = Object.values(resourcesOf(synth.template, "Custom::LogRetention")).map(
       (r) => [render(r.Properties!.LogGroupName), r.Properties!.RetentionInDays],
     );
     for (const [id, fn] of entries(reelayFunctions(synth.template))) {
       expect(fn.Properties!.Runtime, id).toBe("nodejs22.x");
-      expect(fn.Properties!.Architectures, id).toEqual(["arm64"]);
+      expect(fn.Properties!.Architectures, id).toEqual([
+        shortId(id) === "ThumbnailFunction" ? "x86_64" : "arm64",
+      ]);
       expect(retention, id).toContainEqual([`/aws/lambda/${shortId(id)}`, expect.any(Number)]);
     }
     for (const [, days] of retention) expect(days).toBeGreaterThan(0);
     for (const [id, group] of entries(resourcesOf(synth.template, "AWS::Logs::LogGroup"))) {
       expect(group.Properties!.RetentionInDays, id).toBeGreaterThan(0);
     }
+  });
+
+  it("give the Thumbnail function alone ffmpeg: a layer of the npm package @ffmpeg-installer/linux-x64 (an x86-64 ELF binary that runs) at /opt/ffmpeg, named by REELAY_FFMPEG_PATH", () => {
+    const layers = resourcesOf(synth.template, "AWS::Lambda::LayerVersion");
+    const [layerId, layer] = entries(layers).find(([id]) => id.startsWith("FfmpegLayer")) ?? [];
+    expect(layer?.Properties?.CompatibleArchitectures).toEqual(["x86_64"]);
+    const withFfmpeg = entries(reelayFunctions(synth.template)).filter(
+      ([, fn]) =>
+        "REELAY_FFMPEG_PATH" in fn.Properties!.Environment.Variables ||
+        JSON.stringify(fn.Properties!.Layers ?? []).includes(String(layerId)),
+    );
+    expect(withFfmpeg.map(([id]) => shortId(id))).toEqual(["ThumbnailFunction"]);
+    const [, thumbnailFn] = withFfmpeg[0] ?? [];
+    expect(thumbnailFn?.Properties?.Layers).toEqual([{ Ref: layerId }]);
+    expect(thumbnailFn?.Properties?.Environment.Variables.REELAY_FFMPEG_PATH).toBe(FFMPEG_PATH);
+    // The layer's folder as Lambda mounts it under /opt: the binary at its root.
+    expect(FFMPEG_PATH).toBe("/opt/ffmpeg");
+    const binary = join(FFMPEG_LAYER_DIR, "ffmpeg");
+    const elf = readFileSync(binary).subarray(0, 20);
+    expect(elf.subarray(0, 4).toString("latin1")).toBe("\x7fELF");
+    expect(elf.readUInt16LE(18), "e_machine x86-64").toBe(0x3e);
+    expect(statSync(binary).mode & 0o111).not.toBe(0);
+    expect(execFileSync(binary, ["-version"]).toString()).toMatch(/^ffmpeg version/);
   });
 
   it("give each step function the memory STEP_MEMORY_MB names (Poll 128 MB) and every other function 512 MB", () => {
@@ -531,6 +577,14 @@ describe("IAM", () => {
         // A reuse copies another job's output: CopyObject reads its source.
         "s3:GetObject Bucket/outputs/*",
       ]),
+      // Thumbnail reads each video and writes its two previews and the manifest beside it.
+      ThumbnailFunction: sorted([
+        ...step,
+        "s3:GetObject Bucket/outputs/*/video.mp4",
+        "s3:PutObject Bucket/outputs/*/thumbnail.jpg",
+        "s3:PutObject Bucket/outputs/*/spritesheet.jpg",
+        ...manifest,
+      ]),
       FinishFunction: sorted([
         ...step,
         "events:PutEvents Bus",
@@ -626,7 +680,7 @@ describe("IAM", () => {
     });
   });
 
-  it("lets the job flow's role invoke its five step functions (and their versions) and nothing else", () => {
+  it("lets the job flow's role invoke its six step functions (and their versions) and nothing else", () => {
     const machineRole = render(machine.RoleArn);
     const invokes = (grantsByRole().get(machineRole) ?? [])
       .filter((g) => g.startsWith("lambda:"))
@@ -637,6 +691,7 @@ describe("IAM", () => {
       "PollFunction",
       "RecordFailureFunction",
       "SubmitFunction",
+      "ThumbnailFunction",
     ];
     expect(invokes).toEqual(
       stepFns

@@ -22,6 +22,7 @@ import { docsRoutes } from "./routes/docs.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { imageRoutes } from "./routes/images.ts";
 import { jobRoutes } from "./routes/jobs.ts";
+import { contentRoutes } from "./routes/content.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
@@ -96,6 +97,7 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   app.route("/v1/video", videoRoutes(deps));
   app.route("/v1", imageRoutes(deps));
   app.route("/v1/jobs", jobRoutes(deps));
+  app.route("/v1/jobs", contentRoutes(deps));
   if (deps.admission !== undefined) app.route("/v1/admission", admissionRoutes(deps.admission));
   if (deps.admission !== undefined) app.route("/v1/upstreams", upstreamRoutes(deps.admission));
   if (deps.batches !== undefined && deps.admission !== undefined)

@@ -13,6 +13,7 @@ import { isAdmin } from "./auth.ts";
 export const ROUTE_SCOPES: Readonly<Record<string, Scope | null>> = {
   "GET /": null,
   "GET /dashboard/app.js": null,
+  "GET /dashboard/client.js": null,
   "GET /dashboard/models.json": null,
   "GET /dashboard/style.css": null,
   "GET /docs": null,
@@ -32,6 +33,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope | null>> = {
   "GET /v1/jobs": "read",
   "GET /v1/jobs/{id}": "read",
   "GET /v1/jobs/{id}/events": "read",
+  "GET /v1/jobs/{id}/content": "read",
   "POST /v1/jobs/{id}/cancel": "write",
   "POST /v1/jobs/{id}/retry": "write",
   "GET /v1/batches": "read",

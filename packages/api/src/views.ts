@@ -8,6 +8,7 @@ import {
   type Job,
   type JobError,
   type JobOutput,
+  type JobPreviews,
   type Media,
   type ClassifiedError,
   classifiedError,
@@ -72,6 +73,8 @@ export interface JobView
   outputs_expired: boolean;
   /** Where its outputs are copied besides reelay's bucket (output.s3_prefix); null for nowhere. */
   output_target: { s3_prefix: string } | null;
+  /** A succeeded video's poster frame and spritesheet, each with a presigned GET; null when it has none. */
+  previews: PreviewsView | null;
   /** With its failure class and whether the same request may succeed later. */
   error: ClassifiedError | null;
   timings: {
@@ -82,6 +85,25 @@ export interface JobView
     finishedAt: string | null;
     deadlineAt: string | null;
     totalMs: number | null;
+  };
+}
+
+type PreviewsView = {
+  [V in keyof JobPreviews]: JobPreviews[V] & { url: string };
+};
+
+/** Signed like the outputs, and only once the job succeeded (the content route serves the same). */
+async function previewsView(job: Job, signer: Presigner): Promise<PreviewsView | null> {
+  const previews = job.previews;
+  if (previews === undefined || job.status !== "succeeded") return null;
+  const sign = (key: string) => signer.objects.presignGet(key, signer.ttlS);
+  const [thumbnail, spritesheet] = await Promise.all([
+    sign(previews.thumbnail.key),
+    sign(previews.spritesheet.key),
+  ]);
+  return {
+    thumbnail: { ...previews.thumbnail, url: thumbnail },
+    spritesheet: { ...previews.spritesheet, url: spritesheet },
   };
 }
 
@@ -176,6 +198,7 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     outputs_expired: outputsExpired(job, signer.now()),
     output_target:
       job.outputTarget === undefined ? null : { s3_prefix: targetUri(job.outputTarget) },
+    previews: await previewsView(job, signer),
     error: job.error === undefined ? null : classifiedError(job.error),
     ...moneyView(job),
     ...(job.retryOf === undefined ? {} : { retryOf: job.retryOf }),

@@ -86,6 +86,7 @@ function publicPage(path: string): Entry {
 const MATRIX: Record<string, Entry> = {
   "GET /": publicPage("/"),
   "GET /dashboard/app.js": publicPage("/dashboard/app.js"),
+  "GET /dashboard/client.js": publicPage("/dashboard/client.js"),
   "GET /dashboard/models.json": publicPage("/dashboard/models.json"),
   "GET /dashboard/style.css": publicPage("/dashboard/style.css"),
   "GET /docs": publicPage("/docs"),
@@ -156,6 +157,13 @@ const MATRIX: Record<string, Entry> = {
     make: (o) => ({ path: `/v1/jobs/${o.video}/events` }),
     owned: true,
     ok: [200],
+  },
+  // A queued job has no content yet: past authorization the route's own 404 (content_not_found).
+  "GET /v1/jobs/{id}/content": {
+    scope: "read",
+    make: (o) => ({ path: `/v1/jobs/${o.video}/content?variant=thumbnail` }),
+    owned: true,
+    ok: [404],
   },
   "POST /v1/jobs/{id}/cancel": {
     scope: "write",

@@ -12,7 +12,7 @@ export interface paths {
         };
         /**
          * Dashboard (local stack)
-         * @description The job list with live status, a job's timeline, previews and a submit form. The page's API key is entered in the page.
+         * @description A gallery of jobs (thumbnails with status badges, the spritesheet scrubbing on hover, the video on click) with live status, a job's timeline, previews and a submit form. The page's API key is entered in the page.
          */
         get: operations["get"];
         put?: never;
@@ -441,6 +441,26 @@ export interface paths {
          * @description Marks the job `cancelled` (one Generation Cancelled event), then stops its execution; a late step cannot bring it back.
          */
         post: operations["postV1JobsIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a job's video, thumbnail or spritesheet
+         * @description A 302 to a presigned GET of one of the succeeded job's stored objects, as OpenAI's videos API serves its variants: `video` (the default; an image job's first image), `thumbnail` (a JPEG poster frame, at most 640 px wide) or `spritesheet` (one JPEG of 10 frames in a 5x2 grid, evenly spaced over the video; the job's `previews.spritesheet` gives the grid). A video that could not be decoded has no thumbnail or spritesheet and carries a `thumbnail_failed` warning.
+         */
+        get: operations["getV1JobsIdContent"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3676,6 +3696,30 @@ export interface operations {
                      *           "expires_at": "2026-12-22T00:00:41.000Z",
                      *           "outputs_expired": false,
                      *           "output_target": null,
+                     *           "previews": {
+                     *             "thumbnail": {
+                     *               "key": "outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/thumbnail.jpg",
+                     *               "bytes": 31022,
+                     *               "contentType": "image/jpeg",
+                     *               "width": 640,
+                     *               "height": 360,
+                     *               "url": "https://reelay.s3.amazonaws.com/outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/thumbnail.jpg?X-Amz-Signature=..."
+                     *             },
+                     *             "spritesheet": {
+                     *               "key": "outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/spritesheet.jpg",
+                     *               "bytes": 48211,
+                     *               "contentType": "image/jpeg",
+                     *               "width": 800,
+                     *               "height": 180,
+                     *               "url": "https://reelay.s3.amazonaws.com/outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/spritesheet.jpg?X-Amz-Signature=...",
+                     *               "columns": 5,
+                     *               "rows": 2,
+                     *               "frames": 10,
+                     *               "frameWidth": 160,
+                     *               "frameHeight": 90,
+                     *               "intervalS": 0.8
+                     *             }
+                     *           },
                      *           "error": null,
                      *           "history": [
                      *             {
@@ -3808,6 +3852,35 @@ export interface operations {
                             /** @description True once expires_at passed: the record stays, its outputs have no links. */
                             outputs_expired: boolean;
                             polls: number;
+                            previews: {
+                                spritesheet: {
+                                    bytes: number;
+                                    columns: number;
+                                    contentType: string;
+                                    frameHeight: number;
+                                    frames: number;
+                                    frameWidth: number;
+                                    height: number;
+                                    /** @description Seconds of video between two frames; the first is at 0. */
+                                    intervalS: number;
+                                    /** @description outputs/<jobId>/thumbnail.jpg or spritesheet.jpg */
+                                    key: string;
+                                    rows: number;
+                                    /** @description Presigned GET. */
+                                    url: string;
+                                    width: number;
+                                };
+                                thumbnail: {
+                                    bytes: number;
+                                    contentType: string;
+                                    height: number;
+                                    /** @description outputs/<jobId>/thumbnail.jpg or spritesheet.jpg */
+                                    key: string;
+                                    /** @description Presigned GET. */
+                                    url: string;
+                                    width: number;
+                                };
+                            } | null;
                             /**
                              * @description Admission order among the caller's own jobs (X-Reelay-Priority).
                              * @enum {string}
@@ -4064,6 +4137,30 @@ export interface operations {
                      *       "expires_at": "2026-12-22T00:00:41.000Z",
                      *       "outputs_expired": false,
                      *       "output_target": null,
+                     *       "previews": {
+                     *         "thumbnail": {
+                     *           "key": "outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/thumbnail.jpg",
+                     *           "bytes": 31022,
+                     *           "contentType": "image/jpeg",
+                     *           "width": 640,
+                     *           "height": 360,
+                     *           "url": "https://reelay.s3.amazonaws.com/outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/thumbnail.jpg?X-Amz-Signature=..."
+                     *         },
+                     *         "spritesheet": {
+                     *           "key": "outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/spritesheet.jpg",
+                     *           "bytes": 48211,
+                     *           "contentType": "image/jpeg",
+                     *           "width": 800,
+                     *           "height": 180,
+                     *           "url": "https://reelay.s3.amazonaws.com/outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/spritesheet.jpg?X-Amz-Signature=...",
+                     *           "columns": 5,
+                     *           "rows": 2,
+                     *           "frames": 10,
+                     *           "frameWidth": 160,
+                     *           "frameHeight": 90,
+                     *           "intervalS": 0.8
+                     *         }
+                     *       },
                      *       "error": null,
                      *       "history": [
                      *         {
@@ -4192,6 +4289,35 @@ export interface operations {
                         /** @description True once expires_at passed: the record stays, its outputs have no links. */
                         outputs_expired: boolean;
                         polls: number;
+                        previews: {
+                            spritesheet: {
+                                bytes: number;
+                                columns: number;
+                                contentType: string;
+                                frameHeight: number;
+                                frames: number;
+                                frameWidth: number;
+                                height: number;
+                                /** @description Seconds of video between two frames; the first is at 0. */
+                                intervalS: number;
+                                /** @description outputs/<jobId>/thumbnail.jpg or spritesheet.jpg */
+                                key: string;
+                                rows: number;
+                                /** @description Presigned GET. */
+                                url: string;
+                                width: number;
+                            };
+                            thumbnail: {
+                                bytes: number;
+                                contentType: string;
+                                height: number;
+                                /** @description outputs/<jobId>/thumbnail.jpg or spritesheet.jpg */
+                                key: string;
+                                /** @description Presigned GET. */
+                                url: string;
+                                width: number;
+                            };
+                        } | null;
                         /**
                          * @description Admission order among the caller's own jobs (X-Reelay-Priority).
                          * @enum {string}
@@ -4420,6 +4546,7 @@ export interface operations {
                      *       "expires_at": "2026-12-22T00:00:41.000Z",
                      *       "outputs_expired": false,
                      *       "output_target": null,
+                     *       "previews": null,
                      *       "error": {
                      *         "code": "cancelled",
                      *         "message": "Cancelled by the caller."
@@ -4551,6 +4678,35 @@ export interface operations {
                         /** @description True once expires_at passed: the record stays, its outputs have no links. */
                         outputs_expired: boolean;
                         polls: number;
+                        previews: {
+                            spritesheet: {
+                                bytes: number;
+                                columns: number;
+                                contentType: string;
+                                frameHeight: number;
+                                frames: number;
+                                frameWidth: number;
+                                height: number;
+                                /** @description Seconds of video between two frames; the first is at 0. */
+                                intervalS: number;
+                                /** @description outputs/<jobId>/thumbnail.jpg or spritesheet.jpg */
+                                key: string;
+                                rows: number;
+                                /** @description Presigned GET. */
+                                url: string;
+                                width: number;
+                            };
+                            thumbnail: {
+                                bytes: number;
+                                contentType: string;
+                                height: number;
+                                /** @description outputs/<jobId>/thumbnail.jpg or spritesheet.jpg */
+                                key: string;
+                                /** @description Presigned GET. */
+                                url: string;
+                                width: number;
+                            };
+                        } | null;
                         /**
                          * @description Admission order among the caller's own jobs (X-Reelay-Priority).
                          * @enum {string}
@@ -4681,6 +4837,143 @@ export interface operations {
                      *       "error": {
                      *         "code": "job_not_cancellable",
                      *         "message": "The job is already succeeded, failed or cancelled."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: The key made more calls than its limits' rate and burst allow; Retry-After says when to call again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "The key made more calls than its limits' rate and burst allow; Retry-After says when to call again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: DynamoDB, S3 or Step Functions did not answer; retry (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "service_unavailable",
+                     *         "message": "DynamoDB, S3 or Step Functions did not answer; retry (Retry-After)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1JobsIdContent: {
+        parameters: {
+            query?: {
+                /**
+                 * @description video (default), thumbnail or spritesheet.
+                 * @example thumbnail
+                 */
+                variant?: "video" | "thumbnail" | "spritesheet";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The id create returned, exactly.
+                 * @example vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Location: a presigned GET of the object, valid for the presign TTL. */
+            302: {
+                headers: {
+                    /** @description The presigned URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example  */
+                    "text/plain": unknown;
+                };
+            };
+            /** @description `invalid_query`: variant is not video, thumbnail or spritesheet (error.path is `variant`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_query",
+                     *         "message": "variant is not video, thumbnail or spritesheet (error.path is `variant`)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`, `key_expired`: The Bearer key is missing, unknown or revoked (unauthorized), or past its expires_at (key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "The Bearer key is missing, unknown or revoked (unauthorized), or past its expires_at (key_expired)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: The job belongs to another API key. `scope_missing`: The key lacks the `read` scope (error.scope names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "The job belongs to another API key."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `job_not_found`: No job (of this kind) has that id. `content_not_found`: The job is not succeeded, or has no such variant (an image's thumbnail, a video that could not be decoded). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "job_not_found",
+                     *         "message": "No job (of this kind) has that id."
                      *       }
                      *     }
                      */
@@ -4904,6 +5197,7 @@ export interface operations {
                      *       "expires_at": "2026-12-22T00:00:41.000Z",
                      *       "outputs_expired": false,
                      *       "output_target": null,
+                     *       "previews": null,
                      *       "error": null,
                      *       "history": [
                      *         {
@@ -5033,6 +5327,35 @@ export interface operations {
                         /** @description True once expires_at passed: the record stays, its outputs have no links. */
                         outputs_expired: boolean;
                         polls: number;
+                        previews: {
+                            spritesheet: {
+                                bytes: number;
+                                columns: number;
+                                contentType: string;
+                                frameHeight: number;
+                                frames: number;
+                                frameWidth: number;
+                                height: number;
+                                /** @description Seconds of video between two frames; the first is at 0. */
+                                intervalS: number;
+                                /** @description outputs/<jobId>/thumbnail.jpg or spritesheet.jpg */
+                                key: string;
+                                rows: number;
+                                /** @description Presigned GET. */
+                                url: string;
+                                width: number;
+                            };
+                            thumbnail: {
+                                bytes: number;
+                                contentType: string;
+                                height: number;
+                                /** @description outputs/<jobId>/thumbnail.jpg or spritesheet.jpg */
+                                key: string;
+                                /** @description Presigned GET. */
+                                url: string;
+                                width: number;
+                            };
+                        } | null;
                         /**
                          * @description Admission order among the caller's own jobs (X-Reelay-Priority).
                          * @enum {string}

@@ -2,7 +2,14 @@
  * The job flow's names and limits, free of aws-cdk-lib so Lambda handlers and the local stack can
  * import them without bundling the CDK.
  */
-export const JOB_FLOW_STEPS = ["submit", "poll", "download", "finish", "recordFailure"] as const;
+export const JOB_FLOW_STEPS = [
+  "submit",
+  "poll",
+  "download",
+  "thumbnail",
+  "finish",
+  "recordFailure",
+] as const;
 export type JobFlowStep = (typeof JOB_FLOW_STEPS)[number];
 
 /** Task state name of each step: also the keys of the local runner's handlers. */
@@ -10,6 +17,7 @@ export const JOB_FLOW_STATE_NAMES: Record<JobFlowStep, string> = {
   submit: "Submit",
   poll: "Poll",
   download: "Download",
+  thumbnail: "Thumbnail",
   finish: "Finish",
   recordFailure: "RecordFailure",
 };
@@ -35,6 +43,9 @@ export const STEP_LAMBDA_TIMEOUT_S: Record<JobFlowStep, number> = {
   submit: 180,
   poll: 180,
   download: 900,
+  // One ffmpeg run of at most 60 s (adapters/media/ffmpeg-frames.ts): the terminal event
+  // waits for this step, so it is kept short; past it the job succeeds without previews.
+  thumbnail: 100,
   finish: 60,
   recordFailure: 60,
 };
@@ -48,6 +59,8 @@ export const STEP_MEMORY_MB: Record<JobFlowStep, number> = {
   submit: 512,
   poll: 128,
   download: 512,
+  // ffmpeg decodes while the function waits; Lambda's CPU grows with memory, 1769 MB is one vCPU.
+  thumbnail: 1769,
   finish: 512,
   recordFailure: 512,
 };

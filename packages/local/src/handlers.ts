@@ -11,6 +11,7 @@ import {
   poll,
   recordFailure,
   submit,
+  thumbnail,
   type PipelineDeps,
 } from "@reelay/core/usecases";
 import type { FailureInput, FlowState } from "@reelay/core/domain";
@@ -18,7 +19,14 @@ import type { FailureInput, FlowState } from "@reelay/core/domain";
 // The interpreter hands each Task the state the step before it returned (or Catch's).
 type Step = (deps: PipelineDeps, input: FlowState & FailureInput) => Promise<unknown>;
 
-const STEPS: Record<JobFlowStep, Step> = { submit, poll, download, finish, recordFailure };
+const STEPS: Record<JobFlowStep, Step> = {
+  submit,
+  poll,
+  download,
+  thumbnail,
+  finish,
+  recordFailure,
+};
 
 /** What the Lambda runtime reports for a thrown error. */
 class LambdaStyleError extends Error {

@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { setTimeout as pause } from "node:timers/promises";
+import ffmpeg from "@ffmpeg-installer/ffmpeg";
 import { apiDepsFrom, createApp, type WebhookApiDeps } from "@reelay/api";
 // Its own entry: the Lambda bundle of the API never loads a Node HTTP server.
 import { type RunningServer, serveApp } from "@reelay/api/serve";
@@ -494,7 +495,8 @@ function wireLocal(
 ): Wiring {
   const { ddb: db, s3, tableName, bucket } = stores.standins;
   return wirePipeline({
-    config,
+    // The Thumbnail step's ffmpeg: the npm package's binary, as the AWS function's layer carries.
+    config: { ...config, aws: { ...config.aws, ffmpegPath: config.aws.ffmpegPath ?? ffmpeg.path } },
     platform: "local",
     clients: { db, s3, tableName, bucket },
     events: stores.events,

@@ -14,6 +14,7 @@ export const DOWNLOAD_FAULTS: ReadonlySet<FaultName> = new Set([
   "download_error",
   "truncate",
   "truncated_file",
+  "undecodable_file",
 ]);
 
 /**

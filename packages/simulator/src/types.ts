@@ -13,7 +13,8 @@ export type FaultName =
   | "never_finish"
   | "download_error"
   | "truncate"
-  | "truncated_file";
+  | "truncated_file"
+  | "undecodable_file";
 
 export const FAULT_NAMES: readonly FaultName[] = [
   "rate_limit",
@@ -26,6 +27,7 @@ export const FAULT_NAMES: readonly FaultName[] = [
   "download_error",
   "truncate",
   "truncated_file",
+  "undecodable_file",
 ];
 
 export type FaultTarget = "create" | "poll" | "download" | "image" | "any";

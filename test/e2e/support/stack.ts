@@ -163,6 +163,16 @@ export async function createVideoJob(
   return answer.task_id as string;
 }
 
+/** An 8 s 720p 16:9 gamma-3.1 video job of `prompt`, as GET /v1/jobs/{id} shows it once it ended. */
+export async function endedVideo(
+  stack: TestStack,
+  prompt: string,
+): Promise<{ id: string; job: any }> {
+  const shape = { duration_sec: 8, resolution: "720p", aspect_ratio: "16:9" };
+  const id = await createVideoJob(stack, { model: "gamma-3.1", prompt, ...shape });
+  return { id, job: await waitForTerminalJob(stack.url, stack.apiKey, id) };
+}
+
 /** Polls `probe` every `everyMs` until it returns a value, or fails after `timeoutMs` naming `what`. */
 export async function waitFor<T>(
   what: string,

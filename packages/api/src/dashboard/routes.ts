@@ -1,6 +1,7 @@
 /**
- * The dashboard at `/`: one HTML page, one ES module and a stylesheet, served as files (no build
- * step, no CDN). The page holds no secret: it asks for the API key and calls the /v1 routes like
+ * The dashboard at `/`: one HTML page, its ES module, @reelay/client's browser bundle (client.js,
+ * committed: packages/client/scripts/browser.ts) and a stylesheet, served as files (no build step
+ * at serve time, no CDN). The page holds no secret: it asks for the API key and calls the /v1 routes like
  * any client, so the routes here need no auth.
  */
 import { readFile } from "node:fs/promises";
@@ -10,6 +11,7 @@ import type { ApiEnv } from "../api-deps.ts";
 const ASSETS = {
   "index.html": "text/html; charset=utf-8",
   "app.js": "text/javascript; charset=utf-8",
+  "client.js": "text/javascript; charset=utf-8",
   "style.css": "text/css; charset=utf-8",
 } as const;
 
@@ -35,6 +37,7 @@ export function dashboardRoutes(): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
   routes.get("/", () => asset("index.html"));
   routes.get("/dashboard/app.js", () => asset("app.js"));
+  routes.get("/dashboard/client.js", () => asset("client.js"));
   routes.get("/dashboard/style.css", () => asset("style.css"));
   return routes;
 }

@@ -149,6 +149,7 @@ function operation(key: string, given: Operation): Record<string, unknown> {
     responses: {
       [String(op.response.status)]: {
         description: op.response.description,
+        ...(op.response.headers === undefined ? {} : { headers: op.response.headers }),
         content: { [op.response.contentType]: response },
       },
       ...errorResponses(op),

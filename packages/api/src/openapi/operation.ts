@@ -31,6 +31,8 @@ export interface Operation {
     schema?: z.ZodType;
     example: unknown;
     description: string;
+    /** Response headers worth naming (a redirect's Location). */
+    headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
   };
   errors: ErrorCase[];
 }

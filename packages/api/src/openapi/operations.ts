@@ -107,6 +107,30 @@ const JOB_EXAMPLE = {
   expires_at: "2026-12-22T00:00:41.000Z",
   outputs_expired: false,
   output_target: null,
+  previews: {
+    thumbnail: {
+      key: `outputs/${ID}/thumbnail.jpg`,
+      bytes: 31022,
+      contentType: "image/jpeg",
+      width: 640,
+      height: 360,
+      url: `https://reelay.s3.amazonaws.com/outputs/${ID}/thumbnail.jpg?X-Amz-Signature=...`,
+    },
+    spritesheet: {
+      key: `outputs/${ID}/spritesheet.jpg`,
+      bytes: 48211,
+      contentType: "image/jpeg",
+      width: 800,
+      height: 180,
+      url: `https://reelay.s3.amazonaws.com/outputs/${ID}/spritesheet.jpg?X-Amz-Signature=...`,
+      columns: 5,
+      rows: 2,
+      frames: 10,
+      frameWidth: 160,
+      frameHeight: 90,
+      intervalS: 0.8,
+    },
+  },
   error: null,
   history: [
     { status: "queued", at: NOW },
@@ -818,7 +842,14 @@ export const OPERATIONS: Record<string, Operation> = {
       status: 200,
       contentType: "application/json",
       schema: JobViewSchema,
-      example: { ...JOB_EXAMPLE, status: "queued", outputs: [], media: null, retryOf: ID },
+      example: {
+        ...JOB_EXAMPLE,
+        status: "queued",
+        outputs: [],
+        media: null,
+        previews: null,
+        retryOf: ID,
+      },
       description: "The new job.",
     },
     errors: [
@@ -848,6 +879,49 @@ export const OPERATIONS: Record<string, Operation> = {
       UNAVAILABLE,
     ],
   },
+  "GET /v1/jobs/{id}/content": {
+    summary: "Get a job's video, thumbnail or spritesheet",
+    description:
+      "A 302 to a presigned GET of one of the succeeded job's stored objects, as OpenAI's videos API serves its variants: `video` (the default; an image job's first image), `thumbnail` (a JPEG poster frame, at most 640 px wide) or `spritesheet` (one JPEG of 10 frames in a 5x2 grid, evenly spaced over the video; the job's `previews.spritesheet` gives the grid). A video that could not be decoded has no thumbnail or spritesheet and carries a `thumbnail_failed` warning.",
+    tag: "jobs",
+    auth: true,
+    parameters: [
+      pathId("id", ID),
+      {
+        name: "variant",
+        in: "query",
+        required: false,
+        description: "video (default), thumbnail or spritesheet.",
+        schema: { type: "string", enum: ["video", "thumbnail", "spritesheet"] },
+        example: "thumbnail",
+      },
+    ],
+    response: {
+      status: 302,
+      contentType: "text/plain",
+      example: "",
+      description: "Location: a presigned GET of the object, valid for the presign TTL.",
+      headers: {
+        Location: { description: "The presigned URL.", schema: { type: "string" } },
+      },
+    },
+    errors: [
+      {
+        status: 400,
+        codes: ["invalid_query"],
+        when: "variant is not video, thumbnail or spritesheet (error.path is `variant`).",
+      },
+      UNAUTHORIZED,
+      FORBIDDEN,
+      NOT_FOUND,
+      {
+        status: 404,
+        codes: ["content_not_found"],
+        when: "The job is not succeeded, or has no such variant (an image's thumbnail, a video that could not be decoded).",
+      },
+      UNAVAILABLE,
+    ],
+  },
   "POST /v1/jobs/{id}/cancel": {
     summary: "Cancel a job",
     description:
@@ -864,6 +938,7 @@ export const OPERATIONS: Record<string, Operation> = {
         status: "cancelled",
         outputs: [],
         media: null,
+        previews: null,
         error: { code: "cancelled", message: "Cancelled by the caller." },
       },
       description: "The job after cancelling.",
@@ -930,7 +1005,7 @@ export const OPERATIONS: Record<string, Operation> = {
   "GET /": {
     summary: "Dashboard (local stack)",
     description:
-      "The job list with live status, a job's timeline, previews and a submit form. The page's API key is entered in the page.",
+      "A gallery of jobs (thumbnails with status badges, the spritesheet scrubbing on hover, the video on click) with live status, a job's timeline, previews and a submit form. The page's API key is entered in the page.",
     tag: "dashboard",
     auth: false,
     response: {
@@ -951,6 +1026,20 @@ export const OPERATIONS: Record<string, Operation> = {
       contentType: "text/javascript",
       example: "/* script */",
       description: "The script.",
+    },
+    errors: [],
+  },
+  "GET /dashboard/client.js": {
+    summary: "Dashboard's API client",
+    description:
+      "@reelay/client bundled for the browser (esbuild): the dashboard's script calls the API through it.",
+    tag: "dashboard",
+    auth: false,
+    response: {
+      status: 200,
+      contentType: "text/javascript",
+      example: "/* @reelay/client */",
+      description: "The client module.",
     },
     errors: [],
   },

@@ -173,6 +173,31 @@ const OutputSchema = z.object({
     .describe("When the link ends: never after the job's expires_at."),
 });
 
+const PreviewSchema = z.object({
+  key: z.string().describe("outputs/<jobId>/thumbnail.jpg or spritesheet.jpg"),
+  bytes: z.number(),
+  contentType: z.string(),
+  width: z.number(),
+  height: z.number(),
+  url: z.string().describe("Presigned GET."),
+});
+
+const PreviewsSchema = z
+  .object({
+    thumbnail: PreviewSchema,
+    spritesheet: PreviewSchema.extend({
+      columns: z.number(),
+      rows: z.number(),
+      frames: z.number(),
+      frameWidth: z.number(),
+      frameHeight: z.number(),
+      intervalS: z.number().describe("Seconds of video between two frames; the first is at 0."),
+    }),
+  })
+  .describe(
+    "A succeeded video's poster frame and spritesheet (frames left to right, then top to bottom); null for images, unfinished jobs and videos that could not be decoded (a `thumbnail_failed` warning).",
+  );
+
 export const JobViewSchema = z
   .looseObject({
     id: z.string(),
@@ -234,6 +259,7 @@ export const JobViewSchema = z
       .object({ s3_prefix: z.string() })
       .nullable()
       .describe("Where the outputs are copied besides reelay's bucket (output.s3_prefix)."),
+    previews: PreviewsSchema.nullable(),
     error: JobErrorSchema.nullable(),
     usage: UsageSchema,
     estimate: EstimateSchema,

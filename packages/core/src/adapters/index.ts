@@ -38,6 +38,7 @@ export {
 } from "./dynamodb/table-schema.ts";
 export { EventBridgeSink } from "./events/eventbridge.ts";
 export { JsonlFileSink } from "./events/jsonl-events.ts";
+export { ffmpegFrames } from "./media/ffmpeg-frames.ts";
 export { guardedFetch, systemResolver } from "./net/guarded-fetch.ts";
 export { collectGarbageForCopies } from "./s3/copier-gc.ts";
 export { DigestStream } from "./s3/digest.ts";

@@ -195,6 +195,13 @@ const API = {
     meaning: "No batch has that id.",
     seen: ["api"],
   },
+  content_not_found: {
+    status: 404,
+    retryable: false,
+    meaning:
+      "The job has no stored object of that variant (no output yet, an image job's thumbnail, or a video that could not be decoded).",
+    seen: ["api"],
+  },
   object_not_found: {
     status: 404,
     retryable: false,
@@ -519,6 +526,12 @@ const JOB = {
     retryable: true,
     meaning:
       "Warning: the output could not be copied into the job's output.s3_prefix (a permission or the bucket's own rules); it is kept in reelay's bucket.",
+    seen: ["job"],
+  },
+  thumbnail_failed: {
+    retryable: false,
+    meaning:
+      "Warning: ffmpeg could not decode the stored video into a thumbnail and a spritesheet; the job keeps its status and its video.",
     seen: ["job"],
   },
   download_truncated: {

@@ -9,6 +9,7 @@
  */
 import type { Circuit } from "../domain/upstreams/circuit.ts";
 import type { Readable } from "node:stream";
+import type { SpriteGrid } from "../domain/jobs/types.ts";
 import type {
   ListOptions,
   JobPage,
@@ -118,6 +119,26 @@ export interface ObjectInfo {
   key: string;
   bytes: number;
   contentType: string;
+}
+
+/** An encoded still image, with the dimensions read from its own header. */
+export interface RenderedImage {
+  bytes: Uint8Array;
+  contentType: string;
+  width: number;
+  height: number;
+}
+
+/** Decodes a video's frames into still images (adapters/media/ffmpeg-frames.ts). */
+export interface FrameRendererPort {
+  /**
+   * A poster frame and a spritesheet of the video at `url` (read over HTTP, nothing staged on
+   * disk); rejects when the video does not decode.
+   */
+  render(
+    url: string,
+    video: { durationS: number | undefined },
+  ): Promise<{ thumbnail: RenderedImage; spritesheet: RenderedImage & SpriteGrid }>;
 }
 
 export interface StoredObject extends ObjectInfo {

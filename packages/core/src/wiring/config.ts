@@ -122,6 +122,8 @@ export interface Config {
     stateMachineArn: string | undefined;
     /** The Dispatch function that admits queued jobs (usecases/admission/dispatch.ts). */
     dispatchFunctionName: string | undefined;
+    /** The Thumbnail function's ffmpeg, from its layer; the local stack passes the npm package's. */
+    ffmpegPath: string | undefined;
   };
 }
 
@@ -295,6 +297,11 @@ export const SETTINGS = {
   REELAY_DISPATCH_FUNCTION: {
     default: "the local stack's own",
     about: "AWS: the Dispatch function that admits queued jobs; the stack sets it.",
+  },
+  REELAY_FFMPEG_PATH: {
+    default: "the one `@ffmpeg-installer/ffmpeg` ships",
+    about:
+      "AWS: the ffmpeg binary the Thumbnail function runs (its layer's); the stack sets it on that function only.",
   },
 } as const satisfies Record<string, { default: string; about: string }>;
 type Setting = keyof typeof SETTINGS;
@@ -547,6 +554,7 @@ export function loadConfig(env: Env = process.env): Config {
       eventBusName: nonEmpty(env, "REELAY_EVENT_BUS_NAME") ?? "reelay",
       stateMachineArn: nonEmpty(env, "REELAY_STATE_MACHINE_ARN"),
       dispatchFunctionName: nonEmpty(env, "REELAY_DISPATCH_FUNCTION"),
+      ffmpegPath: nonEmpty(env, "REELAY_FFMPEG_PATH"),
     },
   };
 }

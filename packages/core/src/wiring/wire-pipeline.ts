@@ -39,6 +39,7 @@ import type {
 import type { AccountAdmission } from "../usecases/admission/admission-control.ts";
 import type { UpstreamAccount } from "../domain/upstreams/accounts.ts";
 import { ObjectStore, type S3ClientSource } from "../adapters/s3/object-store.ts";
+import { ffmpegFrames } from "../adapters/media/ffmpeg-frames.ts";
 import type { UpstreamClient } from "../adapters/upstream/upstream-client.ts";
 
 /** The clients and resource names a platform provides: the jobs table and the bucket. */
@@ -105,6 +106,17 @@ export interface Wiring {
   outputBuckets: readonly string[];
 }
 
+/** Stored keys and their limits (their own, else REELAY_KEY_LIMITS). */
+function keyStores(input: WiringInput): { keys: ApiKeyStore; keyLimits: KeyLimitsStore } {
+  const { clients } = input;
+  const keys = new ApiKeyStore(clients.db, clients.tableName);
+  const keyLimits = new KeyLimitsStore(clients.db, clients.tableName, {
+    defaults: input.config.keyLimits,
+    ownOf: (keyId) => keys.limitsOf(keyId),
+  });
+  return { keys, keyLimits };
+}
+
 export function wirePipeline(input: WiringInput): Wiring {
   const { config, platform, clients } = input;
   const stats = new GenerationStatsStore(clients.db, clients.tableName);
@@ -113,11 +125,7 @@ export function wirePipeline(input: WiringInput): Wiring {
   const now = input.now ?? (() => new Date());
   const store = new AdmissionStore(clients.db, clients.tableName);
   const pool = input.pool;
-  const keys = new ApiKeyStore(clients.db, clients.tableName);
-  const keyLimits = new KeyLimitsStore(clients.db, clients.tableName, {
-    defaults: config.keyLimits,
-    ownOf: (keyId) => keys.limitsOf(keyId),
-  });
+  const { keys, keyLimits } = keyStores(input);
   const admission = new AdmissionControl({
     keyLimits,
     store,
@@ -167,6 +175,9 @@ export function wirePipeline(input: WiringInput): Wiring {
       fetch: guardedFetch(outputFetchPolicy(platform, config.maxOutputBytes)),
       verify: config.verify,
       now,
+      ...(config.aws.ffmpegPath === undefined
+        ? {}
+        : { frames: ffmpegFrames(config.aws.ffmpegPath) }),
       // Locally one process runs every step, so Submit's and Poll's reads of a model's stats can
       // share one; each Lambda function is its own process and reads for itself.
       generationStats: platform === "local" ? new CachedGenerationStats(stats) : stats,

@@ -50,6 +50,25 @@ function* firstBytes(chunks: Iterable<Buffer>, size: number): Generator<Buffer> 
   }
 }
 
+/**
+ * The file with every byte of its first `mdat` box zeroed past the box's header: its structure
+ * still parses (the `moov` is intact), its frames do not decode. The length is unchanged.
+ */
+function* zeroedFrames(chunks: Iterable<Buffer>): Generator<Buffer> {
+  let done = false;
+  for (const chunk of chunks) {
+    const at = done ? -1 : chunk.indexOf("mdat", 0, "latin1");
+    if (at < 0) {
+      yield chunk;
+      continue;
+    }
+    done = true;
+    const copy = Buffer.from(chunk);
+    copy.fill(0, at + 4);
+    yield copy;
+  }
+}
+
 const CONTENT_TYPES: Record<string, string> = { mp4: "video/mp4", png: "image/png" };
 
 /** GET|HEAD /files/<taskId>/<name>: presigned-style, no Authorization. */
@@ -85,6 +104,9 @@ export async function download(ctx: SimContext, r: Req, id: string, name: string
   // A file that is itself cut short: the download is whole, its Content-Length the half it holds.
   const shortFile =
     ctx.engine.first(rules, ["download"], new Set(["truncated_file"]), task.model) !== undefined;
+  // A whole file whose frames do not decode: every reader of its boxes takes it for a good one.
+  const undecodable =
+    ctx.engine.first(rules, ["download"], new Set(["undecodable_file"]), task.model) !== undefined;
   const size = shortFile ? Math.floor(outputSize(task, name) / 2) : outputSize(task, name);
   const ext = name.slice(name.lastIndexOf(".") + 1);
   r.res.writeHead(200, {
@@ -96,7 +118,7 @@ export async function download(ctx: SimContext, r: Req, id: string, name: string
     r.res.end();
     return;
   }
-  const chunks = outputChunks(task, name);
+  const chunks = undecodable ? zeroedFrames(outputChunks(task, name)) : outputChunks(task, name);
   await pump(
     r.res,
     shortFile ? firstBytes(chunks, size) : chunks,

@@ -1,5 +1,7 @@
-// reelay's dashboard: a plain ES module calling the /v1 API with the caller's key, like any client.
+// reelay's dashboard: a plain ES module calling the /v1 API with the caller's key through
+// @reelay/client (client.js, its browser bundle), like any program would.
 // Everything from the API is written with textContent, never as HTML (the key lives next to it).
+import { createClient, ReelayError } from "./client.js";
 
 const KEY_STORAGE = "reelay.apiKey";
 const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
@@ -10,6 +12,9 @@ const RECONNECT_MS = 2000;
 const $ = (selector) => document.querySelector(selector);
 const state = {
   key: null,
+  client: null,
+  /** Each job's gallery tile, kept while its look is the same so its images are not fetched again. */
+  tiles: new Map(),
   models: [],
   jobs: [],
   batches: [],
@@ -30,17 +35,19 @@ function el(tag, props = {}, children = []) {
   return node;
 }
 
-class Unauthorized extends Error {}
+/** The key was refused: the page asks for another. */
+function unauthorized(error) {
+  return error instanceof ReelayError && error.status === 401;
+}
 
-async function api(path, init = {}) {
-  const headers = {
-    authorization: `Bearer ${state.key}`,
-    ...(init.body ? { "content-type": "application/json" } : {}),
-  };
-  const response = await fetch(path, { ...init, headers: { ...headers, ...init.headers } });
-  if (response.status === 401) throw new Unauthorized("The API key was refused.");
-  const body = await response.json().catch(() => ({}));
-  return { status: response.status, body };
+/** A GET's answer, or undefined when the API refused it (a refused key is thrown: it ends the session). */
+async function read(path, params = {}) {
+  try {
+    return (await state.client.GET(path, { params })).data;
+  } catch (error) {
+    if (unauthorized(error)) throw error;
+    return undefined;
+  }
 }
 
 // --- the key -------------------------------------------------------------------------------------
@@ -65,10 +72,11 @@ function askForKey(message = "") {
 
 async function useKey(key) {
   state.key = key;
+  state.client = createClient({ baseUrl: location.origin, apiKey: key });
   try {
-    await api("/v1/jobs?limit=1");
+    await state.client.GET("/v1/jobs", { params: { query: { limit: 1 } } });
   } catch (error) {
-    if (error instanceof Unauthorized) {
+    if (unauthorized(error)) {
       localStorage.removeItem(KEY_STORAGE);
       return askForKey("That key was refused; check the one `reelay up` printed.");
     }
@@ -193,17 +201,14 @@ async function submit(event) {
   const button = $("#submit-button");
   button.disabled = true;
   try {
-    const { status, body } = await api("/v1/video/generations", {
-      method: "POST",
-      body: JSON.stringify(requestBody()),
-    });
-    if (status >= 400) return showErrors(body.error);
-    for (const warning of body.warnings ?? [])
+    const created = await state.client.generate(requestBody());
+    for (const warning of created.warnings ?? [])
       $("#form-warnings").append(el("li", { text: warning.message }));
     await refreshJobs();
-    await select(body.task_id);
+    await select(created.task_id);
   } catch (error) {
-    if (error instanceof Unauthorized) return askForKey(error.message);
+    if (unauthorized(error)) return askForKey(error.message);
+    if (error instanceof ReelayError && error.status !== undefined) return showErrors(error);
     $("#form-error").textContent = `Could not reach reelay: ${error.message}`;
   } finally {
     button.disabled = false;
@@ -216,34 +221,76 @@ function statusBadge(status) {
   return el("span", { class: "status", text: status, dataset: { status } });
 }
 
+/** The tile's picture: a video's poster frame, an image job's image, else its status in words. */
+function pictureOf(job) {
+  if (job.previews)
+    return el("img", {
+      class: "thumb",
+      src: job.previews.thumbnail.url,
+      alt: `${job.id} thumbnail`,
+    });
+  const image = job.status === "succeeded" && job.kind === "image" ? job.outputs[0]?.url : null;
+  if (image) return el("img", { class: "thumb", src: image, alt: `${job.id} image` });
+  return el("span", { class: "placeholder", text: job.kind === "image" ? "image" : "video" });
+}
+
+/**
+ * Hovering a video's tile scrubs through its spritesheet: the pointer's x picks one of its frames
+ * (left to right, then top to bottom), shown by moving the sheet behind the tile's window.
+ */
+function scrubbing(frame, sheet) {
+  const scrub = el("div", { class: "scrub" });
+  // A CSS string: the presigned URL as it is (its query is already encoded), quotes escaped.
+  scrub.style.backgroundImage = `url(${JSON.stringify(sheet.url)})`;
+  scrub.style.backgroundSize = `${sheet.columns * 100}% ${sheet.rows * 100}%`;
+  frame.style.aspectRatio = `${sheet.frameWidth} / ${sheet.frameHeight}`;
+  frame.addEventListener("pointermove", (event) => {
+    const box = frame.getBoundingClientRect();
+    const at = Math.min(Math.max((event.clientX - box.left) / box.width, 0), 0.9999);
+    const index = Math.floor(at * sheet.frames);
+    const column = index % sheet.columns;
+    const row = Math.floor(index / sheet.columns);
+    const x = sheet.columns > 1 ? (column / (sheet.columns - 1)) * 100 : 0;
+    const y = sheet.rows > 1 ? (row / (sheet.rows - 1)) * 100 : 0;
+    scrub.style.backgroundPosition = `${x}% ${y}%`;
+    scrub.dataset.frame = String(index);
+  });
+  frame.addEventListener("pointerleave", () => delete scrub.dataset.frame);
+  return scrub;
+}
+
+function tileOf(job) {
+  const frame = el("div", { class: "frame" }, [pictureOf(job)]);
+  if (job.previews) frame.append(scrubbing(frame, job.previews.spritesheet));
+  return el("li", { class: "tile", dataset: { id: job.id, status: job.status } }, [
+    frame,
+    el("div", { class: "caption" }, [
+      statusBadge(job.status),
+      el("code", { text: job.id }),
+      el("span", { class: "model", text: job.model }),
+    ]),
+  ]);
+}
+
+/** A grid of tiles, newest first; a tile is made again only when its job's look changes. */
 function renderJobs() {
-  const rows = state.jobs.map((job) =>
-    el(
-      "tr",
-      {
-        dataset: { id: job.id, status: job.status },
-        "aria-selected": String(job.id === state.selected),
-      },
-      [
-        el("td", {}, [el("code", { text: job.id })]),
-        el("td", { text: job.model }),
-        el("td", {}, [statusBadge(job.status)]),
-        el("td", {}, [
-          el("time", {
-            datetime: job.timings.createdAt,
-            text: new Date(job.timings.createdAt).toLocaleString(),
-          }),
-        ]),
-      ],
-    ),
-  );
-  $("#jobs tbody").replaceChildren(...rows);
+  const tiles = new Map();
+  const nodes = state.jobs.map((job) => {
+    const look = `${job.status}:${job.previews ? "previews" : ""}:${job.outputs.length}`;
+    const kept = state.tiles.get(job.id);
+    const tile = kept?.look === look ? kept.node : tileOf(job);
+    tile.setAttribute("aria-selected", String(job.id === state.selected));
+    tiles.set(job.id, { look, node: tile });
+    return tile;
+  });
+  state.tiles = tiles;
+  $("#jobs").replaceChildren(...nodes);
 }
 
 async function refreshJobs() {
-  const { status, body } = await api("/v1/jobs?limit=50");
-  if (status !== 200) return;
-  state.jobs = body.data;
+  const page = await read("/v1/jobs", { query: { limit: 50 } });
+  if (page === undefined) return;
+  state.jobs = page.data;
   renderJobs();
   await refreshBatches();
   await refreshSpend();
@@ -286,8 +333,8 @@ function budgetItem(budget, currency) {
 }
 
 async function refreshSpend() {
-  const { status, body } = await api("/v1/usage");
-  if (status !== 200) return;
+  const body = await read("/v1/usage");
+  if (body === undefined) return;
   $("#spend-summary").textContent = spendText(body);
   $("#budgets").replaceChildren(...body.budgets.map((budget) => budgetItem(budget, body.currency)));
   $("#spend-panel").hidden = body.totals.jobs === 0 && body.budgets.length === 0;
@@ -315,8 +362,8 @@ function accountRow(account) {
  * admin key over a pool, and a one-account deployment's page stays as it was.
  */
 async function refreshPool() {
-  const { status, body } = await api("/v1/upstreams");
-  const pool = status === 200 && body.data.length > 1;
+  const body = await read("/v1/upstreams");
+  const pool = body !== undefined && body.data.length > 1;
   $("#pool-panel").hidden = !pool;
   if (pool) $("#pool tbody").replaceChildren(...body.data.map(accountRow));
 }
@@ -377,19 +424,18 @@ function renderBatches() {
 }
 
 async function refreshBatches() {
-  const { status, body } = await api("/v1/batches");
-  if (status !== 200) return;
+  const body = await read("/v1/batches");
+  if (body === undefined) return;
   state.batches = body.data;
   renderBatches();
 }
 
-/** The results need the key, so they are fetched here and handed to the browser as a file. */
+/** The results need the key, so they are read here and handed to the browser as a file. */
 async function downloadResults(id) {
-  const response = await fetch(`/v1/batches/${encodeURIComponent(id)}/results`, {
-    headers: { authorization: `Bearer ${state.key}` },
-  });
-  if (response.status === 401) throw new Unauthorized("The API key was refused.");
-  const url = URL.createObjectURL(await response.blob());
+  const lines = [];
+  for await (const result of state.client.batches.results(id))
+    lines.push(`${JSON.stringify(result)}\n`);
+  const url = URL.createObjectURL(new Blob(lines, { type: "application/x-ndjson" }));
   const link = el("a", { href: url, download: `${id}-results.jsonl` });
   document.body.append(link);
   link.click();
@@ -469,8 +515,8 @@ function renderDetail(job) {
 }
 
 async function refreshDetail() {
-  const { status, body } = await api(`/v1/jobs/${encodeURIComponent(state.selected)}`);
-  if (status === 200 && body.id === state.selected) {
+  const body = await read("/v1/jobs/{id}", { path: { id: state.selected } });
+  if (body !== undefined && body.id === state.selected) {
     renderDetail(body);
     await refreshDeliveries(body);
   }
@@ -493,8 +539,8 @@ async function refreshDeliveries(job) {
     return;
   }
   const event = `${job.id}.${job.status}`;
-  const { status, body } = await api(`/v1/webhooks/deliveries?event=${encodeURIComponent(event)}`);
-  const deliveries = status === 200 ? body.data : [];
+  const body = await read("/v1/webhooks/deliveries", { query: { event } });
+  const deliveries = body?.data ?? [];
   $("#deliveries").replaceChildren(
     ...deliveries.map((d) =>
       el("li", { class: "delivery", dataset: { status: d.status }, text: deliveryText(d) }),
@@ -520,29 +566,16 @@ async function streamEvents() {
   const controller = new AbortController();
   state.stream = controller;
   const live = $("#live");
+  const on = () => {
+    live.dataset.state = "on";
+    live.textContent = "live";
+  };
   while (state.stream === controller) {
     try {
-      const response = await fetch("/v1/events", {
-        headers: { authorization: `Bearer ${state.key}` },
-        signal: controller.signal,
-      });
-      if (response.status === 401) throw new Unauthorized("The API key was refused.");
-      if (!response.ok || !response.body) throw new Error(`events answered ${response.status}`);
-      live.dataset.state = "on";
-      live.textContent = "live";
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = "";
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value;
-        const blocks = buffer.split("\n\n");
-        buffer = blocks.pop() ?? "";
-        if (blocks.some((block) => block.split("\n").some((line) => line.startsWith("data:"))))
-          void refreshJobs().catch(() => undefined);
-      }
+      for await (const _event of state.client.events({ signal: controller.signal, onOpen: on }))
+        void refreshJobs().catch(() => undefined);
     } catch (error) {
-      if (error instanceof Unauthorized) return askForKey(error.message);
+      if (unauthorized(error)) return askForKey(error.message);
       if (controller.signal.aborted) return;
     }
     live.dataset.state = "off";
@@ -561,7 +594,7 @@ function schedulePoll() {
       try {
         await refreshJobs();
       } catch (error) {
-        if (error instanceof Unauthorized) return askForKey(error.message);
+        if (unauthorized(error)) return askForKey(error.message);
       }
       if (state.key) schedulePoll();
     },
@@ -579,9 +612,10 @@ function stopLive() {
 
 /** GET /v1/models: exact codes only (a prefix entry such as lambda- is no model one can pick). */
 async function loadModels() {
-  const { status, body } = await api("/v1/models?modality=video");
-  if (status !== 200) throw new Error(`models answered ${status}`);
-  state.models = body.data.filter((model) => model.match === "exact");
+  const { data } = await state.client.GET("/v1/models", {
+    params: { query: { modality: "video" } },
+  });
+  state.models = data.data.filter((model) => model.match === "exact");
   fillModels();
   fitFieldsToModel();
 }
@@ -609,9 +643,10 @@ function wire() {
     const button = event.target.closest("button.batch-results");
     if (button) void downloadResults(button.dataset.id);
   });
-  $("#jobs tbody").addEventListener("click", (event) => {
-    const row = event.target.closest("tr[data-id]");
-    if (row) void select(row.dataset.id);
+  // A tile's click shows its job: the video plays in the detail below.
+  $("#jobs").addEventListener("click", (event) => {
+    const tile = event.target.closest("li[data-id]");
+    if (tile) void select(tile.dataset.id);
   });
 }
 

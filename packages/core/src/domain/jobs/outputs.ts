@@ -19,6 +19,16 @@ export function videoKey(jobId: string): string {
   return `${outputPrefix(jobId)}video.mp4`;
 }
 
+/** The video's poster frame. */
+export function thumbnailKey(jobId: string): string {
+  return `${outputPrefix(jobId)}thumbnail.jpg`;
+}
+
+/** The video's frames in one grid image. */
+export function spritesheetKey(jobId: string): string {
+  return `${outputPrefix(jobId)}spritesheet.jpg`;
+}
+
 /** `image-<n>.<ext>`, n from 1, the extension from the served content type (else the URL's, else png). */
 export function imageKey(jobId: string, index: number, contentType: string, url: string): string {
   const fromUrl = /\.([a-z0-9]{2,5})$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase();

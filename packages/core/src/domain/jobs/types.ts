@@ -55,6 +55,31 @@ export interface OutputTarget {
   prefix: string;
 }
 
+/** A still image made from a video's frames (usecases/thumbnails), stored beside it. */
+interface JobPreview {
+  key: string;
+  bytes: number;
+  contentType: string;
+  width: number;
+  height: number;
+}
+
+/** Frames in a grid, left to right then top to bottom, one every `intervalS` from the start. */
+export interface SpriteGrid {
+  columns: number;
+  rows: number;
+  frames: number;
+  frameWidth: number;
+  frameHeight: number;
+  intervalS: number;
+}
+
+/** A video's poster frame and spritesheet: the content route's `thumbnail` and `spritesheet`. */
+export interface JobPreviews {
+  thumbnail: JobPreview;
+  spritesheet: JobPreview & SpriteGrid;
+}
+
 /** A job's own webhook (webhook_url / X-Reelay-Webhook): where its events go, and which. */
 export interface JobWebhook {
   url: string;
@@ -140,6 +165,8 @@ export interface Job {
   outputs?: JobOutput[];
   /** The first output's media (for a video its only one), as read from the stored bytes. */
   media?: Media;
+  /** A succeeded video's poster frame and spritesheet; absent for images and undecodable videos. */
+  previews?: JobPreviews;
   error?: JobError;
   /** The last error a pipeline step threw, so RecordFailure can name it even when the runtime drops the code. */
   lastError?: JobError & { step: string };

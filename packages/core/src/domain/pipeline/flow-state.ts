@@ -26,6 +26,8 @@ export interface FlowState {
    * step starts its span in the job's trace before it reads the record.
    */
   traceparent?: string;
+  /** Catch's {Error, Cause} when the Thumbnail state failed as a whole; Finish notes it as a warning. */
+  thumbnailError?: unknown;
 }
 
 /** RecordFailure's input: the flow state, where `error` is the poll's verdict or Catch's {Error, Cause}. */

@@ -1,6 +1,7 @@
 /** What the pipeline steps need, passed in so the same steps run on Lambda and in the local stack. */
 import type {
   BudgetLedgerPort,
+  FrameRendererPort,
   GenerationStatsStorePort,
   JobStorePort,
   ObjectStorePort,
@@ -27,6 +28,8 @@ export interface PipelineDeps {
   /** REELAY_VERIFY: an output that differs from its request is a warning (`warn`, the default) or fails the job (`strict`). */
   verify?: VerifyMode;
   now: Clock;
+  /** Decodes videos into their thumbnail and spritesheet: only where the Thumbnail step runs. */
+  frames?: FrameRendererPort;
   /** Config.jobTimeoutS: replaces the per-job deadline formula. */
   jobTimeoutS?: number;
   /** Observed generation times, for the predicted first wait; absent = the plain polling schedule. */

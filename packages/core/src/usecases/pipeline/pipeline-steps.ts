@@ -42,6 +42,7 @@ import { deliverOutputs } from "../copy/deliver-outputs.ts";
 import { expiryOf, retentionTags } from "../../domain/jobs/retention.ts";
 import { reuseScopeOf } from "../../domain/jobs/fingerprint.ts";
 import { copyReused, verdictOf } from "../reuse/follow-source.ts";
+import { noteThumbnailFailure } from "../thumbnails/make-thumbnails.ts";
 
 /**
  * Runs a step in its span, a child of the job's trace context (the step's input carries it);
@@ -799,6 +800,9 @@ export function finish(
 ): Promise<{ jobId: string; status: "succeeded" }> {
   return guarded(deps, state, "finish", async () => {
     if (state.slotReleased !== true) await releaseSlot(deps, state.jobId);
+    // A warning only: the job succeeds with its video whatever became of its thumbnail.
+    if (state.thumbnailError !== undefined)
+      await noteThumbnailFailure(deps, state.jobId).catch(() => undefined);
     const done = { jobId: state.jobId, status: "succeeded" as const };
     const succeed = () =>
       deps.jobs.transition(state.jobId, {

@@ -1,0 +1,176 @@
+/**
+ * The Thumbnail step on the pipeline's real parts (dynalite, s3rver, the simulator's real MP4s over
+ * HTTP) with the real ffmpeg from @ffmpeg-installer: the images it stores are decoded back by
+ * ffprobe and ffmpeg from the same registry packages, and a video that does not decode leaves a
+ * warning and nothing else changed.
+ */
+import { execFileSync } from "node:child_process";
+import { GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import ffmpeg from "@ffmpeg-installer/ffmpeg";
+import ffprobe from "@ffprobe-installer/ffprobe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ffmpegFrames } from "../../../src/adapters/media/ffmpeg-frames.ts";
+import type { TerminalEvent } from "../../../src/domain/events/types.ts";
+import { chargedOf } from "../../../src/domain/money/charge.ts";
+import type { FlowState } from "../../../src/domain/pipeline/flow-state.ts";
+import { download, finish, submit } from "../../../src/usecases/pipeline/pipeline-steps.ts";
+import type { PipelineDeps } from "../../../src/usecases/pipeline/pipeline-deps.ts";
+import { thumbnail } from "../../../src/usecases/thumbnails/make-thumbnails.ts";
+import { type Harness, pollToEnd, queuedJob, startHarness } from "../pipeline/harness.ts";
+
+let h: Harness;
+let deps: PipelineDeps;
+beforeAll(async () => {
+  h = await startHarness();
+  deps = { ...h.deps, frames: ffmpegFrames(ffmpeg.path) };
+}, 60_000);
+afterAll(async () => {
+  await h?.stop();
+});
+
+/** 1280x720, 4 s: the simulator encodes exactly this shape. */
+function video(prompt: string) {
+  return { model: "gamma-3.1", prompt, duration_sec: 4, resolution: "720p", aspect_ratio: "16:9" };
+}
+
+async function downloaded(prompt: string): Promise<FlowState> {
+  const queued = await queuedJob(deps, video(prompt));
+  return download(deps, await pollToEnd(deps, await submit(deps, { jobId: queued.id })));
+}
+
+async function storedBytes(key: string): Promise<Buffer> {
+  const answer = await h.aws.s3.send(new GetObjectCommand({ Bucket: h.aws.bucket, Key: key }));
+  return Buffer.from((await answer.Body?.transformToByteArray()) ?? []);
+}
+
+/** What ffprobe reads of an image, and whether ffmpeg decodes every frame of it without an error. */
+function decoded(bytes: Buffer): { codec: string; width: number; height: number } {
+  execFileSync(ffmpeg.path, ["-v", "error", "-xerror", "-i", "-", "-f", "null", "-"], {
+    input: bytes,
+  });
+  const probed = JSON.parse(
+    execFileSync(ffprobe.path, ["-v", "error", "-print_format", "json", "-show_streams", "-"], {
+      input: bytes,
+    }).toString(),
+  ) as { streams: { codec_name: string; width: number; height: number }[] };
+  const [stream] = probed.streams;
+  return {
+    codec: stream?.codec_name ?? "",
+    width: stream?.width ?? 0,
+    height: stream?.height ?? 0,
+  };
+}
+
+/** The same MP4 with every byte after its mdat box's header zeroed: its boxes parse, its frames do not decode. */
+function undecodable(mp4: Buffer): Buffer {
+  const copy = Buffer.from(mp4);
+  const at = copy.indexOf("mdat", 0, "latin1");
+  copy.fill(0, at + 4);
+  return copy;
+}
+
+async function eventOf(jobId: string): Promise<TerminalEvent | undefined> {
+  const all = (await h.events.readAll()) as TerminalEvent[];
+  return all.find((event) => event.detail.jobId === jobId);
+}
+
+describe("the Thumbnail step", () => {
+  it("stores a 640x360 JPEG poster and an 800x180 spritesheet of 10 frames (5x2 of 160x90) that decode back, listed on the record and in the manifest", async () => {
+    const state = await downloaded("a lighthouse at dusk");
+    expect(await thumbnail(deps, state)).toEqual(state);
+    const job = await deps.jobs.require(state.jobId);
+    expect(job.previews).toMatchObject({
+      thumbnail: {
+        key: `outputs/${job.id}/thumbnail.jpg`,
+        contentType: "image/jpeg",
+        width: 640,
+        height: 360,
+      },
+      spritesheet: {
+        key: `outputs/${job.id}/spritesheet.jpg`,
+        contentType: "image/jpeg",
+        width: 800,
+        height: 180,
+        columns: 5,
+        rows: 2,
+        frames: 10,
+        frameWidth: 160,
+        frameHeight: 90,
+        intervalS: 0.4,
+      },
+    });
+    const poster = await storedBytes(job.previews?.thumbnail.key ?? "");
+    expect(poster.length).toBe(job.previews?.thumbnail.bytes);
+    expect(decoded(poster)).toEqual({ codec: "mjpeg", width: 640, height: 360 });
+    const sheet = await storedBytes(job.previews?.spritesheet.key ?? "");
+    expect(sheet.length).toBe(job.previews?.spritesheet.bytes);
+    expect(decoded(sheet)).toEqual({ codec: "mjpeg", width: 800, height: 180 });
+    const manifest = JSON.parse((await storedBytes(`outputs/${job.id}/job.json`)).toString());
+    expect(manifest.previews).toEqual(job.previews);
+    expect(job.warnings).toEqual([]);
+    // Finish then ends the job as it would have: succeeded, one event.
+    expect((await finish(deps, state)).status).toBe("succeeded");
+    expect((await deps.jobs.require(job.id)).previews).toEqual(job.previews);
+  });
+
+  it("a video whose frames do not decode gets no previews and a thumbnail_failed warning; it still succeeds, charged, with one event carrying the warning", async () => {
+    const state = await downloaded("a scrambled reel");
+    const key = `outputs/${state.jobId}/video.mp4`;
+    const broken = undecodable(await storedBytes(key));
+    await h.aws.s3.send(
+      new PutObjectCommand({
+        Bucket: h.aws.bucket,
+        Key: key,
+        Body: broken,
+        ContentType: "video/mp4",
+      }),
+    );
+    expect(await thumbnail(deps, state)).toEqual(state);
+    const job = await deps.jobs.require(state.jobId);
+    expect(job.status).toBe("downloading");
+    expect(job.previews).toBeUndefined();
+    expect(job.warnings).toEqual([
+      { path: "", code: "thumbnail_failed", message: expect.stringContaining("could not decode") },
+    ]);
+    // ffmpeg's words are kept, the presigned link it read from is not.
+    expect(job.warnings[0]?.message).not.toMatch(/X-Amz-|https?:\/\//i);
+    expect(await deps.objects.head(`outputs/${job.id}/thumbnail.jpg`)).toBeUndefined();
+    expect((await finish(deps, state)).status).toBe("succeeded");
+    const ended = await deps.jobs.require(job.id);
+    expect(chargedOf(ended)).toBe(true);
+    const events = ((await h.events.readAll()) as TerminalEvent[]).filter(
+      (event) => event.detail.jobId === job.id,
+    );
+    expect(events).toHaveLength(1);
+    expect(events[0]?.["detail-type"]).toBe("Generation Succeeded");
+    expect(events[0]?.detail.warnings.map((w) => w.code)).toEqual(["thumbnail_failed"]);
+  });
+
+  it("when the Thumbnail state failed as a whole (Catch hands Finish its error), the job still succeeds, with the warning", async () => {
+    const state = await downloaded("a lost frame");
+    const caught = { Error: "States.Timeout", Cause: "The function timed out." };
+    expect((await finish(deps, { ...state, thumbnailError: caught })).status).toBe("succeeded");
+    const job = await deps.jobs.require(state.jobId);
+    expect(job.status).toBe("succeeded");
+    expect(job.warnings.map((w) => w.code)).toEqual(["thumbnail_failed"]);
+    expect((await eventOf(job.id))?.detail.warnings.map((w) => w.code)).toEqual([
+      "thumbnail_failed",
+    ]);
+  });
+
+  it("an image job passes through untouched", async () => {
+    const queued = await queuedJob(deps, {
+      model: "deltaq2-image",
+      messages: [{ role: "user", content: "a red kite" }],
+      modalities: ["image", "text"],
+    });
+    const state = await download(
+      deps,
+      await pollToEnd(deps, await submit(deps, { jobId: queued.id })),
+    );
+    expect(await thumbnail(deps, state)).toEqual(state);
+    const job = await deps.jobs.require(queued.id);
+    expect(job.previews).toBeUndefined();
+    expect(job.warnings.filter((w) => w.code === "thumbnail_failed")).toEqual([]);
+  });
+});
