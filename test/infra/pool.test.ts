@@ -64,7 +64,7 @@ const functions = () =>
 describe("a pool of upstream accounts on AWS", () => {
   it("synthesizes without REELAY_UPSTREAM_URL, and cdk-nag reports no unsuppressed error", () => {
     expect(synth.nagErrors).toEqual([]);
-    expect(functions()).toHaveLength(10);
+    expect(functions()).toHaveLength(12);
     for (const { name, env } of functions()) expect("REELAY_UPSTREAM_URL" in env, name).toBe(false);
   });
 
