@@ -7,7 +7,6 @@
  * unchanged by this (it runs no ffmpeg): the copy figures (copy.ts) and the verification figure
  * (verify.ts) are its time and memory.
  */
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import ffmpeg from "@ffmpeg-installer/ffmpeg";
 import { startSimulator } from "@reelay/simulator";
@@ -15,28 +14,11 @@ import { ffmpegFrames } from "@reelay/core/adapters";
 import { copyUrlToS3 } from "@reelay/core/usecases";
 import { median } from "../support/child.ts";
 import type { BenchContext, Figure } from "../support/figure.ts";
+import { hashingStore } from "../support/hashing-store.ts";
 
 const REPEATS = 5;
 const API_KEY = "bench-thumbnail";
 const REQUEST = { duration_sec: 8, resolution: "1080p", aspect_ratio: "16:9" };
-
-/** A store that takes the body as S3 would (every byte read and hashed) and keeps nothing. */
-const hashingStore = {
-  bucket: "bench",
-  async uploadStream(
-    key: string,
-    body: AsyncIterable<Uint8Array>,
-    options: { contentType: string },
-  ) {
-    const hash = createHash("sha256");
-    let bytes = 0;
-    for await (const chunk of body) {
-      hash.update(chunk);
-      bytes += chunk.length;
-    }
-    return { bucket: "bench", key, bytes, sha256: hash.digest("hex"), ...options };
-  },
-} as unknown as Parameters<typeof copyUrlToS3>[2];
 
 /** CPU ms of this process's waited-for children (ffmpeg), from /proc (Linux; 0 elsewhere). */
 function childrenCpuMs(): number {

@@ -7,12 +7,12 @@
  * a fair reading of what verification adds. The probe is timed over the same bytes as the
  * simulator serves them (a real MP4 padded with one `free` box), in memory, after a warm-up pass.
  */
-import { createHash } from "node:crypto";
 import { startSimulator } from "@reelay/simulator";
 import { videoChunks } from "@reelay/simulator/video-output";
 import { copyUrlToS3, loadMediaProbe } from "@reelay/core/usecases";
 import { cpuMs, median } from "../support/child.ts";
 import type { BenchContext, Figure } from "../support/figure.ts";
+import { hashingStore } from "../support/hashing-store.ts";
 
 type MediaProbeOf = Awaited<ReturnType<typeof loadMediaProbe>>["mediaProbe"];
 
@@ -21,30 +21,6 @@ const GiB = 1024 * MiB;
 const SIZE = 256 * MiB;
 const REPEATS = 3;
 const API_KEY = "bench-verify";
-
-/** A store that takes the body as S3 would (every byte read and hashed) and keeps nothing. */
-const hashingStore = {
-  bucket: "bench",
-  async uploadStream(
-    key: string,
-    body: AsyncIterable<Uint8Array>,
-    options: { contentType: string },
-  ) {
-    const hash = createHash("sha256");
-    let bytes = 0;
-    for await (const chunk of body) {
-      hash.update(chunk);
-      bytes += chunk.length;
-    }
-    return {
-      bucket: "bench",
-      key,
-      bytes,
-      sha256: hash.digest("hex"),
-      contentType: options.contentType,
-    };
-  },
-} as unknown as Parameters<typeof copyUrlToS3>[2];
 
 function probeCpuMs(mediaProbe: MediaProbeOf): number {
   const probe = mediaProbe("video");
