@@ -536,8 +536,11 @@ export interface ObjectStorePort {
     | undefined
   >;
   delete(key: string): Promise<void>;
-  /** A server-side copy within the bucket (S3 CopyObject: no bytes pass through reelay); `object_not_found` (404) when `from` is absent. */
-  copy(from: string, to: string): Promise<void>;
+  /**
+   * A server-side copy within the bucket (S3 CopyObject: no bytes pass through reelay) carrying
+   * `tags` (none when absent), never the source's; `object_not_found` (404) when `from` is absent.
+   */
+  copy(from: string, to: string, options?: { tags?: ObjectTags }): Promise<void>;
   presignGet(key: string, ttlS: number): Promise<string>;
   /**
    * Streams `body` into the bucket, hashing and counting on the way: one PutObject when it is

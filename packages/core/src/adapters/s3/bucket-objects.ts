@@ -120,12 +120,19 @@ export class BucketObjects implements ObjectStorePort {
     await this.#s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
-  async copy(from: string, to: string): Promise<void> {
+  async copy(from: string, to: string, options: { tags?: ObjectTags } = {}): Promise<void> {
     // CopySource is URL-encoded, each path segment on its own so the slashes stay.
     const source = [this.bucket, ...from.split("/")].map(encodeURIComponent).join("/");
     try {
       await this.#s3.send(
-        new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: source }),
+        new CopyObjectCommand({
+          Bucket: this.bucket,
+          Key: to,
+          CopySource: source,
+          // The copy's own retention, not the source's: REPLACE with none given leaves it untagged.
+          TaggingDirective: "REPLACE",
+          ...tagging(options.tags),
+        }),
       );
     } catch (error) {
       if (isNotFound(error)) throw this.#notFound(from);

@@ -79,8 +79,8 @@ export class ObjectStore implements ObjectStorePort {
     return (await this.load()).delete(key);
   }
 
-  async copy(from: string, to: string): Promise<void> {
-    return (await this.load()).copy(from, to);
+  async copy(from: string, to: string, options?: { tags?: ObjectTags }): Promise<void> {
+    return (await this.load()).copy(from, to, options);
   }
 
   async presignGet(key: string, ttlS: number): Promise<string> {

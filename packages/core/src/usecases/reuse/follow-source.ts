@@ -8,6 +8,7 @@
 import type { ErrorCode } from "../../domain/error-codes.ts";
 import { isReelayError, ReelayError } from "../../domain/errors.ts";
 import { reusedKey } from "../../domain/jobs/outputs.ts";
+import { retentionTags } from "../../domain/jobs/retention.ts";
 import type { Job, JobError, JobOutput } from "../../domain/jobs/types.ts";
 import type { PipelineDeps } from "../pipeline/pipeline-deps.ts";
 import { CLAIM_GRACE_MS } from "./route-reuse.ts";
@@ -55,7 +56,8 @@ export function verdictOf(
 }
 
 /**
- * The source's outputs copied into this job's own outputs/<id>/ (S3 CopyObject each). A source
+ * The source's outputs copied into this job's own outputs/<id>/ (S3 CopyObject each), tagged with
+ * this job's retention (domain/jobs/retention.ts), not the source's. A source
  * whose objects are gone (deleted by retention since) ends this job `reuse_source_ended` at once:
  * copying again cannot bring them back.
  */
@@ -65,10 +67,11 @@ export async function copyReused(
 ): Promise<JobOutput[]> {
   const source = await deps.jobs.require(job.reusedFrom);
   const outputs: JobOutput[] = [];
+  const tags = retentionTags(job);
   for (const output of source.outputs ?? []) {
     const key = reusedKey(job.id, output.key);
     try {
-      await deps.objects.copy(output.key, key);
+      await deps.objects.copy(output.key, key, tags === undefined ? {} : { tags });
     } catch (error) {
       if (!isReelayError(error, "object_not_found")) throw error;
       const { message } = endedError(source.id, "no longer has its output");

@@ -7,6 +7,7 @@
  */
 import { isReelayError } from "../../domain/errors.ts";
 import { spritesheetKey, thumbnailKey, videoKey } from "../../domain/jobs/outputs.ts";
+import { retentionTags } from "../../domain/jobs/retention.ts";
 import type { Job, JobPreviews } from "../../domain/jobs/types.ts";
 import type { FlowState } from "../../domain/pipeline/flow-state.ts";
 import type { PipelineDeps } from "../pipeline/pipeline-deps.ts";
@@ -26,8 +27,13 @@ async function warn(deps: PipelineDeps, job: Job, message: string): Promise<void
   );
 }
 
-async function store(deps: PipelineDeps, key: string, image: RenderedImage) {
-  await deps.objects.put(key, image.bytes, { contentType: image.contentType });
+/** An image stored with the job's retention tag, as its video was (the S3 lifecycle rules go by it). */
+async function store(deps: PipelineDeps, job: Job, key: string, image: RenderedImage) {
+  const tags = retentionTags(job);
+  await deps.objects.put(key, image.bytes, {
+    contentType: image.contentType,
+    ...(tags === undefined ? {} : { tags }),
+  });
   return {
     key,
     bytes: image.bytes.length,
@@ -51,9 +57,9 @@ async function previewsOf(deps: PipelineDeps, job: Job): Promise<JobPreviews> {
     ...grid
   } = rendered.spritesheet;
   return {
-    thumbnail: await store(deps, thumbnailKey(job.id), rendered.thumbnail),
+    thumbnail: await store(deps, job, thumbnailKey(job.id), rendered.thumbnail),
     spritesheet: {
-      ...(await store(deps, spritesheetKey(job.id), rendered.spritesheet)),
+      ...(await store(deps, job, spritesheetKey(job.id), rendered.spritesheet)),
       ...grid,
     },
   };

@@ -88,3 +88,29 @@ describe("delivery into another bucket", () => {
     ]);
   });
 });
+
+describe("a copy within the bucket (a reusing job's own copy of its source's output)", () => {
+  it("carries the copy's own retention tags in place of the source's", async () => {
+    const { store, sent } = recordingStore();
+    await store.copy("outputs/vidtsk_1/video.mp4", "outputs/vidtsk_2/video.mp4", { tags: TAGS });
+    expect(sent).toEqual([
+      {
+        name: "CopyObjectCommand",
+        input: {
+          Bucket: "reelay-bucket",
+          Key: "outputs/vidtsk_2/video.mp4",
+          CopySource: "reelay-bucket/outputs/vidtsk_1/video.mp4",
+          TaggingDirective: "REPLACE",
+          Tagging: "reelay-retention=7",
+        },
+      },
+    ]);
+  });
+
+  it("without tags, keeps none of the source's (the copy is kept for good)", async () => {
+    const { store, sent } = recordingStore();
+    await store.copy("outputs/vidtsk_1/video.mp4", "outputs/vidtsk_2/video.mp4");
+    expect(sent[0]?.input).toMatchObject({ TaggingDirective: "REPLACE" });
+    expect("Tagging" in (sent[0]?.input ?? {})).toBe(false);
+  });
+});

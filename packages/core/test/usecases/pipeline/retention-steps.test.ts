@@ -2,16 +2,21 @@
  * Retention and delivery through the pipeline's real parts (dynalite, s3rver, the simulator over
  * HTTP): the Download step writes each output and the manifest with the job's retention tag, sets
  * expires_at and the record's own expiry with the outputs, and copies them into the job's output
- * target. The store is the real one, watched on the way (s3rver keeps no tags given at a write).
+ * target; the Thumbnail step's previews and a reusing job's copies carry the job's own retention too.
+ * The store is the real one, watched on the way (s3rver keeps no tags given at a write).
  */
 import { CreateBucketCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
+import ffmpeg from "@ffmpeg-installer/ffmpeg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createJob } from "../../../src/usecases/jobs/create-job.ts";
 import type { ObjectStorePort, ObjectTags } from "../../../src/usecases/ports.ts";
 import type { TerminalEvent } from "../../../src/domain/events/types.ts";
 import { validate } from "../../../src/domain/validate/validate-request.ts";
-import { RECORD_KEPT_DAYS } from "../../../src/domain/jobs/retention.ts";
-import { type Harness, runFlow, startHarness } from "./harness.ts";
+import { RECORD_KEPT_DAYS, retentionTagDays } from "../../../src/domain/jobs/retention.ts";
+import { ffmpegFrames } from "../../../src/adapters/media/ffmpeg-frames.ts";
+import { download, finish, submit } from "../../../src/usecases/pipeline/pipeline-steps.ts";
+import { thumbnail } from "../../../src/usecases/thumbnails/make-thumbnails.ts";
+import { type Harness, pollToEnd, runFlow, startHarness } from "./harness.ts";
 
 const DAY_MS = 86_400_000;
 const TARGET_BUCKET = "customer-renders";
@@ -26,7 +31,10 @@ beforeAll(async () => {
   const real = h.deps.objects;
   const watched: ObjectStorePort = {
     bucket: real.bucket,
-    put: (key, body, options) => real.put(key, body, options),
+    put: (key, body, options) => {
+      writes.push({ key, tags: options.tags });
+      return real.put(key, body, options);
+    },
     putJson: (key, value, options) => {
       writes.push({ key, tags: options?.tags });
       return real.putJson(key, value, options);
@@ -36,7 +44,10 @@ beforeAll(async () => {
     delete: (key) => real.delete(key),
     presignGet: (key, ttlS) => real.presignGet(key, ttlS),
     copyOut: (key, target) => real.copyOut(key, target),
-    copy: (from, to) => real.copy(from, to),
+    copy: (from, to, options) => {
+      writes.push({ key: to, tags: options?.tags });
+      return real.copy(from, to, options);
+    },
     uploadStream: (key, body, options) => {
       writes.push({ key, tags: options.tags });
       return real.uploadStream(key, body, options);
@@ -51,9 +62,16 @@ afterAll(async () => {
 async function jobWith(fields: {
   retentionDays?: number;
   outputTarget?: { bucket: string; prefix: string };
+  reuse?: { id: string };
 }) {
   const validation = validate({ model: "gamma-3.1", prompt: "a quiet pier", duration_sec: 4 });
   return (await createJob(h.deps.jobs, { validation, source: { type: "api" }, ...fields })).job;
+}
+
+/** Each write of `jobId`'s objects: its key and the retention tag it asked for. */
+function tagsOf(jobId: string): Record<string, string | undefined> {
+  const mine = writes.filter((w) => w.key.startsWith(`outputs/${jobId}/`));
+  return Object.fromEntries(mine.map((w) => [w.key, w.tags?.["reelay-retention"]]));
 }
 
 describe("retention and delivery in the Download step", () => {
@@ -94,5 +112,37 @@ describe("retention and delivery in the Download step", () => {
     const copy = await h.aws.s3.send(new HeadObjectCommand({ Bucket: TARGET_BUCKET, Key: key }));
     expect(copy.ContentLength).toBe(ended.outputs?.[0]?.bytes);
     expect(await h.deps.objects.head(`outputs/${job.id}/video.mp4`)).toBeDefined();
+  });
+});
+
+describe("retention on every object a job writes", () => {
+  it("tags the previews with the job's retention, and a reusing job's copies with its own retention, not its source's", async () => {
+    const deps = { ...h.deps, frames: ffmpegFrames(ffmpeg.path) };
+    const source = await jobWith({ retentionDays: 1.5 });
+    const ran = await pollToEnd(deps, await submit(deps, { jobId: source.id }));
+    const previewed = await thumbnail(deps, await download(deps, ran));
+    expect((await finish(deps, previewed)).status).toBe("succeeded");
+    expect(tagsOf(source.id)).toEqual({
+      [`outputs/${source.id}/video.mp4`]: "2",
+      [`outputs/${source.id}/thumbnail.jpg`]: "2",
+      [`outputs/${source.id}/spritesheet.jpg`]: "2",
+      [`outputs/${source.id}/job.json`]: "2",
+    });
+
+    const follower = await jobWith({ retentionDays: 10, reuse: { id: source.id } });
+    expect((await runFlow(h.deps, follower.id)).status).toBe("succeeded");
+    const own = String(retentionTagDays(10));
+    expect(own).not.toBe("2");
+    expect(tagsOf(follower.id)).toEqual({
+      [`outputs/${follower.id}/video.mp4`]: own,
+      [`outputs/${follower.id}/job.json`]: own,
+    });
+
+    const kept = await jobWith({ reuse: { id: source.id } });
+    expect((await runFlow(h.deps, kept.id)).status).toBe("succeeded");
+    expect(tagsOf(kept.id)).toEqual({
+      [`outputs/${kept.id}/video.mp4`]: undefined,
+      [`outputs/${kept.id}/job.json`]: undefined,
+    });
   });
 });
