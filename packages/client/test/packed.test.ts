@@ -1,6 +1,7 @@
 /**
  * Acceptance (issue 27): `npm pack` @reelay/client, install the tarball into an empty project with
- * npm offline (its dependencies come from npm's cache, as `npm ci` left them), and from there, in
+ * npm preferring its cache (`npm ci` fetches by the lockfile's URLs and caches no package documents,
+ * so its dependencies' versions may still have to be read from the registry), and from there, in
  * plain Node without anything of this repository, generate a video against the local stack with
  * `generate(..., { wait: true })`. The same project typechecks a program against the package's
  * .d.ts, and the types regenerated from the stack's own /openapi.json are the committed ones.
@@ -19,7 +20,7 @@ const run = promisify(execFile);
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
 const TSC = fileURLToPath(new URL("../../../node_modules/typescript/bin/tsc", import.meta.url));
 /**
- * Packing builds dist/ with tsc, then npm installs from its cache, beside a stack starting: a hang
+ * Packing builds dist/ with tsc, then npm installs (from its cache where it can), beside a stack starting: a hang
  * guard for a loaded machine (as STACK_START_MS is for a stack alone), not a measure.
  */
 const SETUP_MS = 180_000;
@@ -30,7 +31,7 @@ const TSC_MS = 120_000;
 let stack: TestStack;
 let project: string;
 
-/** An empty project with the packed tarball installed, offline. */
+/** An empty project with the packed tarball installed, from npm's cache where it can. */
 async function installPacked(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "reelay-client-packed-"));
   await run("npm", ["pack", "--pack-destination", dir], { cwd: PACKAGE_DIR });
@@ -42,7 +43,7 @@ async function installPacked(): Promise<string> {
   );
   await run(
     "npm",
-    ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", `./${tarball}`],
+    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", `./${tarball}`],
     { cwd: dir },
   );
   return dir;

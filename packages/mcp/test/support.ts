@@ -47,11 +47,21 @@ export function toolScenarios(connect: (stack: LocalStack) => Promise<Client>): 
 } {
   let started: LocalStack | undefined;
   let connected: Client | undefined;
+  /** Every progress notification that reached the client's transport, handled or not. */
+  const arrived: Progress[] = [];
   const stack = () => started as LocalStack;
   const mcp = () => connected as Client;
   beforeAll(async () => {
     started = await startStack();
     connected = await connect(started);
+    const transport = connected.transport;
+    const handle = transport?.onmessage;
+    if (transport === undefined || handle === undefined) throw new Error("not connected");
+    transport.onmessage = (message, extra) => {
+      if ("method" in message && message.method === "notifications/progress")
+        arrived.push(message.params as unknown as Progress);
+      handle(message, extra);
+    };
   }, 60_000);
   afterAll(async () => {
     await connected?.close();
@@ -83,6 +93,7 @@ export function toolScenarios(connect: (stack: LocalStack) => Promise<Client>): 
     expect(id).toMatch(/^vidtsk_/);
 
     const progress: Progress[] = [];
+    arrived.length = 0;
     const done = (await mcp().callTool(
       { name: "wait_for_job", arguments: { job_id: id } },
       undefined,
@@ -94,7 +105,14 @@ export function toolScenarios(connect: (stack: LocalStack) => Promise<Client>): 
     expect(progress.map((update) => update.progress)).toEqual(
       progress.map((_, index) => index + 1),
     );
-    expect(progress.at(-1)?.message).toContain(`${id} succeeded`);
+    // The server sends the last state before its answer. The SDK's client hands a notification
+    // to its handler a microtask after reading it, but retires the handler when it reads the
+    // answer, so one that arrives in the same read as the answer is dropped there
+    // (modelcontextprotocol/typescript-sdk#2580): the last one is checked as it arrived.
+    expect(arrived.at(-1)?.message).toContain(`${id} succeeded`);
+    expect(progress.map((update) => update.message)).toEqual(
+      arrived.slice(0, progress.length).map((update) => update.message),
+    );
     const links = done.content.filter((block) => block.type === "resource_link");
     expect(links).toHaveLength(1);
     const link = links[0] as { uri: string; mimeType?: string };

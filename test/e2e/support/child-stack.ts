@@ -107,3 +107,9 @@ export function killChildren(): void {
     if (child.process.exitCode === null && child.process.signalCode === null)
       child.process.kill("SIGKILL");
 }
+
+/** Kills every stack still running and waits until each has exited (so its data folder can go). */
+export async function stopChildren(): Promise<void> {
+  killChildren();
+  await Promise.all(children.map((child) => child.exited));
+}

@@ -252,7 +252,7 @@ export function eventsFor(dataDir: string, jobId: string): Promise<TerminalEvent
       const events = (await eventsIn(dataDir)).filter((event) => event.detail.jobId === jobId);
       return events.length > 0 ? events : undefined;
     },
-    5_000,
+    30_000,
     50,
   );
 }
