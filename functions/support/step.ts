@@ -10,30 +10,13 @@ import {
   UPSTREAM_STEPS,
   type JobFlowStep,
 } from "@reelay/flow/job-flow-names";
-import {
-  type PipelineDeps,
-  download,
-  finish,
-  poll,
-  recordFailure,
-  submit,
-  thumbnail,
-} from "@reelay/core/usecases";
+import { FLOW_STEPS, type FlowStep, type PipelineDeps } from "@reelay/core/usecases";
 import { awsProcess, buildPipelineDeps } from "./deps.ts";
 import { functionLogger, jobsLoggedBy } from "./log.ts";
 import { tracedStep } from "./xray.ts";
 
-const STEPS: Record<
-  JobFlowStep,
-  (deps: PipelineDeps, input: FlowState & FailureInput) => Promise<unknown>
-> = {
-  submit,
-  poll,
-  download,
-  thumbnail,
-  finish,
-  recordFailure,
-};
+// Every state of the flow has its step (a state without one fails the typecheck).
+const STEPS: Record<JobFlowStep, FlowStep> = FLOW_STEPS;
 
 // Every step's input carries the job id; the step reads everything else it trusts from the record.
 const StepInput = z.looseObject({ jobId: z.string().min(1) });

@@ -5,28 +5,11 @@
  */
 import { JOB_FLOW_STATE_NAMES, type JobFlowStep } from "@reelay/flow/job-flow-names";
 import type { LocalTaskHandler } from "@reelay/flow/run-local";
-import {
-  download,
-  finish,
-  poll,
-  recordFailure,
-  submit,
-  thumbnail,
-  type PipelineDeps,
-} from "@reelay/core/usecases";
+import { FLOW_STEPS, type FlowStep, type PipelineDeps } from "@reelay/core/usecases";
 import type { FailureInput, FlowState } from "@reelay/core/domain";
 
-// The interpreter hands each Task the state the step before it returned (or Catch's).
-type Step = (deps: PipelineDeps, input: FlowState & FailureInput) => Promise<unknown>;
-
-const STEPS: Record<JobFlowStep, Step> = {
-  submit,
-  poll,
-  download,
-  thumbnail,
-  finish,
-  recordFailure,
-};
+// Every state of the flow has its step (a state without one fails the typecheck).
+const STEPS: Record<JobFlowStep, FlowStep> = FLOW_STEPS;
 
 /** What the Lambda runtime reports for a thrown error. */
 class LambdaStyleError extends Error {

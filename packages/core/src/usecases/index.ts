@@ -42,7 +42,7 @@ export {
   recordFailure,
   submit,
 } from "./pipeline/pipeline-steps.ts";
-export { thumbnail } from "./thumbnails/make-thumbnails.ts";
+export { FLOW_STEPS, type FlowStep } from "./pipeline/flow-steps.ts";
 export { emitOnce, type TerminalDeps } from "./pipeline/terminal.ts";
 export { currentTraceparent, inSpan } from "./tracing.ts";
 export {
