@@ -1,9 +1,11 @@
 /**
  * The copy benchmark's baseline, in a fresh process: `fetch-child <url> <file>` copies the URL to a
- * file with plain fetch and fs.createWriteStream. Prints one JSON line: { ms, bytes, maxRssBytes,
- * cpuMs, processCpuMs }: the time and cpuMs cover the copy alone (from the request to the file's
- * close), processCpuMs the whole process, its start included.
+ * file with plain fetch and fs.createWriteStream, hashing every byte with sha256 on the way, as a
+ * copy whose outputs are recorded with their sha256 must (reelay's copier does the same). Prints one
+ * JSON line: { ms, bytes, maxRssBytes, cpuMs, processCpuMs }: the time and cpuMs cover the copy
+ * alone (from the request to the file's close), processCpuMs the whole process, its start included.
  */
+import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -17,7 +19,18 @@ const cpuAtStart = process.cpuUsage();
 const response = await fetch(url);
 if (!response.ok || response.body === null) throw new Error(`GET answered ${response.status}`);
 const out = createWriteStream(file);
-await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), out);
+const hash = createHash("sha256");
+await pipeline(
+  Readable.fromWeb(response.body as WebReadableStream<Uint8Array>),
+  async function* (chunks: AsyncIterable<Uint8Array>) {
+    for await (const chunk of chunks) {
+      hash.update(chunk);
+      yield chunk;
+    }
+  },
+  out,
+);
+hash.digest();
 const ms = performance.now() - started;
 const copyCpuMs = cpuMs(cpuAtStart);
 // maxRSS is in kilobytes.
