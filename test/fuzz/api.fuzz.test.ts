@@ -98,6 +98,9 @@ function stringsIn(value: unknown, out = new Set<string>()): Set<string> {
 
 const fill = (template: string, segment: string) => template.replace(/\{[^}]+\}/g, segment);
 const withParams = (route: Route) => fill(route.template, jobId);
+/** How many segments a path has once its dot segments are resolved, as the server resolves them. */
+const resolvedSegments = (path: string) =>
+  new URL(path, "http://reelay.invalid").pathname.split("/").length;
 const authHeaders = (key: string) => ({ authorization: `Bearer ${key}` });
 const keyArb = () => fc.constantFrom(stack.apiKey, storedKey);
 
@@ -259,11 +262,12 @@ describe("fuzzing every route over real HTTP", () => {
         pathSegment,
         keyArb(),
         async (route, segment, key) => {
-          const res = await check({
-            method: route.method,
-            path: fill(route.template, segment),
-            headers: authHeaders(key),
-          });
+          const path = fill(route.template, segment);
+          const res = await check({ method: route.method, path, headers: authHeaders(key) });
+          // A dot segment (`..`, `%2e%2e`) is removed with the one before it as any URL's are
+          // (RFC 3986 5.2.4): /v1/batches/../events asks for GET /v1/events, another route with
+          // its own rules, so only "never a 5xx" holds there.
+          if (resolvedSegments(path) < path.split("/").length) return;
           // Nothing is found by a made-up id; a 2xx would mean the id reached someone's job.
           expect(
             res.status,
