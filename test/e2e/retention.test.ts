@@ -72,7 +72,11 @@ describe("retention per job", () => {
     const [event] = await eventsFor(stack.dataDir, id);
     expect(event?.detail.expiresAt).toBe(job.expires_at);
     const key = job.outputs[0].key as string;
-    const manifest = JSON.parse(await objectText(stack.s3, stack.bucket, `outputs/${id}/job.json`));
+    // Finish writes job.json once more after the event; s3rver (unlike S3) overwrites a file in
+    // place, so a read meanwhile can see half of it: read until it is whole.
+    const manifest = await waitFor("the whole manifest", async () =>
+      JSON.parse(await objectText(stack.s3, stack.bucket, `outputs/${id}/job.json`)),
+    );
     expect(manifest.expiresAt).toBe(job.expires_at);
     if (Date.now() < expiresAt - 2000) {
       // A link while the outputs are kept never outlives them.
