@@ -15,6 +15,7 @@ import { copyUrlToS3 } from "@reelay/core/usecases";
 import { median } from "../support/child.ts";
 import type { BenchContext, Figure } from "../support/figure.ts";
 import { hashingStore } from "../support/hashing-store.ts";
+import { simulatorOutputUrl } from "../support/simulator-output.ts";
 
 const REPEATS = 5;
 const API_KEY = "bench-thumbnail";
@@ -39,14 +40,11 @@ async function seconds<T>(run: () => Promise<T>): Promise<[number, T]> {
 export async function figures(ctx: BenchContext): Promise<Figure[]> {
   const sim = await startSimulator({ apiKey: API_KEY, generationMs: 0 });
   try {
-    const created = await fetch(`${sim.url}/video/generations`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
-      body: JSON.stringify({ model: "gamma-3.1", prompt: "bench thumbnail", ...REQUEST }),
+    const url = await simulatorOutputUrl(sim, API_KEY, {
+      model: "gamma-3.1",
+      prompt: "bench thumbnail",
+      ...REQUEST,
     });
-    const { task_id: taskId } = (await created.json()) as { task_id: string };
-    const url = sim.task(taskId)?.outputUrls[0];
-    if (url === undefined) throw new Error(`simulator task ${taskId} has no output`);
     const frames = ffmpegFrames(ffmpeg.path);
     const render = () => frames.render(url, { durationS: REQUEST.duration_sec });
     // Warm-up: the simulator encodes the clip on first serve, the OS caches ffmpeg's binary.

@@ -13,6 +13,7 @@ import { copyUrlToS3, loadMediaProbe } from "@reelay/core/usecases";
 import { cpuMs, median } from "../support/child.ts";
 import type { BenchContext, Figure } from "../support/figure.ts";
 import { hashingStore } from "../support/hashing-store.ts";
+import { simulatorOutputUrl } from "../support/simulator-output.ts";
 
 type MediaProbeOf = Awaited<ReturnType<typeof loadMediaProbe>>["mediaProbe"];
 
@@ -35,17 +36,10 @@ function probeCpuMs(mediaProbe: MediaProbeOf): number {
 export async function figures(ctx: BenchContext): Promise<Figure[]> {
   const sim = await startSimulator({ apiKey: API_KEY, generationMs: 0 });
   try {
-    const created = await fetch(`${sim.url}/video/generations`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        model: "alpha-2.7",
-        prompt: `bench verify [[sim:output_bytes=${SIZE}]]`,
-      }),
+    const url = await simulatorOutputUrl(sim, API_KEY, {
+      model: "alpha-2.7",
+      prompt: `bench verify [[sim:output_bytes=${SIZE}]]`,
     });
-    const { task_id: taskId } = (await created.json()) as { task_id: string };
-    const url = sim.task(taskId)?.outputUrls[0];
-    if (url === undefined) throw new Error(`simulator task ${taskId} has no output`);
     const { mediaProbe } = await loadMediaProbe();
     probeCpuMs(mediaProbe);
     const copies: number[] = [];
