@@ -7,9 +7,9 @@
  * code, operation) in one invocation: this adapter groups values by their labels and publishes one
  * line per group. Counters are summed before they are handed over, so a counter is one value.
  *
- * Each metric is declared with its labels as dimensions, with no dimensions (the total over all
- * models and codes), and with the sets the alarms watch (ALARM_DIMENSIONS: `code` alone for
- * failed jobs), so no alarm or dashboard needs metric math. Powertools' default `service`
+ * Each metric is declared with its labels as dimensions and with no dimensions (the total over all
+ * models and codes) on the group's line, and with the set its alarm watches (ALARM_DIMENSIONS:
+ * `code` alone for failed jobs) on a line of its own, so no alarm or dashboard needs metric math. Powertools' default `service`
  * dimension is cleared: the alarms name each metric's dimensions exactly.
  */
 import { Metrics as PowertoolsMetrics } from "@aws-lambda-powertools/metrics";
@@ -84,29 +84,45 @@ export function withMetrics<A extends unknown[], R>(
   };
 }
 
-/** The group's labels, none, and each alarm's set its metrics have (a group's metrics share labels). */
-function dimensionSets(names: MetricName[], labels: string[]): string[][] {
-  const sets = [labels, []];
+/** One EMF line: the dimension sets it declares and the metrics it carries. */
+interface Line {
+  sets: string[][];
+  names: MetricName[];
+}
+
+/**
+ * A group's lines: its labels and none for every metric, then each alarm's set that is a part of
+ * the labels on a line of its own, for the metrics that alarm watches. A label in two sets of one
+ * line is valid EMF, but Powertools warns of it as an overwrite on every flush.
+ */
+function linesOf(group: Group): Line[] {
+  const names = [...group.values.keys()];
+  const labels = Object.keys(group.labels);
+  const lines: Line[] = [{ sets: labels.length === 0 ? [[]] : [labels, []], names }];
+  const byAlarm = new Map<string, Line>();
   for (const name of names) {
     const alarm: readonly string[] | undefined = (
       ALARM_DIMENSIONS as Partial<Record<MetricName, readonly string[]>>
     )[name];
-    if (alarm?.every((label) => labels.includes(label))) sets.push([...alarm]);
+    const part = alarm !== undefined && alarm.length > 0 && alarm.length < labels.length;
+    if (!part || !alarm.every((label) => labels.includes(label))) continue;
+    const key = JSON.stringify(alarm);
+    const line = byAlarm.get(key);
+    if (line === undefined) byAlarm.set(key, { sets: [[...alarm]], names: [name] });
+    else line.names.push(name);
   }
-  return [...new Map(sets.map((set) => [JSON.stringify(set), set])).values()];
+  return [...lines, ...byAlarm.values()];
 }
 
-/**
- * One EMF line: each dimension set added as a set of its own (addDimensions), so the group's labels
- * come first and a label repeated in an alarm's set is not taken for an overwrite.
- */
+/** The group's lines, each with its sets added one by one (addDimensions) and its metrics' values. */
 function publish(emf: PowertoolsMetrics, group: Group, timestamp: number): void {
-  const names = [...group.values.keys()];
-  for (const set of dimensionSets(names, Object.keys(group.labels)))
-    emf.addDimensions(Object.fromEntries(set.map((label) => [label, group.labels[label] ?? ""])));
-  for (const name of names)
-    for (const value of group.values.get(name) ?? [])
-      emf.addMetric(name, METRICS[name].unit, value);
-  emf.setTimestamp(timestamp);
-  emf.publishStoredMetrics();
+  for (const { sets, names } of linesOf(group)) {
+    for (const set of sets)
+      emf.addDimensions(Object.fromEntries(set.map((label) => [label, group.labels[label] ?? ""])));
+    for (const name of names)
+      for (const value of group.values.get(name) ?? [])
+        emf.addMetric(name, METRICS[name].unit, value);
+    emf.setTimestamp(timestamp);
+    emf.publishStoredMetrics();
+  }
 }
