@@ -4,15 +4,20 @@
  * and scavenges on the main thread alone. A child process imports the function's module, churns
  * its heap, and prints V8's --trace-gc (or --trace-gc-nvp) lines: its mark-compacts run when the
  * old generation is full, none finishes an incremental marking, and no scavenge has background
- * time. The same churn without the module shows both, so the probe can tell them apart.
+ * time. The same churn without the module shows both, so the probe can tell them apart. And it
+ * scavenges once each part buffer of an upload is full, which frees the socket chunks copied into
+ * it: a child streams into s3rver through core's ObjectStore and counts the scavenges run on
+ * request (perf_hooks' gc entries).
  */
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalAws, type LocalAws } from "../../packages/core/test/support/local-aws.ts";
 
 const run = promisify(execFile);
 const probe = fileURLToPath(new URL("../support/gc-probe.ts", import.meta.url));
+const copier = fileURLToPath(new URL("../support/copy-gc-child.ts", import.meta.url));
 const download = fileURLToPath(new URL("../../functions/download.ts", import.meta.url));
 
 /** The collector's trace lines while the probe churns (after it has loaded `module`, if given). */
@@ -50,5 +55,35 @@ describe("the Download function's garbage collector", { timeout: 180_000 }, () =
     ]);
     expect(markCompacts(trace).some((line) => line.includes("incremental marking"))).toBe(true);
     expect(scavengeHelperMs(nvp).some((ms) => ms > 0)).toBe(true);
+  });
+});
+
+describe("the Download function's scavenges", { timeout: 180_000 }, () => {
+  let aws: LocalAws;
+  beforeAll(async () => {
+    aws = await startLocalAws();
+  });
+  afterAll(async () => {
+    await aws?.stop();
+  });
+
+  /** The child's { parts, forcedMinor } after streaming 41 MiB (after loading `module`, if given). */
+  async function upload(key: string, module?: string) {
+    const args = ["--import", "tsx", copier, aws.s3Endpoint, aws.bucket, key];
+    const { stdout } = await run(process.execPath, module === undefined ? args : [...args, module]);
+    return JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as {
+      parts: number;
+      forcedMinor: number;
+    };
+  }
+
+  it("runs one scavenge each time a part buffer is full, and a process without it runs none", async () => {
+    const [copying, plain] = await Promise.all([
+      upload("gc/with-download.bin", download),
+      upload("gc/plain.bin"),
+    ]);
+    // Six parts: five full ones, then the last 1 MiB, which is sent when the body ends.
+    expect(copying).toEqual({ parts: 6, forcedMinor: 5 });
+    expect(plain).toEqual({ parts: 6, forcedMinor: 0 });
   });
 });

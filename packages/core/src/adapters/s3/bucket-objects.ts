@@ -20,6 +20,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { ReelayError } from "../../domain/errors.ts";
+import { afterPartFilled } from "./copier-gc.ts";
 import { ByteDigest } from "./digest.ts";
 import { MAX_PARTS, partSizeFor } from "./part-size.ts";
 
@@ -181,6 +182,7 @@ export class BucketObjects implements ObjectStorePort {
           filled += n;
           at += n;
           if (filled === buffer.length) {
+            afterPartFilled();
             await parts.send(buffer, filled);
             buffer = await parts.nextBuffer();
             filled = 0;
