@@ -5,9 +5,8 @@
  * with Retry-After and RateLimit-* for a key past its rate while another key's calls go on, and one
  * bucket shared by both instances. Jobs go into the admission queue; nothing runs upstream.
  */
-import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createJobsTableInput, UpstreamClient } from "@reelay/core/adapters";
+import { UpstreamClient } from "@reelay/core/adapters";
 import { loadConfig, wirePipeline } from "@reelay/core/wiring";
 import { apiDepsFrom } from "../src/api-deps-from-wiring.ts";
 import { createApp } from "../src/app.ts";
@@ -44,7 +43,7 @@ function instance(tableName: string): ReturnType<typeof createApp> {
 beforeAll(async () => {
   aws = await startLocalAws();
   const tableName = `key-limits-${process.pid}`;
-  await aws.ddb.send(new CreateTableCommand(createJobsTableInput(tableName)));
+  await aws.createTable(tableName);
   apps = [instance(tableName), instance(tableName)];
 });
 afterAll(() => aws.stop());

@@ -4,14 +4,7 @@
  */
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
-import {
-  createJobsTableInput,
-  JobStore,
-  ApiKeyStore,
-  hashApiKey,
-  ObjectStore,
-} from "@reelay/core/adapters";
+import { JobStore, ApiKeyStore, hashApiKey, ObjectStore } from "@reelay/core/adapters";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { createApp } from "../src/app.ts";
 import { keyStoreAuthenticator } from "../src/auth.ts";
@@ -25,7 +18,7 @@ let keys: ApiKeyStore;
 beforeAll(async () => {
   aws = await startLocalAws();
   const tableName = `keys-${process.pid}`;
-  await aws.ddb.send(new CreateTableCommand(createJobsTableInput(tableName)));
+  await aws.createTable(tableName);
   keys = new ApiKeyStore(aws.ddb, tableName);
   jobs = new JobStore(aws.ddb, tableName);
   app = createApp({

@@ -3,9 +3,8 @@
  * (or the path, for an unknown route) is quoted and cut short, so an answer stays small and plainly
  * marks where the caller's text begins and ends. A well-formed id is still given back in full.
  */
-import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createJobsTableInput, JobStore, ApiKeyStore, ObjectStore } from "@reelay/core/adapters";
+import { JobStore, ApiKeyStore, ObjectStore } from "@reelay/core/adapters";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { createApp } from "../src/app.ts";
 import { keyStoreAuthenticator } from "../src/auth.ts";
@@ -21,7 +20,7 @@ let app: ReturnType<typeof createApp>;
 beforeAll(async () => {
   aws = await startLocalAws();
   const tableName = `echo-${process.pid}`;
-  await aws.ddb.send(new CreateTableCommand(createJobsTableInput(tableName)));
+  await aws.createTable(tableName);
   const keys = new ApiKeyStore(aws.ddb, tableName);
   app = createApp({
     jobs: new JobStore(aws.ddb, tableName),

@@ -6,13 +6,11 @@
  * the executions the dispatcher starts are recorded, not run (the flow has its own tests), and
  * events are recorded in memory.
  */
-import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AdmissionStore,
   BatchStore,
   BudgetLedger,
-  createJobsTableInput,
   JobStore,
   ObjectStore,
 } from "@reelay/core/adapters";
@@ -49,7 +47,7 @@ let worlds = 0;
 async function world(budget: Budget) {
   const n = ++worlds;
   const table = `refusals-${process.pid}-${n}`;
-  await aws.ddb.send(new CreateTableCommand(createJobsTableInput(table)));
+  await aws.createTable(table);
   const clock = { at: Date.parse("2026-11-27T10:00:00Z") };
   const now = () => new Date(clock.at);
   const jobs = new JobStore(aws.ddb, table, { now });

@@ -5,10 +5,8 @@
  */
 import { handleMcpRequest } from "@reelay/mcp";
 import { join } from "node:path";
-import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll } from "vitest";
 import {
-  createJobsTableInput,
   DeliveryStore,
   JsonlFileSink,
   SubscriberStore,
@@ -24,7 +22,7 @@ let tables = 0;
 
 async function fullApp(aws: LocalAws) {
   const tableName = `full-${process.pid}-${++tables}`;
-  await aws.ddb.send(new CreateTableCommand(createJobsTableInput(tableName)));
+  await aws.createTable(tableName);
   // The local stack's bus for audit records: a JSONL file, read back by the audit tests.
   const bus = new JsonlFileSink(join(aws.dir, `${tableName}-events.jsonl`));
   const wiring: Wiring = wirePipeline({

@@ -4,10 +4,9 @@
  * the flow; here we only need to know what the API asked it to start.
  */
 import { createHash } from "node:crypto";
-import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import type { TerminalEvent, Job } from "@reelay/core/domain";
 import { type EventSink, NO_BATCHES, noMetrics } from "@reelay/core/usecases";
-import { createJobsTableInput, JobStore, ObjectStore } from "@reelay/core/adapters";
+import { JobStore, ObjectStore } from "@reelay/core/adapters";
 import { createApp, singleKeyAuthenticator, type ApiDeps } from "../../src/index.ts";
 import type { LocalAws } from "../../../core/test/support/local-aws.ts";
 
@@ -40,7 +39,7 @@ let tables = 0;
 
 export async function harness(aws: LocalAws, overrides: Partial<ApiDeps> = {}) {
   const tableName = `jobs-${process.pid}-${++tables}`;
-  await aws.ddb.send(new CreateTableCommand(createJobsTableInput(tableName)));
+  await aws.createTable(tableName);
   const jobs = new JobStore(aws.ddb, tableName);
   const objects = new ObjectStore(aws.s3, aws.bucket);
   const starter = new RecordingStarter();

@@ -33,6 +33,8 @@ export interface LocalAws {
   s3Endpoint: string;
   ddb: DynamoDBDocumentClient;
   s3: S3Client;
+  /** Creates another jobs table and returns once it is ACTIVE (dynalite answers "not found" before). */
+  createTable(tableName: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -97,6 +99,7 @@ export async function startLocalAws(options: LocalAwsOptions = {}): Promise<Loca
     s3Endpoint,
     ddb,
     s3,
+    createTable: (name) => ensureTable(ddb, name),
     async stop() {
       ddb.destroy();
       s3.destroy();

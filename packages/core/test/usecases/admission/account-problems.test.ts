@@ -3,11 +3,9 @@
  * refused and createFailed record, what a clean create does not, how the window forgets, and that
  * no key survives into the kept message.
  */
-import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AdmissionStore } from "../../../src/adapters/dynamodb/admission-table.ts";
 import { JobStore } from "../../../src/adapters/dynamodb/job-table.ts";
-import { createJobsTableInput } from "../../../src/adapters/dynamodb/table-schema.ts";
 import { ReelayError } from "../../../src/domain/errors.ts";
 import type { Job } from "../../../src/domain/jobs/types.ts";
 import {
@@ -53,7 +51,7 @@ function recordingClient(updates: string[]): typeof aws.ddb {
 
 async function makeWorld(): Promise<World> {
   const tableName = `problems-${++tables}`;
-  await aws.ddb.send(new CreateTableCommand(createJobsTableInput(tableName)));
+  await aws.createTable(tableName);
   const now = { at: Date.parse("2026-11-27T10:00:30Z") };
   const clock = () => new Date(now.at);
   const updates: string[] = [];

@@ -19,8 +19,6 @@ import { type LocalAws, startLocalAws } from "../../support/local-aws.ts";
 import { recordingMetrics } from "../../support/recording-metrics.ts";
 import { UNWATCHED } from "../../support/unwatched.ts";
 import { admissionGauges } from "../../../src/usecases/metrics/admission-metrics.ts";
-import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
-import { createJobsTableInput } from "../../../src/adapters/dynamodb/table-schema.ts";
 
 let aws: LocalAws;
 let tables = 0;
@@ -47,7 +45,7 @@ let world: World;
 
 async function makeWorld(settings: AdmissionSettings): Promise<World> {
   const tableName = `admission-${++tables}`;
-  await aws.ddb.send(new CreateTableCommand(createJobsTableInput(tableName)));
+  await aws.createTable(tableName);
   const now = { at: Date.parse("2026-11-24T10:00:00Z") };
   const clock = () => new Date(now.at);
   const jobs = new JobStore(aws.ddb, tableName, { now: clock });

@@ -5,7 +5,6 @@
  * The starter records which jobs it was asked to start; nothing runs upstream.
  */
 import { join } from "node:path";
-import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import { beforeEach, describe, expect, it } from "vitest";
 import { AdmissionStore } from "../../../src/adapters/dynamodb/admission-table.ts";
 import { BatchStore } from "../../../src/adapters/dynamodb/batch-table.ts";
@@ -14,7 +13,6 @@ import {
   STALE_IN_FLIGHT_MS,
 } from "../../../src/adapters/dynamodb/key-limits-table.ts";
 import { JobStore } from "../../../src/adapters/dynamodb/job-table.ts";
-import { createJobsTableInput } from "../../../src/adapters/dynamodb/table-schema.ts";
 import { JsonlFileSink } from "../../../src/adapters/events/jsonl-events.ts";
 import type { KeyLimits } from "../../../src/domain/keys/limits.ts";
 import type { JobSource } from "../../../src/domain/jobs/types.ts";
@@ -50,7 +48,7 @@ let world: World;
 async function makeWorld(own: Record<string, KeyLimits>): Promise<World> {
   const aws = localAws();
   const tableName = `key-limits-${++tables}`;
-  await aws.ddb.send(new CreateTableCommand(createJobsTableInput(tableName)));
+  await aws.createTable(tableName);
   const now = { at: Date.parse("2026-11-27T10:00:00Z") };
   const clock = () => new Date(now.at);
   const jobs = new JobStore(aws.ddb, tableName, { now: clock });
