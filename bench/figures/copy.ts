@@ -192,7 +192,7 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
       bases.push(await baseline(large));
       copies.push(await copy(large));
       ctx.log(
-        `1 GiB run ${i + 1}/${REPEATS}: fetch-to-file ${mbps(bases.at(-1)!).toFixed(0)} MB/s, copyUrlToS3 ${mbps(copies.at(-1)!).toFixed(0)} MB/s RSS ${mb(bases.at(-1)!.maxRssBytes).toFixed(0)}/${mb(copies.at(-1)!.maxRssBytes).toFixed(0)} MB cpu ${copies.at(-1)!.cpuMs.toFixed(0)}`,
+        `1 GiB run ${i + 1}/${REPEATS}: fetch-to-file ${mbps(bases.at(-1)!).toFixed(0)} MB/s, copyUrlToS3 ${mbps(copies.at(-1)!).toFixed(0)} MB/s; peak RSS ${mb(bases.at(-1)!.maxRssBytes).toFixed(0)} and ${mb(copies.at(-1)!.maxRssBytes).toFixed(0)} MB; the copy's CPU ${copies.at(-1)!.cpuMs.toFixed(0)} ms`,
       );
     }
     const copyRss = Math.max(...copies.map((r) => r.maxRssBytes));

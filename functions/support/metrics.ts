@@ -9,8 +9,9 @@
  *
  * Each metric is declared with its labels as dimensions and with no dimensions (the total over all
  * models and codes) on the group's line, and with the set its alarm watches (ALARM_DIMENSIONS:
- * `code` alone for failed jobs) on a line of its own, so no alarm or dashboard needs metric math. Powertools' default `service`
- * dimension is cleared: the alarms name each metric's dimensions exactly.
+ * `code` alone for failed jobs) on a line of its own, so no alarm or dashboard needs metric math.
+ * Powertools' default `service` dimension is cleared: the alarms name each metric's dimensions
+ * exactly.
  */
 import { Metrics as PowertoolsMetrics } from "@aws-lambda-powertools/metrics";
 import { ALARM_DIMENSIONS, METRICS, METRICS_NAMESPACE, type MetricName } from "@reelay/core/domain";
@@ -98,20 +99,20 @@ interface Line {
 function linesOf(group: Group): Line[] {
   const names = [...group.values.keys()];
   const labels = Object.keys(group.labels);
-  const lines: Line[] = [{ sets: labels.length === 0 ? [[]] : [labels, []], names }];
   const byAlarm = new Map<string, Line>();
   for (const name of names) {
     const alarm: readonly string[] | undefined = (
       ALARM_DIMENSIONS as Partial<Record<MetricName, readonly string[]>>
     )[name];
-    const part = alarm !== undefined && alarm.length > 0 && alarm.length < labels.length;
-    if (!part || !alarm.every((label) => labels.includes(label))) continue;
+    // A proper, non-empty part: the labels and none are on the group's line already.
+    if (alarm === undefined || alarm.length === 0 || alarm.length >= labels.length) continue;
+    if (!alarm.every((label) => labels.includes(label))) continue;
     const key = JSON.stringify(alarm);
     const line = byAlarm.get(key);
     if (line === undefined) byAlarm.set(key, { sets: [[...alarm]], names: [name] });
     else line.names.push(name);
   }
-  return [...lines, ...byAlarm.values()];
+  return [{ sets: labels.length === 0 ? [[]] : [labels, []], names }, ...byAlarm.values()];
 }
 
 /** The group's lines, each with its sets added one by one (addDimensions) and its metrics' values. */
