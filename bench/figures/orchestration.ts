@@ -42,6 +42,7 @@ const ARRIVALS_MS = 60_000;
 const WARMUP_PER_TIER = 24;
 const MEASURED_PER_TIER = 25;
 
+const WARMUP = "warm-up (reelay learns)";
 const poller = (waitS: number) => `job-poller (${waitS} s Wait -> status Lambda -> Choice)`;
 
 function sum(values: number[]): number {
@@ -158,19 +159,28 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
       arrivalSpreadMs: ARRIVALS_MS,
     });
     const jobs = drawMix({ seed: 22, perTier: MEASURED_PER_TIER, arrivalSpreadMs: ARRIVALS_MS });
+    const lost = new Map<string, number>();
+    // A job that did not succeed is reported (logged, counted, named in the figures' notes) and left
+    // out of the pass's means: one lost job must not hide the other figures or swing a per-job cost.
     const pass = async (label: string, run: () => Promise<JobMeasure[]>): Promise<Summary> => {
       const started = performance.now();
-      const s = summarize(await run());
-      const ok = s.measures.filter((m) => m.status === "succeeded").length;
+      const measures = await run();
+      const ok = measures.filter((m) => m.status === "succeeded");
+      const s = summarize(ok);
       ctx.log(
-        `${label}: ${ok}/${s.measures.length} succeeded in ${((performance.now() - started) / 1000).toFixed(0)} s; per tier ${perTier(s)}; round ${s.roundS.toFixed(2)} s`,
+        `${label}: ${ok.length}/${measures.length} succeeded in ${((performance.now() - started) / 1000).toFixed(0)} s; per tier ${perTier(s)}; round ${s.roundS.toFixed(2)} s`,
       );
-      if (ok !== s.measures.length)
-        throw new Error(`${label}: ${s.measures.length - ok} job(s) did not succeed`);
+      const notOk = measures.filter((m) => m.status !== "succeeded");
+      if (notOk.length > 0) {
+        lost.set(label, notOk.length);
+        ctx.log(
+          `${label}: did not succeed: ${notOk.map((m) => `${m.jobId} ${m.status}${m.errorCode === undefined ? "" : ` (${m.errorCode})`}`).join(", ")}`,
+        );
+      }
       return s;
     };
 
-    const warm = await pass("warm-up (reelay learns)", () =>
+    const warm = await pass(WARMUP, () =>
       runPass(env, { definition: reelayFlow, reelay: true, jobs: warmupJobs }),
     );
     const reelay = await pass("reelay", () =>
@@ -195,7 +205,20 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
     const stretch = `the ${POLLER_WAIT_S} s job-poller's round came out ${usual.roundS.toFixed(2)} s`;
     const requestsNote = (base: Summary) =>
       `create + task queries (${reelay.taskQueries.toFixed(1)} vs ${base.taskQueries.toFixed(1)}) + output download; job-poller detection p95 ${base.p95S.toFixed(2)} s`;
+    const lostNote =
+      lost.size === 0
+        ? "every job of every pass succeeded"
+        : [...lost].map(([label, n]) => `${label}: ${n} lost, left out of its means`).join("; ");
     return [
+      {
+        name: "jobs of reelay's passes that did not succeed",
+        value: (lost.get("reelay") ?? 0) + (lost.get(WARMUP) ?? 0),
+        unit: "jobs",
+        baselineName: poller(POLLER_WAIT_S),
+        baseline: lost.get(poller(POLLER_WAIT_S)) ?? 0,
+        target: { on: "value", atMost: 0 },
+        note: `${warmupJobs.length + jobs.length} jobs in reelay's passes; ${lostNote}`,
+      },
       {
         name: "orchestration cost per 1,000 jobs",
         value: reelay.cost.total,

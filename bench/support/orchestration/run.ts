@@ -127,6 +127,8 @@ export interface JobMeasure {
   jobId: string;
   model: string;
   status: string;
+  /** The job's error code when it did not succeed. */
+  errorCode: string | undefined;
   transitions: number;
   invocations: number;
   gbSeconds: number;
@@ -293,6 +295,7 @@ export async function measureJobs(
         jobId,
         model: job.model,
         status: job.status,
+        errorCode: job.error?.code,
         ...meter.of(jobId),
         upstreamRequests:
           (counters.createsByKey[job.idempotencyKey] ?? 0) +
