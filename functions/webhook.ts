@@ -52,8 +52,9 @@ const deps: DeliverySweepDeps = {
   subscribers,
   schedule: config.webhookSchedule,
   now,
-  // Subscribers are the operator's, but this function runs beside the metadata service: https to public addresses only.
-  fetch: guardedFetch(webhookFetchPolicy("aws")),
+  // Subscribers are the operator's, but this function runs beside the metadata service: https to
+  // public addresses only (the rehearsal's subscribers are on loopback).
+  fetch: guardedFetch(webhookFetchPolicy(config.aws.rehearsal ? "local" : "aws")),
 };
 /** A sweep stops taking new pages this long before the function's own timeout. */
 const SWEEP_BUDGET_MS = 60_000;

@@ -13,6 +13,7 @@ import { createJobFlow } from "./job-flow.ts";
 import { moneyEnvironment } from "./money.ts";
 import { suppressNagFindings } from "./nag.ts";
 import { allowDelivery } from "./permissions.ts";
+import { rehearsalEnvironment } from "./rehearsal.ts";
 import { createStorage } from "./storage.ts";
 import { upstreamAccess } from "./upstream.ts";
 import { createWebhookDelivery } from "./webhooks.ts";
@@ -50,6 +51,7 @@ export function ReelayStack({ stack, app }: StackContext) {
     REELAY_LOG_LEVEL: config.log.level,
     ...admissionEnvironment(config.admission),
     ...moneyEnvironment(config),
+    ...rehearsalEnvironment(app),
   };
   const scope = { table, bucket, bus, environment, dispatchArn: dispatch.arn };
   const { steps, machine } = createJobFlow(stack, { ...scope, upstreamKeys: upstream.keys });

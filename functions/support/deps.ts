@@ -263,5 +263,5 @@ export function awsStopper(): ExecutionStopper {
 
 /** Output downloads on AWS: https only, public addresses only, REELAY_MAX_OUTPUT_BYTES at most. */
 export function awsOutputFetchPolicy(config: Config): FetchPolicy {
-  return outputFetchPolicy("aws", config.maxOutputBytes);
+  return outputFetchPolicy(config.aws.rehearsal ? "local" : "aws", config.maxOutputBytes);
 }

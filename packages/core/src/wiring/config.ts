@@ -124,6 +124,11 @@ export interface Config {
     dispatchFunctionName: string | undefined;
     /** The Thumbnail function's ffmpeg, from its layer; the local stack passes the npm package's. */
     ffmpegPath: string | undefined;
+    /**
+     * The stack runs on this machine as `npm run rehearse` (REELAY_REHEARSAL): fetches of URLs
+     * reelay did not choose may reach loopback over http, as on the local stack.
+     */
+    rehearsal: boolean;
   };
 }
 
@@ -302,6 +307,11 @@ export const SETTINGS = {
     default: "the one `@ffmpeg-installer/ffmpeg` ships",
     about:
       "AWS: the ffmpeg binary the Thumbnail function runs (its layer's); the stack sets it on that function only.",
+  },
+  REELAY_REHEARSAL: {
+    default: "unset",
+    about:
+      "Set by the stack on stage `rehearsal` only (`npm run rehearse`, never deployable): the functions' output downloads and webhook deliveries may then reach loopback over http, where the rehearsal's simulator and subscribers live.",
   },
 } as const satisfies Record<string, { default: string; about: string }>;
 type Setting = keyof typeof SETTINGS;
@@ -555,6 +565,7 @@ export function loadConfig(env: Env = process.env): Config {
       stateMachineArn: nonEmpty(env, "REELAY_STATE_MACHINE_ARN"),
       dispatchFunctionName: nonEmpty(env, "REELAY_DISPATCH_FUNCTION"),
       ffmpegPath: nonEmpty(env, "REELAY_FFMPEG_PATH"),
+      rehearsal: env.REELAY_REHEARSAL === "1",
     },
   };
 }

@@ -4,6 +4,7 @@
  */
 export {
   loadConfig,
+  SETTINGS,
   type Config,
   type LogLevel,
   type LogSettings,

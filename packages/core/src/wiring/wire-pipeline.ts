@@ -171,8 +171,11 @@ export function wirePipeline(input: WiringInput): Wiring {
             fallbackAttempts: config.fallbackAttempts,
           }),
       events: input.events,
-      // Loopback and http outputs (the bundled simulator) are allowed on the local stack only.
-      fetch: guardedFetch(outputFetchPolicy(platform, config.maxOutputBytes)),
+      // Loopback and http outputs (the bundled simulator) are allowed on the local stack and in
+      // the rehearsal only.
+      fetch: guardedFetch(
+        outputFetchPolicy(config.aws.rehearsal ? "local" : platform, config.maxOutputBytes),
+      ),
       verify: config.verify,
       now,
       ...(config.aws.ffmpegPath === undefined

@@ -1,0 +1,237 @@
+/**
+ * The one AWS endpoint the rehearsed functions reach (through the SDK's own AWS_ENDPOINT_URL): every
+ * request is named (parse.ts), checked against its signer's role by the IAM gate before anything
+ * answers, and then forwarded to its stand-in: dynalite for DynamoDB, s3rver for S3 (signed again
+ * with s3rver's own key, by the SDK's signer), the rehearsal's own stand-ins for the rest. A call
+ * the gate denies is answered as AWS answers it and recorded; so is one nothing could name.
+ */
+import { createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Sha256 } from "@aws-crypto/sha256-js";
+import { SignatureV4 } from "@smithy/signature-v4";
+import type { IamGate } from "../iam/gate.ts";
+import type { AwsCall, AwsService } from "./call.ts";
+import { accessDenied, type AwsErrorAnswer, awsError } from "./errors.ts";
+import { needsBody, parseAwsRequest } from "./parse.ts";
+
+/** What a stand-in answers: a JSON body (the JSON protocols), or raw bytes and a status (Lambda). */
+export interface StandinAnswer {
+  status?: number;
+  headers?: Record<string, string>;
+  body: string | Buffer;
+}
+
+export type Standin = (call: AwsCall, body: Buffer) => Promise<StandinAnswer>;
+
+/** An error a stand-in throws to answer as the service would (a missing parameter, an unknown function). */
+export class ServiceError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ObjectCreated {
+  bucket: string;
+  key: string;
+  size: number;
+  eventName: "Put" | "Post" | "Copy" | "CompleteMultipartUpload";
+}
+
+export interface GatewayOptions {
+  gate: IamGate;
+  region: string;
+  dynamoEndpoint: string;
+  s3Endpoint: string;
+  standins: Partial<Record<Exclude<AwsService, "dynamodb" | "s3">, Standin>>;
+  /** After S3 stored an object (the bucket's notifications fire from here). */
+  onObjectCreated?: (created: ObjectCreated) => void;
+}
+
+/** A call that was not answered as asked: denied by IAM, or not understood by the gateway. */
+export interface Refusal {
+  kind: "denied" | "unparsed" | "standin-failed";
+  accessKeyId?: string;
+  call?: AwsCall;
+  message: string;
+}
+
+export interface Gateway {
+  url: string;
+  refusals(): Refusal[];
+  close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.once("end", () => resolve(Buffer.concat(chunks)));
+    req.once("error", reject);
+  });
+}
+
+function send(res: ServerResponse, answer: AwsErrorAnswer | StandinAnswer): void {
+  res.writeHead(answer.status ?? 200, answer.headers ?? {});
+  res.end(answer.body);
+}
+
+const S3RVER_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+/** A presigned URL's own signing parameters: dropped before the forward is signed in headers. */
+const PRESIGN_PARAMS = /^x-amz-(algorithm|credential|date|expires|signedheaders|signature|security-token)$/i;
+
+/** The request as s3rver must see it: the same, signed with s3rver's key instead of the role's. */
+async function signedForS3rver(
+  req: IncomingMessage,
+  target: URL,
+  region: string,
+): Promise<{ path: string; headers: Record<string, string> }> {
+  const url = new URL(req.url ?? "/", "http://gateway");
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams)
+    if (!PRESIGN_PARAMS.test(name)) query[name] = value;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined && !/^(authorization|x-amz-security-token|x-amz-date|host)$/i.test(name))
+      headers[name] = Array.isArray(value) ? value.join(",") : value;
+  headers.host = target.host;
+  headers["x-amz-content-sha256"] ??= "UNSIGNED-PAYLOAD";
+  const signer = new SignatureV4({
+    credentials: S3RVER_CREDENTIALS,
+    region,
+    service: "s3",
+    sha256: Sha256,
+    uriEscapePath: false,
+  });
+  const signed = await signer.sign({
+    method: req.method ?? "GET",
+    protocol: target.protocol,
+    hostname: target.hostname,
+    port: Number(target.port),
+    path: url.pathname,
+    query,
+    headers,
+  });
+  const search = new URLSearchParams(query).toString();
+  return {
+    path: `${url.pathname}${search === "" ? "" : `?${search}`}`,
+    headers: signed.headers as Record<string, string>,
+  };
+}
+
+/** Sends the request on to a stand-in server and its answer back; body given, or streamed from req. */
+function forward(
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: { url: URL; path: string; headers: Record<string, string | string[] | undefined> },
+  body: Buffer | undefined,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const out = request(
+      {
+        host: target.url.hostname,
+        port: target.url.port,
+        method: req.method,
+        path: target.path,
+        headers: target.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        answer.once("end", () => resolve(answer.statusCode ?? 502));
+        answer.once("error", reject);
+      },
+    );
+    out.once("error", reject);
+    if (body === undefined) req.pipe(out);
+    else out.end(body);
+  });
+}
+
+const CREATED: Record<string, ObjectCreated["eventName"]> = {
+  PutObject: "Put",
+  CopyObject: "Copy",
+  CompleteMultipartUpload: "CompleteMultipartUpload",
+};
+
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const refusals: Refusal[] = [];
+  const dynamo = new URL(options.dynamoEndpoint);
+  const s3 = new URL(options.s3Endpoint);
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const raw = { method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers };
+    // S3 object bodies stay streamed (a copy can be gigabytes); every other body is small JSON.
+    const body = needsBody(raw) ? await readBody(req) : undefined;
+    let call: AwsCall;
+    try {
+      call = parseAwsRequest({ ...raw, body: body ?? Buffer.alloc(0) });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      refusals.push({ kind: "unparsed", message });
+      return send(res, awsError("s3", 400, "InvalidRequest", message));
+    }
+    const verdict = await options.gate.authorize(call);
+    if (!verdict.allowed) {
+      const reasons = verdict.decisions.filter((d) => !d.allowed).map((d) => d.reason ?? "");
+      const message = reasons.join(" ");
+      refusals.push({ kind: "denied", accessKeyId: call.accessKeyId, call, message });
+      return send(res, accessDenied(call, message));
+    }
+    if (call.service === "dynamodb") {
+      await forward(req, res, { url: dynamo, path: raw.url, headers: req.headers }, body);
+      return;
+    }
+    if (call.service === "s3") {
+      const signed = await signedForS3rver(req, s3, options.region);
+      const status = await forward(req, res, { url: s3, ...signed }, body);
+      const eventName = CREATED[call.operation];
+      if (status < 300 && eventName !== undefined)
+        options.onObjectCreated?.({
+          bucket: String(call.input.bucket),
+          key: String(call.input.key),
+          size: Number(req.headers["content-length"] ?? 0),
+          eventName,
+        });
+      return;
+    }
+    const standin = options.standins[call.service];
+    if (standin === undefined) {
+      const message = `No stand-in answers ${call.service} ${call.operation}.`;
+      refusals.push({ kind: "standin-failed", call, message });
+      return send(res, awsError(call.service, 501, "NotImplemented", message));
+    }
+    try {
+      send(res, await standin(call, body ?? Buffer.alloc(0)));
+    } catch (error) {
+      if (error instanceof ServiceError)
+        return send(res, awsError(call.service, error.status, error.code, error.message));
+      const message = error instanceof Error ? error.message : String(error);
+      refusals.push({ kind: "standin-failed", call, message });
+      send(res, awsError(call.service, 500, "InternalFailure", message));
+    }
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      refusals.push({ kind: "standin-failed", message });
+      if (!res.headersSent) send(res, awsError("s3", 500, "InternalError", message));
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    refusals: () => [...refusals],
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

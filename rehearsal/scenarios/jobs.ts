@@ -1,0 +1,66 @@
+/**
+ * The jobs a user runs on the first day, through the rehearsed API: a video, an image, a cancel.
+ * Each ends as it does on the local stack: same status, same error code, same objects.
+ */
+import { api, endedJob, expectThat, keysUnder, type Scenario, waitFor } from "./support.ts";
+
+const video: Scenario = {
+  name: "a video job: created, polled, downloaded, finished, one event",
+  async run(stage) {
+    const created = await api(stage, "POST", "/v1/video/generations", {
+      model: "gamma-3.1",
+      prompt: "a lighthouse at dusk, waves breaking",
+      duration_sec: 4,
+    });
+    expectThat(created.status === 200, `create answered ${created.status}: ${JSON.stringify(created.body)}`);
+    const id = String(created.body.task_id);
+    const job = await endedJob(stage, id);
+    expectThat(job.status === "succeeded", `job ${id} ended ${job.status}: ${JSON.stringify(job.error)}`);
+    const keys = await keysUnder(stage, `outputs/${id}/`);
+    for (const name of ["video.mp4", "job.json"])
+      expectThat(keys.includes(`outputs/${id}/${name}`), `outputs/${id}/${name} is missing (found ${keys.join(", ")})`);
+    const matched = stage.bus.matched().filter((m) => m.target.includes("Webhook"));
+    expectThat(matched.length > 0, "no terminal event reached the webhook rule's target");
+  },
+};
+
+const image: Scenario = {
+  name: "an image job through the contract's chat completions route",
+  async run(stage) {
+    const created = await api(stage, "POST", "/v1/chat/completions", {
+      model: "deltaq2-image",
+      messages: [{ role: "user", content: "a red apple on a table" }],
+    });
+    expectThat(created.status === 200, `create answered ${created.status}: ${JSON.stringify(created.body)}`);
+    const id = String(created.body.task_id ?? created.body.id);
+    const job = await endedJob(stage, id);
+    expectThat(job.status === "succeeded", `job ${id} ended ${job.status}: ${JSON.stringify(job.error)}`);
+    const keys = await keysUnder(stage, `outputs/${id}/`);
+    expectThat(keys.some((k) => /image/.test(k)), `no image under outputs/${id}/ (found ${keys.join(", ")})`);
+  },
+};
+
+const cancel: Scenario = {
+  name: "a cancel stops the execution: cancelled, error cancelled",
+  async run(stage) {
+    const created = await api(stage, "POST", "/v1/video/generations", {
+      model: "gamma-3.1",
+      prompt: "a clock with no hands [[sim:never_finish]]",
+      duration_sec: 4,
+    });
+    expectThat(created.status === 200, `create answered ${created.status}`);
+    const id = String(created.body.task_id);
+    await waitFor(`job ${id} running`, async () => {
+      const { body } = await api(stage, "GET", `/v1/jobs/${id}`);
+      return body.status === "running" ? true : undefined;
+    });
+    const cancelled = await api(stage, "POST", `/v1/jobs/${id}/cancel`, {});
+    expectThat(cancelled.status === 200, `cancel answered ${cancelled.status}: ${JSON.stringify(cancelled.body)}`);
+    const job = await endedJob(stage, id);
+    expectThat(job.status === "cancelled", `job ${id} ended ${job.status}`);
+    const execution = stage.states.executions().find((e) => e.name === id);
+    expectThat(execution?.status === "ABORTED", `execution ${id} is ${execution?.status}, not ABORTED`);
+  },
+};
+
+export const JOB_SCENARIOS: Scenario[] = [video, image, cancel];

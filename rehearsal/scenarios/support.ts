@@ -1,0 +1,88 @@
+/**
+ * What every scenario uses: the rehearsed API reached over HTTP as a user reaches it, a wait on a
+ * condition (never on a fixed time), and the bucket read as the user would read it.
+ */
+import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
+import type { Stage } from "../stage.ts";
+
+export interface Scenario {
+  name: string;
+  run(stage: Stage): Promise<void>;
+}
+
+export interface Answer<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A request to the rehearsed HTTP API with the stage's key. */
+export async function api<T = Record<string, any>>(
+  stage: Stage,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer<T>> {
+  const response = await fetch(`${stage.apiUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${stage.apiKey}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Not JSON (a JSONL results file, say): the text as it came.
+  }
+  return { status: response.status, body: parsed as T, headers: response.headers };
+}
+
+export class ScenarioFailure extends Error {}
+
+export function expectThat(condition: boolean, message: string): asserts condition {
+  if (!condition) throw new ScenarioFailure(message);
+}
+
+/** Polls `probe` until it answers a value, or fails naming what it waited for. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new ScenarioFailure(`Timed out waiting for ${what}.`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
+
+/** The job as GET /v1/jobs/{id} shows it once it has ended. */
+export function endedJob(stage: Stage, id: string, timeoutMs?: number): Promise<Record<string, any>> {
+  return waitFor(
+    `job ${id} to end`,
+    async () => {
+      const { status, body } = await api(stage, "GET", `/v1/jobs/${id}`);
+      return status === 200 && TERMINAL.has(String(body.status)) ? body : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/** Every key under a prefix of the stage's bucket. */
+export async function keysUnder(stage: Stage, prefix: string): Promise<string[]> {
+  const listed = await stage.standins.s3.send(
+    new ListObjectsV2Command({ Bucket: stage.bucket, Prefix: prefix }),
+  );
+  return (listed.Contents ?? []).map((o) => o.Key ?? "").sort();
+}
+
+export async function objectText(stage: Stage, key: string): Promise<string> {
+  const got = await stage.standins.s3.send(new GetObjectCommand({ Bucket: stage.bucket, Key: key }));
+  return (await got.Body?.transformToString()) ?? "";
+}
