@@ -17,7 +17,7 @@ import {
   splitUrl,
 } from "./parse.ts";
 
-export type SignatureVerdict = { ok: true; accessKeyId: string } | { ok: false; reason: string };
+type SignatureVerdict = { ok: true; accessKeyId: string } | { ok: false; reason: string };
 
 /** AWS refuses a header-signed request whose time is further than this from its own clock. */
 const MAX_SKEW_MS = 15 * 60 * 1000;
