@@ -170,6 +170,7 @@ async function bringUp(
   const specs = templateFunctions(rt, assembly.assetsDir);
   const roleIds = [...new Set([...specs.map((s) => s.roleLogicalId), ...machineRoles(rt)])];
   const keys = new Map(roleIds.map((id, i) => [id, `ASIAREHEARSAL${String(i).padStart(4, "0")}`]));
+  const secretOf = new Map([...keys.values()].map((key) => [key, randomBytes(30).toString("base64url")]));
   const roles = new Map(roleIds.map((id) => [keys.get(id)!, templateRole(rt, id)]));
   const gate = new IamGate(roles, {
     partition: ACCOUNT.partition,
@@ -209,6 +210,7 @@ async function bringUp(
   });
   const gateway = await startGateway({
     gate,
+    secretFor: (key) => secretOf.get(key),
     region: ACCOUNT.region,
     dynamoEndpoint: standins.dynamoEndpoint,
     s3Endpoint: standins.s3Endpoint,
@@ -231,7 +233,7 @@ async function bringUp(
       region: ACCOUNT.region,
       credentials: {
         accessKeyId: roleKey,
-        secretAccessKey: randomBytes(20).toString("base64url"),
+        secretAccessKey: secretOf.get(roleKey)!,
         sessionToken: randomBytes(32).toString("base64url"),
       },
       nodePath,

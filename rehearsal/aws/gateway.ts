@@ -12,7 +12,8 @@ import { SignatureV4 } from "@smithy/signature-v4";
 import type { IamGate } from "../iam/gate.ts";
 import type { AwsCall, AwsService } from "./call.ts";
 import { accessDenied, type AwsErrorAnswer, awsError } from "./errors.ts";
-import { needsBody, parseAwsRequest } from "./parse.ts";
+import { needsBody, parseAwsRequest, type RawRequest, readSigV4 } from "./parse.ts";
+import { verifySignature } from "./signature.ts";
 
 /** What a stand-in answers: a JSON body (the JSON protocols), or raw bytes and a status (Lambda). */
 export interface StandinAnswer {
@@ -43,6 +44,8 @@ export interface ObjectCreated {
 
 export interface GatewayOptions {
   gate: IamGate;
+  /** The secret of each access key the functions sign with: every request's signature is checked. */
+  secretFor: (accessKeyId: string) => string | undefined;
   region: string;
   dynamoEndpoint: string;
   s3Endpoint: string;
@@ -53,7 +56,7 @@ export interface GatewayOptions {
 
 /** A call that was not answered as asked: denied by IAM, or not understood by the gateway. */
 export interface Refusal {
-  kind: "denied" | "unparsed" | "standin-failed";
+  kind: "denied" | "unparsed" | "unsigned" | "standin-failed";
   accessKeyId?: string;
   call?: AwsCall;
   message: string;
@@ -72,6 +75,15 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.once("end", () => resolve(Buffer.concat(chunks)));
     req.once("error", reject);
   });
+}
+
+/** The service a request was signed for, when it was signed at all. */
+function signerService(raw: Omit<RawRequest, "body">): string | undefined {
+  try {
+    return readSigV4(raw)?.service;
+  } catch {
+    return undefined;
+  }
 }
 
 function send(res: ServerResponse, answer: AwsErrorAnswer | StandinAnswer): void {
@@ -165,7 +177,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const raw = { method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers };
     // S3 object bodies stay streamed (a copy can be gigabytes); every other body is small JSON.
-    const body = needsBody(raw) ? await readBody(req) : undefined;
+    const service = signerService(raw);
+    const body = service !== "s3" || needsBody(raw) ? await readBody(req) : undefined;
     let call: AwsCall;
     try {
       call = parseAwsRequest({ ...raw, body: body ?? Buffer.alloc(0) });
@@ -173,6 +186,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const message = error instanceof Error ? error.message : String(error);
       refusals.push({ kind: "unparsed", message });
       return send(res, awsError("s3", 400, "InvalidRequest", message));
+    }
+    const signed = await verifySignature({ ...raw, body: body ?? Buffer.alloc(0) }, options.secretFor);
+    if (!signed.ok) {
+      refusals.push({ kind: "unsigned", accessKeyId: call.accessKeyId, call, message: signed.reason });
+      return send(res, accessDenied(call, `The request signature does not verify: ${signed.reason}`));
     }
     const verdict = await options.gate.authorize(call);
     if (!verdict.allowed) {
