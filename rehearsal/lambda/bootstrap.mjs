@@ -27,10 +27,10 @@ const REQUEST_ID = Symbol.for("aws.lambda.runtime.requestId");
 
 let invoking;
 
-function send(message) {
+function send(message, then) {
   process.stdout.write(`${FLUSH}\n`);
   process.stderr.write(`${FLUSH}\n`);
-  process.send(message);
+  process.send(message, then);
 }
 
 /** Lambda's text log format: one line per console call, its newlines turned into \r. */
@@ -179,9 +179,9 @@ function respond(request, result) {
   send({ type: "result", requestId: request.requestId, bytes, ...(over ? {} : { payload: json }) });
 }
 
-function fail(request, error, fatal = false) {
+function fail(request, error) {
   console.error("Invoke Error", toFormatted(error));
-  send({ type: "error", requestId: request.requestId, error: formatError(error), fatal });
+  send({ type: "error", requestId: request.requestId, error: formatError(error) });
 }
 
 function lambdaContext(request, settle) {
@@ -235,22 +235,27 @@ function invoke(handler, request) {
   }
 }
 
-/** As on Lambda, an error nothing caught ends the environment; the parent then ends the process. */
-function fatal(label, error) {
+/**
+ * As on Lambda, an error nothing caught is the invocation's answer (or the init's) and then ends the
+ * environment, with the runtime's exit codes.
+ */
+function fatal(label, error, code) {
   console.error(label, toFormatted(error));
   const request = invoking;
   invoking = undefined;
-  if (request)
-    send({ type: "error", requestId: request.requestId, error: formatError(error), fatal: true });
-  else send({ type: "initError", error: formatError(error) });
+  const exit = () => process.exit(code);
+  const formatted = formatError(error);
+  if (request) {
+    send({ type: "error", requestId: request.requestId, error: formatted, fatal: true }, exit);
+  } else send({ type: "initError", error: formatted }, exit);
 }
 
 async function main() {
   patchConsole();
-  process.on("uncaughtException", (error) => fatal("Uncaught Exception", error));
+  process.on("uncaughtException", (error) => fatal("Uncaught Exception", error, 129));
   process.on("unhandledRejection", (reason) => {
     const error = runtimeError("Runtime.UnhandledPromiseRejection", String(reason));
-    fatal("Unhandled Promise Rejection", error);
+    fatal("Unhandled Promise Rejection", error, 128);
   });
   // The rehearsal ended (or died): an environment outliving it would be an orphan process.
   process.on("disconnect", () => process.exit(0));

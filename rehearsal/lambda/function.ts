@@ -178,8 +178,13 @@ export class LambdaFunction {
   }
 
   private acquire(): Promise<Slot> {
-    const warm = this.idleInstances.pop();
-    if (warm) return Promise.resolve({ instance: warm });
+    for (let warm = this.idleInstances.pop(); warm; warm = this.idleInstances.pop()) {
+      if (warm.usable) return Promise.resolve({ instance: warm });
+      // It ended while idle (an error nothing caught in a timer, say): its place is free again.
+      this.everyInstance.delete(warm);
+      this.live--;
+      void warm.kill();
+    }
     if (this.live < this.maxInstances) {
       this.live++;
       return Promise.resolve({});

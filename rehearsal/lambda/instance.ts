@@ -86,6 +86,11 @@ export class Instance {
     return this.exit === undefined;
   }
 
+  /** Idle and fit for another invocation: alive, and nothing said since its last answer. */
+  get usable(): boolean {
+    return this.alive && this.messages.length === 0;
+  }
+
   send(request: InvokeRequest): void {
     this.child.send({ type: "invoke", ...request });
   }

@@ -65,6 +65,12 @@ const HANDLERS: Record<string, string> = {
       return { mb: event.mb };
     };`,
   "big.mjs": `export const handler = async () => "A".repeat(7_000_000);`,
+  "crash.mjs": `
+    export const handler = async (event) => {
+      if (event.throwLater) setTimeout(() => { throw new TypeError(event.throwLater); }, event.afterMs);
+      if (event.wait) await new Promise(() => {});
+      return { pid: process.pid };
+    };`,
 };
 
 let nodePath: string;
@@ -242,6 +248,22 @@ describe("errors", () => {
     });
     const notAFunction = await open("functions/env.notAFunction").invoke({});
     expect(failure(notAFunction.result).errorType).toBe("Runtime.HandlerNotFound");
+  });
+
+  it("answers an error nothing caught, then cold-starts, as that error ends the environment", async () => {
+    const fn = open("functions/crash.handler");
+    const crashed = await fn.invoke({ throwLater: "late failure", afterMs: 0, wait: true });
+    expect(failure(crashed.result)).toMatchObject({
+      errorType: "TypeError",
+      errorMessage: "late failure",
+    });
+    const afterCrash = await fn.invoke({ throwLater: "failure while idle", afterMs: 20 });
+    expect(afterCrash.coldStart).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const afterIdleCrash = await fn.invoke({});
+    expect(afterIdleCrash.coldStart).toBe(true);
+    expect(afterIdleCrash.result.ok).toBe(true);
+    expect(fn.stats()).toMatchObject({ invocations: 3, coldStarts: 3, errors: 1 });
   });
 
   it("refuses a result over 6 MB with Lambda's error", async () => {
