@@ -92,7 +92,10 @@ export class Instance {
   }
 
   send(request: InvokeRequest): void {
-    this.child.send({ type: "invoke", ...request });
+    this.child.send({ type: "invoke", ...request }, (error) => {
+      // A process that ended meanwhile cannot take it: next() answers with its exit instead.
+      if (error && this.alive) void this.kill();
+    });
   }
 
   /** The next message, its printed lines handed out first; or the exit, or `timeout` past ms. */
