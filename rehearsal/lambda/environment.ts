@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { dirname } from "node:path";
 
-export interface EnvironmentInput {
+interface EnvironmentInput {
   name: string;
   handler: string;
   codeDir: string;

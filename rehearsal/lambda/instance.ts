@@ -21,7 +21,7 @@ export interface RapidError {
 }
 
 /** What the bootstrap sends (its header comment has the protocol). */
-export type RuntimeMessage =
+type RuntimeMessage =
   | { type: "ready" }
   | { type: "initError"; error: RapidError }
   | { type: "result"; requestId: string; bytes: number; payload?: string }
@@ -33,7 +33,7 @@ export type Outcome =
   | { type: "timeout" }
   | { type: "exit"; code: number | null; signal: NodeJS.Signals | null };
 
-export interface InvokeRequest {
+interface InvokeRequest {
   requestId: string;
   payload: string;
   deadlineMs: number;
@@ -42,7 +42,7 @@ export interface InvokeRequest {
   maxResponseBytes: number;
 }
 
-export interface InstanceOptions {
+interface InstanceOptions {
   nodePath: string;
   nodeArgs: string[];
   env: Record<string, string>;
