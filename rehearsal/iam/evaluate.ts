@@ -16,13 +16,23 @@ export interface Evaluation {
   used: Grant[];
 }
 
+/**
+ * IAM matches a policy's patterns against the request's resource as a literal string, but the
+ * evaluator reads a "*" in a request's resource as a pattern too (an S3 key `in*` would then match
+ * a grant on `inbox/*`). A look-alike character stands in for it: a pattern's wildcards match it as
+ * they match "*", and no pattern's literal text does. A resource that is only "*" (X-Ray's) stays.
+ */
+function literal(resource: string): string {
+  return resource === "*" ? resource : resource.replaceAll("*", "\u2217");
+}
+
 export async function evaluate(role: PreparedRole, request: IamRequest): Promise<Evaluation> {
   const simulation = await runSimulation(
     {
       request: {
         principal: role.arn,
         action: request.action,
-        resource: { resource: request.resource, accountId: role.accountId },
+        resource: { resource: literal(request.resource), accountId: role.accountId },
         contextVariables: request.context,
       },
       identityPolicies: role.policies,
@@ -35,8 +45,8 @@ export async function evaluate(role: PreparedRole, request: IamRequest): Promise
     throw new Error(
       `IAM gate: the policies of role ${role.name} do not validate (${JSON.stringify(simulation.errors)})`,
     );
-  // A resource with a "*" in it (an S3 key may have one) is simulated once per policy pattern it
-  // could be; a plain ARN once.
+  // A resource of "*" for an action that takes resources is simulated once per pattern the
+  // policies name for it; any other once.
   const analyses =
     simulation.resultType === "single"
       ? [simulation.result.analysis]

@@ -5,7 +5,7 @@
  */
 import type { AwsCall } from "../aws/call.ts";
 import { dynamodbRequests } from "./dynamodb-requests.ts";
-import { type AccountFacts, type IamRequest, unknownOperation } from "./iam-request.ts";
+import { type AccountFacts, type IamRequest, malformed, unknownOperation } from "./iam-request.ts";
 import { s3Requests } from "./s3-requests.ts";
 import {
   eventsRequests,
@@ -19,6 +19,8 @@ export type { AccountFacts, IamRequest } from "./iam-request.ts";
 
 export function iamRequestsFor(call: AwsCall, facts: AccountFacts): IamRequest[] {
   const requests = requestsOf(call, facts);
+  // A call that needs no authorization would pass whatever the policies say (a batch of no tables).
+  if (requests.length === 0) throw malformed(call, "names nothing to authorize");
   // The same authorization named twice (two entries to one bus, one key deleted twice) is one.
   const seen = new Set<string>();
   return requests.filter((r) => {

@@ -282,6 +282,15 @@ describe("S3", () => {
     expect((await g.authorize(list())).allowed).toBe(false);
   });
 
+  it("reads a * in an object key as the character it is, not as a wildcard", async () => {
+    const g = gate(drop);
+    // inbox/* covers inbox/a*b; it does not cover in*, which a pattern reading would let through.
+    expect((await g.authorize(s3(drop, "GetObject", { key: "inbox/a*b" }))).allowed).toBe(true);
+    const denied = await g.authorize(s3(drop, "GetObject", { key: "in*" }));
+    expect(denied.allowed).toBe(false);
+    expect(denied.decisions[0]?.reason).toContain(`s3:GetObject on ${BUCKET}/in*`);
+  });
+
   it("authorizes each key of a DeleteObjects, and multipart steps as the user guide lists them", () => {
     const keys = iamRequestsFor(
       s3(drop, "DeleteObjects", { deleteKeys: ["inbox/a", "inbox/b"] }),
@@ -368,6 +377,17 @@ describe("the gate", () => {
     expect(verdict.allowed).toBe(false);
     expect(verdict.decisions[0]?.reason).toContain("unknown credentials");
     expect(g.calls().map((c) => [c.role, c.verdict.allowed])).toEqual([[UNKNOWN_ROLE, false]]);
+  });
+
+  it("denies an unknown access key before it looks at the operation", async () => {
+    const verdict = await gate(api).authorize(call("AKIA-STRANGER", "dynamodb", "Frobnicate", {}));
+    expect(verdict.allowed).toBe(false);
+    expect(verdict.decisions[0]?.reason).toContain("unknown credentials");
+  });
+
+  it("refuses a call that names nothing to authorize rather than pass it", () => {
+    const empty = call(api, "dynamodb", "BatchGetItem", { RequestItems: {} });
+    expect(() => iamRequestsFor(empty, facts)).toThrow(/nothing to authorize/);
   });
 
   it("throws on an operation it has no mapping for, and records the call as denied", async () => {
