@@ -23,7 +23,10 @@ export interface Role {
 export interface Decision {
   request: IamRequest;
   allowed: boolean;
-  /** For a denial, a sentence a person acts on: which action on which resource, implicit (no statement allows it) or explicit (which policy/statement denies). */
+  /**
+   * For a denial, a sentence a person acts on: which action on which resource, implicit (no
+   * statement allows it) or explicit (which policy/statement denies).
+   */
   reason?: string;
 }
 
@@ -60,6 +63,7 @@ export class IamGate {
   readonly #recorded: Recorded[] = [];
   #lookups = 0;
 
+  /** Roles are told apart by name: keys that map to one name share its cache and its grants. */
   constructor(roles: ReadonlyMap<string /* accessKeyId */, Role>, facts: AccountFacts) {
     this.#roles = roles;
     this.#facts = facts;

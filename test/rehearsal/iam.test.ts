@@ -434,6 +434,20 @@ describe("the gate", () => {
     ]);
   });
 
+  it("counts a wildcard action as one grant, used by any action it covers", async () => {
+    const runtime = role(
+      "Runtime",
+      { Effect: "Allow", Action: "xray:*", Resource: "*" },
+      { Effect: "Allow", Action: ["logs:CreateLogStream", "logs:PutLogEvents"], Resource: "*" },
+    );
+    const g = gate(runtime);
+    await g.authorize(call(runtime, "xray", "PutTelemetryRecords", {}));
+    expect(g.unusedGrants().map((u) => [u.statement, u.action, u.resource])).toEqual([
+      [1, "logs:CreateLogStream", "*"],
+      [1, "logs:PutLogEvents", "*"],
+    ]);
+  });
+
   it("leaves Deny statements out of the grants and counts every Allow that matched", async () => {
     const g = gate(api);
     // vidtsk_ updates match both the conditional Allow and the unconditional one.
