@@ -5,7 +5,9 @@
  * because running them is another part of the rehearsal (the function runner).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EventBus } from "../../rehearsal/wires/bus.ts";
 import { startHttpApi, type HttpApi } from "../../rehearsal/wires/http-api.ts";
+import { compilePattern } from "../../rehearsal/wires/pattern.ts";
 import type { Invoke, InvokeAsync } from "../../rehearsal/wires/types.ts";
 
 const fn = (handler: string) => ({
@@ -66,6 +68,24 @@ const TEMPLATE = {
     ...route("RouteDeleteMcp", "DELETE /mcp", "McpFunction"),
     // Not in reelay's API: a route whose integration gives up after 50 ms, to see the 503.
     ...route("RouteSlow", "GET /slow", "ApiFunction", 50),
+    Bus: { Type: "AWS::Events::EventBus", Properties: { Name: "reelay-test" } },
+    WebhookRule: {
+      Type: "AWS::Events::Rule",
+      Properties: {
+        EventBusName: { Ref: "Bus" },
+        EventPattern: {
+          source: ["reelay"],
+          "detail-type": [
+            "Generation Succeeded",
+            "Generation Failed",
+            "Generation Cancelled",
+            "Batch Completed",
+          ],
+        },
+        State: "ENABLED",
+        Targets: [{ Arn: arnOf("WebhookFunction"), Id: "Target0" }],
+      },
+    },
   },
 };
 
@@ -258,5 +278,165 @@ describe("the HTTP API", () => {
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(api.requests()).toBeGreaterThanOrEqual(12);
+  });
+});
+
+describe("the event bus", () => {
+  const entry = (detailType: string, source = "reelay") => ({
+    Source: source,
+    DetailType: detailType,
+    Detail: JSON.stringify({ jobId: "j1", status: "succeeded" }),
+    EventBusName: "reelay-test",
+  });
+
+  it("delivers a Generation Succeeded event to the rule's target, as EventBridge builds it", () => {
+    const runner = fakeRunner();
+    const bus = new EventBus(TEMPLATE, runner.invokeAsync, OPTS);
+    const result = bus.putEvents({ Entries: [entry("Generation Succeeded")] });
+    expect(result.FailedEntryCount).toBe(0);
+    const eventId = result.Entries[0]!.EventId!;
+    expect(runner.calls).toEqual([
+      {
+        functionId: "WebhookFunction",
+        event: {
+          version: "0",
+          id: eventId,
+          "detail-type": "Generation Succeeded",
+          source: "reelay",
+          account: "123456789012",
+          time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+          region: "eu-west-1",
+          resources: [],
+          detail: { jobId: "j1", status: "succeeded" },
+        },
+      },
+    ]);
+    expect(bus.matched()).toEqual([{ rule: "WebhookRule", target: "WebhookFunction", eventId }]);
+  });
+
+  it("does not deliver another detail-type, another source, or an event on another bus", () => {
+    const runner = fakeRunner();
+    const bus = new EventBus(TEMPLATE, runner.invokeAsync, OPTS);
+    const { Source, DetailType, Detail } = entry("Generation Succeeded");
+    const result = bus.putEvents({
+      Entries: [
+        entry("Generation Started"),
+        entry("Generation Succeeded", "someone.else"),
+        { Source, DetailType, Detail },
+        {
+          ...entry("Generation Succeeded"),
+          EventBusName: "arn:aws:events:eu-west-1:123456789012:event-bus/elsewhere",
+        },
+      ],
+    });
+    expect(result.FailedEntryCount).toBe(0);
+    expect(runner.calls).toEqual([]);
+    expect(bus.events()).toBe(4);
+    expect(bus.unknownBusEvents().map((e) => e.bus)).toEqual(["elsewhere"]);
+  });
+
+  it("fails entries without Source, DetailType or Detail as EventBridge does", () => {
+    const bus = new EventBus(TEMPLATE, fakeRunner().invokeAsync, OPTS);
+    const result = bus.putEvents({
+      Entries: [
+        { DetailType: "x", Detail: "{}" },
+        { Source: "reelay", Detail: "{}" },
+        { Source: "reelay", DetailType: "x" },
+        { Source: "reelay", DetailType: "x", Detail: "[1]" },
+        entry("Batch Completed"),
+      ],
+    });
+    expect(result.FailedEntryCount).toBe(4);
+    expect(result.Entries.map((e) => e.ErrorCode)).toEqual([
+      "InvalidArgument",
+      "InvalidArgument",
+      "InvalidArgument",
+      "MalformedDetail",
+      undefined,
+    ]);
+    expect(result.Entries[0]!.ErrorMessage).toBe(
+      "Parameter Source is not valid. Reason: Source is a required argument.",
+    );
+    expect(bus.events()).toBe(1);
+  });
+
+  it("refuses a request over 256 KB, counted as EventBridge counts an entry", () => {
+    const runner = fakeRunner();
+    const bus = new EventBus(TEMPLATE, runner.invokeAsync, OPTS);
+    // Source (6 bytes) + DetailType (20) + Detail ({"padding":"..."}: 14 + the padding).
+    const sized = (bytes: number) => ({
+      ...entry("Generation Succeeded"),
+      Detail: JSON.stringify({ padding: "x".repeat(bytes - 40) }),
+    });
+    expect(() => bus.putEvents({ Entries: [sized(256 * 1024 + 1)] })).toThrow(
+      expect.objectContaining({
+        name: "ValidationException",
+        message: "Total size of the entries in the request is over the limit.",
+      }),
+    );
+    expect(() => bus.putEvents({ Entries: [sized(200 * 1024), sized(60 * 1024)] })).toThrow(
+      /over the limit/,
+    );
+    expect(runner.calls).toEqual([]);
+    expect(bus.events()).toBe(0);
+    // Exactly 256 KB: accepted, and billed as 4 events of 64 KB.
+    expect(bus.putEvents({ Entries: [sized(256 * 1024)] }).FailedEntryCount).toBe(0);
+    expect(bus.billedEvents()).toBe(4);
+  });
+
+  it("throws when built over a pattern operator it does not implement, naming it", () => {
+    const rule = TEMPLATE.Resources.WebhookRule;
+    const template = {
+      Resources: {
+        ...TEMPLATE.Resources,
+        WebhookRule: {
+          ...rule,
+          Properties: {
+            ...rule.Properties,
+            EventPattern: { detail: { ip: [{ cidr: "10.0.0.0/8" }] } },
+          },
+        },
+      },
+    };
+    expect(() => new EventBus(template, fakeRunner().invokeAsync, OPTS)).toThrow(
+      /WebhookRule at detail at ip: the event pattern operator "cidr" is not implemented/,
+    );
+  });
+
+  it("matches the pattern operators it implements as EventBridge does", () => {
+    const matches = compilePattern(
+      {
+        source: [{ prefix: "reel" }],
+        "detail-type": [{ "anything-but": ["Generation Failed"] }],
+        detail: {
+          status: ["succeeded", "cancelled"],
+          costUsd: [{ numeric: [">", 0, "<=", 5] }],
+          tags: ["video"],
+          error: [{ exists: false }],
+          model: { name: [{ suffix: "-2" }] },
+        },
+      },
+      "test",
+    );
+    const event = {
+      source: "reelay",
+      "detail-type": "Generation Succeeded",
+      detail: {
+        status: "succeeded",
+        costUsd: 0.4,
+        tags: ["image", "video"],
+        model: { name: "veo-2" },
+      },
+    };
+    expect(matches(event)).toBe(true);
+    const detail = event.detail;
+    expect(matches({ ...event, source: "other" })).toBe(false);
+    expect(matches({ ...event, "detail-type": "Generation Failed" })).toBe(false);
+    expect(matches({ ...event, detail: { ...detail, status: "failed" } })).toBe(false);
+    expect(matches({ ...event, detail: { ...detail, costUsd: 6 } })).toBe(false);
+    expect(matches({ ...event, detail: { ...detail, costUsd: "0.4" } })).toBe(false);
+    expect(matches({ ...event, detail: { ...detail, tags: ["image"] } })).toBe(false);
+    expect(matches({ ...event, detail: { ...detail, error: "boom" } })).toBe(false);
+    expect(matches({ ...event, detail: { ...detail, model: { name: "veo-3" } } })).toBe(false);
   });
 });
