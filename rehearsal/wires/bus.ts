@@ -15,14 +15,14 @@ const MAX_REQUEST_BYTES = 256 * 1024;
 const BILLING_CHUNK_BYTES = 64 * 1024;
 const MAX_ENTRIES = 10;
 
-export interface BusOptions {
+interface BusOptions {
   region: string;
   accountId: string;
   /** Deployed names of the template's buses, by logical id (else the bus's Name property). */
   busNames?: Record<string, string>;
 }
 
-export interface PutEventsEntry {
+interface PutEventsEntry {
   Source?: string;
   DetailType?: string;
   Detail?: string;
@@ -32,7 +32,7 @@ export interface PutEventsEntry {
   Time?: Date | number | string;
 }
 
-export interface PutEventsResult {
+interface PutEventsResult {
   FailedEntryCount: number;
   Entries: { EventId?: string; ErrorCode?: string; ErrorMessage?: string }[];
 }

@@ -18,7 +18,7 @@ import type { Invoke, Template } from "./types.ts";
 /** HTTP APIs' payload quota: 10 MB, read as MiB. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
 
-export interface HttpApiOptions {
+interface HttpApiOptions {
   port?: number;
   host?: string;
   /** The stage the URL addresses; `$default` (no path prefix) unless named. */

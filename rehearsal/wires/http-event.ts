@@ -20,7 +20,7 @@ export interface ReceivedRequest {
   httpVersion: string;
 }
 
-export interface EventContext {
+interface EventContext {
   match: RouteMatch;
   apiId: string;
   accountId: string;

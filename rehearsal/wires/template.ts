@@ -5,7 +5,7 @@
  */
 import type { Template } from "./types.ts";
 
-export interface Resource {
+interface Resource {
   Type: string;
   Properties?: Record<string, unknown>;
 }
@@ -29,7 +29,7 @@ export function resourcesOfType(
     .map(([id, resource]) => [id, resource.Properties ?? {}]);
 }
 
-export function typeOf(template: Template, logicalId: string): string | undefined {
+function typeOf(template: Template, logicalId: string): string | undefined {
   return resourcesOf(template)[logicalId]?.Type;
 }
 

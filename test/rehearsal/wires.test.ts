@@ -5,9 +5,11 @@
  * because running them is another part of the rehearsal (the function runner).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EventBus } from "../../rehearsal/wires/bus.ts";
+import { EventBridgeError, EventBus } from "../../rehearsal/wires/bus.ts";
 import { startHttpApi, type HttpApi } from "../../rehearsal/wires/http-api.ts";
+import { BucketNotifications, encodeKey } from "../../rehearsal/wires/notifications.ts";
 import { compilePattern } from "../../rehearsal/wires/pattern.ts";
+import { periodOf, Scheduler, scheduledEvent, schedules } from "../../rehearsal/wires/schedule.ts";
 import type { Invoke, InvokeAsync } from "../../rehearsal/wires/types.ts";
 
 const fn = (handler: string) => ({
@@ -84,6 +86,41 @@ const TEMPLATE = {
         },
         State: "ENABLED",
         Targets: [{ Arn: arnOf("WebhookFunction"), Id: "Target0" }],
+      },
+    },
+    WebhookSchedule: {
+      Type: "AWS::Events::Rule",
+      Properties: {
+        ScheduleExpression: "rate(1 minute)",
+        State: "ENABLED",
+        Targets: [{ Arn: arnOf("WebhookSweepFunction"), Id: "Target0" }],
+      },
+    },
+    DispatchSchedule: {
+      Type: "AWS::Events::Rule",
+      Properties: {
+        ScheduleExpression: "rate(1 minute)",
+        State: "ENABLED",
+        Targets: [{ Arn: arnOf("DispatchFunction"), Id: "Target0" }],
+      },
+    },
+    Bucket: { Type: "AWS::S3::Bucket", Properties: {} },
+    BucketNotificationsHandler: fn("index.handler"),
+    BucketNotifications: {
+      Type: "Custom::S3BucketNotifications",
+      Properties: {
+        ServiceToken: arnOf("BucketNotificationsHandler"),
+        BucketName: { Ref: "Bucket" },
+        NotificationConfiguration: {
+          LambdaFunctionConfigurations: [
+            {
+              Events: ["s3:ObjectCreated:*"],
+              Filter: { Key: { FilterRules: [{ Name: "prefix", Value: "inbox/" }] } },
+              LambdaFunctionArn: arnOf("DropFunction"),
+            },
+          ],
+        },
+        Managed: true,
       },
     },
   },
@@ -368,6 +405,7 @@ describe("the event bus", () => {
       ...entry("Generation Succeeded"),
       Detail: JSON.stringify({ padding: "x".repeat(bytes - 40) }),
     });
+    expect(() => bus.putEvents({ Entries: [sized(256 * 1024 + 1)] })).toThrow(EventBridgeError);
     expect(() => bus.putEvents({ Entries: [sized(256 * 1024 + 1)] })).toThrow(
       expect.objectContaining({
         name: "ValidationException",
@@ -438,5 +476,126 @@ describe("the event bus", () => {
     expect(matches({ ...event, detail: { ...detail, tags: ["image"] } })).toBe(false);
     expect(matches({ ...event, detail: { ...detail, error: "boom" } })).toBe(false);
     expect(matches({ ...event, detail: { ...detail, model: { name: "veo-3" } } })).toBe(false);
+  });
+});
+
+describe("the bucket notifications", () => {
+  const bucketNames = { Bucket: "test-reelay-bucket-abc123" };
+
+  it("notifies the drop function of inbox/ objects, the key encoded as S3 encodes it", () => {
+    const runner = fakeRunner();
+    const notifications = new BucketNotifications(TEMPLATE, runner.invokeAsync, {
+      bucketNames,
+      region: "eu-west-1",
+    });
+    const created = {
+      bucket: bucketNames.Bucket,
+      size: 42,
+      eTag: '"abc"',
+      eventName: "Put",
+    } as const;
+    expect(notifications.objectCreated({ ...created, key: "inbox/a b.json" })).toBe(1);
+    expect(notifications.objectCreated({ ...created, key: "outputs/x" })).toBe(0);
+    expect(
+      notifications.objectCreated({ ...created, key: "inbox/a", bucket: "another-bucket" }),
+    ).toBe(0);
+    expect(runner.calls).toHaveLength(1);
+    const { functionId, event } = runner.calls[0]!;
+    expect(functionId).toBe("DropFunction");
+    expect(event.Records).toHaveLength(1);
+    expect(event.Records[0]).toMatchObject({
+      eventVersion: "2.1",
+      eventSource: "aws:s3",
+      awsRegion: "eu-west-1",
+      eventName: "ObjectCreated:Put",
+      s3: {
+        s3SchemaVersion: "1.0",
+        bucket: { name: bucketNames.Bucket, arn: `arn:aws:s3:::${bucketNames.Bucket}` },
+        object: {
+          key: "inbox/a+b.json",
+          size: 42,
+          eTag: "abc",
+          sequencer: expect.stringMatching(/^[0-9A-F]+$/),
+        },
+      },
+    });
+    expect(event.Records[0].eventTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it("encodes keys as a form does, keeping the slashes", () => {
+    expect(encodeKey("inbox/a b (1)=x~!'.json")).toBe("inbox/a+b+%281%29%3Dx%7E%21%27.json");
+    expect(encodeKey("inbox/ü+.png")).toBe("inbox/%C3%BC%2B.png");
+  });
+
+  it("requires every bucket it notifies for to be named", () => {
+    expect(
+      () =>
+        new BucketNotifications(TEMPLATE, fakeRunner().invokeAsync, {
+          bucketNames: {},
+          region: "eu-west-1",
+        }),
+    ).toThrow(/no name for bucket/);
+  });
+});
+
+describe("the schedules", () => {
+  it("reads both one-minute rules and their targets", () => {
+    expect(schedules(TEMPLATE)).toEqual([
+      {
+        rule: "WebhookSchedule",
+        name: "WebhookSchedule",
+        expression: "rate(1 minute)",
+        periodMs: 60_000,
+        target: "WebhookSweepFunction",
+      },
+      {
+        rule: "DispatchSchedule",
+        name: "DispatchSchedule",
+        expression: "rate(1 minute)",
+        periodMs: 60_000,
+        target: "DispatchFunction",
+      },
+    ]);
+  });
+
+  it("parses rate expressions as EventBridge does, and refuses cron", () => {
+    expect(periodOf("rate(5 minutes)")).toBe(300_000);
+    expect(periodOf("rate(1 hour)")).toBe(3_600_000);
+    expect(periodOf("rate(2 days)")).toBe(172_800_000);
+    expect(() => periodOf("rate(1 minutes)")).toThrow(/not a valid schedule expression/);
+    expect(() => periodOf("rate(5 minute)")).toThrow(/not a valid schedule expression/);
+    expect(() => periodOf("rate(0 minutes)")).toThrow(/not a valid schedule expression/);
+    expect(() => periodOf("cron(0/5 * * * ? *)")).toThrow(/cron schedules are not implemented/);
+  });
+
+  it("tick() hands both scheduled targets a Scheduled Event", () => {
+    const runner = fakeRunner();
+    const scheduler = new Scheduler(TEMPLATE, runner.invokeAsync, {
+      ...OPTS,
+      ruleNames: { DispatchSchedule: "test-reelay-DispatchSchedule-1X2Y3Z" },
+    });
+    const time = new Date("2026-11-28T12:00:00.123Z");
+    expect(scheduler.tick(time)).toBe(2);
+    expect(runner.calls.map((c) => c.functionId)).toEqual([
+      "WebhookSweepFunction",
+      "DispatchFunction",
+    ]);
+    for (const { event } of runner.calls) {
+      expect(event).toMatchObject({
+        version: "0",
+        "detail-type": "Scheduled Event",
+        source: "aws.events",
+        account: "123456789012",
+        region: "eu-west-1",
+        time: "2026-11-28T12:00:00Z",
+        detail: {},
+      });
+    }
+    expect(runner.calls[1]!.event.resources).toEqual([
+      "arn:aws:events:eu-west-1:123456789012:rule/test-reelay-DispatchSchedule-1X2Y3Z",
+    ]);
+    expect(scheduledEvent("r", { ...OPTS, time }).resources).toEqual([
+      "arn:aws:events:eu-west-1:123456789012:rule/r",
+    ]);
   });
 });
