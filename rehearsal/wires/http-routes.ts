@@ -54,7 +54,10 @@ function integrationFunction(template: Template, integrationId: string): [string
     throw new Error(`${where}: only payload format 2.0 is wired`);
   }
   const timeout = integration.TimeoutInMillis;
-  const timeoutMs = typeof timeout === "number" ? timeout : MAX_INTEGRATION_TIMEOUT_MS;
+  const timeoutMs = Math.min(
+    typeof timeout === "number" ? timeout : MAX_INTEGRATION_TIMEOUT_MS,
+    MAX_INTEGRATION_TIMEOUT_MS,
+  );
   return [functionOf(template, integration.IntegrationUri, where), timeoutMs];
 }
 
