@@ -10,7 +10,9 @@ import { JOB_SCENARIOS } from "./scenarios/jobs.ts";
 import type { Scenario } from "./scenarios/support.ts";
 import { type Stage, startStage } from "./stage.ts";
 
-const { values } = parseArgs({ options: { only: { type: "string" }, verbose: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: { only: { type: "string" }, verbose: { type: "boolean" } },
+});
 
 const SCENARIOS: Scenario[] = [...JOB_SCENARIOS];
 
@@ -29,14 +31,20 @@ const startedAt = new Date();
 const chosen = SCENARIOS.filter((s) => values.only === undefined || s.name.includes(values.only));
 console.log(`rehearsal: synthesizing stage "rehearsal" and bringing it up ...`);
 const stage = await startStage({
-  ...(values.verbose === true ? { onLog: (fn: string, line: string) => console.log(`  [${fn}] ${line}`) } : {}),
+  ...(values.verbose === true
+    ? { onLog: (fn: string, line: string) => console.log(`  [${fn}] ${line}`) }
+    : {}),
 });
-console.log(`rehearsal: ${stage.functions.length} functions up (API at ${stage.apiUrl}); ${chosen.length} scenario(s)`);
+console.log(
+  `rehearsal: ${stage.functions.length} functions up (API at ${stage.apiUrl}); ${chosen.length} scenario(s)`,
+);
 const results: ScenarioResult[] = [];
 try {
   for (const scenario of chosen) {
     const result = await runScenario(stage, scenario);
-    console.log(`  ${result.ok ? "ok  " : "FAIL"} ${scenario.name}${result.error === undefined ? "" : `: ${result.error}`}`);
+    console.log(
+      `  ${result.ok ? "ok  " : "FAIL"} ${scenario.name}${result.error === undefined ? "" : `: ${result.error}`}`,
+    );
     results.push(result);
   }
   await stage.idle();

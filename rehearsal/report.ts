@@ -100,10 +100,23 @@ function limitsOf(functions: FunctionReport[]): Report["limits"] {
       if (value > limit) found.push({ passed: true, what: `${f.name}: ${what} passed` });
       else if (value > limit * NEAR) found.push({ passed: false, what: `${f.name}: ${what} near` });
     };
-    check(f.peakMemoryMb, f.memoryMb, `peak memory ${f.peakMemoryMb} MB of MemorySize ${f.memoryMb} MB`);
-    check(f.longestMs, f.timeoutS * 1000, `longest run ${f.longestMs} ms of Timeout ${f.timeoutS} s`);
-    check(f.environmentBytes, ENVIRONMENT_LIMIT_BYTES, `environment ${f.environmentBytes} bytes of 4 KB`);
-    if (f.timeouts > 0) found.push({ passed: true, what: `${f.name}: ${f.timeouts} run(s) timed out` });
+    check(
+      f.peakMemoryMb,
+      f.memoryMb,
+      `peak memory ${f.peakMemoryMb} MB of MemorySize ${f.memoryMb} MB`,
+    );
+    check(
+      f.longestMs,
+      f.timeoutS * 1000,
+      `longest run ${f.longestMs} ms of Timeout ${f.timeoutS} s`,
+    );
+    check(
+      f.environmentBytes,
+      ENVIRONMENT_LIMIT_BYTES,
+      `environment ${f.environmentBytes} bytes of 4 KB`,
+    );
+    if (f.timeouts > 0)
+      found.push({ passed: true, what: `${f.name}: ${f.timeouts} run(s) timed out` });
     return found;
   });
 }
@@ -171,16 +184,23 @@ export function summaryLines(report: Report): string[] {
         `${f.name.padEnd(30).slice(0, 30)}${String(f.calls.reduce((s, c) => s + c.count, 0)).padStart(5)}  ${String(f.denied.length).padStart(6)}  ${String(f.unusedGrants.length).padStart(6)}  ${`${f.peakMemoryMb} / ${f.memoryMb}`.padStart(13)}  ${`${(f.longestMs / 1000).toFixed(1)} s / ${f.timeoutS} s`.padStart(17)}`,
     ),
     "",
-    ...report.scenarios.map((s) => `${s.ok ? "ok  " : "FAIL"} ${s.name} (${(s.ms / 1000).toFixed(1)} s)${s.error === undefined ? "" : `: ${s.error}`}`),
+    ...report.scenarios.map(
+      (s) =>
+        `${s.ok ? "ok  " : "FAIL"} ${s.name} (${(s.ms / 1000).toFixed(1)} s)${s.error === undefined ? "" : `: ${s.error}`}`,
+    ),
   ];
   for (const f of report.functions) {
-    for (const d of f.denied) lines.push(`DENIED ${f.name}: ${d.operation} on ${d.resource}: ${d.reason ?? ""}`);
+    for (const d of f.denied)
+      lines.push(`DENIED ${f.name}: ${d.operation} on ${d.resource}: ${d.reason ?? ""}`);
     for (const e of f.initErrors) lines.push(`COLD START FAILED ${f.name}: ${e}`);
   }
-  for (const l of report.limits) lines.push(`${l.passed ? "LIMIT PASSED" : "near a limit"}: ${l.what}`);
+  for (const l of report.limits)
+    lines.push(`${l.passed ? "LIMIT PASSED" : "near a limit"}: ${l.what}`);
   for (const r of report.refusals) lines.push(`REFUSED (${r.kind}): ${r.message}`);
   if (report.settingsNotPassed.length > 0)
     lines.push(`settings no function is given: ${report.settingsNotPassed.join(", ")}`);
-  lines.push(`rehearsal ${report.ok ? "passed" : "FAILED"} in ${report.durationS} s; report in ${REPORT_FILE}`);
+  lines.push(
+    `rehearsal ${report.ok ? "passed" : "FAILED"} in ${report.durationS} s; report in ${REPORT_FILE}`,
+  );
   return lines;
 }

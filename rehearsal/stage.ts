@@ -13,7 +13,12 @@ import { join } from "node:path";
 import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
 import { startStandins, type Standins } from "@reelay/local/aws-standins";
 import { type SimulatedAccounts, startSimulatedAccounts } from "@reelay/local/sim-accounts";
-import { type Assembly, REHEARSAL_ACCOUNT, REHEARSAL_STAGE, rehearsalAssembly } from "./assembly.ts";
+import {
+  type Assembly,
+  REHEARSAL_ACCOUNT,
+  REHEARSAL_STAGE,
+  rehearsalAssembly,
+} from "./assembly.ts";
 import { type Gateway, startGateway } from "./aws/gateway.ts";
 import { awsStandins, ParameterStore } from "./aws/standins.ts";
 import { StepFunctions } from "./aws/states.ts";
@@ -97,9 +102,15 @@ function secrets(sim: SimulatedAccounts, apiKey: string): Record<string, string>
 }
 
 /** The local table must be the template's: same key schema and indexes. */
-async function checkTable(rt: ResolvedTemplate, standins: Standins, tableId: string): Promise<void> {
+async function checkTable(
+  rt: ResolvedTemplate,
+  standins: Standins,
+  tableId: string,
+): Promise<void> {
   const declared = rt.require(tableId).Properties ?? {};
-  const { Table } = await standins.ddb.send(new DescribeTableCommand({ TableName: standins.tableName }));
+  const { Table } = await standins.ddb.send(
+    new DescribeTableCommand({ TableName: standins.tableName }),
+  );
   const keys = (schema: unknown) => JSON.stringify(schema ?? []);
   const indexes = (list: unknown) =>
     ((list as { IndexName: string; KeySchema: unknown }[] | undefined) ?? [])
@@ -108,15 +119,20 @@ async function checkTable(rt: ResolvedTemplate, standins: Standins, tableId: str
       .join(";");
   const problems = [
     keys(Table?.KeySchema) === keys(declared.KeySchema) ? "" : "key schema",
-    indexes(Table?.GlobalSecondaryIndexes) === indexes(declared.GlobalSecondaryIndexes) ? "" : "indexes",
+    indexes(Table?.GlobalSecondaryIndexes) === indexes(declared.GlobalSecondaryIndexes)
+      ? ""
+      : "indexes",
   ].filter(Boolean);
   if (problems.length > 0)
-    throw new Error(`The local table differs from the template's ${tableId} in its ${problems.join(" and ")}.`);
+    throw new Error(
+      `The local table differs from the template's ${tableId} in its ${problems.join(" and ")}.`,
+    );
 }
 
 function only(rt: ResolvedTemplate, type: string): string {
   const ids = rt.ofType(type);
-  if (ids.length !== 1) throw new Error(`The rehearsal expects one ${type}, the template has ${ids.length}.`);
+  if (ids.length !== 1)
+    throw new Error(`The rehearsal expects one ${type}, the template has ${ids.length}.`);
   return ids[0]!;
 }
 
@@ -170,7 +186,9 @@ async function bringUp(
   const specs = templateFunctions(rt, assembly.assetsDir);
   const roleIds = [...new Set([...specs.map((s) => s.roleLogicalId), ...machineRoles(rt)])];
   const keys = new Map(roleIds.map((id, i) => [id, `ASIAREHEARSAL${String(i).padStart(4, "0")}`]));
-  const secretOf = new Map([...keys.values()].map((key) => [key, randomBytes(30).toString("base64url")]));
+  const secretOf = new Map(
+    [...keys.values()].map((key) => [key, randomBytes(30).toString("base64url")]),
+  );
   const roles = new Map(roleIds.map((id) => [keys.get(id)!, templateRole(rt, id)]));
   const gate = new IamGate(roles, {
     partition: ACCOUNT.partition,
@@ -184,7 +202,8 @@ async function bringUp(
   let functions: RehearsedFunction[] = [];
   const byName = (nameOrArn: string) =>
     functions.find(
-      (f) => f.spec.name === nameOrArn || f.spec.arn === nameOrArn || f.spec.logicalId === nameOrArn,
+      (f) =>
+        f.spec.name === nameOrArn || f.spec.arn === nameOrArn || f.spec.logicalId === nameOrArn,
     );
   const states = new StepFunctions(rt, {
     gate,
@@ -193,12 +212,17 @@ async function bringUp(
     invoke: async (arn, input) => {
       const fn = byName(arn);
       if (fn === undefined)
-        return { ok: false, errorType: "Lambda.ResourceNotFoundException", errorMessage: `No function ${arn}.` };
+        return {
+          ok: false,
+          errorType: "Lambda.ResourceNotFoundException",
+          errorMessage: `No function ${arn}.`,
+        };
       return (await fn.lambda.invoke(input)).result;
     },
   });
   closers.push(() => states.idle());
-  const invokeAsync = (logicalId: string, event: unknown) => byName(logicalId)?.lambda.invokeAsync(event);
+  const invokeAsync = (logicalId: string, event: unknown) =>
+    byName(logicalId)?.lambda.invokeAsync(event);
   const bus = new EventBus(assembly.template, invokeAsync, {
     region: ACCOUNT.region,
     accountId: ACCOUNT.accountId,
@@ -245,11 +269,16 @@ async function bringUp(
     await Promise.all(functions.map((f) => f.lambda.close()));
   });
 
-  const api = await startHttpApi(assembly.template, async (logicalId, event) => {
-    const fn = byName(logicalId);
-    if (fn === undefined) return { ok: false, errorType: "ResourceNotFound", errorMessage: logicalId };
-    return (await fn.lambda.invoke(event)).result;
-  }, { region: ACCOUNT.region, accountId: ACCOUNT.accountId });
+  const api = await startHttpApi(
+    assembly.template,
+    async (logicalId, event) => {
+      const fn = byName(logicalId);
+      if (fn === undefined)
+        return { ok: false, errorType: "ResourceNotFound", errorMessage: logicalId };
+      return (await fn.lambda.invoke(event)).result;
+    },
+    { region: ACCOUNT.region, accountId: ACCOUNT.accountId },
+  );
   closers.push(() => api.close());
   const scheduler = new Scheduler(assembly.template, invokeAsync, {
     region: ACCOUNT.region,
@@ -291,16 +320,19 @@ function machineRoles(rt: ResolvedTemplate): string[] {
 }
 
 /** The partition key of the table and of each of its indexes, for dynamodb:LeadingKeys. */
-function partitionKeys(rt: ResolvedTemplate, tableId: string): (table: string, index?: string) => string | undefined {
+function partitionKeys(
+  rt: ResolvedTemplate,
+  tableId: string,
+): (table: string, index?: string) => string | undefined {
   const p = rt.require(tableId).Properties ?? {};
   const hashOf = (schema: unknown) =>
-    (schema as { AttributeName: string; KeyType: string }[]).find((k) => k.KeyType === "HASH")?.AttributeName;
+    (schema as { AttributeName: string; KeyType: string }[]).find((k) => k.KeyType === "HASH")
+      ?.AttributeName;
   const name = rt.nameOf(tableId);
   const indexes = new Map(
-    ((p.GlobalSecondaryIndexes as { IndexName: string; KeySchema: unknown }[] | undefined) ?? []).map((i) => [
-      i.IndexName,
-      hashOf(i.KeySchema),
-    ]),
+    (
+      (p.GlobalSecondaryIndexes as { IndexName: string; KeySchema: unknown }[] | undefined) ?? []
+    ).map((i) => [i.IndexName, hashOf(i.KeySchema)]),
   );
   return (table, index) => {
     if (table !== name) return undefined;

@@ -15,6 +15,7 @@ export interface Resource {
 
 export interface TemplateJson {
   Resources: Record<string, Resource>;
+  [section: string]: unknown;
 }
 
 export interface Account {

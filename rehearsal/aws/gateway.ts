@@ -93,7 +93,8 @@ function send(res: ServerResponse, answer: AwsErrorAnswer | StandinAnswer): void
 
 const S3RVER_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 /** A presigned URL's own signing parameters: dropped before the forward is signed in headers. */
-const PRESIGN_PARAMS = /^x-amz-(algorithm|credential|date|expires|signedheaders|signature|security-token)$/i;
+const PRESIGN_PARAMS =
+  /^x-amz-(algorithm|credential|date|expires|signedheaders|signature|security-token)$/i;
 
 /** The request as s3rver must see it: the same, signed with s3rver's key instead of the role's. */
 async function signedForS3rver(
@@ -103,11 +104,13 @@ async function signedForS3rver(
 ): Promise<{ path: string; headers: Record<string, string> }> {
   const url = new URL(req.url ?? "/", "http://gateway");
   const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams)
-    if (!PRESIGN_PARAMS.test(name)) query[name] = value;
+  for (const [name, value] of url.searchParams) if (!PRESIGN_PARAMS.test(name)) query[name] = value;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers))
-    if (value !== undefined && !/^(authorization|x-amz-security-token|x-amz-date|host)$/i.test(name))
+    if (
+      value !== undefined &&
+      !/^(authorization|x-amz-security-token|x-amz-date|host)$/i.test(name)
+    )
       headers[name] = Array.isArray(value) ? value.join(",") : value;
   headers.host = target.host;
   headers["x-amz-content-sha256"] ??= "UNSIGNED-PAYLOAD";
@@ -187,10 +190,21 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       refusals.push({ kind: "unparsed", message });
       return send(res, awsError("s3", 400, "InvalidRequest", message));
     }
-    const signed = await verifySignature({ ...raw, body: body ?? Buffer.alloc(0) }, options.secretFor);
+    const signed = await verifySignature(
+      { ...raw, body: body ?? Buffer.alloc(0) },
+      options.secretFor,
+    );
     if (!signed.ok) {
-      refusals.push({ kind: "unsigned", accessKeyId: call.accessKeyId, call, message: signed.reason });
-      return send(res, accessDenied(call, `The request signature does not verify: ${signed.reason}`));
+      refusals.push({
+        kind: "unsigned",
+        accessKeyId: call.accessKeyId,
+        call,
+        message: signed.reason,
+      });
+      return send(
+        res,
+        accessDenied(call, `The request signature does not verify: ${signed.reason}`),
+      );
     }
     const verdict = await options.gate.authorize(call);
     if (!verdict.allowed) {

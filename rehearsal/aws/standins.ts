@@ -61,7 +61,11 @@ function ssm(parameters: ParameterStore): Standin {
 function events(bus: EventBus): Standin {
   return async (call) => {
     if (call.operation !== "PutEvents")
-      throw new ServiceError(400, "InvalidAction", `EventBridge ${call.operation} is not rehearsed.`);
+      throw new ServiceError(
+        400,
+        "InvalidAction",
+        `EventBridge ${call.operation} is not rehearsed.`,
+      );
     return json(bus.putEvents(call.input as Parameters<EventBus["putEvents"]>[0]));
   };
 }
@@ -91,7 +95,12 @@ function states(machines: StepFunctions): Standin {
   const answer = (body: unknown) => json(body, "application/x-amz-json-1.0");
   const seconds = (date: Date) => date.getTime() / 1000;
   return async (call) => {
-    const input = call.input as { stateMachineArn?: string; name?: string; input?: string; executionArn?: string };
+    const input = call.input as {
+      stateMachineArn?: string;
+      name?: string;
+      input?: string;
+      executionArn?: string;
+    };
     switch (call.operation) {
       case "StartExecution": {
         const execution = machines.start(input);
@@ -112,7 +121,11 @@ function states(machines: StepFunctions): Standin {
         });
       }
       default:
-        throw new ServiceError(400, "InvalidAction", `Step Functions ${call.operation} is not rehearsed.`);
+        throw new ServiceError(
+          400,
+          "InvalidAction",
+          `Step Functions ${call.operation} is not rehearsed.`,
+        );
     }
   };
 }
@@ -125,7 +138,10 @@ function xray(count: XrayCount): Standin {
   return async (call) => {
     const documents = (call.input.TraceSegmentDocuments as unknown[] | undefined) ?? [];
     count.segments += documents.length;
-    return { headers: { "content-type": "application/json" }, body: JSON.stringify({ UnprocessedTraceSegments: [] }) };
+    return {
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ UnprocessedTraceSegments: [] }),
+    };
   };
 }
 

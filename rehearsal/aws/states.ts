@@ -16,7 +16,10 @@ export interface TaskFailure {
 }
 
 /** Invokes the function an ARN names; a failed invocation answers its error type and message. */
-export type InvokeArn = (arn: string, input: unknown) => Promise<{ ok: true; payload: unknown } | ({ ok: false } & TaskFailure)>;
+export type InvokeArn = (
+  arn: string,
+  input: unknown,
+) => Promise<{ ok: true; payload: unknown } | ({ ok: false } & TaskFailure)>;
 
 export interface Execution {
   arn: string;
@@ -78,7 +81,11 @@ export class StepFunctions {
   start(input: { stateMachineArn?: string; name?: string; input?: string }): Execution {
     const machine = this.#machines.get(String(input.stateMachineArn));
     if (machine === undefined)
-      throw new ServiceError(400, "StateMachineDoesNotExist", `No state machine ${input.stateMachineArn}.`);
+      throw new ServiceError(
+        400,
+        "StateMachineDoesNotExist",
+        `No state machine ${input.stateMachineArn}.`,
+      );
     const name = input.name ?? crypto.randomUUID();
     const arn = `${machine.arn.replace(":stateMachine:", ":execution:")}:${name}`;
     const text = input.input ?? "{}";
@@ -130,11 +137,17 @@ export class StepFunctions {
   }
 
   private handlers(machine: Machine): Record<string, (input: unknown) => Promise<unknown>> {
-    const states = (machine.definition.States ?? {}) as Record<string, { Type?: string; Resource?: string }>;
+    const states = (machine.definition.States ?? {}) as Record<
+      string,
+      { Type?: string; Resource?: string }
+    >;
     return Object.fromEntries(
       Object.entries(states)
         .filter(([, state]) => state.Type === "Task")
-        .map(([name, state]) => [name, (input: unknown) => this.task(machine, String(state.Resource), input)]),
+        .map(([name, state]) => [
+          name,
+          (input: unknown) => this.task(machine, String(state.Resource), input),
+        ]),
     );
   }
 
@@ -159,7 +172,8 @@ export class StepFunctions {
     const abort = new AbortController();
     this.#aborts.set(execution.arn, abort);
     const count = (event: ExecutionEvent) => {
-      if (event.type === "StateEntered" || event.type === "StateRetried") execution.transitions += 1;
+      if (event.type === "StateEntered" || event.type === "StateRetried")
+        execution.transitions += 1;
     };
     const done = runJobFlowLocally({
       definition: machine.definition,
@@ -179,7 +193,8 @@ export class StepFunctions {
       (error: unknown) => {
         if (execution.status !== "RUNNING") return;
         execution.status = "FAILED";
-        execution.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        execution.error =
+          error instanceof Error ? `${error.name}: ${error.message}` : String(error);
         execution.stopDate = new Date();
       },
     );

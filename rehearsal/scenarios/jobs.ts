@@ -12,13 +12,22 @@ const video: Scenario = {
       prompt: "a lighthouse at dusk, waves breaking",
       duration_sec: 4,
     });
-    expectThat(created.status === 200, `create answered ${created.status}: ${JSON.stringify(created.body)}`);
+    expectThat(
+      created.status === 200,
+      `create answered ${created.status}: ${JSON.stringify(created.body)}`,
+    );
     const id = String(created.body.task_id);
     const job = await endedJob(stage, id);
-    expectThat(job.status === "succeeded", `job ${id} ended ${job.status}: ${JSON.stringify(job.error)}`);
+    expectThat(
+      job.status === "succeeded",
+      `job ${id} ended ${job.status}: ${JSON.stringify(job.error)}`,
+    );
     const keys = await keysUnder(stage, `outputs/${id}/`);
     for (const name of ["video.mp4", "job.json"])
-      expectThat(keys.includes(`outputs/${id}/${name}`), `outputs/${id}/${name} is missing (found ${keys.join(", ")})`);
+      expectThat(
+        keys.includes(`outputs/${id}/${name}`),
+        `outputs/${id}/${name} is missing (found ${keys.join(", ")})`,
+      );
     const matched = stage.bus.matched().filter((m) => m.target.includes("Webhook"));
     expectThat(matched.length > 0, "no terminal event reached the webhook rule's target");
   },
@@ -31,12 +40,21 @@ const image: Scenario = {
       model: "deltaq2-image",
       messages: [{ role: "user", content: "a red apple on a table" }],
     });
-    expectThat(created.status === 200, `create answered ${created.status}: ${JSON.stringify(created.body)}`);
+    expectThat(
+      created.status === 200,
+      `create answered ${created.status}: ${JSON.stringify(created.body)}`,
+    );
     const id = String(created.body.task_id ?? created.body.id);
     const job = await endedJob(stage, id);
-    expectThat(job.status === "succeeded", `job ${id} ended ${job.status}: ${JSON.stringify(job.error)}`);
+    expectThat(
+      job.status === "succeeded",
+      `job ${id} ended ${job.status}: ${JSON.stringify(job.error)}`,
+    );
     const keys = await keysUnder(stage, `outputs/${id}/`);
-    expectThat(keys.some((k) => /image/.test(k)), `no image under outputs/${id}/ (found ${keys.join(", ")})`);
+    expectThat(
+      keys.some((k) => /image/.test(k)),
+      `no image under outputs/${id}/ (found ${keys.join(", ")})`,
+    );
   },
 };
 
@@ -55,11 +73,17 @@ const cancel: Scenario = {
       return body.status === "running" ? true : undefined;
     });
     const cancelled = await api(stage, "POST", `/v1/jobs/${id}/cancel`, {});
-    expectThat(cancelled.status === 200, `cancel answered ${cancelled.status}: ${JSON.stringify(cancelled.body)}`);
+    expectThat(
+      cancelled.status === 200,
+      `cancel answered ${cancelled.status}: ${JSON.stringify(cancelled.body)}`,
+    );
     const job = await endedJob(stage, id);
     expectThat(job.status === "cancelled", `job ${id} ended ${job.status}`);
     const execution = stage.states.executions().find((e) => e.name === id);
-    expectThat(execution?.status === "ABORTED", `execution ${id} is ${execution?.status}, not ABORTED`);
+    expectThat(
+      execution?.status === "ABORTED",
+      `execution ${id} is ${execution?.status}, not ABORTED`,
+    );
   },
 };
 

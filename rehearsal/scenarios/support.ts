@@ -50,7 +50,11 @@ export function expectThat(condition: boolean, message: string): asserts conditi
 }
 
 /** Polls `probe` until it answers a value, or fails naming what it waited for. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 90_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -63,7 +67,11 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
 
 /** The job as GET /v1/jobs/{id} shows it once it has ended. */
-export function endedJob(stage: Stage, id: string, timeoutMs?: number): Promise<Record<string, any>> {
+export function endedJob(
+  stage: Stage,
+  id: string,
+  timeoutMs?: number,
+): Promise<Record<string, any>> {
   return waitFor(
     `job ${id} to end`,
     async () => {
@@ -83,6 +91,8 @@ export async function keysUnder(stage: Stage, prefix: string): Promise<string[]>
 }
 
 export async function objectText(stage: Stage, key: string): Promise<string> {
-  const got = await stage.standins.s3.send(new GetObjectCommand({ Bucket: stage.bucket, Key: key }));
+  const got = await stage.standins.s3.send(
+    new GetObjectCommand({ Bucket: stage.bucket, Key: key }),
+  );
   return (await got.Body?.transformToString()) ?? "";
 }
