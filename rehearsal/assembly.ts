@@ -5,7 +5,7 @@
  * synthesizes nothing and copies nothing.
  */
 import { access, cp, mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { REHEARSAL_ACCOUNT, REHEARSAL_STAGE } from "../stacks/rehearsal.ts";
 import { type DeployEnv, inputsHash, synthApp, withSynthLock } from "./synth.ts";
 import type { TemplateJson } from "./template.ts";
@@ -13,7 +13,7 @@ import type { TemplateJson } from "./template.ts";
 export { REHEARSAL_ACCOUNT, REHEARSAL_STAGE };
 
 const DIR = ".sst/rehearsal";
-const ASSETS_DIR = join(DIR, "assets");
+const ASSETS_DIR = resolve(DIR, "assets");
 
 export interface Assembly {
   template: TemplateJson;

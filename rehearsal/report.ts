@@ -181,7 +181,13 @@ export function summaryLines(report: Report): string[] {
     "function                      calls  denied  unused  peak MB / mem  longest / timeout",
     ...report.functions.map(
       (f) =>
-        `${f.name.padEnd(30).slice(0, 30)}${String(f.calls.reduce((s, c) => s + c.count, 0)).padStart(5)}  ${String(f.denied.length).padStart(6)}  ${String(f.unusedGrants.length).padStart(6)}  ${`${f.peakMemoryMb} / ${f.memoryMb}`.padStart(13)}  ${`${(f.longestMs / 1000).toFixed(1)} s / ${f.timeoutS} s`.padStart(17)}`,
+        `${f.logicalId
+          .replace(/[0-9A-F]{8}$/, "")
+          .padEnd(30)
+          .slice(
+            0,
+            30,
+          )}${String(f.calls.reduce((s, c) => s + c.count, 0)).padStart(5)}  ${String(f.denied.length).padStart(6)}  ${String(f.unusedGrants.length).padStart(6)}  ${`${f.peakMemoryMb} / ${f.memoryMb}`.padStart(13)}  ${`${(f.longestMs / 1000).toFixed(1)} s / ${f.timeoutS} s`.padStart(17)}`,
     ),
     "",
     ...report.scenarios.map(

@@ -9,10 +9,10 @@
  * the clients only some calls use are chunks a cold start does not load (the functions whose every
  * call uses the bucket load the S3 chunks with their module, functions/support/bucket.ts).
  */
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundle, type Bundle } from "../../bench/support/esbuild.ts";
 import { FUNCTION_BUNDLING } from "../../stacks/defaults.ts";
@@ -118,6 +118,21 @@ describe("Lambda bundles", () => {
     expect(bundles.get("api")?.meta.inputs).toHaveProperty([
       "node_modules/@aws-sdk/client-sfn/dist-es/SFNClient.js",
     ]);
+  });
+
+  it("the node:http a bundle's code gets (through the alias) is Node's own, with its Agent and request", async () => {
+    // The SDK's http handler (any http:// endpoint) takes Agent and request from it; a require the
+    // alias turned back into the alias's own file gave an empty module.
+    const entry = join(dir, "uses-http.ts");
+    await writeFile(
+      entry,
+      'import http from "node:http";\nexport const kinds = [typeof http.Agent, typeof http.request];\n',
+    );
+    await bundle(entry, join(dir, "uses-http", "uses-http.mjs"), { ...FUNCTION_BUNDLING });
+    const loaded = (await import(pathToFileURL(join(dir, "uses-http", "uses-http.mjs")).href)) as {
+      kinds: string[];
+    };
+    expect(loaded.kinds).toEqual(["function", "function"]);
   });
 
   it("no bundle imports node:http as an ES module (Node 22 then loads undici at a cold start)", () => {
