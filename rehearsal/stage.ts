@@ -92,6 +92,8 @@ function secrets(sim: SimulatedAccounts, apiKey: string): Record<string, string>
   const prefix = `/sst/reelay/${REHEARSAL_STAGE}/Secret`;
   return {
     [`${prefix}/REELAY_API_KEY/value`]: apiKey,
+    // docs/deploy.md: '[]' when the deployment has no subscribers of its own.
+    [`${prefix}/REELAY_WEBHOOKS/value`]: "[]",
     ...Object.fromEntries(
       sim.accounts.map((a) => [
         `${prefix}/UPSTREAM_API_KEY_${a.name.toUpperCase().replaceAll("-", "_")}/value`,

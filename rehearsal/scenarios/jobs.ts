@@ -39,6 +39,8 @@ const image: Scenario = {
     const created = await api(stage, "POST", "/v1/chat/completions", {
       model: "deltaq2-image",
       messages: [{ role: "user", content: "a red apple on a table" }],
+      modalities: ["image", "text"],
+      image_config: { aspect_ratio: "1:1", image_size: "2K" },
     });
     expectThat(
       created.status === 200,
