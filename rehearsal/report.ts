@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import type { UnusedGrant } from "./iam/gate.ts";
 import type { Stage } from "./stage.ts";
 
-export const REPORT_FILE = ".reelay/rehearsal/report.json";
+const REPORT_FILE = ".reelay/rehearsal/report.json";
 
 /** Lambda's environment holds at most 4 KB of variable names and values together. */
 const ENVIRONMENT_LIMIT_BYTES = 4096;
@@ -23,7 +23,7 @@ export interface ScenarioResult {
   error?: string;
 }
 
-export interface CallRow {
+interface CallRow {
   operation: string;
   resource: string;
   allowed: boolean;
@@ -31,7 +31,7 @@ export interface CallRow {
   reason?: string;
 }
 
-export interface FunctionReport {
+interface FunctionReport {
   name: string;
   logicalId: string;
   invocations: number;

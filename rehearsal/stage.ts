@@ -7,7 +7,7 @@
  * the schedules are read from the template. The upstream is a pool of two simulated accounts.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readlink, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
@@ -24,9 +24,9 @@ import { awsStandins, ParameterStore } from "./aws/standins.ts";
 import { StepFunctions } from "./aws/states.ts";
 import { type TemplateFunction, templateFunctions, templateRole } from "./functions.ts";
 import { IamGate, type Role } from "./iam/gate.ts";
-import { LambdaFunction } from "./lambda/function.ts";
+import { type FunctionSpec, type InvokeResult, LambdaFunction } from "./lambda/function.ts";
 import { ensureNode22 } from "./lambda/node22.ts";
-import { type Account, type Json, ResolvedTemplate } from "./template.ts";
+import { type Account, type Json, ResolvedTemplate, type TemplateJson } from "./template.ts";
 import { EventBus } from "./wires/bus.ts";
 import { startHttpApi } from "./wires/http-api.ts";
 import { BucketNotifications } from "./wires/notifications.ts";
@@ -41,9 +41,11 @@ export interface StageOptions {
   deployEnv?: Record<string, string>;
   /** Each function's log lines; default: kept, not printed. */
   onLog?: (fn: string, line: string) => void;
+  /** Changes the synthesized template before it runs (a test takes a grant or a setting out). */
+  mutateTemplate?: (template: TemplateJson) => void;
 }
 
-export interface RehearsedFunction {
+interface RehearsedFunction {
   spec: TemplateFunction;
   role: Role;
   lambda: LambdaFunction;
@@ -132,10 +134,12 @@ async function checkTable(
 }
 
 function only(rt: ResolvedTemplate, type: string): string {
-  const ids = rt.ofType(type);
-  if (ids.length !== 1)
-    throw new Error(`The rehearsal expects one ${type}, the template has ${ids.length}.`);
-  return ids[0]!;
+  const [id, ...more] = rt.ofType(type);
+  if (id === undefined || more.length > 0)
+    throw new Error(
+      `The rehearsal expects one ${type}, the template has ${more.length + (id === undefined ? 0 : 1)}.`,
+    );
+  return id;
 }
 
 export async function startStage(options: StageOptions = {}): Promise<Stage> {
@@ -152,164 +156,262 @@ export async function startStage(options: StageOptions = {}): Promise<Stage> {
   }
 }
 
+/** Each role's access key and secret: the functions sign with them, the gateway checks them. */
+class Identities {
+  readonly #keys = new Map<string, string>();
+  readonly #secrets = new Map<string, string>();
+  readonly roles = new Map<string, Role>();
+
+  constructor(rt: ResolvedTemplate, roleIds: readonly string[]) {
+    roleIds.forEach((id, i) => {
+      const key = `ASIAREHEARSAL${String(i).padStart(4, "0")}`;
+      this.#keys.set(id, key);
+      this.#secrets.set(key, randomBytes(30).toString("base64url"));
+      this.roles.set(key, templateRole(rt, id));
+    });
+  }
+
+  keyOf(roleId: string): string {
+    return this.#keys.get(roleId) ?? "unknown-role";
+  }
+
+  secretFor(key: string): string | undefined {
+    return this.#secrets.get(key);
+  }
+
+  credentialsOf(roleId: string): FunctionSpec["credentials"] {
+    const accessKeyId = this.keyOf(roleId);
+    return {
+      accessKeyId,
+      secretAccessKey: this.secretFor(accessKeyId) ?? "",
+      sessionToken: randomBytes(32).toString("base64url"),
+    };
+  }
+
+  roleOf(roleId: string): Role {
+    const role = this.roles.get(this.keyOf(roleId));
+    if (role === undefined) throw new Error(`No role ${roleId} in the template.`);
+    return role;
+  }
+}
+
+/** The functions by name, ARN or logical id, as Lambda, Step Functions and the wires name them. */
+class FunctionTable {
+  list: RehearsedFunction[] = [];
+
+  find(nameOrArn: string): RehearsedFunction | undefined {
+    return this.list.find(
+      ({ spec }) =>
+        spec.name === nameOrArn || spec.arn === nameOrArn || spec.logicalId === nameOrArn,
+    );
+  }
+
+  async invoke(nameOrArn: string, event: unknown): Promise<InvokeResult> {
+    const fn = this.find(nameOrArn);
+    if (fn === undefined)
+      return {
+        ok: false,
+        errorType: "ResourceNotFoundException",
+        errorMessage: `Function not found: ${nameOrArn}`,
+      };
+    return (await fn.lambda.invoke(event)).result;
+  }
+
+  invokeAsync(nameOrArn: string, event: unknown): void {
+    this.find(nameOrArn)?.lambda.invokeAsync(event);
+  }
+
+  /** Resolves when no function runs and no execution is under way (each may start the other). */
+  async idle(states: StepFunctions): Promise<void> {
+    for (let round = 0; round < 3; round++) {
+      await states.idle();
+      await Promise.all(this.list.map((f) => f.lambda.idle()));
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.list.map((f) => f.lambda.close()));
+  }
+}
+
+/**
+ * Lambda unpacks a function's layers under /opt, and the template's settings name files there
+ * (REELAY_FFMPEG_PATH=/opt/ffmpeg). The rehearsal links each layer's files there (this machine's
+ * /opt, as root, as CI runs); a file already there that is not such a link is left alone and named.
+ */
+async function linkLayers(dirs: readonly string[]): Promise<void> {
+  for (const dir of dirs)
+    for (const name of await readdir(dir)) {
+      const target = join("/opt", name);
+      const existing = await readlink(target).catch((error: NodeJS.ErrnoException) =>
+        error.code === "ENOENT" ? undefined : "not a link",
+      );
+      if (existing === join(dir, name)) continue;
+      if (existing !== undefined && !existing.includes(".sst/rehearsal/assets/"))
+        throw new Error(`/opt/${name} exists and is not the rehearsal's layer file; move it away.`);
+      await mkdir("/opt", { recursive: true });
+      await rm(target, { force: true });
+      await symlink(join(dir, name), target);
+    }
+}
+
+interface Parts {
+  sim: SimulatedAccounts;
+  assembly: Assembly;
+  rt: ResolvedTemplate;
+  standins: Standins;
+  ids: { table: string; bus: string; bucket: string };
+}
+
+/** The upstream pool, the template synthesized for it, and the table and bucket it names. */
+async function startParts(
+  dataDir: string,
+  options: StageOptions,
+  closers: (() => Promise<void>)[],
+): Promise<Parts> {
+  const sim = await startSimulatedAccounts(
+    [
+      { name: "alpha", cap: 4 },
+      { name: "beta", cap: 4 },
+    ],
+    { dataDir, generationMs: options.generationMs ?? 1500, timeScale: 1 },
+  );
+  closers.push(() => sim.close());
+  const assembly = await rehearsalAssembly({ ...poolSettings(sim), ...options.deployEnv });
+  const template = structuredClone(assembly.template);
+  options.mutateTemplate?.(template);
+  const rt = new ResolvedTemplate(template, ACCOUNT);
+  const bucket = rt
+    .ofType("AWS::S3::Bucket")
+    .find((id) => rt.require(id).Properties?.AccessControl === undefined);
+  if (bucket === undefined) throw new Error("The template has no bucket for outputs.");
+  const ids = {
+    table: only(rt, "AWS::DynamoDB::Table"),
+    bus: only(rt, "AWS::Events::EventBus"),
+    bucket,
+  };
+  const standins = await startStandins({
+    dataDir,
+    tableName: rt.nameOf(ids.table),
+    bucket: rt.nameOf(ids.bucket),
+  });
+  closers.push(() => standins.close());
+  await checkTable(rt, standins, ids.table);
+  return { sim, assembly: { ...assembly, template }, rt, standins, ids };
+}
+
+interface AwsSide {
+  gate: IamGate;
+  states: StepFunctions;
+  bus: EventBus;
+  gateway: Gateway;
+  apiKey: string;
+}
+
+/** IAM, Step Functions, the bus, the bucket's notification and the gateway that fronts them. */
+async function startAws(
+  parts: Parts,
+  identities: Identities,
+  functions: FunctionTable,
+  options: StageOptions,
+  closers: (() => Promise<void>)[],
+): Promise<AwsSide> {
+  const { rt, assembly, ids, standins } = parts;
+  const gate = new IamGate(identities.roles, {
+    partition: ACCOUNT.partition,
+    region: ACCOUNT.region,
+    accountId: ACCOUNT.accountId,
+    partitionKeyOf: partitionKeys(rt, ids.table),
+  });
+  const states = new StepFunctions(rt, {
+    gate,
+    accessKeyOfRole: (id) => identities.keyOf(id),
+    waitScale: options.waitScale ?? 0.05,
+    invoke: (arn, input) => functions.invoke(arn, input),
+  });
+  closers.push(() => states.idle());
+  const invokeAsync = (id: string, event: unknown) => functions.invokeAsync(id, event);
+  const bus = new EventBus(assembly.template, invokeAsync, {
+    ...REGION,
+    busNames: { [ids.bus]: rt.nameOf(ids.bus) },
+  });
+  const notifications = new BucketNotifications(assembly.template, invokeAsync, {
+    bucketNames: { [ids.bucket]: rt.nameOf(ids.bucket) },
+    region: ACCOUNT.region,
+  });
+  const apiKey = randomBytes(24).toString("base64url");
+  const parameters = new ParameterStore(rt, secrets(parts.sim, apiKey));
+  const gateway = await startGateway({
+    gate,
+    secretFor: (key) => identities.secretFor(key),
+    region: ACCOUNT.region,
+    dynamoEndpoint: standins.dynamoEndpoint,
+    s3Endpoint: standins.s3Endpoint,
+    standins: awsStandins({ parameters, bus, states, byName: (name) => functions.find(name) }),
+    onObjectCreated: (created) => notifications.objectCreated(created),
+  });
+  closers.push(() => gateway.close());
+  return { gate, states, bus, gateway, apiKey };
+}
+
+const REGION = { region: ACCOUNT.region, accountId: ACCOUNT.accountId };
+
 async function bringUp(
   dataDir: string,
   options: StageOptions,
   closers: (() => Promise<void>)[],
   close: () => Promise<void>,
 ): Promise<Stage> {
-  const [nodePath, sim] = await Promise.all([
+  const [nodePath, parts] = await Promise.all([
     ensureNode22(),
-    startSimulatedAccounts(
-      [
-        { name: "alpha", cap: 4 },
-        { name: "beta", cap: 4 },
-      ],
-      { dataDir, generationMs: options.generationMs ?? 1500, timeScale: 1 },
-    ),
+    startParts(dataDir, options, closers),
   ]);
-  closers.push(() => sim.close());
-  const assembly = await rehearsalAssembly({ ...poolSettings(sim), ...options.deployEnv });
-  const rt = new ResolvedTemplate(assembly.template, ACCOUNT);
-  const tableId = only(rt, "AWS::DynamoDB::Table");
-  const busId = only(rt, "AWS::Events::EventBus");
-  const bucketId = rt
-    .ofType("AWS::S3::Bucket")
-    .find((id) => rt.require(id).Properties?.AccessControl === undefined);
-  if (bucketId === undefined) throw new Error("The template has no bucket for outputs.");
-  const standins = await startStandins({
-    dataDir,
-    tableName: rt.nameOf(tableId),
-    bucket: rt.nameOf(bucketId),
-  });
-  closers.push(() => standins.close());
-  await checkTable(rt, standins, tableId);
-
+  const { sim, assembly, rt, standins, ids } = parts;
   const specs = templateFunctions(rt, assembly.assetsDir);
-  const roleIds = [...new Set([...specs.map((s) => s.roleLogicalId), ...machineRoles(rt)])];
-  const keys = new Map(roleIds.map((id, i) => [id, `ASIAREHEARSAL${String(i).padStart(4, "0")}`]));
-  const secretOf = new Map(
-    [...keys.values()].map((key) => [key, randomBytes(30).toString("base64url")]),
+  await linkLayers(specs.flatMap((s) => s.layerDirs));
+  const identities = new Identities(rt, [
+    ...new Set([...specs.map((s) => s.roleLogicalId), ...machineRoles(rt)]),
+  ]);
+  const functions = new FunctionTable();
+  const { gate, states, bus, gateway, apiKey } = await startAws(
+    parts,
+    identities,
+    functions,
+    options,
+    closers,
   );
-  const roles = new Map(roleIds.map((id) => [keys.get(id)!, templateRole(rt, id)]));
-  const gate = new IamGate(roles, {
-    partition: ACCOUNT.partition,
-    region: ACCOUNT.region,
-    accountId: ACCOUNT.accountId,
-    partitionKeyOf: partitionKeys(rt, tableId),
-  });
-
-  const apiKey = randomBytes(24).toString("base64url");
-  const parameters = new ParameterStore(rt, secrets(sim, apiKey));
-  let functions: RehearsedFunction[] = [];
-  const byName = (nameOrArn: string) =>
-    functions.find(
-      (f) =>
-        f.spec.name === nameOrArn || f.spec.arn === nameOrArn || f.spec.logicalId === nameOrArn,
-    );
-  const states = new StepFunctions(rt, {
-    gate,
-    accessKeyOfRole: (id) => keys.get(id) ?? "unknown-role",
-    waitScale: options.waitScale ?? 0.05,
-    invoke: async (arn, input) => {
-      const fn = byName(arn);
-      if (fn === undefined)
-        return {
-          ok: false,
-          errorType: "Lambda.ResourceNotFoundException",
-          errorMessage: `No function ${arn}.`,
-        };
-      return (await fn.lambda.invoke(input)).result;
-    },
-  });
-  closers.push(() => states.idle());
-  const invokeAsync = (logicalId: string, event: unknown) =>
-    byName(logicalId)?.lambda.invokeAsync(event);
-  const bus = new EventBus(assembly.template, invokeAsync, {
-    region: ACCOUNT.region,
-    accountId: ACCOUNT.accountId,
-    busNames: { [busId]: rt.nameOf(busId) },
-  });
-  const notifications = new BucketNotifications(assembly.template, invokeAsync, {
-    bucketNames: { [bucketId]: rt.nameOf(bucketId) },
-    region: ACCOUNT.region,
-  });
-  const gateway = await startGateway({
-    gate,
-    secretFor: (key) => secretOf.get(key),
-    region: ACCOUNT.region,
-    dynamoEndpoint: standins.dynamoEndpoint,
-    s3Endpoint: standins.s3Endpoint,
-    standins: awsStandins({ parameters, bus, states, byName }),
-    onObjectCreated: (created) => notifications.objectCreated(created),
-  });
-  closers.push(() => gateway.close());
-
-  functions = specs.map((spec) => {
-    const roleKey = keys.get(spec.roleLogicalId)!;
-    const lambda = new LambdaFunction({
-      name: spec.name,
-      arn: spec.arn,
-      handler: spec.handler,
-      codeDir: spec.codeDir,
-      environment: spec.environment,
+  functions.list = specs.map((spec) => ({
+    spec,
+    role: identities.roleOf(spec.roleLogicalId),
+    lambda: new LambdaFunction({
+      ...spec,
       standinEnvironment: { AWS_ENDPOINT_URL: gateway.url },
-      memoryMb: spec.memoryMb,
-      timeoutS: spec.timeoutS,
       region: ACCOUNT.region,
-      credentials: {
-        accessKeyId: roleKey,
-        secretAccessKey: secretOf.get(roleKey)!,
-        sessionToken: randomBytes(32).toString("base64url"),
-      },
+      credentials: identities.credentialsOf(spec.roleLogicalId),
       nodePath,
       onLog: (line) => options.onLog?.(spec.name, line),
-    });
-    return { spec, role: roles.get(roleKey)!, lambda };
-  });
-  closers.push(async () => {
-    await Promise.all(functions.map((f) => f.lambda.close()));
-  });
-
-  const api = await startHttpApi(
-    assembly.template,
-    async (logicalId, event) => {
-      const fn = byName(logicalId);
-      if (fn === undefined)
-        return { ok: false, errorType: "ResourceNotFound", errorMessage: logicalId };
-      return (await fn.lambda.invoke(event)).result;
-    },
-    { region: ACCOUNT.region, accountId: ACCOUNT.accountId },
-  );
+    }),
+  }));
+  closers.push(() => functions.close());
+  const api = await startHttpApi(assembly.template, (id, e) => functions.invoke(id, e), REGION);
   closers.push(() => api.close());
-  const scheduler = new Scheduler(assembly.template, invokeAsync, {
-    region: ACCOUNT.region,
-    accountId: ACCOUNT.accountId,
-  });
-
-  const idle = async () => {
-    for (let round = 0; round < 3; round++) {
-      await states.idle();
-      await Promise.all(functions.map((f) => f.lambda.idle()));
-    }
-  };
   return {
     apiUrl: api.url,
     apiKey,
     account: ACCOUNT,
     template: rt,
     assembly,
-    functions,
+    functions: functions.list,
     gate,
     gateway,
     states,
     bus,
-    scheduler,
+    scheduler: new Scheduler(assembly.template, (id, e) => functions.invokeAsync(id, e), REGION),
     sim,
     standins,
-    bucket: rt.nameOf(bucketId),
-    tableName: rt.nameOf(tableId),
-    idle,
+    bucket: rt.nameOf(ids.bucket),
+    tableName: rt.nameOf(ids.table),
+    idle: () => functions.idle(states),
     close,
   };
 }

@@ -81,7 +81,9 @@ export class ResolvedTemplate {
 
   /** Logical ids of the resources of one type. */
   ofType(type: string): string[] {
-    return Object.keys(this.resources).filter((id) => this.resources[id]!.Type === type);
+    return Object.entries(this.resources)
+      .filter(([, resource]) => resource.Type === type)
+      .map(([id]) => id);
   }
 
   arnOf(logicalId: string): string {
@@ -124,7 +126,8 @@ export class ResolvedTemplate {
       "AWS::StackName": this.account.stackName,
       "AWS::URLSuffix": "amazonaws.com",
     };
-    if (logicalId in pseudo) return pseudo[logicalId]!;
+    const known = pseudo[logicalId];
+    if (known !== undefined) return known;
     const type = this.require(logicalId).Type;
     if (
       type === "AWS::StepFunctions::StateMachine" ||
@@ -147,10 +150,11 @@ export class ResolvedTemplate {
   resolve(value: Json): Json {
     if (value === null || typeof value !== "object") return value;
     if (Array.isArray(value)) return value.map((v) => this.resolve(v));
-    const keys = Object.keys(value);
-    if (keys.length === 1 && (keys[0] === "Ref" || keys[0]!.startsWith("Fn::")))
-      return this.intrinsic(keys[0]!, value[keys[0]!]!);
-    return Object.fromEntries(keys.map((k) => [k, this.resolve(value[k]!)]));
+    const entries = Object.entries(value);
+    const [first] = entries;
+    if (entries.length === 1 && first !== undefined && /^(Ref|Fn::)/.test(first[0]))
+      return this.intrinsic(first[0], first[1]);
+    return Object.fromEntries(entries.map(([k, v]) => [k, this.resolve(v)]));
   }
 
   /** A value that must come out as text (an environment variable, a name, an ARN). */
@@ -193,9 +197,10 @@ export class ResolvedTemplate {
       ? (args as [string, Record<string, Json>])
       : [args, {}];
     return String(text).replace(/\$\{([^}]+)\}/g, (_, name: string) => {
-      if (name in vars) return this.string(vars[name]!);
-      const [id, attribute] = name.split(".");
-      return attribute === undefined ? this.ref(id!) : this.getAtt(id!, attribute);
+      const given = vars[name];
+      if (given !== undefined) return this.string(given);
+      const [id = "", attribute] = name.split(".");
+      return attribute === undefined ? this.ref(id) : this.getAtt(id, attribute);
     });
   }
 

@@ -35,7 +35,7 @@ export class ServiceError extends Error {
   }
 }
 
-export interface ObjectCreated {
+interface ObjectCreated {
   bucket: string;
   key: string;
   size: number;
@@ -55,7 +55,7 @@ export interface GatewayOptions {
 }
 
 /** A call that was not answered as asked: denied by IAM, or not understood by the gateway. */
-export interface Refusal {
+interface Refusal {
   kind: "denied" | "unparsed" | "unsigned" | "standin-failed";
   accessKeyId?: string;
   call?: AwsCall;
@@ -172,85 +172,117 @@ const CREATED: Record<string, ObjectCreated["eventName"]> = {
   CompleteMultipartUpload: "CompleteMultipartUpload",
 };
 
-export async function startGateway(options: GatewayOptions): Promise<Gateway> {
-  const refusals: Refusal[] = [];
-  const dynamo = new URL(options.dynamoEndpoint);
-  const s3 = new URL(options.s3Endpoint);
+/** A request the gateway took in: what it is, who signed it, its body when it was read. */
+interface Admitted {
+  call: AwsCall;
+  body: Buffer | undefined;
+}
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+class GatewayServer {
+  readonly refusals: Refusal[] = [];
+  readonly #dynamo: URL;
+  readonly #s3: URL;
+
+  constructor(private readonly options: GatewayOptions) {
+    this.#dynamo = new URL(options.dynamoEndpoint);
+    this.#s3 = new URL(options.s3Endpoint);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const admitted = await this.admit(req, res);
+    if (admitted === undefined) return;
+    const { call, body } = admitted;
+    if (call.service === "dynamodb") {
+      await forward(
+        req,
+        res,
+        { url: this.#dynamo, path: req.url ?? "/", headers: req.headers },
+        body,
+      );
+      return;
+    }
+    if (call.service === "s3") return this.toS3(req, res, call, body);
+    await this.toStandin(res, call, body ?? Buffer.alloc(0));
+  }
+
+  /** Names the request, checks its signature and its role's policy; undefined once refused. */
+  private async admit(req: IncomingMessage, res: ServerResponse): Promise<Admitted | undefined> {
     const raw = { method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers };
     // S3 object bodies stay streamed (a copy can be gigabytes); every other body is small JSON.
-    const service = signerService(raw);
-    const body = service !== "s3" || needsBody(raw) ? await readBody(req) : undefined;
+    const body = signerService(raw) !== "s3" || needsBody(raw) ? await readBody(req) : undefined;
+    const full = { ...raw, body: body ?? Buffer.alloc(0) };
     let call: AwsCall;
     try {
-      call = parseAwsRequest({ ...raw, body: body ?? Buffer.alloc(0) });
+      call = parseAwsRequest(full);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      refusals.push({ kind: "unparsed", message });
-      return send(res, awsError("s3", 400, "InvalidRequest", message));
+      this.refusals.push({ kind: "unparsed", message });
+      send(res, awsError("s3", 400, "InvalidRequest", message));
+      return undefined;
     }
-    const signed = await verifySignature(
-      { ...raw, body: body ?? Buffer.alloc(0) },
-      options.secretFor,
-    );
+    const signed = await verifySignature(full, this.options.secretFor);
     if (!signed.ok) {
-      refusals.push({
-        kind: "unsigned",
-        accessKeyId: call.accessKeyId,
-        call,
-        message: signed.reason,
-      });
-      return send(
-        res,
-        accessDenied(call, `The request signature does not verify: ${signed.reason}`),
-      );
+      const message = `The request signature does not verify: ${signed.reason}`;
+      this.refusals.push({ kind: "unsigned", accessKeyId: call.accessKeyId, call, message });
+      send(res, accessDenied(call, message));
+      return undefined;
     }
-    const verdict = await options.gate.authorize(call);
+    const verdict = await this.options.gate.authorize(call);
     if (!verdict.allowed) {
-      const reasons = verdict.decisions.filter((d) => !d.allowed).map((d) => d.reason ?? "");
-      const message = reasons.join(" ");
-      refusals.push({ kind: "denied", accessKeyId: call.accessKeyId, call, message });
-      return send(res, accessDenied(call, message));
+      const message = verdict.decisions
+        .filter((d) => !d.allowed)
+        .map((d) => d.reason ?? "")
+        .join(" ");
+      this.refusals.push({ kind: "denied", accessKeyId: call.accessKeyId, call, message });
+      send(res, accessDenied(call, message));
+      return undefined;
     }
-    if (call.service === "dynamodb") {
-      await forward(req, res, { url: dynamo, path: raw.url, headers: req.headers }, body);
-      return;
-    }
-    if (call.service === "s3") {
-      const signed = await signedForS3rver(req, s3, options.region);
-      const status = await forward(req, res, { url: s3, ...signed }, body);
-      const eventName = CREATED[call.operation];
-      if (status < 300 && eventName !== undefined)
-        options.onObjectCreated?.({
-          bucket: String(call.input.bucket),
-          key: String(call.input.key),
-          size: Number(req.headers["content-length"] ?? 0),
-          eventName,
-        });
-      return;
-    }
-    const standin = options.standins[call.service];
+    return { call, body };
+  }
+
+  private async toS3(
+    req: IncomingMessage,
+    res: ServerResponse,
+    call: AwsCall,
+    body: Buffer | undefined,
+  ): Promise<void> {
+    const signed = await signedForS3rver(req, this.#s3, this.options.region);
+    const status = await forward(req, res, { url: this.#s3, ...signed }, body);
+    const eventName = CREATED[call.operation];
+    if (status < 300 && eventName !== undefined)
+      this.options.onObjectCreated?.({
+        bucket: String(call.input.bucket),
+        key: String(call.input.key),
+        size: Number(req.headers["content-length"] ?? 0),
+        eventName,
+      });
+  }
+
+  private async toStandin(res: ServerResponse, call: AwsCall, body: Buffer): Promise<void> {
+    const standin = this.options.standins[call.service as keyof GatewayOptions["standins"]];
     if (standin === undefined) {
       const message = `No stand-in answers ${call.service} ${call.operation}.`;
-      refusals.push({ kind: "standin-failed", call, message });
+      this.refusals.push({ kind: "standin-failed", call, message });
       return send(res, awsError(call.service, 501, "NotImplemented", message));
     }
     try {
-      send(res, await standin(call, body ?? Buffer.alloc(0)));
+      send(res, await standin(call, body));
     } catch (error) {
       if (error instanceof ServiceError)
         return send(res, awsError(call.service, error.status, error.code, error.message));
       const message = error instanceof Error ? error.message : String(error);
-      refusals.push({ kind: "standin-failed", call, message });
+      this.refusals.push({ kind: "standin-failed", call, message });
       send(res, awsError(call.service, 500, "InternalFailure", message));
     }
-  };
+  }
+}
 
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const gateway = new GatewayServer(options);
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    gateway.handle(req, res).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      refusals.push({ kind: "standin-failed", message });
+      gateway.refusals.push({ kind: "standin-failed", message });
       if (!res.headersSent) send(res, awsError("s3", 500, "InternalError", message));
       else res.destroy();
     });
@@ -259,7 +291,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    refusals: () => [...refusals],
+    refusals: () => [...gateway.refusals],
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

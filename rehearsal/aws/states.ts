@@ -10,7 +10,7 @@ import type { IamGate } from "../iam/gate.ts";
 import type { ResolvedTemplate } from "../template.ts";
 import { ServiceError } from "./gateway.ts";
 
-export interface TaskFailure {
+interface TaskFailure {
   errorType: string;
   errorMessage: string;
 }

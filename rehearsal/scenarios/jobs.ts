@@ -28,8 +28,10 @@ const video: Scenario = {
         keys.includes(`outputs/${id}/${name}`),
         `outputs/${id}/${name} is missing (found ${keys.join(", ")})`,
       );
-    const matched = stage.bus.matched().filter((m) => m.target.includes("Webhook"));
-    expectThat(matched.length > 0, "no terminal event reached the webhook rule's target");
+    // Finish writes the terminal record, then puts the event: it may reach the bus just after.
+    await waitFor("the terminal event at the webhook rule's target", async () =>
+      stage.bus.matched().some((m) => m.target.includes("Webhook")) ? true : undefined,
+    );
   },
 };
 

@@ -2,7 +2,7 @@
  * What every scenario uses: the rehearsed API reached over HTTP as a user reaches it, a wait on a
  * condition (never on a fixed time), and the bucket read as the user would read it.
  */
-import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import type { Stage } from "../stage.ts";
 
 export interface Scenario {
@@ -17,7 +17,11 @@ export interface Answer<T = Record<string, unknown>> {
 }
 
 /** A request to the rehearsed HTTP API with the stage's key. */
-export async function api<T = Record<string, any>>(
+/** A JSON answer as a scenario reads it: fields looked up by name, checked where they matter. */
+// biome-ignore lint/suspicious/noExplicitAny: scenarios read the API's JSON answers loosely and assert on the fields they need.
+export type JsonBody = Record<string, any>;
+
+export async function api<T = JsonBody>(
   stage: Stage,
   method: string,
   path: string,
@@ -43,7 +47,7 @@ export async function api<T = Record<string, any>>(
   return { status: response.status, body: parsed as T, headers: response.headers };
 }
 
-export class ScenarioFailure extends Error {}
+class ScenarioFailure extends Error {}
 
 export function expectThat(condition: boolean, message: string): asserts condition {
   if (!condition) throw new ScenarioFailure(message);
@@ -67,11 +71,7 @@ export async function waitFor<T>(
 const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
 
 /** The job as GET /v1/jobs/{id} shows it once it has ended. */
-export function endedJob(
-  stage: Stage,
-  id: string,
-  timeoutMs?: number,
-): Promise<Record<string, any>> {
+export function endedJob(stage: Stage, id: string, timeoutMs?: number): Promise<JsonBody> {
   return waitFor(
     `job ${id} to end`,
     async () => {
@@ -88,11 +88,4 @@ export async function keysUnder(stage: Stage, prefix: string): Promise<string[]>
     new ListObjectsV2Command({ Bucket: stage.bucket, Prefix: prefix }),
   );
   return (listed.Contents ?? []).map((o) => o.Key ?? "").sort();
-}
-
-export async function objectText(stage: Stage, key: string): Promise<string> {
-  const got = await stage.standins.s3.send(
-    new GetObjectCommand({ Bucket: stage.bucket, Key: key }),
-  );
-  return (await got.Body?.transformToString()) ?? "";
 }

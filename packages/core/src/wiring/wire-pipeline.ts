@@ -117,6 +117,16 @@ function keyStores(input: WiringInput): { keys: ApiKeyStore; keyLimits: KeyLimit
   return { keys, keyLimits };
 }
 
+/**
+ * Output downloads: loopback and http outputs (the bundled simulator) are allowed on the local stack
+ * and in the rehearsal (REELAY_REHEARSAL) only.
+ */
+function outputFetch(config: Config, platform: Deployment) {
+  return guardedFetch(
+    outputFetchPolicy(config.aws.rehearsal ? "local" : platform, config.maxOutputBytes),
+  );
+}
+
 export function wirePipeline(input: WiringInput): Wiring {
   const { config, platform, clients } = input;
   const stats = new GenerationStatsStore(clients.db, clients.tableName);
@@ -171,11 +181,7 @@ export function wirePipeline(input: WiringInput): Wiring {
             fallbackAttempts: config.fallbackAttempts,
           }),
       events: input.events,
-      // Loopback and http outputs (the bundled simulator) are allowed on the local stack and in
-      // the rehearsal only.
-      fetch: guardedFetch(
-        outputFetchPolicy(config.aws.rehearsal ? "local" : platform, config.maxOutputBytes),
-      ),
+      fetch: outputFetch(config, platform),
       verify: config.verify,
       now,
       ...(config.aws.ffmpegPath === undefined
