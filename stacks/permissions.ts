@@ -186,12 +186,15 @@ export function allowDelivery(fn: IFunction, bucket: s3.IBucket, targets: readon
   );
 }
 
-/** Each video and its previews: the Thumbnail step reads the one and writes the others beside it. */
+/**
+ * Each video and its previews: the Thumbnail step reads the one and writes the others beside it,
+ * tagged with the job's retention (S3 asks PutObjectTagging for a PutObject that carries tags).
+ */
 export function allowPreviews(fn: IFunction, bucket: s3.IBucket): void {
   allow(fn, ["s3:GetObject"], [bucket.arnForObjects(videoKey("*"))]);
   allow(
     fn,
-    ["s3:PutObject"],
+    ["s3:PutObject", "s3:PutObjectTagging"],
     [bucket.arnForObjects(thumbnailKey("*")), bucket.arnForObjects(spritesheetKey("*"))],
   );
 }

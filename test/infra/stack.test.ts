@@ -583,6 +583,9 @@ describe("IAM", () => {
         "s3:GetObject Bucket/outputs/*/video.mp4",
         "s3:PutObject Bucket/outputs/*/thumbnail.jpg",
         "s3:PutObject Bucket/outputs/*/spritesheet.jpg",
+        // The previews carry the job's retention tag.
+        "s3:PutObjectTagging Bucket/outputs/*/thumbnail.jpg",
+        "s3:PutObjectTagging Bucket/outputs/*/spritesheet.jpg",
         ...manifest,
       ]),
       FinishFunction: sorted([
