@@ -1,8 +1,8 @@
 /** Job flow state "Finish": the state machine invokes this with the flow state. */
 import { loadBucketClient } from "./support/bucket.ts";
-import { runStep } from "./support/step.ts";
+import { stepHandler } from "./support/step.ts";
 
 // Every job's end writes its manifest (outputs/<jobId>/job.json).
 await loadBucketClient();
 
-export const handler = (event: unknown) => runStep("finish", event);
+export const handler = stepHandler("finish");

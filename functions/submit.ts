@@ -1,4 +1,4 @@
 /** Job flow state "Submit": the state machine invokes this with the flow state. */
-import { runStep } from "./support/step.ts";
+import { stepHandler } from "./support/step.ts";
 
-export const handler = (event: unknown) => runStep("submit", event);
+export const handler = stepHandler("submit");

@@ -4,9 +4,9 @@
  * that runs ffmpeg: Download stays the small streaming copy it is.
  */
 import { loadBucketClient } from "./support/bucket.ts";
-import { runStep } from "./support/step.ts";
+import { stepHandler } from "./support/step.ts";
 
 // Every call reads the stored video and writes two images and the manifest.
 await loadBucketClient();
 
-export const handler = (event: unknown) => runStep("thumbnail", event);
+export const handler = stepHandler("thumbnail");

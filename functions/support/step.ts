@@ -23,6 +23,15 @@ const StepInput = z.looseObject({ jobId: z.string().min(1) });
 
 let deps: Promise<PipelineDeps> | undefined;
 
+/**
+ * A step's Lambda handler. The process's settings are read at the cold start, so a setting the
+ * stack forgot fails the function's init with its name instead of every job that reaches the step.
+ */
+export function stepHandler(step: JobFlowStep): (event: unknown) => Promise<unknown> {
+  awsProcess();
+  return (event) => runStep(step, event);
+}
+
 export async function runStep(step: JobFlowStep, event: unknown): Promise<unknown> {
   const parsed = StepInput.safeParse(event);
   if (!parsed.success) {
