@@ -11,6 +11,7 @@ import { mkdir, mkdtemp, readdir, readlink, rm, symlink } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
+import { PutObjectTaggingCommand } from "@aws-sdk/client-s3";
 import { startStandins, type Standins } from "@reelay/local/aws-standins";
 import { type SimulatedAccounts, startSimulatedAccounts } from "@reelay/local/sim-accounts";
 import {
@@ -348,7 +349,25 @@ async function startAws(
     dynamoEndpoint: standins.dynamoEndpoint,
     s3Endpoint: standins.s3Endpoint,
     standins: awsStandins({ parameters, bus, states, byName: (name) => functions.find(name) }),
-    onObjectCreated: (created) => notifications.objectCreated(created),
+    onObjectCreated: (created) => {
+      // S3 keeps the tags a write sets; s3rver does not, so they are put on the object after it.
+      if (created.tagging !== undefined)
+        standins.s3
+          .send(
+            new PutObjectTaggingCommand({
+              Bucket: created.bucket,
+              Key: created.key,
+              Tagging: {
+                TagSet: [...new URLSearchParams(created.tagging)].map(([Key, Value]) => ({
+                  Key,
+                  Value,
+                })),
+              },
+            }),
+          )
+          .catch(() => undefined);
+      notifications.objectCreated(created);
+    },
   });
   closers.push(() => gateway.close());
   return { gate, states, bus, gateway, apiKey };

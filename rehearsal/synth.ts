@@ -170,7 +170,7 @@ export function synthApp(options: SynthOptions): Promise<Synthesized> {
 }
 
 /** Where a function's bundle is kept for the next synth of the same code (any deploy settings). */
-const BUNDLES_DIR = ".sst/reelay-test-bundles";
+const BUNDLES_DIR = ".sst/reelay-bundles";
 
 type NodeBuild = (input: {
   functionID: string;
@@ -199,7 +199,10 @@ function reuseBundles(codeKey: string): void {
       .update(JSON.stringify([codeKey, input.mode, input.props.handler, input.props.nodejs]))
       .digest("hex")
       .slice(0, 24);
-    const kept = join(BUNDLES_DIR, input.functionID, id);
+    // By handler, not by SST's function id, which differs per stage: the infra tests' stage and
+    // the rehearsal's share each bundle.
+    const slot = join(BUNDLES_DIR, String(input.props.handler).replace(/[^\w.-]/g, "_"));
+    const kept = join(slot, id);
     const result = await readFile(join(kept, "result.json"), "utf8").then(
       (text) => JSON.parse(text) as { type: string },
       () => undefined,
@@ -210,7 +213,7 @@ function reuseBundles(codeKey: string): void {
     }
     const built = await build(input);
     if (built.type === "success") {
-      await rm(join(BUNDLES_DIR, input.functionID), { recursive: true, force: true });
+      await rm(slot, { recursive: true, force: true });
       await cp(input.out, join(kept, "out"), { recursive: true });
       await writeFile(join(kept, "result.json"), JSON.stringify(built));
     }

@@ -40,6 +40,8 @@ interface ObjectCreated {
   key: string;
   size: number;
   eventName: "Put" | "Post" | "Copy" | "CompleteMultipartUpload";
+  /** The tags the write set (`x-amz-tagging`, URL-encoded), which s3rver does not keep itself. */
+  tagging?: string;
 }
 
 export interface GatewayOptions {
@@ -180,6 +182,7 @@ interface Admitted {
 
 class GatewayServer {
   readonly refusals: Refusal[] = [];
+  readonly #pendingTags = new Map<string, string>();
   readonly #dynamo: URL;
   readonly #s3: URL;
 
@@ -248,14 +251,24 @@ class GatewayServer {
   ): Promise<void> {
     const signed = await signedForS3rver(req, this.#s3, this.options.region);
     const status = await forward(req, res, { url: this.#s3, ...signed }, body);
+    if (status >= 300) return;
+    const object = `${String(call.input.bucket)}/${String(call.input.key)}`;
+    const tagging = req.headers["x-amz-tagging"];
+    // A multipart upload's tags are given at its start and apply once it completes.
+    if (call.operation === "CreateMultipartUpload" && typeof tagging === "string")
+      this.#pendingTags.set(object, tagging);
     const eventName = CREATED[call.operation];
-    if (status < 300 && eventName !== undefined)
-      this.options.onObjectCreated?.({
-        bucket: String(call.input.bucket),
-        key: String(call.input.key),
-        size: Number(req.headers["content-length"] ?? 0),
-        eventName,
-      });
+    if (eventName === undefined) return;
+    const tags =
+      call.operation === "CompleteMultipartUpload" ? this.#pendingTags.get(object) : tagging;
+    this.#pendingTags.delete(object);
+    this.options.onObjectCreated?.({
+      bucket: String(call.input.bucket),
+      key: String(call.input.key),
+      size: Number(req.headers["content-length"] ?? 0),
+      eventName,
+      ...(typeof tags === "string" ? { tagging: tags } : {}),
+    });
   }
 
   private async toStandin(res: ServerResponse, call: AwsCall, body: Buffer): Promise<void> {

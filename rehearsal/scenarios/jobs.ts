@@ -2,16 +2,19 @@
  * The jobs a user runs on the first day, through the rehearsed API: a video, an image, a cancel.
  * Each ends as it does on the local stack: same status, same error code, same objects.
  */
-import { api, endedJob, expectThat, keysUnder, type Scenario, waitFor } from "./support.ts";
+import { RETENTION_TAG } from "@reelay/core/domain";
+import { api, endedJob, expectThat, keysUnder, type Scenario, tagsOf, waitFor } from "./support.ts";
 
 const video: Scenario = {
-  name: "a video job: created, polled, downloaded, finished, one event",
+  name: "a video job kept 7 days: created, polled, downloaded, finished, one event, every object tagged with its retention",
   async run(stage) {
-    const created = await api(stage, "POST", "/v1/video/generations", {
-      model: "gamma-3.1",
-      prompt: "a lighthouse at dusk, waves breaking",
-      duration_sec: 4,
-    });
+    const created = await api(
+      stage,
+      "POST",
+      "/v1/video/generations",
+      { model: "gamma-3.1", prompt: "a lighthouse at dusk, waves breaking", duration_sec: 4 },
+      { "x-reelay-retention-days": "7" },
+    );
     expectThat(
       created.status === 200,
       `create answered ${created.status}: ${JSON.stringify(created.body)}`,
@@ -28,6 +31,14 @@ const video: Scenario = {
         keys.includes(`outputs/${id}/${name}`),
         `outputs/${id}/${name} is missing (found ${keys.join(", ")})`,
       );
+    // job.json is written once more after the event: read its tags once that write is done.
+    await stage.idle();
+    const untagged: string[] = [];
+    for (const key of keys) {
+      const tags = await tagsOf(stage, key);
+      if (tags[RETENTION_TAG] !== "7") untagged.push(`${key} ${JSON.stringify(tags)}`);
+    }
+    expectThat(untagged.length === 0, `not tagged ${RETENTION_TAG}=7: ${untagged.join(", ")}`);
     // Finish writes the terminal record, then puts the event: it may reach the bus just after.
     await waitFor("the terminal event at the webhook rule's target", async () =>
       stage.bus.matched().some((m) => m.target.includes("Webhook")) ? true : undefined,

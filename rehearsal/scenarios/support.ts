@@ -2,7 +2,7 @@
  * What every scenario uses: the rehearsed API reached over HTTP as a user reaches it, a wait on a
  * condition (never on a fixed time), and the bucket read as the user would read it.
  */
-import { ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { GetObjectTaggingCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import type { Stage } from "../stage.ts";
 
 export interface Scenario {
@@ -88,4 +88,12 @@ export async function keysUnder(stage: Stage, prefix: string): Promise<string[]>
     new ListObjectsV2Command({ Bucket: stage.bucket, Prefix: prefix }),
   );
   return (listed.Contents ?? []).map((o) => o.Key ?? "").sort();
+}
+
+/** An object's tags, read from the bucket directly. */
+export async function tagsOf(stage: Stage, key: string): Promise<Record<string, string>> {
+  const { TagSet } = await stage.standins.s3.send(
+    new GetObjectTaggingCommand({ Bucket: stage.bucket, Key: key }),
+  );
+  return Object.fromEntries((TagSet ?? []).map((t) => [t.Key ?? "", t.Value ?? ""]));
 }

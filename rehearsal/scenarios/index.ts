@@ -1,0 +1,5 @@
+/** Every scenario `npm run rehearse` runs, in order. */
+import { JOB_SCENARIOS } from "./jobs.ts";
+import type { Scenario } from "./support.ts";
+
+export const SCENARIOS: readonly Scenario[] = [...JOB_SCENARIOS];
