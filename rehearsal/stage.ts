@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, readdir, readlink, rm, symlink } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
-import { PutObjectTaggingCommand } from "@aws-sdk/client-s3";
+import { PutObjectTaggingCommand, S3Client } from "@aws-sdk/client-s3";
 import { startStandins, type Standins } from "@reelay/local/aws-standins";
 import { type SimulatedAccounts, startSimulatedAccounts } from "@reelay/local/sim-accounts";
 import {
@@ -68,6 +68,11 @@ export interface Stage {
   standins: Standins;
   bucket: string;
   tableName: string;
+  /**
+   * S3 as a user of the deployment reaches it (a drop into inbox/, a read of a result): through
+   * the gateway, so the bucket's notification fires, signed by a user allowed S3 on the bucket.
+   */
+  userS3: S3Client;
   /** Resolves when no function runs and no execution is under way. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -157,18 +162,48 @@ export async function startStage(options: StageOptions = {}): Promise<Stage> {
   }
 }
 
+/** A person using the deployment's bucket (not a role of the template). */
+const USER = "rehearsal-user";
+const USER_KEY = "AKIAREHEARSALUSER";
+
 /** Each role's access key and secret: the functions sign with them, the gateway checks them. */
 class Identities {
   readonly #keys = new Map<string, string>();
   readonly #secrets = new Map<string, string>();
   readonly roles = new Map<string, Role>();
 
-  constructor(rt: ResolvedTemplate, roleIds: readonly string[]) {
+  constructor(rt: ResolvedTemplate, roleIds: readonly string[], bucketArn: string) {
     roleIds.forEach((id, i) => {
       const key = `ASIAREHEARSAL${String(i).padStart(4, "0")}`;
       this.#keys.set(id, key);
       this.#secrets.set(key, randomBytes(30).toString("base64url"));
       this.roles.set(key, templateRole(rt, id));
+    });
+    this.#keys.set(USER, USER_KEY);
+    this.#secrets.set(USER_KEY, randomBytes(30).toString("base64url"));
+    this.roles.set(USER_KEY, {
+      name: USER,
+      arn: `arn:aws:iam::${REHEARSAL_ACCOUNT}:user/${USER}`,
+      policies: [
+        {
+          name: "bucket-user",
+          document: {
+            Statement: [
+              { Effect: "Allow", Action: "s3:*", Resource: [bucketArn, `${bucketArn}/*`] },
+            ],
+          },
+        },
+      ],
+    });
+  }
+
+  /** The user's S3 client: through the gateway, signed with the user's own key. */
+  userS3(gatewayUrl: string): S3Client {
+    return new S3Client({
+      region: ACCOUNT.region,
+      endpoint: gatewayUrl,
+      forcePathStyle: true,
+      credentials: { accessKeyId: USER_KEY, secretAccessKey: this.secretFor(USER_KEY) ?? "" },
     });
   }
 
@@ -388,9 +423,11 @@ async function bringUp(
   const { sim, assembly, rt, standins, ids } = parts;
   const specs = templateFunctions(rt, assembly.assetsDir);
   await linkLayers(specs.flatMap((s) => s.layerDirs));
-  const identities = new Identities(rt, [
-    ...new Set([...specs.map((s) => s.roleLogicalId), ...machineRoles(rt)]),
-  ]);
+  const identities = new Identities(
+    rt,
+    [...new Set([...specs.map((s) => s.roleLogicalId), ...machineRoles(rt)])],
+    rt.arnOf(ids.bucket),
+  );
   const functions = new FunctionTable();
   const { gate, states, bus, gateway, apiKey } = await startAws(
     parts,
@@ -412,6 +449,8 @@ async function bringUp(
     }),
   }));
   closers.push(() => functions.close());
+  const userS3 = identities.userS3(gateway.url);
+  closers.push(async () => userS3.destroy());
   const api = await startHttpApi(assembly.template, (id, e) => functions.invoke(id, e), REGION);
   closers.push(() => api.close());
   return {
@@ -430,6 +469,7 @@ async function bringUp(
     standins,
     bucket: rt.nameOf(ids.bucket),
     tableName: rt.nameOf(ids.table),
+    userS3,
     idle: () => functions.idle(states),
     close,
   };
