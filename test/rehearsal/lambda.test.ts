@@ -19,7 +19,7 @@ import {
 } from "../../rehearsal/lambda/function.ts";
 import { ensureNode22 } from "../../rehearsal/lambda/node22.ts";
 
-const PARENT_ONLY = "REELAY_REHEARSAL_PARENT_ONLY";
+const PARENT_ONLY = "PARENT_ONLY_VARIABLE";
 
 const HANDLERS: Record<string, string> = {
   "env.mjs": `
