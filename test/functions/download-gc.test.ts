@@ -19,11 +19,17 @@ const run = promisify(execFile);
 const probe = fileURLToPath(new URL("../support/gc-probe.ts", import.meta.url));
 const copier = fileURLToPath(new URL("../support/copy-gc-child.ts", import.meta.url));
 const download = fileURLToPath(new URL("../../functions/download.ts", import.meta.url));
+/** The Download module reads its settings when it is imported (its cold start), as on Lambda. */
+const env = {
+  ...process.env,
+  REELAY_TABLE_NAME: "reelay-gc-test",
+  REELAY_BUCKET_NAME: "reelay-gc-test",
+};
 
 /** The collector's trace lines while the probe churns (after it has loaded `module`, if given). */
 async function churnTrace(flag: string, module?: string): Promise<string[]> {
   const args = ["--import", "tsx", flag, probe, ...(module === undefined ? [] : [module])];
-  const { stdout } = await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024, env });
   expect(stdout).toContain("kept 4 batches");
   return stdout.slice(stdout.indexOf("churn starts")).split("\n");
 }
@@ -70,7 +76,13 @@ describe("the Download function's scavenges", { timeout: 180_000 }, () => {
   /** The child's { parts, forcedMinor } after streaming 41 MiB (after loading `module`, if given). */
   async function upload(key: string, module?: string) {
     const args = ["--import", "tsx", copier, aws.s3Endpoint, aws.bucket, key];
-    const { stdout } = await run(process.execPath, module === undefined ? args : [...args, module]);
+    const { stdout } = await run(
+      process.execPath,
+      module === undefined ? args : [...args, module],
+      {
+        env,
+      },
+    );
     return JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as {
       parts: number;
       forcedMinor: number;
