@@ -171,7 +171,7 @@ export function synthApp(options: SynthOptions): Promise<Synthesized> {
 
 /** Where a function's bundle is kept for the next synth of the same code (any deploy settings). */
 const BUNDLES_DIR = ".sst/reelay-bundles";
-const OUT_PLACEHOLDER = "<out>";
+const ID_PLACEHOLDER = "<functionID>";
 
 type NodeBuild = (input: {
   functionID: string;
@@ -204,10 +204,10 @@ function reuseBundles(codeKey: string): void {
     // the rehearsal's share each bundle.
     const slot = join(BUNDLES_DIR, String(input.props.handler).replace(/[^\w.-]/g, "_"));
     const kept = join(slot, id);
-    // The build's result names files in its output folder (the sourcemap SST gzips next): kept
-    // with that folder as a placeholder, given back with this build's own.
+    // The build's result names files in its output folder, named by SST's function id (the
+    // sourcemap SST gzips next): kept with the id as a placeholder, given back with this build's.
     const result = await readFile(join(kept, "result.json"), "utf8").then(
-      (text) => JSON.parse(text.replaceAll(OUT_PLACEHOLDER, input.out)) as { type: string },
+      (text) => JSON.parse(text.replaceAll(ID_PLACEHOLDER, input.functionID)) as { type: string },
       () => undefined,
     );
     if (result !== undefined) {
@@ -218,7 +218,7 @@ function reuseBundles(codeKey: string): void {
     if (built.type === "success") {
       await rm(slot, { recursive: true, force: true });
       await cp(input.out, join(kept, "out"), { recursive: true });
-      const text = JSON.stringify(built).replaceAll(input.out, OUT_PLACEHOLDER);
+      const text = JSON.stringify(built).replaceAll(input.functionID, ID_PLACEHOLDER);
       await writeFile(join(kept, "result.json"), text);
     }
     return built;
