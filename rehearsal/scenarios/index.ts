@@ -1,5 +1,11 @@
 /** Every scenario `npm run rehearse` runs, in order. */
+import { FILE_SCENARIOS } from "./files.ts";
 import { JOB_SCENARIOS } from "./jobs.ts";
+import { MONEY_SCENARIOS } from "./money.ts";
 import type { Scenario } from "./support.ts";
 
-export const SCENARIOS: readonly Scenario[] = [...JOB_SCENARIOS];
+export const SCENARIOS: readonly Scenario[] = [
+  ...JOB_SCENARIOS,
+  ...FILE_SCENARIOS,
+  ...MONEY_SCENARIOS,
+];
