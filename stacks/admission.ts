@@ -68,8 +68,9 @@ export function createDispatcher(
   allowStartExecution(fn, scope.machine);
   // A job that waited past REELAY_QUEUE_TIMEOUT_S ends here, with its Generation Failed event.
   allowPutEvents(fn, scope.bus);
-  // ... and gives back its budget reservation.
-  allowTable(fn, scope.table, ["UpdateItem"], "budgets");
+  // ... and gives back its budget reservation; a batch line that no longer fits its key's budget
+  // is refused with what the budget has used, read from its ledger.
+  allowTable(fn, scope.table, ["GetItem", "UpdateItem"], "budgets");
   new events.Rule(stack, "DispatchSchedule", {
     schedule: events.Schedule.rate(Duration.minutes(1)),
     targets: [new targets.LambdaFunction(fn, { retryAttempts: 0 })],

@@ -243,7 +243,12 @@ export function allowWake(fn: IFunction, dispatchFunctionArn: string): void {
   allow(fn, ["lambda:InvokeFunction"], [dispatchFunctionArn]);
 }
 
-/** Only each batch's results.jsonl under outputs/batches/. */
+/**
+ * Only each batch's results.jsonl under outputs/batches/; and reading outputs/, since the links in
+ * that file are presigned with this function's own role, and S3 answers a presigned GET only when
+ * its signer may read the object.
+ */
 export function allowBatchResults(fn: IFunction, bucket: s3.IBucket): void {
   allow(fn, ["s3:PutObject"], [bucket.arnForObjects(resultsKey("*"))]);
+  allow(fn, ["s3:GetObject"], [bucket.arnForObjects("outputs/*")]);
 }

@@ -662,10 +662,13 @@ describe("IAM", () => {
         // Completing batches: records, lines, the due set; results.jsonl beside the outputs.
         `dynamodb:GetItem Jobs${batchItems}`,
         `dynamodb:UpdateItem Jobs${batchItems}`,
+        `dynamodb:GetItem Jobs${budgetItems}`,
         `dynamodb:UpdateItem Jobs${budgetItems}`,
         `dynamodb:Query Jobs${batchItems}`,
         `dynamodb:Query Jobs/index/gsi1${batchItems}`,
         "s3:PutObject Bucket/outputs/batches/*/results.jsonl",
+        // The results' links are presigned with this role: it must be able to read what they name.
+        "s3:GetObject Bucket/outputs/*",
         `dynamodb:GetItem Jobs${admission}`,
         `dynamodb:UpdateItem Jobs${admission}`,
         `dynamodb:DeleteItem Jobs${admission}`,

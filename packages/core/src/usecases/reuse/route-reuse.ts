@@ -14,6 +14,7 @@
  * job that reuses makes no upstream task and reserves no budget; it copies its source's objects
  * into its own outputs/<id>/ (pipeline-steps.ts with follow-source.ts).
  */
+import { outputsExpired } from "../../domain/jobs/retention.ts";
 import { isTerminal, type Job } from "../../domain/jobs/types.ts";
 import type { Estimate } from "../../domain/money/types.ts";
 import type { JobStorePort } from "../ports.ts";
@@ -42,6 +43,8 @@ export interface ReuseSource {
 /** A source worth copying: succeeded with outputs, recently enough. */
 function reusable(job: Job | undefined, query: ReuseQuery): job is Job {
   if (job?.status !== "succeeded" || (job.outputs ?? []).length === 0) return false;
+  // Past its retention a source's objects are deleted (or about to be): never copied again.
+  if (outputsExpired(job, query.now)) return false;
   const at = Date.parse(job.finishedAt ?? job.updatedAt);
   return query.now.getTime() - at <= query.maxAgeS * 1000;
 }

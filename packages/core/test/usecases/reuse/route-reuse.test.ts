@@ -124,6 +124,20 @@ describe("reuse: who makes the task", () => {
     expect(entry?.leader?.jobId).toBe(older.id);
   });
 
+  it("a source whose outputs have expired (past its expires_at) is never reused: the request leads a new task", async () => {
+    const started: Job[] = [];
+    const a = instance(aws.ddb, started);
+    const first = (await submit(a, "a harbour", "p-expired", 3600)).job;
+    await succeed(a, first);
+    await a.jobs.update(first.id, { expiresAt: new Date(now.at + 60_000).toISOString() });
+
+    now.at += 120_000;
+    const after = (await submit(a, "a harbour", "p-expired", 3600)).job;
+    expect(after.reusedFrom).toBeUndefined();
+    const entry = await a.jobs.reuse.read("p-expired", first.fingerprint ?? "");
+    expect(entry?.leader?.jobId).toBe(after.id);
+  });
+
   it("without reuse a request neither follows nor leads; with reuse another project's identical job is never the source", async () => {
     const started: Job[] = [];
     const a = instance(aws.ddb, started);
