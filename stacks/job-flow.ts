@@ -14,6 +14,7 @@ import type { Config, Stack as SstStack } from "sst/constructs";
 import { Function as SstFunction } from "sst/constructs";
 import {
   type JobFlowStep,
+  STEP_ARCHITECTURE,
   STEP_LAMBDA_TIMEOUT_S,
   STEP_MEMORY_MB,
   UPSTREAM_STEPS,
@@ -64,7 +65,7 @@ function thumbnailFunction(stack: SstStack, scope: JobFlowScope): SstFunction {
     handler: STEP_HANDLERS.thumbnail,
     timeout: STEP_LAMBDA_TIMEOUT_S.thumbnail,
     memorySize: `${STEP_MEMORY_MB.thumbnail} MB`,
-    architecture: "x86_64",
+    architecture: STEP_ARCHITECTURE.thumbnail === "arm64" ? "arm_64" : "x86_64",
     layers: [layer],
     environment: { ...scope.environment, REELAY_FFMPEG_PATH: FFMPEG_PATH },
   });

@@ -64,3 +64,20 @@ export const STEP_MEMORY_MB: Record<JobFlowStep, number> = {
   finish: 512,
   recordFailure: 512,
 };
+
+/** Lambda's architecture names, as a function's `Architectures` lists them. */
+export type LambdaArchitecture = "arm64" | "x86_64";
+
+/**
+ * Architecture per step (the stack sets it; the orchestration benchmark prices with it: x86_64's
+ * GB-s costs a quarter more than arm64's). Every function is arm64 except the one that runs ffmpeg,
+ * whose layer carries the x86-64 binary of the npm package the tests run on this machine.
+ */
+export const STEP_ARCHITECTURE: Record<JobFlowStep, LambdaArchitecture> = {
+  submit: "arm64",
+  poll: "arm64",
+  download: "arm64",
+  thumbnail: "x86_64",
+  finish: "arm64",
+  recordFailure: "arm64",
+};
