@@ -1,12 +1,18 @@
-/** Job flow state "Download": the state machine invokes this with the flow state. */
+/**
+ * Job flow state "Download": the state machine invokes this with the flow state. It copies the
+ * outputs in and makes a video's previews with ffmpeg from the function's layer (stacks/job-flow.ts;
+ * REELAY_FFMPEG_PATH names the binary), the only function that runs it.
+ */
 import { collectGarbageForCopies } from "@reelay/core/adapters";
 import { loadMediaProbe } from "@reelay/core/usecases";
 import { loadBucketClient } from "./support/bucket.ts";
-import { runStep } from "./support/step.ts";
+import { type InvocationClock, runStep } from "./support/step.ts";
 
 // This function's work is streaming outputs into the bucket (see copier-gc.ts).
 collectGarbageForCopies();
 // Every call copies through the bucket and reads the media's structure: both load before the first.
 await Promise.all([loadBucketClient(), loadMediaProbe()]);
 
-export const handler = (event: unknown) => runStep("download", event);
+// The context's time left: a video's previews are made only when they fit in it.
+export const handler = (event: unknown, context?: InvocationClock) =>
+  runStep("download", event, context);

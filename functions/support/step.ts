@@ -23,7 +23,16 @@ const StepInput = z.looseObject({ jobId: z.string().min(1) });
 
 let deps: Promise<PipelineDeps> | undefined;
 
-export async function runStep(step: JobFlowStep, event: unknown): Promise<unknown> {
+/** What a step reads of Lambda's context: the time left before the invocation times out. */
+export interface InvocationClock {
+  getRemainingTimeInMillis(): number;
+}
+
+export async function runStep(
+  step: JobFlowStep,
+  event: unknown,
+  context?: InvocationClock,
+): Promise<unknown> {
   const parsed = StepInput.safeParse(event);
   if (!parsed.success) {
     throw new ReelayError("invalid_flow_state", `The ${step} step needs a job id in its input.`, {
@@ -41,7 +50,13 @@ export async function runStep(step: JobFlowStep, event: unknown): Promise<unknow
     const ready = await deps;
     const output = await tracedStep(awsProcess().tracer, stepName, { job_id: jobId }, () =>
       STEPS[step](
-        { ...ready, jobs: jobsLoggedBy(ready.jobs, jobId, log) },
+        {
+          ...ready,
+          jobs: jobsLoggedBy(ready.jobs, jobId, log),
+          ...(context === undefined
+            ? {}
+            : { remainingMs: () => context.getRemainingTimeInMillis() }),
+        },
         parsed.data as unknown as FlowState & FailureInput,
       ),
     );

@@ -6,10 +6,13 @@
  *   Submit ─ 429 or refused, back in the admission queue ─> Requeued
  *     └──> WaitForTask -> Poll -> IsDone ─ running, polls < maxPolls ─> WaitForTask
  *                          └─ task failed, falls back to another account ─> Requeued
- *                                          ├─ succeeded ─> Download -> IsVideo ─ video ─> Thumbnail ─┐
- *                                          │                             └─ image ──────────────────┴─> Finish -> Succeeded
+ *                                          ├─ succeeded ─> Download (a video's previews too) -> Finish -> Succeeded
  *                                          ├─ failed ──────────────────────────> RecordFailure -> Failed
  *                                          └─ otherwise (loop bound) ─> LoopBoundReached -> RecordFailure
+ *
+ * Download makes a video's poster and spritesheet right after its copy (best effort, a warning at
+ * worst), not a state of its own: every state entered is a billed transition, and a Thumbnail
+ * state with its IsVideo Choice cost each job two (docs/performance.md).
  */
 import { Duration } from "aws-cdk-lib";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
@@ -72,7 +75,6 @@ export function buildJobFlow(scope: Construct, fns: JobFlowFunctions): JobFlow {
   const submit = task(scope, "submit", fns.submit);
   const poll = task(scope, "poll", fns.poll);
   const download = task(scope, "download", fns.download);
-  const thumbnail = task(scope, "thumbnail", fns.thumbnail);
   const finish = task(scope, "finish", fns.finish);
   const recordFailure = task(scope, "recordFailure", fns.recordFailure);
 
@@ -107,16 +109,9 @@ export function buildJobFlow(scope: Construct, fns: JobFlowFunctions): JobFlow {
   loopBoundReached.next(recordFailure);
 
   finish.next(succeeded);
-  // A thumbnail is never worth a failed job: whatever the Thumbnail state meets, Finish runs and
-  // notes the warning (the step itself records one for a video that does not decode).
-  thumbnail.addCatch(finish, { errors: [sfn.Errors.ALL], resultPath: "$.thumbnailError" });
-  thumbnail.next(finish);
-  const isVideo = new sfn.Choice(scope, "IsVideo")
-    .when(sfn.Condition.stringEquals("$.kind", "video"), thumbnail)
-    .otherwise(finish);
 
   const isDone = new sfn.Choice(scope, "IsDone")
-    .when(sfn.Condition.stringEquals("$.outcome", "succeeded"), download.next(isVideo))
+    .when(sfn.Condition.stringEquals("$.outcome", "succeeded"), download.next(finish))
     .when(sfn.Condition.stringEquals("$.outcome", "failed"), recordFailure)
     .when(
       sfn.Condition.and(

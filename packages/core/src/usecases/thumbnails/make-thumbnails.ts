@@ -1,26 +1,33 @@
 /**
- * The job flow's Thumbnail step, between Download and Finish: a video's poster frame and
- * spritesheet, decoded from the stored copy and stored beside it (outputs/<jobId>/), listed on the
- * record and in the manifest. Everything here is best effort: a video that does not decode, or any
- * other failure of this step, leaves a `thumbnail_failed` warning and the job goes on to Finish
- * with its status, charge and event as they would have been.
+ * A video's previews, made by the Download step right after its copy is stored: a poster frame and
+ * a spritesheet, decoded from the stored copy and stored beside it (outputs/<jobId>/), listed on the
+ * record (and so in the manifest Download writes next). Best effort: a video that does not
+ * decode, a run over its time, or too little time left in the invocation leaves a
+ * `thumbnail_failed` warning, never a failed Download; the job goes on to Finish with its status,
+ * charge and event as they would have been. Making them inside Download, not in a state of their
+ * own, saves each job two state transitions and an invocation (docs/performance.md).
  */
 import { isReelayError } from "../../domain/errors.ts";
 import { spritesheetKey, thumbnailKey, videoKey } from "../../domain/jobs/outputs.ts";
 import { retentionTags } from "../../domain/jobs/retention.ts";
 import type { Job, JobPreviews } from "../../domain/jobs/types.ts";
-import type { FlowState } from "../../domain/pipeline/flow-state.ts";
 import type { PipelineDeps } from "../pipeline/pipeline-deps.ts";
-import { writeManifest } from "../pipeline/terminal.ts";
 import type { RenderedImage } from "../ports.ts";
 
 /** ffmpeg reads the video through this link; its one run of at most 60 s fits well inside it. */
 const READ_LINK_TTL_S = 300;
+/**
+ * What the previews need of the invocation's time: ffmpeg's one run of at most 60 s
+ * (adapters/media/ffmpeg-frames.ts), two small puts and a record write, with room to spare. A copy
+ * that left less (a huge video near Download's 900 s) gets the warning instead of a timeout that
+ * would fail the job.
+ */
+const PREVIEWS_TIME_NEEDED_MS = 75_000;
 
 /** The warning a video with no thumbnail carries, replacing any an earlier attempt left. */
-async function warn(deps: PipelineDeps, job: Job, message: string): Promise<void> {
+function warn(deps: PipelineDeps, job: Job, message: string): Promise<Job> {
   const warnings = job.warnings.filter((warning) => warning.code !== "thumbnail_failed");
-  await deps.jobs.update(
+  return deps.jobs.update(
     job.id,
     { warnings: [...warnings, { path: "", code: "thumbnail_failed", message }] },
     { unlessTerminal: true },
@@ -67,13 +74,18 @@ async function previewsOf(deps: PipelineDeps, job: Job): Promise<JobPreviews> {
 
 /**
  * A video job still downloading with its copy stored gets its previews; anything else (an image, a
- * job cancelled meanwhile, a repeat that finds them made) passes through untouched.
+ * job cancelled meanwhile, a repeat that finds them made) is returned untouched. Returns the record
+ * as it then stands, with the previews or the warning. Nothing ffmpeg or the images meet fails the
+ * Download; the record write fails as Download's own writes do (a job cancelled meanwhile, a
+ * database error that outlived its retries).
  */
-export async function thumbnail(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
-  const job = await deps.jobs.require(state.jobId);
+export async function makePreviews(deps: PipelineDeps, job: Job): Promise<Job> {
   const stored = job.outputs?.[0]?.key === videoKey(job.id);
-  if (job.kind !== "video" || job.status !== "downloading" || !stored) return state;
-  if (job.previews !== undefined) return state;
+  if (job.kind !== "video" || job.status !== "downloading" || !stored) return job;
+  if (job.previews !== undefined) return job;
+  const left = deps.remainingMs?.();
+  if (left !== undefined && left < PREVIEWS_TIME_NEEDED_MS)
+    return warn(deps, job, "The copy left no time for the thumbnail; the video has none.");
   let previews: JobPreviews;
   try {
     previews = await previewsOf(deps, job);
@@ -81,18 +93,16 @@ export async function thumbnail(deps: PipelineDeps, state: FlowState): Promise<F
     const message = isReelayError(error)
       ? error.message
       : "The thumbnail and spritesheet could not be made.";
-    await warn(deps, job, message);
-    return state;
+    return warn(deps, job, message);
   }
   const warnings = job.warnings.filter((warning) => warning.code !== "thumbnail_failed");
-  const updated = await deps.jobs.update(job.id, { previews, warnings }, { unlessTerminal: true });
-  await writeManifest(deps, updated);
-  return state;
+  return deps.jobs.update(job.id, { previews, warnings }, { unlessTerminal: true });
 }
 
 /**
- * Finish's part when the Thumbnail state itself failed (its function timed out or crashed, so it
- * could not say so): the job gets the warning it would have left.
+ * Finish's part for an execution started before the previews moved into Download, whose Thumbnail
+ * state failed as a whole (its function timed out, crashed, or is gone since): the job gets the
+ * warning it would have left, unless the new Download made its previews.
  */
 export async function noteThumbnailFailure(deps: PipelineDeps, jobId: string): Promise<void> {
   const job = await deps.jobs.require(jobId);
