@@ -112,6 +112,13 @@ function summarize(measures: JobMeasure[]): Summary {
   };
 }
 
+/** Each Task state's mean GB-s per job: "Submit 0.031, Poll 3.12, ...". */
+function byState(measures: JobMeasure[]): string {
+  return JOB_FLOW_STEPS.map((step) => JOB_FLOW_STATE_NAMES[step])
+    .map((state) => `${state} ${mean(measures, (m) => m.gbSecondsByState[state] ?? 0).toFixed(3)}`)
+    .join(", ");
+}
+
 function usd(x: number): string {
   return `$${x.toFixed(3)}`;
 }
@@ -184,7 +191,7 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
       const ok = measures.filter((m) => m.status === "succeeded");
       const s = summarize(ok);
       ctx.log(
-        `${label}: ${ok.length}/${measures.length} succeeded in ${((performance.now() - started) / 1000).toFixed(0)} s; per tier ${perTier(s)}; round ${s.roundS.toFixed(2)} s`,
+        `${label}: ${ok.length}/${measures.length} succeeded in ${((performance.now() - started) / 1000).toFixed(0)} s; per tier ${perTier(s)}; round ${s.roundS.toFixed(2)} s; GB-s/job by state ${byState(ok)}`,
       );
       const notOk = measures.filter((m) => m.status !== "succeeded");
       if (notOk.length > 0) {

@@ -98,10 +98,12 @@ describe("job flow state machine", () => {
     expect(asl.States.Failed.Type).toBe("Fail");
   });
 
-  it("goes from Download (which makes a video's previews) straight to Finish: no state of their own, no Choice on the kind", () => {
+  it("goes from Download (which makes a video's previews) straight to Finish, which ends the execution: no state that only passes a job on", () => {
     expect(asl.States.Download.Next).toBe("Finish");
-    expect(Object.keys(asl.States)).not.toContain("Thumbnail");
-    expect(Object.keys(asl.States)).not.toContain("IsVideo");
+    expect(asl.States.Finish.End).toBe(true);
+    expect(asl.States.Finish.Next).toBeUndefined();
+    for (const gone of ["Thumbnail", "IsVideo", "Succeeded"])
+      expect(Object.keys(asl.States)).not.toContain(gone);
   });
 
   it("ends a Submit whose create met a 429 or a refusing account, and a Poll whose task failed and may fall back, at Requeued (a Succeed state): the job waits in the queue with no execution", () => {

@@ -137,6 +137,8 @@ export interface JobMeasure {
   gbSeconds: number;
   /** Of gbSeconds, those of x86_64 functions (priced higher). */
   x86GbSeconds: number;
+  /** gbSeconds by Task state. */
+  gbSecondsByState: Record<string, number>;
   /** Every request the upstream saw for this job: create, task queries, output downloads. */
   upstreamRequests: number;
   /** Of those, task queries (the Poll looks and Download's fresh-URL query). */
@@ -164,7 +166,13 @@ const stepOfState = new Map(
   JOB_FLOW_STEPS.map((step) => [JOB_FLOW_STATE_NAMES[step], step] as [string, JobFlowStep]),
 );
 
-type Usage = { transitions: number; invocations: number; gbSeconds: number; x86GbSeconds: number };
+type Usage = {
+  transitions: number;
+  invocations: number;
+  gbSeconds: number;
+  x86GbSeconds: number;
+  gbSecondsByState: Record<string, number>;
+};
 
 /** Per job: state transitions, Lambda invocations and GB-s, filled in as the flows run. */
 export class UsageMeter {
@@ -176,6 +184,7 @@ export class UsageMeter {
       invocations: 0,
       gbSeconds: 0,
       x86GbSeconds: 0,
+      gbSecondsByState: {},
     };
     this.#usage.set(jobId, u);
     return u;
@@ -245,6 +254,7 @@ export function meteredHandlers(
       const gbSeconds = (billedMs / 1000) * (STEP_MEMORY_MB[step] / 1024);
       u.invocations += 1;
       u.gbSeconds += gbSeconds;
+      u.gbSecondsByState[state] = (u.gbSecondsByState[state] ?? 0) + gbSeconds;
       if (STEP_ARCHITECTURE[step] === "x86_64") u.x86GbSeconds += gbSeconds;
     }
   };

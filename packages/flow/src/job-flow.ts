@@ -6,13 +6,14 @@
  *   Submit ─ 429 or refused, back in the admission queue ─> Requeued
  *     └──> WaitForTask -> Poll -> IsDone ─ running, polls < maxPolls ─> WaitForTask
  *                          └─ task failed, falls back to another account ─> Requeued
- *                                          ├─ succeeded ─> Download (a video's previews too) -> Finish -> Succeeded
+ *                                          ├─ succeeded ─> Download (a video's previews too) -> Finish (the end)
  *                                          ├─ failed ──────────────────────────> RecordFailure -> Failed
  *                                          └─ otherwise (loop bound) ─> LoopBoundReached -> RecordFailure
  *
- * Download makes a video's poster and spritesheet right after its copy (best effort, a warning at
- * worst), not a state of its own: every state entered is a billed transition, and a Thumbnail
- * state with its IsVideo Choice cost each job two (docs/performance.md).
+ * Every state entered is a billed transition (docs/performance.md), so the success path has no
+ * state that does nothing: Download makes a video's poster and spritesheet right after its copy
+ * (best effort, a warning at worst) rather than a Thumbnail state behind an IsVideo Choice, and
+ * Finish ends the execution itself (succeeded) rather than pass on to a Succeed state.
  */
 import { Duration } from "aws-cdk-lib";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
@@ -78,7 +79,6 @@ export function buildJobFlow(scope: Construct, fns: JobFlowFunctions): JobFlow {
   const finish = task(scope, "finish", fns.finish);
   const recordFailure = task(scope, "recordFailure", fns.recordFailure);
 
-  const succeeded = new sfn.Succeed(scope, "Succeeded");
   const failed = new sfn.Fail(scope, "Failed", {
     error: "JobFailed",
     cause: "The job ended failed; its record holds the error code and message.",
@@ -108,7 +108,7 @@ export function buildJobFlow(scope: Construct, fns: JobFlowFunctions): JobFlow {
   });
   loopBoundReached.next(recordFailure);
 
-  finish.next(succeeded);
+  // Finish has no Next: it ends the execution, succeeded (its Catch still goes to RecordFailure).
 
   const isDone = new sfn.Choice(scope, "IsDone")
     .when(sfn.Condition.stringEquals("$.outcome", "succeeded"), download.next(finish))

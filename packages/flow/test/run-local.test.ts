@@ -224,7 +224,6 @@ describe("runJobFlowLocally on the synthesized job flow", () => {
       "IsDone",
       "Download",
       "Finish",
-      "Succeeded",
     ]);
     expect(events.filter((e) => e.type === "StateRetried").map((e) => e.state!.name)).toEqual([
       "Download",

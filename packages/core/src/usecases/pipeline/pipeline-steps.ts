@@ -42,7 +42,7 @@ import { deliverOutputs } from "../copy/deliver-outputs.ts";
 import { expiryOf, retentionTags } from "../../domain/jobs/retention.ts";
 import { reuseScopeOf } from "../../domain/jobs/fingerprint.ts";
 import { copyReused, verdictOf } from "../reuse/follow-source.ts";
-import { makePreviews, noteThumbnailFailure } from "../thumbnails/make-thumbnails.ts";
+import { noteThumbnailFailure, previewsFor } from "../thumbnails/make-thumbnails.ts";
 
 /**
  * Runs a step in its span, a child of the job's trace context (the step's input carries it);
@@ -760,13 +760,14 @@ export function download(deps: PipelineDeps, state: FlowState): Promise<FlowStat
         ? await downloadOutputs(deps, job, state)
         : await copyReused(deps, { ...job, reusedFrom: job.reusedFrom });
     const delivered = await deliverOutputs(deps, job, verifiedOutputs(deps, job, outputs));
+    // A video's poster and spritesheet, from the copy just stored (best effort: a warning at worst),
+    // recorded in the same write as the outputs.
+    const previews = await previewsFor(deps, { ...job, ...delivered });
     job = await deps.jobs.update(
       job.id,
-      { ...delivered, ...expiryOf(job, deps.now()) },
+      { ...delivered, ...previews, ...expiryOf(job, deps.now()) },
       { unlessTerminal: true },
     );
-    // A video's poster and spritesheet, from the copy just stored (best effort: a warning at worst).
-    job = await makePreviews(deps, job);
     await writeManifest(deps, job);
     return { ...state, outcome: "succeeded", waitSeconds: 0 };
   });

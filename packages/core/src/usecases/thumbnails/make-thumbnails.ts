@@ -1,7 +1,7 @@
 /**
  * A video's previews, made by the Download step right after its copy is stored: a poster frame and
  * a spritesheet, decoded from the stored copy and stored beside it (outputs/<jobId>/), listed on the
- * record (and so in the manifest Download writes next). Best effort: a video that does not
+ * record with the outputs, in Download's one write (and so in the manifest it writes next). Best effort: a video that does not
  * decode, a run over its time, or too little time left in the invocation leaves a
  * `thumbnail_failed` warning, never a failed Download; the job goes on to Finish with its status,
  * charge and event as they would have been. Making them inside Download, not in a state of their
@@ -24,14 +24,10 @@ const READ_LINK_TTL_S = 300;
  */
 const PREVIEWS_TIME_NEEDED_MS = 75_000;
 
-/** The warning a video with no thumbnail carries, replacing any an earlier attempt left. */
-function warn(deps: PipelineDeps, job: Job, message: string): Promise<Job> {
+/** The warnings of a video with no thumbnail: `message`'s, replacing any an earlier attempt left. */
+function failed(job: Job, message: string): Pick<Job, "warnings"> {
   const warnings = job.warnings.filter((warning) => warning.code !== "thumbnail_failed");
-  return deps.jobs.update(
-    job.id,
-    { warnings: [...warnings, { path: "", code: "thumbnail_failed", message }] },
-    { unlessTerminal: true },
-  );
+  return { warnings: [...warnings, { path: "", code: "thumbnail_failed", message }] };
 }
 
 /** An image stored with the job's retention tag, as its video was (the S3 lifecycle rules go by it). */
@@ -73,30 +69,30 @@ async function previewsOf(deps: PipelineDeps, job: Job): Promise<JobPreviews> {
 }
 
 /**
- * A video job still downloading with its copy stored gets its previews; anything else (an image, a
- * job cancelled meanwhile, a repeat that finds them made) is returned untouched. Returns the record
- * as it then stands, with the previews or the warning. Nothing ffmpeg or the images meet fails the
- * Download; the record write fails as Download's own writes do (a job cancelled meanwhile, a
- * database error that outlived its retries).
+ * A video job still downloading with its copy stored gets its previews: what to write on its record
+ * with the outputs (Download's one write), the previews, or the `thumbnail_failed` warning when
+ * they could not be made. Anything else (an image, a repeat that finds them made) gets nothing.
+ * Never throws: nothing ffmpeg or the images meet fails the Download.
  */
-export async function makePreviews(deps: PipelineDeps, job: Job): Promise<Job> {
+export async function previewsFor(
+  deps: PipelineDeps,
+  job: Job,
+): Promise<Partial<Pick<Job, "previews" | "warnings">>> {
   const stored = job.outputs?.[0]?.key === videoKey(job.id);
-  if (job.kind !== "video" || job.status !== "downloading" || !stored) return job;
-  if (job.previews !== undefined) return job;
+  if (job.kind !== "video" || job.status !== "downloading" || !stored) return {};
+  if (job.previews !== undefined) return {};
   const left = deps.remainingMs?.();
   if (left !== undefined && left < PREVIEWS_TIME_NEEDED_MS)
-    return warn(deps, job, "The copy left no time for the thumbnail; the video has none.");
-  let previews: JobPreviews;
+    return failed(job, "The copy left no time for the thumbnail; the video has none.");
   try {
-    previews = await previewsOf(deps, job);
+    const previews = await previewsOf(deps, job);
+    return { previews, warnings: job.warnings.filter((w) => w.code !== "thumbnail_failed") };
   } catch (error) {
-    const message = isReelayError(error)
-      ? error.message
-      : "The thumbnail and spritesheet could not be made.";
-    return warn(deps, job, message);
+    return failed(
+      job,
+      isReelayError(error) ? error.message : "The thumbnail and spritesheet could not be made.",
+    );
   }
-  const warnings = job.warnings.filter((warning) => warning.code !== "thumbnail_failed");
-  return deps.jobs.update(job.id, { previews, warnings }, { unlessTerminal: true });
 }
 
 /**
@@ -107,5 +103,6 @@ export async function makePreviews(deps: PipelineDeps, job: Job): Promise<Job> {
 export async function noteThumbnailFailure(deps: PipelineDeps, jobId: string): Promise<void> {
   const job = await deps.jobs.require(jobId);
   if (job.kind !== "video" || job.previews !== undefined) return;
-  await warn(deps, job, "The Thumbnail step did not finish; the video has no thumbnail.");
+  const warned = failed(job, "The Thumbnail step did not finish; the video has no thumbnail.");
+  await deps.jobs.update(job.id, warned, { unlessTerminal: true });
 }
