@@ -52,6 +52,10 @@ async function collect(stream: Readable | null): Promise<Buffer> {
 function runFfmpeg(binary: string, args: string[], url: string): Promise<[Buffer, Buffer]> {
   const child = spawn(binary, ["-nostdin", "-hide_banner", "-v", "error", ...args], {
     stdio: ["ignore", "pipe", "pipe", "pipe"],
+    // None of the parent's environment: on AWS it holds the Download function's credentials (its
+    // role reads the upstream key's secret), and ffmpeg decodes the upstream's bytes. It needs
+    // nothing there: the presigned URL carries its own signature.
+    env: {},
     windowsHide: true,
   });
   const timer = setTimeout(() => child.kill("SIGKILL"), RUN_LIMIT_MS);
