@@ -1,6 +1,6 @@
 /**
  * Frames of a stored video as still images, decoded by an ffmpeg binary: the one
- * `@ffmpeg-installer/ffmpeg` ships on the local stack, the Thumbnail function's layer on AWS (the
+ * `@ffmpeg-installer/ffmpeg` ships on the local stack, the Download function's layer on AWS (the
  * same npm package's). ffmpeg reads the video from a presigned URL, so nothing is staged on disk,
  * and decodes it once for both images.
  */
