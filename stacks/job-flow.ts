@@ -57,6 +57,10 @@ const FFMPEG_STEP: JobFlowStep = "download";
  * STEP_ARCHITECTURE), so no other function's bundle or cold start carries it.
  */
 function ffmpegLayer(stack: SstStack): lambda.LayerVersion {
+  if (STEP_ARCHITECTURE[FFMPEG_STEP] !== "x86_64")
+    throw new Error(
+      `The ffmpeg layer is an x86-64 binary; the ${FFMPEG_STEP} function must be too.`,
+    );
   return new lambda.LayerVersion(stack, "FfmpegLayer", {
     code: lambda.Code.fromAsset(FFMPEG_LAYER_DIR),
     compatibleArchitectures: [lambda.Architecture.X86_64],
