@@ -1,11 +1,12 @@
 /**
  * A video's previews, made by the Download step right after its copy is stored: a poster frame and
- * a spritesheet, decoded from the stored copy and stored beside it (outputs/<jobId>/), listed on the
- * record with the outputs, in Download's one write (and so in the manifest it writes next). Best effort: a video that does not
- * decode, a run over its time, or too little time left in the invocation leaves a
- * `thumbnail_failed` warning, never a failed Download; the job goes on to Finish with its status,
- * charge and event as they would have been. Making them inside Download, not in a state of their
- * own, saves each job two state transitions and an invocation (docs/performance.md).
+ * a spritesheet, decoded from the stored copy and stored beside it (outputs/<jobId>/), listed on
+ * the record with the outputs, in Download's one write (and so in the manifest it writes next).
+ * Best effort: a video that does not decode, a run over its time, or too little time left in the
+ * invocation leaves a `thumbnail_failed` warning, never a failed Download; the job goes on to
+ * Finish with its status, charge and event as they would have been. Making them inside Download,
+ * not in a state of their own, saves each job two state transitions and an invocation
+ * (docs/performance.md).
  */
 import { isReelayError } from "../../domain/errors.ts";
 import { spritesheetKey, thumbnailKey, videoKey } from "../../domain/jobs/outputs.ts";
