@@ -217,14 +217,20 @@ function starterOf(stage: Stage, name: string): { role: string; index: number } 
   return found === undefined ? undefined : { role: found.role, index };
 }
 
-/** The jobs waiting once every slot is taken: each queued, with its place. */
-async function waitingOnes(stage: Stage, ids: readonly string[]): Promise<JsonBody[]> {
-  await waitFor("every slot of the pool taken", async () => {
-    const { slots, inFlight } = await upstreams(stage);
-    return inFlight === slots ? true : undefined;
+/**
+ * The jobs waiting once every slot is taken: each queued with its place. A job admitted a moment
+ * ago holds its slot and is still `queued` until Submit runs: it is waited out, not counted.
+ */
+function waitingOnes(stage: Stage, ids: readonly string[], slots: number): Promise<JsonBody[]> {
+  return waitFor(`${slots} jobs running and the rest queued with a place`, async () => {
+    // One after another: twelve at once would start as many API instances on two cores.
+    const jobs: JsonBody[] = [];
+    for (const id of ids) jobs.push(await jobNow(stage, id));
+    const running = jobs.filter((job) => job.status === "running");
+    const waiting = jobs.filter((job) => job.status === "queued");
+    const placed = waiting.every((job) => typeof job.queue_position === "number");
+    return running.length === slots && placed ? waiting : undefined;
   });
-  const jobs = await Promise.all(ids.map((id) => jobNow(stage, id)));
-  return jobs.filter((job) => job.status === "queued");
 }
 
 const queued: Scenario = {
@@ -236,13 +242,14 @@ const queued: Scenario = {
     // Tasks of 6 s upstream: the first wave holds every slot while the rest are made and looked at.
     for (let i = 0; i < slots + extra; i++)
       ids.push(await createVideo(stage, `a harbour, take ${i + 1} [[sim:generation_ms=6000]]`));
-    const waiting = await waitingOnes(stage, ids);
+    const waiting = await waitingOnes(stage, ids, slots);
     const positions = waiting.map((job) => job.queue_position).sort();
     expectThat(
       show(positions) === show([1, 2, 3, 4]),
       `with ${slots} slots taken, ${waiting.length} of ${ids.length} jobs wait, at ${show(positions)}`,
     );
-    const ended = await Promise.all(ids.map((id) => endedJob(stage, id)));
+    const ended: JsonBody[] = [];
+    for (const id of ids) ended.push(await endedJob(stage, id));
     const notOk = ended.filter((job) => job.status !== "succeeded");
     expectThat(notOk.length === 0, `not succeeded: ${show(notOk.map((j) => [j.id, j.error]))}`);
     const dispatch = roleOf(stage, "DispatchFunction");
@@ -288,7 +295,8 @@ const queueTimeout: Scenario = {
         `job ${id} ended ${job.status}, charged ${job.charged}: ${show(error)}`,
       );
       await oneEvent(stage, id, "Generation Failed");
-      const holders = await Promise.all(blockers.map((b) => jobNow(stage, b)));
+      const holders: JsonBody[] = [];
+      for (const b of blockers) holders.push(await jobNow(stage, b));
       expectThat(
         holders.every((h) => h.status === "running"),
         `a slot's holder moved: ${show(holders.map((h) => h.status))}`,
