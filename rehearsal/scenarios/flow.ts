@@ -283,6 +283,8 @@ const queueTimeout: Scenario = {
       await waitFor("the job's queue timeout to pass", async () =>
         Date.now() > limit + 500 ? true : undefined,
       );
+      const before = await jobNow(stage, id);
+      expectThat(before.status === "queued", `job ${id} was ${before.status} before the sweep`);
       stage.scheduler.tick();
       const job = await endedJob(stage, id);
       const error = job.error as JsonBody | null;
