@@ -37,14 +37,14 @@ export async function createVideo(
 }
 
 /** The job as the API shows it now. */
-export async function jobNow(stage: Stage, id: string): Promise<JsonBody> {
+async function jobNow(stage: Stage, id: string): Promise<JsonBody> {
   const { status, body } = await api(stage, "GET", `/v1/jobs/${id}`);
   expectThat(status === 200, `GET /v1/jobs/${id} answered ${status}: ${show(body)}`);
   return body;
 }
 
 /** Waits until the job holds an upstream slot (admitted, its task made on an account). */
-export function runningJob(stage: Stage, id: string): Promise<JsonBody> {
+function runningJob(stage: Stage, id: string): Promise<JsonBody> {
   return waitFor(`job ${id} running on an account`, async () => {
     const job = await jobNow(stage, id);
     return job.status === "running" && job.upstream?.account !== undefined ? job : undefined;
@@ -55,7 +55,7 @@ export function runningJob(stage: Stage, id: string): Promise<JsonBody> {
  * The job events put on the bus for a job (detail-type of each), read from the PutEvents calls the
  * gate allowed: what EventBridge would have received, whoever put them.
  */
-export function jobEvents(stage: Stage, id: string): string[] {
+function jobEvents(stage: Stage, id: string): string[] {
   return stage.gate
     .calls()
     .filter(({ call, verdict }) => call.operation === "PutEvents" && verdict.allowed)
@@ -66,7 +66,7 @@ export function jobEvents(stage: Stage, id: string): string[] {
 }
 
 /** Finish puts the terminal event after it writes the record: it may reach the bus just after. */
-export async function oneEvent(stage: Stage, id: string, detailType: string): Promise<void> {
+async function oneEvent(stage: Stage, id: string, detailType: string): Promise<void> {
   await waitFor(`the ${detailType} event of ${id}`, async () => {
     const events = jobEvents(stage, id);
     if (events.length === 0) return undefined;
@@ -79,7 +79,7 @@ export async function oneEvent(stage: Stage, id: string, detailType: string): Pr
 }
 
 /** The IAM role name of the function whose logical id starts with `prefix`. */
-export function roleOf(stage: Stage, prefix: string): string {
+function roleOf(stage: Stage, prefix: string): string {
   const fn = stage.functions.find((f) => f.spec.logicalId.startsWith(prefix));
   expectThat(fn !== undefined, `no function ${prefix}* in the template`);
   return fn.role.name;
@@ -97,15 +97,21 @@ async function upstreams(stage: Stage): Promise<{ slots: number; inFlight: numbe
  * Fills every slot of the pool with tasks that never finish, so the next job waits in the queue;
  * cancelAll gives the slots back.
  */
-export async function holdEverySlot(stage: Stage): Promise<string[]> {
+async function holdEverySlot(stage: Stage): Promise<string[]> {
   const { slots } = await upstreams(stage);
   const ids: string[] = [];
-  for (let i = 0; i < slots; i++)
-    ids.push(await createVideo(stage, `a slot held, take ${i + 1} [[sim:never_finish]]`));
-  for (const id of ids) await runningJob(stage, id);
-  const { inFlight } = await upstreams(stage);
-  expectThat(inFlight === slots, `${inFlight} of ${slots} slots held after ${slots} blockers`);
-  return ids;
+  try {
+    for (let i = 0; i < slots; i++)
+      ids.push(await createVideo(stage, `a slot held, take ${i + 1} [[sim:never_finish]]`));
+    for (const id of ids) await runningJob(stage, id);
+    const { inFlight } = await upstreams(stage);
+    expectThat(inFlight === slots, `${inFlight} of ${slots} slots held after ${slots} blockers`);
+    return ids;
+  } catch (error) {
+    // Left running, they would hold the pool until their deadline, minutes on.
+    await cancelAll(stage, ids);
+    throw error;
+  }
 }
 
 /** Cancels each job still in progress (the queued first, so none is admitted on the way). */
