@@ -113,8 +113,23 @@ async function holdEverySlot(stage: Stage): Promise<string[]> {
   } catch (error) {
     // Left running, they would hold the pool until their deadline, minutes on.
     await cancelAll(stage, ids);
+    await upstreamIdle(stage);
     throw error;
   }
+}
+
+/**
+ * Waits until no task is in flight upstream. A cancel does not end the upstream task (the contract
+ * has no cancel), and a never-finishing one keeps its account's place until the upstream gives
+ * up on it (a minute): a create meanwhile is answered 429, and the job waits for the Dispatch
+ * function's next wake. The scenarios after one that cancelled such tasks start with the whole pool.
+ */
+export async function upstreamIdle(stage: Stage): Promise<void> {
+  await waitFor("every upstream account to have no task in flight", async () =>
+    Object.values(stage.sim.simulators).every((sim) => sim.counters().inFlight === 0)
+      ? true
+      : undefined,
+  );
 }
 
 /** Cancels each job still in progress (the queued first, so none is admitted on the way). */
@@ -335,6 +350,7 @@ const queueTimeout: Scenario = {
       );
     } finally {
       await cancelAll(stage, blockers);
+      await upstreamIdle(stage);
     }
   },
 };

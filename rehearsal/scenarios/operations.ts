@@ -269,7 +269,8 @@ async function cancelThenRetry(
   const retried = await api(stage, "POST", `/v1/jobs/${id}/retry`, {}, as(other.key));
   expectThat(retried.status === 200, `retry answered ${retried.status}: ${show(retried.body)}`);
   const retry = String(retried.body.id ?? retried.body.task_id);
-  // The retry never finishes either: its slot is given back.
+  // The retry never finishes either: its slot is given back. Its task keeps one place upstream
+  // for a minute, one of an account's four: no create after this one is refused for it.
   await cancelAll(stage, [retry]);
   return { id, retry };
 }
