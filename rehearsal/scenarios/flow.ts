@@ -141,7 +141,7 @@ export async function cancelAll(stage: Stage, ids: readonly string[]): Promise<v
 }
 
 const taskFails: Scenario = {
-  name: "an upstream task that fails: failed, upstream_task_failed with the upstream's reason (content_policy, not retried elsewhere), no objects, one Generation Failed event",
+  name: "an upstream task that fails: failed, upstream_task_failed with the upstream's reason (content_policy, not retried elsewhere), its job.json and no output, one Generation Failed event",
   async run(stage) {
     const reason = "blocked by the content policy";
     const id = await createVideo(stage, `a glass city [[sim:task_fail reason="${reason}"]]`);
@@ -161,8 +161,6 @@ const taskFails: Scenario = {
       (job.attempts as JsonBody[]).length === 1,
       `a content-policy failure was tried again: ${show(job.attempts)}`,
     );
-    const keys = await keysUnder(stage, `outputs/${id}/`);
-    expectThat(keys.length === 0, `a failed job left objects: ${keys.join(", ")}`);
     await oneEvent(stage, id, "Generation Failed");
     // Every failed job fails its execution (RecordFailure, then the Fail state): the alarm counts them.
     const execution = await waitFor(`execution ${id} to end`, async () => {
@@ -170,6 +168,13 @@ const taskFails: Scenario = {
       return found?.status === "RUNNING" ? undefined : found;
     });
     expectThat(execution?.status === "FAILED", `execution ${id} is ${execution?.status}`);
+    // RecordFailure writes the manifest after the record and the event: nothing else, no output.
+    await stage.idle();
+    const keys = await keysUnder(stage, `outputs/${id}/`);
+    expectThat(
+      show(keys) === show([`outputs/${id}/job.json`]),
+      `a failed job's objects: ${keys.join(", ")}`,
+    );
   },
 };
 
