@@ -92,6 +92,8 @@ function poolSettings(sim: SimulatedAccounts): Record<string, string> {
       sim.accounts.map((a) => ({ name: a.name, url: a.url, api_key: a.apiKey, concurrency: 4 })),
     ),
     REELAY_FALLBACK_ATTEMPTS: "1",
+    // A job that never finishes upstream fails at a one-minute deadline, not the formula's minutes.
+    REELAY_JOB_TIMEOUT_S: "60",
   };
 }
 
@@ -421,6 +423,11 @@ async function bringUp(
     startParts(dataDir, options, closers),
   ]);
   const { sim, assembly, rt, standins, ids } = parts;
+  const functions = new FunctionTable();
+  // The API first: a function's environment naming its endpoint (MCP's REELAY_API_URL) gets this one.
+  const api = await startHttpApi(assembly.template, (id, e) => functions.invoke(id, e), REGION);
+  closers.push(() => api.close());
+  rt.serveApi(api.logicalId, api.url);
   const specs = templateFunctions(rt, assembly.assetsDir);
   await linkLayers(specs.flatMap((s) => s.layerDirs));
   const identities = new Identities(
@@ -428,7 +435,6 @@ async function bringUp(
     [...new Set([...specs.map((s) => s.roleLogicalId), ...machineRoles(rt)])],
     rt.arnOf(ids.bucket),
   );
-  const functions = new FunctionTable();
   const { gate, states, bus, gateway, apiKey } = await startAws(
     parts,
     identities,
@@ -451,8 +457,6 @@ async function bringUp(
   closers.push(() => functions.close());
   const userS3 = identities.userS3(gateway.url);
   closers.push(async () => userS3.destroy());
-  const api = await startHttpApi(assembly.template, (id, e) => functions.invoke(id, e), REGION);
-  closers.push(() => api.close());
   return {
     apiUrl: api.url,
     apiKey,

@@ -46,6 +46,8 @@ const NAME_PROPERTY: Record<string, string> = {
 export class ResolvedTemplate {
   readonly resources: Record<string, Resource>;
   readonly #names = new Map<string, string>();
+  /** APIs served here: their `ApiEndpoint` is the local server's URL, not execute-api's. */
+  readonly #endpoints = new Map<string, string>();
 
   constructor(
     template: TemplateJson,
@@ -142,8 +144,15 @@ export class ResolvedTemplate {
     if (attribute === "Arn") return this.arnOf(logicalId);
     if (attribute === "Name" || attribute === "TableName") return this.nameOf(logicalId);
     if (attribute === "ApiEndpoint")
-      return `https://${this.nameOf(logicalId)}.execute-api.${this.account.region}.amazonaws.com`;
+      return (
+        this.#endpoints.get(logicalId) ?? `https://${this.nameOf(logicalId)}.execute-api.${this.account.region}.amazonaws.com`
+      );
     throw new Error(`Fn::GetAtt ${logicalId}.${attribute} is not known to the rehearsal.`);
+  }
+
+  /** The API `logicalId` is served at `url` on this machine: its `ApiEndpoint` resolves to it. */
+  serveApi(logicalId: string, url: string): void {
+    this.#endpoints.set(logicalId, url);
   }
 
   /** A template value with every intrinsic resolved. */

@@ -47,6 +47,10 @@ export function ReelayStack({ stack, app }: StackContext) {
       ? {}
       : { REELAY_RETENTION_DAYS: String(config.retentionDays) }),
     REELAY_OUTPUT_BUCKETS: config.outputBuckets.join(","),
+    // Every job's deadline, when the deployer replaces the formula's (Submit sets it, Poll keeps it).
+    ...(config.jobTimeoutS === undefined
+      ? {}
+      : { REELAY_JOB_TIMEOUT_S: String(config.jobTimeoutS) }),
     // The functions' Powertools Logger level, as the deployer set it (default info).
     REELAY_LOG_LEVEL: config.log.level,
     ...admissionEnvironment(config.admission),

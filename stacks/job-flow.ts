@@ -121,8 +121,11 @@ function grantSteps(steps: StepFunctions, scope: JobFlowScope): void {
   allowPutEvents(steps.recordFailure, bus);
   // A 429 puts the job back in the queue (Submit); a task's end frees its slot (Poll, Finish, RecordFailure).
   allowTable(steps.submit, table, ["GetItem", "PutItem", "UpdateItem"], "admission");
+  // A failed task on a pool account puts the job back in the queue for the next account (a queue entry).
+  allowTable(steps.poll, table, ["PutItem", "UpdateItem"], "admission");
   for (const fn of [steps.submit, steps.poll, steps.finish, steps.recordFailure]) {
-    if (fn !== steps.submit) allowTable(fn, table, ["UpdateItem"], "admission");
+    if (fn === steps.finish || fn === steps.recordFailure)
+      allowTable(fn, table, ["UpdateItem"], "admission");
     allowWake(fn, scope.dispatchArn);
   }
   // A batch job's end is counted on its batch, and the last one marks the batch due.

@@ -368,8 +368,8 @@ const jobTimeout: Scenario = {
   async run(stage) {
     const id = await createVideo(stage, "a clock with no hands, again [[sim:never_finish]]");
     const running = await runningJob(stage, id);
-    // The stack passes no REELAY_JOB_TIMEOUT_S to the functions: the deadline is the formula's
-    // (5 min + 40 s per second of video, 7 min 40 s for 4 s), counted from the create upstream.
+    // The stage deploys with REELAY_JOB_TIMEOUT_S=60 (stage.ts), which the stack passes to the
+    // functions: the deadline is a minute after the create upstream.
     const deadline = Date.parse(running.timings.deadlineAt);
     const job = await endedJob(stage, id, deadline - Date.now() + LAST_LOOK_MS + STEP_TIME_MS);
     const error = job.error as JsonBody | null;

@@ -33,6 +33,8 @@ interface HttpApiOptions {
 
 export interface HttpApi {
   url: string;
+  /** The template's logical id of the API served. */
+  logicalId: string;
   close(): Promise<void>;
   /** Requests received, every one billed (404s and 413s included). */
   requests(): number;
@@ -171,6 +173,7 @@ export async function startHttpApi(
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host}:${port}`,
+    logicalId: read.logicalId,
     requests: () => count,
     close: () =>
       new Promise<void>((resolve, reject) => {

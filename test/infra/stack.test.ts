@@ -565,6 +565,8 @@ describe("IAM", () => {
         ...step,
         `dynamodb:GetItem Jobs${statsItems}`,
         `dynamodb:UpdateItem Jobs${statsItems}`,
+        // A pool fallback requeues the job after its task failed on one account.
+        `dynamodb:PutItem Jobs${admission}`,
         ...release,
         ...secret("UPSTREAM_API_KEY"),
       ]),

@@ -464,7 +464,13 @@ async function admit(
   } catch (error) {
     if (!isReelayError(error, "job_conflict")) throw error;
     const current = await deps.jobs.get(job.id);
-    if (current !== undefined && !isTerminal(current.status) && current.admittedAt !== undefined)
+    // Admitted meanwhile by another run: on this account it holds this slot; on another, this one is freed.
+    if (
+      current !== undefined &&
+      !isTerminal(current.status) &&
+      current.admittedAt !== undefined &&
+      (current.upstreamAccount === undefined || current.upstreamAccount === account.name)
+    )
       return current;
     await deps.admission.release(job.id, account.name);
     return undefined;
