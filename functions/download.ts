@@ -1,4 +1,8 @@
-/** Job flow state "Download": the state machine invokes this with the flow state. */
+/**
+ * Job flow state "Download": the state machine invokes this with the flow state. It copies the
+ * outputs in and makes a video's previews with ffmpeg from the function's layer (stacks/job-flow.ts;
+ * REELAY_FFMPEG_PATH names the binary), the only function that runs it.
+ */
 import { collectGarbageForCopies } from "@reelay/core/adapters";
 import { loadMediaProbe } from "@reelay/core/usecases";
 import { loadBucketClient } from "./support/bucket.ts";
@@ -9,4 +13,5 @@ collectGarbageForCopies();
 // Every call copies through the bucket and reads the media's structure: both load before the first.
 await Promise.all([loadBucketClient(), loadMediaProbe()]);
 
+// The context's time left: a video's previews are made only when they fit in it.
 export const handler = stepHandler("download");

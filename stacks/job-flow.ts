@@ -14,6 +14,7 @@ import type { Config, Stack as SstStack } from "sst/constructs";
 import { Function as SstFunction } from "sst/constructs";
 import {
   type JobFlowStep,
+  STEP_ARCHITECTURE,
   STEP_LAMBDA_TIMEOUT_S,
   STEP_MEMORY_MB,
   UPSTREAM_STEPS,
@@ -22,7 +23,6 @@ import { jobFlowStateMachineProps } from "@reelay/flow/synth-definition";
 import {
   allowManifests,
   allowObjects,
-  allowPreviews,
   allowPutEvents,
   allowTable,
   allowWake,
@@ -32,7 +32,6 @@ export const STEP_HANDLERS: Record<JobFlowStep, string> = {
   submit: "functions/submit.handler",
   poll: "functions/poll.handler",
   download: "functions/download.handler",
-  thumbnail: "functions/thumbnail.handler",
   finish: "functions/finish.handler",
   recordFailure: "functions/fail.handler",
 };
@@ -41,7 +40,7 @@ export type StepFunctions = Record<JobFlowStep, SstFunction>;
 
 /**
  * The folder of the npm package that carries ffmpeg for Linux x86-64 (what @ffmpeg-installer/ffmpeg
- * picks on such a machine): the Thumbnail function's layer is this folder as it is, so the binary
+ * picks on such a machine): the Download function's layer is this folder as it is, so the binary
  * lands at /opt/ffmpeg, and a fresh clone needs nothing but `npm ci`.
  */
 export const FFMPEG_LAYER_DIR = dirname(
@@ -50,23 +49,22 @@ export const FFMPEG_LAYER_DIR = dirname(
 /** Where Lambda mounts a layer's files. */
 export const FFMPEG_PATH = "/opt/ffmpeg";
 
+/** The step that makes each video's previews: ffmpeg is its layer, so no bundle carries it. */
+const FFMPEG_STEP: JobFlowStep = "download";
+
 /**
- * The Thumbnail function: x86-64, as the layer's binary is (the other functions are arm64), and
- * the only one with ffmpeg, so no other bundle or cold start carries it.
+ * ffmpeg for the Download function alone (its architecture, x86-64, is the binary's: see
+ * STEP_ARCHITECTURE), so no other function's bundle or cold start carries it.
  */
-function thumbnailFunction(stack: SstStack, scope: JobFlowScope): SstFunction {
-  const layer = new lambda.LayerVersion(stack, "FfmpegLayer", {
+function ffmpegLayer(stack: SstStack): lambda.LayerVersion {
+  if (STEP_ARCHITECTURE[FFMPEG_STEP] !== "x86_64")
+    throw new Error(
+      `The ffmpeg layer is an x86-64 binary; the ${FFMPEG_STEP} function must be too.`,
+    );
+  return new lambda.LayerVersion(stack, "FfmpegLayer", {
     code: lambda.Code.fromAsset(FFMPEG_LAYER_DIR),
     compatibleArchitectures: [lambda.Architecture.X86_64],
     description: "ffmpeg from the npm package @ffmpeg-installer/linux-x64",
-  });
-  return new SstFunction(stack, "ThumbnailFunction", {
-    handler: STEP_HANDLERS.thumbnail,
-    timeout: STEP_LAMBDA_TIMEOUT_S.thumbnail,
-    memorySize: `${STEP_MEMORY_MB.thumbnail} MB`,
-    architecture: "x86_64",
-    layers: [layer],
-    environment: { ...scope.environment, REELAY_FFMPEG_PATH: FFMPEG_PATH },
   });
 }
 
@@ -81,19 +79,24 @@ interface JobFlowScope {
 }
 
 function createSteps(stack: SstStack, scope: JobFlowScope): StepFunctions {
-  const stepFunction = (step: JobFlowStep) =>
-    new SstFunction(stack, `${step.charAt(0).toUpperCase()}${step.slice(1)}Function`, {
+  const stepFunction = (step: JobFlowStep) => {
+    const ffmpeg = step === FFMPEG_STEP;
+    return new SstFunction(stack, `${step.charAt(0).toUpperCase()}${step.slice(1)}Function`, {
       handler: STEP_HANDLERS[step],
       timeout: STEP_LAMBDA_TIMEOUT_S[step],
       memorySize: `${STEP_MEMORY_MB[step]} MB`,
-      environment: scope.environment,
+      architecture: STEP_ARCHITECTURE[step] === "x86_64" ? "x86_64" : "arm_64",
+      ...(ffmpeg ? { layers: [ffmpegLayer(stack)] } : {}),
+      environment: ffmpeg
+        ? { ...scope.environment, REELAY_FFMPEG_PATH: FFMPEG_PATH }
+        : scope.environment,
       bind: UPSTREAM_STEPS.includes(step) ? scope.upstreamKeys : [],
     });
+  };
   return {
     submit: stepFunction("submit"),
     poll: stepFunction("poll"),
     download: stepFunction("download"),
-    thumbnail: thumbnailFunction(stack, scope),
     finish: stepFunction("finish"),
     recordFailure: stepFunction("recordFailure"),
   };
@@ -106,15 +109,14 @@ function grantSteps(steps: StepFunctions, scope: JobFlowScope): void {
   allowTable(steps.submit, table, ["GetItem"], "generation-stats");
   allowTable(steps.poll, table, ["GetItem", "UpdateItem"], "generation-stats");
   // Download streams outputs in (multipart), or for a reuse copies another job's (CopyObject reads
-  // the source); every terminal step rewrites the job.json manifest.
+  // the source), then has ffmpeg read a video (a presigned GET) and writes its previews, tagged
+  // with the job's retention like the video; every terminal step rewrites the job.json manifest.
   allowObjects(steps.download, bucket, "outputs/", [
     "PutObject",
     "PutObjectTagging",
     "AbortMultipartUpload",
     "GetObject",
   ]);
-  allowPreviews(steps.thumbnail, bucket);
-  allowManifests(steps.thumbnail, bucket);
   allowManifests(steps.finish, bucket);
   allowManifests(steps.recordFailure, bucket);
   allowPutEvents(steps.finish, bus);

@@ -35,9 +35,6 @@ import {
   JOB_ID_PREFIXES,
   manifestKey,
   DELIVERY_ID_PREFIX,
-  spritesheetKey,
-  thumbnailKey,
-  videoKey,
 } from "@reelay/core/domain";
 import { resultsKey } from "@reelay/core/usecases";
 
@@ -183,19 +180,6 @@ export function allowDelivery(fn: IFunction, bucket: s3.IBucket, targets: readon
     fn,
     ["s3:PutObject"],
     targets.map((name) => `arn:${Aws.PARTITION}:s3:::${name}/*`),
-  );
-}
-
-/**
- * Each video and its previews: the Thumbnail step reads the one and writes the others beside it,
- * tagged with the job's retention (S3 asks PutObjectTagging for a PutObject that carries tags).
- */
-export function allowPreviews(fn: IFunction, bucket: s3.IBucket): void {
-  allow(fn, ["s3:GetObject"], [bucket.arnForObjects(videoKey("*"))]);
-  allow(
-    fn,
-    ["s3:PutObject", "s3:PutObjectTagging"],
-    [bucket.arnForObjects(thumbnailKey("*")), bucket.arnForObjects(spritesheetKey("*"))],
   );
 }
 

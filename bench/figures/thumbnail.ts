@@ -1,11 +1,11 @@
 /**
- * Thumbnails (issue 26, point 2): the wall time of the Thumbnail step's work per job, a poster
- * frame and a 5x2 spritesheet decoded by ffmpeg (@ffmpeg-installer) from the video over HTTP, as
- * the step reads the stored copy through a presigned URL; against the copy of the same file in
- * the same run (simulator over HTTP -> copyUrlToS3 -> a store that hashes and drops the bytes).
- * The video is the simulator's real MP4 of an 8 s 1080p 16:9 request. The Download step itself is
- * unchanged by this (it runs no ffmpeg): the copy figures (copy.ts) and the verification figure
- * (verify.ts) are its time and memory.
+ * Thumbnails (issue 26, point 2): the wall time of a video's previews per job, a poster frame and a
+ * 5x2 spritesheet decoded by ffmpeg (@ffmpeg-installer) from the video over HTTP, as the Download
+ * step reads the stored copy through a presigned URL after its copy; against the copy of the same
+ * file in the same run (simulator over HTTP -> copyUrlToS3 -> a store that hashes and drops the
+ * bytes). The video is the simulator's real MP4 of an 8 s 1080p 16:9 request. The copy itself is
+ * unchanged by this (ffmpeg runs after it, in a process of its own): the copy figures (copy.ts)
+ * and the verification figure (verify.ts) are its time and memory.
  */
 import { readFileSync } from "node:fs";
 import ffmpeg from "@ffmpeg-installer/ffmpeg";
@@ -67,13 +67,13 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
     }
     return [
       {
-        name: "thumbnail step per job (poster frame + 5x2 spritesheet by ffmpeg, 8 s 1080p video over HTTP)",
+        name: "thumbnails per job, in Download (poster frame + 5x2 spritesheet by ffmpeg, 8 s 1080p video over HTTP)",
         value: median(thumbnails),
         unit: "s",
         baselineName:
           "the copy of the same file (simulator over HTTP -> copyUrlToS3 -> hashing store)",
         baseline: median(copies),
-        // The terminal event waits for this step: a few seconds at most, far inside its 100 s bound.
+        // The terminal event waits for the previews: a few seconds at most, far inside their 60 s bound.
         target: { on: "value", atMost: 5 },
         note: `${REPEATS} runs, medians; wall time; ffmpeg's CPU ${median(ffmpegCpu).toFixed(0)} ms a job`,
       },

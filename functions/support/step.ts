@@ -23,16 +23,27 @@ const StepInput = z.looseObject({ jobId: z.string().min(1) });
 
 let deps: Promise<PipelineDeps> | undefined;
 
+/** What a step reads of Lambda's context: the time left before the invocation times out. */
+export interface InvocationClock {
+  getRemainingTimeInMillis(): number;
+}
+
 /**
  * A step's Lambda handler. The process's settings are read at the cold start, so a setting the
  * stack forgot fails the function's init with its name instead of every job that reaches the step.
  */
-export function stepHandler(step: JobFlowStep): (event: unknown) => Promise<unknown> {
+export function stepHandler(
+  step: JobFlowStep,
+): (event: unknown, context?: InvocationClock) => Promise<unknown> {
   awsProcess();
-  return (event) => runStep(step, event);
+  return (event, context) => runStep(step, event, context);
 }
 
-export async function runStep(step: JobFlowStep, event: unknown): Promise<unknown> {
+export async function runStep(
+  step: JobFlowStep,
+  event: unknown,
+  context?: InvocationClock,
+): Promise<unknown> {
   const parsed = StepInput.safeParse(event);
   if (!parsed.success) {
     throw new ReelayError("invalid_flow_state", `The ${step} step needs a job id in its input.`, {
@@ -50,7 +61,13 @@ export async function runStep(step: JobFlowStep, event: unknown): Promise<unknow
     const ready = await deps;
     const output = await tracedStep(awsProcess().tracer, stepName, { job_id: jobId }, () =>
       STEPS[step](
-        { ...ready, jobs: jobsLoggedBy(ready.jobs, jobId, log) },
+        {
+          ...ready,
+          jobs: jobsLoggedBy(ready.jobs, jobId, log),
+          ...(context === undefined
+            ? {}
+            : { remainingMs: () => context.getRemainingTimeInMillis() }),
+        },
         parsed.data as unknown as FlowState & FailureInput,
       ),
     );

@@ -29,7 +29,7 @@ const FORBIDDEN: [string, RegExp][] = [
   ],
   ["the simulator", /^packages\/simulator\//],
   ["the local stack", /^packages\/local\//],
-  // The Thumbnail function's ffmpeg is its layer's; no bundle carries the binary or its installer.
+  // The Download function's ffmpeg is its layer's; no bundle carries the binary or its installer.
   ["ffmpeg's installer", /^node_modules\/@ffmpeg-installer\//],
 ];
 
@@ -65,7 +65,6 @@ describe("Lambda bundles", () => {
       "mcp",
       "poll",
       "submit",
-      "thumbnail",
       "webhook",
     ]);
   });
@@ -95,7 +94,7 @@ describe("Lambda bundles", () => {
   });
 
   it("the step functions use the flow's step names (flow/job-flow-names.ts), not the CDK definition", () => {
-    for (const step of ["submit", "poll", "download", "thumbnail", "finish", "fail"]) {
+    for (const step of ["submit", "poll", "download", "finish", "fail"]) {
       expect(Object.keys(bundles.get(step)?.meta.inputs ?? {})).toContain(
         "packages/flow/src/job-flow-names.ts",
       );

@@ -66,7 +66,7 @@ describe("job flow state machine", () => {
     expect(machine.TracingConfiguration).toEqual({ Enabled: true });
   });
 
-  it("has the six Task states, each with Retry (Lambda service errors and ReelayTransientError), Catch States.ALL last and TimeoutSeconds", () => {
+  it("has the five Task states, each with Retry (Lambda service errors and ReelayTransientError), Catch States.ALL last and TimeoutSeconds", () => {
     const tasks = entries(asl.States).filter(([, s]) => s.Type === "Task");
     expect(tasks.map(([name]) => name).sort()).toEqual([
       "Download",
@@ -74,7 +74,6 @@ describe("job flow state machine", () => {
       "Poll",
       "RecordFailure",
       "Submit",
-      "Thumbnail",
     ]);
     for (const [name, state] of tasks) {
       const retried = (state.Retry ?? []).flatMap((r: { ErrorEquals: string[] }) => r.ErrorEquals);
@@ -84,7 +83,7 @@ describe("job flow state machine", () => {
       expect(state.Catch.at(-1), name).toEqual(
         expect.objectContaining({
           ErrorEquals: ["States.ALL"],
-          ResultPath: name === "Thumbnail" ? "$.thumbnailError" : "$.error",
+          ResultPath: "$.error",
         }),
       );
       expect(state.TimeoutSeconds, name).toBeGreaterThan(0);
@@ -99,16 +98,12 @@ describe("job flow state machine", () => {
     expect(asl.States.Failed.Type).toBe("Fail");
   });
 
-  it("runs Thumbnail between Download and Finish for a video only, and a Thumbnail failure of any kind goes on to Finish, never RecordFailure", () => {
-    expect(asl.States.Download.Next).toBe("IsVideo");
-    expect(asl.States.IsVideo.Choices).toEqual([
-      { Variable: "$.kind", StringEquals: "video", Next: "Thumbnail" },
-    ]);
-    expect(asl.States.IsVideo.Default).toBe("Finish");
-    expect(asl.States.Thumbnail.Next).toBe("Finish");
-    expect(asl.States.Thumbnail.Catch).toEqual([
-      { ErrorEquals: ["States.ALL"], ResultPath: "$.thumbnailError", Next: "Finish" },
-    ]);
+  it("goes from Download (which makes a video's previews) straight to Finish, which ends the execution: no state that only passes a job on", () => {
+    expect(asl.States.Download.Next).toBe("Finish");
+    expect(asl.States.Finish.End).toBe(true);
+    expect(asl.States.Finish.Next).toBeUndefined();
+    for (const gone of ["Thumbnail", "IsVideo", "Succeeded"])
+      expect(Object.keys(asl.States)).not.toContain(gone);
   });
 
   it("ends a Submit whose create met a 429 or a refusing account, and a Poll whose task failed and may fall back, at Requeued (a Succeed state): the job waits in the queue with no execution", () => {
@@ -315,7 +310,6 @@ describe("functions", () => {
           "mcp",
           "poll",
           "submit",
-          "thumbnail",
           "webhook",
         ].map((name) => `functions/${name}.handler`),
         "functions/webhook.sweep",
@@ -323,14 +317,14 @@ describe("functions", () => {
     );
   });
 
-  it("run Node 22 on arm64 (Thumbnail on x86_64, as its ffmpeg is) with a finite log retention, each", () => {
+  it("run Node 22 on arm64 (Download on x86_64, as its ffmpeg is) with a finite log retention, each", () => {
     const retention = Object.values(resourcesOf(synth.template, "Custom::LogRetention")).map(
       (r) => [render(r.Properties!.LogGroupName), r.Properties!.RetentionInDays],
     );
     for (const [id, fn] of entries(reelayFunctions(synth.template))) {
       expect(fn.Properties!.Runtime, id).toBe("nodejs22.x");
       expect(fn.Properties!.Architectures, id).toEqual([
-        shortId(id) === "ThumbnailFunction" ? "x86_64" : "arm64",
+        shortId(id) === "DownloadFunction" ? "x86_64" : "arm64",
       ]);
       expect(retention, id).toContainEqual([`/aws/lambda/${shortId(id)}`, expect.any(Number)]);
     }
@@ -340,7 +334,7 @@ describe("functions", () => {
     }
   });
 
-  it("give the Thumbnail function alone ffmpeg: a layer of the npm package @ffmpeg-installer/linux-x64 (an x86-64 ELF binary that runs) at /opt/ffmpeg, named by REELAY_FFMPEG_PATH", () => {
+  it("give the Download function alone ffmpeg: a layer of the npm package @ffmpeg-installer/linux-x64 (an x86-64 ELF binary that runs) at /opt/ffmpeg, named by REELAY_FFMPEG_PATH", () => {
     const layers = resourcesOf(synth.template, "AWS::Lambda::LayerVersion");
     const [layerId, layer] = entries(layers).find(([id]) => id.startsWith("FfmpegLayer")) ?? [];
     expect(layer?.Properties?.CompatibleArchitectures).toEqual(["x86_64"]);
@@ -349,10 +343,10 @@ describe("functions", () => {
         "REELAY_FFMPEG_PATH" in fn.Properties!.Environment.Variables ||
         JSON.stringify(fn.Properties!.Layers ?? []).includes(String(layerId)),
     );
-    expect(withFfmpeg.map(([id]) => shortId(id))).toEqual(["ThumbnailFunction"]);
-    const [, thumbnailFn] = withFfmpeg[0] ?? [];
-    expect(thumbnailFn?.Properties?.Layers).toEqual([{ Ref: layerId }]);
-    expect(thumbnailFn?.Properties?.Environment.Variables.REELAY_FFMPEG_PATH).toBe(FFMPEG_PATH);
+    expect(withFfmpeg.map(([id]) => shortId(id))).toEqual(["DownloadFunction"]);
+    const [, downloadFn] = withFfmpeg[0] ?? [];
+    expect(downloadFn?.Properties?.Layers).toEqual([{ Ref: layerId }]);
+    expect(downloadFn?.Properties?.Environment.Variables.REELAY_FFMPEG_PATH).toBe(FFMPEG_PATH);
     // The layer's folder as Lambda mounts it under /opt: the binary at its root.
     expect(FFMPEG_PATH).toBe("/opt/ffmpeg");
     const binary = join(FFMPEG_LAYER_DIR, "ffmpeg");
@@ -363,7 +357,7 @@ describe("functions", () => {
     expect(execFileSync(binary, ["-version"]).toString()).toMatch(/^ffmpeg version/);
   });
 
-  it("give each step function the memory STEP_MEMORY_MB names (Poll 128 MB) and every other function 512 MB", () => {
+  it("give each step function the memory STEP_MEMORY_MB names (Poll 128 MB, Download 1769 MB) and every other function 512 MB", () => {
     const stepOf = new Map(JOB_FLOW_STEPS.map((step) => [STEP_HANDLERS[step], step]));
     const memory = Object.fromEntries(
       entries(reelayFunctions(synth.template)).map(([id, fn]) => [
@@ -379,6 +373,8 @@ describe("functions", () => {
     );
     expect(memory).toEqual(expected);
     expect(memory.PollFunction).toBe(128);
+    // ffmpeg decodes each video in Download: one vCPU, as the Thumbnail function had.
+    expect(memory.DownloadFunction).toBe(1769);
   });
 
   it("get the REELAY_* settings (REELAY_MAX_OUTPUT_BYTES and REELAY_LOG_LEVEL too); only dispatch (starts) and api (cancel stops) get the state machine ARN", () => {
@@ -570,6 +566,8 @@ describe("IAM", () => {
         ...release,
         ...secret("UPSTREAM_API_KEY"),
       ]),
+      // Download also has ffmpeg read each video (a presigned GET) and writes its two previews beside
+      // it, tagged with the job's retention like the video: all under its outputs/ grants.
       DownloadFunction: sorted([
         ...step,
         ...secret("UPSTREAM_API_KEY"),
@@ -578,17 +576,6 @@ describe("IAM", () => {
         "s3:AbortMultipartUpload Bucket/outputs/*",
         // A reuse copies another job's output: CopyObject reads its source.
         "s3:GetObject Bucket/outputs/*",
-      ]),
-      // Thumbnail reads each video and writes its two previews and the manifest beside it.
-      ThumbnailFunction: sorted([
-        ...step,
-        "s3:GetObject Bucket/outputs/*/video.mp4",
-        "s3:PutObject Bucket/outputs/*/thumbnail.jpg",
-        "s3:PutObject Bucket/outputs/*/spritesheet.jpg",
-        // The previews carry the job's retention tag.
-        "s3:PutObjectTagging Bucket/outputs/*/thumbnail.jpg",
-        "s3:PutObjectTagging Bucket/outputs/*/spritesheet.jpg",
-        ...manifest,
       ]),
       FinishFunction: sorted([
         ...step,
@@ -688,7 +675,7 @@ describe("IAM", () => {
     });
   });
 
-  it("lets the job flow's role invoke its six step functions (and their versions) and nothing else", () => {
+  it("lets the job flow's role invoke its five step functions (and their versions) and nothing else", () => {
     const machineRole = render(machine.RoleArn);
     const invokes = (grantsByRole().get(machineRole) ?? [])
       .filter((g) => g.startsWith("lambda:"))
@@ -699,7 +686,6 @@ describe("IAM", () => {
       "PollFunction",
       "RecordFailureFunction",
       "SubmitFunction",
-      "ThumbnailFunction",
     ];
     expect(invokes).toEqual(
       stepFns

@@ -18,7 +18,6 @@
  * the baseline), durable operations (every step and wait, and the execution's start) and bytes
  * checkpointed (each operation's result, plus a record of OPERATION_RECORD_BYTES).
  */
-import { STEP_MEMORY_MB } from "@reelay/flow/job-flow-names";
 import type { FlowState } from "@reelay/core/domain";
 import { download, finish, poll, recordFailure, submit } from "@reelay/core/usecases";
 import type { BenchEnv } from "./run.ts";
@@ -27,8 +26,12 @@ import type { MixJob } from "./mix.ts";
 
 /** An operation's record beside its result (id, type, status, timestamps), as a guess on the low side. */
 const OPERATION_RECORD_BYTES = 100;
-/** One function does every step, the download's streaming copy included: it gets the copy's memory. */
-const MEMORY_MB = STEP_MEMORY_MB.download;
+/**
+ * One function does every step, the download's streaming copy included: it gets the copy's memory,
+ * 512 MB on arm64, as priced before reelay made previews. Kept so whatever memory reelay's own steps
+ * need for ffmpeg: a baseline priced at more would flatter reelay's ratio.
+ */
+const MEMORY_MB = 512;
 
 export interface DurableMeasure extends JobMeasure {
   operations: number;

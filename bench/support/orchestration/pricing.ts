@@ -1,19 +1,24 @@
 /**
  * AWS's public on-demand rates (us-east-1): Step Functions Standard bills every state transition,
  * retries included ("Step Functions counts a state transition each time a step of your workflow is
- * executed ... including retries", aws.amazon.com/step-functions/pricing); Lambda on arm64 bills
- * requests and GB-seconds of duration rounded up to the millisecond.
+ * executed ... including retries", aws.amazon.com/step-functions/pricing); Lambda bills requests and
+ * GB-seconds of duration rounded up to the millisecond, at its arm64 rate, or a quarter more for
+ * a function on x86_64 (the one that runs ffmpeg: STEP_ARCHITECTURE).
  */
 const RATES = {
   perTransitionUsd: 0.025 / 1_000,
   perLambdaRequestUsd: 0.2 / 1_000_000,
   perGbSecondUsd: 0.0000133334,
+  perX86GbSecondUsd: 0.0000166667,
 } as const;
 
 export interface Usage {
   transitions: number;
   invocations: number;
+  /** All GB-s, on either architecture. */
   gbSeconds: number;
+  /** Of those, the GB-s of x86_64 functions; absent: none. */
+  x86GbSeconds?: number;
 }
 
 export function costUsd(usage: Usage): {
@@ -24,7 +29,8 @@ export function costUsd(usage: Usage): {
 } {
   const transitions = usage.transitions * RATES.perTransitionUsd;
   const requests = usage.invocations * RATES.perLambdaRequestUsd;
-  const duration = usage.gbSeconds * RATES.perGbSecondUsd;
+  const x86 = usage.x86GbSeconds ?? 0;
+  const duration = (usage.gbSeconds - x86) * RATES.perGbSecondUsd + x86 * RATES.perX86GbSecondUsd;
   return { total: transitions + requests + duration, transitions, requests, duration };
 }
 

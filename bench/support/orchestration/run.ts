@@ -11,9 +11,11 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { CreateBucketCommand, type S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import ffmpeg from "@ffmpeg-installer/ffmpeg";
 import {
   JOB_FLOW_STATE_NAMES,
   JOB_FLOW_STEPS,
+  STEP_ARCHITECTURE,
   STEP_MEMORY_MB,
   type JobFlowStep,
 } from "@reelay/flow/job-flow-names";
@@ -30,6 +32,7 @@ import {
   type PipelineDeps,
 } from "@reelay/core/usecases";
 import {
+  ffmpegFrames,
   GenerationStatsStore,
   JobStore,
   guardedFetch,
@@ -132,6 +135,10 @@ export interface JobMeasure {
   transitions: number;
   invocations: number;
   gbSeconds: number;
+  /** Of gbSeconds, those of x86_64 functions (priced higher). */
+  x86GbSeconds: number;
+  /** gbSeconds by Task state. */
+  gbSecondsByState: Record<string, number>;
   /** Every request the upstream saw for this job: create, task queries, output downloads. */
   upstreamRequests: number;
   /** Of those, task queries (the Poll looks and Download's fresh-URL query). */
@@ -159,14 +166,26 @@ const stepOfState = new Map(
   JOB_FLOW_STEPS.map((step) => [JOB_FLOW_STATE_NAMES[step], step] as [string, JobFlowStep]),
 );
 
-type Usage = { transitions: number; invocations: number; gbSeconds: number };
+type Usage = {
+  transitions: number;
+  invocations: number;
+  gbSeconds: number;
+  x86GbSeconds: number;
+  gbSecondsByState: Record<string, number>;
+};
 
 /** Per job: state transitions, Lambda invocations and GB-s, filled in as the flows run. */
 export class UsageMeter {
   readonly #usage = new Map<string, Usage>();
 
   of(jobId: string): Usage {
-    const u = this.#usage.get(jobId) ?? { transitions: 0, invocations: 0, gbSeconds: 0 };
+    const u = this.#usage.get(jobId) ?? {
+      transitions: 0,
+      invocations: 0,
+      gbSeconds: 0,
+      x86GbSeconds: 0,
+      gbSecondsByState: {},
+    };
     this.#usage.set(jobId, u);
     return u;
   }
@@ -180,7 +199,11 @@ export class UsageMeter {
   }
 }
 
-/** The pipeline's dependencies for a pass on the bench's parts and clock. */
+/**
+ * The pipeline's dependencies for a pass on the bench's parts and clock. Thumbnails on, as on the
+ * stack: ffmpeg from @ffmpeg-installer makes every video's previews from the simulator's real MP4
+ * in whichever step makes them, so their time is billed there.
+ */
 export function passDeps(env: BenchEnv, reelay: boolean): PipelineDeps {
   return {
     jobs: env.jobs,
@@ -189,6 +212,7 @@ export function passDeps(env: BenchEnv, reelay: boolean): PipelineDeps {
     events: { emit: async () => undefined },
     fetch: guardedFetch(outputFetchPolicy("local")),
     now: env.clock.now,
+    frames: ffmpegFrames(ffmpeg.path),
     batches: NO_BATCHES,
     budgets: NO_BUDGETS,
     metrics: noMetrics,
@@ -227,8 +251,11 @@ export function meteredHandlers(
         Math.ceil(performance.now() - started - paused.realPausedMs + paused.virtualPausedMs),
       );
       const u = meter.of(input.jobId);
+      const gbSeconds = (billedMs / 1000) * (STEP_MEMORY_MB[step] / 1024);
       u.invocations += 1;
-      u.gbSeconds += (billedMs / 1000) * (STEP_MEMORY_MB[step] / 1024);
+      u.gbSeconds += gbSeconds;
+      u.gbSecondsByState[state] = (u.gbSecondsByState[state] ?? 0) + gbSeconds;
+      if (STEP_ARCHITECTURE[step] === "x86_64") u.x86GbSeconds += gbSeconds;
     }
   };
   return Object.fromEntries(

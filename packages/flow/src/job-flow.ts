@@ -6,10 +6,14 @@
  *   Submit ─ 429 or refused, back in the admission queue ─> Requeued
  *     └──> WaitForTask -> Poll -> IsDone ─ running, polls < maxPolls ─> WaitForTask
  *                          └─ task failed, falls back to another account ─> Requeued
- *                                          ├─ succeeded ─> Download -> IsVideo ─ video ─> Thumbnail ─┐
- *                                          │                             └─ image ──────────────────┴─> Finish -> Succeeded
+ *                                          ├─ succeeded ─> Download (a video's previews too) -> Finish (the end)
  *                                          ├─ failed ──────────────────────────> RecordFailure -> Failed
  *                                          └─ otherwise (loop bound) ─> LoopBoundReached -> RecordFailure
+ *
+ * Every state entered is a billed transition (docs/performance.md), so the success path has no
+ * state that does nothing: Download makes a video's poster and spritesheet right after its copy
+ * (best effort, a warning at worst) rather than a Thumbnail state behind an IsVideo Choice, and
+ * Finish ends the execution itself (succeeded) rather than pass on to a Succeed state.
  */
 import { Duration } from "aws-cdk-lib";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
@@ -72,11 +76,9 @@ export function buildJobFlow(scope: Construct, fns: JobFlowFunctions): JobFlow {
   const submit = task(scope, "submit", fns.submit);
   const poll = task(scope, "poll", fns.poll);
   const download = task(scope, "download", fns.download);
-  const thumbnail = task(scope, "thumbnail", fns.thumbnail);
   const finish = task(scope, "finish", fns.finish);
   const recordFailure = task(scope, "recordFailure", fns.recordFailure);
 
-  const succeeded = new sfn.Succeed(scope, "Succeeded");
   const failed = new sfn.Fail(scope, "Failed", {
     error: "JobFailed",
     cause: "The job ended failed; its record holds the error code and message.",
@@ -106,17 +108,10 @@ export function buildJobFlow(scope: Construct, fns: JobFlowFunctions): JobFlow {
   });
   loopBoundReached.next(recordFailure);
 
-  finish.next(succeeded);
-  // A thumbnail is never worth a failed job: whatever the Thumbnail state meets, Finish runs and
-  // notes the warning (the step itself records one for a video that does not decode).
-  thumbnail.addCatch(finish, { errors: [sfn.Errors.ALL], resultPath: "$.thumbnailError" });
-  thumbnail.next(finish);
-  const isVideo = new sfn.Choice(scope, "IsVideo")
-    .when(sfn.Condition.stringEquals("$.kind", "video"), thumbnail)
-    .otherwise(finish);
+  // Finish has no Next: it ends the execution, succeeded (its Catch still goes to RecordFailure).
 
   const isDone = new sfn.Choice(scope, "IsDone")
-    .when(sfn.Condition.stringEquals("$.outcome", "succeeded"), download.next(isVideo))
+    .when(sfn.Condition.stringEquals("$.outcome", "succeeded"), download.next(finish))
     .when(sfn.Condition.stringEquals("$.outcome", "failed"), recordFailure)
     .when(
       sfn.Condition.and(

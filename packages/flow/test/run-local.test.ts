@@ -51,7 +51,6 @@ function fakes(
     Submit: async (input: { jobId: string }) => flowState(input.jobId),
     Poll: async (state: Flow) => poll({ ...state, polls: state.polls + 1 }),
     Download: async (state: Flow) => state,
-    Thumbnail: async (state: Flow) => state,
     Finish: async (state: Flow) => ({ jobId: state.jobId, status: "succeeded" }),
     RecordFailure: async (state: Flow) => {
       failures.push(state.error);
@@ -103,19 +102,11 @@ describe("runJobFlowLocally on the synthesized job flow", () => {
     expect(getEventListeners(outlives.signal, "abort")).toEqual([]);
   });
 
-  it("succeeded path: polls until succeeded, then Download, Thumbnail and Finish, ending with Finish's answer", async () => {
+  it("succeeded path: polls until succeeded, then Download (a video's previews inside it) and Finish, ending with Finish's answer", async () => {
     const f = fakes((s) => ({ ...s, outcome: s.polls >= 3 ? "succeeded" : "running" }));
     const result = await run(f.handlers);
     expect(result).toEqual({ jobId: "vidtsk_test", status: "succeeded" });
-    expect(f.visited).toEqual([
-      "Submit",
-      "Poll",
-      "Poll",
-      "Poll",
-      "Download",
-      "Thumbnail",
-      "Finish",
-    ]);
+    expect(f.visited).toEqual(["Submit", "Poll", "Poll", "Poll", "Download", "Finish"]);
   });
 
   it("failed outcome goes to RecordFailure with the poll's error, and the execution fails", async () => {
@@ -188,36 +179,21 @@ describe("runJobFlowLocally on the synthesized job flow", () => {
       value: { jobId: "vidtsk_one", status: "succeeded" },
     });
     expect(second.status).toBe("rejected");
-    expect(ok.visited).toEqual(["Submit", "Poll", "Poll", "Download", "Thumbnail", "Finish"]);
+    expect(ok.visited).toEqual(["Submit", "Poll", "Poll", "Download", "Finish"]);
     expect(bad.visited).toEqual(["Submit", "Poll", "RecordFailure"]);
   });
 
-  it("an image job goes from Download straight to Finish: no Thumbnail", async () => {
-    const f = fakes((s) => ({ ...s, outcome: "succeeded" }), {
-      Submit: async (input: { jobId: string }) => flowState(input.jobId, { kind: "image" }),
-    });
-    expect(await run(f.handlers, "imgtsk_test")).toEqual({
-      jobId: "imgtsk_test",
-      status: "succeeded",
-    });
-    expect(f.visited).toEqual(["Submit", "Poll", "Download", "Finish"]);
-  });
-
-  it("a Thumbnail that fails for good still ends in Finish and Succeeded, handing Finish its error as thumbnailError", async () => {
-    const seen: unknown[] = [];
-    const f = fakes((s) => ({ ...s, outcome: "succeeded" }), {
-      Thumbnail: async () => {
-        throw new Error("ffmpeg crashed");
-      },
-      Finish: async (state: Flow & { thumbnailError?: unknown }) => {
-        seen.push(state.thumbnailError);
-        return { jobId: state.jobId, status: "succeeded" };
-      },
-    });
-    expect(await run(f.handlers)).toEqual({ jobId: "vidtsk_test", status: "succeeded" });
-    expect(f.visited).toEqual(["Submit", "Poll", "Download", "Thumbnail", "Finish"]);
-    expect(f.failures).toEqual([]);
-    expect(seen).toEqual([expect.objectContaining({ Error: "Error" })]);
+  it("an image job and a video job take the same states: Download (which makes a video's previews) straight to Finish", async () => {
+    for (const kind of ["image", "video"] as const) {
+      const f = fakes((s) => ({ ...s, outcome: "succeeded" }), {
+        Submit: async (input: { jobId: string }) => flowState(input.jobId, { kind }),
+      });
+      expect(await run(f.handlers, `${kind}_test`)).toEqual({
+        jobId: `${kind}_test`,
+        status: "succeeded",
+      });
+      expect(f.visited, kind).toEqual(["Submit", "Poll", "Download", "Finish"]);
+    }
   });
 
   it("onEvent sees every state entered, in order, and a retry, before the execution's promise settles", async () => {
@@ -247,10 +223,7 @@ describe("runJobFlowLocally on the synthesized job flow", () => {
       "Poll",
       "IsDone",
       "Download",
-      "IsVideo",
-      "Thumbnail",
       "Finish",
-      "Succeeded",
     ]);
     expect(events.filter((e) => e.type === "StateRetried").map((e) => e.state!.name)).toEqual([
       "Download",

@@ -495,7 +495,7 @@ function wireLocal(
 ): Wiring {
   const { ddb: db, s3, tableName, bucket } = stores.standins;
   return wirePipeline({
-    // The Thumbnail step's ffmpeg: the npm package's binary, as the AWS function's layer carries.
+    // The Download step's ffmpeg (a video's previews): the npm package's binary, as the AWS function's layer carries.
     config: { ...config, aws: { ...config.aws, ffmpegPath: config.aws.ffmpegPath ?? ffmpeg.path } },
     platform: "local",
     clients: { db, s3, tableName, bucket },

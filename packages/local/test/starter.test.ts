@@ -34,10 +34,6 @@ function counting(pollOutcome: () => "running" | "succeeded") {
       visit("Download");
       return input;
     },
-    Thumbnail: async (input: object) => {
-      visit("Thumbnail");
-      return input;
-    },
     Finish: async (input: { jobId: string }) => {
       visit("Finish");
       return { jobId: input.jobId, status: "succeeded" };
@@ -73,7 +69,7 @@ describe("LocalJobStarter", () => {
     expect(starter.running).toEqual(["vidtsk_a"]);
     done = true;
     await until(() => starter.running.length === 0);
-    expect(visits).toMatchObject({ Submit: 1, Download: 1, Thumbnail: 1, Finish: 1 });
+    expect(visits).toMatchObject({ Submit: 1, Download: 1, Finish: 1 });
   });
 
   it("stop() ends every running execution before it resolves, and later starts do nothing", async () => {

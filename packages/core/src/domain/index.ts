@@ -44,7 +44,7 @@ export { parseOutputTarget, targetUri } from "./jobs/delivery.ts";
 export type { MaterialDigests } from "./jobs/fingerprint.ts";
 export { jobNotFound, type ListFilters, type ListOptions } from "./jobs/job-queries.ts";
 export { jobContext, type LogContext } from "./jobs/log-context.ts";
-export { manifestKey, spritesheetKey, thumbnailKey, videoKey } from "./jobs/outputs.ts";
+export { manifestKey } from "./jobs/outputs.ts";
 export type { Media } from "./media/types.ts";
 export { durationOf, kindedRequest, mapStrings } from "./jobs/request.ts";
 export {

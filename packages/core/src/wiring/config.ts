@@ -122,7 +122,7 @@ export interface Config {
     stateMachineArn: string | undefined;
     /** The Dispatch function that admits queued jobs (usecases/admission/dispatch.ts). */
     dispatchFunctionName: string | undefined;
-    /** The Thumbnail function's ffmpeg, from its layer; the local stack passes the npm package's. */
+    /** The Download function's ffmpeg, from its layer; the local stack passes the npm package's. */
     ffmpegPath: string | undefined;
     /**
      * The stack runs on this machine as `npm run rehearse` (REELAY_REHEARSAL): fetches of URLs
@@ -306,7 +306,7 @@ export const SETTINGS = {
   REELAY_FFMPEG_PATH: {
     default: "the one `@ffmpeg-installer/ffmpeg` ships",
     about:
-      "AWS: the ffmpeg binary the Thumbnail function runs (its layer's); the stack sets it on that function only.",
+      "AWS: the ffmpeg binary the Download function runs for a video's previews (its layer's); the stack sets it on that function only.",
   },
   REELAY_REHEARSAL: {
     default: "unset",

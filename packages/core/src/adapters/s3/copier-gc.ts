@@ -13,7 +13,7 @@
  * too; a full collection of a 10 MB heap pauses a few milliseconds. The copy's socket reads make a
  * scavenge every 16-32 MB; V8's helper threads sharing each cost about 0.2 CPU-s per GiB more than
  * the main thread doing it alone (6 runs of each, alternating: 2.45 against 2.24 CPU-s per GiB).
- * The Download function has 512 MB, a fraction of one vCPU, on which helper threads only contend.
+ * The Download function has 1769 MB (for ffmpeg), one vCPU, on which helper threads only contend.
  *
  * The socket's chunks are copied into reused part buffers and die at once, but their memory is
  * outside the heap, so nothing in the heap's own sizes calls for a scavenge soon: dead chunks piled

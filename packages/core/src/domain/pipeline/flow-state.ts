@@ -26,7 +26,10 @@ export interface FlowState {
    * step starts its span in the job's trace before it reads the record.
    */
   traceparent?: string;
-  /** Catch's {Error, Cause} when the Thumbnail state failed as a whole; Finish notes it as a warning. */
+  /**
+   * Catch's {Error, Cause} when the Thumbnail state of an execution started before the previews
+   * moved into Download failed as a whole; Finish notes it as a warning.
+   */
   thumbnailError?: unknown;
 }
 

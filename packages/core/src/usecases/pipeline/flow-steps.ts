@@ -3,7 +3,6 @@
  * (functions/support/step.ts) and in process on the local stack (@reelay/local's handlers).
  */
 import type { FailureInput, FlowState } from "../../domain/pipeline/flow-state.ts";
-import { thumbnail } from "../thumbnails/make-thumbnails.ts";
 import type { PipelineDeps } from "./pipeline-deps.ts";
 import { download, finish, poll, recordFailure, submit } from "./pipeline-steps.ts";
 
@@ -14,7 +13,6 @@ export const FLOW_STEPS = {
   submit,
   poll,
   download,
-  thumbnail,
   finish,
   recordFailure,
 } as const satisfies Record<string, FlowStep>;

@@ -28,8 +28,13 @@ export interface PipelineDeps {
   /** REELAY_VERIFY: an output that differs from its request is a warning (`warn`, the default) or fails the job (`strict`). */
   verify?: VerifyMode;
   now: Clock;
-  /** Decodes videos into their thumbnail and spritesheet: only where the Thumbnail step runs. */
+  /** Decodes videos into their thumbnail and spritesheet: where the Download step runs (absent: a warning). */
   frames?: FrameRendererPort;
+  /**
+   * The time left in this invocation (Lambda's), where it is bounded: Download makes a video's
+   * previews only when they fit, so a long copy never ends in a timeout. Absent: unbounded.
+   */
+  remainingMs?: () => number;
   /** Config.jobTimeoutS: replaces the per-job deadline formula. */
   jobTimeoutS?: number;
   /** Observed generation times, for the predicted first wait; absent = the plain polling schedule. */

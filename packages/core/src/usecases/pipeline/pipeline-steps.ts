@@ -42,7 +42,7 @@ import { deliverOutputs } from "../copy/deliver-outputs.ts";
 import { expiryOf, retentionTags } from "../../domain/jobs/retention.ts";
 import { reuseScopeOf } from "../../domain/jobs/fingerprint.ts";
 import { copyReused, verdictOf } from "../reuse/follow-source.ts";
-import { noteThumbnailFailure } from "../thumbnails/make-thumbnails.ts";
+import { noteThumbnailFailure, previewsFor } from "../thumbnails/make-thumbnails.ts";
 
 /**
  * Runs a step in its span, a child of the job's trace context (the step's input carries it);
@@ -737,8 +737,9 @@ async function downloadOutputs(
 
 /**
  * Streams every output into outputs/<jobId>/ (a job that reuses copies its source's instead), reading its structure on the way (output_invalid,
- * and output_mismatch as a warning or under REELAY_VERIFY=strict a failure), and writes the
- * job.json manifest.
+ * and output_mismatch as a warning or under REELAY_VERIFY=strict a failure), makes a video's
+ * previews from the stored copy (usecases/thumbnails/make-thumbnails.ts), and writes the job.json
+ * manifest.
  */
 export function download(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
   return guarded(deps, state, "download", async (span) => {
@@ -759,9 +760,12 @@ export function download(deps: PipelineDeps, state: FlowState): Promise<FlowStat
         ? await downloadOutputs(deps, job, state)
         : await copyReused(deps, { ...job, reusedFrom: job.reusedFrom });
     const delivered = await deliverOutputs(deps, job, verifiedOutputs(deps, job, outputs));
+    // A video's poster and spritesheet, from the copy just stored (best effort: a warning at worst),
+    // recorded in the same write as the outputs.
+    const previews = await previewsFor(deps, { ...job, ...delivered });
     job = await deps.jobs.update(
       job.id,
-      { ...delivered, ...expiryOf(job, deps.now()) },
+      { ...delivered, ...previews, ...expiryOf(job, deps.now()) },
       { unlessTerminal: true },
     );
     await writeManifest(deps, job);
@@ -800,7 +804,8 @@ export function finish(
 ): Promise<{ jobId: string; status: "succeeded" }> {
   return guarded(deps, state, "finish", async () => {
     if (state.slotReleased !== true) await releaseSlot(deps, state.jobId);
-    // A warning only: the job succeeds with its video whatever became of its thumbnail.
+    // A warning only: the job succeeds with its video whatever became of its thumbnail (an
+    // execution started before the previews moved into Download, whose Thumbnail state failed).
     if (state.thumbnailError !== undefined)
       await noteThumbnailFailure(deps, state.jobId).catch(() => undefined);
     const done = { jobId: state.jobId, status: "succeeded" as const };

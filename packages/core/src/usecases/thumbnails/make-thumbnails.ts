@@ -1,30 +1,34 @@
 /**
- * The job flow's Thumbnail step, between Download and Finish: a video's poster frame and
- * spritesheet, decoded from the stored copy and stored beside it (outputs/<jobId>/), listed on the
- * record and in the manifest. Everything here is best effort: a video that does not decode, or any
- * other failure of this step, leaves a `thumbnail_failed` warning and the job goes on to Finish
- * with its status, charge and event as they would have been.
+ * A video's previews, made by the Download step right after its copy is stored: a poster frame and
+ * a spritesheet, decoded from the stored copy and stored beside it (outputs/<jobId>/), listed on
+ * the record with the outputs, in Download's one write (and so in the manifest it writes next).
+ * Best effort: a video that does not decode, a run over its time, or too little time left in the
+ * invocation leaves a `thumbnail_failed` warning, never a failed Download; the job goes on to
+ * Finish with its status, charge and event as they would have been. Making them inside Download,
+ * not in a state of their own, saves each job two state transitions and an invocation
+ * (docs/performance.md).
  */
 import { isReelayError } from "../../domain/errors.ts";
 import { spritesheetKey, thumbnailKey, videoKey } from "../../domain/jobs/outputs.ts";
 import { retentionTags } from "../../domain/jobs/retention.ts";
 import type { Job, JobPreviews } from "../../domain/jobs/types.ts";
-import type { FlowState } from "../../domain/pipeline/flow-state.ts";
 import type { PipelineDeps } from "../pipeline/pipeline-deps.ts";
-import { writeManifest } from "../pipeline/terminal.ts";
 import type { RenderedImage } from "../ports.ts";
 
 /** ffmpeg reads the video through this link; its one run of at most 60 s fits well inside it. */
 const READ_LINK_TTL_S = 300;
+/**
+ * What the previews need of the invocation's time: ffmpeg's one run of at most 60 s
+ * (adapters/media/ffmpeg-frames.ts), two small puts and a record write, with room to spare. A copy
+ * that left less (a huge video near Download's 900 s) gets the warning instead of a timeout that
+ * would fail the job.
+ */
+const PREVIEWS_TIME_NEEDED_MS = 75_000;
 
-/** The warning a video with no thumbnail carries, replacing any an earlier attempt left. */
-async function warn(deps: PipelineDeps, job: Job, message: string): Promise<void> {
+/** The warnings of a video with no thumbnail: `message`'s, replacing any an earlier attempt left. */
+function failed(job: Job, message: string): Pick<Job, "warnings"> {
   const warnings = job.warnings.filter((warning) => warning.code !== "thumbnail_failed");
-  await deps.jobs.update(
-    job.id,
-    { warnings: [...warnings, { path: "", code: "thumbnail_failed", message }] },
-    { unlessTerminal: true },
-  );
+  return { warnings: [...warnings, { path: "", code: "thumbnail_failed", message }] };
 }
 
 /** An image stored with the job's retention tag, as its video was (the S3 lifecycle rules go by it). */
@@ -66,36 +70,40 @@ async function previewsOf(deps: PipelineDeps, job: Job): Promise<JobPreviews> {
 }
 
 /**
- * A video job still downloading with its copy stored gets its previews; anything else (an image, a
- * job cancelled meanwhile, a repeat that finds them made) passes through untouched.
+ * A video job still downloading with its copy stored gets its previews: what to write on its record
+ * with the outputs (Download's one write), the previews, or the `thumbnail_failed` warning when
+ * they could not be made. Anything else (an image, a repeat that finds them made) gets nothing.
+ * Never throws: nothing ffmpeg or the images meet fails the Download.
  */
-export async function thumbnail(deps: PipelineDeps, state: FlowState): Promise<FlowState> {
-  const job = await deps.jobs.require(state.jobId);
+export async function previewsFor(
+  deps: PipelineDeps,
+  job: Job,
+): Promise<Partial<Pick<Job, "previews" | "warnings">>> {
   const stored = job.outputs?.[0]?.key === videoKey(job.id);
-  if (job.kind !== "video" || job.status !== "downloading" || !stored) return state;
-  if (job.previews !== undefined) return state;
-  let previews: JobPreviews;
+  if (job.kind !== "video" || job.status !== "downloading" || !stored) return {};
+  if (job.previews !== undefined) return {};
+  const left = deps.remainingMs?.();
+  if (left !== undefined && left < PREVIEWS_TIME_NEEDED_MS)
+    return failed(job, "The copy left no time for the thumbnail; the video has none.");
   try {
-    previews = await previewsOf(deps, job);
+    const previews = await previewsOf(deps, job);
+    return { previews, warnings: job.warnings.filter((w) => w.code !== "thumbnail_failed") };
   } catch (error) {
-    const message = isReelayError(error)
-      ? error.message
-      : "The thumbnail and spritesheet could not be made.";
-    await warn(deps, job, message);
-    return state;
+    return failed(
+      job,
+      isReelayError(error) ? error.message : "The thumbnail and spritesheet could not be made.",
+    );
   }
-  const warnings = job.warnings.filter((warning) => warning.code !== "thumbnail_failed");
-  const updated = await deps.jobs.update(job.id, { previews, warnings }, { unlessTerminal: true });
-  await writeManifest(deps, updated);
-  return state;
 }
 
 /**
- * Finish's part when the Thumbnail state itself failed (its function timed out or crashed, so it
- * could not say so): the job gets the warning it would have left.
+ * Finish's part for an execution started before the previews moved into Download, whose Thumbnail
+ * state failed as a whole (its function timed out, crashed, or is gone since): the job gets the
+ * warning it would have left, unless the new Download made its previews.
  */
 export async function noteThumbnailFailure(deps: PipelineDeps, jobId: string): Promise<void> {
   const job = await deps.jobs.require(jobId);
   if (job.kind !== "video" || job.previews !== undefined) return;
-  await warn(deps, job, "The Thumbnail step did not finish; the video has no thumbnail.");
+  const warned = failed(job, "The Thumbnail step did not finish; the video has no thumbnail.");
+  await deps.jobs.update(job.id, warned, { unlessTerminal: true });
 }

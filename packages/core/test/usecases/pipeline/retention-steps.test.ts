@@ -2,7 +2,8 @@
  * Retention and delivery through the pipeline's real parts (dynalite, s3rver, the simulator over
  * HTTP): the Download step writes each output and the manifest with the job's retention tag, sets
  * expires_at and the record's own expiry with the outputs, and copies them into the job's output
- * target; the Thumbnail step's previews and a reusing job's copies carry the job's own retention too.
+ * target; a video's previews (made in Download too) and a reusing job's copies carry the job's own
+ * retention too.
  * The store is the real one, watched on the way (s3rver keeps no tags given at a write).
  */
 import { CreateBucketCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
@@ -15,7 +16,6 @@ import { validate } from "../../../src/domain/validate/validate-request.ts";
 import { RECORD_KEPT_DAYS, retentionTagDays } from "../../../src/domain/jobs/retention.ts";
 import { ffmpegFrames } from "../../../src/adapters/media/ffmpeg-frames.ts";
 import { download, finish, submit } from "../../../src/usecases/pipeline/pipeline-steps.ts";
-import { thumbnail } from "../../../src/usecases/thumbnails/make-thumbnails.ts";
 import { type Harness, pollToEnd, runFlow, startHarness } from "./harness.ts";
 
 const DAY_MS = 86_400_000;
@@ -120,8 +120,8 @@ describe("retention on every object a job writes", () => {
     const deps = { ...h.deps, frames: ffmpegFrames(ffmpeg.path) };
     const source = await jobWith({ retentionDays: 1.5 });
     const ran = await pollToEnd(deps, await submit(deps, { jobId: source.id }));
-    const previewed = await thumbnail(deps, await download(deps, ran));
-    expect((await finish(deps, previewed)).status).toBe("succeeded");
+    const downloaded = await download(deps, ran);
+    expect((await finish(deps, downloaded)).status).toBe("succeeded");
     expect(tagsOf(source.id)).toEqual({
       [`outputs/${source.id}/video.mp4`]: "2",
       [`outputs/${source.id}/thumbnail.jpg`]: "2",

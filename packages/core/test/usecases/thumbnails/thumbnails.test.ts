@@ -1,11 +1,12 @@
 /**
- * The Thumbnail step on the pipeline's real parts (dynalite, s3rver, the simulator's real MP4s over
- * HTTP) with the real ffmpeg from @ffmpeg-installer: the images it stores are decoded back by
- * ffprobe and ffmpeg from the same registry packages, and a video that does not decode leaves a
- * warning and nothing else changed.
+ * A video's previews, made by the Download step right after its copy, on the pipeline's real parts
+ * (dynalite, s3rver, the simulator's real MP4s over HTTP) with the real ffmpeg from
+ * @ffmpeg-installer: the images it stores are decoded back by ffprobe and ffmpeg from the same
+ * registry packages, and a video that does not decode (or no time left for it) leaves a warning
+ * and nothing else changed: Download still succeeds, and so does the job.
  */
 import { execFileSync } from "node:child_process";
-import { GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { GetObjectCommand } from "@aws-sdk/client-s3";
 import ffmpeg from "@ffmpeg-installer/ffmpeg";
 import ffprobe from "@ffprobe-installer/ffprobe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +16,6 @@ import { chargedOf } from "../../../src/domain/money/charge.ts";
 import type { FlowState } from "../../../src/domain/pipeline/flow-state.ts";
 import { download, finish, submit } from "../../../src/usecases/pipeline/pipeline-steps.ts";
 import type { PipelineDeps } from "../../../src/usecases/pipeline/pipeline-deps.ts";
-import { thumbnail } from "../../../src/usecases/thumbnails/make-thumbnails.ts";
 import { type Harness, pollToEnd, queuedJob, startHarness } from "../pipeline/harness.ts";
 
 let h: Harness;
@@ -33,9 +33,9 @@ function video(prompt: string) {
   return { model: "gamma-3.1", prompt, duration_sec: 4, resolution: "720p", aspect_ratio: "16:9" };
 }
 
-async function downloaded(prompt: string): Promise<FlowState> {
-  const queued = await queuedJob(deps, video(prompt));
-  return download(deps, await pollToEnd(deps, await submit(deps, { jobId: queued.id })));
+async function downloaded(prompt: string, using = deps): Promise<FlowState> {
+  const queued = await queuedJob(using, video(prompt));
+  return download(using, await pollToEnd(using, await submit(using, { jobId: queued.id })));
 }
 
 async function storedBytes(key: string): Promise<Buffer> {
@@ -61,24 +61,17 @@ function decoded(bytes: Buffer): { codec: string; width: number; height: number 
   };
 }
 
-/** The same MP4 with every byte after its mdat box's header zeroed: its boxes parse, its frames do not decode. */
-function undecodable(mp4: Buffer): Buffer {
-  const copy = Buffer.from(mp4);
-  const at = copy.indexOf("mdat", 0, "latin1");
-  copy.fill(0, at + 4);
-  return copy;
-}
-
 async function eventOf(jobId: string): Promise<TerminalEvent | undefined> {
   const all = (await h.events.readAll()) as TerminalEvent[];
   return all.find((event) => event.detail.jobId === jobId);
 }
 
-describe("the Thumbnail step", () => {
-  it("stores a 640x360 JPEG poster and an 800x180 spritesheet of 10 frames (5x2 of 160x90) that decode back, listed on the record and in the manifest", async () => {
+describe("a video's previews, made by Download", () => {
+  it("stores a 640x360 JPEG poster and an 800x180 spritesheet of 10 frames (5x2 of 160x90) that decode back, listed on the record and in the manifest Download writes", async () => {
     const state = await downloaded("a lighthouse at dusk");
-    expect(await thumbnail(deps, state)).toEqual(state);
+    expect(state.outcome).toBe("succeeded");
     const job = await deps.jobs.require(state.jobId);
+    expect(job.status).toBe("downloading");
     expect(job.previews).toMatchObject({
       thumbnail: {
         key: `outputs/${job.id}/thumbnail.jpg`,
@@ -108,26 +101,36 @@ describe("the Thumbnail step", () => {
     const manifest = JSON.parse((await storedBytes(`outputs/${job.id}/job.json`)).toString());
     expect(manifest.previews).toEqual(job.previews);
     expect(job.warnings).toEqual([]);
-    // Finish then ends the job as it would have: succeeded, one event.
+    // Finish then ends the job as it would have: succeeded, one event, previews kept.
     expect((await finish(deps, state)).status).toBe("succeeded");
     expect((await deps.jobs.require(job.id)).previews).toEqual(job.previews);
+    expect((await eventOf(job.id))?.detail.warnings).toEqual([]);
   });
 
-  it("a video whose frames do not decode gets no previews and a thumbnail_failed warning; it still succeeds, charged, with one event carrying the warning", async () => {
-    const state = await downloaded("a scrambled reel");
-    const key = `outputs/${state.jobId}/video.mp4`;
-    const broken = undecodable(await storedBytes(key));
-    await h.aws.s3.send(
-      new PutObjectCommand({
-        Bucket: h.aws.bucket,
-        Key: key,
-        Body: broken,
-        ContentType: "video/mp4",
-      }),
-    );
-    expect(await thumbnail(deps, state)).toEqual(state);
+  it("a repeated Download (a retry, a resume) keeps the previews it made and makes none again", async () => {
+    const state = await downloaded("a lighthouse twice");
+    const first = await deps.jobs.require(state.jobId);
+    let renders = 0;
+    const counting = {
+      ...deps,
+      frames: {
+        render: (...args: Parameters<NonNullable<PipelineDeps["frames"]>["render"]>) => {
+          renders += 1;
+          return deps.frames!.render(...args);
+        },
+      },
+    };
+    expect((await download(counting, state)).outcome).toBe("succeeded");
+    expect(renders).toBe(0);
+    expect((await deps.jobs.require(state.jobId)).previews).toEqual(first.previews);
+  });
+
+  it("a video whose frames do not decode ([[sim:undecodable_file]]) gets no previews and a thumbnail_failed warning; Download and the job still succeed, charged, with one event carrying the warning", async () => {
+    const state = await downloaded("a scrambled reel [[sim:undecodable_file]]");
+    expect(state.outcome).toBe("succeeded");
     const job = await deps.jobs.require(state.jobId);
     expect(job.status).toBe("downloading");
+    expect(job.outputs?.[0]?.key).toBe(`outputs/${job.id}/video.mp4`);
     expect(job.previews).toBeUndefined();
     expect(job.warnings).toEqual([
       { path: "", code: "thumbnail_failed", message: expect.stringContaining("could not decode") },
@@ -135,6 +138,8 @@ describe("the Thumbnail step", () => {
     // ffmpeg's words are kept, the presigned link it read from is not.
     expect(job.warnings[0]?.message).not.toMatch(/X-Amz-|https?:\/\//i);
     expect(await deps.objects.head(`outputs/${job.id}/thumbnail.jpg`)).toBeUndefined();
+    const manifest = JSON.parse((await storedBytes(`outputs/${job.id}/job.json`)).toString());
+    expect(manifest.warnings).toEqual(job.warnings);
     expect((await finish(deps, state)).status).toBe("succeeded");
     const ended = await deps.jobs.require(job.id);
     expect(chargedOf(ended)).toBe(true);
@@ -146,8 +151,34 @@ describe("the Thumbnail step", () => {
     expect(events[0]?.detail.warnings.map((w) => w.code)).toEqual(["thumbnail_failed"]);
   });
 
-  it("when the Thumbnail state failed as a whole (Catch hands Finish its error), the job still succeeds, with the warning", async () => {
-    const state = await downloaded("a lost frame");
+  it("a copy that left too little of the invocation's time (Lambda's context) runs no ffmpeg: the warning, and the job succeeds", async () => {
+    let renders = 0;
+    const hurried: PipelineDeps = {
+      ...deps,
+      remainingMs: () => 30_000,
+      frames: {
+        render: () => {
+          renders += 1;
+          throw new Error("not to be run");
+        },
+      },
+    };
+    const state = await downloaded("a long reel", hurried);
+    expect(state.outcome).toBe("succeeded");
+    expect(renders).toBe(0);
+    const job = await deps.jobs.require(state.jobId);
+    expect(job.previews).toBeUndefined();
+    expect(job.warnings).toEqual([
+      { path: "", code: "thumbnail_failed", message: expect.stringContaining("no time") },
+    ]);
+    expect((await finish(deps, state)).status).toBe("succeeded");
+  });
+
+  it("when an execution started before this change failed its Thumbnail state as a whole (Catch hands Finish its error), the job still succeeds, with the warning", async () => {
+    // No previews from its Download (here one without a frame renderer: its warning, which
+    // Finish's replaces).
+    const { frames: _frames, ...old } = deps;
+    const state = await downloaded("a lost frame", old);
     const caught = { Error: "States.Timeout", Cause: "The function timed out." };
     expect((await finish(deps, { ...state, thumbnailError: caught })).status).toBe("succeeded");
     const job = await deps.jobs.require(state.jobId);
@@ -158,7 +189,7 @@ describe("the Thumbnail step", () => {
     ]);
   });
 
-  it("an image job passes through untouched", async () => {
+  it("an image job gets no previews and no warning", async () => {
     const queued = await queuedJob(deps, {
       model: "deltaq2-image",
       messages: [{ role: "user", content: "a red kite" }],
@@ -168,7 +199,7 @@ describe("the Thumbnail step", () => {
       deps,
       await pollToEnd(deps, await submit(deps, { jobId: queued.id })),
     );
-    expect(await thumbnail(deps, state)).toEqual(state);
+    expect(state.outcome).toBe("succeeded");
     const job = await deps.jobs.require(queued.id);
     expect(job.previews).toBeUndefined();
     expect(job.warnings.filter((w) => w.code === "thumbnail_failed")).toEqual([]);
