@@ -31,7 +31,10 @@ const app = createApp(
       store: new DeliveryStore(clients.db, clients.tableName),
       schedule: config.webhookSchedule,
       now: () => new Date(),
-      managed: { store: new SubscriberStore(clients.db, clients.tableName), deployment: config.aws.rehearsal ? "local" : "aws" },
+      managed: {
+        store: new SubscriberStore(clients.db, clients.tableName),
+        deployment: config.aws.rehearsal ? "local" : "aws",
+      },
     },
   }),
 );

@@ -145,7 +145,8 @@ export class ResolvedTemplate {
     if (attribute === "Name" || attribute === "TableName") return this.nameOf(logicalId);
     if (attribute === "ApiEndpoint")
       return (
-        this.#endpoints.get(logicalId) ?? `https://${this.nameOf(logicalId)}.execute-api.${this.account.region}.amazonaws.com`
+        this.#endpoints.get(logicalId) ??
+        `https://${this.nameOf(logicalId)}.execute-api.${this.account.region}.amazonaws.com`
       );
     throw new Error(`Fn::GetAtt ${logicalId}.${attribute} is not known to the rehearsal.`);
   }
