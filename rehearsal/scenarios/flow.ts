@@ -124,7 +124,7 @@ async function holdEverySlot(stage: Stage): Promise<string[]> {
  * up on it (a minute): a create meanwhile is answered 429, and the job waits for the Dispatch
  * function's next wake. The scenarios after one that cancelled such tasks start with the whole pool.
  */
-export async function upstreamIdle(stage: Stage): Promise<void> {
+async function upstreamIdle(stage: Stage): Promise<void> {
   await waitFor("every upstream account to have no task in flight", async () =>
     Object.values(stage.sim.simulators).every((sim) => sim.counters().inFlight === 0)
       ? true
