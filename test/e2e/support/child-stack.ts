@@ -4,6 +4,7 @@
  * /healthz answers.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { freePort } from "./stack.ts";
 
@@ -34,16 +35,14 @@ export interface ChildStackOptions {
 /** Every child started, so a test's afterAll can kill what is still running. */
 const children: Child[] = [];
 
-function tmpdirOf(dir: string): string {
-  return dir.slice(0, dir.lastIndexOf("/"));
-}
-
 function startStack(options: ChildStackOptions, port: number): Child {
   const child = spawn(
     process.execPath,
     [BIN, "up", "--port", String(port), "--data-dir", options.dataDir, ...(options.args ?? [])],
     {
-      env: { ...options.env, TMPDIR: tmpdirOf(options.dataDir) },
+      // The test's own temporary directory, not the data dir's: tsx keeps its compiled modules
+      // there (tsx-<uid>), so the stack's second and later starts in a run skip the compiling.
+      env: { ...options.env, TMPDIR: tmpdir() },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
