@@ -1,8 +1,9 @@
 /**
  * Least privilege, spelled out: each function gets named actions on the exact table (and, where it
  * can, the kind of item), bucket prefix or object, bus or state machine it uses. No wildcard actions
- * anywhere. The infra test "grants each reelay function exactly these permissions" is the statement
- * of truth for the result.
+ * anywhere. Both ways checked: `npm run rehearse` records the grants its calls used
+ * (stacks/grants.rehearsed.json) and fails on a grant no call used unless EXPLAINED_GRANTS below
+ * says why it stays; the infra test fails on a grant of the template that is in neither.
  */
 import {
   accountAdmissionKey,
@@ -118,13 +119,16 @@ export function allowTable(
     items === "all"
       ? undefined
       : { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ITEM_KEY_PATTERNS[items] } };
-  allow(
-    fn,
-    actions.map((a) => `dynamodb:${a}`),
-    [table.tableArn],
-    conditions,
-  );
-  // Listing reads the newest-first index; only Query ever touches it.
+  // Every Query reelay makes reads the newest-first listing index (the table's key is a partition
+  // key alone), and a Query on an index asks for the index's ARN only: Query is granted there.
+  const onTable = actions.filter((a) => a !== "Query");
+  if (onTable.length > 0)
+    allow(
+      fn,
+      onTable.map((a) => `dynamodb:${a}`),
+      [table.tableArn],
+      conditions,
+    );
   if (actions.includes("Query"))
     allow(fn, ["dynamodb:Query"], [`${table.tableArn}/index/${JOBS_LIST_INDEX}`], conditions);
 }
@@ -236,3 +240,56 @@ export function allowBatchResults(fn: IFunction, bucket: s3.IBucket): void {
   allow(fn, ["s3:PutObject"], [bucket.arnForObjects(resultsKey("*"))]);
   allow(fn, ["s3:GetObject"], [bucket.arnForObjects("outputs/*")]);
 }
+
+/**
+ * A grant no rehearsal scenario uses, kept on purpose: whose it is, its lines as
+ * rehearsal/iam/grant-lines.ts writes them (a string is one line, a pattern a family of them), and
+ * why. The rehearsal prints each with its reason; docs/deploy.md says how the record is kept.
+ */
+export interface ExplainedGrant {
+  /** Function construct ids (`DownloadFunction`), the state machine's (`JobFlow`), or every function. */
+  roles: readonly string[] | "every function";
+  grants: readonly (string | RegExp)[];
+  reason: string;
+}
+
+export const EXPLAINED_GRANTS: readonly ExplainedGrant[] = [
+  {
+    roles: "every function",
+    grants: ["xray:PutTraceSegments *", "xray:PutTelemetryRecords *"],
+    reason:
+      "Tracing is Active: Lambda's X-Ray daemon sends the traces with the function's role; no call of the function's code does (AWS requires the resource *).",
+  },
+  {
+    roles: "every function",
+    grants: [
+      /^ssm:GetParameters arn:aws:ssm:[a-z0-9-]+:\{account\}:parameter\/sst\/reelay\/\.fallback\/Secret\/[^ ]+$/,
+    ],
+    reason:
+      "SST's bind grants each secret's app-wide fallback too: read only when the stage has no value of its own (sst secrets set --fallback; functions/support/secrets.ts), and the rehearsal sets every secret for its stage.",
+  },
+  {
+    roles: ["DownloadFunction"],
+    grants: ["s3:AbortMultipartUpload Bucket/outputs/*"],
+    reason:
+      "A multipart upload of an output that fails part way is aborted (the S3 adapter's abort()); no scenario's output breaks off mid-stream.",
+  },
+  {
+    roles: ["DropFunction"],
+    grants: ["s3:ListBucket Bucket if StringLike s3:prefix=inbox/*"],
+    reason:
+      "A drop naming a material file that is not there: S3 answers the HEAD 404 (material_not_found) rather than 403 only with s3:ListBucket, a choice the rehearsal's S3 does not make.",
+  },
+  {
+    roles: ["JobFlow"],
+    grants: [/^lambda:InvokeFunction [A-Za-z]+Function:\*$/],
+    reason:
+      "CDK's LambdaInvoke grants each step function's versions and aliases (ARN:*) beside it; the definition invokes the unqualified ARN.",
+  },
+  {
+    roles: ["JobFlow"],
+    grants: [/^logs:[A-Za-z]+ \*$/, /^xray:[A-Za-z]+ \*$/],
+    reason:
+      "Logging ALL and tracing on the state machine: Step Functions itself delivers the execution logs and traces with its role; no task calls these.",
+  },
+];

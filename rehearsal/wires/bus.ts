@@ -149,6 +149,7 @@ export class EventBus {
   readonly #options: BusOptions;
   #published = 0;
   #chunks = 0;
+  #largest = { bytes: 0, where: "no entry" };
   readonly #matched: { rule: string; target: string; eventId: string }[] = [];
   readonly #unknownBus: { bus: string; eventId: string }[] = [];
 
@@ -173,6 +174,11 @@ export class EventBus {
         "Total size of the entries in the request is over the limit.",
       );
     }
+    for (const entry of Entries) {
+      const bytes = entrySize(entry);
+      if (bytes > this.#largest.bytes)
+        this.#largest = { bytes, where: `a "${entry.DetailType ?? ""}" entry` };
+    }
     const results = Entries.map((entry) => entryError(entry) ?? { EventId: this.#publish(entry) });
     return { FailedEntryCount: results.filter((r) => "ErrorCode" in r).length, Entries: results };
   }
@@ -180,6 +186,11 @@ export class EventBus {
   /** Events accepted onto a bus, as PutEvents counts them. */
   events(): number {
     return this.#published;
+  }
+
+  /** The largest entry PutEvents was given (an entry may be 256 KB), by its detail-type. */
+  largestEntry(): { bytes: number; where: string } {
+    return { ...this.#largest };
   }
 
   /** The same events as billed: each 64 KB chunk of an entry is one event. */
