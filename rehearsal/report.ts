@@ -71,14 +71,14 @@ interface Largest {
   where: string;
 }
 
-export interface Payloads {
+interface Payloads {
   /** A state's input or output in an execution of the state machine. */
   state: Largest;
   /** One entry of a PutEvents call. */
   eventEntry: Largest;
 }
 
-export interface GrantsFound {
+interface GrantsFound {
   /**
    * Whether this run may judge the grants: only a full run (every scenario) sees every path the
    * scenarios take, so only it fails on an unused grant nothing explains, or on a record that
@@ -179,7 +179,7 @@ function functionLimits(f: FunctionReport): Report["limits"] {
 }
 
 /** The limits each function and each payload came near or passed. */
-export function limitsOf(functions: FunctionReport[], payloads: Payloads): Report["limits"] {
+function limitsOf(functions: FunctionReport[], payloads: Payloads): Report["limits"] {
   return [
     ...functions.flatMap(functionLimits),
     ...limitCheck(

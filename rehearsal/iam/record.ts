@@ -14,7 +14,7 @@ import { type Deployment, type GrantLine, recordedRoles, roleGrantLines } from "
 export const GRANTS_FILE = "stacks/grants.rehearsed.json";
 
 /** Per role name (`SubmitFunction`, `JobFlow`): the lines its calls used, sorted. */
-export type GrantRecord = Record<string, string[]>;
+type GrantRecord = Record<string, string[]>;
 
 export interface RoleGrants {
   role: string;

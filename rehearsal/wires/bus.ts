@@ -168,16 +168,17 @@ export class EventBus {
         `1 validation error detected: Value at 'entries' failed to satisfy constraint: Member must have length between 1 and ${MAX_ENTRIES}`,
       );
     }
+    // Measured before the request is judged: an entry PutEvents refuses is the largest one seen.
+    for (const entry of Entries) {
+      const bytes = entrySize(entry);
+      if (bytes > this.#largest.bytes)
+        this.#largest = { bytes, where: `a "${entry.DetailType ?? ""}" entry` };
+    }
     if (Entries.reduce((sum, e) => sum + entrySize(e), 0) > MAX_REQUEST_BYTES) {
       throw new EventBridgeError(
         "ValidationException",
         "Total size of the entries in the request is over the limit.",
       );
-    }
-    for (const entry of Entries) {
-      const bytes = entrySize(entry);
-      if (bytes > this.#largest.bytes)
-        this.#largest = { bytes, where: `a "${entry.DetailType ?? ""}" entry` };
     }
     const results = Entries.map((entry) => entryError(entry) ?? { EventId: this.#publish(entry) });
     return { FailedEntryCount: results.filter((r) => "ErrorCode" in r).length, Entries: results };

@@ -5,9 +5,12 @@
  * grants written as lines that read the same for every stage and account.
  */
 import { describe, expect, it } from "vitest";
+import { StepFunctions } from "../../rehearsal/aws/states.ts";
+import { IamGate } from "../../rehearsal/iam/gate.ts";
 import { recordedRoles, roleGrantLines } from "../../rehearsal/iam/grant-lines.ts";
 import { explanationOf, recordDifferences, recordOf } from "../../rehearsal/iam/record.ts";
 import { type Observed, reportFrom, summaryLines } from "../../rehearsal/report.ts";
+import { ResolvedTemplate } from "../../rehearsal/template.ts";
 
 type FunctionReport = Observed["functions"][number];
 
@@ -255,5 +258,48 @@ describe("a grant's line", () => {
     expect(recordedRoles(template("test", "x"))).toEqual([
       { name: "Fn", kind: "function", roleLogicalId: "FnRoleAB12CD34" },
     ]);
+  });
+});
+
+describe("the largest state payload", () => {
+  it("is measured on every state's input and output as Step Functions counts it (UTF-8 JSON), and named", async () => {
+    const padding = "é".repeat(150 * 1024);
+    const definition = {
+      StartAt: "Big",
+      States: { Big: { Type: "Pass", Result: { padding }, End: true } },
+    };
+    const rt = new ResolvedTemplate(
+      {
+        Resources: {
+          Machine: {
+            Type: "AWS::StepFunctions::StateMachine",
+            Properties: {
+              RoleArn: { "Fn::GetAtt": ["MachineRole", "Arn"] },
+              DefinitionString: JSON.stringify(definition),
+            },
+          },
+          MachineRole: { Type: "AWS::IAM::Role" },
+        },
+      },
+      { partition: "aws", region: "us-east-1", accountId: "123456789012", stackName: "s" },
+    );
+    const states = new StepFunctions(rt, {
+      gate: new IamGate(new Map(), {
+        partition: "aws",
+        region: "us-east-1",
+        accountId: "123456789012",
+        partitionKeyOf: () => undefined,
+      }),
+      invoke: async () => ({ ok: true, payload: {} }),
+      accessKeyOfRole: () => "key",
+      waitScale: 0,
+    });
+    states.start({ stateMachineArn: rt.arnOf("Machine"), name: "job-1", input: "{}" });
+    await states.idle();
+    // Each "é" is two bytes of UTF-8; {"padding":"..."} adds 14.
+    expect(states.largestPayload()).toEqual({
+      bytes: 2 * 150 * 1024 + 14,
+      where: "Big's output in job-1",
+    });
   });
 });
