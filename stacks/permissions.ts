@@ -253,6 +253,20 @@ export interface ExplainedGrant {
   reason: string;
 }
 
+/** A table grant's line (the table is the construct `Jobs`), limited to one kind of item. */
+function itemGrant(action: TableAction, items: Exclude<TableItems, "all">): string {
+  const keys = ITEM_KEY_PATTERNS[items].join("|");
+  return `dynamodb:${action} Jobs if ForAllValues:StringLike dynamodb:LeadingKeys=${keys}`;
+}
+
+/** allowWake's line: the Dispatch function of the same stage, by name. */
+const WAKE =
+  /^lambda:InvokeFunction arn:aws:lambda:[a-z0-9-]+:\{account\}:function:\{stage\}-reelay-dispatch$/;
+
+/** A job's or batch's own webhook_url is signed with its key's webhook secrets. */
+const OWN_WEBHOOK =
+  "A job's or batch's own webhook (webhook_url) names its record and is signed with its key's webhook secrets, read through the keys' listing index; no scenario's job or batch has a webhook_url.";
+
 export const EXPLAINED_GRANTS: readonly ExplainedGrant[] = [
   {
     roles: "every function",
@@ -291,5 +305,80 @@ export const EXPLAINED_GRANTS: readonly ExplainedGrant[] = [
     grants: [/^logs:[A-Za-z]+ \*$/, /^xray:[A-Za-z]+ \*$/],
     reason:
       "Logging ALL and tracing on the state machine: Step Functions itself delivers the execution logs and traces with its role; no task calls these.",
+  },
+  {
+    roles: ["SubmitFunction"],
+    grants: [itemGrant("PutItem", "admission"), itemGrant("UpdateItem", "admission"), WAKE],
+    reason:
+      "A create the upstream answers 429, or a pool account refuses, puts the job back in the queue (its queue entry, its slot freed) and wakes Dispatch; the simulated accounts accept every create.",
+  },
+  {
+    roles: ["FinishFunction"],
+    grants: [itemGrant("GetItem", "jobs")],
+    reason:
+      "A Finish run again (Retry) after its first attempt wrote the record reads the job back, to announce it once.",
+  },
+  {
+    roles: ["FinishFunction", "RecordFailureFunction"],
+    grants: [itemGrant("UpdateItem", "admission")],
+    reason:
+      "Frees the job's slot when no Poll freed it (a release failed, or the job failed before Poll: a create refused, a download failed); every scenario's job reaches Poll, which frees it.",
+  },
+  {
+    roles: ["RecordFailureFunction"],
+    grants: [WAKE],
+    reason: "Wakes Dispatch after freeing a slot no Poll freed (the line above).",
+  },
+  {
+    roles: ["FinishFunction", "RecordFailureFunction"],
+    grants: [itemGrant("UpdateItem", "budgets")],
+    reason:
+      "Settles a budget's reservation to what the job cost (a budget in money, or a failed job's give-back); the scenarios' budget counts video seconds, reserved exactly, and its refused jobs fail before they start.",
+  },
+  {
+    roles: ["RecordFailureFunction"],
+    grants: [itemGrant("UpdateItem", "batches"), "s3:PutObjectTagging Bucket/outputs/*/job.json"],
+    reason:
+      "A failed batch job is counted on its batch, and a failed job with a retention has its job.json tagged with it; the scenarios' failing jobs are in no batch and keep no retention.",
+  },
+  {
+    roles: ["DropFunction"],
+    grants: [itemGrant("GetItem", "jobs"), itemGrant("UpdateItem", "jobs")],
+    reason:
+      "S3 delivers a notification at least once: a repeat finds the job the first made (and queues it only if it never was).",
+  },
+  {
+    roles: ["DropFunction"],
+    grants: [itemGrant("GetItem", "batches"), itemGrant("PutItem", "batches")],
+    reason:
+      "A prompt file of several prompts is a batch: its record and lines, read back when a notification repeats; the scenarios drop one-prompt files.",
+  },
+  {
+    roles: ["DropFunction"],
+    grants: [itemGrant("UpdateItem", "key-limits")],
+    reason:
+      "The deployment's max_queued (REELAY_KEY_LIMITS) counts a drop's jobs before they are made; the rehearsal deploys without one.",
+  },
+  {
+    roles: ["WebhookFunction", "WebhookSweepFunction"],
+    grants: [itemGrant("Query", "api-keys").replace("Jobs ", "Jobs/index/gsi1 ")],
+    reason: OWN_WEBHOOK,
+  },
+  {
+    roles: ["WebhookSweepFunction"],
+    grants: [itemGrant("GetItem", "jobs"), itemGrant("GetItem", "batches")],
+    reason: OWN_WEBHOOK,
+  },
+  {
+    roles: ["WebhookSweepFunction"],
+    grants: [itemGrant("DeleteItem", "deliveries")],
+    reason:
+      "The sweep deletes deliveries that ended more than 30 days ago; a rehearsal lasts minutes.",
+  },
+  {
+    roles: ["DispatchFunction"],
+    grants: [itemGrant("GetItem", "key-limits")],
+    reason:
+      "A key at its max_in_flight: Dispatch reads its places in flight to give back stale ones; no scenario's key sets max_in_flight.",
   },
 ];

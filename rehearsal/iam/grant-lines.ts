@@ -136,30 +136,30 @@ export function roleGrantLines(
   );
 }
 
+interface RecordedRole {
+  name: string;
+  kind: "function" | "machine";
+  roleLogicalId: string;
+}
+
 /**
  * The roles whose grants are recorded, by the name a record uses: each reelay function's (its
  * short logical id, `SubmitFunction`) and each state machine's (`JobFlow`).
  */
-export function recordedRoles(
-  resources: Resources,
-): { name: string; kind: "function" | "machine"; roleLogicalId: string }[] {
+export function recordedRoles(resources: Resources): RecordedRole[] {
   const roleOf = (r: { Properties?: Record<string, Value> }, property: string) => {
     const value = r.Properties?.[property];
     const att = isRecord(value) ? value["Fn::GetAtt"] : undefined;
     return Array.isArray(att) ? String(att[0]) : String(isRecord(value) ? value.Ref : value);
   };
-  return Object.entries(resources).flatMap(([id, r]) => {
+  return Object.entries(resources).flatMap(([id, r]): RecordedRole[] => {
     if (
       r.Type === "AWS::Lambda::Function" &&
       String(r.Properties?.Handler).startsWith("functions/")
     )
-      return [
-        { name: shortLogicalId(id), kind: "function" as const, roleLogicalId: roleOf(r, "Role") },
-      ];
+      return [{ name: shortLogicalId(id), kind: "function", roleLogicalId: roleOf(r, "Role") }];
     if (r.Type === "AWS::StepFunctions::StateMachine")
-      return [
-        { name: shortLogicalId(id), kind: "machine" as const, roleLogicalId: roleOf(r, "RoleArn") },
-      ];
+      return [{ name: shortLogicalId(id), kind: "machine", roleLogicalId: roleOf(r, "RoleArn") }];
     return [];
   });
 }
