@@ -173,7 +173,15 @@ export async function endedVideo(
   return { id, job: await waitForTerminalJob(stack.url, stack.apiKey, id) };
 }
 
-/** Polls `probe` every `everyMs` until it returns a value, or fails after `timeoutMs` naming `what`. */
+/** The longest pause between two probes: a wait's later looks back off to it (see waitFor). */
+const MAX_PROBE_GAP_MS = 1_000;
+
+/**
+ * Polls `probe` until it returns a value, or fails after `timeoutMs` naming `what`: first after
+ * `everyMs`, then each pause half as long again, up to a second. Fifty jobs awaited at once would
+ * otherwise ask the API 200 times a second for as long as they run, and those requests were most
+ * of an e2e file's CPU.
+ */
 export async function waitFor<T>(
   what: string,
   probe: () => Promise<T | undefined>,
@@ -182,6 +190,7 @@ export async function waitFor<T>(
 ): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
+  let gapMs = everyMs;
   for (;;) {
     try {
       const value = await probe();
@@ -193,7 +202,8 @@ export async function waitFor<T>(
       throw new Error(
         `timed out waiting for ${what}${last === undefined ? "" : ` (last error: ${String(last)})`}`,
       );
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
+    await new Promise((resolve) => setTimeout(resolve, gapMs));
+    gapMs = Math.max(everyMs, Math.min(MAX_PROBE_GAP_MS, gapMs * 1.5));
   }
 }
 
