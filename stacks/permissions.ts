@@ -1,8 +1,9 @@
 /**
  * Least privilege, spelled out: each function gets named actions on the exact table (and, where it
  * can, the kind of item), bucket prefix or object, bus or state machine it uses. No wildcard actions
- * anywhere. The infra test "grants each reelay function exactly these permissions" is the statement
- * of truth for the result.
+ * anywhere. Both ways checked: `npm run rehearse` records the grants its calls used
+ * (stacks/grants.rehearsed.json) and fails on a grant no call used unless EXPLAINED_GRANTS below
+ * says why it stays; the infra test fails on a grant of the template that is in neither.
  */
 import {
   accountAdmissionKey,
@@ -118,13 +119,16 @@ export function allowTable(
     items === "all"
       ? undefined
       : { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ITEM_KEY_PATTERNS[items] } };
-  allow(
-    fn,
-    actions.map((a) => `dynamodb:${a}`),
-    [table.tableArn],
-    conditions,
-  );
-  // Listing reads the newest-first index; only Query ever touches it.
+  // Every Query reelay makes reads the newest-first listing index (the table's key is a partition
+  // key alone), and a Query on an index asks for the index's ARN only: Query is granted there.
+  const onTable = actions.filter((a) => a !== "Query");
+  if (onTable.length > 0)
+    allow(
+      fn,
+      onTable.map((a) => `dynamodb:${a}`),
+      [table.tableArn],
+      conditions,
+    );
   if (actions.includes("Query"))
     allow(fn, ["dynamodb:Query"], [`${table.tableArn}/index/${JOBS_LIST_INDEX}`], conditions);
 }
@@ -236,3 +240,145 @@ export function allowBatchResults(fn: IFunction, bucket: s3.IBucket): void {
   allow(fn, ["s3:PutObject"], [bucket.arnForObjects(resultsKey("*"))]);
   allow(fn, ["s3:GetObject"], [bucket.arnForObjects("outputs/*")]);
 }
+
+/**
+ * A grant no rehearsal scenario uses, kept on purpose: whose it is, its lines as
+ * rehearsal/iam/grant-lines.ts writes them (a string is one line, a pattern a family of them), and
+ * why. The rehearsal prints each with its reason; docs/deploy.md says how the record is kept.
+ */
+export interface ExplainedGrant {
+  /** Function construct ids (`DownloadFunction`), the state machine's (`JobFlow`), or every function. */
+  roles: readonly string[] | "every function";
+  grants: readonly (string | RegExp)[];
+  reason: string;
+}
+
+/** A table grant's line (the table is the construct `Jobs`), limited to one kind of item. */
+function itemGrant(action: TableAction, items: Exclude<TableItems, "all">): string {
+  const keys = ITEM_KEY_PATTERNS[items].join("|");
+  return `dynamodb:${action} Jobs if ForAllValues:StringLike dynamodb:LeadingKeys=${keys}`;
+}
+
+/** allowWake's line: the Dispatch function of the same stage, by name. */
+const WAKE =
+  /^lambda:InvokeFunction arn:aws:lambda:[a-z0-9-]+:\{account\}:function:\{stage\}-reelay-dispatch$/;
+
+/** A job's or batch's own webhook_url is signed with its key's webhook secrets. */
+const OWN_WEBHOOK =
+  "A job's or batch's own webhook (webhook_url) names its record and is signed with its key's webhook secrets, read through the keys' listing index; no scenario's job or batch has a webhook_url.";
+
+export const EXPLAINED_GRANTS: readonly ExplainedGrant[] = [
+  {
+    roles: "every function",
+    grants: ["xray:PutTraceSegments *", "xray:PutTelemetryRecords *"],
+    reason:
+      "Tracing is Active: Lambda's X-Ray daemon sends the traces with the function's role; no call of the function's code does (AWS requires the resource *).",
+  },
+  {
+    roles: "every function",
+    grants: [
+      /^ssm:GetParameters arn:aws:ssm:[a-z0-9-]+:\{account\}:parameter\/sst\/reelay\/\.fallback\/Secret\/[^ ]+$/,
+    ],
+    reason:
+      "SST's bind grants each secret's app-wide fallback too: read only when the stage has no value of its own (sst secrets set --fallback; functions/support/secrets.ts), and the rehearsal sets every secret for its stage.",
+  },
+  {
+    roles: ["DownloadFunction"],
+    grants: ["s3:AbortMultipartUpload Bucket/outputs/*"],
+    reason:
+      "A multipart upload of an output that fails part way is aborted (the S3 adapter's abort()); no scenario's output breaks off mid-stream.",
+  },
+  {
+    roles: ["DropFunction"],
+    grants: ["s3:ListBucket Bucket if StringLike s3:prefix=inbox/*"],
+    reason:
+      "A drop naming a material file that is not there: S3 answers the HEAD 404 (material_not_found) rather than 403 only with s3:ListBucket, a choice the rehearsal's S3 does not make.",
+  },
+  {
+    roles: ["JobFlow"],
+    grants: [/^lambda:InvokeFunction [A-Za-z]+Function:\*$/],
+    reason:
+      "CDK's LambdaInvoke grants each step function's versions and aliases (ARN:*) beside it; the definition invokes the unqualified ARN.",
+  },
+  {
+    roles: ["JobFlow"],
+    grants: [/^logs:[A-Za-z]+ \*$/, /^xray:[A-Za-z]+ \*$/],
+    reason:
+      "Logging ALL and tracing on the state machine: Step Functions itself delivers the execution logs and traces with its role; no task calls these.",
+  },
+  {
+    roles: ["SubmitFunction"],
+    grants: [itemGrant("PutItem", "admission"), itemGrant("UpdateItem", "admission"), WAKE],
+    reason:
+      "A create the upstream answers 429, or a pool account refuses, puts the job back in the queue (its queue entry, its slot freed) and wakes Dispatch; the simulated accounts accept every create.",
+  },
+  {
+    roles: ["FinishFunction"],
+    grants: [itemGrant("GetItem", "jobs")],
+    reason:
+      "A Finish run again (Retry) after its first attempt wrote the record reads the job back, to announce it once.",
+  },
+  {
+    roles: ["FinishFunction", "RecordFailureFunction"],
+    grants: [itemGrant("UpdateItem", "admission")],
+    reason:
+      "Frees the job's slot when no Poll freed it (a release failed, or the job failed before Poll: a create refused, a download failed); every scenario's job reaches Poll, which frees it.",
+  },
+  {
+    roles: ["RecordFailureFunction"],
+    grants: [WAKE],
+    reason: "Wakes Dispatch after freeing a slot no Poll freed (the line above).",
+  },
+  {
+    roles: ["FinishFunction", "RecordFailureFunction"],
+    grants: [itemGrant("UpdateItem", "budgets")],
+    reason:
+      "Settles a budget's reservation to what the job cost (a budget in money, or a failed job's give-back); the scenarios' budget counts video seconds, reserved exactly, and its refused jobs fail before they start.",
+  },
+  {
+    roles: ["RecordFailureFunction"],
+    grants: [itemGrant("UpdateItem", "batches"), "s3:PutObjectTagging Bucket/outputs/*/job.json"],
+    reason:
+      "A failed batch job is counted on its batch, and a failed job with a retention has its job.json tagged with it; the scenarios' failing jobs are in no batch and keep no retention.",
+  },
+  {
+    roles: ["DropFunction"],
+    grants: [itemGrant("GetItem", "jobs"), itemGrant("UpdateItem", "jobs")],
+    reason:
+      "S3 delivers a notification at least once: a repeat finds the job the first made (and queues it only if it never was).",
+  },
+  {
+    roles: ["DropFunction"],
+    grants: [itemGrant("GetItem", "batches"), itemGrant("PutItem", "batches")],
+    reason:
+      "A prompt file of several prompts is a batch: its record and lines, read back when a notification repeats; the scenarios drop one-prompt files.",
+  },
+  {
+    roles: ["DropFunction"],
+    grants: [itemGrant("UpdateItem", "key-limits")],
+    reason:
+      "The deployment's max_queued (REELAY_KEY_LIMITS) counts a drop's jobs before they are made; the rehearsal deploys without one.",
+  },
+  {
+    roles: ["WebhookFunction", "WebhookSweepFunction"],
+    grants: [itemGrant("Query", "api-keys").replace("Jobs ", "Jobs/index/gsi1 ")],
+    reason: OWN_WEBHOOK,
+  },
+  {
+    roles: ["WebhookSweepFunction"],
+    grants: [itemGrant("GetItem", "jobs"), itemGrant("GetItem", "batches")],
+    reason: OWN_WEBHOOK,
+  },
+  {
+    roles: ["WebhookSweepFunction"],
+    grants: [itemGrant("DeleteItem", "deliveries")],
+    reason:
+      "The sweep deletes deliveries that ended more than 30 days ago; a rehearsal lasts minutes.",
+  },
+  {
+    roles: ["DispatchFunction"],
+    grants: [itemGrant("GetItem", "key-limits")],
+    reason:
+      "A key at its max_in_flight: Dispatch reads its places in flight to give back stale ones; no scenario's key sets max_in_flight.",
+  },
+];

@@ -23,7 +23,7 @@ export function createWebhookDelivery(
   scope: { bus: events.IEventBus; table: dynamodb.ITable; environment: Record<string, string> },
 ): { webhookFunction: SstFunction; webhookSweepFunction: SstFunction } {
   const subscribers = new Config.Secret(stack, "REELAY_WEBHOOKS");
-  const make = (id: string, handler: string, retryAttempts: number) => {
+  const make = (id: string, handler: "handler" | "sweep", retryAttempts: number) => {
     const fn = new SstFunction(stack, id, {
       handler: `functions/webhook.${handler}`,
       timeout: WEBHOOK_LAMBDA_TIMEOUT_S,
@@ -36,16 +36,19 @@ export function createWebhookDelivery(
       bind: [subscribers],
       retryAttempts,
     });
-    // Delivery items and their partitions of the listing index (due ones are found through it);
-    // the sweep deletes those that ended more than 30 days ago.
+    const sweep = handler === "sweep";
+    // Delivery items and their partitions of the listing index (due ones are found through it):
+    // both claim and record attempts; the event's function records new ones, the sweep deletes
+    // those that ended more than 30 days ago (neither reads one by id: only the API's retry does).
     allowTable(
       fn,
       scope.table,
-      ["GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query"],
+      sweep ? ["UpdateItem", "DeleteItem", "Query"] : ["PutItem", "UpdateItem", "Query"],
       "deliveries",
     );
-    // The managed subscribers an event goes to, and the job whose key owns it.
-    allowTable(fn, scope.table, ["GetItem", "Query"], "webhook-subscribers");
+    // The managed subscriber a delivery names (its URL and secrets); the event's function also
+    // lists those the event goes to, and reads the job whose key owns it.
+    allowTable(fn, scope.table, sweep ? ["GetItem"] : ["GetItem", "Query"], "webhook-subscribers");
     allowTable(fn, scope.table, ["GetItem"], "jobs");
     // A job's or batch's own webhook (webhook_url), signed with its key's webhook secrets.
     allowTable(fn, scope.table, ["GetItem"], "batches");

@@ -48,8 +48,14 @@ function taskError(failure: TaskFailure): Error {
   return error;
 }
 
+/** A state's input or output as Step Functions measures it against its quota: UTF-8 JSON. */
+function payloadBytes(value: unknown): number {
+  return value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value));
+}
+
 export class StepFunctions {
   readonly #machines = new Map<string, Machine>();
+  #largest = { bytes: 0, where: "no execution" };
   readonly #executions = new Map<string, Execution>();
   readonly #aborts = new Map<string, AbortController>();
   readonly #running = new Set<Promise<unknown>>();
@@ -131,6 +137,20 @@ export class StepFunctions {
     return [...this.#executions.values()];
   }
 
+  /** The largest state input or output any execution passed (256 KB each on Step Functions). */
+  largestPayload(): { bytes: number; where: string } {
+    return { ...this.#largest };
+  }
+
+  #measure(execution: Execution, event: ExecutionEvent): void {
+    if (event.type !== "StateEntered" && event.type !== "StateExited") return;
+    const entered = event.type === "StateEntered";
+    const what = entered ? "input" : "output";
+    const bytes = payloadBytes(entered ? event.state.input : event.state.output);
+    if (bytes > this.#largest.bytes)
+      this.#largest = { bytes, where: `${event.state.name}'s ${what} in ${execution.name}` };
+  }
+
   /** Resolves when no execution is running. */
   async idle(): Promise<void> {
     while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
@@ -174,6 +194,7 @@ export class StepFunctions {
     const count = (event: ExecutionEvent) => {
       if (event.type === "StateEntered" || event.type === "StateRetried")
         execution.transitions += 1;
+      this.#measure(execution, event);
     };
     const done = runJobFlowLocally({
       definition: machine.definition,

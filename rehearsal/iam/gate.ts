@@ -109,10 +109,25 @@ export class IamGate {
 
   /** Each Allow statement's (action, resource) pair that no allowed request used, in policy order. */
   unusedGrants(): UnusedGrant[] {
+    return this.grantUse()
+      .filter((grant) => !grant.used)
+      .map(({ role, policy, statement, action, resource }) => ({
+        role,
+        policy,
+        statement,
+        action,
+        resource,
+      }));
+  }
+
+  /** Each Allow statement's (action, resource) pair, in policy order, and whether one was used. */
+  grantUse(): (UnusedGrant & { used: boolean })[] {
     return [...this.#prepared.values()].flatMap((role) =>
-      grantsOf(role.policies.map((p) => ({ name: p.name, document: p.policy })))
-        .filter((grant) => !this.#used.has(grantKey(role.name, grant)))
-        .map((grant) => ({ role: role.name, ...grant })),
+      grantsOf(role.policies.map((p) => ({ name: p.name, document: p.policy }))).map((grant) => ({
+        role: role.name,
+        ...grant,
+        used: this.#used.has(grantKey(role.name, grant)),
+      })),
     );
   }
 

@@ -149,6 +149,7 @@ export class EventBus {
   readonly #options: BusOptions;
   #published = 0;
   #chunks = 0;
+  #largest = { bytes: 0, where: "no entry" };
   readonly #matched: { rule: string; target: string; eventId: string }[] = [];
   readonly #unknownBus: { bus: string; eventId: string }[] = [];
 
@@ -167,6 +168,12 @@ export class EventBus {
         `1 validation error detected: Value at 'entries' failed to satisfy constraint: Member must have length between 1 and ${MAX_ENTRIES}`,
       );
     }
+    // Measured before the request is judged: an entry PutEvents refuses is the largest one seen.
+    for (const entry of Entries) {
+      const bytes = entrySize(entry);
+      if (bytes > this.#largest.bytes)
+        this.#largest = { bytes, where: `a "${entry.DetailType ?? ""}" entry` };
+    }
     if (Entries.reduce((sum, e) => sum + entrySize(e), 0) > MAX_REQUEST_BYTES) {
       throw new EventBridgeError(
         "ValidationException",
@@ -180,6 +187,11 @@ export class EventBus {
   /** Events accepted onto a bus, as PutEvents counts them. */
   events(): number {
     return this.#published;
+  }
+
+  /** The largest entry PutEvents was given (an entry may be 256 KB), by its detail-type. */
+  largestEntry(): { bytes: number; where: string } {
+    return { ...this.#largest };
   }
 
   /** The same events as billed: each 64 KB chunk of an entry is one event. */

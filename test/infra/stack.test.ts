@@ -18,6 +18,10 @@ import { STEP_HANDLERS } from "../../stacks/ReelayStack.ts";
 import { FFMPEG_LAYER_DIR, FFMPEG_PATH } from "../../stacks/job-flow.ts";
 import { UPLOADS_EXPIRE_DAYS } from "../../stacks/storage.ts";
 import { aslFromResolved } from "@reelay/flow/synth-definition";
+import { recordedRoles, roleGrantLines } from "../../rehearsal/iam/grant-lines.ts";
+import { explanationOf, readGrantRecord } from "../../rehearsal/iam/record.ts";
+import { ResolvedTemplate } from "../../rehearsal/template.ts";
+import { EXPLAINED_GRANTS } from "../../stacks/permissions.ts";
 import {
   reelayFunctions,
   render,
@@ -427,12 +431,7 @@ describe("functions", () => {
 });
 
 describe("IAM", () => {
-  type Statement = {
-    Effect: string;
-    Action: string | string[];
-    Resource: unknown;
-    Condition?: Record<string, Record<string, unknown>>;
-  };
+  type Statement = { Effect: string; Action: string | string[] };
   const statements = (): [string, Statement][] =>
     entries(resourcesOf(synth.template, "AWS::IAM::Policy")).flatMap(([id, p]) =>
       (p.Properties!.PolicyDocument.Statement as Statement[]).map((s): [string, Statement] => [
@@ -440,6 +439,17 @@ describe("IAM", () => {
         s,
       ]),
     );
+  const resources = () => synth.template.toJSON().Resources;
+  /** This template's stage and account, written as `{stage}` and `{account}` in a grant's line. */
+  const TEST_DEPLOYMENT = { stage: "test", account: "my-account" };
+  /** Each reelay function's role and the state machine's, with every line its policies hold. */
+  const roles = () =>
+    recordedRoles(resources()).map((role) => ({
+      ...role,
+      lines: roleGrantLines(resources(), role.roleLogicalId, TEST_DEPLOYMENT, false).map(
+        (l) => l.line,
+      ),
+    }));
 
   it("has no wildcard action (no '*', no 'service:*') in any policy", () => {
     const actions = statements().flatMap(([, s]) => [s.Action].flat());
@@ -447,238 +457,60 @@ describe("IAM", () => {
     expect(actions.filter((a) => a.includes("*"))).toEqual([]);
   });
 
-  /**
-   * One line per action and resource: `action resource`, then ` if <operator> <key>=<values>` for
-   * each condition; a Deny's lines begin `deny `.
-   */
-  function grantsByRole(): Map<string, string[]> {
-    const byRole = new Map<string, string[]>();
-    for (const [, p] of entries(resourcesOf(synth.template, "AWS::IAM::Policy"))) {
-      const role = render(p.Properties!.Roles[0]);
-      for (const s of p.Properties!.PolicyDocument.Statement as Statement[]) {
-        expect(["Allow", "Deny"]).toContain(s.Effect);
-        const effect = s.Effect === "Deny" ? "deny " : "";
-        const conditions = entries(s.Condition ?? {}).flatMap(([operator, keys]) =>
-          entries(keys).map(
-            ([key, values]) => ` if ${operator} ${key}=${[values].flat().map(render).join("|")}`,
-          ),
-        );
-        for (const action of [s.Action].flat()) {
-          for (const resource of [s.Resource].flat()) {
-            const r = render(resource)
-              .replace(/^arn:aws:ssm:[^:]+:[^:]+:parameter\/sst\/reelay\/test\//, "ssm:")
-              .replace(
-                /^arn:aws:ssm:[^:]+:[^:]+:parameter\/sst\/reelay\/\.fallback\//,
-                "ssm-fallback:",
-              );
-            byRole.set(role, [
-              ...(byRole.get(role) ?? []),
-              `${effect}${action} ${r}${conditions.join("")}`,
-            ]);
-          }
-        }
-      }
-    }
-    return byRole;
-  }
-
-  it("grants each reelay function exactly these permissions", () => {
-    const byRole = grantsByRole();
-    const roleOf = (fnId: string) =>
-      render(reelayFunctions(synth.template)[fnId]!.Properties!.Role);
-    const granted = Object.fromEntries(
-      Object.keys(reelayFunctions(synth.template)).map((id) => [
-        shortId(id),
-        (byRole.get(roleOf(id)) ?? []).sort(),
-      ]),
+  it("grants each role exactly what the full rehearsal recorded it using (stacks/grants.rehearsed.json) and the unused grants stacks/permissions.ts explains: no grant beyond them, none of them missing", async () => {
+    const record = await readGrantRecord();
+    expect(Object.keys(record).sort()).toEqual(
+      roles()
+        .map((r) => r.name)
+        .sort(),
     );
-    const secret = (name: string) => [
-      `ssm:GetParameters ssm:Secret/${name}/value`,
-      `ssm:GetParameters ssm-fallback:Secret/${name}/value`,
-    ];
-    // X-Ray's two actions take no resource-level permissions (AWS requires "*"); nothing else has "*".
-    const xray = ["xray:PutTelemetryRecords *", "xray:PutTraceSegments *"];
-    // Job items only (partition key vidtsk_... or imgtsk_...): never the API key hashes or dead letters beside them.
-    // Job records and the reuse index beside them (fp#<project>#<fingerprint>).
-    const jobItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=vidtsk_*|imgtsk_*|fp#*";
-    const statsItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=stats#*";
-    // The admission item, each pool account's, queue entries, and the queue's partition of the listing index.
-    const admission =
-      " if ForAllValues:StringLike dynamodb:LeadingKeys=admission|admission#*|queue#*|QUEUE";
-    const wake =
-      "lambda:InvokeFunction arn:aws:lambda:us-east-1:my-account:function:test-reelay-dispatch";
-    // Poll, Finish and RecordFailure free a slot when a task ends, and wake the dispatcher.
-    const release = [`dynamodb:UpdateItem Jobs${admission}`, wake];
-    // A batch job's end is counted on its batch (Finish, RecordFailure).
-    const batchItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=bat_*|batches-due|BATCH";
-    const budgetItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=budget#*";
-    const deliveryItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=dlv_*|WEBHOOK#*";
-    const keyItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=apikey#*|APIKEY";
-    const limitItems = " if ForAllValues:StringLike dynamodb:LeadingKeys=limits#*";
-    const subscriberItems =
-      " if ForAllValues:StringLike dynamodb:LeadingKeys=whsub_*|WEBHOOK_SUBSCRIBER";
-    const step = [
-      `dynamodb:GetItem Jobs${jobItems}`,
-      `dynamodb:UpdateItem Jobs${jobItems}`,
-      ...xray,
-    ];
-    // Finish and RecordFailure only rewrite each job's manifest (tagged with its retention); only Download writes the outputs themselves.
-    const manifest = [
-      "s3:PutObject Bucket/outputs/*/job.json",
-      "s3:PutObjectTagging Bucket/outputs/*/job.json",
-    ];
-    const sorted = (list: string[]) => [...list].sort();
-    const webhookGrants = sorted([
-      `dynamodb:GetItem Jobs${deliveryItems}`,
-      `dynamodb:PutItem Jobs${deliveryItems}`,
-      `dynamodb:UpdateItem Jobs${deliveryItems}`,
-      `dynamodb:DeleteItem Jobs${deliveryItems}`,
-      `dynamodb:Query Jobs${deliveryItems}`,
-      `dynamodb:Query Jobs/index/gsi1${deliveryItems}`,
-      `dynamodb:GetItem Jobs${subscriberItems}`,
-      `dynamodb:Query Jobs${subscriberItems}`,
-      `dynamodb:Query Jobs/index/gsi1${subscriberItems}`,
-      `dynamodb:GetItem Jobs${jobItems}`,
-      `dynamodb:GetItem Jobs${batchItems}`,
-      `dynamodb:Query Jobs${keyItems}`,
-      `dynamodb:Query Jobs/index/gsi1${keyItems}`,
-      ...secret("REELAY_WEBHOOKS"),
-      ...xray,
+    for (const role of roles()) {
+      const allowed = role.lines.filter((line) => !line.startsWith("deny "));
+      const recorded = record[role.name] ?? [];
+      const unaccounted = allowed.filter(
+        (line) => !recorded.includes(line) && explanationOf(role, line) === undefined,
+      );
+      expect(unaccounted, `${role.name}: granted, never used, not explained`).toEqual([]);
+      expect(
+        recorded.filter((line) => !allowed.includes(line)),
+        `${role.name}: used in the rehearsal, no longer granted`,
+      ).toEqual([]);
+    }
+  });
+
+  it("explains only grants the template makes: each of EXPLAINED_GRANTS names at least one", () => {
+    const all = roles();
+    for (const explained of EXPLAINED_GRANTS)
+      for (const grant of explained.grants) {
+        const named = all.filter(
+          (role) =>
+            (explained.roles === "every function"
+              ? role.kind === "function"
+              : explained.roles.includes(role.name)) &&
+            role.lines.some((line) =>
+              typeof grant === "string" ? line === grant : grant.test(line),
+            ),
+        );
+        expect(named.length, `${String(grant)}: ${explained.reason}`).toBeGreaterThan(0);
+      }
+  });
+
+  it("keeps the audit log append-only in IAM: the API may never update or delete an aud_* item, whatever it is granted", () => {
+    const api = roles().find((r) => r.name === "ApiFunction")!;
+    expect(api.lines.filter((line) => line.startsWith("deny ")).sort()).toEqual([
+      "deny dynamodb:DeleteItem Jobs if ForAnyValue:StringLike dynamodb:LeadingKeys=aud_*",
+      "deny dynamodb:UpdateItem Jobs if ForAnyValue:StringLike dynamodb:LeadingKeys=aud_*",
     ]);
-    expect(granted).toEqual({
-      // Generation stats (stats#<model>#<duration>): Submit reads them, Poll reads and adds samples.
-      // A 429 on create puts the job back in the queue: it reads and writes the admission item.
-      SubmitFunction: sorted([
-        ...step,
-        `dynamodb:GetItem Jobs${statsItems}`,
-        `dynamodb:GetItem Jobs${admission}`,
-        `dynamodb:PutItem Jobs${admission}`,
-        `dynamodb:UpdateItem Jobs${admission}`,
-        wake,
-        ...secret("UPSTREAM_API_KEY"),
-      ]),
-      PollFunction: sorted([
-        ...step,
-        `dynamodb:GetItem Jobs${statsItems}`,
-        `dynamodb:UpdateItem Jobs${statsItems}`,
-        // A pool fallback requeues the job after its task failed on one account.
-        `dynamodb:PutItem Jobs${admission}`,
-        ...release,
-        ...secret("UPSTREAM_API_KEY"),
-      ]),
-      // Download also has ffmpeg read each video (a presigned GET) and writes its two previews beside
-      // it, tagged with the job's retention like the video: all under its outputs/ grants.
-      DownloadFunction: sorted([
-        ...step,
-        ...secret("UPSTREAM_API_KEY"),
-        "s3:PutObject Bucket/outputs/*",
-        "s3:PutObjectTagging Bucket/outputs/*",
-        "s3:AbortMultipartUpload Bucket/outputs/*",
-        // A reuse copies another job's output: CopyObject reads its source.
-        "s3:GetObject Bucket/outputs/*",
-      ]),
-      FinishFunction: sorted([
-        ...step,
-        "events:PutEvents Bus",
-        ...manifest,
-        ...release,
-        `dynamodb:UpdateItem Jobs${batchItems}`,
-        `dynamodb:UpdateItem Jobs${budgetItems}`,
-      ]),
-      RecordFailureFunction: sorted([
-        ...step,
-        "events:PutEvents Bus",
-        ...manifest,
-        ...release,
-        `dynamodb:UpdateItem Jobs${batchItems}`,
-        `dynamodb:UpdateItem Jobs${budgetItems}`,
-      ]),
-      // The API serves jobs and manages stored keys (apikey#<sha256> items): the whole table.
-      ApiFunction: sorted([
-        "dynamodb:GetItem Jobs",
-        // Batch counts read their jobs' records 100 at a time.
-        "dynamodb:BatchGetItem Jobs",
-        "dynamodb:PutItem Jobs",
-        "dynamodb:UpdateItem Jobs",
-        // Cancel takes a waiting job's entry out of the queue.
-        "dynamodb:DeleteItem Jobs",
-        // The audit log is append-only: never updated or deleted, whatever the grants above.
-        "deny dynamodb:UpdateItem Jobs if ForAnyValue:StringLike dynamodb:LeadingKeys=aud_*",
-        "deny dynamodb:DeleteItem Jobs if ForAnyValue:StringLike dynamodb:LeadingKeys=aud_*",
-        "dynamodb:Query Jobs",
-        "dynamodb:Query Jobs/index/gsi1",
-        "s3:GetObject Bucket/outputs/*",
-        // images/edits: the uploads, stored and presigned.
-        "s3:PutObject Bucket/uploads/*",
-        "s3:GetObject Bucket/uploads/*",
-        // Jobs go into the admission queue; only the Dispatch function starts executions.
-        wake,
-        // Cancel: only this machine's executions, never another's.
-        "states:StopExecution arn:aws:states:us-east-1:my-account:execution:JobFlow:*",
-        "events:PutEvents Bus",
-        ...secret("REELAY_API_KEY"),
-        ...xray,
-      ]),
-      // Webhook delivery: its subscribers secret, and delivery items (only those) in the jobs table.
-      // MCP calls the API with the caller's key: nothing of its own beyond its traces.
-      McpFunction: sorted([...xray]),
-      WebhookFunction: webhookGrants,
-      WebhookSweepFunction: webhookGrants,
-      DropFunction: sorted([
-        `dynamodb:GetItem Jobs${jobItems}`,
-        `dynamodb:PutItem Jobs${jobItems}`,
-        `dynamodb:UpdateItem Jobs${jobItems}`,
-        "s3:GetObject Bucket/inbox/*",
-        "s3:DeleteObject Bucket/inbox/*",
-        "s3:PutObject Bucket/rejected/*",
-        // Listing only inside inbox/ (so a missing material is a 404, not a 403).
-        "s3:ListBucket Bucket if StringLike s3:prefix=inbox/*",
-        `dynamodb:PutItem Jobs${admission}`,
-        // The deployment's max_queued counts a drop's jobs before they are made.
-        `dynamodb:UpdateItem Jobs${limitItems}`,
-        // A multi-line drop is a batch: its record and lines.
-        `dynamodb:GetItem Jobs${batchItems}`,
-        `dynamodb:PutItem Jobs${batchItems}`,
-        wake,
-        ...xray,
-      ]),
-      // Admits queued jobs (slots, queue entries, job records) and starts their executions; a
-      // job that waited too long ends failed here, with its event.
-      DispatchFunction: sorted([
-        `dynamodb:GetItem Jobs${jobItems}`,
-        `dynamodb:BatchGetItem Jobs${jobItems}`,
-        `dynamodb:UpdateItem Jobs${jobItems}`,
-        // Completing batches: records, lines, the due set; results.jsonl beside the outputs.
-        `dynamodb:GetItem Jobs${batchItems}`,
-        `dynamodb:UpdateItem Jobs${batchItems}`,
-        `dynamodb:GetItem Jobs${budgetItems}`,
-        `dynamodb:UpdateItem Jobs${budgetItems}`,
-        `dynamodb:Query Jobs${batchItems}`,
-        `dynamodb:Query Jobs/index/gsi1${batchItems}`,
-        "s3:PutObject Bucket/outputs/batches/*/results.jsonl",
-        // The results' links are presigned with this role: it must be able to read what they name.
-        "s3:GetObject Bucket/outputs/*",
-        `dynamodb:GetItem Jobs${admission}`,
-        `dynamodb:UpdateItem Jobs${admission}`,
-        `dynamodb:DeleteItem Jobs${admission}`,
-        `dynamodb:Query Jobs${admission}`,
-        `dynamodb:Query Jobs/index/gsi1${admission}`,
-        // Limits per key: the waiting count back, a place in flight; the keys' own limits and budgets.
-        `dynamodb:GetItem Jobs${limitItems}`,
-        `dynamodb:UpdateItem Jobs${limitItems}`,
-        `dynamodb:Query Jobs${keyItems}`,
-        `dynamodb:Query Jobs/index/gsi1${keyItems}`,
-        "states:StartExecution JobFlow",
-        "events:PutEvents Bus",
-        ...xray,
-      ]),
-    });
+    expect(roles().flatMap((r) => r.lines.filter((line) => line.startsWith("deny ")))).toHaveLength(
+      2,
+    );
   });
 
   it("lets the job flow's role invoke its five step functions (and their versions) and nothing else", () => {
-    const machineRole = render(machine.RoleArn);
-    const invokes = (grantsByRole().get(machineRole) ?? [])
-      .filter((g) => g.startsWith("lambda:"))
+    const machineRole = ResolvedTemplate.logicalIdOf(machine.RoleArn);
+    const invokes = roleGrantLines(resources(), machineRole, TEST_DEPLOYMENT)
+      .filter((g) => g.action.startsWith("lambda:"))
+      .map((g) => g.line)
       .sort();
     const stepFns = [
       "DownloadFunction",

@@ -417,6 +417,11 @@ describe("the event bus", () => {
     );
     expect(runner.calls).toEqual([]);
     expect(bus.events()).toBe(0);
+    // The refused entry is still the largest seen: the report flags it as past the limit.
+    expect(bus.largestEntry()).toEqual({
+      bytes: 256 * 1024 + 1,
+      where: 'a "Generation Succeeded" entry',
+    });
     // Exactly 256 KB: accepted, and billed as 4 events of 64 KB.
     expect(bus.putEvents({ Entries: [sized(256 * 1024)] }).FailedEntryCount).toBe(0);
     expect(bus.billedEvents()).toBe(4);
