@@ -2,21 +2,27 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startClientStack, type ClientStack } from "./support/client-stack.ts";
 import { closedPort, runInProcess } from "./support/run.ts";
 
-/** Starts `reelay watch`, resolving `ready` once it says it is subscribed; `done` at its end. */
+/**
+ * Starts `reelay watch`: `ready` resolves once it says it is subscribed, `reconnected` once it says
+ * it is subscribed again after a drop, `done` at its end.
+ */
 function startWatch(args: string[], env: Record<string, string>) {
   let stderr = "";
   let subscribed: () => void = () => undefined;
+  let resubscribed: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (subscribed = resolve));
+  const again = new Promise<void>((resolve) => (resubscribed = resolve));
   const done = runInProcess(["watch", ...args], env, {
     onStderr: (text) => {
       stderr += text;
       if (stderr.includes("watching ")) subscribed();
+      if (stderr.includes("reconnected\n")) resubscribed();
     },
   });
   const early = done.then((result) => {
     throw new Error(`watch ended before subscribing: ${result.stderr}`);
   });
-  return { ready: Promise.race([ready, early]), done };
+  return { ready: Promise.race([ready, early]), reconnected: Promise.race([again, early]), done };
 }
 
 describe("reelay watch against the local stack", () => {
@@ -73,6 +79,9 @@ describe("reelay watch against the local stack", () => {
     const port = Number(new URL(t.stack.url).port);
     await t.stop();
     t = await startClientStack({ dataDir: t.env.REELAY_DATA_DIR!, port });
+    // The local stream sends what happens while a client is connected: the job is made once the
+    // watch is back (its backoff may outlast a quick job on a loaded machine).
+    await watch.reconnected;
     const created = await t.api<{ task_id: string }>("POST", "/v1/video/generations", {
       model: "gamma-3.1",
       prompt: "a crane",
