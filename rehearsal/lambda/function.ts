@@ -69,6 +69,8 @@ export interface FunctionStats {
   longestMs: number;
   totalBilledMs: number;
   logBytes: number;
+  /** Lines logged: CloudWatch Logs meters each event at its bytes plus 26 (docs/performance.md). */
+  logLines: number;
   maxResponseBytes: number;
   /** "errorType: errorMessage" of each distinct init failure, e.g. a setting the module requires. */
   initErrors: string[];
@@ -109,6 +111,7 @@ export class LambdaFunction {
     longestMs: 0,
     totalBilledMs: 0,
     logBytes: 0,
+    logLines: 0,
     maxResponseBytes: 0,
     initErrors: [],
   };
@@ -348,6 +351,7 @@ export class LambdaFunction {
 
   private log(line: string): void {
     this.totals.logBytes += Buffer.byteLength(line) + 1;
+    this.totals.logLines += 1;
     this.spec.onLog?.(line);
   }
 
