@@ -5,6 +5,7 @@
  * grant or a setting taken out.
  */
 import { SETTINGS } from "@reelay/core/wiring";
+import { type RehearsalBill, rehearsalBill } from "./bill/summary.ts";
 import { buildReport, type Report, type ScenarioResult } from "./report.ts";
 import type { Scenario } from "./scenarios/support.ts";
 import { type Stage, type StageOptions, startStage } from "./stage.ts";
@@ -29,7 +30,9 @@ export interface RehearsalOptions {
   onStage?: (stage: Stage) => void;
 }
 
-export async function rehearse(options: RehearsalOptions): Promise<Report> {
+export async function rehearse(
+  options: RehearsalOptions,
+): Promise<Report & { bill?: RehearsalBill }> {
   const startedAt = new Date();
   const stage = await startStage(options.stage);
   options.onStage?.(stage);
@@ -41,7 +44,10 @@ export async function rehearse(options: RehearsalOptions): Promise<Report> {
       results.push(result);
     }
     await stage.idle();
-    return buildReport(stage, results, startedAt, Object.keys(SETTINGS));
+    const report = buildReport(stage, results, startedAt, Object.keys(SETTINGS));
+    // What the scenarios would cost on AWS (docs/performance.md): told, never a reason to fail.
+    const bill = await rehearsalBill(stage).catch(() => undefined);
+    return bill === undefined ? report : { ...report, bill };
   } finally {
     await stage.close();
   }
