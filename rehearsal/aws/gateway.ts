@@ -69,7 +69,7 @@ interface Refusal {
  * The DynamoDB capacity one call consumed, as DynamoDB reports it when a request asks for
  * ReturnConsumedCapacity (docs/performance.md, the AWS bill): request units on an on-demand table.
  */
-export interface ConsumedCapacity {
+interface ConsumedCapacity {
   /** The call as the gate judged it (who signed it, its operation and its request). */
   call: AwsCall;
   read: boolean;

@@ -78,7 +78,7 @@ export const SERVICES = [
 
 export type Service = (typeof SERVICES)[number];
 
-export interface BillLine {
+interface BillLine {
   service: Service;
   usd: number;
   /** What was priced, per job: "9.0 transitions". */

@@ -11,7 +11,7 @@ import { type Stage, startStage } from "../stage.ts";
 import type { RehearsedJob } from "./bill.ts";
 import { rehearsedJob } from "./record.ts";
 
-export interface BillJobs {
+interface BillJobs {
   /** How many video jobs. */
   jobs: number;
   /** The size of each job's video (the simulator pads its MP4 to it). */

@@ -90,8 +90,8 @@ describe("the AWS bill per 1,000 jobs", () => {
       }),
     );
     expect(usd["Step Functions"]).toBe(0);
-    // 20 operations at $8 per million; 1 MiB written at $0.25 per GB.
-    expect(usd["Lambda durable functions"]).toBeCloseTo(0.16 + 0.25 / 1024, 10);
+    // 20 operations at $8 per million; 1 MiB a job (1,000 MiB) written at $0.25 per GB.
+    expect(usd["Lambda durable functions"]).toBeCloseTo(0.16 + (1000 / 1024) * 0.25, 10);
   });
 
   it("gives the bench's orchestration figure the same rates", () => {
