@@ -179,6 +179,13 @@ function forward(
         answer.pipe(res);
         answer.once("end", () => resolve(answer.statusCode ?? 502));
         answer.once("error", reject);
+        // A reader that stops early (ffmpeg has what it needs from a video's head) hangs up: the
+        // stand-in's answer is dropped with it, or its connection would stay open, paused.
+        res.once("close", () => {
+          if (answer.readableEnded) return;
+          answer.destroy();
+          resolve(answer.statusCode ?? 502);
+        });
       },
     );
     out.once("error", reject);
