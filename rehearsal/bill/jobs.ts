@@ -9,7 +9,7 @@ import { JOBS_TABLE_SCHEMA } from "@reelay/core/adapters";
 import { api, expectThat, waitFor } from "../scenarios/support.ts";
 import { type Stage, startStage } from "../stage.ts";
 import type { RehearsedJob } from "./bill.ts";
-import { rehearsedJob } from "./record.ts";
+import { markOf, rehearsedJob } from "./record.ts";
 
 interface BillJobs {
   /** How many video jobs. */
@@ -57,31 +57,47 @@ async function readAndDownload(stage: Stage, id: string): Promise<void> {
   await video.arrayBuffer();
 }
 
-/** Runs the jobs on a fresh stage and answers one job's usage, on average. */
+/** One round: the jobs created, waited for past the gateway, each read and downloaded once. */
+async function round(stage: Stage, options: BillJobs, first: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < options.jobs; i++)
+    ids.push(await createVideo(stage, first + i, options.videoBytes));
+  for (const id of ids)
+    await waitFor(`job ${id} to end`, async () =>
+      TERMINAL.has((await statusOf(stage, id)) ?? "") ? true : undefined,
+    );
+  await stage.idle();
+  for (const id of ids) await readAndDownload(stage, id);
+  await stage.idle();
+  return ids;
+}
+
+/**
+ * Runs two rounds of the jobs on a fresh stage and answers one job's usage in the second, on
+ * average: the first starts every function's instances (cold starts), the second runs on them
+ * warm, as a deployment with steady traffic does. The first round's own Lambda GB-s are logged.
+ */
 export async function rehearseBillJobs(options: BillJobs): Promise<RehearsedJob> {
   const log = options.log ?? (() => undefined);
   const started = performance.now();
   const stage = await startStage();
   try {
     log(
-      `stage up in ${((performance.now() - started) / 1000).toFixed(0)} s; ${options.jobs} video jobs`,
+      `stage up in ${((performance.now() - started) / 1000).toFixed(0)} s; 2 rounds of ${options.jobs} video jobs`,
     );
-    const ids: string[] = [];
-    for (let i = 0; i < options.jobs; i++)
-      ids.push(await createVideo(stage, i, options.videoBytes));
-    for (const id of ids)
-      await waitFor(`job ${id} to end`, async () =>
-        TERMINAL.has((await statusOf(stage, id)) ?? "") ? true : undefined,
-      );
-    await stage.idle();
-    for (const id of ids) await readAndDownload(stage, id);
-    await stage.idle();
+    const cold = await rehearsedJob(stage, await round(stage, options, 0));
+    const mark = markOf(stage);
+    const ids = await round(stage, options, options.jobs);
     const refused = stage.gateway.refusals();
     expectThat(
       refused.length === 0,
       `the gateway refused calls: ${JSON.stringify(refused.slice(0, 3))}`,
     );
-    return await rehearsedJob(stage, ids);
+    const warm = await rehearsedJob(stage, ids, mark);
+    log(
+      `the functions outside the job flow, per job: ${cold.lambda.armGbSeconds.toFixed(3)} GB-s in the first round (cold starts), ${warm.lambda.armGbSeconds.toFixed(3)} warm`,
+    );
+    return warm;
   } finally {
     await stage.close();
   }

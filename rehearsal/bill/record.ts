@@ -11,6 +11,7 @@ import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { JOBS_TABLE_SCHEMA } from "@reelay/core/adapters";
 import { JOB_FLOW_STATE_NAMES } from "@reelay/flow/job-flow-names";
 import type { AwsCall } from "../aws/call.ts";
+import type { FunctionStats } from "../lambda/function.ts";
 import type { Stage } from "../stage.ts";
 import { ResolvedTemplate } from "../template.ts";
 import type { CallUsage, FlowUsage, LogUsage, RehearsedJob } from "./bill.ts";
@@ -47,6 +48,53 @@ const NO_CALLS: CallUsage = {
   ssmReads: 0,
   events: 0,
 };
+
+/** How much the stage had recorded at a moment: a bill counts only what came after it. */
+export interface Mark {
+  calls: number;
+  consumed: number;
+  stats: ReadonlyMap<string, FunctionStats>;
+  events: number;
+  executions: number;
+  stateLogBytes: number;
+}
+
+const START: Mark = {
+  calls: 0,
+  consumed: 0,
+  stats: new Map(),
+  events: 0,
+  executions: 0,
+  stateLogBytes: 0,
+};
+
+/** The stage's record so far (take it while the stage is idle). */
+export function markOf(stage: Stage): Mark {
+  return {
+    calls: stage.gate.calls().length,
+    consumed: stage.gateway.consumed().length,
+    stats: new Map(stage.functions.map((f) => [f.spec.name, f.lambda.stats()])),
+    events: stage.bus.billedEvents(),
+    executions: stage.states.executions().length,
+    stateLogBytes: stage.states.logBytes(),
+  };
+}
+
+const COUNTED = [
+  "invocations",
+  "totalBilledMs",
+  "logBytes",
+  "logLines",
+  "untracedLogBytes",
+  "untracedLogLines",
+] as const;
+
+/** A function's figures since the mark. */
+function statsSince(now: FunctionStats, before: FunctionStats | undefined) {
+  return Object.fromEntries(
+    COUNTED.map((field) => [field, now[field] - (before?.[field] ?? 0)]),
+  ) as Record<(typeof COUNTED)[number], number>;
+}
 
 /** The state machines' Task functions, by ARN, with the state that runs each. */
 function stepStates(stage: Stage): Map<string, string> {
@@ -104,8 +152,8 @@ function keyOf(call: AwsCall): string | undefined {
   return keys?.[pk]?.S;
 }
 
-/** Every allowed call's usage, by the role that made it. */
-async function callsByRole(stage: Stage): Promise<Map<string, CallUsage>> {
+/** Every allowed call's usage since the mark, by the role that made it. */
+async function callsByRole(stage: Stage, since: Mark): Promise<Map<string, CallUsage>> {
   const byRole = new Map<string, CallUsage>();
   const roleOfKey = new Map<string, string>();
   const usage = (role: string) => {
@@ -113,15 +161,16 @@ async function callsByRole(stage: Stage): Promise<Map<string, CallUsage>> {
     byRole.set(role, u);
     return u;
   };
-  for (const { role, call, verdict } of stage.gate.calls()) {
-    roleOfKey.set(call.accessKeyId, role);
+  const calls = stage.gate.calls();
+  for (const { role, call } of calls) roleOfKey.set(call.accessKeyId, role);
+  for (const { role, call, verdict } of calls.slice(since.calls)) {
     if (!verdict.allowed) continue;
     const u = usage(role);
     if (call.service === "s3" && S3_TIER1.has(call.operation)) u.s3Tier1Requests += 1;
     else if (call.service === "s3" && !S3_FREE.has(call.operation)) u.s3Tier2Requests += 1;
     if (call.service === "ssm" && SSM_READS.has(call.operation)) u.ssmReads += 1;
   }
-  const consumed = stage.gateway.consumed();
+  const consumed = stage.gateway.consumed().slice(since.consumed);
   const indexed = await indexedKeys(
     stage,
     consumed.filter((c) => !c.read).map((c) => c.call),
@@ -183,12 +232,12 @@ interface FunctionFigures {
   api: boolean;
 }
 
-/** Each function's figures, its architecture and memory as the template gives them. */
-function functionFigures(stage: Stage): FunctionFigures[] {
+/** Each function's figures since the mark, its architecture and memory as the template gives them. */
+function functionFigures(stage: Stage, since: Mark): FunctionFigures[] {
   const steps = stepStates(stage);
   const api = apiFunctions(stage);
   return stage.functions.map(({ spec, lambda }) => {
-    const stats = lambda.stats();
+    const stats = statsSince(lambda.stats(), since.stats.get(spec.name));
     const architectures = stage.template.require(spec.logicalId).Properties?.Architectures;
     const step = steps.get(spec.arn);
     return {
@@ -198,7 +247,11 @@ function functionFigures(stage: Stage): FunctionFigures[] {
       memoryMb: spec.memoryMb,
       invocations: stats.invocations,
       gbSeconds: (stats.totalBilledMs / 1000) * (spec.memoryMb / 1024),
-      logs: { bytes: stats.logBytes, events: stats.logLines },
+      // Less the lines only the rehearsal logs (no trace context: FunctionStats.untracedLogBytes).
+      logs: {
+        bytes: stats.logBytes - stats.untracedLogBytes,
+        events: stats.logLines - stats.untracedLogLines,
+      },
       ...(step === undefined ? {} : { step }),
       api: api.has(spec.logicalId),
     };
@@ -206,12 +259,16 @@ function functionFigures(stage: Stage): FunctionFigures[] {
 }
 
 /**
- * The usage of one of `jobIds`, on average, from everything the stage recorded since it started
- * (call this once they have all ended and the stage is idle).
+ * The usage of one of `jobIds`, on average, from everything the stage recorded since the mark
+ * (its start unless given; call this once the jobs have all ended and the stage is idle).
  */
-export async function rehearsedJob(stage: Stage, jobIds: readonly string[]): Promise<RehearsedJob> {
+export async function rehearsedJob(
+  stage: Stage,
+  jobIds: readonly string[],
+  since: Mark = START,
+): Promise<RehearsedJob> {
   const n = jobIds.length;
-  const figures = functionFigures(stage);
+  const figures = functionFigures(stage, since);
   const own = figures.filter((f) => f.step === undefined);
   const steps = figures.filter((f) => f.step !== undefined);
   const pollRoles = new Set(
@@ -221,18 +278,24 @@ export async function rehearsedJob(stage: Stage, jobIds: readonly string[]): Pro
       )
       .map((f) => f.role.name),
   );
-  const byRole = await callsByRole(stage);
+  const byRole = await callsByRole(stage, since);
   const { looks, storedBytes } = await jobFacts(stage, jobIds);
   const notPoll = [...byRole].filter(([role]) => !pollRoles.has(role)).map(([, u]) => u);
   const poll = [...byRole].filter(([role]) => pollRoles.has(role)).map(([, u]) => u);
-  const executions = stage.states.executions();
+  // The Poll step's reads of its secrets are its cold starts', not its looks'.
+  const pollSsm = poll.reduce((s, u) => s + u.ssmReads, 0);
+  const executions = stage.states.executions().slice(since.executions);
   const transitions = executions.reduce((sum, e) => sum + e.transitions, 0);
   const stepInvocations = steps.reduce((sum, f) => sum + f.invocations, 0);
   const sum = (list: FunctionFigures[], pick: (f: FunctionFigures) => number) =>
     list.reduce((s, f) => s + pick(f), 0);
   return {
-    calls: { ...sumCalls(notPoll, n), events: stage.bus.billedEvents() / n },
-    callsPerLook: looks === 0 ? { ...NO_CALLS } : sumCalls(poll, looks),
+    calls: {
+      ...sumCalls(notPoll, n),
+      ssmReads: sumCalls(notPoll, n).ssmReads + pollSsm / n,
+      events: (stage.bus.billedEvents() - since.events) / n,
+    },
+    callsPerLook: looks === 0 ? { ...NO_CALLS } : { ...sumCalls(poll, looks), ssmReads: 0 },
     lambda: {
       requests: sum(own, (f) => f.invocations) / n,
       armGbSeconds: sum(own, (f) => (f.architecture === "arm64" ? f.gbSeconds : 0)) / n,
@@ -245,7 +308,7 @@ export async function rehearsedJob(stage: Stage, jobIds: readonly string[]): Pro
     },
     // The interpreter's events: each state entered and exited (two a transition), with its data.
     logsPerTransition: {
-      bytes: stage.states.logBytes() / Math.max(1, transitions),
+      bytes: (stage.states.logBytes() - since.stateLogBytes) / Math.max(1, transitions),
       events: 2,
     },
     apiRequests: sum(own, (f) => (f.api ? f.invocations : 0)) / n,
@@ -262,7 +325,7 @@ export async function rehearsedJob(stage: Stage, jobIds: readonly string[]): Pro
  */
 export async function rehearsedFlow(stage: Stage, jobIds: readonly string[]): Promise<FlowUsage> {
   const n = Math.max(1, jobIds.length);
-  const steps = functionFigures(stage).filter((f) => f.step !== undefined);
+  const steps = functionFigures(stage, START).filter((f) => f.step !== undefined);
   const sum = (pick: (f: FunctionFigures) => number) => steps.reduce((s, f) => s + pick(f), 0) / n;
   const transitions = stage.states.executions().reduce((s, e) => s + e.transitions, 0);
   return {
