@@ -7,6 +7,7 @@
  * writes it from the run instead).
  */
 import { parseArgs } from "node:util";
+import { billLines } from "./bill/summary.ts";
 import { summaryLines, writeReport } from "./report.ts";
 import { rehearse } from "./run.ts";
 import { SCENARIOS } from "./scenarios/index.ts";
@@ -42,4 +43,5 @@ const report = await rehearse({
 });
 await writeReport(report);
 for (const line of summaryLines(report)) console.log(line);
+if (report.bill !== undefined) for (const line of billLines(report.bill)) console.log(line);
 process.exitCode = report.ok ? 0 : 1;

@@ -5,6 +5,7 @@
  * on a template with a grant or a setting taken out.
  */
 import { SETTINGS } from "@reelay/core/wiring";
+import { type RehearsalBill, rehearsalBill } from "./bill/summary.ts";
 import { readGrantRecord, recordDifferences, recordOf, writeGrantRecord } from "./iam/record.ts";
 import { buildReport, type Report, reportFrom, type ScenarioResult } from "./report.ts";
 import type { Scenario } from "./scenarios/support.ts";
@@ -54,7 +55,9 @@ async function judgeGrants(report: Report, mode: "check" | "write"): Promise<Rep
   });
 }
 
-export async function rehearse(options: RehearsalOptions): Promise<Report> {
+export async function rehearse(
+  options: RehearsalOptions,
+): Promise<Report & { bill?: RehearsalBill }> {
   const startedAt = new Date();
   const stage = await startStage(options.stage);
   options.onStage?.(stage);
@@ -67,7 +70,11 @@ export async function rehearse(options: RehearsalOptions): Promise<Report> {
     }
     await stage.idle();
     const report = buildReport(stage, results, startedAt, Object.keys(SETTINGS));
-    return options.grants === undefined ? report : await judgeGrants(report, options.grants);
+    const judged =
+      options.grants === undefined ? report : await judgeGrants(report, options.grants);
+    // What the scenarios would cost on AWS (docs/performance.md): told, never a reason to fail.
+    const bill = await rehearsalBill(stage).catch(() => undefined);
+    return bill === undefined ? judged : { ...judged, bill };
   } finally {
     await stage.close();
   }

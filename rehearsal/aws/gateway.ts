@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { crc32 } from "node:zlib";
 import { Sha256 } from "@aws-crypto/sha256-js";
 import { SignatureV4 } from "@smithy/signature-v4";
 import type { IamGate } from "../iam/gate.ts";
@@ -64,9 +65,27 @@ interface Refusal {
   message: string;
 }
 
+/**
+ * The DynamoDB capacity one call consumed, as DynamoDB reports it when a request asks for
+ * ReturnConsumedCapacity (docs/performance.md, the AWS bill): request units on an on-demand table.
+ */
+interface ConsumedCapacity {
+  /** The call as the gate judged it (who signed it, its operation and its request). */
+  call: AwsCall;
+  read: boolean;
+  units: number;
+  /**
+   * The call failed. A write whose condition was not met is still billed, by the existing item's
+   * size and at least 1 unit; dynalite reports nothing then, so 1 is recorded (a floor).
+   */
+  failed: boolean;
+}
+
 export interface Gateway {
   url: string;
   refusals(): Refusal[];
+  /** Every DynamoDB call's consumed capacity, in the order they were answered. */
+  consumed(): ConsumedCapacity[];
   close(): Promise<void>;
 }
 
@@ -160,12 +179,72 @@ function forward(
         answer.pipe(res);
         answer.once("end", () => resolve(answer.statusCode ?? 502));
         answer.once("error", reject);
+        // A reader that stops early (ffmpeg has what it needs from a video's head) hangs up: the
+        // stand-in's answer is dropped with it, or its connection would stay open, paused.
+        res.once("close", () => {
+          if (answer.readableEnded) return;
+          answer.destroy();
+          resolve(answer.statusCode ?? 502);
+        });
       },
     );
     out.once("error", reject);
     if (body === undefined) req.pipe(out);
     else out.end(body);
   });
+}
+
+/** Sends a request with this body to a stand-in server and reads its whole answer. */
+function exchange(
+  req: IncomingMessage,
+  url: URL,
+  body: Buffer,
+): Promise<{ status: number; headers: Record<string, string | string[]>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const headers = { ...req.headers, "content-length": String(body.length) };
+    delete headers["transfer-encoding"];
+    const out = request(
+      { host: url.hostname, port: url.port, method: req.method, path: req.url ?? "/", headers },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+        answer.once("end", () => {
+          const kept: Record<string, string | string[]> = {};
+          for (const [name, value] of Object.entries(answer.headers))
+            if (value !== undefined && !/^(content-length|x-amz-crc32)$/i.test(name))
+              kept[name] = value;
+          resolve({ status: answer.statusCode ?? 502, headers: kept, body: Buffer.concat(chunks) });
+        });
+        answer.once("error", reject);
+      },
+    );
+    out.once("error", reject);
+    out.end(body);
+  });
+}
+
+const READS = new Set(["GetItem", "BatchGetItem", "Query", "Scan", "TransactGetItems"]);
+
+/** The units a DynamoDB answer reports (a batch's summed over its tables); a failed write 1. */
+function capacityOf(
+  call: AwsCall,
+  status: number,
+  answer: Record<string, unknown> | undefined,
+): ConsumedCapacity {
+  const reported = answer?.ConsumedCapacity;
+  const list = (Array.isArray(reported) ? reported : [reported]) as (
+    | { CapacityUnits?: number }
+    | undefined
+  )[];
+  const units = list.reduce((sum, c) => sum + (c?.CapacityUnits ?? 0), 0);
+  const read = READS.has(call.operation);
+  const failed = status >= 300;
+  return {
+    call,
+    read,
+    units: failed && !read ? Math.max(1, units) : units,
+    failed,
+  };
 }
 
 const CREATED: Record<string, ObjectCreated["eventName"]> = {
@@ -182,6 +261,7 @@ interface Admitted {
 
 class GatewayServer {
   readonly refusals: Refusal[] = [];
+  readonly consumed: ConsumedCapacity[] = [];
   readonly #pendingTags = new Map<string, string>();
   readonly #dynamo: URL;
   readonly #s3: URL;
@@ -195,15 +275,7 @@ class GatewayServer {
     const admitted = await this.admit(req, res);
     if (admitted === undefined) return;
     const { call, body } = admitted;
-    if (call.service === "dynamodb") {
-      await forward(
-        req,
-        res,
-        { url: this.#dynamo, path: req.url ?? "/", headers: req.headers },
-        body,
-      );
-      return;
-    }
+    if (call.service === "dynamodb") return this.toDynamo(req, res, call, body ?? Buffer.alloc(0));
     if (call.service === "s3") return this.toS3(req, res, call, body);
     await this.toStandin(res, call, body ?? Buffer.alloc(0));
   }
@@ -241,6 +313,42 @@ class GatewayServer {
       return undefined;
     }
     return { call, body };
+  }
+
+  /**
+   * DynamoDB through dynalite, asked for the capacity the call consumes (ReturnConsumedCapacity
+   * TOTAL, which dynalite computes from the item's size as DynamoDB does), recorded for the bill;
+   * the answer's ConsumedCapacity is taken out again when the caller did not ask for it.
+   */
+  private async toDynamo(
+    req: IncomingMessage,
+    res: ServerResponse,
+    call: AwsCall,
+    body: Buffer,
+  ): Promise<void> {
+    const asked = ["TOTAL", "INDEXES"].includes(String(call.input.ReturnConsumedCapacity));
+    const sent = asked
+      ? body
+      : Buffer.from(JSON.stringify({ ...call.input, ReturnConsumedCapacity: "TOTAL" }));
+    const answer = await exchange(req, this.#dynamo, sent);
+    let parsed: Record<string, unknown> | undefined;
+    try {
+      parsed = JSON.parse(answer.body.toString()) as Record<string, unknown>;
+    } catch {
+      parsed = undefined;
+    }
+    this.consumed.push(capacityOf(call, answer.status, parsed));
+    let out = answer.body;
+    if (!asked && parsed !== undefined && "ConsumedCapacity" in parsed) {
+      delete parsed.ConsumedCapacity;
+      out = Buffer.from(JSON.stringify(parsed));
+    }
+    res.writeHead(answer.status, {
+      ...answer.headers,
+      "content-length": String(out.length),
+      "x-amz-crc32": String(crc32(out)),
+    });
+    res.end(out);
   }
 
   private async toS3(
@@ -305,6 +413,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   return {
     url: `http://127.0.0.1:${port}`,
     refusals: () => [...gateway.refusals],
+    consumed: () => [...gateway.consumed],
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -59,6 +59,7 @@ export class StepFunctions {
   readonly #executions = new Map<string, Execution>();
   readonly #aborts = new Map<string, AbortController>();
   readonly #running = new Set<Promise<unknown>>();
+  #logBytes = 0;
 
   constructor(
     rt: ResolvedTemplate,
@@ -151,6 +152,14 @@ export class StepFunctions {
       this.#largest = { bytes, where: `${event.state.name}'s ${what} in ${execution.name}` };
   }
 
+  /**
+   * The bytes of the executions' events as JSON (each state entered and exited, with its input and
+   * output): what the machine's log group (level ALL, execution data) ingests, at the least.
+   */
+  logBytes(): number {
+    return this.#logBytes;
+  }
+
   /** Resolves when no execution is running. */
   async idle(): Promise<void> {
     while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
@@ -192,6 +201,7 @@ export class StepFunctions {
     const abort = new AbortController();
     this.#aborts.set(execution.arn, abort);
     const count = (event: ExecutionEvent) => {
+      this.#logBytes += Buffer.byteLength(JSON.stringify(event));
       if (event.type === "StateEntered" || event.type === "StateRetried")
         execution.transitions += 1;
       this.#measure(execution, event);

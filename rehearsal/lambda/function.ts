@@ -69,6 +69,15 @@ export interface FunctionStats {
   longestMs: number;
   totalBilledMs: number;
   logBytes: number;
+  /** Lines logged: CloudWatch Logs meters each event at its bytes plus 26 (docs/performance.md). */
+  logLines: number;
+  /**
+   * Of those, the X-Ray SDK's complaints that an invocation has no trace context: Lambda gives
+   * one to every invocation of a function with Active tracing, the rehearsal only when given a
+   * daemon address, so these lines are the rehearsal's own and the bill leaves them out.
+   */
+  untracedLogBytes: number;
+  untracedLogLines: number;
   maxResponseBytes: number;
   /** "errorType: errorMessage" of each distinct init failure, e.g. a setting the module requires. */
   initErrors: string[];
@@ -76,6 +85,8 @@ export interface FunctionStats {
 
 /** Lambda's synchronous response limit, as its error states it (6 MiB and 100 bytes). */
 const MAX_RESPONSE_BYTES = 6_291_556;
+/** What the X-Ray SDK logs at each traced call made with no trace context. */
+const NO_TRACE_CONTEXT = "Missing AWS Lambda trace data for X-Ray";
 /** Lambda gives an on-demand environment's INIT phase 10 seconds. */
 const INIT_TIMEOUT_MS = 10_000;
 
@@ -109,6 +120,9 @@ export class LambdaFunction {
     longestMs: 0,
     totalBilledMs: 0,
     logBytes: 0,
+    logLines: 0,
+    untracedLogBytes: 0,
+    untracedLogLines: 0,
     maxResponseBytes: 0,
     initErrors: [],
   };
@@ -348,6 +362,11 @@ export class LambdaFunction {
 
   private log(line: string): void {
     this.totals.logBytes += Buffer.byteLength(line) + 1;
+    this.totals.logLines += 1;
+    if (this.spec.xrayDaemonAddress === undefined && line.includes(NO_TRACE_CONTEXT)) {
+      this.totals.untracedLogBytes += Buffer.byteLength(line) + 1;
+      this.totals.untracedLogLines += 1;
+    }
     this.spec.onLog?.(line);
   }
 

@@ -1,15 +1,18 @@
 /**
- * AWS's public on-demand rates (us-east-1): Step Functions Standard bills every state transition,
- * retries included ("Step Functions counts a state transition each time a step of your workflow is
+ * AWS's public on-demand rates, from the one module that holds them (rehearsal/bill/prices.ts, one
+ * region, the day they were read): Step Functions Standard bills every state transition, retries
+ * included ("Step Functions counts a state transition each time a step of your workflow is
  * executed ... including retries", aws.amazon.com/step-functions/pricing); Lambda bills requests and
  * GB-seconds of duration rounded up to the millisecond, at its arm64 rate, or a quarter more for
  * a function on x86_64 (the one that runs ffmpeg: STEP_ARCHITECTURE).
  */
+import { PRICES } from "../../../rehearsal/bill/prices.ts";
+
 const RATES = {
-  perTransitionUsd: 0.025 / 1_000,
-  perLambdaRequestUsd: 0.2 / 1_000_000,
-  perGbSecondUsd: 0.0000133334,
-  perX86GbSecondUsd: 0.0000166667,
+  perTransitionUsd: PRICES.stepFunctions.perTransitionUsd,
+  perLambdaRequestUsd: PRICES.lambda.perRequestUsd,
+  perGbSecondUsd: PRICES.lambda.perArmGbSecondUsd,
+  perX86GbSecondUsd: PRICES.lambda.perX86GbSecondUsd,
 } as const;
 
 export interface Usage {
@@ -40,10 +43,7 @@ export function costUsd(usage: Usage): {
  * the execution's start) and $0.25 per GB of checkpoint data written. Data retained ($0.15 per
  * GB-month) comes to under $0.0001 per 1,000 jobs at a few KB each and is left out.
  */
-const DURABLE_RATES = {
-  perOperationUsd: 8 / 1_000_000,
-  perGbWrittenUsd: 0.25,
-} as const;
+const DURABLE_RATES = PRICES.durableFunctions;
 
 export function durableCostUsd(usage: {
   operations: number;
