@@ -90,6 +90,8 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
     quiet: true,
     s3Port: 0,
     simulator: { generationMs: 0 },
+    // The pipeline's own work: ffmpeg's previews (about 60 CPU ms a video) are the thumbnail figure's.
+    previews: false,
   });
   try {
     ctx.log(`stack up at ${stack.url}; ${WARM_UP_JOBS} warm-up jobs`);

@@ -34,7 +34,8 @@ import { type EmfMetrics, emfMetrics } from "./metrics.ts";
 import { accountKeySecret, readSecret, readSecrets, UPSTREAM_KEY_SECRET } from "./secrets.ts";
 import { functionTracer } from "./xray.ts";
 
-function required(value: string | undefined, name: string): string {
+/** A setting the stack sets on this function: its name in the error when it is missing. */
+export function required(value: string | undefined, name: string): string {
   if (value === undefined) {
     throw new ReelayError(
       "invalid_config",

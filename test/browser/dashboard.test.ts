@@ -41,14 +41,18 @@ let page: Page;
 beforeAll(async () => {
   receiver = await startReceiver(() => 200);
   // Priced, with a deployment budget: the spend panel shows cost against it. One webhook subscriber.
-  stack = await startTestStack({
-    REELAY_WEBHOOKS: JSON.stringify([
-      { url: receiver.url, secret: "whsec_ZGFzaGJvYXJkLXRlc3Qtc2VjcmV0" },
-    ]),
-    REELAY_WEBHOOK_SCHEDULE: "0,1",
-    REELAY_PRICES: '{"currency":"USD","models":{"os-2":{"per_second":{"default":0.025}}}}',
-    REELAY_BUDGET: '{"amount":100,"period":"month"}',
-  });
+  stack = await startTestStack(
+    {
+      REELAY_WEBHOOKS: JSON.stringify([
+        { url: receiver.url, secret: "whsec_ZGFzaGJvYXJkLXRlc3Qtc2VjcmV0" },
+      ]),
+      REELAY_WEBHOOK_SCHEDULE: "0,1",
+      REELAY_PRICES: '{"currency":"USD","models":{"os-2":{"per_second":{"default":0.025}}}}',
+      REELAY_BUDGET: '{"amount":100,"period":"month"}',
+    },
+    {},
+    { previews: true },
+  );
   profile = await mkdtemp(join(tmpdir(), "reelay-chromium-"));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

@@ -392,6 +392,7 @@ beforeAll(async () => {
     config,
     logger,
     s3Port: 0,
+    previews: false,
   });
 }, 60_000);
 

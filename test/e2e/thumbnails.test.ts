@@ -20,7 +20,7 @@ import {
   waitForTerminalJob,
 } from "./support/stack.ts";
 
-const stackOf = stackPerFile();
+const stackOf = stackPerFile({}, {}, { previews: true });
 
 const ended = (prompt: string) => endedVideo(stackOf(), prompt);
 

@@ -24,6 +24,7 @@ const env = {
   ...process.env,
   REELAY_TABLE_NAME: "reelay-gc-test",
   REELAY_BUCKET_NAME: "reelay-gc-test",
+  REELAY_FFMPEG_PATH: "/opt/bin/ffmpeg",
 };
 
 /** The collector's trace lines while the probe churns (after it has loaded `module`, if given). */
@@ -39,6 +40,20 @@ const scavengeHelperMs = (lines: string[]) =>
   lines
     .filter((line) => line.includes("gc=s "))
     .map((line) => Number(/background\.scavenge\.parallel=([\d.]+)/.exec(line)?.[1]));
+
+describe("the Download function's init", { timeout: 60_000 }, () => {
+  it("fails naming REELAY_FFMPEG_PATH when the stack forgot it (a video would otherwise go without previews)", async () => {
+    const { REELAY_FFMPEG_PATH: _path, ...forgot } = env;
+    const imported = run(
+      process.execPath,
+      ["--import", "tsx", "-e", `await import(${JSON.stringify(download)})`],
+      {
+        env: forgot,
+      },
+    );
+    await expect(imported).rejects.toThrow(/REELAY_FFMPEG_PATH is not set on this function/);
+  });
+});
 
 // The timeouts only stop a hung child: a loaded machine makes the children slower, not wrong.
 describe("the Download function's garbage collector", { timeout: 180_000 }, () => {

@@ -99,6 +99,12 @@ export interface LocalStackOptions {
   logger?: Logger;
   /** S3 port; default REELAY_PORT + 1 (so tools find it across restarts), 0 = any free port. */
   s3Port?: number;
+  /**
+   * A video's previews (ffmpeg decoding it in Download). Default true, as on AWS. Tests that are
+   * not about previews and the throughput figure turn them off: ffmpeg then spends no CPU on
+   * every video job (the thumbnail tests and figure measure it).
+   */
+  previews?: boolean;
 }
 
 export interface LocalStack {
@@ -484,6 +490,15 @@ async function serveApi(
   return server;
 }
 
+/**
+ * The Download step's ffmpeg (a video's previews): the npm package's binary, as the AWS function's
+ * layer carries; none when the stack runs with previews off.
+ */
+function withFfmpeg(config: Config, previews: boolean): Config {
+  const ffmpegPath = previews ? (config.aws.ffmpegPath ?? ffmpeg.path) : undefined;
+  return { ...config, aws: { ...config.aws, ffmpegPath } };
+}
+
 /** The pipeline over the stand-ins and the upstream, woken by the dispatcher. */
 function wireLocal(
   config: Config,
@@ -495,8 +510,7 @@ function wireLocal(
 ): Wiring {
   const { ddb: db, s3, tableName, bucket } = stores.standins;
   return wirePipeline({
-    // The Download step's ffmpeg (a video's previews): the npm package's binary, as the AWS function's layer carries.
-    config: { ...config, aws: { ...config.aws, ffmpegPath: config.aws.ffmpegPath ?? ffmpeg.path } },
+    config,
     platform: "local",
     clients: { db, s3, tableName, bucket },
     events: stores.events,
@@ -539,7 +553,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const windows = windowSleeper(pauseOf(options));
     const dispatcher = new LocalDispatcher(log);
     const wiring = wireLocal(
-      config,
+      withFfmpeg(config, options.previews ?? true),
       { standins, upstream, events: webhooks.sink, auditBus: events },
       windows,
       dispatcher,

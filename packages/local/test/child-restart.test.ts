@@ -23,6 +23,7 @@ beforeAll(async () => {
     logger: consoleLogger((line) => logLines.push(line)),
     simulator: { generationMs: 4_000 },
     s3Port: 0,
+    previews: false,
   });
 });
 afterAll(async () => {

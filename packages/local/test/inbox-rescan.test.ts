@@ -46,6 +46,7 @@ describe("the inbox rescan at start", () => {
       config,
       quiet: true,
       s3Port: 0,
+      previews: false,
       simulator: { timeScale: 0.05 },
     });
     let jobs = await listJobs(stack);
@@ -61,6 +62,7 @@ describe("the inbox rescan at start", () => {
       config,
       quiet: true,
       s3Port: 0,
+      previews: false,
       simulator: { timeScale: 0.05 },
     });
     await new Promise((resolve) => setTimeout(resolve, 500));

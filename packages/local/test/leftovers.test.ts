@@ -63,7 +63,12 @@ it("the next start sends the event a killed process owed, once, and records it; 
     REELAY_DATA_DIR: dataDir,
     REELAY_UPSTREAM_URL: "http://127.0.0.1:9/v1",
   });
-  stack = await startLocalStack({ config: { ...config, port: 0 }, quiet: true, s3Port: 0 });
+  stack = await startLocalStack({
+    config: { ...config, port: 0 },
+    quiet: true,
+    s3Port: 0,
+    previews: false,
+  });
   const perJob = (await events.readAll())
     .map((event) => `${event.detail.jobId} ${event["detail-type"]}`)
     .sort();
@@ -73,7 +78,12 @@ it("the next start sends the event a killed process owed, once, and records it; 
   stack = undefined;
 
   // Recorded as sent: a third start sends nothing more.
-  stack = await startLocalStack({ config: { ...config, port: 0 }, quiet: true, s3Port: 0 });
+  stack = await startLocalStack({
+    config: { ...config, port: 0 },
+    quiet: true,
+    s3Port: 0,
+    previews: false,
+  });
   expect(await events.readAll()).toHaveLength(3);
 }, 60_000);
 
@@ -103,7 +113,12 @@ it("a waiting job left holding the only slot by a killed process is admitted at 
     REELAY_DATA_DIR: dataDir,
     REELAY_UPSTREAM_CONCURRENCY: "1",
   });
-  stack = await startLocalStack({ config: { ...config, port: 0 }, quiet: true, s3Port: 0 });
+  stack = await startLocalStack({
+    config: { ...config, port: 0 },
+    quiet: true,
+    s3Port: 0,
+    previews: false,
+  });
   const started = Date.now();
   let status = "queued";
   while (status === "queued" && Date.now() - started < 20_000) {

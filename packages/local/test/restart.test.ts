@@ -32,7 +32,12 @@ async function start(): Promise<LocalStack> {
     REELAY_UPSTREAM_URL: simulator.url,
     REELAY_UPSTREAM_API_KEY: "sim-key",
   });
-  const stack = await startLocalStack({ config: { ...config, port: 0 }, quiet: true, s3Port: 0 });
+  const stack = await startLocalStack({
+    config: { ...config, port: 0 },
+    quiet: true,
+    s3Port: 0,
+    previews: false,
+  });
   stacks.push(stack);
   return stack;
 }

@@ -18,6 +18,7 @@ async function startStack(): Promise<LocalStack> {
     simulator: { timeScale: 0.02 },
     quiet: true,
     s3Port: 0,
+    previews: false,
   });
 }
 

@@ -72,11 +72,13 @@ export interface TestStack extends LocalStack {
  * `simulator` the bundled upstream's options beside the fast default time scale. reelay's own
  * pauses run at WAIT_SCALE unless `time` says otherwise: a test of deadlines passes
  * `{ waitScale: 1 }` (the clock stays real), one that moves its own clock passes `{ clock }`.
+ * Videos get no previews unless `{ previews: true }`: ffmpeg would decode every test's video, the
+ * largest CPU cost of a job here, for tests that never look at a thumbnail.
  */
 export async function startTestStack(
   env: Record<string, string> = {},
   simulator: LocalStackOptions["simulator"] = {},
-  time: Pick<LocalStackOptions, "waitScale" | "clock"> = {},
+  options: Pick<LocalStackOptions, "waitScale" | "clock" | "previews"> = {},
 ): Promise<TestStack> {
   const dataDir = await tempDir("stack");
   const config = loadConfig({ REELAY_PORT: "0", REELAY_DATA_DIR: dataDir, ...env });
@@ -94,7 +96,8 @@ export async function startTestStack(
     s3Port: 0,
     simulator: { timeScale: SIM_TIME_SCALE, ...simulator },
     waitScale: WAIT_SCALE,
-    ...time,
+    previews: false,
+    ...options,
   });
   const s3 = localS3Client(stack.s3Endpoint);
   return {

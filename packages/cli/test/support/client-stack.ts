@@ -39,6 +39,7 @@ export async function startClientStack(
     simulator: { timeScale: 0.02 },
     quiet: true,
     s3Port: 0,
+    previews: false,
   });
   // The key is left to the key file the stack wrote, as a user's client finds it.
   const env = { REELAY_API_URL: stack.url, REELAY_DATA_DIR: dataDir };

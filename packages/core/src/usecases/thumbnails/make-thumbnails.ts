@@ -13,7 +13,7 @@ import { spritesheetKey, thumbnailKey, videoKey } from "../../domain/jobs/output
 import { retentionTags } from "../../domain/jobs/retention.ts";
 import type { Job, JobPreviews } from "../../domain/jobs/types.ts";
 import type { PipelineDeps } from "../pipeline/pipeline-deps.ts";
-import type { RenderedImage } from "../ports.ts";
+import type { FrameRendererPort, RenderedImage } from "../ports.ts";
 
 /** ffmpeg reads the video through this link; its one run of at most 60 s fits well inside it. */
 const READ_LINK_TTL_S = 300;
@@ -48,9 +48,11 @@ async function store(deps: PipelineDeps, job: Job, key: string, image: RenderedI
 }
 
 /** Makes and stores the job's previews; throws when the video does not decode. */
-async function previewsOf(deps: PipelineDeps, job: Job): Promise<JobPreviews> {
-  const frames = deps.frames;
-  if (frames === undefined) throw new Error("This process has no frame renderer.");
+async function previewsOf(
+  deps: PipelineDeps,
+  frames: FrameRendererPort,
+  job: Job,
+): Promise<JobPreviews> {
   const url = await deps.objects.presignGet(videoKey(job.id), READ_LINK_TTL_S);
   const rendered = await frames.render(url, { durationS: job.media?.duration_s ?? undefined });
   const {
@@ -72,7 +74,9 @@ async function previewsOf(deps: PipelineDeps, job: Job): Promise<JobPreviews> {
 /**
  * A video job still downloading with its copy stored gets its previews: what to write on its record
  * with the outputs (Download's one write), the previews, or the `thumbnail_failed` warning when
- * they could not be made. Anything else (an image, a repeat that finds them made) gets nothing.
+ * they could not be made. Anything else (an image, a repeat that finds them made, a process with no
+ * frame renderer: a local stack run with previews off, since the Download function's init requires
+ * REELAY_FFMPEG_PATH) gets nothing.
  * Never throws: nothing ffmpeg or the images meet fails the Download.
  */
 export async function previewsFor(
@@ -81,12 +85,12 @@ export async function previewsFor(
 ): Promise<Partial<Pick<Job, "previews" | "warnings">>> {
   const stored = job.outputs?.[0]?.key === videoKey(job.id);
   if (job.kind !== "video" || job.status !== "downloading" || !stored) return {};
-  if (job.previews !== undefined) return {};
+  if (job.previews !== undefined || deps.frames === undefined) return {};
   const left = deps.remainingMs?.();
   if (left !== undefined && left < PREVIEWS_TIME_NEEDED_MS)
     return failed(job, "The copy left no time for the thumbnail; the video has none.");
   try {
-    const previews = await previewsOf(deps, job);
+    const previews = await previewsOf(deps, deps.frames, job);
     return { previews, warnings: job.warnings.filter((w) => w.code !== "thumbnail_failed") };
   } catch (error) {
     return failed(

@@ -175,8 +175,7 @@ describe("a video's previews, made by Download", () => {
   });
 
   it("when an execution started before this change failed its Thumbnail state as a whole (Catch hands Finish its error), the job still succeeds, with the warning", async () => {
-    // No previews from its Download (here one without a frame renderer: its warning, which
-    // Finish's replaces).
+    // No previews from its Download (here one without a frame renderer, which makes none).
     const { frames: _frames, ...old } = deps;
     const state = await downloaded("a lost frame", old);
     const caught = { Error: "States.Timeout", Cause: "The function timed out." };
@@ -187,6 +186,16 @@ describe("a video's previews, made by Download", () => {
     expect((await eventOf(job.id))?.detail.warnings.map((w) => w.code)).toEqual([
       "thumbnail_failed",
     ]);
+  });
+
+  it("a process with no frame renderer (a local stack run with previews off) makes no previews and leaves no warning", async () => {
+    const { frames: _frames, ...off } = deps;
+    const state = await downloaded("a quiet pond", off);
+    expect(state.outcome).toBe("succeeded");
+    const job = await deps.jobs.require(state.jobId);
+    expect(job.previews).toBeUndefined();
+    expect(job.warnings).toEqual([]);
+    expect(await deps.objects.head(`outputs/${job.id}/thumbnail.jpg`)).toBeUndefined();
   });
 
   it("an image job gets no previews and no warning", async () => {
