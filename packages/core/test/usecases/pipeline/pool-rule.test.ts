@@ -13,7 +13,7 @@ import { JsonlFileSink } from "../../../src/adapters/events/jsonl-events.ts";
 import { AdmissionControl } from "../../../src/usecases/admission/admission-control.ts";
 import { dispatch, type DispatchDeps } from "../../../src/usecases/admission/dispatch.ts";
 import type { PipelineDeps } from "../../../src/usecases/pipeline/pipeline-deps.ts";
-import { submit } from "../../../src/usecases/pipeline/pipeline-steps.ts";
+import { submit } from "../../../src/usecases/pipeline/submit-step.ts";
 import { Requeued } from "../../../src/domain/pipeline/step-errors.ts";
 import type { Job } from "../../../src/domain/jobs/types.ts";
 import type { FlowState } from "../../../src/domain/pipeline/flow-state.ts";
