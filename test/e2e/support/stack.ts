@@ -256,7 +256,7 @@ export function eventsIn(dataDir: string): Promise<TerminalEvent[]> {
 
 /**
  * The job's terminal events, once there is one: the event is emitted after the terminal record is
- * written (core usecases/pipeline/terminal.ts), so a job seen terminal may not have it yet for a moment.
+ * written (core usecases/jobs/job-end.ts), so a job seen terminal may not have it yet for a moment.
  */
 export function eventsFor(dataDir: string, jobId: string): Promise<TerminalEvent[]> {
   return waitFor(

@@ -25,6 +25,7 @@ export { replacePlaceholders, withPlaceholders } from "./drops/material.ts";
 export { classifyDropKey, entryLocation, parseDropFile, type DropEntry } from "./drops/parse.ts";
 export { cancelJob, type CancelDeps } from "./jobs/cancel-job.ts";
 export { buildJob, createJob } from "./jobs/create-job.ts";
+export { emitOnce, type TerminalDeps } from "./jobs/job-end.ts";
 export { NO_BUDGETS, type SubmitDeps, submitJob } from "./jobs/submit-job.ts";
 export {
   admissionReading,
@@ -34,16 +35,12 @@ export {
 } from "./metrics/admission-metrics.ts";
 export { NO_BATCHES, type PipelineDeps } from "./pipeline/pipeline-deps.ts";
 export { noMetrics } from "./metrics/record-metrics.ts";
-export {
-  download,
-  finish,
-  loadMediaProbe,
-  poll,
-  recordFailure,
-  submit,
-} from "./pipeline/pipeline-steps.ts";
+export { download, loadMediaProbe } from "./pipeline/download-step.ts";
+export { finish } from "./pipeline/finish-step.ts";
+export { poll } from "./pipeline/poll-step.ts";
+export { recordFailure } from "./pipeline/record-failure-step.ts";
+export { submit } from "./pipeline/submit-step.ts";
 export { FLOW_STEPS, type FlowStep } from "./pipeline/flow-steps.ts";
-export { emitOnce, type TerminalDeps } from "./pipeline/terminal.ts";
 export { currentTraceparent, inSpan } from "./tracing.ts";
 export {
   executionName,

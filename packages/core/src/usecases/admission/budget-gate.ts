@@ -15,7 +15,7 @@ import { isReelayError, type ReelayError } from "../../domain/errors.ts";
 import { isTerminal, type Job } from "../../domain/jobs/types.ts";
 import { estimateOfJob } from "../../domain/money/charge.ts";
 import type { Reservation } from "../../domain/money/types.ts";
-import { emitOnce, type TerminalDeps } from "../pipeline/terminal.ts";
+import { emitOnce, type TerminalDeps } from "../jobs/job-end.ts";
 
 export interface BudgetGateDeps extends TerminalDeps {
   jobs: JobStorePort;

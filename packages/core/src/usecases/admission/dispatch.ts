@@ -35,7 +35,7 @@ import { circuitState, whileProbing } from "../../domain/upstreams/circuit.ts";
 import { type Candidate, chooseAccount } from "../../domain/upstreams/routing.ts";
 import { estimateOf } from "../../domain/money/estimate.ts";
 import type { PriceTable } from "../../domain/money/prices.ts";
-import { emitOnce } from "../pipeline/terminal.ts";
+import { emitOnce } from "../jobs/job-end.ts";
 import type { AccountAdmission } from "./admission-control.ts";
 import { jobAttributes, recordSpan } from "../tracing.ts";
 

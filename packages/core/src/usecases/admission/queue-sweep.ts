@@ -11,7 +11,7 @@
 import type { ErrorCode } from "../../domain/error-codes.ts";
 import { isReelayError } from "../../domain/errors.ts";
 import { isTerminal, type Job } from "../../domain/jobs/types.ts";
-import { emitOnce } from "../pipeline/terminal.ts";
+import { emitOnce } from "../jobs/job-end.ts";
 import type { EventSink } from "../ports.ts";
 import type { DispatchDeps } from "./dispatch.ts";
 import type { AccountAdmission } from "./admission-control.ts";

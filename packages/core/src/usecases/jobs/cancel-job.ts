@@ -19,7 +19,7 @@ import {
   executionName,
   type Metrics,
 } from "../ports.ts";
-import { emitOnce } from "../pipeline/terminal.ts";
+import { emitOnce } from "./job-end.ts";
 import type { Job, JobStatus } from "../../domain/jobs/types.ts";
 
 const CANCELLABLE: readonly JobStatus[] = ["queued", "running", "downloading"];

@@ -16,9 +16,17 @@
  * that waits for a slot past its queue_timeout_s (at most REELAY_QUEUE_TIMEOUT_S) ends failed queue_timeout
  * (admission/queue-sweep.ts). Either way its reservation, if any, is settled when it ends.
  */
-import type { BudgetLedgerPort, Clock, JobStarter, JobStorePort, KeyLimitsPort } from "../ports.ts";
-import type { PipelineDeps } from "../pipeline/pipeline-deps.ts";
-import { emitOnce } from "../pipeline/terminal.ts";
+import type {
+  BudgetLedgerPort,
+  Clock,
+  EventSink,
+  JobStarter,
+  JobStorePort,
+  KeyLimitsPort,
+  Metrics,
+} from "../ports.ts";
+import type { BatchTracker } from "../batches/batch-progress.ts";
+import { emitOnce } from "./job-end.ts";
 import type { Priority } from "../../domain/admission/settings.ts";
 import type { ErrorCode } from "../../domain/error-codes.ts";
 import { invalidRequest, isReelayError, ReelayError } from "../../domain/errors.ts";
@@ -40,10 +48,16 @@ import { createJob, type NewJobInput } from "./create-job.ts";
 import { claimQueue, type QueueClaim } from "./queue-quota.ts";
 import { currentTraceparent, inSpan } from "../tracing.ts";
 
-export interface SubmitDeps extends Pick<PipelineDeps, "events" | "batches" | "metrics"> {
+export interface SubmitDeps {
   jobs: JobStorePort;
   /** The keys' and the deployment's budgets (NO_BUDGETS where there are none). */
   budgets: BudgetLedgerPort;
+  /** Where the event of a job that could not be queued goes (it ends failed start_failed). */
+  events: EventSink;
+  /** Counts such a batch job's end toward its batch (NO_BATCHES where there are none). */
+  batches: Pick<BatchTracker, "jobEnded">;
+  /** Counts such a job's end (noMetrics for none). */
+  metrics: Metrics;
   /** Puts a recorded job in the admission queue (the wiring's `queue`); harmless for one queued already. */
   starter: JobStarter;
   now: Clock;

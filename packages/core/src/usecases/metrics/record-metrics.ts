@@ -1,7 +1,7 @@
 /**
  * What the pipeline records, in one place per fact, so each is counted once whatever path made it:
  * a job's creation (the job store's create), its end (the step that recorded its terminal event,
- * usecases/pipeline/terminal.ts), how soon a task's end was noticed, and each output copy.
+ * usecases/jobs/job-end.ts), how soon a task's end was noticed, and each output copy.
  */
 import type { Job } from "../../domain/jobs/types.ts";
 import type { Metrics } from "../ports.ts";

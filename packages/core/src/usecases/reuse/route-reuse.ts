@@ -12,7 +12,7 @@
  * leader with no record yet is followed while its claim is younger than CLAIM_GRACE_MS; after
  * that it is taken to have been refused (or to have crashed) and the lead is claimed over it. A
  * job that reuses makes no upstream task and reserves no budget; it copies its source's objects
- * into its own outputs/<id>/ (pipeline-steps.ts with follow-source.ts).
+ * into its own outputs/<id>/ (the Poll and Download steps with follow-source.ts).
  */
 import { outputsExpired } from "../../domain/jobs/retention.ts";
 import { isTerminal, type Job } from "../../domain/jobs/types.ts";

@@ -215,12 +215,21 @@ describe("the dispatcher", () => {
     const b = await queued(keyB);
     let active = 0;
     let most = 0;
+    let starts = 0;
+    // The first start stays open until another begins beside it (or 5 s, when admissions run one
+    // at a time): a fixed pause would miss the overlap whenever a loaded machine slows the admits.
+    let overlapped = () => {};
+    const overlap = new Promise<void>((resolve) => {
+      overlapped = resolve;
+    });
     const result = await dispatch({
       ...world.deps,
       starter: {
         start: async () => {
+          starts++;
           most = Math.max(most, ++active);
-          await new Promise((resolve) => setTimeout(resolve, 30));
+          if (active > 1) overlapped();
+          if (starts === 1) await Promise.race([overlap, new Promise((r) => setTimeout(r, 5_000))]);
           active--;
         },
       },

@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { cancelJob, type CancelDeps } from "../../../src/usecases/jobs/cancel-job.ts";
-import {
-  download,
-  finish,
-  poll,
-  recordFailure,
-  submit,
-} from "../../../src/usecases/pipeline/pipeline-steps.ts";
+import { download } from "../../../src/usecases/pipeline/download-step.ts";
+import { finish } from "../../../src/usecases/pipeline/finish-step.ts";
+import { poll } from "../../../src/usecases/pipeline/poll-step.ts";
+import { recordFailure } from "../../../src/usecases/pipeline/record-failure-step.ts";
+import { submit } from "../../../src/usecases/pipeline/submit-step.ts";
 import { pollToEnd, queuedJob, harnessPerTest, type Harness } from "../pipeline/harness.ts";
 import { UNWATCHED } from "../../support/unwatched.ts";
 import { caught } from "../../adapters/upstream/rejection.ts";

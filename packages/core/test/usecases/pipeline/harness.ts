@@ -12,13 +12,11 @@ import type { Job } from "../../../src/domain/jobs/types.ts";
 import type { PipelineDeps } from "../../../src/usecases/pipeline/pipeline-deps.ts";
 import { UNWATCHED } from "../../support/unwatched.ts";
 import type { FlowState } from "../../../src/domain/pipeline/flow-state.ts";
-import {
-  download,
-  finish,
-  poll,
-  recordFailure,
-  submit,
-} from "../../../src/usecases/pipeline/pipeline-steps.ts";
+import { download } from "../../../src/usecases/pipeline/download-step.ts";
+import { finish } from "../../../src/usecases/pipeline/finish-step.ts";
+import { poll } from "../../../src/usecases/pipeline/poll-step.ts";
+import { recordFailure } from "../../../src/usecases/pipeline/record-failure-step.ts";
+import { submit } from "../../../src/usecases/pipeline/submit-step.ts";
 import { ObjectStore } from "../../../src/adapters/s3/object-store.ts";
 import { UpstreamClient } from "../../../src/adapters/upstream/upstream-client.ts";
 import { validate } from "../../../src/domain/validate/validate-request.ts";

@@ -1,12 +1,10 @@
 import { GetObjectCommand } from "@aws-sdk/client-s3";
 import { describe, expect, it } from "vitest";
-import {
-  download,
-  finish,
-  poll,
-  recordFailure,
-  submit,
-} from "../../../src/usecases/pipeline/pipeline-steps.ts";
+import { download } from "../../../src/usecases/pipeline/download-step.ts";
+import { finish } from "../../../src/usecases/pipeline/finish-step.ts";
+import { poll } from "../../../src/usecases/pipeline/poll-step.ts";
+import { recordFailure } from "../../../src/usecases/pipeline/record-failure-step.ts";
+import { submit } from "../../../src/usecases/pipeline/submit-step.ts";
 import {
   pollToEnd,
   queuedJob,

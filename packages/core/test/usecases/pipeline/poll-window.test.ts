@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { GenerationStatsStore } from "../../../src/adapters/dynamodb/generation-stats-table.ts";
 import { generationStatsKey } from "../../../src/domain/polling/generation-key.ts";
 import type { FlowState } from "../../../src/domain/pipeline/flow-state.ts";
-import { poll, submit } from "../../../src/usecases/pipeline/pipeline-steps.ts";
+import { poll } from "../../../src/usecases/pipeline/poll-step.ts";
+import { submit } from "../../../src/usecases/pipeline/submit-step.ts";
 import { bucketOf, quantileMs } from "../../../src/domain/polling/history.ts";
 import {
   DETECT_POLL_MS,

@@ -13,7 +13,7 @@ import { JsonlFileSink } from "../../../src/adapters/events/jsonl-events.ts";
 import { AdmissionControl } from "../../../src/usecases/admission/admission-control.ts";
 import { dispatch, type DispatchDeps } from "../../../src/usecases/admission/dispatch.ts";
 import type { PipelineDeps } from "../../../src/usecases/pipeline/pipeline-deps.ts";
-import { submit } from "../../../src/usecases/pipeline/pipeline-steps.ts";
+import { submit } from "../../../src/usecases/pipeline/submit-step.ts";
 import { Requeued } from "../../../src/domain/pipeline/step-errors.ts";
 import type { Job } from "../../../src/domain/jobs/types.ts";
 import type { FlowState } from "../../../src/domain/pipeline/flow-state.ts";
@@ -152,7 +152,9 @@ function tasks(pool: Pool): Record<Name, number> {
 }
 
 const REFUSALS: [string, FaultRule[] | "down" | "wrong key"][] = [
-  ["a 429", [{ fault: "rate_limit", on: "create", retryAfterS: 1 }]],
+  // A Retry-After longer than the test: alpha is still held when the job is dispatched again, however
+  // slow the machine (with 1 s, a loaded machine let the hold lapse and the job went back to alpha).
+  ["a 429", [{ fault: "rate_limit", on: "create", retryAfterS: 30 }]],
   ["a refused connection", "down"],
   ["a 401 for that account's key", "wrong key"],
 ];

@@ -15,7 +15,9 @@ import type { TerminalEvent } from "../../../src/domain/events/types.ts";
 import { validate } from "../../../src/domain/validate/validate-request.ts";
 import { RECORD_KEPT_DAYS, retentionTagDays } from "../../../src/domain/jobs/retention.ts";
 import { ffmpegFrames } from "../../../src/adapters/media/ffmpeg-frames.ts";
-import { download, finish, submit } from "../../../src/usecases/pipeline/pipeline-steps.ts";
+import { download } from "../../../src/usecases/pipeline/download-step.ts";
+import { finish } from "../../../src/usecases/pipeline/finish-step.ts";
+import { submit } from "../../../src/usecases/pipeline/submit-step.ts";
 import { type Harness, pollToEnd, runFlow, startHarness } from "./harness.ts";
 
 const DAY_MS = 86_400_000;

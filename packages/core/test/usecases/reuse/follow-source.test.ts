@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { createJob } from "../../../src/usecases/jobs/create-job.ts";
-import { download, recordFailure, submit } from "../../../src/usecases/pipeline/pipeline-steps.ts";
+import { download } from "../../../src/usecases/pipeline/download-step.ts";
+import { recordFailure } from "../../../src/usecases/pipeline/record-failure-step.ts";
+import { submit } from "../../../src/usecases/pipeline/submit-step.ts";
 import type { PipelineDeps } from "../../../src/usecases/pipeline/pipeline-deps.ts";
 import { validate } from "../../../src/domain/validate/validate-request.ts";
 import { harnessPerTest, pollToEnd, queuedJob, runFlow } from "../pipeline/harness.ts";

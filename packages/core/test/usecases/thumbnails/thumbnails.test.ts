@@ -14,7 +14,9 @@ import { ffmpegFrames } from "../../../src/adapters/media/ffmpeg-frames.ts";
 import type { TerminalEvent } from "../../../src/domain/events/types.ts";
 import { chargedOf } from "../../../src/domain/money/charge.ts";
 import type { FlowState } from "../../../src/domain/pipeline/flow-state.ts";
-import { download, finish, submit } from "../../../src/usecases/pipeline/pipeline-steps.ts";
+import { download } from "../../../src/usecases/pipeline/download-step.ts";
+import { finish } from "../../../src/usecases/pipeline/finish-step.ts";
+import { submit } from "../../../src/usecases/pipeline/submit-step.ts";
 import type { PipelineDeps } from "../../../src/usecases/pipeline/pipeline-deps.ts";
 import { type Harness, pollToEnd, queuedJob, startHarness } from "../pipeline/harness.ts";
 

@@ -8,19 +8,34 @@ import { buildTerminalEvent } from "../../domain/events/types.ts";
 import { isReelayError } from "../../domain/errors.ts";
 import type { Job } from "../../domain/jobs/types.ts";
 import { recordJobEnd } from "../metrics/record-metrics.ts";
-import type { PipelineDeps } from "./pipeline-deps.ts";
+import type { BatchTracker } from "../batches/batch-progress.ts";
+import type {
+  BudgetLedgerPort,
+  Clock,
+  EventSink,
+  JobStorePort,
+  Metrics,
+  ObjectStorePort,
+} from "../ports.ts";
 import { manifestKey, manifestOf } from "../../domain/jobs/outputs.ts";
 import { retentionTags } from "../../domain/jobs/retention.ts";
+
+/** What ending a job touches: its record, its event, its batch's count, its budget, its metrics. */
+export interface TerminalDeps {
+  jobs: JobStorePort;
+  events: EventSink;
+  now: Clock;
+  /** Counts a batch job's end toward its batch (NO_BATCHES where there are none). */
+  batches: Pick<BatchTracker, "jobEnded">;
+  /** Settles the job's budget reservation to what it cost (NO_BUDGETS where there are none). */
+  budgets: Pick<BudgetLedgerPort, "settle">;
+  metrics: Metrics;
+}
 
 /**
  * Emits the job's terminal event unless its record says one went out. Returns the record as it
  * stands after that (eventEmittedAt set), or undefined when another step recorded its emit first.
  */
-export type TerminalDeps = Pick<
-  PipelineDeps,
-  "jobs" | "events" | "now" | "batches" | "budgets" | "metrics"
->;
-
 export async function emitOnce(deps: TerminalDeps, job: Job): Promise<Job | undefined> {
   if (job.eventEmittedAt !== undefined) return job;
   await deps.events.emit(buildTerminalEvent(job));
@@ -45,7 +60,8 @@ export async function emitOnce(deps: TerminalDeps, job: Job): Promise<Job | unde
   }
 }
 
-export async function writeManifest(deps: PipelineDeps, job: Job): Promise<void> {
+/** The job's job.json beside its outputs, from the record as given. */
+export async function writeManifest(deps: { objects: ObjectStorePort }, job: Job): Promise<void> {
   const tags = retentionTags(job);
   await deps.objects.putJson(
     manifestKey(job.id),
