@@ -919,11 +919,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "ok": true,
+                     *       "version": "0.1.0",
                      *       "upstream": "simulator"
                      *     }
                      */
                     "application/json": {
                         ok: boolean;
+                        /** @description The reelay release serving (CHANGELOG.md). */
+                        version: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -3767,6 +3770,8 @@ export interface operations {
                             charged: (boolean | "unknown") | null;
                             /** @description What the job cost once ended (0 when not charged); null while running or unpriced. */
                             cost: number | null;
+                            /** @description The reelay release that made the job; null for a job made before 0.1.0. */
+                            created_by_version: string | null;
                             error: ({
                                 /**
                                  * @description The failure's class (reelay's job routes and events).
@@ -4204,6 +4209,8 @@ export interface operations {
                         charged: (boolean | "unknown") | null;
                         /** @description What the job cost once ended (0 when not charged); null while running or unpriced. */
                         cost: number | null;
+                        /** @description The reelay release that made the job; null for a job made before 0.1.0. */
+                        created_by_version: string | null;
                         error: ({
                             /**
                              * @description The failure's class (reelay's job routes and events).
@@ -4593,6 +4600,8 @@ export interface operations {
                         charged: (boolean | "unknown") | null;
                         /** @description What the job cost once ended (0 when not charged); null while running or unpriced. */
                         cost: number | null;
+                        /** @description The reelay release that made the job; null for a job made before 0.1.0. */
+                        created_by_version: string | null;
                         error: ({
                             /**
                              * @description The failure's class (reelay's job routes and events).
@@ -5242,6 +5251,8 @@ export interface operations {
                         charged: (boolean | "unknown") | null;
                         /** @description What the job cost once ended (0 when not charged); null while running or unpriced. */
                         cost: number | null;
+                        /** @description The reelay release that made the job; null for a job made before 0.1.0. */
+                        created_by_version: string | null;
                         error: ({
                             /**
                              * @description The failure's class (reelay's job routes and events).

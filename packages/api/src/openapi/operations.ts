@@ -405,7 +405,7 @@ export const OPERATIONS: Record<string, Operation> = {
       status: 200,
       contentType: "application/json",
       schema: HealthSchema,
-      example: { ok: true, upstream: "simulator" },
+      example: { ok: true, version: "0.1.0", upstream: "simulator" },
       description: "Ready.",
     },
     errors: [{ status: 503, codes: ["unhealthy"], when: "A dependency check failed." }],
