@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sameApi, versionCheck } from "../src/client/doctor-checks.ts";
-import { startClientStack, type ClientStack } from "./support/client-stack.ts";
+import { clientStackForSuite } from "./support/client-stack.ts";
 
 interface Check {
   check: string;
@@ -22,13 +22,7 @@ async function closedPort(): Promise<number> {
 }
 
 describe("reelay doctor against the local stack", () => {
-  let t: ClientStack;
-  beforeAll(async () => {
-    t = await startClientStack();
-  }, 60_000);
-  afterAll(async () => {
-    await t?.stop();
-  });
+  const t = clientStackForSuite();
 
   async function doctor(env: Record<string, string> = {}) {
     const run = await t.cli(["doctor", "--json"], { env });

@@ -104,6 +104,7 @@ const JOB_EXAMPLE = {
   ],
   media: MEDIA_EXAMPLE,
   retention_days: 30,
+  created_by_version: "0.1.0",
   expires_at: "2026-12-22T00:00:41.000Z",
   outputs_expired: false,
   output_target: null,

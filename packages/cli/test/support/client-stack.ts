@@ -7,6 +7,7 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { loadConfig } from "@reelay/core";
 import { startLocalStack, type LocalStack } from "@reelay/local";
 import { type CliResult, runCli, runInProcess } from "./run.ts";
@@ -60,4 +61,24 @@ export async function startClientStack(
     },
     stop: () => stack.stop(),
   };
+}
+
+/**
+ * One client stack for the tests of the enclosing describe: started before the first, stopped after
+ * the last. The answer stands for it from the first test on (before then there is none to use).
+ */
+export function clientStackForSuite(): ClientStack {
+  let started: ClientStack | undefined;
+  beforeAll(async () => {
+    started = await startClientStack();
+  }, 60_000);
+  afterAll(async () => {
+    await started?.stop();
+  });
+  return new Proxy({} as ClientStack, {
+    get(_target, property) {
+      if (started === undefined) throw new Error("the client stack is not started yet");
+      return Reflect.get(started, property);
+    },
+  });
 }
