@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sameApi, versionCheck } from "../src/client/doctor-checks.ts";
-import { clientStackForSuite } from "./support/client-stack.ts";
+import { type ClientStack, clientStackForSuite, startClientStack } from "./support/client-stack.ts";
 
 interface Check {
   check: string;
@@ -112,6 +112,49 @@ describe("reelay doctor against the local stack", () => {
       expect(named(checks, "secrets").ok).toBe(true);
     } finally {
       await sim.up();
+    }
+  });
+});
+
+describe("reelay doctor against a simulated pool", () => {
+  let t: ClientStack;
+  beforeAll(async () => {
+    t = await startClientStack(
+      undefined,
+      {},
+      {
+        accounts: [
+          { name: "alpha", cap: 2 },
+          { name: "beta", cap: 2 },
+        ],
+      },
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("has one upstream line per account, and an account that is down fails its own line only", async () => {
+    const beta = t.stack.simulators?.beta;
+    if (beta === undefined) throw new Error("the pool has no beta account");
+    const healthy = JSON.parse((await t.cli(["doctor", "--json"])).stdout) as Check[];
+    expect(
+      healthy.filter((c) => c.check.startsWith("upstream")).map((c) => [c.check, c.ok]),
+    ).toEqual([
+      ["upstream alpha", true],
+      ["upstream beta", true],
+    ]);
+    await beta.down();
+    try {
+      const run = await t.cli(["doctor", "--json"]);
+      expect(run.code).toBe(1);
+      const checks = JSON.parse(run.stdout) as Check[];
+      expect(checks.find((c) => c.check === "upstream alpha")?.ok).toBe(true);
+      const down = checks.find((c) => c.check === "upstream beta");
+      expect(down?.ok).toBe(false);
+      expect(down?.detail).toMatch(/"beta".*did not answer/);
+    } finally {
+      await beta.up();
     }
   });
 });

@@ -178,7 +178,7 @@ function upstreamWarnings(probes: Probes): Warning[] {
 
 /**
  * One line per account of a pool (`upstream <name>`; their names need the admin key), else one
- * `upstream` line.
+ * `upstream` line, as when this API asks no account at all.
  */
 export function upstreamChecks(probes: Probes): CheckResult[] {
   const models = probes.models;
@@ -192,9 +192,10 @@ export function upstreamChecks(probes: Probes): CheckResult[] {
     ];
   const warnings = upstreamWarnings(probes);
   const names = probes.admin.ok ? probes.admin.value.data.map((account) => account.name) : [];
-  if (names.length <= 1) {
+  const notHere = warnings.find((w) => NOT_HERE.some((text) => w.message.includes(text)));
+  if (names.length <= 1 || notHere !== undefined) {
     const listed = models.value.data.filter((item) => item.source !== "catalog").length;
-    return [upstreamLine("upstream", warnings[0], listed)];
+    return [upstreamLine("upstream", notHere ?? warnings[0], listed)];
   }
   return names.map((name) => {
     const listed = models.value.data.filter((item) => item.accounts?.includes(name)).length;

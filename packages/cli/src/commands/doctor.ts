@@ -32,7 +32,7 @@ async function doctorClient(io: Io): Promise<ReelayApiClient> {
   }
 }
 
-export async function runChecks(client: ReelayApiClient): Promise<CheckResult[]> {
+async function runChecks(client: ReelayApiClient): Promise<CheckResult[]> {
   const reachable = await reachableCheck(client);
   if (reachable.health === undefined) return [reachable.result];
   const probes = await runProbes(client);

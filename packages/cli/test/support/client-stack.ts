@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { loadConfig } from "@reelay/core";
-import { startLocalStack, type LocalStack } from "@reelay/local";
+import { type SimAccountSpec, startLocalStack, type LocalStack } from "@reelay/local";
 import { type CliResult, runCli, runInProcess } from "./run.ts";
 
 export interface ClientStack {
@@ -24,11 +24,13 @@ export interface ClientStack {
 
 /**
  * `restart` brings a stack back on the same data dir and port (the key file stays the same);
- * `settings` are more REELAY_* settings of the stack (e.g. its webhook subscribers).
+ * `settings` are more REELAY_* settings of the stack (e.g. its webhook subscribers); `simulator`
+ * more of the bundled simulator's options (e.g. a simulated pool's accounts).
  */
 export async function startClientStack(
   restart?: { dataDir: string; port: number },
   settings: Record<string, string> = {},
+  simulator: { accounts?: SimAccountSpec[] } = {},
 ): Promise<ClientStack> {
   const dataDir = restart?.dataDir ?? (await mkdtemp(join(tmpdir(), "reelay-cli-stack-")));
   const config = {
@@ -37,7 +39,7 @@ export async function startClientStack(
   };
   const stack = await startLocalStack({
     config,
-    simulator: { timeScale: 0.02 },
+    simulator: { timeScale: 0.02, ...simulator },
     quiet: true,
     s3Port: 0,
   });
