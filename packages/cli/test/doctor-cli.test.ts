@@ -1,7 +1,7 @@
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sameApi, versionCheck } from "../src/client/doctor-checks.ts";
 import { type ClientStack, clientStackForSuite, startClientStack } from "./support/client-stack.ts";
+import { closedPort } from "./support/run.ts";
 
 interface Check {
   check: string;
@@ -11,15 +11,6 @@ interface Check {
 }
 
 const CHECKS = ["reachable", "version", "scopes", "upstream", "secrets", "subscribers", "quote"];
-
-/** A port nothing listens on: taken and released at once. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe("reelay doctor against the local stack", () => {
   const t = clientStackForSuite();
