@@ -3696,6 +3696,7 @@ export interface operations {
                      *             "bytes": 1048576
                      *           },
                      *           "retention_days": 30,
+                     *           "created_by_version": "0.1.0",
                      *           "expires_at": "2026-12-22T00:00:41.000Z",
                      *           "outputs_expired": false,
                      *           "output_target": null,
@@ -4139,6 +4140,7 @@ export interface operations {
                      *         "bytes": 1048576
                      *       },
                      *       "retention_days": 30,
+                     *       "created_by_version": "0.1.0",
                      *       "expires_at": "2026-12-22T00:00:41.000Z",
                      *       "outputs_expired": false,
                      *       "output_target": null,
@@ -4550,6 +4552,7 @@ export interface operations {
                      *       "outputs": [],
                      *       "media": null,
                      *       "retention_days": 30,
+                     *       "created_by_version": "0.1.0",
                      *       "expires_at": "2026-12-22T00:00:41.000Z",
                      *       "outputs_expired": false,
                      *       "output_target": null,
@@ -5203,6 +5206,7 @@ export interface operations {
                      *       "outputs": [],
                      *       "media": null,
                      *       "retention_days": 30,
+                     *       "created_by_version": "0.1.0",
                      *       "expires_at": "2026-12-22T00:00:41.000Z",
                      *       "outputs_expired": false,
                      *       "output_target": null,
