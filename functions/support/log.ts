@@ -1,7 +1,8 @@
 /**
  * The functions' log: Powertools Logger, one JSON object a line in CloudWatch (timestamp, level,
- * service "reelay", message, the release's `version`, then the keys), the shape the local stack writes with
- * REELAY_LOG_FORMAT=json; the level is REELAY_LOG_LEVEL, read with the rest of the config.
+ * service "reelay", message, the release's `version`, then the keys), the shape the local stack
+ * writes with REELAY_LOG_FORMAT=json; the level is REELAY_LOG_LEVEL, read with the rest of the
+ * config.
  */
 import { Logger } from "@aws-lambda-powertools/logger";
 import { jobContext, type Job, VERSION } from "@reelay/core/domain";

@@ -1,8 +1,9 @@
 /**
  * Where the local stack says what happens in the background (drops, executions, resumes, children).
  * Readable lines by default; with REELAY_LOG_FORMAT=json one JSON object per line, in the shape
- * Powertools Logger writes on AWS (timestamp, level, service, version, message, then the keys), carrying
- * what the line is about where it is known (core's LogContext, the keys the functions log too).
+ * Powertools Logger writes on AWS (timestamp, level, service, message, the release's version, then
+ * the keys), carrying what the line is about where it is known (core's LogContext, the keys the
+ * functions log too).
  */
 import type { LogLevel, LogSettings } from "@reelay/core/wiring";
 import { type LogContext, VERSION } from "@reelay/core/domain";
@@ -44,8 +45,8 @@ const jsonLine: Line = (level, message, error, context) =>
     timestamp: new Date().toISOString(),
     level: level.toUpperCase(),
     service: "reelay",
-    version: VERSION,
     message,
+    version: VERSION,
     ...context,
     ...(error === undefined ? {} : { error: errorFields(error) }),
   })}\n`;
