@@ -1,10 +1,11 @@
 /**
  * The functions' log: Powertools Logger, one JSON object a line in CloudWatch (timestamp, level,
- * service "reelay", message, then the keys), the shape the local stack writes with
- * REELAY_LOG_FORMAT=json; the level is REELAY_LOG_LEVEL, read with the rest of the config.
+ * service "reelay", message, the release's `version`, then the keys), the shape the local stack
+ * writes with REELAY_LOG_FORMAT=json; the level is REELAY_LOG_LEVEL, read with the rest of the
+ * config.
  */
 import { Logger } from "@aws-lambda-powertools/logger";
-import { jobContext, type Job } from "@reelay/core/domain";
+import { jobContext, type Job, VERSION } from "@reelay/core/domain";
 import type { JobStorePort } from "@reelay/core/usecases";
 import { awsProcess } from "./deps.ts";
 
@@ -12,7 +13,12 @@ let made: Logger | undefined;
 
 /** This process's logger, made on first use (after the config, which it takes its level from). */
 export function functionLogger(): Logger {
-  made ??= new Logger({ serviceName: "reelay", logLevel: awsProcess().config.log.level });
+  made ??= new Logger({
+    serviceName: "reelay",
+    logLevel: awsProcess().config.log.level,
+    // On every line, as the local stack's JSON lines carry it.
+    persistentKeys: { version: VERSION },
+  });
   return made;
 }
 

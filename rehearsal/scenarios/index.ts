@@ -1,4 +1,5 @@
 /** Every scenario `npm run rehearse` runs, in order. */
+import { DOCTOR_SCENARIOS } from "./doctor.ts";
 import { FILE_SCENARIOS } from "./files.ts";
 import { FLOW_SCENARIOS } from "./flow.ts";
 import { JOB_SCENARIOS } from "./jobs.ts";
@@ -12,4 +13,5 @@ export const SCENARIOS: readonly Scenario[] = [
   ...MONEY_SCENARIOS,
   ...FLOW_SCENARIOS,
   ...OPERATIONS_SCENARIOS,
+  ...DOCTOR_SCENARIOS,
 ];

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createJob } from "@reelay/core/usecases";
 import { JobStore } from "@reelay/core/adapters";
-import { validate } from "@reelay/core/domain";
+import { validate, VERSION } from "@reelay/core/domain";
 import { startLocalAws, type LocalAws } from "../../packages/core/test/support/local-aws.ts";
 import { functionEnv } from "../support/function-env.ts";
 import { captureWrites, jsonLines } from "../support/written.ts";
@@ -47,7 +47,7 @@ async function cancelledJob(): Promise<string> {
 }
 
 describe("the step functions' log lines", () => {
-  it("a job's end is one INFO line naming the job, the step and the status", async () => {
+  it("a job's end is one INFO line naming the job, the step, the status and the release's version", async () => {
     const jobId = await cancelledJob();
     const from = written.length;
     await expect(runStep("recordFailure", { jobId })).resolves.toMatchObject({
@@ -57,6 +57,7 @@ describe("the step functions' log lines", () => {
       expect.objectContaining({
         level: "INFO",
         service: "reelay",
+        version: VERSION,
         message: `job ${jobId} cancelled`,
         timestamp: expect.any(String),
         jobId,

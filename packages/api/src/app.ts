@@ -9,7 +9,7 @@ import { mountAudit } from "./audit-trail.ts";
 import { bearerAuth } from "./auth.ts";
 import { dashboardRoutes } from "./dashboard/routes.ts";
 import { resolveDeps, type ApiDeps, type ApiEnv } from "./api-deps.ts";
-import { shownInput } from "@reelay/core/domain";
+import { shownInput, VERSION } from "@reelay/core/domain";
 import { errorBody, handleError, sendError } from "./errors.ts";
 import { rateLimit } from "./limits.ts";
 import { jobAccess } from "./ownership.ts";
@@ -51,15 +51,15 @@ function notAllowed(app: Hono<ApiEnv>) {
   });
 }
 
-/** GET /healthz: ok, with the deps' own checks when given (503 when one fails). */
+/** GET /healthz: ok and the release, with the deps' own checks when given (503 when one fails). */
 function healthz(health: ApiDeps["health"]): Handler<ApiEnv> {
   return async (c) => {
-    if (health === undefined) return c.json({ ok: true });
+    if (health === undefined) return c.json({ ok: true, version: VERSION });
     try {
-      return c.json({ ...(await health()), ok: true });
+      return c.json({ ...(await health()), ok: true, version: VERSION });
     } catch (error) {
       const message = `A dependency check failed: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`;
-      return sendError(c, 503, { ok: false, ...errorBody("unhealthy", message) });
+      return sendError(c, 503, { ok: false, version: VERSION, ...errorBody("unhealthy", message) });
     }
   };
 }

@@ -67,6 +67,8 @@ export interface JobView
   media: Media | null;
   /** Days its outputs are kept once stored (retention_days or REELAY_RETENTION_DAYS); null = for good. */
   retention_days: number | null;
+  /** The reelay release that made the job; null for a job made before releases were recorded. */
+  created_by_version: string | null;
   /** When its outputs expire; null while there are none, or when they are kept for good. */
   expires_at: string | null;
   /** True once expires_at has passed: the record stays, its outputs have no links. */
@@ -194,6 +196,7 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     outputs,
     media: job.media ?? null,
     retention_days: job.retentionDays ?? null,
+    created_by_version: job.createdByVersion ?? null,
     expires_at: job.expiresAt ?? null,
     outputs_expired: outputsExpired(job, signer.now()),
     output_target:

@@ -2,6 +2,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JobStore } from "@reelay/core/adapters";
+import { VERSION } from "@reelay/core/domain";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { createApp, sameSecret, singleKeyAuthenticator } from "../src/index.ts";
 import {
@@ -96,6 +97,7 @@ describe("open routes and route errors", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       ok: true,
+      version: VERSION,
       s3Endpoint: "http://127.0.0.1:1",
       bucket: "reelay-local",
     });

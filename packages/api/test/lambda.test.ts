@@ -1,6 +1,7 @@
 /** The same app behind API Gateway's HTTP API (payload v2) through hono/aws-lambda, as the AWS API function runs it. */
 import { handle } from "hono/aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VERSION } from "@reelay/core/domain";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { API_KEY, harness, VALID, type Harness } from "./support/harness.ts";
 
@@ -73,6 +74,6 @@ describe("on Lambda via hono/aws-lambda", () => {
     expect(refused.headers?.["www-authenticate"]).toMatch(/^Bearer\b/);
     const health = await handler(httpApiEvent("GET", "/healthz"));
     expect(health.statusCode).toBe(200);
-    expect(JSON.parse(health.body)).toEqual({ ok: true });
+    expect(JSON.parse(health.body)).toEqual({ ok: true, version: VERSION });
   });
 });

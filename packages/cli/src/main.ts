@@ -2,6 +2,7 @@
  * `reelay` command line. Each command lives in `commands/`; this file only dispatches.
  * Exit codes: 0 success, 1 the thing checked is bad (e.g. an invalid request), 2 usage or I/O errors.
  */
+import { VERSION } from "@reelay/core/domain";
 import { type Io, processIo } from "./io.ts";
 import { UsageError } from "./usage.ts";
 
@@ -50,6 +51,10 @@ Usage:
                                                       by code; refreshes every 2 s until Ctrl-C
   reelay mcp                                          an MCP server for agents over stdio (docs/mcp.md):
                                                       generate, wait with progress, cancel, batches, usage
+  reelay doctor [--json]                              check a running reelay (REELAY_API_URL, REELAY_API_KEY):
+                                                      reachable, version, the key's scopes, the upstream,
+                                                      secrets, subscribers, a dry-run quote; exit 1 on a failure
+  reelay --version                                    this CLI's release
   reelay help                                         this text
 `;
 
@@ -73,6 +78,7 @@ const commands: Record<string, () => Promise<Command>> = {
   webhooks: async () => (await import("./commands/webhooks.ts")).runWebhooks,
   top: async () => (await import("./commands/top.ts")).runTop,
   mcp: async () => (await import("./commands/mcp.ts")).runMcp,
+  doctor: async () => (await import("./commands/doctor.ts")).runDoctor,
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
@@ -80,6 +86,10 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     io.stdout(HELP);
     return name === undefined ? 2 : 0;
+  }
+  if (name === "--version" || name === "-V") {
+    io.stdout(`${VERSION}\n`);
+    return 0;
   }
   const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (load === undefined) {

@@ -1,16 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startClientStack, type ClientStack } from "./support/client-stack.ts";
+import { describe, expect, it } from "vitest";
+import { clientStackForSuite } from "./support/client-stack.ts";
 
 describe("reelay keys against the local stack", () => {
-  let t: ClientStack;
-  beforeAll(async () => {
-    t = await startClientStack();
-  }, 60_000);
-  afterAll(async () => {
-    await t?.stop();
-  });
+  const t = clientStackForSuite();
 
   async function asKey(key: string, path: string, init: RequestInit = {}): Promise<Response> {
     return fetch(`${t.stack.url}${path}`, {

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startClientStack, type ClientStack } from "./support/client-stack.ts";
+import { describe, expect, it } from "vitest";
+import { clientStackForSuite } from "./support/client-stack.ts";
 
 describe("reelay retry against the local stack", () => {
-  let t: ClientStack;
-  beforeAll(async () => {
-    t = await startClientStack();
-  }, 60_000);
-  afterAll(async () => {
-    await t?.stop();
-  });
+  const t = clientStackForSuite();
 
   it("a job the upstream refused on content policy: retry unchanged exits 1 [not_retryable]; with --prompt a new job runs to succeeded", async () => {
     // The simulator's task_fail refuses with "Content moderation rejected the prompt".

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startClientStack, type ClientStack } from "./support/client-stack.ts";
+import { describe, expect, it } from "vitest";
+import { clientStackForSuite } from "./support/client-stack.ts";
 
 describe("reelay usage --by account against the local stack", () => {
-  let t: ClientStack;
-  beforeAll(async () => {
-    t = await startClientStack();
-  }, 60_000);
-  afterAll(async () => {
-    await t?.stop();
-  });
+  const t = clientStackForSuite();
 
   it("one account: the job counts under `default`, in JSON and in the table headed ACCOUNT", async () => {
     const generated = await t.cli([

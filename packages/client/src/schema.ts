@@ -919,11 +919,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "ok": true,
+                     *       "version": "0.1.0",
                      *       "upstream": "simulator"
                      *     }
                      */
                     "application/json": {
                         ok: boolean;
+                        /** @description The reelay release serving (CHANGELOG.md). */
+                        version: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -3693,6 +3696,7 @@ export interface operations {
                      *             "bytes": 1048576
                      *           },
                      *           "retention_days": 30,
+                     *           "created_by_version": "0.1.0",
                      *           "expires_at": "2026-12-22T00:00:41.000Z",
                      *           "outputs_expired": false,
                      *           "output_target": null,
@@ -3767,6 +3771,8 @@ export interface operations {
                             charged: (boolean | "unknown") | null;
                             /** @description What the job cost once ended (0 when not charged); null while running or unpriced. */
                             cost: number | null;
+                            /** @description The reelay release that made the job; null for a job made before 0.1.0. */
+                            created_by_version: string | null;
                             error: ({
                                 /**
                                  * @description The failure's class (reelay's job routes and events).
@@ -4134,6 +4140,7 @@ export interface operations {
                      *         "bytes": 1048576
                      *       },
                      *       "retention_days": 30,
+                     *       "created_by_version": "0.1.0",
                      *       "expires_at": "2026-12-22T00:00:41.000Z",
                      *       "outputs_expired": false,
                      *       "output_target": null,
@@ -4204,6 +4211,8 @@ export interface operations {
                         charged: (boolean | "unknown") | null;
                         /** @description What the job cost once ended (0 when not charged); null while running or unpriced. */
                         cost: number | null;
+                        /** @description The reelay release that made the job; null for a job made before 0.1.0. */
+                        created_by_version: string | null;
                         error: ({
                             /**
                              * @description The failure's class (reelay's job routes and events).
@@ -4543,6 +4552,7 @@ export interface operations {
                      *       "outputs": [],
                      *       "media": null,
                      *       "retention_days": 30,
+                     *       "created_by_version": "0.1.0",
                      *       "expires_at": "2026-12-22T00:00:41.000Z",
                      *       "outputs_expired": false,
                      *       "output_target": null,
@@ -4593,6 +4603,8 @@ export interface operations {
                         charged: (boolean | "unknown") | null;
                         /** @description What the job cost once ended (0 when not charged); null while running or unpriced. */
                         cost: number | null;
+                        /** @description The reelay release that made the job; null for a job made before 0.1.0. */
+                        created_by_version: string | null;
                         error: ({
                             /**
                              * @description The failure's class (reelay's job routes and events).
@@ -5194,6 +5206,7 @@ export interface operations {
                      *       "outputs": [],
                      *       "media": null,
                      *       "retention_days": 30,
+                     *       "created_by_version": "0.1.0",
                      *       "expires_at": "2026-12-22T00:00:41.000Z",
                      *       "outputs_expired": false,
                      *       "output_target": null,
@@ -5242,6 +5255,8 @@ export interface operations {
                         charged: (boolean | "unknown") | null;
                         /** @description What the job cost once ended (0 when not charged); null while running or unpriced. */
                         cost: number | null;
+                        /** @description The reelay release that made the job; null for a job made before 0.1.0. */
+                        created_by_version: string | null;
                         error: ({
                             /**
                              * @description The failure's class (reelay's job routes and events).

@@ -1,11 +1,12 @@
 /**
  * Where the local stack says what happens in the background (drops, executions, resumes, children).
  * Readable lines by default; with REELAY_LOG_FORMAT=json one JSON object per line, in the shape
- * Powertools Logger writes on AWS (timestamp, level, service, message, then the keys), carrying
- * what the line is about where it is known (core's LogContext, the keys the functions log too).
+ * Powertools Logger writes on AWS (timestamp, level, service, message, the release's version, then
+ * the keys), carrying what the line is about where it is known (core's LogContext, the keys the
+ * functions log too).
  */
 import type { LogLevel, LogSettings } from "@reelay/core/wiring";
-import type { LogContext } from "@reelay/core/domain";
+import { type LogContext, VERSION } from "@reelay/core/domain";
 
 export interface Logger {
   /** True when lines carry their context (json): only then is a job record read to fill it in. */
@@ -45,6 +46,7 @@ const jsonLine: Line = (level, message, error, context) =>
     level: level.toUpperCase(),
     service: "reelay",
     message,
+    version: VERSION,
     ...context,
     ...(error === undefined ? {} : { error: errorFields(error) }),
   })}\n`;

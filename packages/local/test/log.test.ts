@@ -3,6 +3,7 @@
  * Logger's shape with REELAY_LOG_FORMAT=json, and nothing below REELAY_LOG_LEVEL.
  */
 import { describe, expect, it } from "vitest";
+import { VERSION } from "@reelay/core/domain";
 import { consoleLogger } from "../src/log.ts";
 
 function capture(settings?: Parameters<typeof consoleLogger>[1]) {
@@ -23,7 +24,7 @@ describe("consoleLogger", () => {
     ]);
   });
 
-  it("json writes timestamp, level, service, message, the context and the error, one object a line", () => {
+  it("json writes timestamp, level, service, the release's version, message, the context and the error, one object a line", () => {
     const { lines, log } = capture({ format: "json", level: "debug" });
     const context = { jobId: "vidtsk_1", step: "Poll", model: "gamma-3.1", keyId: "key_1" };
     log.debug("job vidtsk_1: Poll started", context);
@@ -41,6 +42,7 @@ describe("consoleLogger", () => {
       timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       level: "DEBUG",
       service: "reelay",
+      version: VERSION,
       message: "job vidtsk_1: Poll started",
       ...context,
     });

@@ -248,6 +248,10 @@ export const JobViewSchema = z
       .describe(
         "Days the outputs are kept once stored (retention_days, else REELAY_RETENTION_DAYS); null = for good.",
       ),
+    created_by_version: z
+      .string()
+      .nullable()
+      .describe("The reelay release that made the job; null for a job made before 0.1.0."),
     expires_at: z
       .string()
       .nullable()
@@ -432,7 +436,10 @@ export const ApiKeyListSchema = z
   .describe("Every stored key.");
 
 export const HealthSchema = z
-  .looseObject({ ok: z.boolean() })
+  .looseObject({
+    ok: z.boolean(),
+    version: z.string().describe("The reelay release serving (CHANGELOG.md)."),
+  })
   .describe("Readiness; local stack adds its S3 endpoint and upstream.");
 
 export type ModelItem = z.infer<typeof ModelItemSchema>;

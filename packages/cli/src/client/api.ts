@@ -56,6 +56,7 @@ export type BatchView = Answer<"/v1/batches", "post"> & {
   } | null;
 };
 export type TaskView = Answer<"/v1/video/tasks/{taskId}", "get">;
+export type ModelsView = Answer<"/v1/models", "get">;
 export type JobPage = Answer<"/v1/jobs", "get">;
 
 const path = (id: string) => ({ params: { path: { id } } });
@@ -258,6 +259,16 @@ export class ReelayApiClient {
     const body = subscriber === undefined ? {} : { subscriber };
     return (await this.#call((c) => c.POST("/v1/events/{id}/replay", { ...path(eventId), body })))
       .data;
+  }
+
+  /** GET /v1/models: the catalog merged with each account's own listing (warnings name the ones that did not answer). */
+  models(): Promise<ModelsView> {
+    return this.#call((c) => c.GET("/v1/models"));
+  }
+
+  /** GET /v1/upstreams (the deployment's own key): the pool's accounts. */
+  upstreams(): Promise<Answer<"/v1/upstreams", "get">> {
+    return this.#call((c) => c.GET("/v1/upstreams"));
   }
 
   revokeKey(id: string) {

@@ -7,8 +7,9 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { loadConfig } from "@reelay/core";
-import { startLocalStack, type LocalStack } from "@reelay/local";
+import { type SimAccountSpec, startLocalStack, type LocalStack } from "@reelay/local";
 import { type CliResult, runCli, runInProcess } from "./run.ts";
 
 export interface ClientStack {
@@ -23,11 +24,13 @@ export interface ClientStack {
 
 /**
  * `restart` brings a stack back on the same data dir and port (the key file stays the same);
- * `settings` are more REELAY_* settings of the stack (e.g. its webhook subscribers).
+ * `settings` are more REELAY_* settings of the stack (e.g. its webhook subscribers); `simulator`
+ * more of the bundled simulator's options (e.g. a simulated pool's accounts).
  */
 export async function startClientStack(
   restart?: { dataDir: string; port: number },
   settings: Record<string, string> = {},
+  simulator: { accounts?: SimAccountSpec[] } = {},
 ): Promise<ClientStack> {
   const dataDir = restart?.dataDir ?? (await mkdtemp(join(tmpdir(), "reelay-cli-stack-")));
   const config = {
@@ -36,7 +39,7 @@ export async function startClientStack(
   };
   const stack = await startLocalStack({
     config,
-    simulator: { timeScale: 0.02 },
+    simulator: { timeScale: 0.02, ...simulator },
     quiet: true,
     s3Port: 0,
     previews: false,
@@ -61,4 +64,24 @@ export async function startClientStack(
     },
     stop: () => stack.stop(),
   };
+}
+
+/**
+ * One client stack for the tests of the enclosing describe: started before the first, stopped after
+ * the last. The answer stands for it from the first test on (before then there is none to use).
+ */
+export function clientStackForSuite(): ClientStack {
+  let started: ClientStack | undefined;
+  beforeAll(async () => {
+    started = await startClientStack();
+  }, 60_000);
+  afterAll(async () => {
+    await started?.stop();
+  });
+  return new Proxy({} as ClientStack, {
+    get(_target, property) {
+      if (started === undefined) throw new Error("the client stack is not started yet");
+      return Reflect.get(started, property);
+    },
+  });
 }

@@ -45,6 +45,7 @@ export type { MaterialDigests } from "./jobs/fingerprint.ts";
 export { jobNotFound, type ListFilters, type ListOptions } from "./jobs/job-queries.ts";
 export { jobContext, type LogContext } from "./jobs/log-context.ts";
 export { manifestKey } from "./jobs/outputs.ts";
+export { VERSION } from "./version.ts";
 export type { Media } from "./media/types.ts";
 export { durationOf, kindedRequest, mapStrings } from "./jobs/request.ts";
 export {

@@ -38,6 +38,7 @@ const PROTECTED = new Set([
   "status",
   "history",
   "createdAt",
+  "createdByVersion",
   "kind",
 ]);
 

@@ -5,6 +5,7 @@ import type { Issue } from "../errors.ts";
 import type { Job, JobKind, JobOutput, TerminalStatus } from "../jobs/types.ts";
 import type { Media } from "../media/types.ts";
 import { isTerminal } from "../jobs/types.ts";
+import { VERSION } from "../version.ts";
 
 export const EVENT_SOURCE = "reelay";
 
@@ -56,6 +57,10 @@ export interface TerminalEventDetail {
   expiresAt: string | null;
   /** The job whose output this one copied (reuse); absent when it made its own. */
   reused_from?: string;
+  /** The reelay release that announced the end (domain/version.ts). */
+  version: string;
+  /** The release that made the job; null for a record made before releases were recorded. */
+  createdByVersion: string | null;
 }
 
 export interface TerminalEvent {
@@ -145,6 +150,8 @@ export function buildTerminalEvent(job: Job): TerminalEvent {
       upstreamTaskId: job.upstreamTaskId ?? null,
       expiresAt: status === "succeeded" ? (job.expiresAt ?? null) : null,
       ...(job.reusedFrom === undefined ? {} : { reused_from: job.reusedFrom }),
+      version: VERSION,
+      createdByVersion: job.createdByVersion ?? null,
     },
   };
 }

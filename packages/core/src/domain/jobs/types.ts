@@ -157,6 +157,8 @@ export interface Job {
   fallbacks?: UpstreamAttempt[];
   polls: number;
   createdAt: string;
+  /** The reelay release that made the record (domain/version.ts); absent on records made before 0.1.0. */
+  createdByVersion?: string;
   updatedAt: string;
   submittedAt?: string;
   upstreamDoneAt?: string;

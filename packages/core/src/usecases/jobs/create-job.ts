@@ -7,6 +7,7 @@ import { estimateOf } from "../../domain/money/estimate.ts";
 import type { PriceTable } from "../../domain/money/prices.ts";
 import type { ValidationResult } from "../../domain/validate/validate-request.ts";
 import { newJobId } from "../../domain/jobs/ids.ts";
+import { VERSION } from "../../domain/version.ts";
 import type { Job, JobSource, JobWebhook, OutputTarget } from "../../domain/jobs/types.ts";
 import type { ReuseSource } from "../reuse/route-reuse.ts";
 
@@ -88,6 +89,7 @@ export function buildJob(input: NewJobInput): Job {
     attempts: 0,
     polls: 0,
     createdAt: at,
+    createdByVersion: VERSION,
     updatedAt: at,
     history: [{ status: "queued", at }],
     ...(input.reservations === undefined ? {} : { reservations: input.reservations }),

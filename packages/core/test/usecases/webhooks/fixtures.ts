@@ -29,5 +29,7 @@ export const event: TerminalEvent = {
     },
     upstreamTaskId: null,
     expiresAt: null,
+    version: "0.1.0",
+    createdByVersion: "0.1.0",
   },
 };
