@@ -92,16 +92,14 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
       "/mcp",
       mcpRoutes(deps, deps.mcp, async (r) => app.fetch(r)),
     );
-  if (deps.keys !== undefined)
-    app.route("/v1/keys", keyRoutes(deps.keys, deps.budgets, deps.keyLimits));
+  app.route("/v1/keys", keyRoutes(deps.keys, deps.budgets, deps.keyLimits));
   app.route("/v1/video", videoRoutes(deps));
   app.route("/v1", imageRoutes(deps));
   app.route("/v1/jobs", jobRoutes(deps));
   app.route("/v1/jobs", contentRoutes(deps));
-  if (deps.admission !== undefined) app.route("/v1/admission", admissionRoutes(deps.admission));
-  if (deps.admission !== undefined) app.route("/v1/upstreams", upstreamRoutes(deps.admission));
-  if (deps.batches !== undefined && deps.admission !== undefined)
-    app.route("/v1/batches", batchRoutes(deps, deps.batches));
+  app.route("/v1/admission", admissionRoutes(deps.admission));
+  app.route("/v1/upstreams", upstreamRoutes(deps.admission));
+  app.route("/v1/batches", batchRoutes(deps, deps.batches));
   app.route("/v1/models", modelRoutes(deps));
   app.route("/v1/usage", usageRoutes(deps));
   if (deps.webhooks !== undefined) {

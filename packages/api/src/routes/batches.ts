@@ -13,9 +13,15 @@ import {
   resultLines,
   resultsKey,
   cancelJob,
+  type BatchStorePort,
 } from "@reelay/core/usecases";
-import { batchNotFound, type BatchStore } from "@reelay/core/adapters";
-import { type Batch, estimateOf, totalEstimate, isTerminal } from "@reelay/core/domain";
+import {
+  type Batch,
+  batchNotFound,
+  estimateOf,
+  totalEstimate,
+  isTerminal,
+} from "@reelay/core/domain";
 import { isReelayError, ReelayError } from "@reelay/core";
 import { mayAccess, ownerFilter, sourceOf } from "../auth.ts";
 import { checkLines, parseBatchBody } from "../batch-body.ts";
@@ -86,7 +92,7 @@ function view(state: BatchState, bucket: string, now: Date): BatchView {
   };
 }
 
-async function owned(store: BatchStore, id: string, caller: Caller): Promise<Batch> {
+async function owned(store: BatchStorePort, id: string, caller: Caller): Promise<Batch> {
   const batch = await store.get(id);
   // Another project's batch is as unknown as a missing one.
   if (batch === undefined || !mayAccess(caller, batch)) throw batchNotFound(id);
@@ -103,13 +109,13 @@ function readDryRun(raw: string | undefined): boolean {
 }
 
 /** The batch's view now, its counts read from its jobs' records. */
-async function currentView(deps: ResolvedDeps, store: BatchStore, batch: Batch) {
+async function currentView(deps: ResolvedDeps, store: BatchStorePort, batch: Batch) {
   const state = await batchState({ batches: store, jobs: deps.jobs }, batch);
   return view(state, deps.objects.bucket, deps.now());
 }
 
 /** POST /v1/batches: every line checked, then (unless a dry run) the jobs made and queued. */
-function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
+function postBatch(deps: ResolvedDeps, store: BatchStorePort): Handler<ApiEnv> {
   return async (c) => {
     const caller = c.get("caller");
     const dryRun = readDryRun(c.req.query("dry_run"));
@@ -157,11 +163,9 @@ function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
         ),
       });
     }
-    const admission = deps.admission;
-    if (admission === undefined) throw new Error("batches need admission control");
     const id = key === undefined ? newBatchId() : batchIdFrom([caller.keyId, key]);
     const { batch } = await createBatch(
-      { batches: store, admission, submit: submitDepsOf(deps), now: deps.now },
+      { batches: store, admission: deps.admission, submit: submitDepsOf(deps), now: deps.now },
       {
         id,
         source,
@@ -179,7 +183,7 @@ function postBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
 }
 
 /** POST /v1/batches/{id}/cancel: every job of the batch that has not ended, a few at a time. */
-function cancelBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
+function cancelBatch(deps: ResolvedDeps, store: BatchStorePort): Handler<ApiEnv> {
   return async (c) => {
     const batch = await owned(store, c.req.param("id") ?? "", c.get("caller"));
     await store.setOnce(batch.id, "cancelledAt", deps.now().toISOString());
@@ -200,7 +204,7 @@ function cancelBatch(deps: ResolvedDeps, store: BatchStore): Handler<ApiEnv> {
   };
 }
 
-export function batchRoutes(deps: ResolvedDeps, store: BatchStore): Hono<ApiEnv> {
+export function batchRoutes(deps: ResolvedDeps, store: BatchStorePort): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
   routes.post("/", jsonBodyLimit(MAX_BATCH_BODY_BYTES), postBatch(deps, store));
 

@@ -4,10 +4,11 @@
  */
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
-import { type ApiKeyRecord, type ApiKeyStore, BudgetLedger } from "@reelay/core/adapters";
-import type { KeyLimitsPort } from "@reelay/core/usecases";
+import type { ApiKeyStorePort, BudgetLedgerPort, KeyLimitsPort } from "@reelay/core/usecases";
 import {
+  type ApiKeyRecord,
   type Budget,
+  ledgerOf,
   parseBudget,
   parseExpiresAt,
   parseProject,
@@ -68,8 +69,7 @@ function readLimits(body: unknown): Pick<ApiKeyRecord, "limits"> {
 }
 
 /** A key as shown: `limits` as they hold for it, its own over REELAY_KEY_LIMITS's. */
-async function withLimits<R extends ApiKeyRecord>(record: R, keyLimits: KeyLimitsPort | undefined) {
-  if (keyLimits === undefined) return record;
+async function withLimits<R extends ApiKeyRecord>(record: R, keyLimits: KeyLimitsPort) {
   return {
     ...record,
     limits: limitsView(await keyLimits.limitsOf(record.id, record.limits ?? {})),
@@ -86,16 +86,16 @@ function readExpiresAt(body: unknown, now: Date): { expiresAt?: string } {
 }
 
 /** A key as listed: its budget with what the current period has used (spent and reserved). */
-async function withSpend(record: ApiKeyRecord, budgets: BudgetLedger | undefined, now: Date) {
-  if (record.budget === undefined || budgets === undefined) return record;
-  const used = await budgets.used(BudgetLedger.ledgerOf(record.id, record.budget, now));
+async function withSpend(record: ApiKeyRecord, budgets: BudgetLedgerPort, now: Date) {
+  if (record.budget === undefined) return record;
+  const used = await budgets.used(ledgerOf(record.id, record.budget, now));
   return { ...record, budget: { ...record.budget, used: fromMicros(used) } };
 }
 
 export function keyRoutes(
-  keys: ApiKeyStore,
-  budgets?: BudgetLedger,
-  keyLimits?: KeyLimitsPort,
+  keys: ApiKeyStorePort,
+  budgets: BudgetLedgerPort,
+  keyLimits: KeyLimitsPort,
 ): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
 

@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
-import { systemResolver } from "@reelay/core/adapters";
+import { systemResolver } from "@reelay/core/wiring";
 import { subscriberInputSchema, subscriberRecord, checkWebhookUrl } from "@reelay/core/domain";
 import { jsonBodyLimit, parseJson, refuseUnknownFields } from "../body.ts";
 import type { ApiEnv, Caller, WebhookApiDeps } from "../api-deps.ts";

@@ -6,9 +6,11 @@
  */
 import { Hono } from "hono";
 import { ReelayError } from "@reelay/core";
-import { BudgetLedger } from "@reelay/core/adapters";
+import type { BudgetLedgerPort } from "@reelay/core/usecases";
 import {
   type Budget,
+  DEPLOYMENT_OWNER,
+  ledgerOf,
   fromMicros,
   USAGE_GROUPS,
   type UsageGroup,
@@ -48,19 +50,18 @@ interface BudgetStatus extends Budget {
 }
 
 async function statusOf(
-  ledger: BudgetLedger,
+  ledger: BudgetLedgerPort,
   owner: { budget: "key" | "deployment"; id: string | null },
   budget: Budget,
   now: Date,
 ): Promise<BudgetStatus> {
-  const used = await ledger.used(BudgetLedger.ledgerOf(owner.id ?? "deployment", budget, now));
+  const used = await ledger.used(ledgerOf(owner.id ?? DEPLOYMENT_OWNER, budget, now));
   const remaining = Math.max(0, Math.round(budget.amount * 1_000_000) - used);
   return { ...owner, ...budget, used: fromMicros(used), remaining: fromMicros(remaining) };
 }
 
 async function budgetsFor(deps: ResolvedDeps, caller: Caller, now: Date): Promise<BudgetStatus[]> {
   const ledger = deps.budgets;
-  if (ledger === undefined) return [];
   if (!isAdmin(caller))
     return caller.budget === undefined
       ? []
@@ -68,7 +69,7 @@ async function budgetsFor(deps: ResolvedDeps, caller: Caller, now: Date): Promis
   const statuses: Promise<BudgetStatus>[] = [];
   if (ledger.deployment !== undefined)
     statuses.push(statusOf(ledger, { budget: "deployment", id: null }, ledger.deployment, now));
-  for (const key of (await deps.keys?.list()) ?? [])
+  for (const key of await deps.keys.list())
     if (key.budget !== undefined && key.revokedAt === undefined)
       statuses.push(statusOf(ledger, { budget: "key", id: key.id }, key.budget, now));
   return Promise.all(statuses);

@@ -12,8 +12,7 @@ import {
   safeUrl,
   WEBHOOK_EVENT_TYPES,
 } from "@reelay/core/domain";
-import { eventNotFound, replay } from "@reelay/core/usecases";
-import type { JobStore } from "@reelay/core/adapters";
+import { eventNotFound, type JobStorePort, replay } from "@reelay/core/usecases";
 import { forbidden, isAdmin } from "../auth.ts";
 import { jsonBodyLimit, parseJson, refuseUnknownFields } from "../body.ts";
 import type { ApiEnv, WebhookApiDeps } from "../api-deps.ts";
@@ -88,7 +87,7 @@ function readSubscriber(text: string): string | undefined {
 }
 
 /** POST /v1/events/{id}/replay; /v1/events is the deployment's own key's (ownership.ts). */
-export function replayRoutes(webhooks: WebhookApiDeps, jobs: JobStore): Hono<ApiEnv> {
+export function replayRoutes(webhooks: WebhookApiDeps, jobs: JobStorePort): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
   routes.post("/:id/replay", jsonBodyLimit(16 * 1024), async (c) => {
     const eventId = c.req.param("id");
