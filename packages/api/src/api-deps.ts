@@ -36,7 +36,7 @@ export interface Caller {
   limits?: KeyLimits;
 }
 
-/** The webhook delivery log and replay (routes/webhooks.ts). */
+/** The webhook delivery log and replay (routes/webhooks/handlers.ts). */
 export interface WebhookApiDeps {
   store: DeliveryStorePort;
   /** REELAY_WEBHOOK_SCHEDULE: a replay gets the full schedule. */
@@ -96,7 +96,7 @@ export interface ApiDeps {
   webhooks?: WebhookApiDeps;
   /** Heartbeat period of the event streams; default 15 000. */
   sseHeartbeatMs?: number;
-  /** How often a job's or batch's stream (routes/follow.ts) reads its record; default 1000. */
+  /** How often a job's or batch's stream (routes/follow/handlers.ts) reads its record; default 1000. */
   streamPollMs?: number;
   /**
    * Set behind a proxy that buffers responses (API Gateway): a job's or batch's stream then ends

@@ -13,7 +13,7 @@ import type { AuditLog } from "@reelay/core/usecases";
 import type { ApiEnv, Caller, ResolvedDeps } from "./api-deps.ts";
 import { isAdmin, projectOfCaller } from "./auth.ts";
 import { routeKeyOf } from "./route-scopes.ts";
-import { auditRoutes } from "./routes/audit.ts";
+import { auditRoutes } from "./routes/audit/handlers.ts";
 
 type Answer = Record<string, unknown>;
 
