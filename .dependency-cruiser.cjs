@@ -63,6 +63,14 @@ module.exports = {
       },
     },
     {
+      name: "api-on-ports",
+      comment:
+        "The API is typed by the ports (@reelay/core/usecases) and takes its stores as deps: no file of it imports the adapters.",
+      severity: "error",
+      from: { path: "^packages/api/src/" },
+      to: { path: `${CORE}adapters/` },
+    },
+    {
       name: "no-circular",
       comment: "An import cycle makes load order matter and the layers meaningless.",
       severity: "error",

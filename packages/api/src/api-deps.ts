@@ -1,30 +1,27 @@
 /** What the API needs, passed in, so one app runs on Lambda (AWS clients) and in the local stack. */
 import type { Catalog } from "@reelay/core";
-import {
-  type AuditLog,
-  NO_BUDGETS,
-  type SubmitDeps,
-  type AdmissionControl,
-  type BatchTracker,
-  type CancelDeps,
-  type Clock,
-  type EventSink,
-  type EventSource,
-  type ExecutionStopper,
-  type JobStarter,
-  type Metrics,
-  type DeliveryTarget,
-  type KeyLimitsPort,
-} from "@reelay/core/usecases";
 import type {
-  BatchStore,
-  JobStore,
-  BudgetLedger,
-  ApiKeyStore,
-  ObjectStore,
-  DeliveryStore,
-  SubscriberStore,
-} from "@reelay/core/adapters";
+  AuditLog,
+  SubmitDeps,
+  AdmissionControl,
+  BatchTracker,
+  CancelDeps,
+  Clock,
+  EventSink,
+  EventSource,
+  ExecutionStopper,
+  JobStarter,
+  Metrics,
+  DeliveryTarget,
+  KeyLimitsPort,
+  ApiKeyStorePort,
+  BatchStorePort,
+  BudgetLedgerPort,
+  DeliveryStorePort,
+  JobStorePort,
+  ObjectStorePort,
+  SubscriberStorePort,
+} from "@reelay/core/usecases";
 import type { Budget, KeyLimits, PriceTable, Deployment, Scope } from "@reelay/core/domain";
 
 export interface Caller {
@@ -39,37 +36,37 @@ export interface Caller {
   limits?: KeyLimits;
 }
 
-/** The webhook delivery log and replay (routes/webhooks.ts). */
+/** The webhook delivery log and replay (routes/webhooks/handlers.ts). */
 export interface WebhookApiDeps {
-  store: DeliveryStore;
+  store: DeliveryStorePort;
   /** REELAY_WEBHOOK_SCHEDULE: a replay gets the full schedule. */
   schedule: readonly number[];
   now: Clock;
   /** Every subscriber now; without it a replay goes to the event's earlier ones. */
   targets?: () => Promise<DeliveryTarget[]>;
   /** Managed subscribers (POST /v1/webhooks), with where reelay runs (for the URL check). */
-  managed?: { store: SubscriberStore; deployment: Deployment };
+  managed?: { store: SubscriberStorePort; deployment: Deployment };
   /** Sweeps at once (local stack); on AWS the next scheduled sweep sends it. */
   wake?: () => void;
 }
 
 export interface ApiDeps {
-  jobs: JobStore;
+  jobs: JobStorePort;
   /** The operator's price table (REELAY_PRICES), for each job's estimate. */
   prices?: PriceTable;
-  /** The keys' budget ledgers; without it budgets are not enforced. */
-  budgets?: BudgetLedger;
+  /** The keys' and the deployment's budget ledgers. */
+  budgets: BudgetLedgerPort;
   /** Presigns GETs for outputs. */
-  objects: ObjectStore;
+  objects: ObjectStorePort;
   starter: JobStarter;
   /** A bearer token to its caller, or undefined for an unknown token. */
   authenticate(token: string): Promise<Caller | undefined>;
-  /** Stored API keys: when given, /v1/keys lets the admin key create, list and revoke them. */
-  keys?: ApiKeyStore;
-  /** Limits per key (rate and burst here, max_queued through submitJob); absent = none. */
-  keyLimits?: KeyLimitsPort;
-  /** The audit log: when given, admin and webhook actions are recorded and GET /v1/audit lists them. */
-  audit?: AuditLog;
+  /** Stored API keys: /v1/keys lets the admin key create, list and revoke them. */
+  keys: ApiKeyStorePort;
+  /** Limits per key (rate and burst here, max_queued through submitJob). */
+  keyLimits: KeyLimitsPort;
+  /** The audit log: admin and webhook actions are recorded, and GET /v1/audit lists them. */
+  audit: AuditLog;
   /** For validate(); the built-in catalog when absent. */
   catalog?: Catalog;
   /** REELAY_RETENTION_DAYS: a job's retention when its request gives none; absent = kept for good. */
@@ -90,16 +87,16 @@ export interface ApiDeps {
    */
   stopper?: ExecutionStopper;
   /** Admission control: frees a cancelled job's slot and tells a waiting job's place in the queue. */
-  admission?: AdmissionControl;
-  /** Batches: when given, /v1/batches makes and shows them. */
-  batches?: BatchStore;
+  admission: AdmissionControl;
+  /** Batches: /v1/batches makes and shows them. */
+  batches: BatchStorePort;
   /** Counts a batch job the API itself ends (cancel, start_failed) toward its batch (NO_BATCHES: none). */
   batchTracker: Pick<BatchTracker, "jobEnded">;
   /** When given, /v1/webhooks/deliveries and /v1/events/{id}/replay serve the delivery log. */
   webhooks?: WebhookApiDeps;
   /** Heartbeat period of the event streams; default 15 000. */
   sseHeartbeatMs?: number;
-  /** How often a job's or batch's stream (routes/follow.ts) reads its record; default 1000. */
+  /** How often a job's or batch's stream (routes/follow/handlers.ts) reads its record; default 1000. */
   streamPollMs?: number;
   /**
    * Set behind a proxy that buffers responses (API Gateway): a job's or batch's stream then ends
@@ -193,10 +190,10 @@ export function cancelDepsOf(deps: ResolvedDeps): CancelDeps {
     now: deps.now,
     events: deps.events,
     batches: deps.batchTracker,
-    budgets: deps.budgets ?? NO_BUDGETS,
+    budgets: deps.budgets,
     metrics: deps.metrics,
+    admission: deps.admission,
     ...(deps.stopper === undefined ? {} : { stopper: deps.stopper }),
-    ...(deps.admission === undefined ? {} : { admission: deps.admission }),
   };
 }
 
@@ -204,7 +201,7 @@ export function cancelDepsOf(deps: ResolvedDeps): CancelDeps {
 export function submitDepsOf(deps: ResolvedDeps): SubmitDeps {
   return {
     jobs: deps.jobs,
-    budgets: deps.budgets ?? NO_BUDGETS,
+    budgets: deps.budgets,
     starter: deps.starter,
     now: deps.now,
     events: deps.events,
@@ -212,8 +209,8 @@ export function submitDepsOf(deps: ResolvedDeps): SubmitDeps {
     metrics: deps.metrics,
     ...(deps.prices === undefined ? {} : { prices: deps.prices }),
     // In a pool, a model no account serves is refused at the door (400), not failed at admission.
-    ...(deps.admission?.served === undefined ? {} : { served: deps.admission.served }),
-    ...(deps.keyLimits === undefined ? {} : { keyLimits: deps.keyLimits }),
+    ...(deps.admission.served === undefined ? {} : { served: deps.admission.served }),
+    keyLimits: deps.keyLimits,
     ...(deps.retentionDays === undefined ? {} : { retentionDays: deps.retentionDays }),
   };
 }

@@ -16,23 +16,23 @@ import { jobAccess } from "./ownership.ts";
 import { requestSpan } from "./request-span.ts";
 import { requireScope } from "./route-scopes.ts";
 import type { OpenApiDocument } from "./openapi/document.ts";
-import { admissionRoutes } from "./routes/admission.ts";
-import { batchRoutes } from "./routes/batches.ts";
-import { docsRoutes } from "./routes/docs.ts";
-import { eventRoutes } from "./routes/events.ts";
-import { imageRoutes } from "./routes/images.ts";
-import { jobRoutes } from "./routes/jobs.ts";
-import { contentRoutes } from "./routes/content.ts";
-import { keyRoutes } from "./routes/keys.ts";
-import { mcpRoutes } from "./routes/mcp.ts";
-import { metricsRoutes } from "./routes/metrics.ts";
-import { modelRoutes } from "./routes/models.ts";
-import { openApiRoutes } from "./routes/openapi.ts";
-import { upstreamRoutes } from "./routes/upstreams.ts";
-import { usageRoutes } from "./routes/usage.ts";
-import { videoRoutes } from "./routes/video.ts";
-import { subscriberRoutes } from "./routes/subscribers.ts";
-import { deliveryRoutes, replayRoutes } from "./routes/webhooks.ts";
+import { admissionRoutes } from "./routes/admission/handlers.ts";
+import { batchRoutes } from "./routes/batches/handlers.ts";
+import { docsRoutes } from "./routes/docs/handlers.ts";
+import { eventRoutes } from "./routes/events/handlers.ts";
+import { imageRoutes } from "./routes/images/handlers.ts";
+import { jobRoutes } from "./routes/jobs/handlers.ts";
+import { contentRoutes } from "./routes/content/handlers.ts";
+import { keyRoutes } from "./routes/keys/handlers.ts";
+import { mcpRoutes } from "./routes/mcp/handlers.ts";
+import { metricsRoutes } from "./routes/metrics/handlers.ts";
+import { modelRoutes } from "./routes/models/handlers.ts";
+import { openApiRoutes } from "./routes/openapi/handlers.ts";
+import { upstreamRoutes } from "./routes/upstreams/handlers.ts";
+import { usageRoutes } from "./routes/usage/handlers.ts";
+import { videoRoutes } from "./routes/video/handlers.ts";
+import { subscriberRoutes } from "./routes/subscribers/handlers.ts";
+import { deliveryRoutes, replayRoutes } from "./routes/webhooks/handlers.ts";
 
 /** A known path with another method: 405 naming the methods it takes (Allow). */
 function notAllowed(app: Hono<ApiEnv>) {
@@ -92,16 +92,14 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
       "/mcp",
       mcpRoutes(deps, deps.mcp, async (r) => app.fetch(r)),
     );
-  if (deps.keys !== undefined)
-    app.route("/v1/keys", keyRoutes(deps.keys, deps.budgets, deps.keyLimits));
+  app.route("/v1/keys", keyRoutes(deps.keys, deps.budgets, deps.keyLimits));
   app.route("/v1/video", videoRoutes(deps));
   app.route("/v1", imageRoutes(deps));
   app.route("/v1/jobs", jobRoutes(deps));
   app.route("/v1/jobs", contentRoutes(deps));
-  if (deps.admission !== undefined) app.route("/v1/admission", admissionRoutes(deps.admission));
-  if (deps.admission !== undefined) app.route("/v1/upstreams", upstreamRoutes(deps.admission));
-  if (deps.batches !== undefined && deps.admission !== undefined)
-    app.route("/v1/batches", batchRoutes(deps, deps.batches));
+  app.route("/v1/admission", admissionRoutes(deps.admission));
+  app.route("/v1/upstreams", upstreamRoutes(deps.admission));
+  app.route("/v1/batches", batchRoutes(deps, deps.batches));
   app.route("/v1/models", modelRoutes(deps));
   app.route("/v1/usage", usageRoutes(deps));
   if (deps.webhooks !== undefined) {

@@ -13,7 +13,7 @@ import type { AuditLog } from "@reelay/core/usecases";
 import type { ApiEnv, Caller, ResolvedDeps } from "./api-deps.ts";
 import { isAdmin, projectOfCaller } from "./auth.ts";
 import { routeKeyOf } from "./route-scopes.ts";
-import { auditRoutes } from "./routes/audit.ts";
+import { auditRoutes } from "./routes/audit/handlers.ts";
 
 type Answer = Record<string, unknown>;
 
@@ -113,7 +113,7 @@ export const AUDITED_ROUTES: Readonly<Record<string, Spec>> = {
   "POST /v1/keys/{id}/webhook-secret": {
     action: "key.webhook_secret_rotated",
     record: async ({ id, deps }) => {
-      const project = (await deps.keys?.list())?.find((key) => key.id === id)?.project;
+      const project = (await deps.keys.list()).find((key) => key.id === id)?.project;
       return { target: id, ...(project === undefined ? {} : { project }), change: {} };
     },
   },
@@ -157,7 +157,7 @@ export const AUDITED_ROUTES: Readonly<Record<string, Spec>> = {
   "POST /v1/batches/{id}/retry": {
     action: "batch.retried",
     record: async ({ id, answer, caller, deps }) => {
-      const owner = await byAnotherKey(caller, await deps.batches?.get(id));
+      const owner = await byAnotherKey(caller, await deps.batches.get(id));
       return owner === undefined
         ? undefined
         : { target: id, ...owner, change: pick(answer, ["total", "counts"]) };
@@ -199,9 +199,8 @@ function auditTrail(deps: ResolvedDeps, audit: AuditLog): MiddlewareHandler<ApiE
   };
 }
 
-/** With an audit log: every /v1 action recorded (after auth, scopes and ownership), and GET /v1/audit. */
+/** Every /v1 action recorded (after auth, scopes and ownership), and GET /v1/audit. */
 export function mountAudit(app: Hono<ApiEnv>, deps: ResolvedDeps): void {
-  if (deps.audit === undefined) return;
   app.use("/v1/*", auditTrail(deps, deps.audit));
   app.route("/v1/audit", auditRoutes(deps.audit));
 }

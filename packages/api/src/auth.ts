@@ -8,7 +8,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { isReelayError, ReelayError } from "@reelay/core";
 import { type Job, projectOf } from "@reelay/core/domain";
-import type { ApiKeyStore } from "@reelay/core/adapters";
+import type { ApiKeyStorePort } from "@reelay/core/usecases";
 import type { ApiDeps, ApiEnv, Caller } from "./api-deps.ts";
 import { errorBody, sendError } from "./errors.ts";
 
@@ -41,7 +41,7 @@ export function singleKeyAuthenticator(
 /** The admin key as "local", else a live stored key as its own id. */
 export function keyStoreAuthenticator(
   adminKey: string,
-  keys: Pick<ApiKeyStore, "verify">,
+  keys: Pick<ApiKeyStorePort, "verify">,
 ): (token: string) => Promise<Caller | undefined> {
   const admin = singleKeyAuthenticator(adminKey);
   return async (token) => {

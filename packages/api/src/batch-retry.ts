@@ -9,8 +9,13 @@
  * and makes only what is missing. Only a completed batch is retried: its failures no longer change.
  */
 import { ReelayError, validate } from "@reelay/core";
-import { batchIdFrom, type CheckedLine, createBatch, batchState } from "@reelay/core/usecases";
-import type { BatchStore } from "@reelay/core/adapters";
+import {
+  batchIdFrom,
+  type BatchStorePort,
+  type CheckedLine,
+  createBatch,
+  batchState,
+} from "@reelay/core/usecases";
 import {
   type Batch,
   jobIdFrom,
@@ -37,7 +42,7 @@ function isRetryableFailure(job: Job, retryId: string): boolean {
 
 export async function retryBatch(
   deps: ResolvedDeps,
-  store: BatchStore,
+  store: BatchStorePort,
   batch: Batch,
 ): Promise<Batch> {
   if (batch.finishedAt === undefined)
@@ -59,10 +64,8 @@ export async function retryBatch(
     source: job.source,
     retryOf: job.id,
   }));
-  const admission = deps.admission;
-  if (admission === undefined) throw new Error("batches need admission control");
   const { batch: made } = await createBatch(
-    { batches: store, admission, submit: submitDepsOf(deps), now: deps.now },
+    { batches: store, admission: deps.admission, submit: submitDepsOf(deps), now: deps.now },
     {
       id: retryId,
       source: batch.source,

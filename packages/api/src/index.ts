@@ -4,4 +4,4 @@ export { type ApiDeps, type Caller, DEFAULTS, type WebhookApiDeps } from "./api-
 export { apiDepsFrom } from "./api-deps-from-wiring.ts";
 export type { JobView, TaskView } from "./views.ts";
 export { MAX_EDIT_BODY_BYTES } from "./multipart.ts";
-export { MAX_BATCH_BODY_BYTES } from "./routes/batches.ts";
+export { MAX_BATCH_BODY_BYTES } from "./routes/batches/handlers.ts";

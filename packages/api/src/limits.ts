@@ -18,12 +18,8 @@ function headersOf(burst: number, turn: BucketTurn): Record<string, string> {
   };
 }
 
-export function rateLimit(
-  limits: KeyLimitsPort | undefined,
-  now: () => Date,
-): MiddlewareHandler<ApiEnv> {
+export function rateLimit(limits: KeyLimitsPort, now: () => Date): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
-    if (limits === undefined) return next();
     const caller = c.get("caller");
     const { rate, burst } = await limits.limitsOf(caller.keyId, caller.limits ?? {});
     if (rate === undefined || burst === undefined) return next();

@@ -6,7 +6,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { jobNotFound } from "@reelay/core/domain";
-import type { JobStore } from "@reelay/core/adapters";
+import type { JobStorePort } from "@reelay/core/usecases";
 import { forbidden, isAdmin, mayAccess } from "./auth.ts";
 import type { ApiEnv } from "./api-deps.ts";
 
@@ -21,7 +21,7 @@ function decodeSegment(segment: string): string {
   }
 }
 
-export function jobAccess(jobs: Pick<JobStore, "get">): MiddlewareHandler<ApiEnv> {
+export function jobAccess(jobs: Pick<JobStorePort, "get">): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     const caller = c.get("caller");
     if (!isAdmin(caller) && (c.req.path === "/v1/events" || c.req.path.startsWith("/v1/events/"))) {

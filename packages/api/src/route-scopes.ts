@@ -1,72 +1,59 @@
 /**
- * The route table's authorization column: the scope each route needs, written once here. The
- * scope middleware enforces it, the OpenAPI document shows it (`security: [{bearer: [scope]}]`) and
- * /docs prints it; a test checks it names every route the app serves. `null`: open, no key.
- * Kept apart from ./openapi/operations.ts so enforcing it loads no schema (a cold start's cost).
+ * The route table's authorization column: the scope each route needs, written by each area beside
+ * its routes (routes/<area>/scopes.ts) and collected here. The scope middleware enforces it, the
+ * OpenAPI document shows it (`security: [{bearer: [scope]}]`) and /docs prints it; a test checks it
+ * names every route the app serves. `null`: open, no key. The areas' scopes are kept apart from
+ * their OpenAPI operations, so enforcing them loads no schema (a cold start's cost).
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { SCOPES, LEGACY_SCOPES, type Scope, scopeMissing } from "@reelay/core/domain";
 import type { ApiEnv, Caller } from "./api-deps.ts";
 import { isAdmin } from "./auth.ts";
+import { ADMISSION_SCOPES } from "./routes/admission/scopes.ts";
+import { AUDIT_SCOPES } from "./routes/audit/scopes.ts";
+import { BATCHES_SCOPES } from "./routes/batches/scopes.ts";
+import { CONTENT_SCOPES } from "./routes/content/scopes.ts";
+import { DASHBOARD_SCOPES } from "./dashboard/scopes.ts";
+import { DOCS_SCOPES } from "./routes/docs/scopes.ts";
+import { EVENTS_SCOPES } from "./routes/events/scopes.ts";
+import { FOLLOW_SCOPES } from "./routes/follow/scopes.ts";
+import { HEALTH_SCOPES } from "./routes/health/scopes.ts";
+import { IMAGES_SCOPES } from "./routes/images/scopes.ts";
+import { JOBS_SCOPES } from "./routes/jobs/scopes.ts";
+import { KEYS_SCOPES } from "./routes/keys/scopes.ts";
+import { MCP_SCOPES } from "./routes/mcp/scopes.ts";
+import { METRICS_SCOPES } from "./routes/metrics/scopes.ts";
+import { MODELS_SCOPES } from "./routes/models/scopes.ts";
+import { OPENAPI_SCOPES } from "./routes/openapi/scopes.ts";
+import { SUBSCRIBERS_SCOPES } from "./routes/subscribers/scopes.ts";
+import { UPSTREAMS_SCOPES } from "./routes/upstreams/scopes.ts";
+import { USAGE_SCOPES } from "./routes/usage/scopes.ts";
+import { VIDEO_SCOPES } from "./routes/video/scopes.ts";
+import { WEBHOOKS_SCOPES } from "./routes/webhooks/scopes.ts";
 
 export const ROUTE_SCOPES: Readonly<Record<string, Scope | null>> = {
-  "GET /": null,
-  "GET /dashboard/app.js": null,
-  "GET /dashboard/client.js": null,
-  "GET /dashboard/models.json": null,
-  "GET /dashboard/style.css": null,
-  "GET /docs": null,
-  "GET /healthz": null,
-  "GET /openapi.json": null,
-  "GET /metrics": "admin",
-  // Each tool's call is then checked against its own route's scope.
-  "POST /mcp": "read",
-
-  "POST /v1/video/generations": "write",
-  "GET /v1/video/tasks/{taskId}": "read",
-  "POST /v1/chat/completions": "write",
-  "GET /v1/image/tasks/{taskId}": "read",
-  "POST /v1/images/edits": "write",
-  "GET /v1/models": "read",
-
-  "GET /v1/jobs": "read",
-  "GET /v1/jobs/{id}": "read",
-  "GET /v1/jobs/{id}/events": "read",
-  "GET /v1/jobs/{id}/content": "read",
-  "POST /v1/jobs/{id}/cancel": "write",
-  "POST /v1/jobs/{id}/retry": "write",
-  "GET /v1/batches": "read",
-  "POST /v1/batches": "write",
-  "GET /v1/batches/{id}": "read",
-  "GET /v1/batches/{id}/results": "read",
-  "GET /v1/batches/{id}/events": "read",
-  "POST /v1/batches/{id}/cancel": "write",
-  "POST /v1/batches/{id}/retry": "write",
-  "GET /v1/usage": "read",
-  "GET /v1/events": "read",
-
-  "POST /v1/webhooks": "webhooks",
-  "GET /v1/webhooks": "webhooks",
-  "DELETE /v1/webhooks/{id}": "webhooks",
-  "POST /v1/webhooks/{id}/rotate": "webhooks",
-  // The delivery log and replays span every subscriber of the deployment.
-  "GET /v1/webhooks/deliveries": "admin",
-  "POST /v1/webhooks/deliveries/{id}/retry": "admin",
-  "POST /v1/events/{id}/replay": "admin",
-
-  "POST /v1/keys": "admin",
-  "GET /v1/keys": "admin",
-  "DELETE /v1/keys/{id}": "admin",
-  "PUT /v1/keys/{id}/budget": "admin",
-  "DELETE /v1/keys/{id}/budget": "admin",
-  "PUT /v1/keys/{id}/limits": "admin",
-  "DELETE /v1/keys/{id}/limits": "admin",
-  "POST /v1/keys/{id}/webhook-secret": "admin",
-  "GET /v1/admission": "admin",
-  "GET /v1/upstreams": "admin",
-  // A stored admin key reads its project's records; the deployment's own key reads every one.
-  "GET /v1/audit": "admin",
+  ...DASHBOARD_SCOPES,
+  ...DOCS_SCOPES,
+  ...HEALTH_SCOPES,
+  ...OPENAPI_SCOPES,
+  ...METRICS_SCOPES,
+  ...MCP_SCOPES,
+  ...VIDEO_SCOPES,
+  ...IMAGES_SCOPES,
+  ...MODELS_SCOPES,
+  ...JOBS_SCOPES,
+  ...FOLLOW_SCOPES,
+  ...CONTENT_SCOPES,
+  ...BATCHES_SCOPES,
+  ...USAGE_SCOPES,
+  ...EVENTS_SCOPES,
+  ...SUBSCRIBERS_SCOPES,
+  ...WEBHOOKS_SCOPES,
+  ...KEYS_SCOPES,
+  ...ADMISSION_SCOPES,
+  ...UPSTREAMS_SCOPES,
+  ...AUDIT_SCOPES,
 };
 
 /** hono's `/v1/jobs/:id` (or `:id{regex}`) as OpenAPI's `/v1/jobs/{id}`. */

@@ -2,7 +2,7 @@
  * What a job looks like from outside: the service contract's task shape (for clients written for
  * the upstream) and reelay's own JobView. Output links are presigned GETs of the S3 copies.
  */
-import { type AdmissionControl, priorityOf } from "@reelay/core/usecases";
+import { type AdmissionControl, type ObjectStorePort, priorityOf } from "@reelay/core/usecases";
 import {
   type Priority,
   type Job,
@@ -22,7 +22,6 @@ import {
   outputsExpired,
   targetUri,
 } from "@reelay/core/domain";
-import type { ObjectStore } from "@reelay/core/adapters";
 
 interface OutputView extends Omit<JobOutput, "sourceUrlHost"> {
   /** Presigned GET; null when the object lives in a bucket this API does not sign for. */
@@ -121,7 +120,7 @@ export interface TaskView {
 }
 
 export interface Presigner {
-  objects: ObjectStore;
+  objects: ObjectStorePort;
   ttlS: number;
   now: () => Date;
 }
@@ -278,8 +277,8 @@ export function createdView(job: Job): {
 export async function withQueuePosition<T extends object>(
   view: T,
   job: Job,
-  admission: AdmissionControl | undefined,
+  admission: AdmissionControl,
 ): Promise<T & { queue_position?: number }> {
-  const position = await admission?.position(job);
+  const position = await admission.position(job);
   return position === undefined ? view : { ...view, queue_position: position };
 }

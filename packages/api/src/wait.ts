@@ -1,6 +1,6 @@
 /** The opt-in bounded wait of POST /v1/images/edits: `?wait=<s>` or `Prefer: wait=<s>`, at most 60 s. */
 import { ReelayError } from "@reelay/core";
-import type { JobStore } from "@reelay/core/adapters";
+import type { JobStorePort } from "@reelay/core/usecases";
 import { isTerminal, type Job } from "@reelay/core/domain";
 
 const MAX_WAIT_S = 60;
@@ -28,7 +28,7 @@ export function readWait(
 }
 
 /** The job once terminal, or as it stands when `seconds` have passed. */
-export async function waitForJob(jobs: JobStore, id: string, seconds: number): Promise<Job> {
+export async function waitForJob(jobs: JobStorePort, id: string, seconds: number): Promise<Job> {
   const until = Date.now() + seconds * 1000;
   for (;;) {
     const job = await jobs.require(id);

@@ -9,7 +9,7 @@
  */
 import { ReelayError } from "@reelay/core";
 import { type JobWebhook, WEBHOOK_EVENT_TYPES, checkWebhookUrl } from "@reelay/core/domain";
-import { systemResolver } from "@reelay/core/adapters";
+import { systemResolver } from "@reelay/core/wiring";
 import { isAdmin } from "./auth.ts";
 import type { Caller, ResolvedDeps } from "./api-deps.ts";
 

@@ -4,16 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JobStore } from "@reelay/core/adapters";
 import { VERSION } from "@reelay/core/domain";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
-import { createApp, sameSecret, singleKeyAuthenticator } from "../src/index.ts";
-import {
-  API_KEY,
-  auth,
-  harness,
-  RecordingSink,
-  UNWATCHED,
-  VALID,
-  type Harness,
-} from "./support/harness.ts";
+import { sameSecret, singleKeyAuthenticator } from "../src/index.ts";
+import { API_KEY, auth, harness, VALID, type Harness } from "./support/harness.ts";
 
 let aws: LocalAws;
 let h: Harness;
@@ -136,7 +128,6 @@ describe("open routes and route errors", () => {
   });
 
   it("storage trouble is 503 service_unavailable with Retry-After, not 500", async () => {
-    const broken = await harness(aws);
     // A DynamoDB endpoint nobody listens on: port 9 on loopback refuses the connection.
     const nowhere = DynamoDBDocumentClient.from(
       new DynamoDBClient({
@@ -146,14 +137,7 @@ describe("open routes and route errors", () => {
         maxAttempts: 1,
       }),
     );
-    const app = createApp({
-      jobs: new JobStore(nowhere, "t"),
-      objects: broken.objects,
-      starter: broken.starter,
-      events: new RecordingSink(),
-      authenticate: singleKeyAuthenticator(API_KEY),
-      ...UNWATCHED,
-    });
+    const { app } = await harness(aws, { jobs: new JobStore(nowhere, "t") });
     const response = await app.request("/v1/jobs", { headers: auth });
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).not.toBeNull();

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES, type ErrorCode, ReelayError } from "@reelay/core";
 import { handleError } from "../src/errors.ts";
-import { OPERATIONS } from "../src/openapi/operations.ts";
+import { OPERATIONS } from "../src/openapi/document.ts";
 
 const statusOf = (code: ErrorCode): number | undefined =>
   (ERROR_CODES[code] as { status?: number }).status;

@@ -6,12 +6,9 @@
  * bucket shared by both instances. Jobs go into the admission queue; nothing runs upstream.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UpstreamClient } from "@reelay/core/adapters";
-import { loadConfig, wirePipeline } from "@reelay/core/wiring";
-import { apiDepsFrom } from "../src/api-deps-from-wiring.ts";
 import { createApp } from "../src/app.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
-import { API_KEY, RecordingSink, VALID } from "./support/harness.ts";
+import { API_KEY, freshTable, testApiDeps, VALID } from "./support/harness.ts";
 
 /** Every stored key made without limits waits behind at most 1000 of its jobs. */
 const DEFAULTS = '{"max_queued": 1000}';
@@ -22,28 +19,17 @@ let apps: ReturnType<typeof createApp>[];
 const clock: { at?: number } = {};
 
 function instance(tableName: string): ReturnType<typeof createApp> {
-  const wiring = wirePipeline({
-    config: loadConfig({ REELAY_KEY_LIMITS: DEFAULTS }),
-    platform: "local",
-    clients: { db: aws.ddb, s3: aws.s3, tableName, bucket: aws.bucket },
-    events: new RecordingSink(),
-    upstream: new UpstreamClient({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "never-sent" }),
-    waker: { wake: async () => undefined },
-  });
-  return createApp(
-    apiDepsFrom(wiring, {
-      starter: wiring.queue,
-      stopper: { stop: async () => undefined },
-      adminKey: API_KEY,
-      now: () => new Date(clock.at ?? Date.now()),
-    }),
+  const { deps, wiring } = testApiDeps(
+    aws,
+    { tableName, env: { REELAY_KEY_LIMITS: DEFAULTS } },
+    { now: () => new Date(clock.at ?? Date.now()) },
   );
+  return createApp({ ...deps, starter: wiring.queue });
 }
 
 beforeAll(async () => {
   aws = await startLocalAws();
-  const tableName = `key-limits-${process.pid}`;
-  await aws.createTable(tableName);
+  const tableName = await freshTable(aws, "key-limits");
   apps = [instance(tableName), instance(tableName)];
 });
 afterAll(() => aws.stop());

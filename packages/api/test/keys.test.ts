@@ -4,11 +4,10 @@
  */
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JobStore, ApiKeyStore, hashApiKey, ObjectStore } from "@reelay/core/adapters";
+import { ApiKeyStore, hashApiKey, type JobStore } from "@reelay/core/adapters";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { createApp } from "../src/app.ts";
-import { keyStoreAuthenticator } from "../src/auth.ts";
-import { API_KEY, RecordingSink, RecordingStarter, UNWATCHED, VALID } from "./support/harness.ts";
+import { API_KEY, freshTable, testApiDeps, VALID } from "./support/harness.ts";
 
 let aws: LocalAws;
 let app: ReturnType<typeof createApp>;
@@ -17,20 +16,15 @@ let keys: ApiKeyStore;
 
 beforeAll(async () => {
   aws = await startLocalAws();
-  const tableName = `keys-${process.pid}`;
-  await aws.createTable(tableName);
-  keys = new ApiKeyStore(aws.ddb, tableName);
-  jobs = new JobStore(aws.ddb, tableName);
-  app = createApp({
-    jobs,
-    keys,
-    objects: new ObjectStore(aws.s3, aws.bucket),
-    starter: new RecordingStarter(),
-    events: new RecordingSink(),
-    authenticate: keyStoreAuthenticator(API_KEY, keys),
-    ...UNWATCHED,
-    eventStream: { subscribe: () => () => undefined },
-  });
+  const tableName = await freshTable(aws, "keys");
+  const { deps, wiring } = testApiDeps(
+    aws,
+    { tableName },
+    { eventStream: { subscribe: () => () => undefined } },
+  );
+  keys = wiring.keys;
+  jobs = wiring.pipeline.jobs;
+  app = createApp(deps);
 });
 afterAll(() => aws.stop());
 
@@ -178,7 +172,7 @@ describe("API keys", () => {
 
 describe("a key's budget and limits as admission reads them", () => {
   it("a key made after another instance read its listing is found with its budget and limits at once, not 10 s later", async () => {
-    const reader = new ApiKeyStore(aws.ddb, `keys-${process.pid}`);
+    const reader = new ApiKeyStore(aws.ddb, jobs.tableName);
     // The listing is read (and kept for 10 s) before the key exists.
     expect(await reader.budgetOf("key_01JD8Z9Q6W4S7Y3K2M1N0P5R8T")).toBeUndefined();
     const { record } = await keys.create({

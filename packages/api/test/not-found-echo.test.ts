@@ -4,11 +4,9 @@
  * marks where the caller's text begins and ends. A well-formed id is still given back in full.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JobStore, ApiKeyStore, ObjectStore } from "@reelay/core/adapters";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { createApp } from "../src/app.ts";
-import { keyStoreAuthenticator } from "../src/auth.ts";
-import { API_KEY, RecordingSink, RecordingStarter, UNWATCHED } from "./support/harness.ts";
+import { API_KEY, freshTable, testApiDeps } from "./support/harness.ts";
 
 /** Long, with a quote and a newline an unquoted message would pass on as they are. */
 const LONG = `${"A".repeat(2_000)}"\n${"B".repeat(2_000)}`;
@@ -19,18 +17,8 @@ let aws: LocalAws;
 let app: ReturnType<typeof createApp>;
 beforeAll(async () => {
   aws = await startLocalAws();
-  const tableName = `echo-${process.pid}`;
-  await aws.createTable(tableName);
-  const keys = new ApiKeyStore(aws.ddb, tableName);
-  app = createApp({
-    jobs: new JobStore(aws.ddb, tableName),
-    keys,
-    objects: new ObjectStore(aws.s3, aws.bucket),
-    starter: new RecordingStarter(),
-    events: new RecordingSink(),
-    authenticate: keyStoreAuthenticator(API_KEY, keys),
-    ...UNWATCHED,
-  });
+  const tableName = await freshTable(aws, "echo");
+  app = createApp(testApiDeps(aws, { tableName }).deps);
 });
 afterAll(() => aws.stop());
 

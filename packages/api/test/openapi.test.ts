@@ -4,8 +4,12 @@ import { z } from "zod";
 import { validate, videoRequestSchema } from "@reelay/core";
 import { ApiKeyStore, DeliveryStore, SubscriberStore } from "@reelay/core/adapters";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
-import { servedKeys, undocumentedRoutes, type OpenApiDocument } from "../src/openapi/document.ts";
-import { OPERATIONS } from "../src/openapi/operations.ts";
+import {
+  OPERATIONS,
+  servedKeys,
+  undocumentedRoutes,
+  type OpenApiDocument,
+} from "../src/openapi/document.ts";
 import {
   ErrorSchema,
   ImageTaskSchema,

@@ -14,7 +14,7 @@ import {
   JobStore,
   ObjectStore,
 } from "@reelay/core/adapters";
-import type { Budget, Job } from "@reelay/core/domain";
+import { type Budget, type Job, DEPLOYMENT_OWNER, ledgerOf } from "@reelay/core/domain";
 import {
   AdmissionControl,
   BatchTracker,
@@ -28,9 +28,9 @@ import {
   sweep,
 } from "@reelay/core/usecases";
 import { validate } from "@reelay/core";
-import { createApp, singleKeyAuthenticator } from "../src/index.ts";
+import { createApp } from "../src/index.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
-import { API_KEY, json, RecordingSink } from "./support/harness.ts";
+import { json, RecordingSink, testApiDeps } from "./support/harness.ts";
 
 let aws: LocalAws;
 beforeAll(async () => {
@@ -65,19 +65,24 @@ async function world(budget: Budget) {
   });
   const batches = new BatchTracker({ batches: batchStore, now, waker });
   const queue: JobStarter = { start: (job) => admission.enqueue(job) };
-  const app = createApp({
-    jobs,
-    objects,
-    starter: queue,
-    events,
-    authenticate: singleKeyAuthenticator(API_KEY),
-    budgets,
-    admission,
-    batches: batchStore,
-    batchTracker: batches,
-    metrics: noMetrics,
-    now,
-  });
+  // The parts the refusals go through are this world's own; the helper adds the rest over the table.
+  const { deps } = testApiDeps(
+    aws,
+    { tableName: table, events, now },
+    {
+      jobs,
+      objects,
+      starter: queue,
+      events,
+      budgets,
+      admission,
+      batches: batchStore,
+      batchTracker: batches,
+      metrics: noMetrics,
+      now,
+    },
+  );
+  const app = createApp(deps);
   const submit: SubmitDeps = {
     jobs,
     budgets,
@@ -127,8 +132,7 @@ async function world(budget: Budget) {
       await sweep(admissionDeps);
     },
     /** What the deployment's ledger holds now: settled spend plus open reservations, in units. */
-    held: async () =>
-      (await budgets.used(BudgetLedger.ledgerOf("deployment", budget, now()))) / 1e6,
+    held: async () => (await budgets.used(ledgerOf(DEPLOYMENT_OWNER, budget, now()))) / 1e6,
     /** Every job recorded. */
     all: async () => (await jobs.list({ limit: 100 })).jobs as Job[],
   };

@@ -1,21 +1,58 @@
 /**
  * The OpenAPI 3.1 document, generated: request bodies from core's contract schemas (the ones
- * validate() uses), responses from ./responses.ts, everything else from ./operations.ts (and
- * ./money-operations.ts for usage, budgets and batch retries, ./upstream-operations.ts for the pool).
+ * validate() uses), responses from ./responses.ts, and each route's entry from its area's
+ * operations (routes/<area>/operations.ts, dashboard/operations.ts), collected here. This module is
+ * reached only by the app's dynamic import (app.ts), so a cold start loads none of them.
  */
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
 import { ErrorSchema } from "./responses.ts";
-import { AUDIT_OPERATIONS } from "./audit-operations.ts";
-import { MONEY_OPERATIONS } from "./money-operations.ts";
+import { ADMIN_ONLY, UNAUTHORIZED } from "./examples.ts";
 import type { Operation } from "./operation.ts";
-import { OPERATIONS as GENERAL_OPERATIONS } from "./operations.ts";
-import { UPSTREAM_OPERATIONS } from "./upstream-operations.ts";
+import { DASHBOARD_OPERATIONS } from "../dashboard/operations.ts";
+import { ADMISSION_OPERATIONS } from "../routes/admission/operations.ts";
+import { AUDIT_OPERATIONS } from "../routes/audit/operations.ts";
+import { BATCHES_OPERATIONS } from "../routes/batches/operations.ts";
+import { CONTENT_OPERATIONS } from "../routes/content/operations.ts";
+import { DOCS_OPERATIONS } from "../routes/docs/operations.ts";
+import { EVENTS_OPERATIONS } from "../routes/events/operations.ts";
+import { FOLLOW_OPERATIONS } from "../routes/follow/operations.ts";
+import { HEALTH_OPERATIONS } from "../routes/health/operations.ts";
+import { IMAGES_OPERATIONS } from "../routes/images/operations.ts";
+import { JOBS_OPERATIONS } from "../routes/jobs/operations.ts";
+import { KEYS_OPERATIONS } from "../routes/keys/operations.ts";
+import { MCP_OPERATIONS } from "../routes/mcp/operations.ts";
+import { METRICS_OPERATIONS } from "../routes/metrics/operations.ts";
+import { MODELS_OPERATIONS } from "../routes/models/operations.ts";
+import { OPENAPI_OPERATIONS } from "../routes/openapi/operations.ts";
+import { subscriberOperations } from "../routes/subscribers/operations.ts";
+import { UPSTREAM_OPERATIONS } from "../routes/upstreams/operations.ts";
+import { USAGE_OPERATIONS } from "../routes/usage/operations.ts";
+import { VIDEO_OPERATIONS } from "../routes/video/operations.ts";
+import { webhookOperations } from "../routes/webhooks/operations.ts";
 import { openApiPath, ROUTE_SCOPES } from "../route-scopes.ts";
 
-const OPERATIONS: Record<string, Operation> = {
-  ...GENERAL_OPERATIONS,
-  ...MONEY_OPERATIONS,
+/** Every documented route by its "METHOD /path" key; a test checks it against the routes served. */
+export const OPERATIONS: Readonly<Record<string, Operation>> = {
+  ...HEALTH_OPERATIONS,
+  ...OPENAPI_OPERATIONS,
+  ...DOCS_OPERATIONS,
+  ...MCP_OPERATIONS,
+  ...VIDEO_OPERATIONS,
+  ...IMAGES_OPERATIONS,
+  ...MODELS_OPERATIONS,
+  ...JOBS_OPERATIONS,
+  ...CONTENT_OPERATIONS,
+  ...EVENTS_OPERATIONS,
+  ...FOLLOW_OPERATIONS,
+  ...DASHBOARD_OPERATIONS,
+  ...KEYS_OPERATIONS,
+  ...ADMISSION_OPERATIONS,
+  ...METRICS_OPERATIONS,
+  ...BATCHES_OPERATIONS,
+  ...webhookOperations({ unauthorized: UNAUTHORIZED, adminOnly: ADMIN_ONLY }),
+  ...subscriberOperations(UNAUTHORIZED),
+  ...USAGE_OPERATIONS,
   ...UPSTREAM_OPERATIONS,
   ...AUDIT_OPERATIONS,
 };

@@ -6,41 +6,22 @@
 import { handleMcpRequest } from "@reelay/mcp";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import {
-  DeliveryStore,
-  JsonlFileSink,
-  SubscriberStore,
-  UpstreamClient,
-} from "@reelay/core/adapters";
-import { loadConfig, wirePipeline, type Wiring } from "@reelay/core/wiring";
-import { apiDepsFrom } from "../../src/api-deps-from-wiring.ts";
+import { DeliveryStore, JsonlFileSink, SubscriberStore } from "@reelay/core/adapters";
 import { createApp } from "../../src/app.ts";
 import { startLocalAws, type LocalAws } from "../../../core/test/support/local-aws.ts";
-import { API_KEY, RecordingSink, RecordingStarter } from "./harness.ts";
-
-let tables = 0;
+import { API_KEY, freshTable, RecordingStarter, testApiDeps } from "./harness.ts";
 
 async function fullApp(aws: LocalAws) {
-  const tableName = `full-${process.pid}-${++tables}`;
-  await aws.createTable(tableName);
+  const tableName = await freshTable(aws, "full");
   // The local stack's bus for audit records: a JSONL file, read back by the audit tests.
   const bus = new JsonlFileSink(join(aws.dir, `${tableName}-events.jsonl`));
-  const wiring: Wiring = wirePipeline({
-    config: loadConfig({}),
-    platform: "local",
-    clients: { db: aws.ddb, s3: aws.s3, tableName, bucket: aws.bucket },
-    events: new RecordingSink(),
-    auditBus: bus,
-    upstream: new UpstreamClient({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "never-sent" }),
-    waker: { wake: async () => undefined },
-  });
   const starter = new RecordingStarter();
   const now = () => new Date();
-  const app = createApp(
-    apiDepsFrom(wiring, {
+  const { deps, wiring } = testApiDeps(
+    aws,
+    { tableName, auditBus: bus },
+    {
       starter,
-      stopper: { stop: async () => undefined },
-      adminKey: API_KEY,
       eventStream: { subscribe: () => () => undefined },
       // As the local stack serves it, so the authorization matrix covers POST /mcp.
       mcp: handleMcpRequest,
@@ -50,8 +31,9 @@ async function fullApp(aws: LocalAws) {
         now,
         managed: { store: new SubscriberStore(aws.ddb, tableName), deployment: "local" },
       },
-    }),
+    },
   );
+  const app = createApp(deps);
   return { app, wiring, starter, tableName, db: aws.ddb, bus };
 }
 

@@ -1,13 +1,17 @@
 /**
  * The API over real local parts: a fresh jobs table in dynalite and the bucket in s3rver per harness.
- * The starter is a recording stand-in: the real one starts the state machine, which is tested with
- * the flow; here we only need to know what the API asked it to start.
+ * Every test builds its ApiDeps with testApiDeps: the pipeline's own wiring over the table, as both
+ * platforms build them (apiDepsFrom), with the test's stand-ins over it. The starter is a recording
+ * stand-in: the real one starts the state machine, which is tested with the flow; here we only need
+ * to know what the API asked it to start. The upstream client's URL is never fetched.
  */
 import { createHash } from "node:crypto";
 import type { TerminalEvent, Job } from "@reelay/core/domain";
-import { type EventSink, NO_BATCHES, noMetrics } from "@reelay/core/usecases";
-import { JobStore, ObjectStore } from "@reelay/core/adapters";
-import { createApp, singleKeyAuthenticator, type ApiDeps } from "../../src/index.ts";
+import { UpstreamClient } from "@reelay/core/adapters";
+import type { AuditBus, EventSink } from "@reelay/core/usecases";
+import { loadConfig, wirePipeline, type Wiring } from "@reelay/core/wiring";
+import { apiDepsFrom } from "../../src/api-deps-from-wiring.ts";
+import { createApp, type ApiDeps } from "../../src/index.ts";
 import type { LocalAws } from "../../../core/test/support/local-aws.ts";
 
 export const API_KEY = "test-key-0123456789";
@@ -32,27 +36,62 @@ export class RecordingSink implements EventSink {
   }
 }
 
-/** What the API always has that these tests don't watch: no batches to count on, no metrics. */
-export const UNWATCHED = { batchTracker: NO_BATCHES, metrics: noMetrics };
+/** What a test sets about the world the API runs in, beside the deps it replaces. */
+export interface TestWorld {
+  /** The jobs table (made by the caller: two instances may share one). */
+  tableName: string;
+  /** Settings as REELAY_* variables (loadConfig); none by default. */
+  env?: Record<string, string>;
+  /** The pipeline's clock; the real one by default. */
+  now?: () => Date;
+  /** Where terminal events go; a RecordingSink by default. */
+  events?: EventSink;
+  /** Where audit records are announced; stored only by default. */
+  auditBus?: AuditBus;
+}
 
 let tables = 0;
 
-export async function harness(aws: LocalAws, overrides: Partial<ApiDeps> = {}) {
-  const tableName = `jobs-${process.pid}-${++tables}`;
+/** A new jobs table named after `prefix`, empty. */
+export async function freshTable(aws: LocalAws, prefix: string): Promise<string> {
+  const tableName = `${prefix}-${process.pid}-${++tables}`;
   await aws.createTable(tableName);
-  const jobs = new JobStore(aws.ddb, tableName);
-  const objects = new ObjectStore(aws.s3, aws.bucket);
-  const starter = new RecordingStarter();
-  const sink = new RecordingSink();
-  const app = createApp({
-    jobs,
-    objects,
-    starter,
-    events: sink,
-    authenticate: singleKeyAuthenticator(API_KEY),
-    ...UNWATCHED,
+  return tableName;
+}
+
+/** The API's deps over `world`'s table, `overrides` replacing what the test stands in for. */
+export function testApiDeps(
+  aws: LocalAws,
+  world: TestWorld,
+  overrides: Partial<ApiDeps> = {},
+): { deps: ApiDeps; wiring: Wiring } {
+  const wiring = wirePipeline({
+    config: loadConfig(world.env ?? {}),
+    platform: "local",
+    clients: { db: aws.ddb, s3: aws.s3, tableName: world.tableName, bucket: aws.bucket },
+    events: world.events ?? new RecordingSink(),
+    ...(world.auditBus === undefined ? {} : { auditBus: world.auditBus }),
+    ...(world.now === undefined ? {} : { now: world.now }),
+    upstream: new UpstreamClient({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "never-sent" }),
+    waker: { wake: async () => undefined },
+  });
+  const deps = apiDepsFrom(wiring, {
+    starter: new RecordingStarter(),
+    stopper: { stop: async () => undefined },
+    adminKey: API_KEY,
+    ...(world.now === undefined ? {} : { now: world.now }),
     ...overrides,
   });
+  return { deps, wiring };
+}
+
+export async function harness(aws: LocalAws, overrides: Partial<ApiDeps> = {}) {
+  const tableName = await freshTable(aws, "jobs");
+  const starter = new RecordingStarter();
+  const sink = new RecordingSink();
+  const { deps, wiring } = testApiDeps(aws, { tableName, events: sink }, { starter, ...overrides });
+  const app = createApp(deps);
+  const { jobs, objects } = wiring.pipeline;
   const post = async (body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
     app.request("/v1/video/generations", {
       method: "POST",

@@ -4,9 +4,9 @@
  * fetch. What packages outside core use of them.
  */
 export { AdmissionStore } from "./dynamodb/admission-table.ts";
-export { ApiKeyStore, hashApiKey, type ApiKeyRecord } from "./dynamodb/api-key-table.ts";
+export { ApiKeyStore, hashApiKey } from "./dynamodb/api-key-table.ts";
 export { AuditStore } from "./dynamodb/audit-table.ts";
-export { BatchStore, batchNotFound } from "./dynamodb/batch-table.ts";
+export { BatchStore } from "./dynamodb/batch-table.ts";
 export { BudgetLedger } from "./dynamodb/budget-ledger.ts";
 export { DeliveryStore } from "./dynamodb/delivery-table.ts";
 export { GenerationStatsStore } from "./dynamodb/generation-stats-table.ts";

@@ -12,6 +12,7 @@ export {
   type Priority,
 } from "./admission/settings.ts";
 export { BATCH_ID_PREFIX, MAX_BATCH_LINES, type Batch } from "./batches/types.ts";
+export { batchNotFound } from "./batches/not-found.ts";
 export { ReelayError, shownInput } from "./errors.ts";
 export {
   AUDIT_ACTIONS,
@@ -76,6 +77,7 @@ export {
   type KeyLimits,
 } from "./keys/limits.ts";
 export { parseExpiresAt } from "./keys/lifecycle.ts";
+export type { ApiKeyRecord } from "./keys/api-key.ts";
 export { MAX_PAGE_SIZE } from "./limits.ts";
 export { ALARM_DIMENSIONS } from "./metrics/alarm-dimensions.ts";
 export {
@@ -87,6 +89,7 @@ export {
   type MetricSpec,
 } from "./metrics/names.ts";
 export { parseBudget, type Budget } from "./money/budget-schema.ts";
+export { DEPLOYMENT_OWNER, ledgerOf } from "./money/ledger.ts";
 export { FAILURE_CLASSES, failureClassOf, isRetryableClass } from "./money/classes.ts";
 export { estimateOf, totalEstimate } from "./money/estimate.ts";
 export { fromMicros, type PriceTable } from "./money/prices.ts";

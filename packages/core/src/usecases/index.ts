@@ -44,16 +44,22 @@ export { FLOW_STEPS, type FlowStep } from "./pipeline/flow-steps.ts";
 export { currentTraceparent, inSpan } from "./tracing.ts";
 export {
   executionName,
+  type ApiKeyStorePort,
   type AuditBus,
+  type BatchStorePort,
+  type BudgetLedgerPort,
   type Clock,
   type DispatchWaker,
   type EventSink,
   type EventSource,
+  type DeliveryStorePort,
   type ExecutionStopper,
   type JobStarter,
   type JobStorePort,
   type KeyLimitsPort,
   type Metrics,
+  type ObjectStorePort,
+  type SubscriberStorePort,
   type TaskAnswer,
 } from "./ports.ts";
 export {

@@ -21,6 +21,7 @@ import type { LearnedLimit } from "../domain/admission/settings.ts";
 import type { Batch, BatchLine } from "../domain/batches/types.ts";
 import type { Budget, BudgetClaim } from "../domain/money/budget-schema.ts";
 import type { BucketTurn, EffectiveLimits, KeyLimits } from "../domain/keys/limits.ts";
+import type { ApiKeyRecord, CreatedApiKey, NewApiKey } from "../domain/keys/api-key.ts";
 import type { Estimate, Reservation } from "../domain/money/types.ts";
 import type { GenerationHistory } from "../domain/polling/history.ts";
 import type {
@@ -503,6 +504,26 @@ export interface SubscriberStorePort {
   remove(id: string, project: string): Promise<SubscriberRecord>;
   /** A new secret; the current one keeps signing for 24 h beside it, older ones stop. */
   rotate(id: string, project: string, now: Date): Promise<string>;
+}
+
+/** Stored API keys, kept hashed: the key itself is shown once, at create, and never stored. */
+export interface ApiKeyStorePort {
+  create(input: NewApiKey): Promise<CreatedApiKey>;
+  /** The live key's record; undefined for an unknown or revoked key, 401 key_expired if expired. */
+  verify(key: string): Promise<ApiKeyRecord | undefined>;
+  /** Every key, revoked ones included, newest first. */
+  list(): Promise<ApiKeyRecord[]>;
+  /** A key's budget and own limits by its id, from a listing a few seconds old at most. */
+  budgetOf(id: string): Promise<Budget | undefined>;
+  limitsOf(id: string): Promise<KeyLimits | undefined>;
+  /** Set (undefined: remove) the key's budget, whose current period keeps what it used, or limits. */
+  setBudget(id: string, budget: Budget | undefined): Promise<ApiKeyRecord>;
+  setLimits(id: string, limits: KeyLimits | undefined): Promise<ApiKeyRecord>;
+  /** Marks the key revoked (kept for the audit trail); revoking twice keeps the first time. */
+  revoke(id: string): Promise<ApiKeyRecord>;
+  /** A new secret for the key's jobs' own webhooks (the current one signs beside it for 24 h). */
+  rotateWebhookSecret(id: string): Promise<string>;
+  webhookSecretsOf(id: string): Promise<string[]>;
 }
 
 /** The bucket: outputs, manifests, drops and batch results. */

@@ -18,3 +18,5 @@ export {
   type PoolMember,
   type Wiring,
 } from "./wire-pipeline.ts";
+/** The platform's DNS (node's), for the webhook URL check (domain/webhooks/url-guard.ts). */
+export { systemResolver } from "../adapters/index.ts";

@@ -9,7 +9,7 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ulid } from "ulid";
 import { ReelayError, shownInput } from "../../domain/errors.ts";
 import type { Budget } from "../../domain/money/budget-schema.ts";
-import { DEFAULT_SCOPES, LEGACY_SCOPES, type Scope } from "../../domain/keys/scopes.ts";
+import { DEFAULT_SCOPES, LEGACY_SCOPES } from "../../domain/keys/scopes.ts";
 import type { KeyLimits } from "../../domain/keys/limits.ts";
 import {
   isExpired,
@@ -17,6 +17,8 @@ import {
   LAST_USED_EVERY_MS,
   lastUsedIsStale,
 } from "../../domain/keys/lifecycle.ts";
+import type { ApiKeyRecord, CreatedApiKey, NewApiKey } from "../../domain/keys/api-key.ts";
+import type { ApiKeyStorePort } from "../../usecases/ports.ts";
 import { apiKeyKey, apiKeyKeys, KEYS_LIST_PARTITION } from "./keys.ts";
 import { Table } from "./table-ops.ts";
 import {
@@ -30,46 +32,6 @@ const KEY_PREFIX = "rk_";
 const KEY_ID = idPattern(["key"]);
 /** Admission reads a key's budget for each queued job; the listing it reads is kept this long. */
 const LISTING_TTL_MS = 10_000;
-
-export interface ApiKeyRecord {
-  /** Public id, recorded on jobs as source.apiKeyId. */
-  id: string;
-  name: string;
-  /** The first characters of the key, to tell keys apart in a listing. */
-  hint: string;
-  createdAt: string;
-  revokedAt?: string;
-  /** What the key may spend per period (adapters/dynamodb/budget-ledger.ts); absent = no limit. */
-  budget?: Budget;
-  /** What the key may do (domain/keys/scopes.ts); a key stored before scopes has LEGACY_SCOPES. */
-  scopes: Scope[];
-  /** Its project (domain/keys/projects.ts); a key made without one is alone in one named by its id. */
-  project: string;
-  /** Its own limits (domain/keys/limits.ts), each over REELAY_KEY_LIMITS's; absent = the defaults. */
-  limits?: KeyLimits;
-  /** After this time the key is refused with 401 key_expired (domain/keys/lifecycle.ts). */
-  expires_at?: string;
-  /** When a call last used it, to the minute (LAST_USED_EVERY_MS). */
-  last_used_at?: string;
-}
-
-/** What a new key is made with beside its name. */
-export interface NewApiKey {
-  name: string;
-  budget?: Budget;
-  scopes?: readonly Scope[];
-  project?: string;
-  limits?: KeyLimits;
-  expiresAt?: string;
-}
-
-export interface CreatedApiKey {
-  record: ApiKeyRecord;
-  /** The only time the key is available in clear. */
-  key: string;
-  /** The `whsec_` secret that signs its jobs' own webhooks (webhook_url): shown this once. */
-  webhookSecret: string;
-}
 
 export function hashApiKey(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");
@@ -112,7 +74,7 @@ function keyNotFound(id: string): ReelayError {
   });
 }
 
-export class ApiKeyStore {
+export class ApiKeyStore implements ApiKeyStorePort {
   readonly #table: Table;
   readonly #now: () => Date;
   #listing: { at: number; records: Promise<ApiKeyRecord[]> } | undefined;

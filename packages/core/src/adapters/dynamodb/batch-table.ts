@@ -7,8 +7,8 @@ import { projectOf } from "../../domain/keys/projects.ts";
 import type { BatchStorePort } from "../../usecases/ports.ts";
 import { idPattern } from "../../domain/ids.ts";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { ReelayError, shownInput } from "../../domain/errors.ts";
 import type { Batch, BatchLine } from "../../domain/batches/types.ts";
+import { batchNotFound } from "../../domain/batches/not-found.ts";
 import {
   BATCHES_DUE_KEY,
   BATCHES_PARTITION,
@@ -26,13 +26,6 @@ const BATCH_ID = idPattern(["bat"]);
 
 function isBatchId(value: string): boolean {
   return BATCH_ID.test(value);
-}
-
-export function batchNotFound(id: string): ReelayError {
-  return new ReelayError("batch_not_found", `No batch ${shownInput(id)} here.`, {
-    status: 404,
-    path: "id",
-  });
 }
 
 function fromItem(item: Record<string, unknown>): Batch {

@@ -16,17 +16,10 @@ import type { Job } from "../../domain/jobs/types.ts";
 import { chargedOf, costMicrosOf } from "../../domain/money/charge.ts";
 import type { Estimate, Reservation } from "../../domain/money/types.ts";
 import { fromMicros } from "../../domain/money/prices.ts";
-import { budgetLedgerKey } from "./keys.ts";
+import { DEPLOYMENT_OWNER, ledgerOf } from "../../domain/money/ledger.ts";
 import { Table } from "./table-ops.ts";
 
 const MICROS = 1_000_000;
-/** The owner of the deployment's own budget (REELAY_BUDGET), beside the keys' ids. */
-const DEPLOYMENT_OWNER = "deployment";
-
-function periodOf(period: Budget["period"], now: Date): string {
-  const iso = now.toISOString();
-  return period === "day" ? iso.slice(0, 10) : period === "month" ? iso.slice(0, 7) : "all";
-}
 
 /** The amount a job reserves: its estimated cost, or its units (an unpriced job costs 0 money). */
 function amountOf(budget: Budget, estimate: Estimate): number {
@@ -49,10 +42,6 @@ export class BudgetLedger implements BudgetLedgerPort {
   constructor(db: DynamoDBDocumentClient, tableName: string, options: BudgetLedgerOptions = {}) {
     this.#table = new Table(db, tableName);
     this.#options = options;
-  }
-
-  static ledgerOf(owner: string, budget: Budget, now: Date): string {
-    return budgetLedgerKey(owner, periodOf(budget.period, now));
   }
 
   get deployment(): Budget | undefined {
@@ -101,7 +90,7 @@ export class BudgetLedger implements BudgetLedgerPort {
 
   async #reserveOne(claim: BudgetClaim, estimate: Estimate, now: Date): Promise<Reservation> {
     const { budget } = claim;
-    const ledger = BudgetLedger.ledgerOf(claim.owner, budget, now);
+    const ledger = ledgerOf(claim.owner, budget, now);
     const micros = amountOf(budget, estimate);
     const limit = Math.round(budget.amount * MICROS);
     if (micros > limit) throw await this.#refusal(ledger, claim, micros);

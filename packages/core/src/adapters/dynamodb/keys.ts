@@ -27,6 +27,7 @@
  */
 import { PRIORITIES, type Priority } from "../../domain/admission/settings.ts";
 import { DEFAULT_ACCOUNT } from "../../domain/upstreams/accounts.ts";
+import { BUDGET_LEDGER_PREFIX } from "../../domain/money/ledger.ts";
 
 /** The listing's partitions on gsi1. */
 export const JOBS_LIST_PARTITION = "JOB";
@@ -43,7 +44,8 @@ export const BATCHES_DUE_KEY = "batches-due";
 export const ADMISSION_KEY = "admission";
 const ACCOUNT_ADMISSION_PREFIX = "admission#";
 export const QUEUE_KEY_PREFIX = "queue#";
-export const BUDGET_KEY_PREFIX = "budget#";
+/** A budget ledger's item is named by its ledger (domain/money/ledger.ts), which a reservation records. */
+export const BUDGET_KEY_PREFIX = BUDGET_LEDGER_PREFIX;
 export const API_KEY_KEY_PREFIX = "apikey#";
 export const SUBSCRIBER_ID_PREFIX = "whsub";
 export const GENERATION_STATS_KEY_PREFIX = "stats#";
@@ -94,11 +96,6 @@ export function queueLaneStart(lane: string): string {
 
 export function queueEntryKeys(entry: Parameters<typeof queueSortKey>[0]) {
   return { pk: queueEntryKey(entry.jobId), gsi1pk: QUEUE_PARTITION, gsi1sk: queueSortKey(entry) };
-}
-
-/** One owner's ledger for one period (`2026-01-31`, `2026-01` or `all`). */
-export function budgetLedgerKey(owner: string, period: string): string {
-  return `${BUDGET_KEY_PREFIX}${owner}#${period}`;
 }
 
 /** A stored API key's item, by the key's hash (the key itself is never written). */

@@ -1,0 +1,6 @@
+/** The scope each of this area's routes needs (route-scopes.ts collects them); `null`: open. */
+import type { Scope } from "@reelay/core/domain";
+
+export const EVENTS_SCOPES: Readonly<Record<string, Scope | null>> = {
+  "GET /v1/events": "read",
+};

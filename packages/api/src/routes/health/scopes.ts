@@ -1,0 +1,6 @@
+/** The scope each of this area's routes needs (route-scopes.ts collects them); `null`: open. */
+import type { Scope } from "@reelay/core/domain";
+
+export const HEALTH_SCOPES: Readonly<Record<string, Scope | null>> = {
+  "GET /healthz": null,
+};

@@ -1,0 +1,29 @@
+/** The service contract's video endpoints: create a task, query it. */
+import { Hono } from "hono";
+import { jobNotFound } from "@reelay/core/domain";
+import { jsonBodyLimit, parseJson } from "../../body.ts";
+import { createVideoJob } from "../../create.ts";
+import type { ApiEnv, ResolvedDeps } from "../../api-deps.ts";
+import { createHeaders } from "../../create-headers.ts";
+import { createdView, taskView, withQueuePosition } from "../../views.ts";
+
+export function videoRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
+  const routes = new Hono<ApiEnv>();
+  const signer = { objects: deps.objects, ttlS: deps.presignTtlS, now: deps.now };
+
+  routes.post("/generations", jsonBodyLimit(deps.maxBodyBytes), async (c) => {
+    const body = parseJson(await c.req.text());
+    const { job } = await createVideoJob(deps, { body, ...(await createHeaders(c, deps)) });
+    return c.json(createdView(job));
+  });
+
+  routes.get("/tasks/:taskId", async (c) => {
+    const id = c.req.param("taskId");
+    const job = await deps.jobs.get(id);
+    // Ids of image jobs are unknown here, as the contract's video endpoint would not know them.
+    if (job === undefined || job.kind !== "video") throw jobNotFound(id);
+    return c.json(await withQueuePosition(await taskView(job, signer), job, deps.admission));
+  });
+
+  return routes;
+}

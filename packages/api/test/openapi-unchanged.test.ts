@@ -1,0 +1,54 @@
+/**
+ * The OpenAPI document is what it was: moving where an operation is written (each API area keeps
+ * its own) must not change a byte of what /openapi.json serves, nor of the full document the
+ * client's types are generated from. A deliberate change to the document updates these digests.
+ */
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DeliveryStore, SubscriberStore } from "@reelay/core/adapters";
+import { buildOpenApiDocument } from "../src/openapi/document.ts";
+import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
+import { harness } from "./support/harness.ts";
+
+const SERVED_SHA256 = "5f2da7cd0bfcd5111db184072d45a4cbf7bc79864612fe6a05293f19c54c746e";
+const FULL_SHA256 = "25cfea1d9d9bda7b046eb6eeee0b36f5ef09457829a63fd9bf0d69de629c324b";
+
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+/** JSON with every object's keys sorted: the full document's order follows where operations are written. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+let aws: LocalAws;
+beforeAll(async () => {
+  aws = await startLocalAws();
+});
+afterAll(() => aws.stop());
+
+describe("the OpenAPI document", () => {
+  it("/openapi.json of an app serving every route is byte for byte the document it was", async () => {
+    const h = await harness(aws, {
+      eventStream: { subscribe: () => () => undefined },
+      scrape: async () => ({ contentType: "text/plain", text: "" }),
+      mcp: async () => new Response(null, { status: 204 }),
+      webhooks: {
+        store: new DeliveryStore(aws.ddb, "deliveries-never-read"),
+        schedule: [0],
+        now: () => new Date(),
+        managed: { store: new SubscriberStore(aws.ddb, "never-read"), deployment: "aws" },
+      },
+    });
+    const response = await h.app.request("/openapi.json");
+    expect(response.status).toBe(200);
+    expect(sha256(await response.text())).toBe(SERVED_SHA256);
+  });
+
+  it("the full document (every documented operation, as the client's types are made from) is the one it was, in any key order", () => {
+    expect(sha256(canonical(buildOpenApiDocument()))).toBe(FULL_SHA256);
+  });
+});
