@@ -13,27 +13,11 @@ import { apiDepsFrom, createApp, type WebhookApiDeps } from "@reelay/api";
 import { type RunningServer, serveApp } from "@reelay/api/serve";
 import type { Config } from "@reelay/core";
 import { ReelayError, UpstreamClient } from "@reelay/core";
-import {
-  JsonlFileSink,
-  guardedFetch,
-  DeliveryStore,
-  JobStore,
-  SubscriberStore,
-  ownWebhooks,
-} from "@reelay/core/adapters";
+import { JsonlFileSink, JobStore } from "@reelay/core/adapters";
 import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
-import {
-  DEFAULT_ACCOUNT,
-  webhookFetchPolicy,
-  type Job,
-  type UpstreamAccount,
-} from "@reelay/core/domain";
+import { DEFAULT_ACCOUNT, type Job, type UpstreamAccount } from "@reelay/core/domain";
 import {
   deliveringSink,
-  allTargets,
-  cachedSubscribers,
-  ownerFromJobs,
-  type Subscribers,
   isWaiting,
   releaseStrandedSlots,
   type AuditBus,
@@ -42,7 +26,7 @@ import {
   type Metrics,
   admissionReading,
 } from "@reelay/core/usecases";
-import { dropDepsFrom, type PoolMember, wirePipeline } from "@reelay/core/wiring";
+import { dropDepsFrom, type PoolMember, wirePipeline, wireWebhooks } from "@reelay/core/wiring";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { loadOrCreateApiKey } from "./api-key.ts";
 import { startStandins, type Standins } from "./aws-standins.ts";
@@ -273,31 +257,18 @@ function startWebhooks(
   cleanups: Cleanups,
   metrics: Metrics,
 ): LocalWebhooks {
-  const store = new DeliveryStore(clients.ddb, clients.tableName, { metrics });
-  const managed = new SubscriberStore(clients.ddb, clients.tableName);
-  const { webhookSchedule: schedule } = options.config;
-  const subscribers: Subscribers = {
-    config: options.config.webhooks,
-    managed: cachedSubscribers(managed),
-    ownerOf: ownerFromJobs(new JobStore(clients.ddb, clients.tableName)),
-    own: ownWebhooks(clients.ddb, clients.tableName),
-  };
-  const now = () => new Date();
-  // Loopback subscribers are allowed here (a local receiver); private and metadata addresses are not.
-  const fetch = guardedFetch(webhookFetchPolicy("local"));
-  const sweeper = startWebhookSweeper({ store, subscribers, schedule, now, fetch }, log);
+  const { deliveries, api } = wireWebhooks({
+    config: options.config,
+    platform: "local",
+    clients: { db: clients.ddb, tableName: clients.tableName },
+    subscribers: options.config.webhooks,
+    metrics,
+  });
+  const sweeper = startWebhookSweeper(deliveries, log);
   cleanups.push(() => sweeper.stop());
-  const deps = { store, subscribers, schedule, now };
   return {
-    sink: deliveringSink(clients.events, deps, sweeper.wake),
-    api: {
-      store,
-      schedule,
-      now,
-      targets: () => allTargets(subscribers),
-      managed: { store: managed, deployment: "local" },
-      wake: sweeper.wake,
-    },
+    sink: deliveringSink(clients.events, deliveries, sweeper.wake),
+    api: { ...api, wake: sweeper.wake },
   };
 }
 

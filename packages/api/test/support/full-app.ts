@@ -6,13 +6,8 @@
 import { handleMcpRequest } from "@reelay/mcp";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import {
-  DeliveryStore,
-  JsonlFileSink,
-  SubscriberStore,
-  UpstreamClient,
-} from "@reelay/core/adapters";
-import { loadConfig, wirePipeline, type Wiring } from "@reelay/core/wiring";
+import { JsonlFileSink, UpstreamClient } from "@reelay/core/adapters";
+import { loadConfig, wirePipeline, wireWebhooks, type Wiring } from "@reelay/core/wiring";
 import { apiDepsFrom } from "../../src/api-deps-from-wiring.ts";
 import { createApp } from "../../src/app.ts";
 import { startLocalAws, type LocalAws } from "../../../core/test/support/local-aws.ts";
@@ -35,7 +30,11 @@ async function fullApp(aws: LocalAws) {
     waker: { wake: async () => undefined },
   });
   const starter = new RecordingStarter();
-  const now = () => new Date();
+  const webhooks = wireWebhooks({
+    config: { webhookSchedule: [0], aws: { rehearsal: false } },
+    platform: "local",
+    clients: { db: aws.ddb, tableName },
+  });
   const app = createApp(
     apiDepsFrom(wiring, {
       starter,
@@ -44,15 +43,10 @@ async function fullApp(aws: LocalAws) {
       eventStream: { subscribe: () => () => undefined },
       // As the local stack serves it, so the authorization matrix covers POST /mcp.
       mcp: handleMcpRequest,
-      webhooks: {
-        store: new DeliveryStore(aws.ddb, tableName),
-        schedule: [0],
-        now,
-        managed: { store: new SubscriberStore(aws.ddb, tableName), deployment: "local" },
-      },
+      webhooks: webhooks.api,
     }),
   );
-  return { app, wiring, starter, tableName, db: aws.ddb, bus };
+  return { app, wiring, webhooks, starter, tableName, db: aws.ddb, bus };
 }
 
 export type FullApp = Awaited<ReturnType<typeof fullApp>>;

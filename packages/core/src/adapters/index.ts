@@ -28,7 +28,6 @@ export {
   SUBSCRIBERS_PARTITION,
   SUBSCRIBER_ID_PREFIX,
 } from "./dynamodb/keys.ts";
-export { ownWebhooks } from "./dynamodb/own-webhooks.ts";
 export { SubscriberStore } from "./dynamodb/subscriber-table.ts";
 export {
   JOBS_LIST_INDEX,

@@ -100,7 +100,6 @@ export { classifiedError, moneyView, type ClassifiedError, type MoneyView } from
 export {
   outputFetchPolicy,
   safeUrl,
-  webhookFetchPolicy,
   type Deployment,
   type FetchPolicy,
 } from "./net/policy.ts";

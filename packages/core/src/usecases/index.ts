@@ -66,11 +66,4 @@ export {
 } from "./webhooks/delivery-sweep.ts";
 export { deliveringSink, enqueueEvent } from "./webhooks/outbox.ts";
 export { eventNotFound, replay } from "./webhooks/replay.ts";
-export {
-  allTargets,
-  cachedSubscribers,
-  ownerFromJobs,
-  targetsFor,
-  type DeliveryTarget,
-  type Subscribers,
-} from "./webhooks/targets.ts";
+export { targetsFor, type DeliveryTarget } from "./webhooks/targets.ts";

@@ -18,3 +18,4 @@ export {
   type PoolMember,
   type Wiring,
 } from "./wire-pipeline.ts";
+export { wireWebhooks } from "./wire-webhooks.ts";
