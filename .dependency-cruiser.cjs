@@ -1,8 +1,8 @@
 /**
  * The import rules `npm run check` enforces (design rule 11): core in layers, domain <- use cases
- * <- adapters <- the composition root (wiring/ and src/index.ts), imports only going down, no AWS
- * SDK below the adapters, nothing outside core (or the API package) past its exports map, and no
- * import cycle anywhere.
+ * <- adapters <- the composition root (wiring/ and src/index.ts), imports only going down (of the
+ * use cases, adapters see their ports only), no AWS SDK below the adapters, nothing outside core (or
+ * the API package) past its exports map, and no import cycle anywhere.
  * Type-only imports count (tsPreCompilationDeps): a type is as much a dependency as a value.
  */
 const CORE = "^packages/core/src/";
@@ -27,11 +27,12 @@ module.exports = {
       to: { path: [`${CORE}adapters/`, ROOT_FILES] },
     },
     {
-      name: "adapters-import-no-wiring",
-      comment: "adapters/ implement the ports; only the wiring chooses and assembles them.",
+      name: "adapters-import-only-ports-and-domain",
+      comment:
+        "adapters/ implement the ports: of core they import the domain and usecases/ports.ts only, never a use case or the wiring (which alone chooses and assembles them).",
       severity: "error",
       from: { path: `${CORE}adapters/` },
-      to: { path: ROOT_FILES },
+      to: { path: CORE, pathNot: `${CORE}(adapters/|domain/|usecases/ports\\.ts$)` },
     },
     {
       name: "no-aws-sdk-below-adapters",

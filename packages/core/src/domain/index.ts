@@ -135,3 +135,4 @@ export { parseSubscribersText } from "./webhooks/subscribers.ts";
 export { checkWebhookUrl } from "./webhooks/url-guard.ts";
 export { DEFAULT_ACCOUNT, type UpstreamAccount } from "./upstreams/accounts.ts";
 export { attemptsView, type AttemptView } from "./upstreams/attempts.ts";
+export { currentTraceparent, inSpan } from "./tracing.ts";

@@ -33,7 +33,6 @@ export {
   type AdmissionReading,
 } from "./metrics/admission-metrics.ts";
 export { NO_BATCHES, type PipelineDeps } from "./pipeline/pipeline-deps.ts";
-export { noMetrics } from "./metrics/record-metrics.ts";
 export {
   download,
   finish,
@@ -44,7 +43,6 @@ export {
 } from "./pipeline/pipeline-steps.ts";
 export { FLOW_STEPS, type FlowStep } from "./pipeline/flow-steps.ts";
 export { emitOnce, type TerminalDeps } from "./pipeline/terminal.ts";
-export { currentTraceparent, inSpan } from "./tracing.ts";
 export {
   executionName,
   type AuditBus,
@@ -57,6 +55,7 @@ export {
   type JobStorePort,
   type KeyLimitsPort,
   type Metrics,
+  noMetrics,
   type TaskAnswer,
 } from "./ports.ts";
 export {

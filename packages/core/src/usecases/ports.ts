@@ -113,6 +113,13 @@ export interface Metrics {
   set<N extends MetricNameOf<"gauge">>(name: N, labels: MetricLabels<N>, value: number): void;
 }
 
+/** Records nothing: the default wherever no metrics are wired (tests, tools). */
+export const noMetrics: Metrics = {
+  count: () => undefined,
+  observe: () => undefined,
+  set: () => undefined,
+};
+
 /** An object in the bucket, as ObjectStorePort reports it. */
 export interface ObjectInfo {
   bucket: string;

@@ -27,7 +27,7 @@ import { guardedFetch } from "../adapters/net/guarded-fetch.ts";
 import { type Deployment, outputFetchPolicy } from "../domain/net/policy.ts";
 import type { PipelineDeps } from "../usecases/pipeline/pipeline-deps.ts";
 import { POLL_WINDOW_MS } from "../domain/polling/policy.ts";
-import { noMetrics } from "../usecases/metrics/record-metrics.ts";
+import { noMetrics } from "../usecases/ports.ts";
 import type {
   AuditBus,
   DispatchWaker,

@@ -23,7 +23,7 @@ import {
 import { randomUUID } from "node:crypto";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ReelayError } from "../../domain/errors.ts";
-import { noMetrics } from "../../usecases/metrics/record-metrics.ts";
+import { noMetrics } from "../../usecases/ports.ts";
 import type { Metrics } from "../../usecases/ports.ts";
 import { deliveryKeys, deliveryPartition, pastEvery, withoutKeys } from "./keys.ts";
 import { type IndexQuery, Table } from "./table-ops.ts";

@@ -20,7 +20,7 @@ import {
 import { MAX_PAGE_SIZE } from "../../domain/limits.ts";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { isReelayError, ReelayError } from "../../domain/errors.ts";
-import { noMetrics } from "../../usecases/metrics/record-metrics.ts";
+import { noMetrics } from "../../usecases/ports.ts";
 import type { Metrics } from "../../usecases/ports.ts";
 import { decodeCursor, encodeCursor } from "../../domain/jobs/cursor.ts";
 import { isJobId } from "../../domain/jobs/ids.ts";

@@ -37,7 +37,7 @@ import { estimateOf } from "../../domain/money/estimate.ts";
 import type { PriceTable } from "../../domain/money/prices.ts";
 import { emitOnce } from "../pipeline/terminal.ts";
 import type { AccountAdmission } from "./admission-control.ts";
-import { jobAttributes, recordSpan } from "../tracing.ts";
+import { jobAttributes, recordSpan } from "../../domain/tracing.ts";
 
 export interface DispatchDeps extends BudgetGateDeps {
   admission: AdmissionControl;

@@ -38,7 +38,7 @@ import { newJobId } from "../../domain/jobs/ids.ts";
 import { type ReuseSource, routeReuse } from "../reuse/route-reuse.ts";
 import { createJob, type NewJobInput } from "./create-job.ts";
 import { claimQueue, type QueueClaim } from "./queue-quota.ts";
-import { currentTraceparent, inSpan } from "../tracing.ts";
+import { currentTraceparent, inSpan } from "../../domain/tracing.ts";
 
 export interface SubmitDeps extends Pick<PipelineDeps, "events" | "batches" | "metrics"> {
   jobs: JobStorePort;

@@ -37,7 +37,7 @@ import { failureOf, timeoutError } from "../../domain/pipeline/failure.ts";
 import { imageKey, videoKey } from "../../domain/jobs/outputs.ts";
 import { emitOnce, writeManifest } from "./terminal.ts";
 import { verifiedOutputs } from "./verify-outputs.ts";
-import { inSpan, jobAttributes, type TraceSpan } from "../tracing.ts";
+import { inSpan, jobAttributes, type TraceSpan } from "../../domain/tracing.ts";
 import { deliverOutputs } from "../copy/deliver-outputs.ts";
 import { expiryOf, retentionTags } from "../../domain/jobs/retention.ts";
 import { reuseScopeOf } from "../../domain/jobs/fingerprint.ts";
