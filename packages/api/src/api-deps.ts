@@ -1,5 +1,4 @@
 /** What the API needs, passed in, so one app runs on Lambda (AWS clients) and in the local stack. */
-import type { Catalog } from "@reelay/core";
 import {
   type AuditLog,
   NO_BUDGETS,
@@ -25,7 +24,14 @@ import type {
   DeliveryStore,
   SubscriberStore,
 } from "@reelay/core/adapters";
-import type { Budget, KeyLimits, PriceTable, Deployment, Scope } from "@reelay/core/domain";
+import type {
+  Budget,
+  KeyLimits,
+  PriceTable,
+  Deployment,
+  Scope,
+  Catalog,
+} from "@reelay/core/domain";
 
 export interface Caller {
   keyId: string;

@@ -1,7 +1,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { validate, videoRequestSchema } from "@reelay/core";
+import { validate, videoRequestSchema } from "@reelay/core/domain";
 import { ApiKeyStore } from "@reelay/core/adapters";
 import { wireWebhooks } from "@reelay/core/wiring";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";

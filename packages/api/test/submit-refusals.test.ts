@@ -27,7 +27,7 @@ import {
   type SubmitDeps,
   sweep,
 } from "@reelay/core/usecases";
-import { validate } from "@reelay/core";
+import { validate } from "@reelay/core/domain";
 import { createApp, singleKeyAuthenticator } from "../src/index.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { API_KEY, json, RecordingSink } from "./support/harness.ts";

@@ -11,11 +11,9 @@ import ffmpeg from "@ffmpeg-installer/ffmpeg";
 import { apiDepsFrom, createApp, type WebhookApiDeps } from "@reelay/api";
 // Its own entry: the Lambda bundle of the API never loads a Node HTTP server.
 import { type RunningServer, serveApp } from "@reelay/api/serve";
-import type { Config } from "@reelay/core";
-import { ReelayError, UpstreamClient } from "@reelay/core";
-import { JsonlFileSink, JobStore } from "@reelay/core/adapters";
+import { JsonlFileSink, JobStore, UpstreamClient } from "@reelay/core/adapters";
 import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
-import { DEFAULT_ACCOUNT, type Job, type UpstreamAccount } from "@reelay/core/domain";
+import { DEFAULT_ACCOUNT, type Job, type UpstreamAccount, ReelayError } from "@reelay/core/domain";
 import {
   deliveringSink,
   isWaiting,
@@ -26,7 +24,13 @@ import {
   type Metrics,
   admissionReading,
 } from "@reelay/core/usecases";
-import { dropDepsFrom, type PoolMember, wirePipeline, wireWebhooks } from "@reelay/core/wiring";
+import {
+  dropDepsFrom,
+  type PoolMember,
+  wirePipeline,
+  wireWebhooks,
+  type Config,
+} from "@reelay/core/wiring";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { loadOrCreateApiKey } from "./api-key.ts";
 import { startStandins, type Standins } from "./aws-standins.ts";

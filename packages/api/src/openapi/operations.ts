@@ -4,7 +4,7 @@
  * added without an entry here fails the suite. Entries for routes an app does not serve (e.g.
  * /v1/events without an event source) are left out of that app's document.
  */
-import { imageRequestSchema, videoRequestSchema } from "@reelay/core";
+import { imageRequestSchema, videoRequestSchema } from "@reelay/core/domain";
 import {
   AdmissionSchema,
   BatchListSchema,

@@ -15,8 +15,14 @@ import {
   cancelJob,
 } from "@reelay/core/usecases";
 import { batchNotFound, type BatchStore } from "@reelay/core/adapters";
-import { type Batch, estimateOf, totalEstimate, isTerminal } from "@reelay/core/domain";
-import { isReelayError, ReelayError } from "@reelay/core";
+import {
+  type Batch,
+  estimateOf,
+  totalEstimate,
+  isTerminal,
+  isReelayError,
+  ReelayError,
+} from "@reelay/core/domain";
 import { mayAccess, ownerFilter, sourceOf } from "../auth.ts";
 import { checkLines, parseBatchBody } from "../batch-body.ts";
 import { retryBatch } from "../batch-retry.ts";

@@ -3,7 +3,6 @@
  * budget, revoke.
  */
 import { Hono } from "hono";
-import { ReelayError } from "@reelay/core";
 import { type ApiKeyRecord, type ApiKeyStore, BudgetLedger } from "@reelay/core/adapters";
 import type { KeyLimitsPort } from "@reelay/core/usecases";
 import {
@@ -16,6 +15,7 @@ import {
   limitsView,
   fromMicros,
   type Scope,
+  ReelayError,
 } from "@reelay/core/domain";
 import { forbidden, isAdmin } from "../auth.ts";
 import { jsonBodyLimit, parseJson, refuseUnknownFields } from "../body.ts";

@@ -7,7 +7,7 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "@reelay/core";
+import { loadConfig } from "@reelay/core/wiring";
 import { startLocalStack, type LocalStack } from "@reelay/local";
 import { type CliResult, runCli, runInProcess } from "./run.ts";
 

@@ -12,7 +12,29 @@ export {
   type Priority,
 } from "./admission/settings.ts";
 export { BATCH_ID_PREFIX, MAX_BATCH_LINES, type Batch } from "./batches/types.ts";
-export { ReelayError, shownInput } from "./errors.ts";
+export {
+  ERROR_CODES,
+  relayedCode,
+  type ErrorCode,
+  type RelayedCode,
+} from "./error-codes.ts";
+export {
+  invalidRequest,
+  isReelayError,
+  ReelayError,
+  shownInput,
+  type Issue,
+} from "./errors.ts";
+export { createCatalog, defaultCatalog, parseCatalogFile } from "./catalog/catalog.ts";
+export type {
+  Catalog,
+  DurationRule,
+  ImageModelSpec,
+  Kind,
+  ModelSpec,
+  SetRule,
+} from "./catalog/types.ts";
+export { imageRequestSchema, videoRequestSchema } from "./contract/schemas.ts";
 export {
   AUDIT_ACTIONS,
   AUDIT_ID_PREFIX,
@@ -118,7 +140,7 @@ export {
   POLL_WINDOW_MS,
   jobDeadlineMs,
 } from "./polling/policy.ts";
-export { validate } from "./validate/validate-request.ts";
+export { validate, type ValidationResult } from "./validate/validate-request.ts";
 export {
   DELIVERY_ID_PREFIX,
   DELIVERY_STATUSES,
