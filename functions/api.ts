@@ -7,7 +7,7 @@
 import { apiDepsFrom, createApp } from "@reelay/api";
 import { handle } from "hono/aws-lambda";
 import { awsProcess, awsStopper, awsWiring } from "./support/deps.ts";
-import type { JobStarter } from "@reelay/core/usecases";
+import type { JobQueue } from "@reelay/core/usecases";
 import { wireWebhooks } from "@reelay/core/wiring";
 import { withMetrics } from "./support/metrics.ts";
 import { readSecret } from "./support/secrets.ts";
@@ -34,7 +34,7 @@ const app = createApp(
 /** The request this invocation serves (one at a time per Lambda instance), for its trace segment. */
 let request = { method: "", path: "", startedAt: 0 };
 
-function tracedStarter(inner: JobStarter): JobStarter {
+function tracedStarter(inner: JobQueue): JobQueue {
   return {
     async start(job) {
       await inner.start(job);

@@ -10,7 +10,7 @@ import {
   type EventSink,
   type EventSource,
   type ExecutionStopper,
-  type JobStarter,
+  type JobQueue,
   type Metrics,
   type DeliveryTarget,
   type KeyLimitsPort,
@@ -67,7 +67,7 @@ export interface ApiDeps {
   budgets?: BudgetLedger;
   /** Presigns GETs for outputs. */
   objects: ObjectStore;
-  starter: JobStarter;
+  starter: JobQueue;
   /** A bearer token to its caller, or undefined for an unknown token. */
   authenticate(token: string): Promise<Caller | undefined>;
   /** Stored API keys: when given, /v1/keys lets the admin key create, list and revoke them. */

@@ -22,7 +22,8 @@ import {
   dispatch,
   type DropDeps,
   ingestDrop,
-  type JobStarter,
+  type ExecutionStarter,
+  type JobQueue,
   noMetrics,
   type SubmitDeps,
   sweep,
@@ -64,7 +65,7 @@ async function world(budget: Budget) {
     now,
   });
   const batches = new BatchTracker({ batches: batchStore, now, waker });
-  const queue: JobStarter = { start: (job) => admission.enqueue(job) };
+  const queue: JobQueue = { start: (job) => admission.enqueue(job) };
   const app = createApp({
     jobs,
     objects,
@@ -93,7 +94,7 @@ async function world(budget: Budget) {
     defaultModel: "os-2",
     batches: { batches: batchStore, admission, now },
   };
-  const executions: JobStarter = { start: async () => undefined };
+  const executions: ExecutionStarter = { start: async () => undefined };
   const admissionDeps = {
     admission,
     jobs,

@@ -20,7 +20,7 @@ import {
   releaseStrandedSlots,
   type AuditBus,
   type EventSink,
-  type JobStarter,
+  type JobQueue,
   type Metrics,
   admissionReading,
 } from "@reelay/core/usecases";
@@ -281,7 +281,7 @@ async function resumeLeftovers(
   deps: Pick<Wiring["pipeline"], "jobs" | "now" | "metrics" | "batches" | "budgets"> & {
     events: EventSink & Pick<JsonlFileSink, "readAll">;
   },
-  starters: { queue: JobStarter; executions: LocalJobStarter },
+  starters: { queue: JobQueue; executions: LocalJobStarter },
   log: Logger,
   dataDir: string,
 ): Promise<Job[]> {

@@ -39,9 +39,18 @@ import type { Job } from "../domain/jobs/types.ts";
 import type { MetricLabels, MetricNameOf } from "../domain/metrics/names.ts";
 import type { LastProblem, RecentProblems } from "../domain/upstreams/problems.ts";
 
-/** Runs a recorded job's flow. Starting a job that already runs is a no-op on both platforms. */
-export interface JobStarter {
-  /** AWS: StartExecution named by executionName(job); local: the flow in-process; or into the admission queue. */
+/**
+ * Where a recorded job starts its way (the API, drops, batches): into the admission queue, where it
+ * waits for a slot; the dispatcher then starts its execution (ExecutionStarter). Queueing a job
+ * that is already queued or running adds nothing.
+ */
+export interface JobQueue {
+  start(job: Job): Promise<void>;
+}
+
+/** Starts a job's execution, the flow (the dispatcher). Starting one that already runs is a no-op. */
+export interface ExecutionStarter {
+  /** AWS: StartExecution named by executionName(job); local: the flow in-process. */
   start(job: Job): Promise<void>;
 }
 

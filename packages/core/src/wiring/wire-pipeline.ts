@@ -32,7 +32,7 @@ import type {
   AuditBus,
   DispatchWaker,
   EventSink,
-  JobStarter,
+  JobQueue,
   Metrics,
   UpstreamClientPort,
 } from "../usecases/ports.ts";
@@ -91,7 +91,7 @@ export interface Wiring {
   };
   batches: BatchStore;
   /** What the API and drops start jobs with: into the admission queue; the dispatcher starts executions. */
-  queue: JobStarter;
+  queue: JobQueue;
   /** Stored API keys, in the jobs table. */
   keys: ApiKeyStore;
   /** Limits per key: the API's call buckets, admission's waiting and in-flight counts. */

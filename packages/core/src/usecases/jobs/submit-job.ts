@@ -16,7 +16,7 @@
  * that waits for a slot past its queue_timeout_s (at most REELAY_QUEUE_TIMEOUT_S) ends failed queue_timeout
  * (admission/queue-sweep.ts). Either way its reservation, if any, is settled when it ends.
  */
-import type { BudgetLedgerPort, Clock, JobStarter, JobStorePort, KeyLimitsPort } from "../ports.ts";
+import type { BudgetLedgerPort, Clock, JobQueue, JobStorePort, KeyLimitsPort } from "../ports.ts";
 import type { PipelineDeps } from "../pipeline/pipeline-deps.ts";
 import { emitOnce } from "../pipeline/terminal.ts";
 import type { Priority } from "../../domain/admission/settings.ts";
@@ -45,7 +45,7 @@ export interface SubmitDeps extends Pick<PipelineDeps, "events" | "batches" | "m
   /** The keys' and the deployment's budgets (NO_BUDGETS where there are none). */
   budgets: BudgetLedgerPort;
   /** Puts a recorded job in the admission queue (the wiring's `queue`); harmless for one queued already. */
-  starter: JobStarter;
+  starter: JobQueue;
   now: Clock;
   /** The operator's price table; without one the estimate has usage and no cost. */
   prices?: PriceTable;
