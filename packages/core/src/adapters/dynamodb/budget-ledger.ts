@@ -16,7 +16,7 @@ import type { Job } from "../../domain/jobs/types.ts";
 import { chargedOf, costMicrosOf } from "../../domain/money/charge.ts";
 import type { Estimate, Reservation } from "../../domain/money/types.ts";
 import { fromMicros } from "../../domain/money/prices.ts";
-import { budgetLedgerKey } from "./keys.ts";
+import { budgetLedgerKey } from "./item-keys.ts";
 import { Table } from "./table-ops.ts";
 
 const MICROS = 1_000_000;
