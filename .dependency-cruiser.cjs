@@ -1,12 +1,12 @@
 /**
  * The import rules `npm run check` enforces (design rule 11): core in layers, domain <- use cases
- * <- adapters <- the composition root (wiring/ and src/index.ts), imports only going down, no AWS
- * SDK below the adapters, nothing outside core (or the API package) past its exports map, and no
- * import cycle anywhere.
+ * <- adapters <- the composition root (wiring/), imports only going down (of the use cases,
+ * adapters see their ports only), no AWS SDK below the adapters, nothing outside core (or the API
+ * package) past its exports map (one entry a layer, no root entry), and no import cycle anywhere.
  * Type-only imports count (tsPreCompilationDeps): a type is as much a dependency as a value.
  */
 const CORE = "^packages/core/src/";
-const ROOT_FILES = `${CORE}(wiring/|index\\.ts$)`;
+const WIRING = `${CORE}wiring/`;
 const AWS_SDK = "(^|/)node_modules/@aws-sdk/|^@aws-sdk/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -17,21 +17,22 @@ module.exports = {
       comment: "domain/ holds the rules: it imports neither use cases, adapters nor the wiring.",
       severity: "error",
       from: { path: `${CORE}domain/` },
-      to: { path: [`${CORE}(usecases|adapters)/`, ROOT_FILES] },
+      to: { path: [`${CORE}(usecases|adapters)/`, WIRING] },
     },
     {
       name: "usecases-import-no-adapters",
       comment: "usecases/ take ports (usecases/ports.ts), never the adapters or the wiring.",
       severity: "error",
       from: { path: `${CORE}usecases/` },
-      to: { path: [`${CORE}adapters/`, ROOT_FILES] },
+      to: { path: [`${CORE}adapters/`, WIRING] },
     },
     {
-      name: "adapters-import-no-wiring",
-      comment: "adapters/ implement the ports; only the wiring chooses and assembles them.",
+      name: "adapters-import-only-ports-and-domain",
+      comment:
+        "adapters/ implement the ports: of core they import the domain and usecases/ports.ts only, never a use case or the wiring (which alone chooses and assembles them).",
       severity: "error",
       from: { path: `${CORE}adapters/` },
-      to: { path: ROOT_FILES },
+      to: { path: CORE, pathNot: `${CORE}(adapters/|domain/|usecases/ports\\.ts$)` },
     },
     {
       name: "no-aws-sdk-below-adapters",
@@ -48,7 +49,7 @@ module.exports = {
       from: { pathNot: "^packages/core/" },
       to: {
         path: CORE,
-        pathNot: `${CORE}((domain|usecases|adapters|wiring)/)?index\\.ts$`,
+        pathNot: `${CORE}(domain|usecases|adapters|wiring)/index\\.ts$`,
       },
     },
     {

@@ -6,9 +6,9 @@
  */
 import { apiDepsFrom, createApp } from "@reelay/api";
 import { handle } from "hono/aws-lambda";
-import { DeliveryStore, SubscriberStore } from "@reelay/core/adapters";
 import { awsProcess, awsStopper, awsWiring } from "./support/deps.ts";
-import type { JobStarter } from "@reelay/core/usecases";
+import type { JobQueue } from "@reelay/core/usecases";
+import { wireWebhooks } from "@reelay/core/wiring";
 import { withMetrics } from "./support/metrics.ts";
 import { readSecret } from "./support/secrets.ts";
 import { sendApiSegment } from "./support/xray.ts";
@@ -27,22 +27,14 @@ const app = createApp(
     // 20 s, nothing) and the client reconnects with Last-Event-ID (routes/follow.ts).
     streamMaxMs: 20_000,
     // The delivery log and managed subscribers; what they make, the webhook sweep sends within a minute.
-    webhooks: {
-      store: new DeliveryStore(clients.db, clients.tableName),
-      schedule: config.webhookSchedule,
-      now: () => new Date(),
-      managed: {
-        store: new SubscriberStore(clients.db, clients.tableName),
-        deployment: config.aws.rehearsal ? "local" : "aws",
-      },
-    },
+    webhooks: wireWebhooks({ config, platform: "aws", clients }).api,
   }),
 );
 
 /** The request this invocation serves (one at a time per Lambda instance), for its trace segment. */
 let request = { method: "", path: "", startedAt: 0 };
 
-function tracedStarter(inner: JobStarter): JobStarter {
+function tracedStarter(inner: JobQueue): JobQueue {
   return {
     async start(job) {
       await inner.start(job);

@@ -10,52 +10,22 @@
  *   Webhooks, and records each attempt; deletes deliveries that ended more than 30 days ago.
  * Only ids, hosts and counts are logged: never a secret.
  */
-import {
-  guardedFetch,
-  DeliveryStore,
-  JobStore,
-  SubscriberStore,
-  ownWebhooks,
-} from "@reelay/core/adapters";
-import {
-  webhookFetchPolicy,
-  type BridgeEnvelope,
-  eventFromBridge,
-  parseSubscribersText,
-} from "@reelay/core/domain";
-import {
-  enqueueEvent,
-  ownerFromJobs,
-  type Subscribers,
-  targetsFor,
-  purgeDeliveries,
-  type DeliverySweepDeps,
-  sweepDeliveries,
-} from "@reelay/core/usecases";
+import { type BridgeEnvelope, eventFromBridge, parseSubscribersText } from "@reelay/core/domain";
+import { enqueueEvent, targetsFor, purgeDeliveries, sweepDeliveries } from "@reelay/core/usecases";
+import { wireWebhooks } from "@reelay/core/wiring";
 import { awsProcess } from "./support/deps.ts";
 import { functionLogger } from "./support/log.ts";
 import { withMetrics } from "./support/metrics.ts";
 import { readSecret } from "./support/secrets.ts";
 
-const { config, clients } = awsProcess();
-const { metrics } = awsProcess();
-const store = new DeliveryStore(clients.db, clients.tableName, { metrics });
-const subscribers: Subscribers = {
-  config: parseSubscribersText(await readSecret("REELAY_WEBHOOKS"), "REELAY_WEBHOOKS"),
-  managed: new SubscriberStore(clients.db, clients.tableName),
-  ownerOf: ownerFromJobs(new JobStore(clients.db, clients.tableName)),
-  own: ownWebhooks(clients.db, clients.tableName),
-};
-const now = () => new Date();
-const deps: DeliverySweepDeps = {
-  store,
-  subscribers,
-  schedule: config.webhookSchedule,
-  now,
-  // Subscribers are the operator's, but this function runs beside the metadata service: https to
-  // public addresses only (the rehearsal's subscribers are on loopback).
-  fetch: guardedFetch(webhookFetchPolicy(config.aws.rehearsal ? "local" : "aws")),
-};
+const { config, clients, metrics } = awsProcess();
+const { deliveries: deps } = wireWebhooks({
+  config,
+  platform: "aws",
+  clients,
+  subscribers: parseSubscribersText(await readSecret("REELAY_WEBHOOKS"), "REELAY_WEBHOOKS"),
+  metrics,
+});
 /** A sweep stops taking new pages this long before the function's own timeout. */
 const SWEEP_BUDGET_MS = 60_000;
 
@@ -75,11 +45,7 @@ export const sweep = withMetrics(metrics, sweepDue);
 
 async function deliverEvent(envelope: BridgeEnvelope): Promise<void> {
   const event = eventFromBridge(envelope);
-  const added = await enqueueEvent(
-    { store, schedule: config.webhookSchedule, now },
-    event,
-    await targetsFor(subscribers, event),
-  );
+  const added = await enqueueEvent(deps, event, await targetsFor(deps.subscribers, event));
   const attempted = await sweepUntilDone();
   const detail = event.detail;
   // What the event is about: its batch, or its job with the model and upstream task it names.

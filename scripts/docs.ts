@@ -5,7 +5,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { ERROR_CODES, type ErrorCode, SETTINGS } from "@reelay/core";
+import { ERROR_CODES, type ErrorCode } from "@reelay/core/domain";
+import { SETTINGS } from "@reelay/core/wiring";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const SETTINGS_PAGE = "docs/settings.md";

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadConfig } from "@reelay/core";
+import { loadConfig } from "@reelay/core/wiring";
 import { consoleLogger, startLocalStack, type LocalStack } from "@reelay/local";
 import { freePort } from "../test/e2e/support/stack.ts";
 

@@ -27,7 +27,7 @@ import type {
   PipelineDeps,
   DispatchWaker,
   ExecutionStopper,
-  JobStarter,
+  ExecutionStarter,
   Metrics,
 } from "@reelay/core/usecases";
 import { type EmfMetrics, emfMetrics } from "./metrics.ts";
@@ -251,7 +251,7 @@ function onStateMachine<T>(
 }
 
 /** Starts executions of this stack's state machine (the Dispatch function). */
-export function awsStarter(): JobStarter {
+export function awsStarter(): ExecutionStarter {
   const starter = onStateMachine(async () => (await import("./starter.ts")).stateMachineStarter);
   return { start: async (job) => (await starter()).start(job) };
 }

@@ -5,10 +5,10 @@
  * in the job's X-Ray trace.
  */
 import { ExecutionAlreadyExists, type SFNClient, StartExecutionCommand } from "@aws-sdk/client-sfn";
-import { executionName, type JobStarter } from "@reelay/core/usecases";
+import { executionName, type ExecutionStarter } from "@reelay/core/usecases";
 import { jobTraceHeader } from "./xray.ts";
 
-export function stateMachineStarter(sfn: SFNClient, stateMachineArn: string): JobStarter {
+export function stateMachineStarter(sfn: SFNClient, stateMachineArn: string): ExecutionStarter {
   return {
     async start(job) {
       try {

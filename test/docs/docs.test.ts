@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { loadConfig, SETTINGS } from "@reelay/core";
+import { loadConfig, SETTINGS } from "@reelay/core/wiring";
 import { describe, expect, it } from "vitest";
 import { generatedPages, ROOT, SETTINGS_PAGE } from "../../scripts/docs.ts";
 

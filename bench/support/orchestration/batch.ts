@@ -11,7 +11,7 @@ import {
   dispatch,
   type DispatchWaker,
   executionName,
-  type JobStarter,
+  type ExecutionStarter,
   NO_BATCHES,
   NO_BUDGETS,
   noMetrics,
@@ -107,7 +107,7 @@ export async function runBatchPass(
   });
   const handlers = meteredHandlers(env, { ...passDeps(env, true), admission }, meter);
   const executions = new Set<Promise<unknown>>();
-  const starter: JobStarter = {
+  const starter: ExecutionStarter = {
     async start(job) {
       const execution = runJobFlowLocally({
         definition: opts.definition,

@@ -1,5 +1,4 @@
 /** What the API needs, passed in, so one app runs on Lambda (AWS clients) and in the local stack. */
-import type { Catalog } from "@reelay/core";
 import type {
   AuditLog,
   SubmitDeps,
@@ -10,7 +9,7 @@ import type {
   EventSink,
   EventSource,
   ExecutionStopper,
-  JobStarter,
+  JobQueue,
   Metrics,
   DeliveryTarget,
   KeyLimitsPort,
@@ -22,7 +21,14 @@ import type {
   ObjectStorePort,
   SubscriberStorePort,
 } from "@reelay/core/usecases";
-import type { Budget, KeyLimits, PriceTable, Deployment, Scope } from "@reelay/core/domain";
+import type {
+  Budget,
+  KeyLimits,
+  PriceTable,
+  Deployment,
+  Scope,
+  Catalog,
+} from "@reelay/core/domain";
 
 export interface Caller {
   keyId: string;
@@ -58,7 +64,7 @@ export interface ApiDeps {
   budgets: BudgetLedgerPort;
   /** Presigns GETs for outputs. */
   objects: ObjectStorePort;
-  starter: JobStarter;
+  starter: JobQueue;
   /** A bearer token to its caller, or undefined for an unknown token. */
   authenticate(token: string): Promise<Caller | undefined>;
   /** Stored API keys: /v1/keys lets the admin key create, list and revoke them. */

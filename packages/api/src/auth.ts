@@ -6,8 +6,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
-import { isReelayError, ReelayError } from "@reelay/core";
-import { type Job, projectOf } from "@reelay/core/domain";
+import { type Job, projectOf, isReelayError, ReelayError } from "@reelay/core/domain";
 import type { ApiKeyStorePort } from "@reelay/core/usecases";
 import type { ApiDeps, ApiEnv, Caller } from "./api-deps.ts";
 import { errorBody, sendError } from "./errors.ts";

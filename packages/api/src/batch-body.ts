@@ -10,9 +10,11 @@ import {
   type Priority,
   MAX_BATCH_LINES,
   type JobSource,
+  type Catalog,
+  ReelayError,
+  validate,
 } from "@reelay/core/domain";
 import type { CheckedLine } from "@reelay/core/usecases";
-import { type Catalog, ReelayError, validate } from "@reelay/core";
 import { refuseUnknownFields } from "./body.ts";
 
 const BATCH_FIELDS = [

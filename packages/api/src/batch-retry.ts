@@ -8,7 +8,6 @@
  * so the same retry again (a repeated request, one cut short by a crash) finds what the first made
  * and makes only what is missing. Only a completed batch is retried: its failures no longer change.
  */
-import { ReelayError, validate } from "@reelay/core";
 import {
   batchIdFrom,
   type BatchStorePort,
@@ -22,6 +21,8 @@ import {
   type Job,
   failureClassOf,
   isRetryableClass,
+  ReelayError,
+  validate,
 } from "@reelay/core/domain";
 import { type ResolvedDeps, submitDepsOf } from "./api-deps.ts";
 

@@ -1,8 +1,7 @@
 /** Reading a JSON request body: a size limit first, then one clear error for anything not JSON. */
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { ReelayError } from "@reelay/core";
-import { shownInput } from "@reelay/core/domain";
+import { shownInput, ReelayError } from "@reelay/core/domain";
 
 export function jsonBodyLimit(maxBytes: number): MiddlewareHandler {
   return bodyLimit({

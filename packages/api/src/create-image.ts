@@ -1,5 +1,5 @@
 /** POST /v1/chat/completions with image modality: validate, then the same record-and-start path as video. */
-import { ReelayError, validate } from "@reelay/core";
+import { ReelayError, validate } from "@reelay/core/domain";
 import type { Job } from "@reelay/core/domain";
 import { submitForCaller, type CreateInput } from "./create.ts";
 import type { ResolvedDeps } from "./api-deps.ts";

@@ -5,7 +5,7 @@
  */
 import { sourceOf } from "./auth.ts";
 import type { Priority, Job, JobWebhook, MaterialDigests, OutputTarget } from "@reelay/core/domain";
-import { ReelayError, validate, type ValidationResult } from "@reelay/core";
+import { ReelayError, validate, type ValidationResult } from "@reelay/core/domain";
 import { submitJob } from "@reelay/core/usecases";
 import { type Caller, type ResolvedDeps, submitDepsOf } from "./api-deps.ts";
 import { idempotentJobId } from "./idempotency.ts";

@@ -6,7 +6,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { type ErrorCode, ReelayError, type RelayedCode, relayedCode } from "@reelay/core";
+import { type ErrorCode, ReelayError, type RelayedCode, relayedCode } from "@reelay/core/domain";
 
 export interface ErrorBody {
   error: { code: string; message: string; path?: string; [extra: string]: unknown };

@@ -5,8 +5,7 @@
  * caller's raw key) is what goes upstream as the idempotency key: two callers who happen to pick the
  * same key must never share an upstream task.
  */
-import { ReelayError } from "@reelay/core";
-import { jobIdFrom, type JobKind } from "@reelay/core/domain";
+import { jobIdFrom, type JobKind, ReelayError } from "@reelay/core/domain";
 
 export const IDEMPOTENCY_HEADER = "x-idempotency-key";
 const MAX_KEY_LENGTH = 255;

@@ -5,15 +5,16 @@
  * with placeholders, then given presigned URLs of the stored objects.
  */
 import { createHash } from "node:crypto";
+import { replacePlaceholders, withPlaceholders } from "@reelay/core/usecases";
 import {
+  newJobId,
+  type Job,
   defaultCatalog,
   invalidRequest,
   ReelayError,
   validate,
   type ImageModelSpec,
-} from "@reelay/core";
-import { replacePlaceholders, withPlaceholders } from "@reelay/core/usecases";
-import { newJobId, type Job } from "@reelay/core/domain";
+} from "@reelay/core/domain";
 import { submitForCaller, type CreateInput } from "./create.ts";
 import type { ResolvedDeps } from "./api-deps.ts";
 import { idempotentJobId } from "./idempotency.ts";

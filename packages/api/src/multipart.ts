@@ -5,7 +5,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { type ErrorCode, ReelayError } from "@reelay/core";
+import { type ErrorCode, ReelayError } from "@reelay/core/domain";
 
 /** Seven large PNGs fit; API Gateway on AWS caps a body at 10 MB anyway. */
 export const MAX_EDIT_BODY_BYTES = 64 * 1024 * 1024;

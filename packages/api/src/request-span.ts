@@ -6,7 +6,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
-import { inSpan } from "@reelay/core/usecases";
+import { inSpan } from "@reelay/core/domain";
 import type { ApiEnv } from "./api-deps.ts";
 
 export function requestSpan(): MiddlewareHandler<ApiEnv> {

@@ -6,8 +6,14 @@
  * changes the request: retrying it unchanged is money thrown away.
  */
 import { createHash } from "node:crypto";
-import { ReelayError, validate } from "@reelay/core";
-import { jobIdFrom, type Job, failureClassOf, isRetryableClass } from "@reelay/core/domain";
+import {
+  jobIdFrom,
+  type Job,
+  failureClassOf,
+  isRetryableClass,
+  ReelayError,
+  validate,
+} from "@reelay/core/domain";
 import { submitForCaller } from "./create.ts";
 import type { Caller, ResolvedDeps } from "./api-deps.ts";
 

@@ -1,7 +1,6 @@
 /** The opt-in bounded wait of POST /v1/images/edits: `?wait=<s>` or `Prefer: wait=<s>`, at most 60 s. */
-import { ReelayError } from "@reelay/core";
 import type { JobStorePort } from "@reelay/core/usecases";
-import { isTerminal, type Job } from "@reelay/core/domain";
+import { isTerminal, type Job, ReelayError } from "@reelay/core/domain";
 
 const MAX_WAIT_S = 60;
 const POLL_MS = 250;

@@ -7,8 +7,12 @@
  * The URL is user input: it gets the managed subscribers' check (domain/webhooks/url-guard.ts) at create,
  * a 400 whose code names why.
  */
-import { ReelayError } from "@reelay/core";
-import { type JobWebhook, WEBHOOK_EVENT_TYPES, checkWebhookUrl } from "@reelay/core/domain";
+import {
+  type JobWebhook,
+  WEBHOOK_EVENT_TYPES,
+  checkWebhookUrl,
+  ReelayError,
+} from "@reelay/core/domain";
 import { systemResolver } from "@reelay/core/wiring";
 import { isAdmin } from "./auth.ts";
 import type { Caller, ResolvedDeps } from "./api-deps.ts";

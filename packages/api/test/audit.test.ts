@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { buildTerminalEvent, type Job, SCOPES } from "@reelay/core/domain";
-import { AuditStore, DeliveryStore } from "@reelay/core/adapters";
+import { AuditStore } from "@reelay/core/adapters";
 import { enqueueEvent } from "@reelay/core/usecases";
 import { describe, expect, it } from "vitest";
 import { AUDITED_ROUTES } from "../src/audit-trail.ts";
@@ -144,9 +144,9 @@ describe("the audit log", () => {
     await call(app(), "POST", `/v1/jobs/${job}/cancel`, key.key);
     const event = buildTerminalEvent((await app().wiring.pipeline.jobs.get(job)) as Job);
     // The event's first delivery, as the outbox records it when the event is emitted.
-    const store = new DeliveryStore(app().db, app().tableName);
+    const { store } = app().webhooks.api;
     const target = { subscriber: "config:audit", url: "https://example.com/hook" };
-    await enqueueEvent({ store, schedule: [0], now: () => new Date() }, event, [target]);
+    await enqueueEvent(app().webhooks.api, event, [target]);
     const [delivery] = await store.list({ eventId: event.id });
     const start = new Date().toISOString();
     const replayed = await call(app(), "POST", `/v1/events/${event.id}/replay`, API_KEY, {});

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { ERROR_CODES, type ErrorCode, ReelayError } from "@reelay/core";
+import { ERROR_CODES, type ErrorCode, ReelayError } from "@reelay/core/domain";
 import { handleError } from "../src/errors.ts";
 import { OPERATIONS } from "../src/openapi/document.ts";
 

@@ -6,8 +6,7 @@ import type { ImageTaskView } from "../src/image-view.ts";
 import { sizeToImageConfig } from "../src/image-edit.ts";
 import { readWait } from "../src/wait.ts";
 import { auth, harness, json, VALID, type Harness } from "./support/harness.ts";
-import { defaultCatalog, type ImageModelSpec } from "@reelay/core";
-import { kindedRequest } from "@reelay/core/domain";
+import { kindedRequest, defaultCatalog, type ImageModelSpec } from "@reelay/core/domain";
 
 let aws: LocalAws;
 beforeAll(async () => {

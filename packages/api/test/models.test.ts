@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UpstreamClient } from "@reelay/core";
+import { UpstreamClient } from "@reelay/core/adapters";
 import { startSimulator } from "@reelay/simulator";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { ModelListSchema, type ModelItem } from "../src/openapi/responses.ts";

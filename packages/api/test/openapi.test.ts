@@ -1,8 +1,9 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { validate, videoRequestSchema } from "@reelay/core";
-import { ApiKeyStore, DeliveryStore, SubscriberStore } from "@reelay/core/adapters";
+import { validate, videoRequestSchema } from "@reelay/core/domain";
+import { ApiKeyStore } from "@reelay/core/adapters";
+import { wireWebhooks } from "@reelay/core/wiring";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import {
   OPERATIONS,
@@ -30,15 +31,11 @@ afterAll(() => aws.stop());
 const everything = () => ({
   eventStream: { subscribe: () => () => undefined },
   keys: new ApiKeyStore(aws.ddb, "keys-never-read"),
-  webhooks: {
-    store: new DeliveryStore(aws.ddb, "deliveries-never-read"),
-    schedule: [0],
-    now: () => new Date(),
-    managed: {
-      store: new SubscriberStore(aws.ddb, "subscribers-never-read"),
-      deployment: "aws" as const,
-    },
-  },
+  webhooks: wireWebhooks({
+    config: { webhookSchedule: [0], aws: { rehearsal: false } },
+    platform: "aws",
+    clients: { db: aws.ddb, tableName: "webhooks-never-read" },
+  }).api,
 });
 
 async function documentOf(h: Awaited<ReturnType<typeof harness>>): Promise<OpenApiDocument> {

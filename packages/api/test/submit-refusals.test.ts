@@ -22,12 +22,13 @@ import {
   dispatch,
   type DropDeps,
   ingestDrop,
-  type JobStarter,
+  type ExecutionStarter,
+  type JobQueue,
   noMetrics,
   type SubmitDeps,
   sweep,
 } from "@reelay/core/usecases";
-import { validate } from "@reelay/core";
+import { validate } from "@reelay/core/domain";
 import { createApp } from "../src/index.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { json, RecordingSink, testApiDeps } from "./support/harness.ts";
@@ -64,7 +65,7 @@ async function world(budget: Budget) {
     now,
   });
   const batches = new BatchTracker({ batches: batchStore, now, waker });
-  const queue: JobStarter = { start: (job) => admission.enqueue(job) };
+  const queue: JobQueue = { start: (job) => admission.enqueue(job) };
   // The parts the refusals go through are this world's own; the helper adds the rest over the table.
   const { deps } = testApiDeps(
     aws,
@@ -98,7 +99,7 @@ async function world(budget: Budget) {
     defaultModel: "os-2",
     batches: { batches: batchStore, admission, now },
   };
-  const executions: JobStarter = { start: async () => undefined };
+  const executions: ExecutionStarter = { start: async () => undefined };
   const admissionDeps = {
     admission,
     jobs,

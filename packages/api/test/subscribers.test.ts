@@ -4,7 +4,7 @@
  * answered on create and rotate only; each key sees and manages only its own subscribers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DeliveryStore, SubscriberStore } from "@reelay/core/adapters";
+import { wireWebhooks } from "@reelay/core/wiring";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import type { Caller } from "../src/api-deps.ts";
 import { API_KEY, harness } from "./support/harness.ts";
@@ -29,12 +29,11 @@ async function app() {
         : token === OTHER_KEY
           ? { keyId: "key_other" }
           : undefined,
-    webhooks: {
-      store: new DeliveryStore(aws.ddb, tableName),
-      schedule: [0],
-      now: () => new Date(),
-      managed: { store: new SubscriberStore(aws.ddb, tableName), deployment: "aws" },
-    },
+    webhooks: wireWebhooks({
+      config: { webhookSchedule: [0], aws: { rehearsal: false } },
+      platform: "aws",
+      clients: { db: aws.ddb, tableName },
+    }).api,
   });
 }
 

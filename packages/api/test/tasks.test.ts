@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildJob } from "@reelay/core/usecases";
-import { validate } from "@reelay/core";
+import { validate } from "@reelay/core/domain";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import type { JobView, TaskView } from "../src/index.ts";
 import { created, fail, harness, succeed } from "./support/harness.ts";

@@ -3,9 +3,8 @@
  * again, and every terminal job whose event was never recorded as sent gets it now. Only the jobs
  * made since the resume mark are read (resume-mark.ts): every one before it was done with.
  */
-import { isReelayError } from "@reelay/core";
 import type { JsonlFileSink, JobStore } from "@reelay/core/adapters";
-import { buildTerminalEvent, isTerminal, type Job } from "@reelay/core/domain";
+import { buildTerminalEvent, isTerminal, type Job, isReelayError } from "@reelay/core/domain";
 import { emitOnce, type EventSink, type TerminalDeps } from "@reelay/core/usecases";
 import { jobsSince } from "./resume-mark.ts";
 

@@ -11,38 +11,26 @@ import ffmpeg from "@ffmpeg-installer/ffmpeg";
 import { apiDepsFrom, createApp, type WebhookApiDeps } from "@reelay/api";
 // Its own entry: the Lambda bundle of the API never loads a Node HTTP server.
 import { type RunningServer, serveApp } from "@reelay/api/serve";
-import type { Config } from "@reelay/core";
-import { ReelayError, UpstreamClient } from "@reelay/core";
-import {
-  JsonlFileSink,
-  guardedFetch,
-  DeliveryStore,
-  JobStore,
-  SubscriberStore,
-  ownWebhooks,
-} from "@reelay/core/adapters";
+import { JsonlFileSink, JobStore, UpstreamClient } from "@reelay/core/adapters";
 import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
-import {
-  DEFAULT_ACCOUNT,
-  webhookFetchPolicy,
-  type Job,
-  type UpstreamAccount,
-} from "@reelay/core/domain";
+import { DEFAULT_ACCOUNT, type Job, type UpstreamAccount, ReelayError } from "@reelay/core/domain";
 import {
   deliveringSink,
-  allTargets,
-  cachedSubscribers,
-  ownerFromJobs,
-  type Subscribers,
   isWaiting,
   releaseStrandedSlots,
   type AuditBus,
   type EventSink,
-  type JobStarter,
+  type JobQueue,
   type Metrics,
   admissionReading,
 } from "@reelay/core/usecases";
-import { dropDepsFrom, type PoolMember, wirePipeline } from "@reelay/core/wiring";
+import {
+  dropDepsFrom,
+  type PoolMember,
+  wirePipeline,
+  wireWebhooks,
+  type Config,
+} from "@reelay/core/wiring";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { loadOrCreateApiKey } from "./api-key.ts";
 import { startStandins, type Standins } from "./aws-standins.ts";
@@ -279,31 +267,18 @@ function startWebhooks(
   cleanups: Cleanups,
   metrics: Metrics,
 ): LocalWebhooks {
-  const store = new DeliveryStore(clients.ddb, clients.tableName, { metrics });
-  const managed = new SubscriberStore(clients.ddb, clients.tableName);
-  const { webhookSchedule: schedule } = options.config;
-  const subscribers: Subscribers = {
-    config: options.config.webhooks,
-    managed: cachedSubscribers(managed),
-    ownerOf: ownerFromJobs(new JobStore(clients.ddb, clients.tableName)),
-    own: ownWebhooks(clients.ddb, clients.tableName),
-  };
-  const now = () => new Date();
-  // Loopback subscribers are allowed here (a local receiver); private and metadata addresses are not.
-  const fetch = guardedFetch(webhookFetchPolicy("local"));
-  const sweeper = startWebhookSweeper({ store, subscribers, schedule, now, fetch }, log);
+  const { deliveries, api } = wireWebhooks({
+    config: options.config,
+    platform: "local",
+    clients: { db: clients.ddb, tableName: clients.tableName },
+    subscribers: options.config.webhooks,
+    metrics,
+  });
+  const sweeper = startWebhookSweeper(deliveries, log);
   cleanups.push(() => sweeper.stop());
-  const deps = { store, subscribers, schedule, now };
   return {
-    sink: deliveringSink(clients.events, deps, sweeper.wake),
-    api: {
-      store,
-      schedule,
-      now,
-      targets: () => allTargets(subscribers),
-      managed: { store: managed, deployment: "local" },
-      wake: sweeper.wake,
-    },
+    sink: deliveringSink(clients.events, deliveries, sweeper.wake),
+    api: { ...api, wake: sweeper.wake },
   };
 }
 
@@ -312,7 +287,7 @@ async function resumeLeftovers(
   deps: Pick<Wiring["pipeline"], "jobs" | "now" | "metrics" | "batches" | "budgets"> & {
     events: EventSink & Pick<JsonlFileSink, "readAll">;
   },
-  starters: { queue: JobStarter; executions: LocalJobStarter },
+  starters: { queue: JobQueue; executions: LocalJobStarter },
   log: Logger,
   dataDir: string,
 ): Promise<Job[]> {

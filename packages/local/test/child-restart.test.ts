@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as pause } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "@reelay/core";
+import { loadConfig } from "@reelay/core/wiring";
 import { consoleLogger } from "../src/log.ts";
 import { startLocalStack, type LocalStack } from "../src/stack.ts";
 

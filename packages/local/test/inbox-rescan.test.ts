@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadConfig } from "@reelay/core";
+import { loadConfig } from "@reelay/core/wiring";
 import { startStandins } from "../src/aws-standins.ts";
 import { startLocalStack, type LocalStack } from "../src/stack.ts";
 

@@ -5,7 +5,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { currentTraceparent, inSpan } from "@reelay/core/usecases";
+import { currentTraceparent, inSpan } from "@reelay/core/domain";
 import { describe, expect, it } from "vitest";
 import { startTracing } from "../src/otel.ts";
 

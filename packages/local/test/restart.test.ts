@@ -6,7 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "@reelay/core";
+import { loadConfig } from "@reelay/core/wiring";
 import { JsonlFileSink } from "@reelay/core/adapters";
 import { startSimulator, type Simulator } from "@reelay/simulator";
 import { EVENTS_FILE, startLocalStack, type LocalStack } from "../src/stack.ts";

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
-import { loadConfig } from "@reelay/core";
+import { loadConfig } from "@reelay/core/wiring";
 import { type LocalStack, startLocalStack } from "@reelay/local";
 import { afterAll, beforeAll, expect, it } from "vitest";
 

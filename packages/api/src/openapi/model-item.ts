@@ -1,5 +1,5 @@
 /** A catalog entry as GET /v1/models shows it: the values a form can offer, not the rules behind them. */
-import type { DurationRule, Kind, ModelSpec, SetRule } from "@reelay/core";
+import type { DurationRule, Kind, ModelSpec, SetRule } from "@reelay/core/domain";
 import type { ModelItem } from "./responses.ts";
 
 export type { ModelItem };

@@ -1,6 +1,6 @@
 /** The shape of one documented route (operations.ts holds them all). */
 import type * as z from "zod";
-import type { ErrorCode } from "@reelay/core";
+import type { ErrorCode } from "@reelay/core/domain";
 
 export interface ErrorCase {
   status: number;

@@ -6,7 +6,8 @@
 import { handleMcpRequest } from "@reelay/mcp";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { DeliveryStore, JsonlFileSink, SubscriberStore } from "@reelay/core/adapters";
+import { JsonlFileSink } from "@reelay/core/adapters";
+import { wireWebhooks } from "@reelay/core/wiring";
 import { createApp } from "../../src/app.ts";
 import { startLocalAws, type LocalAws } from "../../../core/test/support/local-aws.ts";
 import { API_KEY, freshTable, RecordingStarter, testApiDeps } from "./harness.ts";
@@ -16,7 +17,11 @@ async function fullApp(aws: LocalAws) {
   // The local stack's bus for audit records: a JSONL file, read back by the audit tests.
   const bus = new JsonlFileSink(join(aws.dir, `${tableName}-events.jsonl`));
   const starter = new RecordingStarter();
-  const now = () => new Date();
+  const webhooks = wireWebhooks({
+    config: { webhookSchedule: [0], aws: { rehearsal: false } },
+    platform: "local",
+    clients: { db: aws.ddb, tableName },
+  });
   const { deps, wiring } = testApiDeps(
     aws,
     { tableName, auditBus: bus },
@@ -25,16 +30,11 @@ async function fullApp(aws: LocalAws) {
       eventStream: { subscribe: () => () => undefined },
       // As the local stack serves it, so the authorization matrix covers POST /mcp.
       mcp: handleMcpRequest,
-      webhooks: {
-        store: new DeliveryStore(aws.ddb, tableName),
-        schedule: [0],
-        now,
-        managed: { store: new SubscriberStore(aws.ddb, tableName), deployment: "local" },
-      },
+      webhooks: webhooks.api,
     },
   );
   const app = createApp(deps);
-  return { app, wiring, starter, tableName, db: aws.ddb, bus };
+  return { app, wiring, webhooks, starter, tableName, db: aws.ddb, bus };
 }
 
 export type FullApp = Awaited<ReturnType<typeof fullApp>>;

@@ -16,7 +16,7 @@ import {
   type VideoRequest,
   type WaitOptions,
 } from "@reelay/client";
-import { ReelayError, relayedCode } from "@reelay/core";
+import { ReelayError, relayedCode } from "@reelay/core/domain";
 import type { Health } from "./types.ts";
 
 const LOCAL_API_URL = "http://127.0.0.1:4700";

@@ -5,7 +5,7 @@
  * which say 403 `scope_missing`; the upstream off the model listing, which asks every account with
  * its own key and costs nothing; the quote is a batch dry run, which makes nothing.
  */
-import { isReelayError } from "@reelay/core";
+import { isReelayError } from "@reelay/core/domain";
 import { VERSION } from "@reelay/core/domain";
 import type { BatchView, ModelsView, ReelayApiClient, SubscriberView } from "./api.ts";
 import type { Health } from "./types.ts";

@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { Readable } from "node:stream";
 import type { ReadableStream } from "node:stream/web";
 import { pipeline } from "node:stream/promises";
-import { ReelayError } from "@reelay/core";
+import { ReelayError } from "@reelay/core/domain";
 import { DigestStream } from "@reelay/core/adapters";
 
 export interface SavedFile {

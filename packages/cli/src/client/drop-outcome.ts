@@ -6,9 +6,8 @@
  * file is written, so "gone from inbox and an error file present" is this drop's rejection.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { type ErrorCode, isReelayError } from "@reelay/core";
 import { batchIdFrom, type DropEntry, entryLocation, parseDropFile } from "@reelay/core/usecases";
-import { jobIdFrom } from "@reelay/core/domain";
+import { jobIdFrom, type ErrorCode, isReelayError } from "@reelay/core/domain";
 import type { ReelayApiClient } from "./api.ts";
 import type { Inbox } from "./inbox.ts";
 

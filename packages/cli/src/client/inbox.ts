@@ -5,7 +5,7 @@
  */
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { isReelayError, ReelayError } from "@reelay/core";
+import { isReelayError, ReelayError } from "@reelay/core/domain";
 import { ObjectStore } from "@reelay/core/adapters";
 import { localS3Client } from "@reelay/local/aws-clients";
 import type { Health } from "./types.ts";

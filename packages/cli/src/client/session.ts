@@ -3,7 +3,8 @@
  * the exit code and message the CLI promises: 2 when reelay cannot be reached or the key is wrong
  * (nothing about the job is known), 1 when reelay refused the request or the job failed.
  */
-import { isReelayError, loadConfig, type Config, type Issue } from "@reelay/core";
+import { isReelayError, type Issue } from "@reelay/core/domain";
+import { loadConfig, type Config } from "@reelay/core/wiring";
 import type { Io } from "../io.ts";
 import { ReelayApiClient } from "./api.ts";
 import { clientSettings } from "./settings.ts";

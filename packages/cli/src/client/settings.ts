@@ -5,7 +5,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ReelayError, type Config } from "@reelay/core";
+import { ReelayError } from "@reelay/core/domain";
+import type { Config } from "@reelay/core/wiring";
 import { API_KEY_FILE } from "@reelay/local/api-key";
 
 export interface ClientSettings {

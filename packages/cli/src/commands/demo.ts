@@ -5,7 +5,7 @@
  * saves it, says where, and stops the stack again. When a local stack is already running at the
  * configured address, the demo uses it and leaves it running.
  */
-import { loadConfig } from "@reelay/core";
+import { loadConfig } from "@reelay/core/wiring";
 import { startLocalStack, type LocalStack } from "@reelay/local";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";

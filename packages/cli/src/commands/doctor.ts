@@ -4,7 +4,8 @@
  * the checks as an array of `{check, ok, detail, fix}`. Exit 0 when every check passed, 1 when one
  * failed (a check that cannot be made from here passes, its detail starting "not checked").
  */
-import { isReelayError, loadConfig } from "@reelay/core";
+import { isReelayError } from "@reelay/core/domain";
+import { loadConfig } from "@reelay/core/wiring";
 import { ReelayApiClient } from "../client/api.ts";
 import {
   type CheckResult,

@@ -6,7 +6,7 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
-import { loadConfig } from "@reelay/core";
+import { loadConfig } from "@reelay/core/wiring";
 import { classifyDropKey } from "@reelay/core/usecases";
 import { Inbox } from "../client/inbox.ts";
 import { awaitDropOutcome, type DropReport } from "../client/drop-outcome.ts";

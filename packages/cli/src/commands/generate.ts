@@ -6,7 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { join, resolve } from "node:path";
-import { type Issue, loadConfig, ReelayError, validate, type Config } from "@reelay/core";
+import { type Issue, ReelayError, validate } from "@reelay/core/domain";
+import { loadConfig, type Config } from "@reelay/core/wiring";
 import { downloadVerified } from "../client/download.ts";
 import { progressLine } from "../client/progress.ts";
 import { buildVideoRequest } from "../client/request.ts";

@@ -8,7 +8,7 @@ import { createClient } from "@reelay/client";
 import { serveStdio } from "@reelay/mcp";
 import { reportFailures } from "../client/session.ts";
 import { clientSettings } from "../client/settings.ts";
-import { loadConfig } from "@reelay/core";
+import { loadConfig } from "@reelay/core/wiring";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 

@@ -8,7 +8,7 @@
  * metrics go to CloudWatch) is one line and exit 2.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { isReelayError } from "@reelay/core";
+import { isReelayError } from "@reelay/core/domain";
 import type { ReelayApiClient } from "../client/api.ts";
 import { openSession, reportFailures } from "../client/session.ts";
 import type { Io } from "../io.ts";

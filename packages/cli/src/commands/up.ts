@@ -2,7 +2,8 @@
  * `reelay up` (= `npm start`): the whole service on this machine until Ctrl-C or SIGTERM. Stopping
  * aborts the running executions; their jobs resume from their records on the next start.
  */
-import { loadConfig, ReelayError, type Config } from "@reelay/core";
+import { loadConfig, type Config } from "@reelay/core/wiring";
+import { ReelayError } from "@reelay/core/domain";
 import type { LocalStack } from "@reelay/local";
 import { consoleLogger } from "@reelay/local/log";
 import { parseSimAccounts, type SimAccountSpec } from "@reelay/local/sim-accounts";

@@ -4,16 +4,19 @@
  * cannot be read.
  */
 import { readFile } from "node:fs/promises";
+import { loadConfig } from "@reelay/core/wiring";
 import {
+  estimateOf,
+  type PriceTable,
+  fromMicros,
+  usageView,
   createCatalog,
-  loadConfig,
   parseCatalogFile,
   validate,
   type Catalog,
   type Issue,
   type ValidationResult,
-} from "@reelay/core";
-import { estimateOf, type PriceTable, fromMicros, usageView } from "@reelay/core/domain";
+} from "@reelay/core/domain";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 

@@ -4,7 +4,7 @@
  * not printed twice. If reelay is not there at the start, that is reported at once (exit 2).
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { isReelayError } from "@reelay/core";
+import { isReelayError } from "@reelay/core/domain";
 import { eventLine } from "../client/format.ts";
 import { openSession, reportFailures } from "../client/session.ts";
 import type { ReelayEvent } from "@reelay/client";

@@ -8,7 +8,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { loadConfig } from "@reelay/core";
+import { loadConfig } from "@reelay/core/wiring";
 import { type SimAccountSpec, startLocalStack, type LocalStack } from "@reelay/local";
 import { type CliResult, runCli, runInProcess } from "./run.ts";
 

@@ -27,8 +27,7 @@ export {
   QUEUE_PARTITION,
   SUBSCRIBERS_PARTITION,
   SUBSCRIBER_ID_PREFIX,
-} from "./dynamodb/keys.ts";
-export { ownWebhooks } from "./dynamodb/own-webhooks.ts";
+} from "./dynamodb/item-keys.ts";
 export { SubscriberStore } from "./dynamodb/subscriber-table.ts";
 export {
   JOBS_LIST_INDEX,

@@ -13,7 +13,29 @@ export {
 } from "./admission/settings.ts";
 export { BATCH_ID_PREFIX, MAX_BATCH_LINES, type Batch } from "./batches/types.ts";
 export { batchNotFound } from "./batches/not-found.ts";
-export { ReelayError, shownInput } from "./errors.ts";
+export {
+  ERROR_CODES,
+  relayedCode,
+  type ErrorCode,
+  type RelayedCode,
+} from "./error-codes.ts";
+export {
+  invalidRequest,
+  isReelayError,
+  ReelayError,
+  shownInput,
+  type Issue,
+} from "./errors.ts";
+export { createCatalog, defaultCatalog, parseCatalogFile } from "./catalog/catalog.ts";
+export type {
+  Catalog,
+  DurationRule,
+  ImageModelSpec,
+  Kind,
+  ModelSpec,
+  SetRule,
+} from "./catalog/types.ts";
+export { imageRequestSchema, videoRequestSchema } from "./contract/schemas.ts";
 export {
   AUDIT_ACTIONS,
   AUDIT_ID_PREFIX,
@@ -104,7 +126,6 @@ export { classifiedError, moneyView, type ClassifiedError, type MoneyView } from
 export {
   outputFetchPolicy,
   safeUrl,
-  webhookFetchPolicy,
   type Deployment,
   type FetchPolicy,
 } from "./net/policy.ts";
@@ -123,7 +144,7 @@ export {
   POLL_WINDOW_MS,
   jobDeadlineMs,
 } from "./polling/policy.ts";
-export { validate } from "./validate/validate-request.ts";
+export { validate, type ValidationResult } from "./validate/validate-request.ts";
 export {
   DELIVERY_ID_PREFIX,
   DELIVERY_STATUSES,
@@ -140,3 +161,4 @@ export { parseSubscribersText } from "./webhooks/subscribers.ts";
 export { checkWebhookUrl } from "./webhooks/url-guard.ts";
 export { DEFAULT_ACCOUNT, type UpstreamAccount } from "./upstreams/accounts.ts";
 export { attemptsView, type AttemptView } from "./upstreams/attempts.ts";
+export { currentTraceparent, inSpan } from "./tracing.ts";

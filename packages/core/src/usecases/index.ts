@@ -34,14 +34,12 @@ export {
   type AdmissionReading,
 } from "./metrics/admission-metrics.ts";
 export { NO_BATCHES, type PipelineDeps } from "./pipeline/pipeline-deps.ts";
-export { noMetrics } from "./metrics/record-metrics.ts";
 export { download, loadMediaProbe } from "./pipeline/download-step.ts";
 export { finish } from "./pipeline/finish-step.ts";
 export { poll } from "./pipeline/poll-step.ts";
 export { recordFailure } from "./pipeline/record-failure-step.ts";
 export { submit } from "./pipeline/submit-step.ts";
 export { FLOW_STEPS, type FlowStep } from "./pipeline/flow-steps.ts";
-export { currentTraceparent, inSpan } from "./tracing.ts";
 export {
   executionName,
   type ApiKeyStorePort,
@@ -54,12 +52,14 @@ export {
   type EventSource,
   type DeliveryStorePort,
   type ExecutionStopper,
-  type JobStarter,
+  type ExecutionStarter,
+  type JobQueue,
   type JobStorePort,
   type KeyLimitsPort,
   type Metrics,
   type ObjectStorePort,
   type SubscriberStorePort,
+  noMetrics,
   type TaskAnswer,
 } from "./ports.ts";
 export {
@@ -69,11 +69,4 @@ export {
 } from "./webhooks/delivery-sweep.ts";
 export { deliveringSink, enqueueEvent } from "./webhooks/outbox.ts";
 export { eventNotFound, replay } from "./webhooks/replay.ts";
-export {
-  allTargets,
-  cachedSubscribers,
-  ownerFromJobs,
-  targetsFor,
-  type DeliveryTarget,
-  type Subscribers,
-} from "./webhooks/targets.ts";
+export { targetsFor, type DeliveryTarget } from "./webhooks/targets.ts";

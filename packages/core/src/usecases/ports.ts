@@ -40,9 +40,18 @@ import type { Job } from "../domain/jobs/types.ts";
 import type { MetricLabels, MetricNameOf } from "../domain/metrics/names.ts";
 import type { LastProblem, RecentProblems } from "../domain/upstreams/problems.ts";
 
-/** Runs a recorded job's flow. Starting a job that already runs is a no-op on both platforms. */
-export interface JobStarter {
-  /** AWS: StartExecution named by executionName(job); local: the flow in-process; or into the admission queue. */
+/**
+ * Where a recorded job starts its way (the API, drops, batches): into the admission queue, where it
+ * waits for a slot; the dispatcher then starts its execution (ExecutionStarter). Queueing a job
+ * that is already queued or running adds nothing.
+ */
+export interface JobQueue {
+  start(job: Job): Promise<void>;
+}
+
+/** Starts a job's execution, the flow (the dispatcher). Starting one that already runs is a no-op. */
+export interface ExecutionStarter {
+  /** AWS: StartExecution named by executionName(job); local: the flow in-process. */
   start(job: Job): Promise<void>;
 }
 
@@ -113,6 +122,13 @@ export interface Metrics {
   ): void;
   set<N extends MetricNameOf<"gauge">>(name: N, labels: MetricLabels<N>, value: number): void;
 }
+
+/** Records nothing: the default wherever no metrics are wired (tests, tools). */
+export const noMetrics: Metrics = {
+  count: () => undefined,
+  observe: () => undefined,
+  set: () => undefined,
+};
 
 /** An object in the bucket, as ObjectStorePort reports it. */
 export interface ObjectInfo {

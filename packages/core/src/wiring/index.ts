@@ -20,3 +20,4 @@ export {
 } from "./wire-pipeline.ts";
 /** The platform's DNS (node's), for the webhook URL check (domain/webhooks/url-guard.ts). */
 export { systemResolver } from "../adapters/index.ts";
+export { wireWebhooks } from "./wire-webhooks.ts";

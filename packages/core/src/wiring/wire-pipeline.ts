@@ -27,12 +27,12 @@ import { guardedFetch } from "../adapters/net/guarded-fetch.ts";
 import { type Deployment, outputFetchPolicy } from "../domain/net/policy.ts";
 import type { PipelineDeps } from "../usecases/pipeline/pipeline-deps.ts";
 import { POLL_WINDOW_MS } from "../domain/polling/policy.ts";
-import { noMetrics } from "../usecases/metrics/record-metrics.ts";
+import { noMetrics } from "../usecases/ports.ts";
 import type {
   AuditBus,
   DispatchWaker,
   EventSink,
-  JobStarter,
+  JobQueue,
   Metrics,
   UpstreamClientPort,
 } from "../usecases/ports.ts";
@@ -91,7 +91,7 @@ export interface Wiring {
   };
   batches: BatchStore;
   /** What the API and drops start jobs with: into the admission queue; the dispatcher starts executions. */
-  queue: JobStarter;
+  queue: JobQueue;
   /** Stored API keys, in the jobs table. */
   keys: ApiKeyStore;
   /** Limits per key: the API's call buckets, admission's waiting and in-flight counts. */

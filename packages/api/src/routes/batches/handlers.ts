@@ -21,8 +21,9 @@ import {
   estimateOf,
   totalEstimate,
   isTerminal,
+  isReelayError,
+  ReelayError,
 } from "@reelay/core/domain";
-import { isReelayError, ReelayError } from "@reelay/core";
 import { mayAccess, ownerFilter, sourceOf } from "../../auth.ts";
 import { checkLines, parseBatchBody } from "../../batch-body.ts";
 import { retryBatch } from "../../batch-retry.ts";

@@ -4,8 +4,7 @@
  * have (not succeeded yet, an image's thumbnail, a video that did not decode) is a 404 that says so.
  */
 import { type Context, Hono } from "hono";
-import { ReelayError } from "@reelay/core";
-import { type Job, jobNotFound } from "@reelay/core/domain";
+import { type Job, jobNotFound, ReelayError } from "@reelay/core/domain";
 import type { ApiEnv, ResolvedDeps } from "../../api-deps.ts";
 import { readOneOf } from "../jobs/handlers.ts";
 

@@ -3,8 +3,7 @@
  * OpenAI's multipart images/edits mapped onto the same jobs.
  */
 import { Hono } from "hono";
-import { ReelayError, relayedCode } from "@reelay/core";
-import { jobNotFound, type Job } from "@reelay/core/domain";
+import { jobNotFound, type Job, ReelayError, relayedCode } from "@reelay/core/domain";
 import { jsonBodyLimit, parseJson } from "../../body.ts";
 import { createImageJob } from "../../create-image.ts";
 import type { ApiEnv, ResolvedDeps } from "../../api-deps.ts";

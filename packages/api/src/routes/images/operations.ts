@@ -1,5 +1,5 @@
 /** The OpenAPI entries of this area's routes: loaded only by the document (openapi/document.ts). */
-import { imageRequestSchema } from "@reelay/core";
+import { imageRequestSchema } from "@reelay/core/domain";
 import { ImageTaskSchema, TaskCreatedSchema } from "../../openapi/responses.ts";
 import {
   BODY_ERRORS,

@@ -1,6 +1,5 @@
 /** reelay's own job endpoints: the full record with its history, newest first with filters and cursor pages, and cancel. */
 import { Hono } from "hono";
-import { defaultCatalog, ReelayError } from "@reelay/core";
 import { cancelJob } from "@reelay/core/usecases";
 import {
   decodeCursor,
@@ -14,6 +13,8 @@ import {
   JOB_STATUSES,
   type JobKind,
   type JobSource,
+  defaultCatalog,
+  ReelayError,
 } from "@reelay/core/domain";
 import { ownerFilter } from "../../auth.ts";
 import { jsonBodyLimit, parseJson } from "../../body.ts";

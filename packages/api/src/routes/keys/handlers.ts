@@ -3,7 +3,6 @@
  * budget, revoke.
  */
 import { Hono } from "hono";
-import { ReelayError } from "@reelay/core";
 import type { ApiKeyStorePort, BudgetLedgerPort, KeyLimitsPort } from "@reelay/core/usecases";
 import {
   type ApiKeyRecord,
@@ -17,6 +16,7 @@ import {
   limitsView,
   fromMicros,
   type Scope,
+  ReelayError,
 } from "@reelay/core/domain";
 import { forbidden, isAdmin } from "../../auth.ts";
 import { jsonBodyLimit, parseJson, refuseUnknownFields } from "../../body.ts";

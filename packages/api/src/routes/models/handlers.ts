@@ -12,7 +12,7 @@ import {
   type Issue,
   type Kind,
   type ModelSpec,
-} from "@reelay/core";
+} from "@reelay/core/domain";
 import type {
   AccountModelLister,
   ApiEnv,

@@ -5,9 +5,13 @@
  * applies at once.
  */
 import { Hono } from "hono";
-import { ReelayError } from "@reelay/core";
 import { systemResolver } from "@reelay/core/wiring";
-import { subscriberInputSchema, subscriberRecord, checkWebhookUrl } from "@reelay/core/domain";
+import {
+  subscriberInputSchema,
+  subscriberRecord,
+  checkWebhookUrl,
+  ReelayError,
+} from "@reelay/core/domain";
 import { jsonBodyLimit, parseJson, refuseUnknownFields } from "../../body.ts";
 import type { ApiEnv, Caller, WebhookApiDeps } from "../../api-deps.ts";
 import { projectOfCaller, sourceOf } from "../../auth.ts";

@@ -5,7 +5,6 @@
  * and every key's.
  */
 import { Hono } from "hono";
-import { ReelayError } from "@reelay/core";
 import type { BudgetLedgerPort } from "@reelay/core/usecases";
 import {
   type Budget,
@@ -15,6 +14,7 @@ import {
   USAGE_GROUPS,
   type UsageGroup,
   usageReport,
+  ReelayError,
 } from "@reelay/core/domain";
 import { isAdmin, ownerFilter } from "../../auth.ts";
 import type { ApiEnv, Caller, ResolvedDeps } from "../../api-deps.ts";

@@ -1,5 +1,5 @@
 /** The OpenAPI entries of this area's routes: loaded only by the document (openapi/document.ts). */
-import { videoRequestSchema } from "@reelay/core";
+import { videoRequestSchema } from "@reelay/core/domain";
 import { TaskCreatedSchema, TaskSchema } from "../../openapi/responses.ts";
 import {
   BODY_ERRORS,

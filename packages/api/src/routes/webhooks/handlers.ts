@@ -4,13 +4,13 @@
  * (POST /v1/webhooks/deliveries/{id}/retry), and an event sent again (POST /v1/events/{id}/replay).
  */
 import { Hono } from "hono";
-import { ReelayError } from "@reelay/core";
 import {
   type Delivery,
   DELIVERY_STATUSES,
   deliveryNotFound,
   safeUrl,
   WEBHOOK_EVENT_TYPES,
+  ReelayError,
 } from "@reelay/core/domain";
 import { eventNotFound, type JobStorePort, replay } from "@reelay/core/usecases";
 import { forbidden, isAdmin } from "../../auth.ts";

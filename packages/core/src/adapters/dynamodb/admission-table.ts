@@ -1,8 +1,8 @@
 /**
- * Admission's items in the jobs table (keys.ts): one admission item (`held`: {jobId: heldAt}, the
- * learned limit, the earliest next create `nextAdmitAt`, the round-robin `cursor`) and one queue
- * entry per waiting job. Every change is one conditional single-item write: no transactions, which
- * dynalite lacks.
+ * Admission's items in the jobs table (item-keys.ts): one admission item (`held`: {jobId: heldAt},
+ * the learned limit, the earliest next create `nextAdmitAt`, the round-robin `cursor`) and one
+ * queue entry per waiting job. Every change is one conditional single-item write: no transactions,
+ * which dynalite lacks.
  *
  * Entries sort by lane (the API key), then priority, then age, so the head of the lane after the
  * cursor is one Query with Limit 1: that is the round-robin across keys.
@@ -36,7 +36,7 @@ import {
   queueEntryKeys,
   queueLaneStart,
   queueSortKey,
-} from "./keys.ts";
+} from "./item-keys.ts";
 import { type IndexQuery, Table, type Update } from "./table-ops.ts";
 import { releaseQueuedOn } from "./key-limits-table.ts";
 

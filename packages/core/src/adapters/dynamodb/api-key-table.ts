@@ -1,12 +1,14 @@
 /**
- * API keys in the jobs table, stored hashed: an item's key is built from the key's sha256 (keys.ts),
- * so the key itself is never written anywhere and a bearer token is checked with one GetItem. Keys
- * share the listing index under their own partition, which the job listing never reads.
+ * API keys in the jobs table, stored hashed: an item's key is built from the key's sha256
+ * (item-keys.ts), so the key itself is never written anywhere and a bearer token is checked with
+ * one GetItem. Keys share the listing index under their own partition, which the job listing never
+ * reads.
  */
 import { idPattern } from "../../domain/ids.ts";
 import { createHash, randomBytes } from "node:crypto";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ulid } from "ulid";
+import { z } from "zod";
 import { ReelayError, shownInput } from "../../domain/errors.ts";
 import type { Budget } from "../../domain/money/budget-schema.ts";
 import { DEFAULT_SCOPES, LEGACY_SCOPES } from "../../domain/keys/scopes.ts";
@@ -19,7 +21,8 @@ import {
 } from "../../domain/keys/lifecycle.ts";
 import type { ApiKeyRecord, CreatedApiKey, NewApiKey } from "../../domain/keys/api-key.ts";
 import type { ApiKeyStorePort } from "../../usecases/ports.ts";
-import { apiKeyKey, apiKeyKeys, KEYS_LIST_PARTITION } from "./keys.ts";
+import { apiKeyKey, apiKeyKeys, KEYS_LIST_PARTITION } from "./item-keys.ts";
+import { storedItem } from "./stored-items.ts";
 import { Table } from "./table-ops.ts";
 import {
   liveSecrets,
@@ -37,6 +40,11 @@ export function hashApiKey(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");
 }
 
+/** A key's item; a key stored before scopes, projects or limits has none of them. */
+const readApiKey = storedItem<
+  Partial<ApiKeyRecord> & Pick<ApiKeyRecord, "id" | "name" | "hint" | "createdAt">
+>("API key", { id: z.string(), name: z.string(), hint: z.string(), createdAt: z.string() });
+
 function toRecord(item: Record<string, unknown>): ApiKeyRecord {
   const {
     id,
@@ -50,8 +58,7 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
     limits,
     expires_at,
     last_used_at,
-  } = item as unknown as Partial<ApiKeyRecord> &
-    Pick<ApiKeyRecord, "id" | "name" | "hint" | "createdAt">;
+  } = readApiKey(item);
   return {
     id,
     name,

@@ -1,7 +1,7 @@
 /**
- * The audit log in the jobs table: one item per record (keys.ts: `aud_<ulid>`, listed newest first
- * under AUDIT). A record is put once, on the condition that no item has its key, and this store
- * has no update or delete: nothing reelay runs changes a record once written.
+ * The audit log in the jobs table: one item per record (item-keys.ts: `aud_<ulid>`, listed newest
+ * first under AUDIT). A record is put once, on the condition that no item has its key, and this
+ * store has no update or delete: nothing reelay runs changes a record once written.
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ReelayError } from "../../domain/errors.ts";
@@ -9,7 +9,8 @@ import { AUDIT_ID, type AuditRecord } from "../../domain/audit/record.ts";
 import type { AuditPage, AuditQuery } from "../../domain/audit/query.ts";
 import { MAX_PAGE_SIZE } from "../../domain/limits.ts";
 import type { AuditStorePort } from "../../usecases/ports.ts";
-import { AUDIT_PARTITION, auditKeys, withoutKeys } from "./keys.ts";
+import { AUDIT_PARTITION, auditKeys } from "./item-keys.ts";
+import { readAuditRecord } from "./stored-items.ts";
 import { type IndexQuery, Table } from "./table-ops.ts";
 
 const DEFAULT_PAGE = 50;
@@ -89,7 +90,7 @@ export class AuditStore implements AuditStorePort {
       ...(filter === undefined ? {} : { filter }),
     });
     for await (const item of items) {
-      const record = withoutKeys(item) as unknown as AuditRecord;
+      const record = readAuditRecord(item);
       // BETWEEN includes its upper bound: the cursor's own record is the last page's.
       if (query.before !== undefined && `${record.at}#${record.id}` === decodeCursor(query.before))
         continue;

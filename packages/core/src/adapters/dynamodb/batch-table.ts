@@ -1,7 +1,7 @@
 /**
- * Batches in the jobs table (keys.ts), each change one conditional single-item write: the batch
- * record (listed newest first), its lines (up to LINES_PER_ITEM an item: line -> job id, or the
- * errors), and the due set (the ids of batches whose jobs have all ended, for the dispatcher).
+ * Batches in the jobs table (item-keys.ts), each change one conditional single-item write: the
+ * batch record (listed newest first), its lines (up to LINES_PER_ITEM an item: line -> job id, or
+ * the errors), and the due set (the ids of batches whose jobs have all ended, for the dispatcher).
  */
 import { projectOf } from "../../domain/keys/projects.ts";
 import type { BatchStorePort } from "../../usecases/ports.ts";
@@ -9,13 +9,8 @@ import { idPattern } from "../../domain/ids.ts";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Batch, BatchLine } from "../../domain/batches/types.ts";
 import { batchNotFound } from "../../domain/batches/not-found.ts";
-import {
-  BATCHES_DUE_KEY,
-  BATCHES_PARTITION,
-  batchKeys,
-  batchLinesKey,
-  withoutKeys,
-} from "./keys.ts";
+import { BATCHES_DUE_KEY, BATCHES_PARTITION, batchKeys, batchLinesKey } from "./item-keys.ts";
+import { readBatch } from "./stored-items.ts";
 import { Table } from "./table-ops.ts";
 
 const LINES_PER_ITEM = 500;
@@ -26,10 +21,6 @@ const BATCH_ID = idPattern(["bat"]);
 
 function isBatchId(value: string): boolean {
   return BATCH_ID.test(value);
-}
-
-function fromItem(item: Record<string, unknown>): Batch {
-  return withoutKeys(item) as unknown as Batch;
 }
 
 export class BatchStore implements BatchStorePort {
@@ -57,7 +48,7 @@ export class BatchStore implements BatchStorePort {
   async get(id: string): Promise<Batch | undefined> {
     if (!isBatchId(id)) return undefined;
     const item = await this.#table.get(id, { consistent: true });
-    return item === undefined ? undefined : fromItem(item);
+    return item === undefined ? undefined : readBatch(item);
   }
 
   async require(id: string): Promise<Batch> {
@@ -84,7 +75,7 @@ export class BatchStore implements BatchStorePort {
       partition: BATCHES_PARTITION,
       descending: true,
     })) {
-      const batch = fromItem(item);
+      const batch = readBatch(item);
       if (opts.apiKeyId !== undefined && batch.source.apiKeyId !== opts.apiKeyId) continue;
       if (opts.project !== undefined && projectOf(batch.source) !== opts.project) continue;
       batches.push(batch);
@@ -107,7 +98,7 @@ export class BatchStore implements BatchStorePort {
       condition: "attribute_exists(pk)",
       values: { ":one": 1, ":at": at },
     });
-    return fromItem(item);
+    return readBatch(item);
   }
 
   /** Sets `field` (finishedAt, announcedAt, cancelledAt) once; false when it was set already. */

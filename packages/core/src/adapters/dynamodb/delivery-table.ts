@@ -1,14 +1,14 @@
 /**
  * Webhook deliveries in the jobs table: one item per (event, subscriber), kept until it is
  * delivered or dead, with every attempt it took. The sweep finds what is due through the listing
- * index (one partition per status, pending ones by their next attempt; keys.ts), so no timer or
- * process has to remember anything.
+ * index (one partition per status, pending ones by their next attempt; item-keys.ts), so no timer
+ * or process has to remember anything.
  *
- * A sweep claims a due delivery with a conditional write that moves its next attempt a lease
- * into the future and stamps a token; the attempt is recorded only under that token. Two sweeps
- * (a Lambda retried, the event handler beside the scheduled sweep) cannot both send one attempt,
- * and a sweep that dies mid-attempt leaves a delivery that is simply due again when the lease ends:
- * at least once, never lost. No item holds a subscriber's secret.
+ * A sweep claims a due delivery with a conditional write that moves its next attempt a lease into
+ * the future and stamps a token; the attempt is recorded only under that token. Two sweeps (a
+ * Lambda retried, the event handler beside the scheduled sweep) cannot both send one attempt, and a
+ * sweep that dies mid-attempt leaves a delivery that is simply due again when the lease ends: at
+ * least once, never lost. No item holds a subscriber's secret.
  */
 import type { DeliveryStorePort } from "../../usecases/ports.ts";
 import {
@@ -23,17 +23,14 @@ import {
 import { randomUUID } from "node:crypto";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ReelayError } from "../../domain/errors.ts";
-import { noMetrics } from "../../usecases/metrics/record-metrics.ts";
+import { noMetrics } from "../../usecases/ports.ts";
 import type { Metrics } from "../../usecases/ports.ts";
-import { deliveryKeys, deliveryPartition, pastEvery, withoutKeys } from "./keys.ts";
+import { deliveryKeys, deliveryPartition, pastEvery } from "./item-keys.ts";
+import { readDelivery } from "./stored-items.ts";
 import { type IndexQuery, Table } from "./table-ops.ts";
 
 /** Marks a delivery's item: `get` answers undefined for an item of another kind (ids come from URLs). */
 const ITEM_TYPE = "webhook-delivery";
-
-function toDelivery(item: Record<string, unknown>): Delivery {
-  return withoutKeys(item, "lease", "type") as unknown as Delivery;
-}
 
 export class DeliveryStore implements DeliveryStorePort {
   readonly #table: Table;
@@ -53,7 +50,7 @@ export class DeliveryStore implements DeliveryStorePort {
 
   async get(id: string): Promise<Delivery | undefined> {
     const item = await this.#table.get(id);
-    return item === undefined || item.type !== ITEM_TYPE ? undefined : toDelivery(item);
+    return item === undefined || item.type !== ITEM_TYPE ? undefined : readDelivery(item);
   }
 
   /** Pending deliveries whose next attempt is at or before `now`, soonest first. */
@@ -64,7 +61,7 @@ export class DeliveryStore implements DeliveryStorePort {
       range: { op: "<=", value: pastEvery(now.toISOString()) },
       pageSize: limit,
     });
-    return items.map(toDelivery);
+    return items.map(readDelivery);
   }
 
   /**
@@ -208,7 +205,7 @@ export class DeliveryStore implements DeliveryStorePort {
       ...eventFilter(filters),
     };
     for await (const item of this.#table.queryAll(query)) {
-      found.push(toDelivery(item));
+      found.push(readDelivery(item));
       if (found.length >= limit) break;
     }
     return found;

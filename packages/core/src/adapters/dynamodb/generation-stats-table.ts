@@ -1,6 +1,6 @@
 /**
  * Observed generation times per model and duration, as items of the jobs table (no other resource):
- * one item per generation group (domain/polling/generation-key.ts; its key in keys.ts), with a
+ * one item per generation group (domain/polling/generation-key.ts; its key in item-keys.ts), with a
  * sample counter `n` and one counter per histogram bucket (`b<index>`, domain/polling/history.ts).
  * A sample is one UpdateItem of ADDs, atomic on its own, so any number of finishing jobs may
  * record at once and every sample counts. The items carry no gsi1pk, so the job listing never sees
@@ -9,7 +9,7 @@
 import type { GenerationStatsStorePort } from "../../usecases/ports.ts";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { bucketOf, type GenerationHistory } from "../../domain/polling/history.ts";
-import { generationStatsItemKey } from "./keys.ts";
+import { generationStatsItemKey } from "./item-keys.ts";
 import { Table } from "./table-ops.ts";
 
 const BUCKET_ATTRIBUTE = /^b(\d+)$/;

@@ -20,11 +20,12 @@ import {
 import { MAX_PAGE_SIZE } from "../../domain/limits.ts";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { isReelayError, ReelayError } from "../../domain/errors.ts";
-import { noMetrics } from "../../usecases/metrics/record-metrics.ts";
+import { noMetrics } from "../../usecases/ports.ts";
 import type { Metrics } from "../../usecases/ports.ts";
 import { decodeCursor, encodeCursor } from "../../domain/jobs/cursor.ts";
 import { isJobId } from "../../domain/jobs/ids.ts";
-import { JOBS_LIST_PARTITION, jobKeys, withoutKeys } from "./keys.ts";
+import { JOBS_LIST_PARTITION, jobKeys } from "./item-keys.ts";
+import { readJob } from "./stored-items.ts";
 import { ReuseIndex } from "./reuse-table.ts";
 import { type IndexQuery, Table } from "./table-ops.ts";
 import { isTerminal, TERMINAL_STATUSES, type Job } from "../../domain/jobs/types.ts";
@@ -41,10 +42,6 @@ const PROTECTED = new Set([
   "createdByVersion",
   "kind",
 ]);
-
-function fromItem(item: Record<string, unknown>): Job {
-  return withoutKeys(item) as unknown as Job;
-}
 
 /** DynamoDB refuses `undefined`; a JSON round trip drops it the way the API would. */
 function plain<T>(value: T): T {
@@ -192,7 +189,7 @@ export class JobStore implements JobStorePort {
     // Ids come from URLs too; DynamoDB would refuse an empty or over-long key as a server fault.
     if (!isJobId(id)) return undefined;
     const item = await this.#table.get(id, { consistent: true });
-    return item === undefined ? undefined : fromItem(item);
+    return item === undefined ? undefined : readJob(item);
   }
 
   /**
@@ -206,7 +203,7 @@ export class JobStore implements JobStorePort {
 
   /** The jobs among `ids` that exist, in no set order. */
   async getMany(ids: readonly string[]): Promise<Job[]> {
-    return (await this.#table.getMany(ids.filter(isJobId))).map(fromItem);
+    return (await this.#table.getMany(ids.filter(isJobId))).map(readJob);
   }
 
   async require(id: string): Promise<Job> {
@@ -236,7 +233,7 @@ export class JobStore implements JobStorePort {
     // One job more than the page is read: a full page with nothing after it has no cursor.
     const jobs: Job[] = [];
     for await (const item of this.#table.queryAll(query, from)) {
-      jobs.push(fromItem(item));
+      jobs.push(readJob(item));
       if (jobs.length > limit) break;
     }
     const page = jobs.slice(0, limit);
@@ -269,7 +266,7 @@ export class JobStore implements JobStorePort {
     let seen = 0;
     for await (const item of this.#table.queryAll(query)) {
       if (++seen > range.max) throw rangeTooLarge(range.max);
-      yield fromItem(item);
+      yield readJob(item);
     }
   }
 
@@ -285,7 +282,7 @@ export class JobStore implements JobStorePort {
       values: { ":now": now.toISOString(), ":nowS": Math.floor(now.getTime() / 1000) },
     };
     for await (const item of this.#table.queryAll({ partition: JOBS_LIST_PARTITION, filter }))
-      yield fromItem(item);
+      yield readJob(item);
   }
 
   /**
@@ -355,7 +352,7 @@ export class JobStore implements JobStorePort {
       names: x.names,
       values: x.values,
     });
-    if (updated !== undefined) return fromItem(updated);
+    if (updated !== undefined) return readJob(updated);
     const current = await this.get(id);
     if (current === undefined) throw jobNotFound(id);
     throw new ReelayError("job_conflict", `Job ${id} is ${current.status}; could not ${what}.`, {

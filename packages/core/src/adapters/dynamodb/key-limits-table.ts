@@ -1,5 +1,5 @@
 /**
- * Limits per key on one item per lane (`limits#<lane>`, keys.ts), each change one conditional
+ * Limits per key on one item per lane (`limits#<lane>`, item-keys.ts), each change one conditional
  * single-item write, so every API instance and dispatcher shares the same numbers:
  *
  *   tat        the call bucket (domain/keys/limits.ts: GCRA)   SET tat = :next  IF tat = :seen
@@ -23,7 +23,7 @@ import {
   NO_KEY_LIMITS,
   takeFromBucket,
 } from "../../domain/keys/limits.ts";
-import { keyLimitsKey } from "./keys.ts";
+import { keyLimitsKey } from "./item-keys.ts";
 import { Table } from "./table-ops.ts";
 
 /**

@@ -1,7 +1,7 @@
 /**
- * The reuse index: one item per fingerprint and project (keys.ts `fp#`), naming the job that leads
- * the fingerprint's upstream task and the newest one that succeeded. Each write is conditional on
- * its own attributes, so they never undo each other:
+ * The reuse index: one item per fingerprint and project (item-keys.ts `fp#`), naming the job that
+ * leads the fingerprint's upstream task and the newest one that succeeded. Each write is
+ * conditional on its own attributes, so they never undo each other:
  *
  *   submit A (reuse)  read: nothing ──claim leader=A if none──> A makes the task
  *   submit B (reuse)  read: leader A, A running ──> B follows A (no write)
@@ -10,13 +10,13 @@
  *
  * A leader that ended is replaced by the next claim (`leader = :expected`), so a crashed or failed
  * leader never blocks the fingerprint; one refused before its record was written gives the lead up.
- * A claim is made before the leader's record (the record must name no source), so for a moment
- * the leader has no record: readers follow it anyway while its claim is recent (route-reuse.ts).
- * The items carry no gsi1pk: the job listing never sees them.
+ * A claim is made before the leader's record (the record must name no source), so for a moment the
+ * leader has no record: readers follow it anyway while its claim is recent (route-reuse.ts). The
+ * items carry no gsi1pk: the job listing never sees them.
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { ReuseEntry, ReuseIndexPort } from "../../usecases/ports.ts";
-import { reuseKey } from "./keys.ts";
+import { reuseKey } from "./item-keys.ts";
 import { Table } from "./table-ops.ts";
 
 export class ReuseIndex implements ReuseIndexPort {

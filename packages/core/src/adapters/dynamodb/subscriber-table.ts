@@ -1,7 +1,7 @@
 /**
  * Managed webhook subscribers, made through the API (POST /v1/webhooks) beside the deployment's own
  * REELAY_WEBHOOKS: items in the jobs table, listed oldest first under their own partition of the
- * listing index (keys.ts).
+ * listing index (item-keys.ts).
  *
  * The item holds its signing secrets (a delivery is signed with them), which no answer but the one
  * that made or rotated them ever shows. A rotation keeps the old secret for 24 hours, and every
@@ -27,8 +27,8 @@ import {
   SUBSCRIBER_ID_PREFIX,
   SUBSCRIBERS_PARTITION,
   subscriberKeys,
-  withoutKeys,
-} from "./keys.ts";
+} from "./item-keys.ts";
+import { readSubscriber } from "./stored-items.ts";
 import { Table } from "./table-ops.ts";
 
 /** Marks a subscriber's item: `get` answers undefined for an item of another kind. */
@@ -39,10 +39,6 @@ function subscriberNotFound(id: string): ReelayError {
     status: 404,
     path: "id",
   });
-}
-
-function toSubscriber(item: Record<string, unknown>): ManagedSubscriber {
-  return withoutKeys(item, "type") as unknown as ManagedSubscriber;
 }
 
 export class SubscriberStore implements SubscriberStorePort {
@@ -70,14 +66,14 @@ export class SubscriberStore implements SubscriberStorePort {
   async get(id: string): Promise<ManagedSubscriber | undefined> {
     if (!isSubscriberId(id)) return undefined;
     const item = await this.#table.get(id);
-    return item?.type === ITEM_TYPE ? toSubscriber(item) : undefined;
+    return item?.type === ITEM_TYPE ? readSubscriber(item) : undefined;
   }
 
   /** Every subscriber, oldest first; `project` keeps one project's (subscriberProject). */
   async list(project?: string): Promise<ManagedSubscriber[]> {
     const found: ManagedSubscriber[] = [];
     for await (const item of this.#table.queryAll({ partition: SUBSCRIBERS_PARTITION })) {
-      const subscriber = toSubscriber(item);
+      const subscriber = readSubscriber(item);
       if (project === undefined || subscriberProject(subscriber) === project)
         found.push(subscriber);
     }

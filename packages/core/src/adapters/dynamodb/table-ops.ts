@@ -1,17 +1,17 @@
 /**
  * The one table's reads and writes, written once for every store. A conditional write answers
- * whether its condition held (false when it did not) and throws any other error; a Query reads
- * page after page (LastEvaluatedKey) for as long as its caller iterates. Every item is addressed
- * by `pk` alone (keys.ts names them). dynalite has no transactions, so nothing here uses them.
+ * whether its condition held (false when it did not) and throws any other error; a Query reads page
+ * after page (LastEvaluatedKey) for as long as its caller iterates. Every item is addressed by `pk`
+ * alone (item-keys.ts names them). dynalite has no transactions, so nothing here uses them.
  *
- * A write whose answer was lost (the connection dropped after it applied) is sent again by the
- * SDK, and a conditional one is then refused by its own first attempt: a store whose caller must
- * tell that apart reads the item back (BatchStore.claimAnnouncement, JobStore's conflicts).
+ * A write whose answer was lost (the connection dropped after it applied) is sent again by the SDK,
+ * and a conditional one is then refused by its own first attempt: a store whose caller must tell
+ * that apart reads the item back (BatchStore.claimAnnouncement, JobStore's conflicts).
  *
- * Not ElectroDB: it adds its own attributes (`__edb_e__`, `__edb_v__`) to every item it writes
- * and by default passes over items without them, i.e. every item already stored; its key templates
- * would have to reproduce keys.ts exactly, and each condition here would move into its builder one
- * for one, so it would add a dependency without removing these lines.
+ * Not ElectroDB: it adds its own attributes (`__edb_e__`, `__edb_v__`) to every item it writes and
+ * by default passes over items without them, i.e. every item already stored; its key templates
+ * would have to reproduce item-keys.ts exactly, and each condition here would move into its builder
+ * one for one, so it would add a dependency without removing these lines.
  */
 import {
   BatchGetCommand,

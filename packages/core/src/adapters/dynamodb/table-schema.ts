@@ -1,6 +1,6 @@
 /**
- * The jobs table as data, so the SST stack and the local stack create the same table: partition
- * key `pk`, and the listing index `gsi1` (gsi1pk, gsi1sk). keys.ts names every item's keys. One
+ * The jobs table as data, so the SST stack and the local stack create the same table: partition key
+ * `pk`, and the listing index `gsi1` (gsi1pk, gsi1sk). item-keys.ts names every item's keys. One
  * partition for the job listing is fine at the rate jobs are created (each costs minutes of
  * upstream generation).
  */

@@ -15,7 +15,7 @@ import {
   type FetchPolicy,
   type ResolvedAddress,
 } from "../../domain/net/policy.ts";
-import { keepNodeBody } from "../../usecases/copy/node-body.ts";
+import { keepNodeBody } from "../../domain/net/node-body.ts";
 import { lookup as dnsLookup } from "node:dns/promises";
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";

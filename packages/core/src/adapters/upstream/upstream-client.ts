@@ -23,7 +23,7 @@ import {
   readStatus,
   readTaskId,
 } from "../../domain/contract/responses.ts";
-import { noMetrics } from "../../usecases/metrics/record-metrics.ts";
+import { noMetrics } from "../../usecases/ports.ts";
 import type { Metrics } from "../../usecases/ports.ts";
 import { parseBaseUrl } from "./base-url.ts";
 import {
@@ -35,7 +35,7 @@ import {
   transportError,
   type Redact,
 } from "./upstream-errors.ts";
-import { startSpan, type TraceSpan } from "../../usecases/tracing.ts";
+import { startSpan, type TraceSpan } from "../../domain/tracing.ts";
 import { backoffDelayMs, DEFAULT_BACKOFF, parseRetryAfterMs, type Backoff } from "./retry.ts";
 
 export interface UpstreamClientOptions {

@@ -23,7 +23,7 @@
 import type { JobStorePort } from "../ports.ts";
 import { isReelayError } from "../../domain/errors.ts";
 import { isTerminal, type Job } from "../../domain/jobs/types.ts";
-import type { JobStarter } from "../ports.ts";
+import type { ExecutionStarter } from "../ports.ts";
 import { type BudgetGateDeps, reserveAtAdmission } from "./budget-gate.ts";
 import { takeInFlight } from "./in-flight-gate.ts";
 import type { AdmissionControl } from "./admission-control.ts";
@@ -37,13 +37,13 @@ import { estimateOf } from "../../domain/money/estimate.ts";
 import type { PriceTable } from "../../domain/money/prices.ts";
 import { emitOnce } from "../jobs/job-end.ts";
 import type { AccountAdmission } from "./admission-control.ts";
-import { jobAttributes, recordSpan } from "../tracing.ts";
+import { jobAttributes, recordSpan } from "../../domain/tracing.ts";
 
 export interface DispatchDeps extends BudgetGateDeps {
   admission: AdmissionControl;
   jobs: JobStorePort;
   /** Starts executions (StartExecution, or the local interpreter); never the queueing starter. */
-  starter: JobStarter;
+  starter: ExecutionStarter;
   now: () => Date;
   sleep?: (ms: number) => Promise<void>;
   /** REELAY_PRICES, for `cheapest` routing where an account has no prices of its own. */

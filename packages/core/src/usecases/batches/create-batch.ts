@@ -6,7 +6,7 @@
  * line, so making the same batch again (a retried request, a repeated notification) finds what the
  * first attempt made and makes nothing twice.
  */
-import type { BatchStorePort, JobStarter } from "../ports.ts";
+import type { BatchStorePort, JobQueue } from "../ports.ts";
 import { ulid } from "ulid";
 import type { AdmissionControl } from "../admission/admission-control.ts";
 import type { Priority } from "../../domain/admission/settings.ts";
@@ -143,7 +143,7 @@ async function makeJob(
 ): Promise<Job> {
   const validation = checked.validation as ValidationResult;
   // Queued without a wake each: createBatch wakes the dispatcher once for the whole batch.
-  const queue: JobStarter = {
+  const queue: JobQueue = {
     start: (job) => deps.admission.store.enqueue(deps.admission.entryOf(job)),
   };
   const { job } = await submitJob(

@@ -7,13 +7,13 @@ import type { ObjectStorePort } from "../ports.ts";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { ReelayError } from "../../domain/errors.ts";
-import { nodeBody } from "./node-body.ts";
+import { nodeBody } from "../../domain/net/node-body.ts";
 import { safeUrl } from "../../domain/net/policy.ts";
 import { TransientError } from "../../domain/pipeline/step-errors.ts";
 import type { ObjectTags, StoredObject } from "../ports.ts";
 import type { MediaProbe } from "../../domain/media/probe.ts";
 import type { Media } from "../../domain/media/types.ts";
-import { inSpan } from "../tracing.ts";
+import { inSpan } from "../../domain/tracing.ts";
 
 export interface CopiedObject extends StoredObject {
   sourceUrlHost: string;

@@ -20,7 +20,7 @@ import type {
   BudgetLedgerPort,
   Clock,
   EventSink,
-  JobStarter,
+  JobQueue,
   JobStorePort,
   KeyLimitsPort,
   Metrics,
@@ -46,7 +46,7 @@ import { newJobId } from "../../domain/jobs/ids.ts";
 import { type ReuseSource, routeReuse } from "../reuse/route-reuse.ts";
 import { createJob, type NewJobInput } from "./create-job.ts";
 import { claimQueue, type QueueClaim } from "./queue-quota.ts";
-import { currentTraceparent, inSpan } from "../tracing.ts";
+import { currentTraceparent, inSpan } from "../../domain/tracing.ts";
 
 export interface SubmitDeps {
   jobs: JobStorePort;
@@ -59,7 +59,7 @@ export interface SubmitDeps {
   /** Counts such a job's end (noMetrics for none). */
   metrics: Metrics;
   /** Puts a recorded job in the admission queue (the wiring's `queue`); harmless for one queued already. */
-  starter: JobStarter;
+  starter: JobQueue;
   now: Clock;
   /** The operator's price table; without one the estimate has usage and no cost. */
   prices?: PriceTable;

@@ -6,13 +6,6 @@
 import type { Job } from "../../domain/jobs/types.ts";
 import type { Metrics } from "../ports.ts";
 
-/** Records nothing: the default wherever no metrics are wired (tests, tools). */
-export const noMetrics: Metrics = {
-  count: () => undefined,
-  observe: () => undefined,
-  set: () => undefined,
-};
-
 /** A terminal job's outcome by model (failures by `error.code`) and its time from creation to end. */
 export function recordJobEnd(metrics: Metrics, job: Job): void {
   const { model } = job;

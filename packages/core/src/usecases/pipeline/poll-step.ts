@@ -19,7 +19,7 @@ import { timeoutError } from "../../domain/pipeline/failure.ts";
 import { recordDetection } from "../metrics/record-metrics.ts";
 import type { TaskAnswer } from "../ports.ts";
 import { verdictOf } from "../reuse/follow-source.ts";
-import type { TraceSpan } from "../tracing.ts";
+import type { TraceSpan } from "../../domain/tracing.ts";
 import { fallBack, fallbackAllowed, requeue } from "./fallback.ts";
 import type { PipelineDeps } from "./pipeline-deps.ts";
 import {

@@ -11,7 +11,7 @@ import type { GenerationHistory } from "../../domain/polling/history.ts";
 import type { FlowState } from "../../domain/pipeline/flow-state.ts";
 import { asStepError, Requeued } from "../../domain/pipeline/step-errors.ts";
 import type { UpstreamClientPort } from "../ports.ts";
-import { inSpan, jobAttributes, type TraceSpan } from "../tracing.ts";
+import { inSpan, jobAttributes, type TraceSpan } from "../../domain/tracing.ts";
 import type { PipelineDeps } from "./pipeline-deps.ts";
 
 /**

@@ -8,7 +8,7 @@ import { ReelayError } from "../../domain/errors.ts";
 import type { DeliveryAttempt } from "../../domain/webhooks/delivery.ts";
 import { signWebhook } from "../../domain/webhooks/sign.ts";
 import type { WebhookMessage } from "../../domain/webhooks/payload.ts";
-import { inSpan, jobAttributes } from "../tracing.ts";
+import { inSpan, jobAttributes } from "../../domain/tracing.ts";
 
 /** Per-attempt limit on the whole HTTP exchange. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;

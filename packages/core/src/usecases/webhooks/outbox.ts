@@ -13,7 +13,7 @@ import { DELIVERY_ID_PREFIX, type Delivery } from "../../domain/webhooks/deliver
 import { webhookMessage } from "../../domain/webhooks/payload.ts";
 import { scheduledWaitMs } from "../../domain/webhooks/schedule.ts";
 import { type DeliveryTarget, type Subscribers, targetsFor } from "./targets.ts";
-import { currentTraceparent } from "../tracing.ts";
+import { currentTraceparent } from "../../domain/tracing.ts";
 
 export interface OutboxDeps {
   store: DeliveryStorePort;

@@ -7,7 +7,7 @@ import {
 import { generationStatsKey } from "../../../src/domain/polling/generation-key.ts";
 import { JobStore } from "../../../src/adapters/dynamodb/job-table.ts";
 import { bucketOf } from "../../../src/domain/polling/history.ts";
-import { GENERATION_STATS_KEY_PREFIX } from "../../../src/adapters/dynamodb/keys.ts";
+import { GENERATION_STATS_KEY_PREFIX } from "../../../src/adapters/dynamodb/item-keys.ts";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { startLocalAws, type LocalAws } from "../../support/local-aws.ts";
 

@@ -12,7 +12,7 @@ import { ObjectStore } from "../../../src/adapters/s3/object-store.ts";
 import { startLocalAws, type LocalAws } from "../../support/local-aws.ts";
 import type { SubmitDeps } from "../../../src/usecases/jobs/submit-job.ts";
 import { UNWATCHED } from "../../support/unwatched.ts";
-import type { JobStarter } from "../../../src/usecases/ports.ts";
+import type { JobQueue } from "../../../src/usecases/ports.ts";
 
 let aws: LocalAws;
 let deps: DropDeps;
@@ -34,7 +34,7 @@ beforeEach(() => {
 });
 
 /** No budgets and no events here: a drop's job reserves at admission, and only the API fails a job start_failed. */
-function submitDeps(starter: JobStarter): SubmitDeps {
+function submitDeps(starter: JobQueue): SubmitDeps {
   return {
     jobs,
     ...UNWATCHED,

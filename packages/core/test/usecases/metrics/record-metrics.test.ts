@@ -5,12 +5,11 @@
 import { describe, expect, it } from "vitest";
 import type { Job } from "../../../src/domain/jobs/types.ts";
 import {
-  noMetrics,
   recordCopy,
   recordDetection,
   recordJobEnd,
 } from "../../../src/usecases/metrics/record-metrics.ts";
-import type { Metrics } from "../../../src/usecases/ports.ts";
+import { type Metrics, noMetrics } from "../../../src/usecases/ports.ts";
 import { recordingMetrics } from "../../support/recording-metrics.ts";
 
 function ended(status: Job["status"], extra: Partial<Job> = {}): Job {

@@ -7,9 +7,6 @@ import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { JobStore } from "../../../src/adapters/dynamodb/job-table.ts";
-import { guardedFetch } from "../../../src/adapters/net/guarded-fetch.ts";
-import { webhookFetchPolicy } from "../../../src/domain/net/policy.ts";
-import { DeliveryStore } from "../../../src/adapters/dynamodb/delivery-table.ts";
 import { enqueueEvent } from "../../../src/usecases/webhooks/outbox.ts";
 import { replay } from "../../../src/usecases/webhooks/replay.ts";
 import { parseSchedule, scheduledWaitMs } from "../../../src/domain/webhooks/schedule.ts";
@@ -25,7 +22,8 @@ import {
   targetOf,
   targetsFor,
 } from "../../../src/usecases/webhooks/targets.ts";
-import { SubscriberStore } from "../../../src/adapters/dynamodb/subscriber-table.ts";
+import { wireWebhooks } from "../../../src/wiring/wire-webhooks.ts";
+import type { Metrics } from "../../../src/usecases/ports.ts";
 import { signWebhook } from "../../../src/domain/webhooks/sign.ts";
 import { startLocalAws, type LocalAws } from "../../support/local-aws.ts";
 import { recordingMetrics } from "../../support/recording-metrics.ts";
@@ -54,26 +52,34 @@ async function receiver(
   return started;
 }
 
-/** A fresh table, a clock the test moves, and the sweep's deps for these subscribers. */
-async function setup(subscribers: WebhookSubscriber[], schedule: number[]) {
+/**
+ * A fresh table, a clock the test moves, and the sweep's deps for these subscribers (the REELAY_WEBHOOKS
+ * ones only), wired as the local stack wires them.
+ */
+async function setup(subscribers: WebhookSubscriber[], schedule: number[], metrics?: Metrics) {
   const tableName = `deliveries-${++table}`;
   const { ensureTable } = await import("../../../../local/src/dynalite/table.ts");
   await ensureTable(aws.ddb, tableName);
   // Real time to start from: receivers reject signatures with a stale timestamp.
   const clock = { now: new Date() };
-  const deps: DeliverySweepDeps = {
-    store: new DeliveryStore(aws.ddb, tableName),
-    subscribers: { config: subscribers },
-    schedule,
+  const wired = wireWebhooks({
+    config: { webhookSchedule: schedule, aws: { rehearsal: false } },
+    platform: "local",
+    clients: { db: aws.ddb, tableName },
+    ...(metrics === undefined ? {} : { metrics }),
     now: () => clock.now,
+  });
+  const deps: DeliverySweepDeps = {
+    ...wired.deliveries,
+    subscribers: { config: subscribers },
     // No jitter: the waits are exactly the schedule's.
     random: () => 0.5,
-    fetch: guardedFetch(webhookFetchPolicy("local")),
   };
   const advance = (seconds: number) => {
     clock.now = new Date(clock.now.getTime() + seconds * 1000);
   };
-  return { deps, advance, tableName, jobs: new JobStore(aws.ddb, tableName) };
+  const managed = wired.api.managed.store;
+  return { deps, advance, managed, jobs: new JobStore(aws.ddb, tableName) };
 }
 
 function verify(request: Receiver["received"][number], key = secret): unknown {
@@ -88,14 +94,14 @@ describe("delivery metrics", () => {
     const metrics = recordingMetrics();
     const flaky = await receiver((n) => (n === 1 ? 503 : 200));
     const down = await receiver(() => 500);
-    const { deps, advance, tableName } = await setup(
+    const { deps: metered, advance } = await setup(
       [
         { url: flaky.url, secret },
         { url: down.url, secret },
       ],
       [0, 5],
+      metrics,
     );
-    const metered = { ...deps, store: new DeliveryStore(aws.ddb, tableName, { metrics }) };
     await enqueueEvent(metered, event, metered.subscribers.config.map(targetOf));
     await sweepDeliveries(metered);
     advance(5);
@@ -264,8 +270,7 @@ function signatures(request: Receiver["received"][number]): string[] {
 describe("managed subscribers", () => {
   it("receive deliveries signed with their own secret; after a rotation both secrets verify for 24 h, then only the new one signs", async () => {
     const hook = await receiver(() => 200);
-    const { deps, advance, tableName } = await setup([], [0]);
-    const managed = new SubscriberStore(aws.ddb, tableName);
+    const { deps, advance, managed } = await setup([], [0]);
     const subscribers = { config: [], managed };
     const made = await managed.create(
       { url: hook.url, description: "", ownerKeyId: "local" },
@@ -298,8 +303,7 @@ describe("managed subscribers", () => {
   });
 
   it("a stored key's subscriber gets only its own jobs' events; the deployment's own key's gets every event", async () => {
-    const { deps, tableName } = await setup([], [0]);
-    const managed = new SubscriberStore(aws.ddb, tableName);
+    const { deps, managed } = await setup([], [0]);
     const now = deps.now();
     const admin = await managed.create(
       { url: "https://93.184.216.34/a", description: "", ownerKeyId: "local" },

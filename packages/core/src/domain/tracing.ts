@@ -23,7 +23,7 @@ import {
   trace,
   TraceFlags,
 } from "@opentelemetry/api";
-import type { Job } from "../domain/jobs/types.ts";
+import type { Job } from "./jobs/types.ts";
 
 const TRACER_NAME = "reelay";
 

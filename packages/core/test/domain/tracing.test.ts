@@ -3,7 +3,7 @@
  * nothing and leave nothing behind: no traceparent on a record, the work's own result or error.
  */
 import { describe, expect, it } from "vitest";
-import { currentTraceparent, inSpan, recordSpan, startSpan } from "../../src/usecases/tracing.ts";
+import { currentTraceparent, inSpan, recordSpan, startSpan } from "../../src/domain/tracing.ts";
 
 describe("tracing with no SDK registered", () => {
   it("runs the work and hands back its result or its error, with no traceparent to keep", async () => {

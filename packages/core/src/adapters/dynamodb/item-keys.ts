@@ -23,7 +23,8 @@
  *   reuse index       fp#<project>#<fingerprint> (the job leading it now, the newest that succeeded)
  *
  * The stack grants each function its items by these keys (stacks/permissions.ts), so a key named
- * here is part of what is deployed: items already on AWS are read by exactly these keys.
+ * here is part of what is deployed: items already on AWS are read by exactly these keys. What an
+ * item holds beside its keys is read back through stored-items.ts.
  */
 import { PRIORITIES, type Priority } from "../../domain/admission/settings.ts";
 import { DEFAULT_ACCOUNT } from "../../domain/upstreams/accounts.ts";
@@ -146,16 +147,6 @@ export function auditKeys(record: { id: string; at: string }) {
 /** The stats item of one generation group (`<model>#<duration | default>`, domain/polling). */
 export function generationStatsItemKey(group: string): string {
   return `${GENERATION_STATS_KEY_PREFIX}${group}`;
-}
-
-/** An item without its keys and the named bookkeeping attributes: the record it stores. */
-export function withoutKeys(
-  item: Record<string, unknown>,
-  ...also: string[]
-): Record<string, unknown> {
-  const { pk: _pk, gsi1pk: _p, gsi1sk: _s, ...rest } = item;
-  for (const name of also) delete rest[name];
-  return rest;
 }
 
 /**
