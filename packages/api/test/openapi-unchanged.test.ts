@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DeliveryStore, SubscriberStore } from "@reelay/core/adapters";
+import { wireWebhooks } from "@reelay/core/wiring";
 import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { harness } from "./support/harness.ts";
@@ -36,12 +36,11 @@ describe("the OpenAPI document", () => {
       eventStream: { subscribe: () => () => undefined },
       scrape: async () => ({ contentType: "text/plain", text: "" }),
       mcp: async () => new Response(null, { status: 204 }),
-      webhooks: {
-        store: new DeliveryStore(aws.ddb, "deliveries-never-read"),
-        schedule: [0],
-        now: () => new Date(),
-        managed: { store: new SubscriberStore(aws.ddb, "never-read"), deployment: "aws" },
-      },
+      webhooks: wireWebhooks({
+        config: { webhookSchedule: [0], aws: { rehearsal: false } },
+        platform: "aws",
+        clients: { db: aws.ddb, tableName: "never-read" },
+      }).api,
     });
     const response = await h.app.request("/openapi.json");
     expect(response.status).toBe(200);
