@@ -8,7 +8,6 @@ export { ApiKeyStore, hashApiKey } from "./dynamodb/api-key-table.ts";
 export { AuditStore } from "./dynamodb/audit-table.ts";
 export { BatchStore } from "./dynamodb/batch-table.ts";
 export { BudgetLedger } from "./dynamodb/budget-ledger.ts";
-export { DeliveryStore } from "./dynamodb/delivery-table.ts";
 export { GenerationStatsStore } from "./dynamodb/generation-stats-table.ts";
 export { JobStore } from "./dynamodb/job-table.ts";
 export {
@@ -28,7 +27,6 @@ export {
   SUBSCRIBERS_PARTITION,
   SUBSCRIBER_ID_PREFIX,
 } from "./dynamodb/item-keys.ts";
-export { SubscriberStore } from "./dynamodb/subscriber-table.ts";
 export {
   JOBS_LIST_INDEX,
   JOBS_TABLE_SCHEMA,
