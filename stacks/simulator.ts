@@ -31,6 +31,9 @@ export function refuseOnProduction(stage: string, path: string): void {
     );
 }
 
+/** Its function's construct id (and so the name the rehearsal's grant record gives its role). */
+export const SIMULATOR_FUNCTION_ID = "SimulatorFunction";
+
 export interface DeployedSimulator {
   fn: SstFunction;
   /** Its base URL, as REELAY_UPSTREAM_URL takes one (ending in /v1). */
@@ -38,7 +41,7 @@ export interface DeployedSimulator {
 }
 
 export function createSimulator(stack: SstStack, key: Config.Secret): DeployedSimulator {
-  const fn = new SstFunction(stack, "SimulatorFunction", {
+  const fn = new SstFunction(stack, SIMULATOR_FUNCTION_ID, {
     handler: "functions/simulator.handler",
     // A slow fault holds an answer for seconds, and a clip of a new shape is encoded on demand.
     timeout: 30,
@@ -47,6 +50,9 @@ export function createSimulator(stack: SstStack, key: Config.Secret): DeployedSi
     layers: [ffmpegLayer(stack)],
     environment: { REELAY_FFMPEG_PATH: FFMPEG_PATH, REELAY_SIMULATOR_KEY_SECRET: key.name },
     bind: [key],
+    // The committed clip it serves for a request that names no shape, read from beside its code:
+    // every chunk of the bundle is in functions/, so "../fixtures/" from there.
+    copyFiles: [{ from: "packages/simulator/fixtures/video.mp4", to: "fixtures/video.mp4" }],
     url: { authorizer: "none" },
   });
   // A Function URL ends in "/".

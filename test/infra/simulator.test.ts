@@ -6,6 +6,9 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { ReelayError } from "@reelay/core/domain";
+import { recordedRoles, roleGrantLines } from "../../rehearsal/iam/grant-lines.ts";
+import { explanationOf, readGrantRecord } from "../../rehearsal/iam/record.ts";
+import { SIMULATOR_FUNCTION_ID } from "../../stacks/simulator.ts";
 import {
   reelayFunctions,
   render,
@@ -74,6 +77,23 @@ describe("a trial stage with the deployed simulator (REELAY_UPSTREAM_URL=simulat
       REELAY_SIMULATOR_KEY_SECRET: "UPSTREAM_API_KEY",
       SST_Secret_value_UPSTREAM_API_KEY: "__FETCH_FROM_SSM__",
     });
+  });
+  it("grants the Simulator function's role exactly what the full rehearsal recorded it using (stacks/grants.rehearsed.json) and the explained grants: reading its key, no more", async () => {
+    const resources = synth.template.toJSON().Resources;
+    const role = recordedRoles(resources).find((r) => r.name === SIMULATOR_FUNCTION_ID);
+    if (role === undefined) throw new Error("no Simulator function's role");
+    const deployment = { stage: "try", account: "my-account" };
+    const lines = roleGrantLines(resources, role.roleLogicalId, deployment, false).map(
+      (l) => l.line,
+    );
+    const recorded = (await readGrantRecord())[role.name] ?? [];
+    expect(recorded).toEqual([
+      "ssm:GetParameters arn:aws:ssm:us-east-1:{account}:parameter/sst/reelay/{stage}/Secret/UPSTREAM_API_KEY[_<ACCOUNT>]/value",
+    ]);
+    expect(
+      lines.filter((l) => !recorded.includes(l) && explanationOf(role, l) === undefined),
+    ).toEqual([]);
+    expect(recorded.filter((l) => !lines.includes(l))).toEqual([]);
   });
 });
 
