@@ -56,6 +56,15 @@ function requestBody(event: FunctionUrlEvent): Buffer | undefined {
   return Buffer.from(event.body, event.isBase64Encoded === true ? "base64" : "utf8");
 }
 
+/**
+ * Where clients reach this function: a Function URL answers over https (and says so); the
+ * rehearsal's stand-in over http. Nothing else is taken from the header.
+ */
+function originOf(event: FunctionUrlEvent): string {
+  const scheme = event.headers?.["x-forwarded-proto"] === "http" ? "http" : "https";
+  return `${scheme}://${event.requestContext.domainName}`;
+}
+
 const DROPPED: FunctionUrlResult = {
   statusCode: 502,
   headers: { "content-type": "application/json; charset=utf-8" },
@@ -105,8 +114,7 @@ export function simulatorHandler(options: () => Promise<SimulatorOptions>): Simu
           ...chosen,
           host: "127.0.0.1",
           port: 0,
-          // Function URLs answer over https and say so; the rehearsal's stand-in over http.
-          publicOrigin: `${event.headers?.["x-forwarded-proto"] ?? "https"}://${event.requestContext.domainName}`,
+          publicOrigin: originOf(event),
         }),
       )
       .catch((error: unknown) => {
