@@ -4,7 +4,9 @@
  * under Node 22 in processes of its own, with the template's environment and its own role's
  * credentials; every AWS call they make goes through one gateway that checks it against that
  * role's policy; the state machine, the HTTP API, the bus's rules, the bucket's notification and
- * the schedules are read from the template. The upstream is a pool of two simulated accounts.
+ * the schedules are read from the template. The upstream is a pool of two simulated accounts and
+ * the deployed simulator (stacks/simulator.ts): the template's Simulator function behind its
+ * Function URL, run as every other function, an account that serves one model (TRIAL_MODEL).
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, readdir, readlink, rm, symlink } from "node:fs/promises";
@@ -29,7 +31,8 @@ import { type FunctionSpec, type InvokeResult, LambdaFunction } from "./lambda/f
 import { ensureNode22 } from "./lambda/node22.ts";
 import { type Account, type Json, ResolvedTemplate, type TemplateJson } from "./template.ts";
 import { EventBus } from "./wires/bus.ts";
-import { startHttpApi } from "./wires/http-api.ts";
+import { startFunctionUrls } from "./wires/function-url.ts";
+import { type HttpApi, startHttpApi } from "./wires/http-api.ts";
 import { BucketNotifications } from "./wires/notifications.ts";
 import { Scheduler } from "./wires/schedule.ts";
 
@@ -85,12 +88,33 @@ const ACCOUNT: Account = {
   stackName: `${REHEARSAL_STAGE}-reelay-ReelayStack`,
 };
 
+/** The deployed simulator's account in the pool, and the one model it serves (no other account's scenarios ask for it). */
+export const TRIAL_ACCOUNT = "trial";
+export const TRIAL_MODEL = "gamma-3.1-lite";
+/** The deployed simulator's function, which stands in for that account's upstream. */
+export const SIMULATOR_HANDLER = "functions/simulator.handler";
+
+/** The pool's accounts, each with the key its SST secret holds. */
+function poolAccounts(sim: SimulatedAccounts, trialKey: string) {
+  return [
+    ...sim.accounts.map((a) => ({ name: a.name, url: a.url, api_key: a.apiKey, concurrency: 4 })),
+    // More slots than the others: a job of its model that could go anywhere goes to it (balanced
+    // routing breaks ties by free slots).
+    {
+      name: TRIAL_ACCOUNT,
+      url: "simulator",
+      api_key: trialKey,
+      models: [TRIAL_MODEL],
+      concurrency: 8,
+    },
+  ];
+}
+
 /** The pool the rehearsal deploys with: each account's key goes into its SST secret, not the template. */
 function poolSettings(sim: SimulatedAccounts): Record<string, string> {
   return {
-    REELAY_UPSTREAMS: JSON.stringify(
-      sim.accounts.map((a) => ({ name: a.name, url: a.url, api_key: a.apiKey, concurrency: 4 })),
-    ),
+    // The trial account's key is not in the template: any stands in for it at synth.
+    REELAY_UPSTREAMS: JSON.stringify(poolAccounts(sim, "synth")),
     REELAY_FALLBACK_ATTEMPTS: "1",
     // A job that never finishes upstream fails at a one-minute deadline, not the formula's minutes.
     REELAY_JOB_TIMEOUT_S: "60",
@@ -99,15 +123,16 @@ function poolSettings(sim: SimulatedAccounts): Record<string, string> {
 
 /** The values `npx sst secrets set` would have put in SSM for this stage. */
 function secrets(sim: SimulatedAccounts, apiKey: string): Record<string, string> {
+  const trialKey = randomBytes(24).toString("base64url");
   const prefix = `/sst/reelay/${REHEARSAL_STAGE}/Secret`;
   return {
     [`${prefix}/REELAY_API_KEY/value`]: apiKey,
     // docs/deploy.md: '[]' when the deployment has no subscribers of its own.
     [`${prefix}/REELAY_WEBHOOKS/value`]: "[]",
     ...Object.fromEntries(
-      sim.accounts.map((a) => [
+      poolAccounts(sim, trialKey).map((a) => [
         `${prefix}/UPSTREAM_API_KEY_${a.name.toUpperCase().replaceAll("-", "_")}/value`,
-        a.apiKey,
+        a.api_key,
       ]),
     ),
   };
@@ -412,6 +437,26 @@ async function startAws(
 
 const REGION = { region: ACCOUNT.region, accountId: ACCOUNT.accountId };
 
+/**
+ * The HTTP API and the Function URLs, first: a function's environment naming an endpoint (MCP's
+ * REELAY_API_URL, the pool's deployed simulator) gets the one served here.
+ */
+async function serveEndpoints(
+  { assembly, rt }: Parts,
+  functions: FunctionTable,
+  closers: (() => Promise<void>)[],
+): Promise<HttpApi> {
+  const invoke = (id: string, event: unknown) => functions.invoke(id, event);
+  const api = await startHttpApi(assembly.template, invoke, REGION);
+  closers.push(() => api.close());
+  rt.serveApi(api.logicalId, api.url);
+  for (const url of await startFunctionUrls(assembly.template, invoke, REGION)) {
+    closers.push(() => url.close());
+    rt.serveFunctionUrl(url.logicalId, url.url);
+  }
+  return api;
+}
+
 async function bringUp(
   dataDir: string,
   options: StageOptions,
@@ -424,10 +469,7 @@ async function bringUp(
   ]);
   const { sim, assembly, rt, standins, ids } = parts;
   const functions = new FunctionTable();
-  // The API first: a function's environment naming its endpoint (MCP's REELAY_API_URL) gets this one.
-  const api = await startHttpApi(assembly.template, (id, e) => functions.invoke(id, e), REGION);
-  closers.push(() => api.close());
-  rt.serveApi(api.logicalId, api.url);
+  const api = await serveEndpoints(parts, functions, closers);
   const specs = templateFunctions(rt, assembly.assetsDir);
   await linkLayers(specs.flatMap((s) => s.layerDirs));
   const identities = new Identities(

@@ -93,6 +93,8 @@ const INPUTS = [
   "functions",
   "packages/core/src",
   "packages/flow/src",
+  // The deployed simulator's function bundles it.
+  "packages/simulator/src",
 ];
 
 /** Hash of every source the synthesized template depends on, and of the stage and deploy settings. */

@@ -48,6 +48,7 @@ export class ResolvedTemplate {
   readonly #names = new Map<string, string>();
   /** APIs served here: their `ApiEndpoint` is the local server's URL, not execute-api's. */
   readonly #endpoints = new Map<string, string>();
+  readonly #functionUrls = new Map<string, string>();
 
   constructor(
     template: TemplateJson,
@@ -143,12 +144,23 @@ export class ResolvedTemplate {
   getAtt(logicalId: string, attribute: string): string {
     if (attribute === "Arn") return this.arnOf(logicalId);
     if (attribute === "Name" || attribute === "TableName") return this.nameOf(logicalId);
+    if (attribute === "FunctionUrl") {
+      const url = this.#functionUrls.get(logicalId);
+      if (url === undefined)
+        throw new Error(`Function URL ${logicalId} is not served: the stage starts it first.`);
+      return url;
+    }
     if (attribute === "ApiEndpoint")
       return (
         this.#endpoints.get(logicalId) ??
         `https://${this.nameOf(logicalId)}.execute-api.${this.account.region}.amazonaws.com`
       );
     throw new Error(`Fn::GetAtt ${logicalId}.${attribute} is not known to the rehearsal.`);
+  }
+
+  /** The Function URL `logicalId` is served at `url` on this machine: its `FunctionUrl` resolves to it. */
+  serveFunctionUrl(logicalId: string, url: string): void {
+    this.#functionUrls.set(logicalId, url);
   }
 
   /** The API `logicalId` is served at `url` on this machine: its `ApiEndpoint` resolves to it. */

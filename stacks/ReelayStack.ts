@@ -4,7 +4,7 @@
  * alarms and dashboard over them; each part in its own file, composed here.
  */
 import { Config, type StackContext } from "sst/constructs";
-import { loadConfig } from "@reelay/core/wiring";
+import { type Config as Settings, loadConfig } from "@reelay/core/wiring";
 import { createAlarms } from "./alarms.ts";
 import { admissionEnvironment, createDispatcher, dispatchName } from "./admission.ts";
 import { createApi } from "./api.ts";
@@ -19,6 +19,31 @@ import { upstreamAccess } from "./upstream.ts";
 import { createWebhookDelivery } from "./webhooks.ts";
 
 export { STEP_HANDLERS } from "./job-flow.ts";
+
+/** The deployer's settings (read at deploy time) that every function gets. */
+function settingsEnvironment(config: Settings): Record<string, string> {
+  return {
+    REELAY_DEFAULT_MODEL: config.defaultModel,
+    REELAY_WEBHOOK_SCHEDULE: config.webhookSchedule.join(","),
+    // The deployer's limit is the one the Download step enforces.
+    REELAY_MAX_OUTPUT_BYTES: String(config.maxOutputBytes),
+    // Whether the Download step fails an output that differs from its request.
+    REELAY_VERIFY: config.verify,
+    // A job's retention when its request gives none, and where output.s3_prefix may deliver.
+    ...(config.retentionDays === undefined
+      ? {}
+      : { REELAY_RETENTION_DAYS: String(config.retentionDays) }),
+    REELAY_OUTPUT_BUCKETS: config.outputBuckets.join(","),
+    // Every job's deadline, when the deployer replaces the formula's (Submit sets it, Poll keeps it).
+    ...(config.jobTimeoutS === undefined
+      ? {}
+      : { REELAY_JOB_TIMEOUT_S: String(config.jobTimeoutS) }),
+    // The functions' Powertools Logger level, as the deployer set it (default info).
+    REELAY_LOG_LEVEL: config.log.level,
+    ...admissionEnvironment(config.admission),
+    ...moneyEnvironment(config),
+  };
+}
 
 export function ReelayStack({ stack, app }: StackContext) {
   const config = loadConfig();
@@ -35,26 +60,8 @@ export function ReelayStack({ stack, app }: StackContext) {
     REELAY_BUCKET_NAME: bucket.bucketName,
     REELAY_EVENT_BUS_NAME: bus.eventBusName,
     ...upstream.environment,
-    REELAY_DEFAULT_MODEL: config.defaultModel,
     REELAY_DISPATCH_FUNCTION: dispatch.name,
-    REELAY_WEBHOOK_SCHEDULE: config.webhookSchedule.join(","),
-    // The deployer's limit (read at deploy time) is the one the Download step enforces.
-    REELAY_MAX_OUTPUT_BYTES: String(config.maxOutputBytes),
-    // Whether the Download step fails an output that differs from its request (read at deploy time).
-    REELAY_VERIFY: config.verify,
-    // A job's retention when its request gives none, and where output.s3_prefix may deliver.
-    ...(config.retentionDays === undefined
-      ? {}
-      : { REELAY_RETENTION_DAYS: String(config.retentionDays) }),
-    REELAY_OUTPUT_BUCKETS: config.outputBuckets.join(","),
-    // Every job's deadline, when the deployer replaces the formula's (Submit sets it, Poll keeps it).
-    ...(config.jobTimeoutS === undefined
-      ? {}
-      : { REELAY_JOB_TIMEOUT_S: String(config.jobTimeoutS) }),
-    // The functions' Powertools Logger level, as the deployer set it (default info).
-    REELAY_LOG_LEVEL: config.log.level,
-    ...admissionEnvironment(config.admission),
-    ...moneyEnvironment(config),
+    ...settingsEnvironment(config),
     ...rehearsalEnvironment(app),
   };
   const scope = { table, bucket, bus, environment, dispatchArn: dispatch.arn };
@@ -72,7 +79,14 @@ export function ReelayStack({ stack, app }: StackContext) {
   const dropFunction = createDropHandler(stack, scope);
   const webhooks = createWebhookDelivery(stack, { bus, table, environment });
   const dispatchFunction = createDispatcher(stack, { ...scope, name: dispatch, machine });
-  const functions = { apiFunction, mcpFunction, dropFunction, ...webhooks, dispatchFunction };
+  const functions = {
+    apiFunction,
+    mcpFunction,
+    dropFunction,
+    ...webhooks,
+    dispatchFunction,
+    ...(upstream.simulator === undefined ? {} : { simulatorFunction: upstream.simulator.fn }),
+  };
   const { topic: alarmTopic } = createAlarms(stack, {
     machine,
     httpApi: api.cdk.httpApi,
@@ -93,6 +107,8 @@ export function ReelayStack({ stack, app }: StackContext) {
     EventBusName: bus.eventBusName,
     StateMachineArn: machine.stateMachineArn,
     AlarmTopicArn: alarmTopic.topicArn,
+    // The deployed simulator's base URL, the upstream of a trial stage (stacks/simulator.ts).
+    ...(upstream.simulator === undefined ? {} : { SimulatorUrl: upstream.simulator.baseUrl }),
   });
   return { api, bucket, table, bus, machine, steps, ...functions };
 }

@@ -53,19 +53,20 @@ export const FFMPEG_PATH = "/opt/ffmpeg";
 const FFMPEG_STEP: JobFlowStep = "download";
 
 /**
- * ffmpeg for the Download function alone (its architecture, x86-64, is the binary's: see
- * STEP_ARCHITECTURE), so no other function's bundle or cold start carries it.
+ * ffmpeg for the functions that run it (x86-64 ones, the binary's architecture: see
+ * STEP_ARCHITECTURE), the Download function and a deployed simulator, so no other function's
+ * bundle or cold start carries it. One layer, however many ask.
  */
-function ffmpegLayer(stack: SstStack): lambda.LayerVersion {
-  if (STEP_ARCHITECTURE[FFMPEG_STEP] !== "x86_64")
-    throw new Error(
-      `The ffmpeg layer is an x86-64 binary; the ${FFMPEG_STEP} function must be too.`,
-    );
-  return new lambda.LayerVersion(stack, "FfmpegLayer", {
-    code: lambda.Code.fromAsset(FFMPEG_LAYER_DIR),
-    compatibleArchitectures: [lambda.Architecture.X86_64],
-    description: "ffmpeg from the npm package @ffmpeg-installer/linux-x64",
-  });
+export function ffmpegLayer(stack: SstStack): lambda.ILayerVersion {
+  const made = stack.node.tryFindChild("FfmpegLayer") as lambda.LayerVersion | undefined;
+  return (
+    made ??
+    new lambda.LayerVersion(stack, "FfmpegLayer", {
+      code: lambda.Code.fromAsset(FFMPEG_LAYER_DIR),
+      compatibleArchitectures: [lambda.Architecture.X86_64],
+      description: "ffmpeg from the npm package @ffmpeg-installer/linux-x64",
+    })
+  );
 }
 
 interface JobFlowScope {
@@ -79,6 +80,10 @@ interface JobFlowScope {
 }
 
 function createSteps(stack: SstStack, scope: JobFlowScope): StepFunctions {
+  if (STEP_ARCHITECTURE[FFMPEG_STEP] !== "x86_64")
+    throw new Error(
+      `The ffmpeg layer is an x86-64 binary; the ${FFMPEG_STEP} function must be too.`,
+    );
   const stepFunction = (step: JobFlowStep) => {
     const ffmpeg = step === FFMPEG_STEP;
     return new SstFunction(stack, `${step.charAt(0).toUpperCase()}${step.slice(1)}Function`, {

@@ -9,12 +9,15 @@
  *   secret, with REELAY_ROUTING and REELAY_FALLBACK_ATTEMPTS beside it: every function that
  *   admits, releases or routes a job knows the accounts, and those that call the upstream read
  *   each account's key from its secret (functions/support/deps.ts), never from the placeholder.
+ * - The simulator (REELAY_UPSTREAM_URL=simulator, or one pool account's `url`): deployed as a
+ *   function of its own (simulator.ts), its URL in place of `simulator`, its key that account's.
  */
 import { Config, type Stack as SstStack } from "sst/constructs";
 import { ReelayError, type UpstreamAccount } from "@reelay/core/domain";
-import type { Config as Settings } from "@reelay/core/wiring";
+import { type Config as Settings, SIMULATOR_URL } from "@reelay/core/wiring";
 import { accountKeySecret, FROM_SSM, UPSTREAM_KEY_SECRET } from "../functions/support/secrets.ts";
 import { MAX_SETTINGS_ENV_BYTES, moneyEnvironment } from "./money.ts";
+import { createSimulator, type DeployedSimulator, refuseOnProduction } from "./simulator.ts";
 
 /** Stage "test" (the infra tests) synthesizes without a real upstream; every other stage needs one. */
 const TEST_UPSTREAM_URL = "https://upstream.test.invalid/v1";
@@ -24,21 +27,43 @@ export interface UpstreamAccess {
   environment: Record<string, string>;
   /** The key secrets, for the functions that call the upstream only. */
   keys: Config.Secret[];
+  /** The deployed simulator, when the upstream (or a pool account) is `simulator`. */
+  simulator?: DeployedSimulator;
 }
 
 export function upstreamAccess(stack: SstStack, stage: string, config: Settings): UpstreamAccess {
-  if (config.upstreams === undefined)
+  if (config.upstreams === undefined) return oneAccount(stack, stage, config);
+  const keys = config.upstreams.map(
+    (account) => new Config.Secret(stack, accountKeySecret(account.name)),
+  );
+  const named = config.upstreams.flatMap((account, i) =>
+    account.url === SIMULATOR_URL ? [i] : [],
+  );
+  const [at, another] = named;
+  if (another !== undefined)
+    throw new ReelayError(
+      "invalid_config",
+      `REELAY_UPSTREAMS names the simulator as the url of ${named.length} accounts; one at most (one simulator, one key).`,
+      { path: `REELAY_UPSTREAMS[${another}].url` },
+    );
+  const key = at === undefined ? undefined : keys[at];
+  if (at === undefined || key === undefined) return { environment: poolEnvironment(config), keys };
+  refuseOnProduction(stage, `REELAY_UPSTREAMS[${at}].url`);
+  const simulator = createSimulator(stack, key);
+  return { environment: poolEnvironment(config, simulator.baseUrl), keys, simulator };
+}
+
+function oneAccount(stack: SstStack, stage: string, config: Settings): UpstreamAccess {
+  // Set with `npx sst secrets set UPSTREAM_API_KEY ...`; functions fetch it from SSM at cold start.
+  const key = new Config.Secret(stack, UPSTREAM_KEY_SECRET);
+  if (!config.upstreamSimulator)
     return {
       environment: { REELAY_UPSTREAM_URL: upstreamUrlFor(stage, config.upstreamUrl) },
-      // Set with `npx sst secrets set UPSTREAM_API_KEY ...`; functions fetch it from SSM at cold start.
-      keys: [new Config.Secret(stack, UPSTREAM_KEY_SECRET)],
+      keys: [key],
     };
-  return {
-    environment: poolEnvironment(config),
-    keys: config.upstreams.map(
-      (account) => new Config.Secret(stack, accountKeySecret(account.name)),
-    ),
-  };
+  refuseOnProduction(stage, "REELAY_UPSTREAM_URL");
+  const simulator = createSimulator(stack, key);
+  return { environment: { REELAY_UPSTREAM_URL: simulator.baseUrl }, keys: [key], simulator };
 }
 
 function upstreamUrlFor(stage: string, configured: string | undefined): string {
@@ -59,22 +84,33 @@ export function keyPlaceholder(account: string): string {
 }
 
 /**
- * The pool as the functions get it. It shares Lambda's 4 KB of environment with the price table
- * and the budget (an account's own prices are in it too), and on the upstream callers with the
- * variable SST binds for each account's secret, so all of these together are bounded.
+ * A Function URL's base URL at its longest (a 32-character id, the longest region name): what the
+ * deployed simulator's URL, a token until deploy, counts for in the environment's bytes.
+ */
+const FUNCTION_URL_BYTES = `https://${"x".repeat(32)}.lambda-url.ap-southeast-2.on.aws/v1`;
+
+/**
+ * The pool as the functions get it, an account whose url is `simulator` given `simulatorUrl`. It
+ * shares Lambda's 4 KB of environment with the price table and the budget (an account's own prices
+ * are in it too), and on the upstream callers with the variable SST binds for each account's
+ * secret, so all of these together are bounded.
  */
 export function poolEnvironment(
   config: Pick<Settings, "upstreams" | "routing" | "fallbackAttempts" | "prices" | "budget">,
+  simulatorUrl?: string,
 ): Record<string, string> {
+  const pool = (url: string | undefined) =>
+    JSON.stringify((config.upstreams ?? []).map((account) => withoutKey(account, url)));
   const env = {
-    REELAY_UPSTREAMS: JSON.stringify((config.upstreams ?? []).map(withoutKey)),
+    REELAY_UPSTREAMS: pool(simulatorUrl),
     REELAY_ROUTING: config.routing,
     REELAY_FALLBACK_ATTEMPTS: String(config.fallbackAttempts),
   };
   const bindings = (config.upstreams ?? []).map(
     (account) => `SST_Secret_value_${accountKeySecret(account.name)}${FROM_SSM}`,
   );
-  const bytes = [...Object.values(env), ...Object.values(moneyEnvironment(config)), ...bindings]
+  const counted = { ...env, REELAY_UPSTREAMS: pool(FUNCTION_URL_BYTES) };
+  const bytes = [...Object.values(counted), ...Object.values(moneyEnvironment(config)), ...bindings]
     .map((text) => Buffer.byteLength(text))
     .reduce((sum, n) => sum + n, 0);
   if (bytes > MAX_SETTINGS_ENV_BYTES)
@@ -87,10 +123,10 @@ export function poolEnvironment(
 }
 
 /** An account in REELAY_UPSTREAMS's own form, its key replaced by the placeholder. */
-function withoutKey(account: UpstreamAccount): Record<string, unknown> {
+function withoutKey(account: UpstreamAccount, simulatorUrl?: string): Record<string, unknown> {
   return {
     name: account.name,
-    url: account.url,
+    url: account.url === SIMULATOR_URL ? (simulatorUrl ?? account.url) : account.url,
     api_key: keyPlaceholder(account.name),
     ...(account.models === undefined ? {} : { models: account.models }),
     ...(account.concurrency === undefined ? {} : { concurrency: account.concurrency }),

@@ -4,7 +4,8 @@
  * IAM gate let through, the DynamoDB units each call consumed (rehearsal/aws/gateway.ts), the
  * events on the bus, the executions' transitions and events, and the objects each job left in the
  * bucket. The job flow's own functions are set apart: their requests and GB-s come per flow from
- * the bench's orchestration pass (bill.ts), and the Poll step's calls are counted per look.
+ * the bench's orchestration pass (bill.ts), and the Poll step's calls are counted per look. The
+ * deployed simulator's function stands in for the upstream, whose bill is not reelay's: left out.
  */
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
@@ -12,7 +13,7 @@ import { JOBS_TABLE_SCHEMA } from "@reelay/core/adapters";
 import { JOB_FLOW_STATE_NAMES } from "@reelay/flow/job-flow-names";
 import type { AwsCall } from "../aws/call.ts";
 import type { FunctionStats } from "../lambda/function.ts";
-import type { Stage } from "../stage.ts";
+import { SIMULATOR_HANDLER, type Stage } from "../stage.ts";
 import { ResolvedTemplate } from "../template.ts";
 import type { CallUsage, FlowUsage, LogUsage, RehearsedJob } from "./bill.ts";
 
@@ -96,6 +97,15 @@ function statsSince(now: FunctionStats, before: FunctionStats | undefined) {
   ) as Record<(typeof COUNTED)[number], number>;
 }
 
+/** reelay's functions: every one but the deployed simulator's. */
+function billedFunctions(stage: Stage): Stage["functions"] {
+  return stage.functions.filter((f) => f.spec.handler !== SIMULATOR_HANDLER);
+}
+
+function isFunctionRole(stage: Stage, role: string): boolean {
+  return stage.functions.some((f) => f.role.name === role);
+}
+
 /** The state machines' Task functions, by ARN, with the state that runs each. */
 function stepStates(stage: Stage): Map<string, string> {
   const rt = stage.template;
@@ -163,8 +173,9 @@ async function callsByRole(stage: Stage, since: Mark): Promise<Map<string, CallU
   };
   const calls = stage.gate.calls();
   for (const { role, call } of calls) roleOfKey.set(call.accessKeyId, role);
+  const billed = new Set(billedFunctions(stage).map((f) => f.role.name));
   for (const { role, call, verdict } of calls.slice(since.calls)) {
-    if (!verdict.allowed) continue;
+    if (!verdict.allowed || (!billed.has(role) && isFunctionRole(stage, role))) continue;
     const u = usage(role);
     if (call.service === "s3" && S3_TIER1.has(call.operation)) u.s3Tier1Requests += 1;
     else if (call.service === "s3" && !S3_FREE.has(call.operation)) u.s3Tier2Requests += 1;
@@ -236,7 +247,7 @@ interface FunctionFigures {
 function functionFigures(stage: Stage, since: Mark): FunctionFigures[] {
   const steps = stepStates(stage);
   const api = apiFunctions(stage);
-  return stage.functions.map(({ spec, lambda }) => {
+  return billedFunctions(stage).map(({ spec, lambda }) => {
     const stats = statsSince(lambda.stats(), since.stats.get(spec.name));
     const architectures = stage.template.require(spec.logicalId).Properties?.Architectures;
     const step = steps.get(spec.arn);

@@ -6,7 +6,7 @@
  * objects, one terminal event.
  */
 import { LAST_LOOK_MS } from "@reelay/core/domain";
-import type { Stage } from "../stage.ts";
+import { type Stage, TRIAL_ACCOUNT } from "../stage.ts";
 import {
   api,
   endedJob,
@@ -24,12 +24,13 @@ export async function createVideo(
   stage: Stage,
   prompt: string,
   headers: Record<string, string> = {},
+  fields: JsonBody = {},
 ): Promise<string> {
   const created = await api(
     stage,
     "POST",
     "/v1/video/generations",
-    { model: "gamma-3.1", prompt, duration_sec: 4 },
+    { model: "gamma-3.1", prompt, duration_sec: 4, ...fields },
     headers,
   );
   expectThat(created.status === 200, `create answered ${created.status}: ${show(created.body)}`);
@@ -85,11 +86,13 @@ function roleOf(stage: Stage, prefix: string): string {
   return fn.role.name;
 }
 
-/** The pool's slots as admission counts them (each account's configured concurrency). */
+/** The slots of the pool's simulated accounts as admission counts them (each one's concurrency). */
 async function upstreams(stage: Stage): Promise<{ slots: number; inFlight: number }> {
   const { status, body } = await api(stage, "GET", "/v1/upstreams");
   expectThat(status === 200, `GET /v1/upstreams answered ${status}: ${show(body)}`);
-  const slots = (body.data as JsonBody[]).reduce((sum, a) => sum + Number(a.limit), 0);
+  // The deployed simulator's account serves another model than these scenarios' jobs.
+  const accounts = (body.data as JsonBody[]).filter((a) => a.name !== TRIAL_ACCOUNT);
+  const slots = accounts.reduce((sum, a) => sum + Number(a.limit), 0);
   return { slots, inFlight: Number(body.in_flight) };
 }
 

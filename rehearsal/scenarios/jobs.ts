@@ -1,8 +1,11 @@
 /**
- * The jobs a user runs on the first day, through the rehearsed API: a video, an image, a cancel.
- * Each ends as it does on the local stack: same status, same error code, same objects.
+ * The jobs a user runs on the first day, through the rehearsed API: a video, an image, a cancel,
+ * and a video on a trial stage's deployed simulator. Each ends as it does on the local stack: same
+ * status, same error code, same objects.
  */
 import { RETENTION_TAG } from "@reelay/core/domain";
+import { SIMULATOR_HANDLER, TRIAL_ACCOUNT, TRIAL_MODEL } from "../stage.ts";
+import { createVideo } from "./flow.ts";
 import { api, endedJob, expectThat, keysUnder, type Scenario, tagsOf, waitFor } from "./support.ts";
 
 const video: Scenario = {
@@ -102,4 +105,32 @@ const cancel: Scenario = {
   },
 };
 
-export const JOB_SCENARIOS: Scenario[] = [video, image, cancel];
+const deployedSimulator: Scenario = {
+  name: "a video job on the deployed simulator's account: created, polled and downloaded through the Simulator function's Function URL (the function run from its bundle, its calls checked against its role), succeeded",
+  async run(stage) {
+    const simulator = stage.functions.find((f) => f.spec.handler === SIMULATOR_HANDLER);
+    expectThat(simulator !== undefined, `no function runs ${SIMULATOR_HANDLER}`);
+    const before = simulator.lambda.stats().invocations;
+    const prompt = "a paper boat on a pond [[sim:generation_ms=1500]]";
+    const id = await createVideo(stage, prompt, {}, { model: TRIAL_MODEL });
+    const job = await endedJob(stage, id);
+    expectThat(
+      job.status === "succeeded" && job.upstream?.account === TRIAL_ACCOUNT,
+      `job ${id} ended ${job.status} on ${JSON.stringify(job.upstream)}: ${JSON.stringify(job.error)}`,
+    );
+    const keys = await keysUnder(stage, `outputs/${id}/`);
+    expectThat(keys.includes(`outputs/${id}/video.mp4`), `no video.mp4 (found ${keys.join(", ")})`);
+    // The create, a poll at least and the download: each one invocation behind the URL.
+    const invoked = simulator.lambda.stats().invocations - before;
+    expectThat(invoked >= 3, `the Simulator function was invoked ${invoked} times`);
+    const denied = stage.gate
+      .calls()
+      .filter((c) => c.role === simulator.role.name && !c.verdict.allowed);
+    expectThat(
+      denied.length === 0,
+      `the Simulator function's role was denied ${denied.length} calls`,
+    );
+  },
+};
+
+export const JOB_SCENARIOS: Scenario[] = [video, image, cancel, deployedSimulator];

@@ -29,10 +29,13 @@ export interface Synth {
  */
 export const SYNTH_TIMEOUT_MS = 300_000;
 
-/** One cached template per set of deploy settings; the default set keeps the plain file name. */
-function cacheFile(env: DeployEnv): string {
-  if (Object.keys(env).length === 0) return ".sst/reelay-test-synth.json";
-  const id = createHash("sha256").update(JSON.stringify(env)).digest("hex").slice(0, 16);
+/** One cached template per stage and set of deploy settings; the default keeps the plain file name. */
+function cacheFile(env: DeployEnv, stage: string): string {
+  if (Object.keys(env).length === 0 && stage === "test") return ".sst/reelay-test-synth.json";
+  const id = createHash("sha256")
+    .update(JSON.stringify([stage, env]))
+    .digest("hex")
+    .slice(0, 16);
   return `.sst/reelay-test-synth-${id}.json`;
 }
 
@@ -40,10 +43,10 @@ function cacheFile(env: DeployEnv): string {
  * Each test file that needs the template calls this; the first synthesizes (SST bundles every
  * function, tens of seconds), the others reuse its result while no input file has changed.
  */
-export function synthReelay(env: DeployEnv = {}): Promise<Synth> {
+export function synthReelay(env: DeployEnv = {}, stage = "test"): Promise<Synth> {
   return withSynthLock(async () => {
-    const key = await inputsHash(env);
-    const file = cacheFile(env);
+    const key = await inputsHash(env, stage);
+    const file = cacheFile(env, stage);
     const cached = await readFile(file, "utf8").then(
       (text) =>
         JSON.parse(text) as { key: string; template: object; nagErrors: Synth["nagErrors"] },
@@ -54,7 +57,7 @@ export function synthReelay(env: DeployEnv = {}): Promise<Synth> {
         template: Template.fromJSON(cached.template as Record<string, unknown>),
         nagErrors: cached.nagErrors,
       };
-    const fresh = await synthApp({ stage: "test", env, nag: true });
+    const fresh = await synthApp({ stage, env, nag: true });
     await writeFile(
       file,
       JSON.stringify({ key, template: fresh.template.toJSON(), nagErrors: fresh.nagErrors }),
@@ -64,10 +67,10 @@ export function synthReelay(env: DeployEnv = {}): Promise<Synth> {
 }
 
 /** What building the stack with these deploy settings throws (a bad config fails before any bundling). */
-export function stackError(env: DeployEnv): Promise<unknown> {
+export function stackError(env: DeployEnv, stage = "test"): Promise<unknown> {
   // SST builds functions only when the app finishes, so this writes nothing and needs no turn.
   return withDeployEnv(env, () =>
-    reelayApp("test", true).then(
+    reelayApp(stage, true).then(
       () => undefined,
       (error: unknown) => error,
     ),

@@ -61,7 +61,7 @@ function withoutSetting(functionPrefix: string, name: string) {
 
 describe("the deploy rehearsal", () => {
   it(
-    "the template as synthesized: a video, an image and a cancel end as on the local stack, with 0 denied calls and no function failing to start",
+    "the template as synthesized: a video, an image, a cancel and a video on the deployed simulator end as on the local stack, with 0 denied calls and no function failing to start",
     async () => {
       const report = await rehearse({ scenarios: JOB_SCENARIOS });
       expect(report.scenarios.filter((s) => !s.ok)).toEqual([]);
@@ -72,6 +72,10 @@ describe("the deploy rehearsal", () => {
       // The calls were made with each function's own role and checked: Finish wrote the manifest.
       expect(fn(report, "FinishFunction").calls.map((c) => c.operation)).toContain(
         "s3:PutObject (s3:PutObjectTagging)",
+      );
+      // The deployed simulator ran from its bundle and read its key with its own role.
+      expect(fn(report, "SimulatorFunction").calls.map((c) => c.operation)).toContain(
+        "ssm:GetParameters (ssm:GetParameters)",
       );
       // ... which used the grant's line as stacks/grants.rehearsed.json records it; a short run
       // lists the grants it did not use but does not judge them (npm run rehearse does).

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EventBridgeError, EventBus } from "../../rehearsal/wires/bus.ts";
+import { startFunctionUrls } from "../../rehearsal/wires/function-url.ts";
 import { startHttpApi, type HttpApi } from "../../rehearsal/wires/http-api.ts";
 import { BucketNotifications, encodeKey } from "../../rehearsal/wires/notifications.ts";
 import { compilePattern } from "../../rehearsal/wires/pattern.ts";
@@ -315,6 +316,67 @@ describe("the HTTP API", () => {
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(api.requests()).toBeGreaterThanOrEqual(12);
+  });
+});
+
+describe("the Function URLs", () => {
+  const urlTemplate = {
+    Resources: {
+      SimulatorFunction: fn("functions/simulator.handler"),
+      SimulatorFunctionUrl: {
+        Type: "AWS::Lambda::Url",
+        Properties: { AuthType: "NONE", TargetFunctionArn: arnOf("SimulatorFunction") },
+      },
+    },
+  };
+  const account = { accountId: "123456789012", region: "us-east-1" };
+
+  it("hands a request to the URL's function as a payload format 2.0 event over http, and maps its base64 answer back", async () => {
+    const seen: Record<string, any>[] = [];
+    const invoke: Invoke = async (_id, event) => {
+      seen.push(event as Record<string, any>);
+      return {
+        ok: true,
+        payload: {
+          statusCode: 201,
+          headers: { "content-type": "video/mp4" },
+          body: Buffer.from("bytes").toString("base64"),
+          isBase64Encoded: true,
+        },
+      };
+    };
+    const [url, ...more] = await startFunctionUrls(urlTemplate, invoke, account);
+    try {
+      expect(more).toEqual([]);
+      expect(url?.logicalId).toBe("SimulatorFunctionUrl");
+      expect(url?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      const res = await fetch(`${url?.url}v1/video/tasks/t1?x=1`, {
+        headers: { authorization: "Bearer k" },
+      });
+      expect(res.status).toBe(201);
+      expect(res.headers.get("content-type")).toBe("video/mp4");
+      expect(await res.text()).toBe("bytes");
+      expect(seen[0]).toMatchObject({
+        version: "2.0",
+        routeKey: "$default",
+        rawPath: "/v1/video/tasks/t1",
+        rawQueryString: "x=1",
+        headers: { authorization: "Bearer k", "x-forwarded-proto": "http" },
+        requestContext: { domainName: new URL(String(url?.url)).host, http: { method: "GET" } },
+      });
+    } finally {
+      await url?.close();
+    }
+  });
+
+  it("answers a function error with a 502, as a Function URL does", async () => {
+    const failing: Invoke = async () => ({ ok: false, errorType: "Error", errorMessage: "boom" });
+    const [url] = await startFunctionUrls(urlTemplate, failing, account);
+    try {
+      expect((await fetch(String(url?.url))).status).toBe(502);
+    } finally {
+      await url?.close();
+    }
   });
 });
 

@@ -11,6 +11,7 @@ import { parseFaultHeader } from "./fault-parse.ts";
 import { delay, sendError, sendJson } from "./http-io.ts";
 import type { UrlSigner } from "./signing.ts";
 import type { TaskJournal } from "./persistence.ts";
+import type { PortableIds } from "./portable-ids.ts";
 import type { TaskRecord } from "./tasks.ts";
 import type { DialectName, FaultName, FaultRule, ModelEntry } from "./types.ts";
 
@@ -50,6 +51,22 @@ export interface SimContext {
   limits: { nextCreateAt: Map<string, number> };
   /** When ended tasks were last forgotten (forget.ts). */
   forgottenAt?: number;
+  /** Set when task ids carry their tasks (option `portableIds`). */
+  portable?: PortableIds;
+}
+
+/**
+ * The task with this id: one this simulator knows, else the one a portable id carries (kept from
+ * then on), unless it ended longer ago than the simulator remembers tasks.
+ */
+export function findTask(ctx: SimContext, id: string): TaskRecord | undefined {
+  const known = ctx.tasks.get(id);
+  if (known !== undefined || ctx.portable === undefined) return known;
+  const carried = ctx.portable.decode(id, ctx.opts.apiKey ?? "");
+  if (carried === undefined || carried.finishesAt < ctx.opts.now() - ctx.opts.forgetAfterMs)
+    return undefined;
+  ctx.tasks.set(id, carried);
+  return carried;
 }
 
 export interface Req {

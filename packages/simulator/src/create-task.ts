@@ -11,6 +11,7 @@ import { TASK_FAULTS, type KeyedRule, type RequestTag } from "./fault-engine.ts"
 import { parseDirectives } from "./fault-parse.ts";
 import { sendError } from "./http-io.ts";
 import { accountOf, checkLimits, inFlightByApiKey } from "./limits.ts";
+import { ownRuleKey } from "./portable-ids.ts";
 import { newTaskId, type TaskRecord } from "./tasks.ts";
 import { forgetEndedNow } from "./forget.ts";
 import { videoSize } from "./video-output.ts";
@@ -60,7 +61,7 @@ function makeTask(
   const own: KeyedRule[] = [
     ...headerRules(r).filter((rule) => !isRequestFault(rule)),
     ...d.faults.filter((rule) => rule.on !== "create" || !isRequestFault(rule)),
-  ].map((rule, i) => ({ rule, key: `task:${id}:${i}` }));
+  ].map((rule, i) => ({ rule, key: ownRuleKey(id, i) }));
   const taskLevel = [...ctx.serverRules, ...own];
   const neverFinish =
     !input.immediate &&
@@ -85,11 +86,12 @@ function makeTask(
     faults: own.filter((k) => !TASK_FAULTS.has(k.rule.fault)),
     shaCache: new Map(),
   };
+  if (ctx.portable !== undefined) task.id = ctx.portable.encode(task);
   const keyEntry = key === undefined ? undefined : `${input.route}\n${key}`;
   forgetEndedNow(ctx);
   ctx.journal?.append(task, keyEntry);
-  ctx.tasks.set(id, task);
-  if (keyEntry !== undefined) ctx.byKey.set(keyEntry, id);
+  ctx.tasks.set(task.id, task);
+  if (keyEntry !== undefined) ctx.byKey.set(keyEntry, task.id);
   ctx.counters.taskCreated(key);
   return task;
 }

@@ -13,6 +13,8 @@ import { chatImage, editImage, pollImage } from "./routes/images.ts";
 import { listModels } from "./routes/models.ts";
 import { createVideo, pollVideo } from "./routes/video.ts";
 import { UrlSigner } from "./signing.ts";
+import { PortableIds } from "./portable-ids.ts";
+import { useFfmpeg } from "./video-shapes.ts";
 import { outputUrls, snapshot } from "./tasks.ts";
 import { FORGET_AFTER_MS, forgetEnded } from "./forget.ts";
 import type { FaultRule, Simulator, SimulatorOptions } from "./types.ts";
@@ -175,40 +177,53 @@ function listening(server: Server, port: number, host: string) {
   };
 }
 
-/** Starts a real HTTP server that behaves like the upstream generation service. */
-export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  const engine = new FaultEngine();
-  let generation = 0;
-  const keyRules = (rules: FaultRule[]): SimContext["serverRules"] => {
-    generation++;
-    return rules.map((rule, i) => ({ rule, key: `server:${generation}:${i}` }));
-  };
+/** The server's shared state from its options; `keyRules` keys the server-wide fault rules. */
+function newContext(
+  options: SimulatorOptions,
+  keyRules: (rules: FaultRule[]) => SimContext["serverRules"],
+): SimContext {
+  const secret = options.sharedSecret;
   const ctx: SimContext = {
     opts: resolve(options),
     tasks: new Map(),
     byKey: new Map(),
     counters: new Counters(),
     limits: { nextCreateAt: new Map() },
-    engine,
-    signer: new UrlSigner(),
+    engine: new FaultEngine(),
+    signer: new UrlSigner(secret),
     serverRules: keyRules(options.faults ?? []),
     origin: "",
+    ...(secret === undefined ? {} : { portable: new PortableIds(secret) }),
   };
   if (options.stateFile !== undefined) {
     loadTasks(options.stateFile, ctx.tasks, ctx.byKey, ctx.opts.apiKey);
     ctx.journal = taskJournal(options.stateFile, ctx.opts.apiKey);
     forgetEnded(ctx);
   }
+  return ctx;
+}
+
+/** Starts a real HTTP server that behaves like the upstream generation service. */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  let generation = 0;
+  const keyRules = (rules: FaultRule[]): SimContext["serverRules"] => {
+    generation++;
+    return rules.map((rule, i) => ({ rule, key: `server:${generation}:${i}` }));
+  };
+  await useFfmpeg(options.ffmpegPath);
+  const ctx = newContext(options, keyRules);
+  const engine = ctx.engine;
   const server = createServer({ keepAlive: true }, (req, res) => void handle(ctx, req, res));
   await listen(server, options.port ?? 0, options.host ?? "127.0.0.1");
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  ctx.origin = `http://${host}:${address.port}`;
+  const origin = `http://${host}:${address.port}`;
+  ctx.origin = options.publicOrigin ?? origin;
   const port = listening(server, address.port, address.address);
 
   return {
-    url: `${ctx.origin}/v1`,
-    origin: ctx.origin,
+    url: `${origin}/v1`,
+    origin,
     counters: () => ctx.counters.snapshot(engine.injectedCounts(), inFlightByApiKey(ctx)),
     setDialect: (d) => {
       ctx.opts.dialect = d;

@@ -2,7 +2,12 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** Presigned-style download URLs: anyone holding the URL may fetch it until it expires. */
 export class UrlSigner {
-  private readonly secret = randomBytes(32);
+  private readonly secret: Buffer;
+
+  /** A given secret makes the same links as another signer given it; default a random one. */
+  constructor(secret?: string) {
+    this.secret = secret === undefined ? randomBytes(32) : Buffer.from(`links\n${secret}`);
+  }
 
   private sig(path: string, expires: number): string {
     return createHmac("sha256", this.secret).update(`${path}\n${expires}`).digest("hex");

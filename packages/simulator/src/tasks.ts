@@ -36,9 +36,16 @@ export function newTaskId(kind: "video" | "image", prefix: string): string {
   return `${prefix}${kind === "video" ? "vidtsk" : "imgtsk"}_${randomBytes(13).toString("hex")}`;
 }
 
-/** The random part of a task id, after any prefix and the kind. */
+/** The id's first part (`[prefix]vidtsk_<hex>`): the whole of an id, unless a portable id's (portable-ids.ts). */
+function baseOf(id: string): string {
+  const dot = id.indexOf(".");
+  return dot < 0 ? id : id.slice(0, dot);
+}
+
+/** The random part of a task id, after any prefix and the kind (and before a portable id's payload). */
 export function taskIdSuffix(id: string): string {
-  return id.slice(id.lastIndexOf("_") + 1);
+  const base = baseOf(id);
+  return base.slice(base.lastIndexOf("_") + 1);
 }
 
 export function statusAt(t: TaskRecord, now: number): SimTaskStatus {

@@ -99,6 +99,21 @@ export interface SimulatorOptions {
    * are its own and a task id names the account that made it. Default none.
    */
   taskIdPrefix?: string;
+  /**
+   * Download links are made with this origin (`https://host`) instead of the address it listens at,
+   * for a simulator reached through a proxy (the deployed one, behind its Function URL). `url` and
+   * `origin` stay where it listens.
+   */
+  publicOrigin?: string;
+  /**
+   * Task ids carry their tasks, signed with this secret (portable-ids.ts), and download links are
+   * signed with it too: simulators given the same secret answer polls and downloads of each
+   * other's tasks, as the deployed simulator's instances do. Default: ids that name a task this
+   * simulator keeps, links signed with a random secret.
+   */
+  sharedSecret?: string;
+  /** The ffmpeg binary that encodes the videos' clips. Default: @ffmpeg-installer's. */
+  ffmpegPath?: string;
 }
 
 export type SimTaskStatus = "queued" | "running" | "succeeded" | "failed";

@@ -10,7 +10,6 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import ffmpeg from "@ffmpeg-installer/ffmpeg";
 
 export interface VideoShape {
   durationS: number;
@@ -25,6 +24,23 @@ const VERSION = 1;
 const LONGEST_S = 60;
 
 const cache = new Map<string, Buffer>();
+
+let ffmpegPath: string | undefined;
+
+/**
+ * The binary that encodes the clips: `path`, else the one chosen before, else @ffmpeg-installer's,
+ * loaded only then: a bundle of the simulator (the deployed one) has no node_modules to find
+ * that one in, and names its layer's instead. startSimulator calls it.
+ */
+export async function useFfmpeg(path?: string): Promise<void> {
+  ffmpegPath = path ?? ffmpegPath ?? (await import("@ffmpeg-installer/ffmpeg")).default.path;
+}
+
+function ffmpeg(): string {
+  if (ffmpegPath === undefined)
+    throw new Error("No ffmpeg chosen: startSimulator calls useFfmpeg.");
+  return ffmpegPath;
+}
 
 function even(n: number): number {
   return Math.max(2, Math.round(n / 2) * 2);
@@ -82,7 +98,7 @@ export function clipOf(shape: VideoShape): Buffer {
     mkdirSync(dir, { recursive: true });
     // Encoded aside and renamed: another process reading the same shape never sees half a file.
     const partial = `${path}.${process.pid}.${Date.now()}.part.mp4`;
-    execFileSync(ffmpeg.path, [
+    execFileSync(ffmpeg(), [
       ...["-y", "-loglevel", "error", "-f", "lavfi"],
       ...[
         "-i",

@@ -68,6 +68,8 @@ export interface Config {
   apiKey: string | undefined;
   /** Base URL of the real upstream, ending in /v1; undefined = the bundled simulator. */
   upstreamUrl: string | undefined;
+  /** REELAY_UPSTREAM_URL=simulator: on AWS the stack deploys the simulator (never on prod). */
+  upstreamSimulator: boolean;
   upstreamApiKey: string | undefined;
   /** A pool of upstream accounts (REELAY_UPSTREAMS); undefined = the one-account form above. */
   upstreams: UpstreamAccount[] | undefined;
@@ -124,6 +126,8 @@ export interface Config {
     dispatchFunctionName: string | undefined;
     /** The Download function's ffmpeg, from its layer; the local stack passes the npm package's. */
     ffmpegPath: string | undefined;
+    /** The deployed simulator's function: the secret holding its key. */
+    simulatorKeySecret: string | undefined;
     /**
      * The stack runs on this machine as `npm run rehearse` (REELAY_REHEARSAL): fetches of URLs
      * reelay did not choose may reach loopback over http, as on the local stack.
@@ -153,7 +157,8 @@ export const SETTINGS = {
   },
   REELAY_UPSTREAM_URL: {
     default: "unset = the bundled simulator",
-    about: "Base URL of the real upstream, ending in `/v1`. On AWS read at deploy time.",
+    about:
+      "Base URL of the real upstream, ending in `/v1`. On AWS read at deploy time; `simulator` deploys the simulator as the upstream (refused on stage `prod`; docs/deploy.md).",
   },
   REELAY_UPSTREAM_API_KEY: {
     default: "none",
@@ -308,6 +313,11 @@ export const SETTINGS = {
     about:
       "AWS: the ffmpeg binary the Download function runs for a video's previews (its layer's); the stack sets it on that function only.",
   },
+  REELAY_SIMULATOR_KEY_SECRET: {
+    default: "unset",
+    about:
+      "AWS: the SST secret that holds the deployed simulator's key (an upstream key secret); the stack sets it on that function only.",
+  },
   REELAY_REHEARSAL: {
     default: "unset",
     about:
@@ -434,6 +444,13 @@ function webhookSchedule(env: Env): readonly number[] {
     : parseSchedule(raw, "REELAY_WEBHOOK_SCHEDULE");
 }
 
+/**
+ * The upstream URL (REELAY_UPSTREAM_URL, or a pool account's `url`) that stands for the simulator,
+ * deployed by the stack on AWS (docs/deploy.md). Locally REELAY_UPSTREAM_URL=simulator is the
+ * built-in one, as unset is; a pool's simulated accounts are `reelay up --sim-accounts`.
+ */
+export const SIMULATOR_URL = "simulator";
+
 /** REELAY_UPSTREAMS, its base URLs normalised; refused beside REELAY_UPSTREAM_URL (which would win?). */
 function upstreams(env: Env): UpstreamAccount[] | undefined {
   const accounts = jsonOrFile(env, "REELAY_UPSTREAMS", "[", parseUpstreams);
@@ -446,7 +463,10 @@ function upstreams(env: Env): UpstreamAccount[] | undefined {
     );
   return accounts.map((account, index) => ({
     ...account,
-    url: parseBaseUrl(account.url, `REELAY_UPSTREAMS[${index}].url`),
+    url:
+      account.url === SIMULATOR_URL
+        ? SIMULATOR_URL
+        : parseBaseUrl(account.url, `REELAY_UPSTREAMS[${index}].url`),
   }));
 }
 
@@ -522,6 +542,7 @@ export function loadConfig(env: Env = process.env): Config {
       : (positiveInt(env, "REELAY_PORT", 4700, { value: 65535, why: "" }) as number);
   const host = nonEmpty(env, "REELAY_HOST") ?? "127.0.0.1";
   const upstreamUrl = nonEmpty(env, "REELAY_UPSTREAM_URL");
+  const upstreamSimulator = upstreamUrl === SIMULATOR_URL;
   return {
     warnings: unknownSettings(env),
     port,
@@ -529,7 +550,10 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: nonEmpty(env, "REELAY_DATA_DIR") ?? ".reelay",
     apiKey: nonEmpty(env, "REELAY_API_KEY"),
     upstreamUrl:
-      upstreamUrl === undefined ? undefined : parseBaseUrl(upstreamUrl, "REELAY_UPSTREAM_URL"),
+      upstreamUrl === undefined || upstreamSimulator
+        ? undefined
+        : parseBaseUrl(upstreamUrl, "REELAY_UPSTREAM_URL"),
+    upstreamSimulator,
     upstreamApiKey: nonEmpty(env, "REELAY_UPSTREAM_API_KEY"),
     upstreams: upstreams(env),
     routing: oneOf(env, "REELAY_ROUTING", ROUTINGS, "balanced"),
@@ -565,6 +589,7 @@ export function loadConfig(env: Env = process.env): Config {
       stateMachineArn: nonEmpty(env, "REELAY_STATE_MACHINE_ARN"),
       dispatchFunctionName: nonEmpty(env, "REELAY_DISPATCH_FUNCTION"),
       ffmpegPath: nonEmpty(env, "REELAY_FFMPEG_PATH"),
+      simulatorKeySecret: nonEmpty(env, "REELAY_SIMULATOR_KEY_SECRET"),
       rehearsal: env.REELAY_REHEARSAL === "1",
     },
   };

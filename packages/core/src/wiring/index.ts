@@ -5,6 +5,7 @@
 export {
   loadConfig,
   SETTINGS,
+  SIMULATOR_URL,
   type Config,
   type LogLevel,
   type LogSettings,

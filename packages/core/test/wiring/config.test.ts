@@ -44,6 +44,16 @@ describe("config", () => {
     });
   });
 
+  it("takes REELAY_UPSTREAM_URL=simulator (and a pool account's url simulator) as the simulator, not a URL", () => {
+    const one = loadConfig({ REELAY_UPSTREAM_URL: "simulator" });
+    expect(one).toMatchObject({ upstreamUrl: undefined, upstreamSimulator: true });
+    expect(loadConfig({}).upstreamSimulator).toBe(false);
+    const pool = loadConfig({
+      REELAY_UPSTREAMS: JSON.stringify([{ name: "trial", url: "simulator", api_key: "k" }]),
+    });
+    expect(pool.upstreams?.[0]?.url).toBe("simulator");
+  });
+
   it("takes REELAY_JOB_TIMEOUT_S up to the longest job deadline, MAX_JOB_TIMEOUT_S", () => {
     expect(loadConfig({ REELAY_JOB_TIMEOUT_S: String(MAX_JOB_TIMEOUT_S) }).jobTimeoutS).toBe(
       MAX_JOB_TIMEOUT_S,

@@ -1,5 +1,11 @@
 import type { ServerResponse } from "node:http";
-import { keyedHeaderRules, requestFaults, type Req, type SimContext } from "../context.ts";
+import {
+  keyedHeaderRules,
+  requestFaults,
+  findTask,
+  type Req,
+  type SimContext,
+} from "../context.ts";
 import { HttpError, sendError } from "../http-io.ts";
 import { outputChunks, outputNames, outputSize, statusAt } from "../tasks.ts";
 
@@ -74,7 +80,7 @@ const CONTENT_TYPES: Record<string, string> = { mp4: "video/mp4", png: "image/pn
 /** GET|HEAD /files/<taskId>/<name>: presigned-style, no Authorization. */
 export async function download(ctx: SimContext, r: Req, id: string, name: string): Promise<void> {
   ctx.counters.download(id);
-  const task = ctx.tasks.get(id);
+  const task = findTask(ctx, id);
   const outcome = await requestFaults(ctx, r, ["download"], task?.faults ?? [], task?.model);
   if (outcome.kind !== "none") return;
   if (

@@ -1,4 +1,4 @@
-import { answerFault, requestFaults, type Req, type SimContext } from "../context.ts";
+import { answerFault, requestFaults, findTask, type Req, type SimContext } from "../context.ts";
 import { createTask, idempotencyKey, type CreateInput } from "../create-task.ts";
 import { HttpError, readBody, readJson, sendJson } from "../http-io.ts";
 import {
@@ -94,7 +94,7 @@ export async function chatImage(ctx: SimContext, r: Req): Promise<void> {
 /** GET /v1/image/tasks/{taskId} */
 export async function pollImage(ctx: SimContext, r: Req, id: string): Promise<void> {
   ctx.counters.poll(id);
-  const task = ctx.tasks.get(id);
+  const task = findTask(ctx, id);
   const outcome = await requestFaults(ctx, r, ["image", "poll"], task?.faults ?? [], task?.model);
   if (outcome.kind !== "none") return;
   if (task === undefined || task.kind !== "image")

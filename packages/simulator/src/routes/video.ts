@@ -1,4 +1,4 @@
-import { answerFault, requestFaults, type Req, type SimContext } from "../context.ts";
+import { answerFault, requestFaults, findTask, type Req, type SimContext } from "../context.ts";
 import { createTask, idempotencyKey } from "../create-task.ts";
 import { renderVideoTask } from "../dialects.ts";
 import { HttpError, readJson, sendJson } from "../http-io.ts";
@@ -40,7 +40,7 @@ export async function createVideo(ctx: SimContext, r: Req): Promise<void> {
 /** GET /v1/video/tasks/{taskId} */
 export async function pollVideo(ctx: SimContext, r: Req, id: string): Promise<void> {
   ctx.counters.poll(id);
-  const task = ctx.tasks.get(id);
+  const task = findTask(ctx, id);
   const outcome = await requestFaults(ctx, r, ["poll"], task?.faults ?? [], task?.model);
   if (outcome.kind !== "none") return;
   if (task === undefined || task.kind !== "video")
