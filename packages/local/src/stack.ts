@@ -27,6 +27,7 @@ import {
 import {
   dropDepsFrom,
   type PoolMember,
+  SIMULATOR_URL,
   wirePipeline,
   wireWebhooks,
   type Config,
@@ -167,6 +168,13 @@ async function simulatedPool(
 
 /** REELAY_UPSTREAMS: one client per account, each with its own URL and key. */
 function configuredPool(accounts: readonly UpstreamAccount[], metrics: Metrics): Upstream {
+  const deployed = accounts.findIndex((account) => account.url === SIMULATOR_URL);
+  if (deployed >= 0)
+    throw new ReelayError(
+      "invalid_config",
+      `Account ${accounts[deployed]?.name} names url "${SIMULATOR_URL}", the simulator a trial stage deploys on AWS; locally, --sim-accounts runs simulated accounts.`,
+      { path: `REELAY_UPSTREAMS[${deployed}].url` },
+    );
   const pool = accounts.map(({ apiKey, url, ...account }) => ({
     account,
     client: new UpstreamClient({

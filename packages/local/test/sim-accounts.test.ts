@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ReelayError } from "@reelay/core/domain";
+import { loadConfig } from "@reelay/core/wiring";
 import {
+  startLocalStack,
   parseSimAccounts,
   type SimulatedAccount,
   type SimulatedAccounts,
@@ -161,5 +163,22 @@ describe("startSimulatedAccounts", () => {
         timeScale: 1,
       }),
     ).rejects.toMatchObject({ code: "EISDIR" });
+  });
+
+  it("a configured pool account whose url is the deployed simulator (an AWS trial stage's) is refused: invalid_config at its url", async () => {
+    const config = loadConfig({
+      REELAY_PORT: "0",
+      REELAY_DATA_DIR: await dataDir(),
+      REELAY_UPSTREAMS: JSON.stringify([
+        { name: "main", url: "http://127.0.0.1:9/v1", api_key: "k" },
+        { name: "trial", url: "simulator", api_key: "k" },
+      ]),
+    });
+    const started = startLocalStack({ config, quiet: true, s3Port: 0, previews: false });
+    await expect(started).rejects.toMatchObject({
+      code: "invalid_config",
+      path: "REELAY_UPSTREAMS[1].url",
+      message: expect.stringContaining("--sim-accounts"),
+    });
   });
 });
