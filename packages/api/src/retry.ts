@@ -7,7 +7,13 @@
  */
 import { createHash } from "node:crypto";
 import { ReelayError, validate } from "@reelay/core";
-import { jobIdFrom, type Job, failureClassOf, isRetryableClass } from "@reelay/core/domain";
+import {
+  jobIdFrom,
+  type Job,
+  failureClassOf,
+  isRetryableClass,
+  retriedOptions,
+} from "@reelay/core/domain";
 import { submitForCaller } from "./create.ts";
 import type { Caller, ResolvedDeps } from "./api-deps.ts";
 
@@ -54,12 +60,7 @@ export async function retryJob(
     caller,
     jobId,
     retryOf: source.id,
-    ...(source.priority === undefined ? {} : { priority: source.priority }),
-    // The retry's events go where the source's went.
-    ...(source.webhook === undefined ? {} : { webhook: source.webhook }),
-    // ... and its outputs are kept as long, and delivered where the source's were to be.
-    ...(source.retentionDays === undefined ? {} : { retentionDays: source.retentionDays }),
-    ...(source.outputTarget === undefined ? {} : { outputTarget: source.outputTarget }),
+    options: retriedOptions(source),
   });
   await deps.jobs.update(source.id, { retriedBy: made.job.id });
   return made;

@@ -89,7 +89,7 @@ async function queued(
     validation,
     source,
     now: createdAt,
-    ...(priority === undefined ? {} : { priority }),
+    options: priority === undefined ? {} : { priority },
   });
   await world.control.enqueue(job);
   return job;
