@@ -38,18 +38,66 @@ import { systemResolver } from "@reelay/core/adapters";
 import { isAdmin } from "./auth.ts";
 import type { Caller, ResolvedDeps } from "./api-deps.ts";
 
-/** Each field of the body form, and the header that carries it. */
+/** Each field of the body form, and the header that carries it as the OpenAPI document describes it. */
 const OPTION_HEADERS = {
-  priority: "X-Reelay-Priority",
-  queue_timeout_s: "X-Reelay-Queue-Timeout",
-  reuse: "X-Reelay-Reuse",
-  webhook_url: "X-Reelay-Webhook",
-  webhook_events: "X-Reelay-Webhook-Events",
-  retention_days: "X-Reelay-Retention-Days",
-  output: "X-Reelay-Output-S3-Prefix",
-} as const;
+  priority: {
+    name: "X-Reelay-Priority",
+    description:
+      "Admission order among the caller's own jobs while they wait for an upstream slot: high, normal (the default) or low. Callers are served in turn whatever their priorities.",
+    schema: { type: "string", enum: [...PRIORITIES] },
+    example: "high",
+  },
+  queue_timeout_s: {
+    name: "X-Reelay-Queue-Timeout",
+    description:
+      "Seconds the job may wait for an upstream slot (1 to REELAY_QUEUE_TIMEOUT_S); not admitted by then, it ends failed `queue_timeout`, charged false, its reservation released. Batches: `queue_timeout_s` in the JSON body, or this header.",
+    schema: { type: "integer", minimum: 1 },
+    example: "60",
+  },
+  reuse: {
+    name: "X-Reelay-Reuse",
+    description:
+      "Pay once for the same request: a maximum age (`30m`, `12h`, `7d`, at most 365d) or `false` (the default). A request whose fingerprint (model, normalized request, each stored material's sha256) matches a job of the same project that succeeded within that age succeeds from a copy of its output, `reused_from` set, charged false, cost 0, no upstream call; identical requests in flight share one upstream task. Batches: `reuse` in the JSON body, or this header.",
+    schema: { type: "string", pattern: "^(\\d{1,6}[mhd]|false)$" },
+    example: "7d",
+  },
+  webhook_url: {
+    name: "X-Reelay-Webhook",
+    description:
+      "The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).",
+    schema: { type: "string", format: "uri", maxLength: 2000 },
+    example: "https://hooks.example.com/reelay",
+  },
+  webhook_events: {
+    name: "X-Reelay-Webhook-Events",
+    description:
+      "With X-Reelay-Webhook: the event types it receives, comma separated (Generation Succeeded, Generation Failed, Generation Cancelled, Batch Completed); default all.",
+    schema: { type: "string" },
+    example: "Generation Succeeded,Generation Failed",
+  },
+  retention_days: {
+    name: "X-Reelay-Retention-Days",
+    description:
+      "Days the job's outputs are kept once stored (fractions allowed, at most 3650); default REELAY_RETENTION_DAYS, unset = for good. Then the job answers `outputs_expired: true` with no links, its record kept 30 days more. Batches: `retention_days` in the JSON body, or this header.",
+    schema: { type: "number", exclusiveMinimum: 0, maximum: 3650 },
+    example: "7",
+  },
+  output: {
+    name: "X-Reelay-Output-S3-Prefix",
+    description:
+      "`s3://<bucket>/<prefix>/`: the outputs are also copied there, as `<prefix><job id>/<file name>`, besides reelay's bucket; the bucket must be listed in REELAY_OUTPUT_BUCKETS. Batches: `output: {s3_prefix}` in the JSON body, or this header.",
+    schema: { type: "string" },
+    example: "s3://my-renders/campaign-7/",
+  },
+};
 type OptionField = keyof typeof OPTION_HEADERS;
 export const OPTION_FIELDS = Object.keys(OPTION_HEADERS) as OptionField[];
+
+/** The headers as OpenAPI parameters of the create routes and of a batch. */
+export const OPTION_PARAMETERS = OPTION_FIELDS.map((field) => {
+  const { name, description, schema, example } = OPTION_HEADERS[field];
+  return { name, in: "header" as const, required: false, description, schema, example };
+});
 
 /** What the checks need: the deployment's limits and the caller who asks. */
 export interface OptionsContext {
@@ -63,7 +111,10 @@ interface Door {
   s3Prefix: string;
 }
 const BODY: Door = { shown: (field) => field, s3Prefix: "output.s3_prefix" };
-const HEADERS: Door = { shown: (field) => OPTION_HEADERS[field], s3Prefix: OPTION_HEADERS.output };
+const HEADERS: Door = {
+  shown: (field) => OPTION_HEADERS[field].name,
+  s3Prefix: OPTION_HEADERS.output.name,
+};
 
 const REUSE_UNIT_S: Record<string, number> = { m: 60, h: 3600, d: 86_400 };
 const MAX_REUSE_AGE_S = 365 * 86_400;
@@ -254,7 +305,7 @@ function numberIn(text: string | undefined, digits: RegExp): number | undefined 
 
 /** The headers mapped onto the body form: each header's text as the field's JSON value. */
 function headerForm(header: HeaderOf): Record<OptionField, unknown> {
-  const text = (field: OptionField) => header(OPTION_HEADERS[field]);
+  const text = (field: OptionField) => header(OPTION_HEADERS[field].name);
   const reuse = text("reuse")?.trim().toLowerCase();
   const output = text("output");
   return {
