@@ -20,6 +20,12 @@
  *   (0.5 is twelve hours), up to MAX_RETENTION_DAYS; absent = REELAY_RETENTION_DAYS.
  * - `output: {"s3_prefix": "s3://bucket/prefix/"}`: where its outputs are also copied; the bucket
  *   must be one of REELAY_OUTPUT_BUCKETS.
+ *
+ * A new option is its field in JobOptions (domain/jobs/job-options.ts, with its name, and whether a
+ * retry keeps it), its header, zod field, refusal and header mapping here, and the code that acts on
+ * it; the record, a batch's lines and the batch body's known fields carry it with no more change.
+ * Its header is in the OpenAPI document, so the client's generated types are made again
+ * (`npm run schema -w @reelay/client`).
  */
 import { z } from "zod";
 import {

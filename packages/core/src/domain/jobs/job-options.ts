@@ -59,11 +59,14 @@ void everyName;
 /** The options a job record keeps as its own fields. */
 export type KeptJobOptions = Omit<JobOptions, "reuseMaxAgeS">;
 
+/** Options as a reader or a default spells them, where an absent one may be `undefined`. */
+type SpelledOptions = { [Name in keyof JobOptions]?: JobOptions[Name] | undefined };
+
 /** The options given, each absent one left out rather than `undefined` (records store what is there). */
-export function givenOptions<T extends JobOptions>(options: T): T {
+export function givenOptions(options: SpelledOptions): JobOptions {
   return Object.fromEntries(
     Object.entries(options).filter(([, value]) => value !== undefined),
-  ) as T;
+  ) as JobOptions;
 }
 
 /** The options of a record that keeps them (a job, a batch), and nothing else of it. */
