@@ -1,13 +1,11 @@
 /**
- * The body of POST /v1/batches: a JSON object `{"requests": [...], "priority"?, "reuse"?, ...}` or JSONL (one
- * request per line; blank lines are skipped but keep the numbering, so line N is line N of the file).
+ * The body of POST /v1/batches: a JSON object `{"requests": [...], "priority"?, "reuse"?, ...}` (the
+ * job options' fields, job-options.ts) or JSONL (one request per line; blank lines are skipped but
+ * keep the numbering, so line N is line N of the file).
  * Each request is checked with the same validate() as a single create; a bad line is reported, not
  * fatal: the batch holds it as `rejected`.
  */
 import {
-  isPriority,
-  PRIORITIES,
-  type Priority,
   MAX_BATCH_LINES,
   type JobSource,
   type Catalog,
@@ -16,30 +14,14 @@ import {
 } from "@reelay/core/domain";
 import type { CheckedLine } from "@reelay/core/usecases";
 import { refuseUnknownFields } from "./body.ts";
+import { OPTION_FIELDS } from "./job-options.ts";
 
-const BATCH_FIELDS = [
-  "requests",
-  "priority",
-  "queue_timeout_s",
-  "reuse",
-  "webhook_url",
-  "webhook_events",
-  "retention_days",
-  "output",
-] as const;
+const BATCH_FIELDS = ["requests", ...OPTION_FIELDS] as const;
 
 export interface BatchBody {
   requests: { line: number; body: unknown; parseError?: string }[];
-  priority?: Priority;
-  /** The JSON form's `queue_timeout_s`, unchecked (queue-timeout.ts checks it). */
-  queueTimeoutS?: unknown;
-  /** The JSON form's `reuse`, unchecked (reuse.ts checks it). */
-  reuse?: unknown;
-  /** The JSON form's `webhook_url` and `webhook_events`, unchecked (webhook-input.ts checks them). */
-  webhook?: { url?: unknown; events?: unknown };
-  /** The JSON form's `retention_days` and `output`, unchecked (retention.ts, output-target.ts check them). */
-  retentionDays?: unknown;
-  output?: unknown;
+  /** The JSON form's option fields (priority, reuse, ...), unchecked: job-options.ts checks them. */
+  options: Record<string, unknown>;
 }
 
 function tooMany(count: number): ReelayError {
@@ -52,36 +34,11 @@ function tooMany(count: number): ReelayError {
 
 function fromJson(value: unknown): BatchBody | undefined {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
-  const {
-    requests,
-    priority,
-    queue_timeout_s,
-    reuse,
-    webhook_url,
-    webhook_events,
-    retention_days,
-    output,
-  } = value as Record<string, unknown>;
+  const { requests, ...options } = value as Record<string, unknown>;
   if (!Array.isArray(requests)) return undefined;
   // The batch's own fields; each request's fields are the contract's and pass as a single create's.
   refuseUnknownFields(value, BATCH_FIELDS);
-  if (priority !== undefined && !isPriority(priority)) {
-    throw new ReelayError("invalid_priority", `priority must be one of ${PRIORITIES.join(", ")}.`, {
-      status: 400,
-      path: "priority",
-    });
-  }
-  return {
-    requests: requests.map((body, i) => ({ line: i + 1, body })),
-    ...(priority === undefined ? {} : { priority }),
-    ...(queue_timeout_s === undefined ? {} : { queueTimeoutS: queue_timeout_s }),
-    ...(reuse === undefined ? {} : { reuse }),
-    ...(webhook_url === undefined && webhook_events === undefined
-      ? {}
-      : { webhook: { url: webhook_url, events: webhook_events } }),
-    ...(retention_days === undefined ? {} : { retentionDays: retention_days }),
-    ...(output === undefined ? {} : { output }),
-  };
+  return { requests: requests.map((body, i) => ({ line: i + 1, body })), options };
 }
 
 function fromJsonl(text: string): BatchBody {
@@ -95,7 +52,7 @@ function fromJsonl(text: string): BatchBody {
       requests.push({ line: i + 1, body: undefined, parseError: why });
     }
   });
-  return { requests };
+  return { requests, options: {} };
 }
 
 /** A JSON object with `requests`, else JSONL. An empty body or no request at all is 400. */

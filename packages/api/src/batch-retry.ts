@@ -23,6 +23,7 @@ import {
   isRetryableClass,
   ReelayError,
   validate,
+  retriedOptions,
 } from "@reelay/core/domain";
 import { type ResolvedDeps, submitDepsOf } from "./api-deps.ts";
 
@@ -70,12 +71,9 @@ export async function retryBatch(
     {
       id: retryId,
       source: batch.source,
-      ...(batch.priority === undefined ? {} : { priority: batch.priority }),
+      options: retriedOptions(batch),
       lines,
       retryOf: batch.id,
-      ...(batch.webhook === undefined ? {} : { webhook: batch.webhook }),
-      ...(batch.retentionDays === undefined ? {} : { retentionDays: batch.retentionDays }),
-      ...(batch.outputTarget === undefined ? {} : { outputTarget: batch.outputTarget }),
     },
   );
   for (const job of failures)

@@ -4,30 +4,36 @@
  * silently between the record and the queue.
  */
 import { sourceOf } from "./auth.ts";
-import type { Priority, Job, JobWebhook, MaterialDigests, OutputTarget } from "@reelay/core/domain";
+import type { Context } from "hono";
+import type { Job, JobOptions, MaterialDigests } from "@reelay/core/domain";
 import { ReelayError, validate, type ValidationResult } from "@reelay/core/domain";
 import { submitJob } from "@reelay/core/usecases";
-import { type Caller, type ResolvedDeps, submitDepsOf } from "./api-deps.ts";
-import { idempotentJobId } from "./idempotency.ts";
+import { type ApiEnv, type Caller, type ResolvedDeps, submitDepsOf } from "./api-deps.ts";
+import { IDEMPOTENCY_HEADER, idempotentJobId, readIdempotencyKey } from "./idempotency.ts";
+import { readHeaderOptions } from "./job-options.ts";
 
 export interface CreateInput {
   body: unknown;
   caller: Caller;
   idempotencyKey?: string | undefined;
-  /** X-Reelay-Priority; absent = normal. */
-  priority?: Priority | undefined;
-  /** X-Reelay-Queue-Timeout (queue-timeout.ts); absent = REELAY_QUEUE_TIMEOUT_S. */
-  queueTimeoutS?: number | undefined;
-  /** X-Reelay-Reuse (reuse.ts) in seconds; absent = no reuse. */
-  reuseMaxAgeS?: number | undefined;
+  /** The X-Reelay-* headers' options, checked (job-options.ts). */
+  options: JobOptions;
   /** The job this one retries (POST /v1/jobs/{id}/retry). */
   retryOf?: string;
-  /** The job's own webhook, already checked (webhook-input.ts). */
-  webhook?: JobWebhook | undefined;
-  /** X-Reelay-Retention-Days (retention.ts); absent = REELAY_RETENTION_DAYS. */
-  retentionDays?: number | undefined;
-  /** X-Reelay-Output-S3-Prefix (output-target.ts): where the outputs are copied besides reelay's bucket. */
-  outputTarget?: OutputTarget | undefined;
+}
+
+/**
+ * What the contract's create routes (video, chat completions, image edits) take in headers beside
+ * the contract's body: X-Idempotency-Key and the job's options, each checked, with the caller.
+ */
+export async function createHeaders(
+  c: Context<ApiEnv>,
+  deps: ResolvedDeps,
+): Promise<Omit<CreateInput, "body">> {
+  const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
+  const caller = c.get("caller");
+  const options = await readHeaderOptions({ deps, caller }, (name) => c.req.header(name));
+  return { caller, idempotencyKey, options };
 }
 
 function wrongEndpoint(): ReelayError {
@@ -63,14 +69,9 @@ export async function submitForCaller(
     },
     ...(jobId === undefined ? {} : { jobId }),
     ...(key === undefined ? {} : { idempotencyKey: key }),
-    ...(input.priority === undefined ? {} : { priority: input.priority }),
-    ...(input.queueTimeoutS === undefined ? {} : { queueTimeoutS: input.queueTimeoutS }),
-    ...(input.reuseMaxAgeS === undefined ? {} : { reuseMaxAgeS: input.reuseMaxAgeS }),
+    options: input.options,
     ...(input.materials === undefined ? {} : { materials: input.materials }),
     ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
-    ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
-    ...(input.retentionDays === undefined ? {} : { retentionDays: input.retentionDays }),
-    ...(input.outputTarget === undefined ? {} : { outputTarget: input.outputTarget }),
   });
 }
 

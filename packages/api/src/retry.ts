@@ -13,6 +13,7 @@ import {
   isRetryableClass,
   ReelayError,
   validate,
+  retriedOptions,
 } from "@reelay/core/domain";
 import { submitForCaller } from "./create.ts";
 import type { Caller, ResolvedDeps } from "./api-deps.ts";
@@ -60,12 +61,7 @@ export async function retryJob(
     caller,
     jobId,
     retryOf: source.id,
-    ...(source.priority === undefined ? {} : { priority: source.priority }),
-    // The retry's events go where the source's went.
-    ...(source.webhook === undefined ? {} : { webhook: source.webhook }),
-    // ... and its outputs are kept as long, and delivered where the source's were to be.
-    ...(source.retentionDays === undefined ? {} : { retentionDays: source.retentionDays }),
-    ...(source.outputTarget === undefined ? {} : { outputTarget: source.outputTarget }),
+    options: retriedOptions(source),
   });
   await deps.jobs.update(source.id, { retriedBy: made.job.id });
   return made;

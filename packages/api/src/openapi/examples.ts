@@ -2,6 +2,7 @@
  * What the API areas' OpenAPI entries (routes/<area>/operations.ts) share: example ids and records,
  * the error cases many routes answer, and the headers the create routes read.
  */
+import { OPTION_PARAMETERS } from "../job-options.ts";
 import type { ErrorCase, Parameter } from "./operation.ts";
 
 export const ID = "vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T";
@@ -215,51 +216,6 @@ const IDEMPOTENCY: Parameter = {
   schema: { type: "string", maxLength: 200 },
   example: "order-1234",
 };
-const PRIORITY: Parameter = {
-  name: "X-Reelay-Priority",
-  in: "header",
-  required: false,
-  description:
-    "Admission order among the caller's own jobs while they wait for an upstream slot: high, normal (the default) or low. Callers are served in turn whatever their priorities.",
-  schema: { type: "string", enum: ["high", "normal", "low"] },
-  example: "high",
-};
-const QUEUE_TIMEOUT: Parameter = {
-  name: "X-Reelay-Queue-Timeout",
-  in: "header",
-  required: false,
-  description:
-    "Seconds the job may wait for an upstream slot (1 to REELAY_QUEUE_TIMEOUT_S); not admitted by then, it ends failed `queue_timeout`, charged false, its reservation released. Batches: `queue_timeout_s` in the JSON body, or this header.",
-  schema: { type: "integer", minimum: 1 },
-  example: "60",
-};
-const RETENTION: Parameter = {
-  name: "X-Reelay-Retention-Days",
-  in: "header",
-  required: false,
-  description:
-    "Days the job's outputs are kept once stored (fractions allowed, at most 3650); default REELAY_RETENTION_DAYS, unset = for good. Then the job answers `outputs_expired: true` with no links, its record kept 30 days more. Batches: `retention_days` in the JSON body, or this header.",
-  schema: { type: "number", exclusiveMinimum: 0, maximum: 3650 },
-  example: "7",
-};
-const OUTPUT_TARGET: Parameter = {
-  name: "X-Reelay-Output-S3-Prefix",
-  in: "header",
-  required: false,
-  description:
-    "`s3://<bucket>/<prefix>/`: the outputs are also copied there, as `<prefix><job id>/<file name>`, besides reelay's bucket; the bucket must be listed in REELAY_OUTPUT_BUCKETS. Batches: `output: {s3_prefix}` in the JSON body, or this header.",
-  schema: { type: "string" },
-  example: "s3://my-renders/campaign-7/",
-};
-const REUSE: Parameter = {
-  name: "X-Reelay-Reuse",
-  in: "header",
-  required: false,
-  description:
-    "Pay once for the same request: a maximum age (`30m`, `12h`, `7d`, at most 365d) or `false` (the default). A request whose fingerprint (model, normalized request, each stored material's sha256) matches a job of the same project that succeeded within that age succeeds from a copy of its output, `reused_from` set, charged false, cost 0, no upstream call; identical requests in flight share one upstream task. Batches: `reuse` in the JSON body, or this header.",
-  schema: { type: "string", pattern: "^(\\d{1,6}[mhd]|false)$" },
-  example: "7d",
-};
 /** A key's `limits` (POST /v1/keys, PUT /v1/keys/{id}/limits); null = no limit. */
 export const KEY_LIMITS_SHAPE = {
   properties: {
@@ -283,24 +239,6 @@ export const KEY_ID: Parameter = {
   schema: { type: "string" },
   example: "key_01JD8ZB...",
 };
-const WEBHOOK: Parameter = {
-  name: "X-Reelay-Webhook",
-  in: "header",
-  required: false,
-  description:
-    "The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).",
-  schema: { type: "string", format: "uri", maxLength: 2000 },
-  example: "https://hooks.example.com/reelay",
-};
-const WEBHOOK_EVENTS: Parameter = {
-  name: "X-Reelay-Webhook-Events",
-  in: "header",
-  required: false,
-  description:
-    "With X-Reelay-Webhook: the event types it receives, comma separated (Generation Succeeded, Generation Failed, Generation Cancelled, Batch Completed); default all.",
-  schema: { type: "string" },
-  example: "Generation Succeeded,Generation Failed",
-};
 export const WEBHOOK_ERRORS: ErrorCase = {
   status: 400,
   codes: [
@@ -313,16 +251,7 @@ export const WEBHOOK_ERRORS: ErrorCase = {
   when: "The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret.",
 };
 /** What every create route (and a batch) takes in headers besides the contract's body. */
-export const CREATE_HEADERS: Parameter[] = [
-  IDEMPOTENCY,
-  PRIORITY,
-  QUEUE_TIMEOUT,
-  REUSE,
-  WEBHOOK,
-  WEBHOOK_EVENTS,
-  RETENTION,
-  OUTPUT_TARGET,
-];
+export const CREATE_HEADERS: Parameter[] = [IDEMPOTENCY, ...OPTION_PARAMETERS];
 export const DRY_RUN: Parameter = {
   name: "dry_run",
   in: "query",

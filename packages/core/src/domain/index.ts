@@ -7,7 +7,6 @@
 export {
   DEFAULT_QUEUE_TIMEOUT_S,
   PRIORITIES,
-  isPriority,
   type AdmissionSettings,
   type Priority,
 } from "./admission/settings.ts";
@@ -59,7 +58,6 @@ export {
   MAX_RETENTION_DAYS,
   RETENTION_TAG,
   RETENTION_TAG_DAYS,
-  checkRetentionDays,
   linkTtlS,
   outputsExpired,
 } from "./jobs/retention.ts";
@@ -80,9 +78,13 @@ export {
   type JobOutput,
   type JobPreviews,
   type JobSource,
-  type JobWebhook,
-  type OutputTarget,
 } from "./jobs/types.ts";
+export {
+  givenOptions,
+  retriedOptions,
+  type JobOptions,
+  type JobWebhook,
+} from "./jobs/job-options.ts";
 export {
   LEGACY_SCOPES,
   SCOPES,

@@ -37,20 +37,7 @@ import {
 } from "../../api-deps.ts";
 import { batchFrames, followStream, streamSettings } from "../follow/handlers.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../../idempotency.ts";
-import { PRIORITY_HEADER, readPriority } from "../../priority.ts";
-import {
-  QUEUE_TIMEOUT_HEADER,
-  readQueueTimeout,
-  readQueueTimeoutHeader,
-} from "../../queue-timeout.ts";
-import { readReuse, readReuseHeader, REUSE_HEADER } from "../../reuse.ts";
-import { HEADER_PATHS, headerWebhook, readJobWebhook } from "../../webhook-input.ts";
-import { RETENTION_HEADER, readRetentionDays, readRetentionHeader } from "../../retention.ts";
-import {
-  OUTPUT_TARGET_HEADER,
-  readOutputTarget,
-  readOutputTargetHeader,
-} from "../../output-target.ts";
+import { readBatchOptions } from "../../job-options.ts";
 
 /** A JSONL body of 10,000 requests runs to a few MB; API Gateway takes at most 10 MB. */
 export const MAX_BATCH_BODY_BYTES = 10 * 1024 * 1024;
@@ -122,30 +109,10 @@ function postBatch(deps: ResolvedDeps, store: BatchStorePort): Handler<ApiEnv> {
     const dryRun = readDryRun(c.req.query("dry_run"));
     const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const body = parseBatchBody(await c.req.text());
-    const priority = readPriority(c.req.header(PRIORITY_HEADER)) ?? body.priority;
-    const queueTimeoutS =
-      body.queueTimeoutS === undefined
-        ? readQueueTimeoutHeader(deps, c.req.header(QUEUE_TIMEOUT_HEADER))
-        : readQueueTimeout(deps, body.queueTimeoutS, "queue_timeout_s");
-    const retentionDays =
-      body.retentionDays === undefined
-        ? readRetentionHeader(c.req.header(RETENTION_HEADER))
-        : readRetentionDays(body.retentionDays, "retention_days");
-    const outputTarget =
-      body.output === undefined
-        ? readOutputTargetHeader(deps, c.req.header(OUTPUT_TARGET_HEADER))
-        : readOutputTarget(deps, body.output, "output");
-    const reuseMaxAgeS =
-      body.reuse === undefined
-        ? readReuseHeader(c.req.header(REUSE_HEADER))
-        : readReuse(body.reuse, "reuse");
     const source = { type: "api" as const, ...sourceOf(caller) };
     const lines = checkLines(body, source, deps.catalog);
-    const webhook = await readJobWebhook(
-      deps,
-      caller,
-      body.webhook ?? headerWebhook((name) => c.req.header(name)),
-      body.webhook === undefined ? HEADER_PATHS : { url: "webhook_url", events: "webhook_events" },
+    const options = await readBatchOptions({ deps, caller }, body.options, (name) =>
+      c.req.header(name),
     );
     const rejected = lines.filter((line) => line.validation === undefined);
     if (dryRun) {
@@ -170,12 +137,7 @@ function postBatch(deps: ResolvedDeps, store: BatchStorePort): Handler<ApiEnv> {
       {
         id,
         source,
-        ...(priority === undefined ? {} : { priority }),
-        ...(queueTimeoutS === undefined ? {} : { queueTimeoutS }),
-        ...(reuseMaxAgeS === undefined ? {} : { reuseMaxAgeS }),
-        ...(webhook === undefined ? {} : { webhook }),
-        ...(retentionDays === undefined ? {} : { retentionDays }),
-        ...(outputTarget === undefined ? {} : { outputTarget }),
+        options,
         lines,
       },
     );

@@ -7,7 +7,7 @@ import { jobNotFound, type Job, ReelayError, relayedCode } from "@reelay/core/do
 import { jsonBodyLimit, parseJson } from "../../body.ts";
 import { createImageJob } from "../../create-image.ts";
 import type { ApiEnv, ResolvedDeps } from "../../api-deps.ts";
-import { createHeaders } from "../../create-headers.ts";
+import { createHeaders } from "../../create.ts";
 import { createEditJob } from "../../image-edit.ts";
 import { imageTaskView } from "../../image-view.ts";
 import { editBodyLimit, readEditForm } from "../../multipart.ts";

@@ -2,9 +2,8 @@
 import { Hono } from "hono";
 import { jobNotFound } from "@reelay/core/domain";
 import { jsonBodyLimit, parseJson } from "../../body.ts";
-import { createVideoJob } from "../../create.ts";
 import type { ApiEnv, ResolvedDeps } from "../../api-deps.ts";
-import { createHeaders } from "../../create-headers.ts";
+import { createHeaders, createVideoJob } from "../../create.ts";
 import { createdView, taskView, withQueuePosition } from "../../views.ts";
 
 export function videoRoutes(deps: ResolvedDeps): Hono<ApiEnv> {

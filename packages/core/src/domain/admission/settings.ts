@@ -30,10 +30,6 @@ export const MAX_HOLD_MS = 60_000;
 export const PRIORITIES = ["high", "normal", "low"] as const;
 export type Priority = (typeof PRIORITIES)[number];
 
-export function isPriority(value: unknown): value is Priority {
-  return typeof value === "string" && (PRIORITIES as readonly string[]).includes(value);
-}
-
 /** The learned limit as it is kept in the admission item. */
 export interface LearnedLimit {
   limit: number;

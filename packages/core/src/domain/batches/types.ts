@@ -1,13 +1,17 @@
 /** A batch: many requests sent together (POST /v1/batches or a multi-line drop), one job per valid line. */
-import type { Priority } from "../admission/settings.ts";
 import type { Issue } from "../errors.ts";
-import type { JobSource, JobStatus, JobWebhook, OutputTarget } from "../jobs/types.ts";
+import type { JobOptions } from "../jobs/job-options.ts";
+import type { JobSource, JobStatus } from "../jobs/types.ts";
 
 export const BATCH_ID_PREFIX = "bat";
 /** Lines a batch may hold (a JSONL body or file). */
 export const MAX_BATCH_LINES = 10_000;
 
-export interface Batch {
+/**
+ * Its options are each of its jobs' (a webhook also gets its Batch Completed), kept as its own
+ * fields like a job's.
+ */
+export interface Batch extends JobOptions {
   /** `bat_<ulid>`. */
   id: string;
   /** Request lines, valid or not: `counts` always sums to this. */
@@ -17,11 +21,6 @@ export interface Batch {
   /** Lines refused by validation (no job, nothing spent). */
   rejected: number;
   source: JobSource;
-  priority?: Priority;
-  /** How long each of its jobs may wait for a slot (Job.queueTimeoutS). */
-  queueTimeoutS?: number;
-  /** reuse: each of its jobs may copy an identical request's output this recent (seconds). */
-  reuseMaxAgeS?: number;
   createdAt: string;
   updatedAt: string;
   /** Jobs of the batch that reached a terminal status, as counted when each ended (the sweep recounts). */
@@ -33,12 +32,6 @@ export interface Batch {
   cancelledAt?: string;
   /** The batch whose retryable failures this one retries (POST /v1/batches/{id}/retry). */
   retryOf?: string;
-  /** The batch's own webhook: its jobs' events and its Batch Completed go there too. */
-  webhook?: JobWebhook;
-  /** Each of its jobs' retention_days (Job.retentionDays). */
-  retentionDays?: number;
-  /** Each of its jobs' output.s3_prefix (Job.outputTarget). */
-  outputTarget?: OutputTarget;
 }
 
 /** One request line of a batch: the job it made, or why it made none. */

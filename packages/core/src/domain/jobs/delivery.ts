@@ -4,7 +4,7 @@
  * the deployment lists in REELAY_OUTPUT_BUCKETS, which the stack grants s3:PutObject on.
  */
 import { ReelayError } from "../errors.ts";
-import type { OutputTarget } from "./types.ts";
+import type { OutputTarget } from "./job-options.ts";
 
 /** S3's own bucket naming rules (3-63 lowercase letters, digits, dots and hyphens). */
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;

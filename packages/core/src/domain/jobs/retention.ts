@@ -10,7 +10,6 @@
  * The record outlives its objects so that an expired job still answers what it was, and that its
  * outputs expired, rather than a 404 that reads like a job never made.
  */
-import { ReelayError } from "../errors.ts";
 import type { Job } from "./types.ts";
 
 const DAY_MS = 86_400_000;
@@ -53,18 +52,6 @@ export function retentionTags(job: Pick<Job, "retentionDays">): Record<string, s
   return job.retentionDays === undefined
     ? undefined
     : { [RETENTION_TAG]: String(retentionTagDays(job.retentionDays)) };
-}
-
-/** A request's retention_days checked: a positive number of days (fractions allowed) up to MAX_RETENTION_DAYS. */
-export function checkRetentionDays(value: unknown, path: string): number {
-  if (typeof value === "number" && Number.isFinite(value) && value > 0) {
-    if (value <= MAX_RETENTION_DAYS) return value;
-  }
-  throw new ReelayError(
-    "invalid_retention",
-    `${path} must be a positive number of days (fractions allowed) up to ${MAX_RETENTION_DAYS}.`,
-    { status: 400, path },
-  );
 }
 
 /** expires_at and the record's own expiry for outputs stored at `storedAt`; nothing when kept for good. */

@@ -1,8 +1,8 @@
 /** The job record: one per request, the durable truth about where a generation stands. */
-import type { Priority } from "../admission/settings.ts";
 import type { Issue } from "../errors.ts";
 import type { Estimate, Reservation } from "../money/types.ts";
 import type { Media } from "../media/types.ts";
+import type { KeptJobOptions } from "./job-options.ts";
 import type { JobRequest } from "./request.ts";
 
 export type JobKind = "video" | "image";
@@ -48,13 +48,6 @@ export interface JobOutput {
   delivered?: { bucket: string; key: string };
 }
 
-/** Where a job's outputs are copied besides reelay's bucket (output.s3_prefix, domain/jobs/delivery.ts). */
-export interface OutputTarget {
-  bucket: string;
-  /** Ends with `/`, or is empty (the bucket's root). */
-  prefix: string;
-}
-
 /** A still image made from a video's frames (usecases/thumbnails), stored beside it. */
 interface JobPreview {
   key: string;
@@ -78,13 +71,6 @@ export interface SpriteGrid {
 export interface JobPreviews {
   thumbnail: JobPreview;
   spritesheet: JobPreview & SpriteGrid;
-}
-
-/** A job's own webhook (webhook_url / X-Reelay-Webhook): where its events go, and which. */
-export interface JobWebhook {
-  url: string;
-  /** Detail-types it receives; absent = every one of the job's (and its batch's) events. */
-  events?: string[];
 }
 
 export interface JobError {
@@ -113,7 +99,8 @@ export interface UpstreamAttempt {
   endedAt: string;
 }
 
-export interface Job {
+/** Its options (priority, queue timeout, webhook, retention, output target) are its own fields. */
+export interface Job extends KeptJobOptions {
   id: string;
   kind: JobKind;
   status: JobStatus;
@@ -174,13 +161,6 @@ export interface Job {
   lastError?: JobError & { step: string };
   history: JobHistoryEntry[];
   eventEmittedAt?: string;
-  /** Admission order within the caller's own jobs; absent = normal. */
-  priority?: Priority;
-  /**
-   * How long the job may wait for a slot (queue_timeout_s / X-Reelay-Queue-Timeout), at most
-   * REELAY_QUEUE_TIMEOUT_S; absent: REELAY_QUEUE_TIMEOUT_S.
-   */
-  queueTimeoutS?: number;
   /** ISO time the job was given an upstream slot; absent while it waits in the queue. */
   admittedAt?: string;
   /** Times the job was given a slot (a create answered 429 puts it back in the queue). */
@@ -200,24 +180,15 @@ export interface Job {
   /** The failed or cancelled job this one retries, and the newest retry of this one. */
   retryOf?: string;
   retriedBy?: string;
-  /** Its own webhook, signed with the webhook secret of the key that made it. */
-  webhook?: JobWebhook;
   /**
    * The W3C traceparent of the span that made the job (usecases/tracing.ts): each later span of the
    * job is its child, so the job is one trace. Absent when nothing was tracing then.
    */
   traceparent?: string;
-  /**
-   * Days its outputs are kept once stored (retention_days, else REELAY_RETENTION_DAYS as it was when
-   * the job was made; domain/jobs/retention.ts); absent = kept for good.
-   */
-  retentionDays?: number;
   /** ISO time its outputs expire: set with the outputs, retentionDays after they were stored. */
   expiresAt?: string;
   /** Epoch seconds its record goes (the table's TTL attribute): RECORD_KEPT_DAYS after expiresAt. */
   recordTtl?: number;
   /** ISO time the local housekeeping deleted its expired objects. */
   outputsRemovedAt?: string;
-  /** Where its outputs are copied besides reelay's bucket (output.s3_prefix). */
-  outputTarget?: OutputTarget;
 }

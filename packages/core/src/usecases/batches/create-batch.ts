@@ -9,12 +9,12 @@
 import type { BatchStorePort, JobQueue } from "../ports.ts";
 import { ulid } from "ulid";
 import type { AdmissionControl } from "../admission/admission-control.ts";
-import type { Priority } from "../../domain/admission/settings.ts";
 import type { Issue } from "../../domain/errors.ts";
 import { type SubmitDeps, submitJob } from "../jobs/submit-job.ts";
 import { claimQueue, type QueueClaim } from "../jobs/queue-quota.ts";
 import { jobIdFrom, ulidShapeFrom } from "../../domain/jobs/ids.ts";
-import type { Job, JobSource, JobWebhook, OutputTarget } from "../../domain/jobs/types.ts";
+import { givenOptions, type JobOptions, optionsOf } from "../../domain/jobs/job-options.ts";
+import type { Job, JobSource } from "../../domain/jobs/types.ts";
 import type { Clock } from "../ports.ts";
 import type { ValidationResult } from "../../domain/validate/validate-request.ts";
 import { BATCH_ID_PREFIX, type Batch, type BatchLine } from "../../domain/batches/types.ts";
@@ -41,19 +41,11 @@ export interface CreateBatchDeps {
 export interface NewBatch {
   id: string;
   source: JobSource;
-  priority?: Priority;
-  /** How long each job may wait for a slot (Job.queueTimeoutS). */
-  queueTimeoutS?: number;
-  /** Batch.reuseMaxAgeS. */
-  reuseMaxAgeS?: number;
+  /** Each of its jobs' options (a webhook also gets the batch's own Batch Completed). */
+  options?: JobOptions;
   lines: CheckedLine[];
   /** The batch this one retries. */
   retryOf?: string;
-  /** The batch's own webhook, given to each of its jobs too. */
-  webhook?: JobWebhook;
-  /** Each job's retention_days and output.s3_prefix (checked by the caller). */
-  retentionDays?: number;
-  outputTarget?: OutputTarget;
 }
 
 /** Jobs made at once while a batch is recorded: enough to keep the store busy, few enough for dynalite. */
@@ -109,13 +101,8 @@ async function recordBatch(
       jobs,
       rejected: lines.length - jobs,
       source: input.source,
-      ...(input.priority === undefined ? {} : { priority: input.priority }),
-      ...(input.queueTimeoutS === undefined ? {} : { queueTimeoutS: input.queueTimeoutS }),
-      ...(input.reuseMaxAgeS === undefined ? {} : { reuseMaxAgeS: input.reuseMaxAgeS }),
+      ...givenOptions(input.options ?? {}),
       ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
-      ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
-      ...(input.retentionDays === undefined ? {} : { retentionDays: input.retentionDays }),
-      ...(input.outputTarget === undefined ? {} : { outputTarget: input.outputTarget }),
       createdAt: at,
       updatedAt: at,
       ended: 0,
@@ -153,13 +140,8 @@ async function makeJob(
       source: checked.source,
       jobId: jobIdFrom(validation.kind ?? "video", [batch.id, checked.line]),
       batch: { id: batch.id, line: checked.line },
-      ...(batch.priority === undefined ? {} : { priority: batch.priority }),
-      ...(batch.queueTimeoutS === undefined ? {} : { queueTimeoutS: batch.queueTimeoutS }),
-      ...(batch.reuseMaxAgeS === undefined ? {} : { reuseMaxAgeS: batch.reuseMaxAgeS }),
+      options: optionsOf(batch),
       ...(checked.retryOf === undefined ? {} : { retryOf: checked.retryOf }),
-      ...(batch.webhook === undefined ? {} : { webhook: batch.webhook }),
-      ...(batch.retentionDays === undefined ? {} : { retentionDays: batch.retentionDays }),
-      ...(batch.outputTarget === undefined ? {} : { outputTarget: batch.outputTarget }),
       ...(claim === undefined ? {} : { queueClaim: claim }),
     },
   );

@@ -199,7 +199,7 @@ async function entriesToBatch(
     {
       id: batchId,
       source: { type: "drop", bucket: deps.objects.bucket, key },
-      priority: "low",
+      options: { priority: "low" },
       lines,
     },
   );

@@ -1,6 +1,5 @@
 /** A validated request becomes a queued job record. */
 import type { JobStorePort } from "../ports.ts";
-import type { Priority } from "../../domain/admission/settings.ts";
 import { ReelayError } from "../../domain/errors.ts";
 import type { Reservation } from "../../domain/money/types.ts";
 import { estimateOf } from "../../domain/money/estimate.ts";
@@ -8,7 +7,8 @@ import type { PriceTable } from "../../domain/money/prices.ts";
 import type { ValidationResult } from "../../domain/validate/validate-request.ts";
 import { newJobId } from "../../domain/jobs/ids.ts";
 import { VERSION } from "../../domain/version.ts";
-import type { Job, JobSource, JobWebhook, OutputTarget } from "../../domain/jobs/types.ts";
+import { type JobOptions, keptOptions } from "../../domain/jobs/job-options.ts";
+import type { Job, JobSource } from "../../domain/jobs/types.ts";
 import type { ReuseSource } from "../reuse/route-reuse.ts";
 
 export interface NewJobInput {
@@ -24,10 +24,8 @@ export interface NewJobInput {
   fingerprint?: string;
   /** The job whose output this one copies (Job.reusedFrom), and its estimate, which this one takes. */
   reuse?: ReuseSource;
-  /** Admission order among the caller's own jobs (domain/admission/settings.ts); absent = the source's default. */
-  priority?: Priority;
-  /** See Job.queueTimeoutS. */
-  queueTimeoutS?: number;
+  /** What the caller chose (the record keeps all but reuseMaxAgeS, whose outcome is `reuse`). */
+  options?: JobOptions;
   /** The batch the job is made for, and its line there. */
   batch?: { id: string; line: number };
   /** The operator's price table (REELAY_PRICES); without one the estimate has usage and no cost. */
@@ -36,16 +34,10 @@ export interface NewJobInput {
   reservations?: Reservation[];
   /** The job this one retries. */
   retryOf?: string;
-  /** The job's own webhook (checked by the caller). */
-  webhook?: JobWebhook;
   /** Counted in its key's waiting jobs (max_queued). */
   queueCounted?: boolean;
   /** See Job.traceparent. */
   traceparent?: string | undefined;
-  /** See Job.retentionDays. */
-  retentionDays?: number;
-  /** See Job.outputTarget. */
-  outputTarget?: OutputTarget;
   now?: Date;
 }
 
@@ -83,8 +75,7 @@ export function buildJob(input: NewJobInput): Job {
     ...(input.requestHash === undefined ? {} : { requestHash: input.requestHash }),
     ...(input.fingerprint === undefined ? {} : { fingerprint: input.fingerprint }),
     ...(input.reuse === undefined ? {} : { reusedFrom: input.reuse.id }),
-    ...(input.priority === undefined ? {} : { priority: input.priority }),
-    ...(input.queueTimeoutS === undefined ? {} : { queueTimeoutS: input.queueTimeoutS }),
+    ...keptOptions(input.options ?? {}),
     ...(input.batch === undefined ? {} : { batchId: input.batch.id, batchLine: input.batch.line }),
     attempts: 0,
     polls: 0,
@@ -94,11 +85,8 @@ export function buildJob(input: NewJobInput): Job {
     history: [{ status: "queued", at }],
     ...(input.reservations === undefined ? {} : { reservations: input.reservations }),
     ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
-    ...(input.webhook === undefined ? {} : { webhook: input.webhook }),
     ...(input.queueCounted === true ? { queueCounted: true as const } : {}),
     ...(input.traceparent === undefined ? {} : { traceparent: input.traceparent }),
-    ...(input.retentionDays === undefined ? {} : { retentionDays: input.retentionDays }),
-    ...(input.outputTarget === undefined ? {} : { outputTarget: input.outputTarget }),
     estimate:
       input.reuse?.estimate ??
       estimateOf({ model: validation.model, request: validation.normalized }, input.prices),

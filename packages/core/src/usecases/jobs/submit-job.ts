@@ -27,11 +27,11 @@ import type {
 } from "../ports.ts";
 import type { BatchTracker } from "../batches/batch-progress.ts";
 import { emitOnce } from "./job-end.ts";
-import type { Priority } from "../../domain/admission/settings.ts";
 import type { ErrorCode } from "../../domain/error-codes.ts";
 import { invalidRequest, isReelayError, ReelayError } from "../../domain/errors.ts";
 import { assertSameRequest, requestHashOf } from "../../domain/jobs/request-hash.ts";
-import type { Job, JobSource, JobWebhook, OutputTarget } from "../../domain/jobs/types.ts";
+import { givenOptions, type JobOptions } from "../../domain/jobs/job-options.ts";
+import type { Job, JobSource } from "../../domain/jobs/types.ts";
 import type { Budget } from "../../domain/money/budget-schema.ts";
 import { estimateOf } from "../../domain/money/estimate.ts";
 import type { PriceTable } from "../../domain/money/prices.ts";
@@ -44,7 +44,7 @@ import {
 } from "../../domain/jobs/fingerprint.ts";
 import { newJobId } from "../../domain/jobs/ids.ts";
 import { type ReuseSource, routeReuse } from "../reuse/route-reuse.ts";
-import { createJob, type NewJobInput } from "./create-job.ts";
+import { createJob } from "./create-job.ts";
 import { claimQueue, type QueueClaim } from "./queue-quota.ts";
 import { currentTraceparent, inSpan } from "../../domain/tracing.ts";
 
@@ -78,25 +78,16 @@ export interface Submission {
   jobId?: string;
   /** The caller's X-Idempotency-Key: a repeat of it with another request is a conflict. */
   idempotencyKey?: string;
-  priority?: Priority;
-  /** How long the job may wait for a slot (Job.queueTimeoutS). */
-  queueTimeoutS?: number;
+  /** What the caller chose, checked by the caller (the API against REELAY_OUTPUT_BUCKETS, ...). */
+  options?: JobOptions;
   /** The batch the job is made for, and its line there. */
   batch?: { id: string; line: number };
   /** The job this one retries. */
   retryOf?: string;
-  /** The job's own webhook (checked by the caller). */
-  webhook?: JobWebhook;
   /** The caller who waits for the answer, whose budgets the estimate is reserved from now. */
   caller?: { keyId: string; budget?: Budget };
   /** Places among the key's waiting jobs counted for a whole batch, one taken by this job; absent = counted here. */
   queueClaim?: QueueClaim;
-  /** retention_days (checked by the caller); absent = the deployment's REELAY_RETENTION_DAYS. */
-  retentionDays?: number;
-  /** output.s3_prefix (checked by the caller against REELAY_OUTPUT_BUCKETS). */
-  outputTarget?: OutputTarget;
-  /** reuse / X-Reelay-Reuse: the oldest succeeded job (seconds since it finished) whose output may serve. */
-  reuseMaxAgeS?: number;
   /** Materials reelay stored itself, by URL in the normalized request, with their sha256 (the fingerprint's). */
   materials?: MaterialDigests;
 }
@@ -135,7 +126,8 @@ async function reuseOf(
   submission: Submission,
   fingerprint: string,
 ): Promise<{ jobId: string; from?: ReuseSource } | undefined> {
-  const { reuseMaxAgeS, validation } = submission;
+  const { validation } = submission;
+  const reuseMaxAgeS = submission.options?.reuseMaxAgeS;
   if (reuseMaxAgeS === undefined) return undefined;
   const jobId = submission.jobId ?? newJobId(validation.kind ?? "video");
   const from = await routeReuse(deps.jobs, {
@@ -180,24 +172,13 @@ async function queueOrFail(deps: SubmitDeps, job: Job): Promise<Job> {
   }
 }
 
-/** What the submission chose for its job, as the record takes it. */
-function chosenIn(
+/** The submission's options, the retention the deployment's when the submission gives none. */
+function optionsWithDefaults(
   submission: Submission,
   deps: Pick<SubmitDeps, "retentionDays">,
-): Pick<
-  NewJobInput,
-  "priority" | "queueTimeoutS" | "batch" | "retryOf" | "webhook" | "retentionDays" | "outputTarget"
-> {
-  const retentionDays = submission.retentionDays ?? deps.retentionDays;
-  return {
-    ...(retentionDays === undefined ? {} : { retentionDays }),
-    ...(submission.outputTarget === undefined ? {} : { outputTarget: submission.outputTarget }),
-    ...(submission.priority === undefined ? {} : { priority: submission.priority }),
-    ...(submission.queueTimeoutS === undefined ? {} : { queueTimeoutS: submission.queueTimeoutS }),
-    ...(submission.batch === undefined ? {} : { batch: submission.batch }),
-    ...(submission.retryOf === undefined ? {} : { retryOf: submission.retryOf }),
-    ...(submission.webhook === undefined ? {} : { webhook: submission.webhook }),
-  };
+): JobOptions {
+  const retentionDays = submission.options?.retentionDays ?? deps.retentionDays;
+  return givenOptions({ ...submission.options, retentionDays });
 }
 
 /**
@@ -253,7 +234,9 @@ async function submitUntraced(deps: SubmitDeps, submission: Submission): Promise
       fingerprint,
       ...(reuse?.from === undefined ? {} : { reuse: reuse.from }),
       ...(jobId === undefined ? {} : { jobId }),
-      ...chosenIn(submission, deps),
+      options: optionsWithDefaults(submission, deps),
+      ...(submission.batch === undefined ? {} : { batch: submission.batch }),
+      ...(submission.retryOf === undefined ? {} : { retryOf: submission.retryOf }),
       ...(deps.prices === undefined ? {} : { prices: deps.prices }),
       ...(reservations === undefined ? {} : { reservations }),
       ...(claim === undefined ? {} : { queueCounted: true }),

@@ -9,7 +9,7 @@ import type { JobStorePort, SubscriberStorePort } from "../ports.ts";
 import { createHash } from "node:crypto";
 import { isBatchEvent, type ReelayEvent } from "../../domain/events/types.ts";
 import type { Batch } from "../../domain/batches/types.ts";
-import type { JobWebhook } from "../../domain/jobs/types.ts";
+import type { JobWebhook } from "../../domain/jobs/job-options.ts";
 import type { SigningTarget } from "./deliver.ts";
 import {
   type ManagedSubscriber,

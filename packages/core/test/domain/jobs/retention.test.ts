@@ -1,7 +1,6 @@
 /** Retention's arithmetic: the tag an output is written with, its expiry and its record's, and how long a link may live. */
 import { describe, expect, it } from "vitest";
 import {
-  checkRetentionDays,
   expiryOf,
   linkTtlS,
   MAX_RETENTION_DAYS,
@@ -12,7 +11,6 @@ import {
   retentionTagDays,
   retentionTags,
 } from "../../../src/domain/jobs/retention.ts";
-import { isReelayError } from "../../../src/domain/errors.ts";
 
 const DAY_MS = 86_400_000;
 const STORED = new Date("2026-11-27T12:00:00.000Z");
@@ -64,25 +62,4 @@ describe("expiries", () => {
     expect(linkTtlS(job, 3600, new Date("2026-11-28T00:00:00.000Z"))).toBe(0);
     expect(linkTtlS({}, 3600, STORED)).toBe(3600);
   });
-});
-
-describe("checkRetentionDays", () => {
-  it("takes a positive number of days up to the maximum, fractions too", () => {
-    expect(checkRetentionDays(0.0001, "retention_days")).toBe(0.0001);
-    expect(checkRetentionDays(MAX_RETENTION_DAYS, "retention_days")).toBe(MAX_RETENTION_DAYS);
-  });
-
-  it.each([0, -1, MAX_RETENTION_DAYS + 1, Number.NaN, Number.POSITIVE_INFINITY, "7", null])(
-    "refuses %s as invalid_retention, 400, naming the field",
-    (value) => {
-      let caught: unknown;
-      try {
-        checkRetentionDays(value, "retention_days");
-      } catch (error) {
-        caught = error;
-      }
-      expect(isReelayError(caught, "invalid_retention")).toBe(true);
-      expect(caught).toMatchObject({ status: 400, path: "retention_days" });
-    },
-  );
 });

@@ -67,7 +67,9 @@ async function jobWith(fields: {
   reuse?: { id: string };
 }) {
   const validation = validate({ model: "gamma-3.1", prompt: "a quiet pier", duration_sec: 4 });
-  return (await createJob(h.deps.jobs, { validation, source: { type: "api" }, ...fields })).job;
+  const { reuse, ...options } = fields;
+  const input = { validation, source: { type: "api" as const }, options };
+  return (await createJob(h.deps.jobs, reuse === undefined ? input : { ...input, reuse })).job;
 }
 
 /** Each write of `jobId`'s objects: its key and the retention tag it asked for. */

@@ -52,7 +52,7 @@ function submit(deps: SubmitDeps, prompt: string, project: string, reuseMaxAgeS?
   return submitJob(deps, {
     validation: validate({ model: "os-2", prompt, duration_sec: 4 }),
     source: { type: "api", apiKeyId: project, project },
-    ...(reuseMaxAgeS === undefined ? {} : { reuseMaxAgeS }),
+    options: reuseMaxAgeS === undefined ? {} : { reuseMaxAgeS },
   });
 }
 
