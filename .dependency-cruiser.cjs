@@ -1,5 +1,5 @@
 /**
- * The import rules `npm run check` enforces (design rule 11): core in layers, domain <- use cases
+ * The import rules `npm run check` enforces (docs/architecture.md, Layout): core in layers, domain <- use cases
  * <- adapters <- the composition root (wiring/), imports only going down (of the use cases,
  * adapters see their ports only), no AWS SDK below the adapters, nothing outside core (or the API
  * package) past its exports map (one entry a layer, no root entry), and no import cycle anywhere.

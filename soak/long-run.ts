@@ -1,5 +1,5 @@
 /**
- * `npm run soak:long-run -- --jobs 20000`: the figures of a local stack that lives long (issue 14,
+ * `npm run soak:long-run -- --jobs 20000`: the figures of a local stack that lives long (
  * point 7). Starts `reelay up --sim-time-scale 0.02` as a child process on a fresh data dir, reads
  * each process's resident memory (VmRSS from /proc: the stack and its dynalite and s3rver children),
  * posts jobs N at a time, each round once the last one is terminal, then stops the stack cleanly and
@@ -47,7 +47,7 @@ const HELP = `Usage: npm run soak:long-run -- [--jobs N] [--round N] [--time-sca
 Runs \`reelay up\` on a fresh data dir, posts --jobs jobs (default 20000) --round at a time (default
 40), each round once the previous one is terminal, and prints each process's RSS (fresh, every
 1,000 jobs, after the jobs, after the next start), the data dir's size and the start-to-healthy time
-fresh and after, beside the bounds of issue 14 point 7. Exit 1 when a bound is missed.
+fresh and after, beside their bounds. Exit 1 when a bound is missed.
 `;
 
 const PROCESSES = ["stack", "dynalite", "s3rver"] as const;

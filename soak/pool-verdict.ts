@@ -1,5 +1,5 @@
 /**
- * The pool's checks (issue 24), from the job records (`upstream`, `attempts`) and each simulated
+ * The pool's checks, from the job records (`upstream`, `attempts`) and each simulated
  * account's own account of the tasks it made and was asked about:
  *
  *   duplicate   a job's key made more tasks over the pool than 1 + its recorded fallbacks, or more

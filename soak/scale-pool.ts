@@ -1,5 +1,5 @@
 /**
- * The pool scale run (issue 24's first two acceptance points): one JSONL drop of N prompts into the
+ * The pool scale run: one JSONL drop of N prompts into the
  * local stack over simulated accounts (`--sim-accounts`, each its own simulator, key and cap), the
  * limits learned from 429s or set to the caps; optionally one account taken down (connections
  * refused) part of the way through and brought up again. Prints the makespan against the pool's

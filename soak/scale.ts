@@ -1,6 +1,6 @@
 /**
  * `npm run scale -- [--jobs 300] [--cap 20] [--task-s 20] [--concurrency N] [--time-scale 1]`:
- * issue 12's acceptance run. One JSONL drop of N prompts into the local stack's inbox, against the
+ * The scale run. One JSONL drop of N prompts into the local stack's inbox, against the
  * bundled simulator allowing `cap` tasks in flight per API key with tasks of `task-s` seconds, the
  * admission limit learned (or REELAY_UPSTREAM_CONCURRENCY=--concurrency). Prints one line: the
  * batch's time against the cap's ideal, the 429s per create and the peak in flight. Exit 1 when a
@@ -8,7 +8,7 @@
  * configured); the time ratio is printed, not judged (the machine is shared).
  *
  * `npm run scale -- --accounts alpha:4,beta:8,gamma:12 [--jobs 480] [--set-limits] [--down beta@0.33]
- * [--down-for 0.25] [--time-scale 1]`: issue 24's pool run (scale-pool.ts), over simulated
+ * [--down-for 0.25] [--time-scale 1]`: the pool run (scale-pool.ts), over simulated
  * accounts. Exit 1 when a job failed, the makespan passed 1.2x the pool's ideal (not judged with
  * --down), 429s passed 10% of creates (learned) or any came (--set-limits), a job made two tasks
  * or was asked about on another account, or the downed account's circuit never opened, the others

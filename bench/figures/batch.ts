@@ -1,5 +1,5 @@
 /**
- * Batches at scale (issue 12's and issue 16's batch figures): a batch ten times larger than what
+ * Batches at scale: a batch ten times larger than what
  * the upstream allows in flight, queued behind reelay's admission control with the limit learned
  * from 429s, against the same jobs started at once on an upstream with no cap (what each job costs
  * when nothing waits) and against the same jobs started at once on the capped upstream with no

@@ -1,5 +1,5 @@
 /**
- * The whole AWS bill per 1,000 jobs, by service (issue 39, point 6; docs/performance.md, "The AWS
+ * The whole AWS bill per 1,000 jobs, by service (docs/performance.md, "The AWS
  * bill per 1,000 jobs"), for reelay and for the two baselines the orchestration figure models: the
  * Step Functions job-poller (5 s Wait) and a Lambda durable functions poller (5 s wait).
  *

@@ -1,5 +1,5 @@
 /**
- * Lambda bundles (issue 6, point 6; issue 22): each functions/*.ts handler bundled as SST v2 bundles
+ * Lambda bundles: each functions/*.ts handler bundled as SST v2 bundles
  * it for Node 22 with the stack's options (stacks/defaults.ts: minified, split into chunks;
  * bench/support/esbuild.ts), and
  *  - its cold import, the figure judged (at most 250 ms, what a user feels of a cold start): a fresh

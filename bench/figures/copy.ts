@@ -1,5 +1,5 @@
 /**
- * Streaming copy (issue 6, point 4): a simulator output copied into s3rver by reelay's copyUrlToS3,
+ * Streaming copy: a simulator output copied into s3rver by reelay's copyUrlToS3,
  * against a plain fetch-to-file of the same bytes on the same disk that hashes them with sha256 as
  * it goes (every output is recorded with its sha256, so that much any verified copy spends: 0.5
  * CPU-s a GiB on this machine's CPU, a third of the fetch's own; without it in the baseline the

@@ -1,5 +1,5 @@
 /**
- * Orchestration cost, detection delay and upstream requests (issue 6, points 2 and 3): reelay's job
+ * Orchestration cost, detection delay and upstream requests: reelay's job
  * flow (a predicted first wait, then a Poll window that looks every 2.5 s) against the Step
  * Functions job-poller pattern (fixed Wait -> status Lambda -> Choice), all run by the same
  * interpreter with the same steps on the same job mix, on one virtual clock

@@ -1,5 +1,5 @@
 /**
- * Upstream pools (issue 24's bench line): jobs per minute through a pool of three simulated
+ * Upstream pools: jobs per minute through a pool of three simulated
  * accounts (caps 2, 3 and 4, each its own simulator, key and limit learned from 429s) against the
  * pool's ideal, sum(caps) tasks every task time; beside it the same batch through one account
  * whose cap is that sum, against the same ideal. Both are one JSONL drop into the local stack

@@ -1,5 +1,5 @@
 /**
- * Local throughput (issue 6, point 5): 1,000 video jobs through the local stack (startLocalStack:
+ * Local throughput: 1,000 video jobs through the local stack (startLocalStack:
  * dynalite, s3rver, the interpreter over the synthesized flow, the bundled simulator with zero
  * generation time, 1 MB outputs), submitted through the HTTP API by a client in another process
  * (bench/support/throughput/client.ts) keeping CONCURRENCY jobs in flight and following each to its

@@ -1,5 +1,5 @@
 /**
- * Thumbnails (issue 26, point 2): the wall time of a video's previews per job, a poster frame and a
+ * Thumbnails: the wall time of a video's previews per job, a poster frame and a
  * 5x2 spritesheet decoded by ffmpeg (@ffmpeg-installer) from the video over HTTP, as the Download
  * step reads the stored copy through a presigned URL after its copy; against the copy of the same
  * file in the same run (simulator over HTTP -> copyUrlToS3 -> a store that hashes and drops the

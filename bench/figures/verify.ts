@@ -1,5 +1,5 @@
 /**
- * Media verification (issue 26, point 1): the CPU of reading an output's MP4 boxes as it streams
+ * Media verification: the CPU of reading an output's MP4 boxes as it streams
  * (domain/media/probe.ts) against the CPU of the copy itself, per GiB. The copy here is
  * copyUrlToS3 from the simulator over HTTP into a store that hashes the bytes and drops them, both
  * in this process: it leaves out S3's upload (which the copy figure counts) and counts the

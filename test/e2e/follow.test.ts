@@ -1,5 +1,5 @@
 /**
- * Acceptance (issue 27, streams): GET /v1/jobs/{id}/events shows each of a job's states in order
+ * Streams: GET /v1/jobs/{id}/events shows each of a job's states in order
  * and ends after the terminal one; a reconnect with Last-Event-ID gets the rest and nothing twice;
  * GET /v1/batches/{id}/events counts always sum to the batch's total and end with `completed`;
  * another project's job or batch is 404. On the local stack, over real HTTP.

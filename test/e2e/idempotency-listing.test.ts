@@ -1,5 +1,5 @@
 /**
- * Acceptance (issue 4, points 4 and 6) on the local stack: idempotency keys on reelay's own API,
+ * On the local stack: idempotency keys on reelay's own API,
  * and the job listing's filters, cursor and state history.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Acceptance (issue 26, point 1) on the local stack, through the real state machine interpreter:
+ * Media verification on the local stack, through the real state machine interpreter:
  * a succeeded video's `media` in GET /v1/jobs/{id} and its event; an upstream file cut short
  * (whole download, Content-Length of the cut bytes) fails the job output_invalid on the first
  * download, charged and retryable; a 2 s clip for an 8 s request succeeds with output_mismatch.

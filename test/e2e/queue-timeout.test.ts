@@ -1,5 +1,5 @@
 /**
- * Acceptance (issue 27, how long a job may wait): a job with X-Reelay-Queue-Timeout: 2 (or a batch
+ * How long a job may wait: a job with X-Reelay-Queue-Timeout: 2 (or a batch
  * with queue_timeout_s: 2) behind a full queue ends failed / queue_timeout, charged false, with its
  * key's budget reservation given back; a limit past REELAY_QUEUE_TIMEOUT_S is 400. On the local
  * stack with one upstream slot, held by a task that never finishes.

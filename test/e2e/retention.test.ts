@@ -1,5 +1,5 @@
 /**
- * Acceptance (issue 26, points 3 and 5) on the local stack: a job with retention_days 0.0001 (8.64 s)
+ * Retention and delivery on the local stack: a job with retention_days 0.0001 (8.64 s)
  * loses its objects and links within a minute and keeps its record with outputs_expired; the
  * default comes from REELAY_RETENTION_DAYS; expires_at is on the job, the manifest, the event and
  * the batch results; expiring_within lists what is about to go. output.s3_prefix copies the

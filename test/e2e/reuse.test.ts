@@ -1,5 +1,5 @@
 /**
- * Acceptance (issue 26 pt 4, pay once for the same request), on the local stack against the
+ * Pay once for the same request, on the local stack against the
  * simulator with compressed time: 100 identical requests with X-Reelay-Reuse: 7d, 50 at once and
  * 50 after the first succeeded, make exactly one upstream task (counted at the simulator); all 100
  * succeed, each with its own copy under outputs/<id>/ and its own terminal event; 99 are

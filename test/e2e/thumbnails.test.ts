@@ -1,5 +1,5 @@
 /**
- * Acceptance (issue 26, point 2) on the local stack, through the real state machine interpreter and
+ * Thumbnails on the local stack, through the real state machine interpreter and
  * the ffmpeg of @ffmpeg-installer: every succeeded video has a thumbnail and a spritesheet that
  * decode (ffprobe from @ffprobe-installer reads them back), served by
  * GET /v1/jobs/{id}/content as a 302 to a presigned GET; the route's errors; a video whose frames

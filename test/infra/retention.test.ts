@@ -1,5 +1,5 @@
 /**
- * Retention and delivery on AWS (issue 26 points 3 and 5), synthesized offline with
+ * Retention and delivery on AWS, synthesized offline with
  * REELAY_RETENTION_DAYS and REELAY_OUTPUT_BUCKETS as `sst deploy` would read them: the bucket
  * expires outputs by their retention tag, one lifecycle rule per day count; the jobs table expires
  * records by their own TTL attribute; the functions get both settings; only the Download step may

@@ -53,7 +53,7 @@ describe("reelay generate against the local stack", () => {
     expect(job.outputs[0]).toMatchObject({ sha256, bytes: Number(bytes) });
     expect(video.length).toBe(Number(bytes));
 
-    // Issue 3 acceptance: ffprobe reads the MP4 (CI installs Debian's ffmpeg for this), and the
+    // ffprobe reads the MP4 (CI installs Debian's ffmpeg for this), and the
     // event log holds exactly one Generation Succeeded for the job.
     const probe = await run("ffprobe", [
       "-v",

@@ -1,5 +1,5 @@
 /**
- * Acceptance (issue 27): `npm pack` @reelay/client, install the tarball into an empty project with
+ * The published client: `npm pack` @reelay/client, install the tarball into an empty project with
  * npm preferring its cache (`npm ci` fetches by the lockfile's URLs and caches no package documents,
  * so its dependencies' versions may still have to be read from the registry), and from there, in
  * plain Node without anything of this repository, generate a video against the local stack with

@@ -1,6 +1,6 @@
 /**
  * The one function that puts the pipeline together from a config and a platform. The Lambda
- * functions (`functions/support/aws.ts`) and the local stack (`packages/local/src/stack.ts`) each
+ * functions (`functions/support/deps.ts`) and the local stack (`packages/local/src/stack.ts`) each
  * make their platform's clients once per process and hand them here, so the stores, the fetch
  * policy and the polling settings are chosen in one place for both.
  */

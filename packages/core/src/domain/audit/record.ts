@@ -27,7 +27,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ID_PREFIX = "aud";
 export const AUDIT_ID = idPattern([AUDIT_ID_PREFIX]);
 
-/** The bus's detail-type of an audit record (design.md's event `Audit`). */
+/** The bus's detail-type of an audit record (docs/api.md: the event `Audit`). */
 export const AUDIT_DETAIL_TYPE = "Audit";
 
 export interface AuditRecord {

@@ -1,5 +1,5 @@
 /**
- * A request's fingerprint for reuse (issue 26 pt 4): sha256 over the model, the normalized request
+ * A request's fingerprint for reuse (docs/api.md, reuse): sha256 over the model, the normalized request
  * (keys sorted and defaults applied, as validate() leaves it; reelay's own options such as priority
  * or reuse are never part of it) and each material's sha256 where reelay holds its bytes. Two jobs
  * with the same fingerprint asked the upstream for the same thing.

@@ -1,7 +1,7 @@
 /**
  * Copies an upstream output URL into the bucket, streamed: the upstream's URLs are temporary
  * (docs/contract.md §8), so the copy happens as soon as a task succeeds, and a file of any size passes through
- * in parts (8 MiB, see objects.ts). A copy that does not receive exactly Content-Length bytes is never completed.
+ * in parts (8 MiB, see adapters/s3/part-size.ts). A copy that does not receive exactly Content-Length bytes is never completed.
  */
 import type { ObjectStorePort } from "../ports.ts";
 import { Readable } from "node:stream";

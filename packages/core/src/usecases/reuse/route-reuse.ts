@@ -1,5 +1,5 @@
 /**
- * Where a request with `reuse` gets its output (issue 26 pt 4), decided before anything is
+ * Where a request with `reuse` gets its output (docs/api.md, reuse), decided before anything is
  * reserved or recorded:
  *
  *   the newest succeeded job with its fingerprint, finished within the max age ──> copy it

@@ -1,6 +1,6 @@
 /**
  * Who receives an event, and with which secrets: the deployment's REELAY_WEBHOOKS subscribers (every
- * event) and the managed ones (managed.ts), each filtered by its event types and its owner: the
+ * event) and the managed ones (domain/webhooks/managed-subscriber.ts), each filtered by its event types and its owner: the
  * deployment's own key's receive every event, a stored key's only the events of its own jobs. And
  * the job's own webhook (webhook_url, X-Reelay-Webhook; a batch's for its jobs and its Batch
  * Completed), signed with the webhook secrets of the key that made the job or batch.
