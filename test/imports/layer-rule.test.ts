@@ -25,6 +25,7 @@ const CLEAN: Record<string, string> = {
     'import { limit } from "../domain/rule.ts";\nimport type { Store } from "./ports.ts";\nexport const act = (s: Store) => s.get() < limit;\n',
   "packages/core/src/adapters/table.ts":
     'import type { Store } from "../usecases/ports.ts";\nexport class Table implements Store { get() { return 1; } }\n',
+  "packages/core/src/adapters/index.ts": 'export { Table } from "./table.ts";\n',
   "packages/core/src/wiring/index.ts":
     'import { Table } from "../adapters/table.ts";\nimport { act } from "../usecases/act.ts";\nexport const run = () => act(new Table());\n',
   "packages/api/src/route.ts":
@@ -48,10 +49,24 @@ const BAD: { rule: string; files: Record<string, string> }[] = [
     },
   },
   {
-    rule: "adapters-import-no-wiring",
+    rule: "adapters-import-only-ports-and-domain",
     files: {
       "packages/core/src/adapters/bad.ts":
         'import { run } from "../wiring/index.ts";\nexport const bad = run;\n',
+    },
+  },
+  {
+    rule: "adapters-import-only-ports-and-domain",
+    files: {
+      "packages/core/src/adapters/uses-a-use-case.ts":
+        'import { act } from "../usecases/act.ts";\nexport const bad = act;\n',
+    },
+  },
+  {
+    rule: "api-on-ports",
+    files: {
+      "packages/api/src/store.ts":
+        'import { Table } from "../../core/src/adapters/index.ts";\nexport const bad = new Table();\n',
     },
   },
   {
