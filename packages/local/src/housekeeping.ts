@@ -9,7 +9,7 @@ import type { JobStore } from "@reelay/core/adapters";
 import type { Logger } from "./log.ts";
 import { wakeablePause } from "./wakeable-pause.ts";
 import { advanceResumeMark } from "./resume-mark.ts";
-import { pruneFinishedJobs, removeExpired, type RetentionDeps } from "./retention.ts";
+import { pruneFinishedJobs, removeExpired, type RetentionDeps } from "./retention-sweep.ts";
 
 /** Between passes: an expired job's objects are gone within a minute of its expires_at. */
 const INTERVAL_MS = 60_000;

@@ -10,7 +10,7 @@ import { expect, it } from "vitest";
 import type { Job } from "@reelay/core/domain";
 import type { Standins } from "../src/aws-standins.ts";
 import { failedJob, queuedJob, standinsPerTest } from "./fixtures/jobs.ts";
-import { pruneFinishedJobs, removeExpired } from "../src/retention.ts";
+import { pruneFinishedJobs, removeExpired } from "../src/retention-sweep.ts";
 
 const DAY_MS = 86_400_000;
 

@@ -10,7 +10,7 @@ import {
 import { TASK_FAULTS, type KeyedRule, type RequestTag } from "./fault-engine.ts";
 import { parseDirectives } from "./fault-parse.ts";
 import { sendError } from "./http-io.ts";
-import { accountOf, checkLimits, inFlightByApiKey } from "./limits.ts";
+import { accountOf, checkLimits, inFlightByApiKey } from "./account-limits.ts";
 import { ownRuleKey } from "./portable-ids.ts";
 import { newTaskId, type TaskRecord } from "./tasks.ts";
 import { forgetEndedNow } from "./forget.ts";

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { ResolvedOptions, Req, SimContext } from "./context.ts";
 import { Counters } from "./counters.ts";
-import { inFlightByApiKey } from "./limits.ts";
+import { inFlightByApiKey } from "./account-limits.ts";
 import { FaultEngine } from "./fault-engine.ts";
 import { HttpError, sendError } from "./http-io.ts";
 import { DEFAULT_MODELS } from "./models.ts";

@@ -99,10 +99,10 @@ export {
   rateLimited,
   type BucketTurn,
   type KeyLimits,
-} from "./keys/limits.ts";
+} from "./keys/key-limits.ts";
 export { parseExpiresAt } from "./keys/lifecycle.ts";
 export type { ApiKeyRecord } from "./keys/api-key.ts";
-export { MAX_PAGE_SIZE } from "./limits.ts";
+export { MAX_PAGE_SIZE } from "./page-size.ts";
 export { ALARM_DIMENSIONS } from "./metrics/alarm-dimensions.ts";
 export {
   METRICS,

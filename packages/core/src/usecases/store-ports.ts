@@ -15,7 +15,7 @@ import type { AdmissionState, AcquireResult, QueueEntry } from "../domain/admiss
 import type { LearnedLimit } from "../domain/admission/settings.ts";
 import type { Batch, BatchLine } from "../domain/batches/types.ts";
 import type { Budget, BudgetClaim } from "../domain/money/budget-schema.ts";
-import type { BucketTurn, EffectiveLimits, KeyLimits } from "../domain/keys/limits.ts";
+import type { BucketTurn, EffectiveLimits, KeyLimits } from "../domain/keys/key-limits.ts";
 import type { ApiKeyRecord, CreatedApiKey, NewApiKey } from "../domain/keys/api-key.ts";
 import type { Estimate, Reservation } from "../domain/money/types.ts";
 import type { GenerationHistory } from "../domain/polling/history.ts";
@@ -234,7 +234,7 @@ export interface BudgetLedgerPort {
 }
 
 /**
- * Limits per key (domain/keys/limits.ts), on one item per lane (a key id; `local`, the deployment's
+ * Limits per key (domain/keys/key-limits.ts), on one item per lane (a key id; `local`, the deployment's
  * key; `drop`), so every API instance and dispatcher counts against the same numbers.
  */
 export interface KeyLimitsPort {

@@ -21,7 +21,7 @@ import {
   type KeyLimitDefaults,
   NO_KEY_LIMITS,
   parseKeyLimitDefaults,
-} from "../domain/keys/limits.ts";
+} from "../domain/keys/key-limits.ts";
 import { parsePrices, type PriceTable } from "../domain/money/prices.ts";
 import { DEFAULT_WEBHOOK_SCHEDULE_S, parseSchedule } from "../domain/webhooks/schedule.ts";
 import {

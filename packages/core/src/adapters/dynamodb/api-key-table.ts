@@ -12,7 +12,7 @@ import { z } from "zod";
 import { ReelayError, shownInput } from "../../domain/errors.ts";
 import type { Budget } from "../../domain/money/budget-schema.ts";
 import { DEFAULT_SCOPES, LEGACY_SCOPES } from "../../domain/keys/scopes.ts";
-import type { KeyLimits } from "../../domain/keys/limits.ts";
+import type { KeyLimits } from "../../domain/keys/key-limits.ts";
 import {
   isExpired,
   keyExpired,

@@ -7,7 +7,7 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ReelayError } from "../../domain/errors.ts";
 import { AUDIT_ID, type AuditRecord } from "../../domain/audit/record.ts";
 import type { AuditPage, AuditQuery } from "../../domain/audit/query.ts";
-import { MAX_PAGE_SIZE } from "../../domain/limits.ts";
+import { MAX_PAGE_SIZE } from "../../domain/page-size.ts";
 import type { AuditStorePort } from "../../usecases/ports.ts";
 import { AUDIT_PARTITION, auditKeys } from "./item-keys.ts";
 import { readAuditRecord } from "./stored-items.ts";

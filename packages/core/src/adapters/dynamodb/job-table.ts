@@ -17,7 +17,7 @@ import {
   type Transition,
   type UpdateOptions,
 } from "../../domain/jobs/job-queries.ts";
-import { MAX_PAGE_SIZE } from "../../domain/limits.ts";
+import { MAX_PAGE_SIZE } from "../../domain/page-size.ts";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { isReelayError, ReelayError } from "../../domain/errors.ts";
 import { noMetrics } from "../../usecases/ports.ts";

@@ -2,7 +2,7 @@
  * Limits per key on one item per lane (`limits#<lane>`, item-keys.ts), each change one conditional
  * single-item write, so every API instance and dispatcher shares the same numbers:
  *
- *   tat        the call bucket (domain/keys/limits.ts: GCRA)   SET tat = :next  IF tat = :seen
+ *   tat        the call bucket (domain/keys/key-limits.ts: GCRA)   SET tat = :next  IF tat = :seen
  *   queued     the lane's jobs counted waiting                  ADD queued :n    IF queued <= max - n
  *   inflight   {jobId: takenAt} of the lane's jobs in flight    SET inflight.#j  IF size(inflight) < max
  *
@@ -22,7 +22,7 @@ import {
   type KeyLimits,
   NO_KEY_LIMITS,
   takeFromBucket,
-} from "../../domain/keys/limits.ts";
+} from "../../domain/keys/key-limits.ts";
 import { keyLimitsKey } from "./item-keys.ts";
 import { Table } from "./table-ops.ts";
 

@@ -1,6 +1,6 @@
 /** A stored API key as reelay shows and keeps it (never the key itself: only its hash is stored). */
 import type { Budget } from "../money/budget-schema.ts";
-import type { KeyLimits } from "./limits.ts";
+import type { KeyLimits } from "./key-limits.ts";
 import type { Scope } from "./scopes.ts";
 
 export interface ApiKeyRecord {

@@ -7,7 +7,7 @@
  */
 import type { KeyLimitsPort } from "../ports.ts";
 import { laneOf } from "../admission/admission-control.ts";
-import { queueFull } from "../../domain/keys/limits.ts";
+import { queueFull } from "../../domain/keys/key-limits.ts";
 import type { JobSource } from "../../domain/jobs/types.ts";
 
 /** Places counted for a submission, until each is either taken by a job made or given back. */

@@ -14,7 +14,7 @@ import {
 } from "../../../src/adapters/dynamodb/key-limits-table.ts";
 import { JobStore } from "../../../src/adapters/dynamodb/job-table.ts";
 import { JsonlFileSink } from "../../../src/adapters/events/jsonl-events.ts";
-import type { KeyLimits } from "../../../src/domain/keys/limits.ts";
+import type { KeyLimits } from "../../../src/domain/keys/key-limits.ts";
 import type { JobSource } from "../../../src/domain/jobs/types.ts";
 import { validate } from "../../../src/domain/validate/validate-request.ts";
 import { AdmissionControl } from "../../../src/usecases/admission/admission-control.ts";

@@ -5,7 +5,7 @@ import {
   parseKeyLimitDefaults,
   parseKeyLimits,
   takeFromBucket,
-} from "../../../src/domain/keys/limits.ts";
+} from "../../../src/domain/keys/key-limits.ts";
 
 describe("a key's limits", () => {
   it("take the four fields as positive numbers (whole but for rate) or null, and refuse anything else", () => {
