@@ -26,7 +26,7 @@ import {
 } from "@reelay/core/domain";
 import { mayAccess, ownerFilter, sourceOf } from "../../auth.ts";
 import { checkLines, parseBatchBody } from "../../batch-body.ts";
-import { retryBatch } from "../../batch-retry.ts";
+import { retryBatchOf } from "../../batch-retry.ts";
 import { jsonBodyLimit } from "../../body.ts";
 import {
   type ApiEnv,
@@ -241,7 +241,7 @@ export function batchRoutes(deps: ResolvedDeps, store: BatchStorePort): Hono<Api
 
   routes.post("/:id/retry", async (c) => {
     const batch = await owned(store, c.req.param("id"), c.get("caller"));
-    return c.json(await currentView(deps, store, await retryBatch(deps, store, batch)));
+    return c.json(await currentView(deps, store, await retryBatchOf(deps, store, batch)));
   });
   return routes;
 }

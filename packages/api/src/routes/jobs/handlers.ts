@@ -18,7 +18,7 @@ import {
 } from "@reelay/core/domain";
 import { ownerFilter } from "../../auth.ts";
 import { jsonBodyLimit, parseJson } from "../../body.ts";
-import { retryJob } from "../../retry.ts";
+import { retryJobForCaller } from "../../retry.ts";
 import { type ApiEnv, cancelDepsOf, type ResolvedDeps } from "../../api-deps.ts";
 import { jobView, withQueuePosition } from "../../views.ts";
 import { followStream, jobFrames, streamSettings } from "../follow/handlers.ts";
@@ -158,7 +158,7 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     if (source === undefined) throw jobNotFound(id);
     const text = await c.req.text();
     const body = text.trim() === "" ? undefined : parseJson(text);
-    const { job } = await retryJob(deps, source, c.get("caller"), body);
+    const { job } = await retryJobForCaller(deps, source, c.get("caller"), body);
     return c.json(await jobView(job, signer));
   });
 
