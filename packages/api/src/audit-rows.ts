@@ -33,7 +33,10 @@ export function pick(answer: Answer, fields: readonly string[]): Record<string, 
 export const text = (value: unknown): string | undefined =>
   typeof value === "string" ? value : undefined;
 
-/** A record of the answered object (its `id`, else the route's), in the project `projectOf` reads. */
+/**
+ * A record of the answered object (its `id`, else the route's), in the project `projectOfActed`
+ * reads.
+ */
 export function onAnswered(
   projectOfActed: (acted: Acted) => string | undefined,
   change: (answer: Answer) => Record<string, unknown>,

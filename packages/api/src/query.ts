@@ -18,7 +18,7 @@ function queryError(issue: z.core.$ZodIssue, code: ErrorCode): ReelayError {
   });
 }
 
-/** Checks the query against `schema`; a bad one is 400 `code` (invalid_query unless the route says). */
+/** Checks the query against `schema`; a bad one is 400 `code` (invalid_query unless given). */
 export function validQuery<S extends z.ZodType>(
   schema: S,
   code: ErrorCode = "invalid_query",

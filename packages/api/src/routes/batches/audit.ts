@@ -1,4 +1,4 @@
-/** This area's audited routes (audit-trail.ts collects them): a batch retried by another key. */
+/** The audited routes (audit-trail.ts collects them): a batch retried by another key. */
 import { type AuditRows, byAnotherKey, pick } from "../../audit-rows.ts";
 
 export const BATCHES_AUDIT: AuditRows = {

@@ -238,7 +238,7 @@ export function batchRoutes(deps: ResolvedDeps, store: BatchStorePort): Hono<Api
     });
   });
 
-  /** The batch's counts as Server-Sent Events until it completes (follow.ts). */
+  /** The batch's counts as Server-Sent Events until it completes (routes/follow/handlers.ts). */
   routes.get("/:id/events", async (c) => {
     const batch = await owned(store, c.req.param("id"), c.get("caller"));
     const latest = async () => currentView(deps, store, await store.require(batch.id));

@@ -1,4 +1,4 @@
-/** This area's audited routes (audit-trail.ts collects them): a job retried by another key. */
+/** The audited routes (audit-trail.ts collects them): a job retried by another key. */
 import { type AuditRows, byAnotherKey } from "../../audit-rows.ts";
 
 export const JOBS_AUDIT: AuditRows = {

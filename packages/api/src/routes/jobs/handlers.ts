@@ -128,7 +128,7 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     return c.json(await withQueuePosition(await jobView(job, signer), job, deps.admission));
   });
 
-  /** The job's changes as Server-Sent Events until it ends (follow.ts). */
+  /** The job's changes as Server-Sent Events until it ends (routes/follow/handlers.ts). */
   routes.get("/:id/events", async (c) => {
     const id = c.req.param("id");
     if ((await deps.jobs.get(id)) === undefined) throw jobNotFound(id);

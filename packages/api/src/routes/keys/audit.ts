@@ -1,4 +1,4 @@
-/** This area's audited routes (audit-trail.ts collects them): what each key change records. */
+/** The audited routes (audit-trail.ts collects them): what each key change records. */
 import { type Answer, type AuditRows, onAnswered, pick, text } from "../../audit-rows.ts";
 
 /** A key's record as answered by /v1/keys: its project is in it. */

@@ -1,4 +1,4 @@
-/** This area's audited routes (audit-trail.ts collects them): subscribers added, removed, rotated. */
+/** The audited routes (audit-trail.ts collects them): subscribers added, removed, rotated. */
 import { safeUrl } from "@reelay/core/domain";
 import { type Answer, type AuditRows, onAnswered, pick, text } from "../../audit-rows.ts";
 import { isAdmin, projectOfCaller } from "../../auth.ts";

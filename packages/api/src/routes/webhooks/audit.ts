@@ -1,4 +1,4 @@
-/** This area's audited routes (audit-trail.ts collects them): an event replayed, a delivery retried. */
+/** The audited routes (audit-trail.ts collects them): an event replayed, a delivery retried. */
 import { projectOf } from "@reelay/core/domain";
 import type { ResolvedDeps } from "../../api-deps.ts";
 import { type Answer, type AuditRows, pick } from "../../audit-rows.ts";

@@ -1,9 +1,10 @@
 /**
  * Retrying a job: a new job from a failed or cancelled one's request, with the caller's changes
- * (request fields) laid over it. The same retry of the same job finds the first one (its id derives from the source
- * and the request), and the two are linked both ways (`retryOf`, `retriedBy`). A failure the same
- * request cannot get past (content_policy, invalid_request) is refused with 409 not_retryable unless
- * the changes change the request: retrying it unchanged is money thrown away.
+ * (request fields) laid over it. The same retry of the same job finds the first one (its id
+ * derives from the source and the request), and the two are linked both ways (`retryOf`,
+ * `retriedBy`). A failure the same request cannot get past (content_policy, invalid_request) is
+ * refused with 409 not_retryable unless the changes change the request: retrying it unchanged is
+ * money thrown away.
  */
 import { createHash } from "node:crypto";
 import type { Catalog } from "../../domain/catalog/types.ts";
