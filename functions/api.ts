@@ -24,7 +24,8 @@ const app = createApp(
     // API Gateway ends a request at 30 s (and so does this function): an images/edits wait stays well inside.
     maxWaitS: 20,
     // API Gateway buffers a response whole: a job's or batch's stream answers what it has (or after
-    // 20 s, nothing) and the client reconnects with Last-Event-ID (routes/follow.ts).
+    // 20 s, nothing) and the client reconnects with Last-Event-ID (@reelay/api's
+    // routes/follow/handlers.ts).
     streamMaxMs: 20_000,
     // The delivery log and managed subscribers; what they make, the webhook sweep sends within a minute.
     webhooks: wireWebhooks({ config, platform: "aws", clients }).api,

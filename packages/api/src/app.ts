@@ -3,13 +3,13 @@
  * (@hono/node-server). It speaks the service contract itself, so a client written for the upstream
  * can point its base URL at `http://host:port/v1` and keep working.
  */
-import { type Handler, Hono } from "hono";
+import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { mountAudit } from "./audit-trail.ts";
 import { bearerAuth } from "./auth.ts";
 import { dashboardRoutes } from "./dashboard/routes.ts";
 import { resolveDeps, type ApiDeps, type ApiEnv } from "./api-deps.ts";
-import { shownInput, VERSION } from "@reelay/core/domain";
+import { shownInput } from "@reelay/core/domain";
 import { errorBody, handleError, sendError } from "./errors.ts";
 import { rateLimit } from "./limits.ts";
 import { jobAccess } from "./ownership.ts";
@@ -20,6 +20,7 @@ import { admissionRoutes } from "./routes/admission/handlers.ts";
 import { batchRoutes } from "./routes/batches/handlers.ts";
 import { docsRoutes } from "./routes/docs/handlers.ts";
 import { eventRoutes } from "./routes/events/handlers.ts";
+import { healthz } from "./routes/health/handlers.ts";
 import { imageRoutes } from "./routes/images/handlers.ts";
 import { jobRoutes } from "./routes/jobs/handlers.ts";
 import { contentRoutes } from "./routes/content/handlers.ts";
@@ -49,19 +50,6 @@ function notAllowed(app: Hono<ApiEnv>) {
         { Allow: methods.join(", ") },
       ),
   });
-}
-
-/** GET /healthz: ok and the release, with the deps' own checks when given (503 when one fails). */
-function healthz(health: ApiDeps["health"]): Handler<ApiEnv> {
-  return async (c) => {
-    if (health === undefined) return c.json({ ok: true, version: VERSION });
-    try {
-      return c.json({ ...(await health()), ok: true, version: VERSION });
-    } catch (error) {
-      const message = `A dependency check failed: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`;
-      return sendError(c, 503, { ok: false, version: VERSION, ...errorBody("unhealthy", message) });
-    }
-  };
 }
 
 export function createApp(input: ApiDeps): Hono<ApiEnv> {

@@ -1,8 +1,8 @@
 /**
- * Each request the API answers is a server span (usecases/tracing.ts): a job it makes is named on
- * it and begins its trace there. A caller's own `traceparent` header makes it a child of the
- * caller's span, so a client's trace holds the job too. Named by method and route pattern; only the
- * path goes on it, never the query or a header.
+ * Each request the API answers is a server span (core's domain/tracing.ts): a job it makes is
+ * named on it and begins its trace there. A caller's own `traceparent` header makes it a child of
+ * the caller's span, so a client's trace holds the job too. Named by method and route pattern;
+ * only the path goes on it, never the query or a header.
  */
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";

@@ -1,4 +1,4 @@
-/** The shape of one documented route (operations.ts holds them all). */
+/** The shape of one documented route (each area's routes/<area>/operations.ts holds its own). */
 import type * as z from "zod";
 import type { ErrorCode } from "@reelay/core/domain";
 

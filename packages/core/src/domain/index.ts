@@ -114,7 +114,7 @@ export {
 } from "./metrics/names.ts";
 export { parseBudget, type Budget } from "./money/budget-schema.ts";
 export { DEPLOYMENT_OWNER, ledgerOf } from "./money/ledger.ts";
-export { FAILURE_CLASSES, failureClassOf, isRetryableClass } from "./money/classes.ts";
+export { FAILURE_CLASSES } from "./money/classes.ts";
 export { estimateOf, totalEstimate } from "./money/estimate.ts";
 export { fromMicros, type PriceTable } from "./money/prices.ts";
 export {

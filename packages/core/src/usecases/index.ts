@@ -19,6 +19,7 @@ export {
   type BatchState,
 } from "./batches/batch-progress.ts";
 export { batchIdFrom, createBatch, newBatchId, type CheckedLine } from "./batches/create-batch.ts";
+export { retryBatch } from "./batches/retry-batch.ts";
 export { copyUrlToS3 } from "./copy/copy-output.ts";
 export { INBOX_PREFIX, ingestDrop, type DropDeps, type DropOutcome } from "./drops/ingest.ts";
 export { replacePlaceholders, withPlaceholders } from "./drops/material.ts";
@@ -26,6 +27,7 @@ export { classifyDropKey, entryLocation, parseDropFile, type DropEntry } from ".
 export { cancelJob, type CancelDeps } from "./jobs/cancel-job.ts";
 export { buildJob, createJob } from "./jobs/create-job.ts";
 export { emitOnce, type TerminalDeps } from "./jobs/job-end.ts";
+export { retryJob } from "./jobs/retry-job.ts";
 export { NO_BUDGETS, type SubmitDeps, submitJob } from "./jobs/submit-job.ts";
 export {
   admissionReading,

@@ -4,20 +4,26 @@
  * own key reads every one. Only GET: the log is not changed through the API.
  */
 import { Hono } from "hono";
+import * as z from "zod";
 import { parseAuditAction, parseAuditTime } from "@reelay/core/domain";
 import type { AuditLog } from "@reelay/core/usecases";
 import type { ApiEnv } from "../../api-deps.ts";
 import { ownerFilter } from "../../auth.ts";
-import { readLimit } from "../jobs/handlers.ts";
+import { limitParam, parsedBy, validQuery } from "../../query.ts";
+
+/** GET /v1/audit's query, checked in this order; the action and times by the audit log's own rules. */
+const auditQuery = z.object({
+  action: parsedBy(parseAuditAction),
+  from: parsedBy((raw) => parseAuditTime("from", raw)),
+  to: parsedBy((raw) => parseAuditTime("to", raw)),
+  limit: limitParam,
+  cursor: z.string().optional(),
+});
 
 export function auditRoutes(audit: AuditLog): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
-  routes.get("/", async (c) => {
-    const action = parseAuditAction(c.req.query("action"));
-    const from = parseAuditTime("from", c.req.query("from"));
-    const to = parseAuditTime("to", c.req.query("to"));
-    const limit = readLimit(c.req.query("limit"));
-    const cursor = c.req.query("cursor");
+  routes.get("/", validQuery(auditQuery), async (c) => {
+    const { action, from, to, limit, cursor } = c.req.valid("query");
     const page = await audit.list({
       ...(action === undefined ? {} : { action }),
       ...(from === undefined ? {} : { from }),

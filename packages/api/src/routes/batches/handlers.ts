@@ -3,6 +3,7 @@
  * (JSONL, one line per request line, fresh links), cancel what has not ended, list them.
  */
 import { type Handler, Hono } from "hono";
+import * as z from "zod";
 import {
   batchIdFrom,
   createBatch,
@@ -22,12 +23,12 @@ import {
   totalEstimate,
   isTerminal,
   isReelayError,
-  ReelayError,
 } from "@reelay/core/domain";
 import { mayAccess, ownerFilter, sourceOf } from "../../auth.ts";
 import { checkLines, parseBatchBody } from "../../batch-body.ts";
-import { retryBatch } from "../../batch-retry.ts";
+import { retryBatchOf } from "../../batch-retry.ts";
 import { jsonBodyLimit } from "../../body.ts";
+import { validQuery } from "../../query.ts";
 import {
   type ApiEnv,
   type Caller,
@@ -87,14 +88,13 @@ async function owned(store: BatchStorePort, id: string, caller: Caller): Promise
   return batch;
 }
 
-function readDryRun(raw: string | undefined): boolean {
-  if (raw === undefined || raw === "false") return false;
-  if (raw === "true" || raw === "") return true;
-  throw new ReelayError("invalid_query", "dry_run must be true or false.", {
-    status: 400,
-    path: "dry_run",
-  });
-}
+/** `?dry_run`, `?dry_run=true`: quote the batch, make nothing. */
+const postQuery = z.object({
+  dry_run: z
+    .enum(["true", "false", ""], { error: "dry_run must be true or false." })
+    .optional()
+    .transform((raw) => raw === "true" || raw === ""),
+});
 
 /** The batch's view now, its counts read from its jobs' records. */
 async function currentView(deps: ResolvedDeps, store: BatchStorePort, batch: Batch) {
@@ -103,10 +103,13 @@ async function currentView(deps: ResolvedDeps, store: BatchStorePort, batch: Bat
 }
 
 /** POST /v1/batches: every line checked, then (unless a dry run) the jobs made and queued. */
-function postBatch(deps: ResolvedDeps, store: BatchStorePort): Handler<ApiEnv> {
+function postBatch(
+  deps: ResolvedDeps,
+  store: BatchStorePort,
+): Handler<ApiEnv, string, { out: { query: z.output<typeof postQuery> } }> {
   return async (c) => {
     const caller = c.get("caller");
-    const dryRun = readDryRun(c.req.query("dry_run"));
+    const dryRun = c.req.valid("query").dry_run;
     const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const body = parseBatchBody(await c.req.text());
     const source = { type: "api" as const, ...sourceOf(caller) };
@@ -169,7 +172,12 @@ function cancelBatch(deps: ResolvedDeps, store: BatchStorePort): Handler<ApiEnv>
 
 export function batchRoutes(deps: ResolvedDeps, store: BatchStorePort): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
-  routes.post("/", jsonBodyLimit(MAX_BATCH_BODY_BYTES), postBatch(deps, store));
+  routes.post(
+    "/",
+    jsonBodyLimit(MAX_BATCH_BODY_BYTES),
+    validQuery(postQuery),
+    postBatch(deps, store),
+  );
 
   routes.get("/", async (c) => {
     const batches = await store.list({ limit: 50, ...ownerFilter(c.get("caller")) });
@@ -192,7 +200,7 @@ export function batchRoutes(deps: ResolvedDeps, store: BatchStorePort): Hono<Api
     });
   });
 
-  /** The batch's counts as Server-Sent Events until it completes (follow.ts). */
+  /** The batch's counts as Server-Sent Events until it completes (routes/follow/handlers.ts). */
   routes.get("/:id/events", async (c) => {
     const batch = await owned(store, c.req.param("id"), c.get("caller"));
     const latest = async () => currentView(deps, store, await store.require(batch.id));
@@ -203,7 +211,7 @@ export function batchRoutes(deps: ResolvedDeps, store: BatchStorePort): Hono<Api
 
   routes.post("/:id/retry", async (c) => {
     const batch = await owned(store, c.req.param("id"), c.get("caller"));
-    return c.json(await currentView(deps, store, await retryBatch(deps, store, batch)));
+    return c.json(await currentView(deps, store, await retryBatchOf(deps, store, batch)));
   });
   return routes;
 }

@@ -4,12 +4,15 @@
  * have (not succeeded yet, an image's thumbnail, a video that did not decode) is a 404 that says so.
  */
 import { type Context, Hono } from "hono";
+import * as z from "zod";
 import { type Job, jobNotFound, ReelayError } from "@reelay/core/domain";
 import type { ApiEnv, ResolvedDeps } from "../../api-deps.ts";
-import { readOneOf } from "../jobs/handlers.ts";
+import { oneOfParam, validQuery } from "../../query.ts";
 
 const CONTENT_VARIANTS = ["video", "thumbnail", "spritesheet"] as const;
 type Variant = (typeof CONTENT_VARIANTS)[number];
+
+const contentQuery = z.object({ variant: oneOfParam("variant", CONTENT_VARIANTS) });
 
 /** The variant's key in this API's bucket, or undefined when the job has none there. */
 function keyOf(job: Job, variant: Variant, bucket: string): string | undefined {
@@ -19,9 +22,12 @@ function keyOf(job: Job, variant: Variant, bucket: string): string | undefined {
   return output?.bucket === bucket ? output.key : undefined;
 }
 
-async function contentRedirect(c: Context<ApiEnv>, deps: ResolvedDeps): Promise<Response> {
+async function contentRedirect(
+  c: Context<ApiEnv>,
+  deps: ResolvedDeps,
+  variant: Variant,
+): Promise<Response> {
   const id = c.req.param("id") ?? "";
-  const variant = readOneOf("variant", c.req.query("variant"), CONTENT_VARIANTS) ?? "video";
   const job = await deps.jobs.get(id);
   if (job === undefined) throw jobNotFound(id);
   const key = keyOf(job, variant, deps.objects.bucket);
@@ -45,6 +51,8 @@ async function contentRedirect(c: Context<ApiEnv>, deps: ResolvedDeps): Promise<
 /** Mounted at /v1/jobs beside jobRoutes. */
 export function contentRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
-  routes.get("/:id/content", (c) => contentRedirect(c, deps));
+  routes.get("/:id/content", validQuery(contentQuery), (c) =>
+    contentRedirect(c, deps, c.req.valid("query").variant ?? "video"),
+  );
   return routes;
 }

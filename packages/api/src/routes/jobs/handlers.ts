@@ -1,11 +1,11 @@
 /** reelay's own job endpoints: the full record with its history, newest first with filters and cursor pages, and cancel. */
 import { Hono } from "hono";
+import * as z from "zod";
 import { cancelJob } from "@reelay/core/usecases";
 import {
   decodeCursor,
   isJobId,
   JOB_ID_SOURCE,
-  MAX_PAGE_SIZE,
   MAX_RETENTION_DAYS,
   jobNotFound,
   type ListFilters,
@@ -14,80 +14,51 @@ import {
   type JobKind,
   type JobSource,
   defaultCatalog,
-  ReelayError,
+  type Catalog,
 } from "@reelay/core/domain";
 import { ownerFilter } from "../../auth.ts";
 import { jsonBodyLimit, parseJson } from "../../body.ts";
-import { retryJob } from "../../retry.ts";
+import { limitParam, oneOfParam, validQuery } from "../../query.ts";
+import { retryJobForCaller } from "../../retry.ts";
 import { type ApiEnv, cancelDepsOf, type ResolvedDeps } from "../../api-deps.ts";
 import { jobView, withQueuePosition } from "../../views.ts";
 import { followStream, jobFrames, streamSettings } from "../follow/handlers.ts";
-
-function badQuery(path: string, message: string): ReelayError {
-  return new ReelayError("invalid_query", message, { status: 400, path });
-}
-
-export function readLimit(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_PAGE_SIZE) {
-    throw badQuery("limit", `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
-  }
-  return Number(raw);
-}
-
-export function readOneOf<T extends string>(
-  path: string,
-  raw: string | undefined,
-  allowed: readonly T[],
-): T | undefined {
-  if (raw === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(raw))
-    throw badQuery(
-      path,
-      `${path} must be one of ${allowed.join(", ")} (got "${raw.slice(0, 40)}").`,
-    );
-  return raw as T;
-}
 
 const KINDS: readonly JobKind[] = ["video", "image"];
 const SOURCES: readonly JobSource["type"][] = ["api", "drop", "cli"];
 
 /** Only a model the catalog knows can have jobs, so anything else is a typo worth naming. */
-function readModel(raw: string | undefined, deps: ResolvedDeps): string | undefined {
-  if (raw === undefined) return undefined;
-  const catalog = deps.catalog ?? defaultCatalog;
-  if (catalog.get(raw) !== undefined) return raw;
-  const close = catalog.closeMatches(raw);
-  const hint = close.length === 0 ? "" : ` Did you mean ${close.join(", ")}?`;
-  throw badQuery("model", `model "${raw.slice(0, 60)}" is not a model in the catalog.${hint}`);
+function modelParam(catalog: Catalog) {
+  return z
+    .string()
+    .refine((raw) => catalog.get(raw) !== undefined, {
+      error: (issue) => {
+        const raw = String(issue.input);
+        const close = catalog.closeMatches(raw);
+        const hint = close.length === 0 ? "" : ` Did you mean ${close.join(", ")}?`;
+        return `model "${raw.slice(0, 60)}" is not a model in the catalog.${hint}`;
+      },
+    })
+    .optional();
 }
 
 /**
  * `expiring_within=<seconds>`: jobs whose outputs expire from now to that many seconds ahead (not
  * those expired already), up to MAX_RETENTION_DAYS.
  */
-function readExpiring(raw: string | undefined, now: Date): ListFilters["expiring"] {
-  if (raw === undefined) return undefined;
+function expiringParam(now: () => Date) {
   const maxS = MAX_RETENTION_DAYS * 86_400;
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > maxS)
-    throw badQuery("expiring_within", `expiring_within must be seconds from 1 to ${maxS}.`);
-  const until = new Date(now.getTime() + Number(raw) * 1000);
-  return { from: now.toISOString(), to: until.toISOString() };
-}
-
-function readFilters(query: (name: string) => string | undefined, deps: ResolvedDeps): ListFilters {
-  const status = readOneOf("status", query("status"), JOB_STATUSES);
-  const model = readModel(query("model"), deps);
-  const kind = readOneOf("kind", query("kind"), KINDS);
-  const source = readOneOf("source", query("source"), SOURCES);
-  const expiring = readExpiring(query("expiring_within"), deps.now());
-  return {
-    ...(status === undefined ? {} : { status }),
-    ...(model === undefined ? {} : { model }),
-    ...(kind === undefined ? {} : { kind }),
-    ...(source === undefined ? {} : { source }),
-    ...(expiring === undefined ? {} : { expiring }),
-  };
+  const message = `expiring_within must be seconds from 1 to ${maxS}.`;
+  return z
+    .string()
+    .regex(/^\d{1,9}$/, message)
+    .transform(Number)
+    .refine((s) => s >= 1 && s <= maxS, message)
+    .transform((s): NonNullable<ListFilters["expiring"]> => {
+      const from = now();
+      return { from: from.toISOString(), to: new Date(from.getTime() + s * 1000).toISOString() };
+    })
+    .optional();
 }
 
 /** `<createdAt>#<id>`, as the store writes it; anything longer would fail DynamoDB's key-size check as a 503. */
@@ -96,32 +67,52 @@ const LIST_SORT_KEY = new RegExp(
 );
 
 /** A cursor must name a listing position this service could have returned, or DynamoDB would be asked nonsense. */
-function readCursor(raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  const position = decodeCursor(raw);
-  if (
-    !isJobId(position.id) ||
-    !LIST_SORT_KEY.test(position.sk) ||
-    !position.sk.endsWith(`#${position.id}`)
-  ) {
-    throw new ReelayError(
-      "invalid_cursor",
-      "The cursor is not one this service returned; start the listing again without it.",
-      { status: 400, path: "cursor" },
+function isListingCursor(raw: string): boolean {
+  try {
+    const position = decodeCursor(raw);
+    return (
+      isJobId(position.id) &&
+      LIST_SORT_KEY.test(position.sk) &&
+      position.sk.endsWith(`#${position.id}`)
     );
+  } catch {
+    return false;
   }
-  return raw;
+}
+
+const cursorParam = z
+  .string()
+  .refine(isListingCursor, {
+    message: "The cursor is not one this service returned; start the listing again without it.",
+    params: { code: "invalid_cursor" },
+  })
+  .optional();
+
+/** GET /v1/jobs's query, checked in this order. */
+function listQuery(deps: ResolvedDeps) {
+  return z.object({
+    limit: limitParam,
+    cursor: cursorParam,
+    status: oneOfParam("status", JOB_STATUSES),
+    model: modelParam(deps.catalog ?? defaultCatalog),
+    kind: oneOfParam("kind", KINDS),
+    source: oneOfParam("source", SOURCES),
+    expiring_within: expiringParam(() => deps.now()),
+  });
 }
 
 export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
   const signer = { objects: deps.objects, ttlS: deps.presignTtlS, now: deps.now };
 
-  routes.get("/", async (c) => {
-    const limit = readLimit(c.req.query("limit"));
-    const cursor = readCursor(c.req.query("cursor"));
+  routes.get("/", validQuery(listQuery(deps)), async (c) => {
+    const { limit, cursor, status, model, kind, source, expiring_within } = c.req.valid("query");
     const options: ListOptions = {
-      ...readFilters((name) => c.req.query(name), deps),
+      ...(status === undefined ? {} : { status }),
+      ...(model === undefined ? {} : { model }),
+      ...(kind === undefined ? {} : { kind }),
+      ...(source === undefined ? {} : { source }),
+      ...(expiring_within === undefined ? {} : { expiring: expiring_within }),
       ...(limit === undefined ? {} : { limit }),
       ...(cursor === undefined ? {} : { cursor }),
     };
@@ -137,7 +128,7 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     return c.json(await withQueuePosition(await jobView(job, signer), job, deps.admission));
   });
 
-  /** The job's changes as Server-Sent Events until it ends (follow.ts). */
+  /** The job's changes as Server-Sent Events until it ends (routes/follow/handlers.ts). */
   routes.get("/:id/events", async (c) => {
     const id = c.req.param("id");
     if ((await deps.jobs.get(id)) === undefined) throw jobNotFound(id);
@@ -158,7 +149,7 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     if (source === undefined) throw jobNotFound(id);
     const text = await c.req.text();
     const body = text.trim() === "" ? undefined : parseJson(text);
-    const { job } = await retryJob(deps, source, c.get("caller"), body);
+    const { job } = await retryJobForCaller(deps, source, c.get("caller"), body);
     return c.json(await jobView(job, signer));
   });
 

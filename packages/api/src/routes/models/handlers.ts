@@ -5,9 +5,9 @@
  * Over a pool every account is asked, and each model names the accounts that serve it (`accounts`).
  */
 import { Hono } from "hono";
+import * as z from "zod";
 import {
   defaultCatalog,
-  ReelayError,
   type Catalog,
   type Issue,
   type Kind,
@@ -20,20 +20,18 @@ import type {
   UpstreamModelLister,
 } from "../../api-deps.ts";
 import { modelItem, upstreamOnlyItem, type ModelItem } from "../../openapi/model-item.ts";
+import { validQuery } from "../../query.ts";
 
 const MODALITIES: readonly Kind[] = ["video", "image"];
 const DEFAULT_UPSTREAM_MODELS_TIMEOUT_MS = 3000;
 
-function readModality(raw: string | undefined): Kind | undefined {
-  if (raw === undefined) return undefined;
-  if (!(MODALITIES as readonly string[]).includes(raw)) {
-    throw new ReelayError("invalid_query", `modality must be one of ${MODALITIES.join(", ")}.`, {
-      status: 400,
-      path: "modality",
-    });
-  }
-  return raw as Kind;
-}
+const modelsQuery = z.object({
+  modality: z
+    .enum(MODALITIES as readonly [Kind, ...Kind[]], {
+      error: `modality must be one of ${MODALITIES.join(", ")}.`,
+    })
+    .optional(),
+});
 
 interface ListedModel {
   id: string;
@@ -148,8 +146,8 @@ export function modelRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   const timeoutMs = deps.upstreamModelsTimeoutMs ?? DEFAULT_UPSTREAM_MODELS_TIMEOUT_MS;
   const upstream = deps.upstreamModels;
 
-  routes.get("/", async (c) => {
-    const modality = readModality(c.req.query("modality"));
+  routes.get("/", validQuery(modelsQuery), async (c) => {
+    const { modality } = c.req.valid("query");
     if (upstream === undefined || typeof upstream === "function") {
       const listing =
         upstream === undefined

@@ -5,6 +5,7 @@
  * and every key's.
  */
 import { Hono } from "hono";
+import * as z from "zod";
 import type { BudgetLedgerPort } from "@reelay/core/usecases";
 import {
   type Budget,
@@ -14,32 +15,68 @@ import {
   USAGE_GROUPS,
   type UsageGroup,
   usageReport,
-  ReelayError,
 } from "@reelay/core/domain";
 import { isAdmin, ownerFilter } from "../../auth.ts";
 import type { ApiEnv, Caller, ResolvedDeps } from "../../api-deps.ts";
+import { validQuery } from "../../query.ts";
 
 /** The most jobs one report counts (a Lambda answers within API Gateway's 30 s). */
 const MAX_REPORT_JOBS = 100_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-function badQuery(path: string, message: string): ReelayError {
-  return new ReelayError("invalid_request", message, { status: 400, path });
+/** A day (`2026-11-01`, its midnight UTC) or an ISO time with its zone, as a full ISO string; "" is absent. */
+function timeParam(name: "from" | "to") {
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === "") return undefined;
+      const at = DATE.test(raw) ? Date.parse(`${raw}T00:00:00Z`) : Date.parse(raw);
+      if (!Number.isNaN(at) && (DATE.test(raw) || /(Z|[+-]\d{2}:\d{2})$/.test(raw)))
+        return new Date(at).toISOString();
+      ctx.issues.push({
+        code: "custom",
+        message: `${name} must be a day (2026-11-01) or an ISO time with its zone.`,
+        input: raw,
+      });
+      return z.NEVER;
+    });
 }
 
-/** A day (`2026-11-01`, its midnight UTC) or an ISO time with its zone, as a full ISO string. */
-function readTime(name: string, raw: string | undefined, fallback: Date): string {
-  if (raw === undefined || raw === "") return fallback.toISOString();
-  const at = DATE.test(raw) ? Date.parse(`${raw}T00:00:00Z`) : Date.parse(raw);
-  if (Number.isNaN(at) || !(DATE.test(raw) || /(Z|[+-]\d{2}:\d{2})$/.test(raw)))
-    throw badQuery(name, `${name} must be a day (2026-11-01) or an ISO time with its zone.`);
-  return new Date(at).toISOString();
-}
+const groupParam = z
+  .string()
+  .refine(
+    (raw) => raw === "" || (USAGE_GROUPS as readonly string[]).includes(raw),
+    `group_by must be one of ${USAGE_GROUPS.join(", ")}.`,
+  )
+  .optional()
+  .transform(
+    (raw): UsageGroup => (raw === undefined || raw === "" ? "model" : (raw as UsageGroup)),
+  );
 
-function readGroup(raw: string | undefined): UsageGroup {
-  if (raw === undefined || raw === "") return "model";
-  if ((USAGE_GROUPS as readonly string[]).includes(raw)) return raw as UsageGroup;
-  throw badQuery("group_by", `group_by must be one of ${USAGE_GROUPS.join(", ")}.`);
+/**
+ * GET /v1/usage's query: the range first (each end, then the pair; by default from the month's
+ * start to now), then group_by, so a bad query is refused for what is checked first. `at`: the
+ * time the report is for.
+ */
+function usageQuery(now: () => Date) {
+  const range = z
+    .object({ from: timeParam("from"), to: timeParam("to") })
+    .transform((query, ctx) => {
+      const at = now();
+      const from =
+        query.from ?? new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)).toISOString();
+      const to = query.to ?? new Date(at.getTime() + 1).toISOString();
+      if (from < to) return { from, to, at };
+      ctx.issues.push({
+        code: "custom",
+        message: "to must be later than from.",
+        path: ["to"],
+        input: query,
+      });
+      return z.NEVER;
+    });
+  return range.and(z.object({ group_by: groupParam }));
 }
 
 interface BudgetStatus extends Budget {
@@ -77,29 +114,31 @@ async function budgetsFor(deps: ResolvedDeps, caller: Caller, now: Date): Promis
 
 export function usageRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
-  routes.get("/", async (c) => {
-    const caller = c.get("caller");
-    const now = deps.now();
-    const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-    const from = readTime("from", c.req.query("from"), monthStart);
-    const to = readTime("to", c.req.query("to"), new Date(now.getTime() + 1));
-    if (from >= to) throw badQuery("to", "to must be later than from.");
-    const groupBy = readGroup(c.req.query("group_by"));
-    const jobs = deps.jobs.createdBetween({
-      from,
-      to,
-      max: MAX_REPORT_JOBS,
-      ...ownerFilter(caller),
-    });
-    const report = await usageReport(jobs, groupBy, deps.prices !== undefined);
-    return c.json({
-      from,
-      to,
-      group_by: groupBy,
-      currency: deps.prices?.currency ?? null,
-      ...report,
-      budgets: await budgetsFor(deps, caller, now),
-    });
-  });
+  routes.get(
+    "/",
+    validQuery(
+      usageQuery(() => deps.now()),
+      "invalid_request",
+    ),
+    async (c) => {
+      const caller = c.get("caller");
+      const { from, to, at: now, group_by: groupBy } = c.req.valid("query");
+      const jobs = deps.jobs.createdBetween({
+        from,
+        to,
+        max: MAX_REPORT_JOBS,
+        ...ownerFilter(caller),
+      });
+      const report = await usageReport(jobs, groupBy, deps.prices !== undefined);
+      return c.json({
+        from,
+        to,
+        group_by: groupBy,
+        currency: deps.prices?.currency ?? null,
+        ...report,
+        budgets: await budgetsFor(deps, caller, now),
+      });
+    },
+  );
   return routes;
 }

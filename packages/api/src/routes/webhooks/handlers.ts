@@ -4,6 +4,7 @@
  * (POST /v1/webhooks/deliveries/{id}/retry), and an event sent again (POST /v1/events/{id}/replay).
  */
 import { Hono } from "hono";
+import * as z from "zod";
 import {
   type Delivery,
   DELIVERY_STATUSES,
@@ -16,7 +17,7 @@ import { eventNotFound, type JobStorePort, replay } from "@reelay/core/usecases"
 import { forbidden, isAdmin } from "../../auth.ts";
 import { jsonBodyLimit, parseJson, refuseUnknownFields } from "../../body.ts";
 import type { ApiEnv, WebhookApiDeps } from "../../api-deps.ts";
-import { readLimit, readOneOf } from "../jobs/handlers.ts";
+import { limitParam, oneOfParam, validQuery } from "../../query.ts";
 
 /** A delivery as the log shows it: no body, and the URL without its query (it may hold a token). */
 function deliveryView(delivery: Delivery) {
@@ -26,17 +27,24 @@ function deliveryView(delivery: Delivery) {
 
 const EVENT_ID = /^[A-Za-z0-9_.-]{1,100}$/;
 
+const isEventType = (raw: string) => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(raw);
+
 /** `event=`: an event's id (`<jobId>.succeeded`) or an event type (`Generation Failed`). */
-function readEvent(raw: string | undefined): { eventId?: string; eventType?: string } {
-  if (raw === undefined) return {};
-  if ((WEBHOOK_EVENT_TYPES as readonly string[]).includes(raw)) return { eventType: raw };
-  if (EVENT_ID.test(raw)) return { eventId: raw };
-  throw new ReelayError(
-    "invalid_query",
+const eventParam = z
+  .string()
+  .refine(
+    (raw) => isEventType(raw) || EVENT_ID.test(raw),
     `event must be an event id such as <jobId>.succeeded or one of ${WEBHOOK_EVENT_TYPES.join(", ")}.`,
-    { status: 400, path: "event" },
-  );
-}
+  )
+  .transform((raw) => (isEventType(raw) ? { eventType: raw } : { eventId: raw }))
+  .optional();
+
+/** GET /v1/webhooks/deliveries's query, checked in this order. */
+const deliveriesQuery = z.object({
+  status: oneOfParam("status", DELIVERY_STATUSES),
+  event: eventParam,
+  limit: limitParam,
+});
 
 export function deliveryRoutes(webhooks: WebhookApiDeps): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
@@ -47,10 +55,8 @@ export function deliveryRoutes(webhooks: WebhookApiDeps): Hono<ApiEnv> {
     await next();
   });
 
-  routes.get("/", async (c) => {
-    const status = readOneOf("status", c.req.query("status"), DELIVERY_STATUSES);
-    const event = readEvent(c.req.query("event"));
-    const limit = readLimit(c.req.query("limit"));
+  routes.get("/", validQuery(deliveriesQuery), async (c) => {
+    const { status, event, limit } = c.req.valid("query");
     const found = await webhooks.store.list({
       ...(status === undefined ? {} : { status }),
       ...event,
