@@ -81,7 +81,6 @@ export {
 } from "./jobs/types.ts";
 export {
   givenOptions,
-  retriedOptions,
   type JobOptions,
   type JobWebhook,
 } from "./jobs/job-options.ts";
