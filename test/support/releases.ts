@@ -19,7 +19,7 @@ import {
   rmSync,
   symlinkSync,
 } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 /** Extracted trees, one per commit; under node_modules so no tool of the checkout sees them. */
@@ -46,12 +46,20 @@ function commitAdding(heading: string): string | undefined {
 const shallowHint =
   "this clone lacks the history the upgrade test needs (a shallow clone?): run `git fetch --unshallow` (or clone without --depth) and run the test again";
 
+/** The commits a shallow clone cut the history at (none in a full clone). */
+function shallowRoots(): Set<string> {
+  const file = resolve(ROOT, git(["rev-parse", "--git-path", "shallow"]));
+  return new Set(existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : []);
+}
+
 /** Every release CHANGELOG.md names, newest first, each with the commit that made it. */
 function releases(): Release[] {
   const changelog = readFileSync(join(ROOT, "CHANGELOG.md"), "utf8");
+  const cut = shallowRoots();
   return [...changelog.matchAll(HEADING)].map(([heading, version = "", date = ""]) => {
     const commit = commitAdding(heading.trimEnd());
-    if (commit === undefined)
+    // At a cut, the heading seems added by the oldest commit there is, whichever added it.
+    if (commit === undefined || cut.has(commit))
       throw new Error(`no commit adds "${heading.trim()}" to CHANGELOG.md: ${shallowHint}`);
     return { version, date, commit };
   });
