@@ -173,11 +173,3 @@ export function extractRelease(release: Release): string {
   }
   return tree;
 }
-
-/** `reelay --version` of the CLI in `tree`: which release that tree's code says it is. */
-export function versionOf(tree: string): string {
-  return execFileSync(process.execPath, [join(tree, "packages/cli/bin/reelay.js"), "--version"], {
-    cwd: tree,
-    encoding: "utf8",
-  }).trim();
-}
