@@ -32,10 +32,10 @@ const JOB_TIMEOUT_S = 600;
 const BUDGET = JSON.stringify({ amount: 100_000, unit: "currency", period: "total" });
 
 /**
- * How the release is stopped: SIGTERM, as an upgrade does; REELAY_UPGRADE_SIGNAL=SIGKILL runs the
- * harsher variant (the release killed mid-step) by hand.
+ * How the release is stopped: SIGTERM, as an upgrade does. SIGKILL here runs the harsher variant
+ * (the release killed mid-step; it passes too), by hand: one run of 100 jobs is the suite's share.
  */
-const SIGNAL = process.env.REELAY_UPGRADE_SIGNAL === "SIGKILL" ? "SIGKILL" : "SIGTERM";
+const SIGNAL: "SIGTERM" | "SIGKILL" = "SIGTERM";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
