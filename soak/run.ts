@@ -153,7 +153,7 @@ async function submitBatch(group: SubmittedJob[], client: ApiClient, log: (line:
   }
 }
 
-async function submitAll(
+export async function submitAll(
   jobs: SubmittedJob[],
   client: ApiClient,
   rate: number,
@@ -317,7 +317,7 @@ async function heldSlots(client: ApiClient): Promise<HeldSlots> {
 }
 
 /** What the soak's stack talks to: one simulator, or a pool of simulated accounts. */
-interface SoakUpstream {
+export interface SoakUpstream {
   settings: StackSettings["upstream"];
   counters(): SimulatorCounters;
   task: Simulator["task"];
@@ -363,7 +363,7 @@ async function batchEvents(ids: string[], sink: JsonlFileSink): Promise<ReelayEv
 }
 
 /** Waits until every job terminal in the listing has an event written, or for the cap. */
-async function eventsWritten(
+export async function eventsWritten(
   jobs: SubmittedJob[],
   client: ApiClient,
   sink: JsonlFileSink,
@@ -403,7 +403,7 @@ async function batchEvidence(
   );
 }
 
-async function evidenceFrom(
+export async function evidenceFrom(
   jobs: SubmittedJob[],
   client: ApiClient,
   dataDir: string,

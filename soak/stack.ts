@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "@reelay/core/wiring";
 import { consoleLogger, startLocalStack, type LocalStack } from "@reelay/local";
@@ -25,6 +25,10 @@ export interface StackSettings {
   jobTimeoutS: number;
   /** The stack's log lines go here (appended). */
   logFile: string;
+  /** REELAY_BUDGET (JSON); unset = none. */
+  budget?: string;
+  /** The `reelay` CLI the child runs (another tree's packages/cli/bin/reelay.js); unset = this checkout's. */
+  bin?: string;
 }
 
 export interface SoakStack {
@@ -33,6 +37,12 @@ export interface SoakStack {
   readonly restarts: number;
   /** SIGKILL, then start again on the same data dir and port; resolves once it answers /healthz. Child only. */
   crash?(): Promise<void>;
+  /**
+   * Stops the child with `signal` (SIGTERM must end it with 0), runs `between` while no stack is
+   * up, then starts `bin` on the same data dir and port, as an upgrade in place does; resolves once
+   * it answers /healthz. Child only.
+   */
+  replace?(bin: string, signal: NodeJS.Signals, between?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -63,6 +73,7 @@ function envOf(s: StackSettings, port: number): Record<string, string> {
       : { REELAY_FALLBACK_ATTEMPTS: String(s.fallbackAttempts) }),
     REELAY_JOB_TIMEOUT_S: String(s.jobTimeoutS),
     REELAY_PRICES: SOAK_PRICES,
+    ...(s.budget === undefined ? {} : { REELAY_BUDGET: s.budget }),
   };
 }
 
@@ -103,6 +114,7 @@ async function waitReady(url: string, child: Child, output: () => string): Promi
 export async function startChildStack(s: StackSettings): Promise<SoakStack> {
   const log = fileLog(s.logFile);
   let port = await freePort();
+  let bin = s.bin ?? BIN;
   let child: Child | undefined;
   let restarts = 0;
   let recent = "";
@@ -111,8 +123,10 @@ export async function startChildStack(s: StackSettings): Promise<SoakStack> {
     recent = "";
     const proc = spawn(
       process.execPath,
-      [BIN, "up", "--port", String(port), "--data-dir", s.dataDir],
+      [bin, "up", "--port", String(port), "--data-dir", s.dataDir],
       {
+        // Its own tree (packages/cli/bin/reelay.js is three levels down).
+        cwd: join(dirname(bin), "..", "..", ".."),
         // Only what the stack needs: the settings a user would export, nothing inherited.
         env: {
           ...envOf(s, port),
@@ -150,6 +164,14 @@ export async function startChildStack(s: StackSettings): Promise<SoakStack> {
     await c.exited;
   };
 
+  const stopped = (): void => {
+    if (child !== undefined && child.process.exitCode !== 0) {
+      throw new Error(
+        `the stack ended with ${child.process.exitCode ?? child.process.signalCode} on SIGTERM: ${recent.slice(-2000)}`,
+      );
+    }
+  };
+
   return {
     url: `http://127.0.0.1:${port}`,
     get restarts() {
@@ -161,13 +183,17 @@ export async function startChildStack(s: StackSettings): Promise<SoakStack> {
       restarts++;
       await launch();
     },
+    async replace(next, signal, between) {
+      await kill(signal);
+      if (signal === "SIGTERM") stopped();
+      await between?.();
+      log(`--- soak: ${signal}, starting ${next} on the same data dir ---`);
+      bin = next;
+      await launch();
+    },
     async stop() {
       await kill("SIGTERM");
-      if (child !== undefined && child.process.exitCode !== 0) {
-        throw new Error(
-          `the stack ended with ${child.process.exitCode ?? child.process.signalCode} on SIGTERM: ${recent.slice(-2000)}`,
-        );
-      }
+      stopped();
     },
   };
 }

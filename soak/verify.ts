@@ -291,20 +291,27 @@ export async function verify(evidence: Evidence): Promise<Verdict> {
 
 /** True when the soak found nothing wrong. */
 export function clean(v: Verdict): boolean {
-  return [
-    v.lost,
-    v.duplicates,
-    v.corrupt,
-    v.stuck,
-    v.unexpected,
-    v.listing,
-    v.strays,
-    v.leaked,
-    v.miscounted,
-    v.usage ?? [],
-    v.foreign,
-    v.unrecorded,
-  ].every((list) => list.length === 0);
+  return Object.values(findingsOf(v)).every((list) => list.length === 0);
+}
+
+/** Every kind of finding by its name (usage not checked counts as none). */
+export function findingsOf(v: Verdict): Record<string, Finding[]> {
+  const { lost, duplicates, corrupt, stuck, unexpected, listing, strays, leaked, miscounted } = v;
+  const { foreign, unrecorded } = v;
+  return {
+    lost,
+    duplicates,
+    corrupt,
+    stuck,
+    unexpected,
+    listing,
+    strays,
+    leaked,
+    miscounted,
+    usage: v.usage ?? [],
+    foreign,
+    unrecorded,
+  };
 }
 
 export function percentile(values: number[], p: number): number | undefined {
