@@ -5,7 +5,7 @@
  * Each rate is the first tier of its service, with no free tier taken off (docs/performance.md,
  * "The AWS bill per 1,000 jobs"). The monthly charges a stage makes with no job at all (the idle
  * cost, idle.ts: alarms, dashboards, custom metrics, keys, advanced parameters, stored bytes) were
- * not read from those pages: they are the list prices as known on `monthlyNotedOn`, written down
+ * not read from those pages: they are the list prices as known on `monthlyNotedOn` (each marked "as known"), written down
  * where there was no internet to read them; check them against the pages before relying on them.
  */
 
@@ -13,7 +13,7 @@ export const PRICES = {
   region: "us-east-1",
   /** When these were read from AWS's pricing pages (aws.amazon.com/<service>/pricing/). */
   readOn: "2026-11-28",
-  /** When the monthly charges (each marked "monthly, as known") were written down, unread. */
+  /** When the rates marked "as known" were written down from the list prices known then, unread. */
   monthlyNotedOn: "2026-11-29",
   stepFunctions: {
     /** Standard workflows: every state transition, retries included. */
@@ -34,7 +34,7 @@ export const PRICES = {
     /** On-demand request units (the November 2024 prices). */
     perWriteUnitUsd: 0.625 / 1_000_000,
     perReadUnitUsd: 0.125 / 1_000_000,
-    /** Monthly, as known: table storage (Standard table class), first 25 GB free not taken off. */
+    /** Monthly, as known: table storage (Standard table class; its first 25 GB free not taken off). */
     perGbMonthStoredUsd: 0.25,
     /** Monthly, as known: point-in-time recovery (continuous backups), by the table's size. */
     perGbMonthPitrUsd: 0.2,
@@ -50,7 +50,7 @@ export const PRICES = {
   eventBridge: {
     /** Custom events put on a bus, each 64 KB chunk one event; rule deliveries are free. */
     perEventUsd: 1 / 1_000_000,
-    /** A scheduled rule's run (rate or cron) on the default bus: scheduled rules are free. */
+    /** As known: a scheduled rule's run (rate or cron): scheduled rules are free. */
     perScheduledRunUsd: 0,
   },
   ssm: {
@@ -77,13 +77,13 @@ export const PRICES = {
   cloudWatch: {
     /** Monthly, as known: an alarm of 60 s periods or longer, per metric it evaluates. */
     perStandardAlarmMetricMonthUsd: 0.1,
-    /** An alarm of 10 s or 30 s periods (high resolution), per metric it evaluates. */
+    /** As known: an alarm of 10 s or 30 s periods (high resolution), per metric it evaluates. */
     perHighResolutionAlarmMetricMonthUsd: 0.3,
-    /** A dashboard a month; an account's first 3 (up to 50 metrics each) are free. */
+    /** As known: a dashboard a month; an account's first 3 (up to 50 metrics each) are free. */
     perDashboardMonthUsd: 3,
     /**
-     * A custom metric (each name and set of dimension values; the embedded metric format's
-     * included), first 10,000 a month: prorated by the hours it is published in.
+     * As known: a custom metric (each name and set of dimension values, the embedded metric
+     * format's included), the first 10,000 a month; prorated by the hours it is published in.
      */
     perMetricMonthUsd: 0.3,
   },
