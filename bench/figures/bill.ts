@@ -1,7 +1,8 @@
 /**
  * The whole AWS bill per 1,000 jobs, by service (docs/performance.md, "The AWS
  * bill per 1,000 jobs"), for reelay and for the two baselines the orchestration figure models: the
- * Step Functions job-poller (5 s Wait) and a Lambda durable functions poller (5 s wait).
+ * Step Functions job-poller (5 s Wait) and a Lambda durable functions poller (5 s wait). The log
+ * also carries the idle cost of a stage a month (rehearsal/bill/idle-run.ts), not a figure.
  *
  * Two measurements, put together by rehearsal/bill/bill.ts at the prices of rehearsal/bill/prices.ts:
  *
@@ -28,6 +29,8 @@ import {
   SERVICES,
   type Service,
 } from "../../rehearsal/bill/bill.ts";
+import { idleLines } from "../../rehearsal/bill/idle.ts";
+import { rehearseIdle } from "../../rehearsal/bill/idle-run.ts";
 import { rehearseBillJobs } from "../../rehearsal/bill/jobs.ts";
 import { PRICES } from "../../rehearsal/bill/prices.ts";
 import type { BenchContext, Figure } from "../support/figure.ts";
@@ -203,6 +206,13 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
     durable: billPer1000Jobs(job, flows.durable),
   };
   logTable(bills, ctx.log);
+  // Beside it on the log, what a stage costs a month with no job (rehearsal/bill/idle.ts).
+  await rehearseIdle({ log: ctx.log }).then(
+    (idle) => {
+      for (const l of idleLines(idle.bill, idle.ticks)) ctx.log(l);
+    },
+    (error: unknown) => ctx.log(`idle cost not measured: ${String(error)}`),
+  );
   // Twice this figure's process stayed alive, idle, after its figures were printed, with SST's
   // esbuild service (the synth's) still attached; bench/main.ts prints them as soon as this
   // returns, so a process still here 10 s later ends with the exit code main.ts set.

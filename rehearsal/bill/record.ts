@@ -163,7 +163,7 @@ function keyOf(call: AwsCall): string | undefined {
 }
 
 /** Every allowed call's usage since the mark, by the role that made it. */
-async function callsByRole(stage: Stage, since: Mark): Promise<Map<string, CallUsage>> {
+export async function callsByRole(stage: Stage, since: Mark): Promise<Map<string, CallUsage>> {
   const byRole = new Map<string, CallUsage>();
   const roleOfKey = new Map<string, string>();
   const usage = (role: string) => {
@@ -232,8 +232,9 @@ async function jobFacts(
   return { looks, storedBytes };
 }
 
-interface FunctionFigures {
+export interface FunctionFigures {
   name: string;
+  logicalId: string;
   architecture: "arm64" | "x86_64";
   memoryMb: number;
   invocations: number;
@@ -244,7 +245,7 @@ interface FunctionFigures {
 }
 
 /** Each function's figures since the mark, its architecture and memory as the template gives them. */
-function functionFigures(stage: Stage, since: Mark): FunctionFigures[] {
+export function functionFigures(stage: Stage, since: Mark): FunctionFigures[] {
   const steps = stepStates(stage);
   const api = apiFunctions(stage);
   return billedFunctions(stage).map(({ spec, lambda }) => {
@@ -253,6 +254,7 @@ function functionFigures(stage: Stage, since: Mark): FunctionFigures[] {
     const step = steps.get(spec.arn);
     return {
       name: spec.name,
+      logicalId: spec.logicalId,
       // Lambda's default is x86_64 when the template names none.
       architecture: JSON.stringify(architectures ?? []).includes("arm64") ? "arm64" : "x86_64",
       memoryMb: spec.memoryMb,
