@@ -30,6 +30,7 @@ const SHARED_MODULES = [
 const SHARED_STACKS = [
   "test/e2e/**/*.test.ts",
   "test/soak/**/*.test.ts",
+  "test/upgrade/**/*.test.ts",
   "test/browser/**/*.test.ts",
   "packages/local/test/**/*.test.ts",
   "packages/cli/test/**/*.test.ts",

@@ -16,7 +16,7 @@ export function stateMachineStarter(sfn: SFNClient, stateMachineArn: string): Ex
           new StartExecutionCommand({
             stateMachineArn,
             name: executionName(job),
-            // The traceparent is for the steps' OpenTelemetry spans (usecases/tracing.ts).
+            // The traceparent is for the steps' OpenTelemetry spans (domain/tracing.ts).
             input: JSON.stringify({
               jobId: job.id,
               ...(job.traceparent === undefined ? {} : { traceparent: job.traceparent }),

@@ -11,7 +11,7 @@ import { dashboardRoutes } from "./dashboard/routes.ts";
 import { resolveDeps, type ApiDeps, type ApiEnv } from "./api-deps.ts";
 import { shownInput } from "@reelay/core/domain";
 import { errorBody, handleError, sendError } from "./errors.ts";
-import { rateLimit } from "./limits.ts";
+import { rateLimit } from "./rate-limit.ts";
 import { jobAccess } from "./ownership.ts";
 import { requestSpan } from "./request-span.ts";
 import { requireScope } from "./route-scopes.ts";
