@@ -8,6 +8,7 @@ import type { ApiDeps } from "./api-deps.ts";
 export interface PlatformApi extends Partial<ApiDeps> {
   starter: ApiDeps["starter"];
   stopper: ExecutionStopper;
+  webhooks: ApiDeps["webhooks"];
   /** The deployment's own key: it sees every job and manages the stored keys. */
   adminKey: string;
 }

@@ -51,7 +51,7 @@ export interface WebhookApiDeps {
   /** Every subscriber now; without it a replay goes to the event's earlier ones. */
   targets?: () => Promise<DeliveryTarget[]>;
   /** Managed subscribers (POST /v1/webhooks), with where reelay runs (for the URL check). */
-  managed?: { store: SubscriberStorePort; deployment: Deployment };
+  managed: { store: SubscriberStorePort; deployment: Deployment };
   /** Sweeps at once (local stack); on AWS the next scheduled sweep sends it. */
   wake?: () => void;
 }
@@ -98,8 +98,8 @@ export interface ApiDeps {
   batches: BatchStorePort;
   /** Counts a batch job the API itself ends (cancel, start_failed) toward its batch (NO_BATCHES: none). */
   batchTracker: Pick<BatchTracker, "jobEnded">;
-  /** When given, /v1/webhooks/deliveries and /v1/events/{id}/replay serve the delivery log. */
-  webhooks?: WebhookApiDeps;
+  /** The delivery log (/v1/webhooks/deliveries, /v1/events/{id}/replay) and the managed subscribers. */
+  webhooks: WebhookApiDeps;
   /** Heartbeat period of the event streams; default 15 000. */
   sseHeartbeatMs?: number;
   /** How often a job's or batch's stream (routes/follow/handlers.ts) reads its record; default 1000. */

@@ -90,12 +90,9 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   app.route("/v1/batches", batchRoutes(deps, deps.batches));
   app.route("/v1/models", modelRoutes(deps));
   app.route("/v1/usage", usageRoutes(deps));
-  if (deps.webhooks !== undefined) {
-    app.route("/v1/webhooks/deliveries", deliveryRoutes(deps.webhooks));
-    app.route("/v1/events", replayRoutes(deps.webhooks, deps.jobs));
-    if (deps.webhooks.managed !== undefined)
-      app.route("/v1/webhooks", subscriberRoutes(deps.webhooks.managed, deps.now));
-  }
+  app.route("/v1/webhooks/deliveries", deliveryRoutes(deps.webhooks));
+  app.route("/v1/events", replayRoutes(deps.webhooks, deps.jobs));
+  app.route("/v1/webhooks", subscriberRoutes(deps.webhooks.managed, deps.now));
   if (deps.eventStream !== undefined)
     app.route("/v1/events", eventRoutes(deps.eventStream, deps.sseHeartbeatMs));
   // The dashboard lives where the event stream does (the local stack): it shows jobs finishing live.

@@ -106,8 +106,10 @@ export const OPTION_PARAMETERS = OPTION_FIELDS.map((field) => {
 
 /** What the checks need: the deployment's limits and the caller who asks. */
 export interface OptionsContext {
-  deps: Pick<ResolvedDeps, "outputBuckets" | "webhooks"> & {
+  deps: Pick<ResolvedDeps, "outputBuckets"> & {
     admission: { settings: Pick<ResolvedDeps["admission"]["settings"], "queueTimeoutS"> };
+    /** Where reelay runs, for a job webhook URL's check. */
+    webhooks: { managed: Pick<ResolvedDeps["webhooks"]["managed"], "deployment"> };
   };
   caller: Caller;
 }
@@ -177,7 +179,7 @@ async function checkedWebhook(
       "A job's own webhook is signed with the webhook secret of the API key that made the job; the deployment's own key has none. Make a key with `reelay keys create` (it shows its whsec_ secret once) and create the job with it.",
       { status: 400, path: paths.url },
     );
-  const deployment = ctx.deps.webhooks?.managed?.deployment ?? "aws";
+  const deployment = ctx.deps.webhooks.managed.deployment;
   let checked: string;
   try {
     checked = await checkWebhookUrl(url, deployment, systemResolver);

@@ -6,6 +6,7 @@ const CTX: OptionsContext = {
   deps: {
     outputBuckets: ["customer-renders"],
     admission: { settings: { queueTimeoutS: DEFAULT_QUEUE_TIMEOUT_S } },
+    webhooks: { managed: { deployment: "aws" } },
   },
   caller: { keyId: "key_a" },
 };

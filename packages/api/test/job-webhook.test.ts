@@ -4,6 +4,7 @@
  * runs over dynalite and s3rver; the authenticator is a stand-in that knows one stored key.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { wireWebhooks } from "@reelay/core/wiring";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { API_KEY, harness, VALID } from "./support/harness.ts";
 
@@ -17,6 +18,12 @@ const STORED = "rk_stored-key-for-this-test";
 
 async function app() {
   return harness(aws, {
+    // Where reelay runs decides the URL check: AWS's (https to a public address).
+    webhooks: wireWebhooks({
+      config: { webhookSchedule: [0], aws: { rehearsal: false } },
+      platform: "aws",
+      clients: { db: aws.ddb, tableName: "never-read" },
+    }).api,
     authenticate: async (token) =>
       token === STORED
         ? { keyId: "key_01JD8ZB000000000000000000" }

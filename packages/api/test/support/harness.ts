@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import type { TerminalEvent, Job } from "@reelay/core/domain";
 import { UpstreamClient } from "@reelay/core/adapters";
 import type { AuditBus, EventSink } from "@reelay/core/usecases";
-import { loadConfig, wirePipeline, type Wiring } from "@reelay/core/wiring";
+import { loadConfig, wirePipeline, wireWebhooks, type Wiring } from "@reelay/core/wiring";
 import { apiDepsFrom } from "../../src/api-deps-from-wiring.ts";
 import { createApp, type ApiDeps } from "../../src/index.ts";
 import type { LocalAws } from "../../../core/test/support/local-aws.ts";
@@ -75,7 +75,13 @@ export function testApiDeps(
     upstream: new UpstreamClient({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "never-sent" }),
     waker: { wake: async () => undefined },
   });
+  const webhooks = wireWebhooks({
+    config: { webhookSchedule: [0], aws: { rehearsal: false } },
+    platform: "local",
+    clients: { db: aws.ddb, tableName: world.tableName },
+  });
   const deps = apiDepsFrom(wiring, {
+    webhooks: webhooks.api,
     starter: new RecordingStarter(),
     stopper: { stop: async () => undefined },
     adminKey: API_KEY,
