@@ -26,7 +26,7 @@
  * and instruments http and fetch as it does there), with the SST secrets given as values (no SSM
  * call, so the functions that read a secret from SSM load its client later than on AWS).
  */
-import { readdir, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -41,6 +41,9 @@ const IMPORTS = 9;
 /** The cold-start target: process start to the handler's module imported. */
 const COLD_IMPORT_TARGET_MS = 250;
 const FUNCTIONS_DIR = fileURLToPath(new URL("../../functions/", import.meta.url));
+const SIMULATOR_CLIP = fileURLToPath(
+  new URL("../../packages/simulator/fixtures/video.mp4", import.meta.url),
+);
 
 /** What the stack and Lambda put on the functions (stacks/ReelayStack.ts), with made-up names. */
 const FUNCTION_ENV: Record<string, string> = {
@@ -55,6 +58,8 @@ const FUNCTION_ENV: Record<string, string> = {
   REELAY_EVENT_BUS_NAME: "reelay",
   REELAY_UPSTREAM_URL: "https://upstream.example/v1",
   REELAY_STATE_MACHINE_ARN: "arn:aws:states:us-east-1:123456789012:stateMachine:bench",
+  // The Download function's ffmpeg, its layer's binary (its init requires the path; importing runs none).
+  REELAY_FFMPEG_PATH: "/opt/bin/ffmpeg",
   SST_APP: "reelay",
   SST_STAGE: "bench",
   // Bound secrets as plain values: SST would fetch "__FETCH_FROM_SSM__" ones, a network call.
@@ -122,6 +127,10 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
       }),
     );
   }
+  // The deployed simulator reads its clip beside its bundle, as the stack's copyFiles puts it
+  // (stacks/simulator.ts): "../fixtures/" from the folder its entry is in.
+  await mkdir(join(ctx.tmpDir, "fixtures"), { recursive: true });
+  await copyFile(SIMULATOR_CLIP, join(ctx.tmpDir, "fixtures", "video.mp4"));
   const loadBefore = loadavg()[0]?.toFixed(1);
   const runs = new Map<string, { entry: Timing[]; all: Timing[] }>();
   const emptyRuns: Timing[] = [];

@@ -8,7 +8,8 @@ import { idPattern } from "../../domain/ids.ts";
 import { createHash, randomBytes } from "node:crypto";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ulid } from "ulid";
-import { z } from "zod";
+// A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all of it).
+import * as z from "zod";
 import { ReelayError, shownInput } from "../../domain/errors.ts";
 import type { Budget } from "../../domain/money/budget-schema.ts";
 import { DEFAULT_SCOPES, LEGACY_SCOPES } from "../../domain/keys/scopes.ts";

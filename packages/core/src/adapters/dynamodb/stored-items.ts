@@ -5,7 +5,8 @@
  * undefined inside a step. Fields a schema does not name pass through as stored: the records'
  * optional fields are many, and their readers already allow for their absence.
  */
-import { z } from "zod";
+// A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all of it).
+import * as z from "zod";
 import type { AuditRecord } from "../../domain/audit/record.ts";
 import type { Batch } from "../../domain/batches/types.ts";
 import { ReelayError, shownInput } from "../../domain/errors.ts";
