@@ -2,6 +2,7 @@
 import { ModelListSchema } from "../../openapi/responses.ts";
 import { UNAUTHORIZED } from "../../openapi/examples.ts";
 import type { Operation } from "../../openapi/operation.ts";
+import { upstreamOnlyItem } from "../../openapi/model-item.ts";
 
 export const MODELS_OPERATIONS: Record<string, Operation> = {
   "GET /v1/models": {
@@ -41,20 +42,7 @@ export const MODELS_OPERATIONS: Record<string, Operation> = {
             config_keys: [],
             source: "both",
           },
-          {
-            id: "newmodel-1",
-            object: "model",
-            family: null,
-            modality: "video",
-            match: "exact",
-            modes: null,
-            resolutions: null,
-            durations: null,
-            aspect_ratios: null,
-            audio_default: null,
-            config_keys: null,
-            source: "upstream",
-          },
+          upstreamOnlyItem("newmodel-1", "video"),
         ],
         warnings: [],
       },
