@@ -222,6 +222,7 @@ function jobRows(): cloudwatch.IWidget[][] {
         search("reelay_jobs_succeeded_total", "Sum", "succeeded"),
         search("reelay_jobs_failed_total", "Sum", "failed"),
         search("reelay_jobs_cancelled_total", "Sum", "cancelled"),
+        search("reelay_jobs_on_deprecated_models_total", "Sum", "on deprecated models"),
       ]),
       graph("Failures by error.code, by model", [search("reelay_jobs_failed_total", "Sum")]),
       graph("Budget refusals", [search("reelay_budget_refusals_total", "Sum")]),

@@ -29,6 +29,7 @@ export function apiDepsFrom(wiring: Wiring, platform: PlatformApi): ApiDeps {
     audit: wiring.audit,
     authenticate: keyStoreAuthenticator(adminKey, wiring.keys),
     ...pricesOf(wiring),
+    catalog: wiring.catalog,
     ...(wiring.retentionDays === undefined ? {} : { retentionDays: wiring.retentionDays }),
     outputBuckets: wiring.outputBuckets,
     budgets: wiring.pipeline.budgets,

@@ -28,6 +28,7 @@ import type {
   Deployment,
   Scope,
   Catalog,
+  OnSunset,
 } from "@reelay/core/domain";
 
 export interface Caller {
@@ -40,6 +41,8 @@ export interface Caller {
   project?: string;
   /** The key's own limits, each over REELAY_KEY_LIMITS's (limits.ts). */
   limits?: KeyLimits;
+  /** What a create on a model past its sunset does: refused (absent), or its successor runs. */
+  onSunset?: OnSunset;
 }
 
 /** The webhook delivery log and replay (routes/webhooks/handlers.ts). */

@@ -54,6 +54,7 @@ export function keyStoreAuthenticator(
       project: record.project,
       ...(record.budget === undefined ? {} : { budget: record.budget }),
       ...(record.limits === undefined ? {} : { limits: record.limits }),
+      ...(record.on_sunset === undefined ? {} : { onSunset: record.on_sunset }),
     };
   };
 }

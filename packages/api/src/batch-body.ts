@@ -8,9 +8,9 @@
 import {
   MAX_BATCH_LINES,
   type JobSource,
-  type Catalog,
   ReelayError,
   validate,
+  type ValidateOptions,
 } from "@reelay/core/domain";
 import type { CheckedLine } from "@reelay/core/usecases";
 import { refuseUnknownFields } from "./body.ts";
@@ -78,7 +78,11 @@ export function parseBatchBody(text: string): BatchBody {
 }
 
 /** Every request checked against the model rules, as the batch will hold it. */
-export function checkLines(body: BatchBody, source: JobSource, catalog?: Catalog): CheckedLine[] {
+export function checkLines(
+  body: BatchBody,
+  source: JobSource,
+  options: ValidateOptions,
+): CheckedLine[] {
   return body.requests.map(({ line, body: request, parseError }) => {
     if (parseError !== undefined) {
       return {
@@ -89,7 +93,7 @@ export function checkLines(body: BatchBody, source: JobSource, catalog?: Catalog
         ],
       };
     }
-    const validation = validate(request, catalog === undefined ? {} : { catalog });
+    const validation = validate(request, options);
     return validation.valid
       ? { line, source, validation }
       : { line, source, errors: validation.errors };

@@ -3,6 +3,7 @@ import { ReelayError, validate } from "@reelay/core/domain";
 import type { Job } from "@reelay/core/domain";
 import { submitForCaller, type CreateInput } from "./create.ts";
 import type { ResolvedDeps } from "./api-deps.ts";
+import { validateOptionsOf } from "./model-choice.ts";
 
 function wrongEndpoint(): ReelayError {
   return new ReelayError(
@@ -16,10 +17,7 @@ export async function createImageJob(
   deps: ResolvedDeps,
   input: CreateInput,
 ): Promise<{ job: Job; created: boolean }> {
-  const validation = validate(
-    input.body,
-    deps.catalog === undefined ? {} : { catalog: deps.catalog },
-  );
+  const validation = validate(input.body, validateOptionsOf(deps, input.caller));
   if (validation.kind === "video") throw wrongEndpoint();
   return submitForCaller(deps, validation, input);
 }

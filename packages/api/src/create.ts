@@ -11,6 +11,7 @@ import { submitJob } from "@reelay/core/usecases";
 import { type ApiEnv, type Caller, type ResolvedDeps, submitDepsOf } from "./api-deps.ts";
 import { IDEMPOTENCY_HEADER, idempotentJobId, readIdempotencyKey } from "./idempotency.ts";
 import { readHeaderOptions } from "./job-options.ts";
+import { validateOptionsOf } from "./model-choice.ts";
 
 export interface CreateInput {
   body: unknown;
@@ -80,10 +81,7 @@ export async function createVideoJob(
   deps: ResolvedDeps,
   input: CreateInput,
 ): Promise<{ job: Job; created: boolean }> {
-  const validation = validate(
-    input.body,
-    deps.catalog === undefined ? {} : { catalog: deps.catalog },
-  );
+  const validation = validate(input.body, validateOptionsOf(deps, input.caller));
   if (validation.kind === "image") throw wrongEndpoint();
   return submitForCaller(deps, validation, input);
 }

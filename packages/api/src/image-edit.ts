@@ -18,6 +18,7 @@ import {
 import { submitForCaller, type CreateInput } from "./create.ts";
 import type { ResolvedDeps } from "./api-deps.ts";
 import { idempotentJobId } from "./idempotency.ts";
+import { validateOptionsOf } from "./model-choice.ts";
 import type { EditForm } from "./multipart.ts";
 
 /** The catalog's image model. */
@@ -135,10 +136,7 @@ export async function createEditJob(
   }
   const model = form.model ?? DEFAULT_EDIT_MODEL;
   const { body, uploads } = editRequest(form, imageSpec(deps, model), model);
-  const validation = validate(
-    withPlaceholders(body).body,
-    deps.catalog === undefined ? {} : { catalog: deps.catalog },
-  );
+  const validation = validate(withPlaceholders(body).body, validateOptionsOf(deps, input.caller));
   if (!validation.valid) throw invalidRequest(validation.errors);
 
   const key = input.idempotencyKey;

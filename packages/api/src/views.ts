@@ -50,6 +50,8 @@ export interface JobView
       | "webhook"
     > {
   upstreamTaskId: string | null;
+  /** The name the request gave for the model: an alias or a sunset model's; else `model` itself. */
+  requested_model: string;
   /** The account the job's task is on and the task's id there; null before it was admitted. */
   upstream: { account: string; task_id: string | null } | null;
   /** Each upstream attempt: tries on other accounts whose task failed, then the current one. */
@@ -179,6 +181,7 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     kind: job.kind,
     status: job.status,
     model: job.model,
+    requested_model: job.requestedModel ?? job.model,
     mode: job.mode,
     request: mapStrings(job.request, withoutSignature),
     warnings: job.warnings,
@@ -259,6 +262,7 @@ export function createdView(job: Job): {
   task_id: string;
   status: string;
   model: string;
+  requested_model: string;
   warnings: Job["warnings"];
   estimate: MoneyView["estimate"] & { usage: MoneyView["usage"] };
 } {
@@ -268,6 +272,7 @@ export function createdView(job: Job): {
     service_task: task,
     ...task,
     model: job.model,
+    requested_model: job.requestedModel ?? job.model,
     warnings: job.warnings,
     estimate: { usage: money.usage, ...money.estimate },
   };

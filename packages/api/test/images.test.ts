@@ -99,6 +99,7 @@ describe("POST /v1/chat/completions (image)", () => {
       task_id: body.task_id,
       status: "queued",
       model: "deltaq2-image",
+      requested_model: "deltaq2-image",
       warnings: [],
       // No price table here: usage only.
       estimate: {

@@ -103,6 +103,10 @@ describe("GET /v1/models", () => {
         audio_default: null,
         config_keys: null,
         source: "upstream",
+        aliases: [],
+        deprecated_at: null,
+        sunset_at: null,
+        successor: null,
       });
       expect(byId(body.data, "deltaq2-image")).toBeUndefined();
     } finally {

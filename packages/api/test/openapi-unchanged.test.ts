@@ -10,8 +10,8 @@ import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { harness } from "./support/harness.ts";
 
-const SERVED_SHA256 = "5f2da7cd0bfcd5111db184072d45a4cbf7bc79864612fe6a05293f19c54c746e";
-const FULL_SHA256 = "25cfea1d9d9bda7b046eb6eeee0b36f5ef09457829a63fd9bf0d69de629c324b";
+const SERVED_SHA256 = "b832ae4dc5afcade29a13c4593ed299bec78e5af3eec321dcc5bea9e87b687df";
+const FULL_SHA256 = "3aec5257c1631f5881d7f4ce1675496be982dba4e2460c3d352f4480555c75ac";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 

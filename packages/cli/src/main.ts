@@ -54,6 +54,8 @@ Usage:
   reelay doctor [--json]                              check a running reelay (REELAY_API_URL, REELAY_API_KEY):
                                                       reachable, version, the key's scopes, the upstream,
                                                       secrets, subscribers, a dry-run quote; exit 1 on a failure
+  reelay models [--modality video|image] [--json]     the models, their aliases, deprecation and sunset
+                                                      dates and successors (docs/models.md)
   reelay --version                                    this CLI's release
   reelay help                                         this text
 `;
@@ -79,6 +81,7 @@ const commands: Record<string, () => Promise<Command>> = {
   top: async () => (await import("./commands/top.ts")).runTop,
   mcp: async () => (await import("./commands/mcp.ts")).runMcp,
   doctor: async () => (await import("./commands/doctor.ts")).runDoctor,
+  models: async () => (await import("./commands/models.ts")).runModels,
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {

@@ -628,7 +628,7 @@ export interface paths {
         };
         /**
          * List models
-         * @description reelay's catalog (modes, resolutions, durations, ratios, audio default, allowed config keys) merged with the upstream's listing when it answers within a few seconds; otherwise the catalog alone with a warning.
+         * @description reelay's catalog (modes, resolutions, durations, ratios, audio default, allowed config keys, aliases, deprecated_at, sunset_at, successor) merged with the upstream's listing when it answers within a few seconds; otherwise the catalog alone with a warning. `aliases` maps each alias to its model.
          */
         get: operations["getV1Models"];
         put?: never;
@@ -2584,6 +2584,10 @@ export interface operations {
             /** @description The image task was created. */
             200: {
                 headers: {
+                    /** @description RFC 9745: `@<unix seconds>` of the model's deprecated_at, when the model asked for is deprecated. */
+                    Deprecation?: string;
+                    /** @description RFC 8594: the HTTP-date of the model's sunset_at, from which creates on it are refused `model_sunset`. */
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2596,6 +2600,7 @@ export interface operations {
                      *       "task_id": "imgtsk_01JD8ZA1B2C3D4E5F6G7H8J9K0",
                      *       "status": "queued",
                      *       "model": "deltaq2-image",
+                     *       "requested_model": "deltaq2-image",
                      *       "warnings": [],
                      *       "estimate": {
                      *         "usage": {
@@ -2634,6 +2639,8 @@ export interface operations {
                             };
                         };
                         model: string;
+                        /** @description The name the request gave: an alias (`gamma-latest`), or a sunset model whose successor runs; else `model` itself. */
+                        requested_model: string;
                         /** @description The contract's task object (§2.5). */
                         service_task: {
                             /**
@@ -2662,7 +2669,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3339,6 +3346,10 @@ export interface operations {
             /** @description The edit task (or, with the wait, `{created, data:[{url}]}`). */
             200: {
                 headers: {
+                    /** @description RFC 9745: `@<unix seconds>` of the model's deprecated_at, when the model asked for is deprecated. */
+                    Deprecation?: string;
+                    /** @description RFC 8594: the HTTP-date of the model's sunset_at, from which creates on it are refused `model_sunset`. */
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3351,6 +3362,7 @@ export interface operations {
                      *       "task_id": "imgtsk_01JD8ZA1B2C3D4E5F6G7H8J9K0",
                      *       "status": "queued",
                      *       "model": "deltaq2-image",
+                     *       "requested_model": "deltaq2-image",
                      *       "warnings": [],
                      *       "estimate": {
                      *         "usage": {
@@ -3389,6 +3401,8 @@ export interface operations {
                             };
                         };
                         model: string;
+                        /** @description The name the request gave: an alias (`gamma-latest`), or a sunset model whose successor runs; else `model` itself. */
+                        requested_model: string;
                         /** @description The contract's task object (§2.5). */
                         service_task: {
                             /**
@@ -3417,7 +3431,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `invalid_content_type`, `invalid_multipart`, `unsupported_response_format`, `invalid_query`: Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. `invalid_content_type`, `invalid_multipart`, `unsupported_response_format`, `invalid_query`: Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3628,6 +3642,7 @@ export interface operations {
                      *           "kind": "video",
                      *           "status": "succeeded",
                      *           "model": "gamma-3.1",
+                     *           "requested_model": "gamma-latest",
                      *           "mode": "text",
                      *           "request": {
                      *             "model": "gamma-3.1",
@@ -3898,6 +3913,8 @@ export interface operations {
                             request: {
                                 [key: string]: unknown;
                             };
+                            /** @description The name the request gave: an alias (`gamma-latest`), or a sunset model whose successor runs; else `model` itself. */
+                            requested_model: string;
                             /** @description Days the outputs are kept once stored (retention_days, else REELAY_RETENTION_DAYS); null = for good. */
                             retention_days: number | null;
                             /** @description Where the job came from; a drop names its S3 object. */
@@ -4072,6 +4089,7 @@ export interface operations {
                      *       "kind": "video",
                      *       "status": "succeeded",
                      *       "model": "gamma-3.1",
+                     *       "requested_model": "gamma-latest",
                      *       "mode": "text",
                      *       "request": {
                      *         "model": "gamma-3.1",
@@ -4338,6 +4356,8 @@ export interface operations {
                         request: {
                             [key: string]: unknown;
                         };
+                        /** @description The name the request gave: an alias (`gamma-latest`), or a sunset model whose successor runs; else `model` itself. */
+                        requested_model: string;
                         /** @description Days the outputs are kept once stored (retention_days, else REELAY_RETENTION_DAYS); null = for good. */
                         retention_days: number | null;
                         /** @description Where the job came from; a drop names its S3 object. */
@@ -4509,6 +4529,7 @@ export interface operations {
                      *       "kind": "video",
                      *       "status": "cancelled",
                      *       "model": "gamma-3.1",
+                     *       "requested_model": "gamma-latest",
                      *       "mode": "text",
                      *       "request": {
                      *         "model": "gamma-3.1",
@@ -4730,6 +4751,8 @@ export interface operations {
                         request: {
                             [key: string]: unknown;
                         };
+                        /** @description The name the request gave: an alias (`gamma-latest`), or a sunset model whose successor runs; else `model` itself. */
+                        requested_model: string;
                         /** @description Days the outputs are kept once stored (retention_days, else REELAY_RETENTION_DAYS); null = for good. */
                         retention_days: number | null;
                         /** @description Where the job came from; a drop names its S3 object. */
@@ -5163,6 +5186,7 @@ export interface operations {
                      *       "kind": "video",
                      *       "status": "queued",
                      *       "model": "gamma-3.1",
+                     *       "requested_model": "gamma-latest",
                      *       "mode": "text",
                      *       "request": {
                      *         "model": "gamma-3.1",
@@ -5382,6 +5406,8 @@ export interface operations {
                         request: {
                             [key: string]: unknown;
                         };
+                        /** @description The name the request gave: an alias (`gamma-latest`), or a sunset model whose successor runs; else `model` itself. */
+                        requested_model: string;
                         /** @description Days the outputs are kept once stored (retention_days, else REELAY_RETENTION_DAYS); null = for good. */
                         retention_days: number | null;
                         /** @description Where the job came from; a drop names its S3 object. */
@@ -5640,6 +5666,11 @@ export interface operations {
                                 rate: number | null;
                             };
                             name: string;
+                            /**
+                             * @description A create on a model past its sunset_at: `successor` runs its successor (with a model_substituted warning); absent or `refuse`, 400 model_sunset.
+                             * @enum {string}
+                             */
+                            on_sunset?: "refuse" | "successor";
                             /** @description Its project; a key made without one is alone in one named by its id. */
                             project: string;
                             revokedAt?: string;
@@ -5755,6 +5786,12 @@ export interface operations {
                         rate?: number | null;
                     };
                     name?: string;
+                    /**
+                     * @description A create on a model past its sunset_at (REELAY_MODEL_LIFECYCLE): `refuse` answers 400 model_sunset naming the successor; `successor` runs the successor instead, the job keeping the name asked for in requested_model and a model_substituted warning.
+                     * @default refuse
+                     * @enum {string}
+                     */
+                    on_sunset?: "refuse" | "successor";
                     /** @description The key's project: every key of it sees the project's jobs, batches, usage and webhooks; another project's are 404. Absent: a new project of its own (named by the key's id). */
                     project?: string;
                     /**
@@ -5819,6 +5856,11 @@ export interface operations {
                             rate: number | null;
                         };
                         name: string;
+                        /**
+                         * @description A create on a model past its sunset_at: `successor` runs its successor (with a model_substituted warning); absent or `refuse`, 400 model_sunset.
+                         * @enum {string}
+                         */
+                        on_sunset?: "refuse" | "successor";
                         /** @description Its project; a key made without one is alone in one named by its id. */
                         project: string;
                         revokedAt?: string;
@@ -5829,7 +5871,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`, `invalid_request`, `unknown_field`: The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, expires_at is not an ISO time ahead (error.path = expires_at), budget or limits is malformed (error.path = budget.amount, limits.rate, ...), or a field is not one of these (unknown_field; no key is made). */
+            /** @description `invalid_json`, `invalid_request`, `unknown_field`: The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, expires_at is not an ISO time ahead (error.path = expires_at), on_sunset is not refuse or successor (error.path = on_sunset), budget or limits is malformed (error.path = budget.amount, limits.rate, ...), or a field is not one of these (unknown_field; no key is made). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5839,7 +5881,7 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "invalid_json",
-                     *         "message": "The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, expires_at is not an ISO time ahead (error.path = expires_at), budget or limits is malformed (error.path = budget.amount, limits.rate, ...), or a field is not one of these (unknown_field; no key is made)."
+                     *         "message": "The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, expires_at is not an ISO time ahead (error.path = expires_at), on_sunset is not refuse or successor (error.path = on_sunset), budget or limits is malformed (error.path = budget.amount, limits.rate, ...), or a field is not one of these (unknown_field; no key is made)."
                      *       }
                      *     }
                      */
@@ -5964,6 +6006,11 @@ export interface operations {
                             rate: number | null;
                         };
                         name: string;
+                        /**
+                         * @description A create on a model past its sunset_at: `successor` runs its successor (with a model_substituted warning); absent or `refuse`, 400 model_sunset.
+                         * @enum {string}
+                         */
+                        on_sunset?: "refuse" | "successor";
                         /** @description Its project; a key made without one is alone in one named by its id. */
                         project: string;
                         revokedAt?: string;
@@ -6137,6 +6184,11 @@ export interface operations {
                             rate: number | null;
                         };
                         name: string;
+                        /**
+                         * @description A create on a model past its sunset_at: `successor` runs its successor (with a model_substituted warning); absent or `refuse`, 400 model_sunset.
+                         * @enum {string}
+                         */
+                        on_sunset?: "refuse" | "successor";
                         /** @description Its project; a key made without one is alone in one named by its id. */
                         project: string;
                         revokedAt?: string;
@@ -6298,6 +6350,11 @@ export interface operations {
                             rate: number | null;
                         };
                         name: string;
+                        /**
+                         * @description A create on a model past its sunset_at: `successor` runs its successor (with a model_substituted warning); absent or `refuse`, 400 model_sunset.
+                         * @enum {string}
+                         */
+                        on_sunset?: "refuse" | "successor";
                         /** @description Its project; a key made without one is alone in one named by its id. */
                         project: string;
                         revokedAt?: string;
@@ -6458,6 +6515,11 @@ export interface operations {
                             rate: number | null;
                         };
                         name: string;
+                        /**
+                         * @description A create on a model past its sunset_at: `successor` runs its successor (with a model_substituted warning); absent or `refuse`, 400 model_sunset.
+                         * @enum {string}
+                         */
+                        on_sunset?: "refuse" | "successor";
                         /** @description Its project; a key made without one is alone in one named by its id. */
                         project: string;
                         revokedAt?: string;
@@ -6619,6 +6681,11 @@ export interface operations {
                             rate: number | null;
                         };
                         name: string;
+                        /**
+                         * @description A create on a model past its sunset_at: `successor` runs its successor (with a model_substituted warning); absent or `refuse`, 400 model_sunset.
+                         * @enum {string}
+                         */
+                        on_sunset?: "refuse" | "successor";
                         /** @description Its project; a key made without one is alone in one named by its id. */
                         project: string;
                         revokedAt?: string;
@@ -6852,7 +6919,13 @@ export interface operations {
                      *           ],
                      *           "audio_default": false,
                      *           "config_keys": [],
-                     *           "source": "both"
+                     *           "source": "both",
+                     *           "aliases": [
+                     *             "gamma-latest"
+                     *           ],
+                     *           "deprecated_at": null,
+                     *           "sunset_at": null,
+                     *           "successor": null
                      *         },
                      *         {
                      *           "id": "newmodel-1",
@@ -6866,21 +6939,36 @@ export interface operations {
                      *           "aspect_ratios": null,
                      *           "audio_default": null,
                      *           "config_keys": null,
-                     *           "source": "upstream"
+                     *           "source": "upstream",
+                     *           "aliases": [],
+                     *           "deprecated_at": null,
+                     *           "sunset_at": null,
+                     *           "successor": null
                      *         }
                      *       ],
+                     *       "aliases": {
+                     *         "gamma-latest": "gamma-3.1"
+                     *       },
                      *       "warnings": []
                      *     }
                      */
                     "application/json": {
+                        /** @description Every alias and the model code it stands for. */
+                        aliases: {
+                            [key: string]: string;
+                        };
                         data: {
                             /** @description Over a pool (REELAY_UPSTREAMS): the accounts that list the model and whose `models` allow it. */
                             accounts?: string[];
+                            /** @description Names a create may give for this model (built-in `<family>-latest`, REELAY_MODEL_ALIASES). */
+                            aliases: string[];
                             aspect_ratios: string[] | null;
                             /** @description generate_audio when the request leaves it out (video). */
                             audio_default: boolean | null;
                             /** @description The model_specific_config allow-list. */
                             config_keys: string[] | null;
+                            /** @description ISO time from which the model is deprecated: creates get a `Deprecation` header and a `model_deprecated` warning. */
+                            deprecated_at: string | null;
                             /** @description Allowed duration_sec values (video). */
                             durations: number[] | null;
                             family: string | null;
@@ -6900,6 +6988,10 @@ export interface operations {
                              * @enum {string}
                              */
                             source: "catalog" | "upstream" | "both";
+                            /** @description The model that replaces it. */
+                            successor: string | null;
+                            /** @description ISO time from which creates are refused `model_sunset` (or run the successor, for a key with `on_sunset: successor`). */
+                            sunset_at: string | null;
                         }[];
                         /** @constant */
                         object: "list";
@@ -7568,6 +7660,10 @@ export interface operations {
             /** @description The task was created. */
             200: {
                 headers: {
+                    /** @description RFC 9745: `@<unix seconds>` of the model's deprecated_at, when the model asked for is deprecated. */
+                    Deprecation?: string;
+                    /** @description RFC 8594: the HTTP-date of the model's sunset_at, from which creates on it are refused `model_sunset`. */
+                    Sunset?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7580,6 +7676,7 @@ export interface operations {
                      *       "task_id": "vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T",
                      *       "status": "queued",
                      *       "model": "gamma-3.1",
+                     *       "requested_model": "gamma-3.1",
                      *       "warnings": [],
                      *       "estimate": {
                      *         "usage": {
@@ -7618,6 +7715,8 @@ export interface operations {
                             };
                         };
                         model: string;
+                        /** @description The name the request gave: an alias (`gamma-latest`), or a sunset model whose successor runs; else `model` itself. */
+                        requested_model: string;
                         /** @description The contract's task object (§2.5). */
                         service_task: {
                             /**
@@ -7646,7 +7745,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. */
             400: {
                 headers: {
                     [name: string]: unknown;

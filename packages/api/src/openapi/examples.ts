@@ -45,6 +45,7 @@ export const JOB_EXAMPLE = {
   kind: "video",
   status: "succeeded",
   model: "gamma-3.1",
+  requested_model: "gamma-latest",
   mode: "text",
   request: {
     model: "gamma-3.1",
@@ -164,6 +165,27 @@ export const UNAVAILABLE: ErrorCase = {
   codes: ["service_unavailable"],
   when: "DynamoDB, S3 or Step Functions did not answer; retry (Retry-After).",
 };
+/** A create's refusal of a model past its sunset (REELAY_MODEL_LIFECYCLE). */
+export const MODEL_SUNSET: ErrorCase = {
+  status: 400,
+  codes: ["model_sunset"],
+  when: "The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead.",
+};
+
+/** The answer headers of a create on a deprecated model (docs/models.md). */
+export const MODEL_HEADERS = {
+  Deprecation: {
+    description:
+      "RFC 9745: `@<unix seconds>` of the model's deprecated_at, when the model asked for is deprecated.",
+    schema: { type: "string", example: "@1798761600" },
+  },
+  Sunset: {
+    description:
+      "RFC 8594: the HTTP-date of the model's sunset_at, from which creates on it are refused `model_sunset`.",
+    schema: { type: "string", example: "Mon, 01 Feb 2027 00:00:00 GMT" },
+  },
+};
+
 export const BODY_ERRORS: ErrorCase[] = [
   {
     status: 400,

@@ -32,6 +32,10 @@ export function modelItem(spec: ModelSpec, source: ModelItem["source"]): ModelIt
     match: spec.match ?? "exact",
     config_keys: Object.keys(spec.config),
     source,
+    aliases: [],
+    deprecated_at: spec.deprecated_at ?? null,
+    sunset_at: spec.sunset_at ?? null,
+    successor: spec.successor ?? null,
   };
   if (spec.kind === "image") {
     return {
@@ -67,5 +71,9 @@ export function upstreamOnlyItem(id: string, modality: Kind | null): ModelItem {
     audio_default: null,
     config_keys: null,
     source: "upstream",
+    aliases: [],
+    deprecated_at: null,
+    sunset_at: null,
+    successor: null,
   };
 }

@@ -75,6 +75,12 @@ const EstimateSchema = z
   })
   .describe("The cost estimated when the job was made.");
 
+const REQUESTED_MODEL = z
+  .string()
+  .describe(
+    "The name the request gave: an alias (`gamma-latest`), or a sunset model whose successor runs; else `model` itself.",
+  );
+
 export const TaskCreatedSchema = z
   .object({
     service_task: z
@@ -85,6 +91,7 @@ export const TaskCreatedSchema = z
       .describe("Top-level alias of service_task.task_id: `vidtsk_<ulid>` or `imgtsk_<ulid>`."),
     status: StatusSchema,
     model: z.string(),
+    requested_model: REQUESTED_MODEL,
     warnings: z.array(IssueSchema).describe("Soft rules the request broke; it went on anyway."),
     estimate: EstimateSchema.extend({ usage: UsageSchema }).describe(
       "What the job will use and (with a price table) cost.",
@@ -204,6 +211,7 @@ export const JobViewSchema = z
     kind: z.enum(["video", "image"]),
     status: StatusSchema,
     model: z.string(),
+    requested_model: REQUESTED_MODEL,
     mode: z.string(),
     request: z
       .looseObject({})
@@ -348,6 +356,24 @@ const ModelItemSchema = z
       .describe(
         "Over a pool (REELAY_UPSTREAMS): the accounts that list the model and whose `models` allow it.",
       ),
+    aliases: z
+      .array(z.string())
+      .describe(
+        "Names a create may give for this model (built-in `<family>-latest`, REELAY_MODEL_ALIASES).",
+      ),
+    deprecated_at: z
+      .string()
+      .nullable()
+      .describe(
+        "ISO time from which the model is deprecated: creates get a `Deprecation` header and a `model_deprecated` warning.",
+      ),
+    sunset_at: z
+      .string()
+      .nullable()
+      .describe(
+        "ISO time from which creates are refused `model_sunset` (or run the successor, for a key with `on_sunset: successor`).",
+      ),
+    successor: z.string().nullable().describe("The model that replaces it."),
   })
   .describe("One model. Upstream-only models carry no ranges (null).");
 
@@ -355,6 +381,9 @@ export const ModelListSchema = z
   .object({
     object: z.literal("list"),
     data: z.array(ModelItemSchema),
+    aliases: z
+      .record(z.string(), z.string())
+      .describe("Every alias and the model code it stands for."),
     warnings: z.array(IssueSchema).describe("Set when the upstream's listing was not available."),
   })
   .describe("The models reelay knows, merged with the upstream's listing.");
@@ -393,6 +422,12 @@ export const ApiKeySchema = z
     createdAt: z.string(),
     revokedAt: z.string().optional(),
     expires_at: z.string().optional().describe("After this time the key is 401 key_expired."),
+    on_sunset: z
+      .enum(["refuse", "successor"])
+      .optional()
+      .describe(
+        "A create on a model past its sunset_at: `successor` runs its successor (with a model_substituted warning); absent or `refuse`, 400 model_sunset.",
+      ),
     last_used_at: z
       .string()
       .optional()

@@ -262,8 +262,9 @@ export class ReelayApiClient {
   }
 
   /** GET /v1/models: the catalog merged with each account's own listing (warnings name the ones that did not answer). */
-  models(): Promise<ModelsView> {
-    return this.#call((c) => c.GET("/v1/models"));
+  models(modality?: "video" | "image"): Promise<ModelsView> {
+    const query = modality === undefined ? {} : { params: { query: { modality } } };
+    return this.#call((c) => c.GET("/v1/models", query));
   }
 
   /** GET /v1/upstreams (the deployment's own key): the pool's accounts. */

@@ -621,6 +621,25 @@ const VALIDATE = {
     meaning: "The model code is not in the catalog; the message lists close matches.",
     seen: ["validate"],
   },
+  model_sunset: {
+    status: 400,
+    retryable: false,
+    meaning:
+      'The model (or the alias naming it) is past its `sunset_at` and takes no new jobs; the message names its successor. A key made with `on_sunset: "successor"` runs the successor instead.',
+    seen: ["api", "validate"],
+  },
+  model_deprecated: {
+    retryable: false,
+    meaning:
+      "Warning: the model is deprecated (its `deprecated_at` has passed, or a `sunset_at` is set); the create answers with `Deprecation` and `Sunset` headers.",
+    seen: ["validate"],
+  },
+  model_substituted: {
+    retryable: false,
+    meaning:
+      'Warning: the model asked for is past its `sunset_at` and the key opted in (`on_sunset: "successor"`), so its successor runs; `requested_model` keeps the name asked for.',
+    seen: ["validate"],
+  },
   model_kind_mismatch: {
     retryable: false,
     meaning: "A video model used with the image form, or an image model with the video form.",

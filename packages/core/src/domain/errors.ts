@@ -76,12 +76,15 @@ export function shownInput(raw: string, max = SHOWN_INPUT_CHARS): string {
   return JSON.stringify(raw.length > max ? `${raw.slice(0, max)}...` : raw);
 }
 
-/** 400 `invalid_request` for a request with these issues: the first one's message and path, all in details. */
+/**
+ * 400 `invalid_request` for a request with these issues: the first one's message and path, all in
+ * details. A model past its sunset answers `model_sunset` instead, a code a client can act on.
+ */
 export function invalidRequest(errors: Issue[]): ReelayError {
   const [first] = errors;
   const more = errors.length > 1 ? ` (+${errors.length - 1} more)` : "";
   return new ReelayError(
-    "invalid_request",
+    first?.code === "model_sunset" ? "model_sunset" : "invalid_request",
     `${first?.message ?? "The request is not valid."}${more}`,
     {
       status: 400,

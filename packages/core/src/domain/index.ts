@@ -34,6 +34,7 @@ export type {
   ModelSpec,
   SetRule,
 } from "./catalog/types.ts";
+export { ON_SUNSET_CHOICES, type OnSunset } from "./catalog/resolve-request.ts";
 export { imageRequestSchema, videoRequestSchema } from "./contract/schemas.ts";
 export {
   AUDIT_ACTIONS,
@@ -145,7 +146,11 @@ export {
   POLL_WINDOW_MS,
   jobDeadlineMs,
 } from "./polling/policy.ts";
-export { validate, type ValidationResult } from "./validate/validate-request.ts";
+export {
+  validate,
+  type ValidateOptions,
+  type ValidationResult,
+} from "./validate/validate-request.ts";
 export {
   DELIVERY_ID_PREFIX,
   DELIVERY_STATUSES,

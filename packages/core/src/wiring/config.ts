@@ -2,13 +2,18 @@
  * The only module that reads `process.env`. Everything else receives a Config.
  * Values are validated once; a bad value is a ReelayError naming the variable.
  */
-import { readFileSync } from "node:fs";
 import {
   type AdmissionSettings,
   DEFAULT_QUEUE_TIMEOUT_S,
   MAX_UPSTREAM_CONCURRENCY,
 } from "../domain/admission/settings.ts";
+import { createCatalog } from "../domain/catalog/catalog.ts";
 import { closeMatches } from "../domain/catalog/close-matches.ts";
+import {
+  type ModelSettings,
+  parseModelAliases,
+  parseModelLifecycle,
+} from "../domain/catalog/model-settings.ts";
 import { ReelayError, shownInput } from "../domain/errors.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "../domain/net/policy.ts";
 import { isBucketName } from "../domain/jobs/delivery.ts";
@@ -31,6 +36,7 @@ import {
   type UpstreamAccount,
 } from "../domain/upstreams/accounts.ts";
 import { parseSubscribersText, type WebhookSubscriber } from "../domain/webhooks/subscribers.ts";
+import { email, type Env, jsonOrFile, nonEmpty, oneOf } from "./setting-readers.ts";
 
 /** Log levels, least severe first: a level shows its own lines and those of the levels after it. */
 const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -87,6 +93,8 @@ export interface Config {
   apiUrl: string;
   /** Model used for `inbox/*.txt` drops and CLI prompts without --model. */
   defaultModel: string;
+  /** The operator's aliases and model lifecycles (REELAY_MODEL_ALIASES, REELAY_MODEL_LIFECYCLE), checked. */
+  models: ModelSettings;
   /** Admission control against the upstream account's limits (domain/admission/settings.ts). */
   admission: AdmissionSettings;
   /** The operator's price table (REELAY_PRICES); undefined = no prices, costs are null. */
@@ -199,6 +207,16 @@ export const SETTINGS = {
   REELAY_DEFAULT_MODEL: {
     default: "`gamma-3.1`",
     about: "Model for `inbox/*.txt` drops and CLI prompts without `--model`.",
+  },
+  REELAY_MODEL_ALIASES: {
+    default: "the built-in `<family>-latest` aliases",
+    about:
+      "Model aliases over the built-in ones: JSON `{alias: model}` or a file path. An alias to an unknown model, or one that is also a model code, stops the start (docs/models.md).",
+  },
+  REELAY_MODEL_LIFECYCLE: {
+    default: "none: no model deprecated",
+    about:
+      "Per model `{deprecated_at, sunset_at, successor}` (ISO dates): JSON `{model: {...}}` or a file path. Deprecated creates get `Deprecation`/`Sunset` headers; past `sunset_at`, 400 `model_sunset` (docs/models.md).",
   },
   REELAY_WEBHOOKS: {
     default: "none",
@@ -326,8 +344,6 @@ export const SETTINGS = {
 } as const satisfies Record<string, { default: string; about: string }>;
 type Setting = keyof typeof SETTINGS;
 
-type Env = Record<string, string | undefined>;
-
 function positiveInt(
   env: Env,
   name: Setting,
@@ -379,62 +395,6 @@ function admission(env: Env): AdmissionSettings {
     ...(rate === undefined ? {} : { ratePerS: rate }),
     queueTimeoutS: positiveInt(env, "REELAY_QUEUE_TIMEOUT_S", DEFAULT_QUEUE_TIMEOUT_S) as number,
   };
-}
-
-function nonEmpty(env: Env, name: Setting): string | undefined {
-  const raw = env[name];
-  return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
-}
-
-/** One of `allowed` (compared without case), or `fallback` when unset. */
-function oneOf<T extends string>(env: Env, name: Setting, allowed: readonly T[], fallback: T): T {
-  const raw = nonEmpty(env, name)?.toLowerCase();
-  if (raw === undefined) return fallback;
-  if ((allowed as readonly string[]).includes(raw)) return raw as T;
-  throw new ReelayError(
-    "invalid_config",
-    `${name} must be one of ${allowed.join(", ")}, got ${shownInput(raw, 40)}.`,
-    { path: name },
-  );
-}
-
-/**
- * A setting that holds JSON, or the path of a file holding it: `opening` tells them apart ("[" for
- * an array, "{" for an object), and `parse` checks the text, naming where it came from.
- */
-function jsonOrFile<T>(
-  env: Env,
-  name: Setting,
-  opening: "[" | "{",
-  parse: (text: string, origin: string) => T,
-): T | undefined {
-  const raw = nonEmpty(env, name);
-  if (raw === undefined) return undefined;
-  if (raw.startsWith(opening)) return parse(raw, name);
-  let text: string;
-  try {
-    text = readFileSync(raw, "utf8");
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    const what = opening === "[" ? "a JSON array" : "a JSON object";
-    throw new ReelayError(
-      "invalid_config",
-      `${name} is neither ${what} nor a readable file (${reason}: ${raw}).`,
-      { path: name },
-    );
-  }
-  return parse(text, `${name} file ${raw}`);
-}
-
-/** One address, checked only for its shape: SNS sends the confirmation that proves it. */
-function email(env: Env, name: Setting): string | undefined {
-  const raw = nonEmpty(env, name);
-  if (raw === undefined || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw)) return raw;
-  throw new ReelayError(
-    "invalid_config",
-    `${name} must be one email address, got ${shownInput(raw, 60)}.`,
-    { path: name },
-  );
 }
 
 function webhookSchedule(env: Env): readonly number[] {
@@ -521,6 +481,16 @@ function outputBuckets(env: Env): string[] {
   return [...new Set(names)];
 }
 
+/** The operator's aliases and lifecycles, held against the catalog now: a bad one stops the start. */
+function modelSettings(env: Env): ModelSettings {
+  const settings = {
+    aliases: jsonOrFile(env, "REELAY_MODEL_ALIASES", "{", parseModelAliases) ?? {},
+    lifecycle: jsonOrFile(env, "REELAY_MODEL_LIFECYCLE", "{", parseModelLifecycle) ?? {},
+  };
+  createCatalog([], settings);
+  return settings;
+}
+
 /** Each REELAY_* variable in `env` that SETTINGS does not list, with the known names it is closest to. */
 function unknownSettings(env: Env): string[] {
   const known = Object.keys(SETTINGS);
@@ -566,6 +536,7 @@ export function loadConfig(env: Env = process.env): Config {
     verify: oneOf(env, "REELAY_VERIFY", VERIFY_MODES, "warn"),
     apiUrl: nonEmpty(env, "REELAY_API_URL") ?? `http://${host}:${port}`,
     defaultModel: nonEmpty(env, "REELAY_DEFAULT_MODEL") ?? "gamma-3.1",
+    models: modelSettings(env),
     // The local stack's subscribers: a JSON array [{url, secret}], or a file holding one.
     webhooks: jsonOrFile(env, "REELAY_WEBHOOKS", "[", parseSubscribersText) ?? [],
     retentionDays: retentionDays(env),

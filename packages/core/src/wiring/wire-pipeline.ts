@@ -7,6 +7,8 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { BudgetLedger } from "../adapters/dynamodb/budget-ledger.ts";
 import type { PriceTable } from "../domain/money/prices.ts";
+import { createCatalog } from "../domain/catalog/catalog.ts";
+import type { Catalog } from "../domain/catalog/types.ts";
 import { AdmissionControl } from "../usecases/admission/admission-control.ts";
 import { AdmissionStore } from "../adapters/dynamodb/admission-table.ts";
 import { BatchTracker } from "../usecases/batches/batch-progress.ts";
@@ -100,6 +102,8 @@ export interface Wiring {
   audit: AuditLog;
   /** The operator's price table; every job's estimate is made with it. */
   prices: PriceTable | undefined;
+  /** The catalog with the operator's aliases and model lifecycles (REELAY_MODEL_ALIASES, REELAY_MODEL_LIFECYCLE). */
+  catalog: Catalog;
   /** REELAY_RETENTION_DAYS: a job's retention when its request gives none. */
   retentionDays: number | undefined;
   /** REELAY_OUTPUT_BUCKETS: the buckets a job's output.s3_prefix may name. */
@@ -154,6 +158,7 @@ export function wirePipeline(input: WiringInput): Wiring {
   });
   return {
     prices: config.prices,
+    catalog: createCatalog([], config.models),
     retentionDays: config.retentionDays,
     outputBuckets: config.outputBuckets,
     keys,
@@ -226,6 +231,7 @@ export function dropDepsFrom(wiring: Wiring, defaultModel: string): DropDeps {
     objects,
     submit: submitDepsFrom(wiring),
     defaultModel,
+    catalog: wiring.catalog,
     batches: { batches: wiring.batches, admission, now },
   };
 }

@@ -39,6 +39,7 @@ import {
 import { batchFrames, followStream, streamSettings } from "../follow/handlers.ts";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../../idempotency.ts";
 import { readBatchOptions } from "../../job-options.ts";
+import { validateOptionsOf } from "../../model-choice.ts";
 
 /** A JSONL body of 10,000 requests runs to a few MB; API Gateway takes at most 10 MB. */
 export const MAX_BATCH_BODY_BYTES = 10 * 1024 * 1024;
@@ -113,7 +114,7 @@ function postBatch(
     const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const body = parseBatchBody(await c.req.text());
     const source = { type: "api" as const, ...sourceOf(caller) };
-    const lines = checkLines(body, source, deps.catalog);
+    const lines = checkLines(body, source, validateOptionsOf(deps, caller));
     const options = await readBatchOptions({ deps, caller }, body.options, (name) =>
       c.req.header(name),
     );

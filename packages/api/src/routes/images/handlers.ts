@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import { jobNotFound, type Job, ReelayError, relayedCode } from "@reelay/core/domain";
 import { jsonBodyLimit, parseJson } from "../../body.ts";
+import { setModelHeaders } from "../../model-choice.ts";
 import { createImageJob } from "../../create-image.ts";
 import type { ApiEnv, ResolvedDeps } from "../../api-deps.ts";
 import { createHeaders } from "../../create.ts";
@@ -35,6 +36,7 @@ export function imageRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   routes.post("/chat/completions", jsonBodyLimit(deps.maxBodyBytes), async (c) => {
     const body = parseJson(await c.req.text());
     const { job } = await createImageJob(deps, { body, ...(await createHeaders(c, deps)) });
+    setModelHeaders(c, deps, job);
     return c.json(createdView(job));
   });
 
@@ -49,6 +51,7 @@ export function imageRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     const wait = readWait(c.req.query("wait"), c.req.header("prefer"), deps.maxWaitS);
     const form = await readEditForm(c.req.raw);
     const { job } = await createEditJob(deps, form, await createHeaders(c, deps));
+    setModelHeaders(c, deps, job);
     if (wait === undefined || wait === 0) return c.json(createdView(job));
     const done = await waitForJob(deps.jobs, job.id, wait);
     if (done.status === "failed" || done.status === "cancelled") throw editFailed(done);

@@ -3,6 +3,8 @@ import { imageRequestSchema } from "@reelay/core/domain";
 import { ImageTaskSchema, TaskCreatedSchema } from "../../openapi/responses.ts";
 import {
   BODY_ERRORS,
+  MODEL_HEADERS,
+  MODEL_SUNSET,
   CREATE_HEADERS,
   FORBIDDEN,
   IMAGE_ESTIMATE,
@@ -36,15 +38,17 @@ export const IMAGES_OPERATIONS: Record<string, Operation> = {
       status: 200,
       contentType: "application/json",
       schema: TaskCreatedSchema,
+      headers: MODEL_HEADERS,
       example: {
         ...task(IMAGE_ID, "queued"),
         model: "deltaq2-image",
+        requested_model: "deltaq2-image",
         warnings: [],
         estimate: IMAGE_ESTIMATE,
       },
       description: "The image task was created.",
     },
-    errors: [WEBHOOK_ERRORS, ...BODY_ERRORS, UNAUTHORIZED],
+    errors: [WEBHOOK_ERRORS, ...BODY_ERRORS, MODEL_SUNSET, UNAUTHORIZED],
   },
   "GET /v1/image/tasks/{taskId}": {
     summary: "Query an image task",
@@ -134,9 +138,11 @@ export const IMAGES_OPERATIONS: Record<string, Operation> = {
       status: 200,
       contentType: "application/json",
       schema: TaskCreatedSchema,
+      headers: MODEL_HEADERS,
       example: {
         ...task(IMAGE_ID, "queued"),
         model: "deltaq2-image",
+        requested_model: "deltaq2-image",
         warnings: [],
         estimate: IMAGE_ESTIMATE,
       },
@@ -145,6 +151,7 @@ export const IMAGES_OPERATIONS: Record<string, Operation> = {
     errors: [
       WEBHOOK_ERRORS,
       ...BODY_ERRORS,
+      MODEL_SUNSET,
       {
         status: 400,
         codes: [

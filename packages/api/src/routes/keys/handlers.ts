@@ -17,6 +17,8 @@ import {
   fromMicros,
   type Scope,
   ReelayError,
+  ON_SUNSET_CHOICES,
+  type OnSunset,
 } from "@reelay/core/domain";
 import { forbidden, isAdmin } from "../../auth.ts";
 import { jsonBodyLimit, parseJson, refuseUnknownFields } from "../../body.ts";
@@ -24,7 +26,15 @@ import type { ApiEnv } from "../../api-deps.ts";
 
 const MAX_NAME = 100;
 /** What POST /v1/keys reads; anything else is refused (body.ts). */
-const KEY_FIELDS = ["name", "budget", "scopes", "project", "limits", "expires_at"] as const;
+const KEY_FIELDS = [
+  "name",
+  "budget",
+  "scopes",
+  "project",
+  "limits",
+  "expires_at",
+  "on_sunset",
+] as const;
 
 function readName(body: unknown): string {
   const name =
@@ -85,6 +95,21 @@ function readExpiresAt(body: unknown, now: Date): { expiresAt?: string } {
   return raw === undefined ? {} : { expiresAt: parseExpiresAt(raw, now) };
 }
 
+/** `on_sunset` of POST /v1/keys: `successor` runs a sunset model's successor; `refuse` (the default) answers 400 model_sunset. */
+function readOnSunset(body: unknown): { onSunset?: OnSunset } {
+  const raw =
+    body === null || typeof body !== "object"
+      ? undefined
+      : (body as { on_sunset?: unknown }).on_sunset;
+  if (raw === undefined) return {};
+  if ((ON_SUNSET_CHOICES as readonly unknown[]).includes(raw)) return { onSunset: raw as OnSunset };
+  throw new ReelayError(
+    "invalid_request",
+    `on_sunset must be one of ${ON_SUNSET_CHOICES.join(", ")}.`,
+    { status: 400, path: "on_sunset" },
+  );
+}
+
 /** A key as listed: its budget with what the current period has used (spent and reserved). */
 async function withSpend(record: ApiKeyRecord, budgets: BudgetLedgerPort, now: Date) {
   if (record.budget === undefined) return record;
@@ -117,6 +142,7 @@ export function keyRoutes(
       ...readProject(body),
       ...readLimits(body),
       ...readExpiresAt(body, new Date()),
+      ...readOnSunset(body),
     });
     const shown = await withLimits(record, keyLimits);
     return c.json({ ...shown, key, webhook_secret: webhookSecret }, 201);

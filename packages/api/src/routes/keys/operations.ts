@@ -51,6 +51,13 @@ export const KEYS_OPERATIONS: Record<string, Operation> = {
             description:
               "When the key stops working (an ISO time with its zone, in the future); after it, 401 key_expired. Absent: until revoked.",
           },
+          on_sunset: {
+            type: "string",
+            enum: ["refuse", "successor"],
+            default: "refuse",
+            description:
+              "A create on a model past its sunset_at (REELAY_MODEL_LIFECYCLE): `refuse` answers 400 model_sunset naming the successor; `successor` runs the successor instead, the job keeping the name asked for in requested_model and a model_substituted warning.",
+          },
           budget: {
             type: "object",
             description:
@@ -81,7 +88,7 @@ export const KEYS_OPERATIONS: Record<string, Operation> = {
       {
         status: 400,
         codes: ["invalid_json", "invalid_request", "unknown_field"],
-        when: "The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, expires_at is not an ISO time ahead (error.path = expires_at), budget or limits is malformed (error.path = budget.amount, limits.rate, ...), or a field is not one of these (unknown_field; no key is made).",
+        when: "The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, expires_at is not an ISO time ahead (error.path = expires_at), on_sunset is not refuse or successor (error.path = on_sunset), budget or limits is malformed (error.path = budget.amount, limits.rate, ...), or a field is not one of these (unknown_field; no key is made).",
       },
       UNAUTHORIZED,
       ADMIN_ONLY,

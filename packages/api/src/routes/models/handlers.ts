@@ -134,6 +134,15 @@ function mergeModels(
   return [...items.values()];
 }
 
+/** Each item with the aliases that name it. */
+function withAliases(items: ModelItem[], aliases: Record<string, string>): ModelItem[] {
+  const names = Object.entries(aliases);
+  return items.map((item) => ({
+    ...item,
+    aliases: names.filter(([, model]) => model === item.id).map(([alias]) => alias),
+  }));
+}
+
 /** Each item with the accounts that serve it; a catalog model no account lists is served by none. */
 function withAccounts(items: ModelItem[], listed: readonly PoolModel[]): ModelItem[] {
   const accounts = new Map(listed.map((model) => [model.id, model.accounts]));
@@ -145,6 +154,7 @@ export function modelRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   const catalog = deps.catalog ?? defaultCatalog;
   const timeoutMs = deps.upstreamModelsTimeoutMs ?? DEFAULT_UPSTREAM_MODELS_TIMEOUT_MS;
   const upstream = deps.upstreamModels;
+  const aliases = catalog.aliases();
 
   routes.get("/", validQuery(modelsQuery), async (c) => {
     const { modality } = c.req.valid("query");
@@ -154,11 +164,21 @@ export function modelRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
           ? unavailable("No upstream listing is configured here; the catalog alone is shown.")
           : await askUpstream(upstream, modality, timeoutMs, "The upstream's");
       const data = mergeModels(catalog, modality, listing.ok ? listing.models : undefined);
-      return c.json({ object: "list", data, warnings: listing.ok ? [] : [listing.warning] });
+      return c.json({
+        object: "list",
+        data: withAliases(data, aliases),
+        aliases,
+        warnings: listing.ok ? [] : [listing.warning],
+      });
     }
     const pool = await askPool(upstream, modality, timeoutMs);
     const data = withAccounts(mergeModels(catalog, modality, pool.models), pool.models);
-    return c.json({ object: "list", data, warnings: pool.warnings });
+    return c.json({
+      object: "list",
+      data: withAliases(data, aliases),
+      aliases,
+      warnings: pool.warnings,
+    });
   });
 
   return routes;

@@ -8,7 +8,7 @@ export const MODELS_OPERATIONS: Record<string, Operation> = {
   "GET /v1/models": {
     summary: "List models",
     description:
-      "reelay's catalog (modes, resolutions, durations, ratios, audio default, allowed config keys) merged with the upstream's listing when it answers within a few seconds; otherwise the catalog alone with a warning.",
+      "reelay's catalog (modes, resolutions, durations, ratios, audio default, allowed config keys, aliases, deprecated_at, sunset_at, successor) merged with the upstream's listing when it answers within a few seconds; otherwise the catalog alone with a warning. `aliases` maps each alias to its model.",
     tag: "models",
     auth: true,
     parameters: [
@@ -41,9 +41,14 @@ export const MODELS_OPERATIONS: Record<string, Operation> = {
             audio_default: false,
             config_keys: [],
             source: "both",
+            aliases: ["gamma-latest"],
+            deprecated_at: null,
+            sunset_at: null,
+            successor: null,
           },
           upstreamOnlyItem("newmodel-1", "video"),
         ],
+        aliases: { "gamma-latest": "gamma-3.1" },
         warnings: [],
       },
       description: "The models.",

@@ -4,6 +4,7 @@ import { jobNotFound } from "@reelay/core/domain";
 import { jsonBodyLimit, parseJson } from "../../body.ts";
 import type { ApiEnv, ResolvedDeps } from "../../api-deps.ts";
 import { createHeaders, createVideoJob } from "../../create.ts";
+import { setModelHeaders } from "../../model-choice.ts";
 import { createdView, taskView, withQueuePosition } from "../../views.ts";
 
 export function videoRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
@@ -13,6 +14,7 @@ export function videoRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   routes.post("/generations", jsonBodyLimit(deps.maxBodyBytes), async (c) => {
     const body = parseJson(await c.req.text());
     const { job } = await createVideoJob(deps, { body, ...(await createHeaders(c, deps)) });
+    setModelHeaders(c, deps, job);
     return c.json(createdView(job));
   });
 

@@ -3,6 +3,8 @@ import { videoRequestSchema } from "@reelay/core/domain";
 import { TaskCreatedSchema, TaskSchema } from "../../openapi/responses.ts";
 import {
   BODY_ERRORS,
+  MODEL_HEADERS,
+  MODEL_SUNSET,
   CREATE_HEADERS,
   FORBIDDEN,
   ID,
@@ -41,15 +43,17 @@ export const VIDEO_OPERATIONS: Record<string, Operation> = {
       status: 200,
       contentType: "application/json",
       schema: TaskCreatedSchema,
+      headers: MODEL_HEADERS,
       example: {
         ...task(ID, "queued"),
         model: "gamma-3.1",
+        requested_model: "gamma-3.1",
         warnings: [],
         estimate: VIDEO_ESTIMATE,
       },
       description: "The task was created.",
     },
-    errors: [WEBHOOK_ERRORS, ...BODY_ERRORS, UNAUTHORIZED],
+    errors: [WEBHOOK_ERRORS, ...BODY_ERRORS, MODEL_SUNSET, UNAUTHORIZED],
   },
   "GET /v1/video/tasks/{taskId}": {
     summary: "Query a video task",

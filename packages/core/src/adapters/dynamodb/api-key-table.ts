@@ -59,6 +59,7 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
     limits,
     expires_at,
     last_used_at,
+    on_sunset,
   } = readApiKey(item);
   return {
     id,
@@ -72,6 +73,7 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
     ...(limits === undefined ? {} : { limits }),
     ...(expires_at === undefined ? {} : { expires_at }),
     ...(last_used_at === undefined ? {} : { last_used_at }),
+    ...(on_sunset === undefined ? {} : { on_sunset }),
   };
 }
 
@@ -99,6 +101,7 @@ export class ApiKeyStore implements ApiKeyStorePort {
     project,
     limits,
     expiresAt,
+    onSunset,
   }: NewApiKey): Promise<CreatedApiKey> {
     const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
     const webhookSecret = newWebhookSecret();
@@ -113,6 +116,7 @@ export class ApiKeyStore implements ApiKeyStorePort {
       project: project ?? id,
       ...(limits === undefined ? {} : { limits }),
       ...(expiresAt === undefined ? {} : { expires_at: expiresAt }),
+      ...(onSunset === undefined ? {} : { on_sunset: onSunset }),
     };
     await this.#table.put(
       {

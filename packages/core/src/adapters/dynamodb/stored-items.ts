@@ -50,6 +50,7 @@ export const readJob = storedItem<Job>("job", {
   kind: z.enum(["video", "image"]),
   status: z.enum(JOB_STATUSES),
   model: text,
+  requestedModel: text.optional(),
   request: fields,
   source: fields,
   createdAt: text,

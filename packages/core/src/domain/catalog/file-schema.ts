@@ -6,6 +6,7 @@
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
 import { onFirstUse } from "../on-first-use.ts";
+import { lifecycleFields } from "./model-settings.ts";
 import type { ModelSpec } from "./types.ts";
 
 /** The parts the model specs share. */
@@ -52,6 +53,7 @@ function specParts() {
     family: z.string().min(1),
     note: z.string().optional(),
     config: z.record(z.string(), configKey).default({}),
+    ...lifecycleFields(),
   };
 
   const referenceKinds = z.strictObject({

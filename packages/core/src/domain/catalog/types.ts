@@ -63,7 +63,19 @@ export interface ConfigKeySpec {
   quote?: string;
 }
 
-interface ModelBase {
+/**
+ * Where a model stands in its life, as the operator tells it (a catalog file's entry or
+ * REELAY_MODEL_LIFECYCLE): ISO times, and the model that replaces it. A model with a `sunset_at`
+ * counts as deprecated until then, whether or not `deprecated_at` is given.
+ */
+export interface ModelLifecycle {
+  deprecated_at?: string;
+  /** From this time on a create is refused `model_sunset` (or, where the key opted in, runs the successor). */
+  sunset_at?: string;
+  successor?: string;
+}
+
+interface ModelBase extends ModelLifecycle {
   /** The exact model code or, when match is "prefix", the code prefix (lambda-, mu-). */
   code: string;
   match?: "exact" | "prefix";
@@ -100,9 +112,25 @@ export interface ImageModelSpec extends ModelBase {
 
 export type ModelSpec = VideoModelSpec | ImageModelSpec;
 
+/** A name as a create gives it, resolved once: the alias followed and the lifecycle read at `now`. */
+export interface ModelResolution {
+  /** The name asked for (an alias or the model code itself). */
+  requested: string;
+  /** The model code the name stands for. */
+  model: string;
+  spec: ModelSpec;
+  /** `deprecated` from deprecated_at (or while a sunset_at is ahead); `sunset` from sunset_at on. */
+  state: "active" | "deprecated" | "sunset";
+  lifecycle: ModelLifecycle;
+}
+
 export interface Catalog {
-  /** The model for a code: exact entries first, then prefix entries (lambda-, mu-). */
+  /** The model for a code: exact entries first, then prefix entries (lambda-, mu-). Aliases are not codes. */
   get(code: string): ModelSpec | undefined;
+  /** A model code or an alias, resolved at `now`; undefined when it names neither. */
+  resolve(name: string, now: Date): ModelResolution | undefined;
+  /** Alias to model code: the built-in ones with REELAY_MODEL_ALIASES over them. */
+  aliases(): Record<string, string>;
   list(kind?: Kind): ModelSpec[];
   /** Codes close to a mistyped one, best first, for "Did you mean ...?". */
   closeMatches(code: string, limit?: number): string[];

@@ -30,6 +30,8 @@ export interface TerminalEventDetail {
   jobId: string;
   kind: JobKind;
   model: string;
+  /** The name the request gave: an alias or a sunset model's, else the model itself (absent on events announced before it). */
+  requested_model?: string;
   status: TerminalStatus;
   /** The first (for video the only) output; null unless succeeded. */
   output: EventOutput | null;
@@ -133,6 +135,7 @@ export function buildTerminalEvent(job: Job): TerminalEvent {
       jobId: job.id,
       kind: job.kind,
       model: job.model,
+      requested_model: job.requestedModel ?? job.model,
       status,
       output: outputs[0] ?? null,
       outputs,

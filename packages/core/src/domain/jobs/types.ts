@@ -104,7 +104,10 @@ export interface Job extends KeptJobOptions {
   id: string;
   kind: JobKind;
   status: JobStatus;
+  /** The model run (an alias resolved, or a sunset model's successor). */
   model: string;
+  /** The name the request gave when it is not `model` (an alias, or a sunset model); absent: `model`. */
+  requestedModel?: string;
   mode: string;
   /** The normalized request, as sent upstream (read it through ./request.ts). */
   request: JobRequest;

@@ -1,4 +1,5 @@
 /** A stored API key as reelay shows and keeps it (never the key itself: only its hash is stored). */
+import type { OnSunset } from "../catalog/resolve-request.ts";
 import type { Budget } from "../money/budget-schema.ts";
 import type { KeyLimits } from "./key-limits.ts";
 import type { Scope } from "./scopes.ts";
@@ -23,6 +24,8 @@ export interface ApiKeyRecord {
   expires_at?: string;
   /** When a call last used it, to the minute (LAST_USED_EVERY_MS). */
   last_used_at?: string;
+  /** A create on a model past its sunset: `successor` runs the successor; absent, refused `model_sunset`. */
+  on_sunset?: OnSunset;
 }
 
 /** What a new key is made with beside its name. */
@@ -33,6 +36,7 @@ export interface NewApiKey {
   project?: string;
   limits?: KeyLimits;
   expiresAt?: string;
+  onSunset?: OnSunset;
 }
 
 export interface CreatedApiKey {

@@ -48,6 +48,12 @@ export const METRICS = {
     labels: ["model"],
     unit: "Count",
   },
+  reelay_jobs_on_deprecated_models_total: {
+    kind: "counter",
+    help: "Jobs recorded that asked for a deprecated or sunset model (REELAY_MODEL_LIFECYCLE), by the model asked for.",
+    labels: ["model"],
+    unit: "Count",
+  },
   reelay_detection_delay_seconds: {
     kind: "histogram",
     help: "From the upstream task's end (bounded by the last look that saw it running) to reelay noticing it.",

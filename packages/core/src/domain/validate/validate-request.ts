@@ -4,6 +4,11 @@
  */
 import { defaultCatalog } from "../catalog/catalog.ts";
 import type { Catalog, ImageMode, Kind, ModelSpec, VideoMode } from "../catalog/types.ts";
+import {
+  type ModelChoice,
+  type ModelChoiceOptions,
+  resolveRequestModel,
+} from "../catalog/resolve-request.ts";
 import { imageRequestSchema, videoRequestSchema } from "../contract/schemas.ts";
 import type { Issue } from "../errors.ts";
 import type { JobRequest } from "../jobs/request.ts";
@@ -16,7 +21,7 @@ import { detectVideoMode } from "./video-mode.ts";
 
 export { ValidationCodes } from "./codes.ts";
 
-export interface ValidationResult {
+export interface ValidationResult extends ModelChoice {
   valid: boolean;
   kind: Kind | null;
   /** video: text | first_frame | first_last_frame | reference | video_edit; image: text | edit. */
@@ -28,7 +33,7 @@ export interface ValidationResult {
   normalized: JobRequest | null;
 }
 
-export interface ValidateOptions {
+export interface ValidateOptions extends ModelChoiceOptions {
   catalog?: Catalog;
 }
 
@@ -110,7 +115,10 @@ export function validate(input: unknown, options: ValidateOptions = {}): Validat
   const issues = new Issues();
   let outcome: Omit<ValidationResult, "valid" | "errors" | "warnings">;
   try {
-    outcome = run(input, options.catalog ?? defaultCatalog, issues);
+    const catalog = options.catalog ?? defaultCatalog;
+    // The model asked for is resolved once, here: every later check and the job see the model run.
+    const resolved = resolveRequestModel(input, catalog, options, issues);
+    outcome = { ...run(resolved.input, catalog, issues), ...resolved.choice };
     if (issues.errors.length === 0 && outcome.normalized !== null)
       checkRequestSize(outcome.normalized, issues);
   } catch (error) {

@@ -67,6 +67,9 @@ export function buildJob(input: NewJobInput): Job {
     kind: validation.kind,
     status: "queued",
     model: validation.model,
+    ...(validation.requestedModel === undefined
+      ? {}
+      : { requestedModel: validation.requestedModel }),
     mode: validation.mode ?? "text",
     request: validation.normalized,
     warnings: validation.warnings,

@@ -195,6 +195,18 @@ export function submitJob(deps: SubmitDeps, submission: Submission): Promise<Sub
   });
 }
 
+/** A job just recorded: its queue claim is taken, and a job on a deprecated model is counted. */
+function noteCreated(
+  deps: Pick<SubmitDeps, "metrics">,
+  validation: ValidationResult,
+  claim: QueueClaim | undefined,
+): void {
+  claim?.taken();
+  const asked = validation.deprecation?.model;
+  if (asked !== undefined)
+    deps.metrics.count("reelay_jobs_on_deprecated_models_total", { model: asked });
+}
+
 async function submitUntraced(deps: SubmitDeps, submission: Submission): Promise<Submitted> {
   const { validation } = submission;
   if (!validation.valid || validation.kind === null) throw invalidRequest(validation.errors);
@@ -254,7 +266,7 @@ async function submitUntraced(deps: SubmitDeps, submission: Submission): Promise
     throw error;
   }
   const { job, created } = recorded;
-  if (created) claim?.taken();
+  if (created) noteCreated(deps, validation, claim);
   // A repeat finds the first job, which was counted when it was made.
   if (submission.queueClaim === undefined) await claim?.giveBack();
   // A repeat finds the first job, which holds its own reservation.

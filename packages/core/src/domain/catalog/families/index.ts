@@ -29,3 +29,16 @@ export const builtInModels: readonly ModelSpec[] = [
   ...muModels,
   ...deltaImageModels,
 ];
+
+/**
+ * `<family>-latest` for the families whose codes have an obvious newest version in the contract
+ * (alpha 2.7 over 2.6, gamma 3.1, deltaq3 over deltaq2, zeta 1.1 over 1.0, etanew v6.0 over v5.6).
+ * REELAY_MODEL_ALIASES may point them elsewhere or add more.
+ */
+export const builtInAliases: Readonly<Record<string, string>> = {
+  "alpha-latest": "alpha-2.7",
+  "gamma-latest": "gamma-3.1",
+  "deltaq-latest": "deltaq3",
+  "zeta-latest": "zeta-1.1",
+  "etanew-latest": "etanew-v6.0",
+};
