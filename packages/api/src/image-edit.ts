@@ -78,8 +78,9 @@ export function sizeToImageConfig(
     : { aspect_ratio };
 }
 
+/** The model's spec, an alias followed (validate() resolves it again, with the lifecycle). */
 function imageSpec(deps: ResolvedDeps, model: string): ImageModelSpec | undefined {
-  const spec = (deps.catalog ?? defaultCatalog).get(model);
+  const spec = (deps.catalog ?? defaultCatalog).resolve(model, deps.now())?.spec;
   return spec?.kind === "image" ? spec : undefined;
 }
 

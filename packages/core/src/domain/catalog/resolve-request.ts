@@ -61,7 +61,7 @@ export function resolveRequestModel(
 ): { input: unknown; choice: ModelChoice } {
   const body = input as Record<string, unknown> | null;
   const name = typeof body === "object" && body !== null ? body.model : undefined;
-  if (typeof name !== "string" || Array.isArray(input)) return { input, choice: {} };
+  if (typeof name !== "string") return { input, choice: {} };
   const now = options.now ?? new Date();
   const resolution = catalog.resolve(name, now);
   if (resolution === undefined) return { input, choice: {} };
