@@ -9,6 +9,7 @@ import {
   MAX_BATCH_LINES,
   type JobSource,
   type Catalog,
+  type FitMode,
   ReelayError,
   validate,
 } from "@reelay/core/domain";
@@ -77,8 +78,13 @@ export function parseBatchBody(text: string): BatchBody {
   return body;
 }
 
-/** Every request checked against the model rules, as the batch will hold it. */
-export function checkLines(body: BatchBody, source: JobSource, catalog?: Catalog): CheckedLine[] {
+/** Every request checked against the model rules (fitted when the batch asks), as the batch will hold it. */
+export function checkLines(
+  body: BatchBody,
+  source: JobSource,
+  catalog?: Catalog,
+  fit?: FitMode,
+): CheckedLine[] {
   return body.requests.map(({ line, body: request, parseError }) => {
     if (parseError !== undefined) {
       return {
@@ -89,7 +95,7 @@ export function checkLines(body: BatchBody, source: JobSource, catalog?: Catalog
         ],
       };
     }
-    const validation = validate(request, catalog === undefined ? {} : { catalog });
+    const validation = validate(request, { ...(catalog === undefined ? {} : { catalog }), fit });
     return validation.valid
       ? { line, source, validation }
       : { line, source, errors: validation.errors };

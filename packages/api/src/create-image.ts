@@ -1,7 +1,7 @@
 /** POST /v1/chat/completions with image modality: validate, then the same record-and-start path as video. */
 import { ReelayError, validate } from "@reelay/core/domain";
 import type { Job } from "@reelay/core/domain";
-import { submitForCaller, type CreateInput } from "./create.ts";
+import { checkedAgainst, submitForCaller, type CreateInput } from "./create.ts";
 import type { ResolvedDeps } from "./api-deps.ts";
 
 function wrongEndpoint(): ReelayError {
@@ -16,10 +16,7 @@ export async function createImageJob(
   deps: ResolvedDeps,
   input: CreateInput,
 ): Promise<{ job: Job; created: boolean }> {
-  const validation = validate(
-    input.body,
-    deps.catalog === undefined ? {} : { catalog: deps.catalog },
-  );
+  const validation = validate(input.body, checkedAgainst(deps, input.options));
   if (validation.kind === "video") throw wrongEndpoint();
   return submitForCaller(deps, validation, input);
 }

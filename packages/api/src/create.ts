@@ -36,6 +36,11 @@ export async function createHeaders(
   return { caller, idempotencyKey, options };
 }
 
+/** What validate() checks a create against: the deployment's catalog, fitted when the caller asks. */
+export function checkedAgainst(deps: ResolvedDeps, options: JobOptions) {
+  return { ...(deps.catalog === undefined ? {} : { catalog: deps.catalog }), fit: options.fit };
+}
+
 function wrongEndpoint(): ReelayError {
   return new ReelayError(
     "wrong_endpoint",
@@ -80,10 +85,7 @@ export async function createVideoJob(
   deps: ResolvedDeps,
   input: CreateInput,
 ): Promise<{ job: Job; created: boolean }> {
-  const validation = validate(
-    input.body,
-    deps.catalog === undefined ? {} : { catalog: deps.catalog },
-  );
+  const validation = validate(input.body, checkedAgainst(deps, input.options));
   if (validation.kind === "image") throw wrongEndpoint();
   return submitForCaller(deps, validation, input);
 }

@@ -15,7 +15,7 @@ import {
   validate,
   type ImageModelSpec,
 } from "@reelay/core/domain";
-import { submitForCaller, type CreateInput } from "./create.ts";
+import { checkedAgainst, submitForCaller, type CreateInput } from "./create.ts";
 import type { ResolvedDeps } from "./api-deps.ts";
 import { idempotentJobId } from "./idempotency.ts";
 import type { EditForm } from "./multipart.ts";
@@ -135,10 +135,7 @@ export async function createEditJob(
   }
   const model = form.model ?? DEFAULT_EDIT_MODEL;
   const { body, uploads } = editRequest(form, imageSpec(deps, model), model);
-  const validation = validate(
-    withPlaceholders(body).body,
-    deps.catalog === undefined ? {} : { catalog: deps.catalog },
-  );
+  const validation = validate(withPlaceholders(body).body, checkedAgainst(deps, input.options));
   if (!validation.valid) throw invalidRequest(validation.errors);
 
   const key = input.idempotencyKey;

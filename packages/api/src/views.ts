@@ -41,6 +41,7 @@ export interface JobView
       | "mode"
       | "request"
       | "warnings"
+      | "adjustments"
       | "source"
       | "idempotencyKey"
       | "polls"
@@ -182,6 +183,7 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     mode: job.mode,
     request: mapStrings(job.request, withoutSignature),
     warnings: job.warnings,
+    ...(job.adjustments === undefined ? {} : { adjustments: job.adjustments }),
     source: job.source,
     idempotencyKey: job.idempotencyKey,
     upstreamTaskId: job.upstreamTaskId ?? null,
@@ -260,6 +262,7 @@ export function createdView(job: Job): {
   status: string;
   model: string;
   warnings: Job["warnings"];
+  adjustments?: Job["adjustments"];
   estimate: MoneyView["estimate"] & { usage: MoneyView["usage"] };
 } {
   const task = { task_id: job.id, status: job.status };
@@ -269,6 +272,7 @@ export function createdView(job: Job): {
     ...task,
     model: job.model,
     warnings: job.warnings,
+    ...(job.adjustments === undefined ? {} : { adjustments: job.adjustments }),
     estimate: { usage: money.usage, ...money.estimate },
   };
 }

@@ -10,8 +10,8 @@ import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { harness } from "./support/harness.ts";
 
-const SERVED_SHA256 = "5f2da7cd0bfcd5111db184072d45a4cbf7bc79864612fe6a05293f19c54c746e";
-const FULL_SHA256 = "25cfea1d9d9bda7b046eb6eeee0b36f5ef09457829a63fd9bf0d69de629c324b";
+const SERVED_SHA256 = "1526f08bcc6151db4c5ecbffbddfc5d3d7a2252b9a7755c13658965a8f3abf12";
+const FULL_SHA256 = "41c593b1ce53dc46d9de060803b6c2156059370a786f5321ad4f3e7229bbc363";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 

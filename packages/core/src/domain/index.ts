@@ -146,6 +146,7 @@ export {
   jobDeadlineMs,
 } from "./polling/policy.ts";
 export { validate, type ValidationResult } from "./validate/validate-request.ts";
+export { FIT_MODES, type FitMode } from "./validate/fit.ts";
 export {
   DELIVERY_ID_PREFIX,
   DELIVERY_STATUSES,

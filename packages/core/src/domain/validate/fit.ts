@@ -24,7 +24,7 @@ import { allows, applicable, type RuleContext } from "./rules.ts";
 import { detectVideoMode } from "./video-mode.ts";
 
 /** The one fit there is: each refused value to its nearest allowed one. */
-const FIT_MODES = ["nearest"] as const;
+export const FIT_MODES = ["nearest"] as const;
 export type FitMode = (typeof FIT_MODES)[number];
 
 /** One value fit moved: the field's path in the contract's body, what was asked and what is sent. */
