@@ -79,6 +79,29 @@ describe("fit on the contract's create route (X-Reelay-Fit)", () => {
   });
 });
 
+describe("fit on the contract's image create (X-Reelay-Fit)", () => {
+  it("an image_size the model does not offer moves to the nearest it does, kept on the job", async () => {
+    const h = await harness(aws);
+    const response = await h.app.request("/v1/chat/completions", {
+      method: "POST",
+      headers: { ...json, "X-Reelay-Fit": "nearest" },
+      body: JSON.stringify({
+        model: "deltaq2-image",
+        messages: [{ role: "user", content: "a red kite" }],
+        modalities: ["image", "text"],
+        image_config: { image_size: "720p" },
+      }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Answer;
+    const moved = [{ path: "image_config.image_size", from: "720p", to: "1080p" }];
+    expect(body.adjustments).toEqual(moved);
+    const job = await h.jobs.get(body.task_id);
+    expect(job?.adjustments).toEqual(moved);
+    expect(job?.request).toMatchObject({ image_config: { image_size: "1080p" } });
+  });
+});
+
 describe("fit on a batch (the body's fit)", () => {
   const batch = async (h: Awaited<ReturnType<typeof harness>>, body: unknown, query = "") =>
     h.app.request(`/v1/batches${query}`, {
