@@ -77,7 +77,7 @@ export function parseBatchBody(text: string): BatchBody {
   return body;
 }
 
-/** Every request checked against the model rules, as the batch will hold it. */
+/** Every request checked against the model rules (fitted when the batch asks), as the batch will hold it. */
 export function checkLines(
   body: BatchBody,
   source: JobSource,

@@ -17,7 +17,7 @@ export async function createImageJob(
   deps: ResolvedDeps,
   input: CreateInput,
 ): Promise<{ job: Job; created: boolean }> {
-  const validation = validate(input.body, validateOptionsOf(deps, input.caller));
+  const validation = validate(input.body, validateOptionsOf(deps, input.caller, input.options));
   if (validation.kind === "video") throw wrongEndpoint();
   return submitForCaller(deps, validation, input);
 }

@@ -37,6 +37,7 @@ export async function createHeaders(
   return { caller, idempotencyKey, options };
 }
 
+/** What validate() checks a create against: the deployment's catalog, fitted when the caller asks. */
 function wrongEndpoint(): ReelayError {
   return new ReelayError(
     "wrong_endpoint",
@@ -81,7 +82,7 @@ export async function createVideoJob(
   deps: ResolvedDeps,
   input: CreateInput,
 ): Promise<{ job: Job; created: boolean }> {
-  const validation = validate(input.body, validateOptionsOf(deps, input.caller));
+  const validation = validate(input.body, validateOptionsOf(deps, input.caller, input.options));
   if (validation.kind === "image") throw wrongEndpoint();
   return submitForCaller(deps, validation, input);
 }

@@ -137,7 +137,10 @@ export async function createEditJob(
   }
   const model = form.model ?? DEFAULT_EDIT_MODEL;
   const { body, uploads } = editRequest(form, imageSpec(deps, model), model);
-  const validation = validate(withPlaceholders(body).body, validateOptionsOf(deps, input.caller));
+  const validation = validate(
+    withPlaceholders(body).body,
+    validateOptionsOf(deps, input.caller, input.options),
+  );
   if (!validation.valid) throw invalidRequest(validation.errors);
 
   const key = input.idempotencyKey;

@@ -20,6 +20,8 @@
  *   (0.5 is twelve hours), up to MAX_RETENTION_DAYS; absent = REELAY_RETENTION_DAYS.
  * - `output: {"s3_prefix": "s3://bucket/prefix/"}`: where its outputs are also copied; the bucket
  *   must be one of REELAY_OUTPUT_BUCKETS.
+ * - `fit`: `nearest` moves a duration, resolution or aspect ratio the model refuses to the nearest
+ *   one it allows (domain/validate/fit.ts), the moves kept on the job as `adjustments`.
  *
  * A new option is its field in JobOptions (domain/jobs/job-options.ts, with its name, and whether a
  * retry keeps it), its header, zod field, refusal and header mapping here, and the code that acts on
@@ -31,6 +33,7 @@
 import * as z from "zod";
 import {
   checkWebhookUrl,
+  FIT_MODES,
   givenOptions,
   type JobOptions,
   type JobWebhook,
@@ -94,6 +97,13 @@ const OPTION_HEADERS = {
       "`s3://<bucket>/<prefix>/`: the outputs are also copied there, as `<prefix><job id>/<file name>`, besides reelay's bucket; the bucket must be listed in REELAY_OUTPUT_BUCKETS. Batches: `output: {s3_prefix}` in the JSON body, or this header.",
     schema: { type: "string" },
     example: "s3://my-renders/campaign-7/",
+  },
+  fit: {
+    name: "X-Reelay-Fit",
+    description:
+      "`nearest`: a duration, resolution or aspect ratio (an image's size or ratio) the model refuses moves to the nearest one it allows, instead of a 400: a duration to the closest whole seconds (a tie to the longer), a resolution to the closest in lines (a tie to the higher), a ratio to the closest as a ratio (a tie to the one the model lists first). The job's `adjustments` lists each move as `{path, from, to}`. A material the model cannot take is refused all the same, and a request fitting cannot make valid is refused as asked. Batches: `fit` in the JSON body, or this header.",
+    schema: { type: "string", enum: [...FIT_MODES] },
+    example: "nearest",
   },
 };
 type OptionField = keyof typeof OPTION_HEADERS;
@@ -218,6 +228,7 @@ function optionsSchema(ctx: OptionsContext, door: Door) {
             return refused(zctx, output, error);
           }
         }),
+      fit: z.enum(FIT_MODES).optional(),
     })
     .transform(async (form, zctx): Promise<JobOptions> => {
       let webhook: JobWebhook | undefined;
@@ -233,6 +244,7 @@ function optionsSchema(ctx: OptionsContext, door: Door) {
         webhook,
         retentionDays: form.retention_days,
         outputTarget: form.output,
+        fit: form.fit,
       });
     });
 }
@@ -271,6 +283,8 @@ function refusal(issue: z.core.$ZodIssue, door: Door, maxWaitS: number): ReelayE
         `${path} must be a positive number of days (fractions allowed) up to ${MAX_RETENTION_DAYS}.`,
         at,
       );
+    case "fit":
+      return new ReelayError("invalid_fit", `${path} must be ${FIT_MODES.join(" or ")}.`, at);
     case "output": {
       if (issue.code !== "unrecognized_keys")
         return new ReelayError(
@@ -326,6 +340,7 @@ function headerForm(header: HeaderOf): Record<OptionField, unknown> {
     webhook_events: text("webhook_events"),
     retention_days: numberIn(text("retention_days"), /^\s*\d{1,6}(\.\d{1,12})?\s*$/),
     output: output === undefined ? undefined : { s3_prefix: output },
+    fit: text("fit")?.trim().toLowerCase(),
   };
 }
 

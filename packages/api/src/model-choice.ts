@@ -4,18 +4,28 @@
  * answer whose model is deprecated.
  */
 import type { Context } from "hono";
-import { defaultCatalog, type Job, type ValidateOptions } from "@reelay/core/domain";
+import {
+  defaultCatalog,
+  type Job,
+  type JobOptions,
+  type ValidateOptions,
+} from "@reelay/core/domain";
 import type { ApiEnv, Caller, ResolvedDeps } from "./api-deps.ts";
 
-/** validate()'s options for a create by `caller`: the deployment's catalog, now, the key's on_sunset. */
+/**
+ * validate()'s options for a create by `caller`: the deployment's catalog, now, the key's
+ * on_sunset, and the create's `fit`.
+ */
 export function validateOptionsOf(
   deps: Pick<ResolvedDeps, "catalog" | "now">,
   caller: Caller | undefined,
+  options: Pick<JobOptions, "fit"> = {},
 ): ValidateOptions {
   return {
     ...(deps.catalog === undefined ? {} : { catalog: deps.catalog }),
     now: deps.now(),
     ...(caller?.onSunset === undefined ? {} : { onSunset: caller.onSunset }),
+    fit: options.fit,
   };
 }
 

@@ -41,6 +41,7 @@ export interface JobView
       | "mode"
       | "request"
       | "warnings"
+      | "adjustments"
       | "source"
       | "idempotencyKey"
       | "polls"
@@ -185,6 +186,7 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     mode: job.mode,
     request: mapStrings(job.request, withoutSignature),
     warnings: job.warnings,
+    ...(job.adjustments === undefined ? {} : { adjustments: job.adjustments }),
     source: job.source,
     idempotencyKey: job.idempotencyKey,
     upstreamTaskId: job.upstreamTaskId ?? null,
@@ -264,6 +266,7 @@ export function createdView(job: Job): {
   model: string;
   requested_model: string;
   warnings: Job["warnings"];
+  adjustments?: Job["adjustments"];
   estimate: MoneyView["estimate"] & { usage: MoneyView["usage"] };
 } {
   const task = { task_id: job.id, status: job.status };
@@ -274,6 +277,7 @@ export function createdView(job: Job): {
     model: job.model,
     requested_model: job.requestedModel ?? job.model,
     warnings: job.warnings,
+    ...(job.adjustments === undefined ? {} : { adjustments: job.adjustments }),
     estimate: { usage: money.usage, ...money.estimate },
   };
 }

@@ -10,8 +10,8 @@ import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { harness } from "./support/harness.ts";
 
-const SERVED_SHA256 = "b832ae4dc5afcade29a13c4593ed299bec78e5af3eec321dcc5bea9e87b687df";
-const FULL_SHA256 = "3aec5257c1631f5881d7f4ce1675496be982dba4e2460c3d352f4480555c75ac";
+const SERVED_SHA256 = "bdf49464bc4e1c4120640baa5b0857bffcb6b3de92cb88685af115990ffcfdfc";
+const FULL_SHA256 = "af1429b8727c98b29cf55841fe7b8495b40f0fc09aa5ffb7a9e02e674ad3e28b";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 

@@ -14,7 +14,9 @@ Usage:
                                                       the bundled simulator's speed and account limits
             [--sim-accounts NAME:CAP,...]             a simulated pool: one account per name, each with
                                                       its own key, task ids and cap (alpha:4,beta:8)
-  reelay validate FILE... [--json] [--catalog FILE]   check requests offline ("-" reads stdin)
+  reelay validate FILE... [--json] [--catalog FILE] [--fit]
+                                                      check requests offline ("-" reads stdin); --fit:
+                                                      fitted to the model, the moves printed
   reelay demo [--out DIR]                             generate one sample video end to end, locally
   reelay generate "PROMPT" [--model M] [--duration N] [--resolution R] [--aspect A] [--audio|--no-audio]
                   [--first-frame URL] [--last-frame URL] [--ref URL]... [--config key=value]...

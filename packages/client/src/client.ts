@@ -33,6 +33,8 @@ export interface CreateOptions {
   /** X-Idempotency-Key: a repeat with the same key finds the first job instead of making another. */
   idempotencyKey?: string | undefined;
   priority?: "high" | "normal" | "low" | undefined;
+  /** X-Reelay-Fit: a value the model refuses moves to the nearest allowed (the job's `adjustments`). */
+  fit?: "nearest" | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -108,6 +110,7 @@ function headersOf(options: CreateOptions): Record<string, string> {
       ? {}
       : { "X-Idempotency-Key": options.idempotencyKey }),
     ...(options.priority === undefined ? {} : { "X-Reelay-Priority": options.priority }),
+    ...(options.fit === undefined ? {} : { "X-Reelay-Fit": options.fit }),
   };
 }
 

@@ -178,7 +178,7 @@ export interface paths {
         put?: never;
         /**
          * Make a batch
-         * @description A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "webhook_url"?, "webhook_events"?, "retention_days"?, "output"?: {"s3_prefix"}}` (the webhook gets every job's event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. X-Idempotency-Key makes a repeat find the first batch.
+         * @description A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "webhook_url"?, "webhook_events"?, "retention_days"?, "output"?: {"s3_prefix"}}` (the webhook gets every job's event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. With `fit` (or X-Reelay-Fit) `nearest`, each line is fitted to its model first, and a dry run's `fitted` lists each fitted line's `adjustments` and the request that would be sent. X-Idempotency-Key makes a repeat find the first batch.
          */
         post: operations["postV1Batches"];
         delete?: never;
@@ -1556,6 +1556,11 @@ export interface operations {
                  */
                 "X-Idempotency-Key"?: string;
                 /**
+                 * @description `nearest`: a duration, resolution or aspect ratio (an image's size or ratio) the model refuses moves to the nearest one it allows, instead of a 400: a duration to the closest whole seconds (a tie to the longer), a resolution to the closest in lines (a tie to the higher), a ratio to the closest as a ratio (a tie to the one the model lists first). The job's `adjustments` lists each move as `{path, from, to}`. A material the model cannot take is refused all the same, and a request fitting cannot make valid is refused as asked. Batches: `fit` in the JSON body, or this header.
+                 * @example nearest
+                 */
+                "X-Reelay-Fit"?: "nearest";
+                /**
                  * @description `s3://<bucket>/<prefix>/`: the outputs are also copied there, as `<prefix><job id>/<file name>`, besides reelay's bucket; the bucket must be listed in REELAY_OUTPUT_BUCKETS. Batches: `output: {s3_prefix}` in the JSON body, or this header.
                  * @example s3://my-renders/campaign-7/
                  */
@@ -1680,7 +1685,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_request`, `batch_too_large`, `invalid_priority`, `invalid_queue_timeout`, `invalid_reuse`, `invalid_query`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`: No request at all, more than 10,000, or a malformed priority, queue_timeout_s, reuse, retention_days, output or dry_run, or an output bucket outside REELAY_OUTPUT_BUCKETS. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_request`, `batch_too_large`, `invalid_priority`, `invalid_queue_timeout`, `invalid_reuse`, `invalid_query`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_fit`: No request at all, more than 10,000, or a malformed priority, queue_timeout_s, reuse, retention_days, output, fit or dry_run, or an output bucket outside REELAY_OUTPUT_BUCKETS. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2471,6 +2476,11 @@ export interface operations {
                  */
                 "X-Idempotency-Key"?: string;
                 /**
+                 * @description `nearest`: a duration, resolution or aspect ratio (an image's size or ratio) the model refuses moves to the nearest one it allows, instead of a 400: a duration to the closest whole seconds (a tie to the longer), a resolution to the closest in lines (a tie to the higher), a ratio to the closest as a ratio (a tie to the one the model lists first). The job's `adjustments` lists each move as `{path, from, to}`. A material the model cannot take is refused all the same, and a request fitting cannot make valid is refused as asked. Batches: `fit` in the JSON body, or this header.
+                 * @example nearest
+                 */
+                "X-Reelay-Fit"?: "nearest";
+                /**
                  * @description `s3://<bucket>/<prefix>/`: the outputs are also copied there, as `<prefix><job id>/<file name>`, besides reelay's bucket; the bucket must be listed in REELAY_OUTPUT_BUCKETS. Batches: `output: {s3_prefix}` in the JSON body, or this header.
                  * @example s3://my-renders/campaign-7/
                  */
@@ -2616,6 +2626,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description fit (X-Reelay-Fit: nearest): each value the model refused, moved to the nearest one it allows; absent when nothing was moved. */
+                        adjustments?: {
+                            /** @description The value asked for. */
+                            from: string | number;
+                            /** @description The field fit moved, e.g. `duration_sec`. */
+                            path: string;
+                            /** @description The nearest value the model allows, sent. */
+                            to: string | number;
+                        }[];
                         /** @description What the job will use and (with a price table) cost. */
                         estimate: {
                             /** @description Under the price table (REELAY_PRICES); null unpriced. */
@@ -2669,7 +2688,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`, `invalid_fit`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix, the fit) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3274,6 +3293,11 @@ export interface operations {
                  */
                 "X-Idempotency-Key"?: string;
                 /**
+                 * @description `nearest`: a duration, resolution or aspect ratio (an image's size or ratio) the model refuses moves to the nearest one it allows, instead of a 400: a duration to the closest whole seconds (a tie to the longer), a resolution to the closest in lines (a tie to the higher), a ratio to the closest as a ratio (a tie to the one the model lists first). The job's `adjustments` lists each move as `{path, from, to}`. A material the model cannot take is refused all the same, and a request fitting cannot make valid is refused as asked. Batches: `fit` in the JSON body, or this header.
+                 * @example nearest
+                 */
+                "X-Reelay-Fit"?: "nearest";
+                /**
                  * @description `s3://<bucket>/<prefix>/`: the outputs are also copied there, as `<prefix><job id>/<file name>`, besides reelay's bucket; the bucket must be listed in REELAY_OUTPUT_BUCKETS. Batches: `output: {s3_prefix}` in the JSON body, or this header.
                  * @example s3://my-renders/campaign-7/
                  */
@@ -3378,6 +3402,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description fit (X-Reelay-Fit: nearest): each value the model refused, moved to the nearest one it allows; absent when nothing was moved. */
+                        adjustments?: {
+                            /** @description The value asked for. */
+                            from: string | number;
+                            /** @description The field fit moved, e.g. `duration_sec`. */
+                            path: string;
+                            /** @description The nearest value the model allows, sent. */
+                            to: string | number;
+                        }[];
                         /** @description What the job will use and (with a price table) cost. */
                         estimate: {
                             /** @description Under the price table (REELAY_PRICES); null unpriced. */
@@ -3431,7 +3464,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. `invalid_content_type`, `invalid_multipart`, `unsupported_response_format`, `invalid_query`: Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`, `invalid_fit`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix, the fit) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. `invalid_content_type`, `invalid_multipart`, `unsupported_response_format`, `invalid_query`: Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3774,6 +3807,15 @@ export interface operations {
                      */
                     "application/json": {
                         data: ({
+                            /** @description fit (X-Reelay-Fit: nearest): each value the model refused, moved to the nearest one it allows; absent when nothing was moved. */
+                            adjustments?: {
+                                /** @description The value asked for. */
+                                from: string | number;
+                                /** @description The field fit moved, e.g. `duration_sec`. */
+                                path: string;
+                                /** @description The nearest value the model allows, sent. */
+                                to: string | number;
+                            }[];
                             /** @description Each upstream attempt: tries whose task failed on another account (REELAY_FALLBACK_ATTEMPTS), then the current one. The job's cost is their sum. */
                             attempts: {
                                 account: string;
@@ -4217,6 +4259,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description fit (X-Reelay-Fit: nearest): each value the model refused, moved to the nearest one it allows; absent when nothing was moved. */
+                        adjustments?: {
+                            /** @description The value asked for. */
+                            from: string | number;
+                            /** @description The field fit moved, e.g. `duration_sec`. */
+                            path: string;
+                            /** @description The nearest value the model allows, sent. */
+                            to: string | number;
+                        }[];
                         /** @description Each upstream attempt: tries whose task failed on another account (REELAY_FALLBACK_ATTEMPTS), then the current one. The job's cost is their sum. */
                         attempts: {
                             account: string;
@@ -4612,6 +4663,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description fit (X-Reelay-Fit: nearest): each value the model refused, moved to the nearest one it allows; absent when nothing was moved. */
+                        adjustments?: {
+                            /** @description The value asked for. */
+                            from: string | number;
+                            /** @description The field fit moved, e.g. `duration_sec`. */
+                            path: string;
+                            /** @description The nearest value the model allows, sent. */
+                            to: string | number;
+                        }[];
                         /** @description Each upstream attempt: tries whose task failed on another account (REELAY_FALLBACK_ATTEMPTS), then the current one. The job's cost is their sum. */
                         attempts: {
                             account: string;
@@ -5267,6 +5327,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description fit (X-Reelay-Fit: nearest): each value the model refused, moved to the nearest one it allows; absent when nothing was moved. */
+                        adjustments?: {
+                            /** @description The value asked for. */
+                            from: string | number;
+                            /** @description The field fit moved, e.g. `duration_sec`. */
+                            path: string;
+                            /** @description The nearest value the model allows, sent. */
+                            to: string | number;
+                        }[];
                         /** @description Each upstream attempt: tries whose task failed on another account (REELAY_FALLBACK_ATTEMPTS), then the current one. The job's cost is their sum. */
                         attempts: {
                             account: string;
@@ -7543,6 +7612,11 @@ export interface operations {
                  */
                 "X-Idempotency-Key"?: string;
                 /**
+                 * @description `nearest`: a duration, resolution or aspect ratio (an image's size or ratio) the model refuses moves to the nearest one it allows, instead of a 400: a duration to the closest whole seconds (a tie to the longer), a resolution to the closest in lines (a tie to the higher), a ratio to the closest as a ratio (a tie to the one the model lists first). The job's `adjustments` lists each move as `{path, from, to}`. A material the model cannot take is refused all the same, and a request fitting cannot make valid is refused as asked. Batches: `fit` in the JSON body, or this header.
+                 * @example nearest
+                 */
+                "X-Reelay-Fit"?: "nearest";
+                /**
                  * @description `s3://<bucket>/<prefix>/`: the outputs are also copied there, as `<prefix><job id>/<file name>`, besides reelay's bucket; the bucket must be listed in REELAY_OUTPUT_BUCKETS. Batches: `output: {s3_prefix}` in the JSON body, or this header.
                  * @example s3://my-renders/campaign-7/
                  */
@@ -7692,6 +7766,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description fit (X-Reelay-Fit: nearest): each value the model refused, moved to the nearest one it allows; absent when nothing was moved. */
+                        adjustments?: {
+                            /** @description The value asked for. */
+                            from: string | number;
+                            /** @description The field fit moved, e.g. `duration_sec`. */
+                            path: string;
+                            /** @description The nearest value the model allows, sent. */
+                            to: string | number;
+                        }[];
                         /** @description What the job will use and (with a price table) cost. */
                         estimate: {
                             /** @description Under the price table (REELAY_PRICES); null unpriced. */
@@ -7745,7 +7828,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`, `invalid_fit`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix, the fit) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -16,6 +16,12 @@ import { type ProgressSink, progressSink } from "./progress.ts";
 const SERVER_NAME = "reelay";
 
 const jobId = z.string().describe("A job id, e.g. vidtsk_... or imgtsk_...");
+const fitFlag = z
+  .enum(["nearest"])
+  .optional()
+  .describe(
+    "nearest: a duration, resolution or aspect ratio the model refuses moves to the nearest one it allows instead of being refused; the job's `adjustments` lists each move.",
+  );
 const imageContentFlag = z
   .boolean()
   .optional()
@@ -132,18 +138,31 @@ function validateRequest(server: McpServer, client: ReelayClient): void {
           .describe(
             "A video request (as for generate_video) or an image request in the chat form (model, messages, modalities).",
           ),
+        fit: fitFlag,
       },
       annotations: { readOnlyHint: true },
     },
-    ({ request }) =>
+    ({ request, fit }) =>
       guarded(async () => {
         const quote = (await client.batches.create([request as VideoRequest], {
           dryRun: true,
+          fit,
         })) as Quote;
         const errors = quote.rejected?.[0]?.errors ?? [];
         if (errors.length > 0)
           return refusal("invalid_request", "The request breaks its model's rules.", errors);
-        return answer("Valid: nothing was made.", { estimate: quote.estimate ?? null });
+        const fitted = quote.fitted?.[0];
+        return answer(
+          fitted === undefined
+            ? "Valid: nothing was made."
+            : "Valid once fitted: nothing was made.",
+          {
+            estimate: quote.estimate ?? null,
+            ...(fitted === undefined
+              ? {}
+              : { adjustments: fitted.adjustments, request: fitted.request }),
+          },
+        );
       }),
   );
 }
@@ -155,11 +174,11 @@ function generateVideo(server: McpServer, client: ReelayClient): void {
       title: "Generate a video",
       description:
         "Creates a video job and answers its id at once; follow it with wait_for_job. The finished video is copied to reelay's storage and answered as a link.",
-      inputSchema: { request: videoRequest },
+      inputSchema: { request: videoRequest, fit: fitFlag },
     },
-    ({ request }) =>
+    ({ request, fit }) =>
       guarded(async () => {
-        const task = await client.generate(request as VideoRequest);
+        const task = await client.generate(request as VideoRequest, { fit });
         return created(task, task);
       }),
   );
@@ -172,11 +191,14 @@ function generateImage(server: McpServer, client: ReelayClient): void {
       title: "Generate or edit an image",
       description:
         "Creates an image job and answers its id at once; with reference_images (public URLs) it edits them. Follow it with wait_for_job.",
-      inputSchema: imageRequest,
+      inputSchema: { ...imageRequest, fit: fitFlag },
     },
     (input) =>
       guarded(async () => {
-        const { data } = await client.POST("/v1/chat/completions", { body: chatBody(input) });
+        const { data } = await client.POST("/v1/chat/completions", {
+          body: chatBody(input),
+          ...(input.fit === undefined ? {} : { headers: { "X-Reelay-Fit": input.fit } }),
+        });
         return created(data as { task_id: string; status?: string }, data);
       }),
   );
@@ -273,11 +295,12 @@ function createBatch(server: McpServer, client: ReelayClient): void {
       inputSchema: {
         requests: z.array(z.record(z.string(), z.unknown())).min(1),
         priority: z.enum(["high", "normal", "low"]).optional(),
+        fit: fitFlag,
       },
     },
-    ({ requests, priority }) =>
+    ({ requests, priority, fit }) =>
       guarded(async () => {
-        const batch = await client.batches.create(requests as VideoRequest[], { priority });
+        const batch = await client.batches.create(requests as VideoRequest[], { priority, fit });
         return answer(`Created batch ${batch.id} of ${batch.total} requests.`, batch);
       }),
   );
@@ -351,4 +374,6 @@ export function createReelayMcpServer(
 interface Quote {
   rejected?: { line: number; errors: { path: string; code: string; message: string }[] }[];
   estimate?: unknown;
+  /** With fit: each fitted line's moves and the request it would send. */
+  fitted?: { line: number; adjustments: unknown[]; request: unknown }[];
 }

@@ -133,6 +133,18 @@ export function toolScenarios(connect: (stack: LocalStack) => Promise<Client>): 
     }
   });
 
+  it("with fit nearest, validate_request and generate_video move a refused duration and answer the move", async () => {
+    const request = { model: "os-2", prompt: "a red bicycle", duration_sec: 5 };
+    const moved = '"path": "duration_sec",\n      "from": 5,\n      "to": 4';
+    const checked = await call(mcp(), "validate_request", { request, fit: "nearest" });
+    expect(checked.isError, text(checked)).toBeFalsy();
+    expect(text(checked)).toContain("Valid once fitted");
+    expect(text(checked)).toContain(moved);
+    const created = await call(mcp(), "generate_video", { request, fit: "nearest" });
+    expect(created.isError, text(created)).toBeFalsy();
+    expect(text(created)).toContain(moved);
+  });
+
   it("validates a good request without making a job", async () => {
     const before = await jobCount(stack());
     const result = await call(mcp(), "validate_request", {

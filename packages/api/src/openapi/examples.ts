@@ -199,8 +199,9 @@ export const BODY_ERRORS: ErrorCase[] = [
       "invalid_output_target",
       "output_bucket_not_allowed",
       "invalid_reuse",
+      "invalid_fit",
     ],
-    when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS.",
+    when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix, the fit) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS.",
   },
   {
     status: 402,

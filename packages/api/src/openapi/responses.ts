@@ -17,6 +17,18 @@ const IssueSchema = z
   })
   .describe("One problem with one field: an error (refused) or a warning (the request went on).");
 
+const AdjustmentsSchema = z
+  .array(
+    z.object({
+      path: z.string().describe("The field fit moved, e.g. `duration_sec`."),
+      from: z.union([z.string(), z.number()]).describe("The value asked for."),
+      to: z.union([z.string(), z.number()]).describe("The nearest value the model allows, sent."),
+    }),
+  )
+  .describe(
+    "fit (X-Reelay-Fit: nearest): each value the model refused, moved to the nearest one it allows; absent when nothing was moved.",
+  );
+
 export const ErrorSchema = z
   .object({
     error: z
@@ -93,6 +105,7 @@ export const TaskCreatedSchema = z
     model: z.string(),
     requested_model: REQUESTED_MODEL,
     warnings: z.array(IssueSchema).describe("Soft rules the request broke; it went on anyway."),
+    adjustments: AdjustmentsSchema.optional(),
     estimate: EstimateSchema.extend({ usage: UsageSchema }).describe(
       "What the job will use and (with a price table) cost.",
     ),
@@ -217,6 +230,7 @@ export const JobViewSchema = z
       .looseObject({})
       .describe("The normalised request (presigned URLs shown without their signature)."),
     warnings: z.array(IssueSchema),
+    adjustments: AdjustmentsSchema.optional(),
     source: z
       .looseObject({
         type: z.enum(["api", "drop", "cli"]),

@@ -1,7 +1,8 @@
 /**
- * `reelay validate FILE... [--json] [--catalog FILE]`: checks requests against the model catalog,
+ * `reelay validate FILE... [--json] [--catalog FILE] [--fit]`: checks requests against the model catalog,
  * offline, and estimates what each valid one would use (and cost, under REELAY_PRICES). Exit 0 when every file is valid, 1 when any is invalid, 2 for usage errors or files that
- * cannot be read.
+ * cannot be read. `--fit` checks each as `fit: "nearest"` would (domain/validate/fit.ts) and
+ * prints what it moved.
  */
 import { readFile } from "node:fs/promises";
 import { loadConfig } from "@reelay/core/wiring";
@@ -35,6 +36,7 @@ export async function runValidate(args: string[], io: Io): Promise<number> {
     options: {
       json: { type: "boolean", default: false },
       catalog: { type: "string", multiple: true },
+      fit: { type: "boolean", default: false },
     },
   });
   if (positionals.length === 0)
@@ -54,7 +56,7 @@ export async function runValidate(args: string[], io: Io): Promise<number> {
       exit = 2;
       continue;
     }
-    const verdict = checkText(file, text, catalog, prices);
+    const verdict = checkText(file, text, catalog, prices, values.fit);
     if (!verdict.valid && exit === 0) exit = 1;
     io.stdout(values.json ? `${JSON.stringify(verdict)}\n` : describe(verdict));
   }
@@ -67,6 +69,7 @@ export function checkText(
   text: string,
   catalog: Catalog,
   prices?: PriceTable,
+  fit = false,
 ): FileVerdict {
   let body: unknown;
   try {
@@ -86,9 +89,9 @@ export function checkText(
       estimate: null,
     };
   }
-  const result = validate(body, { catalog });
+  const result = validate(body, { catalog, fit: fit ? "nearest" : undefined });
   // Field order is part of the --json contract: file, valid, kind, mode, errors, warnings,
-  // normalized, estimate.
+  // normalized, estimate, and with --fit adjustments when fitting made the request valid.
   const estimate =
     result.valid && result.kind !== null && result.model !== null && result.normalized !== null
       ? estimateOf({ model: result.model, request: result.normalized }, prices)
@@ -109,6 +112,7 @@ export function checkText(
             cost: estimate.costMicros === null ? null : fromMicros(estimate.costMicros),
             currency: estimate.currency,
           },
+    ...(result.adjustments === undefined ? {} : { adjustments: result.adjustments }),
   };
 }
 
@@ -142,6 +146,8 @@ function describe(verdict: FileVerdict): string {
     lines.push(`  ${label} ${issue.path || "(body)"}: ${issue.message} [${issue.code}]`);
   verdict.errors.forEach(line("error  "));
   verdict.warnings.forEach(line("warning"));
+  for (const { path, from, to } of verdict.adjustments ?? [])
+    lines.push(`  fitted  ${path}: ${JSON.stringify(from)} -> ${JSON.stringify(to)}`);
   const estimate = verdict.estimate;
   if (estimate !== null) {
     const { unit, quantity, ...rest } = estimate.usage;

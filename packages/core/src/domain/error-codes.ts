@@ -83,6 +83,12 @@ const API = {
       "retention_days (or X-Reelay-Retention-Days) is not a positive number of days up to 3650.",
     seen: ["api"],
   },
+  invalid_fit: {
+    status: 400,
+    retryable: false,
+    meaning: "fit (or X-Reelay-Fit) is not nearest.",
+    seen: ["api"],
+  },
   invalid_output_target: {
     status: 400,
     retryable: false,

@@ -151,6 +151,7 @@ export {
   type ValidateOptions,
   type ValidationResult,
 } from "./validate/validate-request.ts";
+export { FIT_MODES } from "./validate/fit.ts";
 export {
   DELIVERY_ID_PREFIX,
   DELIVERY_STATUSES,

@@ -15,6 +15,7 @@ import {
   resultsKey,
   cancelJob,
   type BatchStorePort,
+  type CheckedLine,
 } from "@reelay/core/usecases";
 import {
   type Batch,
@@ -103,6 +104,31 @@ async function currentView(deps: ResolvedDeps, store: BatchStorePort, batch: Bat
   return view(state, deps.objects.bucket, deps.now());
 }
 
+/** A dry run's answer: what would be made (with fit, each fitted line's moves and request), and its estimate. */
+function quote(deps: ResolvedDeps, lines: CheckedLine[]) {
+  const rejected = lines.filter((line) => line.validation === undefined);
+  const fitted = lines.flatMap(({ line, validation: v }) =>
+    v?.adjustments === undefined || v.adjustments.length === 0
+      ? []
+      : [{ line, adjustments: v.adjustments, request: v.normalized }],
+  );
+  return {
+    dry_run: true,
+    total: lines.length,
+    valid: lines.length - rejected.length,
+    rejected: rejected.map((line) => ({ line: line.line, errors: line.errors })),
+    ...(fitted.length === 0 ? {} : { fitted }),
+    estimate: totalEstimate(
+      lines.flatMap(({ validation: v }) =>
+        v?.kind == null || v.model === null || v.normalized === null
+          ? []
+          : [estimateOf({ model: v.model, request: v.normalized }, deps.prices)],
+      ),
+      deps.prices,
+    ),
+  };
+}
+
 /** POST /v1/batches: every line checked, then (unless a dry run) the jobs made and queued. */
 function postBatch(
   deps: ResolvedDeps,
@@ -114,27 +140,11 @@ function postBatch(
     const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const body = parseBatchBody(await c.req.text());
     const source = { type: "api" as const, ...sourceOf(caller) };
-    const lines = checkLines(body, source, validateOptionsOf(deps, caller));
     const options = await readBatchOptions({ deps, caller }, body.options, (name) =>
       c.req.header(name),
     );
-    const rejected = lines.filter((line) => line.validation === undefined);
-    if (dryRun) {
-      return c.json({
-        dry_run: true,
-        total: lines.length,
-        valid: lines.length - rejected.length,
-        rejected: rejected.map((line) => ({ line: line.line, errors: line.errors })),
-        estimate: totalEstimate(
-          lines.flatMap(({ validation: v }) =>
-            v?.kind == null || v.model === null || v.normalized === null
-              ? []
-              : [estimateOf({ model: v.model, request: v.normalized }, deps.prices)],
-          ),
-          deps.prices,
-        ),
-      });
-    }
+    const lines = checkLines(body, source, validateOptionsOf(deps, caller, options));
+    if (dryRun) return c.json(quote(deps, lines));
     const id = key === undefined ? newBatchId() : batchIdFrom([caller.keyId, key]);
     const { batch } = await createBatch(
       { batches: store, admission: deps.admission, submit: submitDepsOf(deps), now: deps.now },

@@ -17,7 +17,7 @@ export const BATCHES_OPERATIONS: Record<string, Operation> = {
   "POST /v1/batches": {
     summary: "Make a batch",
     description:
-      'A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "webhook_url"?, "webhook_events"?, "retention_days"?, "output"?: {"s3_prefix"}}` (the webhook gets every job\'s event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. X-Idempotency-Key makes a repeat find the first batch.',
+      'A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "webhook_url"?, "webhook_events"?, "retention_days"?, "output"?: {"s3_prefix"}}` (the webhook gets every job\'s event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. With `fit` (or X-Reelay-Fit) `nearest`, each line is fitted to its model first, and a dry run\'s `fitted` lists each fitted line\'s `adjustments` and the request that would be sent. X-Idempotency-Key makes a repeat find the first batch.',
     tag: "batches",
     auth: true,
     parameters: [...CREATE_HEADERS, DRY_RUN],
@@ -48,8 +48,9 @@ export const BATCHES_OPERATIONS: Record<string, Operation> = {
           "invalid_retention",
           "invalid_output_target",
           "output_bucket_not_allowed",
+          "invalid_fit",
         ],
-        when: "No request at all, more than 10,000, or a malformed priority, queue_timeout_s, reuse, retention_days, output or dry_run, or an output bucket outside REELAY_OUTPUT_BUCKETS.",
+        when: "No request at all, more than 10,000, or a malformed priority, queue_timeout_s, reuse, retention_days, output, fit or dry_run, or an output bucket outside REELAY_OUTPUT_BUCKETS.",
       },
       { status: 413, codes: ["payload_too_large"], when: "The body is larger than 10 MiB." },
       {

@@ -56,6 +56,7 @@ export const readJob = storedItem<Job>("job", {
   createdAt: text,
   updatedAt: text,
   history: z.array(z.unknown()),
+  adjustments: z.array(z.looseObject({ path: text })).optional(),
 });
 
 const count = z.number();

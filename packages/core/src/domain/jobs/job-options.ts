@@ -2,10 +2,11 @@
  * What a caller chooses for a job besides its request: one value from the request to the record.
  * The API reads it (packages/api/src/job-options.ts: a body's fields or the X-Reelay-* headers),
  * a batch keeps it for each of its lines, and the job record keeps it as its own fields (the stored
- * item and the job's view read them there), all but `reuseMaxAgeS`, whose outcome the record keeps
- * instead (`reusedFrom`).
+ * item and the job's view read them there), all but `reuseMaxAgeS` and `fit`, whose outcomes the
+ * record keeps instead (`reusedFrom`, `adjustments`).
  */
 import type { Priority } from "../admission/settings.ts";
+import type { FitMode } from "../validate/fit.ts";
 
 /** A job's own webhook (webhook_url / X-Reelay-Webhook): where its events go, and which. */
 export interface JobWebhook {
@@ -40,6 +41,8 @@ export interface JobOptions {
   retentionDays?: number;
   /** Where its outputs are copied besides reelay's bucket (output.s3_prefix). */
   outputTarget?: OutputTarget;
+  /** fit / X-Reelay-Fit: refused values move to the nearest allowed (domain/validate/fit.ts); absent = refused. */
+  fit?: FitMode;
 }
 
 /** Every option's name (a Record, so one left out fails to compile): the fields `optionsOf` picks. */
@@ -50,10 +53,11 @@ const JOB_OPTION_NAMES = Object.keys({
   webhook: true,
   retentionDays: true,
   outputTarget: true,
+  fit: true,
 } satisfies Record<keyof JobOptions, true>) as (keyof JobOptions)[];
 
 /** The options a job record keeps as its own fields. */
-export type KeptJobOptions = Omit<JobOptions, "reuseMaxAgeS">;
+export type KeptJobOptions = Omit<JobOptions, "reuseMaxAgeS" | "fit">;
 
 /** Options as a reader or a default spells them, where an absent one may be `undefined`. */
 type SpelledOptions = { [Name in keyof JobOptions]?: JobOptions[Name] | undefined };
@@ -72,14 +76,15 @@ export function optionsOf(record: JobOptions): JobOptions {
 
 /** What a job record keeps of its options. */
 export function keptOptions(options: JobOptions): KeptJobOptions {
-  const { reuseMaxAgeS: _outcomeKept, ...kept } = givenOptions(options);
+  const { reuseMaxAgeS: _outcomeKept, fit: _fitOutcomeKept, ...kept } = givenOptions(options);
   return kept;
 }
 
 /**
  * What a retry (of a job, or of a batch's failures) keeps of the first one's options: its events go
  * where the first one's went, in the same order among the caller's jobs, its outputs kept as long
- * and delivered to the same place. The wait for a slot and reuse are the retry's own (absent).
+ * and delivered to the same place. The wait for a slot and reuse are the retry's own (absent); fit
+ * is not asked again, since the request retried is the fitted one.
  */
 export function retriedOptions(options: JobOptions): JobOptions {
   const { priority, webhook, retentionDays, outputTarget } = options;

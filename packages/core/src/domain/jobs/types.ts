@@ -2,6 +2,7 @@
 import type { Issue } from "../errors.ts";
 import type { Estimate, Reservation } from "../money/types.ts";
 import type { Media } from "../media/types.ts";
+import type { Adjustment } from "../validate/fit.ts";
 import type { KeptJobOptions } from "./job-options.ts";
 import type { JobRequest } from "./request.ts";
 
@@ -112,6 +113,8 @@ export interface Job extends KeptJobOptions {
   /** The normalized request, as sent upstream (read it through ./request.ts). */
   request: JobRequest;
   warnings: Issue[];
+  /** What fit moved to make the request valid (`request` is the fitted one); absent = nothing. */
+  adjustments?: Adjustment[];
   source: JobSource;
   /** Sent upstream as X-Idempotency-Key: the job id unless the caller gave one. */
   idempotencyKey: string;

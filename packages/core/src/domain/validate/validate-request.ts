@@ -12,6 +12,7 @@ import {
 import { imageRequestSchema, videoRequestSchema } from "../contract/schemas.ts";
 import type { Issue } from "../errors.ts";
 import type { JobRequest } from "../jobs/request.ts";
+import { type Adjustment, type FitMode, fitRequest } from "./fit.ts";
 import { checkImage, detectImageMode } from "./image.ts";
 import { Issues, isPlainObject, listValues, typeName } from "./issues.ts";
 import { checkShape } from "./shape.ts";
@@ -31,10 +32,17 @@ export interface ValidationResult extends ModelChoice {
   warnings: Issue[];
   /** The request with defaults filled in and unknown fields left out; null when invalid. */
   normalized: JobRequest | null;
+  /**
+   * With fit: the values fit moved, none when the request was valid as asked; absent without fit,
+   * and when fitting could not make the request valid (it is then refused as asked).
+   */
+  adjustments?: Adjustment[];
 }
 
 export interface ValidateOptions extends ModelChoiceOptions {
   catalog?: Catalog;
+  /** "nearest": refused durations, resolutions and ratios move to the nearest allowed (fit.ts). */
+  fit?: FitMode | undefined;
 }
 
 /** Image when the body has the chat form's fields or names an image model; else video. */
@@ -111,7 +119,25 @@ function run(
   };
 }
 
+/**
+ * The request checked as asked; with fit, one refused as asked is fitted (fit.ts) and checked
+ * again, and it is the fitted request that goes on when that one is valid. Otherwise the refusal
+ * is the request's own, as without fit.
+ */
 export function validate(input: unknown, options: ValidateOptions = {}): ValidationResult {
+  const asked = validateAsAsked(input, options);
+  if (options.fit === undefined) return asked;
+  if (asked.valid) return { ...asked, adjustments: [] };
+  if (!isPlainObject(input) || typeof input.model !== "string") return asked;
+  const spec = (options.catalog ?? defaultCatalog).get(input.model);
+  if (spec === undefined) return asked;
+  const fitted = fitRequest(input, spec);
+  if (fitted.adjustments.length === 0) return asked;
+  const result = validateAsAsked(fitted.request, options);
+  return result.valid ? { ...result, adjustments: fitted.adjustments } : asked;
+}
+
+function validateAsAsked(input: unknown, options: ValidateOptions): ValidationResult {
   const issues = new Issues();
   let outcome: Omit<ValidationResult, "valid" | "errors" | "warnings">;
   try {

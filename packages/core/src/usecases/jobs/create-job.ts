@@ -73,6 +73,9 @@ export function buildJob(input: NewJobInput): Job {
     mode: validation.mode ?? "text",
     request: validation.normalized,
     warnings: validation.warnings,
+    ...(validation.adjustments === undefined || validation.adjustments.length === 0
+      ? {}
+      : { adjustments: validation.adjustments }),
     source: input.source,
     idempotencyKey: key === undefined || key === "" ? id : key,
     ...(input.requestHash === undefined ? {} : { requestHash: input.requestHash }),
