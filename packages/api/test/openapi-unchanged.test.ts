@@ -10,8 +10,8 @@ import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { harness } from "./support/harness.ts";
 
-const SERVED_SHA256 = "5f2da7cd0bfcd5111db184072d45a4cbf7bc79864612fe6a05293f19c54c746e";
-const FULL_SHA256 = "25cfea1d9d9bda7b046eb6eeee0b36f5ef09457829a63fd9bf0d69de629c324b";
+const SERVED_SHA256 = "dfc5db2bc634a122aaa00979d93fa82b06a21a812d5aa9d1d3be23e7723ae0ad";
+const FULL_SHA256 = "d8d418cf7f66b6e64c8abcfd042ebc758dad33d45b579c702318838535289ffe";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 

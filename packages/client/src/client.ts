@@ -33,6 +33,11 @@ export interface CreateOptions {
   /** X-Idempotency-Key: a repeat with the same key finds the first job instead of making another. */
   idempotencyKey?: string | undefined;
   priority?: "high" | "normal" | "low" | undefined;
+  /**
+   * X-Reelay-Metadata: your own string pairs (at most 16, keys up to 40 characters, values up to
+   * 500), shown back on the job, its events and webhooks; GET /v1/jobs?metadata.KEY=VALUE lists by them.
+   */
+  metadata?: Record<string, string> | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -108,7 +113,21 @@ function headersOf(options: CreateOptions): Record<string, string> {
       ? {}
       : { "X-Idempotency-Key": options.idempotencyKey }),
     ...(options.priority === undefined ? {} : { "X-Reelay-Priority": options.priority }),
+    ...(options.metadata === undefined
+      ? {}
+      : { "X-Reelay-Metadata": metadataHeader(options.metadata) }),
   };
+}
+
+/**
+ * Metadata as X-Reelay-Metadata's value: JSON with every character outside printable ASCII as a
+ * \u escape, since a header value carries bytes, not text (fetch refuses others).
+ */
+export function metadataHeader(metadata: Record<string, string>): string {
+  return JSON.stringify(metadata).replace(
+    /[\u007f-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** A failed or cancelled job as an error: its code, message, class and retryable flag. */

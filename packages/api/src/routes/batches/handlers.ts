@@ -60,6 +60,8 @@ interface BatchView {
   results: { key: string; bucket: string } | null;
   /** The batch this one retries. */
   retry_of: string | null;
+  /** The batch's own metadata, each of its jobs' under the line's own; {} when none. */
+  metadata: Record<string, string>;
 }
 
 function view(state: BatchState, bucket: string, now: Date): BatchView {
@@ -78,6 +80,7 @@ function view(state: BatchState, bucket: string, now: Date): BatchView {
     eta_seconds: etaSeconds(state, now),
     results: batch.announcedAt === undefined ? null : { bucket, key: resultsKey(batch.id) },
     retry_of: batch.retryOf ?? null,
+    metadata: batch.metadata ?? {},
   };
 }
 
@@ -113,10 +116,10 @@ function postBatch(
     const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const body = parseBatchBody(await c.req.text());
     const source = { type: "api" as const, ...sourceOf(caller) };
-    const lines = checkLines(body, source, deps.catalog);
     const options = await readBatchOptions({ deps, caller }, body.options, (name) =>
       c.req.header(name),
     );
+    const lines = checkLines(body, source, deps.catalog, options.metadata);
     const rejected = lines.filter((line) => line.validation === undefined);
     if (dryRun) {
       return c.json({

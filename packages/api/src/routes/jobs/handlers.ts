@@ -15,6 +15,9 @@ import {
   type JobSource,
   defaultCatalog,
   type Catalog,
+  MAX_METADATA_PAIRS,
+  MAX_METADATA_VALUE,
+  metadataKeyProblem,
 } from "@reelay/core/domain";
 import { ownerFilter } from "../../auth.ts";
 import { jsonBodyLimit, parseJson } from "../../body.ts";
@@ -88,17 +91,60 @@ const cursorParam = z
   })
   .optional();
 
-/** GET /v1/jobs's query, checked in this order. */
+const METADATA_PARAM = "metadata.";
+
+/** Why a `metadata.KEY=VALUE` parameter (or a bare `metadata`) can name no job; undefined when it can. */
+function metadataParamProblem(name: string, value: string): string | undefined {
+  if (name === "metadata")
+    return "List by metadata as metadata.KEY=VALUE (one parameter a pair; all must match).";
+  const problem = metadataKeyProblem(name.slice(METADATA_PARAM.length));
+  if (problem !== undefined) return `${name}: ${problem}.`;
+  if (value.length > MAX_METADATA_VALUE)
+    return `${name}: a metadata value is at most ${MAX_METADATA_VALUE} characters.`;
+  return undefined;
+}
+
+/** The `metadata.KEY=VALUE` parameters as one filter (all must match); undefined when none. */
+function metadataFilter(
+  query: Record<string, unknown>,
+  ctx: z.RefinementCtx,
+): Record<string, string> | undefined {
+  const given = Object.entries(query)
+    .filter(([name]) => name === "metadata" || name.startsWith(METADATA_PARAM))
+    .map(([name, value]): [string, string] => [name, String(value)]);
+  if (given.length === 0) return undefined;
+  const refuse = (name: string, message: string) => {
+    ctx.addIssue({ code: "custom", message, path: [name], params: { code: "invalid_metadata" } });
+    return z.NEVER;
+  };
+  for (const [name, value] of given) {
+    const problem = metadataParamProblem(name, value);
+    if (problem !== undefined) return refuse(name, problem);
+  }
+  const over = given[MAX_METADATA_PAIRS];
+  if (over !== undefined)
+    return refuse(
+      over[0],
+      `A job holds at most ${MAX_METADATA_PAIRS} metadata pairs; so does a filter.`,
+    );
+  return Object.fromEntries(
+    given.map(([name, value]) => [name.slice(METADATA_PARAM.length), value]),
+  );
+}
+
+/** GET /v1/jobs's query, checked in this order; `metadata.KEY` parameters last. */
 function listQuery(deps: ResolvedDeps) {
-  return z.object({
-    limit: limitParam,
-    cursor: cursorParam,
-    status: oneOfParam("status", JOB_STATUSES),
-    model: modelParam(deps.catalog ?? defaultCatalog),
-    kind: oneOfParam("kind", KINDS),
-    source: oneOfParam("source", SOURCES),
-    expiring_within: expiringParam(() => deps.now()),
-  });
+  return z
+    .looseObject({
+      limit: limitParam,
+      cursor: cursorParam,
+      status: oneOfParam("status", JOB_STATUSES),
+      model: modelParam(deps.catalog ?? defaultCatalog),
+      kind: oneOfParam("kind", KINDS),
+      source: oneOfParam("source", SOURCES),
+      expiring_within: expiringParam(() => deps.now()),
+    })
+    .transform((query, ctx) => ({ ...query, metadata: metadataFilter(query, ctx) }));
 }
 
 export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
@@ -106,13 +152,15 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   const signer = { objects: deps.objects, ttlS: deps.presignTtlS, now: deps.now };
 
   routes.get("/", validQuery(listQuery(deps)), async (c) => {
-    const { limit, cursor, status, model, kind, source, expiring_within } = c.req.valid("query");
+    const { limit, cursor, status, model, kind, source, expiring_within, metadata } =
+      c.req.valid("query");
     const options: ListOptions = {
       ...(status === undefined ? {} : { status }),
       ...(model === undefined ? {} : { model }),
       ...(kind === undefined ? {} : { kind }),
       ...(source === undefined ? {} : { source }),
       ...(expiring_within === undefined ? {} : { expiring: expiring_within }),
+      ...(metadata === undefined ? {} : { metadata }),
       ...(limit === undefined ? {} : { limit }),
       ...(cursor === undefined ? {} : { cursor }),
     };

@@ -6,6 +6,7 @@
  * instead (`reusedFrom`).
  */
 import type { Priority } from "../admission/settings.ts";
+import type { Metadata } from "./metadata.ts";
 
 /** A job's own webhook (webhook_url / X-Reelay-Webhook): where its events go, and which. */
 export interface JobWebhook {
@@ -40,6 +41,8 @@ export interface JobOptions {
   retentionDays?: number;
   /** Where its outputs are copied besides reelay's bucket (output.s3_prefix). */
   outputTarget?: OutputTarget;
+  /** The caller's own string pairs (metadata / X-Reelay-Metadata, ./metadata.ts), shown back as given. */
+  metadata?: Metadata;
 }
 
 /** Every option's name (a Record, so one left out fails to compile): the fields `optionsOf` picks. */
@@ -50,6 +53,7 @@ const JOB_OPTION_NAMES = Object.keys({
   webhook: true,
   retentionDays: true,
   outputTarget: true,
+  metadata: true,
 } satisfies Record<keyof JobOptions, true>) as (keyof JobOptions)[];
 
 /** The options a job record keeps as its own fields. */
@@ -79,9 +83,10 @@ export function keptOptions(options: JobOptions): KeptJobOptions {
 /**
  * What a retry (of a job, or of a batch's failures) keeps of the first one's options: its events go
  * where the first one's went, in the same order among the caller's jobs, its outputs kept as long
- * and delivered to the same place. The wait for a slot and reuse are the retry's own (absent).
+ * and delivered to the same place, with the same metadata. The wait for a slot and reuse are the
+ * retry's own (absent).
  */
 export function retriedOptions(options: JobOptions): JobOptions {
-  const { priority, webhook, retentionDays, outputTarget } = options;
-  return givenOptions({ priority, webhook, retentionDays, outputTarget });
+  const { priority, webhook, retentionDays, outputTarget, metadata } = options;
+  return givenOptions({ priority, webhook, retentionDays, outputTarget, metadata });
 }
