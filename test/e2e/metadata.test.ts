@@ -170,11 +170,13 @@ describe("GET /v1/jobs?metadata.KEY=VALUE", () => {
     expect((await listed("metadata.campaign=spring&limit=1")).length).toBe(1);
   });
 
-  it("a key over 40 characters or a bare metadata parameter is 400 invalid_metadata naming the parameter", async () => {
+  it("a key over 40 characters, a value over 500, a 17th pair or a bare metadata parameter is 400 invalid_metadata naming the parameter", async () => {
     const long = `metadata.${"k".repeat(41)}`;
     for (const [query, path] of [
       [`${long}=1`, long],
       ["metadata=42", "metadata"],
+      [`metadata.order=${"9".repeat(501)}`, "metadata.order"],
+      [Array.from({ length: 17 }, (_, i) => `metadata.k${i + 1}=v`).join("&"), "metadata.k17"],
     ]) {
       const { status, body } = await getJson(`${stack.url}/v1/jobs?${query}`, key.key);
       expect(status, query).toBe(400);

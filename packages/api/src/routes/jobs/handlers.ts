@@ -18,6 +18,7 @@ import {
   MAX_METADATA_PAIRS,
   MAX_METADATA_VALUE,
   metadataKeyProblem,
+  ReelayError,
 } from "@reelay/core/domain";
 import { ownerFilter } from "../../auth.ts";
 import { jsonBodyLimit, parseJson } from "../../body.ts";
@@ -104,26 +105,24 @@ function metadataParamProblem(name: string, value: string): string | undefined {
   return undefined;
 }
 
-/** The `metadata.KEY=VALUE` parameters as one filter (all must match); undefined when none. */
-function metadataFilter(
-  query: Record<string, unknown>,
-  ctx: z.RefinementCtx,
-): Record<string, string> | undefined {
-  const given = Object.entries(query)
-    .filter(([name]) => name === "metadata" || name.startsWith(METADATA_PARAM))
-    .map(([name, value]): [string, string] => [name, String(value)]);
+/**
+ * The `metadata.KEY=VALUE` parameters as one filter (all must match), read beside the query's
+ * schema and after it; undefined when none. A refusal is 400 invalid_metadata naming the parameter.
+ */
+function metadataFilter(query: Record<string, string>): Record<string, string> | undefined {
+  const given = Object.entries(query).filter(
+    ([name]) => name === "metadata" || name.startsWith(METADATA_PARAM),
+  );
   if (given.length === 0) return undefined;
-  const refuse = (name: string, message: string) => {
-    ctx.addIssue({ code: "custom", message, path: [name], params: { code: "invalid_metadata" } });
-    return z.NEVER;
-  };
+  const refuse = (path: string, message: string) =>
+    new ReelayError("invalid_metadata", message, { status: 400, path });
   for (const [name, value] of given) {
     const problem = metadataParamProblem(name, value);
-    if (problem !== undefined) return refuse(name, problem);
+    if (problem !== undefined) throw refuse(name, problem);
   }
   const over = given[MAX_METADATA_PAIRS];
   if (over !== undefined)
-    return refuse(
+    throw refuse(
       over[0],
       `A job holds at most ${MAX_METADATA_PAIRS} metadata pairs; so does a filter.`,
     );
@@ -132,19 +131,17 @@ function metadataFilter(
   );
 }
 
-/** GET /v1/jobs's query, checked in this order; `metadata.KEY` parameters last. */
+/** GET /v1/jobs's query, checked in this order. */
 function listQuery(deps: ResolvedDeps) {
-  return z
-    .looseObject({
-      limit: limitParam,
-      cursor: cursorParam,
-      status: oneOfParam("status", JOB_STATUSES),
-      model: modelParam(deps.catalog ?? defaultCatalog),
-      kind: oneOfParam("kind", KINDS),
-      source: oneOfParam("source", SOURCES),
-      expiring_within: expiringParam(() => deps.now()),
-    })
-    .transform((query, ctx) => ({ ...query, metadata: metadataFilter(query, ctx) }));
+  return z.object({
+    limit: limitParam,
+    cursor: cursorParam,
+    status: oneOfParam("status", JOB_STATUSES),
+    model: modelParam(deps.catalog ?? defaultCatalog),
+    kind: oneOfParam("kind", KINDS),
+    source: oneOfParam("source", SOURCES),
+    expiring_within: expiringParam(() => deps.now()),
+  });
 }
 
 export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
@@ -152,8 +149,8 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   const signer = { objects: deps.objects, ttlS: deps.presignTtlS, now: deps.now };
 
   routes.get("/", validQuery(listQuery(deps)), async (c) => {
-    const { limit, cursor, status, model, kind, source, expiring_within, metadata } =
-      c.req.valid("query");
+    const { limit, cursor, status, model, kind, source, expiring_within } = c.req.valid("query");
+    const metadata = metadataFilter(c.req.query());
     const options: ListOptions = {
       ...(status === undefined ? {} : { status }),
       ...(model === undefined ? {} : { model }),
