@@ -46,8 +46,15 @@ export interface GenerateOptions extends CreateOptions, WaitOptions {
   wait?: boolean | undefined;
 }
 
-/** A batch line: a request object (sent as one JSON line) or a line of JSONL as it is. */
-export type BatchLine = VideoRequest | RequestBody<"/v1/chat/completions", "post"> | string;
+/**
+ * A batch line: a request object (sent as one JSON line), with its own `metadata` laid over the
+ * batch's, or a line of JSONL as it is.
+ */
+export type BatchLine =
+  | ((VideoRequest | RequestBody<"/v1/chat/completions", "post">) & {
+      metadata?: Record<string, string>;
+    })
+  | string;
 
 export interface ReelayClient extends Client<paths> {
   readonly baseUrl: string;
