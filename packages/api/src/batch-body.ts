@@ -3,10 +3,16 @@
  * job options' fields, job-options.ts) or JSONL (one request per line; blank lines are skipped but
  * keep the numbering, so line N is line N of the file).
  * Each request is checked with the same validate() as a single create; a bad line is reported, not
- * fatal: the batch holds it as `rejected`.
+ * fatal: the batch holds it as `rejected`. A request's own `metadata` is not the contract's: it is
+ * taken out before validate() and laid over the batch's (domain/jobs/metadata.ts); over the limits,
+ * alone or merged, the line is rejected, its issue `invalid_metadata` naming the key.
  */
 import {
+  checkMetadata,
+  isReelayError,
   MAX_BATCH_LINES,
+  type Metadata,
+  mergedMetadata,
   type JobSource,
   ReelayError,
   validate,
@@ -77,13 +83,36 @@ export function parseBatchBody(text: string): BatchBody {
   return body;
 }
 
-/** Every request checked against the model rules (fitted when the batch asks), as the batch will hold it. */
+/** A line's request without its `metadata`, and that metadata checked and laid over the batch's. */
+function lineMetadata(
+  request: unknown,
+  batch: Metadata | undefined,
+): { request: unknown; metadata?: Metadata; error?: ReelayError } {
+  if (request === null || typeof request !== "object" || !Object.hasOwn(request, "metadata"))
+    return { request };
+  const { metadata, ...rest } = request as Record<string, unknown>;
+  try {
+    return {
+      request: rest,
+      metadata: mergedMetadata(batch, checkMetadata(metadata, "metadata"), "metadata"),
+    };
+  } catch (error) {
+    if (!isReelayError(error, "invalid_metadata")) throw error;
+    return { request: rest, error };
+  }
+}
+
+/**
+ * Every request checked against the model rules (fitted when the batch asks), as the batch will
+ * hold it; `batchMetadata` is the batch's own, under each line's.
+ */
 export function checkLines(
   body: BatchBody,
   source: JobSource,
   options: ValidateOptions,
+  batchMetadata?: Metadata,
 ): CheckedLine[] {
-  return body.requests.map(({ line, body: request, parseError }) => {
+  return body.requests.map(({ line, body: raw, parseError }) => {
     if (parseError !== undefined) {
       return {
         line,
@@ -93,9 +122,17 @@ export function checkLines(
         ],
       };
     }
+    const { request, metadata, error } = lineMetadata(raw, batchMetadata);
+    if (error !== undefined)
+      return {
+        line,
+        source,
+        errors: [
+          { path: error.path ?? "metadata", code: "invalid_metadata", message: error.message },
+        ],
+      };
     const validation = validate(request, options);
-    return validation.valid
-      ? { line, source, validation }
-      : { line, source, errors: validation.errors };
+    if (!validation.valid) return { line, source, errors: validation.errors };
+    return { line, source, validation, ...(metadata === undefined ? {} : { metadata }) };
   });
 }

@@ -22,6 +22,8 @@
  *   must be one of REELAY_OUTPUT_BUCKETS.
  * - `fit`: `nearest` moves a duration, resolution or aspect ratio the model refuses to the nearest
  *   one it allows (domain/validate/fit.ts), the moves kept on the job as `adjustments`.
+ * - `metadata`: the caller's own string pairs (domain/jobs/metadata.ts has the limits), a JSON
+ *   object in the body or in X-Reelay-Metadata; a refusal (`invalid_metadata`) names the key.
  *
  * A new option is its field in JobOptions (domain/jobs/job-options.ts, with its name, and whether a
  * retry keeps it), its header, zod field, refusal and header mapping here, and the code that acts on
@@ -32,11 +34,15 @@
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all of it).
 import * as z from "zod";
 import {
+  checkMetadata,
   checkWebhookUrl,
   FIT_MODES,
   givenOptions,
   type JobOptions,
   type JobWebhook,
+  MAX_METADATA_KEY,
+  MAX_METADATA_PAIRS,
+  MAX_METADATA_VALUE,
   MAX_RETENTION_DAYS,
   parseOutputTarget,
   PRIORITIES,
@@ -105,6 +111,12 @@ const OPTION_HEADERS = {
     schema: { type: "string", enum: [...FIT_MODES] },
     example: "nearest",
   },
+  metadata: {
+    name: "X-Reelay-Metadata",
+    description: `Your own string pairs as a JSON object, at most ${MAX_METADATA_PAIRS} pairs, keys of 1 to ${MAX_METADATA_KEY} characters, values of at most ${MAX_METADATA_VALUE}; shown back as given in the job's view, job.json, its terminal event and webhooks and its batch's results, and listed by with GET /v1/jobs?metadata.KEY=VALUE. Characters outside ASCII as JSON \\u escapes. Over the limits, not JSON, or a value not a string: 400 invalid_metadata naming the key. Batches: \`metadata\` in the JSON body (a line's own \`metadata\` laid over it), or this header.`,
+    schema: { type: "string", maxLength: 16_384 },
+    example: '{"order":"42","customer":"c_981"}',
+  },
 };
 type OptionField = keyof typeof OPTION_HEADERS;
 export const OPTION_FIELDS = Object.keys(OPTION_HEADERS) as OptionField[];
@@ -140,6 +152,37 @@ const REUSE_UNIT_S: Record<string, number> = { m: 60, h: 3600, d: 86_400 };
 const MAX_REUSE_AGE_S = 365 * 86_400;
 const REUSE_AGE = /^(\d{1,6})([mhd])$/;
 const MAX_WEBHOOK_URL = 2000;
+
+/** A metadata header whose text is not JSON, carried to the schema to be refused there. */
+class NotJson {
+  constructor(readonly reason: string) {}
+}
+
+function metadataOf(value: unknown, door: Door, zctx: z.RefinementCtx) {
+  if (value === undefined) return undefined;
+  const field = door.shown("metadata");
+  try {
+    if (value instanceof NotJson)
+      throw new ReelayError(
+        "invalid_metadata",
+        `${field} must be a JSON object of string pairs, such as {"order":"42"}: ${value.reason}.`,
+        { status: 400, path: field },
+      );
+    return checkMetadata(value, field);
+  } catch (error) {
+    return refused(zctx, value, error);
+  }
+}
+
+/** A header's JSON text parsed, or NotJson; undefined when it is absent. */
+function jsonIn(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    return new NotJson(error instanceof SyntaxError ? error.message.slice(0, 120) : "unreadable");
+  }
+}
 
 /** A domain check's refusal carried through zod as the issue's own. */
 function refused(ctx: z.RefinementCtx, input: unknown, error: unknown): typeof z.NEVER {
@@ -229,6 +272,10 @@ function optionsSchema(ctx: OptionsContext, door: Door) {
           }
         }),
       fit: z.enum(FIT_MODES).optional(),
+      metadata: z
+        .unknown()
+        .optional()
+        .transform((value, zctx) => metadataOf(value, door, zctx)),
     })
     .transform(async (form, zctx): Promise<JobOptions> => {
       let webhook: JobWebhook | undefined;
@@ -245,6 +292,7 @@ function optionsSchema(ctx: OptionsContext, door: Door) {
         retentionDays: form.retention_days,
         outputTarget: form.output,
         fit: form.fit,
+        metadata: form.metadata,
       });
     });
 }
@@ -341,6 +389,7 @@ function headerForm(header: HeaderOf): Record<OptionField, unknown> {
     retention_days: numberIn(text("retention_days"), /^\s*\d{1,6}(\.\d{1,12})?\s*$/),
     output: output === undefined ? undefined : { s3_prefix: output },
     fit: text("fit")?.trim().toLowerCase(),
+    metadata: jsonIn(text("metadata")),
   };
 }
 

@@ -77,6 +77,8 @@ export interface JobView
   outputs_expired: boolean;
   /** Where its outputs are copied besides reelay's bucket (output.s3_prefix); null for nowhere. */
   output_target: { s3_prefix: string } | null;
+  /** The caller's own string pairs (metadata / X-Reelay-Metadata), as given; {} when none. */
+  metadata: Record<string, string>;
   /** A succeeded video's poster frame and spritesheet, each with a presigned GET; null when it has none. */
   previews: PreviewsView | null;
   /** With its failure class and whether the same request may succeed later. */
@@ -205,6 +207,7 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     outputs_expired: outputsExpired(job, signer.now()),
     output_target:
       job.outputTarget === undefined ? null : { s3_prefix: targetUri(job.outputTarget) },
+    metadata: job.metadata ?? {},
     previews: await previewsView(job, signer),
     error: job.error === undefined ? null : classifiedError(job.error),
     ...moneyView(job),

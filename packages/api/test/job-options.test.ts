@@ -1,20 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_QUEUE_TIMEOUT_S } from "@reelay/core/domain";
-import { type OptionsContext, readBatchOptions, readHeaderOptions } from "../src/job-options.ts";
+import { readBatchOptions, readHeaderOptions } from "../src/job-options.ts";
+import { CTX, headers } from "./support/options-context.ts";
 
-const CTX: OptionsContext = {
-  deps: {
-    outputBuckets: ["customer-renders"],
-    admission: { settings: { queueTimeoutS: DEFAULT_QUEUE_TIMEOUT_S } },
-    webhooks: { managed: { deployment: "aws" } },
-  },
-  caller: { keyId: "key_a" },
-};
-
-function headers(given: Record<string, string>) {
-  const lower = new Map(Object.entries(given).map(([name, value]) => [name.toLowerCase(), value]));
-  return (name: string) => lower.get(name.toLowerCase());
-}
 const NONE = headers({});
 const body = (form: Record<string, unknown>) => readBatchOptions(CTX, form, NONE);
 const header = (given: Record<string, string>) => readHeaderOptions(CTX, headers(given));

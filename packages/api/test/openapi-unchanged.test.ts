@@ -10,8 +10,8 @@ import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { harness } from "./support/harness.ts";
 
-const SERVED_SHA256 = "bdf49464bc4e1c4120640baa5b0857bffcb6b3de92cb88685af115990ffcfdfc";
-const FULL_SHA256 = "af1429b8727c98b29cf55841fe7b8495b40f0fc09aa5ffb7a9e02e674ad3e28b";
+const SERVED_SHA256 = "ccd1054ceef90e60e43a7dff37c689b1895140e9d0c2d6921e68b8eb70e2aebf";
+const FULL_SHA256 = "60a02ebfe4623b8d24028639f09aedbccfc2b485e5334821c056ff9f5ca5caa9";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 

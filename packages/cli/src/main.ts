@@ -20,6 +20,7 @@ Usage:
   reelay demo [--out DIR]                             generate one sample video end to end, locally
   reelay generate "PROMPT" [--model M] [--duration N] [--resolution R] [--aspect A] [--audio|--no-audio]
                   [--first-frame URL] [--last-frame URL] [--ref URL]... [--config key=value]...
+                  [--metadata key=value]...
                   [--out DIR] [--no-wait] [--json]    validate, create, follow and save one video
   reelay status ID [--json]                           one job's record
   reelay jobs [--status S] [--expiring 24h] [--limit N] [--json]

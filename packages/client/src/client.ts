@@ -35,6 +35,11 @@ export interface CreateOptions {
   priority?: "high" | "normal" | "low" | undefined;
   /** X-Reelay-Fit: a value the model refuses moves to the nearest allowed (the job's `adjustments`). */
   fit?: "nearest" | undefined;
+  /**
+   * X-Reelay-Metadata: your own string pairs (at most 16, keys up to 40 characters, values up to
+   * 500), shown back on the job, its events and webhooks; GET /v1/jobs?metadata.KEY=VALUE lists by them.
+   */
+  metadata?: Record<string, string> | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -43,8 +48,15 @@ export interface GenerateOptions extends CreateOptions, WaitOptions {
   wait?: boolean | undefined;
 }
 
-/** A batch line: a request object (sent as one JSON line) or a line of JSONL as it is. */
-export type BatchLine = VideoRequest | RequestBody<"/v1/chat/completions", "post"> | string;
+/**
+ * A batch line: a request object (sent as one JSON line), with its own `metadata` laid over the
+ * batch's, or a line of JSONL as it is.
+ */
+export type BatchLine =
+  | ((VideoRequest | RequestBody<"/v1/chat/completions", "post">) & {
+      metadata?: Record<string, string>;
+    })
+  | string;
 
 export interface ReelayClient extends Client<paths> {
   readonly baseUrl: string;
@@ -111,7 +123,21 @@ function headersOf(options: CreateOptions): Record<string, string> {
       : { "X-Idempotency-Key": options.idempotencyKey }),
     ...(options.priority === undefined ? {} : { "X-Reelay-Priority": options.priority }),
     ...(options.fit === undefined ? {} : { "X-Reelay-Fit": options.fit }),
+    ...(options.metadata === undefined
+      ? {}
+      : { "X-Reelay-Metadata": metadataHeader(options.metadata) }),
   };
+}
+
+/**
+ * Metadata as X-Reelay-Metadata's value: JSON with every character outside printable ASCII as a
+ * \u escape, since a header value carries bytes, not text (fetch refuses others).
+ */
+export function metadataHeader(metadata: Record<string, string>): string {
+  return JSON.stringify(metadata).replace(
+    /[\u007f-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** A failed or cancelled job as an error: its code, message, class and retryable flag. */

@@ -6,6 +6,7 @@ export {
   createClient,
   type EventsOptions,
   type GenerateOptions,
+  metadataHeader,
   type ReelayClient,
   type StreamFrame,
 } from "./client.ts";

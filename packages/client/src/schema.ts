@@ -178,7 +178,7 @@ export interface paths {
         put?: never;
         /**
          * Make a batch
-         * @description A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "webhook_url"?, "webhook_events"?, "retention_days"?, "output"?: {"s3_prefix"}}` (the webhook gets every job's event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. With `fit` (or X-Reelay-Fit) `nearest`, each line is fitted to its model first, and a dry run's `fitted` lists each fitted line's `adjustments` and the request that would be sent. X-Idempotency-Key makes a repeat find the first batch.
+         * @description A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "webhook_url"?, "webhook_events"?, "retention_days"?, "output"?: {"s3_prefix"}, "metadata"?}` (each request may carry its own `metadata`, laid over the batch's; the webhook gets every job's event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. With `fit` (or X-Reelay-Fit) `nearest`, each line is fitted to its model first, and a dry run's `fitted` lists each fitted line's `adjustments` and the request that would be sent. X-Idempotency-Key makes a repeat find the first batch.
          */
         post: operations["postV1Batches"];
         delete?: never;
@@ -256,7 +256,7 @@ export interface paths {
         };
         /**
          * A batch's results (JSONL)
-         * @description One line per request line: `line`, `job_id`, `status` (`rejected` for a bad line), `outputs` (key, bytes, sha256, a fresh presigned `url`), `error`. Readable at any time; once the batch completes the same lines are in outputs/batches/<id>/results.jsonl.
+         * @description One line per request line: `line`, `job_id`, `status` (`rejected` for a bad line), `outputs` (key, bytes, sha256, a fresh presigned `url`), `error`, `metadata` (the job's: the line's own over the batch's). Readable at any time; once the batch completes the same lines are in outputs/batches/<id>/results.jsonl.
          */
         get: operations["getV1BatchesIdResults"];
         put?: never;
@@ -396,7 +396,7 @@ export interface paths {
         };
         /**
          * List jobs
-         * @description reelay's job records, newest first, with cursor pagination and filters.
+         * @description reelay's job records, newest first, with cursor pagination and filters. `metadata.KEY=VALUE` (one parameter a pair, all must match, with any other filter) lists the jobs whose metadata holds those pairs; a key over 40 characters, a value over 500, more than 16 pairs or a bare `metadata` is 400 invalid_metadata naming the parameter.
          */
         get: operations["getV1Jobs"];
         put?: never;
@@ -1437,7 +1437,8 @@ export interface operations {
                      *           "cancelled_at": null,
                      *           "eta_seconds": 412,
                      *           "results": null,
-                     *           "retry_of": null
+                     *           "retry_of": null,
+                     *           "metadata": {}
                      *         }
                      *       ]
                      *     }
@@ -1462,6 +1463,10 @@ export interface operations {
                             finished_at: string | null;
                             /** @description `bat_<ulid>`. */
                             id: string;
+                            /** @description The batch's own metadata, under each line's own; {} when none. */
+                            metadata: {
+                                [key: string]: string;
+                            };
                             /** @constant */
                             object: "batch";
                             /** @enum {string} */
@@ -1561,6 +1566,11 @@ export interface operations {
                  */
                 "X-Reelay-Fit"?: "nearest";
                 /**
+                 * @description Your own string pairs as a JSON object, at most 16 pairs, keys of 1 to 40 characters, values of at most 500; shown back as given in the job's view, job.json, its terminal event and webhooks and its batch's results, and listed by with GET /v1/jobs?metadata.KEY=VALUE. Characters outside ASCII as JSON \u escapes. Over the limits, not JSON, or a value not a string: 400 invalid_metadata naming the key. Batches: `metadata` in the JSON body (a line's own `metadata` laid over it), or this header.
+                 * @example {"order":"42","customer":"c_981"}
+                 */
+                "X-Reelay-Metadata"?: string;
+                /**
                  * @description `s3://<bucket>/<prefix>/`: the outputs are also copied there, as `<prefix><job id>/<file name>`, besides reelay's bucket; the bucket must be listed in REELAY_OUTPUT_BUCKETS. Batches: `output: {s3_prefix}` in the JSON body, or this header.
                  * @example s3://my-renders/campaign-7/
                  */
@@ -1639,7 +1649,8 @@ export interface operations {
                      *       "cancelled_at": null,
                      *       "eta_seconds": 412,
                      *       "results": null,
-                     *       "retry_of": null
+                     *       "retry_of": null,
+                     *       "metadata": {}
                      *     }
                      */
                     "application/json": {
@@ -1661,6 +1672,10 @@ export interface operations {
                         finished_at: string | null;
                         /** @description `bat_<ulid>`. */
                         id: string;
+                        /** @description The batch's own metadata, under each line's own; {} when none. */
+                        metadata: {
+                            [key: string]: string;
+                        };
                         /** @constant */
                         object: "batch";
                         /** @enum {string} */
@@ -1685,7 +1700,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_request`, `batch_too_large`, `invalid_priority`, `invalid_queue_timeout`, `invalid_reuse`, `invalid_query`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_fit`: No request at all, more than 10,000, or a malformed priority, queue_timeout_s, reuse, retention_days, output, fit or dry_run, or an output bucket outside REELAY_OUTPUT_BUCKETS. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_request`, `batch_too_large`, `invalid_priority`, `invalid_queue_timeout`, `invalid_reuse`, `invalid_query`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_fit`, `invalid_metadata`: No request at all, more than 10,000, or a malformed priority, queue_timeout_s, reuse, retention_days, output, fit or dry_run, or an output bucket outside REELAY_OUTPUT_BUCKETS. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1817,7 +1832,8 @@ export interface operations {
                      *       "cancelled_at": null,
                      *       "eta_seconds": 412,
                      *       "results": null,
-                     *       "retry_of": null
+                     *       "retry_of": null,
+                     *       "metadata": {}
                      *     }
                      */
                     "application/json": {
@@ -1839,6 +1855,10 @@ export interface operations {
                         finished_at: string | null;
                         /** @description `bat_<ulid>`. */
                         id: string;
+                        /** @description The batch's own metadata, under each line's own; {} when none. */
+                        metadata: {
+                            [key: string]: string;
+                        };
                         /** @constant */
                         object: "batch";
                         /** @enum {string} */
@@ -1978,7 +1998,8 @@ export interface operations {
                      *       "cancelled_at": "2026-11-22T00:00:41.000Z",
                      *       "eta_seconds": 412,
                      *       "results": null,
-                     *       "retry_of": null
+                     *       "retry_of": null,
+                     *       "metadata": {}
                      *     }
                      */
                     "application/json": {
@@ -2000,6 +2021,10 @@ export interface operations {
                         finished_at: string | null;
                         /** @description `bat_<ulid>`. */
                         id: string;
+                        /** @description The batch's own metadata, under each line's own; {} when none. */
+                        metadata: {
+                            [key: string]: string;
+                        };
                         /** @constant */
                         object: "batch";
                         /** @enum {string} */
@@ -2333,7 +2358,8 @@ export interface operations {
                      *       "cancelled_at": null,
                      *       "eta_seconds": 412,
                      *       "results": null,
-                     *       "retry_of": "bat_01JD8ZC4T7W2X9Y6Z3A5B8C1D0"
+                     *       "retry_of": "bat_01JD8ZC4T7W2X9Y6Z3A5B8C1D0",
+                     *       "metadata": {}
                      *     }
                      */
                     "application/json": {
@@ -2355,6 +2381,10 @@ export interface operations {
                         finished_at: string | null;
                         /** @description `bat_<ulid>`. */
                         id: string;
+                        /** @description The batch's own metadata, under each line's own; {} when none. */
+                        metadata: {
+                            [key: string]: string;
+                        };
                         /** @constant */
                         object: "batch";
                         /** @enum {string} */
@@ -2480,6 +2510,11 @@ export interface operations {
                  * @example nearest
                  */
                 "X-Reelay-Fit"?: "nearest";
+                /**
+                 * @description Your own string pairs as a JSON object, at most 16 pairs, keys of 1 to 40 characters, values of at most 500; shown back as given in the job's view, job.json, its terminal event and webhooks and its batch's results, and listed by with GET /v1/jobs?metadata.KEY=VALUE. Characters outside ASCII as JSON \u escapes. Over the limits, not JSON, or a value not a string: 400 invalid_metadata naming the key. Batches: `metadata` in the JSON body (a line's own `metadata` laid over it), or this header.
+                 * @example {"order":"42","customer":"c_981"}
+                 */
+                "X-Reelay-Metadata"?: string;
                 /**
                  * @description `s3://<bucket>/<prefix>/`: the outputs are also copied there, as `<prefix><job id>/<file name>`, besides reelay's bucket; the bucket must be listed in REELAY_OUTPUT_BUCKETS. Batches: `output: {s3_prefix}` in the JSON body, or this header.
                  * @example s3://my-renders/campaign-7/
@@ -2688,7 +2723,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`, `invalid_fit`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix, the fit) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`, `invalid_fit`, `invalid_metadata`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix, the fit) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3298,6 +3333,11 @@ export interface operations {
                  */
                 "X-Reelay-Fit"?: "nearest";
                 /**
+                 * @description Your own string pairs as a JSON object, at most 16 pairs, keys of 1 to 40 characters, values of at most 500; shown back as given in the job's view, job.json, its terminal event and webhooks and its batch's results, and listed by with GET /v1/jobs?metadata.KEY=VALUE. Characters outside ASCII as JSON \u escapes. Over the limits, not JSON, or a value not a string: 400 invalid_metadata naming the key. Batches: `metadata` in the JSON body (a line's own `metadata` laid over it), or this header.
+                 * @example {"order":"42","customer":"c_981"}
+                 */
+                "X-Reelay-Metadata"?: string;
+                /**
                  * @description `s3://<bucket>/<prefix>/`: the outputs are also copied there, as `<prefix><job id>/<file name>`, besides reelay's bucket; the bucket must be listed in REELAY_OUTPUT_BUCKETS. Batches: `output: {s3_prefix}` in the JSON body, or this header.
                  * @example s3://my-renders/campaign-7/
                  */
@@ -3464,7 +3504,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`, `invalid_fit`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix, the fit) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. `invalid_content_type`, `invalid_multipart`, `unsupported_response_format`, `invalid_query`: Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`, `invalid_fit`, `invalid_metadata`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix, the fit) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. `invalid_content_type`, `invalid_multipart`, `unsupported_response_format`, `invalid_query`: Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3748,6 +3788,9 @@ export interface operations {
                      *           "expires_at": "2026-12-22T00:00:41.000Z",
                      *           "outputs_expired": false,
                      *           "output_target": null,
+                     *           "metadata": {
+                     *             "order": "42"
+                     *           },
                      *           "previews": {
                      *             "thumbnail": {
                      *               "key": "outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/thumbnail.jpg",
@@ -3877,6 +3920,10 @@ export interface operations {
                                 height: number;
                                 width: number;
                             } | null;
+                            /** @description Your own string pairs (metadata / X-Reelay-Metadata) as given; {} when none. */
+                            metadata: {
+                                [key: string]: string;
+                            };
                             mode: string;
                             model: string;
                             /** @description Where the outputs are copied besides reelay's bucket (output.s3_prefix). */
@@ -4017,7 +4064,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_query`, `invalid_cursor`: A filter or the limit is out of range, or the cursor is not one this service returned. */
+            /** @description `invalid_query`, `invalid_cursor`, `invalid_metadata`: A filter or the limit is out of range, or the cursor is not one this service returned. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4204,6 +4251,9 @@ export interface operations {
                      *       "expires_at": "2026-12-22T00:00:41.000Z",
                      *       "outputs_expired": false,
                      *       "output_target": null,
+                     *       "metadata": {
+                     *         "order": "42"
+                     *       },
                      *       "previews": {
                      *         "thumbnail": {
                      *           "key": "outputs/vidtsk_01JD8Z9Q6W4S7Y3K2M1N0P5R8T/thumbnail.jpg",
@@ -4329,6 +4379,10 @@ export interface operations {
                             height: number;
                             width: number;
                         } | null;
+                        /** @description Your own string pairs (metadata / X-Reelay-Metadata) as given; {} when none. */
+                        metadata: {
+                            [key: string]: string;
+                        };
                         mode: string;
                         model: string;
                         /** @description Where the outputs are copied besides reelay's bucket (output.s3_prefix). */
@@ -4628,6 +4682,9 @@ export interface operations {
                      *       "expires_at": "2026-12-22T00:00:41.000Z",
                      *       "outputs_expired": false,
                      *       "output_target": null,
+                     *       "metadata": {
+                     *         "order": "42"
+                     *       },
                      *       "previews": null,
                      *       "error": {
                      *         "code": "cancelled",
@@ -4733,6 +4790,10 @@ export interface operations {
                             height: number;
                             width: number;
                         } | null;
+                        /** @description Your own string pairs (metadata / X-Reelay-Metadata) as given; {} when none. */
+                        metadata: {
+                            [key: string]: string;
+                        };
                         mode: string;
                         model: string;
                         /** @description Where the outputs are copied besides reelay's bucket (output.s3_prefix). */
@@ -5294,6 +5355,9 @@ export interface operations {
                      *       "expires_at": "2026-12-22T00:00:41.000Z",
                      *       "outputs_expired": false,
                      *       "output_target": null,
+                     *       "metadata": {
+                     *         "order": "42"
+                     *       },
                      *       "previews": null,
                      *       "error": null,
                      *       "history": [
@@ -5397,6 +5461,10 @@ export interface operations {
                             height: number;
                             width: number;
                         } | null;
+                        /** @description Your own string pairs (metadata / X-Reelay-Metadata) as given; {} when none. */
+                        metadata: {
+                            [key: string]: string;
+                        };
                         mode: string;
                         model: string;
                         /** @description Where the outputs are copied besides reelay's bucket (output.s3_prefix). */
@@ -7617,6 +7685,11 @@ export interface operations {
                  */
                 "X-Reelay-Fit"?: "nearest";
                 /**
+                 * @description Your own string pairs as a JSON object, at most 16 pairs, keys of 1 to 40 characters, values of at most 500; shown back as given in the job's view, job.json, its terminal event and webhooks and its batch's results, and listed by with GET /v1/jobs?metadata.KEY=VALUE. Characters outside ASCII as JSON \u escapes. Over the limits, not JSON, or a value not a string: 400 invalid_metadata naming the key. Batches: `metadata` in the JSON body (a line's own `metadata` laid over it), or this header.
+                 * @example {"order":"42","customer":"c_981"}
+                 */
+                "X-Reelay-Metadata"?: string;
+                /**
                  * @description `s3://<bucket>/<prefix>/`: the outputs are also copied there, as `<prefix><job id>/<file name>`, besides reelay's bucket; the bucket must be listed in REELAY_OUTPUT_BUCKETS. Batches: `output: {s3_prefix}` in the JSON body, or this header.
                  * @example s3://my-renders/campaign-7/
                  */
@@ -7828,7 +7901,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`, `invalid_fit`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix, the fit) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`, `invalid_fit`, `invalid_metadata`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix, the fit) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. */
             400: {
                 headers: {
                     [name: string]: unknown;

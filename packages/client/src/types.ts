@@ -48,6 +48,8 @@ export interface BatchResult {
   /** Succeeded jobs only, each with a fresh presigned link. */
   outputs: { bucket: string; key: string; bytes: number; sha256: string; url: string }[];
   error: { code: string; message: string; class?: string; retryable?: boolean } | null;
+  /** The job's metadata (the line's own over its batch's); {} for a rejected line or none. */
+  metadata: Record<string, string>;
 }
 
 /** One event of GET /v1/events: a job's terminal event or a batch's completion. */

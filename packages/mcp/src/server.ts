@@ -7,7 +7,13 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Job, ReelayClient, RequestBody, VideoRequest } from "@reelay/client";
+import {
+  type Job,
+  metadataHeader,
+  type ReelayClient,
+  type RequestBody,
+  type VideoRequest,
+} from "@reelay/client";
 import { z } from "zod";
 import { answer, guarded, jobSummary, outputLinks, refusal } from "./answers.ts";
 import { imageContent } from "./images.ts";
@@ -44,6 +50,19 @@ const videoRequest = z
   })
   .describe("A video request in the service contract's shape (POST /v1/video/generations).");
 
+/** Passed through as X-Reelay-Metadata: reelay checks the limits and names the key it refuses. */
+const metadata = z
+  .record(z.string(), z.string())
+  .optional()
+  .describe(
+    "Your own string pairs kept on the job and shown back on it, its events and webhooks (at most 16; keys up to 40 characters, values up to 500).",
+  );
+
+/** The metadata header for a create, none when no metadata is given. */
+function metadataHeaders(given: Record<string, string> | undefined): Record<string, string> {
+  return given === undefined ? {} : { "X-Reelay-Metadata": metadataHeader(given) };
+}
+
 const imageRequest = {
   prompt: z.string().describe("What to make, or for an edit what to change."),
   model: z.string().optional().describe("An image model code; default deltaq2-image."),
@@ -54,6 +73,7 @@ const imageRequest = {
   aspect_ratio: z.string().optional(),
   image_size: z.string().optional(),
   output_image_count: z.number().optional(),
+  metadata,
 };
 
 type ImageInput = {
@@ -63,6 +83,7 @@ type ImageInput = {
   aspect_ratio?: string | undefined;
   image_size?: string | undefined;
   output_image_count?: number | undefined;
+  metadata?: Record<string, string> | undefined;
 };
 
 /** The chat form of an image request; reference images make it an edit (contract §4.5). */
@@ -174,11 +195,11 @@ function generateVideo(server: McpServer, client: ReelayClient): void {
       title: "Generate a video",
       description:
         "Creates a video job and answers its id at once; follow it with wait_for_job. The finished video is copied to reelay's storage and answered as a link.",
-      inputSchema: { request: videoRequest, fit: fitFlag },
+      inputSchema: { request: videoRequest, metadata, fit: fitFlag },
     },
-    ({ request, fit }) =>
+    ({ request, metadata: pairs, fit }) =>
       guarded(async () => {
-        const task = await client.generate(request as VideoRequest, { fit });
+        const task = await client.generate(request as VideoRequest, { metadata: pairs, fit });
         return created(task, task);
       }),
   );
@@ -197,7 +218,10 @@ function generateImage(server: McpServer, client: ReelayClient): void {
       guarded(async () => {
         const { data } = await client.POST("/v1/chat/completions", {
           body: chatBody(input),
-          ...(input.fit === undefined ? {} : { headers: { "X-Reelay-Fit": input.fit } }),
+          headers: {
+            ...metadataHeaders(input.metadata),
+            ...(input.fit === undefined ? {} : { "X-Reelay-Fit": input.fit }),
+          },
         });
         return created(data as { task_id: string; status?: string }, data);
       }),
@@ -295,12 +319,17 @@ function createBatch(server: McpServer, client: ReelayClient): void {
       inputSchema: {
         requests: z.array(z.record(z.string(), z.unknown())).min(1),
         priority: z.enum(["high", "normal", "low"]).optional(),
+        metadata,
         fit: fitFlag,
       },
     },
-    ({ requests, priority, fit }) =>
+    ({ requests, priority, metadata: pairs, fit }) =>
       guarded(async () => {
-        const batch = await client.batches.create(requests as VideoRequest[], { priority, fit });
+        const batch = await client.batches.create(requests as VideoRequest[], {
+          priority,
+          metadata: pairs,
+          fit,
+        });
         return answer(`Created batch ${batch.id} of ${batch.total} requests.`, batch);
       }),
   );

@@ -90,6 +90,7 @@ export const JOB_EXAMPLE = {
   expires_at: "2026-12-22T00:00:41.000Z",
   outputs_expired: false,
   output_target: null,
+  metadata: { order: "42" },
   previews: {
     thumbnail: {
       key: `outputs/${ID}/thumbnail.jpg`,
@@ -200,6 +201,7 @@ export const BODY_ERRORS: ErrorCase[] = [
       "output_bucket_not_allowed",
       "invalid_reuse",
       "invalid_fit",
+      "invalid_metadata",
     ],
     when: "The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix, the fit) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS.",
   },
@@ -306,6 +308,7 @@ export const BATCH_EXAMPLE = {
   eta_seconds: 412,
   results: null,
   retry_of: null,
+  metadata: {},
 };
 export const BATCH_NOT_FOUND: ErrorCase = {
   status: 404,

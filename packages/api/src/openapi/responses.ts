@@ -285,6 +285,9 @@ export const JobViewSchema = z
       .object({ s3_prefix: z.string() })
       .nullable()
       .describe("Where the outputs are copied besides reelay's bucket (output.s3_prefix)."),
+    metadata: z
+      .record(z.string(), z.string())
+      .describe("Your own string pairs (metadata / X-Reelay-Metadata) as given; {} when none."),
     previews: PreviewsSchema.nullable(),
     error: JobErrorSchema.nullable(),
     usage: UsageSchema,
@@ -542,6 +545,9 @@ export const BatchSchema = z
       .nullable()
       .describe("outputs/batches/<id>/results.jsonl, once completed."),
     retry_of: z.string().nullable().describe("The batch whose failures this one retries."),
+    metadata: z
+      .record(z.string(), z.string())
+      .describe("The batch's own metadata, under each line's own; {} when none."),
   })
   .describe("A batch: many requests made together, one job per valid line.");
 

@@ -15,6 +15,7 @@ import {
   ReelayError as ClientError,
   type VideoRequest,
   type WaitOptions,
+  metadataHeader,
 } from "@reelay/client";
 import { ReelayError, relayedCode } from "@reelay/core/domain";
 import type { Health } from "./types.ts";
@@ -100,12 +101,15 @@ export class ReelayApiClient {
     return this.#call((c) => c.GET("/healthz"));
   }
 
-  createVideo(body: unknown, idempotencyKey?: string) {
+  createVideo(body: unknown, idempotencyKey?: string, metadata?: Record<string, string>) {
     return this.#call((c) =>
       c.POST("/v1/video/generations", {
         body: body as VideoRequest,
         params: {
-          header: idempotencyKey === undefined ? {} : { "X-Idempotency-Key": idempotencyKey },
+          header: {
+            ...(idempotencyKey === undefined ? {} : { "X-Idempotency-Key": idempotencyKey }),
+            ...(metadata === undefined ? {} : { "X-Reelay-Metadata": metadataHeader(metadata) }),
+          },
         },
       }),
     );

@@ -1,12 +1,12 @@
 /**
- * `reelay generate "prompt" --model M [...] [--out DIR] [--no-wait] [--json]`: validates the request
+ * `reelay generate "prompt" --model M [...] [--metadata k=v ...] [--out DIR] [--no-wait] [--json]`: validates the request
  * locally (nothing is sent when it is invalid), creates the job, follows it with live progress,
  * then saves the video as `<taskId>.mp4` after checking its sha256 against the job's record.
  * Exit 0 saved (or created, with --no-wait), 1 invalid request or failed job, 2 usage or connection.
  */
 import { randomUUID } from "node:crypto";
 import { join, resolve } from "node:path";
-import { type Issue, ReelayError, validate } from "@reelay/core/domain";
+import { checkMetadata, type Issue, ReelayError, validate } from "@reelay/core/domain";
 import { loadConfig, type Config } from "@reelay/core/wiring";
 import { downloadVerified } from "../client/download.ts";
 import { progressLine } from "../client/progress.ts";
@@ -32,10 +32,25 @@ const OPTIONS = {
   "last-frame": { type: "string" },
   ref: { type: "string", multiple: true },
   config: { type: "string", multiple: true },
+  metadata: { type: "string", multiple: true },
   out: { type: "string" },
   "no-wait": { type: "boolean", default: false },
   json: { type: "boolean", default: false },
 } as const;
+
+/** `--metadata k=v`, repeatable: the pairs, a key given twice refused; undefined when none is given. */
+function metadataPairs(given: string[] | undefined): Record<string, string> | undefined {
+  if (given === undefined || given.length === 0) return undefined;
+  const pairs: Record<string, string> = {};
+  for (const pair of given) {
+    const at = pair.indexOf("=");
+    if (at < 1) throw new UsageError(`--metadata takes KEY=VALUE, not ${JSON.stringify(pair)}.`);
+    const key = pair.slice(0, at);
+    if (Object.hasOwn(pairs, key)) throw new UsageError(`--metadata ${key} is given twice.`);
+    pairs[key] = pair.slice(at + 1);
+  }
+  return pairs;
+}
 
 /** Nothing is sent for a request validate() refuses. */
 function refuseInvalid(body: unknown): void {
@@ -125,12 +140,15 @@ export async function runGenerate(args: string[], io: Io, given?: Config): Promi
     refs: values.ref,
     config: values.config,
   });
+  const metadata = metadataPairs(values.metadata);
 
   return reportFailures(io, "generate", json, async () => {
     refuseInvalid(body);
+    // Checked here as reelay checks it, so nothing is sent over the limits.
+    if (metadata !== undefined) checkMetadata(metadata, "--metadata");
     const { client } = await openSession(io, config);
     const startedAt = Date.now();
-    const created = await client.createVideo(body, `cli-${randomUUID()}`);
+    const created = await client.createVideo(body, `cli-${randomUUID()}`, metadata);
     const id = created.service_task?.task_id ?? created.task_id;
     if (!json) {
       io.stdout(`created   ${id} (${created.model}) at ${client.apiUrl}\n`);

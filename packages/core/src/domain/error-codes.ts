@@ -89,6 +89,13 @@ const API = {
     meaning: "fit (or X-Reelay-Fit) is not nearest.",
     seen: ["api"],
   },
+  invalid_metadata: {
+    status: 400,
+    retryable: false,
+    meaning:
+      "metadata (or X-Reelay-Metadata, or a metadata.KEY listing filter) is not at most 16 string pairs, keys up to 40 characters, values up to 500.",
+    seen: ["api"],
+  },
   invalid_output_target: {
     status: 400,
     retryable: false,

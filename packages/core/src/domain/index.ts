@@ -86,6 +86,15 @@ export {
   type JobWebhook,
 } from "./jobs/job-options.ts";
 export {
+  checkMetadata,
+  MAX_METADATA_KEY,
+  MAX_METADATA_PAIRS,
+  MAX_METADATA_VALUE,
+  type Metadata,
+  mergedMetadata,
+  metadataKeyProblem,
+} from "./jobs/metadata.ts";
+export {
   LEGACY_SCOPES,
   SCOPES,
   parseScopes,

@@ -62,6 +62,8 @@ interface BatchView {
   results: { key: string; bucket: string } | null;
   /** The batch this one retries. */
   retry_of: string | null;
+  /** The batch's own metadata, each of its jobs' under the line's own; {} when none. */
+  metadata: Record<string, string>;
 }
 
 function view(state: BatchState, bucket: string, now: Date): BatchView {
@@ -80,6 +82,7 @@ function view(state: BatchState, bucket: string, now: Date): BatchView {
     eta_seconds: etaSeconds(state, now),
     results: batch.announcedAt === undefined ? null : { bucket, key: resultsKey(batch.id) },
     retry_of: batch.retryOf ?? null,
+    metadata: batch.metadata ?? {},
   };
 }
 
@@ -143,7 +146,12 @@ function postBatch(
     const options = await readBatchOptions({ deps, caller }, body.options, (name) =>
       c.req.header(name),
     );
-    const lines = checkLines(body, source, validateOptionsOf(deps, caller, options));
+    const lines = checkLines(
+      body,
+      source,
+      validateOptionsOf(deps, caller, options),
+      options.metadata,
+    );
     if (dryRun) return c.json(quote(deps, lines));
     const id = key === undefined ? newBatchId() : batchIdFrom([caller.keyId, key]);
     const { batch } = await createBatch(

@@ -17,7 +17,7 @@ export const BATCHES_OPERATIONS: Record<string, Operation> = {
   "POST /v1/batches": {
     summary: "Make a batch",
     description:
-      'A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "webhook_url"?, "webhook_events"?, "retention_days"?, "output"?: {"s3_prefix"}}` (the webhook gets every job\'s event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. With `fit` (or X-Reelay-Fit) `nearest`, each line is fitted to its model first, and a dry run\'s `fitted` lists each fitted line\'s `adjustments` and the request that would be sent. X-Idempotency-Key makes a repeat find the first batch.',
+      'A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "webhook_url"?, "webhook_events"?, "retention_days"?, "output"?: {"s3_prefix"}, "metadata"?}` (each request may carry its own `metadata`, laid over the batch\'s; the webhook gets every job\'s event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. With `fit` (or X-Reelay-Fit) `nearest`, each line is fitted to its model first, and a dry run\'s `fitted` lists each fitted line\'s `adjustments` and the request that would be sent. X-Idempotency-Key makes a repeat find the first batch.',
     tag: "batches",
     auth: true,
     parameters: [...CREATE_HEADERS, DRY_RUN],
@@ -49,6 +49,7 @@ export const BATCHES_OPERATIONS: Record<string, Operation> = {
           "invalid_output_target",
           "output_bucket_not_allowed",
           "invalid_fit",
+          "invalid_metadata",
         ],
         when: "No request at all, more than 10,000, or a malformed priority, queue_timeout_s, reuse, retention_days, output, fit or dry_run, or an output bucket outside REELAY_OUTPUT_BUCKETS.",
       },
@@ -94,7 +95,7 @@ export const BATCHES_OPERATIONS: Record<string, Operation> = {
   "GET /v1/batches/{id}/results": {
     summary: "A batch's results (JSONL)",
     description:
-      "One line per request line: `line`, `job_id`, `status` (`rejected` for a bad line), `outputs` (key, bytes, sha256, a fresh presigned `url`), `error`. Readable at any time; once the batch completes the same lines are in outputs/batches/<id>/results.jsonl.",
+      "One line per request line: `line`, `job_id`, `status` (`rejected` for a bad line), `outputs` (key, bytes, sha256, a fresh presigned `url`), `error`, `metadata` (the job's: the line's own over the batch's). Readable at any time; once the batch completes the same lines are in outputs/batches/<id>/results.jsonl.",
     tag: "batches",
     auth: true,
     parameters: [pathId("id", BATCH_ID)],

@@ -15,6 +15,10 @@ import {
   type JobSource,
   defaultCatalog,
   type Catalog,
+  MAX_METADATA_PAIRS,
+  MAX_METADATA_VALUE,
+  metadataKeyProblem,
+  ReelayError,
 } from "@reelay/core/domain";
 import { ownerFilter } from "../../auth.ts";
 import { jsonBodyLimit, parseJson } from "../../body.ts";
@@ -88,6 +92,45 @@ const cursorParam = z
   })
   .optional();
 
+const METADATA_PARAM = "metadata.";
+
+/** Why a `metadata.KEY=VALUE` parameter (or a bare `metadata`) can name no job; undefined when it can. */
+function metadataParamProblem(name: string, value: string): string | undefined {
+  if (name === "metadata")
+    return "List by metadata as metadata.KEY=VALUE (one parameter a pair; all must match).";
+  const problem = metadataKeyProblem(name.slice(METADATA_PARAM.length));
+  if (problem !== undefined) return `${name}: ${problem}.`;
+  if (value.length > MAX_METADATA_VALUE)
+    return `${name}: a metadata value is at most ${MAX_METADATA_VALUE} characters.`;
+  return undefined;
+}
+
+/**
+ * The `metadata.KEY=VALUE` parameters as one filter (all must match), read beside the query's
+ * schema and after it; undefined when none. A refusal is 400 invalid_metadata naming the parameter.
+ */
+function metadataFilter(query: Record<string, string>): Record<string, string> | undefined {
+  const given = Object.entries(query).filter(
+    ([name]) => name === "metadata" || name.startsWith(METADATA_PARAM),
+  );
+  if (given.length === 0) return undefined;
+  const refuse = (path: string, message: string) =>
+    new ReelayError("invalid_metadata", message, { status: 400, path });
+  for (const [name, value] of given) {
+    const problem = metadataParamProblem(name, value);
+    if (problem !== undefined) throw refuse(name, problem);
+  }
+  const over = given[MAX_METADATA_PAIRS];
+  if (over !== undefined)
+    throw refuse(
+      over[0],
+      `A job holds at most ${MAX_METADATA_PAIRS} metadata pairs; so does a filter.`,
+    );
+  return Object.fromEntries(
+    given.map(([name, value]) => [name.slice(METADATA_PARAM.length), value]),
+  );
+}
+
 /** GET /v1/jobs's query, checked in this order. */
 function listQuery(deps: ResolvedDeps) {
   return z.object({
@@ -107,12 +150,14 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
 
   routes.get("/", validQuery(listQuery(deps)), async (c) => {
     const { limit, cursor, status, model, kind, source, expiring_within } = c.req.valid("query");
+    const metadata = metadataFilter(c.req.query());
     const options: ListOptions = {
       ...(status === undefined ? {} : { status }),
       ...(model === undefined ? {} : { model }),
       ...(kind === undefined ? {} : { kind }),
       ...(source === undefined ? {} : { source }),
       ...(expiring_within === undefined ? {} : { expiring: expiring_within }),
+      ...(metadata === undefined ? {} : { metadata }),
       ...(limit === undefined ? {} : { limit }),
       ...(cursor === undefined ? {} : { cursor }),
     };

@@ -14,7 +14,8 @@ import type { Operation } from "../../openapi/operation.ts";
 export const JOBS_OPERATIONS: Record<string, Operation> = {
   "GET /v1/jobs": {
     summary: "List jobs",
-    description: "reelay's job records, newest first, with cursor pagination and filters.",
+    description:
+      "reelay's job records, newest first, with cursor pagination and filters. `metadata.KEY=VALUE` (one parameter a pair, all must match, with any other filter) lists the jobs whose metadata holds those pairs; a key over 40 characters, a value over 500, more than 16 pairs or a bare `metadata` is 400 invalid_metadata naming the parameter.",
     tag: "jobs",
     auth: true,
     parameters: [
@@ -88,7 +89,7 @@ export const JOBS_OPERATIONS: Record<string, Operation> = {
     errors: [
       {
         status: 400,
-        codes: ["invalid_query", "invalid_cursor"],
+        codes: ["invalid_query", "invalid_cursor", "invalid_metadata"],
         when: "A filter or the limit is out of range, or the cursor is not one this service returned.",
       },
       UNAUTHORIZED,

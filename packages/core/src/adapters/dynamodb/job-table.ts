@@ -48,7 +48,9 @@ function plain<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-const FILTER_FIELDS: Record<Exclude<keyof ListFilters, "project" | "expiring">, string[]> = {
+type PlainFilter = Exclude<keyof ListFilters, "project" | "expiring" | "metadata">;
+
+const FILTER_FIELDS: Record<PlainFilter, string[]> = {
   status: ["status"],
   model: ["model"],
   kind: ["kind"],
@@ -56,15 +58,26 @@ const FILTER_FIELDS: Record<Exclude<keyof ListFilters, "project" | "expiring">, 
   apiKeyId: ["source", "apiKeyId"],
 };
 
+/** One term a metadata pair; a key is any text, so each is named by its place, not its spelling. */
+function metadataTerms(
+  pairs: Record<string, string>,
+  names: Record<string, string>,
+  values: Record<string, unknown>,
+): string[] {
+  return Object.entries(pairs).map(([key, value], i) => {
+    names["#f_metadata"] = "metadata";
+    names[`#f_metadataKey${i}`] = key;
+    values[`:f_metadata${i}`] = value;
+    return `#f_metadata.#f_metadataKey${i} = :f_metadata${i}`;
+  });
+}
+
 /** The listing filters as one DynamoDB FilterExpression (all must match); undefined without filters. */
 function filterExpression(filters: ListFilters): IndexQuery["filter"] {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const terms: string[] = [];
-  for (const [field, path] of Object.entries(FILTER_FIELDS) as [
-    Exclude<keyof ListFilters, "project" | "expiring">,
-    string[],
-  ][]) {
+  for (const [field, path] of Object.entries(FILTER_FIELDS) as [PlainFilter, string[]][]) {
     const value = filters[field];
     if (value === undefined) continue;
     const aliases = path.map((part) => {
@@ -92,6 +105,7 @@ function filterExpression(filters: ListFilters): IndexQuery["filter"] {
     values[":f_expiringTo"] = filters.expiring.to;
     terms.push("#f_expiresAt BETWEEN :f_expiringFrom AND :f_expiringTo");
   }
+  terms.push(...metadataTerms(filters.metadata ?? {}, names, values));
   return terms.length === 0 ? undefined : { expression: terms.join(" AND "), names, values };
 }
 

@@ -23,6 +23,8 @@ function withoutKeys(item: Record<string, unknown>, also: readonly string[]) {
 
 const text = z.string();
 const fields = z.record(z.string(), z.unknown());
+/** metadata: string pairs; absent on items made before it (and on those given none). */
+const metadata = z.record(z.string(), z.string()).optional();
 
 /**
  * A reader of one kind of record: `shape` names the fields every reader of T relies on, `also` the
@@ -57,6 +59,7 @@ export const readJob = storedItem<Job>("job", {
   updatedAt: text,
   history: z.array(z.unknown()),
   adjustments: z.array(z.looseObject({ path: text })).optional(),
+  metadata,
 });
 
 const count = z.number();
@@ -70,6 +73,7 @@ export const readBatch = storedItem<Batch>("batch", {
   source: fields,
   createdAt: text,
   updatedAt: text,
+  metadata,
 });
 
 // The action stays a string: a record written by a newer version may name an action this one lacks.

@@ -63,6 +63,8 @@ export interface TerminalEventDetail {
   version: string;
   /** The release that made the job; null for a record made before releases were recorded. */
   createdByVersion: string | null;
+  /** The caller's own string pairs given with the job (metadata / X-Reelay-Metadata); {} when none. */
+  metadata: Record<string, string>;
 }
 
 export interface TerminalEvent {
@@ -85,6 +87,8 @@ interface BatchCompletedDetail {
   results: { bucket: string; key: string };
   createdAt: string;
   finishedAt: string;
+  /** The batch's own metadata (each line's job has its own in its event); {} when none. */
+  metadata: Record<string, string>;
 }
 
 /** Once per batch, when its last job ends. */
@@ -155,6 +159,7 @@ export function buildTerminalEvent(job: Job): TerminalEvent {
       ...(job.reusedFrom === undefined ? {} : { reused_from: job.reusedFrom }),
       version: VERSION,
       createdByVersion: job.createdByVersion ?? null,
+      metadata: job.metadata ?? {},
     },
   };
 }

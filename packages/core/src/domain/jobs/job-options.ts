@@ -7,6 +7,7 @@
  */
 import type { Priority } from "../admission/settings.ts";
 import type { FitMode } from "../validate/fit.ts";
+import type { Metadata } from "./metadata.ts";
 
 /** A job's own webhook (webhook_url / X-Reelay-Webhook): where its events go, and which. */
 export interface JobWebhook {
@@ -43,6 +44,8 @@ export interface JobOptions {
   outputTarget?: OutputTarget;
   /** fit / X-Reelay-Fit: refused values move to the nearest allowed (domain/validate/fit.ts); absent = refused. */
   fit?: FitMode;
+  /** The caller's own string pairs (metadata / X-Reelay-Metadata, ./metadata.ts), shown back as given. */
+  metadata?: Metadata;
 }
 
 /** Every option's name (a Record, so one left out fails to compile): the fields `optionsOf` picks. */
@@ -54,6 +57,7 @@ const JOB_OPTION_NAMES = Object.keys({
   retentionDays: true,
   outputTarget: true,
   fit: true,
+  metadata: true,
 } satisfies Record<keyof JobOptions, true>) as (keyof JobOptions)[];
 
 /** The options a job record keeps as its own fields. */
@@ -83,10 +87,10 @@ export function keptOptions(options: JobOptions): KeptJobOptions {
 /**
  * What a retry (of a job, or of a batch's failures) keeps of the first one's options: its events go
  * where the first one's went, in the same order among the caller's jobs, its outputs kept as long
- * and delivered to the same place. The wait for a slot and reuse are the retry's own (absent); fit
- * is not asked again, since the request retried is the fitted one.
+ * and delivered to the same place, with the same metadata. The wait for a slot and reuse are the
+ * retry's own (absent); fit is not asked again, since the request retried is the fitted one.
  */
 export function retriedOptions(options: JobOptions): JobOptions {
-  const { priority, webhook, retentionDays, outputTarget } = options;
-  return givenOptions({ priority, webhook, retentionDays, outputTarget });
+  const { priority, webhook, retentionDays, outputTarget, metadata } = options;
+  return givenOptions({ priority, webhook, retentionDays, outputTarget, metadata });
 }

@@ -13,6 +13,8 @@ export interface ListFilters {
   project?: string;
   /** Only jobs whose outputs expire in [from, to] (ISO times; expiring_within). */
   expiring?: { from: string; to: string };
+  /** Only jobs whose metadata holds every one of these pairs (metadata.KEY=VALUE). */
+  metadata?: Record<string, string>;
 }
 
 export interface ListOptions extends ListFilters {

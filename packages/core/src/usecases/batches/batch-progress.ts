@@ -90,6 +90,8 @@ export interface ResultLine {
   expires_at: string | null;
   /** True once expires_at has passed: `outputs` is then empty. */
   outputs_expired: boolean;
+  /** The job's metadata (the line's own over the batch's); {} for a rejected line or none. */
+  metadata: Record<string, string>;
 }
 
 /** The job's outputs with links that end by its expires_at; none once it passed. */
@@ -134,6 +136,7 @@ export async function resultLines(
           },
           expires_at: null,
           outputs_expired: false,
+          metadata: {},
         };
       }
       const job = state.jobs.get(line.jobId);
@@ -145,6 +148,7 @@ export async function resultLines(
         error: job?.error ?? null,
         expires_at: job?.expiresAt ?? null,
         outputs_expired: job === undefined ? false : outputsExpired(job, deps.now()),
+        metadata: job?.metadata ?? {},
       };
     }),
   );
@@ -201,6 +205,7 @@ function completedEvent(
       results,
       createdAt: batch.createdAt,
       finishedAt,
+      metadata: batch.metadata ?? {},
     },
   };
 }

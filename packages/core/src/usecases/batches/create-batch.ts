@@ -14,6 +14,7 @@ import { type SubmitDeps, submitJob } from "../jobs/submit-job.ts";
 import { claimQueue, type QueueClaim } from "../jobs/queue-quota.ts";
 import { jobIdFrom, ulidShapeFrom } from "../../domain/jobs/ids.ts";
 import { givenOptions, type JobOptions, optionsOf } from "../../domain/jobs/job-options.ts";
+import type { Metadata } from "../../domain/jobs/metadata.ts";
 import type { Job, JobSource } from "../../domain/jobs/types.ts";
 import type { Clock } from "../ports.ts";
 import type { ValidationResult } from "../../domain/validate/validate-request.ts";
@@ -28,6 +29,8 @@ export interface CheckedLine {
   source: JobSource;
   /** The job this line retries (a batch retry). */
   retryOf?: string;
+  /** Its job's metadata, the line's own laid over the batch's already; absent: the batch's. */
+  metadata?: Metadata;
 }
 
 export interface CreateBatchDeps {
@@ -140,7 +143,10 @@ async function makeJob(
       source: checked.source,
       jobId: jobIdFrom(validation.kind ?? "video", [batch.id, checked.line]),
       batch: { id: batch.id, line: checked.line },
-      options: optionsOf(batch),
+      options: {
+        ...optionsOf(batch),
+        ...(checked.metadata === undefined ? {} : { metadata: checked.metadata }),
+      },
       ...(checked.retryOf === undefined ? {} : { retryOf: checked.retryOf }),
       ...(claim === undefined ? {} : { queueClaim: claim }),
     },

@@ -72,6 +72,7 @@ export async function retryBatch(deps: RetryBatchDeps, batch: Batch): Promise<Ba
     validation: validate(job.request, { catalog: deps.catalog }),
     source: job.source,
     retryOf: job.id,
+    ...(job.metadata === undefined ? {} : { metadata: job.metadata }),
   }));
   const { batch: made } = await createBatch(deps, {
     id: retryId,

@@ -31,5 +31,6 @@ export const event: TerminalEvent = {
     expiresAt: null,
     version: "0.1.0",
     createdByVersion: "0.1.0",
+    metadata: {},
   },
 };
