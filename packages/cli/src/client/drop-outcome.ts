@@ -101,7 +101,11 @@ export async function awaitDropOutcome(watch: DropWatch): Promise<DropReport> {
         | ErrorFile
         | undefined;
       if (errorFile !== undefined) {
-        readableVersion(errorFile[OBJECT_VERSION_FIELD], `The file ${rejectedKey}.error.json`);
+        readableVersion(
+          errorFile[OBJECT_VERSION_FIELD],
+          `The file ${rejectedKey}.error.json`,
+          OBJECT_VERSION_FIELD,
+        );
         const errors = (errorFile.errors ?? []).map((error) => ({
           where: error.where ?? error.path ?? "(file)",
           path: error.path ?? "",

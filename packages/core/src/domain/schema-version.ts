@@ -25,10 +25,14 @@ export const ITEM_VERSION_ATTRIBUTE = "schemaVersion";
 export const OBJECT_VERSION_FIELD = "schema_version";
 
 /**
- * The version `value` (an item's attribute or an object's field) says, once checked readable.
- * `what` names the item or object in the error, never its content.
+ * The version `value` (an item's attribute or an object's field, named by `field`) says, once
+ * checked readable. `what` names the item or object in the error, never its content.
  */
-export function readableVersion(value: unknown, what: string): number {
+export function readableVersion(
+  value: unknown,
+  what: string,
+  field: string = ITEM_VERSION_ATTRIBUTE,
+): number {
   if (value === undefined || value === null) return UNVERSIONED_SCHEMA;
   if (
     typeof value === "number" &&
@@ -41,6 +45,6 @@ export function readableVersion(value: unknown, what: string): number {
   throw new ReelayError(
     "schema_version_unsupported",
     `${what} has schema version ${shown}; this release of reelay reads versions ${OLDEST_READABLE_SCHEMA} to ${SCHEMA_VERSION}. It was written by another release: upgrade to a release that reads it (the CHANGELOG says which) or run that release's migration.`,
-    { path: ITEM_VERSION_ATTRIBUTE },
+    { path: field },
   );
 }
