@@ -7,7 +7,13 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { batchIdFrom, type DropEntry, entryLocation, parseDropFile } from "@reelay/core/usecases";
-import { jobIdFrom, type ErrorCode, isReelayError } from "@reelay/core/domain";
+import {
+  jobIdFrom,
+  type ErrorCode,
+  isReelayError,
+  OBJECT_VERSION_FIELD,
+  readableVersion,
+} from "@reelay/core/domain";
 import type { ReelayApiClient } from "./api.ts";
 import type { Inbox } from "./inbox.ts";
 
@@ -39,6 +45,8 @@ interface ErrorFile {
   message?: string;
   errors?: { where?: string; path?: string; code?: string; message?: string }[];
   accepted_jobs?: { id: string; entry: string }[];
+  /** Absent in files written by 0.1.0 (version 1). */
+  schema_version?: number;
 }
 
 /**
@@ -93,6 +101,11 @@ export async function awaitDropOutcome(watch: DropWatch): Promise<DropReport> {
         | ErrorFile
         | undefined;
       if (errorFile !== undefined) {
+        readableVersion(
+          errorFile[OBJECT_VERSION_FIELD],
+          `The file ${rejectedKey}.error.json`,
+          OBJECT_VERSION_FIELD,
+        );
         const errors = (errorFile.errors ?? []).map((error) => ({
           where: error.where ?? error.path ?? "(file)",
           path: error.path ?? "",

@@ -931,6 +931,12 @@ const CLI = {
 
 /** A deployment's settings or wiring is wrong: found at start, or when a step or function runs. */
 const SETUP = {
+  schema_version_unsupported: {
+    retryable: false,
+    meaning:
+      "A stored item or object carries a schema version this release does not read (written by a newer release, or damaged); nothing was read from it.",
+    seen: ["job", "setup"],
+  },
   invalid_config: {
     retryable: false,
     meaning: "A setting (an environment variable, or a file it names) is missing or malformed.",

@@ -68,6 +68,12 @@ export { jobNotFound, type ListFilters, type ListOptions } from "./jobs/job-quer
 export { jobContext, type LogContext } from "./jobs/log-context.ts";
 export { manifestKey } from "./jobs/outputs.ts";
 export { VERSION } from "./version.ts";
+export {
+  ITEM_VERSION_ATTRIBUTE,
+  OBJECT_VERSION_FIELD,
+  readableVersion,
+  SCHEMA_VERSION,
+} from "./schema-version.ts";
 export type { Media } from "./media/types.ts";
 export { durationOf, kindedRequest, mapStrings } from "./jobs/request.ts";
 export {

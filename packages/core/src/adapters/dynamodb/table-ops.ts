@@ -8,6 +8,13 @@
  * and a conditional one is then refused by its own first attempt: a store whose caller must tell
  * that apart reads the item back (BatchStore.claimAnnouncement, JobStore's conflicts).
  *
+ * Every item carries the schema version it was written in (domain/schema-version.ts), written here
+ * so no store can forget it: a put writes the current version, an update that sets or adds
+ * attributes writes it when the item has none (an item of the previous version, whose shape the
+ * current one keeps, or a new item), and never lowers a newer one. Every item read back is checked
+ * here (a version this release does not read is refused, not misread) and handed to its store
+ * without the attribute, so no record, view or manifest carries it by accident.
+ *
  * Not ElectroDB: it adds its own attributes (`__edb_e__`, `__edb_v__`) to every item it writes and
  * by default passes over items without them, i.e. every item already stored; its key templates
  * would have to reproduce item-keys.ts exactly, and each condition here would move into its builder
@@ -24,6 +31,11 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from "@aws-sdk/lib-dynamodb";
+import {
+  ITEM_VERSION_ATTRIBUTE,
+  readableVersion,
+  SCHEMA_VERSION,
+} from "../../domain/schema-version.ts";
 import { JOBS_LIST_INDEX } from "./table-schema.ts";
 
 export type Item = Record<string, unknown>;
@@ -88,6 +100,45 @@ function expressionMaps(names?: Record<string, string>, values?: Record<string, 
   };
 }
 
+/** The item as stored: with the current schema version. */
+function stamped(item: Item): Item {
+  return { ...item, [ITEM_VERSION_ATTRIBUTE]: SCHEMA_VERSION };
+}
+
+const VERSION_NAME = "#reelaySchemaVersion";
+const VERSION_VALUE = ":reelaySchemaVersion";
+const VERSION_SET = `${VERSION_NAME} = if_not_exists(${VERSION_NAME}, ${VERSION_VALUE})`;
+
+/**
+ * An update that sets or adds attributes also sets the version when the item has none. One that
+ * only removes or deletes leaves it alone: it makes no attribute of the current shape.
+ */
+function stampedUpdate(update: Update): Update {
+  const set = /\bSET\s/.exec(update.update);
+  if (set === null && !/\bADD\s/.test(update.update)) return update;
+  const expression =
+    set === null
+      ? `${update.update} SET ${VERSION_SET}`
+      : `${update.update.slice(0, set.index)}SET ${VERSION_SET}, ${update.update.slice(set.index + set[0].length)}`;
+  return {
+    ...update,
+    update: expression,
+    names: { ...update.names, [VERSION_NAME]: ITEM_VERSION_ATTRIBUTE },
+    values: { ...update.values, [VERSION_VALUE]: SCHEMA_VERSION },
+  };
+}
+
+/** The item read back, its version checked and its version attribute dropped. */
+function checked(item: Item): Item {
+  const { [ITEM_VERSION_ATTRIBUTE]: version, ...rest } = item;
+  readableVersion(version, `The stored item ${JSON.stringify(String(item.pk))}`);
+  return rest;
+}
+
+function checkedOrNone(item: Item | undefined): Item | undefined {
+  return item === undefined ? undefined : checked(item);
+}
+
 function keyCondition(query: IndexQuery): { expression: string; values: Item } {
   const partition = { ":gsi1pk": query.partition };
   const range = query.range;
@@ -121,7 +172,7 @@ export class Table {
         ...(options.consistent === true ? { ConsistentRead: true } : {}),
       }),
     );
-    return answer.Item;
+    return checkedOrNone(answer.Item);
   }
 
   /** The items among `pks` that exist, read consistently BATCH_GET_KEYS at a time, in no set order. */
@@ -139,7 +190,7 @@ export class Table {
             RequestItems: { [this.#name]: { Keys: keys, ConsistentRead: true } },
           }),
         );
-        items.push(...(answer.Responses?.[this.#name] ?? []));
+        items.push(...(answer.Responses?.[this.#name] ?? []).map(checked));
         keys = answer.UnprocessedKeys?.[this.#name]?.Keys;
       }
     }
@@ -151,7 +202,7 @@ export class Table {
     await this.#db.send(
       new PutCommand({
         TableName: this.#name,
-        Item: item,
+        Item: stamped(item),
         ...(condition === undefined ? {} : { ConditionExpression: condition }),
       }),
     );
@@ -193,17 +244,18 @@ export class Table {
     update: Update,
     returnValues: "NONE" | "ALL_NEW",
   ): Promise<Item | undefined> {
+    const stampedOne = stampedUpdate(update);
     const answer = await this.#db.send(
       new UpdateCommand({
         TableName: this.#name,
         Key: { pk },
-        UpdateExpression: update.update,
+        UpdateExpression: stampedOne.update,
         ...(update.condition === undefined ? {} : { ConditionExpression: update.condition }),
-        ...expressionMaps(update.names, update.values),
+        ...expressionMaps(stampedOne.names, stampedOne.values),
         ...(returnValues === "NONE" ? {} : { ReturnValues: returnValues }),
       }),
     );
-    return answer.Attributes;
+    return checkedOrNone(answer.Attributes);
   }
 
   async delete(pk: string, condition?: string): Promise<void> {
@@ -221,7 +273,7 @@ export class Table {
     const answer = await this.#db.send(
       new DeleteCommand({ TableName: this.#name, Key: { pk }, ReturnValues: "ALL_OLD" }),
     );
-    return answer.Attributes;
+    return checkedOrNone(answer.Attributes);
   }
 
   /** Deletes the item when `condition` holds; false when it did not. */
@@ -233,7 +285,7 @@ export class Table {
   async queryPage(query: IndexQuery, start?: Item): Promise<QueryPage> {
     const answer = await this.#db.send(new QueryCommand(this.#input(query, start)));
     return {
-      items: answer.Items ?? [],
+      items: (answer.Items ?? []).map(checked),
       ...(answer.LastEvaluatedKey === undefined ? {} : { next: answer.LastEvaluatedKey }),
     };
   }

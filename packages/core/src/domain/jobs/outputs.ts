@@ -1,5 +1,6 @@
 /** Where a job's results live in the bucket: `outputs/<jobId>/`. */
 import { type MoneyView, moneyView } from "../money/view.ts";
+import { SCHEMA_VERSION } from "../schema-version.ts";
 import { mapStrings } from "./request.ts";
 import type { Job } from "./types.ts";
 
@@ -50,13 +51,21 @@ const SIGNED_QUERY =
 
 /**
  * The job record as `job.json`. A record holds no secrets by design; the one thing scrubbed here is
- * the query of any signed URL in the request (presigned material URLs carry credentials there).
+ * the query of any signed URL in the request (presigned material URLs carry credentials there). It
+ * names its schema version as the record's items do (`schemaVersion`).
  */
-export function manifestOf(job: Job): Omit<Job, "estimate"> & MoneyView {
+export function manifestOf(
+  job: Job,
+): Omit<Job, "estimate"> & MoneyView & { schemaVersion: number } {
   const scrub = (value: string): string =>
     SIGNED_QUERY.test(value) && /^https?:\/\//i.test(value)
       ? (value.split("?")[0] ?? value)
       : value;
   const { estimate: _recorded, ...record } = job;
-  return { ...record, request: mapStrings(job.request, scrub), ...moneyView(job) };
+  return {
+    ...record,
+    request: mapStrings(job.request, scrub),
+    ...moneyView(job),
+    schemaVersion: SCHEMA_VERSION,
+  };
 }

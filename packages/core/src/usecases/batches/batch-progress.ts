@@ -16,6 +16,7 @@ import {
 } from "../../domain/events/types.ts";
 import { isTerminal, type Job, type JobError } from "../../domain/jobs/types.ts";
 import { linkTtlS, outputsExpired } from "../../domain/jobs/retention.ts";
+import { OBJECT_VERSION_FIELD, SCHEMA_VERSION } from "../../domain/schema-version.ts";
 import type { Clock, DispatchWaker, EventSink } from "../ports.ts";
 import {
   BATCH_COUNT_KEYS,
@@ -180,7 +181,10 @@ async function completeBatch(deps: BatchDeps, id: string): Promise<boolean> {
   const finished = (await deps.batches.get(id)) ?? batch;
   const key = resultsKey(id);
   const lines = await resultLines(deps, state, RESULTS_FILE_TTL_S);
-  const text = lines.map((line) => `${JSON.stringify(line)}\n`).join("");
+  // The file's lines are the API's, each with the schema version it was written in.
+  const text = lines
+    .map((line) => `${JSON.stringify({ ...line, [OBJECT_VERSION_FIELD]: SCHEMA_VERSION })}\n`)
+    .join("");
   await deps.objects.put(key, text, { contentType: "application/x-ndjson" });
   await deps.events.emit(completedEvent(finished, state, { bucket: deps.objects.bucket, key }));
   await deps.batches.setOnce(id, "announcedAt", deps.now().toISOString());

@@ -17,6 +17,7 @@ import {
   type CreateBatchDeps,
 } from "../batches/create-batch.ts";
 import type { JobSource } from "../../domain/jobs/types.ts";
+import { OBJECT_VERSION_FIELD, SCHEMA_VERSION } from "../../domain/schema-version.ts";
 import { type ValidationResult, validate } from "../../domain/validate/validate-request.ts";
 import { replacePlaceholders, withPlaceholders } from "./material.ts";
 import {
@@ -251,6 +252,7 @@ async function reject(
       where: [entryLocation(error), error.path].filter(Boolean).join(": ") || "(file)",
     })),
     accepted_jobs: jobs.map((job) => ({ id: job.id, entry: job.entry })),
+    [OBJECT_VERSION_FIELD]: SCHEMA_VERSION,
   });
   // Kept byte for byte (binary, or not UTF-8, included); one too large to read is streamed across.
   if (bytes !== undefined) await objects.put(rejectedKey, bytes, { contentType });
