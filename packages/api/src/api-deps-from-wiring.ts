@@ -31,6 +31,7 @@ export function apiDepsFrom(wiring: Wiring, platform: PlatformApi): ApiDeps {
     ...pricesOf(wiring),
     ...(wiring.retentionDays === undefined ? {} : { retentionDays: wiring.retentionDays }),
     outputBuckets: wiring.outputBuckets,
+    uploadRetentionDays: wiring.uploadRetentionDays,
     budgets: wiring.pipeline.budgets,
     metrics: wiring.pipeline.metrics,
     ...rest,

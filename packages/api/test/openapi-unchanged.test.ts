@@ -10,8 +10,8 @@ import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { harness } from "./support/harness.ts";
 
-const SERVED_SHA256 = "5f2da7cd0bfcd5111db184072d45a4cbf7bc79864612fe6a05293f19c54c746e";
-const FULL_SHA256 = "25cfea1d9d9bda7b046eb6eeee0b36f5ef09457829a63fd9bf0d69de629c324b";
+const SERVED_SHA256 = "b0f3a49abb8e014b03c348e530676616b5c957e3bcffa316d19b07f1ae54e732";
+const FULL_SHA256 = "f465934afcd5f828e88f5754294605d48e884e8ed954494804c5f227eae67be7";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 

@@ -67,6 +67,14 @@ export { jobNotFound, type ListFilters, type ListOptions } from "./jobs/job-quer
 export { jobContext, type LogContext } from "./jobs/log-context.ts";
 export { manifestKey } from "./jobs/outputs.ts";
 export { VERSION } from "./version.ts";
+export {
+  DEFAULT_UPLOAD_RETENTION_DAYS,
+  MAX_UPLOAD_BYTES,
+  UPLOADS_PREFIX,
+  uploadNotFound,
+  uploadRef,
+  type Upload,
+} from "./uploads/upload.ts";
 export type { Media } from "./media/types.ts";
 export { durationOf, kindedRequest, mapStrings } from "./jobs/request.ts";
 export {

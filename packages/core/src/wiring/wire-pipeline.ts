@@ -102,6 +102,8 @@ export interface Wiring {
   prices: PriceTable | undefined;
   /** REELAY_RETENTION_DAYS: a job's retention when its request gives none. */
   retentionDays: number | undefined;
+  /** REELAY_UPLOAD_RETENTION_DAYS: how long an upload is kept. */
+  uploadRetentionDays: number;
   /** REELAY_OUTPUT_BUCKETS: the buckets a job's output.s3_prefix may name. */
   outputBuckets: readonly string[];
 }
@@ -155,6 +157,7 @@ export function wirePipeline(input: WiringInput): Wiring {
   return {
     prices: config.prices,
     retentionDays: config.retentionDays,
+    uploadRetentionDays: config.uploadRetentionDays,
     outputBuckets: config.outputBuckets,
     keys,
     keyLimits,
