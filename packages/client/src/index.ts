@@ -8,6 +8,7 @@ export {
   type GenerateOptions,
   type ReelayClient,
   type StreamFrame,
+  type UploadOptions,
 } from "./client.ts";
 export { type Issue, isReelayError, ReelayError } from "./errors.ts";
 export type { components, operations, paths } from "./schema.ts";
@@ -22,6 +23,7 @@ export type {
   Model,
   ReelayEvent,
   RequestBody,
+  Upload,
   VideoRequest,
 } from "./types.ts";
 export type { WaitOptions } from "./wait.ts";
