@@ -5,7 +5,7 @@
  */
 import { isAdmin, projectOfCaller, sourceOf } from "./auth.ts";
 import type { Context } from "hono";
-import type { Job, JobOptions, MaterialDigests } from "@reelay/core/domain";
+import type { Issue, Job, JobOptions, MaterialDigests } from "@reelay/core/domain";
 import { invalidRequest, ReelayError, validate, type ValidationResult } from "@reelay/core/domain";
 import { checkUploadRefs, submitJob } from "@reelay/core/usecases";
 import { type ApiEnv, type Caller, type ResolvedDeps, submitDepsOf } from "./api-deps.ts";
@@ -45,18 +45,28 @@ function wrongEndpoint(): ReelayError {
 }
 
 /**
- * The request's upload:// references, each an upload of the caller's project (the deployment's
- * key: of any) of the kind its field takes; 400 `invalid_request` naming the field otherwise, before
- * anything is recorded. Their sha256 by reference, for the job's fingerprint.
+ * The issues of a valid request's upload:// references: each must name an upload of the caller's
+ * project (the deployment's key: of any) of the kind its field takes. Their sha256 by reference,
+ * for the job's fingerprint.
  */
+export async function uploadIssues(
+  deps: ResolvedDeps,
+  validation: ValidationResult,
+  caller: Caller,
+): Promise<{ issues: Issue[]; digests: Map<string, string> }> {
+  if (!validation.valid || validation.normalized === null)
+    return { issues: [], digests: new Map() };
+  const project = isAdmin(caller) ? undefined : projectOfCaller(caller);
+  return checkUploadRefs(deps, validation.normalized, project);
+}
+
+/** The request's upload references checked: 400 `invalid_request` naming the field, nothing recorded. */
 async function checkUploads(
   deps: ResolvedDeps,
   validation: ValidationResult,
   caller: Caller,
 ): Promise<Map<string, string>> {
-  if (!validation.valid || validation.normalized === null) return new Map();
-  const project = isAdmin(caller) ? undefined : projectOfCaller(caller);
-  const { issues, digests } = await checkUploadRefs(deps, validation.normalized, project);
+  const { issues, digests } = await uploadIssues(deps, validation, caller);
   if (issues.length > 0) throw invalidRequest(issues);
   return digests;
 }

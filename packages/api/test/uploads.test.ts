@@ -152,6 +152,28 @@ describe("upload:// references in a create", () => {
     expect(await jobCount(stranger.key)).toBe(0);
   });
 
+  it("a batch line naming another project's upload is a rejected line with unknown_upload at the field; the line naming its own upload makes a job", async () => {
+    const owner = await newKey(h, { project: "batch-owners", scopes: ["read", "write"] });
+    const stranger = await newKey(h, { project: "batch-strangers", scopes: ["read", "write"] });
+    const theirs = await upload(owner.key, solidPng("batch-theirs"), "theirs.png");
+    const mine = await upload(stranger.key, solidPng("batch-mine"), "mine.png");
+    const made = await call(h, "POST", "/v1/batches", stranger.key, {
+      requests: [firstFrame(theirs.body.url), firstFrame(mine.body.url)],
+    });
+    expect(made.status).toBe(200);
+    expect(made.body.total).toBe(2);
+    const results = await h.app.request(`/v1/batches/${made.body.id}/results`, {
+      headers: { Authorization: `Bearer ${stranger.key}` },
+    });
+    const lines = (await results.text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, any>);
+    expect(lines[0]).toMatchObject({ line: 1, status: "rejected", job_id: null });
+    expect(JSON.stringify(lines[0]?.error)).toContain("unknown_upload");
+    expect(lines[1]?.job_id).toMatch(/^vidtsk_/);
+  });
+
   it("a video upload given as a first frame is upload_kind_mismatch at that field", async () => {
     const made = await upload(API_KEY, MP4, "clip.mp4", "video/mp4");
     const created = await createWithFrame(API_KEY, made.body.url);

@@ -25,7 +25,7 @@ import {
   isReelayError,
 } from "@reelay/core/domain";
 import { mayAccess, ownerFilter, sourceOf } from "../../auth.ts";
-import { checkLines, parseBatchBody } from "../../batch-body.ts";
+import { checkLines, checkLineUploads, parseBatchBody } from "../../batch-body.ts";
 import { retryBatchOf } from "../../batch-retry.ts";
 import { jsonBodyLimit } from "../../body.ts";
 import { validQuery } from "../../query.ts";
@@ -113,7 +113,7 @@ function postBatch(
     const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const body = parseBatchBody(await c.req.text());
     const source = { type: "api" as const, ...sourceOf(caller) };
-    const lines = checkLines(body, source, deps.catalog);
+    const lines = await checkLineUploads(deps, checkLines(body, source, deps.catalog), caller);
     const options = await readBatchOptions({ deps, caller }, body.options, (name) =>
       c.req.header(name),
     );
