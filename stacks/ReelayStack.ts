@@ -34,6 +34,8 @@ function settingsEnvironment(config: Settings): Record<string, string> {
       ? {}
       : { REELAY_RETENTION_DAYS: String(config.retentionDays) }),
     REELAY_OUTPUT_BUCKETS: config.outputBuckets.join(","),
+    // An upload's expires_at, as the lifecycle rule on uploads/ removes it.
+    REELAY_UPLOAD_RETENTION_DAYS: String(config.uploadRetentionDays),
     // Every job's deadline, when the deployer replaces the formula's (Submit sets it, Poll keeps it).
     ...(config.jobTimeoutS === undefined
       ? {}
@@ -50,7 +52,10 @@ export function ReelayStack({ stack, app }: StackContext) {
   // The bus name is fixed ("reelay") for prod; other stages in the same account get their own,
   // and so does the dashboard.
   const eventBusName = app.stage === "prod" ? "reelay" : `reelay-${app.stage}`;
-  const { bucket, table, bus } = createStorage(stack, { eventBusName });
+  const { bucket, table, bus } = createStorage(stack, {
+    eventBusName,
+    uploadRetentionDays: config.uploadRetentionDays,
+  });
   const upstream = upstreamAccess(stack, app.stage, config);
   // The Bearer key clients use for reelay's own API (`npx sst secrets set REELAY_API_KEY ...`).
   const apiKey = new Config.Secret(stack, "REELAY_API_KEY");

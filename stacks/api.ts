@@ -47,7 +47,8 @@ export function createApi(
   denyAuditChanges(fn, table);
   // Presigned links to finished outputs are signed with this role, so it reads outputs/.
   allowObjects(fn, bucket, "outputs/", ["GetObject"]);
-  // POST /v1/images/edits stores the uploaded images and passes them upstream as presigned links.
+  // POST /v1/images/edits stores the uploaded images and passes them upstream as presigned links;
+  // POST /v1/uploads stores uploads, and reading one (HeadObject) is GetObject's grant.
   allowObjects(fn, bucket, "uploads/", ["PutObject", "GetObject"]);
   // Jobs go into the admission queue; the Dispatch function starts their executions.
   allowWake(fn, scope.dispatchArn);

@@ -122,6 +122,8 @@ function grantSteps(steps: StepFunctions, scope: JobFlowScope): void {
     "AbortMultipartUpload",
     "GetObject",
   ]);
+  // Submit gives the upstream presigned links of the uploads a request names (upload://).
+  allowObjects(steps.submit, bucket, "uploads/", ["GetObject"]);
   allowManifests(steps.finish, bucket);
   allowManifests(steps.recordFailure, bucket);
   allowPutEvents(steps.finish, bus);

@@ -8,13 +8,19 @@ import * as events from "aws-cdk-lib/aws-events";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
 import { JOBS_TABLE_SCHEMA, RECORD_TTL_ATTRIBUTE } from "@reelay/core/adapters";
-import { RETENTION_TAG, RETENTION_TAG_DAYS } from "@reelay/core/domain";
+import {
+  DEFAULT_UPLOAD_RETENTION_DAYS,
+  RETENTION_TAG,
+  RETENTION_TAG_DAYS,
+} from "@reelay/core/domain";
 
 /**
- * An image edit's uploaded references are fetched by the upstream once, through links signed for
- * hours (api image-edit.ts): a week outlasts any use, and the prefix does not grow without end.
+ * Everything under uploads/ goes this many days after it was made (REELAY_UPLOAD_RETENTION_DAYS,
+ * default 7): uploads (POST /v1/uploads), which the API treats as gone from their expires_at on,
+ * and an image edit's references, fetched by the upstream through links signed for hours (api
+ * image-edit.ts), so a week outlasts any use and the prefix does not grow without end.
  */
-export const UPLOADS_EXPIRE_DAYS = 7;
+export const UPLOADS_EXPIRE_DAYS = DEFAULT_UPLOAD_RETENTION_DAYS;
 
 /**
  * Outputs expire by their tag (retention_days, domain/jobs/retention.ts): one rule per day count an
@@ -36,7 +42,10 @@ function privateBucketProps(): s3.BucketProps {
   };
 }
 
-export function createStorage(scope: Construct, opts: { eventBusName: string }) {
+export function createStorage(
+  scope: Construct,
+  opts: { eventBusName: string; uploadRetentionDays?: number },
+) {
   const accessLogs = new s3.Bucket(scope, "AccessLogs", {
     ...privateBucketProps(),
     // S3 log delivery writes through the LogDeliveryWrite ACL here, which needs object-writer ownership.
@@ -55,7 +64,11 @@ export function createStorage(scope: Construct, opts: { eventBusName: string }) 
     // A download that died mid-copy leaves parts that cost money and are never completed.
     lifecycleRules: [
       { id: "abort-incomplete-multipart", abortIncompleteMultipartUploadAfter: Duration.days(1) },
-      { id: "expire-uploads", prefix: "uploads/", expiration: Duration.days(UPLOADS_EXPIRE_DAYS) },
+      {
+        id: "expire-uploads",
+        prefix: "uploads/",
+        expiration: Duration.days(opts.uploadRetentionDays ?? UPLOADS_EXPIRE_DAYS),
+      },
       ...retentionRules(),
     ],
     removalPolicy: RemovalPolicy.RETAIN,

@@ -1,7 +1,7 @@
 /**
  * What a user does with files on the first day, through the rehearsed API and the bucket: a prompt
  * file dropped into inbox/ (a good one becomes a job, bad ones go to rejected/ with their reason),
- * an image edit sent as a multipart form, and a batch whose results file is read and every link in
+ * an image edit sent as a multipart form, an upload given as a video's first frame, and a batch whose results file is read and every link in
  * it fetched. Each ends as it does on the local stack: same status, same error code, same objects.
  */
 import { createHash } from "node:crypto";
@@ -162,13 +162,9 @@ function smallPng(): Buffer {
   ]);
 }
 
-/** POST /v1/images/edits as OpenAI's clients send it: a multipart form with the image file. */
-async function postEdit(stage: Stage, image: Buffer, prompt: string): Promise<Answer<JsonBody>> {
-  const form = new FormData();
-  form.append("image", new Blob([new Uint8Array(image)], { type: "image/png" }), "photo.png");
-  form.append("prompt", prompt);
-  form.append("model", "deltaq2-image");
-  const response = await fetch(`${stage.apiUrl}/v1/images/edits`, {
+/** A multipart form POSTed to `path` with the stage's key. */
+async function postForm(stage: Stage, path: string, form: FormData): Promise<Answer<JsonBody>> {
+  const response = await fetch(`${stage.apiUrl}${path}`, {
     method: "POST",
     headers: { authorization: `Bearer ${stage.apiKey}` },
     body: form,
@@ -231,6 +227,60 @@ const imageEdit: Scenario = {
     const upload = `uploads/${id}/ref-1-${sha256(png).slice(0, 16)}.png`;
     expectThat(await exists(stage, upload), `the upload ${upload} is missing`);
     await expectLinkServes(stage, referenceUrlSentUpstream(stage, job), upload);
+  },
+};
+
+/** POST /v1/images/edits as OpenAI's clients send it: a multipart form with the image file. */
+function postEdit(stage: Stage, image: Buffer, prompt: string): Promise<Answer<JsonBody>> {
+  const form = new FormData();
+  form.append("image", new Blob([new Uint8Array(image)], { type: "image/png" }), "photo.png");
+  form.append("prompt", prompt);
+  form.append("model", "deltaq2-image");
+  return postForm(stage, "/v1/images/edits", form);
+}
+
+/** POST /v1/uploads with one PNG, as `reelay generate --first-frame` sends it. */
+function postUpload(stage: Stage, image: Buffer): Promise<Answer<JsonBody>> {
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(image)], { type: "image/png" }), "photo.png");
+  return postForm(stage, "/v1/uploads", form);
+}
+
+const uploadAsFirstFrame: Scenario = {
+  name: "an upload (POST /v1/uploads) given as a video's first frame: the job keeps upload:// and succeeds, and the upstream fetched the upload through a presigned link",
+  async run(stage) {
+    const made = await postUpload(stage, smallPng());
+    expectThat(
+      made.status === 201,
+      `POST /v1/uploads answered ${made.status}: ${JSON.stringify(made.body)}`,
+    );
+    const ref = String(made.body.url);
+    const created = await api(stage, "POST", "/v1/video/generations", {
+      ...VIDEO,
+      prompt: "the boat sails off",
+      frame_images: [{ type: "image_url", frame_type: "first_frame", image_url: { url: ref } }],
+    });
+    expectThat(
+      created.status === 200,
+      `the create answered ${created.status}: ${JSON.stringify(created.body)}`,
+    );
+    const job = await endedJob(stage, String(created.body.task_id));
+    expectThat(
+      job.status === "succeeded",
+      `job ${job.id} ended ${job.status}: ${JSON.stringify(job.error)}`,
+    );
+    const kept = job.request?.frame_images?.[0]?.image_url?.url;
+    expectThat(kept === ref, `the job's first frame is ${JSON.stringify(kept)}, not ${ref}`);
+    const simulator = stage.sim.simulators[String(job.upstream?.account)];
+    const fetched = await waitFor(`the upstream's fetch of ${ref}`, async () =>
+      simulator
+        ?.counters()
+        .materialFetches.find((f) => f.url.endsWith(`/uploads/${String(made.body.id)}`)),
+    );
+    expectThat(
+      fetched.signed && fetched.status === 200,
+      `the upstream's fetch of the upload: ${JSON.stringify(fetched)}`,
+    );
   },
 };
 
@@ -312,4 +362,10 @@ const batchResults: Scenario = {
   },
 };
 
-export const FILE_SCENARIOS: Scenario[] = [goodDrop, badDrops, imageEdit, batchResults];
+export const FILE_SCENARIOS: Scenario[] = [
+  goodDrop,
+  badDrops,
+  imageEdit,
+  uploadAsFirstFrame,
+  batchResults,
+];

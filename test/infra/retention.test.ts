@@ -1,6 +1,7 @@
 /**
  * Retention and delivery on AWS, synthesized offline with
- * REELAY_RETENTION_DAYS and REELAY_OUTPUT_BUCKETS as `sst deploy` would read them: the bucket
+ * REELAY_RETENTION_DAYS, REELAY_OUTPUT_BUCKETS and REELAY_UPLOAD_RETENTION_DAYS as `sst deploy`
+ * would read them: uploads/ expires after the upload retention; the bucket
  * expires outputs by their retention tag, one lifecycle rule per day count; the jobs table expires
  * records by their own TTL attribute; the functions get both settings; only the Download step may
  * write the listed buckets (and read its outputs/ as the copy's source); cdk-nag stays clean.
@@ -22,6 +23,7 @@ import {
 const DEPLOY = {
   REELAY_RETENTION_DAYS: "14",
   REELAY_OUTPUT_BUCKETS: "customer-renders,archive.example-bucket",
+  REELAY_UPLOAD_RETENTION_DAYS: "3",
 };
 
 let synth: Synth;
@@ -70,6 +72,16 @@ describe("retention and delivery on AWS", () => {
       });
     // S3 allows 1,000 rules a bucket.
     expect(rules.length).toBeLessThan(1000);
+  });
+
+  it("expires uploads/ after REELAY_UPLOAD_RETENTION_DAYS, and gives every function the setting", () => {
+    const buckets = Object.entries(resourcesOf(synth.template, "AWS::S3::Bucket"));
+    const [, bucket] = buckets.find(([id]) => shortId(id) === "Bucket") ?? [];
+    const rules = bucket!.Properties!.LifecycleConfiguration.Rules as any[];
+    expect(rules.filter((rule) => rule.Prefix === "uploads/")).toEqual([
+      { Id: "expire-uploads", Status: "Enabled", Prefix: "uploads/", ExpirationInDays: 3 },
+    ]);
+    for (const fn of functions()) expect(fn.env.REELAY_UPLOAD_RETENTION_DAYS, fn.name).toBe("3");
   });
 
   it("expires job records by their own TTL attribute", () => {

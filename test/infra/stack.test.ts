@@ -187,7 +187,7 @@ describe("storage", () => {
     expect(render(data.LoggingConfiguration.DestinationBucketName)).toBe("AccessLogs");
   });
 
-  it("expires image-edit uploads under uploads/ after UPLOADS_EXPIRE_DAYS, and nothing else but outputs by their retention tag (retention.test.ts)", () => {
+  it("expires uploads and image-edit references under uploads/ after UPLOADS_EXPIRE_DAYS (REELAY_UPLOAD_RETENTION_DAYS's default), and nothing else but outputs by their retention tag (retention.test.ts)", () => {
     const data =
       buckets()[Object.keys(buckets()).find((id) => shortId(id) === "Bucket")!]!.Properties!;
     const expiring = (data.LifecycleConfiguration.Rules as Record<string, unknown>[]).filter(

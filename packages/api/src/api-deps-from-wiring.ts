@@ -32,6 +32,7 @@ export function apiDepsFrom(wiring: Wiring, platform: PlatformApi): ApiDeps {
     catalog: wiring.catalog,
     ...(wiring.retentionDays === undefined ? {} : { retentionDays: wiring.retentionDays }),
     outputBuckets: wiring.outputBuckets,
+    uploadRetentionDays: wiring.uploadRetentionDays,
     budgets: wiring.pipeline.budgets,
     metrics: wiring.pipeline.metrics,
     ...rest,

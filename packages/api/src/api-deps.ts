@@ -82,6 +82,8 @@ export interface ApiDeps {
   retentionDays?: number;
   /** REELAY_OUTPUT_BUCKETS: the buckets output.s3_prefix may name; absent = none. */
   outputBuckets?: readonly string[];
+  /** REELAY_UPLOAD_RETENTION_DAYS: how long an upload is kept; default 7. */
+  uploadRetentionDays?: number;
   /** Lifetime of presigned output URLs; default 3600. */
   presignTtlS?: number;
   /** Extra fields for /healthz (local: the S3 endpoint and bucket). */

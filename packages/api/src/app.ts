@@ -30,6 +30,7 @@ import { metricsRoutes } from "./routes/metrics/handlers.ts";
 import { modelRoutes } from "./routes/models/handlers.ts";
 import { openApiRoutes } from "./routes/openapi/handlers.ts";
 import { upstreamRoutes } from "./routes/upstreams/handlers.ts";
+import { uploadRoutes } from "./routes/uploads/handlers.ts";
 import { usageRoutes } from "./routes/usage/handlers.ts";
 import { videoRoutes } from "./routes/video/handlers.ts";
 import { subscriberRoutes } from "./routes/subscribers/handlers.ts";
@@ -88,6 +89,7 @@ export function createApp(input: ApiDeps): Hono<ApiEnv> {
   app.route("/v1/admission", admissionRoutes(deps.admission));
   app.route("/v1/upstreams", upstreamRoutes(deps.admission));
   app.route("/v1/batches", batchRoutes(deps, deps.batches));
+  app.route("/v1/uploads", uploadRoutes(deps));
   app.route("/v1/models", modelRoutes(deps));
   app.route("/v1/usage", usageRoutes(deps));
   app.route("/v1/webhooks/deliveries", deliveryRoutes(deps.webhooks));

@@ -19,7 +19,9 @@ import {
   type ValidateOptions,
 } from "@reelay/core/domain";
 import type { CheckedLine } from "@reelay/core/usecases";
+import type { Caller, ResolvedDeps } from "./api-deps.ts";
 import { refuseUnknownFields } from "./body.ts";
+import { uploadIssues } from "./create.ts";
 import { OPTION_FIELDS } from "./job-options.ts";
 
 const BATCH_FIELDS = ["requests", ...OPTION_FIELDS] as const;
@@ -81,6 +83,26 @@ export function parseBatchBody(text: string): BatchBody {
   }
   if (body.requests.length > MAX_BATCH_LINES) throw tooMany(body.requests.length);
   return body;
+}
+
+/**
+ * Each valid line's upload:// references checked for the caller (create.ts uploadIssues): a line
+ * naming an unknown or another project's upload is a bad line, reported with the field.
+ */
+export async function checkLineUploads(
+  deps: ResolvedDeps,
+  lines: CheckedLine[],
+  caller: Caller,
+): Promise<CheckedLine[]> {
+  return Promise.all(
+    lines.map(async (checked) => {
+      if (checked.validation === undefined) return checked;
+      const { issues } = await uploadIssues(deps, checked.validation, caller);
+      return issues.length === 0
+        ? checked
+        : { line: checked.line, source: checked.source, errors: issues };
+    }),
+  );
 }
 
 /** A line's request without its `metadata`, and that metadata checked and laid over the batch's. */

@@ -3,11 +3,11 @@
  * is either queued or failed with `start_failed` before the caller hears back, so nothing is lost
  * silently between the record and the queue.
  */
-import { sourceOf } from "./auth.ts";
+import { isAdmin, projectOfCaller, sourceOf } from "./auth.ts";
 import type { Context } from "hono";
-import type { Job, JobOptions, MaterialDigests } from "@reelay/core/domain";
-import { ReelayError, validate, type ValidationResult } from "@reelay/core/domain";
-import { submitJob } from "@reelay/core/usecases";
+import type { Issue, Job, JobOptions, MaterialDigests } from "@reelay/core/domain";
+import { invalidRequest, ReelayError, validate, type ValidationResult } from "@reelay/core/domain";
+import { checkUploadRefs, submitJob } from "@reelay/core/usecases";
 import { type ApiEnv, type Caller, type ResolvedDeps, submitDepsOf } from "./api-deps.ts";
 import { IDEMPOTENCY_HEADER, idempotentJobId, readIdempotencyKey } from "./idempotency.ts";
 import { readHeaderOptions } from "./job-options.ts";
@@ -47,6 +47,33 @@ function wrongEndpoint(): ReelayError {
 }
 
 /**
+ * The issues of a valid request's upload:// references: each must name an upload of the caller's
+ * project (the deployment's key: of any) of the kind its field takes. Their sha256 by reference,
+ * for the job's fingerprint.
+ */
+export async function uploadIssues(
+  deps: ResolvedDeps,
+  validation: ValidationResult,
+  caller: Caller,
+): Promise<{ issues: Issue[]; digests: Map<string, string> }> {
+  if (!validation.valid || validation.normalized === null)
+    return { issues: [], digests: new Map() };
+  const project = isAdmin(caller) ? undefined : projectOfCaller(caller);
+  return checkUploadRefs(deps, validation.normalized, project);
+}
+
+/** The request's upload references checked: 400 `invalid_request` naming the field, nothing recorded. */
+async function checkUploads(
+  deps: ResolvedDeps,
+  validation: ValidationResult,
+  caller: Caller,
+): Promise<Map<string, string>> {
+  const { issues, digests } = await uploadIssues(deps, validation, caller);
+  if (issues.length > 0) throw invalidRequest(issues);
+  return digests;
+}
+
+/**
  * A job for a caller who waits for the answer (every endpoint that creates one job): submitJob with
  * the estimate reserved from the caller's budgets now (402 when it does not fit). A repeat of an
  * idempotency key answers with the first job as it stands. `jobId` fixes the id when the caller
@@ -58,6 +85,9 @@ export async function submitForCaller(
   validation: ValidationResult,
   input: Omit<CreateInput, "body"> & { jobId?: string; materials?: MaterialDigests },
 ): Promise<{ job: Job; created: boolean }> {
+  const uploaded = await checkUploads(deps, validation, input.caller);
+  const materials =
+    uploaded.size === 0 ? input.materials : new Map([...(input.materials ?? []), ...uploaded]);
   const key = input.idempotencyKey;
   const kind = validation.kind ?? "video";
   const jobId =
@@ -72,7 +102,7 @@ export async function submitForCaller(
     ...(jobId === undefined ? {} : { jobId }),
     ...(key === undefined ? {} : { idempotencyKey: key }),
     options: input.options,
-    ...(input.materials === undefined ? {} : { materials: input.materials }),
+    ...(materials === undefined ? {} : { materials }),
     ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
   });
 }

@@ -83,18 +83,16 @@ function count(raw: string | undefined): number | undefined {
   return Number(raw);
 }
 
-export async function readEditForm(request: Request): Promise<EditForm> {
+/**
+ * A multipart/form-data body as FormData: 400 `invalid_content_type` (with `takes`, what the route
+ * takes) for another type, `invalid_multipart` for a body that does not parse.
+ */
+export async function readMultipart(request: Request, takes: string): Promise<FormData> {
   const type = request.headers.get("content-type") ?? "";
-  if (!type.toLowerCase().startsWith("multipart/form-data")) {
-    throw new ReelayError(
-      "invalid_content_type",
-      "POST /v1/images/edits takes multipart/form-data (fields image or image[], prompt, model, n, size).",
-      { status: 400 },
-    );
-  }
-  let form: FormData;
+  if (!type.toLowerCase().startsWith("multipart/form-data"))
+    throw new ReelayError("invalid_content_type", takes, { status: 400 });
   try {
-    form = await request.formData();
+    return await request.formData();
   } catch {
     throw new ReelayError(
       "invalid_multipart",
@@ -102,6 +100,13 @@ export async function readEditForm(request: Request): Promise<EditForm> {
       { status: 400 },
     );
   }
+}
+
+export async function readEditForm(request: Request): Promise<EditForm> {
+  const form = await readMultipart(
+    request,
+    "POST /v1/images/edits takes multipart/form-data (fields image or image[], prompt, model, n, size).",
+  );
   const files = [...form.getAll("image"), ...form.getAll("image[]")];
   if (files.length === 0) throw bad("image", "Send 1 to 7 images as `image` or `image[]` files.");
   if (files.length > MAX_EDIT_IMAGES)

@@ -28,6 +28,7 @@ import { MODELS_SCOPES } from "./routes/models/scopes.ts";
 import { OPENAPI_SCOPES } from "./routes/openapi/scopes.ts";
 import { SUBSCRIBERS_SCOPES } from "./routes/subscribers/scopes.ts";
 import { UPSTREAMS_SCOPES } from "./routes/upstreams/scopes.ts";
+import { UPLOADS_SCOPES } from "./routes/uploads/scopes.ts";
 import { USAGE_SCOPES } from "./routes/usage/scopes.ts";
 import { VIDEO_SCOPES } from "./routes/video/scopes.ts";
 import { WEBHOOKS_SCOPES } from "./routes/webhooks/scopes.ts";
@@ -54,6 +55,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope | null>> = {
   ...ADMISSION_SCOPES,
   ...UPSTREAMS_SCOPES,
   ...AUDIT_SCOPES,
+  ...UPLOADS_SCOPES,
 };
 
 /** hono's `/v1/jobs/:id` (or `:id{regex}`) as OpenAPI's `/v1/jobs/{id}`. */

@@ -17,6 +17,7 @@ import { describe, expect, it } from "vitest";
 import { servedKeys } from "../src/openapi/document.ts";
 import { call, type FullApp, newKey, sharedFullApp } from "./support/full-app.ts";
 import { API_KEY, VALID } from "./support/harness.ts";
+import { solidPng } from "../../simulator/src/png.ts";
 
 const app = sharedFullApp();
 
@@ -34,6 +35,8 @@ interface Owner {
   video: string;
   image: string;
   batch: string;
+  /** An upload of the project (POST /v1/uploads). */
+  upload: string;
 }
 
 type Made = { path: string; body?: unknown };
@@ -334,6 +337,18 @@ const MATRIX: Record<string, Entry> = {
     deploymentOnly: true,
     ok: [200],
   },
+  // JSON, not multipart: an allowed caller gets the route's own 400, past authorization.
+  "POST /v1/uploads": {
+    scope: "write",
+    make: () => ({ path: "/v1/uploads", body: {} }),
+    ok: [400],
+  },
+  "GET /v1/uploads/{id}": {
+    scope: "read",
+    make: (o) => ({ path: `/v1/uploads/${o.upload}` }),
+    owned: true,
+    ok: [200],
+  },
   "GET /v1/audit": {
     scope: "admin",
     make: () => ({ path: "/v1/audit?limit=100" }),
@@ -390,12 +405,25 @@ async function answer(full: FullApp, method: string, made: Made, key: string | u
   return { status: response.status, code: body.error?.code, projects: data.map((r) => r.project) };
 }
 
+/** A PNG uploaded with `key`: its upload id. */
+async function uploaded(key: string): Promise<string> {
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(solidPng(key))], { type: "image/png" }), "a.png");
+  const response = await app().app.request("/v1/uploads", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}` },
+    body: form,
+  });
+  return ((await response.json()) as { id: string }).id;
+}
+
 async function ownerOf(project: string): Promise<Owner> {
   const { key } = await newKey(app(), { project, scopes: [...SCOPES] });
   const video = await call(app(), "POST", "/v1/video/generations", key, VALID);
   const image = await call(app(), "POST", "/v1/chat/completions", key, IMAGE);
   const batch = await call(app(), "POST", "/v1/batches", key, { requests: [VALID] });
   return {
+    upload: await uploaded(key),
     project,
     key,
     video: video.body.task_id,

@@ -10,8 +10,8 @@ import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { harness } from "./support/harness.ts";
 
-const SERVED_SHA256 = "ccd1054ceef90e60e43a7dff37c689b1895140e9d0c2d6921e68b8eb70e2aebf";
-const FULL_SHA256 = "60a02ebfe4623b8d24028639f09aedbccfc2b485e5334821c056ff9f5ca5caa9";
+const SERVED_SHA256 = "15b9408bd5b660d519d7817ead83941aab1c7e6b7e33d82a81670f6c94bc525e";
+const FULL_SHA256 = "b24c0cf0e8cef656c8c32707be4cbc76018f6022dcc7aca06eae6db46d6ab979";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 

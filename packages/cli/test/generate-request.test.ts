@@ -69,12 +69,26 @@ describe("buildVideoRequest (reelay generate's flags as a contract request)", ()
     });
   });
 
+  it("keeps frames and references given as local paths as they are, for generate to upload, a video path as video_url", () => {
+    const body = buildVideoRequest({
+      prompt: "p",
+      model: "m",
+      firstFrame: "./frame.png",
+      refs: ["photos/cat.jpg", "./clip.mp4"],
+    });
+    expect(body.frame_images).toEqual([
+      { type: "image_url", frame_type: "first_frame", image_url: { url: "./frame.png" } },
+    ]);
+    expect(body.input_references).toEqual([
+      { type: "image_url", image_url: { url: "photos/cat.jpg" } },
+      { type: "video_url", video_url: "./clip.mp4" },
+    ]);
+  });
+
   it.each([
     [{ duration: "4.5" }, /--duration/],
     [{ duration: "" }, /--duration/],
     [{ config: ["=1"] }, /key=value/],
-    [{ firstFrame: "./frame.png" }, /reelay drop/],
-    [{ refs: ["photos/cat.jpg"] }, /reelay drop/],
   ])("refuses %o as a usage error", (flags, message) => {
     expect(() => buildVideoRequest({ prompt: "p", model: "m", ...flags })).toThrow(UsageError);
     expect(() => buildVideoRequest({ prompt: "p", model: "m", ...flags })).toThrow(message);

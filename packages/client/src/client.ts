@@ -16,6 +16,7 @@ import type {
   Job,
   ReelayEvent,
   RequestBody,
+  Upload,
   VideoRequest,
 } from "./types.ts";
 import { pollJob, type WaitOptions } from "./wait.ts";
@@ -48,6 +49,12 @@ export interface GenerateOptions extends CreateOptions, WaitOptions {
   wait?: boolean | undefined;
 }
 
+export interface UploadOptions {
+  /** The file name sent with the bytes (reelay goes by the bytes, not the name). */
+  name?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
 /**
  * A batch line: a request object (sent as one JSON line), with its own `metadata` laid over the
  * batch's, or a line of JSONL as it is.
@@ -65,6 +72,14 @@ export interface ReelayClient extends Client<paths> {
   generate(request: VideoRequest, options?: GenerateOptions): Promise<CreatedTask>;
   /** Follows a job until it ends and resolves with its record, whatever the outcome. */
   waitFor(jobId: string, options?: WaitOptions): Promise<Job>;
+  uploads: {
+    /**
+     * POST /v1/uploads: an image or MP4 video as bytes (a Blob or File, or a Uint8Array); resolves
+     * with the upload, whose `url` (`upload://upl_<ulid>`) goes wherever a material URL does.
+     * Files on disk: read them first (the CLI's `--first-frame ./photo.png` does).
+     */
+    create(file: Blob | Uint8Array, options?: UploadOptions): Promise<Upload>;
+  };
   batches: {
     /** POST /v1/batches: `lines` as JSONL (an array), or a body text as it is (JSONL or JSON). */
     create(
@@ -191,6 +206,22 @@ async function createBatch(
   return data as Batch;
 }
 
+async function createUpload(
+  api: Api,
+  file: Blob | Uint8Array,
+  given: UploadOptions = {},
+): Promise<Upload> {
+  const form = new FormData();
+  const blob = file instanceof Blob ? file : new Blob([new Uint8Array(file)]);
+  form.append("file", blob, given.name ?? (file instanceof File ? file.name : "upload"));
+  const { data } = await api.POST("/v1/uploads", {
+    body: form as never,
+    bodySerializer: (body) => body,
+    signal: given.signal,
+  });
+  return data as Upload;
+}
+
 async function* batchResults(api: Api, id: string, given: { signal?: AbortSignal } = {}) {
   const { data } = await api.GET("/v1/batches/{id}/results", {
     params: { path: { id } },
@@ -284,6 +315,9 @@ export function createClient(options: ClientOptions): ReelayClient {
       generate(api, request, given)) as ReelayClient["generate"],
     waitFor: (jobId: string, given: WaitOptions = {}) =>
       pollJob((signal) => getJob(api, jobId, signal), given),
+    uploads: {
+      create: (file: Blob | Uint8Array, given?: UploadOptions) => createUpload(api, file, given),
+    },
     batches: {
       create: (
         lines: readonly BatchLine[] | string,

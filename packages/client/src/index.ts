@@ -9,6 +9,7 @@ export {
   metadataHeader,
   type ReelayClient,
   type StreamFrame,
+  type UploadOptions,
 } from "./client.ts";
 export { type Issue, isReelayError, ReelayError } from "./errors.ts";
 export type { components, operations, paths } from "./schema.ts";
@@ -23,6 +24,7 @@ export type {
   Model,
   ReelayEvent,
   RequestBody,
+  Upload,
   VideoRequest,
 } from "./types.ts";
 export type { WaitOptions } from "./wait.ts";

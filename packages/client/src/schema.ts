@@ -639,6 +639,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload material
+         * @description multipart/form-data with the material as the file field `file`: a PNG, JPEG, WEBP or GIF image (at most 20971520 bytes) or an MP4 video (at most 104857600 bytes), recognised by its bytes, not its name. Answers an `upload://upl_<ulid>` reference usable by the key's project wherever a material URL goes; the upstream is given a link signed for as long as the job may need it, and the job keeps the reference.
+         */
+        post: operations["postV1Uploads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uploads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an upload
+         * @description An upload of the key's project, until it expires.
+         */
+        get: operations["getV1UploadsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/upstreams": {
         parameters: {
             query?: never;
@@ -7189,6 +7229,250 @@ export interface operations {
                      *       "error": {
                      *         "code": "scope_missing",
                      *         "message": "The key lacks the `read` scope (error.scope names it)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: The key made more calls than its limits' rate and burst allow; Retry-After says when to call again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "The key made more calls than its limits' rate and burst allow; Retry-After says when to call again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Uploads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "file": "(binary)"
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /** @description The image or video. */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The upload was stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "upl_01JD5Z8K4Q2W7R3T9Y6V1A0PAS",
+                     *       "url": "upload://upl_01JD5Z8K4Q2W7R3T9Y6V1A0PAS",
+                     *       "sha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+                     *       "content_type": "image/png",
+                     *       "size": 204800,
+                     *       "created_at": "2026-11-22T00:00:00.000Z",
+                     *       "expires_at": "2026-11-22T00:00:41.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Read from the bytes: image/png, image/jpeg, image/webp, image/gif or video/mp4. */
+                        content_type: string;
+                        created_at: string;
+                        /** @description When it is removed (REELAY_UPLOAD_RETENTION_DAYS after it was made, default 7). */
+                        expires_at: string;
+                        /** @description `upl_<ulid>`. */
+                        id: string;
+                        /** @description Hex sha256 of the bytes. */
+                        sha256: string;
+                        /** @description Bytes. */
+                        size: number;
+                        /** @description `upload://upl_<ulid>`: give it wherever a material URL goes (frame_images, input_references, image_config.reference_images). */
+                        url: string;
+                    };
+                };
+            };
+            /** @description `invalid_content_type`, `invalid_multipart`, `invalid_request`, `invalid_upload`, `upload_too_large`: Not multipart, no `file`, a file that is not an image or MP4 video, or one over the size limit; `path` is `file`. Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_content_type",
+                     *         "message": "Not multipart, no `file`, a file that is not an image or MP4 video, or one over the size limit; `path` is `file`. Nothing is stored."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`, `key_expired`: The Bearer key is missing, unknown or revoked (unauthorized), or past its expires_at (key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "The Bearer key is missing, unknown or revoked (unauthorized), or past its expires_at (key_expired)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `scope_missing`: The key lacks the `write` scope (error.scope names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "scope_missing",
+                     *         "message": "The key lacks the `write` scope (error.scope names it)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: The key made more calls than its limits' rate and burst allow; Retry-After says when to call again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "The key made more calls than its limits' rate and burst allow; Retry-After says when to call again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1UploadsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id create returned, exactly.
+                 * @example upl_01JD5Z8K4Q2W7R3T9Y6V1A0PAS
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "upl_01JD5Z8K4Q2W7R3T9Y6V1A0PAS",
+                     *       "url": "upload://upl_01JD5Z8K4Q2W7R3T9Y6V1A0PAS",
+                     *       "sha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+                     *       "content_type": "image/png",
+                     *       "size": 204800,
+                     *       "created_at": "2026-11-22T00:00:00.000Z",
+                     *       "expires_at": "2026-11-22T00:00:41.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Read from the bytes: image/png, image/jpeg, image/webp, image/gif or video/mp4. */
+                        content_type: string;
+                        created_at: string;
+                        /** @description When it is removed (REELAY_UPLOAD_RETENTION_DAYS after it was made, default 7). */
+                        expires_at: string;
+                        /** @description `upl_<ulid>`. */
+                        id: string;
+                        /** @description Hex sha256 of the bytes. */
+                        sha256: string;
+                        /** @description Bytes. */
+                        size: number;
+                        /** @description `upload://upl_<ulid>`: give it wherever a material URL goes (frame_images, input_references, image_config.reference_images). */
+                        url: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`, `key_expired`: The Bearer key is missing, unknown or revoked (unauthorized), or past its expires_at (key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "The Bearer key is missing, unknown or revoked (unauthorized), or past its expires_at (key_expired)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `scope_missing`: The key lacks the `read` scope (error.scope names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "scope_missing",
+                     *         "message": "The key lacks the `read` scope (error.scope names it)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `upload_not_found`: No upload has that id, it expired, or it is another project's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upload_not_found",
+                     *         "message": "No upload has that id, it expired, or it is another project's."
                      *       }
                      *     }
                      */

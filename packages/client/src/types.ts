@@ -38,6 +38,8 @@ export type VideoRequest = RequestBody<"/v1/video/generations", "post">;
 export type CreatedTask = Answer<"/v1/video/generations", "post">;
 export type Batch = Answer<"/v1/batches/{id}", "get">;
 export type Model = Answer<"/v1/models", "get">["data"][number];
+/** Material stored by POST /v1/uploads: its `url` (`upload://upl_<ulid>`) goes where a material URL does. */
+export type Upload = Answer<"/v1/uploads/{id}", "get">;
 
 /** One line of GET /v1/batches/{id}/results: the outcome of the batch's request on that line. */
 export interface BatchResult {

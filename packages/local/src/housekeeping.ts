@@ -3,13 +3,19 @@
  * at a clean stop) it moves the resume mark up (resume-mark.ts), so the next start reads only the
  * jobs made since; it deletes the objects of jobs whose outputs expired and the records whose own
  * time came, and with REELAY_RETENTION_DAYS prunes finished jobs with no expiry of their own past
- * it (retention.ts), a bounded number per pass, going on at once while more are due.
+ * it (retention.ts), and removes uploads past REELAY_UPLOAD_RETENTION_DAYS, a bounded number per
+ * pass, going on at once while more are due.
  */
 import type { JobStore } from "@reelay/core/adapters";
 import type { Logger } from "./log.ts";
 import { wakeablePause } from "./wakeable-pause.ts";
 import { advanceResumeMark } from "./resume-mark.ts";
-import { pruneFinishedJobs, removeExpired, type RetentionDeps } from "./retention-sweep.ts";
+import {
+  pruneFinishedJobs,
+  removeExpired,
+  removeExpiredUploads,
+  type RetentionDeps,
+} from "./retention-sweep.ts";
 
 /** Between passes: an expired job's objects are gone within a minute of its expires_at. */
 const INTERVAL_MS = 60_000;
@@ -49,8 +55,10 @@ export async function housekeep(deps: HousekeepingDeps, log: Logger): Promise<bo
     log.info(
       `pruned ${pruned.length} finished job(s) past REELAY_RETENTION_DAYS=${deps.retention.retentionDays}`,
     );
+  const uploads = await removeExpiredUploads(retention, PRUNE_BATCH);
+  if (uploads.length > 0) log.info(`removed ${uploads.length} expired upload(s)`);
   const removed = expired.outputs.length + expired.records.length;
-  return removed >= PRUNE_BATCH || pruned.length >= PRUNE_BATCH;
+  return removed >= PRUNE_BATCH || pruned.length >= PRUNE_BATCH || uploads.length >= PRUNE_BATCH;
 }
 
 export function startHousekeeping(deps: HousekeepingDeps, log: Logger): Housekeeping {

@@ -12,12 +12,15 @@
  *   expiries were): with REELAY_RETENTION_DAYS, once it was made and ended that long ago, its
  *   objects and then its record go.
  *
+ * - uploads (`uploads/upl_<ulid>`) made REELAY_UPLOAD_RETENTION_DAYS ago, as the lifecycle rule
+ *   on `uploads/` removes them on AWS.
+ *
  * A record goes last, and only once its terminal event was sent, so a prune cut short is finished
  * by the next one and a job owed its event is never touched, however old.
  */
 import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
 import type { JobStore } from "@reelay/core/adapters";
-import { isTerminal, type Job } from "@reelay/core/domain";
+import { isTerminal, type Job, UPLOADS_PREFIX } from "@reelay/core/domain";
 
 const DAY_MS = 86_400_000;
 /** The listing key of the oldest job sorts after this. */
@@ -29,6 +32,8 @@ export interface RetentionDeps {
   bucket: string;
   /** REELAY_RETENTION_DAYS: the horizon of finished jobs with no expiry of their own; absent = none. */
   retentionDays?: number | undefined;
+  /** REELAY_UPLOAD_RETENTION_DAYS: uploads older than this go; absent = none do. */
+  uploadRetentionDays?: number | undefined;
   now: () => Date;
 }
 
@@ -119,4 +124,41 @@ export async function pruneFinishedJobs(deps: RetentionDeps, max: number): Promi
     if (pruned.length >= max) break;
   }
   return pruned;
+}
+
+/**
+ * Deletes up to `max` uploads made more than REELAY_UPLOAD_RETENTION_DAYS ago (by the object's own
+ * time, as a lifecycle rule counts); returns their keys. Fewer than `max` means none is left for now.
+ */
+export async function removeExpiredUploads(deps: RetentionDeps, max: number): Promise<string[]> {
+  if (deps.uploadRetentionDays === undefined) return [];
+  const horizon = deps.now().getTime() - deps.uploadRetentionDays * DAY_MS;
+  const removed: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await deps.s3.send(
+      new ListObjectsV2Command({
+        Bucket: deps.bucket,
+        Prefix: UPLOADS_PREFIX,
+        ...(token === undefined ? {} : { ContinuationToken: token }),
+      }),
+    );
+    const due = (page.Contents ?? []).flatMap((object) =>
+      object.Key !== undefined && (object.LastModified?.getTime() ?? Infinity) <= horizon
+        ? [object.Key]
+        : [],
+    );
+    const batch = due.slice(0, max - removed.length);
+    if (batch.length > 0) {
+      await deps.s3.send(
+        new DeleteObjectsCommand({
+          Bucket: deps.bucket,
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
+      removed.push(...batch);
+    }
+    token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
+  } while (token !== undefined && removed.length < max);
+  return removed;
 }

@@ -343,7 +343,12 @@ async function startParts(
       jobs: new JobStore(ddb, tableName),
       dataDir,
       now: () => new Date(),
-      retention: { s3, bucket, retentionDays: config.retentionDays },
+      retention: {
+        s3,
+        bucket,
+        retentionDays: config.retentionDays,
+        uploadRetentionDays: config.uploadRetentionDays,
+      },
       ...(options.waitScale === undefined ? {} : { waitScale: options.waitScale }),
     },
     log,

@@ -4,13 +4,14 @@
  * REELAY_RETENTION_DAYS: a prune removes the finished jobs with no expiry of their own past the
  * horizon (record, outputs/<id>/, uploads/<id>/) and nothing else: not a job still in progress or
  * owed its event however old, not one that ended after the horizon, not a newer job or its objects.
+ * REELAY_UPLOAD_RETENTION_DAYS: the sweep removes uploads made that long ago, as the lifecycle rule.
  */
 import { ListObjectsV2Command, PutObjectCommand } from "@aws-sdk/client-s3";
 import { expect, it } from "vitest";
 import type { Job } from "@reelay/core/domain";
 import type { Standins } from "../src/aws-standins.ts";
 import { failedJob, queuedJob, standinsPerTest } from "./fixtures/jobs.ts";
-import { pruneFinishedJobs, removeExpired } from "../src/retention-sweep.ts";
+import { pruneFinishedJobs, removeExpired, removeExpiredUploads } from "../src/retention-sweep.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -163,3 +164,32 @@ it("a record past its own expiry goes with what is left of its objects, once its
   expect((await jobs.get(owed.id))?.id).toBe(owed.id);
   expect((await jobs.get(kept.id))?.id).toBe(kept.id);
 }, 60_000);
+
+it("the upload sweep deletes the uploads made REELAY_UPLOAD_RETENTION_DAYS ago and keeps newer ones and an image edit's references", async () => {
+  const { standins: s, jobs } = await setUp();
+  const put = (key: string) =>
+    s.s3.send(new PutObjectCommand({ Bucket: s.bucket, Key: key, Body: "bytes" }));
+  await put("uploads/upl_01JD5Z8K4Q2W7R3T9Y6V1A0PAA");
+  await put("uploads/upl_01JD5Z8K4Q2W7R3T9Y6V1A0PAB");
+  await put("uploads/vidtsk_01JD5Z8K4Q2W7R3T9Y6V1A0PAC/ref-1.png");
+  // S3 keeps object times in whole seconds: the horizon is a second past the puts.
+  const made = Date.now() + 1000;
+  const deps = { jobs, s3: s.s3, bucket: s.bucket, uploadRetentionDays: 7 };
+
+  const early = await removeExpiredUploads(
+    { ...deps, now: () => new Date(made + 6 * DAY_MS) },
+    100,
+  );
+  expect(early).toEqual([]);
+  const oneOfTwo = await removeExpiredUploads(
+    { ...deps, now: () => new Date(made + 7 * DAY_MS) },
+    1,
+  );
+  expect(oneOfTwo).toHaveLength(1);
+  const rest = await removeExpiredUploads({ ...deps, now: () => new Date(made + 7 * DAY_MS) }, 100);
+  expect([...oneOfTwo, ...rest].sort()).toEqual([
+    "uploads/upl_01JD5Z8K4Q2W7R3T9Y6V1A0PAA",
+    "uploads/upl_01JD5Z8K4Q2W7R3T9Y6V1A0PAB",
+  ]);
+  expect(await keys(s)).toEqual(["uploads/vidtsk_01JD5Z8K4Q2W7R3T9Y6V1A0PAC/ref-1.png"]);
+});

@@ -17,6 +17,7 @@ import {
 import { z } from "zod";
 import { answer, guarded, jobSummary, outputLinks, refusal } from "./answers.ts";
 import { imageContent } from "./images.ts";
+import { uploadLocalFiles } from "./local-files.ts";
 import { type ProgressSink, progressSink } from "./progress.ts";
 
 const SERVER_NAME = "reelay";
@@ -69,7 +70,9 @@ const imageRequest = {
   reference_images: z
     .array(z.string())
     .optional()
-    .describe("Public URLs of 1 to 7 images to edit or take from: this makes the call an edit."),
+    .describe(
+      "1 to 7 images to edit or take from (URLs or upload:// references): this makes the call an edit.",
+    ),
   aspect_ratio: z.string().optional(),
   image_size: z.string().optional(),
   output_image_count: z.number().optional(),
@@ -123,7 +126,19 @@ const DEFAULT_WAIT_S = 600;
 export interface McpServerOptions {
   /** Longest wait_for_job in seconds, whatever timeout_s asks; default 600. */
   maxWaitS?: number | undefined;
+  /** Over stdio: material given as a path on this machine is uploaded first (local-files.ts). */
+  localFiles?: boolean | undefined;
 }
+
+/** The request with its local files uploaded, where the server may read them. */
+function withUploads<T>(client: ReelayClient, options: McpServerOptions, body: T): Promise<T> {
+  return options.localFiles === true ? uploadLocalFiles(client, body) : Promise.resolve(body);
+}
+
+const MATERIAL_NOTE =
+  " Material (frame and reference URLs) is a public https:// URL or an upload://upl_... reference";
+const materialNote = (options: McpServerOptions) =>
+  `${MATERIAL_NOTE}${options.localFiles === true ? ", or a path of a file on this machine, uploaded first." : "."}`;
 
 function listModels(server: McpServer, client: ReelayClient): void {
   server.registerTool(
@@ -188,36 +203,38 @@ function validateRequest(server: McpServer, client: ReelayClient): void {
   );
 }
 
-function generateVideo(server: McpServer, client: ReelayClient): void {
+function generateVideo(server: McpServer, client: ReelayClient, options: McpServerOptions): void {
   server.registerTool(
     "generate_video",
     {
       title: "Generate a video",
-      description:
-        "Creates a video job and answers its id at once; follow it with wait_for_job. The finished video is copied to reelay's storage and answered as a link.",
+      description: `Creates a video job and answers its id at once; follow it with wait_for_job. The finished video is copied to reelay's storage and answered as a link.${materialNote(options)}`,
       inputSchema: { request: videoRequest, metadata, fit: fitFlag },
     },
     ({ request, metadata: pairs, fit }) =>
       guarded(async () => {
-        const task = await client.generate(request as VideoRequest, { metadata: pairs, fit });
+        const task = await client.generate(
+          await withUploads(client, options, request as VideoRequest),
+          { metadata: pairs, fit },
+        );
         return created(task, task);
       }),
   );
 }
 
-function generateImage(server: McpServer, client: ReelayClient): void {
+function generateImage(server: McpServer, client: ReelayClient, options: McpServerOptions): void {
   server.registerTool(
     "generate_image",
     {
       title: "Generate or edit an image",
-      description:
-        "Creates an image job and answers its id at once; with reference_images (public URLs) it edits them. Follow it with wait_for_job.",
+      description: `Creates an image job and answers its id at once; with reference_images it edits them. Follow it with wait_for_job.${materialNote(options)}`,
       inputSchema: { ...imageRequest, fit: fitFlag },
     },
     (input) =>
       guarded(async () => {
+        const body = await withUploads(client, options, chatBody(input));
         const { data } = await client.POST("/v1/chat/completions", {
-          body: chatBody(input),
+          body,
           headers: {
             ...metadataHeaders(input.metadata),
             ...(input.fit === undefined ? {} : { "X-Reelay-Fit": input.fit }),
@@ -388,8 +405,8 @@ export function createReelayMcpServer(
 
   listModels(server, client);
   validateRequest(server, client);
-  generateVideo(server, client);
-  generateImage(server, client);
+  generateVideo(server, client, options);
+  generateImage(server, client, options);
   getJob(server, client);
   waitForJob(server, client, options);
   cancelJob(server, client);

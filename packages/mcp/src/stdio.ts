@@ -7,7 +7,8 @@ import type { ReelayClient } from "@reelay/client";
 import { createReelayMcpServer } from "./server.ts";
 
 export async function serveStdio(client: ReelayClient): Promise<void> {
-  const server = createReelayMcpServer(client);
+  // The server runs on the agent's machine: material may name its files.
+  const server = createReelayMcpServer(client, { localFiles: true });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();

@@ -53,6 +53,8 @@ export interface SimContext {
   forgottenAt?: number;
   /** Set when task ids carry their tasks (option `portableIds`). */
   portable?: PortableIds;
+  /** Aborts the material fetches still running when the simulator closes (material-fetch.ts). */
+  fetches: AbortController;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { SimulatorCounters } from "./types.ts";
+import type { MaterialFetch, SimulatorCounters } from "./types.ts";
 
 function bump(map: Record<string, number>, key: string): void {
   map[key] = (map[key] ?? 0) + 1;
@@ -32,6 +32,7 @@ export class Counters {
       limitedByApiKey: {},
       peakInFlight: 0,
       peakInFlightByApiKey: {},
+      materialFetches: [],
     };
   }
 
@@ -71,6 +72,11 @@ export class Counters {
   download(taskId: string): void {
     this.c.downloads++;
     bump(this.c.downloadsByTask, taskId);
+  }
+
+  /** A material URL a task's create named, fetched (status null: no answer). */
+  materialFetched(fetch: MaterialFetch): void {
+    this.c.materialFetches.push(fetch);
   }
 
   snapshot(

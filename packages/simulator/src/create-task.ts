@@ -14,6 +14,7 @@ import { accountOf, checkLimits, inFlightByApiKey } from "./account-limits.ts";
 import { ownRuleKey } from "./portable-ids.ts";
 import { newTaskId, type TaskRecord } from "./tasks.ts";
 import { forgetEndedNow } from "./forget.ts";
+import { fetchMaterial } from "./material-fetch.ts";
 import { videoSize } from "./video-output.ts";
 import { clipOf, shapeOf } from "./video-shapes.ts";
 
@@ -140,5 +141,6 @@ export async function createTask(
   }
   const task = makeTask(ctx, r, input, key, tags);
   ctx.counters.inFlight(inFlightByApiKey(ctx));
+  fetchMaterial(ctx, input.request);
   return { task, after };
 }

@@ -193,6 +193,7 @@ function newContext(
     signer: new UrlSigner(secret),
     serverRules: keyRules(options.faults ?? []),
     origin: "",
+    fetches: new AbortController(),
     ...(secret === undefined ? {} : { portable: new PortableIds(secret) }),
   };
   if (options.stateFile !== undefined) {
@@ -253,6 +254,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     get isDown() {
       return port.isDown();
     },
-    close: port.close,
+    close: () => {
+      ctx.fetches.abort();
+      return port.close();
+    },
   };
 }

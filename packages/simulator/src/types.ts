@@ -170,6 +170,15 @@ export interface SimulatorCounters {
   inFlight: number;
   /** Tasks in flight now per API key; keys with none are left out. */
   inFlightByApiKey: Record<string, number>;
+  /** The material URLs tasks' creates named, as fetched, in the order the fetches ended. */
+  materialFetches: MaterialFetch[];
+}
+
+/** One fetch of a material URL: the URL without its query, whether it was presigned, the status. */
+export interface MaterialFetch {
+  url: string;
+  signed: boolean;
+  status: number | null;
 }
 
 export interface Simulator {

@@ -166,6 +166,7 @@ describe("HTTP surface", () => {
       peakInFlightByApiKey: { "test-key": 1 },
       inFlight: 1,
       inFlightByApiKey: { "test-key": 1 },
+      materialFetches: [],
     });
     s.reset();
     expect(s.task(id)).toBeUndefined();

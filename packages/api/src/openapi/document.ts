@@ -27,6 +27,7 @@ import { MODELS_OPERATIONS } from "../routes/models/operations.ts";
 import { OPENAPI_OPERATIONS } from "../routes/openapi/operations.ts";
 import { subscriberOperations } from "../routes/subscribers/operations.ts";
 import { UPSTREAM_OPERATIONS } from "../routes/upstreams/operations.ts";
+import { UPLOADS_OPERATIONS } from "../routes/uploads/operations.ts";
 import { USAGE_OPERATIONS } from "../routes/usage/operations.ts";
 import { VIDEO_OPERATIONS } from "../routes/video/operations.ts";
 import { webhookOperations } from "../routes/webhooks/operations.ts";
@@ -55,6 +56,7 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
   ...USAGE_OPERATIONS,
   ...UPSTREAM_OPERATIONS,
   ...AUDIT_OPERATIONS,
+  ...UPLOADS_OPERATIONS,
 };
 
 export interface ServedRoute {

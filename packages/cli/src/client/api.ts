@@ -13,6 +13,7 @@ import {
   type ReelayEvent,
   type RequestBody,
   ReelayError as ClientError,
+  type Upload,
   type VideoRequest,
   type WaitOptions,
   metadataHeader,
@@ -113,6 +114,11 @@ export class ReelayApiClient {
         },
       }),
     );
+  }
+
+  /** POST /v1/uploads: the file's bytes, stored; its `url` is the upload:// reference. */
+  createUpload(bytes: Uint8Array, name: string): Promise<Upload> {
+    return this.#guard(() => this.#client.uploads.create(bytes, { name }));
   }
 
   getVideoTask(id: string): Promise<TaskView> {

@@ -1,7 +1,7 @@
 /**
- * `reelay generate`'s flags as a request body of the service contract (§2.1). Material must be a
- * URL: the local S3 speaks plain http, which the contract (and so validate()) refuses, so local
- * files go through `reelay drop`, where the stack itself turns them into presigned links.
+ * `reelay generate`'s flags as a request body of the service contract (§2.1). Material is a URL,
+ * an upload:// reference, or a path on this machine, kept as given here and uploaded before the
+ * create (local-material.ts).
  */
 import { UsageError } from "../usage.ts";
 
@@ -18,16 +18,7 @@ export interface GenerateFlags {
   config?: string[] | undefined;
 }
 
-const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 const VIDEO_FILE = /\.(mp4|mov|webm|mkv|m4v)(\?|#|$)/i;
-
-function materialUrl(flag: string, value: string): string {
-  if (SCHEME.test(value)) return value;
-  throw new UsageError(
-    `${flag} "${value}" is not a URL. generate takes https:// or asset://vidast_… URLs; for a local file, name it in a prompt file ` +
-      `and drop both: \`reelay drop prompt.json ${value}\`.`,
-  );
-}
 
 /** `key=value`; the value is read as JSON when it parses (true, 3, "x", {...}), else kept as text. */
 function configEntry(raw: string): [string, unknown] {
@@ -61,18 +52,17 @@ export function buildVideoRequest(flags: GenerateFlags): Record<string, unknown>
     frames.push({
       type: "image_url",
       frame_type: "first_frame",
-      image_url: { url: materialUrl("--first-frame", flags.firstFrame) },
+      image_url: { url: flags.firstFrame },
     });
   if (flags.lastFrame !== undefined)
     frames.push({
       type: "image_url",
       frame_type: "last_frame",
-      image_url: { url: materialUrl("--last-frame", flags.lastFrame) },
+      image_url: { url: flags.lastFrame },
     });
   if (frames.length > 0) body.frame_images = frames;
 
-  const refs = (flags.refs ?? []).map((value) => {
-    const url = materialUrl("--ref", value);
+  const refs = (flags.refs ?? []).map((url) => {
     return VIDEO_FILE.test(url)
       ? { type: "video_url", video_url: url }
       : { type: "image_url", image_url: { url } };

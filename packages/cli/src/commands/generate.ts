@@ -1,6 +1,7 @@
 /**
  * `reelay generate "prompt" --model M [...] [--metadata k=v ...] [--out DIR] [--no-wait] [--json]`: validates the request
- * locally (nothing is sent when it is invalid), creates the job, follows it with live progress,
+ * locally (nothing is sent when it is invalid), uploads the frames and references given as local
+ * files (POST /v1/uploads), creates the job, follows it with live progress,
  * then saves the video as `<taskId>.mp4` after checking its sha256 against the job's record.
  * Exit 0 saved (or created, with --no-wait), 1 invalid request or failed job, 2 usage or connection.
  */
@@ -10,6 +11,7 @@ import { checkMetadata, type Issue, ReelayError, validate } from "@reelay/core/d
 import { loadConfig, type Config } from "@reelay/core/wiring";
 import { downloadVerified } from "../client/download.ts";
 import { progressLine } from "../client/progress.ts";
+import { uploadLocalMaterial, withPendingUploads } from "../client/local-material.ts";
 import { buildVideoRequest } from "../client/request.ts";
 import { formatIssues, openSession, reportFailures } from "../client/session.ts";
 import type { ReelayApiClient } from "../client/api.ts";
@@ -143,12 +145,15 @@ export async function runGenerate(args: string[], io: Io, given?: Config): Promi
   const metadata = metadataPairs(values.metadata);
 
   return reportFailures(io, "generate", json, async () => {
-    refuseInvalid(body);
+    refuseInvalid(withPendingUploads(body));
     // Checked here as reelay checks it, so nothing is sent over the limits.
     if (metadata !== undefined) checkMetadata(metadata, "--metadata");
     const { client } = await openSession(io, config);
     const startedAt = Date.now();
-    const created = await client.createVideo(body, `cli-${randomUUID()}`, metadata);
+    const request = await uploadLocalMaterial(body, (bytes, name) =>
+      client.createUpload(bytes, name),
+    );
+    const created = await client.createVideo(request, `cli-${randomUUID()}`, metadata);
     const id = created.service_task?.task_id ?? created.task_id;
     if (!json) {
       io.stdout(`created   ${id} (${created.model}) at ${client.apiUrl}\n`);

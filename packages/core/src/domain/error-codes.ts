@@ -134,6 +134,19 @@ const API = {
     meaning: "An uploaded file is not a PNG, JPEG, WEBP or GIF image.",
     seen: ["api"],
   },
+  invalid_upload: {
+    status: 400,
+    retryable: false,
+    meaning:
+      "An upload is not what it claims: its bytes are not a PNG, JPEG, WEBP or GIF image or an MP4 video.",
+    seen: ["api"],
+  },
+  upload_too_large: {
+    status: 400,
+    retryable: false,
+    meaning: "An upload is larger than reelay takes for its kind of material.",
+    seen: ["api"],
+  },
   unsupported_response_format: {
     status: 400,
     retryable: false,
@@ -194,6 +207,12 @@ const API = {
     status: 404,
     retryable: false,
     meaning: "No job (of this kind) has that id.",
+    seen: ["api"],
+  },
+  upload_not_found: {
+    status: 404,
+    retryable: false,
+    meaning: "No upload of the caller's project has that id (or it expired).",
     seen: ["api"],
   },
   key_not_found: {
@@ -686,6 +705,17 @@ const VALIDATE = {
   asset_url_not_allowed: {
     retryable: false,
     meaning: "asset:// is given in a field §2.4 does not list.",
+    seen: ["validate"],
+  },
+  unknown_upload: {
+    retryable: false,
+    meaning:
+      "An upload://upl_<id> reference names no upload of the caller's project (or one that expired).",
+    seen: ["validate"],
+  },
+  upload_kind_mismatch: {
+    retryable: false,
+    meaning: "An upload is given where the other kind of material goes (a video for an image).",
     seen: ["validate"],
   },
   duration_not_allowed: {

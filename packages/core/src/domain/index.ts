@@ -74,6 +74,14 @@ export {
   readableVersion,
   SCHEMA_VERSION,
 } from "./schema-version.ts";
+export {
+  DEFAULT_UPLOAD_RETENTION_DAYS,
+  MAX_UPLOAD_BYTES,
+  UPLOADS_PREFIX,
+  uploadNotFound,
+  uploadRef,
+  type Upload,
+} from "./uploads/upload.ts";
 export type { Media } from "./media/types.ts";
 export { durationOf, kindedRequest, mapStrings } from "./jobs/request.ts";
 export {

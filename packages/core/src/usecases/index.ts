@@ -28,6 +28,8 @@ export { cancelJob, type CancelDeps } from "./jobs/cancel-job.ts";
 export { buildJob, createJob } from "./jobs/create-job.ts";
 export { emitOnce, type TerminalDeps } from "./jobs/job-end.ts";
 export { retryJob } from "./jobs/retry-job.ts";
+export { createUpload, findUpload } from "./uploads/uploads.ts";
+export { checkUploadRefs } from "./uploads/upload-links.ts";
 export { NO_BUDGETS, type SubmitDeps, submitJob } from "./jobs/submit-job.ts";
 export {
   admissionReading,

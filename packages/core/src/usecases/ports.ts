@@ -141,6 +141,9 @@ export interface StoredObject extends ObjectInfo {
 /** Object tags (S3's lifecycle rules expire outputs by them: domain/jobs/retention.ts). */
 export type ObjectTags = Readonly<Record<string, string>>;
 
+/** An object's user metadata (S3 keeps it with the object and drops it with the object). */
+export type ObjectMetadata = Readonly<Record<string, string>>;
+
 export interface UploadOptions {
   contentType: string;
   /** When given, any other byte count fails the upload (and aborts it). */
@@ -208,6 +211,8 @@ export interface ObjectStorePort {
     options: {
       contentType: string;
       tags?: ObjectTags;
+      /** User metadata (S3's x-amz-meta-*), read back by head: lower-case names, ASCII values. */
+      metadata?: ObjectMetadata;
     },
   ): Promise<void>;
   putJson(key: string, value: unknown, options?: { tags?: ObjectTags }): Promise<void>;
@@ -226,6 +231,7 @@ export interface ObjectStorePort {
   head(key: string): Promise<
     | (ObjectInfo & {
         etag?: string;
+        metadata?: ObjectMetadata;
       })
     | undefined
   >;

@@ -18,6 +18,7 @@ import { ReelayError, shownInput } from "../domain/errors.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "../domain/net/policy.ts";
 import { isBucketName } from "../domain/jobs/delivery.ts";
 import { MAX_RETENTION_DAYS } from "../domain/jobs/retention.ts";
+import { DEFAULT_UPLOAD_RETENTION_DAYS } from "../domain/uploads/upload.ts";
 import { MAX_JOB_TIMEOUT_S } from "../domain/polling/policy.ts";
 import { VERIFY_MODES, type VerifyMode } from "../domain/media/types.ts";
 import { parseBaseUrl } from "../adapters/upstream/base-url.ts";
@@ -116,6 +117,8 @@ export interface Config {
    * domain/jobs/retention.ts); undefined = kept for good.
    */
   retentionDays: number | undefined;
+  /** Days an upload is kept after it was made (REELAY_UPLOAD_RETENTION_DAYS, default 7). */
+  uploadRetentionDays: number;
   /**
    * Local stack: where its spans go (the standard OTEL_EXPORTER_OTLP_* settings); undefined = no
    * endpoint (or OTEL_SDK_DISABLED), and no OpenTelemetry SDK is loaded.
@@ -227,6 +230,11 @@ export const SETTINGS = {
     default: "unset = kept for good",
     about:
       "Days a job's outputs are kept once stored (fractions allowed, at most 3650) when its request gives no `retention_days`; its record stays 30 days longer, answering `outputs_expired` (docs/operations.md#retention). On AWS read at deploy time.",
+  },
+  REELAY_UPLOAD_RETENTION_DAYS: {
+    default: `\`${DEFAULT_UPLOAD_RETENTION_DAYS}\``,
+    about:
+      "Whole days an upload (`POST /v1/uploads`) is kept after it was made; then its `upload://` reference is unknown. On AWS a lifecycle rule on `uploads/` (read at deploy time); locally the housekeeping's sweep.",
   },
   REELAY_OUTPUT_BUCKETS: {
     default: "none",
@@ -540,6 +548,12 @@ export function loadConfig(env: Env = process.env): Config {
     // The local stack's subscribers: a JSON array [{url, secret}], or a file holding one.
     webhooks: jsonOrFile(env, "REELAY_WEBHOOKS", "[", parseSubscribersText) ?? [],
     retentionDays: retentionDays(env),
+    uploadRetentionDays: positiveInt(
+      env,
+      "REELAY_UPLOAD_RETENTION_DAYS",
+      DEFAULT_UPLOAD_RETENTION_DAYS,
+      { value: MAX_RETENTION_DAYS, why: " days" },
+    ) as number,
     outputBuckets: outputBuckets(env),
     webhookSchedule: webhookSchedule(env),
     prices: jsonOrFile(env, "REELAY_PRICES", "{", parsePrices),

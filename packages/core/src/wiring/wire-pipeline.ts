@@ -106,6 +106,8 @@ export interface Wiring {
   catalog: Catalog;
   /** REELAY_RETENTION_DAYS: a job's retention when its request gives none. */
   retentionDays: number | undefined;
+  /** REELAY_UPLOAD_RETENTION_DAYS: how long an upload is kept. */
+  uploadRetentionDays: number;
   /** REELAY_OUTPUT_BUCKETS: the buckets a job's output.s3_prefix may name. */
   outputBuckets: readonly string[];
 }
@@ -129,6 +131,18 @@ function outputFetch(config: Config, platform: Deployment) {
   return guardedFetch(
     outputFetchPolicy(config.aws.rehearsal ? "local" : platform, config.maxOutputBytes),
   );
+}
+
+/** With a pool, the steps' way to each account's client, and how many accounts a job may try. */
+function poolUpstreams(pool: WiringInput["pool"], config: Config) {
+  return pool === undefined
+    ? {}
+    : {
+        upstreams: {
+          client: (name: string) => pool.find((m) => m.account.name === name)?.client,
+        },
+        fallbackAttempts: config.fallbackAttempts,
+      };
 }
 
 export function wirePipeline(input: WiringInput): Wiring {
@@ -160,6 +174,7 @@ export function wirePipeline(input: WiringInput): Wiring {
     prices: config.prices,
     catalog: createCatalog([], config.models),
     retentionDays: config.retentionDays,
+    uploadRetentionDays: config.uploadRetentionDays,
     outputBuckets: config.outputBuckets,
     keys,
     keyLimits,
@@ -177,14 +192,7 @@ export function wirePipeline(input: WiringInput): Wiring {
       budgets,
       objects: new ObjectStore(clients.s3, clients.bucket),
       upstream: input.upstream,
-      ...(pool === undefined
-        ? {}
-        : {
-            upstreams: {
-              client: (name: string) => pool.find((m) => m.account.name === name)?.client,
-            },
-            fallbackAttempts: config.fallbackAttempts,
-          }),
+      ...poolUpstreams(pool, config),
       events: input.events,
       fetch: outputFetch(config, platform),
       verify: config.verify,

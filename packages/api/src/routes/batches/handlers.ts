@@ -26,7 +26,7 @@ import {
   isReelayError,
 } from "@reelay/core/domain";
 import { mayAccess, ownerFilter, sourceOf } from "../../auth.ts";
-import { checkLines, parseBatchBody } from "../../batch-body.ts";
+import { checkLines, checkLineUploads, parseBatchBody } from "../../batch-body.ts";
 import { retryBatchOf } from "../../batch-retry.ts";
 import { jsonBodyLimit } from "../../body.ts";
 import { validQuery } from "../../query.ts";
@@ -146,11 +146,10 @@ function postBatch(
     const options = await readBatchOptions({ deps, caller }, body.options, (name) =>
       c.req.header(name),
     );
-    const lines = checkLines(
-      body,
-      source,
-      validateOptionsOf(deps, caller, options),
-      options.metadata,
+    const lines = await checkLineUploads(
+      deps,
+      checkLines(body, source, validateOptionsOf(deps, caller, options), options.metadata),
+      caller,
     );
     if (dryRun) return c.json(quote(deps, lines));
     const id = key === undefined ? newBatchId() : batchIdFrom([caller.keyId, key]);

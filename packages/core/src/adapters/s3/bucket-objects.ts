@@ -3,7 +3,13 @@
  * and presigned links. ObjectStore (object-store.ts) loads this module at its first call.
  */
 import type { ObjectStorePort } from "../../usecases/ports.ts";
-import type { ObjectInfo, ObjectTags, UploadOptions, StoredObject } from "../../usecases/ports.ts";
+import type {
+  ObjectInfo,
+  ObjectMetadata,
+  ObjectTags,
+  UploadOptions,
+  StoredObject,
+} from "../../usecases/ports.ts";
 import { Readable } from "node:stream";
 import {
   AbortMultipartUploadCommand,
@@ -50,7 +56,7 @@ export class BucketObjects implements ObjectStorePort {
   async put(
     key: string,
     body: string | Uint8Array,
-    options: { contentType: string; tags?: ObjectTags },
+    options: { contentType: string; tags?: ObjectTags; metadata?: ObjectMetadata },
   ): Promise<void> {
     await this.#s3.send(
       new PutObjectCommand({
@@ -59,6 +65,7 @@ export class BucketObjects implements ObjectStorePort {
         Body: body,
         ContentType: options.contentType,
         ...tagging(options.tags),
+        ...(options.metadata === undefined ? {} : { Metadata: { ...options.metadata } }),
       }),
     );
   }
@@ -101,7 +108,9 @@ export class BucketObjects implements ObjectStorePort {
   }
 
   /** Size and type, or undefined when there is no such object. */
-  async head(key: string): Promise<(ObjectInfo & { etag?: string }) | undefined> {
+  async head(
+    key: string,
+  ): Promise<(ObjectInfo & { etag?: string; metadata?: ObjectMetadata }) | undefined> {
     try {
       const answer = await this.#s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return {
@@ -110,6 +119,7 @@ export class BucketObjects implements ObjectStorePort {
         bytes: answer.ContentLength ?? 0,
         contentType: answer.ContentType ?? "application/octet-stream",
         ...(answer.ETag === undefined ? {} : { etag: answer.ETag }),
+        ...(answer.Metadata === undefined ? {} : { metadata: answer.Metadata }),
       };
     } catch (error) {
       if (isNotFound(error)) return undefined;

@@ -9,6 +9,7 @@ import type { Readable } from "node:stream";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type {
   ObjectInfo,
+  ObjectMetadata,
   ObjectStorePort,
   ObjectTags,
   StoredObject,
@@ -54,7 +55,7 @@ export class ObjectStore implements ObjectStorePort {
   async put(
     key: string,
     body: string | Uint8Array,
-    options: { contentType: string; tags?: ObjectTags },
+    options: { contentType: string; tags?: ObjectTags; metadata?: ObjectMetadata },
   ) {
     return (await this.load()).put(key, body, options);
   }
@@ -71,7 +72,9 @@ export class ObjectStore implements ObjectStorePort {
     return (await this.load()).getStream(key);
   }
 
-  async head(key: string): Promise<(ObjectInfo & { etag?: string }) | undefined> {
+  async head(
+    key: string,
+  ): Promise<(ObjectInfo & { etag?: string; metadata?: ObjectMetadata }) | undefined> {
     return (await this.load()).head(key);
   }
 

@@ -30,6 +30,8 @@ export function redactor(secret: string): Redact {
   return (text) => {
     let out = secret === "" ? text : text.split(secret).join("[redacted]");
     out = out.replace(/(bearer\s+)[^\s"',;]+/gi, "$1[redacted]");
+    // A presigned link the request carried (an upload's) is a credential of its own.
+    out = out.replace(/(https?:\/\/[^\s?#"']*)\?[^\s"']*X-Amz-Signature[^\s"']*/gi, "$1");
     return out;
   };
 }

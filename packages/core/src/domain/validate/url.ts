@@ -1,4 +1,5 @@
 import { classifyAddress } from "../net/address.ts";
+import { UPLOAD_SCHEME, uploadIdOf } from "../uploads/upload.ts";
 import type { Issues } from "./issues.ts";
 
 const ASSET = /^asset:\/\/vidast_[A-Za-z0-9_-]+$/;
@@ -22,10 +23,41 @@ function isPrivateHost(hostname: string): boolean {
 }
 
 /**
- * Material URLs must be public `https://` (§2.2, §2.3, §2.6), or `asset://vidast_<id>` in the
- * fields §2.4 lists. Anything else would fail upstream after the user has queued (and maybe paid).
+ * reelay's own `upload://upl_<ulid>` references (image and video material; the API checks that the
+ * upload exists and is the caller's, and the upstream is given a presigned link of it).
  */
-export function checkUrl(url: string, path: string, allowAsset: boolean, issues: Issues): void {
+function checkUploadRef(url: string, path: string, allowUpload: boolean, issues: Issues): void {
+  if (!allowUpload) {
+    issues.error(
+      path,
+      "invalid_url",
+      `\`${path}\` must be a public https:// URL; upload:// references are taken for image and video material only.`,
+    );
+  } else if (uploadIdOf(url) === undefined) {
+    issues.error(
+      path,
+      "invalid_url",
+      `\`${path}\`: "${url.slice(0, 80)}" is not of the form upload://upl_<id>.`,
+    );
+  }
+}
+
+/**
+ * Material URLs must be public `https://` (§2.2, §2.3, §2.6), or `asset://vidast_<id>` in the
+ * fields §2.4 lists, or an `upload://` reference to image or video material. Anything else would
+ * fail upstream after the user has queued (and maybe paid).
+ */
+export function checkUrl(
+  url: string,
+  path: string,
+  allowAsset: boolean,
+  issues: Issues,
+  allowUpload = true,
+): void {
+  if (url.startsWith(UPLOAD_SCHEME)) {
+    checkUploadRef(url, path, allowUpload, issues);
+    return;
+  }
   const allowedText = allowAsset
     ? "a public https:// URL or asset://vidast_<asset_id>"
     : "a public https:// URL";

@@ -111,6 +111,7 @@ function checkItemUrls(ref: InputReference, path: string, issues: Issues): void 
     field === "image_url" ? `${path}.image_url.url` : `${path}.${field}`,
     field !== "audio_url",
     issues,
+    field !== "audio_url",
   );
 }
 

@@ -3,10 +3,29 @@
  * back in the queue (a 429; in a pool, a create the account certainly did not accept).
  */
 import { isReelayError, ReelayError } from "../../domain/errors.ts";
+import { durationOf } from "../../domain/jobs/request.ts";
 import type { Job } from "../../domain/jobs/types.ts";
+import { jobDeadlineMs } from "../../domain/polling/policy.ts";
 import { Requeued } from "../../domain/pipeline/step-errors.ts";
 import type { PipelineDeps } from "./pipeline-deps.ts";
 import { clientOf } from "./step-guard.ts";
+import { hasUploadRefs, signUploadRefs } from "../uploads/upload-links.ts";
+
+/** Past the job's deadline: the upstream may fetch material late in its own queue, or again. */
+const UPLOAD_LINK_MARGIN_S = 3600;
+
+/**
+ * The body sent upstream: the job's request with each upload:// reference as a GET link signed
+ * for the job's deadline and a margin. Made for this call only; the record keeps the reference.
+ */
+async function upstreamBody(deps: PipelineDeps, job: Job): Promise<Job["request"]> {
+  if (!hasUploadRefs(job.request)) return job.request;
+  const deadlineMs = jobDeadlineMs({
+    durationSec: durationOf(job.request),
+    ...(deps.jobTimeoutS === undefined ? {} : { overrideS: deps.jobTimeoutS }),
+  });
+  return signUploadRefs(deps.objects, job.request, deadlineMs / 1000 + UPLOAD_LINK_MARGIN_S);
+}
 
 /**
  * The upstream create. The same idempotency key on every attempt: the upstream answers a repeat
@@ -30,11 +49,12 @@ export async function createTask(deps: PipelineDeps, job: Job) {
   // This create is the only one of the job not known refused: a refusal leaves it free to move.
   const sole = job.attempts <= (job.refusedSends ?? 0) + 1;
   const client = clientOf(deps, job);
+  const body = await upstreamBody(deps, job);
   try {
     const created =
       job.kind === "video"
-        ? await client.createVideo(job.request, opts)
-        : await client.createImage(job.request, opts);
+        ? await client.createVideo(body, opts)
+        : await client.createImage(body, opts);
     // Advisory: a lost update only makes a learned limit grow a little later.
     await admission?.cleanCreate(account).catch(() => undefined);
     return created;

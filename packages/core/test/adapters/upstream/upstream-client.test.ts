@@ -506,6 +506,20 @@ describe("the API key never appears in an error", () => {
     },
   );
 
+  it("nor a presigned material link the request carried, when the upstream echoes it", async () => {
+    const link =
+      "http://127.0.0.1:9/reelay/uploads/upl_1?X-Amz-Credential=c&X-Amz-Signature=abc123";
+    const { client } = await setup([
+      (_req, res) => {
+        res.writeHead(400, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { code: "bad_url", message: `cannot fetch ${link}` } }));
+      },
+    ]);
+    const error = await caught(client.createVideo({}, { idempotencyKey: "k" }));
+    expect(everythingIn(error)).not.toContain("X-Amz-Signature");
+    expect(error.message).toContain("http://127.0.0.1:9/reelay/uploads/upl_1");
+  });
+
   it("not when the upstream echoes it in a 2xx business error", async () => {
     const { client } = await setup([echo(200)]);
     expect(
