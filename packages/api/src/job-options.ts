@@ -20,6 +20,8 @@
  *   (0.5 is twelve hours), up to MAX_RETENTION_DAYS; absent = REELAY_RETENTION_DAYS.
  * - `output: {"s3_prefix": "s3://bucket/prefix/"}`: where its outputs are also copied; the bucket
  *   must be one of REELAY_OUTPUT_BUCKETS.
+ * - `user`: the app's own opaque id for its end user, 1 to MAX_USER_LENGTH printable characters (no
+ *   control characters); the key's user_limits hold per end user.
  *
  * A new option is its field in JobOptions (domain/jobs/job-options.ts, with its name, and whether a
  * retry keeps it), its header, zod field, refusal and header mapping here, and the code that acts on
@@ -32,6 +34,8 @@ import * as z from "zod";
 import {
   checkWebhookUrl,
   givenOptions,
+  invalidUser,
+  isUserId,
   type JobOptions,
   type JobWebhook,
   MAX_RETENTION_DAYS,
@@ -94,6 +98,13 @@ const OPTION_HEADERS = {
       "`s3://<bucket>/<prefix>/`: the outputs are also copied there, as `<prefix><job id>/<file name>`, besides reelay's bucket; the bucket must be listed in REELAY_OUTPUT_BUCKETS. Batches: `output: {s3_prefix}` in the JSON body, or this header.",
     schema: { type: "string" },
     example: "s3://my-renders/campaign-7/",
+  },
+  user: {
+    name: "X-Reelay-User",
+    description:
+      "The app's own opaque id for its end user (1-128 printable characters, no control characters): the job keeps it (view, job.json, events, webhooks, batch results), the key's `user_limits` hold per end user (429/402 for that user while the key's other users are served), `GET /v1/jobs?user=` finds its jobs and `GET /v1/usage?group_by=user` sums by it. Batches: `user` in the JSON body, or this header.",
+    schema: { type: "string", minLength: 1, maxLength: 128 },
+    example: "user-4711",
   },
 };
 type OptionField = keyof typeof OPTION_HEADERS;
@@ -218,6 +229,7 @@ function optionsSchema(ctx: OptionsContext, door: Door) {
             return refused(zctx, output, error);
           }
         }),
+      user: z.string().refine(isUserId).optional(),
     })
     .transform(async (form, zctx): Promise<JobOptions> => {
       let webhook: JobWebhook | undefined;
@@ -233,6 +245,7 @@ function optionsSchema(ctx: OptionsContext, door: Door) {
         webhook,
         retentionDays: form.retention_days,
         outputTarget: form.output,
+        user: form.user,
       });
     });
 }
@@ -288,6 +301,8 @@ function refusal(issue: z.core.$ZodIssue, door: Door, maxWaitS: number): ReelayE
         },
       );
     }
+    case "user":
+      return invalidUser(path);
     default:
       return invalidWebhook(
         path,
@@ -326,6 +341,7 @@ function headerForm(header: HeaderOf): Record<OptionField, unknown> {
     webhook_events: text("webhook_events"),
     retention_days: numberIn(text("retention_days"), /^\s*\d{1,6}(\.\d{1,12})?\s*$/),
     output: output === undefined ? undefined : { s3_prefix: output },
+    user: text("user"),
   };
 }
 

@@ -61,6 +61,8 @@ export interface JobView
   reused_from?: string;
   /** sha256 of the model, the normalized request and its materials: what reuse matches on. */
   fingerprint?: string;
+  /** The end user the job was made for (user / X-Reelay-User); absent when none was named. */
+  user?: string;
   outputs: OutputView[];
   /** What the stored output is, read from its own structure; null until downloaded. */
   media: Media | null;
@@ -208,6 +210,7 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     ...(job.reusedFrom === undefined ? {} : { reused_from: job.reusedFrom }),
     ...(job.fingerprint === undefined ? {} : { fingerprint: job.fingerprint }),
     ...(job.webhook === undefined ? {} : { webhook: job.webhook }),
+    ...(job.user === undefined ? {} : { user: job.user }),
     history: job.history,
     timings: {
       createdAt: job.createdAt,

@@ -10,8 +10,8 @@ import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { harness } from "./support/harness.ts";
 
-const SERVED_SHA256 = "5f2da7cd0bfcd5111db184072d45a4cbf7bc79864612fe6a05293f19c54c746e";
-const FULL_SHA256 = "25cfea1d9d9bda7b046eb6eeee0b36f5ef09457829a63fd9bf0d69de629c324b";
+const SERVED_SHA256 = "a5653a126f927aea993661cc3637ead5b7e9e82b10b96bc8c9e7632df08519ee";
+const FULL_SHA256 = "9d035c6d3c1c74521db04fde04ba44294aa27b9eff97dd54afbc3d32eb24bcb2";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 

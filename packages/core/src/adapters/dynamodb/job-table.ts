@@ -54,6 +54,7 @@ const FILTER_FIELDS: Record<Exclude<keyof ListFilters, "project" | "expiring">, 
   kind: ["kind"],
   source: ["source", "type"],
   apiKeyId: ["source", "apiKeyId"],
+  user: ["user"],
 };
 
 /** The listing filters as one DynamoDB FilterExpression (all must match); undefined without filters. */

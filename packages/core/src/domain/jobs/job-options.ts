@@ -40,6 +40,11 @@ export interface JobOptions {
   retentionDays?: number;
   /** Where its outputs are copied besides reelay's bucket (output.s3_prefix). */
   outputTarget?: OutputTarget;
+  /**
+   * The app's own opaque id for its end user (user / X-Reelay-User): the key's user_limits hold per
+   * (key, user), and usage and listings group and filter by it; absent = no end user.
+   */
+  user?: string;
 }
 
 /** Every option's name (a Record, so one left out fails to compile): the fields `optionsOf` picks. */
@@ -50,6 +55,7 @@ const JOB_OPTION_NAMES = Object.keys({
   webhook: true,
   retentionDays: true,
   outputTarget: true,
+  user: true,
 } satisfies Record<keyof JobOptions, true>) as (keyof JobOptions)[];
 
 /** The options a job record keeps as its own fields. */
@@ -79,9 +85,10 @@ export function keptOptions(options: JobOptions): KeptJobOptions {
 /**
  * What a retry (of a job, or of a batch's failures) keeps of the first one's options: its events go
  * where the first one's went, in the same order among the caller's jobs, its outputs kept as long
- * and delivered to the same place. The wait for a slot and reuse are the retry's own (absent).
+ * and delivered to the same place, for the same end user. The wait for a slot and reuse are the
+ * retry's own (absent).
  */
 export function retriedOptions(options: JobOptions): JobOptions {
-  const { priority, webhook, retentionDays, outputTarget } = options;
-  return givenOptions({ priority, webhook, retentionDays, outputTarget });
+  const { priority, webhook, retentionDays, outputTarget, user } = options;
+  return givenOptions({ priority, webhook, retentionDays, outputTarget, user });
 }

@@ -13,6 +13,8 @@ export interface ListFilters {
   project?: string;
   /** Only jobs whose outputs expire in [from, to] (ISO times; expiring_within). */
   expiring?: { from: string; to: string };
+  /** Only jobs made for this end user (user / X-Reelay-User). */
+  user?: string;
 }
 
 export interface ListOptions extends ListFilters {

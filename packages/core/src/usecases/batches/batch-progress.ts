@@ -90,6 +90,8 @@ export interface ResultLine {
   expires_at: string | null;
   /** True once expires_at has passed: `outputs` is then empty. */
   outputs_expired: boolean;
+  /** The end user the line's job is for (the line's own, else the batch's); absent when none. */
+  user?: string;
 }
 
 /** The job's outputs with links that end by its expires_at; none once it passed. */
@@ -110,6 +112,10 @@ async function linkedOutputs(
       url: await deps.objects.presignGet(o.key, linkS),
     })),
   );
+}
+
+function userOf(user: string | undefined): { user?: string } {
+  return user === undefined ? {} : { user };
 }
 
 /** One result line per request line, in order; output links are presigned for `ttlS`. */
@@ -134,6 +140,7 @@ export async function resultLines(
           },
           expires_at: null,
           outputs_expired: false,
+          ...userOf(state.batch.user),
         };
       }
       const job = state.jobs.get(line.jobId);
@@ -145,6 +152,7 @@ export async function resultLines(
         error: job?.error ?? null,
         expires_at: job?.expiresAt ?? null,
         outputs_expired: job === undefined ? false : outputsExpired(job, deps.now()),
+        ...userOf(job?.user ?? state.batch.user),
       };
     }),
   );
