@@ -142,6 +142,9 @@ describe("end users on the local stack", { timeout: 240_000 }, () => {
       body: JSON.stringify(REQUEST),
     });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error).toMatchObject({ code: "invalid_user", path: "X-Reelay-User" });
+    expect(((await bad.json()) as any).error).toMatchObject({
+      code: "invalid_user",
+      path: "X-Reelay-User",
+    });
   });
 });

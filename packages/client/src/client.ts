@@ -33,6 +33,8 @@ export interface CreateOptions {
   /** X-Idempotency-Key: a repeat with the same key finds the first job instead of making another. */
   idempotencyKey?: string | undefined;
   priority?: "high" | "normal" | "low" | undefined;
+  /** X-Reelay-User: the app's own id for its end user; the key's user_limits hold per user. */
+  user?: string | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -108,6 +110,7 @@ function headersOf(options: CreateOptions): Record<string, string> {
       ? {}
       : { "X-Idempotency-Key": options.idempotencyKey }),
     ...(options.priority === undefined ? {} : { "X-Reelay-Priority": options.priority }),
+    ...(options.user === undefined ? {} : { "X-Reelay-User": options.user }),
   };
 }
 

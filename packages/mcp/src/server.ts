@@ -38,6 +38,12 @@ const videoRequest = z
   })
   .describe("A video request in the service contract's shape (POST /v1/video/generations).");
 
+/** The app's own id for the end user a job is for (X-Reelay-User); the key's user_limits hold per user. */
+const endUser = z
+  .string()
+  .optional()
+  .describe("The end user this is for (the app's own id, 1-128 printable characters).");
+
 const imageRequest = {
   prompt: z.string().describe("What to make, or for an edit what to change."),
   model: z.string().optional().describe("An image model code; default deltaq2-image."),
@@ -48,6 +54,7 @@ const imageRequest = {
   aspect_ratio: z.string().optional(),
   image_size: z.string().optional(),
   output_image_count: z.number().optional(),
+  user: endUser,
 };
 
 type ImageInput = {
@@ -57,6 +64,7 @@ type ImageInput = {
   aspect_ratio?: string | undefined;
   image_size?: string | undefined;
   output_image_count?: number | undefined;
+  user?: string | undefined;
 };
 
 /** The chat form of an image request; reference images make it an edit (contract §4.5). */
@@ -155,11 +163,11 @@ function generateVideo(server: McpServer, client: ReelayClient): void {
       title: "Generate a video",
       description:
         "Creates a video job and answers its id at once; follow it with wait_for_job. The finished video is copied to reelay's storage and answered as a link.",
-      inputSchema: { request: videoRequest },
+      inputSchema: { request: videoRequest, user: endUser },
     },
-    ({ request }) =>
+    ({ request, user }) =>
       guarded(async () => {
-        const task = await client.generate(request as VideoRequest);
+        const task = await client.generate(request as VideoRequest, { user });
         return created(task, task);
       }),
   );
@@ -176,7 +184,10 @@ function generateImage(server: McpServer, client: ReelayClient): void {
     },
     (input) =>
       guarded(async () => {
-        const { data } = await client.POST("/v1/chat/completions", { body: chatBody(input) });
+        const { data } = await client.POST("/v1/chat/completions", {
+          body: chatBody(input),
+          ...(input.user === undefined ? {} : { headers: { "X-Reelay-User": input.user } }),
+        });
         return created(data as { task_id: string; status?: string }, data);
       }),
   );
@@ -273,11 +284,12 @@ function createBatch(server: McpServer, client: ReelayClient): void {
       inputSchema: {
         requests: z.array(z.record(z.string(), z.unknown())).min(1),
         priority: z.enum(["high", "normal", "low"]).optional(),
+        user: endUser,
       },
     },
-    ({ requests, priority }) =>
+    ({ requests, priority, user }) =>
       guarded(async () => {
-        const batch = await client.batches.create(requests as VideoRequest[], { priority });
+        const batch = await client.batches.create(requests as VideoRequest[], { priority, user });
         return answer(`Created batch ${batch.id} of ${batch.total} requests.`, batch);
       }),
   );
@@ -312,7 +324,7 @@ function usage(server: McpServer, client: ReelayClient): void {
       inputSchema: {
         from: z.string().optional().describe("ISO date or time"),
         to: z.string().optional(),
-        group_by: z.enum(["model", "key", "day", "batch", "account"]).optional(),
+        group_by: z.enum(["model", "key", "day", "batch", "account", "user"]).optional(),
       },
       annotations: { readOnlyHint: true },
     },

@@ -100,12 +100,16 @@ export class ReelayApiClient {
     return this.#call((c) => c.GET("/healthz"));
   }
 
-  createVideo(body: unknown, idempotencyKey?: string) {
+  /** `user`: the end user it is for (X-Reelay-User). */
+  createVideo(body: unknown, idempotencyKey?: string, user?: string) {
     return this.#call((c) =>
       c.POST("/v1/video/generations", {
         body: body as VideoRequest,
         params: {
-          header: idempotencyKey === undefined ? {} : { "X-Idempotency-Key": idempotencyKey },
+          header: {
+            ...(idempotencyKey === undefined ? {} : { "X-Idempotency-Key": idempotencyKey }),
+            ...(user === undefined ? {} : { "X-Reelay-User": user }),
+          },
         },
       }),
     );

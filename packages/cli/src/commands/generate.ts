@@ -1,5 +1,5 @@
 /**
- * `reelay generate "prompt" --model M [...] [--out DIR] [--no-wait] [--json]`: validates the request
+ * `reelay generate "prompt" --model M [...] [--user ID] [--out DIR] [--no-wait] [--json]`: validates the request
  * locally (nothing is sent when it is invalid), creates the job, follows it with live progress,
  * then saves the video as `<taskId>.mp4` after checking its sha256 against the job's record.
  * Exit 0 saved (or created, with --no-wait), 1 invalid request or failed job, 2 usage or connection.
@@ -33,6 +33,8 @@ const OPTIONS = {
   ref: { type: "string", multiple: true },
   config: { type: "string", multiple: true },
   out: { type: "string" },
+  /** The end user the job is for (X-Reelay-User). */
+  user: { type: "string" },
   "no-wait": { type: "boolean", default: false },
   json: { type: "boolean", default: false },
 } as const;
@@ -130,7 +132,7 @@ export async function runGenerate(args: string[], io: Io, given?: Config): Promi
     refuseInvalid(body);
     const { client } = await openSession(io, config);
     const startedAt = Date.now();
-    const created = await client.createVideo(body, `cli-${randomUUID()}`);
+    const created = await client.createVideo(body, `cli-${randomUUID()}`, values.user);
     const id = created.service_task?.task_id ?? created.task_id;
     if (!json) {
       io.stdout(`created   ${id} (${created.model}) at ${client.apiUrl}\n`);
