@@ -15,6 +15,8 @@ import {
   STALE_IN_FLIGHT_MS,
 } from "../../../src/adapters/dynamodb/key-limits-table.ts";
 import { JobStore } from "../../../src/adapters/dynamodb/job-table.ts";
+import { BudgetLedger } from "../../../src/adapters/dynamodb/budget-ledger.ts";
+import { estimateOf } from "../../../src/domain/money/estimate.ts";
 import { JsonlFileSink } from "../../../src/adapters/events/jsonl-events.ts";
 import type { KeyLimits } from "../../../src/domain/keys/key-limits.ts";
 import type { UserLimits } from "../../../src/domain/keys/end-users.ts";
@@ -273,5 +275,27 @@ describe("user_limits", () => {
     await dispatch(world.dispatchDeps);
     expect(world.started.filter((id) => alice.includes(id))).toHaveLength(2);
     expect(world.started.filter((id) => bob.includes(id))).toHaveLength(2);
+  });
+
+  it("budget: an end user past its period's budget is 402 budget_exceeded naming the user; the other user reserves", async () => {
+    const aws = localAws();
+    const tableName = `key-limits-${++tables}`;
+    await aws.createTable(tableName);
+    const budget = { amount: 8, unit: "units" as const, period: "day" as const };
+    const ledger = new BudgetLedger(aws.ddb, tableName, { userBudgetOf: async () => budget });
+    const now = new Date("2026-11-27T10:00:00Z");
+    const request = VALID.normalized as NonNullable<typeof VALID.normalized>;
+    const estimate = estimateOf({ model: "os-2", request }, undefined);
+    const reserveFor = async (user: string) => {
+      const claim = await ledger.userClaimOf("key_a", user);
+      return ledger.reserve(claim === undefined ? [] : [claim], estimate, now);
+    };
+    await reserveFor("alice");
+    await reserveFor("alice");
+    const refused = await reserveFor("alice").catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: "budget_exceeded", status: 402 });
+    expect((refused as Error).message).toMatch(/end user "?alice"?/);
+    await reserveFor("bob");
+    expect(await ledger.userClaimOf("key_a", undefined)).toBeUndefined();
   });
 });
