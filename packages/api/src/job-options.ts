@@ -24,6 +24,8 @@
  *   one it allows (domain/validate/fit.ts), the moves kept on the job as `adjustments`.
  * - `metadata`: the caller's own string pairs (domain/jobs/metadata.ts has the limits), a JSON
  *   object in the body or in X-Reelay-Metadata; a refusal (`invalid_metadata`) names the key.
+ * - `user`: the app's own opaque id for its end user, 1 to MAX_USER_LENGTH printable characters (no
+ *   control characters); the key's user_limits hold per end user.
  *
  * A new option is its field in JobOptions (domain/jobs/job-options.ts, with its name, and whether a
  * retry keeps it), its header, zod field, refusal and header mapping here, and the code that acts on
@@ -38,6 +40,8 @@ import {
   checkWebhookUrl,
   FIT_MODES,
   givenOptions,
+  invalidUser,
+  isUserId,
   type JobOptions,
   type JobWebhook,
   MAX_METADATA_KEY,
@@ -116,6 +120,13 @@ const OPTION_HEADERS = {
     description: `Your own string pairs as a JSON object, at most ${MAX_METADATA_PAIRS} pairs, keys of 1 to ${MAX_METADATA_KEY} characters, values of at most ${MAX_METADATA_VALUE}; shown back as given in the job's view, job.json, its terminal event and webhooks and its batch's results, and listed by with GET /v1/jobs?metadata.KEY=VALUE. Characters outside ASCII as JSON \\u escapes. Over the limits, not JSON, or a value not a string: 400 invalid_metadata naming the key. Batches: \`metadata\` in the JSON body (a line's own \`metadata\` laid over it), or this header.`,
     schema: { type: "string", maxLength: 16_384 },
     example: '{"order":"42","customer":"c_981"}',
+  },
+  user: {
+    name: "X-Reelay-User",
+    description:
+      "The app's own opaque id for its end user (1-128 printable characters, no control characters): the job keeps it (view, job.json, events, webhooks, batch results), the key's `user_limits` hold per end user (429/402 for that user while the key's other users are served), `GET /v1/jobs?user=` finds its jobs and `GET /v1/usage?group_by=user` sums by it. Batches: `user` in the JSON body, or this header.",
+    schema: { type: "string", minLength: 1, maxLength: 128 },
+    example: "user-4711",
   },
 };
 type OptionField = keyof typeof OPTION_HEADERS;
@@ -276,6 +287,7 @@ function optionsSchema(ctx: OptionsContext, door: Door) {
         .unknown()
         .optional()
         .transform((value, zctx) => metadataOf(value, door, zctx)),
+      user: z.string().refine(isUserId).optional(),
     })
     .transform(async (form, zctx): Promise<JobOptions> => {
       let webhook: JobWebhook | undefined;
@@ -293,6 +305,7 @@ function optionsSchema(ctx: OptionsContext, door: Door) {
         outputTarget: form.output,
         fit: form.fit,
         metadata: form.metadata,
+        user: form.user,
       });
     });
 }
@@ -350,6 +363,8 @@ function refusal(issue: z.core.$ZodIssue, door: Door, maxWaitS: number): ReelayE
         },
       );
     }
+    case "user":
+      return invalidUser(path);
     default:
       return invalidWebhook(
         path,
@@ -390,6 +405,7 @@ function headerForm(header: HeaderOf): Record<OptionField, unknown> {
     output: output === undefined ? undefined : { s3_prefix: output },
     fit: text("fit")?.trim().toLowerCase(),
     metadata: jsonIn(text("metadata")),
+    user: text("user"),
   };
 }
 

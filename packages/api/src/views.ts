@@ -64,6 +64,8 @@ export interface JobView
   reused_from?: string;
   /** sha256 of the model, the normalized request and its materials: what reuse matches on. */
   fingerprint?: string;
+  /** The end user the job was made for (user / X-Reelay-User); absent when none was named. */
+  user?: string;
   outputs: OutputView[];
   /** What the stored output is, read from its own structure; null until downloaded. */
   media: Media | null;
@@ -162,8 +164,9 @@ function ms(from: string, to: string | undefined): number | null {
   return Number.isFinite(span) ? Math.max(0, span) : null;
 }
 
-export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
-  const outputs = await Promise.all(
+/** A job's outputs as its view shows them: each with a link while the job is succeeded. */
+function outputsView(job: Job, signer: Presigner): Promise<OutputView[]> {
+  return Promise.all(
     (job.outputs ?? []).map(async (output): Promise<OutputView> => {
       const link = job.status === "succeeded" ? await presign(job, output, signer) : undefined;
       return {
@@ -179,6 +182,10 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
       };
     }),
   );
+}
+
+export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
+  const outputs = await outputsView(job, signer);
   return {
     id: job.id,
     kind: job.kind,
@@ -216,6 +223,7 @@ export async function jobView(job: Job, signer: Presigner): Promise<JobView> {
     ...(job.reusedFrom === undefined ? {} : { reused_from: job.reusedFrom }),
     ...(job.fingerprint === undefined ? {} : { fingerprint: job.fingerprint }),
     ...(job.webhook === undefined ? {} : { webhook: job.webhook }),
+    ...(job.user === undefined ? {} : { user: job.user }),
     history: job.history,
     timings: {
       createdAt: job.createdAt,

@@ -165,3 +165,26 @@ describe("one job options value from a body or from the headers", () => {
     ).rejects.toMatchObject({ code: "webhook_needs_stored_key", path: "X-Reelay-Webhook" });
   });
 });
+
+describe("the end user", () => {
+  it("is read from the body's user or X-Reelay-User as given", async () => {
+    expect(await body({ user: "u-4711" })).toEqual({ user: "u-4711" });
+    expect(await header({ "X-Reelay-User": "Ünïcode user 7" })).toEqual({
+      user: "Ünïcode user 7",
+    });
+    expect(await body({ user: "x".repeat(128) })).toEqual({ user: "x".repeat(128) });
+  });
+
+  it("refuses an empty, too long, non-text or control-character id as 400 invalid_user at its field or header", async () => {
+    for (const value of ["", "x".repeat(129), "tab\there", "nul\u0000", "del\u007f", 7, null])
+      await expect(body({ user: value }), JSON.stringify(value)).rejects.toMatchObject({
+        code: "invalid_user",
+        status: 400,
+        path: "user",
+      });
+    await expect(header({ "X-Reelay-User": "x".repeat(129) })).rejects.toMatchObject({
+      code: "invalid_user",
+      path: "X-Reelay-User",
+    });
+  });
+});

@@ -96,6 +96,43 @@ describe("limits on a key", () => {
   });
 });
 
+describe("user_limits on a key", () => {
+  it("are taken on POST /v1/keys and shown on its views, every field, null where none", async () => {
+    const made = await call("POST", "/v1/keys", API_KEY, {
+      user_limits: { max_in_flight: 1, rate: 2, budget: { amount: 5, period: "day" } },
+    });
+    expect(made.status).toBe(201);
+    const shown = {
+      rate: 2,
+      burst: 2,
+      max_queued: null,
+      max_in_flight: 1,
+      budget: { amount: 5, unit: "currency", period: "day" },
+    };
+    expect(made.body.user_limits).toEqual(shown);
+    const listed = await call("GET", "/v1/keys", API_KEY);
+    expect((listed.body.data as Json[]).find((k) => k.id === made.body.id)?.user_limits).toEqual(
+      shown,
+    );
+  });
+
+  it("a field they do not know is 400 unknown_field, a bad value 400 invalid_request, each at its path, and no key is made", async () => {
+    const before = (await call("GET", "/v1/keys", API_KEY)).body.data.length;
+    const cases: [unknown, string, string][] = [
+      [{ max_jobs: 1 }, "unknown_field", "user_limits.max_jobs"],
+      [{ max_in_flight: 0 }, "invalid_request", "user_limits.max_in_flight"],
+      [{ budget: { amount: -1 } }, "invalid_request", "user_limits.budget.amount"],
+      [[1], "invalid_request", "user_limits"],
+    ];
+    for (const [user_limits, code, path] of cases) {
+      const bad = await call("POST", "/v1/keys", API_KEY, { user_limits });
+      expect(bad.status, path).toBe(400);
+      expect(bad.body.error).toMatchObject({ code, path });
+    }
+    expect((await call("GET", "/v1/keys", API_KEY)).body.data.length).toBe(before);
+  });
+});
+
 describe("max_queued", () => {
   it("a key with max_queued 20 and a 50-line batch: 429 queue_full, the batch refused whole, nothing made", async () => {
     const { key } = await newKey({ max_queued: 20 });

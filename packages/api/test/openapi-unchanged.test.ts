@@ -10,8 +10,8 @@ import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { harness } from "./support/harness.ts";
 
-const SERVED_SHA256 = "15b9408bd5b660d519d7817ead83941aab1c7e6b7e33d82a81670f6c94bc525e";
-const FULL_SHA256 = "b24c0cf0e8cef656c8c32707be4cbc76018f6022dcc7aca06eae6db46d6ab979";
+const SERVED_SHA256 = "11a4b4aa7a8a3dc58e1bbbca2fc859b62beae512200b2292669039c6b03cf762";
+const FULL_SHA256 = "e91d52750a7a1cd90a5e98285a2c93b24e15f97a343d4ed9afc2b7e128fefbfc";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 

@@ -153,7 +153,7 @@ describe("reelay generate against the local stack", () => {
     expect(body.error.errors.map((issue) => issue.path)).toContain("duration_sec");
   });
 
-  it("--no-wait --json prints the created task id and a non-terminal status, and the job exists", async () => {
+  it("--no-wait --json prints the created task id and a non-terminal status, and the job exists, made for --user's end user", async () => {
     const result = await t.cli([
       "generate",
       "a lighthouse at dusk",
@@ -161,6 +161,8 @@ describe("reelay generate against the local stack", () => {
       "gamma-3.1",
       "--duration",
       "4",
+      "--user",
+      "u-7",
       "--no-wait",
       "--json",
     ]);
@@ -168,8 +170,9 @@ describe("reelay generate against the local stack", () => {
     const created = JSON.parse(result.stdout) as { task_id: string; status: string };
     expect(created.task_id).toMatch(/^vidtsk_/);
     expect(["queued", "running"]).toContain(created.status);
-    const { status } = await t.api("GET", `/v1/jobs/${created.task_id}`);
+    const { status, body } = await t.api("GET", `/v1/jobs/${created.task_id}`);
     expect(status).toBe(200);
+    expect((body as { user?: string }).user).toBe("u-7");
   });
 
   // The real binary in the folder that holds the file, as a user runs it; its exit code goes

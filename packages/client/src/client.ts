@@ -41,6 +41,8 @@ export interface CreateOptions {
    * 500), shown back on the job, its events and webhooks; GET /v1/jobs?metadata.KEY=VALUE lists by them.
    */
   metadata?: Record<string, string> | undefined;
+  /** X-Reelay-User: the app's own id for its end user; the key's user_limits hold per user. */
+  user?: string | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -141,6 +143,7 @@ function headersOf(options: CreateOptions): Record<string, string> {
     ...(options.metadata === undefined
       ? {}
       : { "X-Reelay-Metadata": metadataHeader(options.metadata) }),
+    ...(options.user === undefined ? {} : { "X-Reelay-User": options.user }),
   };
 }
 

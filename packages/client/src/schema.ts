@@ -708,7 +708,7 @@ export interface paths {
         };
         /**
          * Usage, cost and failures over a time range
-         * @description The jobs created in [from, to) grouped by model, key, day, batch or upstream account: counts by status, units and cost of what was charged (`unknown` counts at its estimate, as budgets do), failures by class and how many of them were charged; then each budget in force with what its period has used. A stored key sees its own jobs and budget; the admin key sees every job, the deployment's budget and every key's. At most 100,000 jobs per report.
+         * @description The jobs created in [from, to) grouped by model, key, day, batch, upstream account or end user: counts by status, units and cost of what was charged (`unknown` counts at its estimate, as budgets do), failures by class and how many of them were charged; then each budget in force with what its period has used. A stored key sees its own jobs and budget; the admin key sees every job, the deployment's budget and every key's. At most 100,000 jobs per report.
          */
         get: operations["getV1Usage"];
         put?: never;
@@ -1635,6 +1635,11 @@ export interface operations {
                  * @example 7d
                  */
                 "X-Reelay-Reuse"?: string;
+                /**
+                 * @description The app's own opaque id for its end user (1-128 printable characters, no control characters): the job keeps it (view, job.json, events, webhooks, batch results), the key's `user_limits` hold per end user (429/402 for that user while the key's other users are served), `GET /v1/jobs?user=` finds its jobs and `GET /v1/usage?group_by=user` sums by it. Batches: `user` in the JSON body, or this header.
+                 * @example user-4711
+                 */
+                "X-Reelay-User"?: string;
                 /**
                  * @description The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).
                  * @example https://hooks.example.com/reelay
@@ -2581,6 +2586,11 @@ export interface operations {
                  */
                 "X-Reelay-Reuse"?: string;
                 /**
+                 * @description The app's own opaque id for its end user (1-128 printable characters, no control characters): the job keeps it (view, job.json, events, webhooks, batch results), the key's `user_limits` hold per end user (429/402 for that user while the key's other users are served), `GET /v1/jobs?user=` finds its jobs and `GET /v1/usage?group_by=user` sums by it. Batches: `user` in the JSON body, or this header.
+                 * @example user-4711
+                 */
+                "X-Reelay-User"?: string;
+                /**
                  * @description The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).
                  * @example https://hooks.example.com/reelay
                  */
@@ -3403,6 +3413,11 @@ export interface operations {
                  */
                 "X-Reelay-Reuse"?: string;
                 /**
+                 * @description The app's own opaque id for its end user (1-128 printable characters, no control characters): the job keeps it (view, job.json, events, webhooks, batch results), the key's `user_limits` hold per end user (429/402 for that user while the key's other users are served), `GET /v1/jobs?user=` finds its jobs and `GET /v1/usage?group_by=user` sums by it. Batches: `user` in the JSON body, or this header.
+                 * @example user-4711
+                 */
+                "X-Reelay-User"?: string;
+                /**
                  * @description The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).
                  * @example https://hooks.example.com/reelay
                  */
@@ -3734,6 +3749,11 @@ export interface operations {
                  * @example succeeded
                  */
                 status?: "queued" | "running" | "downloading" | "succeeded" | "failed" | "cancelled";
+                /**
+                 * @description Only jobs made for this end user (`user` / X-Reelay-User).
+                 * @example user-4711
+                 */
+                user?: string;
             };
             header?: never;
             path?: never;
@@ -5979,6 +5999,26 @@ export interface operations {
                      *     ]
                      */
                     scopes?: ("read" | "write" | "webhooks" | "admin")[];
+                    /** @description Limits for each of the key's end users (`user` / X-Reelay-User), held per (key, user) as `limits` are per key; null or absent = none. A user past one gets the key's codes (429 rate_limited or queue_full, 402 budget_exceeded) naming the end user's limit while the key's other users are served; max_in_flight: that user's jobs holding upstream slots (the rest of its jobs wait); budget: what each user may spend per period, as the key's budget. */
+                    user_limits?: {
+                        budget?: {
+                            amount: number;
+                            /**
+                             * @default month
+                             * @enum {string}
+                             */
+                            period?: "day" | "month" | "total";
+                            /**
+                             * @default currency
+                             * @enum {string}
+                             */
+                            unit?: "currency" | "units";
+                        } | null;
+                        burst?: number | null;
+                        max_in_flight?: number | null;
+                        max_queued?: number | null;
+                        rate?: number | null;
+                    };
                 };
             };
         };
@@ -6048,7 +6088,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`, `invalid_request`, `unknown_field`: The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, expires_at is not an ISO time ahead (error.path = expires_at), on_sunset is not refuse or successor (error.path = on_sunset), budget or limits is malformed (error.path = budget.amount, limits.rate, ...), or a field is not one of these (unknown_field; no key is made). */
+            /** @description `invalid_json`, `invalid_request`, `unknown_field`: The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, expires_at is not an ISO time ahead (error.path = expires_at), on_sunset is not refuse or successor (error.path = on_sunset), budget, limits or user_limits is malformed (error.path = budget.amount, limits.rate, user_limits.max_in_flight, ...), or a field is not one of these (unknown_field; no key is made). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6058,7 +6098,7 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "invalid_json",
-                     *         "message": "The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, expires_at is not an ISO time ahead (error.path = expires_at), on_sunset is not refuse or successor (error.path = on_sunset), budget or limits is malformed (error.path = budget.amount, limits.rate, ...), or a field is not one of these (unknown_field; no key is made)."
+                     *         "message": "The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, expires_at is not an ISO time ahead (error.path = expires_at), on_sunset is not refuse or successor (error.path = on_sunset), budget, limits or user_limits is malformed (error.path = budget.amount, limits.rate, user_limits.max_in_flight, ...), or a field is not one of these (unknown_field; no key is made)."
                      *       }
                      *     }
                      */
@@ -7699,7 +7739,7 @@ export interface operations {
                  */
                 from?: string;
                 /**
-                 * @description model (default), key, day, batch or account (the upstream account: a job that fell back counts each failed try's cost where it ran and the rest where it ended; a job with no account under `default`).
+                 * @description model (default), key, day, batch or account (the upstream account: a job that fell back counts each failed try's cost where it ran and the rest where it ended; a job with no account under `default`) or user (the end user, `user` / X-Reelay-User; jobs made for none under the group null; the groups sum to the totals).
                  * @example model
                  */
                 group_by?: string;
@@ -7998,6 +8038,11 @@ export interface operations {
                  * @example 7d
                  */
                 "X-Reelay-Reuse"?: string;
+                /**
+                 * @description The app's own opaque id for its end user (1-128 printable characters, no control characters): the job keeps it (view, job.json, events, webhooks, batch results), the key's `user_limits` hold per end user (429/402 for that user while the key's other users are served), `GET /v1/jobs?user=` finds its jobs and `GET /v1/usage?group_by=user` sums by it. Batches: `user` in the JSON body, or this header.
+                 * @example user-4711
+                 */
+                "X-Reelay-User"?: string;
                 /**
                  * @description The job's own webhook: its terminal event is POSTed there per Standard Webhooks, with the durable retry schedule, signed with the webhook secret of the API key that made it (a stored key: `reelay keys create` shows it once). The URL is checked at create: https to a public address on AWS (400 webhook_url_scheme, webhook_url_loopback, webhook_url_private or webhook_url_metadata otherwise).
                  * @example https://hooks.example.com/reelay

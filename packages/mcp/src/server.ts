@@ -63,6 +63,11 @@ const metadata = z
 function metadataHeaders(given: Record<string, string> | undefined): Record<string, string> {
   return given === undefined ? {} : { "X-Reelay-Metadata": metadataHeader(given) };
 }
+/** The app's own id for the end user a job is for (X-Reelay-User); the key's user_limits hold per user. */
+const endUser = z
+  .string()
+  .optional()
+  .describe("The end user this is for (the app's own id, 1-128 printable characters).");
 
 const imageRequest = {
   prompt: z.string().describe("What to make, or for an edit what to change."),
@@ -77,6 +82,7 @@ const imageRequest = {
   image_size: z.string().optional(),
   output_image_count: z.number().optional(),
   metadata,
+  user: endUser,
 };
 
 type ImageInput = {
@@ -87,6 +93,7 @@ type ImageInput = {
   image_size?: string | undefined;
   output_image_count?: number | undefined;
   metadata?: Record<string, string> | undefined;
+  user?: string | undefined;
 };
 
 /** The chat form of an image request; reference images make it an edit (contract §4.5). */
@@ -209,13 +216,13 @@ function generateVideo(server: McpServer, client: ReelayClient, options: McpServ
     {
       title: "Generate a video",
       description: `Creates a video job and answers its id at once; follow it with wait_for_job. The finished video is copied to reelay's storage and answered as a link.${materialNote(options)}`,
-      inputSchema: { request: videoRequest, metadata, fit: fitFlag },
+      inputSchema: { request: videoRequest, metadata, fit: fitFlag, user: endUser },
     },
-    ({ request, metadata: pairs, fit }) =>
+    ({ request, metadata: pairs, fit, user }) =>
       guarded(async () => {
         const task = await client.generate(
           await withUploads(client, options, request as VideoRequest),
-          { metadata: pairs, fit },
+          { metadata: pairs, fit, user },
         );
         return created(task, task);
       }),
@@ -238,6 +245,7 @@ function generateImage(server: McpServer, client: ReelayClient, options: McpServ
           headers: {
             ...metadataHeaders(input.metadata),
             ...(input.fit === undefined ? {} : { "X-Reelay-Fit": input.fit }),
+            ...(input.user === undefined ? {} : { "X-Reelay-User": input.user }),
           },
         });
         return created(data as { task_id: string; status?: string }, data);
@@ -338,14 +346,16 @@ function createBatch(server: McpServer, client: ReelayClient): void {
         priority: z.enum(["high", "normal", "low"]).optional(),
         metadata,
         fit: fitFlag,
+        user: endUser,
       },
     },
-    ({ requests, priority, metadata: pairs, fit }) =>
+    ({ requests, priority, metadata: pairs, fit, user }) =>
       guarded(async () => {
         const batch = await client.batches.create(requests as VideoRequest[], {
           priority,
           metadata: pairs,
           fit,
+          user,
         });
         return answer(`Created batch ${batch.id} of ${batch.total} requests.`, batch);
       }),
@@ -381,7 +391,7 @@ function usage(server: McpServer, client: ReelayClient): void {
       inputSchema: {
         from: z.string().optional().describe("ISO date or time"),
         to: z.string().optional(),
-        group_by: z.enum(["model", "key", "day", "batch", "account"]).optional(),
+        group_by: z.enum(["model", "key", "day", "batch", "account", "user"]).optional(),
       },
       annotations: { readOnlyHint: true },
     },

@@ -102,7 +102,13 @@ export class ReelayApiClient {
     return this.#call((c) => c.GET("/healthz"));
   }
 
-  createVideo(body: unknown, idempotencyKey?: string, metadata?: Record<string, string>) {
+  /** `tags`: the job's metadata (X-Reelay-Metadata) and the end user it is for (X-Reelay-User). */
+  createVideo(
+    body: unknown,
+    idempotencyKey?: string,
+    tags: { metadata?: Record<string, string> | undefined; user?: string | undefined } = {},
+  ) {
+    const { metadata, user } = tags;
     return this.#call((c) =>
       c.POST("/v1/video/generations", {
         body: body as VideoRequest,
@@ -110,6 +116,7 @@ export class ReelayApiClient {
           header: {
             ...(idempotencyKey === undefined ? {} : { "X-Idempotency-Key": idempotencyKey }),
             ...(metadata === undefined ? {} : { "X-Reelay-Metadata": metadataHeader(metadata) }),
+            ...(user === undefined ? {} : { "X-Reelay-User": user }),
           },
         },
       }),

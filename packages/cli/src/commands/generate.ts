@@ -1,5 +1,5 @@
 /**
- * `reelay generate "prompt" --model M [...] [--metadata k=v ...] [--out DIR] [--no-wait] [--json]`: validates the request
+ * `reelay generate "prompt" --model M [...] [--metadata k=v ...] [--user ID] [--out DIR] [--no-wait] [--json]`: validates the request
  * locally (nothing is sent when it is invalid), uploads the frames and references given as local
  * files (POST /v1/uploads), creates the job, follows it with live progress,
  * then saves the video as `<taskId>.mp4` after checking its sha256 against the job's record.
@@ -36,6 +36,8 @@ const OPTIONS = {
   config: { type: "string", multiple: true },
   metadata: { type: "string", multiple: true },
   out: { type: "string" },
+  /** The end user the job is for (X-Reelay-User). */
+  user: { type: "string" },
   "no-wait": { type: "boolean", default: false },
   json: { type: "boolean", default: false },
 } as const;
@@ -153,7 +155,10 @@ export async function runGenerate(args: string[], io: Io, given?: Config): Promi
     const request = await uploadLocalMaterial(body, (bytes, name) =>
       client.createUpload(bytes, name),
     );
-    const created = await client.createVideo(request, `cli-${randomUUID()}`, metadata);
+    const created = await client.createVideo(request, `cli-${randomUUID()}`, {
+      metadata,
+      user: values.user,
+    });
     const id = created.service_task?.task_id ?? created.task_id;
     if (!json) {
       io.stdout(`created   ${id} (${created.model}) at ${client.apiUrl}\n`);

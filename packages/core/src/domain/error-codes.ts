@@ -103,6 +103,13 @@ const API = {
       "output.s3_prefix (or X-Reelay-Output-S3-Prefix) is not an S3 location s3://<bucket>/<prefix>/.",
     seen: ["api"],
   },
+  invalid_user: {
+    status: 400,
+    retryable: false,
+    meaning:
+      "user (or X-Reelay-User) is not an end user's id: 1 to 128 printable characters, no control characters.",
+    seen: ["api"],
+  },
   output_bucket_not_allowed: {
     status: 400,
     retryable: false,

@@ -123,6 +123,14 @@ export {
   type BucketTurn,
   type KeyLimits,
 } from "./keys/key-limits.ts";
+export {
+  invalidUser,
+  isUserId,
+  parseUserId,
+  parseUserLimits,
+  userLimitsView,
+  type UserLimits,
+} from "./keys/end-users.ts";
 export { parseExpiresAt } from "./keys/lifecycle.ts";
 export type { ApiKeyRecord } from "./keys/api-key.ts";
 export { MAX_PAGE_SIZE } from "./page-size.ts";

@@ -16,6 +16,7 @@ import type { LearnedLimit } from "../domain/admission/settings.ts";
 import type { Batch, BatchLine } from "../domain/batches/types.ts";
 import type { Budget, BudgetClaim } from "../domain/money/budget-schema.ts";
 import type { BucketTurn, EffectiveLimits, KeyLimits } from "../domain/keys/key-limits.ts";
+import type { UserLimits } from "../domain/keys/end-users.ts";
 import type { ApiKeyRecord, CreatedApiKey, NewApiKey } from "../domain/keys/api-key.ts";
 import type { Estimate, Reservation } from "../domain/money/types.ts";
 import type { GenerationHistory } from "../domain/polling/history.ts";
@@ -113,6 +114,7 @@ export interface AcquireOptions {
   limit: number;
   now: number;
   spacingMs: number;
+  /** The entry's stream (domain/admission/queue.ts: queueStreamOf), which becomes the cursor. */
   lane: string;
   /** A half-open circuit's probe: the circuit to write with the slot, taken only while no other probe is under way. */
   probe?: Circuit;
@@ -216,7 +218,12 @@ export interface BudgetLedgerPort {
   /** The budgets over a job made by `keyId` whose budget (if any) is already known. */
   claimsFor(keyId: string | undefined, keyBudget: Budget | undefined): BudgetClaim[];
   /** The budgets over a queued job, its key's read now (batch and drop jobs reserve at admission). */
-  claimsOf(job: Pick<Job, "source">): Promise<BudgetClaim[]>;
+  claimsOf(job: Pick<Job, "source" | "user">): Promise<BudgetClaim[]>;
+  /** The budget of the key's end user (its user_limits.budget), read now; undefined = none. */
+  userClaimOf(
+    keyId: string | undefined,
+    user: string | undefined,
+  ): Promise<BudgetClaim | undefined>;
   /**
    * Reserves the job's estimate from every claim, or none: a refusal gives back what the earlier
    * claims reserved and throws 402 budget_exceeded naming what remains of the budget that refused.
@@ -235,12 +242,14 @@ export interface BudgetLedgerPort {
 
 /**
  * Limits per key (domain/keys/key-limits.ts), on one item per lane (a key id; `local`, the deployment's
- * key; `drop`), so every API instance and dispatcher counts against the same numbers.
+ * key; `drop`; a key's end user, domain/keys/end-users.ts), so every API instance and dispatcher
+ * counts against the same numbers.
  */
 export interface KeyLimitsPort {
   /**
    * The lane's limits: a stored key's own over REELAY_KEY_LIMITS, the deployment's for its own key
-   * and drops. `own` is the key's record's when the caller has it (else read, kept a few seconds).
+   * and drops, the key's user_limits for an end user's lane. `own` is the key's record's limits when
+   * the caller has them (else read, kept a few seconds).
    */
   limitsOf(lane: string, own?: KeyLimits): Promise<EffectiveLimits>;
   /** One call against the lane's bucket, in one conditional write. */
@@ -341,6 +350,8 @@ export interface ApiKeyStorePort {
   /** A key's budget and own limits by its id, from a listing a few seconds old at most. */
   budgetOf(id: string): Promise<Budget | undefined>;
   limitsOf(id: string): Promise<KeyLimits | undefined>;
+  /** Its user_limits (limits for each of its end users). */
+  userLimitsOf(id: string): Promise<UserLimits | undefined>;
   /** Set (undefined: remove) the key's budget, whose current period keeps what it used, or limits. */
   setBudget(id: string, budget: Budget | undefined): Promise<ApiKeyRecord>;
   setLimits(id: string, limits: KeyLimits | undefined): Promise<ApiKeyRecord>;

@@ -119,6 +119,7 @@ function keyStores(input: WiringInput): { keys: ApiKeyStore; keyLimits: KeyLimit
   const keyLimits = new KeyLimitsStore(clients.db, clients.tableName, {
     defaults: input.config.keyLimits,
     ownOf: (keyId) => keys.limitsOf(keyId),
+    userLimitsOf: (keyId) => keys.userLimitsOf(keyId),
   });
   return { keys, keyLimits };
 }
@@ -168,6 +169,7 @@ export function wirePipeline(input: WiringInput): Wiring {
   const budgets = new BudgetLedger(clients.db, clients.tableName, {
     deployment: config.budget,
     keyBudgetOf: (keyId) => keys.budgetOf(keyId),
+    userBudgetOf: async (keyId) => (await keys.userLimitsOf(keyId))?.budget ?? undefined,
     metrics,
   });
   return {

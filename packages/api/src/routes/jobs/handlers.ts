@@ -19,10 +19,11 @@ import {
   MAX_METADATA_VALUE,
   metadataKeyProblem,
   ReelayError,
+  parseUserId,
 } from "@reelay/core/domain";
 import { ownerFilter } from "../../auth.ts";
 import { jsonBodyLimit, parseJson } from "../../body.ts";
-import { limitParam, oneOfParam, validQuery } from "../../query.ts";
+import { limitParam, oneOfParam, parsedBy, validQuery } from "../../query.ts";
 import { retryJobForCaller } from "../../retry.ts";
 import { type ApiEnv, cancelDepsOf, type ResolvedDeps } from "../../api-deps.ts";
 import { jobView, withQueuePosition } from "../../views.ts";
@@ -141,6 +142,7 @@ function listQuery(deps: ResolvedDeps) {
     kind: oneOfParam("kind", KINDS),
     source: oneOfParam("source", SOURCES),
     expiring_within: expiringParam(() => deps.now()),
+    user: parsedBy((raw) => parseUserId(raw, "user")),
   });
 }
 
@@ -149,7 +151,8 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   const signer = { objects: deps.objects, ttlS: deps.presignTtlS, now: deps.now };
 
   routes.get("/", validQuery(listQuery(deps)), async (c) => {
-    const { limit, cursor, status, model, kind, source, expiring_within } = c.req.valid("query");
+    const { limit, cursor, status, model, kind, source, expiring_within, user } =
+      c.req.valid("query");
     const metadata = metadataFilter(c.req.query());
     const options: ListOptions = {
       ...(status === undefined ? {} : { status }),
@@ -158,6 +161,7 @@ export function jobRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
       ...(source === undefined ? {} : { source }),
       ...(expiring_within === undefined ? {} : { expiring: expiring_within }),
       ...(metadata === undefined ? {} : { metadata }),
+      ...(user === undefined ? {} : { user }),
       ...(limit === undefined ? {} : { limit }),
       ...(cursor === undefined ? {} : { cursor }),
     };

@@ -64,6 +64,14 @@ export const JOBS_OPERATIONS: Record<string, Operation> = {
         example: "86400",
       },
       {
+        name: "user",
+        in: "query",
+        required: false,
+        description: "Only jobs made for this end user (`user` / X-Reelay-User).",
+        schema: { type: "string", minLength: 1, maxLength: 128 },
+        example: "user-4711",
+      },
+      {
         name: "limit",
         in: "query",
         required: false,

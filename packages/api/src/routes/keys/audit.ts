@@ -8,7 +8,9 @@ const onKey = (change: (answer: Answer) => Record<string, unknown>) =>
 export const KEYS_AUDIT: AuditRows = {
   "POST /v1/keys": {
     action: "key.created",
-    record: onKey((a) => pick(a, ["name", "scopes", "project", "budget", "limits", "expires_at"])),
+    record: onKey((a) =>
+      pick(a, ["name", "scopes", "project", "budget", "limits", "expires_at", "user_limits"]),
+    ),
   },
   "DELETE /v1/keys/{id}": {
     action: "key.revoked",

@@ -13,7 +13,10 @@ import {
   parseProject,
   parseScopes,
   parseKeyLimits,
+  parseUserLimits,
   limitsView,
+  type UserLimits,
+  userLimitsView,
   fromMicros,
   type Scope,
   ReelayError,
@@ -34,6 +37,7 @@ const KEY_FIELDS = [
   "limits",
   "expires_at",
   "on_sunset",
+  "user_limits",
 ] as const;
 
 function readName(body: unknown): string {
@@ -78,11 +82,29 @@ function readLimits(body: unknown): Pick<ApiKeyRecord, "limits"> {
   return raw === undefined ? {} : { limits: parseKeyLimits(raw, "limits", "invalid_request") };
 }
 
-/** A key as shown: `limits` as they hold for it, its own over REELAY_KEY_LIMITS's. */
+/**
+ * `user_limits` of POST /v1/keys: limits for each of the key's end users, the fields of `limits`
+ * and a `budget` as the key's.
+ */
+function readUserLimits(body: unknown): { userLimits?: UserLimits } {
+  const raw =
+    body === null || typeof body !== "object"
+      ? undefined
+      : (body as { user_limits?: unknown }).user_limits;
+  return raw === undefined ? {} : { userLimits: parseUserLimits(raw, "user_limits") };
+}
+
+/**
+ * A key as shown: `limits` as they hold for it, its own over REELAY_KEY_LIMITS's; `user_limits`
+ * (every field, null where none) when it sets any.
+ */
 async function withLimits<R extends ApiKeyRecord>(record: R, keyLimits: KeyLimitsPort) {
   return {
     ...record,
     limits: limitsView(await keyLimits.limitsOf(record.id, record.limits ?? {})),
+    ...(record.user_limits === undefined
+      ? {}
+      : { user_limits: userLimitsView(record.user_limits) }),
   };
 }
 
@@ -141,6 +163,7 @@ export function keyRoutes(
       ...readScopes(body),
       ...readProject(body),
       ...readLimits(body),
+      ...readUserLimits(body),
       ...readExpiresAt(body, new Date()),
       ...readOnSunset(body),
     });

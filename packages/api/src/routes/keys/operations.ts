@@ -12,6 +12,16 @@ import {
 } from "../../openapi/examples.ts";
 import type { Operation } from "../../openapi/operation.ts";
 
+/** A budget's fields, as a key's `budget`, PUT /v1/keys/{id}/budget and `user_limits.budget` take them. */
+const BUDGET_SHAPE = {
+  properties: {
+    amount: { type: "number", exclusiveMinimum: 0 },
+    unit: { type: "string", enum: ["currency", "units"], default: "currency" },
+    period: { type: "string", enum: ["day", "month", "total"], default: "month" },
+  },
+  required: ["amount"],
+};
+
 export const KEYS_OPERATIONS: Record<string, Operation> = {
   "POST /v1/keys": {
     summary: "Create an API key (admin key only)",
@@ -45,6 +55,19 @@ export const KEYS_OPERATIONS: Record<string, Operation> = {
               "The key's own limits, each over REELAY_KEY_LIMITS's; null = no limit. rate: calls per second (past it and burst, 429 rate_limited); max_queued: its jobs waiting (past it, 429 queue_full, nothing made); max_in_flight: its jobs holding upstream slots (the rest wait).",
             ...KEY_LIMITS_SHAPE,
           },
+          user_limits: {
+            type: "object",
+            description:
+              "Limits for each of the key's end users (`user` / X-Reelay-User), held per (key, user) as `limits` are per key; null or absent = none. A user past one gets the key's codes (429 rate_limited or queue_full, 402 budget_exceeded) naming the end user's limit while the key's other users are served; max_in_flight: that user's jobs holding upstream slots (the rest of its jobs wait); budget: what each user may spend per period, as the key's budget.",
+            properties: {
+              ...KEY_LIMITS_SHAPE.properties,
+              budget: {
+                type: ["object", "null"],
+                ...BUDGET_SHAPE,
+              },
+            },
+            additionalProperties: false,
+          },
           expires_at: {
             type: "string",
             format: "date-time",
@@ -62,12 +85,7 @@ export const KEYS_OPERATIONS: Record<string, Operation> = {
             type: "object",
             description:
               "What the key may spend per period: money under the price table, or units (video seconds, images). Every create reserves its estimate; past it, 402 budget_exceeded.",
-            properties: {
-              amount: { type: "number", exclusiveMinimum: 0 },
-              unit: { type: "string", enum: ["currency", "units"], default: "currency" },
-              period: { type: "string", enum: ["day", "month", "total"], default: "month" },
-            },
-            required: ["amount"],
+            ...BUDGET_SHAPE,
           },
         },
       },
@@ -88,7 +106,7 @@ export const KEYS_OPERATIONS: Record<string, Operation> = {
       {
         status: 400,
         codes: ["invalid_json", "invalid_request", "unknown_field"],
-        when: "The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, expires_at is not an ISO time ahead (error.path = expires_at), on_sunset is not refuse or successor (error.path = on_sunset), budget or limits is malformed (error.path = budget.amount, limits.rate, ...), or a field is not one of these (unknown_field; no key is made).",
+        when: "The body is not JSON, name is not a string of at most 100 characters (error.path = name), scopes names no known scope, expires_at is not an ISO time ahead (error.path = expires_at), on_sunset is not refuse or successor (error.path = on_sunset), budget, limits or user_limits is malformed (error.path = budget.amount, limits.rate, user_limits.max_in_flight, ...), or a field is not one of these (unknown_field; no key is made).",
       },
       UNAUTHORIZED,
       ADMIN_ONLY,
@@ -150,12 +168,7 @@ export const KEYS_OPERATIONS: Record<string, Operation> = {
       contentType: "application/json",
       schema: {
         type: "object",
-        properties: {
-          amount: { type: "number", exclusiveMinimum: 0 },
-          unit: { type: "string", enum: ["currency", "units"], default: "currency" },
-          period: { type: "string", enum: ["day", "month", "total"], default: "month" },
-        },
-        required: ["amount"],
+        ...BUDGET_SHAPE,
       },
       example: BUDGET,
     },

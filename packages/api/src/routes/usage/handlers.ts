@@ -1,5 +1,5 @@
 /**
- * GET /v1/usage?from=&to=&group_by=model|key|day|batch|account: jobs, units, cost and failures by class
+ * GET /v1/usage?from=&to=&group_by=model|key|day|batch|account|user: jobs, units, cost and failures by class
  * over the jobs created in [from, to), with each budget in force and what its period has used. A
  * stored key sees its own jobs and budget; the admin key sees every job, the deployment's budget
  * and every key's.

@@ -31,7 +31,7 @@ export const USAGE_OPERATIONS: Record<string, Operation> = {
   "GET /v1/usage": {
     summary: "Usage, cost and failures over a time range",
     description:
-      "The jobs created in [from, to) grouped by model, key, day, batch or upstream account: counts by status, units and cost of what was charged (`unknown` counts at its estimate, as budgets do), failures by class and how many of them were charged; then each budget in force with what its period has used. A stored key sees its own jobs and budget; the admin key sees every job, the deployment's budget and every key's. At most 100,000 jobs per report.",
+      "The jobs created in [from, to) grouped by model, key, day, batch, upstream account or end user: counts by status, units and cost of what was charged (`unknown` counts at its estimate, as budgets do), failures by class and how many of them were charged; then each budget in force with what its period has used. A stored key sees its own jobs and budget; the admin key sees every job, the deployment's budget and every key's. At most 100,000 jobs per report.",
     tag: "usage",
     auth: true,
     parameters: [
@@ -43,7 +43,7 @@ export const USAGE_OPERATIONS: Record<string, Operation> = {
       query("to", "Exclusive; default now.", "2026-12-01"),
       query(
         "group_by",
-        "model (default), key, day, batch or account (the upstream account: a job that fell back counts each failed try's cost where it ran and the rest where it ended; a job with no account under `default`).",
+        "model (default), key, day, batch or account (the upstream account: a job that fell back counts each failed try's cost where it ran and the rest where it ended; a job with no account under `default`) or user (the end user, `user` / X-Reelay-User; jobs made for none under the group null; the groups sum to the totals).",
         "model",
       ),
     ],

@@ -4,11 +4,21 @@
  * queue entry per waiting job. Every change is one conditional single-item write: no transactions,
  * which dynalite lacks.
  *
- * Entries sort by lane (the API key), then priority, then age, so the head of the lane after the
- * cursor is one Query with Limit 1: that is the round-robin across keys.
+ * Entries sort by lane (the API key), then stream (its jobs for no end user, then each end user's),
+ * then priority, then age, so the head of the lane after the cursor is one Query with Limit 1: that
+ * is the round-robin across keys, and the head of the stream after the cursor's is the one across a
+ * key's end users.
  */
 import type { AcquireOptions, AdmissionStorePort } from "../../usecases/ports.ts";
-import type { QueueEntry, AdmissionState, AcquireResult } from "../../domain/admission/queue.ts";
+import {
+  type AcquireResult,
+  type AdmissionState,
+  encodedUserOfStream,
+  laneOfStream,
+  type QueueEntry,
+  queueStreamOf,
+  userStreamOf,
+} from "../../domain/admission/queue.ts";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import {
   FIRST_LEARNED,
@@ -31,6 +41,7 @@ import {
   ADMISSION_KEY,
   accountAdmissionKey,
   pastEvery,
+  pastOwnStream,
   QUEUE_PARTITION,
   queueEntryKey,
   queueEntryKeys,
@@ -39,6 +50,7 @@ import {
 } from "./item-keys.ts";
 import { type IndexQuery, Table, type Update } from "./table-ops.ts";
 import { releaseQueuedOn } from "./key-limits-table.ts";
+import { userLane } from "../../domain/keys/end-users.ts";
 
 const QUEUE: IndexQuery = { partition: QUEUE_PARTITION };
 
@@ -268,10 +280,12 @@ export class AdmissionStore implements AdmissionStorePort {
     await this.#table.put({ ...entry, ...queueEntryKeys(entry) });
   }
 
-  /** Removes the job's entry; a counted one (max_queued) is counted back on its lane. */
+  /** Removes the job's entry; a counted one (max_queued) is counted back on its lane (and its user's). */
   async dequeue(jobId: string): Promise<void> {
     const old = await this.#table.deleteReturning(queueEntryKey(jobId));
     if (old?.counted === true) await releaseQueuedOn(this.#table, old.lane as string, 1);
+    if (old?.userCounted === true && typeof old.user === "string")
+      await releaseQueuedOn(this.#table, userLane(old.lane as string, old.user), 1);
   }
 
   async entry(jobId: string): Promise<QueueEntry | undefined> {
@@ -280,10 +294,14 @@ export class AdmissionStore implements AdmissionStorePort {
   }
 
   /**
-   * The head of the first lane after `cursor`, wrapping to the first lane; undefined = empty queue.
-   * The queue's head comes first: an empty queue (most dispatch runs' last look) is one Query.
-   * Entries in `pending` (being admitted by this run, not yet out of the queue) are passed over,
-   * and so are whole lanes in `skipLanes` (their keys' max_in_flight is reached): one Query each.
+   * The head of the first lane after the cursor's, wrapping to the first lane; undefined = empty
+   * queue. Within that lane, the head of the stream after the one served last (domain/admission/
+   * queue.ts: the key's jobs for no end user, then each end user's), so a key's users are taken in
+   * turn as keys are; the cursor names one stream, so where another key was served last the lane's
+   * streams are taken in turn by the users' ids. The queue's head comes first: an empty queue (most
+   * dispatch runs' last look) is one Query. Entries in `pending` (being admitted by this run, not
+   * yet out of the queue) are passed over, and so are whole lanes in `skipLanes` (their keys'
+   * max_in_flight is reached) and end users' streams whose user lane is there: one Query each.
    */
   async next(
     cursor: string,
@@ -291,11 +309,19 @@ export class AdmissionStore implements AdmissionStorePort {
     skipLanes: ReadonlySet<string> = new Set(),
   ): Promise<QueueEntry | undefined> {
     const head = await this.#open(undefined, pending, skipLanes);
-    if (head === undefined || cursor === "" || queueSortKey(head) > pastEvery(cursor)) return head;
-    return (await this.#open(pastEvery(cursor), pending, skipLanes)) ?? head;
+    if (head === undefined || cursor === "") return head;
+    const served = laneOfStream(cursor);
+    const lane =
+      queueSortKey(head) > pastEvery(served)
+        ? head
+        : ((await this.#open(pastEvery(served), pending, skipLanes)) ?? head);
+    const after = nextStreamFrom(lane.lane, cursor);
+    if (after === undefined) return lane;
+    const within = await this.#open(after, pending, skipLanes);
+    return within?.lane === lane.lane ? within : lane;
   }
 
-  /** The first entry after `after` not in `pending` nor in a lane of `skipLanes`. */
+  /** The first entry after `after` not in `pending` nor in a lane or user lane of `skipLanes`. */
   async #open(
     after: string | undefined,
     pending: ReadonlySet<string>,
@@ -304,8 +330,11 @@ export class AdmissionStore implements AdmissionStorePort {
     let from = after;
     for (;;) {
       const entry = await this.#first(from, pending);
-      if (entry === undefined || !skipLanes.has(entry.lane)) return entry;
-      from = pastEvery(entry.lane);
+      if (entry === undefined) return entry;
+      if (skipLanes.has(entry.lane)) from = pastEvery(entry.lane);
+      else if (entry.user !== undefined && skipLanes.has(userLane(entry.lane, entry.user)))
+        from = pastEvery(queueStreamOf(entry));
+      else return entry;
     }
   }
 
@@ -325,7 +354,7 @@ export class AdmissionStore implements AdmissionStorePort {
 
   /** How many entries of the same lane come before this one (approximate under concurrent change). */
   async ahead(entry: QueueEntry): Promise<number> {
-    const range = { between: [queueLaneStart(entry.lane), queueSortKey(entry)] } as const;
+    const range = { between: [queueLaneStart(queueStreamOf(entry)), queueSortKey(entry)] } as const;
     const count = await this.#table.count({ ...QUEUE, range });
     return Math.max(0, count - 1);
   }
@@ -341,6 +370,17 @@ export class AdmissionStore implements AdmissionStorePort {
   }
 }
 
+/**
+ * Where `lane`'s next stream starts after the cursor's: past the cursor's stream when it is in this
+ * lane, past the same user's id when it is another lane's user stream; undefined = the lane's first.
+ */
+function nextStreamFrom(lane: string, cursor: string): string | undefined {
+  const user = encodedUserOfStream(cursor);
+  if (laneOfStream(cursor) === lane)
+    return user === undefined ? pastOwnStream(lane) : pastEvery(cursor);
+  return user === undefined ? undefined : pastEvery(userStreamOf(lane, user));
+}
+
 function toEntry(item: Record<string, unknown>): QueueEntry {
   return {
     jobId: item.jobId as string,
@@ -349,5 +389,7 @@ function toEntry(item: Record<string, unknown>): QueueEntry {
     enqueuedAt: item.enqueuedAt as string,
     expiresAt: item.expiresAt as string,
     ...(item.counted === true ? { counted: true as const } : {}),
+    ...(typeof item.user === "string" ? { user: item.user } : {}),
+    ...(item.userCounted === true ? { userCounted: true as const } : {}),
   };
 }

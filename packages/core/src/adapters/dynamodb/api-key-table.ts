@@ -14,6 +14,7 @@ import { ReelayError, shownInput } from "../../domain/errors.ts";
 import type { Budget } from "../../domain/money/budget-schema.ts";
 import { DEFAULT_SCOPES, LEGACY_SCOPES } from "../../domain/keys/scopes.ts";
 import type { KeyLimits } from "../../domain/keys/key-limits.ts";
+import type { UserLimits } from "../../domain/keys/end-users.ts";
 import {
   isExpired,
   keyExpired,
@@ -57,6 +58,7 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
     scopes,
     project,
     limits,
+    user_limits,
     expires_at,
     last_used_at,
     on_sunset,
@@ -71,6 +73,7 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
     ...(revokedAt === undefined ? {} : { revokedAt }),
     ...(budget === undefined ? {} : { budget }),
     ...(limits === undefined ? {} : { limits }),
+    ...(user_limits === undefined ? {} : { user_limits }),
     ...(expires_at === undefined ? {} : { expires_at }),
     ...(last_used_at === undefined ? {} : { last_used_at }),
     ...(on_sunset === undefined ? {} : { on_sunset }),
@@ -100,6 +103,7 @@ export class ApiKeyStore implements ApiKeyStorePort {
     scopes = DEFAULT_SCOPES,
     project,
     limits,
+    userLimits,
     expiresAt,
     onSunset,
   }: NewApiKey): Promise<CreatedApiKey> {
@@ -115,6 +119,7 @@ export class ApiKeyStore implements ApiKeyStorePort {
       scopes: [...scopes],
       project: project ?? id,
       ...(limits === undefined ? {} : { limits }),
+      ...(userLimits === undefined ? {} : { user_limits: userLimits }),
       ...(expiresAt === undefined ? {} : { expires_at: expiresAt }),
       ...(onSunset === undefined ? {} : { on_sunset: onSunset }),
     };
@@ -202,6 +207,11 @@ export class ApiKeyStore implements ApiKeyStorePort {
   /** A key's own limits by its id, from the same listing as budgetOf. */
   async limitsOf(id: string): Promise<KeyLimits | undefined> {
     return (await this.#recordOf(id))?.limits;
+  }
+
+  /** A key's user_limits by its id, from the same listing as budgetOf. */
+  async userLimitsOf(id: string): Promise<UserLimits | undefined> {
+    return (await this.#recordOf(id))?.user_limits;
   }
 
   /**

@@ -9,7 +9,8 @@
 import type { BudgetLedgerPort } from "../../usecases/ports.ts";
 import type { BudgetClaim } from "../../domain/money/budget-schema.ts";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { isReelayError, ReelayError } from "../../domain/errors.ts";
+import { isReelayError, ReelayError, shownInput } from "../../domain/errors.ts";
+import { userLane, userOfLane } from "../../domain/keys/end-users.ts";
 import type { Metrics } from "../../usecases/ports.ts";
 import type { Budget } from "../../domain/money/budget-schema.ts";
 import type { Job } from "../../domain/jobs/types.ts";
@@ -31,6 +32,8 @@ export interface BudgetLedgerOptions {
   deployment?: Budget | undefined;
   /** A stored key's budget by its id, read at admission for jobs queued without a reservation. */
   keyBudgetOf?: (keyId: string) => Promise<Budget | undefined>;
+  /** A stored key's budget for each of its end users (user_limits.budget), read likewise. */
+  userBudgetOf?: (keyId: string) => Promise<Budget | undefined>;
   /** Counts each refusal by the budget that refused (key, deployment). */
   metrics?: Metrics;
 }
@@ -59,13 +62,24 @@ export class BudgetLedger implements BudgetLedgerPort {
   }
 
   /** The budgets over a queued job, its key's read now (batch and drop jobs reserve at admission). */
-  async claimsOf(job: Pick<Job, "source">): Promise<BudgetClaim[]> {
+  async claimsOf(job: Pick<Job, "source" | "user">): Promise<BudgetClaim[]> {
     const keyId = job.source.apiKeyId;
     const keyBudget =
       keyId === undefined
         ? undefined
         : await this.#options.keyBudgetOf?.(keyId).catch(() => undefined);
-    return this.claimsFor(keyId, keyBudget);
+    const userClaim = await this.userClaimOf(keyId, job.user);
+    return [...this.claimsFor(keyId, keyBudget), ...(userClaim === undefined ? [] : [userClaim])];
+  }
+
+  /** The end user's own ledger (owner `<key id>/user/<user>`) under the key's user_limits.budget. */
+  async userClaimOf(
+    keyId: string | undefined,
+    user: string | undefined,
+  ): Promise<BudgetClaim | undefined> {
+    if (keyId === undefined || user === undefined) return undefined;
+    const budget = await this.#options.userBudgetOf?.(keyId).catch(() => undefined);
+    return budget === undefined ? undefined : { owner: userLane(keyId, user), budget };
   }
 
   /**
@@ -108,7 +122,13 @@ export class BudgetLedger implements BudgetLedgerPort {
     const used = await this.used(ledger);
     const remaining = fromMicros(Math.max(0, Math.round(budget.amount * MICROS) - used));
     const what = budget.unit === "units" ? "units" : "of the currency";
-    const whose = claim.owner === DEPLOYMENT_OWNER ? "the deployment's" : "the key's";
+    const user = userOfLane(claim.owner);
+    const whose =
+      claim.owner === DEPLOYMENT_OWNER
+        ? "the deployment's"
+        : user === undefined
+          ? "the key's"
+          : `the end user ${shownInput(user, 40)}'s (user_limits)`;
     return new ReelayError(
       "budget_exceeded",
       `This job needs ${fromMicros(micros)} ${what}; ${whose} ${budget.period} budget has ${remaining} left.`,
@@ -119,7 +139,8 @@ export class BudgetLedger implements BudgetLedgerPort {
           needed: fromMicros(micros),
           period: budget.period,
           unit: budget.unit,
-          budget: claim.owner === DEPLOYMENT_OWNER ? "deployment" : "key",
+          budget:
+            claim.owner === DEPLOYMENT_OWNER ? "deployment" : user === undefined ? "key" : "user",
         },
       },
     );

@@ -26,7 +26,8 @@
  * here is part of what is deployed: items already on AWS are read by exactly these keys. What an
  * item holds beside its keys is read back through stored-items.ts.
  */
-import { PRIORITIES, type Priority } from "../../domain/admission/settings.ts";
+import { PRIORITIES } from "../../domain/admission/settings.ts";
+import { type QueueEntry, queueStreamOf } from "../../domain/admission/queue.ts";
 import { DEFAULT_ACCOUNT } from "../../domain/upstreams/accounts.ts";
 import { BUDGET_LEDGER_PREFIX } from "../../domain/money/ledger.ts";
 
@@ -80,14 +81,20 @@ export function queueEntryKey(jobId: string): string {
   return `${QUEUE_KEY_PREFIX}${jobId}`;
 }
 
-/** Entries sort by lane (the API key), then priority, then age: the round-robin reads lane heads. */
-export function queueSortKey(entry: {
-  lane: string;
-  priority: Priority;
-  enqueuedAt: string;
-  jobId: string;
-}): string {
-  return `${entry.lane}#${PRIORITIES.indexOf(entry.priority)}#${entry.enqueuedAt}#${entry.jobId}`;
+/**
+ * Entries sort by lane (the API key), then stream (its jobs for no end user, which sort first, then
+ * each end user's: domain/admission/queue.ts), then priority, then age: the round-robin reads
+ * stream heads.
+ */
+export function queueSortKey(
+  entry: Pick<QueueEntry, "lane" | "user" | "priority" | "enqueuedAt" | "jobId">,
+): string {
+  return `${queueStreamOf(entry)}#${PRIORITIES.indexOf(entry.priority)}#${entry.enqueuedAt}#${entry.jobId}`;
+}
+
+/** Past a lane's entries for no end user (`<lane>#<priority digit>#...`), before its users' streams. */
+export function pastOwnStream(lane: string): string {
+  return `${lane}#:`;
 }
 
 /** Where a lane's entries start in the queue's order. */

@@ -56,6 +56,7 @@ const FILTER_FIELDS: Record<PlainFilter, string[]> = {
   kind: ["kind"],
   source: ["source", "type"],
   apiKeyId: ["source", "apiKeyId"],
+  user: ["user"],
 };
 
 /** One term a metadata pair; a key is any text, so each is named by its place, not its spelling. */

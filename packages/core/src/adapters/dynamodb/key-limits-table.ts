@@ -1,6 +1,7 @@
 /**
  * Limits per key on one item per lane (`limits#<lane>`, item-keys.ts), each change one conditional
- * single-item write, so every API instance and dispatcher shares the same numbers:
+ * single-item write, so every API instance and dispatcher shares the same numbers; a key's end user
+ * is a lane of its own (`<key id>/user/<user>`, domain/keys/end-users.ts) held the same way:
  *
  *   tat        the call bucket (domain/keys/key-limits.ts: GCRA)   SET tat = :next  IF tat = :seen
  *   queued     the lane's jobs counted waiting                  ADD queued :n    IF queued <= max - n
@@ -23,6 +24,7 @@ import {
   NO_KEY_LIMITS,
   takeFromBucket,
 } from "../../domain/keys/key-limits.ts";
+import { keyLaneOf, type UserLimits, userEffectiveLimits } from "../../domain/keys/end-users.ts";
 import { keyLimitsKey } from "./item-keys.ts";
 import { Table } from "./table-ops.ts";
 
@@ -54,12 +56,15 @@ export interface KeyLimitsStoreOptions {
   defaults?: KeyLimitDefaults;
   /** A stored key's own limits by its id (ApiKeyStore.limitsOf); absent = only the defaults. */
   ownOf?: (keyId: string) => Promise<KeyLimits | undefined>;
+  /** A stored key's user_limits by its id (ApiKeyStore.userLimitsOf); absent = none. */
+  userLimitsOf?: (keyId: string) => Promise<UserLimits | undefined>;
 }
 
 export class KeyLimitsStore implements KeyLimitsPort {
   readonly #table: Table;
   readonly #defaults: KeyLimitDefaults;
   readonly #ownOf: (keyId: string) => Promise<KeyLimits | undefined>;
+  readonly #userLimitsOf: (keyId: string) => Promise<UserLimits | undefined>;
   /** The last `tat` this process wrote or read per lane: the first write's guess, so most calls are one write. */
   readonly #seen = new Map<string, number>();
   /** Lanes whose item has its `inflight` map (nothing removes it), so places can be addressed. */
@@ -69,9 +74,13 @@ export class KeyLimitsStore implements KeyLimitsPort {
     this.#table = new Table(db, tableName);
     this.#defaults = options.defaults ?? NO_KEY_LIMITS;
     this.#ownOf = options.ownOf ?? (async () => undefined);
+    this.#userLimitsOf = options.userLimitsOf ?? (async () => undefined);
   }
 
   async limitsOf(lane: string, own?: KeyLimits): Promise<EffectiveLimits> {
+    const keyLane = keyLaneOf(lane);
+    if (keyLane !== undefined)
+      return isStoredKey(keyLane) ? userEffectiveLimits(await this.#userLimitsOf(keyLane)) : {};
     if (!isStoredKey(lane)) return effectiveLimits(undefined, this.#defaults.deployment);
     return effectiveLimits(own ?? (await this.#ownOf(lane)), this.#defaults.keys);
   }

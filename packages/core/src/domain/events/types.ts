@@ -59,6 +59,8 @@ export interface TerminalEventDetail {
   expiresAt: string | null;
   /** The job whose output this one copied (reuse); absent when it made its own. */
   reused_from?: string;
+  /** The end user the job was made for (user / X-Reelay-User); absent when none was named. */
+  user?: string;
   /** The reelay release that announced the end (domain/version.ts). */
   version: string;
   /** The release that made the job; null for a record made before releases were recorded. */
@@ -157,6 +159,7 @@ export function buildTerminalEvent(job: Job): TerminalEvent {
       upstreamTaskId: job.upstreamTaskId ?? null,
       expiresAt: status === "succeeded" ? (job.expiresAt ?? null) : null,
       ...(job.reusedFrom === undefined ? {} : { reused_from: job.reusedFrom }),
+      ...(job.user === undefined ? {} : { user: job.user }),
       version: VERSION,
       createdByVersion: job.createdByVersion ?? null,
       metadata: job.metadata ?? {},

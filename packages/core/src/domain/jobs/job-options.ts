@@ -46,6 +46,11 @@ export interface JobOptions {
   fit?: FitMode;
   /** The caller's own string pairs (metadata / X-Reelay-Metadata, ./metadata.ts), shown back as given. */
   metadata?: Metadata;
+  /**
+   * The app's own opaque id for its end user (user / X-Reelay-User): the key's user_limits hold per
+   * (key, user), and usage and listings group and filter by it; absent = no end user.
+   */
+  user?: string;
 }
 
 /** Every option's name (a Record, so one left out fails to compile): the fields `optionsOf` picks. */
@@ -58,6 +63,7 @@ const JOB_OPTION_NAMES = Object.keys({
   outputTarget: true,
   fit: true,
   metadata: true,
+  user: true,
 } satisfies Record<keyof JobOptions, true>) as (keyof JobOptions)[];
 
 /** The options a job record keeps as its own fields. */
@@ -87,10 +93,10 @@ export function keptOptions(options: JobOptions): KeptJobOptions {
 /**
  * What a retry (of a job, or of a batch's failures) keeps of the first one's options: its events go
  * where the first one's went, in the same order among the caller's jobs, its outputs kept as long
- * and delivered to the same place, with the same metadata. The wait for a slot and reuse are the
+ * and delivered to the same place, with the same metadata, for the same end user. The wait for a slot and reuse are the
  * retry's own (absent); fit is not asked again, since the request retried is the fitted one.
  */
 export function retriedOptions(options: JobOptions): JobOptions {
-  const { priority, webhook, retentionDays, outputTarget, metadata } = options;
-  return givenOptions({ priority, webhook, retentionDays, outputTarget, metadata });
+  const { priority, webhook, retentionDays, outputTarget, metadata, user } = options;
+  return givenOptions({ priority, webhook, retentionDays, outputTarget, metadata, user });
 }

@@ -15,6 +15,8 @@ export interface ListFilters {
   expiring?: { from: string; to: string };
   /** Only jobs whose metadata holds every one of these pairs (metadata.KEY=VALUE). */
   metadata?: Record<string, string>;
+  /** Only jobs made for this end user (user / X-Reelay-User). */
+  user?: string;
 }
 
 export interface ListOptions extends ListFilters {

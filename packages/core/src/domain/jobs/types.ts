@@ -173,6 +173,8 @@ export interface Job extends KeptJobOptions {
   admissions?: number;
   /** Counted in its key's waiting jobs (max_queued) until its first queue entry leaves the queue. */
   queueCounted?: true;
+  /** Counted in its end user's waiting jobs (user_limits.max_queued) likewise. */
+  userQueueCounted?: true;
   /** The batch the job belongs to, and its line there. */
   batchId?: string;
   batchLine?: number;

@@ -1,6 +1,7 @@
 /** A stored API key as reelay shows and keeps it (never the key itself: only its hash is stored). */
 import type { OnSunset } from "../catalog/resolve-request.ts";
 import type { Budget } from "../money/budget-schema.ts";
+import type { UserLimits } from "./end-users.ts";
 import type { KeyLimits } from "./key-limits.ts";
 import type { Scope } from "./scopes.ts";
 
@@ -20,6 +21,8 @@ export interface ApiKeyRecord {
   project: string;
   /** Its own limits (limits.ts), each over REELAY_KEY_LIMITS's; absent = the defaults. */
   limits?: KeyLimits;
+  /** Limits for each of its end users (end-users.ts); absent = none. */
+  user_limits?: UserLimits;
   /** After this time the key is refused with 401 key_expired (lifecycle.ts). */
   expires_at?: string;
   /** When a call last used it, to the minute (LAST_USED_EVERY_MS). */
@@ -35,6 +38,7 @@ export interface NewApiKey {
   scopes?: readonly Scope[];
   project?: string;
   limits?: KeyLimits;
+  userLimits?: UserLimits;
   expiresAt?: string;
   onSunset?: OnSunset;
 }

@@ -1,6 +1,6 @@
 /**
- * Usage reports (GET /v1/usage): the jobs made in a time range, grouped by model, key, day, batch
- * or upstream account, with their units, their cost, and their failures by class. Units and cost
+ * Usage reports (GET /v1/usage): the jobs made in a time range, grouped by model, key, day, batch,
+ * upstream account or end user, with their units, their cost, and their failures by class. Units and cost
  * count what was charged (`true`, and `unknown` at its estimate, as budgets do), over every attempt
  * of a job that fell back to another account; a job still running is counted in `in_progress` and
  * nowhere else until it ends. By account, a job counts under the account it ended on (`default`
@@ -14,7 +14,7 @@ import { type Charged, chargedOf, costMicrosOf, estimateOfJob } from "./charge.t
 import { type FailureClass, failureClassOf } from "./classes.ts";
 import { fromMicros } from "./prices.ts";
 
-export const USAGE_GROUPS = ["model", "key", "day", "batch", "account"] as const;
+export const USAGE_GROUPS = ["model", "key", "day", "batch", "account", "user"] as const;
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
 
 /** One row of a report (a group, or the totals), as the API answers it. */
@@ -110,11 +110,15 @@ function rowOf(tally: Tally, priced: boolean): UsageRow {
   };
 }
 
-/** The value a job is grouped under; null for a job outside any batch (group_by=batch). */
+/**
+ * The value a job is grouped under; null for a job outside any batch (group_by=batch), or made for
+ * no end user (group_by=user).
+ */
 function groupOf(job: Job, by: Exclude<UsageGroup, "account">): string | null {
   if (by === "model") return job.model;
   if (by === "day") return job.createdAt.slice(0, 10);
   if (by === "batch") return job.batchId ?? null;
+  if (by === "user") return job.user ?? null;
   return job.source.apiKeyId ?? job.source.type;
 }
 

@@ -190,10 +190,19 @@ export class AdmissionControl {
   entryOf(
     job: Pick<
       Job,
-      "id" | "priority" | "source" | "createdAt" | "queueCounted" | "admissions" | "queueTimeoutS"
+      | "id"
+      | "priority"
+      | "source"
+      | "createdAt"
+      | "queueCounted"
+      | "admissions"
+      | "queueTimeoutS"
+      | "user"
+      | "userQueueCounted"
     >,
   ): QueueEntry {
     const expires = Date.parse(job.createdAt) + this.queueTimeoutSOf(job) * 1000;
+    const firstWait = (job.admissions ?? 0) === 0;
     return {
       jobId: job.id,
       lane: laneOf(job),
@@ -201,9 +210,9 @@ export class AdmissionControl {
       enqueuedAt: job.createdAt,
       expiresAt: new Date(expires).toISOString(),
       // Only its first wait counts: a job put back after a 429 was counted back when admitted.
-      ...(job.queueCounted === true && (job.admissions ?? 0) === 0
-        ? { counted: true as const }
-        : {}),
+      ...(job.queueCounted === true && firstWait ? { counted: true as const } : {}),
+      ...(job.user === undefined ? {} : { user: job.user }),
+      ...(job.userQueueCounted === true && firstWait ? { userCounted: true as const } : {}),
     };
   }
 

@@ -25,10 +25,14 @@ import { isReelayError } from "../../domain/errors.ts";
 import { isTerminal, type Job } from "../../domain/jobs/types.ts";
 import type { ExecutionStarter } from "../ports.ts";
 import { type BudgetGateDeps, reserveAtAdmission } from "./budget-gate.ts";
-import { takeInFlight } from "./in-flight-gate.ts";
+import { takeInFlightPlaces } from "./in-flight-gate.ts";
 import type { AdmissionControl } from "./admission-control.ts";
 import { effectiveLimit } from "../../domain/admission/settings.ts";
-import type { AdmissionState, QueueEntry } from "../../domain/admission/queue.ts";
+import {
+  type AdmissionState,
+  type QueueEntry,
+  queueStreamOf,
+} from "../../domain/admission/queue.ts";
 import type { ErrorCode } from "../../domain/error-codes.ts";
 import { serves } from "../../domain/upstreams/accounts.ts";
 import { circuitState, whileProbing } from "../../domain/upstreams/circuit.ts";
@@ -154,7 +158,10 @@ interface Run {
   claimed: Map<string, string>;
   /** Jobs no account can take now (theirs are full): passed over for the rest of the run. */
   passed: Set<string>;
-  /** Lanes whose key has as many jobs in flight as its max_in_flight: passed over likewise. */
+  /**
+   * Lanes whose key (or end user: domain/keys/end-users.ts) has as many jobs in flight as its
+   * max_in_flight: passed over likewise.
+   */
   fullLanes: Set<string>;
   /** When a full lane's place will be given back, for another run then. */
   retryInMs?: number;
@@ -230,7 +237,7 @@ function roomOf(deps: DispatchDeps, run: Run, now: number): { free: number; wait
 
 /** Admits `entry` alongside the run's others; its outcome updates the run when it lands. */
 function startAdmission(deps: DispatchDeps, run: Run, entry: QueueEntry): void {
-  run.cursor = entry.lane;
+  run.cursor = queueStreamOf(entry);
   const admitting = admitOne(deps, run, entry).then(
     ({ outcome, account }) => {
       const now = deps.now().getTime();
@@ -333,15 +340,9 @@ async function admitOne(
     account = chosen;
     run.claimed.set(job.id, account.name);
     const now = deps.now().getTime();
-    const place = await takeInFlight(
-      admission.keyLimits,
-      entry.lane,
-      job.id,
-      now,
-      run.states.values(),
-    );
+    const place = await takeInFlightPlaces(admission.keyLimits, entry, now, run.states.values());
     if ("full" in place) {
-      run.fullLanes.add(entry.lane);
+      run.fullLanes.add(place.lane);
       // A place given back soon (its job's slot was freed a moment ago): a run then admits the next.
       if (place.retryInMs !== undefined)
         run.retryInMs = Math.min(run.retryInMs ?? Number.POSITIVE_INFINITY, place.retryInMs);
@@ -356,7 +357,7 @@ async function admitOne(
       limit: limitOf(run, account),
       now,
       spacingMs: spacingMs(account),
-      lane: entry.lane,
+      lane: queueStreamOf(entry),
       ...(probe === undefined ? {} : { probe }),
     });
     if (slot === "full" || slot === "too_soon") {

@@ -93,6 +93,8 @@ export interface ResultLine {
   outputs_expired: boolean;
   /** The job's metadata (the line's own over the batch's); {} for a rejected line or none. */
   metadata: Record<string, string>;
+  /** The end user the line's job is for (the line's own, else the batch's); absent when none. */
+  user?: string;
 }
 
 /** The job's outputs with links that end by its expires_at; none once it passed. */
@@ -113,6 +115,10 @@ async function linkedOutputs(
       url: await deps.objects.presignGet(o.key, linkS),
     })),
   );
+}
+
+function userOf(user: string | undefined): { user?: string } {
+  return user === undefined ? {} : { user };
 }
 
 /** One result line per request line, in order; output links are presigned for `ttlS`. */
@@ -138,6 +144,7 @@ export async function resultLines(
           expires_at: null,
           outputs_expired: false,
           metadata: {},
+          ...userOf(state.batch.user),
         };
       }
       const job = state.jobs.get(line.jobId);
@@ -150,6 +157,7 @@ export async function resultLines(
         expires_at: job?.expiresAt ?? null,
         outputs_expired: job === undefined ? false : outputsExpired(job, deps.now()),
         metadata: job?.metadata ?? {},
+        ...userOf(job?.user ?? state.batch.user),
       };
     }),
   );

@@ -6,6 +6,7 @@
  * line, so making the same batch again (a retried request, a repeated notification) finds what the
  * first attempt made and makes nothing twice.
  */
+import { takeUserCall } from "../jobs/user-rate.ts";
 import type { BatchStorePort, JobQueue } from "../ports.ts";
 import { ulid } from "ulid";
 import type { AdmissionControl } from "../admission/admission-control.ts";
@@ -77,12 +78,14 @@ export async function createBatch(
   const at = deps.now().toISOString();
   const lines = input.lines.map((checked) => lineOf(input.id, checked));
   const jobs = lines.filter((line) => line.jobId !== undefined).length;
+  await takeUserCall(deps.submit.keyLimits, input.source, input.options?.user, deps.now());
   // The whole batch fits among its key's waiting jobs, or nothing is made (429 queue_full).
   const claim = await claimQueue(
     deps.submit.keyLimits,
     input.source,
     jobs,
     async () => (await deps.batches.get(input.id)) !== undefined,
+    input.options?.user,
   );
   try {
     return await recordBatch(deps, input, { at, lines, jobs }, claim);

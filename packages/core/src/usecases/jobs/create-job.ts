@@ -36,6 +36,8 @@ export interface NewJobInput {
   retryOf?: string;
   /** Counted in its key's waiting jobs (max_queued). */
   queueCounted?: boolean;
+  /** Counted in its end user's waiting jobs (user_limits.max_queued). */
+  userQueueCounted?: boolean;
   /** See Job.traceparent. */
   traceparent?: string | undefined;
   now?: Date;
@@ -92,6 +94,7 @@ export function buildJob(input: NewJobInput): Job {
     ...(input.reservations === undefined ? {} : { reservations: input.reservations }),
     ...(input.retryOf === undefined ? {} : { retryOf: input.retryOf }),
     ...(input.queueCounted === true ? { queueCounted: true as const } : {}),
+    ...(input.userQueueCounted === true ? { userQueueCounted: true as const } : {}),
     ...(input.traceparent === undefined ? {} : { traceparent: input.traceparent }),
     estimate:
       input.reuse?.estimate ??

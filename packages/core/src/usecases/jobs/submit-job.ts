@@ -16,6 +16,7 @@
  * that waits for a slot past its queue_timeout_s (at most REELAY_QUEUE_TIMEOUT_S) ends failed queue_timeout
  * (admission/queue-sweep.ts). Either way its reservation, if any, is settled when it ends.
  */
+import { takeUserCall } from "./user-rate.ts";
 import type {
   BudgetLedgerPort,
   Clock,
@@ -106,7 +107,11 @@ async function reserve(
 ): Promise<Reservation[] | undefined> {
   const caller = submission.caller;
   if (caller === undefined || valid.model === null || valid.normalized === null) return undefined;
-  const claims = deps.budgets.claimsFor(caller.keyId, caller.budget);
+  const userClaim = await deps.budgets.userClaimOf(caller.keyId, submission.options?.user);
+  const claims = [
+    ...deps.budgets.claimsFor(caller.keyId, caller.budget),
+    ...(userClaim === undefined ? [] : [userClaim]),
+  ];
   if (claims.length === 0) return [];
   const estimate = estimateOf({ model: valid.model, request: valid.normalized }, deps.prices);
   return deps.budgets.reserve(claims, estimate, deps.now());
@@ -226,14 +231,7 @@ async function submitUntraced(deps: SubmitDeps, submission: Submission): Promise
   );
   const reuse = await reuseOf(deps, submission, fingerprint);
   const jobId = reuse?.jobId ?? submission.jobId;
-  const claim =
-    submission.queueClaim ??
-    (await claimQueue(
-      deps.keyLimits,
-      submission.source,
-      1,
-      async () => jobId !== undefined && (await deps.jobs.get(jobId)) !== undefined,
-    ));
+  const claim = await claimAtDoor(deps, submission, jobId);
   let recorded: Submitted;
   let reservations: Reservation[] | undefined;
   try {
@@ -251,7 +249,7 @@ async function submitUntraced(deps: SubmitDeps, submission: Submission): Promise
       ...(submission.retryOf === undefined ? {} : { retryOf: submission.retryOf }),
       ...(deps.prices === undefined ? {} : { prices: deps.prices }),
       ...(reservations === undefined ? {} : { reservations }),
-      ...(claim === undefined ? {} : { queueCounted: true }),
+      ...claim?.counted,
       traceparent: currentTraceparent(),
       now: deps.now(),
     });
@@ -281,11 +279,33 @@ async function submitUntraced(deps: SubmitDeps, submission: Submission): Promise
   return { job: await queueOrFail(deps, job), created };
 }
 
+/**
+ * The end user's rate and the queue's places (max_queued) a submission takes before anything is
+ * made: a batch's line comes with its batch's claim, and its batch took the call.
+ */
+async function claimAtDoor(
+  deps: SubmitDeps,
+  submission: Submission,
+  jobId: string | undefined,
+): Promise<QueueClaim | undefined> {
+  if (submission.queueClaim !== undefined) return submission.queueClaim;
+  if (submission.batch === undefined)
+    await takeUserCall(deps.keyLimits, submission.source, submission.options?.user, deps.now());
+  return claimQueue(
+    deps.keyLimits,
+    submission.source,
+    1,
+    async () => jobId !== undefined && (await deps.jobs.get(jobId)) !== undefined,
+    submission.options?.user,
+  );
+}
+
 /** Budgets for a deployment that has none: nothing is ever claimed, reserved or settled. */
 export const NO_BUDGETS: BudgetLedgerPort = {
   deployment: undefined,
   claimsFor: () => [],
   claimsOf: async () => [],
+  userClaimOf: async () => undefined,
   reserve: async () => [],
   used: async () => 0,
   release: async () => undefined,

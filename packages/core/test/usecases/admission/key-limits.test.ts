@@ -2,6 +2,8 @@
  * Limits per key in the submit path and at admission, on dynalite: max_queued counts a key's
  * waiting jobs before anything is made and counts them back as they leave the queue; max_in_flight
  * lets at most N of a key's jobs hold upstream slots while the fair queue admits other keys' jobs.
+ * A key's user_limits hold the same per end user: one user over a limit is refused (or waits)
+ * while the key's other users and its jobs for no user are served.
  * The starter records which jobs it was asked to start; nothing runs upstream.
  */
 import { join } from "node:path";
@@ -13,8 +15,11 @@ import {
   STALE_IN_FLIGHT_MS,
 } from "../../../src/adapters/dynamodb/key-limits-table.ts";
 import { JobStore } from "../../../src/adapters/dynamodb/job-table.ts";
+import { BudgetLedger } from "../../../src/adapters/dynamodb/budget-ledger.ts";
+import { estimateOf } from "../../../src/domain/money/estimate.ts";
 import { JsonlFileSink } from "../../../src/adapters/events/jsonl-events.ts";
 import type { KeyLimits } from "../../../src/domain/keys/key-limits.ts";
+import type { UserLimits } from "../../../src/domain/keys/end-users.ts";
 import type { JobSource } from "../../../src/domain/jobs/types.ts";
 import { validate } from "../../../src/domain/validate/validate-request.ts";
 import { AdmissionControl } from "../../../src/usecases/admission/admission-control.ts";
@@ -45,18 +50,25 @@ interface World {
 
 let world: World;
 
-async function makeWorld(own: Record<string, KeyLimits>): Promise<World> {
+async function makeWorld(
+  own: Record<string, KeyLimits>,
+  users: Record<string, UserLimits> = {},
+  concurrency = 10,
+): Promise<World> {
   const aws = localAws();
   const tableName = `key-limits-${++tables}`;
   await aws.createTable(tableName);
   const now = { at: Date.parse("2026-11-27T10:00:00Z") };
   const clock = () => new Date(now.at);
   const jobs = new JobStore(aws.ddb, tableName, { now: clock });
-  const limits = new KeyLimitsStore(aws.ddb, tableName, { ownOf: async (id) => own[id] });
+  const limits = new KeyLimitsStore(aws.ddb, tableName, {
+    ownOf: async (id) => own[id],
+    userLimitsOf: async (id) => users[id],
+  });
   const control = new AdmissionControl({
     store: new AdmissionStore(aws.ddb, tableName),
     jobs,
-    settings: { concurrency: 10, queueTimeoutS: 3600 },
+    settings: { concurrency, queueTimeoutS: 3600 },
     waker: { wake: async () => undefined },
     now: clock,
     keyLimits: limits,
@@ -89,12 +101,20 @@ async function makeWorld(own: Record<string, KeyLimits>): Promise<World> {
   };
 }
 
-function submit(source: JobSource, jobId?: string) {
+function submit(source: JobSource, jobId?: string, user?: string) {
   return submitJob(world.submit, {
     validation: VALID,
     source,
     ...(jobId === undefined ? {} : { jobId }),
+    ...(user === undefined ? {} : { options: { user } }),
   });
+}
+
+/** `count` jobs of key_a for `user` (none: the key's own), their ids in order. */
+async function submitFor(user: string | undefined, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push((await submit(keyA, undefined, user)).job.id);
+  return ids;
 }
 
 function batchOf(source: JobSource, id: string, lines: number) {
@@ -204,5 +224,78 @@ describe("max_in_flight", () => {
     const held = (await world.control.snapshot()).held;
     expect(held.filter((id) => a.includes(id))).toHaveLength(2);
     expect(await world.limits.inFlight("key_a")).not.toContain(first);
+  });
+});
+
+describe("user_limits", () => {
+  it("max_in_flight: one job per end user holds a slot; the other user and the key's own jobs go on", async () => {
+    world = await makeWorld({}, { key_a: { max_in_flight: 1 } });
+    const alice = await submitFor("alice", 3);
+    const bob = await submitFor("bob", 3);
+    const own = await submitFor(undefined, 2);
+    await dispatch(world.dispatchDeps);
+    expect(world.started.filter((id) => alice.includes(id))).toHaveLength(1);
+    expect(world.started.filter((id) => bob.includes(id))).toHaveLength(1);
+    expect(world.started.filter((id) => own.includes(id)).sort()).toEqual([...own].sort());
+    expect(await world.limits.inFlight("key_a/user/alice")).toHaveLength(1);
+    expect(await world.limits.inFlight("key_a/user/bob")).toHaveLength(1);
+  });
+
+  it("max_queued: an end user past it is 429 queue_full naming the user's limit; the other user and the key go on", async () => {
+    world = await makeWorld({}, { key_a: { max_queued: 2 } });
+    await submitFor("alice", 2);
+    const refused = await submit(keyA, undefined, "alice").catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: "queue_full", status: 429 });
+    expect((refused as Error).message).toMatch(/end user "?alice"?/);
+    await submitFor("bob", 2);
+    await submitFor(undefined, 3);
+    expect((await world.jobs.list({ limit: 100 })).jobs).toHaveLength(7);
+    expect(await world.limits.queued("key_a/user/alice")).toBe(2);
+    await dispatch(world.dispatchDeps);
+    expect(await world.limits.queued("key_a/user/alice")).toBe(0);
+    await submitFor("alice", 1);
+  });
+
+  it("rate: an end user past its bucket is 429 rate_limited; the other user is served", async () => {
+    world = await makeWorld({}, { key_a: { rate: 1, burst: 1 } });
+    await submitFor("alice", 1);
+    await expect(submit(keyA, undefined, "alice")).rejects.toMatchObject({
+      code: "rate_limited",
+      status: 429,
+    });
+    await submitFor("bob", 1);
+    world.now.at += 1000;
+    await submitFor("alice", 1);
+  });
+
+  it("the fair queue takes a key's end users in turn, whoever queued first", async () => {
+    world = await makeWorld({}, {}, 4);
+    const alice = await submitFor("alice", 4);
+    const bob = await submitFor("bob", 4);
+    await dispatch(world.dispatchDeps);
+    expect(world.started.filter((id) => alice.includes(id))).toHaveLength(2);
+    expect(world.started.filter((id) => bob.includes(id))).toHaveLength(2);
+  });
+
+  it("budget: an end user past its period's budget is 402 budget_exceeded naming the user; the other user reserves", async () => {
+    const aws = localAws();
+    const tableName = `key-limits-${++tables}`;
+    await aws.createTable(tableName);
+    const budget = { amount: 8, unit: "units" as const, period: "day" as const };
+    const ledger = new BudgetLedger(aws.ddb, tableName, { userBudgetOf: async () => budget });
+    const now = new Date("2026-11-27T10:00:00Z");
+    const request = VALID.normalized as NonNullable<typeof VALID.normalized>;
+    const estimate = estimateOf({ model: "os-2", request }, undefined);
+    const reserveFor = async (user: string) => {
+      const claim = await ledger.userClaimOf("key_a", user);
+      return ledger.reserve(claim === undefined ? [] : [claim], estimate, now);
+    };
+    await reserveFor("alice");
+    await reserveFor("alice");
+    const refused = await reserveFor("alice").catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: "budget_exceeded", status: 402 });
+    expect((refused as Error).message).toMatch(/end user "?alice"?/);
+    await reserveFor("bob");
+    expect(await ledger.userClaimOf("key_a", undefined)).toBeUndefined();
   });
 });
