@@ -3,7 +3,9 @@
  * X-Reelay-Metadata, and a batch made through reelay's route with `metadata` in its body (one
  * request with its own), come back with their pairs in the job's view, job.json, the terminal
  * event, the job's webhook, the batch's view, its results and its Batch Completed; GET
- * /v1/jobs?metadata.order=42 finds exactly the one job, and refusals name the key.
+ * /v1/jobs?metadata.order=42 finds exactly the one job, and refusals name the key. The same jobs
+ * carry an end user (X-Reelay-User, a batch's `user`) beside their metadata, shown in the same
+ * places and found by GET /v1/jobs?user= (test/e2e/end-users.test.ts holds the users' limits).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metadataHeader } from "@reelay/client";
@@ -68,9 +70,13 @@ const listed = async (query: string) =>
 let orderJob: string;
 
 describe("metadata on a job", () => {
-  it("given as X-Reelay-Metadata on the contract's route, it is in the job's view, job.json, its terminal event and its webhook", async () => {
+  it("given as X-Reelay-Metadata on the contract's route with X-Reelay-User, both are in the job's view, job.json, its terminal event and its webhook", async () => {
     const response = await createWithHeaders(
-      { "X-Reelay-Metadata": ORDER_HEADER, "X-Reelay-Webhook": receiver.url },
+      {
+        "X-Reelay-Metadata": ORDER_HEADER,
+        "X-Reelay-User": "end-user-7",
+        "X-Reelay-Webhook": receiver.url,
+      },
       "a paper boat with an order",
     );
     expect(response.status).toBe(200);
@@ -78,14 +84,20 @@ describe("metadata on a job", () => {
     const job = await waitForTerminalJob(stack.url, key.key, orderJob);
     expect(job.status).toBe("succeeded");
     expect(job.metadata).toEqual(ORDER);
+    expect(job.user).toBe("end-user-7");
     const manifest = JSON.parse(
       await objectText(stack.s3, stack.bucket, `outputs/${orderJob}/job.json`),
     );
     expect(manifest.metadata).toEqual(ORDER);
+    expect(manifest.user).toBe("end-user-7");
     const [event] = await eventsFor(stack.dataDir, orderJob);
     expect(event?.detail.metadata).toEqual(ORDER);
+    expect(event?.detail.user).toBe("end-user-7");
     const payload = await deliveredFor("jobId", orderJob);
-    expect(payload).toMatchObject({ type: "Generation Succeeded", data: { metadata: ORDER } });
+    expect(payload).toMatchObject({
+      type: "Generation Succeeded",
+      data: { metadata: ORDER, user: "end-user-7" },
+    });
   });
 
   it("a job made without metadata shows {} in its view and event", async () => {
@@ -115,9 +127,10 @@ describe("metadata on a job", () => {
 });
 
 describe("metadata on a batch", () => {
-  it("the batch's body metadata, under a line's own, is in each job, the batch's view, its results and its Batch Completed", async () => {
+  it("the batch's body metadata, under a line's own, is in each job, the batch's view, its results and its Batch Completed, beside the batch's end user", async () => {
     const posted = await postJson(`${stack.url}/v1/batches`, key.key, {
       metadata: { campaign: "spring", order: "7" },
+      user: "end-user-8",
       webhook_url: receiver.url,
       requests: [
         { model: "gamma-3.1", prompt: "a batch kite", duration_sec: 4, metadata: { order: "43" } },
@@ -135,7 +148,10 @@ describe("metadata on a batch", () => {
     expect((await waitForTerminalJob(stack.url, key.key, first as string)).metadata).toEqual(
       lineOne,
     );
-    expect((await deliveredFor("jobId", first as string)).data.metadata).toEqual(lineOne);
+    expect((await deliveredFor("jobId", first as string)).data).toMatchObject({
+      metadata: lineOne,
+      user: "end-user-8",
+    });
     const results = (
       await (
         await fetch(`${stack.url}/v1/batches/${batchId}/results`, { headers: bearer(key.key) })
@@ -144,9 +160,9 @@ describe("metadata on a batch", () => {
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line));
-    expect(results.map((line) => [line.job_id, line.metadata])).toEqual([
-      [first, lineOne],
-      [second, lineTwo],
+    expect(results.map((line) => [line.job_id, line.metadata, line.user])).toEqual([
+      [first, lineOne, "end-user-8"],
+      [second, lineTwo, "end-user-8"],
     ]);
     const stored = await objectText(stack.s3, stack.bucket, completed.data.results.key);
     expect(
@@ -168,6 +184,13 @@ describe("GET /v1/jobs?metadata.KEY=VALUE", () => {
     expect(await listed("metadata.order=42&metadata.customer=someone-else")).toEqual([]);
     expect(await listed("metadata.order=42&status=failed")).toEqual([]);
     expect((await listed("metadata.campaign=spring&limit=1")).length).toBe(1);
+  });
+
+  it("GET /v1/jobs?user= finds the end user's jobs, alone and with a metadata pair", async () => {
+    expect(await listed("user=end-user-7")).toEqual([orderJob]);
+    expect(await listed("user=end-user-7&metadata.order=42")).toEqual([orderJob]);
+    expect(await listed("user=end-user-8&metadata.order=42")).toEqual([]);
+    expect((await listed("user=end-user-8")).length).toBe(2);
   });
 
   it("a key over 40 characters, a value over 500, a 17th pair or a bare metadata parameter is 400 invalid_metadata naming the parameter", async () => {
