@@ -61,18 +61,20 @@ function statusCounts(found: Map<string, JsonBody>): Record<string, number> {
   return counts;
 }
 
-/** Jobs of 1.5 to about 18 s upstream: more than the pool takes at once, so some wait queued. */
+/** Jobs of 8 to about 30 s upstream, more than the pool takes at once: some wait queued. */
 async function submit(stage: Stage, count: number): Promise<(string | undefined)[]> {
-  const ids: (string | undefined)[] = [];
-  for (let i = 0; i < count; i++) {
-    const ms = 1_500 + i * 700;
+  const create = async (i: number) => {
     const created = await api(stage, "POST", "/v1/video/generations", {
       model: "gamma-3.1",
-      prompt: `an upgrade in flight, job ${i} [[sim:generation_ms=${ms}]]`,
+      prompt: `an upgrade in flight, job ${i} [[sim:generation_ms=${8_000 + i * 1_500}]]`,
       duration_sec: 4,
     });
-    ids.push(created.status === 200 ? String(created.body.task_id) : undefined);
-  }
+    return created.status === 200 ? String(created.body.task_id) : undefined;
+  };
+  const ids: (string | undefined)[] = [];
+  // Four at a time, as a client with a few connections sends them.
+  for (let i = 0; i < count; i += 4)
+    ids.push(...(await Promise.all([i, i + 1, i + 2, i + 3].filter((n) => n < count).map(create))));
   return ids;
 }
 
@@ -89,28 +91,36 @@ function renameStepInput(stage: Stage): void {
   }
 }
 
+/** Times the schedules fire while jobs wait with nothing else under way, before giving up on them. */
+const SWEEPS = 5;
+
 /**
- * Until every job has ended, or nothing is left to end them: no execution running and the stage
- * idle (a job still queued then waits for nothing).
+ * Until every job has ended, or nothing is left to end them. With no execution running and the
+ * stage idle, a job still queued waits for the Dispatch function's scheduled sweep (each minute on
+ * AWS): the schedules fire then, a few times at most.
  */
 async function settle(stage: Stage, ids: readonly string[]): Promise<void> {
   const deadline = Date.now() + PATIENCE_MS;
+  let sweeps = 0;
   for (;;) {
     const found = await records(stage, ids);
     if (ids.every((id) => TERMINAL.has(String(found.get(id)?.status)))) return;
     if (!stage.states.executions().some((e) => e.status === "RUNNING")) {
       await stage.idle();
-      const again = await records(stage, ids);
-      const running = stage.states.executions().some((e) => e.status === "RUNNING");
-      if (!running && JSON.stringify(statusCounts(again)) === JSON.stringify(statusCounts(found)))
-        return;
+      if (sweeps === SWEEPS || Date.now() > deadline) return;
+      stage.scheduler.tick();
+      sweeps += 1;
     }
     if (Date.now() > deadline) return;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
 }
 
-async function evidenceOf(stage: Stage, jobs: (string | undefined)[]): Promise<UpgradeEvidence> {
+async function evidenceOf(
+  stage: Stage,
+  jobs: (string | undefined)[],
+  endedBeforeDeploy: string[],
+): Promise<UpgradeEvidence> {
   const ids = jobs.flatMap((id) => (id === undefined ? [] : [id]));
   const found = await records(stage, ids);
   const usage = await api(stage, "GET", "/v1/usage?from=2000-01-01&to=2100-01-01");
@@ -141,6 +151,7 @@ async function evidenceOf(stage: Stage, jobs: (string | undefined)[]): Promise<U
         : [];
     }),
     tasksByKey,
+    endedBeforeDeploy,
     ledgerUsed: ledger?.used,
     executions: Object.fromEntries(
       stage.states
@@ -157,17 +168,26 @@ async function evidenceOf(stage: Stage, jobs: (string | undefined)[]): Promise<U
   };
 }
 
-/** Once some jobs have ended and more are still under way: the moment to deploy. */
-async function midway(stage: Stage, ids: readonly string[]): Promise<Record<string, number>> {
-  return waitFor(
-    "some jobs ended and more in flight",
+/**
+ * The moment to deploy: once two jobs have ended (the release finished work of its own). A job
+ * must still be under way then, or there is nothing in flight to rehearse.
+ */
+async function midway(stage: Stage, ids: readonly string[]): Promise<Map<string, JsonBody>> {
+  const found = await waitFor(
+    "two jobs ended",
     async () => {
-      const counts = statusCounts(await records(stage, ids));
-      const ended = [...TERMINAL].reduce((sum, s) => sum + (counts[s] ?? 0), 0);
-      return ended >= 3 && ids.length - ended >= 6 ? counts : undefined;
+      const now = await records(stage, ids);
+      return ended(statusCounts(now)) >= 2 ? now : undefined;
     },
     PATIENCE_MS,
   );
+  if (ended(statusCounts(found)) === ids.length)
+    throw new Error(`Every job ended before the deploy: ${JSON.stringify(statusCounts(found))}.`);
+  return found;
+}
+
+function ended(counts: Record<string, number>): number {
+  return [...TERMINAL].reduce((sum, s) => sum + (counts[s] ?? 0), 0);
 }
 
 /** Fails unless every function runs from the assembly's bundles. */
@@ -202,7 +222,8 @@ export async function rehearseUpgrade(options: UpgradeOptions = {}): Promise<Upg
     say(`upgrade: ${release} up with ${stage.functions.length} functions; starting jobs`);
     const jobs = await submit(stage, options.jobs ?? 16);
     const ids = jobs.flatMap((id) => (id === undefined ? [] : [id]));
-    const atDeploy = await midway(stage, ids);
+    const before = await midway(stage, ids);
+    const atDeploy = statusCounts(before);
     say(`upgrade: deploying this checkout over jobs ${JSON.stringify(atDeploy)}`);
     const deployed = await deploy(stage, current);
     runsFrom(stage, current.assetsDir, "this checkout");
@@ -210,7 +231,13 @@ export async function rehearseUpgrade(options: UpgradeOptions = {}): Promise<Upg
     say(`upgrade: ${deployed.updated.length} functions swapped; waiting for every job to end`);
     await settle(stage, ids);
     await stage.idle();
-    const verdict = upgradeVerdict(await evidenceOf(stage, jobs));
+    const endedBefore = [...before].filter(([, r]) => TERMINAL.has(String(r.status)));
+    const evidence = await evidenceOf(
+      stage,
+      jobs,
+      endedBefore.map(([id]) => id),
+    );
+    const verdict = upgradeVerdict(evidence);
     return { verdict, release, deployed, atDeploy };
   } finally {
     await stage.close();

@@ -6,7 +6,8 @@
  *   unannounced   a job ended without a terminal event
  *   duplicate     more than one upstream task for one job (its idempotency key, over every account)
  *   charged       the deployment budget's ledger differs from the sum of the jobs' costs
- *   unexpected    a job that did not succeed (no fault is asked for: each one should)
+ *   unexpected    a job under way at the deploy that did not succeed (no fault is asked for: each
+ *                 one should); one the release ended before it is the release's own
  *   denied        an AWS call the role's policy refused, before or after the deploy
  */
 
@@ -31,6 +32,8 @@ export interface UpgradeEvidence {
   ledgerUsed: number | undefined;
   /** Each denied call, described. */
   denied: string[];
+  /** The jobs the previous release had already ended when the deploy began. */
+  endedBeforeDeploy: readonly string[];
   /** How each job's last execution stands ("FAILED: States.TaskFailed ..."), to say why a job did not end. */
   executions?: Record<string, string>;
 }
@@ -48,6 +51,8 @@ export interface UpgradeVerdict {
   ok: boolean;
   jobs: number;
   succeeded: number;
+  /** Of them, ended by the release before the deploy. */
+  endedBeforeDeploy: number;
   findings: Record<FindingKind, string[]>;
 }
 
@@ -78,7 +83,7 @@ function judgeJob(
     findings.endedTwice.push(
       `${id}: ${record.status} with events [${events.map((e) => e.status).join(", ")}]`,
     );
-  if (record.status !== "succeeded")
+  if (record.status !== "succeeded" && !evidence.endedBeforeDeploy.includes(id))
     findings.unexpected.push(
       `${id}: ${record.status} (${record.error?.code ?? "no code"}${record.error?.message === undefined ? "" : `: ${record.error.message}`})`,
     );
@@ -112,11 +117,12 @@ export function upgradeVerdict(evidence: UpgradeEvidence): UpgradeVerdict {
     );
   const succeeded = ids.filter((id) => evidence.records.get(id)?.status === "succeeded").length;
   const ok = Object.values(findings).every((list) => list.length === 0);
-  return { ok, jobs: evidence.jobs.length, succeeded, findings };
+  const before = evidence.endedBeforeDeploy.length;
+  return { ok, jobs: evidence.jobs.length, succeeded, endedBeforeDeploy: before, findings };
 }
 
 /** The one line the rehearsal prints for the upgrade. */
 export function upgradeLine(v: UpgradeVerdict): string {
   const f = v.findings;
-  return `upgrade: ${v.jobs} jobs, ${v.succeeded} succeeded, ${f.lost.length} lost, ${f.endedTwice.length} ended twice, ${f.unannounced.length} unannounced, ${f.duplicate.length} duplicate upstream tasks, ${f.charged.length === 0 ? "0 charged twice" : "charged twice (ledger differs)"}, ${f.unexpected.length} not succeeded, ${f.denied.length} denied calls`;
+  return `upgrade: ${v.jobs} jobs (${v.endedBeforeDeploy} ended before the deploy), ${v.succeeded} succeeded, ${f.lost.length} lost, ${f.endedTwice.length} ended twice, ${f.unannounced.length} unannounced, ${f.duplicate.length} duplicate upstream tasks, ${f.charged.length === 0 ? "0 charged twice" : "charged twice (ledger differs)"}, ${f.unexpected.length} in flight not succeeded, ${f.denied.length} denied calls`;
 }

@@ -23,6 +23,7 @@ function clean(): UpgradeEvidence {
     terminalEvents: ids.map((jobId) => ({ jobId, status: "succeeded" })),
     tasksByKey: Object.fromEntries(ids.map((id) => [id, 1])),
     ledgerUsed: 0.75,
+    endedBeforeDeploy: [],
     denied: [],
   };
 }
@@ -32,7 +33,7 @@ describe("the upgrade's verdict", () => {
     const verdict = upgradeVerdict(clean());
     expect(verdict.ok).toBe(true);
     expect(upgradeLine(verdict)).toBe(
-      "upgrade: 3 jobs, 3 succeeded, 0 lost, 0 ended twice, 0 unannounced, 0 duplicate upstream tasks, 0 charged twice, 0 not succeeded, 0 denied calls",
+      "upgrade: 3 jobs (0 ended before the deploy), 3 succeeded, 0 lost, 0 ended twice, 0 unannounced, 0 duplicate upstream tasks, 0 charged twice, 0 in flight not succeeded, 0 denied calls",
     );
   });
 
@@ -65,7 +66,22 @@ describe("the upgrade's verdict", () => {
     expect(findings.lost).toEqual(["vidtsk_b: still running"]);
   });
 
-  it("fails a job announced without a record, an unacknowledged submission, and a denied call", () => {
+  it("leaves a job the release failed before the deploy to the release: not a finding", () => {
+    const evidence = clean();
+    evidence.records = new Map([
+      ...evidence.records,
+      ["vidtsk_a", { status: "failed", cost: 0, error: { code: "step_failed" } }],
+    ]);
+    evidence.terminalEvents = evidence.terminalEvents.map((e) =>
+      e.jobId === "vidtsk_a" ? { ...e, status: "failed" } : e,
+    );
+    evidence.ledgerUsed = 0.5;
+    evidence.endedBeforeDeploy = ["vidtsk_a"];
+    const verdict = upgradeVerdict(evidence);
+    expect(verdict).toMatchObject({ ok: true, succeeded: 2, endedBeforeDeploy: 1 });
+  });
+
+  it("fails a job that ended with no event, an unacknowledged submission, and a denied call", () => {
     const evidence = clean();
     evidence.jobs.push(undefined);
     evidence.terminalEvents = evidence.terminalEvents.filter((e) => e.jobId !== "vidtsk_c");
