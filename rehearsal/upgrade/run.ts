@@ -27,7 +27,7 @@ export interface UpgradeOptions {
   onLine?: (line: string) => void;
   onLog?: (fn: string, line: string) => void;
   /**
-   * A fault to show the verdict failing, by hand: after the deploy, each step function gets the
+   * A fault to show the verdict failing (`--upgrade-fault`): after the deploy, each step function gets the
    * old definition's input with `jobId` renamed, as a current handler that reads a renamed field
    * would see it.
    */

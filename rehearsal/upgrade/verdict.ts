@@ -9,6 +9,8 @@
  *   unexpected    a job under way at the deploy that did not succeed (no fault is asked for: each
  *                 one should); one the release ended before it is the release's own
  *   denied        an AWS call the role's policy refused, before or after the deploy
+ *   execution     a job that succeeded while its execution failed (a step after the job's end
+ *                 refused its input: the record looks right, the state machine does not)
  */
 
 const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
@@ -45,7 +47,8 @@ type FindingKind =
   | "duplicate"
   | "charged"
   | "unexpected"
-  | "denied";
+  | "denied"
+  | "execution";
 
 export interface UpgradeVerdict {
   ok: boolean;
@@ -68,11 +71,11 @@ function judgeJob(
     findings.lost.push(`${id}: no job record`);
     return;
   }
+  const execution = evidence.executions?.[id];
   const key = record.idempotencyKey ?? id;
   const tasks = evidence.tasksByKey[key] ?? 0;
   if (tasks > 1) findings.duplicate.push(`${id}: ${tasks} upstream tasks for key ${key}`);
   if (!TERMINAL.has(record.status)) {
-    const execution = evidence.executions?.[id];
     findings.lost.push(
       `${id}: still ${record.status}${execution === undefined ? "" : ` (execution ${execution})`}`,
     );
@@ -83,6 +86,8 @@ function judgeJob(
     findings.endedTwice.push(
       `${id}: ${record.status} with events [${events.map((e) => e.status).join(", ")}]`,
     );
+  if (record.status === "succeeded" && execution?.startsWith("FAILED") === true)
+    findings.execution.push(`${id}: succeeded, its execution ${execution}`);
   if (record.status !== "succeeded" && !evidence.endedBeforeDeploy.includes(id))
     findings.unexpected.push(
       `${id}: ${record.status} (${record.error?.code ?? "no code"}${record.error?.message === undefined ? "" : `: ${record.error.message}`})`,
@@ -101,6 +106,7 @@ export function upgradeVerdict(evidence: UpgradeEvidence): UpgradeVerdict {
     charged: [],
     unexpected: [],
     denied: [...evidence.denied],
+    execution: [],
   };
   const byJob = new Map<string, { status: string }[]>();
   for (const event of evidence.terminalEvents)
@@ -124,5 +130,5 @@ export function upgradeVerdict(evidence: UpgradeEvidence): UpgradeVerdict {
 /** The one line the rehearsal prints for the upgrade. */
 export function upgradeLine(v: UpgradeVerdict): string {
   const f = v.findings;
-  return `upgrade: ${v.jobs} jobs (${v.endedBeforeDeploy} ended before the deploy), ${v.succeeded} succeeded, ${f.lost.length} lost, ${f.endedTwice.length} ended twice, ${f.unannounced.length} unannounced, ${f.duplicate.length} duplicate upstream tasks, ${f.charged.length === 0 ? "0 charged twice" : "charged twice (ledger differs)"}, ${f.unexpected.length} in flight not succeeded, ${f.denied.length} denied calls`;
+  return `upgrade: ${v.jobs} jobs (${v.endedBeforeDeploy} ended before the deploy), ${v.succeeded} succeeded, ${f.lost.length} lost, ${f.endedTwice.length} ended twice, ${f.unannounced.length} unannounced, ${f.duplicate.length} duplicate upstream tasks, ${f.charged.length === 0 ? "0 charged twice" : "charged twice (ledger differs)"}, ${f.unexpected.length} in flight not succeeded, ${f.denied.length} denied calls, ${f.execution.length} failed executions of succeeded jobs`;
 }

@@ -33,7 +33,7 @@ describe("the upgrade's verdict", () => {
     const verdict = upgradeVerdict(clean());
     expect(verdict.ok).toBe(true);
     expect(upgradeLine(verdict)).toBe(
-      "upgrade: 3 jobs (0 ended before the deploy), 3 succeeded, 0 lost, 0 ended twice, 0 unannounced, 0 duplicate upstream tasks, 0 charged twice, 0 in flight not succeeded, 0 denied calls",
+      "upgrade: 3 jobs (0 ended before the deploy), 3 succeeded, 0 lost, 0 ended twice, 0 unannounced, 0 duplicate upstream tasks, 0 charged twice, 0 in flight not succeeded, 0 denied calls, 0 failed executions of succeeded jobs",
     );
   });
 
@@ -64,6 +64,19 @@ describe("the upgrade's verdict", () => {
     expect(ok).toBe(false);
     expect(findings.unexpected).toEqual(["vidtsk_a: failed (invalid_flow_state)"]);
     expect(findings.lost).toEqual(["vidtsk_b: still running"]);
+  });
+
+  it("fails a job that succeeded while its execution failed after it (a later step refused its input)", () => {
+    const evidence = clean();
+    evidence.executions = {
+      vidtsk_a: "FAILED: ExecutionError: The job ended failed",
+      vidtsk_b: "SUCCEEDED",
+    };
+    const { ok, findings } = upgradeVerdict(evidence);
+    expect(ok).toBe(false);
+    expect(findings.execution).toEqual([
+      "vidtsk_a: succeeded, its execution FAILED: ExecutionError: The job ended failed",
+    ]);
   });
 
   it("leaves a job the release failed before the deploy to the release: not a finding", () => {
