@@ -153,11 +153,12 @@ async function evidenceOf(
     tasksByKey,
     endedBeforeDeploy,
     ledgerUsed: ledger?.used,
+    // A job admitted again runs as `<id>-<n>`: its last execution is the one that counts.
     executions: Object.fromEntries(
       stage.states
         .executions()
         .map((e) => [
-          e.name,
+          e.name.replace(/-\d+$/, ""),
           `${e.status}${e.error === undefined ? "" : `: ${e.error.slice(0, 200)}`}`,
         ]),
     ),
