@@ -29,6 +29,7 @@ import { type TemplateFunction, templateFunctions, templateRole } from "./functi
 import { IamGate, type Role } from "./iam/gate.ts";
 import { type FunctionSpec, type InvokeResult, LambdaFunction } from "./lambda/function.ts";
 import { ensureNode22 } from "./lambda/node22.ts";
+import type { DeployEnv } from "./synth.ts";
 import { type Account, type Json, ResolvedTemplate, type TemplateJson } from "./template.ts";
 import { EventBus } from "./wires/bus.ts";
 import { startFunctionUrls } from "./wires/function-url.ts";
@@ -47,9 +48,13 @@ export interface StageOptions {
   onLog?: (fn: string, line: string) => void;
   /** Changes the synthesized template before it runs (a test takes a grant or a setting out). */
   mutateTemplate?: (template: TemplateJson) => void;
+  /** The assembly brought up for the deploy settings; default this checkout's (upgrade/ brings up the previous release's). */
+  assembly?: (env: DeployEnv) => Promise<Assembly>;
+  /** Whether the pool has the deployed simulator's account (default true); a release before it cannot deploy one. */
+  trialAccount?: boolean;
 }
 
-interface RehearsedFunction {
+export interface RehearsedFunction {
   spec: TemplateFunction;
   role: Role;
   lambda: LambdaFunction;
@@ -79,6 +84,17 @@ export interface Stage {
   /** Resolves when no function runs and no execution is under way. */
   idle(): Promise<void>;
   close(): Promise<void>;
+  /** What a deploy over the running stage (upgrade/deploy.ts) changes. */
+  deployment: Deployment;
+}
+
+interface Deployment {
+  /** Each role of `rt` with its policies there (a role new to the stage gets a key); the gate judges by them from now on. */
+  adoptRoles(rt: ResolvedTemplate, roleIds: readonly string[]): void;
+  /** A function of the template started as the stage starts each of its own. */
+  start(spec: TemplateFunction): RehearsedFunction;
+  /** Run when the stage closes. */
+  onClose(closer: () => Promise<void>): void;
 }
 
 const ACCOUNT: Account = {
@@ -95,9 +111,16 @@ export const TRIAL_MODEL = "gamma-3.1-lite";
 export const SIMULATOR_HANDLER = "functions/simulator.handler";
 
 /** The pool's accounts, each with the key its SST secret holds. */
-function poolAccounts(sim: SimulatedAccounts, trialKey: string) {
+function poolAccounts(sim: SimulatedAccounts, trialKey: string, trial: boolean) {
+  const simulated = sim.accounts.map((a) => ({
+    name: a.name,
+    url: a.url,
+    api_key: a.apiKey,
+    concurrency: 4,
+  }));
+  if (!trial) return simulated;
   return [
-    ...sim.accounts.map((a) => ({ name: a.name, url: a.url, api_key: a.apiKey, concurrency: 4 })),
+    ...simulated,
     // More slots than the others: a job of its model that could go anywhere goes to it (balanced
     // routing breaks ties by free slots).
     {
@@ -111,10 +134,10 @@ function poolAccounts(sim: SimulatedAccounts, trialKey: string) {
 }
 
 /** The pool the rehearsal deploys with: each account's key goes into its SST secret, not the template. */
-function poolSettings(sim: SimulatedAccounts): Record<string, string> {
+function poolSettings(sim: SimulatedAccounts, trial: boolean): Record<string, string> {
   return {
     // The trial account's key is not in the template: any stands in for it at synth.
-    REELAY_UPSTREAMS: JSON.stringify(poolAccounts(sim, "synth")),
+    REELAY_UPSTREAMS: JSON.stringify(poolAccounts(sim, "synth", trial)),
     REELAY_FALLBACK_ATTEMPTS: "1",
     // A job that never finishes upstream fails at a one-minute deadline, not the formula's minutes.
     REELAY_JOB_TIMEOUT_S: "60",
@@ -122,7 +145,7 @@ function poolSettings(sim: SimulatedAccounts): Record<string, string> {
 }
 
 /** The values `npx sst secrets set` would have put in SSM for this stage. */
-function secrets(sim: SimulatedAccounts, apiKey: string): Record<string, string> {
+function secrets(sim: SimulatedAccounts, apiKey: string, trial: boolean): Record<string, string> {
   const trialKey = randomBytes(24).toString("base64url");
   const prefix = `/sst/reelay/${REHEARSAL_STAGE}/Secret`;
   return {
@@ -130,7 +153,7 @@ function secrets(sim: SimulatedAccounts, apiKey: string): Record<string, string>
     // docs/deploy.md: '[]' when the deployment has no subscribers of its own.
     [`${prefix}/REELAY_WEBHOOKS/value`]: "[]",
     ...Object.fromEntries(
-      poolAccounts(sim, trialKey).map((a) => [
+      poolAccounts(sim, trialKey, trial).map((a) => [
         `${prefix}/UPSTREAM_API_KEY_${a.name.toUpperCase().replaceAll("-", "_")}/value`,
         a.api_key,
       ]),
@@ -200,12 +223,7 @@ class Identities {
   readonly roles = new Map<string, Role>();
 
   constructor(rt: ResolvedTemplate, roleIds: readonly string[], bucketArn: string) {
-    roleIds.forEach((id, i) => {
-      const key = `ASIAREHEARSAL${String(i).padStart(4, "0")}`;
-      this.#keys.set(id, key);
-      this.#secrets.set(key, randomBytes(30).toString("base64url"));
-      this.roles.set(key, templateRole(rt, id));
-    });
+    this.adopt(rt, roleIds);
     this.#keys.set(USER, USER_KEY);
     this.#secrets.set(USER_KEY, randomBytes(30).toString("base64url"));
     this.roles.set(USER_KEY, {
@@ -222,6 +240,19 @@ class Identities {
         },
       ],
     });
+  }
+
+  /** Each role with its policies in `rt`; a role without a key yet gets one. */
+  adopt(rt: ResolvedTemplate, roleIds: readonly string[]): void {
+    for (const id of roleIds) {
+      let key = this.#keys.get(id);
+      if (key === undefined) {
+        key = `ASIAREHEARSAL${String(this.#keys.size).padStart(4, "0")}`;
+        this.#keys.set(id, key);
+        this.#secrets.set(key, randomBytes(30).toString("base64url"));
+      }
+      this.roles.set(key, templateRole(rt, id));
+    }
   }
 
   /** The user's S3 client: through the gateway, signed with the user's own key. */
@@ -302,7 +333,7 @@ class FunctionTable {
  * (REELAY_FFMPEG_PATH=/opt/ffmpeg). The rehearsal links each layer's files there (this machine's
  * /opt, as root, as CI runs); a file already there that is not such a link is left alone and named.
  */
-async function linkLayers(dirs: readonly string[]): Promise<void> {
+export async function linkLayers(dirs: readonly string[]): Promise<void> {
   for (const dir of dirs)
     for (const name of await readdir(dir)) {
       const target = join("/opt", name);
@@ -340,7 +371,11 @@ async function startParts(
     { dataDir, generationMs: options.generationMs ?? 1500, timeScale: 1 },
   );
   closers.push(() => sim.close());
-  const assembly = await rehearsalAssembly({ ...poolSettings(sim), ...options.deployEnv });
+  const trial = options.trialAccount ?? true;
+  const assembly = await (options.assembly ?? rehearsalAssembly)({
+    ...poolSettings(sim, trial),
+    ...options.deployEnv,
+  });
   const template = structuredClone(assembly.template);
   options.mutateTemplate?.(template);
   const rt = new ResolvedTemplate(template, ACCOUNT);
@@ -403,7 +438,10 @@ async function startAws(
     region: ACCOUNT.region,
   });
   const apiKey = randomBytes(24).toString("base64url");
-  const parameters = new ParameterStore(rt, secrets(parts.sim, apiKey));
+  const parameters = new ParameterStore(
+    rt,
+    secrets(parts.sim, apiKey, options.trialAccount ?? true),
+  );
   const gateway = await startGateway({
     gate,
     secretFor: (key) => identities.secretFor(key),
@@ -484,7 +522,7 @@ async function bringUp(
     options,
     closers,
   );
-  functions.list = specs.map((spec) => ({
+  const start = (spec: TemplateFunction): RehearsedFunction => ({
     spec,
     role: identities.roleOf(spec.roleLogicalId),
     lambda: new LambdaFunction({
@@ -495,7 +533,8 @@ async function bringUp(
       nodePath,
       onLog: (line) => options.onLog?.(spec.name, line),
     }),
-  }));
+  });
+  functions.list = specs.map(start);
   closers.push(() => functions.close());
   const userS3 = identities.userS3(gateway.url);
   closers.push(async () => userS3.destroy());
@@ -518,11 +557,19 @@ async function bringUp(
     userS3,
     idle: () => functions.idle(states),
     close,
+    deployment: {
+      adoptRoles: (next, roleIds) => {
+        identities.adopt(next, roleIds);
+        gate.rolesChanged();
+      },
+      start,
+      onClose: (closer) => closers.push(closer),
+    },
   };
 }
 
 /** The roles of the state machines (they invoke the step functions). */
-function machineRoles(rt: ResolvedTemplate): string[] {
+export function machineRoles(rt: ResolvedTemplate): string[] {
   return rt
     .ofType("AWS::StepFunctions::StateMachine")
     .map((id) => ResolvedTemplate.logicalIdOf(rt.require(id).Properties?.RoleArn as Json));

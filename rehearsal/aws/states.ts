@@ -72,17 +72,35 @@ export class StepFunctions {
       waitScale: number;
     },
   ) {
+    this.define(rt);
+  }
+
+  /**
+   * The template's state machines, as a deploy leaves them: a StartExecution from now on runs the
+   * definition given here, while an execution already running keeps the one it started with (as
+   * Step Functions runs it). Answers the names of the machines whose definition changed.
+   */
+  define(rt: ResolvedTemplate): string[] {
+    const changed: string[] = [];
     for (const id of rt.ofType("AWS::StepFunctions::StateMachine")) {
       const p = rt.require(id).Properties ?? {};
       const roleId = String((p.RoleArn as { "Fn::GetAtt"?: string[] })["Fn::GetAtt"]?.[0]);
       const arn = rt.arnOf(id);
+      const definition = JSON.parse(rt.string(p.DefinitionString ?? null)) as Record<
+        string,
+        unknown
+      >;
+      const before = this.#machines.get(arn);
+      if (before !== undefined && JSON.stringify(before.definition) !== JSON.stringify(definition))
+        changed.push(before.name);
       this.#machines.set(arn, {
         arn,
         name: rt.nameOf(id),
-        definition: JSON.parse(rt.string(p.DefinitionString ?? null)) as Record<string, unknown>,
-        roleAccessKey: opts.accessKeyOfRole(roleId),
+        definition,
+        roleAccessKey: this.opts.accessKeyOfRole(roleId),
       });
     }
+    return changed;
   }
 
   start(input: { stateMachineArn?: string; name?: string; input?: string }): Execution {

@@ -67,9 +67,20 @@ export class IamGate {
   constructor(roles: ReadonlyMap<string /* accessKeyId */, Role>, facts: AccountFacts) {
     this.#roles = roles;
     this.#facts = facts;
-    for (const role of roles.values())
+    this.rolesChanged();
+  }
+
+  /**
+   * The roles' policies as a deploy left them (the map given to the constructor, changed in
+   * place): each role is prepared again and no earlier verdict is reused, as IAM judges every call
+   * on the policies of the moment.
+   */
+  rolesChanged(): void {
+    this.#prepared.clear();
+    this.#evaluations.clear();
+    for (const role of this.#roles.values())
       if (!this.#prepared.has(role.name))
-        this.#prepared.set(role.name, prepareRole(role, facts.accountId));
+        this.#prepared.set(role.name, prepareRole(role, this.#facts.accountId));
   }
 
   /**

@@ -142,6 +142,13 @@ function eventTime(time: PutEventsEntry["Time"]): string {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
 
+/** An event as the bus took it: which bus, its detail-type and its detail. */
+export interface PublishedEvent {
+  bus: string;
+  "detail-type": string | undefined;
+  detail: unknown;
+}
+
 export class EventBus {
   readonly #rules: Rule[];
   readonly #buses: Map<string, string>;
@@ -152,6 +159,7 @@ export class EventBus {
   #largest = { bytes: 0, where: "no entry" };
   readonly #matched: { rule: string; target: string; eventId: string }[] = [];
   readonly #unknownBus: { bus: string; eventId: string }[] = [];
+  readonly #accepted: PublishedEvent[] = [];
 
   constructor(template: Template, invokeAsync: InvokeAsync, options: BusOptions) {
     this.#buses = busNames(template, options);
@@ -203,6 +211,11 @@ export class EventBus {
     return [...this.#matched];
   }
 
+  /** Every event accepted onto a bus, in order, as a rule's target would receive it. */
+  published(): PublishedEvent[] {
+    return [...this.#accepted];
+  }
+
   /**
    * Events sent to a bus the template does not hold: EventBridge accepts them with an id and
    * drops them (aws/aws-cli#9186), so here they are only noted.
@@ -227,6 +240,7 @@ export class EventBus {
       resources: entry.Resources ?? [],
       detail: JSON.parse(entry.Detail ?? "{}") as unknown,
     };
+    this.#accepted.push({ bus, "detail-type": event["detail-type"], detail: event.detail });
     const rules = this.#rules.filter((rule) => rule.bus === bus);
     const known = bus === "default" || [...this.#buses.values()].includes(bus);
     if (!known) this.#unknownBus.push({ bus, eventId: id });
