@@ -11,6 +11,7 @@ import { MAX_DEADLINE_MS, TRANSIENT_ERROR_NAME } from "@reelay/core/domain";
 import {
   JOB_FLOW_STEPS,
   LAMBDA_SERVICE_ERRORS,
+  LAMBDA_TIMEOUT_ERROR,
   STEP_LAMBDA_TIMEOUT_S,
   STEP_MEMORY_MB,
 } from "@reelay/flow/job-flow-names";
@@ -93,6 +94,16 @@ describe("job flow state machine", () => {
       );
       expect(state.TimeoutSeconds, name).toBeGreaterThan(0);
     }
+  });
+
+  it("retries only RecordFailure on a Lambda timeout (its conditional write makes a second run harmless; a timed-out Submit could make a second task)", () => {
+    const timedOutRetried = (name: string) =>
+      (asl.States[name].Retry ?? []).some((r: { ErrorEquals: string[] }) =>
+        r.ErrorEquals.includes(LAMBDA_TIMEOUT_ERROR),
+      );
+    expect(timedOutRetried("RecordFailure")).toBe(true);
+    for (const name of ["Submit", "Poll", "Download", "Finish"])
+      expect(timedOutRetried(name), name).toBe(false);
   });
 
   it("catches every step into RecordFailure, and RecordFailure's own Catch ends in the Fail state", () => {

@@ -18,6 +18,9 @@ export const JOB_FLOW_STATE_NAMES: Record<JobFlowStep, string> = {
 export const UPSTREAM_STEPS: readonly JobFlowStep[] = ["submit", "poll", "download"];
 
 /** Lambda's own service and throttling errors: the function never ran or could not answer. */
+/** What Step Functions sees when a Lambda function runs past its timeout (its init's included). */
+export const LAMBDA_TIMEOUT_ERROR = "Sandbox.Timedout";
+
 export const LAMBDA_SERVICE_ERRORS = [
   "Lambda.ServiceException",
   "Lambda.AWSLambdaException",

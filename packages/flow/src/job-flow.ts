@@ -24,6 +24,7 @@ import { REQUEUED_ERROR_NAME, TRANSIENT_ERROR_NAME } from "@reelay/core/domain";
 import {
   JOB_FLOW_STATE_NAMES,
   LAMBDA_SERVICE_ERRORS,
+  LAMBDA_TIMEOUT_ERROR,
   STEP_LAMBDA_TIMEOUT_S,
   type JobFlowStep,
 } from "./job-flow-names.ts";
@@ -82,6 +83,15 @@ export function buildJobFlow(scope: Construct, fns: JobFlowFunctions): JobFlow {
   const failed = new sfn.Fail(scope, "Failed", {
     error: "JobFailed",
     cause: "The job ended failed; its record holds the error code and message.",
+  });
+  // Recording the failure is the job's last chance to end: a timed-out run of it (a slow start, a
+  // throttled table) is tried again, as its conditional write makes a second run harmless; without
+  // it the execution would fail and leave the job's record running.
+  recordFailure.addRetry({
+    errors: [LAMBDA_TIMEOUT_ERROR],
+    interval: Duration.seconds(2),
+    backoffRate: 2,
+    maxAttempts: 3,
   });
   // Even recording the failure can fail for good; the execution must still end, as failed.
   recordFailure.addCatch(failed, { errors: [sfn.Errors.ALL], resultPath: "$.error" });
