@@ -5,3 +5,4 @@ export { apiDepsFrom } from "./api-deps-from-wiring.ts";
 export type { JobView, TaskView } from "./views.ts";
 export { MAX_EDIT_BODY_BYTES } from "./multipart.ts";
 export { MAX_BATCH_BODY_BYTES } from "./routes/batches/handlers.ts";
+export { MAX_UPLOAD_BODY_BYTES } from "./routes/uploads/handlers.ts";

@@ -19,7 +19,7 @@ import { isAdmin, projectOfCaller } from "../../auth.ts";
 import { readMultipart } from "../../multipart.ts";
 
 /** The largest upload and room for the multipart framing around it. */
-const MAX_UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES.video + 64 * 1024;
+export const MAX_UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES.video + 64 * 1024;
 
 /** An upload as the API answers it. */
 function uploadView(upload: Upload) {
