@@ -10,8 +10,8 @@ import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { harness } from "./support/harness.ts";
 
-const SERVED_SHA256 = "11a4b4aa7a8a3dc58e1bbbca2fc859b62beae512200b2292669039c6b03cf762";
-const FULL_SHA256 = "e91d52750a7a1cd90a5e98285a2c93b24e15f97a343d4ed9afc2b7e128fefbfc";
+const SERVED_SHA256 = "d1c39329c66615e1e642727104c27d4e2802750047b15ea589ef2693a43e8fbd";
+const FULL_SHA256 = "dcb74a8c51c80917daf692233b1ea8fa2a4b761e0fdf394081f78714297d6c7a";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
