@@ -10,8 +10,8 @@ import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { harness } from "./support/harness.ts";
 
-const SERVED_SHA256 = "d1c39329c66615e1e642727104c27d4e2802750047b15ea589ef2693a43e8fbd";
-const FULL_SHA256 = "dcb74a8c51c80917daf692233b1ea8fa2a4b761e0fdf394081f78714297d6c7a";
+const SERVED_SHA256 = "3b2462ed4f0cdf132f17cb68d3aa7718c865ba0addec8984625d148f28c09ac8";
+const FULL_SHA256 = "3c7799d6f4ac87ff28bc4f6d12fbf04577bb983dbf95b66af4088779d1fa0d92";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
