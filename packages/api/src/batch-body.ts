@@ -3,16 +3,20 @@
  * job options' fields, job-options.ts) or JSONL (one request per line; blank lines are skipped but
  * keep the numbering, so line N is line N of the file).
  * Each request is checked with the same validate() as a single create; a bad line is reported, not
- * fatal: the batch holds it as `rejected`. A request's own `metadata` is not the contract's: it is
- * taken out before validate() and laid over the batch's (domain/jobs/metadata.ts); over the limits,
- * alone or merged, the line is rejected, its issue `invalid_metadata` naming the key.
+ * fatal: the batch holds it as `rejected`. A request's own `metadata` and `user` are not the
+ * contract's: they are taken out before validate(). The metadata is laid over the batch's
+ * (domain/jobs/metadata.ts); over the limits, alone or merged, the line is rejected, its issue
+ * `invalid_metadata` naming the key. The line's user is its job's instead of the batch's; a bad one
+ * rejects the line with `invalid_user` at `user`.
  */
 import {
   checkMetadata,
+  type Issue,
   isReelayError,
   MAX_BATCH_LINES,
   type Metadata,
   mergedMetadata,
+  parseUserId,
   type JobSource,
   ReelayError,
   validate,
@@ -105,22 +109,31 @@ export async function checkLineUploads(
   );
 }
 
-/** A line's request without its `metadata`, and that metadata checked and laid over the batch's. */
-function lineMetadata(
+/**
+ * A line's request without its own `metadata` and `user`: the metadata checked and laid over the
+ * batch's, the user checked; or the issue that rejects the line.
+ */
+function lineTags(
   request: unknown,
   batch: Metadata | undefined,
-): { request: unknown; metadata?: Metadata; error?: ReelayError } {
-  if (request === null || typeof request !== "object" || !Object.hasOwn(request, "metadata"))
-    return { request };
-  const { metadata, ...rest } = request as Record<string, unknown>;
+): { request: unknown; metadata?: Metadata; user?: string; issue?: Issue } {
+  if (request === null || typeof request !== "object") return { request };
+  const own = (name: string) => Object.hasOwn(request, name);
+  if (!own("metadata") && !own("user")) return { request };
+  const { metadata, user, ...rest } = request as Record<string, unknown>;
   try {
     return {
       request: rest,
-      metadata: mergedMetadata(batch, checkMetadata(metadata, "metadata"), "metadata"),
+      ...(own("metadata")
+        ? { metadata: mergedMetadata(batch, checkMetadata(metadata, "metadata"), "metadata") }
+        : {}),
+      ...(own("user") ? { user: parseUserId(user, "user") } : {}),
     };
   } catch (error) {
-    if (!isReelayError(error, "invalid_metadata")) throw error;
-    return { request: rest, error };
+    if (!isReelayError(error, "invalid_metadata") && !isReelayError(error, "invalid_user"))
+      throw error;
+    const issue = { path: error.path ?? "", code: error.code, message: error.message };
+    return { request: rest, issue };
   }
 }
 
@@ -144,17 +157,16 @@ export function checkLines(
         ],
       };
     }
-    const { request, metadata, error } = lineMetadata(raw, batchMetadata);
-    if (error !== undefined)
-      return {
-        line,
-        source,
-        errors: [
-          { path: error.path ?? "metadata", code: "invalid_metadata", message: error.message },
-        ],
-      };
+    const { request, metadata, user, issue } = lineTags(raw, batchMetadata);
+    if (issue !== undefined) return { line, source, errors: [issue] };
     const validation = validate(request, options);
     if (!validation.valid) return { line, source, errors: validation.errors };
-    return { line, source, validation, ...(metadata === undefined ? {} : { metadata }) };
+    return {
+      line,
+      source,
+      validation,
+      ...(metadata === undefined ? {} : { metadata }),
+      ...(user === undefined ? {} : { user }),
+    };
   });
 }

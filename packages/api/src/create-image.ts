@@ -1,7 +1,7 @@
 /** POST /v1/chat/completions with image modality: validate, then the same record-and-start path as video. */
 import { ReelayError, validate } from "@reelay/core/domain";
 import type { Job } from "@reelay/core/domain";
-import { submitForCaller, type CreateInput } from "./create.ts";
+import { type DryRun, dryRunOf, submitForCaller, type CreateInput } from "./create.ts";
 import type { ResolvedDeps } from "./api-deps.ts";
 import { validateOptionsOf } from "./model-choice.ts";
 
@@ -13,11 +13,20 @@ function wrongEndpoint(): ReelayError {
   );
 }
 
+function imageValidation(deps: ResolvedDeps, input: CreateInput) {
+  const validation = validate(input.body, validateOptionsOf(deps, input.caller, input.options));
+  if (validation.kind === "video") throw wrongEndpoint();
+  return validation;
+}
+
 export async function createImageJob(
   deps: ResolvedDeps,
   input: CreateInput,
 ): Promise<{ job: Job; created: boolean }> {
-  const validation = validate(input.body, validateOptionsOf(deps, input.caller, input.options));
-  if (validation.kind === "video") throw wrongEndpoint();
-  return submitForCaller(deps, validation, input);
+  return submitForCaller(deps, imageValidation(deps, input), input);
+}
+
+/** POST /v1/chat/completions?dry_run=true. */
+export function dryRunImage(deps: ResolvedDeps, input: CreateInput): Promise<DryRun> {
+  return dryRunOf(deps, imageValidation(deps, input), input.caller);
 }

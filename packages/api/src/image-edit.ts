@@ -15,7 +15,7 @@ import {
   validate,
   type ImageModelSpec,
 } from "@reelay/core/domain";
-import { submitForCaller, type CreateInput } from "./create.ts";
+import { type DryRun, dryRunOf, submitForCaller, type CreateInput } from "./create.ts";
 import type { ResolvedDeps } from "./api-deps.ts";
 import { idempotentJobId } from "./idempotency.ts";
 import { validateOptionsOf } from "./model-choice.ts";
@@ -120,11 +120,8 @@ function editRequest(
   return { body, uploads };
 }
 
-export async function createEditJob(
-  deps: ResolvedDeps,
-  form: EditForm,
-  input: Omit<CreateInput, "body">,
-): Promise<{ job: Job; created: boolean }> {
+/** An edit's request checked, its images as their bare names (editRequest). */
+function editValidation(deps: ResolvedDeps, form: EditForm, input: Omit<CreateInput, "body">) {
   if (form.responseFormat !== undefined && form.responseFormat !== "url") {
     throw new ReelayError(
       "unsupported_response_format",
@@ -141,6 +138,30 @@ export async function createEditJob(
     withPlaceholders(body).body,
     validateOptionsOf(deps, input.caller, input.options),
   );
+  return { validation, uploads };
+}
+
+/**
+ * POST /v1/images/edits?dry_run=true: nothing is stored, so the request shown names each image by
+ * its bare name, where the create puts a presigned URL of its stored copy.
+ */
+export function dryRunEdit(
+  deps: ResolvedDeps,
+  form: EditForm,
+  input: Omit<CreateInput, "body">,
+): Promise<DryRun> {
+  const { validation, uploads } = editValidation(deps, form, input);
+  const names = new Map(uploads.map(({ name }) => [name, name]));
+  const normalized = replacePlaceholders(validation.normalized, names);
+  return dryRunOf(deps, { ...validation, normalized }, input.caller);
+}
+
+export async function createEditJob(
+  deps: ResolvedDeps,
+  form: EditForm,
+  input: Omit<CreateInput, "body">,
+): Promise<{ job: Job; created: boolean }> {
+  const { validation, uploads } = editValidation(deps, form, input);
   if (!validation.valid) throw invalidRequest(validation.errors);
 
   const key = input.idempotencyKey;

@@ -31,6 +31,14 @@ export function validQuery<S extends z.ZodType>(
   };
 }
 
+/** `?dry_run`, `?dry_run=true`: check and answer what would be made, making nothing. */
+export const dryRunQuery = z.object({
+  dry_run: z
+    .enum(["true", "false", ""], { error: "dry_run must be true or false." })
+    .optional()
+    .transform((raw) => raw === "true" || raw === ""),
+});
+
 /** `limit`: a page size from 1 to MAX_PAGE_SIZE. */
 export const limitParam = z
   .string()

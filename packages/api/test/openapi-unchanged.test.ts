@@ -10,8 +10,8 @@ import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { harness } from "./support/harness.ts";
 
-const SERVED_SHA256 = "11a4b4aa7a8a3dc58e1bbbca2fc859b62beae512200b2292669039c6b03cf762";
-const FULL_SHA256 = "e91d52750a7a1cd90a5e98285a2c93b24e15f97a343d4ed9afc2b7e128fefbfc";
+const SERVED_SHA256 = "3b2462ed4f0cdf132f17cb68d3aa7718c865ba0addec8984625d148f28c09ac8";
+const FULL_SHA256 = "3c7799d6f4ac87ff28bc4f6d12fbf04577bb983dbf95b66af4088779d1fa0d92";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 

@@ -20,11 +20,14 @@ Usage:
   reelay demo [--out DIR]                             generate one sample video end to end, locally
   reelay generate "PROMPT" [--model M] [--duration N] [--resolution R] [--aspect A] [--audio|--no-audio]
                   [--first-frame URL] [--last-frame URL] [--ref URL]... [--config key=value]...
-                  [--metadata key=value]...
+                  [--metadata key=value]... [--user ID] [--fit]
                   [--out DIR] [--no-wait] [--json]    validate, create, follow and save one video
+                                                      (--user: the end user it is for; --fit: moved to
+                                                      the nearest the model allows, the moves printed)
   reelay status ID [--json]                           one job's record
-  reelay jobs [--status S] [--expiring 24h] [--limit N] [--json]
-                                                      the newest jobs; --expiring: only those whose
+  reelay jobs [--status S] [--metadata key=value]... [--expiring 24h] [--limit N] [--json]
+                                                      the newest jobs; --metadata: only those carrying
+                                                      every pair; --expiring: only those whose
                                                       outputs expire within the window
   reelay drop FILE... [--wait S] [--json]             put prompt files (and their material) into inbox/
   reelay batch FILE [--wait] [--quote] [--priority P] [--json]
@@ -34,6 +37,7 @@ Usage:
   reelay watch [--json] [--count N]                   follow finished jobs as they happen
   reelay keys create [--name N] [--scopes S,S] [--project P] [--expires 30d|ISO]
              [--limits rate=5,max_queued=20] [--budget N [--period P] [--units]]
+             [--on-sunset refuse|successor]
              | list | budget ID N|none | limits ID rate=5,...|none
              | rotate-secret ID | revoke ID           API keys (with the admin key; create prints the key
                                                       and its webhook secret once; --scopes of read, write,

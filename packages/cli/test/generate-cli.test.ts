@@ -186,6 +186,58 @@ describe("reelay generate against the local stack", () => {
   });
 });
 
+describe("reelay generate leaves the model's name to the server, and fits with --fit", () => {
+  let t: ClientStack;
+  beforeAll(async () => {
+    t = await startClientStack(undefined, {
+      REELAY_MODEL_ALIASES: JSON.stringify({ "house-video": "os-2" }),
+    });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("an operator's alias the built-in catalog does not know is sent, and the server runs its model", async () => {
+    const result = await t.cli([
+      "generate",
+      "a lighthouse at dusk",
+      "--model",
+      "house-video",
+      "--duration",
+      "4",
+      "--no-wait",
+      "--json",
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const created = JSON.parse(result.stdout) as { task_id: string; model: string };
+    expect(created.model).toBe("os-2");
+    const { body } = await t.api<{ requested_model: string }>("GET", `/v1/jobs/${created.task_id}`);
+    expect(body.requested_model).toBe("house-video");
+  });
+
+  it("a name no catalog knows is the server's refusal: exit 1 with [unknown_model]", async () => {
+    const result = await t.cli(["generate", "a boat", "--model", "no-such-model", "--no-wait"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("unknown_model");
+  });
+
+  it("--fit sends X-Reelay-Fit: nearest and prints the moves; the job carries them", async () => {
+    const args = ["generate", "a boat", "--model", "os-2", "--duration", "5", "--no-wait"];
+    const text = await t.cli([...args, "--fit"]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain("fitted    duration_sec: 5 -> 4\n");
+    const json = await t.cli([...args, "--fit", "--json"]);
+    expect(json.code, json.stderr).toBe(0);
+    const created = JSON.parse(json.stdout) as { task_id: string; adjustments: unknown };
+    const moved = [{ path: "duration_sec", from: 5, to: 4 }];
+    expect(created.adjustments).toEqual(moved);
+    const { body } = await t.api<{ adjustments: unknown }>("GET", `/v1/jobs/${created.task_id}`);
+    expect(body.adjustments).toEqual(moved);
+    // Without --fit the same request is refused before anything is sent.
+    expect((await t.cli(args)).code).toBe(1);
+  });
+});
+
 it("generate when reelay is not running exits 2 and says how to start it", async () => {
   const url = `http://127.0.0.1:${await closedPort()}`;
   const result = await runInProcess(

@@ -234,6 +234,17 @@ describe("reelay keys against the local stack", () => {
     expect((await t.cli(["keys", "list", "--scopes", "read"])).code).toBe(2);
   });
 
+  it("create --on-sunset successor makes a key whose record says so; another value exits 2, as does --on-sunset beside list", async () => {
+    const created = await t.cli(["keys", "create", "--on-sunset", "successor", "--json"]);
+    expect(created.code, created.stderr).toBe(0);
+    const key = JSON.parse(created.stdout) as { id: string; onSunset?: string; on_sunset?: string };
+    expect(key.onSunset ?? key.on_sunset).toBe("successor");
+    const bad = await t.cli(["keys", "create", "--on-sunset", "later"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--on-sunset must be one of refuse, successor");
+    expect((await t.cli(["keys", "list", "--on-sunset", "refuse"])).code).toBe(2);
+  });
+
   it("create --expires 30d makes a key ending in 30 days; an ISO time is taken as it is; a past one exits 1, a bad one 2", async () => {
     const before = Date.now();
     const created = await t.cli(["keys", "create", "--expires", "30d", "--json"]);

@@ -126,6 +126,40 @@ describe("reelay status and reelay jobs against the local stack", () => {
     expect(bad.code).toBe(2);
   }, 60_000);
 
+  it("jobs --metadata k=v (repeatable) lists only the jobs carrying every pair; a pair without = exits 2", async () => {
+    const tagged = await t.cli([
+      "generate",
+      "a tagged job",
+      "--model",
+      "gamma-3.1",
+      "--duration",
+      "4",
+      "--metadata",
+      "order=42",
+      "--metadata",
+      "team=blue",
+      "--no-wait",
+      "--json",
+    ]);
+    expect(tagged.code, tagged.stderr).toBe(0);
+    const taggedId = (JSON.parse(tagged.stdout) as { task_id: string }).task_id;
+    const both = await t.cli([
+      "jobs",
+      "--metadata",
+      "order=42",
+      "--metadata",
+      "team=blue",
+      "--json",
+    ]);
+    expect(both.code, both.stderr).toBe(0);
+    const ids = (JSON.parse(both.stdout) as { data: { id: string }[] }).data.map((job) => job.id);
+    expect(ids).toEqual([taggedId]);
+    const other = await t.cli(["jobs", "--metadata", "order=42", "--metadata", "team=red"]);
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stdout).toBe("no job carries that metadata\n");
+    expect((await t.cli(["jobs", "--metadata", "order"])).code).toBe(2);
+  });
+
   it("jobs with a status the API does not know exits 1 with its invalid_query code", async () => {
     const result = await t.cli(["jobs", "--status", "sleeping"]);
     expect(result.code).toBe(1);

@@ -178,7 +178,7 @@ export interface paths {
         put?: never;
         /**
          * Make a batch
-         * @description A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "webhook_url"?, "webhook_events"?, "retention_days"?, "output"?: {"s3_prefix"}, "metadata"?}` (each request may carry its own `metadata`, laid over the batch's; the webhook gets every job's event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. With `fit` (or X-Reelay-Fit) `nearest`, each line is fitted to its model first, and a dry run's `fitted` lists each fitted line's `adjustments` and the request that would be sent. X-Idempotency-Key makes a repeat find the first batch.
+         * @description A JSON body `{"requests": [...], "priority"?, "queue_timeout_s"?, "webhook_url"?, "webhook_events"?, "retention_days"?, "output"?: {"s3_prefix"}, "metadata"?}` (each request may carry its own `metadata`, laid over the batch's, and its own `user`, which wins over the batch's; the webhook gets every job's event and the Batch Completed; with JSONL, the X-Reelay-Webhook headers) or JSONL (one request per line), up to 10,000 requests. Each line is checked like a single create; a bad line is kept as `rejected` and the rest become jobs, queued for upstream slots. `?dry_run=true` answers what would be made and makes nothing. With `fit` (or X-Reelay-Fit) `nearest`, each line is fitted to its model first, and a dry run's `fitted` lists each fitted line's `adjustments` and the request that would be sent. X-Idempotency-Key makes a repeat find the first batch.
          */
         post: operations["postV1Batches"];
         delete?: never;
@@ -298,7 +298,7 @@ export interface paths {
         put?: never;
         /**
          * Create an image task (chat form)
-         * @description The unified image contract (§2.6): `modalities` must contain `image`, `stream` false. Editing: several `image_config.reference_images` plus a prompt.
+         * @description The unified image contract (§2.6): `modalities` must contain `image`, `stream` false. Editing: several `image_config.reference_images` plus a prompt. `?dry_run=true` runs the same checks and answers reelay's own dry run instead, making nothing.
          */
         post: operations["postV1ChatCompletions"];
         delete?: never;
@@ -378,7 +378,7 @@ export interface paths {
         put?: never;
         /**
          * Edit images (OpenAI-compatible)
-         * @description multipart/form-data as OpenAI's images.edit: up to 7 `image`/`image[]` files, `prompt`, `model`, `n`, `size`, `response_format=url`. Files are stored in S3 and passed upstream as presigned reference_images. Answers with the task; with the opt-in wait (`?wait=<s>` or `Prefer: wait=<s>`, at most 60), in OpenAI's shape `{created, data:[{url}]}` once done, 202 with the task if still running.
+         * @description multipart/form-data as OpenAI's images.edit: up to 7 `image`/`image[]` files, `prompt`, `model`, `n`, `size`, `response_format=url`. Files are stored in S3 and passed upstream as presigned reference_images. Answers with the task; with the opt-in wait (`?wait=<s>` or `Prefer: wait=<s>`, at most 60), in OpenAI's shape `{created, data:[{url}]}` once done, 202 with the task if still running. `?dry_run=true` checks the form and answers reelay's own dry run (the images named by their bare names `ref-<n>-<sha256 prefix>.<ext>`, nothing stored), the wait ignored.
          */
         post: operations["postV1ImagesEdits"];
         delete?: never;
@@ -730,7 +730,7 @@ export interface paths {
         put?: never;
         /**
          * Create a video task
-         * @description Validates the request against the model's rules (hard rules refuse, soft rules warn), records a job and starts it. Answers at once with the task; poll GET /v1/video/tasks/{taskId}.
+         * @description Validates the request against the model's rules (hard rules refuse, soft rules warn), records a job and starts it. Answers at once with the task; poll GET /v1/video/tasks/{taskId}. `?dry_run=true` runs the same checks and answers reelay's own dry run instead (the request as it would be sent, its adjustments, warnings and estimate), making nothing.
          */
         post: operations["postV1VideoGenerations"];
         delete?: never;
@@ -867,6 +867,60 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description ?dry_run=true: what the create would make; nothing was made. */
+        CreateDryRun: {
+            /** @description fit (X-Reelay-Fit: nearest): each value the model refused, moved to the nearest one it allows; absent when nothing was moved. */
+            adjustments: {
+                /** @description The value asked for. */
+                from: string | number;
+                /** @description The field fit moved, e.g. `duration_sec`. */
+                path: string;
+                /** @description The nearest value the model allows, sent. */
+                to: string | number;
+            }[];
+            /** @constant */
+            dry_run: true;
+            /** @description What the job will use and (with a price table) cost. */
+            estimate: {
+                /** @description Under the price table (REELAY_PRICES); null unpriced. */
+                cost: number | null;
+                currency: string | null;
+                /** @description sha256 of the price table used. */
+                price_version: string | null;
+                /** @description What the job asks the upstream to make, in the units generation is billed in. */
+                usage: {
+                    audio?: boolean;
+                    quantity: number;
+                    reference_images?: number;
+                    /** @description Video: null = the model's default. */
+                    resolution?: string | null;
+                    /** @description Images: image_size; null = default. */
+                    tier?: string | null;
+                    /** @enum {string} */
+                    unit: "video_second" | "image";
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+            model: string;
+            /** @description The request as it would be sent: defaults filled in, fitted. */
+            request: {
+                [key: string]: unknown;
+            };
+            /** @description The name the request gave: an alias (`gamma-latest`), or a sunset model whose successor runs; else `model` itself. */
+            requested_model: string;
+            /** @constant */
+            valid: true;
+            /** @description Soft rules the request broke; it went on anyway. */
+            warnings: {
+                /** @description Stable machine-readable code. */
+                code: string;
+                /** @description A sentence naming the allowed values where there are any. */
+                message: string;
+                /** @description Field path, e.g. `frame_images[1].frame_type`; empty for the whole body. */
+                path: string;
+            }[];
+        };
         /** @description Every error reelay answers: `{error: {code, message, path?, errors?}}`. */
         Error: {
             /** @description The error. */
@@ -2543,7 +2597,13 @@ export interface operations {
     };
     postV1ChatCompletions: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description true: run every check of the create (options, fit, the model's rules and lifecycle, upload references) and answer reelay's own `{dry_run, valid, model, requested_model, request, adjustments, warnings, estimate}`, making nothing: no job, no idempotency record, no upstream call, no charge. The key's limits and budgets are not checked nor taken. A bad request is the create's own 400.
+                 * @example true
+                 */
+                dry_run?: boolean;
+            };
             header?: {
                 /**
                  * @description The same key with the same payload returns the same job; with a different payload, 409.
@@ -2676,7 +2736,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The image task was created. */
+            /** @description The image task was created (with ?dry_run=true: the CreateDryRun named at x-dry-run, nothing made). */
             200: {
                 headers: {
                     /** @description RFC 9745: `@<unix seconds>` of the model's deprecated_at, when the model asked for is deprecated. */
@@ -2773,7 +2833,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`, `invalid_fit`, `invalid_metadata`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix, the fit) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`, `invalid_fit`, `invalid_metadata`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix, the fit) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. `invalid_query`: dry_run other than true or false. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3361,6 +3421,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description true: run every check of the create (options, fit, the model's rules and lifecycle, upload references) and answer reelay's own `{dry_run, valid, model, requested_model, request, adjustments, warnings, estimate}`, making nothing: no job, no idempotency record, no upstream call, no charge. The key's limits and budgets are not checked nor taken. A bad request is the create's own 400.
+                 * @example true
+                 */
+                dry_run?: boolean;
+                /**
                  * @description Seconds to wait for the result (at most 60); wins over Prefer.
                  * @example 30
                  */
@@ -3462,7 +3527,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The edit task (or, with the wait, `{created, data:[{url}]}`). */
+            /** @description The edit task (or, with the wait, `{created, data:[{url}]}`; with ?dry_run=true, the CreateDryRun named at x-dry-run). */
             200: {
                 headers: {
                     /** @description RFC 9745: `@<unix seconds>` of the model's deprecated_at, when the model asked for is deprecated. */
@@ -3559,7 +3624,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`, `invalid_fit`, `invalid_metadata`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix, the fit) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. `invalid_content_type`, `invalid_multipart`, `unsupported_response_format`, `invalid_query`: Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`, `invalid_fit`, `invalid_metadata`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix, the fit) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. `invalid_content_type`, `invalid_multipart`, `unsupported_response_format`, `invalid_query`: Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait or dry_run. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7996,7 +8061,13 @@ export interface operations {
     };
     postV1VideoGenerations: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description true: run every check of the create (options, fit, the model's rules and lifecycle, upload references) and answer reelay's own `{dry_run, valid, model, requested_model, request, adjustments, warnings, estimate}`, making nothing: no job, no idempotency record, no upstream call, no charge. The key's limits and budgets are not checked nor taken. A bad request is the create's own 400.
+                 * @example true
+                 */
+                dry_run?: boolean;
+            };
             header?: {
                 /**
                  * @description The same key with the same payload returns the same job; with a different payload, 409.
@@ -8133,7 +8204,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The task was created. */
+            /** @description The task was created (with ?dry_run=true: the CreateDryRun named at x-dry-run, nothing made). */
             200: {
                 headers: {
                     /** @description RFC 9745: `@<unix seconds>` of the model's deprecated_at, when the model asked for is deprecated. */
@@ -8230,7 +8301,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`, `invalid_fit`, `invalid_metadata`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix, the fit) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. */
+            /** @description `webhook_url_scheme`, `webhook_url_loopback`, `webhook_url_private`, `webhook_url_metadata`, `webhook_needs_stored_key`: The job's own webhook URL is refused (the code says why; error.path names the header or field), or it was asked for with the deployment's own key, which has no webhook secret. `invalid_json`, `invalid_request`, `invalid_idempotency_key`, `invalid_priority`, `invalid_queue_timeout`, `invalid_retention`, `invalid_output_target`, `output_bucket_not_allowed`, `invalid_reuse`, `invalid_fit`, `invalid_metadata`: The body is not JSON, breaks a model rule (every issue in error.errors, the first at error.path), or a header (the key, the priority, the queue timeout, the reuse age, the retention, the output prefix, the fit) is malformed; or the output prefix names a bucket outside REELAY_OUTPUT_BUCKETS. `model_sunset`: The model asked for (or the alias naming it) is past its sunset_at; the message names its successor (error.path = model). A key made with on_sunset: successor runs the successor instead. `invalid_query`: dry_run other than true or false. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -145,6 +145,24 @@ export function toolScenarios(connect: (stack: LocalStack) => Promise<Client>): 
     expect(text(created)).toContain(moved);
   });
 
+  it("passes user through: the jobs generate_video and create_batch make are for that end user", async () => {
+    const request = { model: "gamma-3.1", prompt: "a red bicycle", duration_sec: 4 };
+    const created = await call(mcp(), "generate_video", { request, user: "u-mcp" });
+    expect(created.isError, text(created)).toBeFalsy();
+    const batch = await call(mcp(), "create_batch", { requests: [request], user: "u-batch" });
+    expect(batch.isError, text(batch)).toBeFalsy();
+    const listed = async (user: string) => {
+      const response = await fetch(`${stack().url}/v1/jobs?user=${user}`, {
+        headers: { authorization: `Bearer ${stack().apiKey}` },
+      });
+      return ((await response.json()) as { data: { id: string; user?: string }[] }).data;
+    };
+    expect((await listed("u-mcp")).map((job) => [job.id, job.user])).toEqual([
+      [jobIdIn(created), "u-mcp"],
+    ]);
+    expect((await listed("u-batch")).map((job) => job.user)).toEqual(["u-batch"]);
+  });
+
   it("validates a good request without making a job", async () => {
     const before = await jobCount(stack());
     const result = await call(mcp(), "validate_request", {

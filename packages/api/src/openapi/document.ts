@@ -6,6 +6,7 @@
  */
 // A namespace import: esbuild then keeps only the parts of zod in use (a named `z` pulls all 450 KB).
 import * as z from "zod";
+import { DRY_RUN_REF, DryRunSchema } from "./dry-run.ts";
 import { ErrorSchema } from "./responses.ts";
 import { ADMIN_ONLY, UNAUTHORIZED } from "./examples.ts";
 import type { Operation } from "./operation.ts";
@@ -189,6 +190,7 @@ function operation(key: string, given: Operation): Record<string, unknown> {
       [String(op.response.status)]: {
         description: op.response.description,
         ...(op.response.headers === undefined ? {} : { headers: op.response.headers }),
+        ...(op.response.dryRun === undefined ? {} : { "x-dry-run": DRY_RUN_REF }),
         content: { [op.response.contentType]: response },
       },
       ...errorResponses(op),
@@ -235,7 +237,10 @@ export function buildOpenApiDocument(served?: readonly ServedRoute[]): OpenApiDo
             "`Authorization: Bearer <API key>` on every /v1 route. Each operation's `security` names the scope it needs (`read`, `write`, `webhooks`, `admin`); a key without it is 403 `scope_missing`.",
         },
       },
-      schemas: { Error: jsonSchema(ErrorSchema, "output") },
+      schemas: {
+        Error: jsonSchema(ErrorSchema, "output"),
+        CreateDryRun: jsonSchema(DryRunSchema, "output"),
+      },
     },
   };
 }

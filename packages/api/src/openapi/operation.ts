@@ -31,6 +31,11 @@ export interface Operation {
     schema?: z.ZodType;
     example: unknown;
     description: string;
+    /**
+     * The route takes `?dry_run=true`, answered with reelay's own CreateDryRun: named beside this
+     * answer (`x-dry-run`), not in its content, so a typed client's create keeps the contract's type.
+     */
+    dryRun?: true;
     /** Response headers worth naming (a redirect's Location). */
     headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
   };

@@ -34,6 +34,8 @@ export interface ListJobsOptions {
   status?: string;
   /** Seconds: only jobs whose outputs expire between now and that far ahead. */
   expiring_within?: number;
+  /** Only jobs carrying every pair, sent as `metadata.KEY=VALUE`. */
+  metadata?: Record<string, string>;
 }
 
 export type KeyBudget = RequestBody<"/v1/keys/{id}/budget", "put">;
@@ -106,9 +108,13 @@ export class ReelayApiClient {
   createVideo(
     body: unknown,
     idempotencyKey?: string,
-    tags: { metadata?: Record<string, string> | undefined; user?: string | undefined } = {},
+    tags: {
+      metadata?: Record<string, string> | undefined;
+      user?: string | undefined;
+      fit?: "nearest" | undefined;
+    } = {},
   ) {
-    const { metadata, user } = tags;
+    const { metadata, user, fit } = tags;
     return this.#call((c) =>
       c.POST("/v1/video/generations", {
         body: body as VideoRequest,
@@ -117,6 +123,7 @@ export class ReelayApiClient {
             ...(idempotencyKey === undefined ? {} : { "X-Idempotency-Key": idempotencyKey }),
             ...(metadata === undefined ? {} : { "X-Reelay-Metadata": metadataHeader(metadata) }),
             ...(user === undefined ? {} : { "X-Reelay-User": user }),
+            ...(fit === undefined ? {} : { "X-Reelay-Fit": fit }),
           },
         },
       }),
@@ -144,7 +151,11 @@ export class ReelayApiClient {
   }
 
   listJobs(options: ListJobsOptions = {}): Promise<JobPage> {
-    const query = options as NonNullable<RequestQuery<"/v1/jobs">>;
+    const { metadata, ...rest } = options;
+    const pairs = Object.entries(metadata ?? {}).map(([key, value]) => [`metadata.${key}`, value]);
+    const query = { ...rest, ...Object.fromEntries(pairs) } as NonNullable<
+      RequestQuery<"/v1/jobs">
+    >;
     return this.#call((c) => c.GET("/v1/jobs", { params: { query } }));
   }
 
@@ -209,6 +220,7 @@ export class ReelayApiClient {
       project?: string;
       limits?: Record<string, number | null>;
       expires_at?: string;
+      on_sunset?: string;
     } = {},
   ): Promise<ApiKeyView & { key: string; webhook_secret: string }> {
     const body = { name, ...(budget === undefined ? {} : { budget }), ...access };

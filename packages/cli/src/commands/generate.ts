@@ -1,6 +1,8 @@
 /**
- * `reelay generate "prompt" --model M [...] [--metadata k=v ...] [--user ID] [--out DIR] [--no-wait] [--json]`: validates the request
- * locally (nothing is sent when it is invalid), uploads the frames and references given as local
+ * `reelay generate "prompt" --model M [...] [--metadata k=v ...] [--user ID] [--fit] [--out DIR] [--no-wait] [--json]`: validates the request
+ * locally (nothing is sent when it is invalid; a model the built-in catalog does not know is left to
+ * the server, which may know it as an alias of REELAY_MODEL_ALIASES or from its own catalog; with
+ * --fit, X-Reelay-Fit: nearest, checked fitted and its moves printed on creation), uploads the frames and references given as local
  * files (POST /v1/uploads), creates the job, follows it with live progress,
  * then saves the video as `<taskId>.mp4` after checking its sha256 against the job's record.
  * Exit 0 saved (or created, with --no-wait), 1 invalid request or failed job, 2 usage or connection.
@@ -38,12 +40,14 @@ const OPTIONS = {
   out: { type: "string" },
   /** The end user the job is for (X-Reelay-User). */
   user: { type: "string" },
+  /** X-Reelay-Fit: nearest. */
+  fit: { type: "boolean", default: false },
   "no-wait": { type: "boolean", default: false },
   json: { type: "boolean", default: false },
 } as const;
 
 /** `--metadata k=v`, repeatable: the pairs, a key given twice refused; undefined when none is given. */
-function metadataPairs(given: string[] | undefined): Record<string, string> | undefined {
+export function metadataPairs(given: string[] | undefined): Record<string, string> | undefined {
   if (given === undefined || given.length === 0) return undefined;
   const pairs: Record<string, string> = {};
   for (const pair of given) {
@@ -56,17 +60,21 @@ function metadataPairs(given: string[] | undefined): Record<string, string> | un
   return pairs;
 }
 
-/** Nothing is sent for a request validate() refuses. */
-function refuseInvalid(body: unknown): void {
-  const verdict = validate(body);
-  if (verdict.valid) return;
-  const [first] = verdict.errors;
+/**
+ * Nothing is sent for a request validate() refuses, but for the model's name alone: the server's
+ * catalog and aliases may know a name the built-in catalog does not, and it is the server's to judge.
+ */
+function refuseInvalid(body: unknown, fit: boolean): void {
+  const verdict = validate(body, { fit: fit ? "nearest" : undefined });
+  const errors = verdict.errors.filter((issue) => issue.code !== "unknown_model");
+  if (errors.length === 0) return;
+  const [first] = errors;
   throw new ReelayError(
     "invalid_request",
     `The request is invalid, so nothing was sent: ${first?.message ?? ""}`,
     {
       ...(first === undefined ? {} : { path: first.path }),
-      details: { errors: verdict.errors },
+      details: { errors },
     },
   );
 }
@@ -147,7 +155,7 @@ export async function runGenerate(args: string[], io: Io, given?: Config): Promi
   const metadata = metadataPairs(values.metadata);
 
   return reportFailures(io, "generate", json, async () => {
-    refuseInvalid(withPendingUploads(body));
+    refuseInvalid(withPendingUploads(body), values.fit);
     // Checked here as reelay checks it, so nothing is sent over the limits.
     if (metadata !== undefined) checkMetadata(metadata, "--metadata");
     const { client } = await openSession(io, config);
@@ -158,17 +166,20 @@ export async function runGenerate(args: string[], io: Io, given?: Config): Promi
     const created = await client.createVideo(request, `cli-${randomUUID()}`, {
       metadata,
       user: values.user,
+      fit: values.fit ? "nearest" : undefined,
     });
     const id = created.service_task?.task_id ?? created.task_id;
     if (!json) {
       io.stdout(`created   ${id} (${created.model}) at ${client.apiUrl}\n`);
       if (created.warnings.length > 0)
         io.stdout(formatIssues(created.warnings as Issue[], "warning"));
+      for (const { path, from, to } of created.adjustments ?? [])
+        io.stdout(`fitted    ${path}: ${JSON.stringify(from)} -> ${JSON.stringify(to)}\n`);
     }
     if (values["no-wait"]) {
       if (json)
         io.stdout(
-          `${JSON.stringify({ task_id: id, status: created.status, model: created.model, warnings: created.warnings })}\n`,
+          `${JSON.stringify({ task_id: id, status: created.status, model: created.model, warnings: created.warnings, ...(created.adjustments === undefined ? {} : { adjustments: created.adjustments }) })}\n`,
         );
       else io.stdout(`follow it with \`reelay status ${id}\`\n`);
       return 0;

@@ -1,7 +1,8 @@
 /**
- * `reelay jobs [--status S] [--expiring 24h] [--limit N] [--cursor C] [--json]`: the newest jobs as
- * a table (--expiring: only those whose outputs expire within that window, with when); --json
- * prints the API's page `{data, next_cursor}` as one object.
+ * `reelay jobs [--status S] [--metadata k=v ...] [--expiring 24h] [--limit N] [--cursor C] [--json]`:
+ * the newest jobs as a table (--metadata: only those carrying every pair given, as GET /v1/jobs's
+ * `metadata.k=v`; --expiring: only those whose outputs expire within that window, with when);
+ * --json prints the API's page `{data, next_cursor}` as one object.
  */
 import { s3Uri, table } from "../client/format.ts";
 import { openSession, reportFailures } from "../client/session.ts";
@@ -9,6 +10,7 @@ import type { JobView } from "../client/types.ts";
 import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 import { windowSeconds } from "./expires.ts";
+import { metadataPairs } from "./generate.ts";
 
 export async function runJobs(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -17,6 +19,7 @@ export async function runJobs(args: string[], io: Io): Promise<number> {
       limit: { type: "string", default: "20" },
       cursor: { type: "string" },
       expiring: { type: "string" },
+      metadata: { type: "string", multiple: true },
       json: { type: "boolean", default: false },
     },
   });
@@ -26,6 +29,7 @@ export async function runJobs(args: string[], io: Io): Promise<number> {
     throw new UsageError(`--limit must be a positive whole number, got "${values.limit}".`);
   const expiring =
     values.expiring === undefined ? undefined : windowSeconds(values.expiring, "--expiring");
+  const metadata = metadataPairs(values.metadata);
   return reportFailures(io, "jobs", values.json, async () => {
     const { client } = await openSession(io);
     const page = await client.listJobs({
@@ -33,6 +37,7 @@ export async function runJobs(args: string[], io: Io): Promise<number> {
       ...(values.status === undefined ? {} : { status: values.status }),
       ...(values.cursor === undefined ? {} : { cursor: values.cursor }),
       ...(expiring === undefined ? {} : { expiring_within: expiring }),
+      ...(metadata === undefined ? {} : { metadata }),
     });
     if (values.json) {
       io.stdout(`${JSON.stringify(page)}\n`);
@@ -42,9 +47,11 @@ export async function runJobs(args: string[], io: Io): Promise<number> {
       io.stdout(
         expiring !== undefined
           ? `no job's outputs expire within ${values.expiring}\n`
-          : values.status === undefined
-            ? "no jobs yet\n"
-            : `no ${values.status} jobs\n`,
+          : metadata !== undefined
+            ? "no job carries that metadata\n"
+            : values.status === undefined
+              ? "no jobs yet\n"
+              : `no ${values.status} jobs\n`,
       );
       return 0;
     }

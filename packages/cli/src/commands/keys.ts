@@ -1,7 +1,8 @@
 /**
- * `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--limits rate=5,burst=5,max_queued=20,max_in_flight=4] [--expires 30d|ISO] [--budget N [--period day|month|total] [--units]] | list |
+ * `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--limits rate=5,burst=5,max_queued=20,max_in_flight=4] [--expires 30d|ISO] [--budget N [--period day|month|total] [--units]] [--on-sunset refuse|successor] | list |
  * budget ID N|none [--period P] [--units] | limits ID rate=5,max_queued=20|none | rotate-secret ID | revoke ID` [--json]: API keys, managed through the API with the deployment's own (admin) key. `create` prints the key once; reelay keeps only its sha256.
  */
+import { ON_SUNSET_CHOICES } from "@reelay/core/domain";
 import { table } from "../client/format.ts";
 import { expiresAtOf } from "./expires.ts";
 import { openSession, reportFailures } from "../client/session.ts";
@@ -10,7 +11,7 @@ import type { Io } from "../io.ts";
 import { parseCommandArgs, UsageError } from "../usage.ts";
 
 const USAGE =
-  "use `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--limits rate=5,burst=5,max_queued=20] [--expires 30d] [--budget N [--period day|month|total] [--units]]`, `reelay keys list`, `reelay keys budget KEY_ID N|none [--period P] [--units]`, `reelay keys limits KEY_ID rate=5,max_queued=20|none`, `reelay keys rotate-secret KEY_ID` or `reelay keys revoke KEY_ID`.";
+  "use `reelay keys create [--name N] [--scopes read,write,webhooks,admin] [--project P] [--limits rate=5,burst=5,max_queued=20] [--expires 30d] [--budget N [--period day|month|total] [--units]] [--on-sunset refuse|successor]`, `reelay keys list`, `reelay keys budget KEY_ID N|none [--period P] [--units]`, `reelay keys limits KEY_ID rate=5,max_queued=20|none`, `reelay keys rotate-secret KEY_ID` or `reelay keys revoke KEY_ID`.";
 
 function rows(keys: readonly ApiKeyView[]): string[][] {
   return [
@@ -79,15 +80,26 @@ interface KeysValues {
   budget?: string;
   period?: string;
   units?: boolean;
+  "on-sunset"?: string;
   json: boolean;
 }
 
+/** Every flag of an action; create takes them all. */
+const FLAGS = [
+  "name",
+  "scopes",
+  "project",
+  "limits",
+  "expires",
+  "budget",
+  "period",
+  "units",
+  "on-sunset",
+] as const satisfies (keyof KeysValues)[];
+
 /** The positionals each action takes, and which flags go with it. */
 const ACTIONS: Record<string, { ids: number; flags: (keyof KeysValues)[] }> = {
-  create: {
-    ids: 0,
-    flags: ["name", "scopes", "project", "limits", "expires", "budget", "period", "units"],
-  },
+  create: { ids: 0, flags: [...FLAGS] },
   list: { ids: 0, flags: [] },
   budget: { ids: 2, flags: ["period", "units"] },
   limits: { ids: 2, flags: [] },
@@ -99,22 +111,18 @@ function checkArgs(action: string | undefined, rest: string[], values: KeysValue
   const spec = action === undefined ? undefined : ACTIONS[action];
   if (action === undefined || spec === undefined || rest.length !== spec.ids)
     throw new UsageError(USAGE);
-  for (const flag of [
-    "name",
-    "scopes",
-    "project",
-    "limits",
-    "expires",
-    "budget",
-    "period",
-    "units",
-  ] as const) {
+  for (const flag of FLAGS) {
     const given = flag === "units" ? values.units === true : values[flag] !== undefined;
     if (given && !spec.flags.includes(flag))
       throw new UsageError(`--${flag} does not go with \`reelay keys ${action}\`.`);
   }
-  // A malformed --limits is a usage error before anything is sent.
+  // A malformed --limits or --on-sunset is a usage error before anything is sent.
   if (values.limits !== undefined) limitsOf(values.limits);
+  const onSunset = values["on-sunset"];
+  if (onSunset !== undefined && !(ON_SUNSET_CHOICES as readonly string[]).includes(onSunset))
+    throw new UsageError(
+      `--on-sunset must be one of ${ON_SUNSET_CHOICES.join(", ")}, got "${onSunset}".`,
+    );
   const budgetFlags = values.period !== undefined || values.units === true;
   if (action === "create" && values.budget === undefined && budgetFlags)
     throw new UsageError("--period and --units go with --budget.");
@@ -144,6 +152,7 @@ const RUN: Record<string, Action> = {
       ...(values.expires === undefined
         ? {}
         : { expires_at: expiresAtOf(values.expires, new Date()) }),
+      ...(values["on-sunset"] === undefined ? {} : { on_sunset: values["on-sunset"] }),
     });
     printKey(io, values.json, created, created.key);
     if (!values.json)
@@ -211,6 +220,7 @@ export async function runKeys(args: string[], io: Io): Promise<number> {
       budget: { type: "string" },
       period: { type: "string" },
       units: { type: "boolean", default: false },
+      "on-sunset": { type: "string" },
       json: { type: "boolean", default: false },
     },
   });

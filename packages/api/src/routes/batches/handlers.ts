@@ -3,7 +3,7 @@
  * (JSONL, one line per request line, fresh links), cancel what has not ended, list them.
  */
 import { type Handler, Hono } from "hono";
-import * as z from "zod";
+import type * as z from "zod";
 import {
   batchIdFrom,
   createBatch,
@@ -29,7 +29,7 @@ import { mayAccess, ownerFilter, sourceOf } from "../../auth.ts";
 import { checkLines, checkLineUploads, parseBatchBody } from "../../batch-body.ts";
 import { retryBatchOf } from "../../batch-retry.ts";
 import { jsonBodyLimit } from "../../body.ts";
-import { validQuery } from "../../query.ts";
+import { dryRunQuery, validQuery } from "../../query.ts";
 import {
   type ApiEnv,
   type Caller,
@@ -93,14 +93,6 @@ async function owned(store: BatchStorePort, id: string, caller: Caller): Promise
   return batch;
 }
 
-/** `?dry_run`, `?dry_run=true`: quote the batch, make nothing. */
-const postQuery = z.object({
-  dry_run: z
-    .enum(["true", "false", ""], { error: "dry_run must be true or false." })
-    .optional()
-    .transform((raw) => raw === "true" || raw === ""),
-});
-
 /** The batch's view now, its counts read from its jobs' records. */
 async function currentView(deps: ResolvedDeps, store: BatchStorePort, batch: Batch) {
   const state = await batchState({ batches: store, jobs: deps.jobs }, batch);
@@ -136,7 +128,7 @@ function quote(deps: ResolvedDeps, lines: CheckedLine[]) {
 function postBatch(
   deps: ResolvedDeps,
   store: BatchStorePort,
-): Handler<ApiEnv, string, { out: { query: z.output<typeof postQuery> } }> {
+): Handler<ApiEnv, string, { out: { query: z.output<typeof dryRunQuery> } }> {
   return async (c) => {
     const caller = c.get("caller");
     const dryRun = c.req.valid("query").dry_run;
@@ -193,7 +185,7 @@ export function batchRoutes(deps: ResolvedDeps, store: BatchStorePort): Hono<Api
   routes.post(
     "/",
     jsonBodyLimit(MAX_BATCH_BODY_BYTES),
-    validQuery(postQuery),
+    validQuery(dryRunQuery),
     postBatch(deps, store),
   );
 

@@ -4,12 +4,13 @@
  */
 import { Hono } from "hono";
 import { jobNotFound, type Job, ReelayError, relayedCode } from "@reelay/core/domain";
-import { jsonBodyLimit, parseJson } from "../../body.ts";
+import { jsonBodyLimit } from "../../body.ts";
 import { setModelHeaders } from "../../model-choice.ts";
-import { createImageJob } from "../../create-image.ts";
+import { createImageJob, dryRunImage } from "../../create-image.ts";
 import type { ApiEnv, ResolvedDeps } from "../../api-deps.ts";
-import { createHeaders } from "../../create.ts";
-import { createEditJob } from "../../image-edit.ts";
+import { answerDryRun, createHeaders, jsonCreate } from "../../create.ts";
+import { createEditJob, dryRunEdit } from "../../image-edit.ts";
+import { dryRunQuery, validQuery } from "../../query.ts";
 import { imageTaskView } from "../../image-view.ts";
 import { editBodyLimit, readEditForm } from "../../multipart.ts";
 import { createdView, withQueuePosition } from "../../views.ts";
@@ -33,12 +34,12 @@ export function imageRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
   const signer = { objects: deps.objects, ttlS: deps.presignTtlS, now: deps.now };
 
-  routes.post("/chat/completions", jsonBodyLimit(deps.maxBodyBytes), async (c) => {
-    const body = parseJson(await c.req.text());
-    const { job } = await createImageJob(deps, { body, ...(await createHeaders(c, deps)) });
-    setModelHeaders(c, deps, job);
-    return c.json(createdView(job));
-  });
+  routes.post(
+    "/chat/completions",
+    jsonBodyLimit(deps.maxBodyBytes),
+    validQuery(dryRunQuery),
+    jsonCreate(deps, createImageJob, dryRunImage),
+  );
 
   routes.get("/image/tasks/:taskId", async (c) => {
     const id = c.req.param("taskId");
@@ -47,10 +48,13 @@ export function imageRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     return c.json(await withQueuePosition(await imageTaskView(job, signer), job, deps.admission));
   });
 
-  routes.post("/images/edits", editBodyLimit(), async (c) => {
+  routes.post("/images/edits", editBodyLimit(), validQuery(dryRunQuery), async (c) => {
     const wait = readWait(c.req.query("wait"), c.req.header("prefer"), deps.maxWaitS);
     const form = await readEditForm(c.req.raw);
-    const { job } = await createEditJob(deps, form, await createHeaders(c, deps));
+    const input = await createHeaders(c, deps);
+    if (c.req.valid("query").dry_run)
+      return answerDryRun(c, deps, await dryRunEdit(deps, form, input));
+    const { job } = await createEditJob(deps, form, input);
     setModelHeaders(c, deps, job);
     if (wait === undefined || wait === 0) return c.json(createdView(job));
     const done = await waitForJob(deps.jobs, job.id, wait);

@@ -1,5 +1,6 @@
 /** The OpenAPI entries of this area's routes: loaded only by the document (openapi/document.ts). */
 import { imageRequestSchema } from "@reelay/core/domain";
+import { CREATE_DRY_RUN, DRY_RUN_QUERY } from "../../openapi/dry-run.ts";
 import { ImageTaskSchema, TaskCreatedSchema } from "../../openapi/responses.ts";
 import {
   BODY_ERRORS,
@@ -25,10 +26,10 @@ export const IMAGES_OPERATIONS: Record<string, Operation> = {
   "POST /v1/chat/completions": {
     summary: "Create an image task (chat form)",
     description:
-      "The unified image contract (§2.6): `modalities` must contain `image`, `stream` false. Editing: several `image_config.reference_images` plus a prompt.",
+      "The unified image contract (§2.6): `modalities` must contain `image`, `stream` false. Editing: several `image_config.reference_images` plus a prompt. `?dry_run=true` runs the same checks and answers reelay's own dry run instead, making nothing.",
     tag: "image",
     auth: true,
-    parameters: CREATE_HEADERS,
+    parameters: [...CREATE_HEADERS, CREATE_DRY_RUN],
     request: {
       contentType: "application/json",
       schema: imageRequestSchema(),
@@ -38,6 +39,7 @@ export const IMAGES_OPERATIONS: Record<string, Operation> = {
       status: 200,
       contentType: "application/json",
       schema: TaskCreatedSchema,
+      dryRun: true,
       headers: MODEL_HEADERS,
       example: {
         ...task(IMAGE_ID, "queued"),
@@ -46,9 +48,10 @@ export const IMAGES_OPERATIONS: Record<string, Operation> = {
         warnings: [],
         estimate: IMAGE_ESTIMATE,
       },
-      description: "The image task was created.",
+      description:
+        "The image task was created (with ?dry_run=true: the CreateDryRun named at x-dry-run, nothing made).",
     },
-    errors: [WEBHOOK_ERRORS, ...BODY_ERRORS, MODEL_SUNSET, UNAUTHORIZED],
+    errors: [WEBHOOK_ERRORS, ...BODY_ERRORS, MODEL_SUNSET, DRY_RUN_QUERY, UNAUTHORIZED],
   },
   "GET /v1/image/tasks/{taskId}": {
     summary: "Query an image task",
@@ -83,11 +86,12 @@ export const IMAGES_OPERATIONS: Record<string, Operation> = {
   "POST /v1/images/edits": {
     summary: "Edit images (OpenAI-compatible)",
     description:
-      "multipart/form-data as OpenAI's images.edit: up to 7 `image`/`image[]` files, `prompt`, `model`, `n`, `size`, `response_format=url`. Files are stored in S3 and passed upstream as presigned reference_images. Answers with the task; with the opt-in wait (`?wait=<s>` or `Prefer: wait=<s>`, at most 60), in OpenAI's shape `{created, data:[{url}]}` once done, 202 with the task if still running.",
+      "multipart/form-data as OpenAI's images.edit: up to 7 `image`/`image[]` files, `prompt`, `model`, `n`, `size`, `response_format=url`. Files are stored in S3 and passed upstream as presigned reference_images. Answers with the task; with the opt-in wait (`?wait=<s>` or `Prefer: wait=<s>`, at most 60), in OpenAI's shape `{created, data:[{url}]}` once done, 202 with the task if still running. `?dry_run=true` checks the form and answers reelay's own dry run (the images named by their bare names `ref-<n>-<sha256 prefix>.<ext>`, nothing stored), the wait ignored.",
     tag: "image",
     auth: true,
     parameters: [
       ...CREATE_HEADERS,
+      CREATE_DRY_RUN,
       {
         name: "wait",
         in: "query",
@@ -138,6 +142,7 @@ export const IMAGES_OPERATIONS: Record<string, Operation> = {
       status: 200,
       contentType: "application/json",
       schema: TaskCreatedSchema,
+      dryRun: true,
       headers: MODEL_HEADERS,
       example: {
         ...task(IMAGE_ID, "queued"),
@@ -146,7 +151,8 @@ export const IMAGES_OPERATIONS: Record<string, Operation> = {
         warnings: [],
         estimate: IMAGE_ESTIMATE,
       },
-      description: "The edit task (or, with the wait, `{created, data:[{url}]}`).",
+      description:
+        "The edit task (or, with the wait, `{created, data:[{url}]}`; with ?dry_run=true, the CreateDryRun named at x-dry-run).",
     },
     errors: [
       WEBHOOK_ERRORS,
@@ -160,7 +166,7 @@ export const IMAGES_OPERATIONS: Record<string, Operation> = {
           "unsupported_response_format",
           "invalid_query",
         ],
-        when: "Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait.",
+        when: "Not multipart/form-data, a malformed form, a response_format other than url, or a bad wait or dry_run.",
       },
       UNAUTHORIZED,
       {

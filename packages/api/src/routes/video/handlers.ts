@@ -1,22 +1,22 @@
 /** The service contract's video endpoints: create a task, query it. */
 import { Hono } from "hono";
 import { jobNotFound } from "@reelay/core/domain";
-import { jsonBodyLimit, parseJson } from "../../body.ts";
+import { jsonBodyLimit } from "../../body.ts";
 import type { ApiEnv, ResolvedDeps } from "../../api-deps.ts";
-import { createHeaders, createVideoJob } from "../../create.ts";
-import { setModelHeaders } from "../../model-choice.ts";
-import { createdView, taskView, withQueuePosition } from "../../views.ts";
+import { createVideoJob, dryRunVideo, jsonCreate } from "../../create.ts";
+import { dryRunQuery, validQuery } from "../../query.ts";
+import { taskView, withQueuePosition } from "../../views.ts";
 
 export function videoRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
   const signer = { objects: deps.objects, ttlS: deps.presignTtlS, now: deps.now };
 
-  routes.post("/generations", jsonBodyLimit(deps.maxBodyBytes), async (c) => {
-    const body = parseJson(await c.req.text());
-    const { job } = await createVideoJob(deps, { body, ...(await createHeaders(c, deps)) });
-    setModelHeaders(c, deps, job);
-    return c.json(createdView(job));
-  });
+  routes.post(
+    "/generations",
+    jsonBodyLimit(deps.maxBodyBytes),
+    validQuery(dryRunQuery),
+    jsonCreate(deps, createVideoJob, dryRunVideo),
+  );
 
   routes.get("/tasks/:taskId", async (c) => {
     const id = c.req.param("taskId");

@@ -1,5 +1,6 @@
 /** The OpenAPI entries of this area's routes: loaded only by the document (openapi/document.ts). */
 import { videoRequestSchema } from "@reelay/core/domain";
+import { CREATE_DRY_RUN, DRY_RUN_QUERY } from "../../openapi/dry-run.ts";
 import { TaskCreatedSchema, TaskSchema } from "../../openapi/responses.ts";
 import {
   BODY_ERRORS,
@@ -24,10 +25,10 @@ export const VIDEO_OPERATIONS: Record<string, Operation> = {
   "POST /v1/video/generations": {
     summary: "Create a video task",
     description:
-      "Validates the request against the model's rules (hard rules refuse, soft rules warn), records a job and starts it. Answers at once with the task; poll GET /v1/video/tasks/{taskId}.",
+      "Validates the request against the model's rules (hard rules refuse, soft rules warn), records a job and starts it. Answers at once with the task; poll GET /v1/video/tasks/{taskId}. `?dry_run=true` runs the same checks and answers reelay's own dry run instead (the request as it would be sent, its adjustments, warnings and estimate), making nothing.",
     tag: "video",
     auth: true,
-    parameters: CREATE_HEADERS,
+    parameters: [...CREATE_HEADERS, CREATE_DRY_RUN],
     request: {
       contentType: "application/json",
       schema: videoRequestSchema(),
@@ -43,6 +44,7 @@ export const VIDEO_OPERATIONS: Record<string, Operation> = {
       status: 200,
       contentType: "application/json",
       schema: TaskCreatedSchema,
+      dryRun: true,
       headers: MODEL_HEADERS,
       example: {
         ...task(ID, "queued"),
@@ -51,9 +53,10 @@ export const VIDEO_OPERATIONS: Record<string, Operation> = {
         warnings: [],
         estimate: VIDEO_ESTIMATE,
       },
-      description: "The task was created.",
+      description:
+        "The task was created (with ?dry_run=true: the CreateDryRun named at x-dry-run, nothing made).",
     },
-    errors: [WEBHOOK_ERRORS, ...BODY_ERRORS, MODEL_SUNSET, UNAUTHORIZED],
+    errors: [WEBHOOK_ERRORS, ...BODY_ERRORS, MODEL_SUNSET, DRY_RUN_QUERY, UNAUTHORIZED],
   },
   "GET /v1/video/tasks/{taskId}": {
     summary: "Query a video task",

@@ -32,6 +32,8 @@ export interface CheckedLine {
   retryOf?: string;
   /** Its job's metadata, the line's own laid over the batch's already; absent: the batch's. */
   metadata?: Metadata;
+  /** The end user its job is for, the line's own; absent: the batch's. */
+  user?: string;
 }
 
 export interface CreateBatchDeps {
@@ -71,6 +73,45 @@ function lineOf(batchId: string, checked: CheckedLine): BatchLine {
     : { line: checked.line, errors: checked.errors ?? checked.validation?.errors ?? [] };
 }
 
+/** The end user a line's job is for: the line's own, else the batch's. */
+function userOfLine(input: NewBatch, checked: CheckedLine): string | undefined {
+  return checked.user ?? input.options?.user;
+}
+
+/** Each end user's claim of places among the waiting jobs, by user (undefined: no end user). */
+type Claims = Map<string | undefined, QueueClaim | undefined>;
+
+/**
+ * One call from each end user's rate, and the valid lines counted among the key's waiting jobs
+ * (and each end user's), one claim per end user: all fit, or nothing is made (429).
+ */
+async function claimAll(deps: CreateBatchDeps, input: NewBatch): Promise<Claims> {
+  const counts = new Map<string | undefined, number>();
+  for (const checked of input.lines)
+    if (checked.validation?.valid === true) {
+      const user = userOfLine(input, checked);
+      counts.set(user, (counts.get(user) ?? 0) + 1);
+    }
+  if (counts.size === 0) counts.set(input.options?.user, 0);
+  const claims: Claims = new Map();
+  const exists = async () => (await deps.batches.get(input.id)) !== undefined;
+  try {
+    for (const [user, count] of counts) {
+      await takeUserCall(deps.submit.keyLimits, input.source, user, deps.now());
+      const claim = await claimQueue(deps.submit.keyLimits, input.source, count, exists, user);
+      claims.set(user, claim);
+    }
+  } catch (error) {
+    await giveBackAll(claims);
+    throw error;
+  }
+  return claims;
+}
+
+async function giveBackAll(claims: Claims): Promise<void> {
+  for (const claim of claims.values()) await claim?.giveBack();
+}
+
 export async function createBatch(
   deps: CreateBatchDeps,
   input: NewBatch,
@@ -78,19 +119,11 @@ export async function createBatch(
   const at = deps.now().toISOString();
   const lines = input.lines.map((checked) => lineOf(input.id, checked));
   const jobs = lines.filter((line) => line.jobId !== undefined).length;
-  await takeUserCall(deps.submit.keyLimits, input.source, input.options?.user, deps.now());
-  // The whole batch fits among its key's waiting jobs, or nothing is made (429 queue_full).
-  const claim = await claimQueue(
-    deps.submit.keyLimits,
-    input.source,
-    jobs,
-    async () => (await deps.batches.get(input.id)) !== undefined,
-    input.options?.user,
-  );
+  const claims = await claimAll(deps, input);
   try {
-    return await recordBatch(deps, input, { at, lines, jobs }, claim);
+    return await recordBatch(deps, input, { at, lines, jobs }, claims);
   } finally {
-    await claim?.giveBack();
+    await giveBackAll(claims);
   }
 }
 
@@ -98,7 +131,7 @@ async function recordBatch(
   deps: CreateBatchDeps,
   input: NewBatch,
   { at, lines, jobs }: { at: string; lines: BatchLine[]; jobs: number },
-  claim: QueueClaim | undefined,
+  claims: Claims,
 ): Promise<{ batch: Batch; created: boolean }> {
   const recorded = await deps.batches.createOrGet(
     {
@@ -121,7 +154,9 @@ async function recordBatch(
     await Promise.all(
       valid
         .slice(start, start + CREATE_CONCURRENCY)
-        .map((checked) => makeJob(deps, recorded.batch, checked, claim)),
+        .map((checked) =>
+          makeJob(deps, recorded.batch, checked, claims.get(userOfLine(input, checked))),
+        ),
     );
   }
   await deps.admission.wake();
@@ -149,6 +184,7 @@ async function makeJob(
       options: {
         ...optionsOf(batch),
         ...(checked.metadata === undefined ? {} : { metadata: checked.metadata }),
+        ...(checked.user === undefined ? {} : { user: checked.user }),
       },
       ...(checked.retryOf === undefined ? {} : { retryOf: checked.retryOf }),
       ...(claim === undefined ? {} : { queueClaim: claim }),

@@ -73,6 +73,7 @@ export async function retryBatch(deps: RetryBatchDeps, batch: Batch): Promise<Ba
     source: job.source,
     retryOf: job.id,
     ...(job.metadata === undefined ? {} : { metadata: job.metadata }),
+    ...(job.user === undefined ? {} : { user: job.user }),
   }));
   const { batch: made } = await createBatch(deps, {
     id: retryId,
