@@ -24,6 +24,12 @@ const UPDATED_TYPES = new Set([
   "AWS::StepFunctions::StateMachine",
 ]);
 
+/**
+ * Resources nothing in a stage runs, read only by people (a dashboard) or by CloudWatch (an alarm):
+ * a change to them is deployed on AWS and needs no rehearsal here.
+ */
+const UNRUN_TYPES = new Set(["AWS::CloudWatch::Dashboard", "AWS::CloudWatch::Alarm"]);
+
 export interface Deployed {
   /** Functions whose code and environment were swapped, by logical id. */
   updated: string[];
@@ -33,13 +39,14 @@ export interface Deployed {
   machines: string[];
 }
 
-/** The logical ids of resources other than UPDATED_TYPES that differ between the templates. */
+/** The logical ids of resources other than UPDATED_TYPES and UNRUN_TYPES that differ between the templates. */
 export function unrehearsedChanges(before: TemplateJson, after: TemplateJson): string[] {
   const ids = new Set([...Object.keys(before.Resources), ...Object.keys(after.Resources)]);
   return [...ids]
     .filter((id) => {
       const [a, b] = [before.Resources[id], after.Resources[id]];
-      if (UPDATED_TYPES.has(a?.Type ?? b?.Type ?? "")) return false;
+      const type = a?.Type ?? b?.Type ?? "";
+      if (UPDATED_TYPES.has(type) || UNRUN_TYPES.has(type)) return false;
       return JSON.stringify(a) !== JSON.stringify(b);
     })
     .sort();

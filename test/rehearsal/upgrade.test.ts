@@ -122,4 +122,15 @@ describe("the upgrade's deploy", () => {
       "Route",
     ]);
   });
+
+  it("lets a dashboard or an alarm change without refusing: nothing in a stage runs them", () => {
+    const withBoard = (body: string): TemplateJson => ({
+      Resources: {
+        ...template("GET /a", "1.zip").Resources,
+        Board: { Type: "AWS::CloudWatch::Dashboard", Properties: { DashboardBody: body } },
+        Alarm: { Type: "AWS::CloudWatch::Alarm", Properties: { Threshold: body.length } },
+      },
+    });
+    expect(unrehearsedChanges(withBoard("{}"), withBoard('{"widgets":[]}'))).toEqual([]);
+  });
 });
