@@ -10,8 +10,8 @@ import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { harness } from "./support/harness.ts";
 
-const SERVED_SHA256 = "11a4b4aa7a8a3dc58e1bbbca2fc859b62beae512200b2292669039c6b03cf762";
-const FULL_SHA256 = "e91d52750a7a1cd90a5e98285a2c93b24e15f97a343d4ed9afc2b7e128fefbfc";
+const SERVED_SHA256 = "d479c754a25de1c389292828a14f4d21241964ef667eec9a1ce21634e3056830";
+const FULL_SHA256 = "7c0a2f2db448d468dd58256fd996079d25906983bfb9c5403688270546d63dc6";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 

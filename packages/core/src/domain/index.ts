@@ -80,6 +80,7 @@ export {
   UPLOADS_PREFIX,
   uploadNotFound,
   uploadRef,
+  type PendingUpload,
   type Upload,
 } from "./uploads/upload.ts";
 export type { Media } from "./media/types.ts";
