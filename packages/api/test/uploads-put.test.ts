@@ -124,6 +124,17 @@ describe("POST /v1/uploads with JSON: a presigned PUT", () => {
     expect((await call(h, "GET", `/v1/uploads/${made.body.id}`, API_KEY)).status).toBe(404);
   });
 
+  it("bytes of another length than declared are 400 invalid_upload at `file` at complete, and nothing is left", async () => {
+    const png = solidPng("put-longer");
+    const made = await declare(API_KEY, { content_type: "image/png", size: png.length });
+    // S3 refuses a body of another length than the signed one; s3rver takes it, and complete checks.
+    await putBytes(made.body, new Uint8Array([...png, 0, 0]));
+    const done = await complete(API_KEY, made.body.id);
+    expect(done.status).toBe(400);
+    expect(done.body.error).toMatchObject({ code: "invalid_upload", path: "file" });
+    expect(await keysOf(made.body.id)).toEqual([]);
+  });
+
   it("a sha256 the bytes do not have is 400 invalid_upload at `sha256`, and nothing is left", async () => {
     const png = solidPng("put-wrong-sum");
     const made = await declare(API_KEY, {

@@ -77,6 +77,8 @@ export {
 export {
   DEFAULT_UPLOAD_RETENTION_DAYS,
   MAX_UPLOAD_BYTES,
+  pendingUploadKey,
+  stagedUploadKey,
   UPLOADS_PREFIX,
   uploadNotFound,
   uploadRef,
