@@ -10,8 +10,8 @@ import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { harness } from "./support/harness.ts";
 
-const SERVED_SHA256 = "d479c754a25de1c389292828a14f4d21241964ef667eec9a1ce21634e3056830";
-const FULL_SHA256 = "7c0a2f2db448d468dd58256fd996079d25906983bfb9c5403688270546d63dc6";
+const SERVED_SHA256 = "a6f0539a6e8039a22f7ba18d85f1ca8554bce6447cf39189e7bdf38cf38f227d";
+const FULL_SHA256 = "9599b42c9f4d9c2a83b2cbd09b7ed356754b4282b60241e7d1a397983d0fe72c";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 

@@ -159,6 +159,16 @@ describe("POST /v1/uploads with JSON: a presigned PUT", () => {
     expect(made.body.error).toMatchObject({ code: "upload_too_large", path: "size" });
   });
 
+  it("a JSON body over 16 KiB is 413 payload_too_large", async () => {
+    const made = await declare(API_KEY, {
+      content_type: "image/png",
+      size: 10,
+      name: "x".repeat(20_000),
+    });
+    expect(made.status).toBe(413);
+    expect(made.body.error.code).toBe("payload_too_large");
+  });
+
   it("a content type that is not a taken image or video is 400 invalid_upload at `content_type`", async () => {
     const made = await declare(API_KEY, { content_type: "text/plain", size: 10 });
     expect(made.status).toBe(400);

@@ -7459,6 +7459,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `payload_too_large`: A JSON declaration over 16 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "A JSON declaration over 16 KiB."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: The key made more calls than its limits' rate and burst allow; Retry-After says when to call again. */
             429: {
                 headers: {

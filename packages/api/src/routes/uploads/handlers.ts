@@ -3,7 +3,7 @@
  * wherever a material URL goes. An upload belongs to the project of the key that made it, like a
  * job: another project's is answered 404 `upload_not_found`, as an unknown id is.
  */
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import {
   DEFAULT_UPLOAD_RETENTION_DAYS,
@@ -24,6 +24,7 @@ import {
 } from "@reelay/core/usecases";
 import type { ApiEnv, Caller, ResolvedDeps } from "../../api-deps.ts";
 import { isAdmin, projectOfCaller } from "../../auth.ts";
+import { jsonBodyLimit } from "../../body.ts";
 import { readMultipart } from "../../multipart.ts";
 import { readDeclaredFile } from "./declared.ts";
 
@@ -65,7 +66,14 @@ function isJson(contentType: string | undefined): boolean {
   return /^application\/json\b/i.test(contentType?.trim() ?? "");
 }
 
-function uploadBodyLimit() {
+/** A JSON declaration is a few fields (16 KiB is plenty); a multipart body carries the file. */
+function uploadBodyLimit(): MiddlewareHandler {
+  const json = jsonBodyLimit(16 * 1024);
+  const multipart = multipartBodyLimit();
+  return (c, next) => (isJson(c.req.header("content-type")) ? json(c, next) : multipart(c, next));
+}
+
+function multipartBodyLimit() {
   return bodyLimit({
     maxSize: MAX_UPLOAD_BODY_BYTES,
     onError: () => {

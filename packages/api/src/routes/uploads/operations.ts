@@ -151,6 +151,7 @@ export const UPLOADS_OPERATIONS: Record<string, Operation> = {
         when: "Not multipart, no `file`, a file that is not an image or MP4 video, or one over the size limit; `path` is `file`. With JSON: a `content_type` that is not a taken image or video, or a `size` over its limit, at that field. Nothing is stored.",
       },
       UNAUTHORIZED,
+      { status: 413, codes: ["payload_too_large"], when: "A JSON declaration over 16 KiB." },
     ],
   },
   "POST /v1/uploads/{id}/complete": {
