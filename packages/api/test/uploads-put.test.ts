@@ -113,6 +113,19 @@ describe("POST /v1/uploads with JSON: a presigned PUT", () => {
     expect(second).toEqual(first);
   });
 
+  it("two completes at once both answer the same upload", async () => {
+    const png = solidPng("put-race");
+    const made = await declare(API_KEY, { content_type: "image/png", size: png.length });
+    await putBytes(made.body, png);
+    const [a, b] = await Promise.all([
+      complete(API_KEY, made.body.id),
+      complete(API_KEY, made.body.id),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(b.body).toEqual(a.body);
+    expect(await keysOf(made.body.id)).toEqual([`uploads/${made.body.id}`]);
+  });
+
   it("text bytes declared image/png are 400 invalid_upload at `file` at complete: nothing usable, the staged bytes gone", async () => {
     const text = new TextEncoder().encode("not an image at all\n");
     const made = await declare(API_KEY, { content_type: "image/png", size: text.length });

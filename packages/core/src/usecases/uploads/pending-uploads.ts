@@ -232,6 +232,9 @@ export async function completeUpload(
   try {
     upload = await checkStaged(deps, pending);
   } catch (error) {
+    // A complete running beside this one may have made the upload and removed the staging first.
+    const made = await findUpload(deps, id);
+    if (made !== undefined) return made;
     if (error instanceof ReelayError && error.code !== "upload_pending")
       await removePending(deps, id);
     throw error;
