@@ -1,7 +1,9 @@
 /**
  * Uploads: material from the caller's disk, stored in the bucket and named `upload://upl_<ulid>`
- * wherever a material URL goes. An upload belongs to the project of the key that made it, like a
- * job: another project's is answered 404 `upload_not_found`, as an unknown id is.
+ * wherever a material URL goes. The bytes come in a multipart body, or, past what a request body
+ * may carry, by a presigned PUT to the bucket that POST /v1/uploads/{id}/complete then checks. An
+ * upload belongs to the project of the key that made it, like a job: another project's is answered
+ * 404 `upload_not_found`, as an unknown id is.
  */
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
