@@ -9,6 +9,8 @@ import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { Api, type Config, Function as SstFunction, type Stack as SstStack } from "sst/constructs";
 import {
   allowObjects,
+  allowListPrefix,
+  allowUploadStaging,
   allowPutEvents,
   allowStopExecution,
   allowTable,
@@ -48,8 +50,14 @@ export function createApi(
   // Presigned links to finished outputs are signed with this role, so it reads outputs/.
   allowObjects(fn, bucket, "outputs/", ["GetObject"]);
   // POST /v1/images/edits stores the uploaded images and passes them upstream as presigned links;
-  // POST /v1/uploads stores uploads, and reading one (HeadObject) is GetObject's grant.
+  // POST /v1/uploads stores uploads, and reading one (HeadObject) is GetObject's grant. The JSON
+  // form's presigned PUT is signed with this role (PutObject), and completing it copies the staged
+  // bytes to the upload (GetObject and PutObject) and deletes the staging.
   allowObjects(fn, bucket, "uploads/", ["PutObject", "GetObject"]);
+  allowUploadStaging(fn, bucket);
+  // A HEAD of an upload not there (an unknown id; a pending upload's, before it is completed) is
+  // 404, not 403, only with ListBucket on uploads/.
+  allowListPrefix(fn, bucket, "uploads/");
   // Jobs go into the admission queue; the Dispatch function starts their executions.
   allowWake(fn, scope.dispatchArn);
   // POST /v1/jobs/{id}/cancel stops the job's execution.

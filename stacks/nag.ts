@@ -44,11 +44,11 @@ const FUNCTION_FINDINGS: NagPackSuppression[] = [
   {
     id: "AwsSolutions-IAM5",
     reason:
-      "Objects under one bucket prefix (inbox/, outputs/, rejected/ or uploads/), each job's outputs/<job id>/job.json manifest, or each batch's outputs/batches/<batch id>/results.jsonl: keys are ids and file names unknown at deploy time, so the prefix (or the file name under it) is the scope.",
+      "Objects under one bucket prefix (inbox/, outputs/, rejected/ or uploads/), each job's outputs/<job id>/job.json manifest, each batch's outputs/batches/<batch id>/results.jsonl, or each pending upload's uploads/<upload id>.pending marker and .staged bytes: keys are ids and file names unknown at deploy time, so the prefix (or the file name under it) is the scope.",
     appliesTo: [
       {
         regex:
-          "/^Resource::<Bucket[0-9A-F]+\\.Arn>\\/((inbox|outputs|rejected|uploads)\\/\\*|outputs\\/\\*\\/job\\.json|outputs\\/batches\\/\\*\\/results\\.jsonl)$/",
+          "/^Resource::<Bucket[0-9A-F]+\\.Arn>\\/((inbox|outputs|rejected|uploads)\\/\\*|outputs\\/\\*\\/job\\.json|outputs\\/batches\\/\\*\\/results\\.jsonl|uploads\\/\\*\\.(pending|staged))$/",
       },
     ],
   },

@@ -36,6 +36,8 @@ import {
   JOB_ID_PREFIXES,
   manifestKey,
   DELIVERY_ID_PREFIX,
+  pendingUploadKey,
+  stagedUploadKey,
 } from "@reelay/core/domain";
 import { resultsKey } from "@reelay/core/usecases";
 
@@ -173,6 +175,18 @@ export function allowManifests(fn: IFunction, bucket: s3.IBucket): void {
 }
 
 /**
+ * Only a pending upload's marker and staged bytes (uploads/upl_<ulid>.pending and .staged), which
+ * completing the upload deletes (or refusing its bytes does): never a completed upload.
+ */
+export function allowUploadStaging(fn: IFunction, bucket: s3.IBucket): void {
+  allow(
+    fn,
+    ["s3:DeleteObject"],
+    [bucket.arnForObjects(pendingUploadKey("*")), bucket.arnForObjects(stagedUploadKey("*"))],
+  );
+}
+
+/**
  * output.s3_prefix: the Download step copies outputs inside S3 into the buckets of
  * REELAY_OUTPUT_BUCKETS (read at deploy time): it reads its own outputs/ as the copy's source and
  * writes those buckets' objects, nothing else of them.
@@ -190,7 +204,7 @@ export function allowDelivery(fn: IFunction, bucket: s3.IBucket, targets: readon
 /**
  * Listing, limited to one prefix. Without s3:ListBucket a HEAD of a missing object answers 403
  * instead of 404, and "not there yet" could not be told from "not allowed". The s3:prefix condition
- * keeps it to inbox/; that such a ListBucket still earns the 404 inside the prefix is what
+ * keeps it to the prefix; that such a ListBucket still earns the 404 inside the prefix is what
  * kopia/kopia#3072 reports from S3 itself (not checked against AWS here: no account in tests).
  */
 export function allowListPrefix(fn: IFunction, bucket: s3.IBucket, prefix: Prefix): void {
@@ -287,6 +301,12 @@ export const EXPLAINED_GRANTS: readonly ExplainedGrant[] = [
     grants: ["s3:AbortMultipartUpload Bucket/outputs/*"],
     reason:
       "A multipart upload of an output that fails part way is aborted (the S3 adapter's abort()); no scenario's output breaks off mid-stream.",
+  },
+  {
+    roles: ["ApiFunction"],
+    grants: ["s3:ListBucket Bucket if StringLike s3:prefix=uploads/*"],
+    reason:
+      "Looking up an upload that is not there (an unknown id, or a pending upload's object before it is completed): S3 answers the HEAD 404 (upload_not_found, or the pending upload) rather than 403 only with s3:ListBucket, a choice the rehearsal's S3 does not make.",
   },
   {
     roles: ["DropFunction"],

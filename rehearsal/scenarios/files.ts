@@ -246,6 +246,37 @@ function postUpload(stage: Stage, image: Buffer): Promise<Answer<JsonBody>> {
   return postForm(stage, "/v1/uploads", form);
 }
 
+/**
+ * A video made with `ref` as its first frame: the job keeps upload:// and succeeds, and the
+ * upstream fetched upload `id` through a presigned link.
+ */
+async function expectFirstFrameUsed(stage: Stage, ref: string, id: string): Promise<void> {
+  const created = await api(stage, "POST", "/v1/video/generations", {
+    ...VIDEO,
+    prompt: "the boat sails off",
+    frame_images: [{ type: "image_url", frame_type: "first_frame", image_url: { url: ref } }],
+  });
+  expectThat(
+    created.status === 200,
+    `the create answered ${created.status}: ${JSON.stringify(created.body)}`,
+  );
+  const job = await endedJob(stage, String(created.body.task_id));
+  expectThat(
+    job.status === "succeeded",
+    `job ${job.id} ended ${job.status}: ${JSON.stringify(job.error)}`,
+  );
+  const kept = job.request?.frame_images?.[0]?.image_url?.url;
+  expectThat(kept === ref, `the job's first frame is ${JSON.stringify(kept)}, not ${ref}`);
+  const simulator = stage.sim.simulators[String(job.upstream?.account)];
+  const fetched = await waitFor(`the upstream's fetch of ${ref}`, async () =>
+    simulator?.counters().materialFetches.find((f) => f.url.endsWith(`/uploads/${id}`)),
+  );
+  expectThat(
+    fetched.signed && fetched.status === 200,
+    `the upstream's fetch of the upload: ${JSON.stringify(fetched)}`,
+  );
+}
+
 const uploadAsFirstFrame: Scenario = {
   name: "an upload (POST /v1/uploads) given as a video's first frame: the job keeps upload:// and succeeds, and the upstream fetched the upload through a presigned link",
   async run(stage) {
@@ -254,33 +285,37 @@ const uploadAsFirstFrame: Scenario = {
       made.status === 201,
       `POST /v1/uploads answered ${made.status}: ${JSON.stringify(made.body)}`,
     );
-    const ref = String(made.body.url);
-    const created = await api(stage, "POST", "/v1/video/generations", {
-      ...VIDEO,
-      prompt: "the boat sails off",
-      frame_images: [{ type: "image_url", frame_type: "first_frame", image_url: { url: ref } }],
+    await expectFirstFrameUsed(stage, String(made.body.url), String(made.body.id));
+  },
+};
+
+const uploadByPut: Scenario = {
+  name: "an upload by presigned PUT (POST /v1/uploads with JSON, PUT to the bucket, complete) given as a video's first frame: the staged bytes are gone, the job succeeds",
+  async run(stage) {
+    const png = smallPng();
+    const made = await api(stage, "POST", "/v1/uploads", {
+      content_type: "image/png",
+      size: png.length,
+      sha256: sha256(png),
     });
     expectThat(
-      created.status === 200,
-      `the create answered ${created.status}: ${JSON.stringify(created.body)}`,
+      made.status === 201 && made.body.status === "pending",
+      `POST /v1/uploads (JSON) answered ${made.status}: ${JSON.stringify(made.body)}`,
     );
-    const job = await endedJob(stage, String(created.body.task_id));
+    const id = String(made.body.id);
+    const put = made.body.put as { url: string; headers: Record<string, string> };
+    const stored = await fetch(put.url, { method: "PUT", headers: put.headers, body: png });
+    expectThat(stored.ok, `the PUT to the presigned URL answered ${stored.status}`);
+    const done = await api(stage, "POST", `/v1/uploads/${id}/complete`);
     expectThat(
-      job.status === "succeeded",
-      `job ${job.id} ended ${job.status}: ${JSON.stringify(job.error)}`,
-    );
-    const kept = job.request?.frame_images?.[0]?.image_url?.url;
-    expectThat(kept === ref, `the job's first frame is ${JSON.stringify(kept)}, not ${ref}`);
-    const simulator = stage.sim.simulators[String(job.upstream?.account)];
-    const fetched = await waitFor(`the upstream's fetch of ${ref}`, async () =>
-      simulator
-        ?.counters()
-        .materialFetches.find((f) => f.url.endsWith(`/uploads/${String(made.body.id)}`)),
+      done.status === 200 && done.body.status === "ready" && done.body.sha256 === sha256(png),
+      `complete answered ${done.status}: ${JSON.stringify(done.body)}`,
     );
     expectThat(
-      fetched.signed && fetched.status === 200,
-      `the upstream's fetch of the upload: ${JSON.stringify(fetched)}`,
+      !(await exists(stage, `uploads/${id}.staged`)),
+      `the staged bytes of ${id} are still there`,
     );
+    await expectFirstFrameUsed(stage, String(made.body.url), id);
   },
 };
 
@@ -367,5 +402,6 @@ export const FILE_SCENARIOS: Scenario[] = [
   badDrops,
   imageEdit,
   uploadAsFirstFrame,
+  uploadByPut,
   batchResults,
 ];

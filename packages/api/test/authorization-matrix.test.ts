@@ -337,7 +337,7 @@ const MATRIX: Record<string, Entry> = {
     deploymentOnly: true,
     ok: [200],
   },
-  // JSON, not multipart: an allowed caller gets the route's own 400, past authorization.
+  // An empty JSON declaration: an allowed caller gets the route's own 400, past authorization.
   "POST /v1/uploads": {
     scope: "write",
     make: () => ({ path: "/v1/uploads", body: {} }),
@@ -346,6 +346,13 @@ const MATRIX: Record<string, Entry> = {
   "GET /v1/uploads/{id}": {
     scope: "read",
     make: (o) => ({ path: `/v1/uploads/${o.upload}` }),
+    owned: true,
+    ok: [200],
+  },
+  // The upload is complete already: completing it again answers it.
+  "POST /v1/uploads/{id}/complete": {
+    scope: "write",
+    make: (o) => ({ path: `/v1/uploads/${o.upload}/complete` }),
     owned: true,
     ok: [200],
   },

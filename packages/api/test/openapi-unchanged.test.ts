@@ -10,8 +10,8 @@ import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.ts";
 import { harness } from "./support/harness.ts";
 
-const SERVED_SHA256 = "3b2462ed4f0cdf132f17cb68d3aa7718c865ba0addec8984625d148f28c09ac8";
-const FULL_SHA256 = "3c7799d6f4ac87ff28bc4f6d12fbf04577bb983dbf95b66af4088779d1fa0d92";
+const SERVED_SHA256 = "402b5255b78997c8ce951c4adcc9d980195bd1dc29470da53a06ea5aa47ec5f5";
+const FULL_SHA256 = "031ab824f3f8dc4682bcd008edd443df7406e4e12946b9eda167bdc12211272d";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 

@@ -3,7 +3,6 @@
  * a create: each refusal is a 400 naming the field (or a 404 for another project's upload on its
  * own route) with nothing stored or recorded.
  */
-import { readFileSync } from "node:fs";
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_UPLOAD_BYTES } from "@reelay/core/domain";
@@ -11,9 +10,9 @@ import { startLocalAws, type LocalAws } from "../../core/test/support/local-aws.
 import { solidPng } from "../../simulator/src/png.ts";
 import { call, newKey } from "./support/full-app.ts";
 import { API_KEY, harness, type Harness } from "./support/harness.ts";
+import { firstFrame, MP4 } from "./support/uploads.ts";
 
 const DAY_MS = 86_400_000;
-const MP4 = readFileSync(new URL("../../simulator/fixtures/video.mp4", import.meta.url));
 
 let aws: LocalAws;
 let h: Harness;
@@ -49,15 +48,6 @@ async function jobCount(key = API_KEY): Promise<number> {
 /** POST /v1/video/generations with `url` as the first frame, as `key`. */
 function createWithFrame(key: string, url: string) {
   return call(h, "POST", "/v1/video/generations", key, firstFrame(url));
-}
-
-function firstFrame(url: string) {
-  return {
-    model: "gamma-3.1",
-    prompt: "the boat sails off",
-    duration_sec: 8,
-    frame_images: [{ type: "image_url", frame_type: "first_frame", image_url: { url } }],
-  };
 }
 
 describe("POST /v1/uploads", () => {

@@ -3,6 +3,7 @@
  * job keeps its upload:// reference, and the upstream (the simulator) fetched it through a
  * presigned link. A file that is not what its name says is refused before any job is made.
  */
+import { createHash } from "node:crypto";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,9 +39,8 @@ describe("reelay generate with local files", () => {
     await t?.stop();
   });
 
-  it("--first-frame ./photo.png on a first-frame model succeeds, the job keeps upload://, and the upstream fetched the upload through a presigned link", async () => {
-    const photo = join(dir, "photo.png");
-    await writeFile(photo, solidPng("first-frame"));
+  /** `reelay generate --first-frame <photo> --json` on gamma: the job it made, as the API shows it. */
+  async function generateWithFirstFrame(photo: string): Promise<JobView> {
     const result = await t.cli(
       ["generate", "the boat sails off", "--model", "gamma-3.1", "--duration", "4"].concat([
         "--first-frame",
@@ -53,7 +53,13 @@ describe("reelay generate with local files", () => {
     expect(result.code, result.stderr).toBe(0);
     const id = (JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as { task_id: string })
       .task_id;
-    const { body: job } = await t.api<JobView>("GET", `/v1/jobs/${id}`);
+    return (await t.api<JobView>("GET", `/v1/jobs/${id}`)).body;
+  }
+
+  it("--first-frame ./photo.png on a first-frame model succeeds, the job keeps upload://, and the upstream fetched the upload through a presigned link", async () => {
+    const photo = join(dir, "photo.png");
+    await writeFile(photo, solidPng("first-frame"));
+    const job = await generateWithFirstFrame(photo);
     expect(job.status).toBe("succeeded");
     const ref = job.request.frame_images?.[0]?.image_url.url ?? "";
     expect(ref).toMatch(/^upload:\/\/upl_[0-9A-Z]{26}$/);
@@ -64,6 +70,26 @@ describe("reelay generate with local files", () => {
         .materialFetches.find((f) => f.url.endsWith(`/uploads/${uploadId}`)),
     );
     expect(fetched).toMatchObject({ signed: true, status: 200 });
+  });
+
+  it("--first-frame with a PNG over 8 MiB (the client sends it by presigned PUT) succeeds, and the upload is the file's bytes", async () => {
+    const png = solidPng("big-first-frame");
+    const big = new Uint8Array(9 * 1024 * 1024);
+    big.set(png);
+    const photo = join(dir, "big.png");
+    await writeFile(photo, big);
+    const job = await generateWithFirstFrame(photo);
+    expect(job.status).toBe("succeeded");
+    const uploadId = (job.request.frame_images?.[0]?.image_url.url ?? "").slice("upload://".length);
+    const { body: upload } = await t.api<{ status: string; size: number; sha256: string }>(
+      "GET",
+      `/v1/uploads/${uploadId}`,
+    );
+    expect(upload).toMatchObject({
+      status: "ready",
+      size: big.length,
+      sha256: createHash("sha256").update(big).digest("hex"),
+    });
   });
 
   it("a text file named .png is refused with invalid_upload at `file`, and no job is made", async () => {

@@ -19,6 +19,7 @@ import type {
   Upload,
   VideoRequest,
 } from "./types.ts";
+import { createUpload, type UploadOptions } from "./uploads.ts";
 import { pollJob, type WaitOptions } from "./wait.ts";
 
 export interface ClientOptions {
@@ -51,12 +52,6 @@ export interface GenerateOptions extends CreateOptions, WaitOptions {
   wait?: boolean | undefined;
 }
 
-export interface UploadOptions {
-  /** The file name sent with the bytes (reelay goes by the bytes, not the name). */
-  name?: string | undefined;
-  signal?: AbortSignal | undefined;
-}
-
 /**
  * A batch line: a request object (sent as one JSON line), with its own `metadata` laid over the
  * batch's, or a line of JSONL as it is.
@@ -78,7 +73,9 @@ export interface ReelayClient extends Client<paths> {
     /**
      * POST /v1/uploads: an image or MP4 video as bytes (a Blob or File, or a Uint8Array); resolves
      * with the upload, whose `url` (`upload://upl_<ulid>`) goes wherever a material URL does.
-     * Files on disk: read them first (the CLI's `--first-frame ./photo.png` does).
+     * Above 8 MiB (or with `method: "put"`) the bytes go by presigned PUT straight to the bucket,
+     * then the upload is completed. Files on disk: read them first (the CLI's `--first-frame
+     * ./photo.png` does).
      */
     create(file: Blob | Uint8Array, options?: UploadOptions): Promise<Upload>;
   };
@@ -209,22 +206,6 @@ async function createBatch(
   return data as Batch;
 }
 
-async function createUpload(
-  api: Api,
-  file: Blob | Uint8Array,
-  given: UploadOptions = {},
-): Promise<Upload> {
-  const form = new FormData();
-  const blob = file instanceof Blob ? file : new Blob([new Uint8Array(file)]);
-  form.append("file", blob, given.name ?? (file instanceof File ? file.name : "upload"));
-  const { data } = await api.POST("/v1/uploads", {
-    body: form as never,
-    bodySerializer: (body) => body,
-    signal: given.signal,
-  });
-  return data as Upload;
-}
-
 async function* batchResults(api: Api, id: string, given: { signal?: AbortSignal } = {}) {
   const { data } = await api.GET("/v1/batches/{id}/results", {
     params: { path: { id } },
@@ -319,7 +300,8 @@ export function createClient(options: ClientOptions): ReelayClient {
     waitFor: (jobId: string, given: WaitOptions = {}) =>
       pollJob((signal) => getJob(api, jobId, signal), given),
     uploads: {
-      create: (file: Blob | Uint8Array, given?: UploadOptions) => createUpload(api, file, given),
+      create: (file: Blob | Uint8Array, given?: UploadOptions) =>
+        createUpload(api, options.fetch ?? ((request) => fetch(request)), file, given),
     },
     batches: {
       create: (

@@ -9,8 +9,8 @@ export {
   metadataHeader,
   type ReelayClient,
   type StreamFrame,
-  type UploadOptions,
 } from "./client.ts";
+export type { UploadOptions } from "./uploads.ts";
 export { type Issue, isReelayError, ReelayError } from "./errors.ts";
 export type { components, operations, paths } from "./schema.ts";
 export type {

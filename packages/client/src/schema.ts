@@ -650,7 +650,7 @@ export interface paths {
         put?: never;
         /**
          * Upload material
-         * @description multipart/form-data with the material as the file field `file`: a PNG, JPEG, WEBP or GIF image (at most 20971520 bytes) or an MP4 video (at most 104857600 bytes), recognised by its bytes, not its name. Answers an `upload://upl_<ulid>` reference usable by the key's project wherever a material URL goes; the upstream is given a link signed for as long as the job may need it, and the job keeps the reference.
+         * @description multipart/form-data with the material as the file field `file`, or, for a file larger than a request body may be (API Gateway takes 10 MB), JSON `{content_type, size, sha256?, name?}`: the answer is then a `pending` upload with a presigned `put` (15 minutes) to PUT the bytes to, and POST /v1/uploads/{id}/complete checks them and makes the upload usable. Either way the material is a PNG, JPEG, WEBP or GIF image (at most 20971520 bytes) or an MP4 video (at most 104857600 bytes), recognised by its bytes, not its name. Answers an `upload://upl_<ulid>` reference usable by the key's project wherever a material URL goes; the upstream is given a link signed for as long as the job may need it, and the job keeps the reference.
          */
         post: operations["postV1Uploads"];
         delete?: never;
@@ -668,11 +668,31 @@ export interface paths {
         };
         /**
          * Get an upload
-         * @description An upload of the key's project, until it expires.
+         * @description An upload of the key's project until it expires: `ready`, or `pending` while a presigned PUT's upload is not completed.
          */
         get: operations["getV1UploadsId"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uploads/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete an upload
+         * @description After the bytes were PUT to the presigned URL a JSON POST /v1/uploads answered: reads them once as they stream (their sha256 and what they are, by image-size and mp4box, as a multipart upload's), and when they are what was declared makes the upload usable. Bytes that are not are refused, and the staged bytes deleted: nothing of the upload is left. Completing an upload already completed answers it again.
+         */
+        post: operations["postV1UploadsIdComplete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7370,6 +7390,26 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "content_type": "video/mp4",
+                 *       "size": 73400320,
+                 *       "name": "clip.mp4"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description What the bytes are: complete refuses bytes that are anything else.
+                     * @enum {string}
+                     */
+                    content_type: "image/png" | "image/jpeg" | "image/webp" | "image/gif" | "video/mp4";
+                    /** @description Taken and not kept: reelay goes by the bytes. */
+                    name?: string;
+                    /** @description Hex sha256 of the bytes: signed into the PUT (S3 checks it) and checked at complete. */
+                    sha256?: string;
+                    /** @description The file's length in bytes, signed into the PUT. */
+                    size: number;
+                };
+                /**
+                 * @example {
                  *       "file": "(binary)"
                  *     }
                  */
@@ -7380,7 +7420,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upload was stored. */
+            /** @description The upload was stored (multipart); or, for JSON, the pending upload with its `put` (`status` `pending`). */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -7390,6 +7430,7 @@ export interface operations {
                      * @example {
                      *       "id": "upl_01JD5Z8K4Q2W7R3T9Y6V1A0PAS",
                      *       "url": "upload://upl_01JD5Z8K4Q2W7R3T9Y6V1A0PAS",
+                     *       "status": "ready",
                      *       "sha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
                      *       "content_type": "image/png",
                      *       "size": 204800,
@@ -7398,23 +7439,41 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description Read from the bytes: image/png, image/jpeg, image/webp, image/gif or video/mp4. */
+                        /** @description Read from the bytes: image/png, image/jpeg, image/webp, image/gif or video/mp4 (a pending upload's as declared). */
                         content_type: string;
                         created_at: string;
                         /** @description When it is removed (REELAY_UPLOAD_RETENTION_DAYS after it was made, default 7). */
                         expires_at: string;
                         /** @description `upl_<ulid>`. */
                         id: string;
-                        /** @description Hex sha256 of the bytes. */
-                        sha256: string;
+                        /** @description Only in the answer to a JSON POST /v1/uploads: where to PUT the bytes. */
+                        put?: {
+                            /** @description When the URL stops working (15 minutes on). */
+                            expires_at: string;
+                            /** @description Send these as they are; the declared length is signed too, so the body must be exactly `size` bytes. */
+                            headers: {
+                                [key: string]: string;
+                            };
+                            /** @constant */
+                            method: "PUT";
+                            /** @description A presigned S3 PUT URL (a bearer credential: keep it private). */
+                            url: string;
+                        };
+                        /** @description Hex sha256 of the bytes (a pending upload's only when it was declared). */
+                        sha256?: string;
                         /** @description Bytes. */
                         size: number;
+                        /**
+                         * @description `ready`: usable. `pending`: made for a presigned PUT and not completed yet (POST /v1/uploads/{id}/complete); a create naming it is refused with `upload_pending`.
+                         * @enum {string}
+                         */
+                        status: "ready" | "pending";
                         /** @description `upload://upl_<ulid>`: give it wherever a material URL goes (frame_images, input_references, image_config.reference_images). */
                         url: string;
                     };
                 };
             };
-            /** @description `invalid_content_type`, `invalid_multipart`, `invalid_request`, `invalid_upload`, `upload_too_large`: Not multipart, no `file`, a file that is not an image or MP4 video, or one over the size limit; `path` is `file`. Nothing is stored. */
+            /** @description `invalid_content_type`, `invalid_multipart`, `invalid_request`, `invalid_upload`, `upload_too_large`: Not multipart, no `file`, a file that is not an image or MP4 video, or one over the size limit; `path` is `file`. With JSON: a `content_type` that is not a taken image or video, or a `size` over its limit, at that field. Nothing is stored. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7424,7 +7483,7 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "invalid_content_type",
-                     *         "message": "Not multipart, no `file`, a file that is not an image or MP4 video, or one over the size limit; `path` is `file`. Nothing is stored."
+                     *         "message": "Not multipart, no `file`, a file that is not an image or MP4 video, or one over the size limit; `path` is `file`. With JSON: a `content_type` that is not a taken image or video, or a `size` over its limit, at that field. Nothing is stored."
                      *       }
                      *     }
                      */
@@ -7459,6 +7518,23 @@ export interface operations {
                      *       "error": {
                      *         "code": "scope_missing",
                      *         "message": "The key lacks the `write` scope (error.scope names it)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: A JSON declaration over 16 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "A JSON declaration over 16 KiB."
                      *       }
                      *     }
                      */
@@ -7509,6 +7585,7 @@ export interface operations {
                      * @example {
                      *       "id": "upl_01JD5Z8K4Q2W7R3T9Y6V1A0PAS",
                      *       "url": "upload://upl_01JD5Z8K4Q2W7R3T9Y6V1A0PAS",
+                     *       "status": "ready",
                      *       "sha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
                      *       "content_type": "image/png",
                      *       "size": 204800,
@@ -7517,17 +7594,35 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description Read from the bytes: image/png, image/jpeg, image/webp, image/gif or video/mp4. */
+                        /** @description Read from the bytes: image/png, image/jpeg, image/webp, image/gif or video/mp4 (a pending upload's as declared). */
                         content_type: string;
                         created_at: string;
                         /** @description When it is removed (REELAY_UPLOAD_RETENTION_DAYS after it was made, default 7). */
                         expires_at: string;
                         /** @description `upl_<ulid>`. */
                         id: string;
-                        /** @description Hex sha256 of the bytes. */
-                        sha256: string;
+                        /** @description Only in the answer to a JSON POST /v1/uploads: where to PUT the bytes. */
+                        put?: {
+                            /** @description When the URL stops working (15 minutes on). */
+                            expires_at: string;
+                            /** @description Send these as they are; the declared length is signed too, so the body must be exactly `size` bytes. */
+                            headers: {
+                                [key: string]: string;
+                            };
+                            /** @constant */
+                            method: "PUT";
+                            /** @description A presigned S3 PUT URL (a bearer credential: keep it private). */
+                            url: string;
+                        };
+                        /** @description Hex sha256 of the bytes (a pending upload's only when it was declared). */
+                        sha256?: string;
                         /** @description Bytes. */
                         size: number;
+                        /**
+                         * @description `ready`: usable. `pending`: made for a presigned PUT and not completed yet (POST /v1/uploads/{id}/complete); a create naming it is refused with `upload_pending`.
+                         * @enum {string}
+                         */
+                        status: "ready" | "pending";
                         /** @description `upload://upl_<ulid>`: give it wherever a material URL goes (frame_images, input_references, image_config.reference_images). */
                         url: string;
                     };
@@ -7578,6 +7673,178 @@ export interface operations {
                      *       "error": {
                      *         "code": "upload_not_found",
                      *         "message": "No upload has that id, it expired, or it is another project's."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: The key made more calls than its limits' rate and burst allow; Retry-After says when to call again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "The key made more calls than its limits' rate and burst allow; Retry-After says when to call again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1UploadsIdComplete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id create returned, exactly.
+                 * @example upl_01JD5Z8K4Q2W7R3T9Y6V1A0PAS
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload, ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "upl_01JD5Z8K4Q2W7R3T9Y6V1A0PAS",
+                     *       "url": "upload://upl_01JD5Z8K4Q2W7R3T9Y6V1A0PAS",
+                     *       "status": "ready",
+                     *       "sha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+                     *       "content_type": "image/png",
+                     *       "size": 204800,
+                     *       "created_at": "2026-11-22T00:00:00.000Z",
+                     *       "expires_at": "2026-11-22T00:00:41.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Read from the bytes: image/png, image/jpeg, image/webp, image/gif or video/mp4 (a pending upload's as declared). */
+                        content_type: string;
+                        created_at: string;
+                        /** @description When it is removed (REELAY_UPLOAD_RETENTION_DAYS after it was made, default 7). */
+                        expires_at: string;
+                        /** @description `upl_<ulid>`. */
+                        id: string;
+                        /** @description Only in the answer to a JSON POST /v1/uploads: where to PUT the bytes. */
+                        put?: {
+                            /** @description When the URL stops working (15 minutes on). */
+                            expires_at: string;
+                            /** @description Send these as they are; the declared length is signed too, so the body must be exactly `size` bytes. */
+                            headers: {
+                                [key: string]: string;
+                            };
+                            /** @constant */
+                            method: "PUT";
+                            /** @description A presigned S3 PUT URL (a bearer credential: keep it private). */
+                            url: string;
+                        };
+                        /** @description Hex sha256 of the bytes (a pending upload's only when it was declared). */
+                        sha256?: string;
+                        /** @description Bytes. */
+                        size: number;
+                        /**
+                         * @description `ready`: usable. `pending`: made for a presigned PUT and not completed yet (POST /v1/uploads/{id}/complete); a create naming it is refused with `upload_pending`.
+                         * @enum {string}
+                         */
+                        status: "ready" | "pending";
+                        /** @description `upload://upl_<ulid>`: give it wherever a material URL goes (frame_images, input_references, image_config.reference_images). */
+                        url: string;
+                    };
+                };
+            };
+            /** @description `invalid_upload`, `upload_too_large`: The bytes are not the declared type or length (`path` `file`), or not the declared `sha256` (`path` `sha256`). The upload is gone. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_upload",
+                     *         "message": "The bytes are not the declared type or length (`path` `file`), or not the declared `sha256` (`path` `sha256`). The upload is gone."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`, `key_expired`: The Bearer key is missing, unknown or revoked (unauthorized), or past its expires_at (key_expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "The Bearer key is missing, unknown or revoked (unauthorized), or past its expires_at (key_expired)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `scope_missing`: The key lacks the `write` scope (error.scope names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "scope_missing",
+                     *         "message": "The key lacks the `write` scope (error.scope names it)."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `upload_not_found`: No upload has that id, it expired, or it is another project's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upload_not_found",
+                     *         "message": "No upload has that id, it expired, or it is another project's."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `upload_pending`: No bytes were PUT yet: PUT them, then complete again. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upload_pending",
+                     *         "message": "No bytes were PUT yet: PUT them, then complete again."
                      *       }
                      *     }
                      */

@@ -183,6 +183,12 @@ function operation(key: string, given: Operation): Record<string, unknown> {
                 schema: jsonSchema(op.request.schema, "input"),
                 example: op.request.example,
               },
+              ...Object.fromEntries(
+                (op.request.alternatives ?? []).map((other) => [
+                  other.contentType,
+                  { schema: jsonSchema(other.schema, "input"), example: other.example },
+                ]),
+              ),
             },
           },
         }),

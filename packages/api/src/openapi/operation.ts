@@ -17,6 +17,12 @@ export interface Parameter {
   example?: string;
 }
 
+interface RequestBody {
+  contentType: string;
+  schema: z.ZodType | Record<string, unknown>;
+  example: unknown;
+}
+
 export interface Operation {
   summary: string;
   description: string;
@@ -24,7 +30,10 @@ export interface Operation {
   /** Bearer key required (every /v1 route). */
   auth: boolean;
   parameters?: Parameter[];
-  request?: { contentType: string; schema: z.ZodType | Record<string, unknown>; example: unknown };
+  request?: RequestBody & {
+    /** Other forms the same route takes, each under its own content type. */
+    alternatives?: RequestBody[];
+  };
   response: {
     status: number;
     contentType: string;

@@ -279,6 +279,13 @@ const API = {
     meaning: "A job with this id is already recorded.",
     seen: ["api"],
   },
+  upload_pending: {
+    status: 409,
+    retryable: true,
+    meaning:
+      "An upload made for a presigned PUT is not completed yet: PUT its bytes, then POST /v1/uploads/{id}/complete.",
+    seen: ["api", "validate"],
+  },
   job_conflict: {
     status: 409,
     retryable: false,

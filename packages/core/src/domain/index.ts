@@ -77,9 +77,12 @@ export {
 export {
   DEFAULT_UPLOAD_RETENTION_DAYS,
   MAX_UPLOAD_BYTES,
+  pendingUploadKey,
+  stagedUploadKey,
   UPLOADS_PREFIX,
   uploadNotFound,
   uploadRef,
+  type PendingUpload,
   type Upload,
 } from "./uploads/upload.ts";
 export type { Media } from "./media/types.ts";

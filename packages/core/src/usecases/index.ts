@@ -29,6 +29,12 @@ export { buildJob, createJob } from "./jobs/create-job.ts";
 export { emitOnce, type TerminalDeps } from "./jobs/job-end.ts";
 export { retryJob } from "./jobs/retry-job.ts";
 export { createUpload, findUpload } from "./uploads/uploads.ts";
+export {
+  completeUpload,
+  createPendingUpload,
+  findPendingUpload,
+  type UploadPut,
+} from "./uploads/pending-uploads.ts";
 export { checkUploadRefs } from "./uploads/upload-links.ts";
 export { NO_BUDGETS, type SubmitDeps, submitJob } from "./jobs/submit-job.ts";
 export {

@@ -144,6 +144,26 @@ export type ObjectTags = Readonly<Record<string, string>>;
 /** An object's user metadata (S3 keeps it with the object and drops it with the object). */
 export type ObjectMetadata = Readonly<Record<string, string>>;
 
+export interface CopyOptions {
+  tags?: ObjectTags;
+  /** Given: the copy carries this metadata and content type instead of the source's. */
+  replace?: { contentType: string; metadata: ObjectMetadata };
+}
+
+export interface PresignPutOptions {
+  contentType: string;
+  bytes: number;
+  /** Hex sha256 of the body. */
+  sha256?: string;
+  ttlS: number;
+}
+
+export interface PresignedPut {
+  url: string;
+  /** Headers the PUT must send as they are (signed in); the length is signed too. */
+  headers: Record<string, string>;
+}
+
 export interface UploadOptions {
   contentType: string;
   /** When given, any other byte count fails the upload (and aborts it). */
@@ -240,8 +260,13 @@ export interface ObjectStorePort {
    * A server-side copy within the bucket (S3 CopyObject: no bytes pass through reelay) carrying
    * `tags` (none when absent), never the source's; `object_not_found` (404) when `from` is absent.
    */
-  copy(from: string, to: string, options?: { tags?: ObjectTags }): Promise<void>;
+  copy(from: string, to: string, options?: CopyOptions): Promise<void>;
   presignGet(key: string, ttlS: number): Promise<string>;
+  /**
+   * A PUT link of `key` signed for `ttlS` seconds with the content type and length (and, given,
+   * the sha256) signed in, and the headers the PUT must carry: S3 refuses any other body.
+   */
+  presignPut(key: string, options: PresignPutOptions): Promise<PresignedPut>;
   /**
    * Streams `body` into the bucket, hashing and counting on the way: one PutObject when it is
    * smaller than a part, otherwise a multipart upload of 8 MiB parts (see partSizeFor), QUEUE_SIZE in flight while one

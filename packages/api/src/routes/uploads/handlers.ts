@@ -1,22 +1,34 @@
 /**
  * Uploads: material from the caller's disk, stored in the bucket and named `upload://upl_<ulid>`
- * wherever a material URL goes. An upload belongs to the project of the key that made it, like a
- * job: another project's is answered 404 `upload_not_found`, as an unknown id is.
+ * wherever a material URL goes. The bytes come in a multipart body, or, past what a request body
+ * may carry, by a presigned PUT to the bucket that POST /v1/uploads/{id}/complete then checks. An
+ * upload belongs to the project of the key that made it, like a job: another project's is answered
+ * 404 `upload_not_found`, as an unknown id is.
  */
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import {
   DEFAULT_UPLOAD_RETENTION_DAYS,
   MAX_UPLOAD_BYTES,
+  type PendingUpload,
   ReelayError,
   type Upload,
   uploadNotFound,
   uploadRef,
 } from "@reelay/core/domain";
-import { createUpload, findUpload } from "@reelay/core/usecases";
+import {
+  completeUpload,
+  createPendingUpload,
+  createUpload,
+  findPendingUpload,
+  findUpload,
+  type UploadPut,
+} from "@reelay/core/usecases";
 import type { ApiEnv, Caller, ResolvedDeps } from "../../api-deps.ts";
 import { isAdmin, projectOfCaller } from "../../auth.ts";
+import { jsonBodyLimit } from "../../body.ts";
 import { readMultipart } from "../../multipart.ts";
+import { readDeclaredFile } from "./declared.ts";
 
 /** The largest upload and room for the multipart framing around it. */
 export const MAX_UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES.video + 64 * 1024;
@@ -26,6 +38,7 @@ function uploadView(upload: Upload) {
   return {
     id: upload.id,
     url: uploadRef(upload.id),
+    status: "ready",
     sha256: upload.sha256,
     content_type: upload.contentType,
     size: upload.size,
@@ -34,7 +47,35 @@ function uploadView(upload: Upload) {
   };
 }
 
-function uploadBodyLimit() {
+/** A pending upload as the API answers it: with its PUT when it was just made. */
+function pendingView(upload: PendingUpload, put?: UploadPut) {
+  return {
+    id: upload.id,
+    url: uploadRef(upload.id),
+    status: "pending",
+    ...(upload.sha256 === undefined ? {} : { sha256: upload.sha256 }),
+    content_type: upload.contentType,
+    size: upload.size,
+    created_at: upload.createdAt,
+    expires_at: upload.expiresAt,
+    ...(put === undefined
+      ? {}
+      : { put: { url: put.url, method: "PUT", headers: put.headers, expires_at: put.expiresAt } }),
+  };
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return /^application\/json\b/i.test(contentType?.trim() ?? "");
+}
+
+/** A JSON declaration is a few fields (16 KiB is plenty); a multipart body carries the file. */
+function uploadBodyLimit(): MiddlewareHandler {
+  const json = jsonBodyLimit(16 * 1024);
+  const multipart = multipartBodyLimit();
+  return (c, next) => (isJson(c.req.header("content-type")) ? json(c, next) : multipart(c, next));
+}
+
+function multipartBodyLimit() {
   return bodyLimit({
     maxSize: MAX_UPLOAD_BODY_BYTES,
     onError: () => {
@@ -63,12 +104,23 @@ async function readFile(request: Request): Promise<Uint8Array> {
   return new Uint8Array(await file.arrayBuffer());
 }
 
-/** The upload if the caller may see it: the admin sees every project's. */
-async function visibleUpload(deps: ResolvedDeps, caller: Caller, id: string): Promise<Upload> {
+/** The project whose uploads the caller may see; undefined: the admin, who sees every project's. */
+function ownProject(caller: Caller): string | undefined {
+  return isAdmin(caller) ? undefined : projectOfCaller(caller);
+}
+
+/** The upload's view (or its pending one's) if the caller may see it. */
+async function visibleView(deps: ResolvedDeps, caller: Caller, id: string) {
+  const project = ownProject(caller);
+  const visible = (owner: string) => project === undefined || owner === project;
   const upload = await findUpload(deps, id);
-  if (upload === undefined) throw uploadNotFound(id);
-  if (!isAdmin(caller) && upload.project !== projectOfCaller(caller)) throw uploadNotFound(id);
-  return upload;
+  if (upload !== undefined) {
+    if (!visible(upload.project)) throw uploadNotFound(id);
+    return uploadView(upload);
+  }
+  const pending = await findPendingUpload(deps, id);
+  if (pending === undefined || !visible(pending.project)) throw uploadNotFound(id);
+  return pendingView(pending);
 }
 
 export function uploadRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
@@ -76,6 +128,14 @@ export function uploadRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
   const retentionDays = deps.uploadRetentionDays ?? DEFAULT_UPLOAD_RETENTION_DAYS;
 
   routes.post("/", uploadBodyLimit(), async (c) => {
+    if (isJson(c.req.header("content-type"))) {
+      const declared = readDeclaredFile(await c.req.text());
+      const { upload, put } = await createPendingUpload(
+        { objects: deps.objects, now: deps.now, retentionDays },
+        { ...declared, project: projectOfCaller(c.get("caller")) },
+      );
+      return c.json(pendingView(upload, put), 201);
+    }
     const bytes = await readFile(c.req.raw);
     const upload = await createUpload(
       { objects: deps.objects, now: deps.now, retentionDays },
@@ -84,8 +144,12 @@ export function uploadRoutes(deps: ResolvedDeps): Hono<ApiEnv> {
     return c.json(uploadView(upload), 201);
   });
 
-  routes.get("/:id", async (c) => {
-    const upload = await visibleUpload(deps, c.get("caller"), c.req.param("id"));
+  routes.get("/:id", async (c) =>
+    c.json(await visibleView(deps, c.get("caller"), c.req.param("id"))),
+  );
+
+  routes.post("/:id/complete", async (c) => {
+    const upload = await completeUpload(deps, c.req.param("id"), ownProject(c.get("caller")));
     return c.json(uploadView(upload));
   });
 

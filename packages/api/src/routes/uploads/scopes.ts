@@ -5,4 +5,5 @@ import type { Scope } from "@reelay/core/domain";
 export const UPLOADS_SCOPES: Readonly<Record<string, Scope | null>> = {
   "POST /v1/uploads": "write",
   "GET /v1/uploads/{id}": "read",
+  "POST /v1/uploads/{id}/complete": "write",
 };

@@ -4,10 +4,13 @@
  */
 import type { ObjectStorePort } from "../../usecases/ports.ts";
 import type {
+  CopyOptions,
   ObjectInfo,
   ObjectMetadata,
   ObjectTags,
   UploadOptions,
+  PresignedPut,
+  PresignPutOptions,
   StoredObject,
 } from "../../usecases/ports.ts";
 import { Readable } from "node:stream";
@@ -131,7 +134,7 @@ export class BucketObjects implements ObjectStorePort {
     await this.#s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
-  async copy(from: string, to: string, options: { tags?: ObjectTags } = {}): Promise<void> {
+  async copy(from: string, to: string, options: CopyOptions = {}): Promise<void> {
     // CopySource is URL-encoded, each path segment on its own so the slashes stay.
     const source = [this.bucket, ...from.split("/")].map(encodeURIComponent).join("/");
     try {
@@ -143,6 +146,13 @@ export class BucketObjects implements ObjectStorePort {
           // The copy's own retention, not the source's: REPLACE with none given leaves it untagged.
           TaggingDirective: "REPLACE",
           ...tagging(options.tags),
+          ...(options.replace === undefined
+            ? {}
+            : {
+                MetadataDirective: "REPLACE",
+                ContentType: options.replace.contentType,
+                Metadata: { ...options.replace.metadata },
+              }),
         }),
       );
     } catch (error) {
@@ -155,6 +165,33 @@ export class BucketObjects implements ObjectStorePort {
     return getSignedUrl(this.#s3, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
       expiresIn: Math.max(1, Math.floor(ttlS)),
     });
+  }
+
+  /**
+   * The SDK's presigner with the length and type signed as headers (not hoisted into the query), so
+   * a PUT of any other body is refused by S3's signature check; the checksum header, when given,
+   * makes S3 check the bytes' sha256 as they arrive.
+   */
+  async presignPut(key: string, options: PresignPutOptions): Promise<PresignedPut> {
+    const checksum =
+      options.sha256 === undefined
+        ? undefined
+        : Buffer.from(options.sha256, "hex").toString("base64");
+    const headers: Record<string, string> = { "content-type": options.contentType };
+    if (checksum !== undefined) headers["x-amz-checksum-sha256"] = checksum;
+    const command = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ContentType: options.contentType,
+      ContentLength: options.bytes,
+      ...(checksum === undefined ? {} : { ChecksumSHA256: checksum }),
+    });
+    const url = await getSignedUrl(this.#s3, command, {
+      expiresIn: Math.max(1, Math.floor(options.ttlS)),
+      signableHeaders: new Set(["content-type", "content-length"]),
+      unhoistableHeaders: new Set(Object.keys(headers)),
+    });
+    return { url, headers };
   }
 
   /**

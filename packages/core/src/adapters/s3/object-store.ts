@@ -8,10 +8,13 @@
 import type { Readable } from "node:stream";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type {
+  CopyOptions,
   ObjectInfo,
   ObjectMetadata,
   ObjectStorePort,
   ObjectTags,
+  PresignedPut,
+  PresignPutOptions,
   StoredObject,
   UploadOptions,
 } from "../../usecases/ports.ts";
@@ -82,12 +85,16 @@ export class ObjectStore implements ObjectStorePort {
     return (await this.load()).delete(key);
   }
 
-  async copy(from: string, to: string, options?: { tags?: ObjectTags }): Promise<void> {
+  async copy(from: string, to: string, options?: CopyOptions): Promise<void> {
     return (await this.load()).copy(from, to, options);
   }
 
   async presignGet(key: string, ttlS: number): Promise<string> {
     return (await this.load()).presignGet(key, ttlS);
+  }
+
+  async presignPut(key: string, options: PresignPutOptions): Promise<PresignedPut> {
+    return (await this.load()).presignPut(key, options);
   }
 
   async uploadStream(

@@ -28,6 +28,21 @@ export const MAX_UPLOAD_BYTES: Readonly<Record<UploadKind, number>> = {
   video: 100 * 1024 * 1024,
 };
 
+/**
+ * The content types an upload may declare for the presigned PUT (POST /v1/uploads with JSON), by
+ * kind: what the bytes must turn out to be when it is completed.
+ */
+export const UPLOAD_CONTENT_TYPES: Readonly<Record<string, UploadKind>> = {
+  "image/png": "image",
+  "image/jpeg": "image",
+  "image/webp": "image",
+  "image/gif": "image",
+  "video/mp4": "video",
+};
+
+/** How long the presigned PUT of a pending upload may be used. */
+export const UPLOAD_PUT_TTL_S = 15 * 60;
+
 /** An upload as the API shows it; its S3 object's metadata carries all of it. */
 export interface Upload {
   id: string;
@@ -56,6 +71,33 @@ export function uploadIdOf(url: string): string | undefined {
 
 export function uploadRef(id: string): string {
   return `${UPLOAD_SCHEME}${id}`;
+}
+
+/**
+ * An upload made for a presigned PUT and not completed yet: what the caller declared, kept as the
+ * metadata of an empty marker object. It names no usable material until it is completed.
+ */
+export interface PendingUpload {
+  id: string;
+  project: string;
+  kind: UploadKind;
+  /** As declared: the bytes must turn out to be this. */
+  contentType: string;
+  size: number;
+  /** Hex sha256 the bytes must have, when declared. */
+  sha256?: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** The marker of a pending upload (beside where its upload will be, so the same rules expire it). */
+export function pendingUploadKey(id: string): string {
+  return `uploads/${id}.pending`;
+}
+
+/** Where the presigned PUT stores a pending upload's bytes until they are checked. */
+export function stagedUploadKey(id: string): string {
+  return `uploads/${id}.staged`;
 }
 
 /** The upload's object in the bucket. */

@@ -14,7 +14,8 @@ import {
   uploadKey,
 } from "../../domain/uploads/upload.ts";
 import type { ObjectStorePort } from "../ports.ts";
-import { findUpload, type UploadDeps } from "./uploads.ts";
+import { findPendingUpload } from "./pending-uploads.ts";
+import { findUpload, type UploadLookupDeps } from "./uploads.ts";
 
 interface FoundRef {
   path: string;
@@ -44,12 +45,13 @@ function kindOfField(path: string): UploadKind {
 
 /**
  * The issues of the request's upload references (`unknown_upload` for an unknown id, an expired
- * upload or another project's: the same words, so no one learns which ids exist), and the sha256
+ * upload or another project's: the same words, so no one learns which ids exist; `upload_pending`
+ * for one of the caller's not completed yet), and the sha256
  * of each known one by its reference (what the job's fingerprint knows the material by).
  * `project` undefined: the deployment's key, which may use any project's upload.
  */
 export async function checkUploadRefs(
-  deps: Pick<UploadDeps, "objects" | "now">,
+  deps: UploadLookupDeps,
   body: unknown,
   project: string | undefined,
 ): Promise<{ issues: Issue[]; digests: Map<string, string> }> {
@@ -59,6 +61,14 @@ export async function checkUploadRefs(
     const id = uploadIdOf(ref);
     if (id === undefined) continue; // validate() reported its shape
     const upload = await findUpload(deps, id);
+    if (upload === undefined && (await isOwnPending(deps, id, project))) {
+      issues.push({
+        path,
+        code: "upload_pending",
+        message: `\`${path}\`: upload ${ref} is not completed yet (POST /v1/uploads/${id}/complete).`,
+      });
+      continue;
+    }
     if (upload === undefined || (project !== undefined && upload.project !== project)) {
       issues.push({
         path,
@@ -79,6 +89,16 @@ export async function checkUploadRefs(
     digests.set(ref, upload.sha256);
   }
   return { issues, digests };
+}
+
+/** Whether `id` is a pending upload the caller may see (another project's is unknown to it). */
+async function isOwnPending(
+  deps: UploadLookupDeps,
+  id: string,
+  project: string | undefined,
+): Promise<boolean> {
+  const pending = await findPendingUpload(deps, id);
+  return pending !== undefined && (project === undefined || pending.project === project);
 }
 
 /** Whether the request names any upload (a request without one is sent as it is). */

@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { ReelayError } from "../../domain/errors.ts";
+import type { MediaProbe } from "../../domain/media/probe.ts";
 import {
   isUploadId,
   MAX_UPLOAD_BYTES,
@@ -15,7 +16,7 @@ import {
 } from "../../domain/uploads/upload.ts";
 import type { Clock, ObjectMetadata, ObjectStorePort } from "../ports.ts";
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 /** What each image format that image-size names is stored as; any other format is refused. */
 const IMAGE_TYPES: Readonly<Record<string, string>> = {
   png: "image/png",
@@ -26,6 +27,12 @@ const IMAGE_TYPES: Readonly<Record<string, string>> = {
 /** The box types an ISO BMFF (MP4) file may open with. */
 const FIRST_BOXES = new Set(["ftyp", "styp", "moov", "mdat", "free", "skip", "wide"]);
 
+/** What looking an upload up takes: its object's head. */
+export interface UploadLookupDeps {
+  objects: Pick<ObjectStorePort, "head">;
+  now: Clock;
+}
+
 export interface UploadDeps {
   objects: Pick<ObjectStorePort, "put" | "head">;
   now: Clock;
@@ -33,7 +40,7 @@ export interface UploadDeps {
   retentionDays: number;
 }
 
-function refused(
+export function refused(
   code: "invalid_upload" | "upload_too_large",
   path: string,
   message: string,
@@ -57,9 +64,22 @@ async function inspectUpload(
   const max = MAX_UPLOAD_BYTES[kind];
   if (bytes.length > max)
     throw refused("upload_too_large", path, `\`${path}\`: ${kind}s are taken up to ${max} bytes.`);
-  const { mediaProbe } = await import("../../domain/media/probe.ts");
-  const probe = mediaProbe(kind);
+  const probe = await uploadProbe(kind);
   probe.push(bytes);
+  return { kind, contentType: contentTypeOf(kind, probe, path) };
+}
+
+/** A probe of `kind` that reads the bytes as they are pushed (see domain/media/probe.ts). */
+export async function uploadProbe(kind: UploadKind): Promise<MediaProbe> {
+  const { mediaProbe } = await import("../../domain/media/probe.ts");
+  return mediaProbe(kind);
+}
+
+/**
+ * The content type the bytes pushed through `probe` are, or 400 invalid_upload at `path` when
+ * they are not a taken image or an MP4 video.
+ */
+export function contentTypeOf(kind: UploadKind, probe: MediaProbe, path: string): string {
   let codec: string;
   try {
     codec = probe.finish().codec;
@@ -73,7 +93,7 @@ async function inspectUpload(
   const contentType = kind === "video" ? "video/mp4" : IMAGE_TYPES[codec];
   if (contentType === undefined)
     throw refused("invalid_upload", path, `\`${path}\`: ${codec} images are not taken.`);
-  return { kind, contentType };
+  return contentType;
 }
 
 /** Checks the bytes and stores them as a new upload of `project`. */
@@ -95,15 +115,20 @@ export async function createUpload(
   };
   await deps.objects.put(uploadKey(upload.id), input.bytes, {
     contentType,
-    metadata: {
-      project: upload.project,
-      kind,
-      sha256: upload.sha256,
-      "created-at": upload.createdAt,
-      "expires-at": upload.expiresAt,
-    },
+    metadata: uploadMetadata(upload),
   });
   return upload;
+}
+
+/** The upload's record, as its object's metadata. */
+export function uploadMetadata(upload: Upload): ObjectMetadata {
+  return {
+    project: upload.project,
+    kind: upload.kind,
+    sha256: upload.sha256,
+    "created-at": upload.createdAt,
+    "expires-at": upload.expiresAt,
+  };
 }
 
 function uploadOf(
@@ -132,10 +157,7 @@ function uploadOf(
  * The upload with this id while it lasts: one past its expiry (which the lifecycle rule removes
  * within a day or so) is gone already for everyone.
  */
-export async function findUpload(
-  deps: Pick<UploadDeps, "objects" | "now">,
-  id: string,
-): Promise<Upload | undefined> {
+export async function findUpload(deps: UploadLookupDeps, id: string): Promise<Upload | undefined> {
   if (!isUploadId(id)) return undefined;
   const object = await deps.objects.head(uploadKey(id));
   const upload = object === undefined ? undefined : uploadOf(id, object);

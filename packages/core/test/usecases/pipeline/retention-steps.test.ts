@@ -45,6 +45,7 @@ beforeAll(async () => {
     head: (key) => real.head(key),
     delete: (key) => real.delete(key),
     presignGet: (key, ttlS) => real.presignGet(key, ttlS),
+    presignPut: (key, options) => real.presignPut(key, options),
     copyOut: (key, target) => real.copyOut(key, target),
     copy: (from, to, options) => {
       writes.push({ key: to, tags: options?.tags });
