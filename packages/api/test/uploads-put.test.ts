@@ -212,6 +212,15 @@ describe("POST /v1/uploads with JSON: a presigned PUT", () => {
     expect((await complete(owner.key, made.body.id)).status).toBe(200);
   });
 
+  it("a complete of what is no upload's id (7,000 characters, a ../) is 404 upload_not_found, never a 5xx", async () => {
+    const { key } = await newKey(h, { project: "put-owners", scopes: ["read", "write"] });
+    for (const id of ["x".repeat(7000), "..%2F..%2Fjobs", "upl_not-a-ulid"]) {
+      const answer = await complete(key, id);
+      expect(answer.status, id.slice(0, 20)).toBe(404);
+      expect(answer.body.error.code).toBe("upload_not_found");
+    }
+  });
+
   it("a create naming a pending upload is 400 invalid_request with upload_pending at the field, and no job is recorded", async () => {
     const png = solidPng("put-pending-frame");
     const made = await declare(API_KEY, { content_type: "image/png", size: png.length });

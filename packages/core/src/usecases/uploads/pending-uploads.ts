@@ -17,6 +17,7 @@ import { ReelayError } from "../../domain/errors.ts";
 import {
   MAX_UPLOAD_BYTES,
   newUploadId,
+  isUploadId,
   type PendingUpload,
   pendingUploadKey,
   stagedUploadKey,
@@ -146,6 +147,8 @@ export async function findPendingUpload(
   deps: UploadLookupDeps,
   id: string,
 ): Promise<PendingUpload | undefined> {
+  // Not an upload's id (a 7,000-character one, say): nothing to look up, and no key S3 refuses.
+  if (!isUploadId(id)) return undefined;
   const marker = await deps.objects.head(pendingUploadKey(id));
   const pending = marker === undefined ? undefined : pendingOf(id, marker.metadata ?? {});
   if (pending === undefined || pending.expiresAt <= deps.now().toISOString()) return undefined;
