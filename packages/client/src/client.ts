@@ -130,7 +130,8 @@ function errorsThrown(baseUrl: string): Middleware {
   };
 }
 
-function headersOf(options: CreateOptions): Record<string, string> {
+/** The X-Idempotency-Key and X-Reelay-* headers of a create: what the client sends, for any caller. */
+export function createHeaders(options: CreateOptions): Record<string, string> {
   return {
     ...(options.idempotencyKey === undefined
       ? {}
@@ -176,7 +177,7 @@ async function getJob(api: Api, id: string, signal: AbortSignal | undefined): Pr
 async function generate(api: Api, request: VideoRequest, given: GenerateOptions = {}) {
   const { data } = await api.POST("/v1/video/generations", {
     body: request,
-    headers: headersOf(given),
+    headers: createHeaders(given),
     signal: given.signal,
   });
   const created = data as CreatedTask;
@@ -199,7 +200,7 @@ async function createBatch(
   const { data } = await api.POST("/v1/batches", {
     body: text,
     bodySerializer: (body) => body,
-    headers: { "Content-Type": "application/x-ndjson", ...headersOf(given) },
+    headers: { "Content-Type": "application/x-ndjson", ...createHeaders(given) },
     ...(given.dryRun === true ? { params: { query: { dry_run: true } } } : {}),
     signal: given.signal,
   });

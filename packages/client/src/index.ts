@@ -4,6 +4,7 @@ export {
   type ClientOptions,
   type CreateOptions,
   createClient,
+  createHeaders,
   type EventsOptions,
   type GenerateOptions,
   metadataHeader,

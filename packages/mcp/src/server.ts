@@ -9,7 +9,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import {
   type Job,
-  metadataHeader,
+  createHeaders,
   type ReelayClient,
   type RequestBody,
   type VideoRequest,
@@ -59,10 +59,6 @@ const metadata = z
     "Your own string pairs kept on the job and shown back on it, its events and webhooks (at most 16; keys up to 40 characters, values up to 500).",
   );
 
-/** The metadata header for a create, none when no metadata is given. */
-function metadataHeaders(given: Record<string, string> | undefined): Record<string, string> {
-  return given === undefined ? {} : { "X-Reelay-Metadata": metadataHeader(given) };
-}
 /** The app's own id for the end user a job is for (X-Reelay-User); the key's user_limits hold per user. */
 const endUser = z
   .string()
@@ -242,11 +238,7 @@ function generateImage(server: McpServer, client: ReelayClient, options: McpServ
         const body = await withUploads(client, options, chatBody(input));
         const { data } = await client.POST("/v1/chat/completions", {
           body,
-          headers: {
-            ...metadataHeaders(input.metadata),
-            ...(input.fit === undefined ? {} : { "X-Reelay-Fit": input.fit }),
-            ...(input.user === undefined ? {} : { "X-Reelay-User": input.user }),
-          },
+          headers: createHeaders({ metadata: input.metadata, fit: input.fit, user: input.user }),
         });
         return created(data as { task_id: string; status?: string }, data);
       }),

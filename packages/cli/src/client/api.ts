@@ -16,7 +16,7 @@ import {
   type Upload,
   type VideoRequest,
   type WaitOptions,
-  metadataHeader,
+  createHeaders,
 } from "@reelay/client";
 import { ReelayError, relayedCode } from "@reelay/core/domain";
 import type { Health } from "./types.ts";
@@ -114,18 +114,10 @@ export class ReelayApiClient {
       fit?: "nearest" | undefined;
     } = {},
   ) {
-    const { metadata, user, fit } = tags;
     return this.#call((c) =>
       c.POST("/v1/video/generations", {
         body: body as VideoRequest,
-        params: {
-          header: {
-            ...(idempotencyKey === undefined ? {} : { "X-Idempotency-Key": idempotencyKey }),
-            ...(metadata === undefined ? {} : { "X-Reelay-Metadata": metadataHeader(metadata) }),
-            ...(user === undefined ? {} : { "X-Reelay-User": user }),
-            ...(fit === undefined ? {} : { "X-Reelay-Fit": fit }),
-          },
-        },
+        params: { header: createHeaders({ idempotencyKey, ...tags }) },
       }),
     );
   }
