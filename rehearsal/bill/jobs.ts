@@ -6,6 +6,7 @@
  */
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { JOBS_TABLE_SCHEMA } from "@reelay/core/adapters";
+import { isTerminal } from "@reelay/core/domain";
 import { api, expectThat, waitFor } from "../scenarios/support.ts";
 import { type Stage, startStage } from "../stage.ts";
 import type { RehearsedJob } from "./bill.ts";
@@ -18,8 +19,6 @@ interface BillJobs {
   videoBytes: number;
   log?: (line: string) => void;
 }
-
-const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
 
 /** The job's status as its record holds it, read past the gateway. */
 async function statusOf(stage: Stage, id: string): Promise<string | undefined> {
@@ -64,7 +63,7 @@ async function round(stage: Stage, options: BillJobs, first: number): Promise<st
     ids.push(await createVideo(stage, first + i, options.videoBytes));
   for (const id of ids)
     await waitFor(`job ${id} to end`, async () =>
-      TERMINAL.has((await statusOf(stage, id)) ?? "") ? true : undefined,
+      isTerminal((await statusOf(stage, id)) ?? "") ? true : undefined,
     );
   await stage.idle();
   for (const id of ids) await readAndDownload(stage, id);

@@ -3,6 +3,7 @@
  * condition (never on a fixed time), and the bucket read as the user would read it.
  */
 import { GetObjectTaggingCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { isTerminal } from "@reelay/core/domain";
 import type { Stage } from "../stage.ts";
 
 export interface Scenario {
@@ -68,15 +69,13 @@ export async function waitFor<T>(
   }
 }
 
-const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
-
 /** The job as GET /v1/jobs/{id} shows it once it has ended. */
 export function endedJob(stage: Stage, id: string, timeoutMs?: number): Promise<JsonBody> {
   return waitFor(
     `job ${id} to end`,
     async () => {
       const { status, body } = await api(stage, "GET", `/v1/jobs/${id}`);
-      return status === 200 && TERMINAL.has(String(body.status)) ? body : undefined;
+      return status === 200 && isTerminal(String(body.status)) ? body : undefined;
     },
     timeoutMs,
   );

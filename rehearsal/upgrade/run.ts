@@ -6,6 +6,7 @@
  * definition. Then every job is waited for and judged (verdict.ts): each ends once, with one
  * terminal event, one upstream task, charged once, and no call denied.
  */
+import { isTerminal } from "@reelay/core/domain";
 import { rehearsalAssembly } from "../assembly.ts";
 import { api, type JsonBody, waitFor } from "../scenarios/support.ts";
 import { type Stage, startStage } from "../stage.ts";
@@ -16,7 +17,6 @@ import { type UpgradeEvidence, type UpgradeVerdict, upgradeVerdict } from "./ver
 
 /** The deployment's budget over every job, so what the ledger says was charged can be read back. */
 const BUDGET = JSON.stringify({ amount: 100_000, unit: "currency", period: "total" });
-const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
 /** A cap on each wait, not a measure: no job comes near it unless something is wrong. */
 const PATIENCE_MS = 300_000;
 
@@ -104,7 +104,7 @@ async function settle(stage: Stage, ids: readonly string[]): Promise<void> {
   let sweeps = 0;
   for (;;) {
     const found = await records(stage, ids);
-    if (ids.every((id) => TERMINAL.has(String(found.get(id)?.status)))) return;
+    if (ids.every((id) => isTerminal(String(found.get(id)?.status)))) return;
     if (!stage.states.executions().some((e) => e.status === "RUNNING")) {
       await stage.idle();
       if (sweeps === SWEEPS || Date.now() > deadline) return;
@@ -188,7 +188,9 @@ async function midway(stage: Stage, ids: readonly string[]): Promise<Map<string,
 }
 
 function ended(counts: Record<string, number>): number {
-  return [...TERMINAL].reduce((sum, s) => sum + (counts[s] ?? 0), 0);
+  return Object.entries(counts)
+    .filter(([status]) => isTerminal(status))
+    .reduce((sum, [, count]) => sum + count, 0);
 }
 
 /** Fails unless every function runs from the assembly's bundles. */
@@ -232,7 +234,7 @@ export async function rehearseUpgrade(options: UpgradeOptions = {}): Promise<Upg
     say(`upgrade: ${deployed.updated.length} functions swapped; waiting for every job to end`);
     await settle(stage, ids);
     await stage.idle();
-    const endedBefore = [...before].filter(([, r]) => TERMINAL.has(String(r.status)));
+    const endedBefore = [...before].filter(([, r]) => isTerminal(String(r.status)));
     const evidence = await evidenceOf(
       stage,
       jobs,

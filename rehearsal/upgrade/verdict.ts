@@ -12,8 +12,7 @@
  *   execution     a job that succeeded while its execution failed (a step after the job's end
  *                 refused its input: the record looks right, the state machine does not)
  */
-
-const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
+import { isTerminal } from "@reelay/core/domain";
 
 interface UpgradeRecord {
   status: string;
@@ -75,7 +74,7 @@ function judgeJob(
   const key = record.idempotencyKey ?? id;
   const tasks = evidence.tasksByKey[key] ?? 0;
   if (tasks > 1) findings.duplicate.push(`${id}: ${tasks} upstream tasks for key ${key}`);
-  if (!TERMINAL.has(record.status)) {
+  if (!isTerminal(record.status)) {
     findings.lost.push(
       `${id}: still ${record.status}${execution === undefined ? "" : ` (execution ${execution})`}`,
     );
