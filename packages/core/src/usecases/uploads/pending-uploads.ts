@@ -230,7 +230,14 @@ export async function completeUpload(
     return done;
   }
   const pending = await findPendingUpload(deps, id);
-  if (pending === undefined || !visible(pending.project)) throw uploadNotFound(id);
+  if (pending === undefined) {
+    // A complete beside this one may have made the upload (and removed the marker) since the look
+    // above: the upload is made before its marker goes.
+    const made = await findUpload(deps, id);
+    if (made !== undefined && visible(made.project)) return made;
+    throw uploadNotFound(id);
+  }
+  if (!visible(pending.project)) throw uploadNotFound(id);
   let upload: Upload;
   try {
     upload = await checkStaged(deps, pending);
