@@ -249,9 +249,17 @@ export async function completeUpload(
       await removePending(deps, id);
     throw error;
   }
-  await deps.objects.copy(stagedUploadKey(id), uploadKey(id), {
-    replace: { contentType: upload.contentType, metadata: uploadMetadata(upload) },
-  });
+  try {
+    await deps.objects.copy(stagedUploadKey(id), uploadKey(id), {
+      replace: { contentType: upload.contentType, metadata: uploadMetadata(upload) },
+    });
+  } catch (error) {
+    // Two completes that both checked the bytes: the other's copy may have finished and removed
+    // the staged bytes before this one's copy read them.
+    const made = await findUpload(deps, id);
+    if (made !== undefined) return made;
+    throw error;
+  }
   await removePending(deps, id);
   return upload;
 }
