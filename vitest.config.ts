@@ -70,11 +70,12 @@ export default defineConfig({
     projects: [
       {
         ...readSource,
-        test: { ...shared, name: "shared-modules", include: SHARED_MODULES, isolate: false },
-      },
-      {
-        ...readSource,
-        test: { ...shared, name: "shared-stacks", include: SHARED_STACKS, isolate: false },
+        test: {
+          ...shared,
+          name: "shared",
+          include: [...SHARED_MODULES, ...SHARED_STACKS],
+          isolate: false,
+        },
       },
       {
         ...readSource,

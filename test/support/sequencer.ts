@@ -34,6 +34,9 @@ export default class LongestFirst extends BaseSequencer {
       return cached?.duration ?? committed[path] ?? NEW_FILE_MS;
     };
     const ms = new Map(files.map((spec) => [spec, expected(spec)]));
-    return [...files].sort((a, b) => (ms.get(b) ?? 0) - (ms.get(a) ?? 0));
+    const isolated = (spec: TestSpecification) => (spec.project.config.isolate ? 0 : 1);
+    return [...files].sort(
+      (a, b) => isolated(a) - isolated(b) || (ms.get(b) ?? 0) - (ms.get(a) ?? 0),
+    );
   }
 }
