@@ -75,18 +75,25 @@ function readPath(value: unknown, path: string): unknown {
 }
 
 const machines = new WeakMap<object, StateMachine>();
+const machinesByText = new Map<string, StateMachine>();
 
 /**
  * One interpreter per definition: building it validates the ASL, which costs about half a second of
- * CPU, too much to pay per job (at a few jobs a second it held every Submit seconds behind). An
- * instance keeps only the definition; each run() has its own state, so executions share it safely.
+ * CPU, too much to pay per job (at a few jobs a second it held every Submit seconds behind) or per
+ * local stack (a test run starts a hundred in a few processes). Found by the object, else by its
+ * text. An instance keeps only the definition; each run() has its own state, so executions share
+ * it safely. It is given a copy: the interpreter fills in defaults (QueryLanguage) on what it holds.
  */
 export function stateMachineFor(definition: Record<string, unknown>): StateMachine {
   let machine = machines.get(definition);
   if (machine === undefined) {
-    machine = new StateMachine(definition as unknown as StateMachineDefinition, {
-      validationOptions: { checkArn: false },
-    });
+    const text = JSON.stringify(definition);
+    machine =
+      machinesByText.get(text) ??
+      new StateMachine(structuredClone(definition) as unknown as StateMachineDefinition, {
+        validationOptions: { checkArn: false },
+      });
+    machinesByText.set(text, machine);
     machines.set(definition, machine);
   }
   return machine;

@@ -42,7 +42,20 @@ export function aslFromResolved(
   return JSON.parse(text) as Record<string, unknown>;
 }
 
+let synthesized: Record<string, unknown> | undefined;
+
+/**
+ * The flow's ASL, synthesized once per process (each call gets its own copy): it depends on this
+ * code alone, and building the App costs most of a CPU-second at every local stack start (a test
+ * run starts a hundred).
+ */
 export function synthJobFlowDefinition(): Record<string, unknown> {
+  synthesized ??= synthesizeJobFlowDefinition();
+  return structuredClone(synthesized);
+}
+
+/** The flow's ASL from a fresh CDK App (synthJobFlowDefinition keeps the first). */
+export function synthesizeJobFlowDefinition(): Record<string, unknown> {
   // An App makes its output folder (cdk.outXXXX in the temp dir) as it is built; nothing is written
   // there, as nothing is synthesized, so it goes once the definition is read.
   const app = new App();

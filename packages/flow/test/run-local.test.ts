@@ -158,9 +158,16 @@ describe("runJobFlowLocally on the synthesized job flow", () => {
     await expect(run(rest)).rejects.toThrow(/Poll/);
   });
 
-  it("builds one interpreter per definition (validated once, not per job) and still refuses an invalid definition", () => {
+  it("builds one interpreter per definition (validated once, not per job or per stack) and still refuses an invalid definition", () => {
     expect(stateMachineFor(definition)).toBe(stateMachineFor(definition));
+    expect(stateMachineFor(structuredClone(definition))).toBe(stateMachineFor(definition));
     expect(() => stateMachineFor({ StartAt: "Nowhere", States: {} })).toThrow(/invalid/);
+  });
+
+  it("leaves the definition it runs as it was (the interpreter fills in defaults on its own copy)", async () => {
+    const before = JSON.stringify(definition);
+    await run(fakes((s) => ({ ...s, outcome: "succeeded" })).handlers);
+    expect(JSON.stringify(definition)).toBe(before);
   });
 
   it("executions sharing the interpreter keep their own state: one succeeds while another fails", async () => {

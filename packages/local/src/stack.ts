@@ -94,6 +94,12 @@ export interface LocalStackOptions {
    * every video job (the thumbnail tests and figure measure it).
    */
   previews?: boolean;
+  /**
+   * s3rver in a child process of its own (default), so storing outputs runs on another core. Tests
+   * that start many short stacks run it in this process: a child's start (Node and tsx loading
+   * s3rver) costs about 0.7 CPU-seconds, more than most of those tests' jobs.
+   */
+  s3InChild?: boolean;
 }
 
 export interface LocalStack {
@@ -331,7 +337,7 @@ async function startParts(
     host: "127.0.0.1",
     s3Port: options.s3Port ?? (config.port === 0 ? 0 : config.port + 1),
     // Storing outputs (hashing, file writes) on the other core, as dynalite's work is.
-    s3InChild: true,
+    s3InChild: options.s3InChild ?? true,
     ...(config.aws.bucketName === undefined ? {} : { bucket: config.aws.bucketName }),
     ...(config.aws.tableName === undefined ? {} : { tableName: config.aws.tableName }),
     outputBuckets: config.outputBuckets,
@@ -527,7 +533,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       const tracing = await startTracing(config.traceExport);
       cleanups.push(() => tracing.stop());
     }
-    // The definition is synthesized first: it is the slowest part and needs nothing else.
+    // The definition first: the slowest part at a process's first start (once per process).
     const definition = synthJobFlowDefinition();
     const apiKey = await loadOrCreateApiKey(dataDir, config.apiKey);
     // The admission gauges are read at each scrape, from the wiring made below.
