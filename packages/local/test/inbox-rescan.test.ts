@@ -47,6 +47,7 @@ describe("the inbox rescan at start", () => {
       quiet: true,
       s3Port: 0,
       previews: false,
+      s3InChild: false,
       simulator: { timeScale: 0.05 },
     });
     let jobs = await listJobs(stack);
@@ -63,6 +64,7 @@ describe("the inbox rescan at start", () => {
       quiet: true,
       s3Port: 0,
       previews: false,
+      s3InChild: false,
       simulator: { timeScale: 0.05 },
     });
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -19,6 +19,8 @@ async function startStack(): Promise<LocalStack> {
     quiet: true,
     s3Port: 0,
     previews: false,
+    // s3rver in this process: its child's start would cost more CPU than these tests' jobs.
+    s3InChild: false,
   });
 }
 

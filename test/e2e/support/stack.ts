@@ -73,12 +73,13 @@ export interface TestStack extends LocalStack {
  * pauses run at WAIT_SCALE unless `time` says otherwise: a test of deadlines passes
  * `{ waitScale: 1 }` (the clock stays real), one that moves its own clock passes `{ clock }`.
  * Videos get no previews unless `{ previews: true }`: ffmpeg would decode every test's video, the
- * largest CPU cost of a job here, for tests that never look at a thumbnail.
+ * largest CPU cost of a job here, for tests that never look at a thumbnail. s3rver runs in this
+ * process unless `{ s3InChild: true }`: its child's start alone costs more CPU than most tests' jobs.
  */
 export async function startTestStack(
   env: Record<string, string> = {},
   simulator: LocalStackOptions["simulator"] = {},
-  options: Pick<LocalStackOptions, "waitScale" | "clock" | "previews"> = {},
+  options: Pick<LocalStackOptions, "waitScale" | "clock" | "previews" | "s3InChild"> = {},
 ): Promise<TestStack> {
   const dataDir = await tempDir("stack");
   const config = loadConfig({ REELAY_PORT: "0", REELAY_DATA_DIR: dataDir, ...env });
@@ -97,6 +98,7 @@ export async function startTestStack(
     simulator: { timeScale: SIM_TIME_SCALE, ...simulator },
     waitScale: WAIT_SCALE,
     previews: false,
+    s3InChild: false,
     ...options,
   });
   const s3 = localS3Client(stack.s3Endpoint);

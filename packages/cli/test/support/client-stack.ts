@@ -43,6 +43,8 @@ export async function startClientStack(
     quiet: true,
     s3Port: 0,
     previews: false,
+    // s3rver in this process: its child's start would cost more CPU than these tests' jobs.
+    s3InChild: false,
   });
   // The key is left to the key file the stack wrote, as a user's client finds it.
   const env = { REELAY_API_URL: stack.url, REELAY_DATA_DIR: dataDir };
