@@ -1,7 +1,7 @@
 /**
  * An upgrade with work in flight, on one machine: the previous release (CHANGELOG.md's newest
  * release before HEAD, extracted from git) runs `reelay up` on a data dir against the simulator,
- * takes 100 jobs, and is stopped (SIGTERM) once 40 have ended; this checkout's `reelay up`
+ * takes 40 jobs, and is stopped (SIGTERM) once 16 have ended; this checkout's `reelay up`
  * starts on the same data dir and port and finishes the rest. The soak's machinery (soak/) runs the
  * stack as a child, submits the jobs and gives the verdict.
  */
@@ -21,7 +21,9 @@ import { findingsOf, type SubmittedJob, summaryLine, verify } from "../../soak/v
 import { JsonlFileSink } from "@reelay/core/adapters";
 import { extractRelease, previousRelease, type Release } from "../support/releases.ts";
 
-const JOBS = 100;
+/** Enough that, stopped with STOP_AT ended, the rest are at every stage; each job is CPU the suite pays. */
+const JOBS = 40;
+const STOP_AT = 16;
 const CURRENT_BIN = fileURLToPath(new URL("../../packages/cli/bin/reelay.js", import.meta.url));
 const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
 /** A cap on each wait below, not a measure: on a loaded 2-core machine a stack start alone takes a minute. */
@@ -33,7 +35,7 @@ const BUDGET = JSON.stringify({ amount: 100_000, unit: "currency", period: "tota
 
 /**
  * How the release is stopped: SIGTERM, as an upgrade does. SIGKILL here runs the harsher variant
- * (the release killed mid-step; it passes too), by hand: one run of 100 jobs is the suite's share.
+ * (the release killed mid-step; it passes too), by hand: one run of JOBS jobs is the suite's share.
  */
 const SIGNAL: "SIGTERM" | "SIGKILL" = "SIGTERM";
 
@@ -88,7 +90,7 @@ async function until(
 }
 
 describe("an upgrade in place with work in flight", () => {
-  it(`the previous release takes ${JOBS} jobs and is stopped (${SIGNAL}) with 40 ended; this checkout finishes them on the same data dir: each ends once, 0 lost, 0 duplicate upstream tasks, 0 charged twice`, async () => {
+  it(`the previous release takes ${JOBS} jobs and is stopped (${SIGNAL}) with ${STOP_AT} ended; this checkout finishes them on the same data dir: each ends once, 0 lost, 0 duplicate upstream tasks, 0 charged twice`, async () => {
     const dataDir = join(workDir, "data");
     await mkdir(dataDir);
     const apiKey = `upgrade_${randomBytes(12).toString("hex")}`;
@@ -106,7 +108,7 @@ describe("an upgrade in place with work in flight", () => {
     // The release's own code runs, not this checkout's under its name: releases.ts checked that its
     // packages import each other, and it says it is that release.
     expect((await client.call("GET", "/healthz")).body.version).toBe(release.version);
-    // Tasks of 2 to 50 s: when 40 have ended, the rest are at every stage (the upstream task
+    // Tasks of 2 to 50 s: when STOP_AT have ended, the rest are at every stage (the upstream task
     // running, a download under way, the batch counts) and many have half a minute to go.
     const jobs: SubmittedJob[] = planJobs({
       jobs: JOBS,
@@ -119,10 +121,10 @@ describe("an upgrade in place with work in flight", () => {
     await submitAll(jobs, client, 50, (line) => lines.push(line));
     expect(lines).toEqual([]);
 
-    // SIGTERM once 40 have ended: the release's stop lets the steps under way finish (for up to
+    // SIGTERM once STOP_AT have ended: the release's stop lets the steps under way finish (for up to
     // its 10 s grace), so the jobs it leaves are those whose tasks run longer than that.
     const events = new JsonlFileSink(join(dataDir, "events.jsonl"));
-    const atStop = await until("40 jobs ended", client, jobs, (p) => p.ended >= 40);
+    const atStop = await until(`${STOP_AT} jobs ended`, client, jobs, (p) => p.ended >= STOP_AT);
     let endedByRelease = 0;
     if (stack.replace === undefined)
       throw new Error("the stack runs in this process, not as a child");
