@@ -1,10 +1,14 @@
 /**
  * The docs pages made from the code: docs/settings.md from the config module's SETTINGS and
- * docs/error-codes.md from the error registry. `npm run docs` writes them; test/docs/docs.test.ts
+ * docs/error-codes.md from the error registry; and the job flow's ASL the local stack runs
+ * (packages/flow/src/job-flow.asl.json), synthesized from job-flow.ts. `npm run docs` writes them; test/docs/docs.test.ts
  * fails when a page differs from what this makes.
  */
 import { writeFileSync } from "node:fs";
+import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { JOB_FLOW_ASL_FILE } from "@reelay/flow/job-flow-asl";
+import { synthesizeJobFlowDefinition } from "@reelay/flow/synth-definition";
 import { ERROR_CODES, type ErrorCode } from "@reelay/core/domain";
 import { SETTINGS } from "@reelay/core/wiring";
 
@@ -125,9 +129,18 @@ ${table(["code", "HTTP", "retryable", "seen", "meaning"], rows)}
 `;
 }
 
-/** Each generated page by its path from the repository's root. */
+/** The job flow's ASL the local stack runs, as the deploy synthesizes it (job-flow-asl.ts). */
+function jobFlowAsl(): string {
+  return `${JSON.stringify(synthesizeJobFlowDefinition(), null, 2)}\n`;
+}
+
+/** Each generated page (and the committed ASL) by its path from the repository's root. */
 export function generatedPages(): Record<string, string> {
-  return { [SETTINGS_PAGE]: settingsPage(), [ERROR_CODES_PAGE]: errorCodesPage() };
+  return {
+    [SETTINGS_PAGE]: settingsPage(),
+    [ERROR_CODES_PAGE]: errorCodesPage(),
+    [relative(ROOT, JOB_FLOW_ASL_FILE)]: jobFlowAsl(),
+  };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -12,7 +12,7 @@ import { apiDepsFrom, createApp, type WebhookApiDeps } from "@reelay/api";
 // Its own entry: the Lambda bundle of the API never loads a Node HTTP server.
 import { type RunningServer, serveApp } from "@reelay/api/serve";
 import { JsonlFileSink, JobStore, UpstreamClient } from "@reelay/core/adapters";
-import { synthJobFlowDefinition } from "@reelay/flow/synth-definition";
+import { jobFlowDefinition } from "@reelay/flow/job-flow-asl";
 import { DEFAULT_ACCOUNT, type Job, type UpstreamAccount, ReelayError } from "@reelay/core/domain";
 import {
   deliveringSink,
@@ -533,8 +533,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       const tracing = await startTracing(config.traceExport);
       cleanups.push(() => tracing.stop());
     }
-    // The definition first: the slowest part at a process's first start (once per process).
-    const definition = synthJobFlowDefinition();
+    // The deployed definition, as synthesized (committed: no CDK App built at each start).
+    const definition = jobFlowDefinition();
     const apiKey = await loadOrCreateApiKey(dataDir, config.apiKey);
     // The admission gauges are read at each scrape, from the wiring made below.
     const metrics = prometheusMetrics(() =>
