@@ -25,7 +25,8 @@ const SHARED_MODULES = [
 /**
  * Files that start their own local stacks (in this process or as children) but set no process-wide
  * state (no process.env writes, no module mocks): they too share their workers' loaded modules, so
- * @reelay/local, the SDK and core are loaded once per worker instead of once per file.
+ * @reelay/local, the SDK and core are loaded once per worker instead of once per file. Both lists
+ * are one project ("shared"): vitest hands a worker on only to a file of the same project.
  */
 const SHARED_STACKS = [
   "test/e2e/**/*.test.ts",
@@ -58,14 +59,14 @@ const readSource = {
 
 export default defineConfig({
   test: {
-    // Four files at a time on two cores: most files mostly wait on their local stacks, so two at
-    // a time kept the CPU 40% idle (a quiet fresh clone: 452 s at 116% CPU). Four: 296 s at 174%,
-    // every file passing; the CPU-bound files (fuzz, property tests, CLI processes) take longer
-    // beside the others but their caps are minutes, not seconds. Each file binds ports the OS
+    // Six files at a time on two cores: many files wait on their stacks, children or real time
+    // for part of their run. Four kept the CPU about 10% idle (1.78 cores busy, 415 s); six, 1.93
+    // cores and 383 s for the same 740 CPU-s, every file passing. Each file binds ports the OS
     // picks; the infra tests' synth takes turns through its own lock (test/infra/synth.ts).
-    maxWorkers: 4,
+    maxWorkers: 6,
     reporters: ["default", "./test/support/summary-reporter.ts"],
-    // Longest files first, over every project: the run ends with short files on both workers.
+    // The isolated files first, then the shared ones, longest first in each: the run ends with
+    // short files on every worker, and a shared worker is kept to the end (sequencer.ts).
     sequence: { sequencer: LongestFirst },
     projects: [
       {
