@@ -168,7 +168,8 @@ describe("a pool of upstream accounts on AWS", () => {
   });
 });
 
-describe("checking the pool at synth", () => {
+// Each check builds the app, which waits its turn behind any other file's synth (stackError).
+describe("checking the pool at synth", { timeout: SYNTH_TIMEOUT_MS }, () => {
   it("fails on a bad REELAY_UPSTREAMS with one line naming the entry and the field, quoting no key", async () => {
     const bad = [POOL[0], { ...POOL[1], url: undefined }];
     const error = (await stackError({ REELAY_UPSTREAMS: JSON.stringify(bad) })) as Error & {

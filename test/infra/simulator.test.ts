@@ -97,7 +97,8 @@ describe("a trial stage with the deployed simulator (REELAY_UPSTREAM_URL=simulat
   });
 });
 
-describe("the simulator on stage prod", () => {
+// Each check builds the app, which waits its turn behind any other file's synth (stackError).
+describe("the simulator on stage prod", { timeout: SYNTH_TIMEOUT_MS }, () => {
   it("is refused at synth, naming REELAY_UPSTREAM_URL", async () => {
     const error = await stackError(DEPLOY, "prod");
     expect(error).toBeInstanceOf(ReelayError);

@@ -68,11 +68,15 @@ export function synthReelay(env: DeployEnv = {}, stage = "test"): Promise<Synth>
 
 /** What building the stack with these deploy settings throws (a bad config fails before any bundling). */
 export function stackError(env: DeployEnv, stage = "test"): Promise<unknown> {
-  // SST builds functions only when the app finishes, so this writes nothing and needs no turn.
-  return withDeployEnv(env, () =>
-    reelayApp(stage, true).then(
-      () => undefined,
-      (error: unknown) => error,
+  // SST builds functions only when the app finishes, but its App rewrites .sst/types as it is made
+  // (removes the folder, then writes index.ts): beside another file's synth, one of the two meets
+  // ENOENT. So this too takes its turn.
+  return withSynthLock(() =>
+    withDeployEnv(env, () =>
+      reelayApp(stage, true).then(
+        () => undefined,
+        (error: unknown) => error,
+      ),
     ),
   );
 }
