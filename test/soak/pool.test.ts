@@ -9,11 +9,11 @@ import { DEFAULT_MIX } from "../../soak/faults.ts";
 import { DEFAULTS, runSoak, tidy } from "../../soak/run.ts";
 
 describe("the soak over a pool", () => {
-  it("30 jobs over alpha:3 and beta:6 with the stack killed mid-run and restarted: 0 lost, 0 duplicate tasks over the pool, 0 foreign polls, 0 slots leaked", async () => {
+  it("20 jobs over alpha:3 and beta:6 with the stack killed mid-run and restarted: 0 lost, 0 duplicate tasks over the pool, 0 foreign polls, 0 slots leaked", async () => {
     const lines: string[] = [];
     const result = await runSoak({
       ...DEFAULTS,
-      jobs: 30,
+      jobs: 20,
       // Every fault of the soak's mix, 5xx and resets on creates included (a task made, then its
       // answer lost): a create whose outcome is unknown never moves the job to another account.
       mix: { ...DEFAULT_MIX },
@@ -21,10 +21,10 @@ describe("the soak over a pool", () => {
         { name: "alpha", cap: 3 },
         { name: "beta", cap: 6 },
       ],
-      // One SIGKILL about 3 s in, with the 30 jobs (sent over 2 s) in flight on both accounts.
+      // One SIGKILL about 3 s in, with the 20 jobs (sent over 2 s) in flight on both accounts.
       killEveryS: 3,
       kills: 1,
-      rate: 15,
+      rate: 10,
       // Only a task still running at its deadline ends timeout (the never_finish one): the others
       // take 1-3 s by the simulators' real-time clocks, and one seen done late still succeeds.
       jobTimeoutS: 6,
@@ -53,13 +53,13 @@ describe("the soak over a pool", () => {
       stuck: [],
       unexpected: [],
     });
-    expect(v.pool).toEqual({ accounts: 2, tasks: 30, jobs: 30, fallbacks: 0 });
+    expect(v.pool).toEqual({ accounts: 2, tasks: 20, jobs: 20, fallbacks: 0 });
     expect(result.accounts?.map((a) => [a.name, a.tasksCreated > 0])).toEqual([
       ["alpha", true],
       ["beta", true],
     ]);
     expect(result.line).toMatch(
-      /, 0 lost, 0 duplicate upstream tasks, .* 0 slots leaked, .*; pool of 2 accounts: 30 tasks = 30 jobs \+ 0 fallbacks, 0 unrecorded tasks, 0 foreign polls$/,
+      /, 0 lost, 0 duplicate upstream tasks, .* 0 slots leaked, .*; pool of 2 accounts: 20 tasks = 20 jobs \+ 0 fallbacks, 0 unrecorded tasks, 0 foreign polls$/,
     );
     expect(result.ok).toBe(true);
   }, 300_000);
