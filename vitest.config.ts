@@ -20,6 +20,14 @@ const SHARED_MODULES = [
   "test/fuzz/**/*.test.ts",
   "test/docs/**/*.test.ts",
   "test/imports/**/*.test.ts",
+  "test/upstream-vs-simulator.test.ts",
+  "packages/client/test/uploads.test.ts",
+  "packages/client/test/browser-bundle.test.ts",
+  // The Lambda handlers' files that set no env: they import no handler, or one that reads none.
+  "test/functions/metrics-accounts.test.ts",
+  "test/functions/secrets.test.ts",
+  // The rehearsal's parts and the short rehearsal (its synth sets the deploy env only for its turn).
+  "test/rehearsal/!(lambda).test.ts",
 ];
 
 /**
