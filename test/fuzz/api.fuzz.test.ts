@@ -6,7 +6,8 @@
  * documented HTML, script, style and event-stream answers), and oversized bodies are 413.
  *
  * Valid bodies do happen (most are built from the documented example) and become real jobs on the
- * bundled simulator; the last test checks the stack is still healthy afterwards. The seed is
+ * bundled simulator (whose tasks outlast the file); the last test checks the stack is still healthy
+ * afterwards. The seed is
  * printed; REELAY_FUZZ_SEED replays a run, REELAY_FUZZ_SCALE makes it longer.
  */
 import fc from "fast-check";
@@ -131,7 +132,9 @@ async function check(req: RawRequest): Promise<RawResponse> {
 beforeAll(async () => {
   process.on("unhandledRejection", onRejection);
   console.log(`api fuzz seed ${FUZZ_SEED} (replay: REELAY_FUZZ_SEED=${FUZZ_SEED})`);
-  stack = await startTestStack();
+  // The jobs valid bodies make run for an hour of the simulator's time (minutes here): the fuzz is
+  // about the answers, and each job's download and events were most of this file's CPU.
+  stack = await startTestStack({}, { generationMs: 3_600_000 });
   const doc = JSON.parse(
     (await call({ method: "GET", path: "/openapi.json" })).body.toString("utf8"),
   );
