@@ -97,10 +97,15 @@ describe("admission control on the local stack", { timeout: 180_000 }, () => {
     const otherKey = created.body.key as string;
     await dropBatch(s, "inbox/big.jsonl", JOBS);
     // The drop's jobs fill every slot and more wait behind them.
-    await waitFor("the drop to fill every slot", async () => {
-      const jobs = await batchJobs(s, "inbox/big.jsonl");
-      return jobs.length === JOBS && s.simulator!.counters().inFlight === CAP ? true : undefined;
-    });
+    // Bounded at 120 s like the file's other waits: a loaded fresh clone took over 40 s (the default).
+    await waitFor(
+      "the drop to fill every slot",
+      async () => {
+        const jobs = await batchJobs(s, "inbox/big.jsonl");
+        return jobs.length === JOBS && s.simulator!.counters().inFlight === CAP ? true : undefined;
+      },
+      120_000,
+    );
     const posted = await postJson(`${s.url}/v1/video/generations`, otherKey, {
       model: "os-2",
       prompt: "a single lighthouse",
