@@ -96,13 +96,16 @@ describe("admission control on the local stack", { timeout: 180_000 }, () => {
     const created = await postJson(`${s.url}/v1/keys`, s.apiKey, { name: "second" });
     const otherKey = created.body.key as string;
     await dropBatch(s, "inbox/big.jsonl", JOBS);
-    // The drop's jobs fill every slot and more wait behind them.
-    // Bounded at 120 s like the file's other waits: a loaded fresh clone took over 40 s (the default).
+    // The drop's jobs have filled every slot and more still wait behind them. The upstream's peak
+    // (it only rises) rather than its count at one instant: between waves the count dips below the
+    // cap, and a loaded machine's samples missed every full moment.
     await waitFor(
-      "the drop to fill every slot",
+      "the drop to fill every slot with more waiting",
       async () => {
         const jobs = await batchJobs(s, "inbox/big.jsonl");
-        return jobs.length === JOBS && s.simulator!.counters().inFlight === CAP ? true : undefined;
+        const waiting = jobs.filter((job) => job.status === "queued").length;
+        const full = s.simulator!.counters().peakInFlight === CAP;
+        return jobs.length === JOBS && full && waiting > 0 ? true : undefined;
       },
       120_000,
     );
