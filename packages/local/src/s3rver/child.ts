@@ -1,7 +1,7 @@
 /**
  * s3rver on the data dir in its own process, so storing objects (hashing, file writes, its HTTP
- * parsing) runs on another core than the flows and the API. Usage (with the tsx loader):
- * child.ts <dir> <host> <port>. Prints {"port": N} once listening, or {"error": {code,
+ * parsing) runs on another core than the flows and the API. start.ts runs it bundled to plain JS:
+ * node child.mjs <dir> <host> <port>. Prints {"port": N} once listening, or {"error": {code,
  * message}} and exits 1; then one {"event": ...} line per s3rver notification (the stack's drops
  * listen to them). Ends with its parent: the stdin pipe closes when the parent exits or is killed.
  */

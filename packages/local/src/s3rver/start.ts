@@ -2,16 +2,18 @@
  * s3rver on the data dir's s3 folder, in this process (run.ts) or in a child (child.ts) so storing
  * objects runs on another core; on the asked port, or on any free port when that one is taken.
  */
+import { createHash } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { createRequire } from "node:module";
+import { existsSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { buildSync } from "esbuild";
 import { spawnService } from "../children/service.ts";
 import { type SupervisedService, supervise } from "../children/supervise.ts";
 import type { Logger } from "../log.ts";
 import { runS3rver } from "./run.ts";
 import type { S3Notifications, S3rverEventRecord } from "./types.ts";
-
-const require = createRequire(import.meta.url);
 
 export interface StartedS3rver {
   /** s3rver's notifications (the drops listen), from this process or from its child. */
@@ -23,16 +25,47 @@ export interface StartedS3rver {
 
 type ChildReady = { port: number };
 
+const CHILD_SOURCE = fileURLToPath(new URL("./child.ts", import.meta.url));
+let childScript: string | undefined;
+
+/**
+ * child.ts and the few files it imports as one plain ES module (esbuild, tsx's own compiler), so
+ * the child runs on plain `node`: started with tsx's loader, it cost twice the CPU of s3rver's own
+ * start (1.1 against 0.5 CPU-s), each stack start and each restart. Written once per content to
+ * the temp dir; `import.meta.url` keeps child.ts's, so its createRequire finds s3rver as before.
+ */
+function bundledChild(): string {
+  if (childScript !== undefined) return childScript;
+  const [output] = buildSync({
+    entryPoints: [CHILD_SOURCE],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    write: false,
+    define: { "import.meta.url": JSON.stringify(pathToFileURL(CHILD_SOURCE).href) },
+  }).outputFiles;
+  if (output === undefined) throw new Error("esbuild wrote no s3rver child.");
+  const digest = createHash("sha256").update(output.contents).digest("hex").slice(0, 16);
+  const script = join(tmpdir(), `reelay-s3rver-child-${digest}.mjs`);
+  if (!existsSync(script)) {
+    const partial = `${script}.${process.pid}.tmp`;
+    writeFileSync(partial, output.contents);
+    renameSync(partial, script);
+  }
+  childScript = script;
+  return script;
+}
+
 /** One s3rver child on `port`; a refusal to start (the port taken) is thrown. */
 function spawnOne(script: string, args: string[], port: number, log: Logger) {
-  const loader = pathToFileURL(require.resolve("tsx")).href;
-  return spawnService<ChildReady>(script, [...args, String(port)], ["--import", loader], (line) =>
+  return spawnService<ChildReady>(script, [...args, String(port)], [], (line) =>
     log.warn(`s3rver: ${line}`),
   );
 }
 
 /**
- * s3rver in a child process (child.ts, run with tsx's loader), its notifications passed on as
+ * s3rver in a child process (child.ts, bundled to plain JS), its notifications passed on as
  * events of the returned emitter. Ends with this process, as dynalite does; started again on its
  * port if it dies while the stack runs.
  */
@@ -42,7 +75,7 @@ async function spawnS3rver(
   port: number,
   log: Logger,
 ): Promise<StartedS3rver> {
-  const script = fileURLToPath(new URL("./child.ts", import.meta.url));
+  const script = bundledChild();
   const service = await supervise<ChildReady>(
     "s3rver",
     (previous) => spawnOne(script, [directory, host], previous?.port ?? port, log),
