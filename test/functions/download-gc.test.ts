@@ -10,15 +10,40 @@
  * request (perf_hooks' gc entries).
  */
 import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundle } from "../../bench/support/esbuild.ts";
 import { startLocalAws, type LocalAws } from "../../packages/core/test/support/local-aws.ts";
+import { FUNCTION_BUNDLING } from "../../stacks/defaults.ts";
 
 const run = promisify(execFile);
-const probe = fileURLToPath(new URL("../support/gc-probe.ts", import.meta.url));
+const probeSource = fileURLToPath(new URL("../support/gc-probe.ts", import.meta.url));
 const copier = fileURLToPath(new URL("../support/copy-gc-child.ts", import.meta.url));
-const download = fileURLToPath(new URL("../../functions/download.ts", import.meta.url));
+const downloadSource = fileURLToPath(new URL("../../functions/download.ts", import.meta.url));
+
+/**
+ * The probes import the Download function as it deploys (its bundle, stacks/defaults.ts) and run
+ * on plain node: under tsx each child spent about 2.5 CPU-s loading the sources. The copier's
+ * children stay on the sources: the scavenge they count is set on core's module that the
+ * copier's own ObjectStore shares, which a separate bundle would not.
+ */
+let dir: string;
+let probe: string;
+let download: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "reelay-gc-"));
+  download = (
+    await bundle(downloadSource, join(dir, "download", "download.mjs"), { ...FUNCTION_BUNDLING })
+  ).file;
+  probe = (await bundle(probeSource, join(dir, "probe", "gc-probe.mjs"), { minify: false })).file;
+}, 120_000);
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 /** The Download module reads its settings when it is imported (its cold start), as on Lambda. */
 const env = {
   ...process.env,
@@ -29,7 +54,7 @@ const env = {
 
 /** The collector's trace lines while the probe churns (after it has loaded `module`, if given). */
 async function churnTrace(flag: string, module?: string): Promise<string[]> {
-  const args = ["--import", "tsx", flag, probe, ...(module === undefined ? [] : [module])];
+  const args = [flag, probe, ...(module === undefined ? [] : [module])];
   const { stdout } = await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024, env });
   expect(stdout).toContain("kept 4 batches");
   return stdout.slice(stdout.indexOf("churn starts")).split("\n");
@@ -46,7 +71,7 @@ describe("the Download function's init", { timeout: 60_000 }, () => {
     const { REELAY_FFMPEG_PATH: _path, ...forgot } = env;
     const imported = run(
       process.execPath,
-      ["--import", "tsx", "-e", `await import(${JSON.stringify(download)})`],
+      ["--input-type=module", "-e", `await import(${JSON.stringify(download)})`],
       {
         env: forgot,
       },
@@ -106,7 +131,7 @@ describe("the Download function's scavenges", { timeout: 180_000 }, () => {
 
   it("runs one scavenge each time a part buffer is full, and a process without it runs none", async () => {
     const [copying, plain] = await Promise.all([
-      upload("gc/with-download.bin", download),
+      upload("gc/with-download.bin", downloadSource),
       upload("gc/plain.bin"),
     ]);
     // Six parts: five full ones, then the last 1 MiB, which is sent when the body ends.

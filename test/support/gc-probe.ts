@@ -1,8 +1,9 @@
 /**
- * `node --import tsx --trace-gc gc-probe.ts [module]`: imports `module` (when given), then churns
- * the old generation (batches of objects that live long enough to be promoted, then are dropped),
- * so V8 runs a few mark-compacts; the parent reads how each began from the --trace-gc lines after
- * the line "churn starts" (loading the modules collects garbage too).
+ * `node --trace-gc gc-probe.mjs [module]` (bundled by the test, or under tsx): imports `module`
+ * (when given), then churns the old generation (batches of objects that live long enough to be
+ * promoted, then are dropped), so V8 runs a few mark-compacts; the parent reads how each began
+ * from the --trace-gc lines after the line "churn starts" (loading the modules collects garbage
+ * too).
  */
 import { setImmediate as turn } from "node:timers/promises";
 

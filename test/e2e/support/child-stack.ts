@@ -40,8 +40,8 @@ function startStack(options: ChildStackOptions, port: number): Child {
     process.execPath,
     [BIN, "up", "--port", String(port), "--data-dir", options.dataDir, ...(options.args ?? [])],
     {
-      // The test's own temporary directory, not the data dir's: tsx keeps its compiled modules
-      // there (tsx-<uid>), so the stack's second and later starts in a run skip the compiling.
+      // The test's own temporary directory, not the data dir's: the stack keeps its compiled
+      // s3rver child there, so the stack's second and later starts in a run skip the compiling.
       env: { ...options.env, TMPDIR: tmpdir() },
       stdio: ["ignore", "pipe", "pipe"],
     },
