@@ -154,6 +154,27 @@ describe("found by fuzzing the routes", () => {
     }
   });
 
+  it("POST /v1/keys with a field holding an object whose toString is not a function (String() throws) is 400 naming the field, not a 500", async () => {
+    // JSON can carry {"toString": null}: an error message that quoted the value with String() threw.
+    const odd = JSON.parse('[{"toString":null,"valueOf":-1.5e-323}]') as unknown;
+    const fields = ["name", "scopes", "project", "budget", "limits", "expires_at", "user_limits"];
+    for (const field of fields) {
+      for (const value of [odd, (odd as unknown[])[0]]) {
+        const { status, body } = await answer(
+          await h.app.request("/v1/keys", {
+            method: "POST",
+            headers: json,
+            body: JSON.stringify({ name: "ci", [field]: value }),
+          }),
+        );
+        expect(status, `${field}: ${JSON.stringify(body)}`).toBe(400);
+        expect(body.error.path ?? body.error.errors?.[0]?.path, field).toMatch(
+          new RegExp(`^${field}`),
+        );
+      }
+    }
+  });
+
   it("images/edits with a bad image followed by a text `image` field is 400, with no unhandled rejection left behind", async () => {
     const rejections: unknown[] = [];
     const listen = (reason: unknown) => rejections.push(reason);

@@ -3,7 +3,8 @@
  * `key_expired`, told apart from an unknown key so its holder knows to ask for a new one), and it
  * records when it was last used, at most once a minute so a busy key does not pay a write per call.
  */
-import { ReelayError, shownInput } from "../errors.ts";
+import { ReelayError } from "../errors.ts";
+import { shown } from "../validate/issues.ts";
 
 /** `last_used_at` moves only when it is at least this old. */
 export const LAST_USED_EVERY_MS = 60_000;
@@ -19,14 +20,14 @@ export function parseExpiresAt(raw: unknown, now: Date, path = "expires_at"): st
   if (Number.isNaN(at)) {
     throw new ReelayError(
       "invalid_request",
-      `${path} must be an ISO time with its zone, such as 2030-01-31T00:00:00Z, got ${shownInput(String(raw), 40)}.`,
+      `${path} must be an ISO time with its zone, such as 2030-01-31T00:00:00Z, got ${shown(raw, 40)}.`,
       { status: 400, path },
     );
   }
   if (at <= now.getTime() || at - now.getTime() > LONGEST_LIFE_MS) {
     throw new ReelayError(
       "invalid_request",
-      `${path} must be in the future and within 10 years, got ${shownInput(String(raw), 40)}.`,
+      `${path} must be in the future and within 10 years, got ${shown(raw, 40)}.`,
       { status: 400, path },
     );
   }

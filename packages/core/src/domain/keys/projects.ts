@@ -4,7 +4,8 @@
  * a project named by its own id, so a record made before projects (no `project`, only its key id)
  * is in its key's project, and nothing stored needs rewriting.
  */
-import { ReelayError, shownInput } from "../errors.ts";
+import { ReelayError } from "../errors.ts";
+import { shown } from "../validate/issues.ts";
 
 /**
  * Lower case, digits and dashes: never the shape of a key id (`key_...`, every key's own project)
@@ -18,7 +19,7 @@ export function parseProject(raw: unknown, path = "project"): string {
   if (typeof raw === "string" && PROJECT_NAME.test(raw) && !RESERVED.has(raw)) return raw;
   throw new ReelayError(
     "invalid_request",
-    `${path} must be 1 to 63 lower-case letters, digits and dashes (not "local"), got ${shownInput(String(raw), 70)}.`,
+    `${path} must be 1 to 63 lower-case letters, digits and dashes (not "local"), got ${shown(raw, 70)}.`,
     { status: 400, path },
   );
 }

@@ -4,7 +4,8 @@
  * `admin` (keys, budgets, admission, upstreams, metrics, the delivery log and replays). A key made
  * without `scopes` has read and write; the deployment's own key has all four.
  */
-import { ReelayError, shownInput } from "../errors.ts";
+import { ReelayError } from "../errors.ts";
+import { shown } from "../validate/issues.ts";
 
 export const SCOPES = ["read", "write", "webhooks", "admin"] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -35,7 +36,7 @@ export function parseScopes(raw: unknown, path = "scopes"): Scope[] {
   if (unknown !== undefined) {
     throw new ReelayError(
       "invalid_request",
-      `${path}: ${shownInput(String(unknown), 40)} is not a scope; use ${SCOPES.join(", ")}.`,
+      `${path}: ${shown(unknown, 40)} is not a scope; use ${SCOPES.join(", ")}.`,
       { status: 400, path },
     );
   }
