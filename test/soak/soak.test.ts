@@ -83,7 +83,13 @@ describe("the soak", () => {
 
   it("12 jobs with the stack SIGKILLed three times, 2 s after each restart: all four counts zero, only justified failures", async () => {
     // Submitted over the kills (12 jobs at 2 a second), so each kill finds jobs at every stage.
-    const result = await runSoak(options({ jobs: 12, rate: 2, killEveryS: 2, kills: 3 }));
+    // A deadline past the kills: a job submitted before one is first looked at only once the stack is
+    // back, and on a loaded machine three restarts ate a 6 s deadline whole, so a plain job's one look
+    // came after it and a transient answer there ended it timeout. With 20 s a job is looked at before
+    // its deadline unless the restarts take that long; the never_finish job still ends timeout.
+    const result = await runSoak(
+      options({ jobs: 12, rate: 2, killEveryS: 2, kills: 3, jobTimeoutS: 20 }),
+    );
     await tidy(result, false);
     expect(result.restarts).toBe(3);
     expectClean(result);
