@@ -21,6 +21,7 @@ import {
   type LocalStack,
   type LocalStackOptions,
 } from "@reelay/local/stack";
+import { EventsTail } from "./events-tail.ts";
 
 const SIM_TIME_SCALE = 0.05;
 /**
@@ -102,11 +103,13 @@ export async function startTestStack(
     ...options,
   });
   const s3 = localS3Client(stack.s3Endpoint);
+  tails.set(stack.url, new EventsTail(join(dataDir, EVENTS_FILE)));
   return {
     ...stack,
     s3,
     logLines,
     async dispose() {
+      tails.delete(stack.url);
       s3.destroy();
       await stack.stop();
       await rm(dataDir, { recursive: true, force: true });
@@ -214,16 +217,34 @@ export async function waitFor<T>(
 
 const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
 
-/** The job's record from GET /v1/jobs/{id} once it is terminal. */
+/** The events files of the stacks this process started, by their API's URL (events-tail.ts). */
+const tails = new Map<string, EventsTail>();
+/** A wait on a stack's events file still asks the API this often: the event is not what is judged. */
+const SAFETY_NET_MS = 5_000;
+
+/**
+ * The job's record from GET /v1/jobs/{id} once it is terminal. On a stack this process started, the
+ * API is asked at the first look, then once the job's terminal event is in its events file (and
+ * every SAFETY_NET_MS regardless); elsewhere at every look.
+ */
 export function waitForTerminalJob(
   url: string,
   apiKey: string,
   jobId: string,
   timeoutMs?: number,
 ): Promise<any> {
+  const tail = tails.get(url);
+  let askedAt: number | undefined;
   return waitFor(
     `job ${jobId} to end`,
     async () => {
+      const ask =
+        tail === undefined ||
+        askedAt === undefined ||
+        Date.now() - askedAt >= SAFETY_NET_MS ||
+        (await tail.hasEnded(jobId));
+      if (!ask) return undefined;
+      askedAt = Date.now();
       const { body } = await getJson(`${url}/v1/jobs/${jobId}`, apiKey);
       return TERMINAL.has(body.status) ? body : undefined;
     },
