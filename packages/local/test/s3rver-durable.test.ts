@@ -10,6 +10,8 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
@@ -97,3 +99,32 @@ it("a PutObject cut off midway over an existing object leaves the old object who
     (await s3.send(new ListObjectsV2Command({ Bucket: bucket }))).Contents?.map((o) => o.Key),
   ).toEqual(["outputs/b/job.json"]);
 }, 30_000);
+
+it("copies over an existing object, each racing the delete of its source, never leave the destination missing (s3rver's own copy unlinked it first)", async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "reelay-durable-"));
+  standins = await startStandins({ dataDir, s3Port: 0 });
+  const { s3, bucket } = standins;
+  const put = (key: string, body: string) =>
+    s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+  await put("uploads/u", "the upload, made by the first copy");
+  // As two completes of one upload do (usecases/uploads): one copies the staged bytes over the
+  // upload the other made while that other deletes them. Whichever wins, the upload stays.
+  for (let round = 0; round < 40; round++) {
+    const source = `uploads/u.staged-${round}`;
+    await put(source, `round ${round}`);
+    await Promise.allSettled([
+      s3.send(
+        new CopyObjectCommand({
+          Bucket: bucket,
+          Key: "uploads/u",
+          CopySource: `${bucket}/${source}`,
+          MetadataDirective: "REPLACE",
+          ContentType: "image/png",
+        }),
+      ),
+      s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: source })),
+    ]);
+    const kept = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: "uploads/u" }));
+    expect(await kept.Body?.transformToString()).toMatch(/^(the upload|round \d+)/);
+  }
+}, 60_000);

@@ -5,11 +5,11 @@
  * then answers 500 to every listing of the bucket, HeadBucket included, and the stack can never
  * start again. Here each of those files is written beside its place and renamed into it, so a key
  * holds either its old complete object or the new one. The metadata goes first: a new key becomes
- * visible only with its bytes.
+ * visible only with its bytes. A copy is made the same way (s3rver's unlinked its destination first).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { Readable, Transform } from "node:stream";
@@ -24,6 +24,14 @@ interface Store {
     metadata: Record<string, unknown>,
     md5?: string,
   ): Promise<void>;
+  getMetadata(bucket: string, key: string): Promise<unknown>;
+  copyObject(
+    srcBucket: string,
+    srcKey: string,
+    destBucket: string,
+    destKey: string,
+    replacementMetadata: Record<string, unknown> | null,
+  ): Promise<unknown>;
   putObject(object: {
     bucket: string;
     key: string;
@@ -70,6 +78,35 @@ export function durableWrites(s3rver: object): void {
       store.getResourcePath(bucket, key, "metadata.json"),
       JSON.stringify(storedMetadata(metadata), null, 2),
     );
+  };
+
+  // s3rver's copy unlinks the destination, then copies the source's bytes in its place: a source
+  // deleted between the two (two completes of one upload, one deleting the staged bytes the other
+  // copies) left no object at all where the first had made one. Here the bytes are copied beside
+  // their place and renamed into it, after the metadata, as putObject does: a failed copy leaves
+  // the destination as it was.
+  store.copyObject = async (srcBucket, srcKey, destBucket, destKey, replacementMetadata) => {
+    const source = (resource: string) => store.getResourcePath(srcBucket, srcKey, resource);
+    const target = (resource: string) => store.getResourcePath(destBucket, destKey, resource);
+    const path = target("object");
+    if (source("object") !== path) {
+      await mkdir(dirname(path), { recursive: true });
+      const temp = besides(path);
+      try {
+        await copyFile(source("object"), temp);
+        if (replacementMetadata) await store.putMetadata(destBucket, destKey, replacementMetadata);
+        else
+          for (const resource of ["metadata.json", "object.md5"])
+            await replaceFile(target(resource), await readFile(source(resource), "utf8"));
+        await rename(temp, path);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
+    } else if (replacementMetadata) {
+      await store.putMetadata(destBucket, destKey, replacementMetadata);
+    }
+    return store.getMetadata(destBucket, destKey);
   };
 
   store.putObject = async (object) => {
