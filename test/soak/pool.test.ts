@@ -29,7 +29,9 @@ describe("the soak over a pool", () => {
       // take 1-3 s by the simulators' real-time clocks, and one seen done late still succeeds.
       jobTimeoutS: 6,
       slackS: 20,
-      watchEveryMs: 250,
+      // A look lists every job (about 10 CPU-ms of the stack and this process each): once a second
+      // is soon enough to see the last end, where four a second spent a tenth of a core meanwhile.
+      watchEveryMs: 1_000,
       seed: 24,
       log: (line) => lines.push(line),
     });
