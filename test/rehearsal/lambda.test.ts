@@ -173,7 +173,7 @@ describe("a handler's result and what it saw", () => {
     );
   });
 
-  it("passes Lambda's context, its remaining time below the timeout", async () => {
+  it("passes Lambda's context, its remaining time at most the timeout", async () => {
     const fn = open("functions/env.handler", { timeoutS: 3 });
     const invocation = await fn.invoke({});
     const { context } = payload<{ context: Record<string, unknown> }>(invocation);
@@ -187,7 +187,9 @@ describe("a handler's result and what it saw", () => {
       callbackWaitsForEmptyEventLoop: true,
     });
     expect(context.remainingMs).toBeGreaterThan(0);
-    expect(context.remainingMs).toBeLessThan(3000);
+    // Whole milliseconds from the deadline: a handler that reads it in the millisecond the
+    // invocation was sent sees the whole timeout (a loaded run met 3000).
+    expect(context.remainingMs).toBeLessThanOrEqual(3000);
   });
 
   it("finds another export of the same module, and the callback form", async () => {
