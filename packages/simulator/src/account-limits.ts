@@ -47,9 +47,8 @@ function inFlightEnds(ctx: SimContext, account: string, now: number): number[] {
   return ends;
 }
 
-/** Tasks created and not yet ended, now, per account; accounts with none are left out. */
-export function inFlightByApiKey(ctx: SimContext): Record<string, number> {
-  const now = ctx.opts.now();
+/** Tasks created and not yet ended at `now`, per account; accounts with none are left out. */
+export function inFlightByApiKey(ctx: SimContext, now = ctx.opts.now()): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const task of ctx.tasks.values())
     if (holdsPlace(ctx, task, now)) counts[task.account] = (counts[task.account] ?? 0) + 1;

@@ -140,7 +140,9 @@ export async function createTask(
     return undefined;
   }
   const task = makeTask(ctx, r, input, key, tags);
-  ctx.counters.inFlight(inFlightByApiKey(ctx));
+  // Counted at the create's instant: a short task (50 ms at a test's time scale) read a moment
+  // later, after a stall of a loaded machine, had already ended and left no peak for its key.
+  ctx.counters.inFlight(inFlightByApiKey(ctx, task.createdAt));
   fetchMaterial(ctx, input.request);
   return { task, after };
 }

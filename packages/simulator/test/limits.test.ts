@@ -125,6 +125,15 @@ describe("account limits", () => {
     expect(s.counters().limitedByApiKey).toEqual({ alice: 1 });
   });
 
+  it("a create's task counts toward its key's peak however long the create's own work takes (a stall past the task's end)", async () => {
+    // Every read of the clock is a second later than the one before: the task (50 ms) has ended
+    // by any read after the one that made it, as after a stall of a loaded machine.
+    let t = 1_700_000_000_000;
+    const s = await sim({ apiKey: undefined, generationMs: 50, now: () => (t += 1_000) });
+    await createVideo(s, "a", as("alice"));
+    expect(s.counters()).toMatchObject({ inFlight: 0, peakInFlightByApiKey: { alice: 1 } });
+  });
+
   it("an image task made on chat/completions holds a place like a video task", async () => {
     const clock = fakeClock();
     const s = await sim({ maxConcurrent: 1, generationMs: 5_000, now: clock.now });
