@@ -6,7 +6,10 @@
  * second each spent more of the suite's CPU the longer a loaded machine made the jobs take.
  */
 import { open } from "node:fs/promises";
+import { DETAIL_TYPES } from "@reelay/core/domain";
 
+/** The detail-types of the events that end a job (one per job). */
+const TERMINAL_TYPES = new Set<unknown>(Object.values(DETAIL_TYPES));
 /** A refresh at most this often, however many waits ask for one. */
 const REFRESH_EVERY_MS = 50;
 
@@ -62,10 +65,8 @@ export class EventsTail {
   #take(line: string): void {
     try {
       const event = JSON.parse(line) as { "detail-type"?: unknown; detail?: { jobId?: unknown } };
-      const type = event["detail-type"];
-      if (typeof type === "string" && type.startsWith("Generation ")) {
-        if (typeof event.detail?.jobId === "string") this.#ended.add(event.detail.jobId);
-      }
+      if (TERMINAL_TYPES.has(event["detail-type"]) && typeof event.detail?.jobId === "string")
+        this.#ended.add(event.detail.jobId);
     } catch {
       // A line that is not JSON ends no job; the API is still asked now and then.
     }
