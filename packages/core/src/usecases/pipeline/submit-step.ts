@@ -93,6 +93,24 @@ async function startReusing(deps: PipelineDeps, job: Job, deadlineAt: string): P
   return { ...baseState(deps, running, deadlineAt), waitSeconds: 0 };
 }
 
+/**
+ * The upstream create, failing the job when its task already failed: a repeat of a create whose
+ * first answer was lost can find it so. The task was made (and may be paid for), so the record
+ * names it first.
+ */
+async function createOrFail(deps: PipelineDeps, job: Job) {
+  const created = await createTask(deps, job);
+  if (created.state.state !== "failed") return created;
+  if (created.taskId !== undefined)
+    await unlessConflict(
+      deps.jobs.update(job.id, { upstreamTaskId: created.taskId }, { unlessTerminal: true }),
+    );
+  throw new ReelayError(
+    "upstream_task_failed",
+    created.state.error?.message ?? "The upstream refused the task.",
+  );
+}
+
 /** Creates the upstream task exactly once: none at all when the job already has a task id. */
 export function submit(
   deps: PipelineDeps,
@@ -123,13 +141,7 @@ export function submit(
     if (job.reusedFrom !== undefined) return startReusing(deps, job, deadlineAt);
     let outputUrls: string[] = [];
     if (counted !== undefined) {
-      const created = await createTask(deps, job);
-      if (created.state.state === "failed") {
-        throw new ReelayError(
-          "upstream_task_failed",
-          created.state.error?.message ?? "The upstream refused the task.",
-        );
-      }
+      const created = await createOrFail(deps, job);
       outputUrls = created.taskId === undefined ? created.state.outputUrls : [];
       const set = {
         ...(created.taskId === undefined ? {} : { upstreamTaskId: created.taskId }),

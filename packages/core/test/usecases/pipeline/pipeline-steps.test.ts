@@ -186,7 +186,7 @@ describe("a whole job, step by step", () => {
     expect(events[0]?.detail.error?.message).toContain("refused by policy");
   });
 
-  it("a create whose answer was lost and whose task failed before the repeat: Submit says upstream_task_failed (not upstream_rejected), one upstream task", async () => {
+  it("a create whose answer was lost and whose task failed before the repeat: Submit says upstream_task_failed (not upstream_rejected), one upstream task, named on the record", async () => {
     // The first create makes the task and answers 503; by the repeat (same key) the task has failed.
     const h = await harness({
       generationMs: 0,
@@ -202,6 +202,11 @@ describe("a whole job, step by step", () => {
       message: expect.stringContaining("refused by policy"),
     });
     expect(h.sim.counters()).toMatchObject({ creates: 2, tasksCreated: 1 });
+    // The task was made (and may be paid for): the record names it, as a pool's audit expects.
+    const job = await h.deps.jobs.require(queued.id);
+    expect(h.sim.counters().tasksByKey[job.idempotencyKey]).toBe(1);
+    expect(job.upstreamTaskId).toMatch(/\S/);
+    expect(h.sim.task(job.upstreamTaskId ?? "")?.failReason).toBe("refused by policy");
   });
 
   it("Download copies from the URL the look that saw the task done was given, without asking the task again", async () => {
