@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { cp, mkdir, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { Aspects } from "aws-cdk-lib";
 import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
 import { AwsSolutionsChecks } from "cdk-nag";
@@ -208,21 +208,99 @@ function reuseBundles(codeKey: string): void {
     const kept = join(slot, id);
     // The build's result names files in its output folder, named by SST's function id (the
     // sourcemap SST gzips next): kept with the id as a placeholder, given back with this build's.
+    // A bundle kept before its metafile was (an older checkout's) is built again.
+    const complete = await stat(join(kept, KEPT_META)).then(
+      () => true,
+      () => false,
+    );
     const result = await readFile(join(kept, "result.json"), "utf8").then(
       (text) => JSON.parse(text.replaceAll(ID_PLACEHOLDER, input.functionID)) as { type: string },
       () => undefined,
     );
-    if (result !== undefined) {
+    if (result !== undefined && complete) {
       await cp(join(kept, "out"), input.out, { recursive: true });
       return result;
     }
-    const built = await build(input);
+    let metafile: Metafile | undefined;
+    const built = await build(withMetafileKept(input, (meta) => (metafile = meta)));
     if (built.type === "success") {
       await rm(slot, { recursive: true, force: true });
       await cp(input.out, join(kept, "out"), { recursive: true });
       const text = JSON.stringify(built).replaceAll(input.functionID, ID_PLACEHOLDER);
       await writeFile(join(kept, "result.json"), text);
+      if (metafile !== undefined)
+        await writeFile(
+          join(kept, KEPT_META),
+          JSON.stringify(keptMeta(codeKey, input, metafile) satisfies KeptBundle),
+        );
     }
     return built;
   };
+}
+
+/** esbuild's metafile: each input and output, paths from the working dir (read by its readers). */
+interface Metafile {
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+}
+
+/**
+ * A kept bundle's metafile (KEPT_META beside its out folder): which code it was built from, the
+ * function's handler, and esbuild's metafile with each output named from the bundle's folder.
+ */
+export interface KeptBundle {
+  codeKey: string;
+  handler: string;
+  meta: Metafile;
+}
+
+const KEPT_META = "meta.json";
+
+/**
+ * SST's build with one more esbuild plugin, which hands over the build's metafile (SST asks
+ * esbuild for one, and keeps it to itself): the bundle is the same, only watched.
+ */
+function withMetafileKept(
+  input: Parameters<NodeBuild>[0],
+  keep: (meta: Metafile) => void,
+): Parameters<NodeBuild>[0] {
+  const nodejs = (input.props.nodejs ?? {}) as { esbuild?: { plugins?: unknown[] } };
+  const plugin = {
+    name: "reelay-keep-metafile",
+    setup(build: { onEnd(callback: (result: { metafile?: Metafile }) => void): void }) {
+      build.onEnd((result) => {
+        if (result.metafile !== undefined) keep(result.metafile);
+      });
+    },
+  };
+  const esbuild = { ...nodejs.esbuild, plugins: [...(nodejs.esbuild?.plugins ?? []), plugin] };
+  return { ...input, props: { ...input.props, nodejs: { ...nodejs, esbuild } } };
+}
+
+/** The metafile with its outputs named from the function's out folder, as kept. */
+function keptMeta(codeKey: string, input: Parameters<NodeBuild>[0], meta: Metafile): KeptBundle {
+  const out = relative(process.cwd(), input.out);
+  const outputs = Object.fromEntries(
+    Object.entries(meta.outputs).map(([path, output]) => [relative(out, path), output]),
+  );
+  return { codeKey, handler: String(input.props.handler), meta: { ...meta, outputs } };
+}
+
+/**
+ * The bundles kept for the code as it is now (`inputsHash({})`), by handler: each function's
+ * metafile from SST's own build, for tests of what the deployed bundles hold.
+ */
+export async function keptBundles(): Promise<Map<string, KeptBundle>> {
+  const codeKey = await inputsHash({});
+  const found = new Map<string, KeptBundle>();
+  const slots = await readdir(BUNDLES_DIR).catch(() => [] as string[]);
+  for (const slot of slots)
+    for (const id of await readdir(join(BUNDLES_DIR, slot)).catch(() => [] as string[])) {
+      const text = await readFile(join(BUNDLES_DIR, slot, id, KEPT_META), "utf8").catch(
+        () => undefined,
+      );
+      const kept = text === undefined ? undefined : (JSON.parse(text) as KeptBundle);
+      if (kept?.codeKey === codeKey) found.set(kept.handler, kept);
+    }
+  return found;
 }

@@ -119,10 +119,18 @@ export async function bundle(
   const meta = JSON.parse(await readFile(metafile, "utf8")) as Bundle["meta"];
   // The metafile names outputs relative to the working directory (the repo root).
   const entryKey = Object.keys(meta.outputs).find((path) => join(ROOT, path) === file) ?? "";
+  return { ...bundleOf(meta, entryKey, file), bytes: (await stat(file)).size };
+}
+
+/**
+ * A bundle as its esbuild metafile describes it: `entryKey` is the entry's output (a key of
+ * `meta.outputs`), `file` where that output is.
+ */
+export function bundleOf(meta: Bundle["meta"], entryKey: string, file: string): Bundle {
   const cold = staticClosure(meta.outputs, entryKey);
   return {
     file,
-    bytes: (await stat(file)).size,
+    bytes: meta.outputs[entryKey]?.bytes ?? 0,
     coldBytes: cold.reduce((sum, output) => sum + output.bytes, 0),
     coldInputs: cold.flatMap((output) => Object.keys(output.inputs)),
     totalBytes: Object.values(meta.outputs).reduce((sum, output) => sum + output.bytes, 0),

@@ -1,21 +1,22 @@
 /**
- * What goes into each Lambda bundle, bundled as SST v2 bundles it with the stack's options
- * (stacks/defaults.ts, bench/support/esbuild.ts): read from esbuild's metafile, never timed (the
- * cold import is the bench's bundles figure).
+ * What goes into each Lambda bundle, as SST built it for the template (the synth keeps each
+ * function's esbuild metafile beside its bundle, rehearsal/synth.ts): what a deploy uploads. Read
+ * from the metafile, never timed (the cold import is the bench's bundles figure).
  * Infrastructure code (aws-cdk-lib, constructs, the CDK flow definition), the local stack and the
  * simulator must stay out of every function but the deployed simulator's, and so must sst/node's
  * pinned second copy of the AWS SDK (secrets are read with the project's SDK); Powertools Tracer
  * is in every reelay function, and Metrics in every one but MCP's, which calls only the API;
  * the clients only some calls use are chunks a cold start does not load (the functions whose every
- * call uses the bucket load the S3 chunks with their module, functions/support/bucket.ts).
- */
+ * call uses the bucket load the S3 chunks with their module, functions/support/bucket.ts). */
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundle, type Bundle } from "../../bench/support/esbuild.ts";
+import { bundle, type Bundle, bundleOf } from "../../bench/support/esbuild.ts";
+import type { KeptBundle } from "../../rehearsal/synth.ts";
 import { FUNCTION_BUNDLING } from "../../stacks/defaults.ts";
+import { SYNTH_TIMEOUT_MS, sstBundles } from "./synth.ts";
 
 const FUNCTIONS_DIR = fileURLToPath(new URL("../../functions/", import.meta.url));
 /** The deployed simulator's function (functions/simulator.ts): the simulator is what it runs. */
@@ -39,19 +40,36 @@ const FORBIDDEN: [string, RegExp][] = [
 let dir: string;
 const bundles = new Map<string, Bundle>();
 
+/**
+ * A function's bundle from SST's build: the entry (the output whose entry point is the handler's
+ * file) and what it imports, source maps left out (SST uploads them apart from the code).
+ */
+function fromSst(kept: KeptBundle, name: string): Bundle {
+  const meta = kept.meta as Bundle["meta"] & {
+    outputs: Record<string, Bundle["meta"]["outputs"][string] & { entryPoint?: string }>;
+  };
+  const outputs = Object.fromEntries(
+    Object.entries(meta.outputs).filter(([path]) => !path.endsWith(".map")),
+  );
+  const entry = Object.keys(outputs).find(
+    (path) => outputs[path]?.entryPoint === `functions/${name}.ts`,
+  );
+  if (entry === undefined) throw new Error(`SST's bundle of ${kept.handler} names no entry`);
+  return bundleOf({ ...meta, outputs }, entry, entry);
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "reelay-bundles-"));
-  const handlers = (await readdir(FUNCTIONS_DIR)).filter((f) => f.endsWith(".ts"));
-  for (const file of handlers) {
-    const name = basename(file, ".ts");
-    bundles.set(
-      name,
-      await bundle(join(FUNCTIONS_DIR, file), join(dir, name, `${name}.mjs`), {
-        ...FUNCTION_BUNDLING,
-      }),
-    );
+  const names = (await readdir(FUNCTIONS_DIR))
+    .filter((f) => f.endsWith(".ts"))
+    .map((file) => basename(file, ".ts"));
+  const handlers = names.map((name) => `functions/${name}.handler`);
+  const kept = await sstBundles(handlers);
+  for (const [name, handler] of names.map((name, i) => [name, handlers[i] ?? ""] as const)) {
+    const found = kept.get(handler);
+    if (found !== undefined) bundles.set(name, fromSst(found, name));
   }
-}, 120_000);
+}, SYNTH_TIMEOUT_MS);
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });

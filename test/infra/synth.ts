@@ -9,6 +9,8 @@ import { Template } from "aws-cdk-lib/assertions";
 import {
   type DeployEnv,
   inputsHash,
+  type KeptBundle,
+  keptBundles,
   reelayApp,
   synthApp,
   withDeployEnv,
@@ -117,4 +119,25 @@ export function reelayFunctions(template: Template): Resources {
       String(r.Properties?.Handler ?? "").startsWith("functions/"),
     ),
   );
+}
+
+/** The deploy settings of the stage with the deployed simulator: it has every function there is. */
+const EVERY_FUNCTION: { env: DeployEnv; stage: string } = {
+  env: { REELAY_UPSTREAM_URL: "simulator" },
+  stage: "try",
+};
+
+/**
+ * Each function's bundle as SST built it for the template, by handler ("functions/api.handler"),
+ * with esbuild's metafile (kept by the synth, rehearsal/synth.ts): what a deploy uploads. When some
+ * of `handlers` have none for the code as it is (no synth of it yet), a synth of the stage with
+ * every function makes them; one already made is reused, as every synth reuses it.
+ */
+export function sstBundles(handlers: readonly string[]): Promise<Map<string, KeptBundle>> {
+  return withSynthLock(async () => {
+    const kept = await keptBundles();
+    if (handlers.every((handler) => kept.has(handler))) return kept;
+    await synthApp({ ...EVERY_FUNCTION, nag: false });
+    return keptBundles();
+  });
 }
