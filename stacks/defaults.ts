@@ -12,8 +12,8 @@ const NODE_HTTP = "./functions/support/node-http.cjs";
  * function loads with `import()` (a client only some calls use, the SDK's credential providers for
  * outside Lambda) is a chunk of its own that a cold start does not compile; and node:http required
  * rather than imported, which spares Node 22 loading undici at a cold start; the workspace's packages
- * from their source. The bench's bundles
- * figure and test/infra/bundles.test.ts bundle with these (bench/support/esbuild.ts).
+ * from their source. The bench's bundles figure bundles with these (bench/support/esbuild.ts);
+ * test/infra/bundles.test.ts reads SST's own bundles of them, kept by the synth.
  */
 export const FUNCTION_BUNDLING = {
   minify: true,
