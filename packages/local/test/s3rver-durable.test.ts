@@ -128,3 +128,36 @@ it("copies over an existing object, each racing the delete of its source, never 
     expect(await kept.Body?.transformToString()).toMatch(/^(the upload|round \d+)/);
   }
 }, 60_000);
+
+it("reads racing puts of the same key, one longer than the other, each answer one whole version (s3rver took the size and the bytes from two looks)", async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "reelay-durable-"));
+  standins = await startStandins({ dataDir, s3Port: 0 });
+  const { s3, bucket } = standins;
+  // As a job's job.json is written by Download and again, longer, by Finish while a client reads it.
+  const versions = [
+    `{"v":"short","pad":"${"s".repeat(2_000)}"}`,
+    `{"v":"long","pad":"${"l".repeat(20_000)}"}`,
+  ];
+  const put = (body: string) =>
+    s3.send(new PutObjectCommand({ Bucket: bucket, Key: "outputs/j/job.json", Body: body }));
+  await put(versions[0] ?? "");
+  const read = async () =>
+    (
+      await s3.send(new GetObjectCommand({ Bucket: bucket, Key: "outputs/j/job.json" }))
+    ).Body?.transformToString();
+  // Puts one after another while reads go on beside them: a torn read needs a rename to land
+  // between a read's two looks, which takes many tries on a quiet machine.
+  const answers: (string | undefined)[] = [];
+  let writing = true;
+  const writer = (async () => {
+    for (let round = 0; round < 80; round++) await put(versions[round % 2 === 0 ? 1 : 0] ?? "");
+    writing = false;
+  })();
+  const readers = Array.from({ length: 2 }, async () => {
+    while (writing) answers.push(await read());
+  });
+  await Promise.all([writer, ...readers]);
+  const torn = answers.filter((body) => !versions.includes(body ?? ""));
+  expect(torn.map((body) => body?.length)).toEqual([]);
+  expect(new Set(answers).size).toBe(2);
+}, 60_000);

@@ -5,11 +5,12 @@
  * then answers 500 to every listing of the bucket, HeadBucket included, and the stack can never
  * start again. Here each of those files is written beside its place and renamed into it, so a key
  * holds either its old complete object or the new one. The metadata goes first: a new key becomes
- * visible only with its bytes. A copy is made the same way (s3rver's unlinked its destination first).
+ * visible only with its bytes. A copy is made the same way (s3rver's unlinked its destination first),
+ * and a read takes an object's size and bytes from one open file.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { copyFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { Readable, Transform } from "node:stream";
@@ -32,6 +33,11 @@ interface Store {
     destKey: string,
     replacementMetadata: Record<string, unknown> | null,
   ): Promise<unknown>;
+  getObject(
+    bucket: string,
+    key: string,
+    options?: { start?: number; end?: number },
+  ): Promise<unknown>;
   putObject(object: {
     bucket: string;
     key: string;
@@ -41,8 +47,16 @@ interface Store {
 }
 
 const require = createRequire(import.meta.url);
-const ALLOWED_METADATA = (require("s3rver/lib/models/object") as { ALLOWED_METADATA: string[] })
-  .ALLOWED_METADATA;
+const S3Object = require("s3rver/lib/models/object") as {
+  ALLOWED_METADATA: string[];
+  new (
+    bucket: string,
+    key: string,
+    content: Readable | null,
+    metadata: Record<string, unknown>,
+  ): { range?: { start: number; end: number } };
+};
+const ALLOWED_METADATA = S3Object.ALLOWED_METADATA;
 
 /** A name beside `path` that s3rver never lists (its objects end in `._S3rver_object`). */
 function besides(path: string): string {
@@ -67,6 +81,47 @@ function storedMetadata(metadata: Record<string, unknown>): Record<string, unkno
       ([key]) => ALLOWED_METADATA.includes(key) || key.startsWith("x-amz-meta-"),
     ),
   );
+}
+
+/**
+ * s3rver's read takes the object's size from one look at its file and its bytes from another: an
+ * object replaced in between (a manifest written again while a client reads it) was answered with
+ * the new bytes cut at the old size. Here the size and the bytes come from one open file: a read
+ * answers the whole object as it was when the read began, as S3 does.
+ */
+function wholeReads(store: Store): Store["getObject"] {
+  return async (bucket, key, options) => {
+    const handle = await open(store.getResourcePath(bucket, key, "object"), "r").catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return undefined;
+        throw error;
+      },
+    );
+    if (handle === undefined) return null;
+    try {
+      const size = (await handle.stat()).size;
+      const metadata = {
+        ...((await store.getMetadata(bucket, key)) as Record<string, unknown>),
+        "content-length": size,
+      };
+      const lastByte = Math.max(0, size - 1);
+      const range = {
+        start: options?.start ?? 0,
+        end: Math.min(options?.end ?? Number.POSITIVE_INFINITY, lastByte),
+      };
+      const ranged = options !== undefined && (options.start !== undefined || !!options.end);
+      const satisfiable = range.start >= 0 && range.end >= range.start;
+      const content = satisfiable ? handle.createReadStream({ ...range }) : null;
+      if (content === null) await handle.close();
+      const found = new S3Object(bucket, key, content, metadata);
+      if (ranged) found.range = range;
+      return found;
+    } catch (error) {
+      await handle.close();
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw error;
+    }
+  };
 }
 
 /** Makes an s3rver instance's object and metadata writes atomic (renamed into place). */
@@ -108,6 +163,8 @@ export function durableWrites(s3rver: object): void {
     }
     return store.getMetadata(destBucket, destKey);
   };
+
+  store.getObject = wholeReads(store);
 
   store.putObject = async (object) => {
     const path = store.getResourcePath(object.bucket, object.key, "object");
