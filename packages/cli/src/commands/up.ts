@@ -127,9 +127,12 @@ export async function runUp(args: string[], io: Io): Promise<number> {
     io.stderr(`reelay up: ${startFailure(error, config)}\n`);
     return 2;
   }
+  // Listening before the banner says Ctrl-C stops: a signal sent the moment it appears (the
+  // reader woken by the write can run before this process goes on) must not meet Node's default.
+  const signalled = nextSignal();
   io.stdout(ready);
 
-  const signal = await nextSignal();
+  const signal = await signalled;
   log.info(`${signal}, stopping (unfinished jobs resume on the next start)`);
   // A second signal while stopping means "now".
   const forced = nextSignal().then(() => "forced" as const);

@@ -3,7 +3,7 @@
 // "clean": bool} once listening (on `port`, else on any free one: a child started again takes its
 // old port), or {"error": {code, message}} when it cannot listen. Ends with its parent: the stdin
 // pipe closes when the parent exits or is killed, and the database is then closed before this
-// process exits. `clean` says the last child on this folder closed its database after every write
+// process exits (SIGINT and SIGTERM are left to the parent). `clean` says the last child on this folder closed its database after every write
 // it took was done, and nothing opened the folder since: no write can have stopped between an
 // item's index entries and the item. The closing child leaves `<dir>.clean` holding the folder's
 // files, sizes and times; the next one compares them (any open since changes them) and removes it.
@@ -105,6 +105,10 @@ function closeAndExit(code) {
 }
 process.stdin.on("end", () => closeAndExit(0));
 process.stdin.resume();
+// Ctrl-C in a terminal (or a kill of the stack's process group) signals this child too: the
+// stack stops it in its turn, closing the database, so the signal is the parent's alone to act on.
+// Dying of it here left the database unclosed and the stack starting a new child as it stopped.
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => undefined);
 
 const clean = closedCleanly();
 await lockFree();

@@ -3,7 +3,8 @@
  * parsing) runs on another core than the flows and the API. start.ts runs it bundled to plain JS:
  * node child.mjs <dir> <host> <port>. Prints {"port": N} once listening, or {"error": {code,
  * message}} and exits 1; then one {"event": ...} line per s3rver notification (the stack's drops
- * listen to them). Ends with its parent: the stdin pipe closes when the parent exits or is killed.
+ * listen to them). Ends with its parent: the stdin pipe closes when the parent exits or is killed;
+ * SIGINT and SIGTERM are left to the parent.
  */
 import { runS3rver } from "./run.ts";
 
@@ -20,6 +21,9 @@ process.stdin.on("end", () => {
   else void close().finally(() => process.exit(0));
 });
 process.stdin.resume();
+// A signal to the stack's whole process group (Ctrl-C) is the parent's to act on: it stops this
+// child in its turn (dynalite's child.mjs says why).
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => undefined);
 
 const refuse = (error: unknown) => {
   const { code, message } = error as NodeJS.ErrnoException;
