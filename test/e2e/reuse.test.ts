@@ -71,7 +71,7 @@ async function twoRounds(
 }
 
 /** Identical requests a round (twice): enough that most wait on one task at once; each is a job run. */
-const PER_ROUND = 20;
+const PER_ROUND = 12;
 const ALL = PER_ROUND * 2;
 
 describe("pay once for the same request", () => {

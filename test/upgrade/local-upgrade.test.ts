@@ -1,7 +1,7 @@
 /**
  * An upgrade with work in flight, on one machine: the previous release (CHANGELOG.md's newest
  * release before HEAD, extracted from git) runs `reelay up` on a data dir against the simulator,
- * takes 40 jobs, and is stopped (SIGTERM) once 16 have ended; this checkout's `reelay up`
+ * takes 24 jobs, and is stopped (SIGTERM) once 10 have ended; this checkout's `reelay up`
  * starts on the same data dir and port and finishes the rest. The soak's machinery (soak/) runs the
  * stack as a child, submits the jobs and gives the verdict.
  */
@@ -22,8 +22,8 @@ import { JsonlFileSink } from "@reelay/core/adapters";
 import { extractRelease, previousRelease, type Release } from "../support/releases.ts";
 
 /** Enough that, stopped with STOP_AT ended, the rest are at every stage; each job is CPU the suite pays. */
-const JOBS = 40;
-const STOP_AT = 16;
+const JOBS = 24;
+const STOP_AT = 10;
 const CURRENT_BIN = fileURLToPath(new URL("../../packages/cli/bin/reelay.js", import.meta.url));
 const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
 /** A cap on each wait below, not a measure: on a loaded 2-core machine a stack start alone takes a minute. */
