@@ -213,7 +213,7 @@ describe("fuzzing every route over real HTTP", () => {
             });
           },
         ),
-        fuzzParams(60),
+        fuzzParams(40),
       );
     }
   }, 120_000);
@@ -236,7 +236,7 @@ describe("fuzzing every route over real HTTP", () => {
           });
         },
       ),
-      fuzzParams(150),
+      fuzzParams(100),
     );
   }, 120_000);
 
@@ -258,7 +258,7 @@ describe("fuzzing every route over real HTTP", () => {
           });
         },
       ),
-      fuzzParams(120),
+      fuzzParams(80),
     );
   }, 120_000);
 
@@ -284,7 +284,7 @@ describe("fuzzing every route over real HTTP", () => {
           ).toBeGreaterThanOrEqual(400);
         },
       ),
-      fuzzParams(200),
+      fuzzParams(130),
     );
   }, 120_000);
 
@@ -299,7 +299,7 @@ describe("fuzzing every route over real HTTP", () => {
             headers: authHeaders(key),
           });
         }),
-        fuzzParams(60),
+        fuzzParams(40),
       );
     }
     const gets = routes.filter((route) => route.method === "GET");
@@ -316,7 +316,7 @@ describe("fuzzing every route over real HTTP", () => {
           });
         },
       ),
-      fuzzParams(60),
+      fuzzParams(40),
     );
     // Every listing parameter on its own too, with the values named in the brief.
     const list = routes.find((route) => route.template === "/v1/jobs" && route.method === "GET")!;
@@ -387,7 +387,7 @@ describe("fuzzing every route over real HTTP", () => {
           ).toBe(401);
         },
       ),
-      fuzzParams(120),
+      fuzzParams(80),
     );
   });
 
@@ -512,7 +512,7 @@ describe("fuzzing every route over real HTTP", () => {
       scopes: fc.subarray(["read", "write", "webhooks", "admin"], { minLength: 1 }),
       expires: fc.boolean(),
     });
-    for (const spec of fc.sample(keySpec, { seed: FUZZ_SEED, numRuns: runs(12) })) {
+    for (const spec of fc.sample(keySpec, { seed: FUZZ_SEED, numRuns: runs(8) })) {
       const record = await post(admin, "/v1/keys", {
         project: spec.project,
         scopes: spec.scopes,
@@ -571,7 +571,7 @@ describe("fuzzing every route over real HTTP", () => {
             expect(res.status, what).toBeGreaterThanOrEqual(400);
         },
       ),
-      fuzzParams(250),
+      fuzzParams(160),
     );
     for (const route of guarded) {
       const res = await check({
