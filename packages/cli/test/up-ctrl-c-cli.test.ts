@@ -13,7 +13,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { BIN } from "./support/run.ts";
+import { BIN, cleanEnv } from "./support/run.ts";
 
 let dir: string;
 beforeAll(async () => {
@@ -22,14 +22,8 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 it("SIGINT to the process group stops reelay up with exit 0: no child ended unexpectedly or started again, the database closed cleanly", async () => {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(
-      (entry): entry is [string, string] =>
-        !entry[0].startsWith("REELAY_") && entry[1] !== undefined,
-    ),
-  );
   const child = spawn(process.execPath, [BIN, "up", "--port", "0", "--data-dir", dir], {
-    env,
+    env: cleanEnv(),
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

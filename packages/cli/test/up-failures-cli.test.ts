@@ -14,23 +14,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@reelay/core/wiring";
 import { startLocalStack } from "@reelay/local";
-import { BIN, type CliResult, runInProcess } from "./support/run.ts";
+import { BIN, type CliResult, cleanEnv, runInProcess } from "./support/run.ts";
 
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "reelay-up-failures-"));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
-
-/** No REELAY_* setting of this process leaks in. */
-function cleanEnv(): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(process.env).filter(
-      (entry): entry is [string, string] =>
-        !entry[0].startsWith("REELAY_") && entry[1] !== undefined,
-    ),
-  );
-}
 
 function up(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return runInProcess(["up", ...args], { ...cleanEnv(), REELAY_PORT: "0", ...env });

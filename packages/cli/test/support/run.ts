@@ -10,6 +10,16 @@ import { main } from "../../src/main.ts";
 
 export const BIN = join(import.meta.dirname, "..", "..", "bin", "reelay.js");
 
+/** This process's environment with no REELAY_* setting: a command sees only the settings a test gives it. */
+export function cleanEnv(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] =>
+        !entry[0].startsWith("REELAY_") && entry[1] !== undefined,
+    ),
+  );
+}
+
 export interface CliResult {
   code: number;
   stdout: string;
