@@ -21,6 +21,7 @@ import {
   pollDelayMs,
   TAIL_QUANTILE,
   DENSE_FROM_QUANTILE,
+  SPARSE_POLL_MS,
 } from "../../../src/domain/polling/policy.ts";
 
 const MIN = 60_000;
@@ -116,14 +117,16 @@ describe("nextPollDelayMs", () => {
     ).toBe(5000);
   });
 
-  it("is 5 s before the history's 5 % quantile (never past it by more than a look), then DETECT_POLL_MS", () => {
+  it("is 4.5 s before the history's 5 % quantile (never past it by more than a look), then DETECT_POLL_MS", () => {
+    // Half a second under the 5 s poller's delay: room for the next look's own answer time.
+    expect(SPARSE_POLL_MS).toBe(4500);
     const dense = quantileMs(spread, DENSE_FROM_QUANTILE)!;
     const early = firstWaitMs({ history: spread });
     expect(nextPollDelayMs({ polls: 1, sinceSubmitMs: early, history: spread })).toBe(
-      Math.max(DETECT_POLL_MS, Math.min(5000, dense - early)),
+      Math.max(DETECT_POLL_MS, Math.min(SPARSE_POLL_MS, dense - early)),
     );
     expect(nextPollDelayMs({ polls: 1, sinceSubmitMs: dense - 20_000, history: spread })).toBe(
-      5000,
+      4500,
     );
     expect(nextPollDelayMs({ polls: 2, sinceSubmitMs: dense - 3_000, history: spread })).toBe(3000);
     expect(nextPollDelayMs({ polls: 2, sinceSubmitMs: dense - 1_000, history: spread })).toBe(

@@ -15,6 +15,7 @@ import {
   FIRST_POLL_MARGIN_MS,
   FIRST_POLL_QUANTILE,
   POLL_WINDOW_MS,
+  SPARSE_POLL_MS,
 } from "../../../src/domain/polling/policy.ts";
 import { harnessPerTest, queuedJob, type Harness } from "./harness.ts";
 
@@ -82,7 +83,7 @@ describe("the first wait", () => {
     expect(state.waitSeconds).toBe(2);
   });
 
-  it("with 20+ samples of the model and duration is their 1 % quantile less 1.5 s, counted from the create", async () => {
+  it("with 20+ samples of the model and duration is their 1 % quantile less 2.5 s, counted from the create", async () => {
     const { h, clock, stats } = await start({ generationMs: 70_000 });
     const key = generationStatsKey({ model: REQUEST.model, request: REQUEST });
     for (let s = 60; s < 80; s++) await stats.record(key, s * 1000);
@@ -94,7 +95,7 @@ describe("the first wait", () => {
 });
 
 describe("the Poll window", () => {
-  it("looks every DETECT_POLL_MS from the predicted first look until the task is done, sees it within that, and records the midpoint", async () => {
+  it("looks every DETECT_POLL_MS from the model's 5 % quantile (one sparser step to it from the predicted first look) until the task is done, sees it within that, and records the midpoint", async () => {
     const { h, clock, stats } = await start({ generationMs: 70_000 });
     const key = generationStatsKey({ model: REQUEST.model, request: REQUEST });
     for (let s = 60; s < 80; s++) await stats.record(key, s * 1000);
@@ -103,8 +104,11 @@ describe("the Poll window", () => {
     const result = await poll(h.deps, submitted);
 
     expect(result.outcome).toBe("succeeded");
-    expect(clock.pauses.length).toBeGreaterThan(0);
-    expect(clock.pauses.every((ms) => ms === DETECT_POLL_MS)).toBe(true);
+    expect(clock.pauses.length).toBeGreaterThan(1);
+    // The first look (at the 1 % quantile less the margin) is 3 s before the 5 % quantile here.
+    expect(clock.pauses[0]).toBeGreaterThan(DETECT_POLL_MS);
+    expect(clock.pauses[0]).toBeLessThanOrEqual(SPARSE_POLL_MS);
+    expect(clock.pauses.slice(1).every((ms) => ms === DETECT_POLL_MS)).toBe(true);
     const task = taskOf(h);
     expect(task.polls).toBe(clock.pauses.length + 1);
     const sim = h.sim.task(task.id)!;
@@ -135,8 +139,8 @@ describe("the Poll window", () => {
     };
     const result = await poll(h.deps, await submitAndWait(h, clock));
     expect(result.outcome).toBe("succeeded");
-    expect(clock.pauses.length).toBeGreaterThan(1);
-    expect(clock.pauses.every((ms) => ms === DETECT_POLL_MS - 400)).toBe(true);
+    expect(clock.pauses.length).toBeGreaterThan(2);
+    expect(clock.pauses.slice(1).every((ms) => ms === DETECT_POLL_MS - 400)).toBe(true);
   });
 
   it("hands back to the state machine when the window is used up, with the next pause as waitSeconds", async () => {
