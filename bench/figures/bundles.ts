@@ -31,12 +31,13 @@
  * and instruments http and fetch as it does there), with the SST secrets given as values (no SSM
  * call, so the functions that read a secret from SSM load its client later than on AWS).
  */
-import { copyFile, mkdir, readdir, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { basename, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { FUNCTION_BUNDLING } from "../../stacks/defaults.ts";
-import { median, runJson } from "../support/child.ts";
+import { median } from "../support/child.ts";
+import { coldImport, importerFiles, type Timing } from "../support/cold-import.ts";
 import { type Bundle, bundle, esbuildVersion } from "../support/esbuild.ts";
 import type { BenchContext, Figure } from "../support/figure.ts";
 import { lambdaNode } from "../support/lambda-node.ts";
@@ -73,33 +74,9 @@ const FUNCTION_ENV: Record<string, string> = {
   SST_Secret_value_REELAY_WEBHOOKS: "[]",
 };
 
-/**
- * Imports the modules named by argv[2...] in turn and prints how long the process took to get there:
- * wall-clock time since the process started, and the CPU time the process has spent so far.
- */
-const IMPORTER = `const started = performance.now();
-for (const module of process.argv.slice(2)) await import(module);
-const done = performance.now();
-const { user, system } = process.cpuUsage();
-console.log(JSON.stringify({ sinceStartMs: done, importMs: done - started, cpuMs: (user + system) / 1000 }));
-`;
-
-interface Timing {
-  /** Wall-clock time from the process's start to the import resolved. */
-  sinceStartMs: number;
-  /** Wall-clock time of the import alone. */
-  importMs: number;
-  /** The process's CPU time (user + system, every thread) from its start to the import resolved. */
-  cpuMs: number;
-}
-
-/** One cold import: a fresh `node` importing `modules` in turn. */
-function coldImport(node: string, importer: string, modules: string[]): Promise<Timing> {
-  return runJson<Timing>(
-    importer,
-    modules.map((module) => pathToFileURL(module).href),
-    { node, env: { PATH: process.env.PATH ?? "", ...FUNCTION_ENV } },
-  );
+/** One cold import of `modules` with the functions' environment. */
+function functionImport(node: string, importer: string, modules: string[]): Promise<Timing> {
+  return coldImport(node, importer, modules, FUNCTION_ENV);
 }
 
 /** Every chunk of the bundle, the entry first: a first invocation that uses every lazy part. */
@@ -113,10 +90,7 @@ function everyChunk(b: Bundle): string[] {
 
 export async function figures(ctx: BenchContext): Promise<Figure[]> {
   const handlers = (await readdir(FUNCTIONS_DIR)).filter((f) => f.endsWith(".ts")).sort();
-  const importer = join(ctx.tmpDir, "importer.mjs");
-  const empty = join(ctx.tmpDir, "empty.mjs");
-  await writeFile(importer, IMPORTER);
-  await writeFile(empty, "export {};\n");
+  const { importer, empty } = await importerFiles(ctx.tmpDir);
   const node = await lambdaNode();
   ctx.log(
     `esbuild ${await esbuildVersion()}, ${handlers.length} handlers (${JSON.stringify(FUNCTION_BUNDLING)}), ${IMPORTS} cold imports each on node ${node.version}${node.fallback === undefined ? "" : ` (not the functions' Node 22: ${node.fallback})`}`,
@@ -140,12 +114,12 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
   const runs = new Map<string, { entry: Timing[]; all: Timing[] }>();
   const emptyRuns: Timing[] = [];
   for (let round = 0; round < IMPORTS; round++) {
-    emptyRuns.push(await coldImport(node.path, importer, [empty]));
+    emptyRuns.push(await functionImport(node.path, importer, [empty]));
     for (const [name, b] of bundles) {
       const own = runs.get(name) ?? { entry: [], all: [] };
       runs.set(name, own);
-      own.entry.push(await coldImport(node.path, importer, [b.file]));
-      own.all.push(await coldImport(node.path, importer, everyChunk(b)));
+      own.entry.push(await functionImport(node.path, importer, [b.file]));
+      own.all.push(await functionImport(node.path, importer, everyChunk(b)));
     }
   }
   const emptyMs = Math.min(...emptyRuns.map((r) => r.cpuMs));
