@@ -81,7 +81,12 @@ describe("admission control on the local stack", { timeout: 180_000 }, () => {
       return body.held.length === 0 ? body : undefined;
     });
     expect(admission).toMatchObject({ limitSource: "learned", held: [], queued: 0 });
-    expect(admission.limit).toBeGreaterThanOrEqual(LEARN_CAP - 1);
+    // The first 429 sets the limit to what the upstream held (cap - 1 when reelay saw the cap), and
+    // each 429 of the same burst lowers it one more (domain/admission/settings.ts, afterRateLimited):
+    // on a loaded machine creates bunch up and two arrive together, so it can end at cap - 2, with
+    // too few creates left in the batch to probe back up (a clean round is 4 x limit creates).
+    expect(admission.limit).toBeGreaterThanOrEqual(LEARN_CAP - 2);
+    expect(admission.limit).toBeLessThanOrEqual(LEARN_CAP);
     // Printed, not asserted: the machine is shared (the bench and the soak measure time).
     const ideal = (Math.ceil(LEARN_JOBS / LEARN_CAP) * 20_000 * 0.05) / 1000;
     console.log(
