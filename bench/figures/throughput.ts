@@ -84,11 +84,15 @@ async function measured<T>(
   return { run, treeCpuMs: processTreeCpuMs() - before - run.cpuMs };
 }
 
-/** `runs` cold imports of an empty module by the functions' Node: their CPU times, in ms. */
-async function yardstickRuns(node: string, dir: string, runs: number): Promise<number[]> {
-  const { importer, empty } = await importerFiles(dir);
+/** `runs` cold imports of an empty module: their CPU times, in ms. */
+async function yardstickRuns(
+  node: string,
+  files: { importer: string; empty: string },
+  runs: number,
+): Promise<number[]> {
   const out: number[] = [];
-  for (let i = 0; i < runs; i++) out.push((await coldImport(node, importer, [empty])).cpuMs);
+  for (let i = 0; i < runs; i++)
+    out.push((await coldImport(node, files.importer, [files.empty])).cpuMs);
   return out;
 }
 
@@ -103,7 +107,8 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
   ).file;
   // Before the stack starts and after it stops, as the bundles figure measures it: nothing else runs.
   const node = await lambdaNode();
-  const yardstick = await yardstickRuns(node.path, bundleDir, YARDSTICK_RUNS / 2);
+  const importFiles = await importerFiles(bundleDir);
+  const yardstick = await yardstickRuns(node.path, importFiles, YARDSTICK_RUNS / 2);
   const config = loadConfig({ REELAY_PORT: "0", REELAY_DATA_DIR: join(ctx.tmpDir, "stack") });
   const stack = await startLocalStack({
     config,
@@ -146,7 +151,7 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
     });
     const load = loadavg()[0]?.toFixed(1);
     await stack.stop();
-    yardstick.push(...(await yardstickRuns(node.path, bundleDir, YARDSTICK_RUNS / 2)));
+    yardstick.push(...(await yardstickRuns(node.path, importFiles, YARDSTICK_RUNS / 2)));
 
     ctx.log(`the same ${JOBS} tasks straight at a simulator`);
     const sim = await startSimulator({ apiKey: SIM_KEY, generationMs: 0 });
