@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "@reelay/core/wiring";
 import { consoleLogger, startLocalStack, type LocalStack } from "@reelay/local";
-import { freePort } from "../test/e2e/support/stack.ts";
+import { freePort, portTaken } from "../test/e2e/support/stack.ts";
 
 const BIN = fileURLToPath(new URL("../packages/cli/bin/reelay.js", import.meta.url));
 /** A cap, not a wait: a start takes a few seconds, and a minute or more on a loaded 2-core machine. */
@@ -152,7 +152,7 @@ export async function startChildStack(s: StackSettings): Promise<SoakStack> {
       await launch();
       break;
     } catch (error) {
-      if (attempt >= 3 || !recent.includes("EADDRINUSE")) throw error;
+      if (attempt >= 3 || !portTaken(recent)) throw error;
       port = await freePort();
     }
   }

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@reelay/core/wiring";
 import { startLocalStack } from "@reelay/local";
+import { portTaken } from "../../../test/e2e/support/stack.ts";
 import { BIN, type CliResult, cleanEnv, runInProcess } from "./support/run.ts";
 
 let dir: string;
@@ -78,6 +79,8 @@ describe("reelay up that cannot start", () => {
       expect(line).toBe(
         `reelay up: 127.0.0.1:${port} is taken by another program (another reelay up?); stop it, or choose another port with --port or REELAY_PORT.`,
       );
+      // The tests that start `reelay up` on a port from freePort() retry on this line.
+      expect(portTaken(line)).toBe(true);
     } finally {
       server.close();
     }

@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
-import { freePort } from "./stack.ts";
+import { freePort, portTaken } from "./stack.ts";
 
 const BIN = fileURLToPath(new URL("../../../packages/cli/bin/reelay.js", import.meta.url));
 /**
@@ -94,7 +94,7 @@ export async function startReady(
       await ready(child, current);
       return { child, url: `http://127.0.0.1:${current}`, port: current };
     } catch (error) {
-      if (attempt >= 3 || !child.output.join("").includes("EADDRINUSE")) throw error;
+      if (attempt >= 3 || !portTaken(child.output.join(""))) throw error;
       current = await freePort();
     }
   }

@@ -48,6 +48,15 @@ export async function tempDir(label: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `reelay-e2e-${label}-`));
 }
 
+/**
+ * Whether a `reelay up` child's output says its port was taken: the CLI's own line for it (as
+ * packages/cli/test/up-failures-cli.test.ts pins it), or Node's code from an older release. A port
+ * from freePort() can be taken by another test's process before the child binds it.
+ */
+export function portTaken(output: string): boolean {
+  return output.includes("is taken by another program") || output.includes("EADDRINUSE");
+}
+
 /** A port free right now (the OS picks it); the caller binds it soon after. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
