@@ -13,6 +13,7 @@ import {
   startTestStack,
   type TestStack,
   STACK_START_MS,
+  waitFor,
 } from "./support/stack.ts";
 
 let stack: TestStack;
@@ -91,9 +92,13 @@ describe("the local stack, seen by a plain client of the service contract", () =
     });
 
     expect(await objectExists(stack.s3, stack.bucket, `outputs/${job.id}/video.mp4`)).toBe(true);
-    const manifest = JSON.parse(
-      await objectText(stack.s3, stack.bucket, `outputs/${job.id}/job.json`),
-    );
+    // Finish writes the record, then the event, then job.json from the record: a GET can see the
+    // job succeeded a moment before job.json does (a fresh-clone run read it still "downloading").
+    const manifest = await waitFor("job.json to say succeeded", async () => {
+      const text = await objectText(stack.s3, stack.bucket, `outputs/${job.id}/job.json`);
+      const read = JSON.parse(text);
+      return read.status === "succeeded" ? read : undefined;
+    });
     expect(manifest).toMatchObject({ id: job.id, status: "succeeded" });
 
     const events = await eventsFor(stack.dataDir, job.id);
