@@ -562,9 +562,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       () => drops.drain(),
       () => drops.stop(),
     );
-    const served = { starter, events, apiKey, config, webhooks: webhooks.api, log, metrics };
-    const server = await serveApi(wiring, served, { standins, upstream }, cleanups);
-    await lock.announce(server.url);
+    // Before the API listens: a job submitted while the stack starts is this run's, never a
+    // leftover of the last one (after the API was up, such a job was handed to its starter a
+    // second time and logged as resumed; the starter's execution names kept it to one run).
     const resumed = await resumeLeftovers(
       // A job that ended without its event still counts for its batch and settles its budget.
       { ...wiring.pipeline, events: { emit: webhooks.sink.emit, readAll: () => events.readAll() } },
@@ -572,6 +572,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       log,
       dataDir,
     );
+    const served = { starter, events, apiKey, config, webhooks: webhooks.api, log, metrics };
+    const server = await serveApi(wiring, served, { standins, upstream }, cleanups);
+    await lock.announce(server.url);
     // In the background: readiness must not wait on a large inbox.
     void drops.rescan(s3).catch((error: unknown) => log.error("the inbox rescan stopped", error));
     let stopping: Promise<void> | undefined;
