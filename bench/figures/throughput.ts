@@ -14,13 +14,15 @@
  * is this process's child too, so its own CPU time (it reports it) is taken out. The rate is
  * printed beside it, and the CPU time per task of the simulator alone serving the same client.
  *
- * The CPU a job costs still moves with the machine itself: on 2026-11-29 the same code spent 123
- * CPU ms a job in one bench and 147 an hour later, when a fresh node importing an empty module
- * took 26.0 and 32.3 CPU ms (this VM shares its host). So the figure is judged against that
- * yardstick, measured in the same run: the fastest of YARDSTICK_RUNS fresh Node 22 processes
- * importing an empty module (the bundles figure's baseline), half before the stack starts and half
- * after it stops, with nothing else running. Those two benches gave 4.72 and 4.55 of it, a run of
- * this figure alone 4.46 (128 CPU ms against 28.7).
+ * The CPU a job costs still moves with the machine itself (this VM shares its host): seven
+ * benches on unchanged code spent 123-163 CPU ms a job. Judged as a ratio to a yardstick measured
+ * in the same run (the fastest of YARDSTICK_RUNS fresh Node 22 processes importing an empty module),
+ * it moved more than the figure at the machine's usual speed: the yardstick went 29.0, 26.9 and
+ * 25.4 CPU ms while the job went 123, 134 and 140, so the ratio spread 4.25-5.53 and a bench on
+ * unchanged code missed its 5.2. Judged as CPU ms alone, it missed when the machine was far slower:
+ * 163 with the yardstick at 48.1. So the target is on the CPU per job (CPU_PER_JOB_TARGET) at the
+ * machine's usual speed, and grows with the yardstick only past USUAL_YARDSTICK_MS, where the run
+ * shows the machine slower than usual.
  *
  * Per-job reelay overhead = the job's time from created to finished (its event's timings) less the
  * upstream's own time for its task (the simulator's record: created to finished, 0 here).
@@ -54,11 +56,22 @@ const BODY = JSON.stringify({
 });
 const SIM_KEY = "bench-throughput";
 /**
- * CPU per job in fresh-node starts: the highest of 2026-11-29's three runs (4.72, 4.55, 4.46) plus 10%.
- * As CPU ms it was 142 (the median of three runs of 2026-11-27 plus 10%), which a bench an hour
- * after one at 123 missed at 147 on the same code: the machine was a fifth slower.
+ * CPU ms per job at the machine's usual speed: the highest of six benches on unchanged code (147,
+ * 2026-11-29) plus 10%. Noise on this VM moves the figure by a fifth, so a target closer than
+ * that is one noise flips; a change that costs a job a tenth more than the worst seen fails it.
  */
-const CPU_PER_JOB_TARGET = 5.2;
+const CPU_PER_JOB_TARGET = 162;
+/**
+ * The yardstick at the machine's usual speed, CPU ms: the highest of the six runs above (25.4-32.3).
+ * Past it, the target grows in proportion: a run on a machine a fifth slower is allowed a fifth
+ * more (the seventh run, 163 CPU ms a job with the yardstick at 48.1, is allowed 243).
+ */
+const USUAL_YARDSTICK_MS = 32;
+
+/** The CPU ms per job a run is held to: the target, scaled up when the yardstick shows a slower machine. */
+function cpuPerJobTarget(yardstickMs: number): number {
+  return CPU_PER_JOB_TARGET * Math.max(1, yardstickMs / USUAL_YARDSTICK_MS);
+}
 /** Fresh node processes timed for the yardstick, half before the stack and half after. */
 const YARDSTICK_RUNS = 16;
 
@@ -175,15 +188,16 @@ export async function figures(ctx: BenchContext): Promise<Figure[]> {
     const upstreamLatencies = upstream.jobs.map((t) => t.doneAt - t.startAt);
 
     const machine = `${cpus().length} cores, load average ${load} during the run`;
+    const fastest = Math.min(...yardstick);
     return [
       {
         name: `local throughput, ${JOBS} jobs with 1 MB outputs: CPU per job over the stack's processes`,
         value: stackCpuMs / JOBS,
         unit: "CPU ms",
         baselineName: `a fresh node ${node.version} importing an empty module (the machine's yardstick)`,
-        baseline: Math.min(...yardstick),
-        target: { on: "ratio", atMost: CPU_PER_JOB_TARGET },
-        note: `${perSecond(JOBS, reelay.wallMs).toFixed(1)} jobs/s (straight at the simulator ${perSecond(JOBS, upstream.wallMs).toFixed(1)}), ${CONCURRENCY} in flight, first to last terminal event ${(reelay.wallMs / 1000).toFixed(1)} s; the stack, dynalite and s3rver; the simulator alone ${(simCpuMs / JOBS).toFixed(2)} CPU ms a task; the yardstick the fastest of ${yardstick.length} fresh processes before and after the stack (their median ${median(yardstick).toFixed(1)} CPU ms)${node.fallback === undefined ? "" : ` (not Node 22: ${node.fallback})`}; ${machine}`,
+        baseline: fastest,
+        target: { on: "value", atMost: cpuPerJobTarget(fastest) },
+        note: `target ${CPU_PER_JOB_TARGET} CPU ms at the machine's usual speed${fastest > USUAL_YARDSTICK_MS ? `, x${(fastest / USUAL_YARDSTICK_MS).toFixed(2)} as the yardstick was over ${USUAL_YARDSTICK_MS} CPU ms` : ""}; ${perSecond(JOBS, reelay.wallMs).toFixed(1)} jobs/s (straight at the simulator ${perSecond(JOBS, upstream.wallMs).toFixed(1)}), ${CONCURRENCY} in flight, first to last terminal event ${(reelay.wallMs / 1000).toFixed(1)} s; the stack, dynalite and s3rver; the simulator alone ${(simCpuMs / JOBS).toFixed(2)} CPU ms a task; the yardstick the fastest of ${yardstick.length} fresh processes before and after the stack (their median ${median(yardstick).toFixed(1)} CPU ms)${node.fallback === undefined ? "" : ` (not Node 22: ${node.fallback})`}; ${machine}`,
       },
       {
         name: "reelay overhead per job, p99",
